@@ -1,0 +1,112 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ROLE_ADMIN } from '@app/shared';
+import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
+
+const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
+const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
+const FIRST_ADMIN_KEY = { PK: 'META', SK: 'FIRST_ADMIN' };
+
+type UserItem = UserRecord & { PK: string; SK: string; GSI1PK: string; GSI1SK: string; type: 'user' };
+
+const fromItem = ({ PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, type: _t, ...user }: UserItem): UserRecord => user;
+
+export class DynamoUserStore implements UserStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(user: UserRecord, { claimFirstAdmin }: { claimFirstAdmin: boolean }): Promise<void> {
+    const item: UserItem = {
+      ...userKey(user.id),
+      GSI1PK: 'USERS',
+      GSI1SK: `${user.createdAt}#${user.id}`,
+      type: 'user',
+      ...user,
+    };
+    const TableName = this.tableName;
+    const notExists = 'attribute_not_exists(PK)';
+    const items = [
+      { Put: { TableName, Item: item, ConditionExpression: notExists } },
+      { Put: { TableName, Item: { ...emailKey(user.email), userId: user.id }, ConditionExpression: notExists } },
+      ...(claimFirstAdmin
+        ? [{ Put: { TableName, Item: { ...FIRST_ADMIN_KEY, userId: user.id, claimedAt: user.createdAt }, ConditionExpression: notExists } }]
+        : []),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (err) {
+      if (err instanceof TransactionCanceledException) {
+        const reasons = err.CancellationReasons ?? [];
+        if (reasons[1]?.Code === 'ConditionalCheckFailed') throw new EmailTakenError();
+        if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new FirstAdminTakenError();
+      }
+      throw err;
+    }
+  }
+
+  async isFirstAdminClaimed(): Promise<boolean> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: FIRST_ADMIN_KEY, ConsistentRead: true }));
+    return Boolean(out.Item);
+  }
+
+  async getById(id: string): Promise<UserRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: userKey(id), ConsistentRead: true }));
+    return out.Item ? fromItem(out.Item as UserItem) : undefined;
+  }
+
+  async getByEmail(email: string): Promise<UserRecord | undefined> {
+    const claim = await this.db.send(new GetCommand({ TableName: this.tableName, Key: emailKey(email), ConsistentRead: true }));
+    const userId = claim.Item?.userId as string | undefined;
+    return userId ? this.getById(userId) : undefined;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const users: UserRecord[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :users',
+          ExpressionAttributeValues: { ':users': 'USERS' },
+          ExclusiveStartKey,
+        }),
+      );
+      users.push(...((page.Items ?? []) as UserItem[]).map(fromItem));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return users;
+  }
+
+  async setActive(id: string, isActive: boolean, now: string): Promise<UserRecord | undefined> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(id),
+          // An admin can never be changed, even by a request racing a role change.
+          ConditionExpression: 'attribute_exists(PK) AND #role <> :admin',
+          UpdateExpression: isActive
+            ? 'SET isActive = :active, updatedAt = :now, approvedAt = if_not_exists(approvedAt, :now)'
+            : 'SET isActive = :active, updatedAt = :now',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':active': isActive, ':now': now, ':admin': ROLE_ADMIN },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(out.Attributes as UserItem);
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      throw err;
+    }
+  }
+}

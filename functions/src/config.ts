@@ -1,0 +1,29 @@
+/** Every setting comes from the environment so that tests and deployments can point anywhere. */
+export interface Config {
+  tableName: string;
+  region: string;
+  dynamoEndpoint?: string;
+  s3Endpoint?: string;
+  imagesBucket: string;
+  publicUrl: string;
+  sessionSecret?: string;
+  sessionSecretArn?: string;
+  sessionTtlSeconds: number;
+  allowPrivateUrls: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = env.PORT ?? '3000';
+  return {
+    tableName: env.TABLE_NAME ?? 'content-publisher',
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    imagesBucket: env.IMAGES_BUCKET ?? 'content-publisher-images',
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    sessionSecret: env.SESSION_SECRET || undefined,
+    sessionSecretArn: env.SESSION_SECRET_ARN || undefined,
+    sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? 7 * 24 * 3600),
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
+  };
+}

@@ -1,0 +1,6 @@
+import type { LambdaHandler } from '../middleware/api.js';
+import { handler as admin } from './admin.js';
+import { handler as auth } from './auth.js';
+
+/** Every group's Lambda entry, for the local server (each is bundled on its own for AWS). */
+export const groupHandlers: Record<string, LambdaHandler> = { auth, admin };

@@ -1,0 +1,40 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JAVA_MISSING, javaMajorVersion } from './java.js';
+import { startLocalStack } from './stack.js';
+
+/** `npm start`: the whole product on one port, data kept in DATA_DIR (default .data/). */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const apiOnly = process.argv.includes('--api-only');
+
+async function main() {
+  const major = javaMajorVersion();
+  if (major === undefined || major < 17) {
+    console.error(JAVA_MISSING);
+    process.exit(1);
+  }
+  const dataDir = resolve(process.env.DATA_DIR ?? resolve(root, '.data'));
+  const port = Number(process.env.PORT ?? 3000);
+  const stack = await startLocalStack({
+    port,
+    dataDir,
+    staticDir: apiOnly ? undefined : resolve(root, 'frontend/dist'),
+  });
+  console.log(`Content Publisher is running on ${process.env.PUBLIC_URL ?? stack.url} (data in ${dataDir}). Ctrl-C stops it.`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping…`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { loadConfig } from '../config.js';
+import { resetDeps } from '../deps.js';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
+import { startLocalS3, type LocalS3 } from './s3.js';
+import { createLocalServer } from './server.js';
+
+export interface LocalStackOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /** Where DynamoDB data, S3 objects and local keys live. */
+  dataDir: string;
+  /** Keep DynamoDB in memory (tests). */
+  inMemory?: boolean;
+  /** Reuse a running DynamoDB Local instead of starting one (tests share one per run). */
+  dynamoEndpoint?: string;
+  tableName?: string;
+  staticDir?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A key generated once into the data folder, so sessions survive a restart. */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** DynamoDB Local + s3rver + the local API/SPA server, wired through environment variables. */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const env = process.env;
+  env.TABLE_NAME = options.tableName ?? env.TABLE_NAME ?? 'content-publisher';
+  env.SESSION_SECRET ||= persistentSecret(options.dataDir, 'session-secret');
+  env.AWS_REGION ||= 'us-east-1';
+  const config = loadConfig(env);
+
+  let dynamo: DynamoLocal | undefined;
+  let s3: LocalS3 | undefined;
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    if (options.dynamoEndpoint) {
+      env.DYNAMODB_ENDPOINT = options.dynamoEndpoint;
+    } else {
+      dynamo = await startDynamoLocal({ dataDir: options.inMemory ? undefined : join(options.dataDir, 'dynamodb') });
+      stops.push(() => dynamo!.stop());
+      env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    }
+    await ensureTable(env.DYNAMODB_ENDPOINT, config.tableName);
+
+    s3 = await startLocalS3({ directory: join(options.dataDir, 's3'), buckets: [config.imagesBucket] });
+    stops.push(() => s3!.stop());
+    env.S3_ENDPOINT = s3.endpoint;
+
+    const server = createLocalServer({ staticDir: options.staticDir });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://localhost:${port}`;
+    env.PUBLIC_URL ||= url;
+    env.PORT = String(port);
+    resetDeps();
+    return {
+      url,
+      port,
+      async stop() {
+        for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,174 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
+import type { ZodType } from 'zod';
+import { deps, type Deps } from '../deps.js';
+import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
+import type { UserRecord } from '../domain/users.js';
+import { ApiError, badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
+import { logger } from '../logger.js';
+import { findRouteByKey, type RouteDef } from '../routes.js';
+
+/** What a route handler receives: validated input, the signed-in user (per the route's access). */
+export interface ApiRequest<Body = unknown, Query = unknown, Params = unknown> {
+  event: APIGatewayProxyEventV2;
+  route: RouteDef;
+  body: Body;
+  query: Query;
+  params: Params;
+  user: UserRecord | undefined;
+  deps: Deps;
+}
+/** Method syntax on purpose: a handler of a signed-in route may declare the narrower SignedInRequest. */
+export type RouteHandler = { bivariant(req: ApiRequest<any, any, any>): Promise<ApiResponse> }['bivariant'];
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<ApiResponse>;
+
+/** A handler for routes whose access is `user` or `admin`: the user is always there. */
+export type SignedInRequest<Body = unknown, Query = unknown, Params = unknown> = ApiRequest<Body, Query, Params> & {
+  user: UserRecord;
+};
+
+type ApiContext = Context & { api: Omit<ApiRequest, 'deps' | 'event'> & { startedAt: number } };
+type Request = middy.Request<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>;
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Finds the route-table entry API Gateway matched (event.routeKey) and its handler. */
+const resolveRoute = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
+  before: (request: Request) => {
+    const route = findRouteByKey(request.event.routeKey);
+    if (!route) throw notFound(Messages.notFound);
+    request.context.api = { route, body: undefined, query: {}, params: {}, user: undefined, startedAt: Date.now() };
+  },
+});
+
+function allowedOrigins(event: APIGatewayProxyEventV2, publicUrl: string): Set<string> {
+  const origins = new Set([new URL(publicUrl).origin]);
+  const host = event.headers['x-forwarded-host'] ?? event.headers.host;
+  if (host) {
+    origins.add(`https://${host}`);
+    origins.add(`http://${host}`);
+  }
+  return origins;
+}
+
+/** Refuses state-changing calls that a browser sends from another origin (CSRF). */
+const originCheck = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
+  before: (request: Request) => {
+    const { event } = request;
+    if (!STATE_CHANGING.has(event.requestContext.http.method)) return;
+    const origin = event.headers.origin;
+    if (origin !== undefined) {
+      if (!allowedOrigins(event, deps().config.publicUrl).has(origin)) throw forbidden(Messages.crossOrigin, 'cross_origin');
+      return;
+    }
+    const site = event.headers['sec-fetch-site'];
+    if (site && site !== 'same-origin' && site !== 'none') throw forbidden(Messages.crossOrigin, 'cross_origin');
+  },
+});
+
+/** 1 MB limit, then JSON parsing for routes that take a body; anything else is ignored. */
+const jsonBody = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => {
+  const parser = httpJsonBodyParser({ disableContentTypeError: false });
+  return {
+    before: async (request: Request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (body && Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
+        throw badRequest(Messages.bodyTooLarge, 'body_too_large');
+      }
+      if (!request.context.api.route.body) return;
+      if (!body) throw badRequest('Request body is required (JSON)', 'body_required');
+      const contentType = request.event.headers['content-type'] ?? '';
+      if (!/^application\/(.+\+)?json($|;)/.test(contentType)) {
+        throw badRequest('Send the request body as JSON (Content-Type: application/json)', 'unsupported_media_type');
+      }
+      try {
+        await parser.before!(request as never);
+      } catch {
+        throw badRequest(Messages.malformedJson, 'malformed_json');
+      }
+      request.context.api.body = request.event.body;
+    },
+  };
+};
+
+/** The one place where route access (public, user, admin) is enforced. */
+const authorize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
+  before: async (request: Request) => {
+    const { api } = request.context;
+    if (api.route.access === 'public') return;
+    const { users, sessions } = deps();
+    const user = await users.sessionUser(await sessions.verify(readCookie(request.event.cookies, SESSION_COOKIE)));
+    if (!user) throw unauthorized(Messages.notAuthenticated, 'not_authenticated');
+    if (api.route.access === 'admin' && !isAdmin(user)) throw forbidden(Messages.adminOnly, 'forbidden');
+    api.user = user;
+  },
+});
+
+function parseWith(schema: ZodType | undefined, value: unknown): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(firstIssueMessage(result.error), 'validation_failed');
+  return result.data;
+}
+
+/** zod validation of path parameters, query string and body from the route's shared schemas. */
+const validate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
+  before: (request: Request) => {
+    const { api } = request.context;
+    const { event } = request;
+    api.params = parseWith(api.route.params, event.pathParameters ?? {}) as Record<string, string>;
+    api.query = parseWith(api.route.query, event.queryStringParameters ?? {}) as Record<string, string>;
+    api.body = parseWith(api.route.body, api.body);
+  },
+});
+
+/** One error shape for every failure: `{error, message, code?}`, never a stack trace. */
+const errorHandler = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
+  onError: (request: Request) => {
+    const err = request.error;
+    if (err instanceof ApiError) {
+      request.response = errorResponse(err.statusCode, err.message, err.code);
+    } else {
+      logger.error('Unhandled error', { route: request.context.api?.route.id, error: err as Error });
+      request.response = errorResponse(500, Messages.internal, 'internal');
+    }
+  },
+});
+
+/** One log line per request: route, status, duration. No bodies, no headers, no cookies. */
+const requestLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => {
+  const log = (request: Request) => {
+    const api = request.context.api;
+    logger.info('request', {
+      route: api?.route.id ?? request.event.routeKey,
+      status: request.response?.statusCode,
+      ms: api ? Date.now() - api.startedAt : undefined,
+    });
+  };
+  return { after: log, onError: log };
+};
+
+export function createApiHandler(handlers: Record<string, RouteHandler>): LambdaHandler {
+  const handler = middy<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(requestLog())
+    .use(httpSecurityHeaders())
+    .use(errorHandler())
+    .use(resolveRoute())
+    .use(originCheck())
+    .use(jsonBody())
+    .use(authorize())
+    .use(validate())
+    .handler(async (event, context) => {
+      const { api } = context;
+      const handle = handlers[api.route.id];
+      if (!handle) throw notFound(Messages.notFound);
+      return handle({ event, route: api.route, body: api.body, query: api.query, params: api.params, user: api.user, deps: deps() });
+    });
+  // The middy context type carries our per-request `api` slot, which middleware fills in.
+  return handler as unknown as LambdaHandler;
+}

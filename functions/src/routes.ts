@@ -1,0 +1,67 @@
+import type { ZodType } from 'zod';
+import { IdParamsSchema, LoginSchema, RegisterSchema, UserStatusSchema } from '@app/shared';
+
+/**
+ * The route table: the single source of truth for every API call. The CDK stack creates one
+ * HTTP API route per entry (served by the function of the entry's group, the part of `id` before
+ * the dot) and the local server mounts the same entries. Access is enforced by middleware from
+ * `access`; `body`, `query` and `params` are validated with these schemas before a handler runs.
+ */
+export type Access = 'public' | 'user' | 'admin';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  access: Access;
+  body?: ZodType;
+  query?: ZodType;
+  params?: ZodType;
+}
+
+export const routes = [
+  { id: 'auth.register', method: 'POST', path: '/api/auth/register', access: 'public', body: RegisterSchema },
+  { id: 'auth.login', method: 'POST', path: '/api/auth/login', access: 'public', body: LoginSchema },
+  { id: 'auth.me', method: 'GET', path: '/api/auth/me', access: 'user' },
+  { id: 'auth.logout', method: 'POST', path: '/api/auth/logout', access: 'public' },
+  { id: 'admin.listUsers', method: 'GET', path: '/api/admin/users', access: 'admin' },
+  { id: 'admin.setUserStatus', method: 'PATCH', path: '/api/admin/users/{id}/status', access: 'admin', params: IdParamsSchema, body: UserStatusSchema },
+] as const satisfies readonly RouteDef[];
+
+export type RouteId = (typeof routes)[number]['id'];
+export type RouteGroup = RouteId extends `${infer G}.${string}` ? G : never;
+
+export const routeGroup = (route: Pick<RouteDef, 'id'>): string => route.id.split('.')[0]!;
+export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+export const routeGroups = (): string[] => [...new Set(routes.map(routeGroup))];
+
+const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
+export const findRouteByKey = (key: string): RouteDef | undefined => byKey.get(key);
+
+const compiled = routes.map((route) => {
+  const names: string[] = [];
+  const pattern = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route: route as RouteDef, regex: new RegExp(`^${pattern}$`), names };
+});
+
+/** Matches a concrete request path the way API Gateway does: exact segments, `{name}` = one segment. */
+export function matchRoute(
+  method: string,
+  path: string,
+): { route: RouteDef; params: Record<string, string> } | { methodNotAllowed: true } | undefined {
+  let pathMatched = false;
+  for (const { route, regex, names } of compiled) {
+    const m = regex.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.method !== method) continue;
+    const params: Record<string, string> = {};
+    names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
+    return { route, params };
+  }
+  return pathMatched ? { methodNotAllowed: true } : undefined;
+}

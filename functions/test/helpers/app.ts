@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
+
+export interface TestApp {
+  url: string;
+  tableName: string;
+  stop(): Promise<void>;
+  /** Every item in the table, for "nothing was written" assertions. */
+  items(): Promise<Record<string, unknown>[]>;
+}
+
+/** The real local stack (same handlers as Lambda) on a free port, with a table of its own. */
+export async function startTestApp(): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cp-test-'));
+  const tableName = `test-${randomBytes(6).toString('hex')}`;
+  process.env.SESSION_SECRET = randomBytes(32).toString('hex');
+  delete process.env.PUBLIC_URL;
+  const stack: LocalStack = await startLocalStack({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName,
+  });
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  return {
+    url: stack.url,
+    tableName,
+    async items() {
+      const out = await db.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+      return (out.Items ?? []).sort((a, b) => `${a.PK}${a.SK}`.localeCompare(`${b.PK}${b.SK}`));
+    },
+    async stop() {
+      await stack.stop();
+      db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  /** Sent as it is, for malformed-JSON and size tests. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A tiny API client with a cookie jar, like a browser tab. */
+export class Client {
+  cookie: string | undefined;
+  constructor(private readonly baseUrl: string) {}
+
+  async call(path: string, options: CallOptions = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookie) headers.cookie = this.cookie;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${this.baseUrl}${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body });
+    for (const setCookie of res.headers.getSetCookie()) {
+      const [pair] = setCookie.split(';');
+      const value = pair!.slice(pair!.indexOf('=') + 1);
+      this.cookie = value ? pair : undefined;
+    }
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text, headers: res.headers };
+  }
+}
+
+export const registration = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Ada',
+  surname: 'Lovelace',
+  email: `user-${randomBytes(4).toString('hex')}@example.com`,
+  password: 'correct horse',
+  timezone: 'Europe/London',
+  ...overrides,
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  isValidTimeZone,
+} from './limits.js';
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const EmailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('Enter a valid email address'));
+
+export const PasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const TimeZoneSchema = z
+  .string({ error: 'Timezone is required' })
+  .trim()
+  .min(1, 'Timezone is required')
+  .max(64, 'Timezone is not a known time zone')
+  .refine(isValidTimeZone, 'Timezone is not a known time zone');
+
+export const RegisterSchema = z.strictObject({
+  name: requiredText('Name', NAME_MAX_LENGTH),
+  surname: requiredText('Surname', NAME_MAX_LENGTH),
+  email: EmailSchema,
+  password: PasswordSchema,
+  timezone: TimeZoneSchema,
+});
+export type RegisterInput = z.infer<typeof RegisterSchema>;
+
+export const LoginSchema = z.strictObject({
+  email: EmailSchema,
+  // Login checks only presence: the length rule is enforced when the password is chosen.
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+export type LoginInput = z.infer<typeof LoginSchema>;
+
+export const UserStatusSchema = z.strictObject({
+  isActive: z.boolean({ error: 'isActive must be true or false' }),
+});
+export type UserStatusInput = z.infer<typeof UserStatusSchema>;
+
+export const IdParamsSchema = z.strictObject({
+  id: z.string().min(1, 'id is required').max(64, 'id is too long').regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
+});
+
+export const ROLE_ADMIN = 'admin';
+export const ROLE_USER = 'user';
+
+/** The user as the API shows it: never any password material. */
+export interface PublicUser {
+  _id: string;
+  name: string;
+  surname: string;
+  email: string;
+  role: string;
+  isActive: boolean;
+  timezone: string;
+  createdAt: string;
+}
+
+export const isAdmin = (user: { role?: string } | null | undefined): boolean => user?.role === ROLE_ADMIN;
+
+/** The first message of a zod error, the way forms and the API show it. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
+  return issue.message;
+}

@@ -1,0 +1,41 @@
+/** Business constants from SPEC.md §9 and DESIGN.md §4, shared by front end and functions. */
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 256;
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const LINKEDIN_MAX_CHARS = 3000;
+export const SCHEDULE_REFRESH_MS = 15_000;
+export const TOAST_AUTO_CLOSE_MS = 5000;
+export const TOAST_SETTINGS_AUTO_CLOSE_MS = 3000;
+
+/** Time zones offered on registration (SPEC.md §9); the browser's own zone is offered too. */
+export const TIMEZONE_CHOICES = [
+  'UTC',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Europe/Paris',
+  'Asia/Dubai',
+  'Asia/Kolkata',
+  'Asia/Tokyo',
+] as const;
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The browser's zone when it is a real IANA zone, else UTC (SPEC.md §3 User.timezone). */
+export function defaultTimeZone(): string {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone && isValidTimeZone(zone) ? zone : 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
