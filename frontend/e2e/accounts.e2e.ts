@@ -1,0 +1,95 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+
+const hasBrowser = browserAvailable();
+
+async function register(page: Page, who: { name: string; surname: string; email: string; password: string }) {
+  await page.getByRole('button', { name: 'Register', exact: true }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('[name="name"]').fill(who.name);
+  await dialog.locator('[name="surname"]').fill(who.surname);
+  await dialog.locator('[name="email"]').fill(who.email);
+  await dialog.locator('[name="password"]').fill(who.password);
+  await dialog.locator('[name="timezone"]').selectOption('Europe/Paris');
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+}
+
+async function login(page: Page, email: string, password: string) {
+  await page.getByRole('button', { name: 'Login', exact: true }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('[name="email"]').fill(email);
+  await dialog.locator('[name="password"]').fill(password);
+  await dialog.getByRole('button', { name: 'Login', exact: true }).last().click();
+}
+
+async function logout(page: Page, name: string) {
+  await page.getByRole('button', { name: new RegExp(name) }).first().click();
+  await page.getByRole('menuitem', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).first().click();
+  await page.waitForURL(/\/welcome$/);
+}
+
+describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (app) removeData(app);
+  });
+
+  it('first account becomes admin, approves the second, who logs in; logout lands on /welcome; data survives a restart', async () => {
+    const page = await browser.newPage();
+    await page.goto(app.url);
+    await page.waitForURL(/\/welcome$/);
+    await snap(page, '01-welcome');
+
+    await register(page, { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'analytical' });
+    await page.waitForURL(/\/dashboard$/);
+    await expect.poll(() => page.getByText('Admin account created. You are logged in.').count()).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+    await snap(page, '02-admin');
+    await logout(page, 'Ada');
+
+    await register(page, { name: 'Grace', surname: 'Hopper', email: 'grace@example.com', password: 'compiler' });
+    await page.getByText('Registration received. Await admin approval.').first().waitFor();
+    expect(page.url()).toMatch(/\/welcome$/);
+    await login(page, 'grace@example.com', 'compiler');
+    await page.getByText(/awaiting admin approval/).first().waitFor();
+    await page.keyboard.press('Escape');
+
+    await login(page, 'ada@example.com', 'analytical');
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto(`${app.url}/admin`);
+    const row = page.getByRole('row', { name: /grace@example\.com/ });
+    await row.getByRole('button', { name: 'Activate' }).click();
+    await row.getByRole('button', { name: 'Deactivate' }).waitFor();
+    await page.getByText('User activated').first().waitFor();
+    await snap(page, '03-activated');
+    await logout(page, 'Ada');
+
+    await login(page, 'grace@example.com', 'compiler');
+    await page.waitForURL(/\/dashboard$/);
+    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await page.goto(`${app.url}/admin`);
+    await page.waitForURL(/\/dashboard$/);
+    await logout(page, 'Grace');
+    await page.goBack();
+    expect(page.url()).not.toMatch(/\/dashboard$/);
+
+    // Stop and start the product on the same data folder: both accounts are still there.
+    await app.stop();
+    app = await startApp(app.dataDir);
+    await page.goto(app.url);
+    await login(page, 'grace@example.com', 'compiler');
+    await page.waitForURL(/\/dashboard$/);
+    await snap(page, '04-after-restart');
+    await page.close();
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import App from './App';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from './test/utils';
+
+const me = (user: ReturnType<typeof makeUser> | null): Record<string, MockReply> => ({
+  'GET /api/auth/me': user ? { body: { user } } : { status: 401, body: { error: 'Not authenticated' } },
+});
+const location = () => screen.getByTestId('location');
+
+describe('routes and access rules', () => {
+  it('renders nothing while the session check is pending', async () => {
+    const pending = deferred<MockReply>();
+    mockApi({ 'GET /api/auth/me': () => pending.promise });
+    const { container } = renderWithProviders(<App />, { route: '/dashboard' });
+
+    // Only the test's location probe and the (empty) toast area exist: no welcome, no shell.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('button', { name: 'Login' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading')).not.toBeInTheDocument();
+    expect(container.textContent).toBe('/dashboard');
+
+    pending.resolve({ body: { user: makeUser() } });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+
+  it('shows the welcome screen at /welcome for any path when signed out', async () => {
+    mockApi(me(null));
+    renderWithProviders(<App />, { route: '/schedule?x=1' });
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(/publish content/i);
+    expect(
+      screen.getByText(/content automation tool for creating, scheduling and publishing content across channels/i),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/welcome$/);
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+  });
+
+  it('treats a failed session check as logged out', async () => {
+    mockApi({ 'GET /api/auth/me': { status: 500, body: {} } });
+    renderWithProviders(<App />, { route: '/dashboard' });
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/welcome');
+  });
+
+  it('redirects unknown paths and /welcome to /dashboard when signed in', async () => {
+    mockApi(me(makeUser()));
+    renderWithProviders(<App />, { route: '/no/such/page' });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/dashboard$/);
+  });
+
+  it('keeps /create nested: any sub-path redirects to /create', async () => {
+    mockApi(me(makeUser()));
+    renderWithProviders(<App />, { route: '/create/something/else' });
+    expect(await screen.findByRole('heading', { name: 'Create Article', level: 1 })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/create$/);
+  });
+
+  it.each([
+    ['/schedule', 'Article Schedule'],
+    ['/history', 'Published Articles History'],
+    ['/settings', 'Settings'],
+    ['/sheets-import', 'Import Articles from Google Sheets'],
+  ])('routes %s to its screen', async (route, title) => {
+    mockApi(me(makeUser()));
+    renderWithProviders(<App />, { route });
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(route);
+  });
+
+  it('sends a regular user away from /admin and hides the Admin link', async () => {
+    const { requests } = mockApi(me(makeUser({ role: 'user' })));
+    renderWithProviders(<App />, { route: '/admin' });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/dashboard$/);
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Dashboard',
+      'Create',
+      'Schedule',
+      'History',
+      'Settings',
+    ]);
+    expect(requests.some((r) => r.path.startsWith('/api/admin'))).toBe(false);
+  });
+
+  it('lets an admin open /admin and shows the Admin link', async () => {
+    mockApi({ ...me(makeUser({ role: 'admin' })), 'GET /api/admin/users': { body: { users: [] } } });
+    renderWithProviders(<App />, { route: '/admin' });
+    expect(await screen.findByRole('heading', { name: 'Admin', level: 1 })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/admin$/);
+    const adminLink = within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Admin' });
+    expect(adminLink).toHaveAttribute('href', '/admin');
+    expect(adminLink).toHaveAttribute('aria-current', 'page');
+    expect(adminLink).toHaveClass('is-active');
+  });
+});
+
+describe('shell', () => {
+  it('shows the top bar, marks the active link and navigates with + New Article', async () => {
+    mockApi(me(makeUser()));
+    renderWithProviders(<App />, { route: '/history' });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Published Articles History' });
+
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByText('Create Article')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'History' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+
+    await user.click(within(banner).getByRole('button', { name: '+ New Article' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/create$/));
+    expect(await screen.findByRole('heading', { name: 'Create Article', level: 1 })).toBeInTheDocument();
+
+    await user.click(within(nav).getByRole('link', { name: 'Settings' }));
+    expect(await screen.findByRole('heading', { name: 'Theme Settings' })).toBeInTheDocument();
+  });
+
+  it("shows the user's name in the user menu, with the fallback User", async () => {
+    mockApi(me(makeUser({ name: '' })));
+    renderWithProviders(<App />, { route: '/dashboard' });
+    expect(await screen.findByRole('button', { name: /^User$/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('logs out: POST logout, toast, back to /welcome replacing the entry', async () => {
+    const { requests } = mockApi({
+      ...me(makeUser({ name: 'Jane' })),
+      'POST /api/auth/logout': { body: { message: 'Logged out.' } },
+    });
+    renderWithProviders(<App />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Jane' }));
+    expect(screen.getByText('jane@example.com')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+
+    expect(await screen.findByText('Logged out.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/welcome$/);
+    expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(requests.find((r) => r.path === '/api/auth/logout')).toMatchObject({ method: 'POST', credentials: 'include' });
+  });
+
+  it('keeps the user signed in and toasts "Logout failed" when logout fails', async () => {
+    mockApi({ ...me(makeUser({ name: 'Jane' })), 'POST /api/auth/logout': { status: 500, body: {} } });
+    renderWithProviders(<App />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Jane' }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+
+    expect(await screen.findByText('Logout failed')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/schedule');
+  });
+
+  it('signs the user out when another call answers 401', async () => {
+    mockApi({
+      ...me(makeUser({ role: 'admin' })),
+      'GET /api/admin/users': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } },
+    });
+    renderWithProviders(<App />, { route: '/admin' });
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/welcome');
+  });
+});

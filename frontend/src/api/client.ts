@@ -1,0 +1,109 @@
+/**
+ * The one fetch client of the SPA: JSON in and out, cookies always sent, failures thrown as ApiError.
+ * Error bodies are `{error, message, code?}` (DESIGN.md §3); authentication screens read `error`,
+ * the others read `message` (SPEC.md §8), so both are kept.
+ */
+export const API_BASE = '/api';
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** The body's `error` text, if any. */
+  readonly error?: string;
+  /** The body's `message` text, if any. */
+  readonly serverMessage?: string;
+  readonly code?: string;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
+    const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const text = (key: string) => {
+      const value = record[key];
+      return typeof value === 'string' && value.trim() ? value : undefined;
+    };
+    const error = text('error');
+    const serverMessage = text('message');
+    super(serverMessage ?? error ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.error = error;
+    this.serverMessage = serverMessage;
+    this.code = text('code') ?? text('type');
+    this.body = body;
+  }
+}
+
+/**
+ * The text to show for a failed call: the server's `error` (auth and admin calls) or `message`
+ * (other calls) field, else the screen's own fallback. Network failures always get the fallback.
+ */
+export function errorText(err: unknown, fallback: string, field: 'error' | 'message' = 'message'): string {
+  if (err instanceof ApiError) {
+    const text = field === 'error' ? err.error : err.serverMessage;
+    if (text) return text;
+  }
+  return fallback;
+}
+
+type UnauthorizedHandler = (path: string) => void;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * Called when a call outside /auth answers 401: the session has ended (logged out elsewhere or
+ * deactivated by an admin). Returns an unregister function.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null;
+  };
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null;
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let payload: string | undefined;
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(`${API_BASE}${path}`, {
+    method,
+    headers,
+    body: payload,
+    credentials: 'include',
+    signal: options.signal,
+  });
+  const data = await readBody(res);
+  if (!res.ok) {
+    if (res.status === 401 && !path.startsWith('/auth/')) unauthorizedHandler?.(path);
+    throw new ApiError(res.status, data);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PUT', path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
+};

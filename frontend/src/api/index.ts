@@ -1,0 +1,3 @@
+export * from './client';
+export { authApi } from './auth';
+export { adminApi } from './admin';

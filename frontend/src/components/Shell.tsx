@@ -1,0 +1,47 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { isAdmin } from '@app/shared';
+import { useSession } from '../hooks/useSession';
+import { SideNav } from './SideNav';
+import { TopBar } from './TopBar';
+import { PageSpinner } from './Spinner';
+import '../styles/shell.css';
+
+const NAV_ID = 'app-sidenav';
+
+/** SPEC.md §2 Shell: side navigation, top bar and the routed page. */
+export default function Shell() {
+  const { user } = useSession();
+  const [navOpen, setNavOpen] = useState(false);
+  const { pathname } = useLocation();
+
+  // The drawer (narrow screens) closes on navigation and on Escape.
+  useEffect(() => setNavOpen(false), [pathname]);
+  useEffect(() => {
+    if (!navOpen) return;
+    document.getElementById(NAV_ID)?.querySelector<HTMLElement>('a')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setNavOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [navOpen]);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      <SideNav id={NAV_ID} showAdmin={isAdmin(user)} open={navOpen} onNavigate={() => setNavOpen(false)} />
+      {navOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setNavOpen(false)} />}
+      <div className="shell__body">
+        <TopBar user={user} navOpen={navOpen} navId={NAV_ID} onToggleNav={() => setNavOpen((value) => !value)} />
+        <main id="main-content" className="shell__main" tabIndex={-1}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+interface SpinnerProps {
+  label?: string;
+  size?: 'sm' | 'md' | 'lg';
+}
+
+export function Spinner({ label = 'Loading', size = 'md' }: SpinnerProps) {
+  return (
+    <span className={`spinner spinner--${size}`} role="status" aria-label={label}>
+      <span className="spinner__ring" aria-hidden="true" />
+    </span>
+  );
+}
+
+/** Centred spinner for a page or panel whose code or data is loading. */
+export function PageSpinner({ label = 'Loading' }: { label?: string }) {
+  return (
+    <div className="page-spinner">
+      <Spinner label={label} size="lg" />
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { PublicUser } from '@app/shared';
+import { useLogout } from '../hooks/useSession';
+import { Icon } from './icons';
+
+export function displayName(user: Pick<PublicUser, 'name'> | null | undefined): string {
+  return user?.name?.trim() || 'User';
+}
+
+function initials(user: PublicUser | null): string {
+  const letters = [user?.name, user?.surname].map((part) => part?.trim()?.[0] ?? '').join('');
+  return (letters || 'U').toUpperCase();
+}
+
+/** The top bar's user menu: the user's name (fallback "User") and a Logout action. */
+export function UserMenu({ user }: { user: PublicUser | null }) {
+  const [open, setOpen] = useState(false);
+  const { logout, isLoggingOut } = useLogout();
+  const menuId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const itemRef = useRef<HTMLButtonElement>(null);
+  const name = displayName(user);
+
+  useEffect(() => {
+    if (!open) return;
+    itemRef.current?.focus();
+    const onPointer = (event: PointerEvent | MouseEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="user-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu__button"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span className="avatar" aria-hidden="true">
+          {initials(user)}
+        </span>
+        <span className="user-menu__name">{name}</span>
+        <Icon name="chevronDown" size={16} />
+      </button>
+      {open && (
+        <div className="user-menu__popover" id={menuId}>
+          <div className="user-menu__header">
+            <span className="user-menu__full-name">
+              {[user?.name, user?.surname].filter(Boolean).join(' ') || name}
+            </span>
+            {user?.email && <span className="user-menu__email">{user.email}</span>}
+          </div>
+          <button
+            ref={itemRef}
+            type="button"
+            className="user-menu__item"
+            disabled={isLoggingOut}
+            onClick={() => {
+              void logout();
+            }}
+          >
+            <Icon name="logout" size={16} />
+            {isLoggingOut ? 'Logging out...' : 'Logout'}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

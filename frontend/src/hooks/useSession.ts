@@ -1,0 +1,70 @@
+import { useCallback, useState } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { Messages, type PublicUser } from '@app/shared';
+import { authApi } from '../api/auth';
+import { toast } from '../lib/toast';
+
+export const SESSION_QUERY_KEY = ['session'] as const;
+
+/** GET /api/auth/me: any failure means "Not authenticated", i.e. logged out (SPEC.md §8). */
+export async function loadSession(): Promise<PublicUser | null> {
+  try {
+    const { user } = await authApi.me();
+    return user ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets (or clears) the signed-in user; data cached for a previous user is dropped. */
+export function setSessionUser(queryClient: QueryClient, user: PublicUser | null): void {
+  const previous = queryClient.getQueryData<PublicUser | null>(SESSION_QUERY_KEY);
+  if (!user || previous?._id !== user._id) {
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
+  }
+  queryClient.setQueryData(SESSION_QUERY_KEY, user);
+}
+
+export interface Session {
+  user: PublicUser | null;
+  /** True while the first session check is running: the app renders nothing then. */
+  isPending: boolean;
+  setUser: (user: PublicUser | null) => void;
+}
+
+export function useSession(): Session {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: loadSession,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const setUser = useCallback((user: PublicUser | null) => setSessionUser(queryClient, user), [queryClient]);
+  return { user: query.data ?? null, isPending: query.isPending, setUser };
+}
+
+/** POST logout, clear the user, toast, go to /welcome replacing the history entry (SPEC.md §2). */
+export function useLogout(): { logout: () => Promise<void>; isLoggingOut: boolean } {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [isLoggingOut, setLoggingOut] = useState(false);
+  const logout = useCallback(async () => {
+    setLoggingOut(true);
+    try {
+      await authApi.logout();
+    } catch {
+      setLoggingOut(false);
+      toast.error(Messages.logoutFailed);
+      return;
+    }
+    setSessionUser(queryClient, null);
+    toast.success(Messages.loggedOut);
+    navigate('/welcome', { replace: true });
+  }, [navigate, queryClient]);
+  return { logout, isLoggingOut };
+}

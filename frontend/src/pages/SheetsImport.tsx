@@ -1,0 +1,10 @@
+import { PageHeader } from '../components/PageHeader';
+
+/** Placeholder: SPEC.md §2 describes this screen; later work fills it. */
+export default function SheetsImportPage() {
+  return (
+    <div className="page">
+      <PageHeader title="Import Articles from Google Sheets" />
+    </div>
+  );
+}

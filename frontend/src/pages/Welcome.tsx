@@ -1,0 +1,106 @@
+import { lazy, Suspense, useState } from 'react';
+import { Logo } from '../components/Logo';
+import { useTheme } from '../hooks/useTheme';
+import type { AuthMode } from '../components/AuthModal';
+import '../styles/welcome.css';
+
+// The modal (and the validation schemas it brings) loads on first use; hovering or focusing a
+// button starts the download early so the modal opens at once.
+const loadAuthModal = () => import('../components/AuthModal');
+const AuthModal = lazy(() => loadAuthModal().then((module) => ({ default: module.AuthModal })));
+
+const FEATURES = [
+  {
+    title: 'Draft with AI',
+    text: 'Turn a title and a topic into a blog article and a LinkedIn post, then refine them by hand or with an edit request.',
+  },
+  {
+    title: 'Schedule and approve',
+    text: 'Pick a time per channel. Content is generated on schedule and sent to you for approval.',
+  },
+  {
+    title: 'Publish everywhere',
+    text: 'Publish to WordPress and LinkedIn, import ideas from Google Sheets and track results on a dashboard.',
+  },
+];
+
+/** SPEC.md §1/§2: what signed-out visitors see, at any path. */
+export default function Welcome() {
+  const { theme } = useTheme();
+  const [mode, setMode] = useState<AuthMode>('login');
+  const [open, setOpen] = useState(false);
+
+  const openModal = (next: AuthMode) => {
+    setMode(next);
+    setOpen(true);
+  };
+  const prefetch = () => {
+    void loadAuthModal();
+  };
+
+  return (
+    <div className="welcome">
+      <div className="welcome__glow" aria-hidden="true" />
+      <main className="welcome__main">
+        <section className="welcome-card" aria-labelledby="welcome-title">
+          <Logo variant={theme} className="welcome-card__logo" />
+          <p className="welcome-card__eyebrow">Content automation</p>
+          <h1 id="welcome-title" className="welcome-card__title">
+            Create, schedule and publish content across every channel
+          </h1>
+          <p className="welcome-card__lead">
+            A content automation tool for creating, scheduling and publishing content across channels: draft
+            articles and social posts, approve them, and let them go out on time.
+          </p>
+          <div className="welcome-card__actions">
+            <button
+              type="button"
+              className="btn btn--primary btn--lg"
+              onClick={() => openModal('login')}
+              onPointerEnter={prefetch}
+              onFocus={prefetch}
+            >
+              Login
+            </button>
+            <button
+              type="button"
+              className="btn btn--secondary btn--lg"
+              onClick={() => openModal('register')}
+              onPointerEnter={prefetch}
+              onFocus={prefetch}
+            >
+              Register
+            </button>
+          </div>
+          <ul className="welcome-features">
+            {FEATURES.map((feature) => (
+              <li key={feature.title} className="welcome-feature">
+                <span className="welcome-feature__icon" aria-hidden="true">
+                  <svg viewBox="0 0 20 20" width="16" height="16">
+                    <path
+                      d="M5 10.5l3 3 7-7"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="2"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                    />
+                  </svg>
+                </span>
+                <span>
+                  <strong className="welcome-feature__title">{feature.title}</strong>
+                  <span className="welcome-feature__text">{feature.text}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </main>
+      {open && (
+        <Suspense fallback={null}>
+          <AuthModal mode={mode} onModeChange={setMode} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

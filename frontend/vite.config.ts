@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const port = Number(process.env.PORT ?? 3000);
+const apiPort = Number(process.env.API_PORT ?? 3001);
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    rolldownOptions: {
+      treeshake: {
+        // @app/shared is plain source without a package "sideEffects" flag: its modules only declare
+        // constants, schemas and functions, so a chunk that needs `Messages` does not have to carry
+        // the zod schemas (DESIGN.md §6: the welcome page's JavaScript stays small).
+        moduleSideEffects: (id: string) => (/[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined),
+      },
+    },
+  },
+  server: {
+    port,
+    strictPort: true,
+    proxy: {
+      // Keep the browser's Host header so the API's same-origin check sees the page's origin.
+      '/api': { target: `http://localhost:${apiPort}`, changeOrigin: false },
+    },
+  },
+  preview: { port },
+});

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/src/routes.js';
+import { ApiFunction } from '../lib/api-function.js';
+import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { cdkJsonContext, tempDir } from './helpers.js';
+
+const group = routeGroups()[0]!;
+const entry = lambdaEntryPath(repoRoot, group);
+
+/** Budget from DESIGN.md §6 (the bench checks it too): each Lambda bundle ≤ 1 MB minified. */
+const MAX_BUNDLE_BYTES = 1024 * 1024;
+
+describe('real bundling (esbuild, local)', () => {
+  it.skipIf(!existsSync(entry))(`bundles the ${group} function: minified ESM with a source map, under 1 MB`, () => {
+    const outdir = tempDir('bundle');
+    const app = new App({ outdir, context: cdkJsonContext() });
+    const stack = new Stack(app, 'BundleTest');
+    new ApiFunction(stack, 'Fn', { group, entry, projectRoot: repoRoot, environment: { TABLE_NAME: 't' } });
+
+    const started = Date.now();
+    const assembly = app.synth();
+    expect(Date.now() - started).toBeLessThan(60_000);
+
+    const code = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const [fn] = Object.values(code) as { Properties: { Code: { S3Key: string }; Handler: string } }[];
+    expect(fn!.Properties.Handler).toBe('index.handler');
+
+    const assetDir = join(assembly.directory, `asset.${fn!.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    const files = readdirSync(assetDir).sort();
+    expect(files).toEqual(['index.mjs', 'index.mjs.map']);
+
+    const bundle = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
+    expect(statSync(join(assetDir, 'index.mjs')).size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+    // ES module exporting `handler`, with a source map link, the AWS SDK left to the runtime.
+    expect(bundle).toMatch(/export\s*\{[^}]*\bas handler\b[^}]*\}|export\s*\{[^}]*\bhandler\b[^}]*\}/);
+    expect(bundle).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    expect(bundle).not.toMatch(/from\s*"\.\.?\//); // no relative import left unbundled
+    // Minified: few, long lines.
+    expect(bundle.split('\n').length).toBeLessThan(200);
+    const map = JSON.parse(readFileSync(join(assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sources.some((s) => s.includes(`functions/src/lambda/${group}.ts`))).toBe(true);
+    expect(map.sourcesContent).toBeUndefined();
+
+    // The bundle loads as an ES module in a fresh Node process and exports a handler function.
+    // It is copied inside the repository (git-ignored .tmp/) so `@aws-sdk/*`, left to the Lambda
+    // runtime, resolves from the workspace's node_modules as it would from the runtime's.
+    mkdirSync(join(repoRoot, 'infra', '.tmp'), { recursive: true });
+    const loadDir = mkdtempSync(join(repoRoot, 'infra', '.tmp', 'bundle-'));
+    try {
+      cpSync(assetDir, loadDir, { recursive: true });
+      const probe = spawnSync(
+        process.execPath,
+        ['--enable-source-maps', '--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(loadDir, 'index.mjs')).href)}); console.log(typeof m.handler);`],
+        { encoding: 'utf8', env: { ...process.env, TABLE_NAME: 't', AWS_REGION: 'us-east-1' }, timeout: 30_000 },
+      );
+      expect(probe.stderr).toBe('');
+      expect(probe.stdout.trim()).toBe('function');
+    } finally {
+      rmSync(loadDir, { recursive: true, force: true });
+    }
+  });
+});

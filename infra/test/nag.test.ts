@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validations, type App } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/src/routes.js';
+import { builtSpaDir, testApp, type TestAppOptions } from './helpers.js';
+
+/**
+ * cdk-nag 3 is a policy-validation plugin: at synthesis CDK runs it and writes what it found
+ * (minus what `Validations.of(x).acknowledge()` covers) into validation-report.json of the
+ * cloud assembly; if anything is left, synthesis fails (under vitest it throws, in the CLI the
+ * report is printed and the exit code is 1).
+ */
+interface Violation {
+  ruleName: string;
+  description: string;
+  severity?: string;
+  violatingConstructs?: { constructPath: string }[];
+}
+interface ValidationReport {
+  pluginReports: { pluginName: string; conclusion: string; violations: Violation[] }[];
+}
+
+function synthWithNag(options: TestAppOptions = {}, extend?: (app: App) => void) {
+  const { app, stack } = testApp({ ...options, nag: true });
+  extend?.(app);
+  let error: unknown;
+  try {
+    app.synth();
+  } catch (e) {
+    error = e;
+  }
+  const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
+  const nag = report.pluginReports.filter((p) => p.pluginName === 'AwsSolutions').flatMap((p) => p.violations);
+  return { app, stack, error, nag };
+}
+
+const describeViolations = (violations: Violation[]): string =>
+  violations
+    .map((v) => `${v.severity} ${v.ruleName}: ${v.description} at ${(v.violatingConstructs ?? []).map((c) => c.constructPath).join(', ')}`)
+    .join('\n');
+
+/** Every acknowledgment recorded in the tree: [construct path, rule id, reason]. */
+function acknowledgments(root: IConstruct): [string, string, string][] {
+  const found: [string, string, string][] = [];
+  for (const construct of root.node.findAll()) {
+    for (const entry of construct.node.metadata) {
+      if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY || !entry.data) continue;
+      for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+        found.push([construct.node.path, id.replace(/^annotation::/i, ''), reason]);
+      }
+    }
+  }
+  return found;
+}
+
+const variants: [string, TestAppOptions][] = [
+  ['fresh clone (SPA not built)', {}],
+  ['built SPA (BucketDeployment)', { stack: { spaDistDir: builtSpaDir() } }],
+  [
+    'custom domain, certificate and web ACL',
+    {
+      context: {
+        domainName: 'publish.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+        webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/publisher/abcd',
+        publicUrl: 'https://publish.example.com',
+      },
+    },
+  ],
+];
+
+describe('cdk-nag AwsSolutions', () => {
+  it.each(variants)('%s: no unsuppressed error (nor warning), synthesis succeeds', (_name, options) => {
+    const { error, nag } = synthWithNag(options);
+    const errors = nag.filter((v) => v.severity === 'error');
+    expect(errors, describeViolations(errors)).toEqual([]);
+    expect(nag, describeViolations(nag)).toEqual([]);
+    expect(error).toBeUndefined();
+  });
+
+  it('does run: an unchecked bucket added to the app is reported as errors and fails synthesis', () => {
+    const { error, nag } = synthWithNag({}, (app) => {
+      new Bucket(app.node.findChild('ContentPublisher'), 'Unchecked');
+    });
+    const rules = nag.filter((v) => v.severity === 'error').map((v) => v.ruleName);
+    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-S1', 'AwsSolutions-S10']));
+    for (const v of nag) {
+      expect(v.violatingConstructs?.map((c) => c.constructPath)).toEqual(['ContentPublisher/Unchecked/Resource']);
+    }
+    expect(String(error)).toMatch(/ValidationFailed[\s\S]*AwsSolutions-S1/);
+  });
+
+  it('every AwsSolutions acknowledgment carries a real reason', () => {
+    const { app } = testApp({ stack: { spaDistDir: builtSpaDir() }, nag: true });
+    const ours = acknowledgments(app).filter(([, id]) => id.startsWith('AwsSolutions-'));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const [path, id, reason] of ours) {
+      expect(reason.length, `${id} at ${path}`).toBeGreaterThanOrEqual(60);
+    }
+  });
+
+  it('acknowledges exactly the expected rules (a new suppression must be added here on purpose)', () => {
+    const { app } = testApp({ nag: true });
+    const ids = acknowledgments(app)
+      .filter(([, id]) => id.startsWith('AwsSolutions-'))
+      .map(([path, id]) => `${path.replace(/^ContentPublisher\//, '')} ${id}`)
+      .sort();
+    expect(ids).toEqual(
+      [
+        ...routeGroups().map((group) => `Fn-${group}/Function AwsSolutions-L1`),
+        'Http AwsSolutions-APIG4',
+        'SessionSecret AwsSolutions-SMG4',
+        'Site/Distribution AwsSolutions-CFR1',
+        'Site/Distribution AwsSolutions-CFR2',
+        'Site/Distribution AwsSolutions-CFR4',
+        'Site/LogsBucket AwsSolutions-S1',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { LoginSchema, RegisterSchema, defaultTimeZone, firstIssueMessage, isValidTimeZone } from '../src/index.js';
+
+const valid = { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'secret1', timezone: 'UTC' };
+
+describe('registration schema', () => {
+  it('accepts a valid form and trims names', () => {
+    expect(RegisterSchema.parse({ ...valid, name: '  Ada ' }).name).toBe('Ada');
+  });
+  it.each([
+    [{ password: '12345' }, 'Password must be at least 6 characters'],
+    [{ name: '' }, 'Name is required'],
+    [{ surname: '  ' }, 'Surname is required'],
+    [{ email: 'nope' }, 'Enter a valid email address'],
+    [{ timezone: '' }, 'Timezone is required'],
+    [{ timezone: 'Nowhere/City' }, 'Timezone is not a known time zone'],
+    [{ extra: 1 }, 'Unknown field: extra'],
+  ])('refuses %o with "%s"', (patch, message) => {
+    const result = RegisterSchema.safeParse({ ...valid, ...patch });
+    expect(result.success).toBe(false);
+    expect(firstIssueMessage(result.error!)).toBe(message);
+  });
+  it('names a missing field', () => {
+    const { timezone: _t, ...rest } = valid;
+    expect(firstIssueMessage(RegisterSchema.safeParse(rest).error!)).toBe('Timezone is required');
+  });
+});
+
+describe('login schema', () => {
+  it('needs e-mail and password only', () => {
+    expect(LoginSchema.safeParse({ email: 'a@b.co', password: 'x' }).success).toBe(true);
+    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co' }).error!)).toBe('Password is required');
+  });
+});
+
+describe('time zones', () => {
+  it('knows IANA zones and falls back to a valid default', () => {
+    expect(isValidTimeZone('Asia/Kolkata')).toBe(true);
+    expect(isValidTimeZone('Mars/Base')).toBe(false);
+    expect(isValidTimeZone(defaultTimeZone())).toBe(true);
+  });
+});
