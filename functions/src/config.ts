@@ -10,6 +10,11 @@ export interface Config {
   sessionSecretArn?: string;
   sessionTtlSeconds: number;
   allowPrivateUrls: boolean;
+  /** Base64 32-byte key of the local encrypted SecretStore; unset in AWS (Secrets Manager). */
+  localSecretsKey?: string;
+  secretsPrefix: string;
+  /** The worker Lambda for async jobs; unset locally (jobs run in-process). */
+  workerFunctionName?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -25,5 +30,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecretArn: env.SESSION_SECRET_ARN || undefined,
     sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? 7 * 24 * 3600),
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
+    localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
+    secretsPrefix: env.SECRETS_PREFIX ?? 'content-publisher/',
+    workerFunctionName: env.WORKER_FUNCTION_NAME || undefined,
   };
 }

@@ -1,25 +1,36 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { loadConfig, type Config } from './config.js';
+import { SecretsManagerStore } from './adapters/aws/secrets-manager-store.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from './adapters/dynamo/client.js';
+import { EncryptedSecretStore } from './adapters/dynamo/encrypted-secret-store.js';
+import { DynamoSettingStore } from './adapters/dynamo/setting-store.js';
 import { DynamoUserStore } from './adapters/dynamo/user-store.js';
+import type { SecretStore } from './domain/ports.js';
 import { Sessions } from './domain/sessions.js';
+import { SettingService } from './domain/settings.js';
 import { UserService } from './domain/users.js';
 
-/** Everything a handler needs, built once per process (per Lambda container) from the environment. */
+/**
+ * What every function needs, built once per process (per Lambda container) from the environment.
+ * Heavier services (articles: AI, S3, jobs) live in their own modules so that the auth and admin
+ * bundles stay small.
+ */
 export interface Deps {
   config: Config;
+  db: DynamoDBDocumentClient;
   users: UserService;
   sessions: Sessions;
+  settings: SettingService;
 }
 
-function sessionKeyLoader(config: Config): () => Promise<Uint8Array> {
+function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
   let key: Promise<Uint8Array> | undefined;
   return () =>
     (key ??= (async () => {
       if (config.sessionSecret) return new TextEncoder().encode(config.sessionSecret);
       if (config.sessionSecretArn) {
-        const client = new SecretsManagerClient({ region: config.region });
-        const out = await client.send(new GetSecretValueCommand({ SecretId: config.sessionSecretArn }));
+        const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: config.sessionSecretArn }));
         if (!out.SecretString) throw new Error('The session secret is empty');
         return new TextEncoder().encode(out.SecretString);
       }
@@ -32,11 +43,20 @@ function sessionKeyLoader(config: Config): () => Promise<Uint8Array> {
 
 export function buildDeps(config: Config = loadConfig()): Deps {
   const db = createDocumentClient(config);
+  let sm: SecretsManagerClient | undefined;
+  const secretsManager = () => (sm ??= new SecretsManagerClient({ region: config.region }));
   const secureCookie = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) || config.publicUrl.startsWith('https://');
+
+  const secrets: SecretStore = config.localSecretsKey
+    ? new EncryptedSecretStore(db, config.tableName, Buffer.from(config.localSecretsKey, 'base64'))
+    : new SecretsManagerStore(secretsManager(), config.secretsPrefix);
+  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets);
   return {
     config,
+    db,
+    settings,
     users: new UserService(new DynamoUserStore(db, config.tableName)),
-    sessions: new Sessions({ key: sessionKeyLoader(config), ttlSeconds: config.sessionTtlSeconds, secureCookie }),
+    sessions: new Sessions({ key: sessionKeyLoader(config, secretsManager), ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };
 }
 
@@ -45,4 +65,10 @@ export const deps = (): Deps => (current ??= buildDeps());
 /** Rebuilds from the environment on next use (the local server calls it after setting env). */
 export const resetDeps = (): void => {
   current = undefined;
+  for (const reset of resetHooks) reset();
+};
+const resetHooks: (() => void)[] = [];
+/** Lets service modules built on top of these deps rebuild with them. */
+export const onResetDeps = (reset: () => void): void => {
+  resetHooks.push(reset);
 };

@@ -1,5 +1,21 @@
 import type { ZodType } from 'zod';
-import { IdParamsSchema, LoginSchema, RegisterSchema, UserStatusSchema } from '@app/shared';
+import {
+  ArticleParamsSchema,
+  BlogContentSchema,
+  CreateArticleSchema,
+  GptEditSchema,
+  IdParamsSchema,
+  ImageParamsSchema,
+  ImageRequestSchema,
+  LinkedInContentSchema,
+  LoginSchema,
+  PreviewQuerySchema,
+  RegisterSchema,
+  SaveSettingSchema,
+  SettingParamsSchema,
+  SettingsQuerySchema,
+  UserStatusSchema,
+} from '@app/shared';
 
 /**
  * The route table: the single source of truth for every API call. The CDK stack creates one
@@ -27,6 +43,25 @@ export const routes = [
   { id: 'auth.logout', method: 'POST', path: '/api/auth/logout', access: 'public' },
   { id: 'admin.listUsers', method: 'GET', path: '/api/admin/users', access: 'admin' },
   { id: 'admin.setUserStatus', method: 'PATCH', path: '/api/admin/users/{id}/status', access: 'admin', params: IdParamsSchema, body: UserStatusSchema },
+
+  { id: 'articles.list', method: 'GET', path: '/api/articles', access: 'user' },
+  { id: 'articles.create', method: 'POST', path: '/api/articles', access: 'user', body: CreateArticleSchema },
+  { id: 'articles.unpublished', method: 'GET', path: '/api/articles/unpublished', access: 'user' },
+  { id: 'articles.published', method: 'GET', path: '/api/articles/published', access: 'user' },
+  { id: 'articles.get', method: 'GET', path: '/api/articles/{id}', access: 'user', params: ArticleParamsSchema },
+  { id: 'articles.updateBlog', method: 'PUT', path: '/api/articles/{id}/blog', access: 'user', params: ArticleParamsSchema, body: BlogContentSchema },
+  { id: 'articles.updateLinkedIn', method: 'PUT', path: '/api/articles/{id}/linkedin', access: 'user', params: ArticleParamsSchema, body: LinkedInContentSchema },
+  { id: 'articles.retryGeneration', method: 'POST', path: '/api/articles/{id}/generate', access: 'user', params: ArticleParamsSchema },
+  { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
+
+  { id: 'images.generate', method: 'POST', path: '/api/image/generate/{articleId}', access: 'user', params: ImageParamsSchema, body: ImageRequestSchema },
+  { id: 'images.regenerate', method: 'POST', path: '/api/image/regenerate/{articleId}', access: 'user', params: ImageParamsSchema, body: ImageRequestSchema },
+  { id: 'images.preview', method: 'GET', path: '/api/image/preview/{articleId}', access: 'user', params: ImageParamsSchema, query: PreviewQuerySchema },
+  { id: 'images.status', method: 'GET', path: '/api/image/{articleId}', access: 'user', params: ImageParamsSchema },
+
+  { id: 'settings.list', method: 'GET', path: '/api/settings', access: 'user', query: SettingsQuerySchema },
+  { id: 'settings.save', method: 'POST', path: '/api/settings', access: 'user', body: SaveSettingSchema },
+  { id: 'settings.delete', method: 'DELETE', path: '/api/settings/{key}', access: 'user', params: SettingParamsSchema },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];
@@ -36,10 +71,12 @@ export const routeGroup = (route: Pick<RouteDef, 'id'>): string => route.id.spli
 export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 export const routeGroups = (): string[] => [...new Set(routes.map(routeGroup))];
 
+const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
 const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
 export const findRouteByKey = (key: string): RouteDef | undefined => byKey.get(key);
 
-const compiled = routes.map((route) => {
+// Literal segments win over parameters (/api/articles/unpublished before /api/articles/{id}), as in API Gateway.
+const compiled = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path)).map((route) => {
   const names: string[] = [];
   const pattern = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     names.push(name);

@@ -1,3 +1,5 @@
 export * from './limits.js';
 export * from './messages.js';
 export * from './auth.js';
+export * from './articles.js';
+export * from './settings.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Messages, ROLE_ADMIN, ROLE_USER, type LoginInput, type PublicUser, type RegisterInput } from '@app/shared';
-import { ApiError, conflict, forbidden, notFound, unauthorized } from '../http/response.js';
+import { ApiError, conflict, forbidden, notFound, unauthorized } from './errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 
 export interface UserRecord {

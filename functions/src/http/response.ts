@@ -2,23 +2,7 @@ import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 
 
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
-/** An error a person can act on: its message is shown to them as it is. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export const badRequest = (message: string, code?: string) => new ApiError(400, message, code);
-export const unauthorized = (message: string, code?: string) => new ApiError(401, message, code);
-export const forbidden = (message: string, code?: string) => new ApiError(403, message, code);
-export const notFound = (message = 'Not found', code?: string) => new ApiError(404, message, code);
-export const conflict = (message: string, code?: string) => new ApiError(409, message, code);
+export { ApiError, badRequest, unauthorized, forbidden, notFound, conflict } from '../domain/errors.js';
 
 export function json(statusCode: number, body: unknown, cookies?: string[]): ApiResponse {
   return {
@@ -35,3 +19,13 @@ export function errorResponse(statusCode: number, message: string, code?: string
 }
 
 export type HandlerResult = APIGatewayProxyResultV2;
+
+/** Bytes (an image): API Gateway needs them base64-encoded with isBase64Encoded. */
+export function binary(statusCode: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ApiResponse {
+  return {
+    statusCode,
+    headers: { 'content-type': contentType, 'content-length': String(body.length), ...headers },
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+  };
+}

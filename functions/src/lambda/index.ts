@@ -1,6 +1,9 @@
 import type { LambdaHandler } from '../middleware/api.js';
 import { handler as admin } from './admin.js';
+import { handler as articles } from './articles.js';
 import { handler as auth } from './auth.js';
+import { handler as images } from './images.js';
+import { handler as settings } from './settings.js';
 
 /** Every group's Lambda entry, for the local server (each is bundled on its own for AWS). */
-export const groupHandlers: Record<string, LambdaHandler> = { auth, admin };
+export const groupHandlers: Record<string, LambdaHandler> = { auth, admin, articles, images, settings };

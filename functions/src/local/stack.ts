@@ -29,10 +29,10 @@ export interface LocalStack {
 }
 
 /** A key generated once into the data folder, so sessions survive a restart. */
-function persistentSecret(dataDir: string, name: string): string {
+function persistentSecret(dataDir: string, name: string, bytes = 48): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
+  const secret = randomBytes(bytes).toString('base64');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
@@ -43,6 +43,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const env = process.env;
   env.TABLE_NAME = options.tableName ?? env.TABLE_NAME ?? 'content-publisher';
   env.SESSION_SECRET ||= persistentSecret(options.dataDir, 'session-secret');
+  // Integration secrets are encrypted at rest with this key (Secrets Manager's role in AWS).
+  env.LOCAL_SECRETS_KEY ||= persistentSecret(options.dataDir, 'secrets-key', 32);
   env.AWS_REGION ||= 'us-east-1';
   const config = loadConfig(env);
 

@@ -1,0 +1,87 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Platform } from '@app/shared';
+import type { ArticleRecord } from '../../domain/articles.js';
+import type { ArticleStore } from '../../domain/ports.js';
+
+const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
+type Item = ArticleRecord & { PK: string; SK: string; type: 'article' };
+const fromItem = ({ PK: _p, SK: _s, type: _t, ...article }: Item): ArticleRecord => article;
+
+export class DynamoArticleStore implements ArticleStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(article: ArticleRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...key(article.userId, article.id), type: 'article', ...article } }),
+    );
+  }
+
+  async get(userId: string, id: string): Promise<ArticleRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }));
+    return out.Item ? fromItem(out.Item as Item) : undefined;
+  }
+
+  async list(userId: string): Promise<ArticleRecord[]> {
+    const articles: ArticleRecord[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
+          ScanIndexForward: false,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) articles.push(fromItem(item as Item));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return articles;
+  }
+
+  async update(
+    userId: string,
+    id: string,
+    changes: Record<string, unknown>,
+    options: { onlyIfEmpty?: Platform[] } = {},
+  ): Promise<ArticleRecord | undefined> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = Object.entries(changes).map(([path, value], i) => {
+      const parts = path.split('.').map((part, j) => {
+        names[`#p${i}_${j}`] = part;
+        return `#p${i}_${j}`;
+      });
+      values[`:v${i}`] = value;
+      return `${parts.join('.')} = :v${i}`;
+    });
+    const conditions = ['attribute_exists(PK)'];
+    for (const platform of options.onlyIfEmpty ?? []) {
+      names[`#c_${platform}`] = platform;
+      names['#c_content'] = 'content';
+      values[':empty'] = '';
+      conditions.push(`#c_${platform}.#c_content = :empty`);
+    }
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(out.Attributes as Item);
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      throw err;
+    }
+  }
+}

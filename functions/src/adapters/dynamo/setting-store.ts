@@ -1,0 +1,48 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SettingRecord, SettingStore } from '../../domain/ports.js';
+
+const key = (userId: string, settingKey: string) => ({ PK: `USER#${userId}`, SK: `SETTING#${settingKey}` });
+type Item = SettingRecord & { PK: string; SK: string; type: 'setting' };
+const fromItem = ({ PK: _p, SK: _s, type: _t, ...record }: Item): SettingRecord => record;
+
+/** Setting metadata (key, description, dates); the values themselves live in the SecretStore. */
+export class DynamoSettingStore implements SettingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async list(userId: string): Promise<SettingRecord[]> {
+    const out: SettingRecord[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'SETTING#' },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) out.push(fromItem(item as Item));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return out;
+  }
+
+  async get(userId: string, settingKey: string): Promise<SettingRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key(userId, settingKey), ConsistentRead: true }));
+    return out.Item ? fromItem(out.Item as Item) : undefined;
+  }
+
+  async put(userId: string, record: SettingRecord): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...key(userId, record.key), type: 'setting', ...record } }));
+  }
+
+  async delete(userId: string, settingKey: string): Promise<boolean> {
+    const out = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: key(userId, settingKey), ReturnValues: 'ALL_OLD' }),
+    );
+    return Boolean(out.Attributes);
+  }
+}

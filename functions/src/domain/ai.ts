@@ -1,0 +1,63 @@
+/**
+ * Ports for AI work. Two implementations each: OpenAI (when the user's `openai_api_key` setting or
+ * env OPENAI_API_KEY is there) and an offline drafting one that composes from the article's own fields.
+ */
+export type Platform = 'blog' | 'linkedin';
+
+/** What the generators know about an article. */
+export interface ArticleBrief {
+  title: string;
+  topic: string;
+  keyword: string;
+  details: string;
+  imageDescription: string;
+  tags: string[];
+}
+
+export interface ContentGenerator {
+  readonly kind: 'openai' | 'offline';
+  /** A full draft for one platform. LinkedIn drafts always fit LINKEDIN_MAX_CHARS. */
+  draft(brief: ArticleBrief, platform: Platform): Promise<string>;
+  /** Applies a person's edit request to the current text of one platform. */
+  edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string>;
+}
+
+export interface GeneratedImages {
+  /** 1200×800, the blog's featured image (3:2). */
+  blog: Buffer;
+  /** 1200×627, LinkedIn's recommended size. */
+  linkedin: Buffer;
+  contentType: 'image/png' | 'image/jpeg';
+}
+
+export interface ImageGenerator {
+  readonly kind: 'openai' | 'offline';
+  generate(input: { brief: ArticleBrief; description: string }): Promise<GeneratedImages>;
+}
+
+/** The account behind the API key has no credit left: never retried, kept as the article's lastError. */
+export class AiQuotaError extends Error {
+  readonly code = 'insufficient_quota';
+  constructor(message = 'OpenAI credits insufficient') {
+    super(message);
+    this.name = 'AiQuotaError';
+  }
+}
+
+/** Any other AI failure, with a message a person can act on (bad key, model missing, timeout, …). */
+export class AiError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'ai_error',
+  ) {
+    super(message);
+    this.name = 'AiError';
+  }
+}
+
+export interface AiSettings {
+  apiKey?: string;
+  baseURL?: string;
+  textModel: string;
+  imageModel: string;
+}

@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ArticleMessages,
+  LINKEDIN_MAX_CHARS,
+  PLATFORMS,
+  type Article,
+  type CreateArticleInput,
+  type GptEditInput,
+  type ImageStatus,
+  type Platform,
+} from '@app/shared';
+import { AiError, AiQuotaError, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import type { ArticleStore, JobQueue, ObjectStore } from './ports.js';
+
+export interface StoredImage {
+  blogKey: string;
+  linkedinKey: string;
+  contentType: string;
+  description: string;
+  generatedAt: string;
+}
+
+export interface ArticleRecord {
+  id: string;
+  userId: string;
+  title: string;
+  topic: string;
+  keyword: string;
+  details: string;
+  imageDescription: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  blog: Article['blog'];
+  linkedin: Article['linkedin'];
+  scheduled: Article['scheduled'];
+  lastError: Article['lastError'];
+  linkedInMode: Article['linkedInMode'];
+  generation: Article['generation'];
+  image: StoredImage | null;
+  imageJob: { status: 'pending' | 'done' | 'failed'; requestedAt: string; error: { code: string; message: string } | null } | null;
+}
+
+export interface AiTools {
+  content: ContentGenerator;
+  image: ImageGenerator;
+}
+
+/** Time-ordered ids: newest-first listing is a reverse range read of the owner's partition. */
+export function newArticleId(now = Date.now()): string {
+  return `${now.toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+export const briefOf = (a: ArticleRecord): ArticleBrief => ({
+  title: a.title,
+  topic: a.topic,
+  keyword: a.keyword,
+  details: a.details,
+  imageDescription: a.imageDescription,
+  tags: a.tags,
+});
+
+export const imagePath = (id: string, platform: Platform, version: string) =>
+  `/api/image/preview/${id}?platform=${platform}&t=${encodeURIComponent(version)}`;
+
+export function toApiArticle(a: ArticleRecord): Article {
+  return {
+    _id: a.id,
+    id: a.id,
+    title: a.title,
+    topic: a.topic,
+    keyword: a.keyword,
+    details: a.details,
+    imageDescription: a.imageDescription,
+    tags: a.tags,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    blog: a.blog,
+    linkedin: a.linkedin,
+    scheduled: a.scheduled,
+    lastError: a.lastError,
+    linkedInMode: a.linkedInMode,
+    generation: a.generation,
+    image: a.image
+      ? {
+          url: imagePath(a.id, 'blog', a.image.generatedAt),
+          linkedinUrl: imagePath(a.id, 'linkedin', a.image.generatedAt),
+          description: a.image.description,
+          generatedAt: a.image.generatedAt,
+        }
+      : null,
+  };
+}
+
+const isPublished = (a: ArticleRecord) => a.blog.publishedToWordPress || a.linkedin.publishedToLinkedIn;
+const isFullyPublished = (a: ArticleRecord) => a.blog.publishedToWordPress && a.linkedin.publishedToLinkedIn;
+
+function aiErrorToApi(err: unknown): ApiError {
+  if (err instanceof AiQuotaError) return new ApiError(402, err.message, 'insufficient_quota');
+  if (err instanceof AiError) return new ApiError(502, err.message, err.code);
+  return new ApiError(502, 'The AI service failed. Please try again, or edit by hand.', 'ai_error');
+}
+
+const errorOf = (err: unknown) =>
+  err instanceof AiQuotaError || err instanceof AiError
+    ? { code: err.code, message: err.message }
+    : { code: 'ai_error', message: 'The AI service failed. Please try again, or edit by hand.' };
+
+export interface ArticleServiceDeps {
+  articles: ArticleStore;
+  objects: ObjectStore;
+  jobs: JobQueue;
+  ai: (userId: string) => Promise<AiTools>;
+  now?: () => Date;
+}
+
+export class ArticleService {
+  private readonly now: () => Date;
+  constructor(private readonly deps: ArticleServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Saves first, then drafts in the background: a slow or failing AI never loses the article. */
+  async create(userId: string, input: Required<CreateArticleInput>, tags: string[] = []): Promise<ArticleRecord> {
+    const now = this.now();
+    const at = now.toISOString();
+    const article: ArticleRecord = {
+      id: newArticleId(now.getTime()),
+      userId,
+      title: input.title,
+      topic: input.topic,
+      keyword: input.keyword,
+      details: input.details,
+      imageDescription: input.imageDescription,
+      tags,
+      createdAt: at,
+      updatedAt: at,
+      blog: { content: '', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
+      linkedin: { content: '', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
+      scheduled: { blog: null, linkedin: null },
+      lastError: null,
+      linkedInMode: 'personal',
+      generation: { status: 'pending', updatedAt: at },
+      image: null,
+      imageJob: null,
+    };
+    await this.deps.articles.put(article);
+    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });
+    return article;
+  }
+
+  async get(userId: string, id: string): Promise<ArticleRecord> {
+    const article = await this.deps.articles.get(userId, id);
+    if (!article) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
+    return article;
+  }
+
+  async list(userId: string, which: 'all' | 'published' | 'unpublished' = 'all'): Promise<ArticleRecord[]> {
+    const all = await this.deps.articles.list(userId);
+    if (which === 'published') return all.filter(isPublished);
+    if (which === 'unpublished') return all.filter((a) => !isFullyPublished(a));
+    return all;
+  }
+
+  async updateContent(userId: string, id: string, platform: Platform, content: string): Promise<ArticleRecord> {
+    if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS) throw badRequest(ArticleMessages.linkedinTooLong);
+    const updated = await this.deps.articles.update(userId, id, {
+      [`${platform}.content`]: content,
+      updatedAt: this.now().toISOString(),
+    });
+    if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
+    return updated;
+  }
+
+  /** Background job: drafts every version that is still empty, both in parallel. */
+  async generateContent(userId: string, id: string): Promise<ArticleRecord | undefined> {
+    const article = await this.deps.articles.get(userId, id);
+    if (!article) return undefined;
+    const missing = PLATFORMS.filter((p) => !article[p].content.trim());
+    const changes: Record<string, unknown> = {};
+    let failure: { code: string; message: string } | null = null;
+    if (missing.length) {
+      const { content } = await this.deps.ai(userId);
+      const results = await Promise.allSettled(missing.map((p) => content.draft(briefOf(article), p)));
+      results.forEach((result, i) => {
+        if (result.status === 'fulfilled') changes[`${missing[i]}.content`] = result.value;
+        else failure ??= errorOf(result.reason);
+      });
+    }
+    const at = this.now().toISOString();
+    changes.generation = { status: failure ? 'failed' : 'done', updatedAt: at };
+    changes.lastError = failure ?? (article.lastError?.code === 'insufficient_quota' ? null : article.lastError);
+    changes.updatedAt = at;
+    // Only fill versions that are still empty: a manual edit made meanwhile wins.
+    return this.deps.articles.update(userId, id, changes, { onlyIfEmpty: missing.filter((p) => `${p}.content` in changes) });
+  }
+
+  /** Retries drafting for the versions that are still empty. */
+  async retryGeneration(userId: string, id: string): Promise<ArticleRecord> {
+    const article = await this.get(userId, id);
+    const at = this.now().toISOString();
+    const updated = await this.deps.articles.update(userId, id, { generation: { status: 'pending', updatedAt: at }, updatedAt: at });
+    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });
+    return updated ?? article;
+  }
+
+  async gptEdit(userId: string, input: GptEditInput): Promise<{ editedContent: string; article: ArticleRecord }> {
+    const article = await this.get(userId, input.articleId);
+    const { content } = await this.deps.ai(userId);
+    let edited: string;
+    try {
+      edited = await content.edit({
+        brief: briefOf(article),
+        platform: input.contentType,
+        content: article[input.contentType].content,
+        request: input.editRequest,
+      });
+    } catch (err) {
+      if (err instanceof AiQuotaError) {
+        await this.deps.articles.update(userId, article.id, { lastError: errorOf(err) });
+      }
+      throw aiErrorToApi(err);
+    }
+    const updated = await this.updateContent(userId, article.id, input.contentType, edited);
+    return { editedContent: edited, article: updated };
+  }
+
+  async requestImage(userId: string, id: string, description: string): Promise<ImageStatus> {
+    const article = await this.get(userId, id);
+    const requestedAt = this.now().toISOString();
+    const updated = await this.deps.articles.update(userId, article.id, {
+      imageDescription: description,
+      imageJob: { status: 'pending', requestedAt, error: null },
+      updatedAt: requestedAt,
+    });
+    await this.deps.jobs.enqueue({ type: 'generate-image', userId, articleId: article.id, description, requestedAt });
+    return this.imageStatusOf(updated ?? article);
+  }
+
+  /** Background job: renders both sizes, stores them under the owner's prefix. Stale requests do nothing. */
+  async generateImage(userId: string, id: string, description: string, requestedAt: string): Promise<void> {
+    const article = await this.deps.articles.get(userId, id);
+    if (!article || article.imageJob?.requestedAt !== requestedAt) return;
+    try {
+      const { image } = await this.deps.ai(userId);
+      const images = await image.generate({ brief: briefOf(article), description });
+      const ext = images.contentType === 'image/png' ? 'png' : 'jpg';
+      const base = `users/${userId}/articles/${id}/${Date.parse(requestedAt)}`;
+      const stored: StoredImage = {
+        blogKey: `${base}-blog.${ext}`,
+        linkedinKey: `${base}-linkedin.${ext}`,
+        contentType: images.contentType,
+        description,
+        generatedAt: this.now().toISOString(),
+      };
+      await Promise.all([
+        this.deps.objects.put(stored.blogKey, images.blog, images.contentType),
+        this.deps.objects.put(stored.linkedinKey, images.linkedin, images.contentType),
+      ]);
+      await this.deps.articles.update(userId, id, {
+        image: stored,
+        imageJob: { status: 'done', requestedAt, error: null },
+        ...(article.lastError?.code === 'insufficient_quota' ? { lastError: null } : {}),
+      });
+    } catch (err) {
+      const error = errorOf(err);
+      await this.deps.articles.update(userId, id, {
+        imageJob: { status: 'failed', requestedAt, error },
+        ...(err instanceof AiQuotaError ? { lastError: error } : {}),
+      });
+    }
+  }
+
+  async imageStatus(userId: string, id: string): Promise<ImageStatus> {
+    return this.imageStatusOf(await this.get(userId, id));
+  }
+
+  private imageStatusOf(article: ArticleRecord): ImageStatus {
+    const image = toApiArticle(article).image;
+    return {
+      success: true,
+      hasImage: image !== null,
+      image,
+      pending: article.imageJob?.status === 'pending',
+      error: article.imageJob?.status === 'failed' ? article.imageJob.error : null,
+    };
+  }
+
+  async imageBytes(userId: string, id: string, platform: Platform) {
+    const article = await this.get(userId, id);
+    if (!article.image) throw notFound('This article has no image yet', 'image_not_found');
+    const object = await this.deps.objects.get(platform === 'linkedin' ? article.image.linkedinKey : article.image.blogKey);
+    if (!object) throw notFound('The image file is missing; generate it again', 'image_not_found');
+    return { ...object, generatedAt: article.image.generatedAt };
+  }
+}

@@ -1,0 +1,65 @@
+/** Small storage and infrastructure ports; AWS and local adapters implement them. */
+import type { Platform } from '@app/shared';
+import type { ArticleRecord } from './articles.js';
+
+export interface ArticleStore {
+  put(article: ArticleRecord): Promise<void>;
+  get(userId: string, id: string): Promise<ArticleRecord | undefined>;
+  /** Newest first, one Query over the owner's partition. */
+  list(userId: string): Promise<ArticleRecord[]>;
+  /**
+   * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
+   * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty.
+   * @returns the updated article, or undefined when there is none (or the condition failed).
+   */
+  update(
+    userId: string,
+    id: string,
+    changes: Record<string, unknown>,
+    options?: { onlyIfEmpty?: Platform[] },
+  ): Promise<ArticleRecord | undefined>;
+}
+
+export interface SettingRecord {
+  key: string;
+  description: string;
+  /** Where the value lives: always the SecretStore. */
+  hasValue: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SettingStore {
+  list(userId: string): Promise<SettingRecord[]>;
+  get(userId: string, key: string): Promise<SettingRecord | undefined>;
+  put(userId: string, record: SettingRecord): Promise<void>;
+  /** @returns false when there was nothing to delete. */
+  delete(userId: string, key: string): Promise<boolean>;
+}
+
+/** Secret values, scoped to their owner (Secrets Manager in AWS, encrypted at rest locally). */
+export interface SecretStore {
+  put(userId: string, key: string, value: string): Promise<void>;
+  get(userId: string, key: string): Promise<string | undefined>;
+  getMany(userId: string, keys: string[]): Promise<Map<string, string>>;
+  delete(userId: string, key: string): Promise<void>;
+}
+
+export interface StoredObject {
+  body: Buffer;
+  contentType: string;
+}
+
+export interface ObjectStore {
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<StoredObject | undefined>;
+}
+
+export type Job =
+  | { type: 'generate-content'; userId: string; articleId: string }
+  | { type: 'generate-image'; userId: string; articleId: string; description: string; requestedAt: string };
+
+/** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
+export interface JobQueue {
+  enqueue(job: Job): Promise<void>;
+}

@@ -1,0 +1,15 @@
+import type { Job } from '../domain/ports.js';
+import { articleServices } from '../services/articles.js';
+
+/** The worker's one entry: the same code runs in the worker Lambda and in the local process. */
+export async function runJob(job: Job): Promise<void> {
+  const { articles } = articleServices();
+  switch (job.type) {
+    case 'generate-content':
+      await articles.generateContent(job.userId, job.articleId);
+      return;
+    case 'generate-image':
+      await articles.generateImage(job.userId, job.articleId, job.description, job.requestedAt);
+      return;
+  }
+}

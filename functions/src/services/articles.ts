@@ -1,0 +1,51 @@
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
+import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from '../adapters/ai/index.js';
+import { LambdaJobQueue } from '../adapters/aws/lambda-job-queue.js';
+import { S3ObjectStore } from '../adapters/aws/s3-object-store.js';
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { InProcessJobQueue } from '../adapters/local/in-process-job-queue.js';
+import { deps, onResetDeps } from '../deps.js';
+import { ArticleService } from '../domain/articles.js';
+import type { JobQueue } from '../domain/ports.js';
+import { runJob } from '../jobs/run-job.js';
+import { logger } from '../logger.js';
+
+export interface ArticleServices {
+  articles: ArticleService;
+  jobs: JobQueue;
+}
+
+function build(): ArticleServices {
+  const { config, db, settings } = deps();
+  const s3 = new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
+  });
+  const jobs: JobQueue = config.workerFunctionName
+    ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
+    : new InProcessJobQueue(
+        (job) => runJob(job),
+        (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
+      );
+  const articles = new ArticleService({
+    articles: new DynamoArticleStore(db, config.tableName),
+    objects: new S3ObjectStore(s3, config.imagesBucket),
+    jobs,
+    // The user's own openai_api_key setting wins over the deployment's OPENAI_API_KEY.
+    ai: async (userId) => {
+      const ai = aiSettingsFromEnv(await settings.value(userId, 'openai_api_key'));
+      return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
+    },
+  });
+  return { articles, jobs };
+}
+
+let current: ArticleServices | undefined;
+/** Articles, images and the job queue, built on first use. */
+export const articleServices = (): ArticleServices => (current ??= build());
+onResetDeps(() => {
+  current = undefined;
+});

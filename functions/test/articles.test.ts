@@ -1,0 +1,221 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+let app: TestApp;
+let owner: Client;
+let stranger: Client;
+
+/** Registers the admin (first account) and an activated second user. */
+async function twoUsers() {
+  const admin = new Client(app.url);
+  await admin.call('/api/auth/register', { body: registration() });
+  const other = new Client(app.url);
+  const body = registration();
+  await other.call('/api/auth/register', { body });
+  const id = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
+  await other.call('/api/auth/login', { body: { email: body.email, password: body.password } });
+  return [admin, other] as const;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  [owner, stranger] = await twoUsers();
+});
+afterAll(() => app?.stop());
+
+const brief = {
+  title: 'Serverless cost control',
+  topic: 'Keeping AWS Lambda bills predictable',
+  keyword: 'serverless costs',
+  details: 'Right-size memory. Watch cold starts. Use budgets and alarms.',
+  imageDescription: 'A calm dashboard with falling cost lines',
+};
+
+async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const getArticle = (c: Client, id: string) => c.call(`/api/articles/${id}`).then((r) => r.json.article);
+
+describe('articles', () => {
+  let id: string;
+
+  it('saves the article at once and drafts both versions in the background (offline without a key)', async () => {
+    const created = await owner.call('/api/articles', { body: brief });
+    expect(created.status).toBe(201);
+    expect(created.json.success).toBe(true);
+    expect(created.json.article).toMatchObject({ title: brief.title, keyword: brief.keyword, tags: [], linkedInMode: 'personal' });
+    id = created.json.article._id;
+    expect(created.json.article.id).toBe(id);
+
+    const article = await waitFor(() => getArticle(owner, id), (a) => a.generation.status !== 'pending');
+    expect(article.generation.status).toBe('done');
+    expect(article.blog.content).toContain(brief.title);
+    expect(article.blog.content).toMatch(/offline draft/i);
+    expect(article.linkedin.content.length).toBeGreaterThan(100);
+    expect(article.linkedin.content.length).toBeLessThanOrEqual(3000);
+    expect(article.lastError).toBeNull();
+  });
+
+  it('lists newest first, and splits published from unpublished', async () => {
+    const second = await owner.call('/api/articles', { body: { ...brief, title: 'Second article' } });
+    const all = await owner.call('/api/articles');
+    expect(all.status).toBe(200);
+    expect(all.json.articles.map((a: { _id: string }) => a._id)).toEqual([second.json.article._id, id]);
+    expect((await owner.call('/api/articles/unpublished')).json.articles).toHaveLength(2);
+    expect((await owner.call('/api/articles/published')).json.articles).toEqual([]);
+    expect((await stranger.call('/api/articles')).json.articles).toEqual([]);
+  });
+
+  it('persists manual edits of both versions', async () => {
+    const blog = await owner.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: '# Edited blog\n\nNew text.' } });
+    expect(blog.status).toBe(200);
+    const linkedin = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Edited post ✨' } });
+    expect(linkedin.status).toBe(200);
+    const article = await getArticle(owner, id);
+    expect(article.blog.content).toBe('# Edited blog\n\nNew text.');
+    expect(article.linkedin.content).toBe('Edited post ✨');
+  });
+
+  it('refuses a LinkedIn text over 3000 characters and changes nothing', async () => {
+    const before = await app.items();
+    const res = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'x'.repeat(3001) } });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('LinkedIn posts must be under 3000 characters. Please shorten your text.');
+    expect(await app.items()).toEqual(before);
+    const exact = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'y'.repeat(3000) } });
+    expect(exact.status).toBe(200);
+  });
+
+  it('validates creation input', async () => {
+    const before = await app.items();
+    const missing = await owner.call('/api/articles', { body: { ...brief, topic: '  ' } });
+    expect(missing.status).toBe(400);
+    expect(missing.json.message).toBe('Topic is required');
+    const long = await owner.call('/api/articles', { body: { ...brief, title: 't'.repeat(201) } });
+    expect(long.status).toBe(400);
+    expect(await app.items()).toEqual(before);
+  });
+
+  it('validates GPT edit requests', async () => {
+    const blank = await owner.call('/api/gpt-edit', { body: { articleId: id, contentType: 'blog', editRequest: '   ' } });
+    expect(blank.status).toBe(400);
+    const noId = await owner.call('/api/gpt-edit', { body: { contentType: 'blog', editRequest: 'shorter' } });
+    expect(noId.status).toBe(400);
+    expect(noId.json.message).toBe('Article ID is missing. Cannot process GPT edit.');
+    const missing = await owner.call('/api/gpt-edit', { body: { articleId: 'nope123', contentType: 'blog', editRequest: 'shorter' } });
+    expect(missing.status).toBe(404);
+    const badType = await owner.call('/api/gpt-edit', { body: { articleId: id, contentType: 'tweet', editRequest: 'shorter' } });
+    expect(badType.status).toBe(400);
+  });
+
+  it('generates an image in the worker; the UI polls, then the preview serves both sizes', async () => {
+    const empty = await owner.call(`/api/image/generate/${id}`, { body: { description: '  ' } });
+    expect(empty.status).toBe(400);
+    expect(empty.json.message).toBe('Please enter a description for the image.');
+
+    const none = await owner.call(`/api/image/${id}`);
+    expect(none.json).toMatchObject({ success: true, hasImage: false, image: null });
+
+    const started = await owner.call(`/api/image/generate/${id}`, { body: { description: 'Falling cost lines' } });
+    expect(started.status).toBe(202);
+    expect(started.json.success).toBe(true);
+    const status = await waitFor(() => owner.call(`/api/image/${id}`).then((r) => r.json), (s) => !s.pending);
+    expect(status).toMatchObject({ success: true, hasImage: true, error: null });
+    expect(status.image.description).toBe('Falling cost lines');
+    expect(status.image.url).toMatch(new RegExp(`^/api/image/preview/${id}\\?platform=blog&t=`));
+
+    for (const [url, size] of [
+      [status.image.url, { width: 1200, height: 800 }],
+      [status.image.linkedinUrl, { width: 1200, height: 627 }],
+    ] as const) {
+      const res = await fetch(`${app.url}${url}`, { headers: { cookie: owner.cookie! } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^image\/(png|jpeg)$/);
+      expect(res.headers.get('cache-control')).toContain('immutable');
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect({ width: meta.width, height: meta.height }).toEqual(size);
+    }
+
+    const again = await owner.call(`/api/image/regenerate/${id}`, { body: { description: 'Rising savings' } });
+    expect(again.status).toBe(202);
+    const regenerated = await waitFor(
+      () => owner.call(`/api/image/${id}`).then((r) => r.json),
+      (s) => !s.pending && s.image.generatedAt !== status.image.generatedAt,
+    );
+    expect(regenerated.image.description).toBe('Rising savings');
+  });
+
+  it('answers 404 to another user on every article and image call, and changes nothing', async () => {
+    const before = await app.items();
+    const calls: [string, Parameters<Client['call']>[1]][] = [
+      [`/api/articles/${id}`, {}],
+      [`/api/articles/${id}/blog`, { method: 'PUT', body: { content: 'hijack' } }],
+      [`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'hijack' } }],
+      [`/api/articles/${id}/generate`, { method: 'POST' }],
+      ['/api/gpt-edit', { body: { articleId: id, contentType: 'blog', editRequest: 'shorter' } }],
+      [`/api/image/generate/${id}`, { body: { description: 'x' } }],
+      [`/api/image/regenerate/${id}`, { body: { description: 'x' } }],
+      [`/api/image/${id}`, {}],
+      [`/api/image/preview/${id}`, {}],
+    ];
+    for (const [path, options] of calls) {
+      const res = await stranger.call(path, options);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).not.toContain(brief.title);
+    }
+    expect(await app.items()).toEqual(before);
+  });
+});
+
+describe('settings (API keys)', () => {
+  it('stores values as secrets, masks them, normalizes keys and hides integration keys', async () => {
+    const secret = 'sk-test-abcdefghijklmnop1234';
+    const created = await owner.call('/api/settings', { body: { key: 'My Service Key', value: secret, description: 'For tests' } });
+    expect(created.status).toBe(201);
+    expect(created.json.message).toBe('Created settings entry successfully');
+    expect(created.json.setting.key).toBe('my_service_key');
+    expect(created.text).not.toContain(secret);
+
+    await owner.call('/api/settings', { body: { key: 'wordpress_site_url', value: 'https://blog.example.com' } });
+    await owner.call('/api/settings', { body: { key: 'linkedin_client_secret', value: 'linkedin-secret-value' } });
+
+    for (const mask of ['true', 'false']) {
+      const list = await owner.call(`/api/settings?mask=${mask}`);
+      expect(list.status).toBe(200);
+      expect(list.json.map((s: { key: string }) => s.key)).toEqual(['my_service_key']);
+      expect(list.json[0].value).toBe('••••••••1234');
+      expect(list.json[0].description).toBe('For tests');
+      expect(Date.parse(list.json[0].updatedAt)).not.toBeNaN();
+      expect(list.text).not.toContain(secret);
+      expect(list.text).not.toContain('linkedin-secret-value');
+    }
+    expect(JSON.stringify(await app.items())).not.toContain(secret);
+
+    const updated = await owner.call('/api/settings', { body: { key: 'my_service_key', value: 'another-secret-9999', description: 'Changed' } });
+    expect(updated.status).toBe(200);
+    expect(updated.json.message).toBe('Updated settings entry successfully');
+
+    expect(await stranger.call('/api/settings').then((r) => r.json)).toEqual([]);
+    expect((await stranger.call('/api/settings/my_service_key', { method: 'DELETE' })).status).toBe(404);
+
+    const removed = await owner.call('/api/settings/my_service_key', { method: 'DELETE' });
+    expect(removed.json).toEqual({ success: true, message: 'Settings entry deleted successfully' });
+    expect((await owner.call('/api/settings/my_service_key', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('refuses bad settings input with the form messages', async () => {
+    const before = await app.items();
+    expect((await owner.call('/api/settings', { body: { key: '  ', value: 'v' } })).json.message).toBe('Key name is required');
+    expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe('Value is required');
+    expect((await owner.call('/api/settings?mask=maybe')).status).toBe(400);
+    expect(await app.items()).toEqual(before);
+  });
+});

@@ -1,0 +1,128 @@
+import * as z from 'zod';
+import { LINKEDIN_MAX_CHARS } from './limits.js';
+
+export const PLATFORMS = ['blog', 'linkedin'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const ArticleMessages = {
+  linkedinTooLong: `LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`,
+  editRequestBlank: 'Please describe the change you want.',
+  articleIdMissing: 'Article ID is missing. Cannot process GPT edit.',
+  imageDescriptionRequired: 'Please enter a description for the image.',
+  articleNotFound: 'Article not found',
+  titleRequired: 'Title is required',
+  topicRequired: 'Topic is required',
+} as const;
+
+export const TITLE_MAX = 200;
+export const TOPIC_MAX = 500;
+export const KEYWORD_MAX = 100;
+export const DETAILS_MAX = 5000;
+export const IMAGE_DESCRIPTION_MAX = 1000;
+export const BLOG_CONTENT_MAX = 100_000;
+export const EDIT_REQUEST_MAX = 2000;
+
+const text = (label: string, max: number) =>
+  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+
+export const CreateArticleSchema = z.strictObject({
+  title: text('Title', TITLE_MAX).min(1, ArticleMessages.titleRequired),
+  topic: text('Topic', TOPIC_MAX).min(1, ArticleMessages.topicRequired),
+  keyword: text('Keyword', KEYWORD_MAX).optional().default(''),
+  details: text('Details', DETAILS_MAX).optional().default(''),
+  imageDescription: text('Image description', IMAGE_DESCRIPTION_MAX).optional().default(''),
+});
+export type CreateArticleInput = z.input<typeof CreateArticleSchema>;
+
+export const BlogContentSchema = z.strictObject({
+  content: z.string({ error: 'content must be text' }).max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`),
+});
+export const LinkedInContentSchema = z.strictObject({
+  content: z.string({ error: 'content must be text' }).max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong),
+});
+
+export const ArticleIdSchema = z
+  .string({ error: ArticleMessages.articleIdMissing })
+  .min(1, ArticleMessages.articleIdMissing)
+  .max(64, 'Article ID is not valid')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid');
+
+export const GptEditSchema = z.strictObject({
+  articleId: ArticleIdSchema,
+  contentType: z.enum(PLATFORMS, { error: 'contentType must be blog or linkedin' }),
+  editRequest: z
+    .string({ error: ArticleMessages.editRequestBlank })
+    .trim()
+    .min(1, ArticleMessages.editRequestBlank)
+    .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`),
+});
+export type GptEditInput = z.infer<typeof GptEditSchema>;
+
+export const ImageRequestSchema = z.strictObject({
+  description: z
+    .string({ error: ArticleMessages.imageDescriptionRequired })
+    .trim()
+    .min(1, ArticleMessages.imageDescriptionRequired)
+    .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`),
+});
+
+export const ArticleParamsSchema = z.strictObject({ id: ArticleIdSchema });
+export const ImageParamsSchema = z.strictObject({ articleId: ArticleIdSchema });
+export const PreviewQuerySchema = z.strictObject({
+  platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
+  t: z.string().max(40).optional(),
+});
+
+export interface PlatformContent {
+  content: string;
+  lastPublished: string | null;
+}
+export interface BlogVersion extends PlatformContent {
+  publishedToWordPress: boolean;
+  wordpressPostUrl: string | null;
+}
+export interface LinkedInVersion extends PlatformContent {
+  publishedToLinkedIn: boolean;
+  linkedinPostUrl: string | null;
+}
+
+export interface ArticleImage {
+  url: string;
+  linkedinUrl: string;
+  description: string;
+  generatedAt: string;
+}
+
+/** The article as the API shows it (SPEC.md §3). */
+export interface Article {
+  _id: string;
+  id: string;
+  title: string;
+  topic: string;
+  keyword: string;
+  details: string;
+  imageDescription: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  blog: BlogVersion;
+  linkedin: LinkedInVersion;
+  scheduled: { blog: string | null; linkedin: string | null };
+  lastError: { code: string; message: string } | null;
+  linkedInMode: 'personal' | 'company';
+  /** Drafting state: content is written in the background after the article is saved. */
+  generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };
+  image: ArticleImage | null;
+}
+
+export interface ImageStatus {
+  success: boolean;
+  hasImage: boolean;
+  image: ArticleImage | null;
+  /** True while a generation runs; poll until false. */
+  pending: boolean;
+  error: { code: string; message: string } | null;
+}
+
+/** Whitespace-separated words, as the editors count them. */
+export const wordCount = (value: string): number => value.trim().split(/\s+/).filter(Boolean).length;

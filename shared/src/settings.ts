@@ -1,0 +1,71 @@
+import * as z from 'zod';
+
+export const SettingMessages = {
+  keyRequired: 'Key name is required',
+  valueRequired: 'Value is required',
+  noValueChange: 'No changes were made to the value',
+  created: 'Created settings entry successfully',
+  updated: 'Updated settings entry successfully',
+  deleted: 'Settings entry deleted successfully',
+  notFound: 'Settings entry not found',
+  loadFailed: 'Failed to load settings data',
+  saveFailed: 'Failed to create/update settings entry',
+  deleteFailed: 'Failed to delete settings entry',
+} as const;
+
+/** Settings with these prefixes belong to the integration panels and are hidden from the API Keys list. */
+export const HIDDEN_SETTING_PREFIXES = ['wordpress_', 'linkedin_'] as const;
+export const isHiddenSettingKey = (key: string) => HIDDEN_SETTING_PREFIXES.some((p) => key.startsWith(p));
+
+/** Key names are lower-cased with spaces turned into underscores (SPEC.md §4 API key modal). */
+export const normalizeSettingKey = (key: string): string => key.trim().toLowerCase().replace(/\s+/g, '_');
+
+export const SETTING_KEY_MAX = 64;
+export const SETTING_VALUE_MAX = 10_000;
+export const SETTING_DESCRIPTION_MAX = 500;
+
+export const SettingKeySchema = z
+  .string({ error: SettingMessages.keyRequired })
+  .transform(normalizeSettingKey)
+  .pipe(
+    z
+      .string()
+      .min(1, SettingMessages.keyRequired)
+      .max(SETTING_KEY_MAX, `Key names must be at most ${SETTING_KEY_MAX} characters`)
+      .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -'),
+  );
+
+export const SaveSettingSchema = z.strictObject({
+  key: SettingKeySchema,
+  value: z
+    .string({ error: SettingMessages.valueRequired })
+    .min(1, SettingMessages.valueRequired)
+    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`),
+  description: z
+    .string({ error: 'Description must be text' })
+    .trim()
+    .max(SETTING_DESCRIPTION_MAX, `Descriptions must be at most ${SETTING_DESCRIPTION_MAX} characters`)
+    .optional()
+    .default(''),
+});
+export type SaveSettingInput = z.input<typeof SaveSettingSchema>;
+
+export const SettingsQuerySchema = z.strictObject({
+  mask: z.enum(['true', 'false'], { error: 'mask must be true or false' }).optional().default('true'),
+});
+export const SettingParamsSchema = z.strictObject({ key: SettingKeySchema });
+
+export interface Setting {
+  _id: string;
+  key: string;
+  value: string;
+  description: string;
+  updatedAt: string | null;
+}
+
+/** At most the last 4 characters stay visible (DESIGN.md §4); short values are fully hidden. */
+export function maskSecret(value: string): string {
+  if (!value) return '';
+  const visible = value.length >= 12 ? value.slice(-4) : '';
+  return `${'•'.repeat(8)}${visible}`;
+}
