@@ -1,6 +1,11 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ContentPublisherStack, type ContentPublisherStackProps } from './content-publisher-stack.js';
+import {
+  AI_CONTEXT_ENV,
+  ContentPublisherStack,
+  type AiSettings,
+  type ContentPublisherStackProps,
+} from './content-publisher-stack.js';
 
 export const STACK_NAME = 'ContentPublisher';
 
@@ -22,12 +27,19 @@ const contextString = (app: App, key: string): string | undefined => {
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
   const stack = new ContentPublisherStack(app, STACK_NAME, {
-    description: 'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB',
+    description: 'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager',
     // Optional context (cdk.json or `-c key=value`); none of them needs an AWS lookup.
     publicUrl: contextString(app, 'publicUrl'),
     domainName: contextString(app, 'domainName'),
     certificateArn: contextString(app, 'certificateArn'),
     webAclArn: contextString(app, 'webAclArn'),
+    // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
+    ai: Object.fromEntries(
+      Object.keys(AI_CONTEXT_ENV).flatMap((key) => {
+        const value = contextString(app, key);
+        return value ? [[key, value]] : [];
+      }),
+    ) as AiSettings,
     ...options.stack,
   });
   if (options.nag ?? true) {

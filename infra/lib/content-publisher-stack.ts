@@ -1,17 +1,20 @@
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { routeGroups } from '../../functions/src/routes.js';
 import { ApiFunction } from './api-function.js';
+import type { AppFunction } from './app-function.js';
 import { DataTable } from './data-table.js';
 import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { Site } from './site.js';
+import { WORKER_ENTRY_NAME, WorkerFunction } from './worker-function.js';
 
-/** What an API function may do with the table: item reads and writes and queries; no Scan, no table admin. */
+/** What every function may do with the table: item reads and writes and queries; no Scan, no table admin. */
 export const TABLE_DATA_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
@@ -22,6 +25,66 @@ export const TABLE_DATA_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ] as const;
+
+/**
+ * Name prefix of the per-user integration secrets (`<prefix><userId>/<key>`), created and read at
+ * run time by the functions (SECRETS_PREFIX); their IAM policies allow no other secret name.
+ */
+export const USER_SECRETS_PREFIX = 'content-publisher/';
+
+/** Key prefix of the generated images in the images bucket (`users/<userId>/articles/…`). */
+export const IMAGES_KEY_PREFIX = 'users/';
+
+/**
+ * What a function may do beyond writing its own logs and reading/writing the table items (which
+ * every function does) and reading the session secret (which every API function does):
+ * - `userSecrets:read`: GetSecretValue on the per-user secrets (the user's own OpenAI key);
+ * - `userSecrets:write`: also create (tagged with the owner), update and delete them (the Settings page);
+ * - `ai`: calls OpenAI with the user's key: `userSecrets:read` plus the optional AI settings;
+ * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
+ * - `images:read` / `images:write`: GetObject / PutObject on the generated images.
+ */
+export type Capability = 'userSecrets:read' | 'userSecrets:write' | 'ai' | 'jobs:enqueue' | 'images:read' | 'images:write';
+
+/**
+ * The one place that says what each function needs, from what its code does (a new route group
+ * is one line here; synthesis fails for a group without a line). Keys: the route groups of
+ * functions/src/routes.ts and `worker`.
+ */
+export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = {
+  auth: [],
+  admin: [],
+  /** Saves, lists (masked) and deletes the user's integration keys. */
+  settings: ['userSecrets:read', 'userSecrets:write'],
+  /** GPT edit runs in the request with the user's key; drafting is a worker job. */
+  articles: ['ai', 'jobs:enqueue'],
+  /** Starts image jobs, reports their status and serves the stored images. */
+  images: ['jobs:enqueue', 'images:read'],
+  /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens. */
+  wordpress: ['userSecrets:read', 'userSecrets:write'],
+  linkedin: ['userSecrets:read', 'userSecrets:write'],
+  email: ['userSecrets:read', 'userSecrets:write'],
+  /** Runs the jobs: drafting and image generation with the user's key, storing the images. */
+  [WORKER_ENTRY_NAME]: ['ai', 'images:write'],
+};
+
+/** Per-user secrets: what `userSecrets:read` and `userSecrets:write` allow. */
+export const USER_SECRET_READ_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
+export const USER_SECRET_WRITE_ACTIONS = [
+  'secretsmanager:CreateSecret',
+  // CreateSecret with tags (owner=<userId>) also needs TagResource.
+  'secretsmanager:TagResource',
+  'secretsmanager:PutSecretValue',
+  'secretsmanager:DeleteSecret',
+] as const;
+
+/** Optional AI settings (context value → environment variable of the functions with `ai`). */
+export const AI_CONTEXT_ENV = {
+  openaiBaseUrl: 'OPENAI_BASE_URL',
+  textModel: 'TEXT_MODEL',
+  imageModel: 'IMAGE_MODEL',
+} as const;
+export type AiSettings = Partial<Record<keyof typeof AI_CONTEXT_ENV, string>>;
 
 export interface ContentPublisherStackProps extends StackProps {
   /** The npm workspaces root (bundling root; entries are functions/src/lambda/<group>.ts under it). */
@@ -35,18 +98,29 @@ export interface ContentPublisherStackProps extends StackProps {
   certificateArn?: string;
   /** Optional AWS WAF web ACL (CLOUDFRONT scope) for the distribution. */
   webAclArn?: string;
+  /**
+   * Optional AI settings for the functions that call OpenAI. There is no deployment-wide API key:
+   * each user sets their own `openai_api_key` in Settings (a per-user secret).
+   */
+  ai?: AiSettings;
 }
 
 /**
  * The whole application: CloudFront → S3 (SPA) and → HTTP API → one Lambda per route group →
- * one DynamoDB table, with the session-signing secret in Secrets Manager.
+ * one DynamoDB table, with the session-signing secret and the per-user secrets in Secrets
+ * Manager, a worker Lambda for long jobs and a private bucket for the generated images.
  */
 export class ContentPublisherStack extends Stack {
   readonly data: DataTable;
   readonly sessionSecret: Secret;
+  /** The API function of each route group. */
   readonly functions = new Map<string, ApiFunction>();
+  readonly worker: WorkerFunction;
   readonly http: HttpApiRoutes;
   readonly site: Site;
+  readonly imagesBucket: Bucket;
+  /** ARN pattern of the per-user secrets: `…:secret:<USER_SECRETS_PREFIX>*`. */
+  readonly userSecretsArn: string;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
@@ -66,27 +140,33 @@ export class ContentPublisherStack extends Stack {
     });
 
     const publicUrl = props.publicUrl ?? (props.domainName ? `https://${props.domainName}` : undefined);
-    const environment: Record<string, string> = {
+    const apiEnvironment: Record<string, string> = {
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
       ...(publicUrl ? { PUBLIC_URL: publicUrl.replace(/\/+$/, '') } : {}),
     };
 
+    if (routeGroups().includes(WORKER_ENTRY_NAME)) {
+      throw new Error(`"${WORKER_ENTRY_NAME}" is the worker's name: a route group cannot use it`);
+    }
     for (const group of routeGroups()) {
       const fn = new ApiFunction(this, `Fn-${group}`, {
         group,
         entry: lambdaEntryPath(projectRoot, group),
         projectRoot,
-        environment,
+        environment: apiEnvironment,
       });
-      Grant.addToPrincipal({
-        grantee: fn.role,
-        actions: [...TABLE_DATA_ACTIONS],
-        resourceArns: this.data.resourceArns,
-      });
+      this.grantTableData(fn);
       this.sessionSecret.grantRead(fn.role);
       this.functions.set(group, fn);
     }
+
+    this.worker = new WorkerFunction(this, 'Fn-worker', {
+      entry: lambdaEntryPath(projectRoot, WORKER_ENTRY_NAME),
+      projectRoot,
+      environment: { TABLE_NAME: this.data.table.tableName },
+    });
+    this.grantTableData(this.worker);
 
     this.http = new HttpApiRoutes(this, 'Http', {
       functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.function])),
@@ -102,6 +182,38 @@ export class ContentPublisherStack extends Stack {
       webAclArn: props.webAclArn,
     });
 
+    this.imagesBucket = new Bucket(this, 'ImagesBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.site.logsBucket,
+      serverAccessLogsPrefix: 's3/images/',
+      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Users' images, referenced by their articles: never deleted with the stack.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.userSecretsArn = this.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      // Secrets Manager appends a random suffix (-AbCdEf) to every secret ARN: the trailing * is required.
+      resourceName: `${USER_SECRETS_PREFIX}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+
+    const allFunctions = new Map<string, AppFunction>([...this.functions, [WORKER_ENTRY_NAME, this.worker]]);
+    for (const [name, fn] of allFunctions) {
+      const access = FUNCTION_ACCESS[name];
+      if (!access) {
+        throw new Error(
+          `No access line for the "${name}" function: add "${name}: [...]" to FUNCTION_ACCESS in infra/lib/content-publisher-stack.ts`,
+        );
+      }
+      this.applyAccess(fn, new Set(access), props.ai ?? {});
+    }
+
     new CfnOutput(this, 'DistributionUrl', {
       description: 'The application (SPA and /api) through CloudFront',
       value: `https://${this.site.distribution.distributionDomainName}`,
@@ -112,5 +224,69 @@ export class ContentPublisherStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.data.table.tableName });
     new CfnOutput(this, 'SiteBucketName', { description: 'The bucket holding the built SPA', value: this.site.bucket.bucketName });
+    new CfnOutput(this, 'ImagesBucketName', { description: 'The bucket holding the generated images', value: this.imagesBucket.bucketName });
+    new CfnOutput(this, 'WorkerFunctionName', { description: 'The worker Lambda (async jobs)', value: this.worker.function.functionName });
+  }
+
+  /** Item reads and writes on the table and its indexes: every function. */
+  private grantTableData(fn: AppFunction): void {
+    Grant.addToPrincipal({ grantee: fn.role, actions: [...TABLE_DATA_ACTIONS], resourceArns: this.data.resourceArns });
+  }
+
+  /** Grants one function its capabilities (FUNCTION_ACCESS) and sets the environment they need. */
+  private applyAccess(fn: AppFunction, access: ReadonlySet<Capability>, ai: AiSettings): void {
+    const role = fn.role;
+    const readsSecrets = access.has('userSecrets:read') || access.has('ai');
+    if (readsSecrets || access.has('userSecrets:write')) {
+      const actions = [
+        ...(readsSecrets ? USER_SECRET_READ_ACTIONS : []),
+        ...(access.has('userSecrets:write') ? USER_SECRET_WRITE_ACTIONS : []),
+      ];
+      Grant.addToPrincipal({ grantee: role, actions, resourceArns: [this.userSecretsArn] });
+      fn.addEnvironment('SECRETS_PREFIX', USER_SECRETS_PREFIX);
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${USER_SECRETS_PREFIX}*]`,
+        reason:
+          `Per-user integration secrets are created at run time as ${USER_SECRETS_PREFIX}<userId>/<key>, so their names ` +
+          'are not known at deploy time, and Secrets Manager appends a random suffix to every secret ARN: the policy ' +
+          `allows ${actions.join(', ')} on names under the ${USER_SECRETS_PREFIX} prefix only; the code scopes each name to its owner.`,
+      });
+    }
+
+    if (access.has('ai')) {
+      for (const [key, variable] of Object.entries(AI_CONTEXT_ENV)) {
+        const value = ai[key as keyof AiSettings];
+        if (value) fn.addEnvironment(variable, value);
+      }
+    }
+
+    if (access.has('jobs:enqueue')) {
+      // The function's own ARN, unqualified: no version or alias wildcard.
+      Grant.addToPrincipal({ grantee: role, actions: ['lambda:InvokeFunction'], resourceArns: [this.worker.function.functionArn] });
+      fn.addEnvironment('WORKER_FUNCTION_NAME', this.worker.function.functionName);
+    }
+
+    const imageActions = [
+      ...(access.has('images:read') ? ['s3:GetObject'] : []),
+      ...(access.has('images:write') ? ['s3:PutObject'] : []),
+    ];
+    if (imageActions.length > 0) {
+      Grant.addToPrincipal({
+        grantee: role,
+        actions: imageActions,
+        resourceArns: [this.imagesBucket.arnForObjects(`${IMAGES_KEY_PREFIX}*`)],
+      });
+      const bucketId = this.resolve(this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)) as string;
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${IMAGES_KEY_PREFIX}*]`,
+        reason:
+          `Generated images are stored under ${IMAGES_KEY_PREFIX}<userId>/articles/<articleId>/…, keys made at run time: ` +
+          `the policy allows ${imageActions.join(', ')} on objects under that prefix of the images bucket only (no list, no delete).`,
+      });
+    }
+    // The same article services that start jobs also run them (in-process when there is no worker).
+    if (imageActions.length > 0 || access.has('jobs:enqueue')) {
+      fn.addEnvironment('IMAGES_BUCKET', this.imagesBucket.bucketName);
+    }
   }
 }

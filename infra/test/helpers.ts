@@ -6,6 +6,7 @@ import { routeGroups } from '../../functions/src/routes.js';
 import { buildApp, type BuildAppOptions } from '../lib/app.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
 /** The feature flags and settings of cdk.json, so the tests synthesize what `cdk synth` does. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -28,19 +29,22 @@ export function builtSpaDir(): string {
   return dir;
 }
 
-export const missingEntryGroups = (): string[] => routeGroups().filter((g) => !existsSync(lambdaEntryPath(repoRoot, g)));
+/** Every Lambda entry the stack bundles: one per route group, and the worker. */
+export const lambdaEntryNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
+
+export const missingEntryGroups = (): string[] => lambdaEntryNames().filter((g) => !existsSync(lambdaEntryPath(repoRoot, g)));
 
 /**
- * The project root the stack bundles from: the repository itself when every route group has its
- * Lambda entry; otherwise a throwaway root with stub entries (bundling is skipped in these tests,
+ * The project root the stack bundles from: the repository itself when every route group (and the
+ * worker) has its Lambda entry; otherwise a throwaway root with stub entries (bundling is skipped in these tests,
  * and `lambda-entries.test.ts` reports the missing files).
  */
 export function projectRootForTests(): string {
   if (missingEntryGroups().length === 0) return repoRoot;
   const root = tempDir('root');
   writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3,"packages":{}}');
-  for (const group of routeGroups()) {
-    const entry = lambdaEntryPath(root, group);
+  for (const name of lambdaEntryNames()) {
+    const entry = lambdaEntryPath(root, name);
     mkdirSync(join(entry, '..'), { recursive: true });
     writeFileSync(entry, 'export const handler = async () => ({ statusCode: 200 });\n');
   }

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/src/routes.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { lambdaEntryNames } from './helpers.js';
 
 describe('Lambda entries', () => {
-  it.each(routeGroups())('route group %s has functions/src/lambda/<group>.ts exporting `handler`', (group) => {
+  it.each(lambdaEntryNames())('%s has functions/src/lambda/<name>.ts exporting `handler`', (group) => {
     const entry = lambdaEntryPath(repoRoot, group);
     expect(existsSync(entry), `${entry} is missing: the stack cannot bundle the ${group} function`).toBe(true);
     expect(readFileSync(entry, 'utf8')).toMatch(

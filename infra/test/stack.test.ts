@@ -5,13 +5,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../functions/src/adapters/table-definition.js';
 import { routeGroup, routeGroups, routes } from '../../functions/src/routes.js';
 import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
-import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import {
+  FUNCTION_ACCESS,
+  IMAGES_KEY_PREFIX,
+  USER_SECRETS_PREFIX,
+  type ContentPublisherStack,
+} from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
+import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
+import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
 import { builtSpaDir, testApp } from './helpers.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
@@ -27,14 +34,35 @@ let stack: ContentPublisherStack;
 let template: Template;
 let tableId: string;
 let secretId: string;
+let workerId: string;
+let imagesBucketId: string;
 /** Logical id of each group's function. */
 const functionIds = new Map<string, string>();
+
+/** The role of a route group's function or of the worker. */
+const roleOf = (name: string) => (name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!).role;
+/** The statements of the one policy of a function's role. */
+const policyOf = (name: string): Statement[] => {
+  const roleId = logicalId(stack, roleOf(name));
+  const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+    (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+  );
+  expect(policies).toHaveLength(1);
+  return policies[0]!.Properties.PolicyDocument.Statement as Statement[];
+};
+/** The environment variables of a route group's function or of the worker. */
+const environmentOf = (name: string): Record<string, unknown> => {
+  const id = name === WORKER_ENTRY_NAME ? workerId : functionIds.get(name)!;
+  return (template.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment.Variables as Record<string, unknown>;
+};
 
 beforeAll(() => {
   ({ app, stack } = testApp());
   template = Template.fromStack(stack);
   tableId = logicalId(stack, stack.data.table);
   secretId = logicalId(stack, stack.sessionSecret);
+  workerId = logicalId(stack, stack.worker.function);
+  imagesBucketId = logicalId(stack, stack.imagesBucket);
   for (const [group, fn] of stack.functions) functionIds.set(group, logicalId(stack, fn.function));
 });
 
@@ -98,10 +126,10 @@ describe('Lambda functions', () => {
       [...functionIds.values()].includes(id),
     );
 
-  it('exist once per route group, and only those', () => {
+  it('exist once per route group, plus the worker, and only those', () => {
     expect([...stack.functions.keys()].sort()).toEqual(routeGroups().sort());
     expect(apiFunctions()).toHaveLength(routeGroups().length);
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(routeGroups().length);
+    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...functionIds.values(), workerId].sort());
   });
 
   it.each(routeGroups())('%s: Node.js 22 on arm64, handler `handler`, bounded timeout', (group) => {
@@ -117,8 +145,7 @@ describe('Lambda functions', () => {
   });
 
   it.each(routeGroups())('%s: gets the table, the secret ARN, source maps and a service name', (group) => {
-    const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
-    const variables = fn.Properties.Environment.Variables;
+    const variables = environmentOf(group);
     expect(variables).toMatchObject({
       TABLE_NAME: { Ref: tableId },
       SESSION_SECRET_ARN: { Ref: secretId },
@@ -135,17 +162,181 @@ describe('Lambda functions', () => {
     const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
     expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
+
+  it.each(routeGroups())('%s: bundles everything but the AWS SDK and sharp (which it never loads)', (group) => {
+    const bundling = stack.functions.get(group)!.bundling;
+    expect([...(bundling.externalModules ?? [])].sort()).toEqual(['@aws-sdk/*', 'sharp']);
+    expect(bundling.nodeModules).toBeUndefined();
+  });
+});
+
+describe('worker function', () => {
+  const worker = () => template.findResources('AWS::Lambda::Function')[workerId] as Resource;
+
+  it('is Node.js 22 on arm64 with 2048 MB and a 5-minute timeout', () => {
+    expect(worker().Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 2048,
+      Timeout: 300,
+    });
+    expect(WORKER_FUNCTION_DEFAULTS.timeout.toSeconds()).toBe(300);
+  });
+
+  it('is bundled from functions/src/lambda/worker.ts', () => {
+    expect(lambdaEntryPath(repoRoot, WORKER_ENTRY_NAME)).toMatch(/functions\/src\/lambda\/worker\.ts$/);
+    expect(worker().Properties.Description).toMatch(/worker/i);
+  });
+
+  it('gets the table, the images bucket and the secrets prefix, not the session secret nor a worker to call', () => {
+    const variables = environmentOf(WORKER_ENTRY_NAME);
+    expect(variables).toMatchObject({
+      TABLE_NAME: { Ref: tableId },
+      IMAGES_BUCKET: { Ref: imagesBucketId },
+      SECRETS_PREFIX: USER_SECRETS_PREFIX,
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'content-publisher-worker',
+    });
+    expect(variables.SESSION_SECRET_ARN).toBeUndefined();
+    expect(variables.WORKER_FUNCTION_NAME).toBeUndefined();
+    expect(variables.PUBLIC_URL).toBeUndefined();
+  });
+
+  it('has sharp installed for linux-arm64 next to the bundle (not bundled), without install scripts', () => {
+    const bundling = stack.worker.bundling;
+    expect(bundling.nodeModules).toEqual(['sharp']);
+    // nodeModules are external to esbuild by construction; the SDK comes with the runtime.
+    expect(bundling.externalModules).toEqual(['@aws-sdk/*']);
+    expect(bundling.environment).toEqual({
+      npm_config_os: 'linux',
+      npm_config_cpu: 'arm64',
+      npm_config_libc: 'glibc',
+      npm_config_ignore_scripts: 'true',
+    });
+  });
+
+  it('logs to its own log group with its own role, and no API route reaches it', () => {
+    const logGroupRef = worker().Properties.LoggingConfig.LogGroup as { Ref: string };
+    expect((template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource).Properties.RetentionInDays).toBe(30);
+    const roleIds = [...stack.functions.values()].map((fn) => logicalId(stack, fn.role));
+    expect(roleIds).not.toContain(logicalId(stack, stack.worker.role));
+    expect(worker().Properties.Role).toEqual({ 'Fn::GetAtt': [logicalId(stack, stack.worker.role), 'Arn'] });
+    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>);
+    expect(JSON.stringify(integrations)).not.toContain(`"${workerId}"`);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
+    expect(JSON.stringify(permissions)).not.toContain(`"${workerId}"`);
+  });
+});
+
+describe('images bucket', () => {
+  const bucket = () => template.findResources('AWS::S3::Bucket')[imagesBucketId] as Resource;
+
+  it('is private: all public access blocked, objects owned by the bucket owner (no ACLs)', () => {
+    expect(bucket().Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket().Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+  });
+
+  it('is encrypted at rest and refuses requests without TLS', () => {
+    expect(bucket().Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault).toEqual({
+      SSEAlgorithm: 'AES256',
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: imagesBucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('grants nobody anything in its bucket policy (access is by the functions\' IAM policies)', () => {
+    const policies = Object.values(template.findResources('AWS::S3::BucketPolicy') as Record<string, Resource>).filter(
+      (p) => p.Properties.Bucket?.Ref === imagesBucketId,
+    );
+    expect(policies).toHaveLength(1);
+    for (const statement of policies[0]!.Properties.PolicyDocument.Statement as Statement[]) expect(statement.Effect).toBe('Deny');
+  });
+
+  it('is retained with the stack, logs access to the logs bucket and aborts stale multipart uploads', () => {
+    expect(bucket().DeletionPolicy).toBe('Retain');
+    expect(bucket().UpdateReplacePolicy).toBe('Retain');
+    expect(bucket().Properties.LoggingConfiguration).toEqual({
+      DestinationBucketName: { Ref: logicalId(stack, stack.site.logsBucket) },
+      LogFilePrefix: 's3/images/',
+    });
+    const rules = bucket().Properties.LifecycleConfiguration.Rules as Record<string, any>[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    );
+  });
 });
 
 describe('IAM', () => {
-  const policyOf = (group: string): Statement[] => {
-    const roleId = logicalId(stack, stack.functions.get(group)!.role);
-    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter(
-      (p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
-    );
-    expect(policies).toHaveLength(1);
-    return policies[0]!.Properties.PolicyDocument.Statement as Statement[];
+  const SM_READ = ['secretsmanager:GetSecretValue'];
+  const SM_READ_WRITE = [
+    'secretsmanager:CreateSecret',
+    'secretsmanager:DeleteSecret',
+    'secretsmanager:GetSecretValue',
+    'secretsmanager:PutSecretValue',
+    'secretsmanager:TagResource',
+  ];
+  /**
+   * Besides its logs, the table and (API functions) the session secret, what each function may do,
+   * written out here on purpose: a change to FUNCTION_ACCESS must be made here too.
+   */
+  const EXPECTED: Record<string, { userSecrets: string[]; invokesWorker: boolean; images: string[] }> = {
+    auth: { userSecrets: [], invokesWorker: false, images: [] },
+    admin: { userSecrets: [], invokesWorker: false, images: [] },
+    settings: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    articles: { userSecrets: SM_READ, invokesWorker: true, images: [] },
+    images: { userSecrets: [], invokesWorker: true, images: ['s3:GetObject'] },
+    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'] },
   };
+  const names = () => [...routeGroups(), WORKER_ENTRY_NAME];
+  const userSecretsArn = () => stack.resolve(stack.userSecretsArn) as unknown;
+  const imagesObjectsArn = () => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]] });
+
+  /** [action, resource] of every statement of a function's role, one pair per action and resource. */
+  const grantsOf = (name: string, service: string): [string, unknown][] =>
+    policyOf(name).flatMap((s) =>
+      asArray(s.Action)
+        .filter((a) => a.startsWith(`${service}:`))
+        .flatMap((a) => asArray(s.Resource).map((r) => [a, r] as [string, unknown])),
+    );
+  const sorted = (pairs: [string, unknown][]) => pairs.map(([a, r]) => `${a} ${JSON.stringify(r)}`).sort();
+
+  it('every function is expected here (a new route group needs a line in FUNCTION_ACCESS and here)', () => {
+    expect(names().sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(Object.keys(FUNCTION_ACCESS).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it('names the per-user secrets by the prefix only: arn:…:secret:content-publisher/*', () => {
+    expect(USER_SECRETS_PREFIX).toBe('content-publisher/');
+    expect(userSecretsArn()).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':secretsmanager:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':secret:content-publisher/*',
+        ],
+      ],
+    });
+  });
 
   it.each(routeGroups())('%s: reads and writes the table items and its indexes, by name', (group) => {
     const statements = policyOf(group);
@@ -171,22 +362,74 @@ describe('IAM', () => {
     ]);
   });
 
-  it.each(routeGroups())('%s: reads the session secret and nothing else of Secrets Manager', (group) => {
-    const secrets = policyOf(group).filter((s) => asArray(s.Action).some((a) => a.startsWith('secretsmanager:')));
-    expect(secrets).toHaveLength(1);
-    expect(secrets[0]!.Effect).toBe('Allow');
-    expect(asArray(secrets[0]!.Action).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
-    expect(secrets[0]!.Resource).toEqual({ Ref: secretId });
+  it('worker: the same table access as the API functions', () => {
+    const dynamo = (name: string) => sorted(grantsOf(name, 'dynamodb'));
+    expect(dynamo(WORKER_ENTRY_NAME)).toEqual(dynamo(routeGroups()[0]!));
   });
 
-  it.each(routeGroups())('%s: nothing broad (no wildcard action or resource, no managed policy)', (group) => {
-    for (const statement of policyOf(group)) {
+  it.each(names())('%s: Secrets Manager: the session secret (API functions) and the per-user secrets it needs, nothing else', (name) => {
+    const isApi = name !== WORKER_ENTRY_NAME;
+    const expected: [string, unknown][] = [
+      ...(isApi
+        ? ([
+            ['secretsmanager:DescribeSecret', { Ref: secretId }],
+            ['secretsmanager:GetSecretValue', { Ref: secretId }],
+          ] as [string, unknown][])
+        : []),
+      ...EXPECTED[name]!.userSecrets.map((a) => [a, userSecretsArn()] as [string, unknown]),
+    ];
+    expect(sorted(grantsOf(name, 'secretsmanager'))).toEqual(sorted(expected));
+    expect(environmentOf(name).SECRETS_PREFIX).toBe(EXPECTED[name]!.userSecrets.length > 0 ? USER_SECRETS_PREFIX : undefined);
+  });
+
+  it('auth and admin get nothing of Secrets Manager but the session secret', () => {
+    for (const group of ['auth', 'admin']) {
+      for (const [, resource] of grantsOf(group, 'secretsmanager')) expect(resource).toEqual({ Ref: secretId });
+    }
+  });
+
+  it.each(names())('%s: invokes the worker, and only the worker, exactly when it starts jobs', (name) => {
+    const invokes = grantsOf(name, 'lambda');
+    if (EXPECTED[name]!.invokesWorker) {
+      expect(invokes).toEqual([['lambda:InvokeFunction', { 'Fn::GetAtt': [workerId, 'Arn'] }]]);
+      expect(environmentOf(name).WORKER_FUNCTION_NAME).toEqual({ Ref: workerId });
+    } else {
+      expect(invokes).toEqual([]);
+      expect(environmentOf(name).WORKER_FUNCTION_NAME).toBeUndefined();
+    }
+  });
+
+  it('articles and images invoke the worker; auth, admin and settings do not', () => {
+    expect(grantsOf('articles', 'lambda')).toHaveLength(1);
+    expect(grantsOf('images', 'lambda')).toHaveLength(1);
+    for (const group of ['auth', 'admin', 'settings']) expect(grantsOf(group, 'lambda')).toEqual([]);
+  });
+
+  it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
+    expect(sorted(grantsOf(name, 's3'))).toEqual(sorted(EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()])));
+    const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker;
+    expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
+  });
+
+  it('IMAGES_BUCKET goes to articles, images and the worker; WORKER_FUNCTION_NAME to articles and images', () => {
+    const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
+    expect(withVariable('IMAGES_BUCKET')).toEqual(['articles', 'images', 'worker']);
+    expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
+  });
+
+  it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the two name prefixes, no managed policy)', (name) => {
+    const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(imagesObjectsArn())];
+    for (const statement of policyOf(name)) {
       expect(statement.Effect).toBe('Allow');
+      expect(statement.Condition).toBeUndefined();
       for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
-      expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|:\*"|\/\*"/);
+      for (const resource of asArray(statement.Resource)) {
+        const text = JSON.stringify(resource);
+        if (!allowedPatterns.includes(text)) expect(text).not.toMatch(/\*/);
+      }
       expect(asArray(statement.Action)).not.toContain('dynamodb:Scan');
     }
-    const role = template.findResources('AWS::IAM::Role')[logicalId(stack, stack.functions.get(group)!.role)] as Resource;
+    const role = template.findResources('AWS::IAM::Role')[logicalId(stack, roleOf(name))] as Resource;
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
       { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
@@ -442,7 +685,7 @@ describe('SPA upload', () => {
 });
 
 describe('context values', () => {
-  it('publicUrl becomes PUBLIC_URL of every function', () => {
+  it('publicUrl becomes PUBLIC_URL of every API function', () => {
     const s = testApp({ context: { publicUrl: 'https://publish.example.com/' } }).stack;
     const t = Template.fromStack(s);
     for (const fn of s.functions.values()) {
@@ -470,16 +713,41 @@ describe('context values', () => {
       }),
     });
   });
+  it('AI settings (openaiBaseUrl, textModel, imageModel) reach the functions that call OpenAI, and no API key anywhere', () => {
+    const s = testApp({
+      context: { openaiBaseUrl: 'https://ai.example.com/v1', textModel: 'text-model-x', imageModel: 'image-model-y' },
+    }).stack;
+    const t = Template.fromStack(s);
+    const variablesOf = (fn: { function: { node: { defaultChild?: unknown } } }) =>
+      (t.findResources('AWS::Lambda::Function')[logicalId(s, fn.function)] as Resource).Properties.Environment.Variables;
+    const all = new Map([...s.functions, [WORKER_ENTRY_NAME, s.worker] as const]);
+    for (const [name, fn] of all) {
+      const variables = variablesOf(fn);
+      if (name === 'articles' || name === WORKER_ENTRY_NAME) {
+        expect(variables).toMatchObject({ OPENAI_BASE_URL: 'https://ai.example.com/v1', TEXT_MODEL: 'text-model-x', IMAGE_MODEL: 'image-model-y' });
+      } else {
+        expect(Object.keys(variables)).not.toEqual(expect.arrayContaining(['OPENAI_BASE_URL']));
+        expect(variables.TEXT_MODEL).toBeUndefined();
+      }
+      expect(variables.OPENAI_API_KEY).toBeUndefined();
+    }
+    // Without the context values the functions use the code's defaults.
+    expect(environmentOf('articles').TEXT_MODEL).toBeUndefined();
+    expect(environmentOf(WORKER_ENTRY_NAME).OPENAI_BASE_URL).toBeUndefined();
+    expect(JSON.stringify(template.toJSON())).not.toContain('OPENAI_API_KEY');
+  });
 });
 
 describe('outputs and environment', () => {
-  it('exports the distribution URL, the API URL and the table name', () => {
+  it('exports the distribution URL, the API URL, the table, the images bucket and the worker', () => {
     const outputs = template.findOutputs('*');
     expect(outputs.DistributionUrl?.Value).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.site.distribution), 'DomainName'] }]],
     });
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain(logicalId(stack, stack.http.api));
     expect(outputs.TableName?.Value).toEqual({ Ref: tableId });
+    expect(outputs.ImagesBucketName?.Value).toEqual({ Ref: imagesBucketId });
+    expect(outputs.WorkerFunctionName?.Value).toEqual({ Ref: workerId });
   });
 
   it('synthesizes offline: environment-agnostic, no context lookups', () => {

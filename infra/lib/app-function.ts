@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** Runtime settings every function of the app shares (DESIGN.md §1). */
+export const FUNCTION_RUNTIME = {
+  runtime: Runtime.NODEJS_22_X,
+  architecture: Architecture.ARM_64,
+  logRetention: RetentionDays.ONE_MONTH,
+} as const;
+
+/**
+ * Native npm packages the code loads with a dynamic `import()`: never bundled by esbuild. Only a
+ * function that lists them in `nodeModules` gets them installed (for linux-arm64) in its asset.
+ */
+export const NATIVE_MODULES = ['sharp'] as const;
+
+/** The Node.js 22 runtime ships the AWS SDK v3: it stays out of every bundle. */
+const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'] as const;
+
+/**
+ * Makes an ES module bundle able to `require()` Node built-ins from the CommonJS dependencies
+ * esbuild inlines into it.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __cpCreateRequire } from 'node:module';const require = __cpCreateRequire(import.meta.url);";
+
+/**
+ * npm settings for installing `nodeModules` into the asset: the packages the Lambda runtime
+ * (linux, arm64, glibc) needs, whatever machine synthesizes; no install scripts (sharp ships
+ * prebuilt binaries as optional dependencies, its script would only try to build from source).
+ */
+export const LAMBDA_NPM_INSTALL_ENV: Readonly<Record<string, string>> = {
+  npm_config_os: 'linux',
+  npm_config_cpu: 'arm64',
+  npm_config_libc: 'glibc',
+  npm_config_ignore_scripts: 'true',
+};
+
+export interface AppFunctionProps {
+  /** Short name: the route group (`auth`, …) or `worker`; used in descriptions and the service name. */
+  name: string;
+  /** What the function does, for the function's and the role's descriptions. */
+  description: string;
+  roleDescription: string;
+  /** Absolute path of the Lambda entry (`functions/src/lambda/<name>.ts`). */
+  entry: string;
+  /** The npm workspaces root: bundling runs there, with its package-lock.json. */
+  projectRoot: string;
+  /** Environment variables the function reads (TABLE_NAME, …); more can be added later. */
+  environment: Record<string, string>;
+  memorySize: number;
+  timeout: Duration;
+  /** npm packages installed (for linux-arm64) next to the bundle instead of being bundled. */
+  nodeModules?: string[];
+}
+
+/**
+ * One Lambda function of the app: its entry bundled by esbuild (ESM, minified, source maps),
+ * Node.js 22 on arm64, with its own log group and its own role. The role starts with nothing but
+ * writing to that log group; the stack grants the rest.
+ */
+export class AppFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+  /** The esbuild/npm bundling options used (kept for the tests: bundling is skipped there). */
+  readonly bundling: BundlingOptions;
+
+  constructor(scope: Construct, id: string, props: AppFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: FUNCTION_RUNTIME.logRetention });
+
+    // A role of our own instead of the default one with the AWSLambdaBasicExecutionRole managed
+    // policy: the function may only write to its own log group.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.roleDescription,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const functionsTsconfig = join(props.projectRoot, 'functions', 'tsconfig.json');
+    const nodeModules = props.nodeModules ?? [];
+    this.bundling = {
+      format: OutputFormat.ESM,
+      target: 'node22',
+      minify: true,
+      sourceMap: true,
+      sourcesContent: false,
+      mainFields: ['module', 'main'],
+      banner: ESM_REQUIRE_BANNER,
+      externalModules: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_MODULES.filter((m) => !nodeModules.includes(m))],
+      ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),
+      ...(existsSync(functionsTsconfig) ? { tsconfig: functionsTsconfig } : {}),
+    };
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      runtime: FUNCTION_RUNTIME.runtime,
+      architecture: FUNCTION_RUNTIME.architecture,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: `content-publisher-${props.name}`,
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
+      },
+      bundling: this.bundling,
+    });
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'DESIGN.md §1 fixes the Lambda runtime at Node.js 22 (the version the code is built, bundled and tested for); ' +
+        'moving to a newer runtime is a deliberate upgrade, not a drive-by change.',
+    });
+  }
+
+  /** Adds (or replaces) an environment variable. */
+  addEnvironment(key: string, value: string): void {
+    this.function.addEnvironment(key, value);
+  }
+}

@@ -1,0 +1,45 @@
+import { Duration } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { AppFunction, FUNCTION_RUNTIME, NATIVE_MODULES } from './app-function.js';
+
+/** The worker's Lambda entry name: `functions/src/lambda/worker.ts`. It serves no route. */
+export const WORKER_ENTRY_NAME = 'worker';
+
+/** Lambda settings of the worker (and asserted by the tests). */
+export const WORKER_FUNCTION_DEFAULTS = {
+  ...FUNCTION_RUNTIME,
+  /** Image work (sharp) on 1536×1024 pictures: memory also buys CPU. */
+  memorySize: 2048,
+  /** AI drafting and image generation take up to a few minutes. */
+  timeout: Duration.minutes(5),
+} as const;
+
+export interface WorkerFunctionProps {
+  /** Absolute path of `functions/src/lambda/worker.ts`. */
+  entry: string;
+  /** The npm workspaces root: bundling runs there, with its package-lock.json. */
+  projectRoot: string;
+  /** Environment variables the worker reads (TABLE_NAME, …). */
+  environment: Record<string, string>;
+}
+
+/**
+ * The worker: invoked asynchronously (InvocationType Event) by the API functions that start long
+ * jobs (AI drafting, image generation), so no request waits for them. sharp, which only the worker
+ * calls, is installed next to the bundle for linux-arm64 instead of being bundled.
+ */
+export class WorkerFunction extends AppFunction {
+  constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
+    super(scope, id, {
+      name: WORKER_ENTRY_NAME,
+      description: 'Content publisher worker: AI drafting and image generation (async jobs)',
+      roleDescription: 'Content publisher worker function (async jobs)',
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      environment: props.environment,
+      memorySize: WORKER_FUNCTION_DEFAULTS.memorySize,
+      timeout: WORKER_FUNCTION_DEFAULTS.timeout,
+      nodeModules: [...NATIVE_MODULES],
+    });
+  }
+}
