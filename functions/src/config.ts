@@ -15,6 +15,14 @@ export interface Config {
   secretsPrefix: string;
   /** The worker Lambda for async jobs; unset locally (jobs run in-process). */
   workerFunctionName?: string;
+  /** Whether PUBLIC_URL was set explicitly (else the public origin comes from the request in AWS). */
+  publicUrlFromEnv: boolean;
+  linkedinApiUrl: string;
+  linkedinOAuthUrl: string;
+  googleApiUrl?: string;
+  googleOAuthUrl?: string;
+  /** Local only: where mail goes when Gmail is not configured (one .eml per message). */
+  outboxDir?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -33,5 +41,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
     secretsPrefix: env.SECRETS_PREFIX ?? 'content-publisher/',
     workerFunctionName: env.WORKER_FUNCTION_NAME || undefined,
+    publicUrlFromEnv: Boolean(env.PUBLIC_URL),
+    linkedinApiUrl: (env.LINKEDIN_API_URL || 'https://api.linkedin.com').replace(/\/+$/, ''),
+    linkedinOAuthUrl: (env.LINKEDIN_OAUTH_URL || 'https://www.linkedin.com/oauth/v2').replace(/\/+$/, ''),
+    googleApiUrl: env.GOOGLE_API_URL || undefined,
+    googleOAuthUrl: env.GOOGLE_OAUTH_URL || undefined,
+    outboxDir: env.OUTBOX_DIR || undefined,
   };
 }

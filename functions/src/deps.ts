@@ -7,6 +7,7 @@ import { EncryptedSecretStore } from './adapters/dynamo/encrypted-secret-store.j
 import { DynamoSettingStore } from './adapters/dynamo/setting-store.js';
 import { DynamoUserStore } from './adapters/dynamo/user-store.js';
 import type { SecretStore } from './domain/ports.js';
+import { OAuthState } from './domain/oauth-state.js';
 import { Sessions } from './domain/sessions.js';
 import { SettingService } from './domain/settings.js';
 import { UserService } from './domain/users.js';
@@ -22,6 +23,8 @@ export interface Deps {
   users: UserService;
   sessions: Sessions;
   settings: SettingService;
+  /** Signs OAuth `state` with the session key. */
+  oauthState: OAuthState;
 }
 
 function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
@@ -51,12 +54,14 @@ export function buildDeps(config: Config = loadConfig()): Deps {
     ? new EncryptedSecretStore(db, config.tableName, Buffer.from(config.localSecretsKey, 'base64'))
     : new SecretsManagerStore(secretsManager(), config.secretsPrefix);
   const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets);
+  const signingKey = sessionKeyLoader(config, secretsManager);
   return {
     config,
     db,
     settings,
+    oauthState: new OAuthState(signingKey),
     users: new UserService(new DynamoUserStore(db, config.tableName)),
-    sessions: new Sessions({ key: sessionKeyLoader(config, secretsManager), ttlSeconds: config.sessionTtlSeconds, secureCookie }),
+    sessions: new Sessions({ key: signingKey, ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };
 }
 

@@ -15,6 +15,13 @@ import {
   SettingParamsSchema,
   SettingsQuerySchema,
   UserStatusSchema,
+  WordPressCredentialsSchema,
+  WordPressTestSchema,
+  LinkedInCredentialsSchema,
+  RedirectQuerySchema,
+  OAuthCallbackQuerySchema,
+  WebhookSchema,
+  EmailTestSchema,
 } from '@app/shared';
 
 /**
@@ -62,6 +69,24 @@ export const routes = [
   { id: 'settings.list', method: 'GET', path: '/api/settings', access: 'user', query: SettingsQuerySchema },
   { id: 'settings.save', method: 'POST', path: '/api/settings', access: 'user', body: SaveSettingSchema },
   { id: 'settings.delete', method: 'DELETE', path: '/api/settings/{key}', access: 'user', params: SettingParamsSchema },
+
+  { id: 'wordpress.status', method: 'GET', path: '/api/wordpress/credentials', access: 'user' },
+  { id: 'wordpress.testConnection', method: 'POST', path: '/api/wordpress/test-connection', access: 'user', body: WordPressTestSchema },
+  { id: 'wordpress.saveCredentials', method: 'POST', path: '/api/wordpress/credentials', access: 'user', body: WordPressCredentialsSchema },
+
+  { id: 'linkedin.status', method: 'GET', path: '/api/linkedin/status', access: 'user' },
+  { id: 'linkedin.saveCredentials', method: 'POST', path: '/api/linkedin/credentials', access: 'user', body: LinkedInCredentialsSchema },
+  { id: 'linkedin.testConnection', method: 'POST', path: '/api/linkedin/test-connection', access: 'user', body: LinkedInCredentialsSchema },
+  { id: 'linkedin.authUrl', method: 'GET', path: '/api/linkedin/auth-url', access: 'user', query: RedirectQuerySchema },
+  // Public: the provider's redirect; the signed state names (and binds) the user.
+  { id: 'linkedin.callback', method: 'GET', path: '/api/linkedin/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  { id: 'linkedin.getWebhook', method: 'GET', path: '/api/linkedin/zapier-webhook', access: 'user' },
+  { id: 'linkedin.setWebhook', method: 'POST', path: '/api/linkedin/zapier-webhook', access: 'user', body: WebhookSchema },
+
+  { id: 'email.status', method: 'GET', path: '/api/email/settings', access: 'user' },
+  { id: 'email.authUrl', method: 'GET', path: '/api/email/oauth/auth', access: 'user' },
+  { id: 'email.callback', method: 'GET', path: '/api/email/oauth/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

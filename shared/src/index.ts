@@ -3,3 +3,4 @@ export * from './messages.js';
 export * from './auth.js';
 export * from './articles.js';
 export * from './settings.js';
+export * from './integrations.js';

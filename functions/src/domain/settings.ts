@@ -1,5 +1,14 @@
-import { SettingMessages, isHiddenSettingKey, maskSecret, type SaveSettingInput, type Setting } from '@app/shared';
-import { notFound } from './errors.js';
+import {
+  EMAIL_SETTING_KEYS,
+  EmailSchema,
+  IntegrationMessages,
+  SettingMessages,
+  isHiddenSettingKey,
+  maskSecret,
+  type SaveSettingInput,
+  type Setting,
+} from '@app/shared';
+import { badRequest, notFound } from './errors.js';
 import type { SecretStore, SettingStore } from './ports.js';
 
 /**
@@ -13,7 +22,12 @@ export const PUBLIC_SETTING_KEYS = new Set([
   'linkedin_token_expiry',
   'wordpress_site_url',
   'wordpress_username',
+  'wordpress_api_style',
+  'linkedin_member_name',
+  'linkedin_webhook_url',
 ]);
+
+const MASK_CHARS = /[•●]/;
 
 export class SettingService {
   constructor(
@@ -38,6 +52,11 @@ export class SettingService {
   }
 
   async save(userId: string, input: Required<SaveSettingInput>, now = new Date().toISOString()) {
+    // A masked value sent back unchanged would overwrite the real secret with bullets.
+    if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
+    if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
+      throw badRequest('Enter a valid email address', 'validation_failed');
+    }
     const existing = await this.settings.get(userId, input.key);
     await this.secrets.put(userId, input.key, input.value);
     await this.settings.put(userId, {
@@ -66,5 +85,25 @@ export class SettingService {
   /** A value for server-side use (e.g. the user's openai_api_key). */
   async value(userId: string, key: string): Promise<string | undefined> {
     return this.secrets.get(userId, key);
+  }
+
+  async values(userId: string, keys: string[]): Promise<Map<string, string>> {
+    return this.secrets.getMany(userId, keys);
+  }
+
+  /** Saves server-side values (integration tokens, ids) without the API's masking rules. */
+  async put(userId: string, key: string, value: string, description = '', now = new Date().toISOString()) {
+    const existing = await this.settings.get(userId, key);
+    await this.secrets.put(userId, key, value);
+    await this.settings.put(userId, { key, description, hasValue: true, createdAt: existing?.createdAt ?? now, updatedAt: now });
+  }
+
+  async updatedAt(userId: string, key: string): Promise<string | null> {
+    return (await this.settings.get(userId, key))?.updatedAt ?? null;
+  }
+
+  /** Deletes a setting if it is there (no error when absent). */
+  async remove(userId: string, key: string): Promise<void> {
+    if (await this.settings.delete(userId, key)) await this.secrets.delete(userId, key);
   }
 }

@@ -46,6 +46,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // Integration secrets are encrypted at rest with this key (Secrets Manager's role in AWS).
   env.LOCAL_SECRETS_KEY ||= persistentSecret(options.dataDir, 'secrets-key', 32);
   env.AWS_REGION ||= 'us-east-1';
+  // Without Gmail configured, mail is written here as .eml files.
+  env.OUTBOX_DIR ||= join(options.dataDir, 'outbox');
+  // Local sites (a WordPress on localhost) are fine here; AWS refuses private addresses.
+  env.ALLOW_PRIVATE_URLS ||= '1';
   const config = loadConfig(env);
 
   let dynamo: DynamoLocal | undefined;

@@ -1,0 +1,118 @@
+import { IntegrationMessages, TEST_EMAIL_SUBJECT, maskSecret, type EmailStatus } from '@app/shared';
+import { ApiError, badRequest } from './errors.js';
+import { IntegrationError, type GoogleOAuthClient, type MailMessage, type MailSender } from './integrations.js';
+import type { OAuthState } from './oauth-state.js';
+import type { SettingService } from './settings.js';
+
+export const EMAIL_KEYS = {
+  notificationEmail: 'notification_email',
+  clientId: 'gmail_client_id',
+  clientSecret: 'gmail_client_secret',
+  refreshToken: 'gmail_refresh_token',
+} as const;
+
+/** Keys of the SMTP set-up this product used before Gmail: only ever deleted. */
+export const LEGACY_EMAIL_KEYS = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'] as const;
+
+export interface GmailCredentials {
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+}
+
+export interface MailerFactory {
+  gmail(credentials: GmailCredentials): MailSender;
+  /** Where mail goes when Gmail is not configured (the local outbox); undefined in AWS. */
+  fallback(): MailSender | undefined;
+}
+
+export class EmailService {
+  constructor(
+    private readonly settings: SettingService,
+    private readonly google: GoogleOAuthClient,
+    private readonly state: OAuthState,
+    private readonly mailers: MailerFactory,
+    private readonly scopes: string[],
+  ) {}
+
+  private values(userId: string) {
+    return this.settings.values(userId, Object.values(EMAIL_KEYS));
+  }
+
+  async status(userId: string): Promise<EmailStatus> {
+    const v = await this.values(userId);
+    return {
+      success: true,
+      notificationEmail: v.get(EMAIL_KEYS.notificationEmail) ?? '',
+      gmailClientId: v.get(EMAIL_KEYS.clientId) ?? '',
+      gmailClientSecret: maskSecret(v.get(EMAIL_KEYS.clientSecret) ?? ''),
+      gmailRefreshToken: maskSecret(v.get(EMAIL_KEYS.refreshToken) ?? ''),
+      authenticated: v.has(EMAIL_KEYS.refreshToken),
+    };
+  }
+
+  async authUrl(userId: string, redirectUri: string): Promise<string> {
+    const v = await this.values(userId);
+    const clientId = v.get(EMAIL_KEYS.clientId);
+    const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    if (!clientId || !clientSecret) throw badRequest(IntegrationMessages.gmailCredentialsRequired, 'gmail_not_configured');
+    return this.google.authorizationUrl({ clientId, clientSecret, redirectUri, state: await this.state.sign(userId, 'gmail'), scopes: this.scopes });
+  }
+
+  async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
+    const userId = await this.state.verify(query.state, 'gmail');
+    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'gmail_error=invalid_state';
+    if (query.error) return `gmail_error=${encodeURIComponent(query.error)}`;
+    if (!query.code) return 'gmail_error=missing_code';
+    const v = await this.values(userId);
+    const clientId = v.get(EMAIL_KEYS.clientId);
+    const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    if (!clientId || !clientSecret) return 'gmail_error=not_configured';
+    try {
+      const tokens = await this.google.exchangeCode({ clientId, clientSecret, redirectUri, code: query.code });
+      // Google sends a refresh token only when the consent screen was shown; prompt=consent asks for it.
+      if (!tokens.refreshToken) return 'gmail_error=no_refresh_token';
+      await this.settings.put(userId, EMAIL_KEYS.refreshToken, tokens.refreshToken, 'Gmail API refresh token');
+      return 'gmail_connected=true';
+    } catch (err) {
+      return `gmail_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
+    }
+  }
+
+  /** Gmail when it is fully configured, else the fallback (local outbox); undefined when neither. */
+  async mailerFor(userId: string): Promise<MailSender | undefined> {
+    const v = await this.values(userId);
+    const clientId = v.get(EMAIL_KEYS.clientId);
+    const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    const refreshToken = v.get(EMAIL_KEYS.refreshToken);
+    if (clientId && clientSecret && refreshToken) return this.mailers.gmail({ clientId, clientSecret, refreshToken });
+    return this.mailers.fallback();
+  }
+
+  async notificationAddress(userId: string): Promise<string | undefined> {
+    return this.settings.value(userId, EMAIL_KEYS.notificationEmail);
+  }
+
+  /** The configuration test: always through the Gmail API (SPEC: method gmail). */
+  async sendTest(userId: string, input: { to: string; subject?: string; message?: string }) {
+    const v = await this.values(userId);
+    const clientId = v.get(EMAIL_KEYS.clientId);
+    const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    const refreshToken = v.get(EMAIL_KEYS.refreshToken);
+    if (!clientId || !clientSecret || !refreshToken) throw badRequest(IntegrationMessages.gmailNotConfigured, 'gmail_not_configured');
+    const text = input.message?.trim() || 'This is a test e-mail from Content Publisher. Gmail API sending works.';
+    const message: MailMessage = {
+      to: input.to,
+      subject: input.subject?.trim() || TEST_EMAIL_SUBJECT,
+      text,
+      html: `<p>${text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)}</p>`,
+    };
+    try {
+      await this.mailers.gmail({ clientId, clientSecret, refreshToken }).send(message);
+    } catch (err) {
+      if (err instanceof IntegrationError) throw new ApiError(502, err.message, err.code);
+      throw new ApiError(502, 'Gmail did not accept the message. Check the Gmail API settings and try again.', 'gmail_failed');
+    }
+    return { success: true, message: IntegrationMessages.testEmailSent };
+  }
+}

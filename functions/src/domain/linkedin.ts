@@ -1,0 +1,137 @@
+import { IntegrationMessages, type LinkedInStatus } from '@app/shared';
+import { randomBytes } from 'node:crypto';
+import { badRequest } from './errors.js';
+import { IntegrationError, type LinkedInClient } from './integrations.js';
+import type { OAuthState } from './oauth-state.js';
+import type { SettingService } from './settings.js';
+
+export const LI_KEYS = {
+  clientId: 'linkedin_client_id',
+  clientSecret: 'linkedin_client_secret',
+  accessToken: 'linkedin_access_token',
+  tokenExpiry: 'linkedin_token_expiry',
+  memberId: 'linkedin_member_id',
+  memberName: 'linkedin_member_name',
+  webhookUrl: 'linkedin_webhook_url',
+  webhookSecret: 'linkedin_webhook_secret',
+} as const;
+
+const DAY = 24 * 3600 * 1000;
+
+export class LinkedInService {
+  constructor(
+    private readonly settings: SettingService,
+    private readonly client: LinkedInClient,
+    private readonly state: OAuthState,
+    private readonly scopes: string[],
+  ) {}
+
+  async status(userId: string, now = Date.now()): Promise<LinkedInStatus> {
+    const v = await this.settings.values(userId, [LI_KEYS.clientId, LI_KEYS.clientSecret, LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberName]);
+    const expiresAt = v.get(LI_KEYS.tokenExpiry) ?? null;
+    const expiresMs = expiresAt ? Date.parse(expiresAt) : NaN;
+    const expired = Number.isFinite(expiresMs) && expiresMs <= now;
+    return {
+      success: true,
+      clientId: v.get(LI_KEYS.clientId) ?? null,
+      hasClientSecret: v.has(LI_KEYS.clientSecret),
+      connected: v.has(LI_KEYS.accessToken) && !expired,
+      memberName: v.get(LI_KEYS.memberName) ?? null,
+      expiresAt,
+      expiringSoon: Number.isFinite(expiresMs) && !expired && expiresMs - now <= 7 * DAY,
+      expired,
+    };
+  }
+
+  private async clientCredentials(userId: string, input: { clientId: string; clientSecret: string }) {
+    const stored = await this.settings.values(userId, [LI_KEYS.clientId, LI_KEYS.clientSecret]);
+    const clientSecret = input.clientSecret || (stored.get(LI_KEYS.clientId) === input.clientId ? stored.get(LI_KEYS.clientSecret) : undefined);
+    if (!clientSecret) throw badRequest(IntegrationMessages.linkedinClientSecretRequired, 'validation_failed');
+    return { clientId: input.clientId, clientSecret };
+  }
+
+  async saveCredentials(userId: string, input: { clientId: string; clientSecret: string }): Promise<void> {
+    const previous = await this.settings.value(userId, LI_KEYS.clientId);
+    const creds = await this.clientCredentials(userId, input);
+    await this.settings.put(userId, LI_KEYS.clientId, creds.clientId, 'LinkedIn app client ID');
+    await this.settings.put(userId, LI_KEYS.clientSecret, creds.clientSecret, 'LinkedIn app client secret');
+    // A token belongs to the app that issued it: another app means connecting again.
+    if (previous && previous !== creds.clientId) {
+      for (const key of [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.memberName]) await this.settings.remove(userId, key);
+    }
+  }
+
+  async test(userId: string, input: { clientId: string; clientSecret: string }, redirectUri: string) {
+    const creds = await this.clientCredentials(userId, input);
+    const check = await this.client.checkClient({ ...creds, redirectUri });
+    if (!check.ok) return { success: false as const, error: check.message, message: check.message };
+    const token = await this.settings.value(userId, LI_KEYS.accessToken);
+    if (token) {
+      try {
+        const member = await this.client.userInfo(token);
+        return { success: true as const, message: `Connected to LinkedIn as ${member.name ?? member.sub}` };
+      } catch (err) {
+        const message = err instanceof IntegrationError ? err.message : 'LinkedIn refused the access token. Reconnect LinkedIn in Settings.';
+        return { success: false as const, error: message, message };
+      }
+    }
+    return { success: true as const, message: 'LinkedIn accepted the client ID and secret. Authenticate to connect your account.' };
+  }
+
+  async authUrl(userId: string, redirectUri: string): Promise<string> {
+    const clientId = await this.settings.value(userId, LI_KEYS.clientId);
+    const secret = await this.settings.value(userId, LI_KEYS.clientSecret);
+    if (!clientId || !secret) throw badRequest(IntegrationMessages.linkedinSaveFirst, 'linkedin_not_configured');
+    return this.client.authorizationUrl({ clientId, redirectUri, state: await this.state.sign(userId, 'linkedin'), scopes: this.scopes });
+  }
+
+  /**
+   * The provider's redirect. Nothing is stored unless the state is genuine, fresh, made for this
+   * flow and (when a session is present) for the signed-in user.
+   * @returns the query to put on /settings.
+   */
+  async callback(
+    query: { code?: string; state?: string; error?: string },
+    sessionUserId: string | undefined,
+    redirectUri: string,
+    now = Date.now(),
+  ): Promise<string> {
+    const userId = await this.state.verify(query.state, 'linkedin');
+    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'linkedin_error=invalid_state';
+    if (query.error) return `linkedin_error=${encodeURIComponent(query.error)}`;
+    if (!query.code) return 'linkedin_error=missing_code';
+    const clientId = await this.settings.value(userId, LI_KEYS.clientId);
+    const clientSecret = await this.settings.value(userId, LI_KEYS.clientSecret);
+    if (!clientId || !clientSecret) return 'linkedin_error=not_configured';
+    try {
+      const tokens = await this.client.exchangeCode({ clientId, clientSecret, code: query.code, redirectUri });
+      const member = await this.client.userInfo(tokens.accessToken);
+      await this.settings.put(userId, LI_KEYS.accessToken, tokens.accessToken, 'LinkedIn access token');
+      await this.settings.put(userId, LI_KEYS.tokenExpiry, new Date(now + tokens.expiresIn * 1000).toISOString(), 'LinkedIn token expiry');
+      await this.settings.put(userId, LI_KEYS.memberId, member.sub, 'LinkedIn member id');
+      await this.settings.put(userId, LI_KEYS.memberName, member.name ?? member.sub, 'LinkedIn member');
+      return 'linkedin_connected=true';
+    } catch (err) {
+      return `linkedin_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
+    }
+  }
+
+  async webhook(userId: string) {
+    const v = await this.settings.values(userId, [LI_KEYS.webhookUrl, LI_KEYS.webhookSecret]);
+    return { webhookUrl: v.get(LI_KEYS.webhookUrl) ?? '', hasSigningSecret: v.has(LI_KEYS.webhookSecret) };
+  }
+
+  /** Sets (or clears) the outgoing webhook; a new signing secret is shown once, on creation. */
+  async setWebhook(userId: string, webhookUrl: string): Promise<{ webhookUrl: string; signingSecret?: string }> {
+    if (!webhookUrl) {
+      await this.settings.remove(userId, LI_KEYS.webhookUrl);
+      await this.settings.remove(userId, LI_KEYS.webhookSecret);
+      return { webhookUrl: '' };
+    }
+    await this.settings.put(userId, LI_KEYS.webhookUrl, webhookUrl, 'LinkedIn publication webhook');
+    if (await this.settings.value(userId, LI_KEYS.webhookSecret)) return { webhookUrl };
+    const signingSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+    await this.settings.put(userId, LI_KEYS.webhookSecret, signingSecret, 'Webhook HMAC signing secret');
+    return { webhookUrl, signingSecret };
+  }
+}

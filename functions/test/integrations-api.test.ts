@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
+import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+let app: TestApp;
+let wp: FakeWordPress;
+let li: FakeLinkedIn;
+let google: FakeGoogle;
+let owner: Client;
+let other: Client;
+/** Every response body seen, for the "no secret ever leaves the server" check. */
+const seen: string[] = [];
+
+async function call(c: Client, path: string, options?: Parameters<Client['call']>[1]) {
+  const res = await c.call(path, options);
+  seen.push(res.text, JSON.stringify(Object.fromEntries(res.headers)));
+  return res;
+}
+
+beforeAll(async () => {
+  [wp, li, google] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), startFakeGoogle()]);
+  process.env.LINKEDIN_OAUTH_URL = li.oauthUrl;
+  process.env.LINKEDIN_API_URL = li.apiUrl;
+  process.env.GOOGLE_OAUTH_URL = google.oauthUrl;
+  process.env.GOOGLE_API_URL = google.apiUrl;
+  app = await startTestApp();
+  owner = new Client(app.url);
+  await owner.call('/api/auth/register', { body: registration() });
+  const admin = owner;
+  other = new Client(app.url);
+  const body = registration();
+  await other.call('/api/auth/register', { body });
+  const id = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
+  await other.call('/api/auth/login', { body: { email: body.email, password: body.password } });
+});
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([wp?.stop(), li?.stop(), google?.stop()]);
+});
+
+/** Follows the provider's consent redirect (the fakes consent at once) and returns our callback's answer. */
+async function completeOAuth(c: Client, authUrl: string) {
+  const consent = await fetch(authUrl, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const back = new URL(consent.headers.get('location')!);
+  expect(back.origin).toBe(app.url);
+  const res = await fetch(back, { redirect: 'manual', headers: c.cookie ? { cookie: c.cookie } : {} });
+  return { status: res.status, location: res.headers.get('location') ?? '', callback: back };
+}
+
+describe('WordPress', () => {
+  const good = () => ({ siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword });
+
+  it('tests credentials with a reason a person can act on, and saves nothing that fails', async () => {
+    const before = await app.items();
+    const wrong = await call(owner, '/api/wordpress/test-connection', { body: { ...good(), appPassword: 'nope nope nope nope' } });
+    expect(wrong.status).toBe(200);
+    expect(wrong.json.success).toBe(false);
+    expect(wrong.json.error).toMatch(/application password/i);
+    const save = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: 'nope nope nope nope' } });
+    expect(save.status).toBe(400);
+    expect(save.json.message).toMatch(/^Cannot save invalid credentials: /);
+    const masked = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: '••••••••5678' } });
+    expect(masked.status).toBe(400);
+    expect(await app.items()).toEqual(before);
+
+    const ok = await call(owner, '/api/wordpress/test-connection', { body: good() });
+    expect(ok.json).toMatchObject({ success: true, user: { name: FAKE_WP_EDITOR.name } });
+  });
+
+  it('saves good credentials, never returns the password, and locks the site URL', async () => {
+    const saved = await call(owner, '/api/wordpress/credentials', { body: good() });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ success: true, user: { name: FAKE_WP_EDITOR.name } });
+    const status = await call(owner, '/api/wordpress/credentials');
+    expect(status.json).toMatchObject({ configured: true, siteUrl: wp.url, username: 'editor', hasAppPassword: true });
+    expect((await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) => s.key.startsWith('wordpress_'))).toBe(false);
+
+    // Editing: a blank password keeps the saved one.
+    const edit = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: '', skipPasswordUpdate: true } });
+    expect(edit.status).toBe(200);
+    const moved = await call(owner, '/api/wordpress/credentials', { body: { ...good(), siteUrl: `${wp.url}/other` } });
+    expect(moved.status).toBe(400);
+    expect(moved.json.message).toMatch(/Site URL cannot be changed|Cannot save invalid credentials/);
+    expect((await call(other, '/api/wordpress/credentials')).json.configured).toBe(false);
+    expect(JSON.stringify(await app.items())).not.toContain(FAKE_WP_EDITOR.appPassword);
+  });
+});
+
+describe('LinkedIn', () => {
+  it('needs saved credentials before authenticating', async () => {
+    const res = await call(owner, '/api/linkedin/auth-url');
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('Please save LinkedIn credentials first');
+  });
+
+  it('tests and saves the app credentials', async () => {
+    const bad = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId, clientSecret: 'wrong-secret' } });
+    expect(bad.json.success).toBe(false);
+    expect(bad.json.error).toBeTruthy();
+    const good = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+    expect(good.json.success).toBe(true);
+    const saved = await call(owner, '/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+    expect(saved.json).toEqual({ success: true, message: 'LinkedIn credentials saved' });
+    const status = await call(owner, '/api/linkedin/status');
+    expect(status.json).toMatchObject({ clientId: li.app.clientId, hasClientSecret: true, connected: false });
+  });
+
+  it('connects nothing when the state is forged or belongs to someone else', async () => {
+    const before = await app.items();
+    const forged = await fetch(`${app.url}/api/linkedin/callback?code=abc&state=forged`, { redirect: 'manual' });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.get('location')).toBe('/settings?linkedin_error=invalid_state');
+
+    const { authUrl } = (await call(owner, '/api/linkedin/auth-url')).json;
+    const stolen = await completeOAuth(other, authUrl);
+    expect(stolen.location).toBe('/settings?linkedin_error=invalid_state');
+    expect(await app.items()).toEqual(before);
+  });
+
+  it('connects through the OAuth flow: token stored, redirect carries linkedin_connected=true', async () => {
+    const res = await call(owner, `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`);
+    expect(res.json.success).toBe(true);
+    const url = new URL(res.json.authUrl);
+    expect(url.searchParams.get('client_id')).toBe(li.app.clientId);
+    expect(url.searchParams.get('scope')).toContain('w_member_social');
+    const done = await completeOAuth(owner, res.json.authUrl);
+    expect(done).toMatchObject({ status: 302, location: '/settings?linkedin_connected=true' });
+    const status = (await call(owner, '/api/linkedin/status')).json;
+    expect(status).toMatchObject({ connected: true, memberName: li.member.name, expiringSoon: false, expired: false });
+    expect(Date.parse(status.expiresAt) - Date.now()).toBeGreaterThan(59 * 24 * 3600 * 1000);
+    const test = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId } });
+    expect(test.json).toMatchObject({ success: true, message: `Connected to LinkedIn as ${li.member.name}` });
+  });
+
+  it('refuses a redirect URI that is not our callback', async () => {
+    const res = await call(owner, '/api/linkedin/auth-url?redirectUri=https%3A%2F%2Fevil.example%2Fcb');
+    expect(res.status).toBe(400);
+  });
+
+  it('keeps an automation webhook with a signing secret shown once', async () => {
+    const set = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: 'https://hooks.example.com/abc' } });
+    expect(set.json.signingSecret).toMatch(/^whsec_/);
+    const get = await call(owner, '/api/linkedin/zapier-webhook');
+    expect(get.json).toEqual({ success: true, webhookUrl: 'https://hooks.example.com/abc', hasSigningSecret: true });
+    const again = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: 'https://hooks.example.com/def' } });
+    expect(again.json.signingSecret).toBeUndefined();
+    seen.splice(seen.indexOf(set.text), 1); // shown once on purpose
+  });
+});
+
+describe('Gmail', () => {
+  it('refuses a test e-mail before Gmail is configured', async () => {
+    const res = await call(owner, '/api/email/test', { body: { to: 'me@example.com', method: 'gmail' } });
+    expect(res.status).toBe(400);
+    expect((await call(owner, '/api/email/oauth/auth')).json.message).toBe('Please fill in Gmail API credentials');
+  });
+
+  it('saves the panel as separate settings, authenticates, and sends a UTF-8 test e-mail through the Gmail API', async () => {
+    for (const [key, value] of [
+      ['notification_email', 'owner@example.com'],
+      ['gmail_client_id', google.client.clientId],
+      ['gmail_client_secret', google.client.clientSecret],
+    ]) {
+      expect((await call(owner, '/api/settings', { body: { key, value } })).status).toBeLessThan(300);
+    }
+    expect((await call(owner, '/api/settings', { body: { key: 'notification_email', value: 'not-an-address' } })).status).toBe(400);
+    for (const legacy of ['email_host', 'email_password']) expect((await call(owner, `/api/settings/${legacy}`, { method: 'DELETE' })).status).toBe(404);
+
+    const { authUrl } = (await call(owner, '/api/email/oauth/auth')).json;
+    const params = new URL(authUrl).searchParams;
+    expect(params.get('access_type')).toBe('offline');
+    expect(params.get('prompt')).toBe('consent');
+    expect(params.get('scope')).toContain('https://www.googleapis.com/auth/gmail.send');
+    const done = await completeOAuth(owner, authUrl);
+    expect(done.location).toBe('/settings?gmail_connected=true');
+    const status = (await call(owner, '/api/email/settings')).json;
+    expect(status).toMatchObject({ authenticated: true, notificationEmail: 'owner@example.com', gmailClientId: google.client.clientId });
+    expect(status.gmailClientSecret).toMatch(/^•+/);
+
+    const sent = await call(owner, '/api/email/test', { body: { to: 'owner@example.com', subject: 'Zur Freigabe: Grüße ✅', message: 'Hallo', method: 'gmail' } });
+    expect(sent.json).toEqual({ success: true, message: 'Test email sent successfully! Check your inbox.' });
+    const message = google.sentMessages.at(-1)!;
+    expect(message.to).toBe('owner@example.com');
+    expect(message.subject).toBe('Zur Freigabe: Grüße ✅');
+  });
+
+  it('a forged Gmail state stores nothing', async () => {
+    const before = await app.items();
+    const res = await fetch(`${app.url}/api/email/oauth/callback?code=x&state=bad`, { redirect: 'manual' });
+    expect(res.headers.get('location')).toBe('/settings?gmail_error=invalid_state');
+    expect(await app.items()).toEqual(before);
+  });
+});
+
+describe('secrets', () => {
+  it('no response contained a password, client secret or token', () => {
+    const secrets = [FAKE_WP_EDITOR.appPassword, li.app.clientSecret, google.client.clientSecret];
+    const all = seen.join('\n');
+    for (const secret of secrets) expect(all).not.toContain(secret);
+    expect(all).not.toMatch(/"access_token"|refresh_token"/);
+  });
+});

@@ -1,0 +1,111 @@
+import * as z from 'zod';
+import { EmailSchema } from './auth.js';
+
+export const IntegrationMessages = {
+  allFieldsRequired: 'All fields are required',
+  obfuscated: 'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
+  siteUrlLocked: 'Site URL cannot be changed',
+  cannotSaveInvalid: 'Cannot save invalid credentials',
+  wordpressSaved: 'WordPress credentials saved',
+  linkedinSaveFirst: 'Please save LinkedIn credentials first',
+  linkedinClientIdRequired: 'Client ID is required',
+  linkedinClientSecretRequired: 'Client Secret is required',
+  linkedinSaved: 'LinkedIn credentials saved',
+  linkedinConnected: 'LinkedIn authentication successful!',
+  notificationEmailRequired: 'Please enter a notification email address',
+  gmailCredentialsRequired: 'Please fill in Gmail API credentials',
+  gmailNotConfigured: 'Gmail API is not authenticated yet: save the credentials and complete the OAuth flow first.',
+  testEmailSent: 'Test email sent successfully! Check your inbox.',
+  emailSaved: 'Email settings saved successfully!',
+  emailCleared: 'Gmail API settings cleared successfully!',
+  webhookSaved: 'Automation webhook saved',
+} as const;
+
+/** SPEC.md §7: the fixed subject of the configuration test e-mail. */
+export const TEST_EMAIL_SUBJECT = 'Content Publisher: Gmail API configuration test';
+
+const BULLET = /[•●∙·]/;
+const noBullets = (s: string) => !BULLET.test(s);
+
+export const SiteUrlSchema = z
+  .string({ error: IntegrationMessages.allFieldsRequired })
+  .trim()
+  .min(1, IntegrationMessages.allFieldsRequired)
+  .max(300, 'The site URL is too long')
+  .refine(noBullets, IntegrationMessages.obfuscated);
+
+export const WordPressTestSchema = z.strictObject({
+  siteUrl: SiteUrlSchema,
+  username: z.string({ error: IntegrationMessages.allFieldsRequired }).trim().min(1, IntegrationMessages.allFieldsRequired).max(200).refine(noBullets, IntegrationMessages.obfuscated),
+  appPassword: z.string({ error: IntegrationMessages.allFieldsRequired }).max(200).refine(noBullets, IntegrationMessages.obfuscated).optional().default(''),
+});
+
+export const WordPressCredentialsSchema = WordPressTestSchema.extend({
+  siteId: z.string().max(100).optional(),
+  skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
+});
+export type WordPressCredentialsInput = z.input<typeof WordPressCredentialsSchema>;
+
+export const LinkedInCredentialsSchema = z.strictObject({
+  clientId: z.string({ error: IntegrationMessages.linkedinClientIdRequired }).trim().min(1, IntegrationMessages.linkedinClientIdRequired).max(200).refine(noBullets, IntegrationMessages.obfuscated),
+  clientSecret: z.string().trim().max(500).refine(noBullets, IntegrationMessages.obfuscated).optional().default(''),
+});
+export type LinkedInCredentialsInput = z.input<typeof LinkedInCredentialsSchema>;
+
+export const RedirectQuerySchema = z.strictObject({ redirectUri: z.string().max(500).optional() });
+
+export const OAuthCallbackQuerySchema = z.object({
+  code: z.string().max(2000).optional(),
+  state: z.string().max(4000).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(2000).optional(),
+  scope: z.string().max(2000).optional(),
+});
+
+export const WebhookSchema = z.strictObject({
+  webhookUrl: z
+    .string({ error: 'Webhook URL is required' })
+    .trim()
+    .max(1000)
+    .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter an http(s) URL, or leave it empty to turn the webhook off'),
+});
+
+export const EmailTestSchema = z.strictObject({
+  to: EmailSchema,
+  subject: z.string().max(300).optional(),
+  message: z.string().max(10_000).optional(),
+  method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
+});
+
+/** Settings that must hold an e-mail address when saved through POST /api/settings. */
+export const EMAIL_SETTING_KEYS = new Set(['notification_email']);
+
+export interface WordPressStatus {
+  success: true;
+  configured: boolean;
+  siteUrl: string | null;
+  username: string | null;
+  hasAppPassword: boolean;
+  updatedAt: string | null;
+}
+
+export interface LinkedInStatus {
+  success: true;
+  clientId: string | null;
+  hasClientSecret: boolean;
+  connected: boolean;
+  memberName: string | null;
+  expiresAt: string | null;
+  /** True during the last 7 days before the token expires. */
+  expiringSoon: boolean;
+  expired: boolean;
+}
+
+export interface EmailStatus {
+  success: true;
+  notificationEmail: string;
+  gmailClientId: string;
+  gmailClientSecret: string;
+  gmailRefreshToken: string;
+  authenticated: boolean;
+}
