@@ -4,3 +4,5 @@ export * from './auth.js';
 export * from './articles.js';
 export * from './settings.js';
 export * from './integrations.js';
+export * from './status.js';
+export * from './dashboard.js';

@@ -1,0 +1,92 @@
+import { overallStatus, type OverallStatus, type StatusInput } from './status.js';
+
+/** ISO 8601 week label YYYY-Www (weeks start on Monday; week 1 holds the year's first Thursday). */
+export function isoWeek(date: Date): string {
+  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+  const day = d.getUTCDay() || 7;
+  d.setUTCDate(d.getUTCDate() + 4 - day); // the Thursday of this week decides the year
+  const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
+  const week = Math.ceil(((d.getTime() - yearStart) / 86_400_000 + 1) / 7);
+  return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+/** The last `count` ISO weeks ending with the current one, oldest first. */
+export function lastIsoWeeks(now: Date, count = 4): string[] {
+  return Array.from({ length: count }, (_, i) => isoWeek(new Date(now.getTime() - (count - 1 - i) * 7 * 86_400_000)));
+}
+
+export interface DashboardArticle extends StatusInput {
+  keyword: string;
+  tags: string[];
+}
+
+export interface TrendPoint {
+  week: string;
+  blog: number;
+  linkedin: number;
+}
+
+/** Publications per platform per ISO week over the last 4 weeks. */
+export function publishingTrends(articles: DashboardArticle[], now: Date = new Date()): TrendPoint[] {
+  const weeks = lastIsoWeeks(now);
+  const points = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
+  for (const a of articles) {
+    if (a.blog.publishedToWordPress && a.blog.lastPublished) {
+      const p = points.get(isoWeek(new Date(a.blog.lastPublished)));
+      if (p) p.blog++;
+    }
+    if (a.linkedin.publishedToLinkedIn && a.linkedin.lastPublished) {
+      const p = points.get(isoWeek(new Date(a.linkedin.lastPublished)));
+      if (p) p.linkedin++;
+    }
+  }
+  return [...points.values()];
+}
+
+/** Published posts per platform, with the total. */
+export function platformDistribution(articles: DashboardArticle[]) {
+  const blog = articles.filter((a) => a.blog.publishedToWordPress).length;
+  const linkedin = articles.filter((a) => a.linkedin.publishedToLinkedIn).length;
+  return { bars: [{ platform: 'WordPress', count: blog }, { platform: 'LinkedIn', count: linkedin }], total: blog + linkedin };
+}
+
+export const DEMO_KEYWORDS = [
+  { keyword: 'marketing', count: 5 },
+  { keyword: 'ai', count: 4 },
+  { keyword: 'content', count: 3 },
+  { keyword: 'strategy', count: 2 },
+  { keyword: 'growth', count: 1 },
+];
+
+/** Top keywords from keyword and tags: words longer than 2 characters, or "ai". Demo data when there are none. */
+export function topKeywords(articles: DashboardArticle[], limit = 5): { keywords: { keyword: string; count: number }[]; demo: boolean } {
+  const counts = new Map<string, number>();
+  for (const a of articles) {
+    for (const source of [a.keyword, ...a.tags]) {
+      for (const word of (source ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+        if (word.length > 2 || word === 'ai') counts.set(word, (counts.get(word) ?? 0) + 1);
+      }
+    }
+  }
+  if (!counts.size) return { keywords: DEMO_KEYWORDS.slice(0, limit), demo: true };
+  const keywords = [...counts]
+    .map(([keyword, count]) => ({ keyword, count }))
+    .sort((x, y) => y.count - x.count || x.keyword.localeCompare(y.keyword))
+    .slice(0, limit);
+  return { keywords, demo: false };
+}
+
+/** The four Content Status statistics, each with its share of all articles. */
+export function contentStatus(articles: DashboardArticle[], now: Date = new Date()) {
+  const order: OverallStatus[] = ['published', 'scheduled', 'content-created', 'not-scheduled'];
+  const counts = new Map<OverallStatus, number>(order.map((s) => [s, 0]));
+  for (const a of articles) {
+    const s = overallStatus(a, now);
+    counts.set(s, counts.get(s)! + 1);
+  }
+  const total = articles.length;
+  return order.map((status) => {
+    const count = counts.get(status)!;
+    return { status, count, percent: total ? Math.round((count / total) * 100) : 0 };
+  });
+}
