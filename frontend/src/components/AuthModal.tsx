@@ -14,6 +14,7 @@ import { useTheme } from '../hooks/useTheme';
 import { toast } from '../lib/toast';
 import { Logo } from './Logo';
 import { useDialog } from './useDialog';
+import '../styles/modal.css';
 import '../styles/auth-modal.css';
 
 export type AuthMode = 'login' | 'register';

@@ -19,3 +19,12 @@ export function PageSpinner({ label = 'Loading' }: { label?: string }) {
     </div>
   );
 }
+
+/** A small spinner inside a button whose text already says what is happening. */
+export function ButtonSpinner() {
+  return (
+    <span className="spinner spinner--sm" aria-hidden="true">
+      <span className="spinner__ring" />
+    </span>
+  );
+}

@@ -1,13 +1,33 @@
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { PageHeader } from '../components/PageHeader';
 import { ThemeSettings } from '../components/ThemeSettings';
+import { ApiKeysSection } from '../components/settings/ApiKeysSection';
+import { EmailPanel } from '../components/settings/EmailPanel';
+import { LinkedInPanel } from '../components/settings/LinkedInPanel';
+import { WordPressPanel } from '../components/settings/WordPressPanel';
+import { SETTINGS_QUERY_KEY } from '../components/settings/types';
+import '../styles/settings.css';
 
-/** SPEC.md §2 /settings: Theme Settings first; the integration panels and API keys come later. */
+/**
+ * SPEC.md §2 /settings: Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
+ * list. Any panel can ask the page to reload the settings data (every settings query).
+ */
 export default function SettingsPage() {
+  const queryClient = useQueryClient();
+  const reload = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY_KEY });
+  }, [queryClient]);
+
   return (
     <div className="page">
       <PageHeader title="Settings" />
       <div className="page-stack">
         <ThemeSettings />
+        <WordPressPanel onReload={reload} />
+        <LinkedInPanel onReload={reload} />
+        <EmailPanel onReload={reload} />
+        <ApiKeysSection onReload={reload} />
       </div>
     </div>
   );

@@ -1,0 +1,240 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  ArticleMessages,
+  GptEditSchema,
+  LINKEDIN_MAX_CHARS,
+  firstIssueMessage,
+  wordCount,
+  type Article,
+} from '@app/shared';
+import { articlesApi } from '../../api/articles';
+import { errorText } from '../../api/client';
+import { Markdown } from '../../lib/markdown';
+import { ButtonSpinner } from '../Spinner';
+import { articleQueryKey, CreateMessages } from './articleQuery';
+import type { ContentDraft } from './useContentDraft';
+
+export type EditorMode = 'manual' | 'gpt';
+
+interface ContentEditorProps {
+  articleId: string;
+  title: string;
+  draft: ContentDraft;
+  /** Called after a GPT edit was applied (for the modal's inline notification). */
+  onEdited?: (message: string) => void;
+}
+
+const LABELS = {
+  blog: { textarea: 'Blog content', noun: 'blog article', rows: 18 },
+  linkedin: { textarea: 'LinkedIn content', noun: 'LinkedIn post', rows: 12 },
+} as const;
+
+/**
+ * One version's editor (SPEC.md §2 /create step 1): Manual / GPT toggle, word count, and for
+ * LinkedIn the `n / 3000` counter. Manual text is saved on blur or with Save; GPT mode shows the text
+ * read-only and sends an edit request.
+ */
+export function ContentEditor({ articleId, title, draft, onEdited }: ContentEditorProps) {
+  const queryClient = useQueryClient();
+  const uid = useId();
+  const { platform } = draft;
+  const labels = LABELS[platform];
+  const [mode, setMode] = useState<EditorMode>('manual');
+  const [preview, setPreview] = useState(false);
+  const [request, setRequest] = useState('');
+  const [requestError, setRequestError] = useState('');
+  const [editing, setEditing] = useState(false);
+
+  const length = draft.text.length;
+  const words = wordCount(draft.text);
+  const ids = {
+    title: `${uid}-title`,
+    textarea: `${uid}-text`,
+    meta: `${uid}-meta`,
+    limit: `${uid}-limit`,
+    request: `${uid}-request`,
+    requestError: `${uid}-request-error`,
+    error: `${uid}-error`,
+  };
+
+  const switchMode = async (next: EditorMode) => {
+    if (next === mode) return;
+    setRequestError('');
+    // GPT edits start from the saved text: save what was typed first.
+    if (next === 'gpt' && draft.dirty && !(await draft.save())) return;
+    setMode(next);
+  };
+
+  const sendEdit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (editing) return;
+    if (!articleId) {
+      window.alert(ArticleMessages.articleIdMissing);
+      return;
+    }
+    const parsed = GptEditSchema.safeParse({ articleId, contentType: platform, editRequest: request });
+    if (!parsed.success) {
+      setRequestError(firstIssueMessage(parsed.error));
+      return;
+    }
+    setRequestError('');
+    if (draft.dirty && !(await draft.save())) return;
+    setEditing(true);
+    try {
+      const answer = await articlesApi.gptEdit(parsed.data);
+      const edited =
+        typeof answer?.editedContent === 'string' ? answer.editedContent : answer?.article?.[platform]?.content;
+      if (typeof edited !== 'string') throw new Error('No edited content in the answer');
+      if (answer.article) queryClient.setQueryData<Article>(articleQueryKey(articleId), answer.article);
+      draft.accept(edited);
+      setRequest('');
+      onEdited?.(`Edit applied to the ${labels.noun}.`);
+    } catch (err) {
+      setRequestError(errorText(err, CreateMessages.processEditFailed));
+    } finally {
+      setEditing(false);
+    }
+  };
+
+  const readOnly = mode === 'gpt' || editing;
+  const describedBy = [ids.meta, draft.tooLong ? ids.limit : '', draft.error ? ids.error : ''].filter(Boolean).join(' ');
+  const saveState =
+    draft.status === 'saving'
+      ? 'Saving...'
+      : draft.dirty
+        ? 'Unsaved changes'
+        : draft.status === 'saved'
+          ? 'Saved'
+          : '';
+
+  return (
+    <section className={`editor editor--${platform}`} aria-labelledby={ids.title}>
+      <div className="editor__header">
+        <h3 id={ids.title} className="editor__title">
+          {title}
+        </h3>
+        <div className="editor__tools">
+          {platform === 'blog' && (
+            <button
+              type="button"
+              className={`chip${preview ? ' is-active' : ''}`}
+              aria-pressed={preview}
+              onClick={() => setPreview((on) => !on)}
+            >
+              Preview
+            </button>
+          )}
+          <div className="segmented" role="group" aria-label={`${title} editing mode`}>
+            {(['manual', 'gpt'] as const).map((value) => (
+              <button
+                key={value}
+                type="button"
+                className={`segmented__option${mode === value ? ' is-active' : ''}`}
+                aria-pressed={mode === value}
+                disabled={editing}
+                onClick={() => void switchMode(value)}
+              >
+                {value === 'manual' ? 'Manual' : 'GPT'}
+              </button>
+            ))}
+          </div>
+        </div>
+      </div>
+
+      {preview && platform === 'blog' ? (
+        <div className="editor__preview" aria-label="Blog preview" role="document" tabIndex={0}>
+          {draft.text.trim() ? <Markdown source={draft.text} /> : <p className="muted">Nothing to preview yet.</p>}
+        </div>
+      ) : (
+        <textarea
+          id={ids.textarea}
+          className={`input textarea editor__text${draft.tooLong ? ' input--invalid' : ''}`}
+          aria-label={labels.textarea}
+          aria-describedby={describedBy}
+          aria-invalid={draft.tooLong || undefined}
+          rows={labels.rows}
+          value={draft.text}
+          readOnly={readOnly}
+          placeholder={readOnly ? '' : `Write the ${labels.noun} here…`}
+          onChange={(event) => draft.setText(event.target.value)}
+          onBlur={() => {
+            if (draft.dirty && !draft.tooLong) void draft.save();
+          }}
+        />
+      )}
+
+      <div className="editor__meta" id={ids.meta}>
+        <span className="editor__count">
+          {words} {words === 1 ? 'word' : 'words'}
+        </span>
+        {platform === 'linkedin' && (
+          <span className={`editor__count${draft.tooLong ? ' is-over' : ''}`} data-testid="linkedin-counter">
+            {length} / {LINKEDIN_MAX_CHARS}
+          </span>
+        )}
+        <span className="editor__save-state" aria-live="polite">
+          {saveState}
+        </span>
+        {mode === 'manual' && (
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm editor__save"
+            disabled={!draft.dirty || draft.tooLong || draft.status === 'saving'}
+            onClick={() => void draft.save()}
+          >
+            Save
+          </button>
+        )}
+      </div>
+
+      {draft.tooLong && (
+        <p id={ids.limit} className="field__error" role="alert">
+          {ArticleMessages.linkedinTooLong}
+        </p>
+      )}
+      {draft.error && (
+        <p id={ids.error} className="field__error" role="alert">
+          {draft.error}
+        </p>
+      )}
+
+      {mode === 'gpt' && (
+        <form className="editor__gpt" onSubmit={(event) => void sendEdit(event)} noValidate>
+          <label className="field__label" htmlFor={ids.request}>
+            Edit request
+          </label>
+          <div className="editor__gpt-row">
+            <input
+              id={ids.request}
+              className={`input${requestError ? ' input--invalid' : ''}`}
+              value={request}
+              placeholder={platform === 'blog' ? 'e.g. Make it shorter' : 'e.g. Add hashtags #marketing'}
+              disabled={editing}
+              aria-invalid={requestError ? true : undefined}
+              aria-describedby={requestError ? ids.requestError : undefined}
+              onChange={(event) => {
+                setRequest(event.target.value);
+                if (requestError) setRequestError('');
+              }}
+            />
+            <button type="submit" className="btn btn--primary" disabled={editing} aria-busy={editing || undefined}>
+              {editing ? (
+                <>
+                  <ButtonSpinner /> Applying...
+                </>
+              ) : (
+                'Send'
+              )}
+            </button>
+          </div>
+          {requestError && (
+            <p id={ids.requestError} className="field__error" role="alert">
+              {requestError}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,180 @@
+import { useId, useState, type FormEvent } from 'react';
+import { CreateArticleSchema, firstIssueMessage, type Article } from '@app/shared';
+import { articlesApi } from '../../api/articles';
+import { errorText } from '../../api/client';
+import { ButtonSpinner } from '../Spinner';
+import { CreateMessages, isArticle, ShownError } from './articleQuery';
+
+/** SPEC.md §3 Draft: the five fields, kept in the browser under the key `draft`. */
+export const DRAFT_STORAGE_KEY = 'draft';
+const FIELDS = ['title', 'topic', 'keyword', 'details', 'imageDescription'] as const;
+type Field = (typeof FIELDS)[number];
+export type Draft = Record<Field, string>;
+
+const EMPTY: Draft = { title: '', topic: '', keyword: '', details: '', imageDescription: '' };
+
+export function readDraft(): Draft {
+  try {
+    const raw = window.localStorage.getItem(DRAFT_STORAGE_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    if (!parsed || typeof parsed !== 'object') return { ...EMPTY };
+    const record = parsed as Record<string, unknown>;
+    const draft = { ...EMPTY };
+    for (const field of FIELDS) if (typeof record[field] === 'string') draft[field] = record[field];
+    return draft;
+  } catch {
+    return { ...EMPTY };
+  }
+}
+
+function writeDraft(draft: Draft | null): void {
+  try {
+    if (draft) window.localStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
+    else window.localStorage.removeItem(DRAFT_STORAGE_KEY);
+  } catch {
+    // Storage full or blocked: the form still works, only the draft is not kept.
+  }
+}
+
+interface FieldSpec {
+  field: Field;
+  label: string;
+  placeholder: string;
+  required?: boolean;
+  multiline?: number;
+  hint?: string;
+}
+
+const FIELD_SPECS: FieldSpec[] = [
+  { field: 'title', label: 'Title', placeholder: 'e.g. 5 ways to automate your content calendar', required: true },
+  { field: 'topic', label: 'Topic', placeholder: 'What is the article about?', required: true },
+  { field: 'keyword', label: 'Keyword', placeholder: 'e.g. content automation', hint: 'The main search term to focus on.' },
+  {
+    field: 'details',
+    label: 'Details',
+    placeholder: 'Key points, audience, tone, facts or examples to include. One point per line works well.',
+    multiline: 6,
+  },
+  {
+    field: 'imageDescription',
+    label: 'Image Description',
+    placeholder: 'e.g. A clean flat illustration of a content calendar on a laptop',
+    multiline: 2,
+    hint: 'Used to generate the featured image. You can change it later.',
+  },
+];
+
+/** SPEC.md §2 /create: the Create Article form. */
+export function CreateArticleForm({ onCreated }: { onCreated: (article: Article) => void }) {
+  const uid = useId();
+  const [values, setValues] = useState<Draft>(readDraft);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState('');
+
+  const ready = values.title.trim() !== '' && values.topic.trim() !== '';
+
+  const update = (field: Field, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    writeDraft(next);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!ready || loading) return;
+    const parsed = CreateArticleSchema.safeParse(values);
+    if (!parsed.success) {
+      setError(firstIssueMessage(parsed.error));
+      return;
+    }
+    setError('');
+    setLoading(true);
+    try {
+      const answer = (await articlesApi.create(parsed.data)) as unknown;
+      if (!answer || typeof answer !== 'object' || !('article' in answer)) {
+        throw new ShownError(CreateMessages.invalidResponse);
+      }
+      const { article } = answer as { article: unknown };
+      if (!isArticle(article)) throw new ShownError(CreateMessages.notFoundOrInvalid);
+      writeDraft(null);
+      setValues({ ...EMPTY });
+      setLoading(false);
+      onCreated(article);
+    } catch (err) {
+      setLoading(false);
+      setError(err instanceof ShownError ? err.message : errorText(err, CreateMessages.createFailed));
+    }
+  };
+
+  return (
+    <form className="card create-form" onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={`${uid}-heading`}>
+      <div className="create-form__header">
+        <h2 id={`${uid}-heading`} className="card-title">
+          New article
+        </h2>
+        <p className="card-description">
+          Describe the article once: a blog version and a LinkedIn post are drafted from it.
+        </p>
+      </div>
+      {error && (
+        <div className="alert alert--error" role="alert">
+          Error: {error}
+        </div>
+      )}
+      {FIELD_SPECS.map(({ field, label, placeholder, required, multiline, hint }) => {
+        const id = `${uid}-${field}`;
+        const common = {
+          id,
+          name: field,
+          value: values[field],
+          placeholder,
+          disabled: loading,
+          'aria-required': required || undefined,
+          'aria-describedby': hint ? `${id}-hint` : undefined,
+          onChange: (event: { target: { value: string } }) => update(field, event.target.value),
+        };
+        return (
+          <div className="field" key={field}>
+            <div className="field__label-row">
+              <label className="field__label" htmlFor={id}>
+                {label}
+              </label>
+              {required && (
+                <span className="field__required" aria-hidden="true">
+                  *
+                </span>
+              )}
+            </div>
+            {multiline ? (
+              <textarea {...common} className="input textarea" rows={multiline} />
+            ) : (
+              <input {...common} className="input" type="text" autoComplete="off" />
+            )}
+            {hint && (
+              <p id={`${id}-hint`} className="field__hint">
+                {hint}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      <div className="create-form__actions">
+        <button
+          type="submit"
+          className="btn btn--primary btn--lg"
+          disabled={!ready || loading}
+          aria-busy={loading || undefined}
+        >
+          {loading ? (
+            <>
+              <ButtonSpinner /> Creating...
+            </>
+          ) : (
+            'Create & Schedule'
+          )}
+        </button>
+        {!ready && !loading && <span className="field__hint">Title and topic are required.</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,396 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Article, ImageStatus } from '@app/shared';
+import CreatePage from '../../pages/Create';
+import { ContentEditor } from './ContentEditor';
+import { useContentDraft } from './useContentDraft';
+import { timing } from '../../lib/timing';
+import { makeArticle, pendingArticle } from '../../test/articles';
+import { deferred, mockApi, renderWithProviders, type MockReply, type RecordedRequest } from '../../test/utils';
+
+const saved = { ...timing };
+beforeEach(() => {
+  timing.articlePollMs = 20;
+  timing.imagePollMs = 20;
+});
+afterEach(() => {
+  Object.assign(timing, saved);
+});
+
+const dialog = () => screen.getByRole('dialog', { name: 'Generated Content' });
+const region = (name: 'Blog Article' | 'LinkedIn Post') => within(dialog()).getByRole('region', { name });
+const location = () => screen.getByTestId('location');
+
+function openModal(routes: Parameters<typeof mockApi>[0], article: Article = makeArticle()) {
+  const api = mockApi({ 'GET /api/articles/a1': { body: { article } }, ...routes });
+  renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
+  return { ...api, user: userEvent.setup() };
+}
+
+const calls = (requests: RecordedRequest[], method: string, path: string) =>
+  requests.filter((r) => r.method === method && r.path === path);
+
+describe('generated-content modal, step 1: content', () => {
+  it('shows the drafting state while generation is pending and polls until the drafts are there', async () => {
+    let polls = 0;
+    const { requests } = mockApi({
+      'GET /api/articles/a1': () => {
+        polls += 1;
+        return { body: { article: polls < 3 ? pendingArticle() : makeArticle() } };
+      },
+    });
+    renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
+    expect(await screen.findByText('Drafting your blog article and LinkedIn post…')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
+
+    expect(await screen.findByLabelText('Blog content', {}, { timeout: 3000 })).toHaveValue('# Automate\n\nBlog draft text');
+    expect(screen.getByLabelText('LinkedIn content')).toHaveValue('LinkedIn draft text');
+    expect(screen.queryByText('Drafting your blog article and LinkedIn post…')).not.toBeInTheDocument();
+    expect(calls(requests, 'GET', '/api/articles/a1').length).toBeGreaterThanOrEqual(3);
+
+    // Polling stops once drafted.
+    const count = calls(requests, 'GET', '/api/articles/a1').length;
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(calls(requests, 'GET', '/api/articles/a1').length).toBe(count);
+  });
+
+  it('on failure shows the quota message with Retry (POST generate) and still allows writing by hand', async () => {
+    const failed = pendingArticle({
+      generation: { status: 'failed', updatedAt: '2025-03-01T10:00:09.000Z' },
+      lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota.' },
+    });
+    let article: Article = failed;
+    const { requests, user } = openModal(
+      {
+        'GET /api/articles/a1': () => ({ body: { article } }),
+        'POST /api/articles/a1/generate': () => {
+          article = makeArticle();
+          return { status: 202, body: { success: true, article: pendingArticle() } };
+        },
+      },
+      failed,
+    );
+    const alert = await screen.findByText(/OpenAI credits are insufficient/);
+    expect(alert).toHaveTextContent('OpenAI credits are insufficient. Please update your billing or try again later.');
+    expect(screen.getByLabelText('Blog content')).not.toHaveAttribute('readonly');
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(calls(requests, 'POST', '/api/articles/a1/generate')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'));
+    expect(screen.queryByText(/OpenAI credits are insufficient/)).not.toBeInTheDocument();
+  });
+
+  it('shows lastError.message for other failures', async () => {
+    openModal(
+      {},
+      pendingArticle({
+        generation: { status: 'failed', updatedAt: 'x' },
+        lastError: { code: 'ai_error', message: 'The AI service failed. Please try again, or edit by hand.' },
+      }),
+    );
+    expect(await screen.findByText('The AI service failed. Please try again, or edit by hand.')).toBeInTheDocument();
+  });
+
+  it('saves manual edits with PUT (Save button and on blur) and shows the saved state and word count', async () => {
+    const { requests, user } = openModal({
+      'PUT /api/articles/a1/blog': ({ body }) => ({
+        body: { success: true, article: makeArticle({ blog: { ...makeArticle().blog, content: (body as { content: string }).content } }) },
+      }),
+      'PUT /api/articles/a1/linkedin': ({ body }) => ({
+        body: {
+          success: true,
+          article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: (body as { content: string }).content } }),
+        },
+      }),
+    });
+    const blog = await screen.findByLabelText('Blog content');
+    expect(within(region('Blog Article')).getByText('5 words')).toBeInTheDocument();
+    const saveBlog = within(region('Blog Article')).getByRole('button', { name: 'Save' });
+    expect(saveBlog).toBeDisabled();
+
+    await user.clear(blog);
+    await user.type(blog, 'Hand written blog');
+    expect(within(region('Blog Article')).getByText('Unsaved changes')).toBeInTheDocument();
+    expect(within(region('Blog Article')).getByText('3 words')).toBeInTheDocument();
+    await user.click(saveBlog);
+    await waitFor(() => expect(within(region('Blog Article')).getByText('Saved')).toBeInTheDocument());
+    expect(calls(requests, 'PUT', '/api/articles/a1/blog').at(-1)).toMatchObject({
+      body: { content: 'Hand written blog' },
+      credentials: 'include',
+    });
+    expect(blog).toHaveValue('Hand written blog');
+
+    // Leaving the LinkedIn editor saves it too.
+    const linkedin = screen.getByLabelText('LinkedIn content');
+    await user.type(linkedin, ' more');
+    await user.click(screen.getByRole('heading', { name: 'LinkedIn Post' }));
+    await waitFor(() => expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')).toHaveLength(1));
+    expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')[0]!.body).toEqual({ content: 'LinkedIn draft text more' });
+    await waitFor(() => expect(within(region('LinkedIn Post')).getByText('Saved')).toBeInTheDocument());
+  });
+
+  it('shows "Failed to save {platform} content: {message}" and keeps the text', async () => {
+    const { user } = openModal({
+      'PUT /api/articles/a1/blog': { status: 500, body: { error: 'Internal', message: 'Database unavailable' } },
+    });
+    const blog = await screen.findByLabelText('Blog content');
+    await user.type(blog, '!');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Save' }));
+    expect(await within(region('Blog Article')).findByRole('alert')).toHaveTextContent(
+      'Failed to save blog content: Database unavailable',
+    );
+    expect(blog).toHaveValue('# Automate\n\nBlog draft text!');
+    expect(within(region('Blog Article')).getByText('Unsaved changes')).toBeInTheDocument();
+  });
+
+  it('LinkedIn: n / 3000 counter, red with the message over 3000, and saving blocked', async () => {
+    const { requests, user } = openModal({});
+    const linkedin = await screen.findByLabelText('LinkedIn content');
+    const counter = screen.getByTestId('linkedin-counter');
+    expect(counter).toHaveTextContent('19 / 3000');
+    expect(counter).not.toHaveClass('is-over');
+
+    fireEvent.change(linkedin, { target: { value: 'x'.repeat(3000) } });
+    expect(counter).toHaveTextContent('3000 / 3000');
+    expect(counter).not.toHaveClass('is-over');
+    expect(screen.queryByText(/LinkedIn posts must be under 3000 characters/)).not.toBeInTheDocument();
+
+    fireEvent.change(linkedin, { target: { value: 'x'.repeat(3001) } });
+    expect(counter).toHaveTextContent('3001 / 3000');
+    expect(counter).toHaveClass('is-over');
+    expect(
+      within(region('LinkedIn Post')).getByText('LinkedIn posts must be under 3000 characters. Please shorten your text.'),
+    ).toBeInTheDocument();
+    expect(linkedin).toHaveAttribute('aria-invalid', 'true');
+    expect(within(region('LinkedIn Post')).getByRole('button', { name: 'Save' })).toBeDisabled();
+    fireEvent.blur(linkedin);
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    // Still on step 1, nothing sent.
+    expect(screen.getByLabelText('LinkedIn content')).toBeVisible();
+    expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')).toHaveLength(0);
+  });
+
+  it('GPT mode: read-only text; a blank request is refused without a call', async () => {
+    const { requests, user } = openModal({});
+    const blog = await screen.findByLabelText('Blog content');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'GPT' }));
+    expect(within(region('Blog Article')).getByRole('button', { name: 'GPT' })).toHaveAttribute('aria-pressed', 'true');
+    expect(blog).toHaveAttribute('readonly');
+    expect(within(region('Blog Article')).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+
+    await user.type(within(region('Blog Article')).getByLabelText('Edit request'), '   ');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Send' }));
+    expect(within(region('Blog Article')).getByRole('alert')).toHaveTextContent('Please describe the change you want.');
+    expect(calls(requests, 'POST', '/api/gpt-edit')).toHaveLength(0);
+
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Manual' }));
+    expect(blog).not.toHaveAttribute('readonly');
+  });
+
+  it('GPT edit: sends the request and replaces the text with the edited content', async () => {
+    const edit = deferred<MockReply>();
+    const { requests, user } = openModal({ 'POST /api/gpt-edit': () => edit.promise });
+    await screen.findByLabelText('LinkedIn content');
+    const linkedinRegion = region('LinkedIn Post');
+    await user.click(within(linkedinRegion).getByRole('button', { name: 'GPT' }));
+    await user.type(within(linkedinRegion).getByLabelText('Edit request'), 'add hashtags #AI');
+    await user.click(within(linkedinRegion).getByRole('button', { name: 'Send' }));
+    expect(within(linkedinRegion).getByRole('button', { name: 'Applying...' })).toBeDisabled();
+    expect(calls(requests, 'POST', '/api/gpt-edit')[0]).toMatchObject({
+      body: { articleId: 'a1', contentType: 'linkedin', editRequest: 'add hashtags #AI' },
+      credentials: 'include',
+    });
+
+    const edited = 'LinkedIn draft text\n\n#AI';
+    edit.resolve({
+      body: { success: true, editedContent: edited, article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: edited } }) },
+    });
+    await waitFor(() => expect(screen.getByLabelText('LinkedIn content')).toHaveValue(edited));
+    expect(within(linkedinRegion).getByLabelText('Edit request')).toHaveValue('');
+    expect(screen.getByText('Edit applied to the LinkedIn post.')).toBeInTheDocument();
+    expect(screen.getByTestId('linkedin-counter')).toHaveTextContent(`${edited.length} / 3000`);
+  });
+
+  it("GPT edit failures show the server's message, else Failed to process edit", async () => {
+    let reply: MockReply = {
+      status: 502,
+      body: { error: 'x', message: 'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys.' },
+    };
+    const { user } = openModal({ 'POST /api/gpt-edit': () => reply });
+    await screen.findByLabelText('Blog content');
+    const blogRegion = region('Blog Article');
+    await user.click(within(blogRegion).getByRole('button', { name: 'GPT' }));
+    await user.type(within(blogRegion).getByLabelText('Edit request'), 'make it funnier');
+    await user.click(within(blogRegion).getByRole('button', { name: 'Send' }));
+    expect(await within(blogRegion).findByRole('alert')).toHaveTextContent(/needs an OpenAI key/);
+    expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text');
+
+    reply = { status: 500, body: {} };
+    await user.click(within(blogRegion).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(within(blogRegion).getByRole('alert')).toHaveTextContent(/^Failed to process edit$/));
+  });
+
+  it('shows a rendered Markdown preview of the blog on demand', async () => {
+    const { user } = openModal({});
+    await screen.findByLabelText('Blog content');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
+    expect(within(region('Blog Article')).getByRole('heading', { name: 'Automate' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
+  });
+});
+
+describe('generated-content modal, step 2: image', () => {
+  const image = (generatedAt: string) => ({
+    url: `/api/image/preview/a1?platform=blog&t=${encodeURIComponent(generatedAt)}`,
+    linkedinUrl: `/api/image/preview/a1?platform=linkedin&t=${encodeURIComponent(generatedAt)}`,
+    description: 'A calm flat illustration of a calendar',
+    generatedAt,
+  });
+  const status = (overrides: Partial<ImageStatus>): MockReply => ({
+    body: { success: true, hasImage: false, image: null, pending: false, error: null, ...overrides },
+  });
+
+  it('Generate Image → pending → preview with t=, and the button becomes Regenerate Image', async () => {
+    let polls = 0;
+    const done = image('2025-03-01T11:00:00.000Z');
+    const { requests, user } = openModal({
+      'GET /api/image/a1': () => {
+        polls += 1;
+        if (polls === 1) return status({});
+        return polls < 4 ? status({ pending: true }) : status({ hasImage: true, image: done });
+      },
+      'POST /api/image/generate/a1': status({ pending: true }),
+    });
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    const description = await within(dialog()).findByLabelText('Image Description');
+    expect(description).toHaveValue('A calm flat illustration of a calendar');
+    expect(screen.getByText('No image yet.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByRole('button', { name: 'Generating...' })).toBeDisabled();
+    expect(screen.getByText('Generating your image…')).toBeInTheDocument();
+    expect(calls(requests, 'POST', '/api/image/generate/a1')[0]!.body).toEqual({
+      description: 'A calm flat illustration of a calendar',
+    });
+
+    const img = await screen.findByRole('img', {}, { timeout: 3000 });
+    expect(img.getAttribute('src')).toContain('t=2025-03-01T11');
+    expect(img.getAttribute('src')).toMatch(/^\/api\/image\/preview\/a1\?platform=blog&t=/);
+    expect(screen.getByRole('button', { name: 'Regenerate Image' })).toBeEnabled();
+    expect(screen.getByText('Image generated.')).toBeInTheDocument();
+
+    // A second run uses the regenerate call.
+    const again = image('2025-03-01T12:00:00.000Z');
+    polls = 10;
+    mockApi({
+      'GET /api/image/a1': status({ hasImage: true, image: again }),
+      'POST /api/image/regenerate/a1': status({ pending: true, hasImage: true, image: done }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Regenerate Image' }));
+    await waitFor(() => expect(screen.getByRole('img').getAttribute('src')).toContain('t=2025-03-01T12'));
+  });
+
+  it('refuses a blank description without a call', async () => {
+    const { requests, user } = openModal({ 'GET /api/image/a1': status({}) }, makeArticle({ imageDescription: '' }));
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a description for the image.');
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it("shows the worker's error when the generation ends without a new image, else the fallback", async () => {
+    let polls = 0;
+    const { user } = openModal({
+      'GET /api/image/a1': () => {
+        polls += 1;
+        return polls === 1
+          ? status({})
+          : status({ pending: false, error: { code: 'insufficient_quota', message: 'OpenAI credits insufficient' } });
+      },
+      'POST /api/image/generate/a1': status({ pending: true }),
+    });
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('OpenAI credits insufficient');
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toBeEnabled();
+  });
+
+  it('a failed start shows "Failed to generate image"', async () => {
+    const { user } = openModal({
+      'GET /api/image/a1': status({}),
+      'POST /api/image/generate/a1': { status: 500, body: {} },
+    });
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to generate image$/);
+  });
+
+  it('gives up after the timeout with a message', async () => {
+    timing.imageTimeoutMs = 600;
+    const { user } = openModal({
+      'GET /api/image/a1': status({ pending: true }),
+      'POST /api/image/generate/a1': status({ pending: true }),
+    });
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    // The step found a generation still running (opened earlier) and follows it.
+    expect(await screen.findByRole('button', { name: 'Generating...' })).toBeDisabled();
+    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent(/taking longer than expected/);
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toBeEnabled();
+  });
+
+  it('starts with Regenerate Image and the preview when the article already has an image; Back and Continue to Schedule', async () => {
+    const existing = image('2025-02-01T09:00:00.000Z');
+    const { user } = openModal({ 'GET /api/image/a1': status({ hasImage: true, image: existing }) }, makeArticle({ image: existing }));
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('button', { name: 'Regenerate Image' })).toBeInTheDocument();
+    expect(screen.getByRole('img').getAttribute('src')).toContain('t=2025-02-01T09');
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Blog content')).toBeVisible();
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Continue to Schedule' }));
+    expect(location()).toHaveTextContent(/^\/schedule$/);
+  });
+
+  it('tries each preview candidate and then says "Failed to load generated image"', async () => {
+    const existing = { ...image('2025-02-01T09:00:00.000Z'), url: '/uploads/a1.png' };
+    const { user } = openModal({ 'GET /api/image/a1': status({}) }, makeArticle({ image: existing }));
+    await screen.findByLabelText('Blog content');
+    await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
+    const tried: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const img = await screen.findByRole('img');
+      tried.push(img.getAttribute('src')!);
+      fireEvent.error(img);
+    }
+    const t = encodeURIComponent('2025-02-01T09:00:00.000Z');
+    expect(tried).toEqual([`/uploads/a1.png?t=${t}`, `/api/uploads/a1.png?t=${t}`, `/api/image/preview/a1?platform=blog&t=${t}`]);
+    expect(await screen.findByText('Failed to load generated image')).toBeInTheDocument();
+  });
+});
+
+describe('content editor without an article id', () => {
+  function Harness() {
+    const draft = useContentDraft('', 'blog', 'Some text');
+    return <ContentEditor articleId="" title="Blog Article" draft={draft} />;
+  }
+
+  it('alerts "Article ID is missing. Cannot process GPT edit." and sends nothing', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const { requests } = mockApi({});
+    renderWithProviders(<Harness />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'GPT' }));
+    await user.type(screen.getByLabelText('Edit request'), 'shorter');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(alert).toHaveBeenCalledWith('Article ID is missing. Cannot process GPT edit.');
+    expect(requests).toHaveLength(0);
+  });
+});

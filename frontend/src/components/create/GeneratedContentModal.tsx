@@ -1,0 +1,229 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Article } from '@app/shared';
+import { articlesApi } from '../../api/articles';
+import { errorText } from '../../api/client';
+import { useInlineNotice } from '../../hooks/useInlineNotice';
+import { timing } from '../../lib/timing';
+import { InlineNotice } from '../InlineNotice';
+import { Modal } from '../Modal';
+import { ButtonSpinner, Spinner } from '../Spinner';
+import { articleIdOf, articleQueryKey, CreateMessages, fetchArticle, ShownError } from './articleQuery';
+import { ContentEditor } from './ContentEditor';
+import { ImageStep } from './ImageStep';
+import { useContentDraft } from './useContentDraft';
+import '../../styles/create.css';
+
+type Step = 'content' | 'image';
+
+const STEPS: { id: Step; label: string }[] = [
+  { id: 'content', label: 'Content' },
+  { id: 'image', label: 'Image' },
+];
+
+interface GeneratedContentModalProps {
+  articleId: string;
+  onClose: () => void;
+  /** After the image step: the page takes the user to /schedule. */
+  onFinish: () => void;
+}
+
+/**
+ * The generated-content modal (SPEC.md §2 /create): step 1 reviews and edits the blog and LinkedIn
+ * drafts (written in the background, polled until done), step 2 generates the image.
+ */
+export function GeneratedContentModal({ articleId, onClose, onFinish }: GeneratedContentModalProps) {
+  const articleQuery = useQuery({
+    queryKey: articleQueryKey(articleId),
+    queryFn: () => fetchArticle(articleId),
+    staleTime: 0,
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.generation?.status === 'pending' ? timing.articlePollMs : false),
+  });
+  const article = articleQuery.data;
+  const queryClient = useQueryClient();
+  const id = article ? articleIdOf(article) : articleId;
+  const [step, setStep] = useState<Step>('content');
+  const [imageVisited, setImageVisited] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const [retryError, setRetryError] = useState('');
+  const [leaving, setLeaving] = useState(false);
+  const { notice, show } = useInlineNotice();
+  const blog = useContentDraft(id, 'blog', article?.blog?.content);
+  const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
+
+  if (!article) {
+    return (
+      <Modal title="Generated Content" onClose={onClose} size="xl" className="content-modal">
+        {articleQuery.isError ? (
+          <>
+            <div className="alert alert--error" role="alert">
+              Error:{' '}
+              {articleQuery.error instanceof ShownError
+                ? articleQuery.error.message
+                : errorText(articleQuery.error, CreateMessages.fetchFailed)}
+            </div>
+            <div className="modal__footer">
+              <button type="button" className="btn btn--secondary" onClick={onClose}>
+                Close window
+              </button>
+            </div>
+          </>
+        ) : (
+          <div className="generation-state generation-state--large">
+            <Spinner label="Loading article" />
+            <span>Loading article...</span>
+          </div>
+        )}
+      </Modal>
+    );
+  }
+
+  const status = article.generation?.status ?? 'done';
+  const drafting = status === 'pending';
+
+  /** Saves whatever was typed; false when something could not be saved. */
+  const flush = async () => (await Promise.all([blog.save(), linkedin.save()])).every(Boolean);
+
+  const retry = async () => {
+    setRetrying(true);
+    setRetryError('');
+    try {
+      const answer = await articlesApi.retryGeneration(id);
+      queryClient.setQueryData<Article>(articleQueryKey(id), (current) =>
+        answer?.article ?? (current ? { ...current, generation: { status: 'pending', updatedAt: new Date().toISOString() } } : current),
+      );
+    } catch (err) {
+      setRetryError(errorText(err, CreateMessages.retryFailed));
+    } finally {
+      setRetrying(false);
+    }
+  };
+
+  const goToImage = async () => {
+    if (!(await flush())) return;
+    setImageVisited(true);
+    setStep('image');
+  };
+
+  const close = async () => {
+    if (leaving) return;
+    setLeaving(true);
+    const saved = await flush();
+    setLeaving(false);
+    if (saved || window.confirm('Some changes could not be saved. Close anyway and lose them?')) onClose();
+  };
+
+  const finish = async () => {
+    setLeaving(true);
+    const saved = await flush();
+    setLeaving(false);
+    if (saved) onFinish();
+  };
+
+  const failure = status === 'failed' ? article.lastError : null;
+  const failureText =
+    status !== 'failed'
+      ? ''
+      : failure?.code === 'insufficient_quota'
+        ? CreateMessages.quota
+        : failure?.message || CreateMessages.draftingFailed;
+
+  return (
+    <Modal
+      title="Generated Content"
+      subtitle={article.title}
+      onClose={() => void close()}
+      size="xl"
+      className="content-modal"
+    >
+      <ol className="steps" aria-label="Steps">
+        {STEPS.map((item, index) => (
+          <li
+            key={item.id}
+            className={`steps__item${step === item.id ? ' is-current' : ''}${index === 0 && step === 'image' ? ' is-done' : ''}`}
+            aria-current={step === item.id ? 'step' : undefined}
+          >
+            <span className="steps__number" aria-hidden="true">
+              {index + 1}
+            </span>
+            {item.label}
+          </li>
+        ))}
+      </ol>
+
+      <InlineNotice notice={notice} className="content-modal__notice" />
+
+      <div hidden={step !== 'content'} className="content-step">
+        {drafting ? (
+          <div className="generation-state generation-state--large" role="status">
+            <Spinner size="lg" label="Drafting" />
+            <div>
+              <p className="generation-state__title">Drafting your blog article and LinkedIn post…</p>
+              <p className="muted">
+                This usually takes a few seconds. You can close this window: drafting continues and the article waits on
+                the Schedule page.
+              </p>
+            </div>
+          </div>
+        ) : (
+          <>
+            {status === 'failed' && (
+              <div className="alert alert--error generation-failed" role="alert">
+                <span>{failureText}</span>
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  disabled={retrying}
+                  onClick={() => void retry()}
+                >
+                  {retrying ? (
+                    <>
+                      <ButtonSpinner /> Retrying...
+                    </>
+                  ) : (
+                    'Retry'
+                  )}
+                </button>
+              </div>
+            )}
+            {retryError && (
+              <div className="alert alert--error" role="alert">
+                {retryError}
+              </div>
+            )}
+            <div className="editors">
+              <ContentEditor articleId={id} title="Blog Article" draft={blog} onEdited={(text) => show('success', text)} />
+              <ContentEditor
+                articleId={id}
+                title="LinkedIn Post"
+                draft={linkedin}
+                onEdited={(text) => show('success', text)}
+              />
+            </div>
+          </>
+        )}
+        <div className="modal__footer">
+          <p className="modal__footer-start muted modal__footer-note">Changes are saved as you go.</p>
+          <button type="button" className="btn btn--primary" onClick={() => void goToImage()}>
+            Next
+          </button>
+        </div>
+      </div>
+
+      {imageVisited && (
+        <div hidden={step !== 'image'} className="content-step">
+          <ImageStep article={article} onGenerated={(text) => show('success', text)} />
+          <div className="modal__footer">
+            <button type="button" className="btn btn--secondary modal__footer-start" onClick={() => setStep('content')}>
+              Back
+            </button>
+            <button type="button" className="btn btn--primary" disabled={leaving} onClick={() => void finish()}>
+              Continue to Schedule
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,41 @@
+import type { Article } from '@app/shared';
+import { articlesApi } from '../../api/articles';
+
+export const articleQueryKey = (id: string) => ['article', id] as const;
+
+/** SPEC.md §8 Create: fallbacks of the create screen's "Error: {message}". */
+export const CreateMessages = {
+  createFailed: 'Failed to create article',
+  invalidResponse: 'Invalid response format from API',
+  notFoundOrInvalid: 'Article not found or invalid format',
+  fetchFailed: 'Failed to fetch article',
+  quota: 'OpenAI credits are insufficient. Please update your billing or try again later.',
+  draftingFailed: 'Drafting failed. Retry, or write the text by hand.',
+  retryFailed: 'Could not restart drafting. Please try again.',
+  processEditFailed: 'Failed to process edit',
+  updateFailed: { blog: 'Failed to update blog content', linkedin: 'Failed to update LinkedIn content' },
+  imageFailed: { generate: 'Failed to generate image', regenerate: 'Failed to regenerate image' },
+  imageLoadFailed: 'Failed to load generated image',
+  imageTimeout: 'The image is taking longer than expected. Please try again in a moment.',
+} as const;
+
+/** An error whose message is shown as it is (after "Error: "). */
+export class ShownError extends Error {}
+
+/** An article object the screens can work with: an object with an id. */
+export function isArticle(value: unknown): value is Article {
+  if (!value || typeof value !== 'object') return false;
+  const a = value as Partial<Article>;
+  return typeof (a._id ?? a.id) === 'string' && !!(a._id ?? a.id);
+}
+
+/** The article's id, whichever of `_id` / `id` the answer carries. */
+export const articleIdOf = (a: Pick<Article, '_id' | 'id'>): string => a._id || a.id;
+
+export async function fetchArticle(id: string): Promise<Article> {
+  const answer = (await articlesApi.get(id)) as unknown;
+  if (!answer || typeof answer !== 'object') throw new ShownError(CreateMessages.invalidResponse);
+  const article = (answer as { article?: unknown }).article;
+  if (!isArticle(article)) throw new ShownError(CreateMessages.notFoundOrInvalid);
+  return article;
+}

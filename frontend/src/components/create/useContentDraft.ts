@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { LINKEDIN_MAX_CHARS, type Article, type Platform } from '@app/shared';
+import { articlesApi } from '../../api/articles';
+import { errorText } from '../../api/client';
+import { articleQueryKey, CreateMessages } from './articleQuery';
+
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
+
+export interface ContentDraft {
+  platform: Platform;
+  text: string;
+  setText: (text: string) => void;
+  /** Typed but not saved yet. */
+  dirty: boolean;
+  status: SaveStatus;
+  /** "Failed to save … content: …" or the LinkedIn length message. */
+  error: string;
+  /** LinkedIn over 3000 characters: saving is blocked. */
+  tooLong: boolean;
+  /** Saves when there is something to save; resolves false when it could not. */
+  save: () => Promise<boolean>;
+  /** Takes a text the server already saved (a GPT edit). */
+  accept: (text: string) => void;
+}
+
+/**
+ * The editable text of one version. It follows the server's content (drafts arriving, edits) while
+ * the person has not typed; typed text is saved with PUT /api/articles/{id}/{platform}.
+ */
+export function useContentDraft(articleId: string, platform: Platform, serverContent: string | undefined): ContentDraft {
+  const queryClient = useQueryClient();
+  const [text, setTextState] = useState(serverContent ?? '');
+  const [dirty, setDirty] = useState(false);
+  const [status, setStatus] = useState<SaveStatus>('idle');
+  const [error, setError] = useState('');
+  const textRef = useRef(text);
+  const dirtyRef = useRef(false);
+  const inFlight = useRef<Promise<boolean> | null>(null);
+
+  const markDirty = (value: boolean) => {
+    dirtyRef.current = value;
+    setDirty(value);
+  };
+
+  useEffect(() => {
+    if (serverContent === undefined || dirtyRef.current) return;
+    textRef.current = serverContent;
+    setTextState(serverContent);
+  }, [serverContent]);
+
+  const tooLong = platform === 'linkedin' && text.length > LINKEDIN_MAX_CHARS;
+
+  const setText = useCallback((next: string) => {
+    textRef.current = next;
+    setTextState(next);
+    markDirty(true);
+    setError('');
+    setStatus((current) => (current === 'saving' ? current : 'idle'));
+  }, []);
+
+  const accept = useCallback((next: string) => {
+    textRef.current = next;
+    setTextState(next);
+    markDirty(false);
+    setError('');
+    setStatus('saved');
+  }, []);
+
+  const save = useCallback(async (): Promise<boolean> => {
+    if (inFlight.current) await inFlight.current;
+    if (!dirtyRef.current) return true;
+    const sent = textRef.current;
+    // Blocked: the editor already shows ArticleMessages.linkedinTooLong under the counter.
+    if (platform === 'linkedin' && sent.length > LINKEDIN_MAX_CHARS) return false;
+    setStatus('saving');
+    const run = (async () => {
+      try {
+        const answer = await articlesApi.updateContent(articleId, platform, sent);
+        if (textRef.current === sent) dirtyRef.current = false;
+        if (answer?.article) queryClient.setQueryData<Article>(articleQueryKey(articleId), answer.article);
+        setDirty(dirtyRef.current);
+        setError('');
+        setStatus('saved');
+        return true;
+      } catch (err) {
+        setError(`Failed to save ${platform} content: ${errorText(err, CreateMessages.updateFailed[platform])}`);
+        setStatus('error');
+        return false;
+      } finally {
+        inFlight.current = null;
+      }
+    })();
+    inFlight.current = run;
+    return run;
+  }, [articleId, platform, queryClient]);
+
+  return { platform, text, setText, dirty, status, error, tooLong, save, accept };
+}

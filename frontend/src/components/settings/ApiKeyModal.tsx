@@ -1,0 +1,189 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { SaveSettingSchema, SettingMessages, normalizeSettingKey, type Setting } from '@app/shared';
+import { settingsApi, type SaveSettingAnswer } from '../../api/settings';
+import { errorText } from '../../api/client';
+import { panelToast } from '../../lib/toast';
+import { Modal } from '../Modal';
+import { ButtonSpinner } from '../Spinner';
+
+type Field = 'key' | 'value' | 'description';
+type FieldErrors = Partial<Record<Field, string>>;
+
+interface ApiKeyModalProps {
+  /** The entry to edit; absent to add a new one. */
+  setting?: Setting | null;
+  onClose: () => void;
+  onSaved: (answer: SaveSettingAnswer) => void;
+}
+
+/** Key names as typed: lower case, spaces turned into underscores (SPEC.md §4 API key modal). */
+const asTypedKey = (value: string) => value.toLowerCase().replace(/\s/g, '_');
+
+/** SPEC.md §2 /settings: "Add New API Key" / "Edit API Key". */
+export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
+  const editing = !!setting;
+  const uid = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [key, setKey] = useState(setting?.key ?? '');
+  const [value, setValue] = useState('');
+  const [description, setDescription] = useState(setting?.description ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState('');
+  const [saving, setSaving] = useState(false);
+
+  const ids = { key: `${uid}-key`, value: `${uid}-value`, description: `${uid}-description` };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (saving) return;
+    setServerError('');
+    const trimmedValue = value.trim();
+    if (editing && !trimmedValue) {
+      // SPEC.md §5: nothing to change; say so and close without a request.
+      panelToast.warning(SettingMessages.noValueChange);
+      onClose();
+      return;
+    }
+    const normalizedKey = normalizeSettingKey(editing ? setting.key : key);
+    const next: FieldErrors = {};
+    if (!normalizedKey) next.key = SettingMessages.keyRequired;
+    if (!trimmedValue) next.value = SettingMessages.valueRequired;
+    const parsed = SaveSettingSchema.safeParse({ key: normalizedKey, value: trimmedValue, description });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'key' || field === 'value' || field === 'description') && !next[field]) next[field] = issue.message;
+      }
+    }
+    if (Object.keys(next).length > 0 || !parsed.success) {
+      setErrors(next);
+      const first = (['key', 'value', 'description'] as const).find((field) => next[field]);
+      if (first) document.getElementById(ids[first])?.focus();
+      return;
+    }
+    setErrors({});
+    if (!editing) setKey(parsed.data.key);
+    setSaving(true);
+    try {
+      const answer = await settingsApi.save(parsed.data);
+      panelToast.success(answer?.message || (editing ? SettingMessages.updated : SettingMessages.created));
+      onSaved(answer ?? {});
+      onClose();
+    } catch (err) {
+      setSaving(false);
+      setServerError(errorText(err, SettingMessages.saveFailed));
+      panelToast.error(SettingMessages.saveFailed);
+    }
+  };
+
+  const describe = (field: Field, hint?: boolean) =>
+    errors[field] ? `${ids[field]}-error` : hint ? `${ids[field]}-hint` : undefined;
+
+  const fieldError = (field: Field) =>
+    errors[field] ? (
+      <p id={`${ids[field]}-error`} className="field__error">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <Modal
+      title={editing ? 'Edit API Key' : 'Add New API Key'}
+      onClose={onClose}
+      closeDisabled={saving}
+      size="md"
+      initialFocus={() => formRef.current?.querySelector<HTMLElement>('input:not([disabled])')}
+    >
+      <form ref={formRef} className="api-key-form" onSubmit={(event) => void submit(event)} noValidate>
+        {serverError && (
+          <div className="alert alert--error" role="alert">
+            {serverError}
+          </div>
+        )}
+        <div className="field">
+          <label className="field__label" htmlFor={ids.key}>
+            Key Name
+          </label>
+          <input
+            id={ids.key}
+            name="key"
+            className={`input input--mono${errors.key ? ' input--invalid' : ''}`}
+            value={key}
+            placeholder="openai_api_key"
+            autoComplete="off"
+            spellCheck={false}
+            disabled={editing || saving}
+            aria-invalid={errors.key ? true : undefined}
+            aria-describedby={describe('key', true)}
+            onChange={(event) => {
+              setKey(asTypedKey(event.target.value));
+              if (errors.key) setErrors((current) => ({ ...current, key: undefined }));
+            }}
+          />
+          {fieldError('key') ?? (
+            <p id={`${ids.key}-hint`} className="field__hint">
+              {editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={ids.value}>
+            Value
+          </label>
+          <input
+            id={ids.value}
+            name="value"
+            type="password"
+            className={`input${errors.value ? ' input--invalid' : ''}`}
+            value={value}
+            placeholder={editing ? 'Leave blank to keep current value' : 'Enter sensitive value'}
+            autoComplete="new-password"
+            spellCheck={false}
+            disabled={saving}
+            aria-invalid={errors.value ? true : undefined}
+            aria-describedby={describe('value')}
+            onChange={(event) => {
+              setValue(event.target.value);
+              if (errors.value) setErrors((current) => ({ ...current, value: undefined }));
+            }}
+          />
+          {fieldError('value')}
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={ids.description}>
+            Description
+          </label>
+          <textarea
+            id={ids.description}
+            name="description"
+            className={`input textarea${errors.description ? ' input--invalid' : ''}`}
+            rows={3}
+            value={description}
+            placeholder="What is this key used for?"
+            disabled={saving}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={describe('description')}
+            onChange={(event) => setDescription(event.target.value)}
+          />
+          {fieldError('description')}
+        </div>
+        <div className="modal__footer">
+          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={saving} aria-busy={saving || undefined}>
+            {saving ? (
+              <>
+                <ButtonSpinner /> {editing ? 'Updating...' : 'Saving...'}
+              </>
+            ) : editing ? (
+              'Update'
+            ) : (
+              'Save'
+            )}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,8 @@
+/** Every settings panel gets this: it asks the page to reload the settings data after a change. */
+export interface SettingsPanelProps {
+  onReload: () => void;
+}
+
+/** All settings queries start with this key, so one invalidation reloads every panel. */
+export const SETTINGS_QUERY_KEY = ['settings'] as const;
+export const API_KEYS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'api-keys'] as const;

@@ -1,0 +1,15 @@
+/**
+ * Intervals of the create flow. One mutable object so tests can shorten them; the values are the
+ * product's (SPEC.md §9 inline notifications: 3 s plus a 300 ms fade).
+ */
+export const timing = {
+  /** GET /api/articles/{id} while the drafts are written in the background. */
+  articlePollMs: 1500,
+  /** GET /api/image/{id} while an image is generated. */
+  imagePollMs: 1500,
+  /** Give up waiting for an image after this long (the worker keeps going; a later look may find it). */
+  imageTimeoutMs: 3 * 60 * 1000,
+  /** Inline notifications on the create and schedule screens. */
+  noticeMs: 3000,
+  noticeFadeMs: 300,
+};
