@@ -35,7 +35,10 @@ export interface RunningApp {
 }
 
 /** The product as `npm start` runs it (built SPA + local stack) on a free port with its own data folder. */
-export async function startApp(dataDir = mkdtempSync(join(tmpdir(), 'cp-e2e-'))): Promise<RunningApp> {
+export async function startApp(
+  dataDir = mkdtempSync(join(tmpdir(), 'cp-e2e-')),
+  extraEnv: Record<string, string> = {},
+): Promise<RunningApp> {
   if (!existsSync(join(root, 'frontend/dist/index.html'))) throw new Error('frontend/dist is missing: run `npm run build` first');
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'functions/src/local/main.ts'], {
@@ -47,6 +50,7 @@ export async function startApp(dataDir = mkdtempSync(join(tmpdir(), 'cp-e2e-')))
       PUBLIC_URL: `http://localhost:${port}`,
       POWERTOOLS_LOG_LEVEL: 'WARN',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,5 +105,5 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at. */
 export async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`) });
 }
