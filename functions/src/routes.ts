@@ -22,6 +22,8 @@ import {
   OAuthCallbackQuerySchema,
   WebhookSchema,
   EmailTestSchema,
+  PostingModeSchema,
+  PublishParamsSchema,
 } from '@app/shared';
 
 /**
@@ -73,6 +75,7 @@ export const routes = [
   { id: 'wordpress.status', method: 'GET', path: '/api/wordpress/credentials', access: 'user' },
   { id: 'wordpress.testConnection', method: 'POST', path: '/api/wordpress/test-connection', access: 'user', body: WordPressTestSchema },
   { id: 'wordpress.saveCredentials', method: 'POST', path: '/api/wordpress/credentials', access: 'user', body: WordPressCredentialsSchema },
+  { id: 'wordpress.publish', method: 'POST', path: '/api/wordpress/publish/{id}', access: 'user', params: PublishParamsSchema },
 
   { id: 'linkedin.status', method: 'GET', path: '/api/linkedin/status', access: 'user' },
   { id: 'linkedin.saveCredentials', method: 'POST', path: '/api/linkedin/credentials', access: 'user', body: LinkedInCredentialsSchema },
@@ -82,6 +85,9 @@ export const routes = [
   { id: 'linkedin.callback', method: 'GET', path: '/api/linkedin/callback', access: 'public', query: OAuthCallbackQuerySchema },
   { id: 'linkedin.getWebhook', method: 'GET', path: '/api/linkedin/zapier-webhook', access: 'user' },
   { id: 'linkedin.setWebhook', method: 'POST', path: '/api/linkedin/zapier-webhook', access: 'user', body: WebhookSchema },
+  { id: 'linkedin.publish', method: 'POST', path: '/api/linkedin/publish/{id}', access: 'user', params: PublishParamsSchema },
+  { id: 'linkedin.setPostingMode', method: 'POST', path: '/api/linkedin/article/{id}/posting-mode', access: 'user', params: PublishParamsSchema, body: PostingModeSchema },
+  { id: 'linkedin.getPostingMode', method: 'GET', path: '/api/linkedin/article/{id}/posting-mode', access: 'user', params: PublishParamsSchema },
 
   { id: 'email.status', method: 'GET', path: '/api/email/settings', access: 'user' },
   { id: 'email.authUrl', method: 'GET', path: '/api/email/oauth/auth', access: 'user' },

@@ -60,9 +60,9 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   articles: ['ai', 'jobs:enqueue'],
   /** Starts image jobs, reports their status and serves the stored images. */
   images: ['jobs:enqueue', 'images:read'],
-  /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens. */
-  wordpress: ['userSecrets:read', 'userSecrets:write'],
-  linkedin: ['userSecrets:read', 'userSecrets:write'],
+  /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
+  wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
+  linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
   /** Runs the jobs: drafting and image generation with the user's key, storing the images. */
   [WORKER_ENTRY_NAME]: ['ai', 'images:write'],

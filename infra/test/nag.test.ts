@@ -123,6 +123,8 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-email/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
         `Fn-images/Role ${userImages}`,
+        `Fn-wordpress/Role ${userImages}`,
+        `Fn-linkedin/Role ${userImages}`,
         `Fn-worker/Role ${userImages}`,
         'Http AwsSolutions-APIG4',
         'SessionSecret AwsSolutions-SMG4',

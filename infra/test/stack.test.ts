@@ -297,8 +297,8 @@ describe('IAM', () => {
     settings: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
     articles: { userSecrets: SM_READ, invokesWorker: true, images: [] },
     images: { userSecrets: [], invokesWorker: true, images: ['s3:GetObject'] },
-    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
-    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
+    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
     worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'] },
   };
@@ -411,9 +411,9 @@ describe('IAM', () => {
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
   });
 
-  it('IMAGES_BUCKET goes to articles, images and the worker; WORKER_FUNCTION_NAME to articles and images', () => {
+  it('IMAGES_BUCKET goes to articles, images, the publishers and the worker; WORKER_FUNCTION_NAME to articles and images', () => {
     const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
-    expect(withVariable('IMAGES_BUCKET')).toEqual(['articles', 'images', 'worker']);
+    expect(withVariable('IMAGES_BUCKET')).toEqual(['articles', 'images', 'linkedin', 'wordpress', 'worker']);
     expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
   });
 

@@ -109,3 +109,22 @@ export interface EmailStatus {
   gmailRefreshToken: string;
   authenticated: boolean;
 }
+
+export const PostingModeMessages = {
+  articleIdRequired: 'Article ID is required',
+  modeRequired: 'Valid mode (personal or company) is required',
+  personal: 'LinkedIn posting mode set to Personal Profile',
+  company: 'LinkedIn posting mode set to Business Page',
+} as const;
+
+export const PostingModeSchema = z.strictObject({
+  mode: z.enum(['personal', 'company'], { error: PostingModeMessages.modeRequired }),
+});
+
+export const PublishParamsSchema = z.strictObject({
+  id: z
+    .string({ error: PostingModeMessages.articleIdRequired })
+    .min(1, PostingModeMessages.articleIdRequired)
+    .max(64, 'Article ID is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+});

@@ -40,6 +40,11 @@ export interface ArticleRecord {
   generation: Article['generation'];
   image: StoredImage | null;
   imageJob: { status: 'pending' | 'done' | 'failed'; requestedAt: string; error: { code: string; message: string } | null } | null;
+  /** In-flight publish claims per platform (see ArticleStore.claimPublish). */
+  publishClaims?: Partial<Record<Platform, { id: string; at: string }>>;
+  /** The WordPress post this article became, so a republish updates it. */
+  wordpressPostId?: number | null;
+  linkedinPostUrn?: string | null;
 }
 
 export interface AiTools {
@@ -144,6 +149,7 @@ export class ArticleService {
       generation: { status: 'pending', updatedAt: at },
       image: null,
       imageJob: null,
+      publishClaims: {},
     };
     await this.deps.articles.put(article);
     await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });

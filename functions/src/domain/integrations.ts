@@ -85,3 +85,49 @@ export class IntegrationError extends Error {
     this.name = 'IntegrationError';
   }
 }
+
+/* ---- Publishing (issue: WordPress and LinkedIn publish) ---- */
+
+export interface WordPressSite extends WordPressCredentials {
+  apiStyle: 'pretty' | 'query';
+}
+
+export interface WordPressPostInput {
+  title: string;
+  /** HTML (the app renders its Markdown before calling). */
+  html: string;
+  /** Uploaded as media and set as featured image when given. */
+  featuredImage?: { bytes: Buffer; contentType: string; filename: string };
+  /** Update this post instead of creating one (republishing after an edit). */
+  existingPostId?: number;
+}
+
+export interface WordPressPublisher {
+  /**
+   * Uploads the featured image (POST /wp/v2/media with Content-Disposition), then creates or
+   * updates the post with status publish and featured_media, and checks that WordPress kept the
+   * featured image (core ignores a bad id silently).
+   */
+  publish(site: WordPressSite, post: WordPressPostInput): Promise<{ postId: number; link: string; mediaId?: number }>;
+}
+
+export interface LinkedInPostInput {
+  accessToken: string;
+  /** urn:li:person:{sub} or urn:li:organization:{id}. */
+  author: string;
+  /** Plain text; the adapter escapes LinkedIn's "little" reserved characters and keeps ≤ 3000. */
+  commentary: string;
+  image?: { bytes: Buffer; contentType: string };
+}
+
+export interface LinkedInPublisher {
+  /** Images API (initializeUpload + PUT) then POST /rest/posts; returns the post URN from x-restli-id. */
+  publish(input: LinkedInPostInput): Promise<{ urn: string; url: string }>;
+  /** Organizations the member administers (organizationAcls, roleAssignee, APPROVED). */
+  administeredOrganizations(accessToken: string): Promise<{ urn: string; role: string }[]>;
+}
+
+export interface WebhookDelivery {
+  /** POSTs JSON signed with HMAC-SHA256; never throws (returns the outcome). */
+  deliver(url: string, secret: string, payload: unknown): Promise<{ ok: boolean; status?: number; error?: string }>;
+}

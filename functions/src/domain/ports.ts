@@ -18,6 +18,12 @@ export interface ArticleStore {
     changes: Record<string, unknown>,
     options?: { onlyIfEmpty?: Platform[] },
   ): Promise<ArticleRecord | undefined>;
+  /**
+   * Claims the right to publish one platform (a conditional write): false while another claim
+   * newer than `staleBefore` holds it. Makes concurrent publish calls produce one post.
+   */
+  claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean>;
+  releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void>;
 }
 
 export interface SettingRecord {

@@ -1,4 +1,6 @@
-import { IntegrationMessages } from '@app/shared';
+import { IntegrationMessages, PostingModeMessages } from '@app/shared';
+import { toApiArticle } from '../domain/articles.js';
+import { publishing } from '../services/publishing.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { badRequest } from '../domain/errors.js';
 import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
@@ -45,6 +47,20 @@ async function setWebhook({ user, body }: SignedInRequest<{ webhookUrl: string }
 }
 
 
+async function publish({ user, params }: SignedInRequest<unknown, unknown, { id: string }>) {
+  const { url, article } = await publishing().publishLinkedIn(user.id, params.id);
+  return json(200, { success: true, post: { url }, article: toApiArticle(article), message: 'Successfully published to LinkedIn!' });
+}
+
+async function setPostingMode({ user, params, body }: SignedInRequest<{ mode: 'personal' | 'company' }, unknown, { id: string }>) {
+  await publishing().setPostingMode(user.id, params.id, body.mode);
+  return json(200, { success: true, mode: body.mode, message: PostingModeMessages[body.mode] });
+}
+
+async function getPostingMode({ user, params }: SignedInRequest<unknown, unknown, { id: string }>) {
+  return json(200, { success: true, mode: await publishing().postingMode(user.id, params.id) });
+}
+
 export const handlers: Record<string, RouteHandler> = {
   'linkedin.status': status,
   'linkedin.saveCredentials': saveCredentials,
@@ -53,4 +69,7 @@ export const handlers: Record<string, RouteHandler> = {
   'linkedin.callback': callback,
   'linkedin.getWebhook': getWebhook,
   'linkedin.setWebhook': setWebhook,
+  'linkedin.publish': publish,
+  'linkedin.setPostingMode': setPostingMode,
+  'linkedin.getPostingMode': getPostingMode,
 };

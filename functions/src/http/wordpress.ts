@@ -1,7 +1,9 @@
 import type { WordPressCredentialsInput } from '@app/shared';
 import { IntegrationMessages } from '@app/shared';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
+import { toApiArticle } from '../domain/articles.js';
 import { integrations } from '../services/integrations.js';
+import { publishing } from '../services/publishing.js';
 import { json } from './response.js';
 
 type Body = Required<Omit<WordPressCredentialsInput, 'siteId' | 'skipPasswordUpdate'>> & Pick<WordPressCredentialsInput, 'skipPasswordUpdate'>;
@@ -22,8 +24,14 @@ async function saveCredentials({ user, body }: SignedInRequest<Body>) {
   return json(200, { success: true, user: { name: check.user.name }, message: IntegrationMessages.wordpressSaved, siteUrl: check.siteUrl });
 }
 
+async function publish({ user, params }: SignedInRequest<unknown, unknown, { id: string }>) {
+  const { link, article } = await publishing().publishWordPress(user.id, params.id);
+  return json(200, { success: true, post: { link }, article: toApiArticle(article), message: 'Successfully published to WordPress!' });
+}
+
 export const handlers: Record<string, RouteHandler> = {
   'wordpress.status': status,
   'wordpress.testConnection': testConnection,
   'wordpress.saveCredentials': saveCredentials,
+  'wordpress.publish': publish,
 };

@@ -31,6 +31,7 @@
  *
  *   const wp = await startFakeWordPress();
  *   wp.url, wp.users[0] (FAKE_WP_EDITOR), wp.posts, wp.media, wp.requests, wp.setMode('query-only'), wp.stop()
+ *   wp.onRest = (request) => …   runs before each REST request (e.g. delete an attachment mid-publish)
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -110,6 +111,11 @@ export interface FakeWordPress {
   requests: RecordedWpRequest[];
   readonly mode: FakeWordPressMode;
   setMode(mode: FakeWordPressMode, options?: { close?: boolean }): void;
+  /**
+   * Called before each REST request is handled (route and style are set), e.g. to simulate a
+   * plugin deleting an attachment between the upload and the post. Cleared by reset().
+   */
+  onRest?: (request: RecordedWpRequest) => void;
   /** Back to the start mode with no posts, media or requests. */
   reset(): void;
   stop(): Promise<void>;
@@ -441,6 +447,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   }
 
   function rest(req: IncomingMessage, res: ServerResponse, route: string, url: URL, raw: Buffer, record: RecordedWpRequest) {
+    fake.onRest?.(record);
     const auth = authenticate(req);
     if (auth.user) record.user = auth.user.username;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, headers);
@@ -563,7 +570,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   });
   site = server.url;
 
-  return {
+  const fake: FakeWordPress = {
     url: site,
     users,
     posts,
@@ -579,12 +586,14 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     reset() {
       mode = startMode;
       closeWhenDown = false;
+      delete fake.onRest;
       posts.length = 0;
       media.length = 0;
       requests.length = 0;
     },
     stop: server.stop,
   };
+  return fake;
 }
 
 function themePage(title: string, text: string, api?: string): string {

@@ -97,3 +97,21 @@ export const registration = (overrides: Record<string, unknown> = {}) => ({
   timezone: 'Europe/London',
   ...overrides,
 });
+
+/** Follows a provider's consent redirect (the fakes consent at once) into our callback, as a browser tab would. */
+export async function completeOAuth(client: Client, authUrl: string) {
+  const consent = await fetch(authUrl, { redirect: 'manual' });
+  const back = new URL(consent.headers.get('location')!);
+  const res = await fetch(back, { redirect: 'manual', headers: client.cookie ? { cookie: client.cookie } : {} });
+  return { consentStatus: consent.status, status: res.status, location: res.headers.get('location') ?? '', callback: back };
+}
+
+/** Polls an article until its drafts are written. */
+export async function drafted(client: Client, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const article = (await client.call(`/api/articles/${id}`)).json.article;
+    if (article.generation.status !== 'pending') return article;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('drafting did not finish');
+}

@@ -84,4 +84,54 @@ export class DynamoArticleStore implements ArticleStore {
       throw err;
     }
   }
+
+  async claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean> {
+    // Articles saved before claims existed have no map to hold one yet.
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET publishClaims = :empty',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(publishClaims)',
+          ExpressionAttributeValues: { ':empty': {} },
+        }),
+      )
+      .catch((err: Error) => {
+        if (err.name !== 'ConditionalCheckFailedException') throw err;
+      });
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #claims.#p = :claim',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#claims.#p) OR #claims.#p.#at < :stale)',
+          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#at': 'at' },
+          ExpressionAttributeValues: { ':claim': { id: claimId, at: now }, ':stale': staleBefore },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+
+  async releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'REMOVE #claims.#p',
+          ConditionExpression: '#claims.#p.#id = :id',
+          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
+          ExpressionAttributeValues: { ':id': claimId },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
+  }
 }

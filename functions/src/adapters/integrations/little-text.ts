@@ -1,0 +1,130 @@
+/**
+ * LinkedIn's "little" text format for post commentary (INTEGRATIONS.md §2, Posts API).
+ *
+ * Reserved characters must be backslash-escaped even when they are not used as markup:
+ *   | { } @ [ ] ( ) < > # \ * _ ~
+ * An unescaped one can make LinkedIn silently cut the published post (third-party reports), so
+ * plain text from the app is always escaped before it is sent.
+ *
+ * Hashtags: little has a HashtagElement written as `#hashtag`. Escaping every `#` (what Postiz
+ * does) turns hashtags into plain text, which is not what a LinkedIn user who typed `#marketing`
+ * expects. So by default a `#` that starts a hashtag is left as it is, and every other `#` is
+ * escaped. A `#` starts a hashtag when
+ *   - it is at the start of the text or follows a character that is not a letter, digit, mark,
+ *     `_`, `#` or `\` (so `C#`, `##x` and `a#b` are not hashtags), and
+ *   - it is followed by a run of letters/digits/marks that contains at least one letter
+ *     (`#1` or `#2024` alone is escaped: "#1 priority" should not become a hashtag link).
+ * Only the `#` is spared: reserved characters inside the tag (e.g. `_` in `#machine_learning`)
+ * are still escaped, since LinkedIn hashtags are letters and digits anyway.
+ * Pass `{ keepHashtags: false }` to escape every `#` (plain text exactly as typed).
+ */
+
+/** The little format's reserved characters (LinkedIn: little-text-format, "Text"). */
+export const LITTLE_RESERVED_CHARACTERS = ['|', '{', '}', '@', '[', ']', '(', ')', '<', '>', '#', '\\', '*', '_', '~'] as const;
+
+/** LinkedIn's commentary limit (Postiz maxLength(), Ayrshare: "up to 3,000 characters"). */
+export const LINKEDIN_COMMENTARY_MAX = 3000;
+
+export interface LittleTextOptions {
+  /** Leave the `#` of a hashtag unescaped so LinkedIn links it (default true). */
+  keepHashtags?: boolean;
+}
+
+const RESERVED = new Set<string>(LITTLE_RESERVED_CHARACTERS);
+const TAG_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const NOT_BEFORE_HASHTAG = /[\p{L}\p{M}\p{N}_#\\]/u;
+
+/** Whether the `#` at `index` (a code-unit index into `text`) starts a hashtag. */
+function startsHashtag(text: string, index: number): boolean {
+  const before = index > 0 ? lastCodePoint(text.slice(0, index)) : '';
+  if (before && NOT_BEFORE_HASHTAG.test(before)) return false;
+  let sawLetter = false;
+  let any = false;
+  for (const ch of text.slice(index + 1)) {
+    if (!TAG_CHAR.test(ch)) break;
+    any = true;
+    if (LETTER.test(ch)) {
+      sawLetter = true;
+      break;
+    }
+  }
+  return any && sawLetter;
+}
+
+function lastCodePoint(text: string): string {
+  const last = text.codePointAt(text.length - 1);
+  if (last === undefined) return '';
+  // a low surrogate: take the pair
+  if (last >= 0xdc00 && last <= 0xdfff && text.length >= 2) return String.fromCodePoint(text.codePointAt(text.length - 2)!);
+  return String.fromCodePoint(last);
+}
+
+/** Escapes the little format's reserved characters with a backslash (hashtags kept by default). */
+export function escapeLittleText(text: string, options: LittleTextOptions = {}): string {
+  const keepHashtags = options.keepHashtags ?? true;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (!RESERVED.has(ch)) {
+      out += ch;
+      continue;
+    }
+    if (ch === '#' && keepHashtags && startsHashtag(text, i)) {
+      out += ch;
+      continue;
+    }
+    out += `\\${ch}`;
+  }
+  return out;
+}
+
+const ELLIPSIS = '…';
+
+/**
+ * Escapes `text` and makes sure the ESCAPED result has at most `max` characters (UTF-16 code
+ * units, which never undercounts what LinkedIn counts). Text that fits is returned escaped and
+ * otherwise unchanged. Longer text is cut on the plain text (never inside an escape sequence or a
+ * surrogate pair), preferably at the last whitespace of the allowed part when that keeps at least
+ * 80% of it, trailing whitespace is dropped and "…" appended.
+ */
+export function fitLinkedInCommentary(text: string, max: number = LINKEDIN_COMMENTARY_MAX, options: LittleTextOptions = {}): string {
+  const escaped = escapeLittleText(text, options);
+  if (escaped.length <= max) return escaped;
+  if (max <= ELLIPSIS.length) return ELLIPSIS.slice(0, Math.max(0, max));
+
+  // escaped length of each plain prefix: escapes only add one "\" per reserved character
+  const budget = max - ELLIPSIS.length;
+  let cut = 0;
+  let length = 0;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    const width = code > 0xffff ? 2 : 1;
+    const ch = text.slice(i, i + width);
+    const add = RESERVED.has(ch) ? 2 : width; // a kept hashtag "#" is 1, so this may only overcount
+    if (length + add > budget) break;
+    length += add;
+    i += width;
+    cut = i;
+  }
+  // prefer a word boundary near the end
+  const space = lastWhitespace(text, cut);
+  if (space > 0 && space >= cut * 0.8) cut = space;
+
+  for (; cut > 0; cut = previousBoundary(text, cut)) {
+    const candidate = `${escapeLittleText(text.slice(0, cut).trimEnd(), options)}${ELLIPSIS}`;
+    if (candidate.length <= max) return candidate;
+  }
+  return ELLIPSIS;
+}
+
+function lastWhitespace(text: string, before: number): number {
+  for (let i = before; i > 0; i--) if (/\s/.test(text[i]!)) return i;
+  return -1;
+}
+
+/** The code-unit index of the code point before `index`. */
+function previousBoundary(text: string, index: number): number {
+  const low = text.charCodeAt(index - 1);
+  return low >= 0xdc00 && low <= 0xdfff && index >= 2 ? index - 2 : index - 1;
+}

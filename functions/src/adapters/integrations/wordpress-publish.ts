@@ -1,0 +1,365 @@
+/**
+ * Publishing to WordPress over the REST API with an application password (INTEGRATIONS.md §1).
+ *
+ *   1. featured image: POST /wp/v2/media with the raw bytes, Content-Type and
+ *      `Content-Disposition: attachment; filename="…"` (plus Content-MD5) → attachment id
+ *   2. POST /wp/v2/posts {title, content, status: 'publish', featured_media}, or
+ *      POST /wp/v2/posts/{existingPostId} with the same fields when republishing; a post that is
+ *      gone (404 rest_post_invalid_id) is created anew
+ *   3. WordPress core IGNORES a featured image it could not set (create_item()/update_item() drop
+ *      handle_featured_media()'s error), so the answer's featured_media is compared with the
+ *      uploaded id and a mismatch is an error.
+ *
+ * Every request goes through fetchChecked() (http(s) only; no private addresses in AWS) in the
+ * site's API style (/wp-json/… or /?rest_route=…). Errors become IntegrationError with a message a
+ * person can act on; no message contains the application password.
+ *
+ * Error codes (IntegrationError.code):
+ *   wordpress_credentials      401/403 authentication: wrong/revoked application password, unknown
+ *                              user, application passwords off, Authorization header dropped
+ *   wordpress_permission       the user's role may not publish, upload or edit (contributors)
+ *   wordpress_upload           the featured image upload was refused
+ *   wordpress_featured_media   WordPress did not keep the featured image
+ *   wordpress_unreachable      network failure, timeout or a 5xx answer (the article is kept)
+ *   wordpress_redirect         the site redirects the API elsewhere
+ *   wordpress_forbidden_url    the stored address is not allowed (scheme, private address)
+ *   wordpress_not_found        no REST route (permalinks or a plugin changed)
+ *   wordpress_error            anything else WordPress refused
+ */
+import { createHash } from 'node:crypto';
+import {
+  IntegrationError,
+  type WordPressPostInput,
+  type WordPressPublisher,
+  type WordPressSite,
+} from '../../domain/integrations.js';
+import { fetchChecked } from './url-safety.js';
+import { basicAuthHeader, normaliseSiteUrl, wordpressApiUrl } from './wordpress.js';
+
+export interface HttpWordPressPublisherOptions {
+  /** true locally (ALLOW_PRIVATE_URLS=1 or the embedded server), false in AWS. */
+  allowPrivateUrls: boolean;
+  /** Per request, including the upload (default 30 000 ms). */
+  timeoutMs?: number;
+}
+
+export type WordPressPublishErrorCode =
+  | 'wordpress_credentials'
+  | 'wordpress_permission'
+  | 'wordpress_upload'
+  | 'wordpress_featured_media'
+  | 'wordpress_unreachable'
+  | 'wordpress_redirect'
+  | 'wordpress_forbidden_url'
+  | 'wordpress_not_found'
+  | 'wordpress_error';
+
+const KEPT = 'The article is kept; try again';
+const UNREACHABLE = `WordPress is not reachable`;
+
+const EXTENSION_BY_TYPE: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/jpg': 'jpg',
+  'image/pjpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+};
+
+/**
+ * A filename WordPress accepts in `Content-Disposition: attachment; filename="…"`: ASCII letters,
+ * digits, ".", "-" and "_" only (accents folded, everything else → "-"), at most 80 characters,
+ * with the extension that matches the content type (WordPress picks the MIME type by extension).
+ */
+export function safeUploadFilename(filename: string, contentType: string): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const wanted = EXTENSION_BY_TYPE[type];
+  const folded = filename
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/^.*[\\/]/, '');
+  const match = /^(.*?)(?:\.([A-Za-z0-9]{1,5}))?$/.exec(folded)!;
+  let stem = (match[1] ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/[-.]{2,}/g, '-')
+    .replace(/^[-._]+|[-._]+$/g, '');
+  let ext = (match[2] ?? '').toLowerCase();
+  if (wanted && !(ext === wanted || (wanted === 'jpg' && (ext === 'jpeg' || ext === 'jpe')))) ext = wanted;
+  if (!ext) ext = 'bin';
+  stem = stem.slice(0, 80 - ext.length - 1).replace(/[-._]+$/, '') || 'featured-image';
+  return `${stem}.${ext}`;
+}
+
+interface WpAnswer {
+  status: number;
+  json: unknown;
+  location?: string | null;
+}
+
+interface WpErrorBody {
+  code: string;
+  message: string;
+  data?: { status?: number };
+}
+
+type Step = 'media' | 'post';
+
+export class HttpWordPressPublisher implements WordPressPublisher {
+  private readonly allowPrivate: boolean;
+  private readonly timeoutMs: number;
+
+  constructor(options: HttpWordPressPublisherOptions) {
+    this.allowPrivate = options.allowPrivateUrls;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  async publish(site: WordPressSite, post: WordPressPostInput): Promise<{ postId: number; link: string; mediaId?: number }> {
+    let siteUrl: string;
+    try {
+      siteUrl = normaliseSiteUrl(site.siteUrl);
+    } catch (error) {
+      throw new IntegrationError((error as Error).message, 'wordpress_forbidden_url');
+    }
+    const auth = basicAuthHeader(site.username.trim(), site.appPassword.trim());
+    const api = (route: string) => wordpressApiUrl(siteUrl, site.apiStyle, route);
+
+    let mediaId: number | undefined;
+    if (post.featuredImage) {
+      const { bytes, contentType } = post.featuredImage;
+      const filename = safeUploadFilename(post.featuredImage.filename, contentType);
+      const answer = await this.send(api('/wp/v2/media'), {
+        method: 'POST',
+        headers: {
+          Authorization: auth,
+          Accept: 'application/json',
+          'Content-Type': contentType,
+          'Content-Disposition': `attachment; filename="${filename}"`,
+          'Content-MD5': createHash('md5').update(bytes).digest('hex'),
+        },
+        body: new Uint8Array(bytes),
+      });
+      const media = answer.json;
+      if (answer.status !== 200 && answer.status !== 201) throw toError(answer, 'media', siteUrl);
+      if (!isObject(media) || typeof media.id !== 'number') {
+        throw new IntegrationError(
+          `WordPress answered the image upload without an attachment id (HTTP ${answer.status}). Check that no plugin rewrites REST API answers. ${KEPT}.`,
+          'wordpress_upload',
+          answer.status,
+        );
+      }
+      mediaId = media.id;
+    }
+
+    const fields = {
+      title: post.title,
+      content: post.html,
+      status: 'publish',
+      ...(mediaId !== undefined ? { featured_media: mediaId } : {}),
+    };
+    const json = (body: unknown): RequestInit => ({
+      method: 'POST',
+      headers: { Authorization: auth, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+    let answer: WpAnswer | undefined;
+    if (post.existingPostId !== undefined) {
+      answer = await this.send(api(`/wp/v2/posts/${post.existingPostId}`), json(fields));
+      // deleted (or emptied from the trash) since the last publish: publish it again as a new post
+      if (answer.status === 404 && isWpError(answer.json) && answer.json.code === 'rest_post_invalid_id') answer = undefined;
+    }
+    answer ??= await this.send(api('/wp/v2/posts'), json(fields));
+    if (answer.status !== 200 && answer.status !== 201) throw toError(answer, 'post', siteUrl);
+    const saved = answer.json;
+    if (!isObject(saved) || typeof saved.id !== 'number') {
+      throw new IntegrationError(
+        `WordPress answered without a post id (HTTP ${answer.status}). Check that no plugin rewrites REST API answers, and look for the post in the WordPress admin before trying again.`,
+        'wordpress_error',
+        answer.status,
+      );
+    }
+    if (mediaId !== undefined && saved.featured_media !== mediaId) {
+      throw new IntegrationError(
+        `WordPress published the post but did not keep the featured image (attachment ${mediaId}). The theme may not support featured images, or a plugin removed the upload. Check the post in the WordPress admin and set the image there, or publish again.`,
+        'wordpress_featured_media',
+      );
+    }
+    const link = typeof saved.link === 'string' && saved.link ? saved.link : `${siteUrl}/?p=${saved.id}`;
+    return { postId: saved.id, link, ...(mediaId !== undefined ? { mediaId } : {}) };
+  }
+
+  private async send(url: string, init: RequestInit): Promise<WpAnswer> {
+    let response: Response;
+    try {
+      ({ response } = await fetchChecked(url, init, { allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs }));
+    } catch (error) {
+      throw fromThrown(error);
+    }
+    let json: unknown;
+    try {
+      json = parseJson(await response.text());
+    } catch (error) {
+      throw fromThrown(error);
+    }
+    return { status: response.status, json, location: response.headers.get('location') };
+  }
+}
+
+function fromThrown(error: unknown): IntegrationError {
+  if (error instanceof IntegrationError) {
+    if (error.code === 'forbidden_url') return new IntegrationError(error.message, 'wordpress_forbidden_url');
+    if (error.code === 'redirect_elsewhere') return new IntegrationError(error.message, 'wordpress_redirect');
+    if (error.code === 'unreachable') return new IntegrationError(`${UNREACHABLE}: ${error.message} ${KEPT} later.`, 'wordpress_unreachable');
+    return error;
+  }
+  const name = (error as { name?: string })?.name;
+  const why = name === 'TimeoutError' || name === 'AbortError' ? 'it did not answer in time.' : 'the connection failed.';
+  return new IntegrationError(`${UNREACHABLE}: ${why} ${KEPT} later.`, 'wordpress_unreachable');
+}
+
+const CREDENTIAL_CODES = new Set([
+  'incorrect_password',
+  'invalid_username',
+  'invalid_email',
+  'application_passwords_disabled',
+  'application_passwords_disabled_for_user',
+  'rest_not_logged_in',
+]);
+
+/** An IntegrationError for a non-2xx answer of the media or post step. */
+function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationError {
+  const { status } = answer;
+  const wp = isWpError(answer.json) ? answer.json : undefined;
+  const code = wp?.code ?? '';
+  const detail = wp ? (plain(wp.message) || code).replace(/[.\s]+$/, '') : '';
+  const what = step === 'media' ? 'the featured image' : 'the post';
+
+  if (status >= 300 && status < 400) {
+    const to = answer.location ? ` to ${answer.location.replace(/\/wp-json\/.*$|\/?\?rest_route=.*$/, '')}` : '';
+    return new IntegrationError(
+      `The WordPress site redirects its API${to}. Enter the final address of the site in Settings (WordPress Integration) and check the connection again.`,
+      'wordpress_redirect',
+      status,
+    );
+  }
+
+  if (CREDENTIAL_CODES.has(code) || (status === 401 && !code.startsWith('rest_upload'))) {
+    const dropped =
+      code === 'rest_not_logged_in' || (status === 401 && !CREDENTIAL_CODES.has(code))
+        ? ' WordPress received the request without credentials: the web server may drop the Authorization header (Apache: "CGIPassAuth On").'
+        : code === 'application_passwords_disabled' || code === 'application_passwords_disabled_for_user'
+          ? ' Application passwords are turned off for this site or user.'
+          : '';
+    return new IntegrationError(
+      `WordPress refused the credentials (HTTP ${status}${code ? ` ${code}` : ''}).${dropped} Create a new application password under Users → Profile and update it in Settings (WordPress Integration). ${KEPT}.`,
+      'wordpress_credentials',
+      status,
+    );
+  }
+
+  if (code === 'rest_cannot_create' || code === 'rest_cannot_publish' || code === 'rest_cannot_edit' || code === 'rest_cannot_edit_others' || code === 'rest_cannot_assign_term') {
+    const action =
+      step === 'media'
+        ? 'upload the featured image, so its role cannot publish from here (Contributors can neither upload media nor publish)'
+        : code === 'rest_cannot_edit' || code === 'rest_cannot_edit_others'
+          ? 'edit this post (it may belong to another user)'
+          : 'publish posts (Contributors can only submit drafts for review)';
+    return new IntegrationError(
+      `The WordPress user is not allowed to ${action}: ${detail}. Use an application password of an Author, Editor or Administrator, or ask the site's administrator to change the user's role. ${KEPT}.`,
+      'wordpress_permission',
+      status,
+    );
+  }
+
+  if (code === 'rest_invalid_featured_media') {
+    return new IntegrationError(
+      `WordPress did not accept the uploaded image as featured image (${detail}). The theme may not support featured images. ${KEPT}.`,
+      'wordpress_featured_media',
+      status,
+    );
+  }
+
+  if (step === 'media' && (code.startsWith('rest_upload') || status === 413 || status === 415 || (code && status < 500))) {
+    const hint =
+      status === 413 || code === 'rest_upload_file_too_big'
+        ? ' The image is larger than the site allows (upload_max_filesize or the web server limit).'
+        : code === 'rest_upload_sideload_error'
+          ? ' The site does not accept this file type, or could not store the file (check the uploads folder permissions).'
+          : code === 'rest_upload_limited_space'
+            ? ' The site has no upload space left.'
+            : '';
+    return new IntegrationError(
+      `WordPress refused ${what} upload (HTTP ${status}${detail ? `: ${detail}` : ''}).${hint} ${KEPT}.`,
+      'wordpress_upload',
+      status,
+    );
+  }
+
+  if (status >= 500) {
+    return new IntegrationError(
+      `${UNREACHABLE}: the site answered HTTP ${status}${detail ? ` (${detail})` : ' (a server error)'}. ${KEPT} later.`,
+      'wordpress_unreachable',
+      status,
+    );
+  }
+
+  if (status === 403) {
+    return new IntegrationError(
+      `WordPress refused the credentials or the request (HTTP 403${detail ? `: ${detail}` : ''}). A security plugin or firewall may block the REST API. Check the application password in Settings (WordPress Integration). ${KEPT}.`,
+      'wordpress_credentials',
+      status,
+    );
+  }
+
+  if (status === 404) {
+    return new IntegrationError(
+      `The WordPress REST API did not find the route for ${what} at ${siteUrl}${detail ? ` (${detail})` : ''}. The permalink settings or a plugin may have changed: check the connection in Settings (WordPress Integration).`,
+      'wordpress_not_found',
+      status,
+    );
+  }
+
+  return new IntegrationError(
+    `WordPress refused ${what} (HTTP ${status}${detail ? `: ${detail}` : ''}). ${KEPT}.`,
+    'wordpress_error',
+    status,
+  );
+}
+
+/** JSON, tolerating a BOM or PHP notices printed before it; undefined for non-JSON. */
+function parseJson(text: string): unknown {
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  if (!trimmed) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    const start = trimmed.search(/[{[]/);
+    if (start <= 0) return undefined;
+    try {
+      return JSON.parse(trimmed.slice(start));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isWpError(value: unknown): value is WpErrorBody {
+  return isObject(value) && typeof value.code === 'string' && typeof value.message === 'string';
+}
+
+/** WordPress messages can carry HTML (<strong>Error:</strong>) and entities. */
+function plain(message: string): string {
+  return message
+    .replace(/<[^>]*>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;|&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { marked } from 'marked';
+import { LINKEDIN_MAX_CHARS, type Platform } from '@app/shared';
+import type { ArticleRecord } from './articles.js';
+import { ApiError, badRequest, conflict, notFound } from './errors.js';
+import { IntegrationError, type LinkedInPublisher, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
+import { LI_KEYS } from './linkedin.js';
+import type { ArticleStore, ObjectStore } from './ports.js';
+import type { SettingService } from './settings.js';
+import type { WordPressService } from './wordpress.js';
+
+/** A claim older than this is from a crashed attempt and may be taken over. */
+const CLAIM_STALE_MS = 2 * 60 * 1000;
+
+export const PublishMessages = {
+  inProgress: 'Publishing is already in progress for this article. Wait a moment and refresh.',
+  wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
+  linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
+  linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',
+  linkedinAlreadyPublished: 'This article is already published on LinkedIn.',
+  noContent: (platform: Platform) => `There is no ${platform === 'blog' ? 'blog' : 'LinkedIn'} text to publish yet. Write or generate it first.`,
+  noOrganization: 'No LinkedIn page found that you administer. Switch the posting mode to Personal Profile, or get admin rights on the page.',
+} as const;
+
+export interface PublishingDeps {
+  articles: ArticleStore;
+  objects: ObjectStore;
+  settings: SettingService;
+  wordpress: WordPressService;
+  wordpressPublisher: WordPressPublisher;
+  linkedinPublisher: LinkedInPublisher;
+  webhooks: WebhookDelivery;
+  now?: () => Date;
+  onWebhookResult?: (result: { ok: boolean; status?: number; error?: string }) => void;
+}
+
+/** Publishing to WordPress and LinkedIn, each exactly once under concurrent calls. */
+export class PublishingService {
+  private readonly now: () => Date;
+  constructor(private readonly deps: PublishingDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private async load(userId: string, id: string): Promise<ArticleRecord> {
+    const article = await this.deps.articles.get(userId, id);
+    if (!article) throw notFound('Article not found', 'article_not_found');
+    return article;
+  }
+
+  /**
+   * Runs `work` under the platform's publish claim, on the article as it is once claimed (a call
+   * that waited must see the post id the previous one recorded). Failures are kept as lastError.
+   */
+  private async withClaim<T>(userId: string, article: ArticleRecord, platform: Platform, work: (fresh: ArticleRecord) => Promise<T>): Promise<T> {
+    const claimId = randomUUID();
+    const now = this.now();
+    const claimed = await this.deps.articles.claimPublish(
+      userId,
+      article.id,
+      platform,
+      claimId,
+      now.toISOString(),
+      new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+    );
+    if (!claimed) throw conflict(PublishMessages.inProgress, 'publish_in_progress');
+    try {
+      return await work(await this.load(userId, article.id));
+    } catch (err) {
+      if (err instanceof ApiError && err.statusCode === 409) throw err; // nothing failed: it was already done
+      const error =
+        err instanceof IntegrationError || err instanceof ApiError
+          ? { code: err.code ?? 'publish_failed', message: err.message }
+          : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
+      await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(502, error.message, error.code);
+    } finally {
+      await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
+    }
+  }
+
+  private async imageFor(article: ArticleRecord, platform: Platform) {
+    if (!article.image) return undefined;
+    const object = await this.deps.objects.get(platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
+    return object ? { bytes: object.body, contentType: object.contentType } : undefined;
+  }
+
+  async publishWordPress(userId: string, id: string): Promise<{ link: string; article: ArticleRecord }> {
+    const article = await this.load(userId, id);
+    if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
+    const site = await this.deps.wordpress.stored(userId);
+    if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
+    return this.withClaim(userId, article, 'blog', async (fresh) => {
+      const image = await this.imageFor(fresh, 'blog');
+      const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
+      const result = await this.deps.wordpressPublisher.publish(site, {
+        title: fresh.title,
+        html: await marked.parse(fresh.blog.content, { async: true }),
+        featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
+        existingPostId: fresh.wordpressPostId ?? undefined,
+      });
+      const at = this.now().toISOString();
+      const updated = await this.deps.articles.update(userId, article.id, {
+        'blog.publishedToWordPress': true,
+        'blog.lastPublished': at,
+        'blog.wordpressPostUrl': result.link,
+        wordpressPostId: result.postId,
+        lastError: null,
+        updatedAt: at,
+      });
+      return { link: result.link, article: updated ?? article };
+    });
+  }
+
+  async publishLinkedIn(userId: string, id: string): Promise<{ url: string; article: ArticleRecord }> {
+    const article = await this.load(userId, id);
+    if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) {
+      throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
+    }
+    const content = article.linkedin.content.trim();
+    if (!content) throw badRequest(PublishMessages.noContent('linkedin'), 'no_content');
+    if (content.length > LINKEDIN_MAX_CHARS) throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
+    const v = await this.deps.settings.values(userId, [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.webhookUrl, LI_KEYS.webhookSecret]);
+    const token = v.get(LI_KEYS.accessToken);
+    const memberId = v.get(LI_KEYS.memberId);
+    if (!token || !memberId) throw badRequest(PublishMessages.linkedinNotConnected, 'linkedin_not_connected');
+    const expiry = v.get(LI_KEYS.tokenExpiry);
+    if (expiry && Date.parse(expiry) <= this.now().getTime()) throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
+
+    const published = await this.withClaim(userId, article, 'linkedin', async (fresh) => {
+      if (fresh.linkedin.publishedToLinkedIn) throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
+      let author = `urn:li:person:${memberId}`;
+      if (fresh.linkedInMode === 'company') {
+        const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token);
+        if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
+        author = organization.urn;
+      }
+      const result = await this.deps.linkedinPublisher.publish({
+        accessToken: token,
+        author,
+        commentary: fresh.linkedin.content.trim(),
+        image: await this.imageFor(fresh, 'linkedin'),
+      });
+      const at = this.now().toISOString();
+      const updated = await this.deps.articles.update(userId, article.id, {
+        'linkedin.publishedToLinkedIn': true,
+        'linkedin.lastPublished': at,
+        'linkedin.linkedinPostUrl': result.url,
+        linkedinPostUrn: result.urn,
+        lastError: null,
+        updatedAt: at,
+      });
+      return { url: result.url, article: updated ?? article, author, at };
+    });
+
+    // The automation webhook never fails the publish: its outcome is only logged.
+    const webhookUrl = v.get(LI_KEYS.webhookUrl);
+    const secret = v.get(LI_KEYS.webhookSecret);
+    if (webhookUrl && secret) {
+      const outcome = await this.deps.webhooks.deliver(webhookUrl, secret, {
+        event: 'linkedin.published',
+        articleId: article.id,
+        title: article.title,
+        content,
+        author: published.author,
+        postUrl: published.url,
+        imageUrl: article.image ? `/api/image/preview/${article.id}?platform=linkedin` : null,
+        publishedAt: published.at,
+      });
+      this.deps.onWebhookResult?.(outcome);
+    }
+    return { url: published.url, article: published.article };
+  }
+
+  async setPostingMode(userId: string, id: string, mode: 'personal' | 'company'): Promise<void> {
+    const updated = await this.deps.articles.update(userId, id, { linkedInMode: mode, updatedAt: this.now().toISOString() });
+    if (!updated) throw notFound('Article not found', 'article_not_found');
+  }
+
+  async postingMode(userId: string, id: string): Promise<'personal' | 'company'> {
+    return (await this.load(userId, id)).linkedInMode;
+  }
+}
+
+const slug = (title: string) =>
+  title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'featured-image';

@@ -1,0 +1,36 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { S3ObjectStore } from '../adapters/aws/s3-object-store.js';
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
+import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
+import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
+import { deps, onResetDeps } from '../deps.js';
+import { PublishingService } from '../domain/publishing.js';
+import { logger } from '../logger.js';
+import { integrations } from './integrations.js';
+
+function build(): PublishingService {
+  const { config, db, settings } = deps();
+  const s3 = new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
+  });
+  return new PublishingService({
+    articles: new DynamoArticleStore(db, config.tableName),
+    objects: new S3ObjectStore(s3, config.imagesBucket),
+    settings,
+    wordpress: integrations().wordpress,
+    wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),
+    linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
+    webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
+    onWebhookResult: (r) => (r.ok ? logger.info('webhook delivered', { status: r.status }) : logger.warn('webhook failed', { status: r.status, error: r.error })),
+  });
+}
+
+let current: PublishingService | undefined;
+export const publishing = (): PublishingService => (current ??= build());
+onResetDeps(() => {
+  current = undefined;
+});

@@ -1,0 +1,193 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
+import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+let app: TestApp;
+let wp: FakeWordPress;
+let li: FakeLinkedIn;
+let user: Client;
+let stranger: Client;
+
+async function newArticle(title: string, withImage = true) {
+  const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing in tests', keyword: 'testing' } })).json.article._id;
+  await drafted(user, id);
+  if (withImage) {
+    await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
+    for (let i = 0; i < 100 && (await user.call(`/api/image/${id}`)).json.pending; i++) await new Promise((r) => setTimeout(r, 50));
+  }
+  return id as string;
+}
+
+beforeAll(async () => {
+  [wp, li] = await Promise.all([startFakeWordPress(), startFakeLinkedIn()]);
+  process.env.LINKEDIN_OAUTH_URL = li.oauthUrl;
+  process.env.LINKEDIN_API_URL = li.apiUrl;
+  app = await startTestApp();
+  user = new Client(app.url);
+  await user.call('/api/auth/register', { body: registration() });
+  stranger = new Client(app.url);
+  const body = registration();
+  await stranger.call('/api/auth/register', { body });
+  const sid = (await user.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  await user.call(`/api/admin/users/${sid}/status`, { method: 'PATCH', body: { isActive: true } });
+  await stranger.call('/api/auth/login', { body: { email: body.email, password: body.password } });
+
+  await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
+  await user.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+  const { authUrl } = (await user.call('/api/linkedin/auth-url')).json;
+  expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
+});
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([wp?.stop(), li?.stop()]);
+});
+
+describe('WordPress publishing', () => {
+  it('publishes one post with the featured image and records it on the article', async () => {
+    const id = await newArticle('First post');
+    const res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(res.json.success).toBe(true);
+    expect(wp.posts).toHaveLength(1);
+    const post = wp.posts[0]!;
+    expect(res.json.post.link).toContain(`/${post.slug}`);
+    expect(post.status).toBe('publish');
+    expect(post.title).toBe('First post');
+    expect(post.content).toMatch(/<h1>|<h2>|<p>/);
+    expect(post.featuredMedia).toBeGreaterThan(0);
+    expect(wp.media.find((m) => m.id === post.featuredMedia)?.filename).toMatch(/^first-post\.(png|jpg)$/);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog).toMatchObject({ publishedToWordPress: true, wordpressPostUrl: res.json.post.link });
+    expect(Date.parse(article.blog.lastPublished)).not.toBeNaN();
+    expect((await user.call('/api/articles/published')).json.articles.map((a: { _id: string }) => a._id)).toContain(id);
+  });
+
+  it('makes exactly one post out of two concurrent publishes', async () => {
+    const id = await newArticle('Race', false);
+    const before = wp.posts.length;
+    const results = await Promise.all([1, 2, 3].map(() => user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })));
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    expect(wp.posts.length).toBe(before + 1);
+  });
+
+  it('updates the same post when republished after an edit', async () => {
+    const id = await newArticle('Republish', false);
+    await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    const count = wp.posts.length;
+    await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: '# Republish\n\nSecond version.' } });
+    const again = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(again.status).toBe(200);
+    expect(wp.posts.length).toBe(count);
+    expect(wp.posts.find((p) => again.json.post.link.includes(`/${p.slug}`))!.content).toContain('Second version.');
+  });
+
+  it('keeps the content and records lastError when WordPress is down', async () => {
+    const id = await newArticle('Down', false);
+    const content = (await user.call(`/api/articles/${id}`)).json.article.blog.content;
+    wp.setMode('down');
+    try {
+      const res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+      expect(res.status).toBe(502);
+      expect(res.json.message).toMatch(/WordPress/);
+    } finally {
+      wp.setMode('pretty');
+    }
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog.content).toBe(content);
+    expect(article.blog.publishedToWordPress).toBe(false);
+    expect(article.lastError.message).toMatch(/WordPress/);
+    // The claim is released: a retry works.
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+  });
+
+  it('answers 404 for another user and changes nothing', async () => {
+    const id = await newArticle('Mine', false);
+    const before = await app.items();
+    expect((await stranger.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(404);
+    expect((await stranger.call(`/api/linkedin/publish/${id}`, { method: 'POST' })).status).toBe(404);
+    expect((await stranger.call(`/api/linkedin/article/${id}/posting-mode`)).status).toBe(404);
+    expect((await stranger.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status).toBe(404);
+    expect(await app.items()).toEqual(before);
+  });
+});
+
+describe('LinkedIn publishing', () => {
+  let received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+  let receiver: Server;
+  let signingSecret: string;
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const port = (receiver.address() as { port: number }).port;
+    signingSecret = (await user.call('/api/linkedin/zapier-webhook', { body: { webhookUrl: `http://127.0.0.1:${port}/hook` } })).json.signingSecret;
+  });
+  afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+
+  it('posts as the member with the image, escapes reserved characters, stores the URL, and delivers the signed webhook', async () => {
+    const id = await newArticle('LinkedIn post');
+    await user.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Ship it (today) — thanks to @team! #Launch' } });
+    received = [];
+    const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const post = li.posts.at(-1)!;
+    expect(post.body.author).toBe(`urn:li:person:${li.member.sub}`);
+    expect(post.body.commentary).toBe('Ship it \\(today\\) — thanks to \\@team! #Launch');
+    expect(post.body.content.media.id).toBe(li.images.at(-1)!.urn);
+    expect(li.images.at(-1)!.owner).toBe(`urn:li:person:${li.member.sub}`);
+    expect(res.json.post.url).toBe(`https://www.linkedin.com/feed/update/${post.urn}`);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.linkedin).toMatchObject({ publishedToLinkedIn: true, linkedinPostUrl: res.json.post.url });
+
+    expect(received).toHaveLength(1);
+    const hook = received[0]!;
+    expect(verifyWebhookSignature(signingSecret, hook.headers['x-webhook-timestamp'] as string, hook.body, hook.headers['x-webhook-signature'] as string)).toBe(true);
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'linkedin.published', articleId: id, postUrl: res.json.post.url });
+
+    const again = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(li.posts.filter((p) => p.urn === post.urn)).toHaveLength(1);
+  });
+
+  it('posts as the administered page in company mode', async () => {
+    const id = await newArticle('Company post', false);
+    const bad = await user.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'page' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe('Valid mode (personal or company) is required');
+    const set = await user.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } });
+    expect(set.json).toEqual({ success: true, mode: 'company', message: 'LinkedIn posting mode set to Business Page' });
+    expect((await user.call(`/api/linkedin/article/${id}/posting-mode`)).json).toEqual({ success: true, mode: 'company' });
+    const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(li.posts.at(-1)!.body.author).toBe(`urn:li:organization:${li.organizations[0]!.id}`);
+  });
+
+  it('still publishes when the webhook is down, and asks to reconnect when the token is revoked', async () => {
+    await user.call('/api/linkedin/zapier-webhook', { body: { webhookUrl: 'http://127.0.0.1:9/closed' } });
+    const id = await newArticle('Hook down', false);
+    expect((await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' })).status).toBe(200);
+
+    const id2 = await newArticle('Revoked', false);
+    li.setMode('expire-tokens');
+    try {
+      const res = await user.call(`/api/linkedin/publish/${id2}`, { method: 'POST' });
+      expect(res.status).toBe(502);
+      expect(res.json.code).toBe('linkedin_token_invalid');
+      expect(res.json.message).toMatch(/reconnect LinkedIn/i);
+    } finally {
+      li.setMode('ok');
+    }
+    expect((await user.call(`/api/articles/${id2}`)).json.article.linkedin.publishedToLinkedIn).toBe(false);
+  });
+});

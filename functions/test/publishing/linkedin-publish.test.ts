@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LINKEDIN_TOKEN_INVALID_MESSAGE } from '../../src/adapters/integrations/linkedin.js';
+import { HttpLinkedInPublisher } from '../../src/adapters/integrations/linkedin-publish.js';
+import { IntegrationError } from '../../src/domain/integrations.js';
+import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
+import { closedPort, expectNoSecrets, rejection } from '../integrations/helpers.js';
+import { PNG, sendJson, serve } from './helpers.js';
+
+let li: FakeLinkedIn;
+let publisher: HttpLinkedInPublisher;
+
+beforeAll(async () => {
+  li = await startFakeLinkedIn();
+  publisher = new HttpLinkedInPublisher({ apiUrl: li.apiUrl });
+});
+afterAll(() => li.stop());
+beforeEach(() => li.reset());
+
+const person = () => `urn:li:person:${li.member.sub}`;
+const ORG = 'urn:li:organization:2414183';
+const png = { bytes: PNG, contentType: 'image/png' };
+const restRequests = () => li.requests.filter((r) => r.path.startsWith('/rest/'));
+
+describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
+  it('personal profile: uploads the image owned by the member, posts the exact body, returns URN and URL', async () => {
+    const token = li.issueToken();
+    const result = await publisher.publish({
+      accessToken: token,
+      author: person(),
+      commentary: 'New article (part 1) is out! #launch\nThanks @everyone',
+      image: png,
+    });
+
+    expect(li.images).toHaveLength(1);
+    const image = li.images[0]!;
+    expect(image).toMatchObject({ owner: person(), contentType: 'image/png' });
+    expect(image.bytes!.equals(PNG)).toBe(true);
+
+    expect(li.posts).toHaveLength(1);
+    const post = li.posts[0]!;
+    expect(post.linkedInVersion).toBe('202601');
+    expect(post.body).toEqual({
+      author: person(),
+      commentary: 'New article \\(part 1\\) is out! #launch\nThanks \\@everyone',
+      visibility: 'PUBLIC',
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      content: { media: { id: image.urn } },
+      lifecycleState: 'PUBLISHED',
+      isReshareDisabledByAuthor: false,
+    });
+    expect(result).toEqual({ urn: post.urn, url: `https://www.linkedin.com/feed/update/${post.urn}` });
+    expect(result.urn).toMatch(/^urn:li:share:\d+$/);
+
+    const paths = li.requests.map((r) => `${r.method} ${r.path.replace(/\?.*$/, '')}`);
+    expect(paths).toEqual([
+      'POST /rest/images',
+      `PUT /upload/images/${image.urn.slice('urn:li:image:'.length)}`,
+      `GET /rest/images/${encodeURIComponent(image.urn)}`,
+      'POST /rest/posts',
+    ]);
+    const [init, , , create] = li.requests;
+    expect(init!.path).toBe('/rest/images?action=initializeUpload');
+    expect(init!.body).toEqual({ initializeUploadRequest: { owner: person() } });
+    for (const request of restRequests()) {
+      expect(request.headers['linkedin-version']).toBe('202601');
+      expect(request.headers['x-restli-protocol-version']).toBe('2.0.0');
+    }
+    expect(create!.headers['content-type']).toBe('application/json');
+  });
+
+  it('without an image it posts no content field', async () => {
+    const result = await publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: 'Just text' });
+    expect(li.images).toHaveLength(0);
+    expect(li.posts[0]!.body).not.toHaveProperty('content');
+    expect(li.posts[0]!.body.commentary).toBe('Just text');
+    expect(result.urn).toBe(li.posts[0]!.urn);
+  });
+
+  it('the LinkedIn-Version is configurable', async () => {
+    const pinned = new HttpLinkedInPublisher({ apiUrl: `${li.apiUrl}/`, version: '202603' });
+    await pinned.publish({ accessToken: li.issueToken(), author: person(), commentary: 'v' });
+    expect(li.posts[0]!.linkedInVersion).toBe('202603');
+  });
+
+  it('company page: the organization URN is both image owner and author', async () => {
+    await publisher.publish({ accessToken: li.issueToken(), author: ORG, commentary: 'From the page', image: png });
+    expect(li.images[0]!.owner).toBe(ORG);
+    expect(li.posts[0]!.body).toMatchObject({ author: ORG, content: { media: { id: li.images[0]!.urn } } });
+  });
+
+  it('a page the member only analyses: 403 → not an admin of the page', async () => {
+    const error = await rejection(publisher.publish({ accessToken: li.issueToken(), author: 'urn:li:organization:5550001', commentary: 'x', image: png }));
+    expect(error).toBeInstanceOf(IntegrationError);
+    expect(error).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
+    expect(error.message).toMatch(/administrator/);
+    expect(error.message).toMatch(/w_organization_social/);
+    expect(li.posts).toHaveLength(0);
+  });
+
+  it('a token without w_member_social: 403 → the missing permission, reconnect', async () => {
+    const token = li.issueToken(['openid', 'profile', 'email']);
+    const error = await rejection(publisher.publish({ accessToken: token, author: person(), commentary: 'x' }));
+    expect(error).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
+    expect(error.message).toMatch(/w_member_social/);
+    expect(error.message).toMatch(/reconnect LinkedIn in Settings/);
+    expectNoSecrets(error.message, [token]);
+  });
+
+  it('expired or revoked tokens anywhere → linkedin_token_invalid', async () => {
+    const token = li.issueToken();
+    li.setMode('expire-tokens');
+    for (const attempt of [
+      () => publisher.publish({ accessToken: token, author: person(), commentary: 'x', image: png }),
+      () => publisher.publish({ accessToken: token, author: person(), commentary: 'x' }),
+      () => publisher.administeredOrganizations(token),
+    ]) {
+      const error = await rejection(attempt());
+      expect(error).toMatchObject({ code: 'linkedin_token_invalid', status: 401, message: LINKEDIN_TOKEN_INVALID_MESSAGE });
+      expectNoSecrets(error.message, [token]);
+    }
+    li.setMode('ok');
+    const revoked = li.issueToken();
+    li.revokeToken(revoked);
+    expect((await rejection(publisher.publish({ accessToken: revoked, author: person(), commentary: 'x' }))).code).toBe('linkedin_token_invalid');
+    expect(li.posts).toHaveLength(0);
+  });
+
+  it('escapes the commentary and keeps it within 3000 characters after escaping', async () => {
+    const long = `${'(a) '.repeat(1000)} #end`; // 4005 characters, 6000+ once escaped
+    await publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: long });
+    const commentary: string = li.posts[0]!.body.commentary;
+    expect(commentary.length).toBeLessThanOrEqual(3000);
+    expect(commentary.length).toBeGreaterThan(2900);
+    expect(commentary.startsWith('\\(a\\) \\(a\\) ')).toBe(true);
+    expect(commentary.endsWith('…')).toBe(true);
+  });
+
+  it('LinkedIn down or unreachable → linkedin_unreachable', async () => {
+    li.setMode('down');
+    const error = await rejection(publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: 'x' }));
+    expect(error).toMatchObject({ code: 'linkedin_unreachable', status: 503 });
+    expect(error.message).toMatch(/try again later/);
+
+    const nowhere = new HttpLinkedInPublisher({ apiUrl: `http://127.0.0.1:${await closedPort()}` });
+    expect((await rejection(nowhere.publish({ accessToken: 't', author: person(), commentary: 'x' }))).code).toBe('linkedin_unreachable');
+  });
+});
+
+describe('HttpLinkedInPublisher against a scripted LinkedIn', () => {
+  it('429 → rate limit message; a missing x-restli-id → error; PROCESSING_FAILED → image error', async () => {
+    let postStatus = 429;
+    const server = await serve((req, res) => {
+      const url = req.url!;
+      if (url.startsWith('/rest/images?action=initializeUpload')) {
+        return sendJson(res, 200, { value: { uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`, image: 'urn:li:image:1' } });
+      }
+      if (url.startsWith('/upload/')) {
+        res.writeHead(201, { 'Content-Length': 0 });
+        return res.end();
+      }
+      if (url.startsWith('/rest/images/')) return sendJson(res, 200, { id: 'urn:li:image:1', status: 'PROCESSING_FAILED' });
+      if (postStatus === 429) return sendJson(res, 429, { status: 429, message: 'Resource level throttle limit reached' });
+      res.writeHead(201, { 'Content-Length': 0 });
+      return res.end();
+    });
+    try {
+      const scripted = new HttpLinkedInPublisher({ apiUrl: server.url, imagePollMs: 10 });
+      const limited = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x' }));
+      expect(limited).toMatchObject({ code: 'linkedin_rate_limited', status: 429 });
+      expect(limited.message).toMatch(/limit/);
+      expect(limited.message).toMatch(/midnight UTC/);
+
+      postStatus = 201;
+      const noId = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x' }));
+      expect(noId.code).toBe('linkedin_error');
+      expect(noId.message).toMatch(/Check your LinkedIn feed/);
+
+      const failed = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }));
+      expect(failed.code).toBe('linkedin_image_failed');
+      const upload = server.received.find((r) => r.url.startsWith('/upload/'))!;
+      expect(upload.method).toBe('PUT');
+      expect(upload.headers.authorization).toBe('Bearer t');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses to send the token to a plain-http upload URL on another host', async () => {
+    const server = await serve((req, res) => sendJson(res, 200, { value: { uploadUrl: 'http://evil.example/upload', image: 'urn:li:image:2' } }));
+    try {
+      const scripted = new HttpLinkedInPublisher({ apiUrl: server.url });
+      const error = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }));
+      expect(error.code).toBe('linkedin_error');
+      expect(server.received).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('HttpLinkedInPublisher.administeredOrganizations', () => {
+  it('lists the approved pages the member may post for, administrators first', async () => {
+    const fake = await startFakeLinkedIn({
+      organizations: [
+        { id: '1', name: 'Analysed', vanityName: 'a', role: 'ANALYST', state: 'APPROVED' },
+        { id: '2', name: 'Content', vanityName: 'c', role: 'CONTENT_ADMIN', state: 'APPROVED' },
+        { id: '3', name: 'Admin', vanityName: 'ad', role: 'ADMINISTRATOR', state: 'APPROVED' },
+        { id: '4', name: 'Pending', vanityName: 'p', role: 'ADMINISTRATOR', state: 'REQUESTED' },
+        { id: '5', name: 'Sponsored', vanityName: 's', role: 'DIRECT_SPONSORED_CONTENT_POSTER', state: 'APPROVED' },
+        { id: '6', name: 'Recruiting', vanityName: 'r', role: 'RECRUITING_POSTER', state: 'APPROVED' },
+      ],
+    });
+    try {
+      const pages = await new HttpLinkedInPublisher({ apiUrl: fake.apiUrl }).administeredOrganizations(fake.issueToken());
+      expect(pages).toEqual([
+        { urn: 'urn:li:organization:3', role: 'ADMINISTRATOR' },
+        { urn: 'urn:li:organization:2', role: 'CONTENT_ADMIN' },
+        { urn: 'urn:li:organization:5', role: 'DIRECT_SPONSORED_CONTENT_POSTER' },
+      ]);
+      const request = fake.requests.at(-1)!;
+      const query = new URL(request.path, fake.url).searchParams;
+      expect(query.get('q')).toBe('roleAssignee');
+      expect(query.get('state')).toBe('APPROVED');
+      expect(request.headers['linkedin-version']).toBe('202601');
+      expect(request.headers['x-restli-protocol-version']).toBe('2.0.0');
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it('the default fake member administers Example GmbH only', async () => {
+    expect(await publisher.administeredOrganizations(li.issueToken())).toEqual([{ urn: ORG, role: 'ADMINISTRATOR' }]);
+  });
+
+  it('a token that may not read pages → 403 with the missing permission', async () => {
+    const error = await rejection(publisher.administeredOrganizations(li.issueToken(['openid', 'w_member_social'])));
+    expect(error).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
+    expect(error.message).toMatch(/r_organization_admin/);
+  });
+});
