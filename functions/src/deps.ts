@@ -25,6 +25,8 @@ export interface Deps {
   settings: SettingService;
   /** Signs OAuth `state` with the session key. */
   oauthState: OAuthState;
+  /** The HMAC key of sessions, OAuth state and approval links. */
+  signingKey: () => Promise<Uint8Array>;
 }
 
 function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
@@ -60,6 +62,7 @@ export function buildDeps(config: Config = loadConfig()): Deps {
     db,
     settings,
     oauthState: new OAuthState(signingKey),
+    signingKey,
     users: new UserService(new DynamoUserStore(db, config.tableName)),
     sessions: new Sessions({ key: signingKey, ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };

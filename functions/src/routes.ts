@@ -24,6 +24,8 @@ import {
   EmailTestSchema,
   PostingModeSchema,
   PublishParamsSchema,
+  ScheduleSchema,
+  ApprovalSchema,
 } from '@app/shared';
 
 /**
@@ -61,6 +63,7 @@ export const routes = [
   { id: 'articles.updateBlog', method: 'PUT', path: '/api/articles/{id}/blog', access: 'user', params: ArticleParamsSchema, body: BlogContentSchema },
   { id: 'articles.updateLinkedIn', method: 'PUT', path: '/api/articles/{id}/linkedin', access: 'user', params: ArticleParamsSchema, body: LinkedInContentSchema },
   { id: 'articles.retryGeneration', method: 'POST', path: '/api/articles/{id}/generate', access: 'user', params: ArticleParamsSchema },
+  { id: 'schedule.set', method: 'PUT', path: '/api/articles/{id}/schedule', access: 'user', params: ArticleParamsSchema, body: ScheduleSchema },
   { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
 
   { id: 'images.generate', method: 'POST', path: '/api/image/generate/{articleId}', access: 'user', params: ImageParamsSchema, body: ImageRequestSchema },
@@ -92,6 +95,9 @@ export const routes = [
   { id: 'email.status', method: 'GET', path: '/api/email/settings', access: 'user' },
   { id: 'email.authUrl', method: 'GET', path: '/api/email/oauth/auth', access: 'user' },
   { id: 'email.callback', method: 'GET', path: '/api/email/oauth/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  // Public: the e-mailed link's signed token authorizes; a GET never publishes (mail scanners prefetch).
+  { id: 'approvals.preview', method: 'POST', path: '/api/approvals/preview', access: 'public', body: ApprovalSchema },
+  { id: 'approvals.confirm', method: 'POST', path: '/api/approvals/confirm', access: 'public', body: ApprovalSchema },
   { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
 ] as const satisfies readonly RouteDef[];
 

@@ -7,8 +7,16 @@ import {
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException as SchedulerNotFound,
+  SchedulerClient,
+  UpdateScheduleCommand,
+} from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EventBridgeScheduler, scheduleName } from '../src/adapters/aws/eventbridge-scheduler.js';
 import { LambdaJobQueue } from '../src/adapters/aws/lambda-job-queue.js';
 import { SecretsManagerStore } from '../src/adapters/aws/secrets-manager-store.js';
 
@@ -78,5 +86,59 @@ describe('LambdaJobQueue', () => {
       userId: 'u',
       articleId: 'a',
     });
+  });
+});
+
+describe('EventBridgeScheduler', () => {
+  const options = {
+    groupName: 'content-publisher',
+    targetArn: 'arn:aws:lambda:eu-west-1:123456789012:function:worker',
+    roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+    deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:schedules-dlq',
+  };
+  const run = { userId: 'u1', articleId: 'mbx1abc2def', platform: 'blog' as const, scheduledFor: '2026-12-01T08:30:00.000Z' };
+
+  it('updates the schedule with the exact definition, in the user time zone', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler.on(UpdateScheduleCommand).resolves({});
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'Europe/Paris');
+    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toEqual({
+      Name: 'article-mbx1abc2def-blog',
+      GroupName: 'content-publisher',
+      ScheduleExpression: 'at(2026-12-01T09:30:00)',
+      ScheduleExpressionTimezone: 'Europe/Paris',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: options.targetArn,
+        RoleArn: options.roleArn,
+        Input: JSON.stringify({ type: 'generate-and-notify', ...run }),
+        RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 5 },
+        DeadLetterConfig: { Arn: options.deadLetterArn },
+      },
+    });
+    expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(0);
+  });
+
+  it('creates the schedule when it does not exist (never made, or already fired and deleted)', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler.on(UpdateScheduleCommand).rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'UTC');
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe('at(2026-12-01T08:30:00)');
+  });
+
+  it('cancels, ignoring a schedule that is already gone', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler.on(DeleteScheduleCommand).rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).cancel('u1', 'a1', 'linkedin');
+    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({ Name: 'article-a1-linkedin', GroupName: 'content-publisher' });
+  });
+
+  it('keeps names within 64 allowed characters for long ids', () => {
+    const name = scheduleName('x'.repeat(64), 'linkedin');
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(name).toMatch(/^[0-9a-zA-Z-_.]+$/);
+    expect(scheduleName('x'.repeat(64), 'blog')).not.toBe(name);
   });
 });

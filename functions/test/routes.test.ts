@@ -8,11 +8,13 @@ import { handlers as settingHandlers } from '../src/http/settings.js';
 import { handlers as wordpressHandlers } from '../src/http/wordpress.js';
 import { handlers as linkedinHandlers } from '../src/http/linkedin.js';
 import { handlers as emailHandlers } from '../src/http/email.js';
+import { handlers as scheduleHandlers } from '../src/http/schedule.js';
+import { handlers as approvalHandlers } from '../src/http/approvals.js';
 import { matchRoute, routeGroup, routeGroups, routes } from '../src/routes.js';
 
 describe('route table', () => {
   it('has a Lambda entry for every group and a handler for every route', () => {
-    const all = { ...authHandlers, ...adminHandlers, ...articleHandlers, ...imageHandlers, ...settingHandlers, ...wordpressHandlers, ...linkedinHandlers, ...emailHandlers };
+    const all = { ...authHandlers, ...adminHandlers, ...articleHandlers, ...imageHandlers, ...settingHandlers, ...wordpressHandlers, ...linkedinHandlers, ...emailHandlers, ...scheduleHandlers, ...approvalHandlers };
     for (const group of routeGroups()) expect(groupHandlers[group], group).toBeTypeOf('function');
     for (const route of routes) expect(all[route.id], route.id).toBeTypeOf('function');
     expect(Object.keys(all).sort()).toEqual(routes.map((r) => r.id).sort());

@@ -64,6 +64,10 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
+  /** Records a platform's time and creates/moves its one-off schedule (EventBridge Scheduler wiring: next step). */
+  schedule: [],
+  /** Approval links: publish the approved platform with the user's integration secrets and image. */
+  approvals: ['userSecrets:read', 'images:read'],
   /** Runs the jobs: drafting and image generation with the user's key, storing the images. */
   [WORKER_ENTRY_NAME]: ['ai', 'images:write'],
 };

@@ -300,6 +300,8 @@ describe('IAM', () => {
     wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
     linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
+    schedule: { userSecrets: [], invokesWorker: false, images: [] },
+    approvals: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject'] },
     worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'] },
   };
   const names = () => [...routeGroups(), WORKER_ENTRY_NAME];
@@ -413,7 +415,7 @@ describe('IAM', () => {
 
   it('IMAGES_BUCKET goes to articles, images, the publishers and the worker; WORKER_FUNCTION_NAME to articles and images', () => {
     const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
-    expect(withVariable('IMAGES_BUCKET')).toEqual(['articles', 'images', 'linkedin', 'wordpress', 'worker']);
+    expect(withVariable('IMAGES_BUCKET')).toEqual(['approvals', 'articles', 'images', 'linkedin', 'wordpress', 'worker']);
     expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
   });
 

@@ -126,3 +126,24 @@ export interface ImageStatus {
 
 /** Whitespace-separated words, as the editors count them. */
 export const wordCount = (value: string): number => value.trim().split(/\s+/).filter(Boolean).length;
+
+export const ScheduleMessages = {
+  invalidDate: 'Please select a valid date and time.',
+  pastDate: 'Please choose a future date and time.',
+  invalidPlatform: 'Platform must be blog or linkedin',
+  invalidData: 'Invalid scheduling data',
+} as const;
+
+/** PUT /api/articles/{id}/schedule: an ISO timestamp (the UI sends toISOString()). */
+export const ScheduleSchema = z.strictObject({
+  platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
+  datetime: z
+    .string({ error: ScheduleMessages.invalidDate })
+    .max(40, ScheduleMessages.invalidDate)
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), ScheduleMessages.invalidDate),
+});
+export type ScheduleInput = z.infer<typeof ScheduleSchema>;
+
+export const ApprovalSchema = z.strictObject({
+  token: z.string({ error: 'The approval link is incomplete' }).min(20, 'The approval link is incomplete').max(4000, 'The approval link is not valid'),
+});

@@ -24,6 +24,12 @@ export interface ArticleStore {
    */
   claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean>;
   releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void>;
+  /**
+   * Records `value` under `field.platform` unless it is already there (a conditional write):
+   * true the first time, false for a repeat. Makes repeated deliveries act once.
+   */
+  markOnce(userId: string, id: string, field: 'notified' | 'approved', platform: Platform, value: string): Promise<boolean>;
+  unmark(userId: string, id: string, field: 'notified' | 'approved', platform: Platform): Promise<void>;
 }
 
 export interface SettingRecord {
@@ -63,9 +69,25 @@ export interface ObjectStore {
 
 export type Job =
   | { type: 'generate-content'; userId: string; articleId: string }
-  | { type: 'generate-image'; userId: string; articleId: string; description: string; requestedAt: string };
+  | { type: 'generate-image'; userId: string; articleId: string; description: string; requestedAt: string }
+  | ({ type: 'generate-and-notify' } & ScheduledRun);
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
 export interface JobQueue {
   enqueue(job: Job): Promise<void>;
+}
+
+export interface ScheduledRun {
+  userId: string;
+  articleId: string;
+  platform: Platform;
+  /** ISO instant the run is for; a run whose article no longer says this time does nothing. */
+  scheduledFor: string;
+}
+
+/** One-off schedules per article and platform: EventBridge Scheduler in AWS, timers locally. */
+export interface Scheduler {
+  /** Creates the platform's schedule, or moves it when it exists. */
+  schedule(run: ScheduledRun, timezone: string): Promise<void>;
+  cancel(userId: string, articleId: string, platform: Platform): Promise<void>;
 }

@@ -115,6 +115,10 @@ export class UserService {
     return this.store.list();
   }
 
+  async get(id: string): Promise<UserRecord | undefined> {
+    return this.store.getById(id);
+  }
+
   async setActive(id: string, isActive: boolean, now = new Date().toISOString()): Promise<UserRecord> {
     const existing = await this.store.getById(id);
     if (!existing) throw notFound(Messages.userNotFound);

@@ -1,4 +1,5 @@
 import type { Job } from '../domain/ports.js';
+import { approvals } from '../services/approvals.js';
 import { articleServices } from '../services/articles.js';
 
 /** The worker's one entry: the same code runs in the worker Lambda and in the local process. */
@@ -11,5 +12,10 @@ export async function runJob(job: Job): Promise<void> {
     case 'generate-image':
       await articles.generateImage(job.userId, job.articleId, job.description, job.requestedAt);
       return;
+    case 'generate-and-notify': {
+      const { type: _type, ...run } = job;
+      await approvals().generateAndNotify(run);
+      return;
+    }
   }
 }

@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { resetDeps } from '../deps.js';
+import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
+import { runJob } from '../jobs/run-job.js';
+import { schedulerServices } from '../services/scheduler.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
 import { startLocalS3, type LocalS3 } from './s3.js';
 import { createLocalServer } from './server.js';
@@ -86,6 +89,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     env.PUBLIC_URL ||= url;
     env.PORT = String(port);
     resetDeps();
+    setLocalJobRunner(runJob);
+    // EventBridge Scheduler's stand-in: re-arm every stored schedule (past ones fire now).
+    await schedulerServices().restore();
+    stops.push(async () => schedulerServices().stop());
     return {
       url,
       port,

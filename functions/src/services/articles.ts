@@ -4,11 +4,10 @@ import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from 
 import { LambdaJobQueue } from '../adapters/aws/lambda-job-queue.js';
 import { S3ObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { InProcessJobQueue } from '../adapters/local/in-process-job-queue.js';
+import { InProcessJobQueue, runLocalJob } from '../adapters/local/in-process-job-queue.js';
 import { deps, onResetDeps } from '../deps.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
-import { runJob } from '../jobs/run-job.js';
 import { logger } from '../logger.js';
 
 export interface ArticleServices {
@@ -27,7 +26,7 @@ function build(): ArticleServices {
   const jobs: JobQueue = config.workerFunctionName
     ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
     : new InProcessJobQueue(
-        (job) => runJob(job),
+        (job) => runLocalJob(job),
         (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
       );
   const articles = new ArticleService({

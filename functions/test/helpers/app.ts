@@ -10,7 +10,9 @@ import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
 export interface TestApp {
   url: string;
   tableName: string;
-  stop(): Promise<void>;
+  dataDir: string;
+  /** Stops the stack; with keepData the data folder stays (restart tests). */
+  stop(keepData?: boolean): Promise<void>;
   /** Every item in the table, for "nothing was written" assertions. */
   items(): Promise<Record<string, unknown>[]>;
 }
@@ -21,6 +23,7 @@ export async function startTestApp(): Promise<TestApp> {
   const tableName = `test-${randomBytes(6).toString('hex')}`;
   process.env.SESSION_SECRET = randomBytes(32).toString('hex');
   delete process.env.PUBLIC_URL;
+  delete process.env.OUTBOX_DIR; // each app writes mail into its own data folder
   const stack: LocalStack = await startLocalStack({
     port: 0,
     host: '127.0.0.1',
@@ -38,14 +41,15 @@ export async function startTestApp(): Promise<TestApp> {
   return {
     url: stack.url,
     tableName,
+    dataDir,
     async items() {
       const out = await db.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
       return (out.Items ?? []).sort((a, b) => `${a.PK}${a.SK}`.localeCompare(`${b.PK}${b.SK}`));
     },
-    async stop() {
+    async stop(keepData = false) {
       await stack.stop();
       db.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -134,4 +134,53 @@ export class DynamoArticleStore implements ArticleStore {
       if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     }
   }
+
+  async markOnce(userId: string, id: string, field: 'notified' | 'approved', platform: Platform, value: string): Promise<boolean> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #f = :empty',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#f)',
+          ExpressionAttributeNames: { '#f': field },
+          ExpressionAttributeValues: { ':empty': {} },
+        }),
+      )
+      .catch((err: Error) => {
+        if (err.name !== 'ConditionalCheckFailedException') throw err;
+      });
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #f.#p = :v',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#f.#p) OR #f.#p <> :v)',
+          ExpressionAttributeNames: { '#f': field, '#p': platform },
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+
+  async unmark(userId: string, id: string, field: 'notified' | 'approved', platform: Platform): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'REMOVE #f.#p',
+          ConditionExpression: 'attribute_exists(#f)',
+          ExpressionAttributeNames: { '#f': field, '#p': platform },
+        }),
+      )
+      .catch((err: Error) => {
+        if (err.name !== 'ConditionalCheckFailedException') throw err;
+      });
+  }
 }

@@ -21,3 +21,18 @@ export class InProcessJobQueue implements JobQueue {
     while (this.running.size) await Promise.all([...this.running]);
   }
 }
+
+let localRunner: ((job: Job) => Promise<void>) | undefined;
+
+/**
+ * The local server registers the job runner here (AWS uses the worker Lambda instead), so the API
+ * bundles do not carry every job's code.
+ */
+export function setLocalJobRunner(run: (job: Job) => Promise<void>): void {
+  localRunner = run;
+}
+
+export function runLocalJob(job: Job): Promise<void> {
+  if (!localRunner) return Promise.reject(new Error('No local job runner: jobs run in the worker Lambda in AWS'));
+  return localRunner(job);
+}

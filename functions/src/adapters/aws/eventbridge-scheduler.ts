@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  UpdateScheduleCommand,
+  type CreateScheduleCommandInput,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
+import type { Platform } from '@app/shared';
+import type { ScheduledRun, Scheduler } from '../../domain/ports.js';
+
+export interface EventBridgeSchedulerOptions {
+  groupName: string;
+  /** The generate-and-notify (worker) function. */
+  targetArn: string;
+  /** Role EventBridge Scheduler assumes to invoke the target. */
+  roleArn: string;
+  deadLetterArn: string;
+}
+
+/** Schedule names: 1–64 of [0-9a-zA-Z-_.], derived from article id and platform (hashed when too long). */
+export function scheduleName(articleId: string, platform: Platform): string {
+  const name = `article-${articleId}-${platform}`;
+  if (name.length <= 64 && /^[0-9a-zA-Z-_.]+$/.test(name)) return name;
+  const digest = createHash('sha256').update(`${articleId}/${platform}`).digest('hex').slice(0, 40);
+  return `article-${digest}-${platform}`;
+}
+
+/** `at(yyyy-mm-ddThh:mm:ss)` in the given zone (EventBridge reads it with ScheduleExpressionTimezone). */
+export function atExpression(instant: Date, timezone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return `at(${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second})`;
+}
+
+export class EventBridgeScheduler implements Scheduler {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly options: EventBridgeSchedulerOptions,
+  ) {}
+
+  private definition(run: ScheduledRun, timezone: string): CreateScheduleCommandInput {
+    return {
+      Name: scheduleName(run.articleId, run.platform),
+      GroupName: this.options.groupName,
+      ScheduleExpression: atExpression(new Date(run.scheduledFor), timezone),
+      ScheduleExpressionTimezone: timezone,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: this.options.targetArn,
+        RoleArn: this.options.roleArn,
+        Input: JSON.stringify({ type: 'generate-and-notify', ...run }),
+        RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 5 },
+        DeadLetterConfig: { Arn: this.options.deadLetterArn },
+      },
+    };
+  }
+
+  /** Moves the schedule when it exists; creates it when it does not (never made, or already fired and deleted). */
+  async schedule(run: ScheduledRun, timezone: string): Promise<void> {
+    const input = this.definition(run, timezone);
+    try {
+      await this.client.send(new UpdateScheduleCommand(input));
+    } catch (err) {
+      if (!(err instanceof ResourceNotFoundException)) throw err;
+      await this.client.send(new CreateScheduleCommand(input));
+    }
+  }
+
+  async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
+    try {
+      await this.client.send(new DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }));
+    } catch (err) {
+      if (!(err instanceof ResourceNotFoundException)) throw err;
+    }
+  }
+}

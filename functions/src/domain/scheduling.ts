@@ -1,0 +1,178 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { ScheduleMessages, type Platform, type ScheduleInput } from '@app/shared';
+import type { ArticleRecord, ArticleService } from './articles.js';
+import type { EmailService } from './email.js';
+import { ApiError, badRequest, conflict, notFound } from './errors.js';
+import type { ArticleStore, ScheduledRun, Scheduler } from './ports.js';
+import type { PublishingService } from './publishing.js';
+
+/** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
+const NOW_GRACE_MS = 5 * 60 * 1000;
+const APPROVAL_TTL = '7d';
+
+export const ApprovalMessages = {
+  invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
+  outdated: 'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
+  done: 'Approved and published.',
+} as const;
+
+const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Records the platform's time and creates or moves its one-off schedule. */
+export async function scheduleArticle(
+  deps: { articles: ArticleStore; scheduler: Scheduler; now?: Date },
+  userId: string,
+  id: string,
+  input: ScheduleInput,
+  timezone: string,
+): Promise<ArticleRecord> {
+  const now = deps.now ?? new Date();
+  let at = new Date(input.datetime);
+  if (at.getTime() < now.getTime() - NOW_GRACE_MS) throw badRequest(ScheduleMessages.pastDate, 'past_date');
+  if (at.getTime() < now.getTime()) at = now;
+  const scheduledFor = at.toISOString();
+  const updated = await deps.articles.update(userId, id, { [`scheduled.${input.platform}`]: scheduledFor, updatedAt: now.toISOString() });
+  if (!updated) throw notFound('Article not found', 'article_not_found');
+  await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor }, timezone);
+  return updated;
+}
+
+export interface ApprovalDeps {
+  articles: ArticleStore;
+  articleService: ArticleService;
+  email: EmailService;
+  publishing: PublishingService;
+  userEmail: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
+  signingKey: () => Promise<Uint8Array>;
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+/** The scheduled run's e-mail and the approval that publishes. */
+export class ApprovalService {
+  constructor(private readonly deps: ApprovalDeps) {}
+
+  /**
+   * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
+   * Moved or cancelled schedules do nothing; a repeated delivery e-mails once.
+   */
+  async generateAndNotify(run: ScheduledRun): Promise<'stale' | 'duplicate' | 'sent' | 'no-mailer'> {
+    const { userId, articleId, platform, scheduledFor } = run;
+    let article = await this.deps.articles.get(userId, articleId);
+    if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
+    if (!(await this.deps.articles.markOnce(userId, articleId, 'notified', platform, scheduledFor))) return 'duplicate';
+    try {
+      if (!article[platform].content.trim()) article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
+      const owner = await this.deps.userEmail(userId);
+      const to = (await this.deps.email.notificationAddress(userId)) ?? owner?.email;
+      const mailer = await this.deps.email.mailerFor(userId);
+      if (!mailer || !to) {
+        await this.deps.articles.update(userId, articleId, {
+          lastError: { code: 'email_not_configured', message: 'The approval e-mail could not be sent: set up Gmail in Settings.' },
+        });
+        return 'no-mailer';
+      }
+      await mailer.send(await this.approvalEmail(article, run, to, owner?.timezone ?? 'UTC'));
+      return 'sent';
+    } catch (err) {
+      await this.deps.articles.unmark(userId, articleId, 'notified', platform); // let the retry try again
+      throw err;
+    }
+  }
+
+  private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {
+    const base = this.deps.publicUrl();
+    const token = await this.signApproval(run);
+    const approveUrl = `${base}/approve?token=${encodeURIComponent(token)}`;
+    const scheduleUrl = `${base}/schedule`;
+    const text = article[run.platform].content.trim();
+    const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
+    const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone, hourCycle: 'h23' }).format(new Date(run.scheduledFor));
+    const quota = article.lastError?.code === 'insufficient_quota';
+    const problem = quota
+      ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
+      : !text
+        ? `There is no ${PLATFORM_NAMES[run.platform]} text yet${article.lastError ? `: ${article.lastError.message}` : '.'}`
+        : '';
+    const subject = `Approve for ${PLATFORM_NAMES[run.platform]}: ${article.title}`;
+    const lines = [
+      `"${article.title}" is ready for ${PLATFORM_NAMES[run.platform]} (scheduled ${when}).`,
+      problem,
+      '',
+      preview,
+      '',
+      article.image ? `Image: ${article.image.description}` : 'No image yet.',
+      '',
+      `Approve and publish: ${approveUrl}`,
+      `Review on the Schedule page: ${scheduleUrl}`,
+    ].filter((l) => l !== undefined);
+    const html = `<h2>${escapeHtml(article.title)}</h2>
+<p>Ready for <strong>${PLATFORM_NAMES[run.platform]}</strong>, scheduled ${escapeHtml(when)}.</p>
+${problem ? `<p style="color:#b42318"><strong>${escapeHtml(problem)}</strong></p>` : ''}
+<blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;padding-left:12px">${escapeHtml(preview)}</blockquote>
+<p>${article.image ? `Image: ${escapeHtml(article.image.description)}` : 'No image yet.'}</p>
+<p><a href="${escapeHtml(approveUrl)}" style="background:#4f46e5;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Approve and publish</a></p>
+<p><a href="${escapeHtml(scheduleUrl)}">Review on the Schedule page</a></p>`;
+    return { to, subject, text: lines.join('\n'), html };
+  }
+
+  async signApproval(run: ScheduledRun): Promise<string> {
+    return new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(run.userId)
+      .setIssuedAt()
+      .setExpirationTime(APPROVAL_TTL)
+      .sign(await this.deps.signingKey());
+  }
+
+  private async verifyApproval(token: string): Promise<ScheduledRun> {
+    try {
+      const { payload } = await jwtVerify(token, await this.deps.signingKey(), { algorithms: ['HS256'] });
+      if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
+      return { userId: payload.sub, articleId: String(payload.aid), platform: payload.p as Platform, scheduledFor: String(payload.at) };
+    } catch {
+      throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    }
+  }
+
+  /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */
+  async previewApproval(token: string) {
+    const run = await this.verifyApproval(token);
+    const article = await this.deps.articles.get(run.userId, run.articleId);
+    if (!article) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    const published = run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    return {
+      success: true,
+      title: article.title,
+      platform: run.platform,
+      scheduledFor: run.scheduledFor,
+      current: article.scheduled[run.platform] === run.scheduledFor,
+      published,
+      preview: article[run.platform].content.slice(0, 1200),
+      postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
+    };
+  }
+
+  /** The one-click approval, after confirmation: publishes that platform, once. */
+  async confirmApproval(token: string) {
+    const run = await this.verifyApproval(token);
+    const article = await this.deps.articles.get(run.userId, run.articleId);
+    if (!article) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    if (article.scheduled[run.platform] !== run.scheduledFor) throw conflict(ApprovalMessages.outdated, 'outdated_approval');
+    if (!(await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor))) {
+      throw conflict('This approval was already used.', 'already_approved');
+    }
+    try {
+      const url =
+        run.platform === 'blog'
+          ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId)).link
+          : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId)).url;
+      return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
+    } catch (err) {
+      await this.deps.articles.unmark(run.userId, run.articleId, 'approved', run.platform);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,185 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack } from '../src/local/stack.js';
+import { approvals } from '../src/services/approvals.js';
+import { parseMime } from './fakes/mime.js';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+let app: TestApp;
+let wp: FakeWordPress;
+let user: Client;
+let userId: string;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const outbox = () => {
+  try {
+    return readdirSync(join(app.dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+};
+const mails = () => outbox().map((f) => readFileSync(join(app.dataDir, 'outbox', f), 'utf8'));
+/** Decoded e-mails in the outbox, oldest first. */
+const parsed = () => mails().map(parseMime);
+/** The approve link's token, from the text part of an e-mail. */
+function tokenFrom(eml: string): string {
+  const mail = parseMime(eml);
+  const m = /\/approve\?token=([A-Za-z0-9._%-]+)/.exec(`${mail.text ?? ''}`);
+  if (!m) throw new Error('no approve link in the e-mail');
+  return decodeURIComponent(m[1]!);
+}
+
+async function newArticle(title: string) {
+  const id = (await user.call('/api/articles', { body: { title, topic: 'Scheduling', keyword: 'schedules' } })).json.article._id as string;
+  await drafted(user, id);
+  return id;
+}
+const schedule = (id: string, platform: string, datetime: string) =>
+  user.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform, datetime } });
+
+beforeAll(async () => {
+  wp = await startFakeWordPress();
+  app = await startTestApp();
+  user = new Client(app.url);
+  userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
+  await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
+});
+afterAll(async () => {
+  await app?.stop();
+  await wp?.stop();
+});
+
+describe('scheduling input', () => {
+  it('refuses past, malformed and unknown-platform input and changes nothing', async () => {
+    const id = await newArticle('Bad input');
+    const before = await app.items();
+    const past = await schedule(id, 'blog', new Date(Date.now() - 24 * 3600 * 1000).toISOString());
+    expect(past.status).toBe(400);
+    expect(past.json.message).toBe('Please choose a future date and time.');
+    const malformed = await schedule(id, 'blog', 'tomorrow at noon');
+    expect(malformed.json.message).toBe('Please select a valid date and time.');
+    expect((await schedule(id, 'tiktok', new Date(Date.now() + 3600_000).toISOString())).status).toBe(400);
+    expect((await schedule('nope123', 'blog', new Date(Date.now() + 3600_000).toISOString())).status).toBe(404);
+    expect(await app.items()).toEqual(before);
+  });
+
+  it('schedules both platforms in parallel', async () => {
+    const id = await newArticle('Both');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const [a, b] = await Promise.all([schedule(id, 'blog', at), schedule(id, 'linkedin', at)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.scheduled).toEqual({ blog: at, linkedin: at });
+  });
+});
+
+describe('the scheduled run', () => {
+  it('fires within 1 s and sends one approval e-mail; a moved schedule does not fire at its old time', async () => {
+    const id = await newArticle('Fires on time');
+    const sent = outbox().length;
+    const first = new Date(Date.now() + 1200).toISOString();
+    await schedule(id, 'blog', first);
+    await schedule(id, 'blog', new Date(Date.now() + 4000).toISOString()); // moved
+    await sleep(2200);
+    expect(outbox().length).toBe(sent);
+
+    const id2 = await newArticle('On time');
+    const at = Date.now() + 1000;
+    await schedule(id2, 'blog', new Date(at).toISOString());
+    for (let i = 0; i < 40 && outbox().length === sent; i++) await sleep(50);
+    const firedWithin = Date.now() - at;
+    expect(outbox().length).toBe(sent + 1);
+    expect(firedWithin).toBeLessThan(1000);
+    const mail = parsed().at(-1)!;
+    expect(mail.to).toBe('owner@example.com');
+    expect(mail.subject).toBe('Approve for WordPress (blog): On time');
+    expect(mail.text).toContain('/approve?token=');
+    expect(mail.text).toContain('/schedule');
+    await sleep(2500); // the moved one fires at its new time, once
+    expect(outbox().length).toBe(sent + 2);
+  });
+
+  it('a repeated delivery e-mails once; a stale run does nothing', async () => {
+    const id = await newArticle('Twice');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'linkedin', at);
+    const sent = outbox().length;
+    const run = { userId, articleId: id, platform: 'linkedin' as const, scheduledFor: at };
+    expect(await Promise.all([approvals().generateAndNotify(run), approvals().generateAndNotify(run)])).toEqual(
+      expect.arrayContaining(['sent', 'duplicate']),
+    );
+    expect(await approvals().generateAndNotify(run)).toBe('duplicate');
+    expect(await approvals().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe('stale');
+    expect(outbox().length).toBe(sent + 1);
+  });
+
+  it('survives a restart: stored schedules are re-armed and fire', async () => {
+    const id = await newArticle('After restart');
+    await schedule(id, 'blog', new Date(Date.now() + 1500).toISOString());
+    const sent = outbox().length;
+    await app.stop(true);
+    const restarted = await startLocalStack({ port: 0, host: '127.0.0.1', dataDir: app.dataDir, dynamoEndpoint: inject('dynamoEndpoint'), tableName: app.tableName });
+    try {
+      for (let i = 0; i < 60 && outbox().length === sent; i++) await sleep(50);
+      expect(outbox().length).toBe(sent + 1);
+      expect(parsed().at(-1)!.subject).toContain('After restart');
+    } finally {
+      await restarted.stop();
+    }
+    app = await startTestApp(); // later tests get a fresh app
+    user = new Client(app.url);
+    userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
+    await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
+  });
+});
+
+describe('approval links', () => {
+  it('publishes only after confirmation, only once; tampered or expired tokens publish nothing', async () => {
+    const id = await newArticle('Approve me');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', at);
+    await approvals().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    const anonymous = new Client(app.url); // the e-mail may be opened anywhere
+
+    const posts = wp.posts.length;
+    const preview = await anonymous.call('/api/approvals/preview', { body: { token } });
+    expect(preview.json).toMatchObject({ success: true, title: 'Approve me', platform: 'blog', current: true, published: false });
+    expect(wp.posts.length).toBe(posts); // looking never publishes
+
+    const tampered = await anonymous.call('/api/approvals/confirm', { body: { token: token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA') } });
+    expect(tampered.status).toBe(400);
+    const expired = await new SignJWT({ purpose: 'approve', aid: id, p: 'blog', at })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(process.env.SESSION_SECRET!));
+    expect((await anonymous.call('/api/approvals/confirm', { body: { token: expired } })).status).toBe(400);
+    expect(wp.posts.length).toBe(posts);
+
+    const confirmed = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toMatchObject({ success: true, platform: 'blog' });
+    expect(wp.posts.length).toBe(posts + 1);
+    const again = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(again.status).toBe(409);
+    expect(wp.posts.length).toBe(posts + 1);
+    expect((await user.call(`/api/articles/${id}`)).json.article.blog.publishedToWordPress).toBe(true);
+  });
+
+  it('an approval for an older schedule publishes nothing', async () => {
+    const id = await newArticle('Moved after mail');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', at);
+    await approvals().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    await schedule(id, 'blog', new Date(Date.now() + 7200_000).toISOString());
+    const res = await new Client(app.url).call('/api/approvals/confirm', { body: { token } });
+    expect(res.status).toBe(409);
+  });
+});
