@@ -20,6 +20,8 @@ const SheetsImport = lazy(() => import('./pages/SheetsImport'));
 const Admin = lazy(() => import('./pages/Admin'));
 // /admin: role admin only, anyone else is sent to /dashboard.
 const AdminOnly = lazy(() => import('./components/AdminOnly'));
+// The e-mailed approve link: public, signed in or not (its token authorizes).
+const Approve = lazy(() => import('./pages/Approve'));
 
 
 /** When a call answers 401 the session has ended (deactivated, logged out elsewhere). */
@@ -45,16 +47,20 @@ export default function App() {
 
   if (!user) {
     return (
-      <Routes>
-        <Route path="/welcome" element={<Welcome />} />
-        <Route path="*" element={<Navigate to="/welcome" replace />} />
-      </Routes>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path="/welcome" element={<Welcome />} />
+          <Route path="/approve" element={<Approve />} />
+          <Route path="*" element={<Navigate to="/welcome" replace />} />
+        </Routes>
+      </Suspense>
     );
   }
 
   return (
     <Suspense fallback={<PageSpinner />}>
       <Routes>
+        <Route path="/approve" element={<Approve />} />
         <Route element={<Shell />}>
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/create">

@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api, errorText } from '../api/client';
+import { Logo } from '../components/Logo';
+import { useTheme } from '../hooks/useTheme';
+import '../styles/welcome.css';
+
+interface ApprovalPreview {
+  title: string;
+  platform: 'blog' | 'linkedin';
+  scheduledFor: string;
+  current: boolean;
+  published: boolean;
+  preview: string;
+  postUrl: string | null;
+}
+
+const PLATFORM: Record<ApprovalPreview['platform'], string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+
+/**
+ * The page behind the approve link of the scheduled-run e-mail. Opening it only shows what would
+ * be published (mail scanners prefetch links); publishing needs the explicit confirmation below.
+ * The signed token in the link is the authorization, so it works without being logged in.
+ */
+export default function Approve() {
+  const { theme } = useTheme();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [preview, setPreview] = useState<ApprovalPreview | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<{ postUrl: string | null } | null>(null);
+
+  useEffect(() => {
+    if (!token) {
+      setError('This approval link is incomplete. Open the article on the Schedule page instead.');
+      return;
+    }
+    api
+      .post<ApprovalPreview>('/approvals/preview', { token })
+      .then(setPreview)
+      .catch((err) => setError(errorText(err, 'Failed to load the approval. Try the link again.')));
+  }, [token]);
+
+  const confirm = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const result = await api.post<{ postUrl: string | null }>('/approvals/confirm', { token });
+      setDone({ postUrl: result.postUrl });
+    } catch (err) {
+      setError(errorText(err, 'Publishing failed. Your content is kept; try again from the Schedule page.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const platform = preview ? PLATFORM[preview.platform] : '';
+  return (
+    <div className="welcome">
+      <main className="welcome__main">
+        <section className="welcome-card" aria-labelledby="approve-title">
+          <Logo variant={theme} className="welcome-card__logo" />
+          <p className="welcome-card__eyebrow">Approval</p>
+          <h1 id="approve-title" className="welcome-card__title">
+            {preview ? `Publish “${preview.title}” to ${platform}?` : 'Approve publication'}
+          </h1>
+          {!preview && !error && <p className="welcome-card__lead">Loading…</p>}
+          {error && (
+            <p role="alert" className="alert alert--error">
+              {error}
+            </p>
+          )}
+          {preview && !done && (
+            <>
+              <p className="welcome-card__lead">
+                Scheduled for {new Date(preview.scheduledFor).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hour12: false })}.
+                {!preview.current && ' This link is for an earlier schedule of this article.'}
+              </p>
+              <blockquote className="approve__preview" style={{ whiteSpace: 'pre-wrap', maxHeight: 240, overflow: 'auto' }}>
+                {preview.preview || 'There is no text yet.'}
+              </blockquote>
+              {preview.published ? (
+                <p className="welcome-card__lead">
+                  Already published.{' '}
+                  {preview.postUrl && (
+                    <a href={preview.postUrl} target="_blank" rel="noopener noreferrer">
+                      View the post
+                    </a>
+                  )}
+                </p>
+              ) : (
+                <div className="welcome-card__actions">
+                  <button type="button" className="btn btn--primary btn--lg" onClick={confirm} disabled={busy || !preview.current}>
+                    {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
+                  </button>
+                  <Link className="btn btn--secondary btn--lg" to="/schedule">
+                    Review first
+                  </Link>
+                </div>
+              )}
+            </>
+          )}
+          {done && (
+            <p role="status" className="welcome-card__lead">
+              Published to {platform}.{' '}
+              {done.postUrl && (
+                <a href={done.postUrl} target="_blank" rel="noopener noreferrer">
+                  View the post
+                </a>
+              )}
+            </p>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}
