@@ -1,5 +1,5 @@
 /**
- * Intervals of the create flow. One mutable object so tests can shorten them; the values are the
+ * Intervals of the create flow and the settings panels. One mutable object so tests can shorten them; the values are the
  * product's (SPEC.md §9 inline notifications: 3 s plus a 300 ms fade).
  */
 export const timing = {
@@ -12,4 +12,8 @@ export const timing = {
   /** Inline notifications on the create and schedule screens. */
   noticeMs: 3000,
   noticeFadeMs: 300,
+  /** "Copied!" after a copy button is pressed (SPEC.md §9: copy feedback 2 s). */
+  copyFeedbackMs: 2000,
+  /** Status checks while an OAuth popup (LinkedIn, Google) is open, and checks whether it closed. */
+  oauthPopupPollMs: 1500,
 };

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Setting } from '@app/shared';
 import SettingsPage from '../../pages/Settings';
+import { settingsRoutes } from '../../test/settings';
 import { deferred, mockApi, renderWithProviders, type MockReply, type RecordedRequest } from '../../test/utils';
 
 const openai: Setting = {
@@ -18,11 +19,12 @@ const hidden: Setting = { _id: 'wordpress_username', key: 'wordpress_username', 
 const LIST = 'GET /api/settings?mask=true';
 const section = () => screen.getByRole('region', { name: 'API Keys' });
 const entry = (key: string) => within(section()).getByRole('heading', { name: key, level: 3 }).closest('li') as HTMLElement;
-const sent = (requests: RecordedRequest[], method: string) => requests.filter((r) => r.method === method);
+const sent = (requests: RecordedRequest[], method: string) =>
+  requests.filter((r) => r.method === method && r.path.startsWith('/api/settings'));
 
 describe('Settings page', () => {
   it('shows Theme Settings first, the three integration panels, then API Keys', async () => {
-    mockApi({ [LIST]: { body: [] } });
+    mockApi(settingsRoutes({ [LIST]: { body: [] } }));
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -32,7 +34,10 @@ describe('Settings page', () => {
       'Gmail API Configuration',
       'API Keys',
     ]);
-    expect(screen.getAllByText('Coming soon')).toHaveLength(3);
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Authenticate with Google' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Authenticate with LinkedIn' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Site URL')).toHaveAttribute('type', 'url');
     expect(await screen.findByText('No API keys found. Add your first key using the form.')).toBeInTheDocument();
   });
 });
@@ -40,14 +45,17 @@ describe('Settings page', () => {
 describe('API Keys section', () => {
   it('shows a spinner, then the entries with masked values, descriptions and Last updated (Unknown if missing)', async () => {
     const list = deferred<MockReply>();
-    const { requests } = mockApi({ [LIST]: () => list.promise });
+    const { requests } = mockApi(settingsRoutes({ [LIST]: () => list.promise }));
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     expect(within(section()).getByRole('status', { name: 'Loading API keys' })).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Add New API Key' })).toBeInTheDocument();
 
     list.resolve({ body: [openai, hidden, legacy] });
     const first = await waitFor(() => entry('openai_api_key'));
-    expect(requests[0]).toMatchObject({ path: '/api/settings?mask=true', credentials: 'include' });
+    expect(requests.find((r) => r.path.startsWith('/api/settings'))).toMatchObject({
+      path: '/api/settings?mask=true',
+      credentials: 'include',
+    });
     expect(within(section()).queryByRole('status', { name: 'Loading API keys' })).not.toBeInTheDocument();
     // Values are shown exactly as the server masked them.
     expect(within(first).getByText('••••••••1234')).toBeInTheDocument();
@@ -72,13 +80,13 @@ describe('API Keys section', () => {
   });
 
   it('shows the empty text when there are no keys', async () => {
-    mockApi({ [LIST]: { body: [hidden] } });
+    mockApi(settingsRoutes({ [LIST]: { body: [hidden] } }));
     renderWithProviders(<SettingsPage />);
     expect(await screen.findByText('No API keys found. Add your first key using the form.')).toBeInTheDocument();
   });
 
   it('toasts "Failed to load settings data" bottom-right when the list fails', async () => {
-    mockApi({ [LIST]: { status: 500, body: {} } });
+    mockApi(settingsRoutes({ [LIST]: { status: 500, body: {} } }));
     renderWithProviders(<SettingsPage />);
     const toast = await screen.findByText('Failed to load settings data', { selector: '.Toastify__toast' });
     expect(toast.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');
@@ -87,14 +95,14 @@ describe('API Keys section', () => {
 
   it('creates a key: name normalised as typed, required fields checked, POST, toast, list reloaded', async () => {
     let stored: Setting[] = [];
-    const { requests } = mockApi({
+    const { requests } = mockApi(settingsRoutes({
       [LIST]: () => ({ body: stored }),
       'POST /api/settings': ({ body }) => {
         const input = body as { key: string; value: string; description: string };
         stored = [{ _id: input.key, key: input.key, value: '••••••••', description: input.description, updatedAt: null }];
         return { status: 201, body: { success: true, setting: stored[0], message: 'Created settings entry successfully' } };
       },
-    });
+    }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await screen.findByText('No API keys found. Add your first key using the form.');
@@ -141,7 +149,7 @@ describe('API Keys section', () => {
   });
 
   it('editing: key fixed with its note; a blank value warns "No changes were made to the value" and closes without a request', async () => {
-    const { requests } = mockApi({ [LIST]: { body: [openai] } });
+    const { requests } = mockApi(settingsRoutes({ [LIST]: { body: [openai] } }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await waitFor(() => entry('openai_api_key'));
@@ -163,10 +171,10 @@ describe('API Keys section', () => {
   });
 
   it('editing with a value sends POST with the fixed key and toasts "Updated settings entry successfully"', async () => {
-    const { requests } = mockApi({
+    const { requests } = mockApi(settingsRoutes({
       [LIST]: { body: [openai] },
       'POST /api/settings': { status: 200, body: { success: true, message: 'Updated settings entry successfully' } },
-    });
+    }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await waitFor(() => entry('openai_api_key'));
@@ -179,7 +187,7 @@ describe('API Keys section', () => {
   });
 
   it('a failed save toasts "Failed to create/update settings entry" and keeps the form open', async () => {
-    mockApi({ [LIST]: { body: [] }, 'POST /api/settings': { status: 500, body: {} } });
+    mockApi(settingsRoutes({ [LIST]: { body: [] }, 'POST /api/settings': { status: 500, body: {} } }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await screen.findByText('No API keys found. Add your first key using the form.');
@@ -195,7 +203,7 @@ describe('API Keys section', () => {
   it('deletes after confirmation; cancelling sends nothing; a 404 counts as deleted', async () => {
     let stored = [openai, legacy];
     let deleteReply: MockReply = { body: { success: true, message: 'Settings entry deleted successfully' } };
-    const { requests } = mockApi({
+    const { requests } = mockApi(settingsRoutes({
       [LIST]: () => ({ body: stored }),
       'DELETE /api/settings/openai_api_key': () => {
         stored = stored.filter((s) => s.key !== 'openai_api_key');
@@ -205,7 +213,7 @@ describe('API Keys section', () => {
         stored = stored.filter((s) => s.key !== 'old_key');
         return deleteReply;
       },
-    });
+    }));
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
@@ -229,7 +237,7 @@ describe('API Keys section', () => {
   });
 
   it('a failed delete toasts "Failed to delete settings entry" and keeps the entry', async () => {
-    mockApi({ [LIST]: { body: [openai] }, 'DELETE /api/settings/openai_api_key': { status: 500, body: {} } });
+    mockApi(settingsRoutes({ [LIST]: { body: [openai] }, 'DELETE /api/settings/openai_api_key': { status: 500, body: {} } }));
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();

@@ -6,3 +6,7 @@ export interface SettingsPanelProps {
 /** All settings queries start with this key, so one invalidation reloads every panel. */
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 export const API_KEYS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'api-keys'] as const;
+export const WORDPRESS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'wordpress'] as const;
+export const LINKEDIN_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'linkedin'] as const;
+export const LINKEDIN_WEBHOOK_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'linkedin-webhook'] as const;
+export const EMAIL_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'email'] as const;

@@ -1,0 +1,340 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { TEST_EMAIL_SUBJECT } from '@app/shared';
+import { EmailPanel } from './EmailPanel';
+import { timing } from '../../lib/timing';
+import { emailStatus, findToast, queryToast, sentTo, settingsRoutes } from '../../test/settings';
+import { deferred, mockApi, renderWithProviders, type MockReply } from '../../test/utils';
+
+const AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth?client_id=123-app.apps.googleusercontent.com';
+const saved = emailStatus({
+  notificationEmail: 'owner@example.com',
+  gmailClientId: '123-app.apps.googleusercontent.com',
+  gmailClientSecret: '••••••••abcd',
+  gmailRefreshToken: '',
+  authenticated: false,
+});
+const authenticated = { ...saved, gmailRefreshToken: '••••••••wxyz', authenticated: true };
+const LEGACY = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'];
+
+const panel = () => screen.getByRole('region', { name: 'Gmail API Configuration' });
+const field = (label: string) => within(panel()).getByLabelText(label);
+const button = (name: string | RegExp) => within(panel()).getByRole('button', { name });
+const authBox = () => within(panel()).getByRole('region', { name: 'Google Authentication' });
+const location = () => screen.getByTestId('location');
+
+function setup(routes: Parameters<typeof settingsRoutes>[0] = {}, route = '/settings') {
+  const api = mockApi(settingsRoutes(routes));
+  const onReload = vi.fn();
+  renderWithProviders(<EmailPanel onReload={onReload} />, { route });
+  return { ...api, onReload, user: userEvent.setup() };
+}
+
+const loaded = (email = '') =>
+  waitFor(() => {
+    expect(field('Notification Email')).toBeEnabled();
+    expect(field('Notification Email')).toHaveValue(email);
+  });
+
+const savedTimings = { ...timing };
+beforeEach(() => {
+  timing.oauthPopupPollMs = 25;
+});
+afterEach(() => {
+  Object.assign(timing, savedTimings);
+});
+
+describe('Gmail API Configuration panel: fields and Google Authentication', () => {
+  it('shows the badge, the four fields with their types and help, and masked secrets only as placeholders', async () => {
+    setup({ 'GET /api/email/settings': { body: saved } });
+    await loaded('owner@example.com');
+    expect(within(panel()).getByText('Gmail API Only')).toHaveClass('badge');
+    expect(field('Notification Email')).toHaveAttribute('type', 'email');
+    expect(field('Notification Email')).toHaveAttribute('aria-required', 'true');
+    expect(within(panel()).getByText('Where approval notifications will be sent')).toBeInTheDocument();
+    expect(field('Gmail Client ID')).toHaveValue('123-app.apps.googleusercontent.com');
+    expect(field('Gmail Client ID')).toHaveAttribute('type', 'text');
+    expect(field('Gmail Client Secret')).toHaveAttribute('type', 'password');
+    expect(field('Gmail Client Secret')).toHaveValue('');
+    expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', '••••••••abcd');
+    expect(field('Gmail Refresh Token')).toHaveAttribute('type', 'password');
+    expect(field('Gmail Refresh Token')).not.toHaveAttribute('aria-required');
+    expect(within(panel()).getByText('Leave empty for initial setup, generated during the OAuth flow')).toBeInTheDocument();
+    expect(within(panel()).getByRole('heading', { name: 'Gmail API setup instructions' })).toBeInTheDocument();
+    expect(
+      within(panel()).getByText(`${window.location.origin}/api/email/oauth/callback`, { selector: '.copyable__value' }),
+    ).toBeInTheDocument();
+    expect(button('Copy Gmail redirect URI')).toBeInTheDocument();
+  });
+
+  it('button states: disabled without client id or secret (a saved secret counts), "Re-authenticate" with a token', async () => {
+    setup();
+    await loaded();
+    expect(within(authBox()).getByText('Complete OAuth flow to enable Gmail API email sending')).toBeInTheDocument();
+    const user = userEvent.setup();
+    expect(button('Authenticate with Google')).toBeDisabled();
+    await user.type(field('Gmail Client ID'), 'id');
+    expect(button('Authenticate with Google')).toBeDisabled();
+    await user.type(field('Gmail Client Secret'), 'secret');
+    expect(button('Authenticate with Google')).toBeEnabled();
+    await user.clear(field('Gmail Client ID'));
+    expect(button('Authenticate with Google')).toBeDisabled();
+  });
+
+  it('a saved secret counts as present; with a token the text and label change', async () => {
+    setup({ 'GET /api/email/settings': { body: authenticated } });
+    await loaded('owner@example.com');
+    expect(within(authBox()).getByText('Gmail API is authenticated and ready to use')).toBeInTheDocument();
+    expect(button('Re-authenticate')).toBeEnabled();
+    expect(field('Gmail Refresh Token')).toHaveAttribute('placeholder', '••••••••wxyz');
+    expect(field('Gmail Refresh Token')).toHaveValue('');
+  });
+
+  it('Authenticate: "Authenticating..." while busy, then the 500x600 popup; the popup\'s message refreshes and toasts', async () => {
+    const popup = { closed: false, focus: vi.fn() } as unknown as Window & { closed: boolean };
+    const open = vi.spyOn(window, 'open').mockReturnValue(popup);
+    const url = deferred<MockReply>();
+    let status = saved;
+    const { user } = setup({
+      'GET /api/email/settings': () => ({ body: status }),
+      'GET /api/email/oauth/auth': () => url.promise,
+    });
+    await loaded('owner@example.com');
+    expect(button('Authenticate with Google')).toBeEnabled();
+    await user.click(button('Authenticate with Google'));
+    expect(button('Authenticating...')).toBeDisabled();
+    url.resolve({ body: { success: true, authUrl: AUTH_URL } });
+    await waitFor(() => expect(open).toHaveBeenCalledWith(AUTH_URL, 'gmail-auth', 'width=500,height=600'));
+    // Still "Authenticating..." while the popup is open.
+    expect(button('Authenticating...')).toBeDisabled();
+
+    status = authenticated;
+    window.dispatchEvent(new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-connected' } }));
+    expect(await findToast('Gmail API authentication successful!')).toBeInTheDocument();
+    popup.closed = true;
+    await waitFor(() => expect(button('Re-authenticate')).toBeEnabled());
+    expect(within(authBox()).getByText('Gmail API is authenticated and ready to use')).toBeInTheDocument();
+  });
+
+  it('"Please fill in Gmail API credentials" from the server when nothing is saved; "Failed to get authentication URL" otherwise', async () => {
+    const open = vi.spyOn(window, 'open');
+    let reply: MockReply = {
+      status: 400,
+      body: { error: 'Please fill in Gmail API credentials', message: 'Please fill in Gmail API credentials', code: 'gmail_not_configured' },
+    };
+    const { user } = setup({ 'GET /api/email/oauth/auth': () => reply });
+    await loaded();
+    await user.type(field('Gmail Client ID'), 'id');
+    await user.type(field('Gmail Client Secret'), 'secret');
+    await user.click(button('Authenticate with Google'));
+    expect(await findToast('Please fill in Gmail API credentials')).toBeInTheDocument();
+    reply = { status: 500, body: {} };
+    await user.click(button('Authenticate with Google'));
+    expect(await findToast('Failed to get authentication URL')).toBeInTheDocument();
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('back on /settings?gmail_connected=true: toast, query removed; gmail_error=access_denied: cancelled text', async () => {
+    setup({ 'GET /api/email/settings': { body: authenticated } }, '/settings?gmail_connected=true');
+    expect(await findToast('Gmail API authentication successful!')).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/settings$/);
+    expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
+  });
+
+  it('gmail_error=access_denied reads "Google sign-in was cancelled."', async () => {
+    setup({}, '/settings?gmail_error=access_denied');
+    expect(await findToast('Google sign-in was cancelled.')).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/settings$/);
+  });
+
+  it('in the popup: posts to the opener and closes', async () => {
+    const postMessage = vi.fn();
+    Object.defineProperty(window, 'opener', {
+      configurable: true,
+      value: { closed: false, location: { origin: window.location.origin }, postMessage },
+    });
+    const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
+    try {
+      setup({ 'GET /api/email/settings': { body: authenticated } }, '/settings?gmail_connected=true');
+      await waitFor(() => expect(postMessage).toHaveBeenCalledWith({ type: 'gmail-connected' }, window.location.origin));
+      expect(close).toHaveBeenCalled();
+      expect(queryToast('Gmail API authentication successful!')).not.toBeInTheDocument();
+    } finally {
+      Reflect.deleteProperty(window, 'opener');
+    }
+  });
+});
+
+describe('Gmail API Configuration panel: Save, Clear, Test', () => {
+  it('validates: "Please enter a notification email address", then "Please fill in Gmail API credentials"', async () => {
+    const { user, requests } = setup();
+    await loaded();
+    await user.click(button('Save Settings'));
+    expect(await findToast('Please enter a notification email address')).toBeInTheDocument();
+    expect(field('Notification Email')).toHaveFocus();
+    await user.type(field('Notification Email'), 'me@example.com');
+    await user.type(field('Gmail Client ID'), 'id');
+    await user.click(button('Save Settings'));
+    expect(await findToast('Please fill in Gmail API credentials')).toBeInTheDocument();
+    expect(field('Gmail Client Secret')).toHaveFocus();
+    expect(sentTo(requests, 'POST')).toHaveLength(0);
+    expect(sentTo(requests, 'DELETE')).toHaveLength(0);
+  });
+
+  it('saves each key separately, skips the unchanged (masked) secret, deletes the five legacy keys (404 is fine)', async () => {
+    const { user, requests, onReload } = setup({
+      'GET /api/email/settings': { body: saved },
+      'POST /api/settings': { body: { success: true } },
+      'DELETE /api/settings/email_host': { body: { success: true } },
+      // The other legacy keys are gone already: the mock answers 404.
+    });
+    await loaded('owner@example.com');
+    await user.clear(field('Notification Email'));
+    await user.type(field('Notification Email'), 'alerts@example.com');
+    await user.click(button('Save Settings'));
+    expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
+
+    expect(sentTo(requests, 'POST').map((r) => r.body)).toEqual([
+      { key: 'notification_email', value: 'alerts@example.com', description: 'Where approval notifications are sent' },
+      { key: 'gmail_client_id', value: '123-app.apps.googleusercontent.com', description: 'Gmail API OAuth client ID' },
+    ]);
+    expect(sentTo(requests, 'DELETE').map((r) => r.path).sort()).toEqual(LEGACY.map((key) => `/api/settings/${key}`).sort());
+    expect(queryToast('Failed to save email settings')).not.toBeInTheDocument();
+    expect(onReload).toHaveBeenCalled();
+  });
+
+  it('"Saving..." while busy; typed secret and token are written and the fields emptied', async () => {
+    const post = deferred<MockReply>();
+    let posts = 0;
+    const { user, requests } = setup({
+      'POST /api/settings': () => (++posts === 1 ? post.promise : { body: { success: true } }),
+    });
+    await loaded();
+    await user.type(field('Notification Email'), 'me@example.com');
+    await user.type(field('Gmail Client ID'), 'cid');
+    await user.type(field('Gmail Client Secret'), 'GOCSPX-secret');
+    await user.type(field('Gmail Refresh Token'), '1//token');
+    await user.click(button('Save Settings'));
+    expect(button('Saving...')).toBeDisabled();
+    expect(button('Test Connection')).toBeDisabled();
+    post.resolve({ body: { success: true } });
+    expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
+    expect(sentTo(requests, 'POST').map((r) => (r.body as { key: string }).key)).toEqual([
+      'notification_email',
+      'gmail_client_id',
+      'gmail_client_secret',
+      'gmail_refresh_token',
+    ]);
+    expect(sentTo(requests, 'POST')[2]!.body).toMatchObject({ value: 'GOCSPX-secret' });
+    expect(field('Gmail Client Secret')).toHaveValue('');
+    expect(field('Gmail Refresh Token')).toHaveValue('');
+  });
+
+  it('"Failed to save email settings" when a write fails', async () => {
+    const { user } = setup({
+      'GET /api/email/settings': { body: saved },
+      'POST /api/settings': { status: 400, body: { error: 'Enter a valid email address', message: 'Enter a valid email address' } },
+    });
+    await loaded('owner@example.com');
+    await user.click(button('Save Settings'));
+    expect(await findToast('Failed to save email settings')).toBeInTheDocument();
+    expect(within(panel()).getByRole('alert')).toHaveTextContent('Failed to save email settings: Enter a valid email address');
+  });
+
+  it('refuses a pasted masked value', async () => {
+    const { user, requests } = setup({ 'GET /api/email/settings': { body: saved } });
+    await loaded('owner@example.com');
+    await user.type(field('Gmail Client Secret'), '••••••••abcd');
+    await user.click(button('Save Settings'));
+    expect(await findToast(/looks masked/)).toBeInTheDocument();
+    expect(sentTo(requests, 'POST')).toHaveLength(0);
+  });
+
+  it('Clear Settings: asks first; on yes deletes the four keys (404 ok), empties the fields and toasts', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const { user, requests, onReload } = setup({
+      'GET /api/email/settings': { body: authenticated },
+      'DELETE /api/settings/notification_email': { body: { success: true } },
+      'DELETE /api/settings/gmail_client_id': { body: { success: true } },
+      'DELETE /api/settings/gmail_client_secret': { body: { success: true } },
+      // gmail_refresh_token answers 404: already gone.
+    });
+    await loaded('owner@example.com');
+    await user.type(field('Gmail Client Secret'), 'typed');
+    await user.click(button('Clear Settings'));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to clear all Gmail API settings?');
+    expect(sentTo(requests, 'DELETE')).toHaveLength(0);
+    expect(field('Notification Email')).toHaveValue('owner@example.com');
+
+    confirm.mockReturnValue(true);
+    await user.click(button('Clear Settings'));
+    expect(await findToast('Gmail API settings cleared successfully!')).toBeInTheDocument();
+    expect(sentTo(requests, 'DELETE').map((r) => r.path).sort()).toEqual(
+      ['gmail_client_id', 'gmail_client_secret', 'gmail_refresh_token', 'notification_email'].map((k) => `/api/settings/${k}`),
+    );
+    for (const label of ['Notification Email', 'Gmail Client ID', 'Gmail Client Secret', 'Gmail Refresh Token']) {
+      expect(field(label)).toHaveValue('');
+    }
+    expect(field('Gmail Client Secret')).not.toHaveAttribute('placeholder', '••••••••abcd');
+    expect(within(authBox()).getByText('Complete OAuth flow to enable Gmail API email sending')).toBeInTheDocument();
+    expect(onReload).toHaveBeenCalled();
+  });
+
+  it('"Failed to clear email settings" when a delete fails', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { user } = setup({
+      'GET /api/email/settings': { body: saved },
+      'DELETE /api/settings/notification_email': { status: 500, body: {} },
+    });
+    await loaded('owner@example.com');
+    await user.click(button('Clear Settings'));
+    expect(await findToast('Failed to clear email settings')).toBeInTheDocument();
+  });
+
+  it('Test Connection: needs the address and the credentials first', async () => {
+    const { user, requests } = setup();
+    await loaded();
+    await user.click(button('Test Connection'));
+    expect(await findToast('Please enter a notification email address first')).toBeInTheDocument();
+    await user.type(field('Notification Email'), 'me@example.com');
+    await user.click(button('Test Connection'));
+    expect(await findToast('Please enter Gmail API credentials first')).toBeInTheDocument();
+    expect(sentTo(requests, 'POST')).toHaveLength(0);
+  });
+
+  it('Test Connection: "Testing...", then success; server refusals read "Test failed: {message}"; network "Failed to test email connection"', async () => {
+    const first = deferred<MockReply>();
+    const replies: Array<() => MockReply | Promise<MockReply>> = [
+      () => first.promise,
+      () => ({ status: 502, body: { error: 'Gmail refused the token (invalid_grant).', message: 'Gmail refused the token (invalid_grant).' } }),
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ];
+    const { user, requests } = setup({
+      'GET /api/email/settings': { body: authenticated },
+      'POST /api/email/test': () => replies.shift()!(),
+    });
+    await loaded('owner@example.com');
+    await user.click(button('Test Connection'));
+    expect(button('Testing...')).toBeDisabled();
+    first.resolve({ body: { success: true, message: 'Test email sent successfully! Check your inbox.' } });
+    expect(await findToast('Test email sent successfully! Check your inbox.')).toBeInTheDocument();
+    expect(sentTo(requests, 'POST')[0]).toMatchObject({
+      path: '/api/email/test',
+      credentials: 'include',
+      body: { to: 'owner@example.com', subject: TEST_EMAIL_SUBJECT, method: 'gmail' },
+    });
+
+    await user.click(button('Test Connection'));
+    expect(await findToast('Test failed: Gmail refused the token (invalid_grant).')).toBeInTheDocument();
+    await user.click(button('Test Connection'));
+    expect(await findToast('Failed to test email connection')).toBeInTheDocument();
+  });
+
+  it('"Failed to load email settings" when they cannot be read', async () => {
+    setup({ 'GET /api/email/settings': { status: 500, body: {} } });
+    expect(await findToast('Failed to load email settings')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,139 @@
+import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { timing } from '../../lib/timing';
+import { panelToast } from '../../lib/toast';
+import { PanelMessages } from './messages';
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required'> {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  /** Marks the field as required (asterisk and aria-required); checking is the form's job. */
+  required?: boolean;
+  mono?: boolean;
+}
+
+/** A labelled input with an optional hint and error, wired for screen readers. */
+export function TextField({ id, label, hint, error, required, mono, className, ...input }: TextFieldProps) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  const classes = ['input', mono && 'input--mono', error && 'input--invalid', className].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label className={`field__label${required ? ' field__label--required' : ''}`} htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className={classes}
+        spellCheck={false}
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
+      {error && (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+async function writeClipboard(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // Not allowed here (permissions, insecure origin): try the older way.
+    }
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  try {
+    if (!document.execCommand?.('copy')) throw new Error('copy refused');
+  } finally {
+    area.remove();
+  }
+}
+
+/** Copies `value`; the label reads "Copied!" for 2 s (SPEC.md §9). */
+export function CopyButton({ value, label = 'Copy', what }: { value: string; label?: string; what: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = async () => {
+    try {
+      await writeClipboard(value);
+    } catch {
+      panelToast.error(PanelMessages.copyFailed);
+      return;
+    }
+    setCopied(true);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), timing.copyFeedbackMs);
+  };
+
+  return (
+    <button
+      type="button"
+      className={`btn btn--secondary btn--sm copy-button${copied ? ' is-copied' : ''}`}
+      onClick={() => void copy()}
+      aria-label={copied ? undefined : `${label} ${what}`}
+    >
+      {copied ? 'Copied!' : label}
+      <span className="sr-only" aria-live="polite">
+        {copied ? `${what} copied to the clipboard` : ''}
+      </span>
+    </button>
+  );
+}
+
+/** A value to copy somewhere else (a redirect URI, a signing secret), shown in full with a copy button. */
+export function CopyableValue({ label, value, what, hint }: { label: string; value: string; what: string; hint?: ReactNode }) {
+  return (
+    <div className="copyable">
+      <span className="copyable__label">{label}</span>
+      <div className="copyable__row">
+        <code className="copyable__value">{value}</code>
+        <CopyButton value={value} what={what} />
+      </div>
+      {hint && <p className="field__hint">{hint}</p>}
+    </div>
+  );
+}
+
+/** The connection line at the top of an integration panel. */
+export function IntegrationStatus({
+  tone,
+  children,
+}: {
+  tone: 'connected' | 'warning' | 'error' | 'idle';
+  children: ReactNode;
+}) {
+  return (
+    <div className={`integration-status integration-status--${tone}`} role="status">
+      <span className="integration-status__dot" aria-hidden="true" />
+      <div className="integration-status__text">{children}</div>
+    </div>
+  );
+}
+
+/** "Connected" / "Not connected" next to a panel's title. */
+export function ConnectionBadge({ connected }: { connected: boolean }) {
+  return <span className={`badge${connected ? ' badge--success' : ''}`}>{connected ? 'Connected' : 'Not connected'}</span>;
+}

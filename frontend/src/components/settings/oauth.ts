@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { timing } from '../../lib/timing';
+
+/**
+ * The OAuth round trips of the settings panels (LinkedIn, Gmail). The panel opens the provider in a
+ * popup; the provider redirects the popup to our callback, which redirects it to
+ * `/settings?linkedin_connected=true` (or `?linkedin_error=<code>`; `gmail_…` for Google).
+ *
+ * - In the popup (a same-origin opener exists) that page posts `{type: 'linkedin-connected'}` or
+ *   `{type: 'linkedin-error', error}` to the opener and closes itself.
+ * - Opened directly (no popup, or the opener was lost), the page handles the outcome itself and
+ *   removes the query from the address.
+ * - The opener listens for the message, and while the popup is open it also polls the status, so
+ *   a lost message still ends in the right state.
+ */
+export type OAuthProvider = 'linkedin' | 'gmail';
+
+export type OAuthOutcome = { ok: true } | { ok: false; error: string };
+
+export type OAuthMessage = { type: `${OAuthProvider}-connected` } | { type: `${OAuthProvider}-error`; error: string };
+
+const QUERY_KEYS: Record<OAuthProvider, { connected: string; error: string }> = {
+  linkedin: { connected: 'linkedin_connected', error: 'linkedin_error' },
+  gmail: { connected: 'gmail_connected', error: 'gmail_error' },
+};
+
+export function outcomeFromQuery(params: URLSearchParams, provider: OAuthProvider): OAuthOutcome | null {
+  const keys = QUERY_KEYS[provider];
+  const error = params.get(keys.error);
+  if (error !== null) return { ok: false, error: error.trim() || 'unknown_error' };
+  if (params.get(keys.connected) === 'true') return { ok: true };
+  return null;
+}
+
+export function toMessage(provider: OAuthProvider, outcome: OAuthOutcome): OAuthMessage {
+  return outcome.ok ? { type: `${provider}-connected` } : { type: `${provider}-error`, error: outcome.error };
+}
+
+export function outcomeFromMessage(data: unknown, provider: OAuthProvider): OAuthOutcome | null {
+  if (!data || typeof data !== 'object') return null;
+  const { type, error } = data as { type?: unknown; error?: unknown };
+  if (type === `${provider}-connected`) return { ok: true };
+  if (type === `${provider}-error`) return { ok: false, error: typeof error === 'string' && error ? error : 'unknown_error' };
+  return null;
+}
+
+/** The window that opened this one, when it is one of our own pages; null otherwise. */
+export function sameOriginOpener(): Window | null {
+  try {
+    const opener = window.opener as Window | null;
+    if (!opener || opener === window || opener.closed) return null;
+    return opener.location.origin === window.location.origin ? opener : null;
+  } catch {
+    // A cross-origin opener throws on .location: it is not ours.
+    return null;
+  }
+}
+
+/** Keeps the latest callback in a ref, so effects and listeners need not re-subscribe. */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  useEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
+
+/**
+ * Handles `?{provider}_connected=true` / `?{provider}_error=…` on /settings. In the popup it hands the
+ * outcome to the opener and closes; otherwise it removes the query (replacing the history entry) and
+ * calls `onOutcome`. Returns true while this window is a popup handing over.
+ */
+export function useOAuthReturn(provider: OAuthProvider, onOutcome: (outcome: OAuthOutcome) => void): boolean {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const outcome = outcomeFromQuery(searchParams, provider);
+  const signature = outcome ? `${provider}:${searchParams.toString()}` : null;
+  const handled = useRef<string | null>(null);
+  const onOutcomeRef = useLatest(onOutcome);
+  const [handingOver, setHandingOver] = useState(false);
+
+  useEffect(() => {
+    if (!outcome || !signature || handled.current === signature) return;
+    handled.current = signature;
+    const opener = sameOriginOpener();
+    if (opener) {
+      opener.postMessage(toMessage(provider, outcome), window.location.origin);
+      setHandingOver(true);
+      window.close();
+      return;
+    }
+    const keys = QUERY_KEYS[provider];
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(keys.connected);
+        next.delete(keys.error);
+        return next;
+      },
+      { replace: true },
+    );
+    onOutcomeRef.current(outcome);
+    // `outcome` is derived from `signature`, which is what changes.
+  }, [signature, provider, setSearchParams, onOutcomeRef]);
+
+  return handingOver;
+}
+
+interface PopupOptions {
+  /** The popup (or the address) reported an outcome. */
+  onOutcome: (outcome: OAuthOutcome) => void;
+  /** Called every poll interval while the popup is open: refresh the status. */
+  onPoll: () => void;
+  /** The popup closed (with or without a message). */
+  onClosed?: () => void;
+}
+
+/**
+ * Opens the provider's consent page in a named popup and follows it: listens for the popup's
+ * message, polls the status while it is open and stops when it closes.
+ */
+export function useOAuthPopup(provider: OAuthProvider, options: PopupOptions) {
+  const popupRef = useRef<Window | null>(null);
+  const [isOpen, setOpen] = useState(false);
+  const optionsRef = useLatest(options);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin) return;
+      const outcome = outcomeFromMessage(event.data, provider);
+      if (!outcome) return;
+      optionsRef.current.onOutcome(outcome);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [provider, optionsRef]);
+
+  useEffect(() => {
+    if (!isOpen) return;
+    const timer = window.setInterval(() => {
+      const popup = popupRef.current;
+      if (!popup || popup.closed) {
+        window.clearInterval(timer);
+        popupRef.current = null;
+        setOpen(false);
+        optionsRef.current.onClosed?.();
+        return;
+      }
+      optionsRef.current.onPoll();
+    }, timing.oauthPopupPollMs);
+    return () => window.clearInterval(timer);
+  }, [isOpen, optionsRef]);
+
+  /** Opens the popup; false when the browser blocked it. */
+  const open = useCallback((url: string, name: string, features: string): boolean => {
+    const popup = window.open(url, name, features);
+    if (!popup) return false;
+    popupRef.current = popup;
+    setOpen(true);
+    try {
+      popup.focus();
+    } catch {
+      // Some browsers refuse focus() on a popup; it is in front already.
+    }
+    return true;
+  }, []);
+
+  return { open, isOpen };
+}
