@@ -55,3 +55,9 @@ export function platformBadge(article: StatusInput, platform: Platform, now: Dat
   }
   return { label: STATUS_LABELS[status] };
 }
+
+/**
+ * One platform's own status as a row label. STATUS_LABELS are the card badge's texts, where
+ * "published" means everything is out; for a single platform it simply reads Published.
+ */
+export const PLATFORM_STATUS_LABELS: Record<PlatformStatus, string> = { ...STATUS_LABELS, published: 'Published' };

@@ -4,3 +4,4 @@ export { adminApi } from './admin';
 export { articlesApi } from './articles';
 export { imagesApi, imagePreviewCandidates } from './images';
 export { settingsApi } from './settings';
+export { publishingApi } from './publishing';

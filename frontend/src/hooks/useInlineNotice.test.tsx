@@ -50,3 +50,44 @@ describe('inline notifications (SPEC.md §4, §9)', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
+
+function LinkHarness() {
+  const { notice, show, hold, release } = useInlineNotice();
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => show('success', 'Successfully published to WordPress!', { href: 'https://blog.example.com/p/', label: 'View on WordPress' })}
+      >
+        publish
+      </button>
+      <InlineNotice notice={notice} onHold={hold} onRelease={release} />
+    </>
+  );
+}
+
+describe('inline notifications with a link', () => {
+  it('render the link in a new tab and stay while hovered or focused', () => {
+    vi.useFakeTimers();
+    render(<LinkHarness />);
+    act(() => screen.getByRole('button', { name: 'publish' }).click());
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent('Successfully published to WordPress!');
+    const link = screen.getByRole('link', { name: 'View on WordPress (opens in a new tab)' });
+    expect(link).toHaveAttribute('href', 'https://blog.example.com/p/');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+
+    act(() => vi.advanceTimersByTime(2000));
+    act(() => link.focus());
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(screen.getByRole('status')).not.toHaveClass('is-leaving');
+
+    // Leaving starts the full 3 s again.
+    act(() => link.blur());
+    act(() => vi.advanceTimersByTime(2999));
+    expect(screen.getByRole('status')).not.toHaveClass('is-leaving');
+    act(() => vi.advanceTimersByTime(301));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+});

@@ -1,10 +1,211 @@
+import { lazy, Suspense, useMemo, useId, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  STATUS_LABELS,
+  contentStatus,
+  platformDistribution,
+  publishingTrends,
+  topKeywords,
+  type Article,
+} from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
+import { Spinner } from '../components/Spinner';
+import { useAllArticles } from '../hooks/useArticleLists';
+import '../styles/dashboard.css';
 
-/** Placeholder: SPEC.md §2 describes this screen; later work fills it. */
-export default function DashboardPage() {
+// recharts is imported only by components/dashboard/charts, loaded here on demand: the chart
+// library stays out of every other page's JavaScript (DESIGN.md §6).
+const loadCharts = () => import('../components/dashboard/charts');
+const TrendsChart = lazy(() => loadCharts().then((m) => ({ default: m.TrendsChart })));
+const DistributionChart = lazy(() => loadCharts().then((m) => ({ default: m.DistributionChart })));
+const KeywordsChart = lazy(() => loadCharts().then((m) => ({ default: m.KeywordsChart })));
+
+export const DashboardMessages = {
+  loadFailed: 'Failed to fetch articles. Please try again later.',
+} as const;
+
+/** The donut's colours, repeated in its legend (same order as charts.tsx KEYWORD_COLOURS). */
+const KEYWORD_SWATCHES = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+interface DashboardCardProps {
+  title: string;
+  action?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}
+
+function DashboardCard({ title, action, className = '', children }: DashboardCardProps) {
+  const titleId = useId();
   return (
-    <div className="page">
-      <PageHeader title="Dashboard" />
+    <section className={`card dashboard-card ${className}`.trim()} aria-labelledby={titleId}>
+      <header className="dashboard-card__header">
+        <h2 id={titleId} className="card-title">
+          {title}
+        </h2>
+        {action}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+function ChartFallback({ height }: { height: number }) {
+  return (
+    <div className="chart-frame chart-frame--loading" style={{ height }}>
+      <Spinner size="sm" label="Loading chart" />
+    </div>
+  );
+}
+
+/** SPEC.md §2 /dashboard: four cards computed from the full article list with the shared rules. */
+export default function DashboardPage() {
+  const query = useAllArticles();
+
+  return (
+    <div className="page dashboard">
+      <PageHeader title="Dashboard" description="How your publishing is going, from all your articles." />
+      {query.isPending ? (
+        <div className="dashboard__state">
+          <Spinner label="Loading dashboard" />
+          <span>Loading dashboard...</span>
+        </div>
+      ) : query.isError ? (
+        <div className="alert alert--error dashboard__error" role="alert">
+          <span>{DashboardMessages.loadFailed}</span>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            disabled={query.isFetching}
+            onClick={() => void query.refetch()}
+          >
+            Try again
+          </button>
+        </div>
+      ) : (
+        <DashboardCards articles={query.data} updatedAt={query.dataUpdatedAt} />
+      )}
+    </div>
+  );
+}
+
+function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedAt: number }) {
+  const stats = useMemo(() => {
+    const now = new Date(updatedAt || Date.now());
+    return {
+      trends: publishingTrends(articles, now),
+      distribution: platformDistribution(articles),
+      keywords: topKeywords(articles),
+      status: contentStatus(articles, now),
+    };
+  }, [articles, updatedAt]);
+
+  const { trends, distribution, keywords, status } = stats;
+  const blogTotal = trends.reduce((sum, p) => sum + p.blog, 0);
+  const linkedinTotal = trends.reduce((sum, p) => sum + p.linkedin, 0);
+  const first = trends[0]?.week ?? '';
+  const last = trends[trends.length - 1]?.week ?? '';
+  const trendsSummary = `${plural(blogTotal, 'blog post')} and ${plural(linkedinTotal, 'LinkedIn post')} published from ${first} to ${last}.`;
+  const trendsLabel = `Publishing trends, area chart. ${trends
+    .map((p) => `${p.week}: Blog ${p.blog}, LinkedIn ${p.linkedin}`)
+    .join('; ')}.`;
+  const distributionLabel = `Platform distribution, bar chart. ${distribution.bars
+    .map((b) => `${b.platform} ${b.count}`)
+    .join(', ')}. Total ${distribution.total}.`;
+  const keywordsLabel = `Top keywords${keywords.demo ? ' (demo data)' : ''}, donut chart. ${keywords.keywords
+    .map((k) => `${k.keyword} ${k.count}`)
+    .join(', ')}.`;
+  const total = articles.length;
+
+  return (
+    <div className="dashboard-grid">
+      <DashboardCard
+        title="Publishing Trends"
+        className="dashboard-card--wide"
+        action={
+          <Link className="btn btn--secondary btn--sm" to="/schedule">
+            Schedule
+          </Link>
+        }
+      >
+        <p className="dashboard-card__summary">{trendsSummary}</p>
+        <Suspense fallback={<ChartFallback height={240} />}>
+          <TrendsChart data={trends} label={trendsLabel} />
+        </Suspense>
+      </DashboardCard>
+
+      <DashboardCard
+        title="Platform Distribution"
+        action={
+          // SPEC.md §2 names the target /create-article, which is not a route (any unknown path goes
+          // to /dashboard, so the link would lead back here). It points at /create, the Create
+          // Article screen the SPEC means.
+          <Link className="btn btn--secondary btn--sm" to="/create">
+            New Article
+          </Link>
+        }
+      >
+        <p className="dashboard-total">
+          <span className="dashboard-total__value" data-testid="distribution-total">
+            {distribution.total}
+          </span>
+          <span className="dashboard-total__label">
+            published {distribution.total === 1 ? 'post' : 'posts'} in total
+          </span>
+        </p>
+        <Suspense fallback={<ChartFallback height={160} />}>
+          <DistributionChart data={distribution.bars} label={distributionLabel} />
+        </Suspense>
+      </DashboardCard>
+
+      <DashboardCard title="Top Keywords">
+        {keywords.demo && (
+          <p className="dashboard-card__note">
+            <span className="badge">Demo data</span>
+            <span>Add a keyword or tags to your articles to see your own.</span>
+          </p>
+        )}
+        <div className="keywords">
+          <div className="keywords__chart">
+            <Suspense fallback={<ChartFallback height={200} />}>
+              <KeywordsChart data={keywords.keywords} label={keywordsLabel} />
+            </Suspense>
+          </div>
+          <ol className="keywords__legend" aria-label="Top keywords">
+            {keywords.keywords.map((k, i) => (
+              <li key={k.keyword} className="keywords__item">
+                <span
+                  className="keywords__swatch"
+                  style={{ background: KEYWORD_SWATCHES[i % KEYWORD_SWATCHES.length] }}
+                  aria-hidden="true"
+                />
+                <span className="keywords__name">{k.keyword}</span>
+                <span className="keywords__count">{k.count}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </DashboardCard>
+
+      <DashboardCard title="Content Status" className="dashboard-card--wide">
+        <p className="dashboard-card__summary">{plural(total, 'article')} in total.</p>
+        <dl className="status-stats">
+          {status.map((s) => (
+            <div key={s.status} className={`status-stat status-stat--${s.status}`}>
+              <dt className="status-stat__label">{STATUS_LABELS[s.status]}</dt>
+              <dd className="status-stat__value">
+                <span className="status-stat__count">{s.count}</span>
+                <span className="sr-only">{s.count === 1 ? ' article, ' : ' articles, '}</span>
+                <span className="status-stat__percent">{s.percent}%</span>
+                <span className="status-stat__bar" aria-hidden="true">
+                  <span style={{ width: `${s.percent}%` }} />
+                </span>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </DashboardCard>
     </div>
   );
 }

@@ -1,10 +1,123 @@
+import { useMemo } from 'react';
+import { isPublished, type Article, type Platform } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
+import { Spinner } from '../components/Spinner';
+import { articleIdOf } from '../components/create/articleQuery';
+import { PLATFORM_NAMES } from '../components/schedule/messages';
+import { usePublishedArticles } from '../hooks/useArticleLists';
+import { formatDateTime, useUserTimeZone } from '../lib/userTime';
+import '../styles/admin.css';
+import '../styles/history.css';
 
-/** Placeholder: SPEC.md §2 describes this screen; later work fills it. */
+export const HistoryMessages = {
+  loadFailed: 'Failed to load published articles',
+  empty: 'Nothing published yet.',
+} as const;
+
+export interface HistoryRow {
+  key: string;
+  title: string;
+  /** "WordPress" or "LinkedIn" */
+  platform: string;
+  publishedAt: string | null;
+  url: string | null;
+}
+
+/** One row per platform an article is published on, newest publication first. */
+export function historyRows(articles: Article[]): HistoryRow[] {
+  const rows: HistoryRow[] = [];
+  for (const article of articles) {
+    for (const platform of ['blog', 'linkedin'] as Platform[]) {
+      if (!isPublished(article, platform)) continue;
+      rows.push({
+        key: `${articleIdOf(article)}-${platform}`,
+        title: article.title,
+        platform: PLATFORM_NAMES[platform].service,
+        publishedAt: article[platform].lastPublished,
+        url: platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
+      });
+    }
+  }
+  const time = (row: HistoryRow) => (row.publishedAt ? Date.parse(row.publishedAt) || 0 : 0);
+  return rows.sort((a, b) => time(b) - time(a));
+}
+
+/** SPEC.md §2 /history: what was published where and when (in the user's time zone). */
 export default function HistoryPage() {
+  const timeZone = useUserTimeZone();
+  const query = usePublishedArticles();
+  const rows = useMemo(() => historyRows(query.data ?? []), [query.data]);
+
   return (
     <div className="page">
-      <PageHeader title="Published Articles History" />
+      <PageHeader
+        title="Published Articles History"
+        description={`Everything you have published on WordPress and LinkedIn. Times are shown in ${timeZone}.`}
+      />
+      <section className="card admin-card history-card" aria-label="Published posts">
+        {query.isPending ? (
+          <div className="admin-card__state">
+            <Spinner size="sm" label="Loading published articles" />
+            <span>Loading published articles...</span>
+          </div>
+        ) : query.isError ? (
+          <div className="admin-card__state">
+            <div className="alert alert--error" role="alert">
+              {HistoryMessages.loadFailed}
+            </div>
+            <button type="button" className="btn btn--secondary" onClick={() => void query.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : rows.length === 0 ? (
+          <p className="admin-card__state muted">{HistoryMessages.empty}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table history-table">
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Platform</th>
+                  <th scope="col">Published Date</th>
+                  <th scope="col" className="table__action">
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.key}>
+                    <td className="history-table__title">{row.title}</td>
+                    <td>
+                      <span className={`platform-tag platform-tag--${row.platform.toLowerCase()}`}>{row.platform}</span>
+                    </td>
+                    <td className="history-table__date">
+                      {row.publishedAt ? (
+                        <time dateTime={row.publishedAt}>{formatDateTime(row.publishedAt, timeZone)}</time>
+                      ) : (
+                        'Unknown'
+                      )}
+                    </td>
+                    <td className="table__action">
+                      {row.url ? (
+                        <a className="btn btn--secondary btn--sm" href={row.url} target="_blank" rel="noopener noreferrer">
+                          View Post
+                          <span className="sr-only">
+                            {' '}
+                            {row.title} on {row.platform} (opens in a new tab)
+                          </span>
+                        </a>
+                      ) : (
+                        <span className="muted">No link</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
     </div>
   );
 }

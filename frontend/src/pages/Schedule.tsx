@@ -1,10 +1,134 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
+import { InlineNotice } from '../components/InlineNotice';
 import { PageHeader } from '../components/PageHeader';
+import { Spinner } from '../components/Spinner';
+import { articleIdOf } from '../components/create/articleQuery';
+import { ArticleCard } from '../components/schedule/ArticleCard';
+import { ScheduleMessages } from '../components/schedule/messages';
+import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
+import { articleListKey, refreshArticleLists, useUnpublishedArticles } from '../hooks/useArticleLists';
+import { useInlineNotice } from '../hooks/useInlineNotice';
+import { useUserTimeZone } from '../lib/userTime';
+import '../styles/schedule.css';
 
-/** Placeholder: SPEC.md §2 describes this screen; later work fills it. */
+interface PublishTarget {
+  article: Article;
+  platform: Platform;
+}
+
+/**
+ * SPEC.md §2 /schedule: one card per article that is not yet published everywhere, refreshed every
+ * 15 s, with publishing through a confirmation modal and the per-article LinkedIn posting mode.
+ * The schedule modal (PUT /api/articles/{id}/schedule) is a later piece of work: it plugs into
+ * ArticleCard's `onSchedule`.
+ */
 export default function SchedulePage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const timeZone = useUserTimeZone();
+  const listQuery = useUnpublishedArticles();
+  const [target, setTarget] = useState<PublishTarget | null>(null);
+  const { notice, show, hold, release } = useInlineNotice();
+
+  const articles = listQuery.data;
+  // One "now" per answer, so every card of a refresh is judged at the same moment.
+  const now = useMemo(() => new Date(), [listQuery.dataUpdatedAt]);
+  const quota = articles?.some((a) => a.lastError?.code === 'insufficient_quota') ?? false;
+
+  const onPublished = (result: PublishResult) => {
+    setTarget(null);
+    const updated = result.article;
+    if (updated) {
+      // Show the new state at once; an article published everywhere leaves this page.
+      const id = articleIdOf(updated);
+      const done = isPublished(updated, 'blog') && isPublished(updated, 'linkedin');
+      queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+        done ? list?.filter((a) => articleIdOf(a) !== id) : list?.map((a) => (articleIdOf(a) === id ? updated : a)),
+      );
+    }
+    show(
+      'success',
+      result.message,
+      result.link ? { href: result.link, label: ScheduleMessages.viewOn[result.platform] } : undefined,
+    );
+    void refreshArticleLists(queryClient);
+  };
+
+  const createButton = (
+    <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
+      Create New Article
+    </button>
+  );
+
   return (
-    <div className="page">
-      <PageHeader title="Article Schedule" />
+    <div className="page schedule-page">
+      <PageHeader
+        title="Article Schedule"
+        description="Articles waiting to go out on your blog and LinkedIn. This list refreshes itself every 15 seconds."
+        actions={createButton}
+      />
+
+      <div className="schedule-page__notices">
+        <InlineNotice notice={notice} onHold={hold} onRelease={release} />
+      </div>
+
+      {quota && (
+        <div className="alert alert--warning schedule-page__banner" role="alert">
+          {QUOTA_BANNER}
+        </div>
+      )}
+
+      {listQuery.isError && (
+        <div className="alert alert--error schedule-page__error" role="alert">
+          <span>{ScheduleMessages.loadFailed}</span>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            disabled={listQuery.isFetching}
+            onClick={() => void listQuery.refetch()}
+          >
+            Try again
+          </button>
+        </div>
+      )}
+
+      {listQuery.isPending ? (
+        <div className="schedule-page__state">
+          <Spinner label="Loading articles" />
+          <span>Loading articles...</span>
+        </div>
+      ) : articles && articles.length === 0 ? (
+        <div className="card schedule-page__empty">
+          <p>{ScheduleMessages.empty}</p>
+          {createButton}
+        </div>
+      ) : articles ? (
+        <ul className="schedule-list" aria-label="Unpublished articles">
+          {articles.map((article) => (
+            <li key={articleIdOf(article)}>
+              <ArticleCard
+                article={article}
+                now={now}
+                timeZone={timeZone}
+                onPublish={(a, platform) => setTarget({ article: a, platform })}
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      {target && (
+        <PublishConfirmModal
+          article={target.article}
+          platform={target.platform}
+          onClose={() => setTarget(null)}
+          onPublished={onPublished}
+          onFailed={() => void refreshArticleLists(queryClient)}
+        />
+      )}
     </div>
   );
 }

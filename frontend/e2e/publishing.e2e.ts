@@ -1,0 +1,200 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
+import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+
+const hasBrowser = browserAvailable();
+
+/** POST/GET JSON from inside the page, with its session cookie (as the SPA does). */
+async function call<T = any>(page: Page, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: await res.json() };
+    },
+    { path, body },
+  );
+}
+
+/** The Content Status card's numbers, by label. */
+async function contentStatus(page: Page): Promise<Record<string, string>> {
+  const card = page.getByRole('region', { name: 'Content Status' });
+  await card.waitFor();
+  const out: Record<string, string> = {};
+  for (const stat of await card.locator('.status-stat').all()) {
+    const label = (await stat.locator('dt').textContent())!.trim();
+    const count = (await stat.locator('.status-stat__count').textContent())!.trim();
+    const percent = (await stat.locator('.status-stat__percent').textContent())!.trim();
+    out[label] = `${count} ${percent}`;
+  }
+  return out;
+}
+
+describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let wp: FakeWordPress;
+
+  beforeAll(async () => {
+    wp = await startFakeWordPress();
+    [app, browser] = await Promise.all([startApp(undefined, { OPENAI_API_KEY: '' }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await wp?.stop();
+    if (app) removeData(app);
+  });
+
+  it('register → connect WordPress → article → dashboard → publish the blog from /schedule → history → dashboard counts it', async () => {
+    // The browser runs in Tokyo; the user's own zone (New York) must win for the dates shown.
+    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'Register', exact: true }).first().click();
+    const auth = page.getByRole('dialog');
+    await auth.locator('[name="name"]').fill('Grace');
+    await auth.locator('[name="surname"]').fill('Hopper');
+    await auth.locator('[name="email"]').fill('grace@example.com');
+    await auth.locator('[name="password"]').fill('compiler');
+    await auth.locator('[name="timezone"]').selectOption('America/New_York');
+    await auth.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/dashboard$/);
+
+    // WordPress credentials and the article go through the API (the Settings UI is someone else's work).
+    const saved = await call(page, '/api/wordpress/credentials', {
+      siteUrl: wp.url,
+      username: FAKE_WP_EDITOR.username,
+      appPassword: FAKE_WP_EDITOR.appPassword,
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    expect(saved.json.success).toBe(true);
+
+    const title = 'Shipping small releases often';
+    const created = await call(page, '/api/articles', {
+      title,
+      topic: 'Why small, frequent releases lower risk',
+      keyword: 'release engineering',
+      details: 'Feature flags. Short-lived branches. Fast rollback.',
+      imageDescription: '',
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.json.article._id;
+    await expect
+      .poll(async () => (await call(page, `/api/articles/${id}`)).json.article.generation.status, { timeout: 30_000 })
+      .not.toBe('pending');
+
+    // Dashboard before: one article, not scheduled, nothing published.
+    await page.goto(`${app.url}/dashboard`);
+    expect(await contentStatus(page)).toEqual({
+      'All Content Published': '0 0%',
+      Scheduled: '0 0%',
+      'Content Created': '0 0%',
+      'Not Scheduled': '1 100%',
+    });
+    await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('0');
+    await page.getByRole('region', { name: 'Publishing Trends' }).locator('.recharts-area').first().waitFor({ state: 'attached' });
+    await page.waitForTimeout(1800); // chart animations
+    await snap(page, '20-dashboard-before');
+
+    // /schedule: the card, its blog row, and publishing now.
+    await page.goto(`${app.url}/schedule`);
+    const card = page.getByRole('article', { name: title });
+    await card.waitFor();
+    const blog = card.getByRole('region', { name: 'Blog' });
+    expect(await blog.getByText('Will be processed after scheduling').isVisible()).toBe(true);
+    expect(await card.getByText(/^Overall status:/).locator('..').textContent()).toContain('Not Scheduled');
+    expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+
+    // The posting mode is saved per article.
+    await card.getByRole('radio', { name: 'Business Page' }).check();
+    await page.getByText('LinkedIn posting mode set to Business Page').waitFor();
+    expect((await call(page, `/api/linkedin/article/${id}/posting-mode`)).json.mode).toBe('company');
+    await snap(page, '21-schedule-card');
+
+    // LinkedIn is not connected: the confirmation says so and points to Settings; nothing changes.
+    await card.getByRole('region', { name: 'LinkedIn' }).getByRole('button', { name: 'Publish now to LinkedIn' }).click();
+    const liConfirm = page.getByRole('dialog', { name: 'Publish to LinkedIn now?' });
+    await liConfirm.getByRole('button', { name: 'Confirm' }).click();
+    const liError = liConfirm.getByRole('alert');
+    await liError.waitFor();
+    expect(await liError.textContent()).toMatch(/^Error publishing LinkedIn content: Connect LinkedIn in Settings first/);
+    expect(await liError.getByRole('link', { name: 'Connect LinkedIn in Settings' }).getAttribute('href')).toBe('/settings');
+    await snap(page, '21b-linkedin-error');
+    await liConfirm.getByRole('button', { name: 'Cancel' }).click();
+    await liConfirm.waitFor({ state: 'detached' });
+
+    await blog.getByRole('button', { name: 'Publish now to WordPress' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
+    await confirm.waitFor();
+    expect(await confirm.getByText(title).isVisible()).toBe(true);
+    await page.waitForTimeout(250); // the modal's entrance animation
+    await snap(page, '22-publish-confirm');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+
+    const view = page.getByRole('link', { name: /View on WordPress/ }).first();
+    await view.waitFor();
+    await snap(page, '23-published-notice');
+    expect(await page.getByText('Successfully published to WordPress!').isVisible()).toBe(true);
+    expect(wp.posts).toHaveLength(1);
+    const post = wp.posts[0]!;
+    expect(post.title).toBe(title);
+    expect(post.status).toBe('publish');
+    const href = await view.getAttribute('href');
+    expect(href).toMatch(new RegExp(`^${wp.url}/\\d{4}/\\d{2}/\\d{2}/${post.slug}/$`));
+    expect(await view.getAttribute('target')).toBe('_blank');
+    expect(await view.getAttribute('rel')).toContain('noopener');
+    const article = (await call(page, `/api/articles/${id}`)).json.article;
+    expect(article.blog.wordpressPostUrl).toBe(href);
+
+    // The card stays (LinkedIn is not published) and shows the blog as published.
+    await blog.getByText('Published', { exact: true }).waitFor();
+    expect(await blog.getByRole('link', { name: /View on WordPress/ }).getAttribute('href')).toBe(href);
+    // The inline notice leaves after 3 s plus the fade.
+    await page.getByText('Successfully published to WordPress!').waitFor({ state: 'detached', timeout: 10_000 });
+    await snap(page, '24-schedule-after');
+
+    // History: one row, the user's time zone, View Post.
+    await page.goto(`${app.url}/history`);
+    const table = page.getByRole('table');
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    const cells = rows.first().locator('td');
+    expect(await cells.nth(0).textContent()).toBe(title);
+    expect(await cells.nth(1).textContent()).toBe('WordPress');
+    expect(await cells.nth(2).textContent()).toMatch(/\d{2}:\d{2} E[SD]T$/);
+    const viewPost = rows.first().getByRole('link', { name: /^View Post/ });
+    expect(await viewPost.getAttribute('href')).toBe(href);
+    expect(await viewPost.getAttribute('target')).toBe('_blank');
+    await snap(page, '25-history');
+
+    // Dashboard after: the publication is counted.
+    await page.goto(`${app.url}/dashboard`);
+    await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('1');
+    expect(await contentStatus(page)).toMatchObject({ 'All Content Published': '1 100%', 'Not Scheduled': '0 0%' });
+    const trends = page.getByRole('region', { name: 'Publishing Trends' });
+    expect(await trends.getByText('1 blog post and 0 LinkedIn posts published', { exact: false }).isVisible()).toBe(true);
+    await trends.locator('.recharts-area').first().waitFor({ state: 'attached' });
+    await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
+    await page.waitForTimeout(1800);
+    await snap(page, '26-dashboard-after');
+    await page.getByRole('region', { name: 'Content Status' }).scrollIntoViewIfNeeded();
+    await snap(page, '26b-dashboard-status');
+
+    // The same in the dark theme.
+    await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
+    await page.reload();
+    await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
+    await page.waitForTimeout(1800); // let the chart animations finish for the screenshot
+    await snap(page, '27-dashboard-dark');
+    await page.goto(`${app.url}/schedule`);
+    await page.getByRole('article', { name: title }).waitFor();
+    await snap(page, '28-schedule-dark');
+    await context.close();
+  });
+});

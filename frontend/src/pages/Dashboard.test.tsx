@@ -1,0 +1,140 @@
+import { cloneElement, type ReactElement } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { isoWeek, lastIsoWeeks, type Article } from '@app/shared';
+import DashboardPage from './Dashboard';
+import { makeArticle } from '../test/articles';
+import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+
+// jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
+vi.mock('recharts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('recharts')>();
+  return {
+    ...actual,
+    ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => (
+      <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
+        {cloneElement(children, { width: 600, height: 240 })}
+      </div>
+    ),
+  };
+});
+
+const now = new Date();
+const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+const inFuture = new Date(now.getTime() + 3 * 3600_000).toISOString();
+
+function articles(): Article[] {
+  return [
+    // Published on both this week.
+    makeArticle({
+      _id: 'd1',
+      id: 'd1',
+      keyword: 'serverless costs',
+      tags: ['aws', 'ai'],
+      blog: { content: 'b', publishedToWordPress: true, lastPublished: now.toISOString(), wordpressPostUrl: 'https://b/1' },
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: now.toISOString(), linkedinPostUrl: 'https://l/1' },
+      scheduled: { blog: daysAgo(1), linkedin: daysAgo(1) },
+    }),
+    // Blog published a week ago, LinkedIn scheduled.
+    makeArticle({
+      _id: 'd2',
+      id: 'd2',
+      keyword: 'serverless',
+      tags: ['aws'],
+      blog: { content: 'b', publishedToWordPress: true, lastPublished: daysAgo(7), wordpressPostUrl: 'https://b/2' },
+      scheduled: { blog: daysAgo(8), linkedin: inFuture },
+    }),
+    // Not scheduled.
+    makeArticle({ _id: 'd3', id: 'd3', keyword: 'costs', tags: [] }),
+    makeArticle({ _id: 'd4', id: 'd4', keyword: 'ai', tags: [] }),
+  ];
+}
+
+const card = (title: string) => screen.getByRole('region', { name: title });
+
+describe('Dashboard page', () => {
+  it('renders the four cards from the full article list', async () => {
+    const { requests } = mockApi({ 'GET /api/articles': { body: { articles: articles() } } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    expect(await screen.findByRole('region', { name: 'Publishing Trends' })).toBeInTheDocument();
+    expect(requests.map((r) => r.path)).toContain('/api/articles');
+
+    // Publishing Trends: the last 4 ISO weeks, Blog and LinkedIn, and a Schedule link.
+    const trends = card('Publishing Trends');
+    expect(within(trends).getByRole('link', { name: 'Schedule' })).toHaveAttribute('href', '/schedule');
+    expect(within(trends).getByText(/2 blog posts and 1 LinkedIn post published from/)).toBeInTheDocument();
+    const weeks = lastIsoWeeks(now);
+    const trendsChart = await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ });
+    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(now)}: Blog 1, LinkedIn 1`);
+    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(new Date(daysAgo(7)))}: Blog 1, LinkedIn 0`);
+    for (const week of weeks) expect(week).toMatch(/^\d{4}-W\d{2}$/);
+    // recharts drew the area chart with its axis labels.
+    expect(trendsChart.querySelector('.recharts-area')).not.toBeNull();
+    expect(within(trendsChart).getByText(weeks[3]!)).toBeInTheDocument();
+
+    // Platform Distribution: horizontal bars and the total; New Article goes to the create screen.
+    const distribution = card('Platform Distribution');
+    expect(within(distribution).getByTestId('distribution-total')).toHaveTextContent('3');
+    expect(within(distribution).getByText('published posts in total')).toBeInTheDocument();
+    expect(within(distribution).getByRole('link', { name: 'New Article' })).toHaveAttribute('href', '/create');
+    const bars = await within(distribution).findByRole('img', { name: /Platform distribution, bar chart\. WordPress 2, LinkedIn 1\. Total 3\./ });
+    expect(bars.querySelector('.recharts-bar')).not.toBeNull();
+
+    // Top Keywords: from keyword and tags, no demo note.
+    const keywords = card('Top Keywords');
+    expect(within(keywords).queryByText('Demo data')).not.toBeInTheDocument();
+    const legend = within(keywords).getByRole('list', { name: 'Top keywords' });
+    expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'ai2',
+      'aws2',
+      'costs2',
+      'serverless2',
+    ]);
+    const donut = await within(keywords).findByRole('img', { name: /^Top keywords, donut chart\. ai 2, aws 2/ });
+    expect(donut.querySelector('.recharts-pie')).not.toBeNull();
+
+    // Content Status: four statistics with their share of the 4 articles.
+    const status = card('Content Status');
+    expect(within(status).getByText('4 articles in total.')).toBeInTheDocument();
+    const stat = (label: string) => within(status).getByText(label).closest('div')!;
+    expect(stat('All Content Published')).toHaveTextContent(/^All Content Published1 article, 25%$/);
+    expect(stat('Scheduled')).toHaveTextContent(/^Scheduled1 article, 25%$/);
+    expect(stat('Content Created')).toHaveTextContent(/^Content Created0 articles, 0%$/);
+    expect(stat('Not Scheduled')).toHaveTextContent(/^Not Scheduled2 articles, 50%$/);
+  });
+
+  it('shows demo keywords with a "Demo data" note when articles have none', async () => {
+    mockApi({ 'GET /api/articles': { body: [makeArticle({ keyword: '', tags: [] })] } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    const keywords = await screen.findByRole('region', { name: 'Top Keywords' });
+    expect(within(keywords).getByText('Demo data')).toBeInTheDocument();
+    const legend = within(keywords).getByRole('list', { name: 'Top keywords' });
+    expect(within(legend).getAllByRole('listitem')).toHaveLength(5);
+    expect(within(legend).getAllByRole('listitem')[0]).toHaveTextContent('marketing5');
+    expect(await within(keywords).findByRole('img', { name: /^Top keywords \(demo data\)/ })).toBeInTheDocument();
+    // An empty account: zero everywhere, 100 % not scheduled.
+    expect(within(card('Platform Distribution')).getByTestId('distribution-total')).toHaveTextContent('0');
+    expect(within(card('Content Status')).getByText('Not Scheduled').closest('div')).toHaveTextContent('100%');
+  });
+
+  it('shows a loading state, then "Failed to fetch articles. Please try again later." on failure', async () => {
+    const list = deferred<MockReply>();
+    let calls = 0;
+    mockApi({
+      'GET /api/articles': () => (++calls === 1 ? list.promise : { body: { articles: articles() } }),
+    });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
+    list.resolve({ status: 500, body: { message: 'Failed to fetch articles: 500' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Content Status' })).toBeInTheDocument();
+  });
+
+  it('treats an answer of another shape as a failure', async () => {
+    mockApi({ 'GET /api/articles': { body: { items: [] } } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import HistoryPage, { historyRows } from './History';
+import { makeArticle } from '../test/articles';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+
+const both = makeArticle({
+  _id: 'h1',
+  id: 'h1',
+  title: 'Both platforms',
+  blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-04T15:05:00.000Z', wordpressPostUrl: 'https://blog.example.com/both/' },
+  linkedin: {
+    content: 'l',
+    publishedToLinkedIn: true,
+    lastPublished: '2025-03-06T09:30:00.000Z',
+    linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:7/',
+  },
+});
+const blogOnly = makeArticle({
+  _id: 'h2',
+  id: 'h2',
+  title: 'Blog only',
+  blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-05T23:45:00.000Z', wordpressPostUrl: 'https://blog.example.com/only/' },
+});
+// Flag without a time: not published by the shared rule (SPEC.md §4), so no row.
+const flagOnly = makeArticle({
+  _id: 'h3',
+  id: 'h3',
+  title: 'Flag only',
+  linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: null, linkedinPostUrl: null },
+});
+
+const session = (timezone: string): Record<string, MockReply> => ({
+  'GET /api/auth/me': { body: { user: makeUser({ timezone }) } },
+});
+
+const bodyRows = () => screen.getAllByRole('row').slice(1);
+
+describe('History page', () => {
+  it('lists one row per published platform, newest first, with View Post links', async () => {
+    mockApi({ ...session('UTC'), 'GET /api/articles/published': { body: { articles: [blogOnly, both, flagOnly] } } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    expect(screen.getByRole('heading', { name: 'Published Articles History', level: 1 })).toBeInTheDocument();
+
+    await screen.findByRole('table');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Title',
+      'Platform',
+      'Published Date',
+      'Actions',
+    ]);
+    const rows = bodyRows();
+    expect(rows.map((tr) => [within(tr).getAllByRole('cell')[0]!.textContent, within(tr).getAllByRole('cell')[1]!.textContent])).toEqual([
+      ['Both platforms', 'LinkedIn'],
+      ['Blog only', 'WordPress'],
+      ['Both platforms', 'WordPress'],
+    ]);
+
+    const linkedinView = within(rows[0]!).getByRole('link', { name: /^View Post/ });
+    expect(linkedinView).toHaveAttribute('href', 'https://www.linkedin.com/feed/update/urn:li:share:7/');
+    expect(linkedinView).toHaveAttribute('target', '_blank');
+    expect(linkedinView).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(linkedinView).toHaveAccessibleName('View Post Both platforms on LinkedIn (opens in a new tab)');
+    expect(within(rows[2]!).getByRole('link', { name: /^View Post/ })).toHaveAttribute('href', 'https://blog.example.com/both/');
+  });
+
+  it("shows dates in the user's time zone (not the browser's), 24-hour, with the zone's name", async () => {
+    mockApi({ ...session('America/New_York'), 'GET /api/articles/published': { body: { articles: [both, blogOnly] } } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    // The description names the zone once the session is known.
+    expect(await screen.findByText(/Times are shown in America\/New_York/)).toBeInTheDocument();
+    const dates = bodyRows().map((tr) => within(tr).getAllByRole('cell')[2]!);
+
+    // 2025-03-06T09:30Z is 04:30 in New York (EST, UTC-5).
+    expect(dates[0]).toHaveTextContent(/Mar 6, 2025/);
+    expect(dates[0]).toHaveTextContent(/04:30/);
+    expect(dates[0]).toHaveTextContent(/EST/);
+    // 2025-03-05T23:45Z is 18:45 on the 5th in New York; 24-hour clock, no AM/PM.
+    expect(dates[1]).toHaveTextContent(/Mar 5, 2025/);
+    expect(dates[1]).toHaveTextContent(/18:45/);
+    expect(dates[1]).not.toHaveTextContent(/PM/);
+    expect(within(dates[1]!).getByText(/18:45/).closest('time')).toHaveAttribute('dateTime', '2025-03-05T23:45:00.000Z');
+  });
+
+  it('uses another zone when the user has one: Asia/Tokyo moves the date to the next day', async () => {
+    mockApi({ ...session('Asia/Tokyo'), 'GET /api/articles/published': { body: { articles: [blogOnly] } } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByText(/Times are shown in Asia\/Tokyo/);
+    const date = within(bodyRows()[0]!).getAllByRole('cell')[2]!;
+    // 2025-03-05T23:45Z is 08:45 on the 6th in Tokyo (UTC+9).
+    expect(date).toHaveTextContent(/Mar 6, 2025/);
+    expect(date).toHaveTextContent(/08:45/);
+    expect(date).toHaveTextContent(/GMT\+9/);
+  });
+
+  it('shows a loading state, then "Nothing published yet." when nothing is published', async () => {
+    const list = deferred<MockReply>();
+    mockApi({ 'GET /api/articles/published': () => list.promise });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    expect(screen.getByText('Loading published articles...')).toBeInTheDocument();
+    list.resolve({ body: { articles: [] } });
+    expect(await screen.findByText('Nothing published yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('shows "Failed to load published articles" when the list cannot be loaded', async () => {
+    mockApi({ 'GET /api/articles/published': { status: 500, body: { message: 'Failed to fetch published articles' } } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load published articles');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('historyRows keeps a row without a link, which shows "No link"', async () => {
+    const noLink = makeArticle({
+      _id: 'n1',
+      id: 'n1',
+      title: 'No link',
+      blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-04T15:05:00.000Z', wordpressPostUrl: null },
+    });
+    expect(historyRows([noLink])).toEqual([
+      { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },
+    ]);
+    mockApi({ 'GET /api/articles/published': { body: { articles: [noLink] } } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    expect(within(bodyRows()[0]!).queryByRole('link')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,473 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QUOTA_BANNER, SCHEDULE_REFRESH_MS, type Article } from '@app/shared';
+import SchedulePage from './Schedule';
+import { ArticleCard } from '../components/schedule/ArticleCard';
+import { articleListKey } from '../hooks/useArticleLists';
+import { timing } from '../lib/timing';
+import { makeArticle } from '../test/articles';
+import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+
+const HOUR = 3600_000;
+const future = () => new Date(Date.now() + 2 * HOUR).toISOString();
+const past = () => new Date(Date.now() - 2 * HOUR).toISOString();
+
+const notScheduled = () => makeArticle({ _id: 'a1', id: 'a1', title: 'Fresh idea', keyword: 'content automation', tags: ['ai', 'growth'] });
+const blogScheduled = () =>
+  makeArticle({ _id: 'a2', id: 'a2', title: 'Planned post', scheduled: { blog: future(), linkedin: null } });
+const contentCreated = () =>
+  makeArticle({ _id: 'a3', id: 'a3', title: 'Ready post', scheduled: { blog: past(), linkedin: past() } });
+const halfPublished = () =>
+  makeArticle({
+    _id: 'a4',
+    id: 'a4',
+    title: 'Half out',
+    blog: {
+      content: 'Blog',
+      publishedToWordPress: true,
+      lastPublished: past(),
+      wordpressPostUrl: 'https://blog.example.com/half-out/',
+    },
+    scheduled: { blog: past(), linkedin: null },
+  });
+
+const card = (title: string) => screen.getByRole('article', { name: title });
+const row = (title: string, platform: 'Blog' | 'LinkedIn') => within(card(title)).getByRole('region', { name: platform });
+const listRoute = (articles: Article[]): Record<string, MockReply> => ({
+  'GET /api/articles/unpublished': { body: { articles } },
+});
+
+const savedNotice = { ms: timing.noticeMs, fade: timing.noticeFadeMs };
+afterEach(() => {
+  timing.noticeMs = savedNotice.ms;
+  timing.noticeFadeMs = savedNotice.fade;
+  vi.useRealTimers();
+});
+
+describe('Schedule page: list', () => {
+  it('shows the title, a loading state, then one card per unpublished article', async () => {
+    const list = deferred<MockReply>();
+    const { requests } = mockApi({ 'GET /api/articles/unpublished': () => list.promise });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    expect(screen.getByRole('heading', { name: 'Article Schedule', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Loading articles...')).toBeInTheDocument();
+
+    list.resolve({ body: { articles: [notScheduled(), blogScheduled()] } });
+    expect(await screen.findByRole('article', { name: 'Fresh idea' })).toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Planned post' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+    expect(requests.filter((r) => r.path === '/api/articles/unpublished')[0]).toMatchObject({ credentials: 'include' });
+
+    // Title, created date, keyword and tags.
+    const fresh = card('Fresh idea');
+    expect(within(fresh).getByText(/^Created/)).toHaveTextContent(/Mar 1, 2025/);
+    const tags = within(fresh).getByRole('list', { name: 'Keyword and tags' });
+    expect(within(tags).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['content automation', 'ai', 'growth']);
+  });
+
+  it('Create New Article goes to /create', async () => {
+    mockApi(listRoute([notScheduled()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Create New Article' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create$/);
+  });
+
+  it('shows the empty state with the Create New Article button', async () => {
+    mockApi(listRoute([]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    expect(await screen.findByText('No unpublished articles. Create one to get started.')).toBeInTheDocument();
+    // One in the header, one in the empty state.
+    expect(screen.getAllByRole('button', { name: 'Create New Article' })).toHaveLength(2);
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+  });
+
+  it('shows "Failed to load unpublished articles" and can try again', async () => {
+    let calls = 0;
+    mockApi({
+      'GET /api/articles/unpublished': () =>
+        ++calls === 1 ? { status: 500, body: { message: 'Boom' } } : { body: { articles: [notScheduled()] } },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load unpublished articles');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Fresh idea' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('refreshes the list every 15 seconds (refetchInterval 15000)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { requests } = mockApi(listRoute([notScheduled()]));
+    const { queryClient } = renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+    const query = queryClient.getQueryCache().find({ queryKey: articleListKey.unpublished });
+    expect(SCHEDULE_REFRESH_MS).toBe(15_000);
+    expect((query?.options as { refetchInterval?: unknown }).refetchInterval).toBe(15_000);
+
+    const count = () => requests.filter((r) => r.path === '/api/articles/unpublished').length;
+    expect(count()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(14_000));
+    expect(count()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await waitFor(() => expect(count()).toBe(2));
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    await waitFor(() => expect(count()).toBe(3));
+  });
+});
+
+describe('Schedule page: card statuses and actions', () => {
+  it('labels the overall badge across statuses and shows Edit unless not-scheduled', async () => {
+    mockApi(listRoute([notScheduled(), blogScheduled(), contentCreated(), halfPublished()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+
+    const overall = (title: string) => within(card(title)).getByText(/^Overall status:/).parentElement!;
+    expect(overall('Fresh idea')).toHaveTextContent('Not Scheduled');
+    expect(overall('Planned post')).toHaveTextContent('Scheduled');
+    expect(overall('Ready post')).toHaveTextContent('Content Created');
+    // Blog published + LinkedIn never scheduled: the shared rule reads "All Content Published".
+    expect(overall('Half out')).toHaveTextContent('All Content Published');
+
+    expect(within(card('Fresh idea')).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    for (const title of ['Planned post', 'Ready post', 'Half out']) {
+      expect(within(card(title)).getByRole('button', { name: `Edit ${title}` })).toBeInTheDocument();
+    }
+
+    // Per platform status.
+    expect(within(row('Planned post', 'Blog')).getByText('Scheduled')).toBeInTheDocument();
+    expect(within(row('Planned post', 'LinkedIn')).getByText('Not Scheduled')).toBeInTheDocument();
+    expect(within(row('Ready post', 'LinkedIn')).getByText('Content Created')).toBeInTheDocument();
+    expect(within(row('Half out', 'Blog')).getByText('Published')).toBeInTheDocument();
+    const view = within(row('Half out', 'Blog')).getByRole('link', { name: /View on WordPress/ });
+    expect(view).toHaveAttribute('href', 'https://blog.example.com/half-out/');
+    expect(view).toHaveAttribute('target', '_blank');
+  });
+
+  it('Edit opens the article in the editor', async () => {
+    mockApi(listRoute([blogScheduled()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Edit Planned post' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a2$/);
+  });
+
+  it('shows Publish Now for a platform that is not not-scheduled, else "Will be processed after scheduling" and a secondary Publish now', async () => {
+    mockApi(listRoute([notScheduled(), blogScheduled(), contentCreated()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+
+    for (const platform of ['Blog', 'LinkedIn'] as const) {
+      const r = row('Fresh idea', platform);
+      expect(within(r).getByText('Will be processed after scheduling')).toBeInTheDocument();
+      expect(within(r).queryByRole('button', { name: /^Publish Now/ })).not.toBeInTheDocument();
+      // Scheduling is not built yet: the secondary action lets a person publish today.
+      expect(within(r).getByRole('button', { name: /^Publish now to/ })).toBeInTheDocument();
+    }
+    expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+    expect(within(row('Planned post', 'Blog')).queryByText('Will be processed after scheduling')).not.toBeInTheDocument();
+    expect(within(row('Planned post', 'LinkedIn')).getByText('Will be processed after scheduling')).toBeInTheDocument();
+    expect(within(row('Ready post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+    expect(within(row('Ready post', 'LinkedIn')).getByRole('button', { name: 'Publish Now to LinkedIn' })).toBeInTheDocument();
+  });
+
+  it('a published blog can be published again (updates the post); a published LinkedIn post cannot', async () => {
+    const linkedinDone = makeArticle({
+      _id: 'a5',
+      id: 'a5',
+      title: 'LinkedIn out',
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:9/' },
+      scheduled: { blog: future(), linkedin: past() },
+    });
+    mockApi(listRoute([halfPublished(), linkedinDone]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Half out' });
+    expect(within(row('Half out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress again' })).toBeInTheDocument();
+    const li = row('LinkedIn out', 'LinkedIn');
+    expect(within(li).getByText('Published')).toBeInTheDocument();
+    expect(within(li).queryByRole('button', { name: /Publish/i })).not.toBeInTheDocument();
+    expect(within(li).getByRole('link', { name: /View on LinkedIn/ })).toHaveAttribute('target', '_blank');
+    // The posting mode no longer matters once LinkedIn is published.
+    expect(within(li).getByRole('group', { name: 'LinkedIn posting mode' })).toBeDisabled();
+    expect(within(row('LinkedIn out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+  });
+
+  it('insufficient_quota: "Not enough credit" on unpublished platforms with the error as tooltip, and the banner', async () => {
+    const quota = { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan.' };
+    mockApi(
+      listRoute([
+        { ...halfPublished(), lastError: quota },
+        makeArticle({ _id: 'q2', id: 'q2', title: 'No message', lastError: { code: 'insufficient_quota', message: '' } }),
+      ]),
+    );
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Half out' });
+
+    expect(screen.getByRole('alert')).toHaveTextContent(QUOTA_BANNER);
+    const badge = within(row('Half out', 'LinkedIn')).getByText('Not enough credit');
+    expect(badge).toHaveAccessibleDescription(quota.message);
+    expect(badge).toHaveAttribute('tabindex', '0');
+    expect(screen.getAllByRole('tooltip', { hidden: true }).map((t) => t.textContent)).toContain(quota.message);
+    // The published platform keeps its status.
+    expect(within(row('Half out', 'Blog')).getByText('Published')).toBeInTheDocument();
+    expect(within(row('Half out', 'Blog')).queryByText('Not enough credit')).not.toBeInTheDocument();
+    // Without a message the tooltip falls back.
+    expect(within(row('No message', 'Blog')).getByText('Not enough credit')).toHaveAccessibleDescription(
+      'OpenAI credits insufficient',
+    );
+  });
+
+  it('shows no banner without a quota error, and shows another last error on its card', async () => {
+    mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+    expect(screen.queryByText(QUOTA_BANNER)).not.toBeInTheDocument();
+    expect(within(card('Fresh idea')).getByText('Last attempt failed: WordPress answered 500.')).toBeInTheDocument();
+  });
+});
+
+describe('Schedule page: publishing', () => {
+  beforeEach(() => {
+    timing.noticeMs = 300;
+    timing.noticeFadeMs = 30;
+  });
+
+  it('confirm → POST /api/wordpress/publish/{id} → "Successfully published to WordPress!" with View on WordPress, which hides after a while', async () => {
+    const publish = deferred<MockReply>();
+    const published = {
+      ...notScheduled(),
+      blog: { ...notScheduled().blog, publishedToWordPress: true, lastPublished: new Date().toISOString(), wordpressPostUrl: 'https://blog.example.com/fresh-idea/' },
+    };
+    let listCalls = 0;
+    const { requests } = mockApi({
+      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? notScheduled() : published] } }),
+      'POST /api/wordpress/publish/a1': () => publish.promise,
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish now to WordPress' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Publish to WordPress now?' });
+    expect(within(dialog).getByText('Fresh idea')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    const busy = within(dialog).getByRole('button', { name: /Publishing\.\.\./ });
+    expect(busy).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({ path: '/api/wordpress/publish/a1', credentials: 'include' });
+
+    publish.resolve({
+      body: {
+        success: true,
+        post: { link: 'https://blog.example.com/fresh-idea/' },
+        article: published,
+        message: 'Successfully published to WordPress!',
+      },
+    });
+    const message = await screen.findByText('Successfully published to WordPress!');
+    const link = within(message).getByRole('link', { name: /View on WordPress/ });
+    expect(link).toHaveAttribute('href', 'https://blog.example.com/fresh-idea/');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    // The card shows the new state at once, and the list is fetched again.
+    expect(within(row('Fresh idea', 'Blog')).getByText('Published')).toBeInTheDocument();
+    await waitFor(() => expect(listCalls).toBeGreaterThanOrEqual(2));
+
+    // SPEC.md §4: inline notifications hide after a while with a fade (shortened here).
+    await waitFor(() => expect(screen.queryByText('Successfully published to WordPress!')).not.toBeInTheDocument());
+  });
+
+  it('Cancel closes the confirmation without publishing', async () => {
+    const { requests } = mockApi(listRoute([blogScheduled()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('shows "Error publishing blog content: {message}" in the confirmation and keeps it open', async () => {
+    mockApi({
+      ...listRoute([blogScheduled()]),
+      'POST /api/wordpress/publish/a2': {
+        status: 502,
+        body: { error: 'x', message: 'WordPress refused the upload: the file is too large.', code: 'wordpress_upload_failed' },
+      },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
+    const dialog = screen.getByRole('dialog', { name: 'Publish to WordPress now?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Error publishing blog content: WordPress refused the upload: the file is too large.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeEnabled();
+    expect(screen.queryByText('Successfully published to WordPress!')).not.toBeInTheDocument();
+  });
+
+  it('falls back to "Failed to publish to WordPress" when the server gives no message', async () => {
+    mockApi({ ...listRoute([blogScheduled()]), 'POST /api/wordpress/publish/a2': () => Promise.reject(new TypeError('Failed to fetch')) });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error publishing blog content: Failed to publish to WordPress');
+  });
+
+  it('a WordPress that is not connected links to Settings', async () => {
+    mockApi({
+      ...listRoute([blogScheduled()]),
+      'POST /api/wordpress/publish/a2': {
+        status: 400,
+        body: { message: 'Connect WordPress in Settings first (WordPress Integration).', code: 'wordpress_not_connected' },
+      },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error publishing blog content: Connect WordPress in Settings first');
+    expect(within(alert).getByRole('link', { name: 'Connect WordPress in Settings' })).toHaveAttribute('href', '/settings');
+  });
+
+  it('LinkedIn: success shows View on LinkedIn; linkedin_token_invalid says to reconnect in Settings', async () => {
+    let attempt = 0;
+    const { requests } = mockApi({
+      ...listRoute([contentCreated()]),
+      'POST /api/linkedin/publish/a3': () =>
+        ++attempt === 1
+          ? {
+              status: 502,
+              body: { message: 'LinkedIn did not accept the access token.', code: 'linkedin_token_invalid' },
+            }
+          : {
+              body: {
+                success: true,
+                post: { url: 'https://www.linkedin.com/feed/update/urn:li:share:1/' },
+                message: 'Successfully published to LinkedIn!',
+              },
+            },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to LinkedIn' }));
+    const dialog = screen.getByRole('dialog', { name: 'Publish to LinkedIn now?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Error publishing LinkedIn content: LinkedIn did not accept the access token.');
+    expect(within(alert).getByRole('link', { name: 'Reconnect LinkedIn in Settings' })).toHaveAttribute('href', '/settings');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    const message = await screen.findByText('Successfully published to LinkedIn!');
+    const link = within(message).getByRole('link', { name: /View on LinkedIn/ });
+    expect(link).toHaveAttribute('href', 'https://www.linkedin.com/feed/update/urn:li:share:1/');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(requests.filter((r) => r.path === '/api/linkedin/publish/a3')).toHaveLength(2);
+  });
+
+  it('the Settings link of linkedin_token_invalid goes to /settings', async () => {
+    mockApi({
+      ...listRoute([contentCreated()]),
+      'POST /api/linkedin/publish/a3': { status: 502, body: { message: 'Token invalid', code: 'linkedin_token_invalid' } },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish Now to LinkedIn' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await user.click(await screen.findByRole('link', { name: 'Reconnect LinkedIn in Settings' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/settings$/);
+  });
+
+  it('drops an article published everywhere from the list', async () => {
+    const done = {
+      ...halfPublished(),
+      linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: new Date().toISOString(), linkedinPostUrl: 'https://li/1' },
+    };
+    let listCalls = 0;
+    mockApi({
+      'GET /api/articles/unpublished': () => ({ body: { articles: ++listCalls === 1 ? [halfPublished()] : [] } }),
+      'POST /api/linkedin/publish/a4': { body: { success: true, post: { url: 'https://li/1' }, article: done, message: 'Successfully published to LinkedIn!' } },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', { name: 'Publish now to LinkedIn' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Successfully published to LinkedIn!')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Half out' })).not.toBeInTheDocument());
+  });
+});
+
+describe('Schedule page: LinkedIn posting mode', () => {
+  it('POSTs the chosen mode and toasts the server message', async () => {
+    const { requests } = mockApi({
+      ...listRoute([notScheduled()]),
+      'POST /api/linkedin/article/a1/posting-mode': (req) => ({
+        body: {
+          success: true,
+          mode: (req.body as { mode: string }).mode,
+          message:
+            (req.body as { mode: string }).mode === 'company'
+              ? 'LinkedIn posting mode set to Business Page'
+              : 'LinkedIn posting mode set to Personal Profile',
+        },
+      }),
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    const group = await screen.findByRole('group', { name: 'LinkedIn posting mode' });
+    expect(within(group).getByRole('radio', { name: 'Personal Profile' })).toBeChecked();
+
+    await user.click(within(group).getByRole('radio', { name: 'Business Page' }));
+    expect(await screen.findByText('LinkedIn posting mode set to Business Page')).toBeInTheDocument();
+    expect(within(group).getByRole('radio', { name: 'Business Page' })).toBeChecked();
+    expect(requests.filter((r) => r.method === 'POST')).toEqual([
+      expect.objectContaining({ path: '/api/linkedin/article/a1/posting-mode', body: { mode: 'company' }, credentials: 'include' }),
+    ]);
+
+    await user.click(within(group).getByRole('radio', { name: 'Personal Profile' }));
+    expect(await screen.findByText('LinkedIn posting mode set to Personal Profile')).toBeInTheDocument();
+    expect(within(group).getByRole('radio', { name: 'Personal Profile' })).toBeChecked();
+  });
+
+  it('starts from the article\'s saved mode', async () => {
+    mockApi(listRoute([{ ...notScheduled(), linkedInMode: 'company' }]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    expect(await screen.findByRole('radio', { name: 'Business Page' })).toBeChecked();
+  });
+
+  it('shows "Error updating LinkedIn mode: {message}" and puts the choice back', async () => {
+    mockApi({
+      ...listRoute([notScheduled()]),
+      'POST /api/linkedin/article/a1/posting-mode': { status: 400, body: { message: 'Valid mode (personal or company) is required' } },
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Business Page' }));
+    expect(
+      await screen.findByText('Error updating LinkedIn mode: Valid mode (personal or company) is required'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Personal Profile' })).toBeChecked();
+  });
+});
+
+describe('ArticleCard extension point for scheduling', () => {
+  it('without onSchedule the badge is plain text; with it the badge and a Schedule button open scheduling', async () => {
+    const onSchedule = vi.fn();
+    const props = { article: notScheduled(), now: new Date(), timeZone: 'UTC', onPublish: vi.fn() };
+    const { rerender } = renderWithProviders(<ArticleCard {...props} />);
+    expect(screen.queryByRole('button', { name: /Overall status/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Schedule/ })).not.toBeInTheDocument();
+
+    rerender(<ArticleCard {...props} onSchedule={onSchedule} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Overall status: Not Scheduled' }));
+    expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['blog', 'linkedin']);
+    await user.click(screen.getByRole('button', { name: 'Schedule LinkedIn' }));
+    expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['linkedin']);
+  });
+});
