@@ -1,8 +1,7 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { S3Client } from '@aws-sdk/client-s3';
 import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from '../adapters/ai/index.js';
 import { LambdaJobQueue } from '../adapters/aws/lambda-job-queue.js';
-import { S3ObjectStore } from '../adapters/aws/s3-object-store.js';
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { InProcessJobQueue, runLocalJob } from '../adapters/local/in-process-job-queue.js';
 import { deps, onResetDeps } from '../deps.js';
@@ -17,12 +16,6 @@ export interface ArticleServices {
 
 function build(): ArticleServices {
   const { config, db, settings } = deps();
-  const s3 = new S3Client({
-    region: config.region,
-    ...(config.s3Endpoint
-      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
-  });
   const jobs: JobQueue = config.workerFunctionName
     ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
     : new InProcessJobQueue(
@@ -31,7 +24,7 @@ function build(): ArticleServices {
       );
   const articles = new ArticleService({
     articles: new DynamoArticleStore(db, config.tableName),
-    objects: new S3ObjectStore(s3, config.imagesBucket),
+    objects: createObjectStore(config),
     jobs,
     // The user's own openai_api_key setting wins over the deployment's OPENAI_API_KEY.
     ai: async (userId) => {

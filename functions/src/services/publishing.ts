@@ -1,5 +1,4 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { S3ObjectStore } from '../adapters/aws/s3-object-store.js';
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
 import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
@@ -11,15 +10,9 @@ import { integrations } from './integrations.js';
 
 function build(): PublishingService {
   const { config, db, settings } = deps();
-  const s3 = new S3Client({
-    region: config.region,
-    ...(config.s3Endpoint
-      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
-  });
   return new PublishingService({
     articles: new DynamoArticleStore(db, config.tableName),
-    objects: new S3ObjectStore(s3, config.imagesBucket),
+    objects: createObjectStore(config),
     settings,
     wordpress: integrations().wordpress,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),

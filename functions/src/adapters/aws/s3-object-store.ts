@@ -1,4 +1,5 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Config } from '../../config.js';
 import type { ObjectStore, StoredObject } from '../../domain/ports.js';
 
 /** S3 in AWS; locally the same client talks to s3rver. */
@@ -22,4 +23,15 @@ export class S3ObjectStore implements ObjectStore {
       throw err;
     }
   }
+}
+
+/** The images store for this environment: S3 in AWS, s3rver (path-style, fixed keys) locally. */
+export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' | 'imagesBucket'>): S3ObjectStore {
+  const client = new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
+  });
+  return new S3ObjectStore(client, config.imagesBucket);
 }
