@@ -21,6 +21,9 @@ export interface Config {
   linkedinOAuthUrl: string;
   googleApiUrl?: string;
   googleOAuthUrl?: string;
+  /** The deployment's Google OAuth client (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET), used when a user has none of their own. */
+  googleClientId?: string;
+  googleClientSecret?: string;
   /** Local only: where mail goes when Gmail is not configured (one .eml per message). */
   outboxDir?: string;
 }
@@ -46,6 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkedinOAuthUrl: (env.LINKEDIN_OAUTH_URL || 'https://www.linkedin.com/oauth/v2').replace(/\/+$/, ''),
     googleApiUrl: env.GOOGLE_API_URL || undefined,
     googleOAuthUrl: env.GOOGLE_OAUTH_URL || undefined,
+    googleClientId: env.GOOGLE_CLIENT_ID?.trim() || undefined,
+    googleClientSecret: env.GOOGLE_CLIENT_SECRET?.trim() || undefined,
     outboxDir: env.OUTBOX_DIR || undefined,
   };
 }

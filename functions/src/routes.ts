@@ -26,6 +26,7 @@ import {
   PublishParamsSchema,
   ScheduleSchema,
   ApprovalSchema,
+  SheetsImportSchema,
 } from '@app/shared';
 
 /**
@@ -99,6 +100,14 @@ export const routes = [
   { id: 'approvals.preview', method: 'POST', path: '/api/approvals/preview', access: 'public', body: ApprovalSchema },
   { id: 'approvals.confirm', method: 'POST', path: '/api/approvals/confirm', access: 'public', body: ApprovalSchema },
   { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
+
+  { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user' },
+  // Public: Google's redirect; the signed state names (and binds) the user.
+  { id: 'sheets.callback', method: 'GET', path: '/api/sheets/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  { id: 'sheets.status', method: 'GET', path: '/api/sheets/status', access: 'user' },
+  { id: 'sheets.disconnect', method: 'POST', path: '/api/sheets/disconnect', access: 'user' },
+  { id: 'sheets.list', method: 'GET', path: '/api/sheets/spreadsheets', access: 'user' },
+  { id: 'sheets.import', method: 'POST', path: '/api/sheets/import', access: 'user', body: SheetsImportSchema },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

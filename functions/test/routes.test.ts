@@ -10,11 +10,12 @@ import { handlers as linkedinHandlers } from '../src/http/linkedin.js';
 import { handlers as emailHandlers } from '../src/http/email.js';
 import { handlers as scheduleHandlers } from '../src/http/schedule.js';
 import { handlers as approvalHandlers } from '../src/http/approvals.js';
+import { handlers as sheetsHandlers } from '../src/http/sheets.js';
 import { matchRoute, routeGroup, routeGroups, routes } from '../src/routes.js';
 
 describe('route table', () => {
   it('has a Lambda entry for every group and a handler for every route', () => {
-    const all = { ...authHandlers, ...adminHandlers, ...articleHandlers, ...imageHandlers, ...settingHandlers, ...wordpressHandlers, ...linkedinHandlers, ...emailHandlers, ...scheduleHandlers, ...approvalHandlers };
+    const all = { ...authHandlers, ...adminHandlers, ...articleHandlers, ...imageHandlers, ...settingHandlers, ...wordpressHandlers, ...linkedinHandlers, ...emailHandlers, ...scheduleHandlers, ...approvalHandlers, ...sheetsHandlers };
     for (const group of routeGroups()) expect(groupHandlers[group], group).toBeTypeOf('function');
     for (const route of routes) expect(all[route.id], route.id).toBeTypeOf('function');
     expect(Object.keys(all).sort()).toEqual(routes.map((r) => r.id).sort());

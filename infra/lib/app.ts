@@ -27,12 +27,14 @@ const contextString = (app: App, key: string): string | undefined => {
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
   const stack = new ContentPublisherStack(app, STACK_NAME, {
-    description: 'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager',
+    description: 'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager, EventBridge Scheduler',
     // Optional context (cdk.json or `-c key=value`); none of them needs an AWS lookup.
     publicUrl: contextString(app, 'publicUrl'),
     domainName: contextString(app, 'domainName'),
     certificateArn: contextString(app, 'certificateArn'),
     webAclArn: contextString(app, 'webAclArn'),
+    // Optional: who is e-mailed (SNS) when a scheduled run lands in the dead-letter queue.
+    alarmEmail: contextString(app, 'alarmEmail'),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

@@ -1,6 +1,6 @@
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { Grant } from 'aws-cdk-lib/aws-iam';
+import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -11,6 +11,7 @@ import type { AppFunction } from './app-function.js';
 import { DataTable } from './data-table.js';
 import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
+import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
 import { Site } from './site.js';
 import { WORKER_ENTRY_NAME, WorkerFunction } from './worker-function.js';
 
@@ -42,9 +43,24 @@ export const IMAGES_KEY_PREFIX = 'users/';
  * - `userSecrets:write`: also create (tagged with the owner), update and delete them (the Settings page);
  * - `ai`: calls OpenAI with the user's key: `userSecrets:read` plus the optional AI settings;
  * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
- * - `images:read` / `images:write`: GetObject / PutObject on the generated images.
+ * - `images:read` / `images:write`: GetObject / PutObject on the generated images;
+ * - `schedules:manage`: creates, moves and deletes the one-off schedules of the stack's schedule
+ *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
+ *   SCHEDULE_TARGET_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN: without all four the code would fall
+ *   back to in-process timers);
+ * - `approvalLinks:sign`: signs approval links with the session key (read; API functions already
+ *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
+ *   distribution's URL), for code that runs outside a request.
  */
-export type Capability = 'userSecrets:read' | 'userSecrets:write' | 'ai' | 'jobs:enqueue' | 'images:read' | 'images:write';
+export type Capability =
+  | 'userSecrets:read'
+  | 'userSecrets:write'
+  | 'ai'
+  | 'jobs:enqueue'
+  | 'images:read'
+  | 'images:write'
+  | 'schedules:manage'
+  | 'approvalLinks:sign';
 
 /**
  * The one place that says what each function needs, from what its code does (a new route group
@@ -64,12 +80,22 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
-  /** Records a platform's time and creates/moves its one-off schedule (EventBridge Scheduler wiring: next step). */
-  schedule: [],
+  /** Records a platform's time and creates, moves or deletes its one-off schedule (EventBridge Scheduler). */
+  schedule: ['schedules:manage'],
   /** Approval links: publish the approved platform with the user's integration secrets and image. */
   approvals: ['userSecrets:read', 'images:read'],
-  /** Runs the jobs: drafting and image generation with the user's key, storing the images. */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:write'],
+  /**
+   * Google Sheets import: stores and forgets the user's read-only Google grant (a per-user secret;
+   * the OAuth client is the user's Gmail one), creates the imported articles and starts their
+   * drafting jobs. (The optional deployment-wide client, GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, is not wired.)
+   */
+  sheets: ['userSecrets:read', 'userSecrets:write', 'jobs:enqueue'],
+  /**
+   * Runs the jobs: drafting and image generation with the user's key, storing the images; and the
+   * scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
+   * user's Gmail (outbound HTTPS; it never publishes).
+   */
+  [WORKER_ENTRY_NAME]: ['ai', 'images:write', 'approvalLinks:sign'],
 };
 
 /** Per-user secrets: what `userSecrets:read` and `userSecrets:write` allow. */
@@ -107,6 +133,8 @@ export interface ContentPublisherStackProps extends StackProps {
    * each user sets their own `openai_api_key` in Settings (a per-user secret).
    */
   ai?: AiSettings;
+  /** Optional e-mail address told (SNS) when a scheduled run lands in the dead-letter queue. */
+  alarmEmail?: string;
 }
 
 /**
@@ -123,6 +151,10 @@ export class ContentPublisherStack extends Stack {
   readonly http: HttpApiRoutes;
   readonly site: Site;
   readonly imagesBucket: Bucket;
+  /** EventBridge Scheduler: the schedule group, its role and dead-letter queue (target: the worker). */
+  readonly schedules: Schedules;
+  /** The app's public base URL: the publicUrl/domainName context value, else the distribution's URL. */
+  readonly publicUrl: string;
   /** ARN pattern of the per-user secrets: `…:secret:<USER_SECRETS_PREFIX>*`. */
   readonly userSecretsArn: string;
 
@@ -143,6 +175,9 @@ export class ContentPublisherStack extends Stack {
         'user out, so it is rotated on purpose (replace the secret value) rather than on a schedule.',
     });
 
+    if (props.alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(props.alarmEmail)) {
+      throw new Error(`alarmEmail must be an e-mail address, not "${props.alarmEmail}"`);
+    }
     const publicUrl = props.publicUrl ?? (props.domainName ? `https://${props.domainName}` : undefined);
     const apiEnvironment: Record<string, string> = {
       TABLE_NAME: this.data.table.tableName,
@@ -185,6 +220,9 @@ export class ContentPublisherStack extends Stack {
         : undefined,
       webAclArn: props.webAclArn,
     });
+    this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
+
+    this.schedules = new Schedules(this, 'Schedules', { target: this.worker.function, alarmEmail: props.alarmEmail });
 
     this.imagesBucket = new Bucket(this, 'ImagesBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -230,6 +268,14 @@ export class ContentPublisherStack extends Stack {
     new CfnOutput(this, 'SiteBucketName', { description: 'The bucket holding the built SPA', value: this.site.bucket.bucketName });
     new CfnOutput(this, 'ImagesBucketName', { description: 'The bucket holding the generated images', value: this.imagesBucket.bucketName });
     new CfnOutput(this, 'WorkerFunctionName', { description: 'The worker Lambda (async jobs)', value: this.worker.function.functionName });
+    new CfnOutput(this, 'ScheduleGroupName', {
+      description: 'The EventBridge Scheduler group of the one-off schedules',
+      value: this.schedules.group.scheduleGroupName,
+    });
+    new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
+      description: 'Scheduled runs that could not be delivered (alarmed)',
+      value: this.schedules.deadLetterQueue.queueUrl,
+    });
   }
 
   /** Item reads and writes on the table and its indexes: every function. */
@@ -291,6 +337,36 @@ export class ContentPublisherStack extends Stack {
     // The same article services that start jobs also run them (in-process when there is no worker).
     if (imageActions.length > 0 || access.has('jobs:enqueue')) {
       fn.addEnvironment('IMAGES_BUCKET', this.imagesBucket.bucketName);
+    }
+
+    if (access.has('schedules:manage')) {
+      const { group, role: schedulerRole, deadLetterQueue, schedulesArn } = this.schedules;
+      Grant.addToPrincipal({ grantee: role, actions: [...SCHEDULE_MANAGE_ACTIONS], resourceArns: [schedulesArn] });
+      // The schedules it creates run as the scheduler role: it may hand that role to EventBridge Scheduler only.
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [schedulerRole.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      );
+      fn.addEnvironment('SCHEDULE_GROUP_NAME', group.scheduleGroupName);
+      fn.addEnvironment('SCHEDULE_TARGET_ARN', this.worker.function.functionArn);
+      fn.addEnvironment('SCHEDULER_ROLE_ARN', schedulerRole.roleArn);
+      fn.addEnvironment('SCHEDULE_DLQ_ARN', deadLetterQueue.queueArn);
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${group.scheduleGroupName}/*]`,
+        reason:
+          'One-off schedules are created at run time, one per article and platform (names derived from the article id), ' +
+          `so their names are not known at deploy time: the policy allows ${SCHEDULE_MANAGE_ACTIONS.join(', ')} on the ` +
+          `schedules of the stack's own group (${group.scheduleGroupName}) only, no other group, no read or list.`,
+      });
+    }
+
+    if (access.has('approvalLinks:sign')) {
+      if (!(fn instanceof ApiFunction)) this.sessionSecret.grantRead(role);
+      fn.addEnvironment('SESSION_SECRET_ARN', this.sessionSecret.secretArn);
+      fn.addEnvironment('PUBLIC_URL', this.publicUrl);
     }
   }
 }

@@ -25,14 +25,15 @@ export interface WorkerFunctionProps {
 
 /**
  * The worker: invoked asynchronously (InvocationType Event) by the API functions that start long
- * jobs (AI drafting, image generation), so no request waits for them. sharp, which only the worker
- * calls, is installed next to the bundle for linux-arm64 instead of being bundled.
+ * jobs (AI drafting, image generation), so no request waits for them, and by EventBridge Scheduler
+ * for the scheduled runs (generate-and-notify: draft, then e-mail the approval link). sharp, which
+ * only the worker calls, is installed next to the bundle for linux-arm64 instead of being bundled.
  */
 export class WorkerFunction extends AppFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     super(scope, id, {
       name: WORKER_ENTRY_NAME,
-      description: 'Content publisher worker: AI drafting and image generation (async jobs)',
+      description: 'Content publisher worker: AI drafting, image generation and scheduled approval e-mails (async jobs)',
       roleDescription: 'Content publisher worker function (async jobs)',
       entry: props.entry,
       projectRoot: props.projectRoot,

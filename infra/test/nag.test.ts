@@ -60,13 +60,14 @@ const variants: [string, TestAppOptions][] = [
   ['fresh clone (SPA not built)', {}],
   ['built SPA (BucketDeployment)', { stack: { spaDistDir: builtSpaDir() } }],
   [
-    'custom domain, certificate and web ACL',
+    'custom domain, certificate, web ACL and alarm e-mail',
     {
       context: {
         domainName: 'publish.example.com',
         certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
         webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/publisher/abcd',
         publicUrl: 'https://publish.example.com',
+        alarmEmail: 'ops@example.com',
       },
     },
   ],
@@ -112,6 +113,7 @@ describe('cdk-nag AwsSolutions', () => {
     // IAM5: names made at run time, allowed by prefix only (the reasons are in the stack).
     const userSecrets = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*]';
     const userImages = `AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/users/*]`;
+    const schedules = `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${stack.schedules.group.scheduleGroupName}/*]`;
     expect(ids).toEqual(
       [
         ...routeGroups().map((group) => `Fn-${group}/Function AwsSolutions-L1`),
@@ -122,12 +124,17 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-linkedin/Role ${userSecrets}`,
         `Fn-email/Role ${userSecrets}`,
         `Fn-approvals/Role ${userSecrets}`,
+        `Fn-sheets/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
         `Fn-images/Role ${userImages}`,
         `Fn-wordpress/Role ${userImages}`,
         `Fn-linkedin/Role ${userImages}`,
         `Fn-approvals/Role ${userImages}`,
         `Fn-worker/Role ${userImages}`,
+        // IAM5: one-off schedules made at run time, allowed in the stack's own group only.
+        `Fn-schedule/Role ${schedules}`,
+        // SQS3: the schedules' dead-letter queue needs no dead-letter queue of its own.
+        'Schedules/DeadLetterQueue AwsSolutions-SQS3',
         'Http AwsSolutions-APIG4',
         'SessionSecret AwsSolutions-SMG4',
         'Site/Distribution AwsSolutions-CFR1',

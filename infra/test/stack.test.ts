@@ -13,6 +13,7 @@ import {
 } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
 import { builtSpaDir, testApp } from './helpers.js';
@@ -189,7 +190,7 @@ describe('worker function', () => {
     expect(worker().Properties.Description).toMatch(/worker/i);
   });
 
-  it('gets the table, the images bucket and the secrets prefix, not the session secret nor a worker to call', () => {
+  it('gets the table, the images bucket, the secrets prefix, and the session key and public URL of the approval links; no worker to call', () => {
     const variables = environmentOf(WORKER_ENTRY_NAME);
     expect(variables).toMatchObject({
       TABLE_NAME: { Ref: tableId },
@@ -197,10 +198,15 @@ describe('worker function', () => {
       SECRETS_PREFIX: USER_SECRETS_PREFIX,
       NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'content-publisher-worker',
+      // generate-and-notify signs the approval link with the session key…
+      SESSION_SECRET_ARN: { Ref: secretId },
+      // …on the app's URL: outside a request there is no host header (no publicUrl context: the distribution).
+      PUBLIC_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.site.distribution), 'DomainName'] }]] },
     });
-    expect(variables.SESSION_SECRET_ARN).toBeUndefined();
     expect(variables.WORKER_FUNCTION_NAME).toBeUndefined();
-    expect(variables.PUBLIC_URL).toBeUndefined();
+    for (const name of ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN']) {
+      expect(variables[name], name).toBeUndefined();
+    }
   });
 
   it('has sharp installed for linux-arm64 next to the bundle (not bundled), without install scripts', () => {
@@ -291,19 +297,39 @@ describe('IAM', () => {
    * Besides its logs, the table and (API functions) the session secret, what each function may do,
    * written out here on purpose: a change to FUNCTION_ACCESS must be made here too.
    */
-  const EXPECTED: Record<string, { userSecrets: string[]; invokesWorker: boolean; images: string[] }> = {
-    auth: { userSecrets: [], invokesWorker: false, images: [] },
-    admin: { userSecrets: [], invokesWorker: false, images: [] },
-    settings: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
-    articles: { userSecrets: SM_READ, invokesWorker: true, images: [] },
-    images: { userSecrets: [], invokesWorker: true, images: ['s3:GetObject'] },
-    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
-    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'] },
-    email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [] },
-    schedule: { userSecrets: [], invokesWorker: false, images: [] },
-    approvals: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject'] },
-    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'] },
+  const EXPECTED: Record<
+    string,
+    { userSecrets: string[]; invokesWorker: boolean; images: string[]; managesSchedules: boolean; sessionKey: boolean }
+  > = {
+    auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    admin: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    settings: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    articles: { userSecrets: SM_READ, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
+    images: { userSecrets: [], invokesWorker: true, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
+    approvals: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    sheets: { userSecrets: SM_READ_WRITE, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
+    // The session key signs the approval links it e-mails.
+    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'], managesSchedules: false, sessionKey: true },
   };
+  const SCHEDULE_ENV = ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'];
+  const schedulesArn = () => ({
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':scheduler:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        `:schedule/${stack.schedules.group.scheduleGroupName}/*`,
+      ],
+    ],
+  });
   const names = () => [...routeGroups(), WORKER_ENTRY_NAME];
   const userSecretsArn = () => stack.resolve(stack.userSecretsArn) as unknown;
   const imagesObjectsArn = () => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]] });
@@ -369,10 +395,9 @@ describe('IAM', () => {
     expect(dynamo(WORKER_ENTRY_NAME)).toEqual(dynamo(routeGroups()[0]!));
   });
 
-  it.each(names())('%s: Secrets Manager: the session secret (API functions) and the per-user secrets it needs, nothing else', (name) => {
-    const isApi = name !== WORKER_ENTRY_NAME;
+  it.each(names())('%s: Secrets Manager: the session secret (if it signs) and the per-user secrets it needs, nothing else', (name) => {
     const expected: [string, unknown][] = [
-      ...(isApi
+      ...(EXPECTED[name]!.sessionKey
         ? ([
             ['secretsmanager:DescribeSecret', { Ref: secretId }],
             ['secretsmanager:GetSecretValue', { Ref: secretId }],
@@ -381,6 +406,7 @@ describe('IAM', () => {
       ...EXPECTED[name]!.userSecrets.map((a) => [a, userSecretsArn()] as [string, unknown]),
     ];
     expect(sorted(grantsOf(name, 'secretsmanager'))).toEqual(sorted(expected));
+    expect(environmentOf(name).SESSION_SECRET_ARN).toEqual(EXPECTED[name]!.sessionKey ? { Ref: secretId } : undefined);
     expect(environmentOf(name).SECRETS_PREFIX).toBe(EXPECTED[name]!.userSecrets.length > 0 ? USER_SECRETS_PREFIX : undefined);
   });
 
@@ -407,23 +433,69 @@ describe('IAM', () => {
     for (const group of ['auth', 'admin', 'settings']) expect(grantsOf(group, 'lambda')).toEqual([]);
   });
 
+  it.each(names())('%s: EventBridge Scheduler: manages the group\'s schedules and passes the scheduler role exactly when it schedules', (name) => {
+    const scheduler = sorted(grantsOf(name, 'scheduler'));
+    const passRole = policyOf(name).filter((s) => asArray(s.Action).includes('iam:PassRole'));
+    const variables = environmentOf(name);
+    if (EXPECTED[name]!.managesSchedules) {
+      expect(scheduler).toEqual(
+        sorted(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'].map((a) => [a, schedulesArn()])),
+      );
+      expect(passRole).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'iam:PassRole',
+          Resource: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
+          Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        },
+      ]);
+      // All four, or the code falls back to in-process timers.
+      expect(variables).toMatchObject({
+        SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
+        SCHEDULE_TARGET_ARN: { 'Fn::GetAtt': [workerId, 'Arn'] },
+        SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
+        SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.deadLetterQueue), 'Arn'] },
+      });
+    } else {
+      expect(scheduler).toEqual([]);
+      expect(passRole).toEqual([]);
+      for (const variable of SCHEDULE_ENV) expect(variables[variable], variable).toBeUndefined();
+    }
+  });
+
+  it('only the schedule function manages schedules; no policy but its own passes a role', () => {
+    expect(names().filter((n) => EXPECTED[n]!.managesSchedules)).toEqual(['schedule']);
+    const scheduleRoleId = logicalId(stack, roleOf('schedule'));
+    for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
+      const mine = (policy.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === scheduleRoleId);
+      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        for (const action of asArray(statement.Action)) {
+          if (!mine) expect(action).not.toMatch(/^(scheduler:|iam:)/);
+        }
+      }
+    }
+  });
+
   it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
     expect(sorted(grantsOf(name, 's3'))).toEqual(sorted(EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()])));
     const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker;
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
   });
 
-  it('IMAGES_BUCKET goes to articles, images, the publishers and the worker; WORKER_FUNCTION_NAME to articles and images', () => {
+  it('IMAGES_BUCKET goes to the job starters, the publishers and the worker; WORKER_FUNCTION_NAME to the job starters', () => {
     const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
-    expect(withVariable('IMAGES_BUCKET')).toEqual(['approvals', 'articles', 'images', 'linkedin', 'wordpress', 'worker']);
-    expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
+    expect(withVariable('IMAGES_BUCKET')).toEqual(['approvals', 'articles', 'images', 'linkedin', 'sheets', 'wordpress', 'worker']);
+    expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images', 'sheets']);
   });
 
-  it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the two name prefixes, no managed policy)', (name) => {
+  it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {
     const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(imagesObjectsArn())];
+    if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
     for (const statement of policyOf(name)) {
       expect(statement.Effect).toBe('Allow');
-      expect(statement.Condition).toBeUndefined();
+      // The one condition: PassRole to EventBridge Scheduler only (checked above).
+      if (asArray(statement.Action).includes('iam:PassRole')) expect(statement.Condition).toBeDefined();
+      else expect(statement.Condition).toBeUndefined();
       for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
       for (const resource of asArray(statement.Resource)) {
         const text = JSON.stringify(resource);
@@ -444,6 +516,131 @@ describe('IAM', () => {
         for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
       }
     }
+  });
+});
+
+describe('EventBridge Scheduler', () => {
+  const groupId = () => logicalId(stack, stack.schedules.group);
+  const roleId = () => logicalId(stack, stack.schedules.role);
+  const queueId = () => logicalId(stack, stack.schedules.deadLetterQueue);
+
+  it('has one schedule group, named per stack, deleted with the stack', () => {
+    const [id, group] = only(template.findResources('AWS::Scheduler::ScheduleGroup') as Record<string, Resource>);
+    expect(id).toBe(groupId());
+    expect(group.Properties.Name).toBe(`${stack.stackName}-schedules`);
+    expect(group.Properties.Name).toMatch(/^[0-9a-zA-Z-_.]{1,64}$/);
+    expect(group.DeletionPolicy).toBe('Delete');
+    // The schedules themselves are made at run time by the schedule function.
+    template.resourceCountIs('AWS::Scheduler::Schedule', 0);
+  });
+
+  it('the scheduler role is assumed by EventBridge Scheduler only, for this account and this group only', () => {
+    const role = template.findResources('AWS::IAM::Role')[roleId()] as Resource;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: {
+          StringEquals: {
+            'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+            'aws:SourceArn': { 'Fn::GetAtt': [groupId(), 'Arn'] },
+          },
+        },
+      },
+    ]);
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(role.Properties.Policies).toBeUndefined();
+  });
+
+  it('the scheduler role may invoke the worker (the job function) and write dead letters, nothing else', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+      (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId()),
+    );
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]!.Properties.PolicyDocument.Statement as Statement[];
+    const pairs = statements.flatMap((s) => {
+      expect(s.Effect).toBe('Allow');
+      expect(s.Condition).toBeUndefined();
+      return asArray(s.Action).flatMap((a) => asArray(s.Resource).map((r) => `${a} ${JSON.stringify(r)}`));
+    });
+    expect(pairs.sort()).toEqual(
+      [
+        `lambda:InvokeFunction ${JSON.stringify({ 'Fn::GetAtt': [workerId, 'Arn'] })}`,
+        `sqs:SendMessage ${JSON.stringify({ 'Fn::GetAtt': [queueId(), 'Arn'] })}`,
+      ].sort(),
+    );
+    // No resource policy on the worker either: only this role (and the functions that enqueue jobs) invoke it.
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
+    expect(JSON.stringify(permissions)).not.toContain('scheduler.amazonaws.com');
+  });
+
+  it('the dead-letter queue is encrypted, refuses requests without TLS and keeps messages 14 days', () => {
+    const [id, queue] = only(template.findResources('AWS::SQS::Queue') as Record<string, Resource>);
+    expect(id).toBe(queueId());
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    expect(SCHEDULE_DLQ_DEFAULTS.retention.toSeconds()).toBe(14 * 24 * 3600);
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId() }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>);
+    for (const policy of policies) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) expect(statement.Effect).toBe('Deny');
+    }
+  });
+
+  it('an alarm fires as soon as one dead letter waits (5-minute period); no topic without alarmEmail', () => {
+    const [, alarm] = only(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(), 'QueueName'] } }],
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(alarm.Properties.AlarmActions).toBeUndefined();
+    template.resourceCountIs('AWS::SNS::Topic', 0);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('alarmEmail: the alarm notifies a TLS-only topic with that e-mail subscription, which only this alarm may publish to', () => {
+    const s = testApp({ context: { alarmEmail: 'ops@example.com' } }).stack;
+    const t = Template.fromStack(s);
+    const [topicId] = only(t.findResources('AWS::SNS::Topic') as Record<string, Resource>);
+    const [, subscription] = only(t.findResources('AWS::SNS::Subscription') as Record<string, Resource>);
+    expect(subscription.Properties).toEqual({ Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    const [alarmId, alarm] = only(t.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
+    expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    const [, topicPolicy] = only(t.findResources('AWS::SNS::TopicPolicy') as Record<string, Resource>);
+    const statements = topicPolicy.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 'sns:Publish',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+          Condition: {
+            ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [alarmId, 'Arn'] } },
+            StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          },
+        }),
+      ]),
+    );
+    expect(statements.filter((st) => st.Effect === 'Allow')).toHaveLength(1);
+  });
+
+  it('refuses an alarmEmail that is not an e-mail address', () => {
+    expect(() => testApp({ context: { alarmEmail: 'not-an-address' } })).toThrow(/alarmEmail/);
   });
 });
 
@@ -696,6 +893,10 @@ describe('context values', () => {
         'https://publish.example.com',
       );
     }
+    // The approval links the worker e-mails use it too.
+    expect((t.findResources('AWS::Lambda::Function')[logicalId(s, s.worker.function)] as Resource).Properties.Environment.Variables.PUBLIC_URL).toBe(
+      'https://publish.example.com',
+    );
   });
 
   it('a custom domain with its certificate raises the minimum TLS version; webAclArn attaches a web ACL', () => {
@@ -750,6 +951,37 @@ describe('outputs and environment', () => {
     expect(outputs.TableName?.Value).toEqual({ Ref: tableId });
     expect(outputs.ImagesBucketName?.Value).toEqual({ Ref: imagesBucketId });
     expect(outputs.WorkerFunctionName?.Value).toEqual({ Ref: workerId });
+    expect(outputs.ScheduleGroupName?.Value).toBe(stack.schedules.group.scheduleGroupName);
+    expect(outputs.ScheduleDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(stack, stack.schedules.deadLetterQueue) });
+  });
+
+  it('has no dependency cycle between its resources (references and DependsOn)', () => {
+    const resources = template.toJSON().Resources as Record<string, Resource & { DependsOn?: string | string[] }>;
+    const edges = new Map<string, Set<string>>();
+    const collect = (value: unknown, into: Set<string>): void => {
+      if (Array.isArray(value)) for (const v of value) collect(v, into);
+      else if (value && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          if (key === 'Ref' && typeof v === 'string' && v in resources) into.add(v);
+          else if (key === 'Fn::GetAtt' && Array.isArray(v) && typeof v[0] === 'string' && v[0] in resources) into.add(v[0]);
+          else collect(v, into);
+        }
+      }
+    };
+    for (const [id, resource] of Object.entries(resources)) {
+      const into = new Set<string>(resource.DependsOn ? asArray(resource.DependsOn) : []);
+      collect(resource.Properties, into);
+      edges.set(id, into);
+    }
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (id: string, path: string[]): void => {
+      if (state.get(id) === 'done') return;
+      if (state.get(id) === 'visiting') throw new Error(`dependency cycle: ${[...path, id].join(' → ')}`);
+      state.set(id, 'visiting');
+      for (const next of edges.get(id) ?? []) visit(next, [...path, id]);
+      state.set(id, 'done');
+    };
+    for (const id of edges.keys()) visit(id, []);
   });
 
   it('synthesizes offline: environment-agnostic, no context lookups', () => {

@@ -6,3 +6,4 @@ export * from './settings.js';
 export * from './integrations.js';
 export * from './status.js';
 export * from './dashboard.js';
+export * from './sheets.js';

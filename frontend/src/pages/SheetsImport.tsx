@@ -1,10 +1,118 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { SheetsMessages, type SheetsStatus } from '@app/shared';
+import { sheetsApi, sheetsErrorText } from '../api/sheets';
 import { PageHeader } from '../components/PageHeader';
+import { PageSpinner } from '../components/Spinner';
+import { ConnectCard } from '../components/sheets/ConnectCard';
+import { ExpectedFormat } from '../components/sheets/ExpectedFormat';
+import { ImportForm, SPREADSHEETS_QUERY_KEY } from '../components/sheets/ImportForm';
+import { browser } from '../components/sheets/browser';
+import { authErrorReason } from '../components/sheets/messages';
+import { useSheetsReturn, type SheetsReturn } from '../components/sheets/useSheetsReturn';
+import { panelToast } from '../lib/toast';
+import '../components/sheets/sheets.css';
 
-/** Placeholder: SPEC.md §2 describes this screen; later work fills it. */
+export const SHEETS_STATUS_QUERY_KEY = ['sheets', 'status'] as const;
+
+/**
+ * SPEC.md §2 /sheets-import: connect Google Sheets (the browser goes to Google's consent page and
+ * comes back with `?sheets_connected=true`), pick a spreadsheet and a range, import the rows.
+ */
 export default function SheetsImportPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: sheetsApi.status, retry: false, staleTime: 0 });
+  const [connecting, setConnecting] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+
+  useEffect(() => {
+    if (status.isError) {
+      panelToast.error(sheetsErrorText(status.error, SheetsMessages.statusFailed), { toastId: 'sheets-status-failed' });
+    }
+  }, [status.isError, status.error, status.errorUpdatedAt]);
+
+  useSheetsReturn(
+    useCallback(
+      (outcome: SheetsReturn) => {
+        if (outcome.ok) panelToast.success(SheetsMessages.connected);
+        else panelToast.error(`${SheetsMessages.authFailed}: ${authErrorReason(outcome.error)}`);
+        void queryClient.invalidateQueries({ queryKey: SHEETS_STATUS_QUERY_KEY });
+      },
+      [queryClient],
+    ),
+  );
+
+  /** The grant is gone: forget the list and show the connect card. */
+  const connectionLost = useCallback(() => {
+    queryClient.removeQueries({ queryKey: SPREADSHEETS_QUERY_KEY });
+    queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, authenticated: false });
+    void queryClient.invalidateQueries({ queryKey: SHEETS_STATUS_QUERY_KEY });
+  }, [queryClient]);
+
+  const connect = async () => {
+    setConnecting(true);
+    try {
+      const { authUrl } = await sheetsApi.authUrl();
+      // Google's consent page, then back here through /api/sheets/callback.
+      browser.assign(authUrl);
+    } catch (err) {
+      setConnecting(false);
+      panelToast.error(sheetsErrorText(err, SheetsMessages.authUrlFailed));
+    }
+  };
+
+  const disconnect = async () => {
+    setDisconnecting(true);
+    try {
+      await sheetsApi.disconnect();
+      panelToast.success(SheetsMessages.disconnected);
+      connectionLost();
+    } catch (err) {
+      panelToast.error(sheetsErrorText(err, SheetsMessages.disconnectFailed));
+    } finally {
+      setDisconnecting(false);
+    }
+  };
+
+  let main;
+  if (status.isPending) {
+    main = <PageSpinner label="Checking the Google Sheets connection" />;
+  } else if (status.isError) {
+    main = (
+      <section className="card sheets-card" aria-label="Google Sheets connection">
+        <p className="alert alert--error" role="alert">
+          {sheetsErrorText(status.error, SheetsMessages.statusFailed)}
+        </p>
+        <div className="sheets-actions">
+          <button type="button" className="btn btn--secondary" onClick={() => void status.refetch()} disabled={status.isFetching}>
+            Try again
+          </button>
+        </div>
+      </section>
+    );
+  } else if (status.data.authenticated) {
+    main = <ImportForm disconnecting={disconnecting} onDisconnect={() => void disconnect()} onConnectionLost={connectionLost} />;
+  } else {
+    main = <ConnectCard clientConfigured={status.data.clientConfigured !== false} connecting={connecting} onConnect={() => void connect()} />;
+  }
+
   return (
     <div className="page">
-      <PageHeader title="Import Articles from Google Sheets" />
+      <PageHeader
+        title="Import Articles from Google Sheets"
+        description="Turn the rows of a spreadsheet into articles; their drafts are written in the background."
+        actions={
+          <button type="button" className="btn btn--secondary" onClick={() => navigate('/create')}>
+            Back to Create
+          </button>
+        }
+      />
+      <div className="sheets-layout">
+        <div className="sheets-main">{main}</div>
+        <ExpectedFormat />
+      </div>
     </div>
   );
 }

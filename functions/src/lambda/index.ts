@@ -8,7 +8,8 @@ import { handler as images } from './images.js';
 import { handler as linkedin } from './linkedin.js';
 import { handler as schedule } from './schedule.js';
 import { handler as settings } from './settings.js';
+import { handler as sheets } from './sheets.js';
 import { handler as wordpress } from './wordpress.js';
 
 /** Every group's Lambda entry, for the local server (each is bundled on its own for AWS). */
-export const groupHandlers: Record<string, LambdaHandler> = { auth, admin, articles, images, settings, wordpress, linkedin, email, schedule, approvals };
+export const groupHandlers: Record<string, LambdaHandler> = { auth, admin, articles, images, settings, wordpress, linkedin, email, schedule, approvals, sheets };

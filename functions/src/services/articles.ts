@@ -1,13 +1,10 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from '../adapters/ai/index.js';
-import { LambdaJobQueue } from '../adapters/aws/lambda-job-queue.js';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { InProcessJobQueue, runLocalJob } from '../adapters/local/in-process-job-queue.js';
 import { deps, onResetDeps } from '../deps.js';
+import { createJobQueue } from './jobs.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
-import { logger } from '../logger.js';
 
 export interface ArticleServices {
   articles: ArticleService;
@@ -16,12 +13,7 @@ export interface ArticleServices {
 
 function build(): ArticleServices {
   const { config, db, settings } = deps();
-  const jobs: JobQueue = config.workerFunctionName
-    ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
-    : new InProcessJobQueue(
-        (job) => runLocalJob(job),
-        (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
-      );
+  const jobs = createJobQueue(config);
   const articles = new ArticleService({
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),

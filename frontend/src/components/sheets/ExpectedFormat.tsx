@@ -1,0 +1,34 @@
+import { SHEET_COLUMNS } from '@app/shared';
+
+const LETTERS = 'ABCDEF';
+
+/** SPEC.md §2: the expected sheet columns, in order. */
+export function ExpectedFormat() {
+  return (
+    <aside className="card sheets-format" aria-labelledby="sheets-format-title">
+      <h2 id="sheets-format-title" className="card-title">
+        Expected format
+      </h2>
+      <p className="card-description">One article per row, in these columns:</p>
+      <ol className="sheets-format__list">
+        {SHEET_COLUMNS.map((column, i) => (
+          <li key={column.key} className="sheets-format__item">
+            <span className="sheets-format__letter" aria-hidden="true">
+              {LETTERS[i]}
+            </span>
+            <span>
+              <strong>{column.label}</strong>{' '}
+              <span className="muted">({column.required ? 'required' : 'note' in column ? column.note : 'optional'})</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+      <ul className="sheets-notes">
+        <li>A first row with these headings is skipped.</li>
+        <li>Rows missing a required value are listed after the import and left out.</li>
+        <li>Importing the same rows again does not create duplicates.</li>
+        <li>Content is drafted in the background after the import.</li>
+      </ul>
+    </aside>
+  );
+}

@@ -1,0 +1,202 @@
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  DEFAULT_IMPORT_RANGE,
+  SheetsMessages,
+  importResultText,
+  noSpreadsheetsMatching,
+  type SheetsImportResult,
+} from '@app/shared';
+import { ApiError } from '../../api/client';
+import { NOT_CONNECTED_CODES, sheetsApi, sheetsErrorText } from '../../api/sheets';
+import { panelToast } from '../../lib/toast';
+import { ButtonSpinner, Spinner } from '../Spinner';
+import { ImportResults } from './ImportResults';
+
+export const SPREADSHEETS_QUERY_KEY = ['sheets', 'spreadsheets'] as const;
+
+interface ImportFormProps {
+  disconnecting: boolean;
+  onDisconnect: () => void;
+  /** The server no longer has a Google grant (revoked, or disconnected in another tab). */
+  onConnectionLost: () => void;
+}
+
+/**
+ * SPEC.md §2 /sheets-import, connected: Disconnect, Search Spreadsheets, Select Spreadsheet (the
+ * first match preselected), Range, Import Articles, then the results box.
+ */
+export function ImportForm({ disconnecting, onDisconnect, onConnectionLost }: ImportFormProps) {
+  const uid = useId();
+  const list = useQuery({ queryKey: SPREADSHEETS_QUERY_KEY, queryFn: sheetsApi.spreadsheets, retry: false });
+  const [search, setSearch] = useState('');
+  const [chosenId, setChosenId] = useState('');
+  const [range, setRange] = useState(DEFAULT_IMPORT_RANGE);
+  const [importing, setImporting] = useState(false);
+  const [result, setResult] = useState<SheetsImportResult | null>(null);
+
+  useEffect(() => {
+    if (!list.isError) return;
+    panelToast.error(sheetsErrorText(list.error, SheetsMessages.listFailed), { toastId: 'sheets-list-failed' });
+    if (list.error instanceof ApiError && list.error.code && NOT_CONNECTED_CODES.has(list.error.code)) onConnectionLost();
+  }, [list.isError, list.error, list.errorUpdatedAt, onConnectionLost]);
+
+  const term = search.trim().toLowerCase();
+  const matches = useMemo(
+    () => (list.data ?? []).filter((s) => !term || s.name.toLowerCase().includes(term)),
+    [list.data, term],
+  );
+  // The choice stands while it matches the search; otherwise the first match is selected.
+  const selectedId = matches.some((s) => s.id === chosenId) ? chosenId : (matches[0]?.id ?? '');
+  const canImport = !importing && selectedId !== '' && range.trim() !== '';
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (importing) return;
+    if (!selectedId || !range.trim()) {
+      panelToast.error(SheetsMessages.selectSpreadsheetAndRange);
+      return;
+    }
+    setImporting(true);
+    try {
+      const answer = await sheetsApi.importRows({ spreadsheetId: selectedId, range: range.trim() });
+      setResult(answer);
+      const text = importResultText(answer.importedCount);
+      if (answer.importedCount > 0) panelToast.success(text);
+      else panelToast.info(text);
+    } catch (err) {
+      panelToast.error(sheetsErrorText(err, SheetsMessages.importFailed));
+      if (err instanceof ApiError && err.code && NOT_CONNECTED_CODES.has(err.code)) onConnectionLost();
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  const ids = { search: `${uid}-search`, select: `${uid}-select`, range: `${uid}-range` };
+  const warning = list.isSuccess && matches.length === 0 ? (term ? noSpreadsheetsMatching(search.trim()) : SheetsMessages.noSpreadsheets) : null;
+
+  return (
+    <>
+      <form className="card sheets-card" onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={`${uid}-title`}>
+        <div className="sheets-card__header">
+          <div>
+            <h2 id={`${uid}-title`} className="card-title">
+              Google Sheets <span className="badge sheets-badge">Connected</span>
+            </h2>
+            <p className="card-description">Pick a spreadsheet and the cells to read; each row becomes an article.</p>
+          </div>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            onClick={onDisconnect}
+            disabled={disconnecting || importing}
+            aria-busy={disconnecting || undefined}
+          >
+            {disconnecting ? (
+              <>
+                <ButtonSpinner /> Disconnecting...
+              </>
+            ) : (
+              'Disconnect'
+            )}
+          </button>
+        </div>
+
+        <div className="field">
+          <label className="field__label" htmlFor={ids.search}>
+            Search Spreadsheets
+          </label>
+          <input
+            id={ids.search}
+            className="input"
+            type="search"
+            value={search}
+            placeholder="Filter by name"
+            autoComplete="off"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+
+        <div className="field">
+          <div className="field__label-row">
+            <label className="field__label" htmlFor={ids.select}>
+              Select Spreadsheet
+            </label>
+            <button
+              type="button"
+              className="link-button sheets-refresh"
+              onClick={() => void list.refetch()}
+              disabled={list.isFetching}
+            >
+              {list.isFetching ? 'Loading...' : 'Refresh list'}
+            </button>
+          </div>
+          {list.isPending ? (
+            <div className="sheets-loading">
+              <Spinner size="sm" label="Loading spreadsheets" /> <span className="muted">Loading your spreadsheets...</span>
+            </div>
+          ) : (
+            <select
+              id={ids.select}
+              className="input select"
+              value={selectedId}
+              disabled={matches.length === 0}
+              onChange={(event) => setChosenId(event.target.value)}
+            >
+              {matches.length === 0 && <option value="">No spreadsheet to select</option>}
+              {matches.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+          {list.isError && (
+            <p className="alert alert--error" role="alert">
+              {sheetsErrorText(list.error, SheetsMessages.listFailed)}
+            </p>
+          )}
+          {warning && (
+            <p className="alert alert--warning" role="status">
+              {warning}
+            </p>
+          )}
+        </div>
+
+        <div className="field">
+          <label className="field__label" htmlFor={ids.range}>
+            Range
+          </label>
+          <input
+            id={ids.range}
+            className="input sheets-range"
+            type="text"
+            value={range}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={`${ids.range}-hint`}
+            onChange={(event) => setRange(event.target.value)}
+          />
+          <p id={`${ids.range}-hint`} className="field__hint">
+            The tab name, then the first and last cell. Example: <code className="sheets-code">Sheet1!A1:F50</code> reads columns A
+            to F of rows 1 to 50 on the tab “Sheet1”.
+          </p>
+        </div>
+
+        <div className="sheets-actions">
+          <button type="submit" className="btn btn--primary btn--lg" disabled={!canImport} aria-busy={importing || undefined}>
+            {importing ? (
+              <>
+                <ButtonSpinner /> Importing...
+              </>
+            ) : (
+              'Import Articles'
+            )}
+          </button>
+          {!importing && !canImport && !list.isPending && <span className="field__hint">{SheetsMessages.selectSpreadsheetAndRange}.</span>}
+        </div>
+      </form>
+      {result && <ImportResults result={result} />}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { useNavigate } from 'react-router-dom';
+import { importResultText, type SheetsImportResult } from '@app/shared';
+
+/** SPEC.md §2: the results box. */
+export function ImportResults({ result }: { result: SheetsImportResult }) {
+  const navigate = useNavigate();
+  const skipped = result.alreadyImported ?? 0;
+  return (
+    <section className="card sheets-card sheets-results" aria-labelledby="sheets-results-title" aria-live="polite">
+      <h2 id="sheets-results-title" className="card-title">
+        Import results
+      </h2>
+      <p className="sheets-results__count">{importResultText(result.importedCount)}</p>
+      {skipped > 0 && (
+        <p className="muted">
+          {skipped} {skipped === 1 ? 'row was' : 'rows were'} imported before and skipped.
+        </p>
+      )}
+      {result.errors.length > 0 && (
+        <div className="sheets-results__errors">
+          <h3 className="sheets-results__errors-title">
+            {result.errors.length} {result.errors.length === 1 ? 'problem' : 'problems'}
+          </h3>
+          <ul aria-label="Import errors">
+            {result.errors.map((error, i) => (
+              <li key={i}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="sheets-actions">
+        <button type="button" className="btn btn--primary" onClick={() => navigate('/schedule')}>
+          Go to Schedule
+        </button>
+      </div>
+    </section>
+  );
+}

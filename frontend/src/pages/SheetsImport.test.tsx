@@ -1,0 +1,287 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
+import SheetsImportPage from './SheetsImport';
+import { browser } from '../components/sheets/browser';
+import { findToast } from '../test/settings';
+import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+
+const location = () => screen.getByTestId('location');
+const status = (overrides: Partial<SheetsStatus> = {}): MockReply => ({
+  body: { success: true, authenticated: false, clientConfigured: true, ...overrides },
+});
+const SHEETS: Spreadsheet[] = [
+  { id: 's-plan', name: 'Content plan 2025' },
+  { id: 's-editorial', name: 'Editorial Calendar' },
+  { id: 's-archive', name: 'Archive 2024' },
+];
+const connected = (routes: Record<string, MockReply | ((r: never) => MockReply | Promise<MockReply>)> = {}) => ({
+  'GET /api/sheets/status': status({ authenticated: true }),
+  'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: SHEETS } },
+  ...routes,
+});
+const result = (overrides: Partial<SheetsImportResult> = {}): SheetsImportResult => ({
+  success: true,
+  importedCount: 2,
+  errors: [],
+  alreadyImported: 0,
+  ...overrides,
+});
+
+const importButton = () => screen.getByRole('button', { name: 'Import Articles' });
+const select = () => screen.getByLabelText('Select Spreadsheet');
+
+/** A toast of the import screen: bottom-right (SPEC.md §9). */
+async function panelToastWith(text: string | RegExp) {
+  const toast = await findToast(text);
+  expect(toast.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');
+  return toast;
+}
+
+const savedAssign = browser.assign;
+beforeEach(() => {
+  browser.assign = vi.fn();
+});
+afterEach(() => {
+  browser.assign = savedAssign;
+  vi.unstubAllGlobals();
+});
+
+describe('Sheets import page: not connected', () => {
+  it('shows the title, Back to Create, the connect card and the expected format', async () => {
+    mockApi({ 'GET /api/sheets/status': status() });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Import Articles from Google Sheets' })).toBeInTheDocument();
+    const card = await screen.findByRole('region', { name: 'Connect to Google Sheets' });
+    expect(within(card).getByText(/read-only access to your Google Drive/)).toBeInTheDocument();
+    expect(within(card).getByText(`${window.location.origin}/api/sheets/callback`)).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Connect to Google Sheets' })).toBeEnabled();
+    expect(screen.queryByLabelText('Select Spreadsheet')).not.toBeInTheDocument();
+
+    const format = screen.getByRole('complementary', { name: 'Expected format' });
+    const items = within(format).getAllByRole('listitem').slice(0, 6).map((li) => li.textContent);
+    expect(items).toEqual([
+      'ATitle (required)',
+      'BTopic (required)',
+      'CKeyword (required)',
+      'DDetails (optional)',
+      'EImage Description (optional)',
+      'FTags (comma separated)',
+    ]);
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to Create' }));
+    expect(location()).toHaveTextContent(/^\/create$/);
+  });
+
+  it('goes to Google’s consent page with the auth URL', async () => {
+    const answer = deferred<MockReply>();
+    const { requests } = mockApi({ 'GET /api/sheets/status': status(), 'GET /api/sheets/auth': () => answer.promise });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect to Google Sheets' }));
+    expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
+    answer.resolve({ body: { success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' } });
+    await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?x=1'));
+    expect(requests.find((r) => r.path === '/api/sheets/auth')?.credentials).toBe('include');
+  });
+
+  it('says what is missing when no Google OAuth client is set up', async () => {
+    mockApi({ 'GET /api/sheets/status': status({ clientConfigured: false }) });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    expect(await screen.findByText(/Add your Google OAuth client first/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connect to Google Sheets' })).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'Settings → Email' })).toHaveAttribute('href', '/settings');
+  });
+
+  it.each([
+    [{ status: 400, body: { error: 'Add a client', message: 'Add a client' } }, 'Failed to get authentication URL: Add a client'],
+    [{ status: 500 }, 'Failed to get authentication URL: Error: 500'],
+  ])('toasts a failed auth URL (%#)', async (reply, text) => {
+    mockApi({ 'GET /api/sheets/status': status(), 'GET /api/sheets/auth': reply });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect to Google Sheets' }));
+    await panelToastWith(text);
+    expect(browser.assign).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Connect to Google Sheets' })).toBeEnabled();
+  });
+
+  it('toasts a failed status check and offers to try again', async () => {
+    let calls = 0;
+    mockApi({ 'GET /api/sheets/status': () => (++calls === 1 ? { status: 503 } : status()) });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await panelToastWith('Failed to check authentication status: Error: 503');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Connect to Google Sheets' })).toBeInTheDocument();
+  });
+});
+
+describe('Sheets import page: back from Google', () => {
+  it('toasts the success, refreshes the status and removes the query', async () => {
+    let calls = 0;
+    mockApi({
+      'GET /api/sheets/status': () => status({ authenticated: ++calls > 0 }),
+      'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: SHEETS } },
+    });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_connected=true' });
+    await panelToastWith('Google Sheets authentication successful!');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
+    expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
+    expect(await screen.findByLabelText('Select Spreadsheet')).toBeInTheDocument();
+  });
+
+  it('explains a failed authorization', async () => {
+    mockApi({ 'GET /api/sheets/status': status() });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_error=access_denied' });
+    await panelToastWith('Authentication failed: access was not allowed on Google’s consent screen.');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
+  });
+});
+
+describe('Sheets import page: connected', () => {
+  it('preselects the first spreadsheet and filters by name, case-insensitively', async () => {
+    mockApi(connected());
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    expect(within(select()).getAllByRole('option').map((o) => o.textContent)).toEqual(SHEETS.map((s) => s.name));
+    expect(screen.getByLabelText('Range')).toHaveValue('Sheet1!A1:F50');
+    expect(screen.getByText('Sheet1!A1:F50', { selector: 'code' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeEnabled();
+
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Search Spreadsheets'), 'CALENDAR');
+    expect(within(select()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Editorial Calendar']);
+    expect(select()).toHaveValue('s-editorial');
+
+    await user.clear(screen.getByLabelText('Search Spreadsheets'));
+    await user.selectOptions(select(), 's-archive');
+    await user.type(screen.getByLabelText('Search Spreadsheets'), '20');
+    // The choice stands while it still matches.
+    expect(select()).toHaveValue('s-archive');
+  });
+
+  it('warns when nothing matches the search, and when the Drive has no spreadsheet', async () => {
+    mockApi(connected());
+    const first = renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    await userEvent.setup().type(screen.getByLabelText('Search Spreadsheets'), 'zzz');
+    expect(screen.getByText('No spreadsheets found matching "zzz"')).toBeInTheDocument();
+    expect(importButton()).toBeDisabled();
+    first.unmount();
+
+    mockApi(connected({ 'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: [] } } }));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    expect(await screen.findByText('No spreadsheets found in your Google Drive')).toBeInTheDocument();
+    expect(select()).toBeDisabled();
+    expect(importButton()).toBeDisabled();
+  });
+
+  it('keeps Import Articles disabled without a range or while importing', async () => {
+    const answer = deferred<MockReply>();
+    const { requests } = mockApi(connected({ 'POST /api/sheets/import': () => answer.promise }));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    const user = userEvent.setup();
+    const range = screen.getByLabelText('Range');
+    await user.clear(range);
+    expect(importButton()).toBeDisabled();
+    expect(screen.getByText('Please select a spreadsheet and specify a range.')).toBeInTheDocument();
+    await user.type(range, '   ');
+    expect(importButton()).toBeDisabled();
+    await user.clear(range);
+    await user.type(range, ' Plan!A2:F9 ');
+    expect(importButton()).toBeEnabled();
+
+    await user.click(importButton());
+    const busy = screen.getByRole('button', { name: /Importing\.\.\./ });
+    expect(busy).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeDisabled();
+    expect(requests.filter((r) => r.method === 'POST')).toEqual([
+      expect.objectContaining({ path: '/api/sheets/import', body: { spreadsheetId: 's-plan', range: 'Plan!A2:F9' }, credentials: 'include' }),
+    ]);
+    answer.resolve({ body: result() });
+    expect(await screen.findByRole('button', { name: 'Import Articles' })).toBeEnabled();
+  });
+
+  it('shows the results box: the count, the rows not imported, and Go to Schedule', async () => {
+    mockApi(
+      connected({
+        'POST /api/sheets/import': {
+          body: result({ importedCount: 3, alreadyImported: 2, errors: ['Row 4: Keyword is required', 'Row 7: Topic is required'] }),
+        },
+      }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    const user = userEvent.setup();
+    await user.click(importButton());
+    const box = await screen.findByRole('region', { name: 'Import results' });
+    expect(within(box).getByText('Successfully imported 3 articles.')).toBeInTheDocument();
+    expect(within(box).getByText('2 rows were imported before and skipped.')).toBeInTheDocument();
+    expect(within(within(box).getByRole('list', { name: 'Import errors' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Row 4: Keyword is required',
+      'Row 7: Topic is required',
+    ]);
+    await panelToastWith('Successfully imported 3 articles.');
+    await user.click(within(box).getByRole('button', { name: 'Go to Schedule' }));
+    expect(location()).toHaveTextContent(/^\/schedule$/);
+  });
+
+  it.each([
+    [{ status: 502 }, 'Failed to import articles from Google Sheets: Error: 502'],
+    [
+      { status: 400, body: { error: 'Please select a spreadsheet and specify a range', message: 'Please select a spreadsheet and specify a range' } },
+      'Failed to import articles from Google Sheets: Please select a spreadsheet and specify a range',
+    ],
+  ])('toasts a failed import (%#)', async (reply, text) => {
+    mockApi(connected({ 'POST /api/sheets/import': reply }));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    await userEvent.setup().click(importButton());
+    await panelToastWith(text);
+    expect(screen.queryByRole('region', { name: 'Import results' })).not.toBeInTheDocument();
+  });
+
+  it('toasts a failed list, and shows the connect card when Google no longer accepts the grant', async () => {
+    let authenticated = true;
+    mockApi({
+      'GET /api/sheets/status': () => status({ authenticated }),
+      'GET /api/sheets/spreadsheets': () => {
+        authenticated = false;
+        const message = 'Google no longer accepts the Google Sheets connection. Connect Google Sheets again.';
+        return { status: 400, body: { error: message, message, code: 'sheets_reconnect' } };
+      },
+    });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await panelToastWith('Failed to fetch spreadsheets: Google no longer accepts the Google Sheets connection. Connect Google Sheets again.');
+    expect(await screen.findByRole('button', { name: 'Connect to Google Sheets' })).toBeInTheDocument();
+  });
+
+  it('disconnects: the list and the selection are gone, the connect card is back', async () => {
+    let authenticated = true;
+    const { requests } = mockApi(
+      connected({
+        'GET /api/sheets/status': () => status({ authenticated }),
+        'POST /api/sheets/disconnect': () => {
+          authenticated = false;
+          return { body: { success: true, message: 'Disconnected from Google Sheets' } };
+        },
+      }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Disconnect' }));
+    await panelToastWith('Disconnected from Google Sheets');
+    expect(await screen.findByRole('button', { name: 'Connect to Google Sheets' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Select Spreadsheet')).not.toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({ path: '/api/sheets/disconnect', body: undefined });
+  });
+
+  it('toasts a failed disconnect and stays connected', async () => {
+    mockApi(connected({ 'POST /api/sheets/disconnect': { status: 500 } }));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Disconnect' }));
+    await panelToastWith('Failed to disconnect from Google Sheets: Error: 500');
+    expect(screen.getByLabelText('Select Spreadsheet')).toBeInTheDocument();
+  });
+});

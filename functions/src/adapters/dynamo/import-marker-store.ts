@@ -1,0 +1,32 @@
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ImportMarker, ImportMarkers } from '../../domain/sheets.js';
+
+/** USER#<userId> / IMPORT#<key>: one item per imported spreadsheet row (see domain/sheets.ts). */
+const key = (userId: string, importKey: string) => ({ PK: `USER#${userId}`, SK: `IMPORT#${importKey}` });
+
+export class DynamoImportMarkers implements ImportMarkers {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async claim(userId: string, importKey: string, marker: ImportMarker): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...key(userId, importKey), type: 'import', ...marker },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return true;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+
+  async release(userId: string, importKey: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key(userId, importKey) }));
+  }
+}

@@ -1,0 +1,366 @@
+/**
+ * Google Sheets import (SPEC.md §2 /sheets-import, §7; INTEGRATIONS.md §4): connect with a read-only
+ * Google grant, list the user's spreadsheets, and turn the rows of a range into articles.
+ *
+ * Re-importing does not duplicate: every imported row leaves an import marker, a conditional put of
+ * USER#<userId> / IMPORT#<sha256(spreadsheet id, title, topic, keyword)>. A row is the same row when
+ * its three required values are the same (compared trimmed, case- and space-insensitively), wherever
+ * it stands: sorting the sheet, inserting rows above it, renaming its tab or editing its Details,
+ * Image Description or Tags does not import it again; changing its Title, Topic or Keyword does
+ * (that is a new article). Two rows of one range with the same three values import once.
+ * The marker is written before the article and removed again when saving the article fails; only a
+ * crash between the two writes would leave a row marked without its article (the import stops
+ * starting rows well before the function's time limit).
+ */
+import { createHash } from 'node:crypto';
+import {
+  CreateArticleSchema,
+  MAX_IMPORT_ROWS,
+  SHEET_COLUMNS,
+  SheetsMessages,
+  firstIssueMessage,
+  type CreateArticleInput,
+  type SheetsImportResult,
+  type SheetsStatus,
+  type Spreadsheet,
+} from '@app/shared';
+import { EMAIL_KEYS } from './email.js';
+import { ApiError, badRequest } from './errors.js';
+import { IntegrationError, type GoogleOAuthClient } from './integrations.js';
+import type { OAuthState } from './oauth-state.js';
+import type { SettingService } from './settings.js';
+
+/** Where the connection lives: a secret setting of the user (never returned unmasked). */
+export const SHEETS_TOKEN_KEY = 'google_sheets_refresh_token';
+
+/** Read-only: cell values, and the names of Drive files (INTEGRATIONS.md §4). */
+export const SHEETS_SCOPES = [
+  'https://www.googleapis.com/auth/spreadsheets.readonly',
+  'https://www.googleapis.com/auth/drive.metadata.readonly',
+];
+
+/** Scopes that also allow what the requested ones allow (a grant may name a broader one). */
+const SCOPE_GROUPS = [
+  ['spreadsheets.readonly', 'spreadsheets', 'drive.readonly', 'drive'],
+  ['drive.metadata.readonly', 'drive.metadata', 'drive.readonly', 'drive'],
+].map((group) => group.map((s) => `https://www.googleapis.com/auth/${s}`));
+
+export interface GoogleClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface GoogleGrant extends GoogleClientCredentials {
+  refreshToken: string;
+}
+
+/** A values.get answer: `range` is the range read, in A1 notation with its sheet name. */
+export interface SheetValues {
+  range: string;
+  values: string[][];
+}
+
+/**
+ * The Google side. Errors are IntegrationErrors with a sentence a person can act on; code
+ * `sheets_reconnect` means the stored grant no longer works (revoked, expired, wrong client).
+ */
+export interface SheetsClient {
+  /** Every spreadsheet in the user's Drive that is not in the trash (all pages). */
+  listSpreadsheets(grant: GoogleGrant): Promise<Spreadsheet[]>;
+  readRange(grant: GoogleGrant, spreadsheetId: string, range: string): Promise<SheetValues>;
+}
+
+export interface ImportMarker {
+  spreadsheetId: string;
+  sheet: string;
+  row: number;
+  importedAt: string;
+}
+
+/** One marker per imported row, so a second import of the same rows creates nothing. */
+export interface ImportMarkers {
+  /** A conditional put: false when the marker is already there. */
+  claim(userId: string, key: string, marker: ImportMarker): Promise<boolean>;
+  release(userId: string, key: string): Promise<void>;
+}
+
+/**
+ * The articles of one import: ArticleService.create (saved at once, drafting queued), with the
+ * drafting jobs held back until every row is saved. Locally the jobs run in this process, and 500
+ * drafts written while rows are still being saved would slow the import down several times.
+ */
+export interface ArticleImport {
+  create(userId: string, input: Required<CreateArticleInput>, tags: string[]): Promise<unknown>;
+  /** Queues the drafting of every article created so far; resolves to how many could not be queued. */
+  startDrafting(): Promise<number>;
+}
+
+export interface ImportRow {
+  /** The row number in the sheet (1-based), for messages. */
+  row: number;
+  input: Required<CreateArticleInput>;
+  tags: string[];
+}
+
+interface RowError {
+  row: number;
+  message: string;
+}
+
+const HEADER_WORDS = new Set(['title', 'topic', 'keyword', 'keywords', 'details', 'detail', 'image description', 'image', 'tags', 'tag']);
+const headerWord = (cell: string) =>
+  cell
+    .toLowerCase()
+    .replace(/\([^)]*\)|\brequired\b|\boptional\b/g, ' ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/** A heading row: it starts with "Title", or at least two of its cells name expected columns. */
+export function looksLikeHeader(cells: string[]): boolean {
+  const words = cells.map(headerWord);
+  return words[0] === 'title' || words.filter((w) => HEADER_WORDS.has(w)).length >= 2;
+}
+
+/** "Title, Topic and Keyword are required" / "Keyword is required". */
+function missingMessage(labels: string[]): string {
+  const list = labels.length === 1 ? labels[0]! : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+  return `${list} ${labels.length === 1 ? 'is' : 'are'} required`;
+}
+
+/** Comma separated, trimmed, empty ones dropped; a tag repeated in another case is kept once, as first written. */
+export function splitTags(cell: string): string[] {
+  const tags = new Map<string, string>();
+  for (const tag of cell.split(',').map((t) => t.trim())) if (tag && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
+  return [...tags.values()];
+}
+
+/**
+ * The rows of a values.get answer as articles to create, and an error for each row that cannot be
+ * one. `firstRow` is the sheet row of `values[0]`. A first row that looks like the heading is
+ * skipped, blank rows are skipped, short rows (Sheets leaves out trailing empty cells) are padded.
+ */
+export function parseSheetRows(values: unknown[][], firstRow: number): { rows: ImportRow[]; errors: RowError[] } {
+  const rows: ImportRow[] = [];
+  const errors: RowError[] = [];
+  values.forEach((raw, index) => {
+    const row = firstRow + index;
+    const cells = SHEET_COLUMNS.map((_, i) => (raw[i] === undefined || raw[i] === null ? '' : String(raw[i]).trim()));
+    if (cells.every((c) => c === '')) return;
+    if (index === 0 && looksLikeHeader(cells)) return;
+    const [title, topic, keyword, details, imageDescription, tags] = cells as [string, string, string, string, string, string];
+    const missing = SHEET_COLUMNS.filter((column, i) => column.required && !cells[i]).map((c) => c.label);
+    if (missing.length) {
+      errors.push({ row, message: missingMessage(missing) });
+      return;
+    }
+    const parsed = CreateArticleSchema.safeParse({ title, topic, keyword, details, imageDescription });
+    if (!parsed.success) {
+      errors.push({ row, message: firstIssueMessage(parsed.error) });
+      return;
+    }
+    rows.push({ row, input: parsed.data, tags: splitTags(tags) });
+  });
+  return { rows, errors };
+}
+
+/** The sheet name and first row of an A1 range such as `'My sheet'!B3:G10` or `Sheet1!A:F`. */
+export function rangeStart(range: string): { sheet: string; row: number } {
+  const m = /^(?:'((?:[^']|'')+)'|([^!]+))!(.*)$/.exec(range);
+  const sheet = m ? (m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!) : '';
+  const row = /^[A-Za-z]*(\d+)/.exec(m ? m[3]! : range)?.[1];
+  return { sheet, row: row ? Number(row) : 1 };
+}
+
+const normalize = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The import marker's key of a row (see the note at the top of this file). */
+export function importKey(spreadsheetId: string, input: Pick<CreateArticleInput, 'title' | 'topic' | 'keyword'>): string {
+  return createHash('sha256')
+    .update([spreadsheetId, normalize(input.title), normalize(input.topic), normalize(input.keyword ?? '')].join('\u001f'))
+    .digest('base64url');
+}
+
+export interface SheetsServiceDeps {
+  settings: SettingService;
+  google: GoogleOAuthClient;
+  state: OAuthState;
+  sheets: SheetsClient;
+  /** A new one for every import. */
+  articles: () => ArticleImport;
+  markers: ImportMarkers;
+  /** The deployment's OAuth client (GOOGLE_CLIENT_ID / _SECRET), used when the user has none. */
+  defaultClient?: GoogleClientCredentials;
+  /** Rows saved in parallel. */
+  concurrency?: number;
+  /** Stop starting new rows after this long, so the call answers within the API's limit. */
+  deadlineMs?: number;
+  now?: () => number;
+  onRowFailure?: (row: number, error: unknown) => void;
+}
+
+export class SheetsService {
+  private readonly concurrency: number;
+  private readonly deadlineMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SheetsServiceDeps) {
+    this.concurrency = deps.concurrency ?? 50;
+    this.deadlineMs = deps.deadlineMs ?? 20_000;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** The user's Google OAuth client (the Gmail one), else the deployment's; and the stored grant. */
+  private async connection(userId: string): Promise<{ client?: GoogleClientCredentials; refreshToken?: string }> {
+    const v = await this.deps.settings.values(userId, [EMAIL_KEYS.clientId, EMAIL_KEYS.clientSecret, SHEETS_TOKEN_KEY]);
+    const clientId = v.get(EMAIL_KEYS.clientId);
+    const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    return {
+      client: clientId && clientSecret ? { clientId, clientSecret } : this.deps.defaultClient,
+      refreshToken: v.get(SHEETS_TOKEN_KEY),
+    };
+  }
+
+  private async grant(userId: string): Promise<GoogleGrant> {
+    const { client, refreshToken } = await this.connection(userId);
+    if (!refreshToken) throw badRequest(SheetsMessages.notConnected, 'sheets_not_connected');
+    if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
+    return { ...client, refreshToken };
+  }
+
+  /** Runs a Google call; a grant Google refuses is forgotten, so the page offers to connect again. */
+  private async google<T>(userId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof IntegrationError)) throw err;
+      if (err.code === 'sheets_reconnect') await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
+      const userFixable = err.code === 'sheets_reconnect' || (err.status !== undefined && err.status >= 400 && err.status < 500);
+      throw new ApiError(userFixable ? 400 : 502, err.message, err.code);
+    }
+  }
+
+  async status(userId: string): Promise<SheetsStatus> {
+    const { client, refreshToken } = await this.connection(userId);
+    return { success: true, authenticated: !!refreshToken, clientConfigured: !!client };
+  }
+
+  async authUrl(userId: string, redirectUri: string): Promise<string> {
+    const { client } = await this.connection(userId);
+    if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
+    const state = await this.deps.state.sign(userId, 'sheets');
+    return this.deps.google.authorizationUrl({ ...client, redirectUri, state, scopes: SHEETS_SCOPES });
+  }
+
+  /** The provider's redirect: the query string for /sheets-import (`sheets_connected=true` or `sheets_error=…`). */
+  async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
+    const userId = await this.deps.state.verify(query.state, 'sheets');
+    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'sheets_error=invalid_state';
+    if (query.error) return `sheets_error=${encodeURIComponent(query.error)}`;
+    if (!query.code) return 'sheets_error=missing_code';
+    const { client } = await this.connection(userId);
+    if (!client) return 'sheets_error=not_configured';
+    try {
+      const tokens = await this.deps.google.exchangeCode({ ...client, redirectUri, code: query.code });
+      // Google sends a refresh token only when the consent screen was shown (prompt=consent asks for it).
+      if (!tokens.refreshToken) return 'sheets_error=no_refresh_token';
+      // The consent screen lets a person untick a scope: a grant that cannot list or read is no use.
+      const granted = tokens.scope?.split(/\s+/);
+      if (granted && !SCOPE_GROUPS.every((group) => group.some((s) => granted.includes(s)))) return 'sheets_error=missing_scope';
+      await this.deps.settings.put(userId, SHEETS_TOKEN_KEY, tokens.refreshToken, 'Google Sheets import: read-only refresh token');
+      return 'sheets_connected=true';
+    } catch (err) {
+      return `sheets_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
+    }
+  }
+
+  /**
+   * Forgets the grant. It is not revoked at Google: the OAuth client is shared with Gmail sending,
+   * and Google's revocation ends every grant of the client (it would stop approval e-mails too).
+   */
+  async disconnect(userId: string): Promise<void> {
+    await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
+  }
+
+  async listSpreadsheets(userId: string): Promise<Spreadsheet[]> {
+    const grant = await this.grant(userId);
+    return this.google(userId, () => this.deps.sheets.listSpreadsheets(grant));
+  }
+
+  async import(userId: string, input: { spreadsheetId: string; range: string }): Promise<SheetsImportResult> {
+    const started = this.now();
+    const grant = await this.grant(userId);
+    const read = await this.google(userId, () => this.deps.sheets.readRange(grant, input.spreadsheetId, input.range));
+    const { sheet, row: firstRow } = rangeStart(read.range);
+    const values = read.values.slice(0, MAX_IMPORT_ROWS);
+    const { rows, errors } = parseSheetRows(values, firstRow);
+    const notes: string[] = [];
+    if (read.values.length > values.length) {
+      notes.push(
+        `Only ${MAX_IMPORT_ROWS} rows are imported at a time: rows ${firstRow + values.length} to ${firstRow + read.values.length - 1} ` +
+          `were left out. Import them with a second range that starts at row ${firstRow + values.length}.`,
+      );
+    }
+    if (!rows.length && !errors.length && !notes.length) notes.push(`The range ${read.range || input.range} has no rows to import.`);
+
+    // The same row twice in one range: import it once.
+    const unique: (ImportRow & { key: string })[] = [];
+    const firstSeen = new Map<string, number>();
+    for (const row of rows) {
+      const key = importKey(input.spreadsheetId, row.input);
+      const earlier = firstSeen.get(key);
+      if (earlier !== undefined) {
+        errors.push({ row: row.row, message: `Duplicate of row ${earlier} (same Title, Topic and Keyword)` });
+        continue;
+      }
+      firstSeen.set(key, row.row);
+      unique.push({ ...row, key });
+    }
+
+    let importedCount = 0;
+    let alreadyImported = 0;
+    const importedAt = new Date(this.now()).toISOString();
+    const articles = this.deps.articles();
+    const save = async ({ row, input: article, tags, key }: (typeof unique)[number]) => {
+      let claimed = false;
+      try {
+        claimed = await this.deps.markers.claim(userId, key, { spreadsheetId: input.spreadsheetId, sheet, row, importedAt });
+        if (!claimed) {
+          alreadyImported++;
+          return;
+        }
+        await articles.create(userId, article, tags);
+        importedCount++;
+      } catch (err) {
+        // Without its article the marker would block this row forever.
+        if (claimed) await this.deps.markers.release(userId, key).catch(() => undefined);
+        this.deps.onRowFailure?.(row, err);
+        errors.push({ row, message: 'Could not be saved. Import again to retry it.' });
+      }
+    };
+    // A few rows at a time; no new row is started after the deadline.
+    let next = 0;
+    const worker = async () => {
+      while (next < unique.length && this.now() - started <= this.deadlineMs) await save(unique[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, unique.length) }, worker));
+    if (next < unique.length) {
+      const left = unique.slice(next);
+      notes.push(
+        `${left.length} ${left.length === 1 ? 'row was' : 'rows were'} not imported (rows ${left[0]!.row} to ${left.at(-1)!.row}) ` +
+          'because the import ran out of time. Import again to continue: rows already imported are skipped.',
+      );
+    }
+    const notQueued = await articles.startDrafting();
+    if (notQueued) {
+      notes.push(`Drafting could not be started for ${notQueued} of the imported articles. They are saved without drafts: open them from the Schedule page to write their content.`);
+    }
+
+    errors.sort((a, b) => a.row - b.row);
+    return {
+      success: true,
+      importedCount,
+      errors: [...errors.map((e) => `Row ${e.row}: ${e.message}`), ...notes],
+      alreadyImported,
+    };
+  }
+}

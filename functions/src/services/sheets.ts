@@ -1,0 +1,70 @@
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { DynamoImportMarkers } from '../adapters/dynamo/import-marker-store.js';
+import { GoogleOAuth } from '../adapters/integrations/google.js';
+import { GoogleSheetsClient } from '../adapters/integrations/google-sheets.js';
+import { deps, onResetDeps } from '../deps.js';
+import { createJobQueue } from './jobs.js';
+import { ArticleService } from '../domain/articles.js';
+import type { Job } from '../domain/ports.js';
+import { SheetsService, type ArticleImport } from '../domain/sheets.js';
+import { logger } from '../logger.js';
+
+/** Drafting jobs queued at once when an import hands them over. */
+const ENQUEUE_CONCURRENCY = 25;
+
+function build(): SheetsService {
+  const { config, db, settings, oauthState } = deps();
+  const { googleClientId, googleClientSecret } = config;
+  // The article side of services/articles.ts without its AI clients (the openai SDK, ~430 KB of
+  // bundle), which creating an article never calls: drafting runs in the worker, as for POST /api/articles.
+  const store = new DynamoArticleStore(db, config.tableName);
+  const objects = createObjectStore(config);
+  const jobs = createJobQueue(config);
+
+  /** ArticleService.create with its drafting jobs held until the import has saved every row. */
+  const articleImport = (): ArticleImport => {
+    const held: Job[] = [];
+    const service = new ArticleService({
+      articles: store,
+      objects,
+      jobs: { enqueue: async (job) => void held.push(job) },
+      ai: () => Promise.reject(new Error('Drafting runs in the worker')),
+    });
+    return {
+      create: (userId, input, tags) => service.create(userId, input, tags),
+      async startDrafting() {
+        let failed = 0;
+        for (let i = 0; i < held.length; i += ENQUEUE_CONCURRENCY) {
+          const results = await Promise.allSettled(held.slice(i, i + ENQUEUE_CONCURRENCY).map((job) => jobs.enqueue(job)));
+          for (const r of results) {
+            if (r.status === 'rejected') {
+              failed++;
+              logger.error('Could not queue drafting of an imported article', { error: r.reason as Error });
+            }
+          }
+        }
+        held.length = 0;
+        return failed;
+      },
+    };
+  };
+
+  return new SheetsService({
+    settings,
+    google: new GoogleOAuth({ oauthUrl: config.googleOAuthUrl }),
+    state: oauthState,
+    sheets: new GoogleSheetsClient({ apiUrl: config.googleApiUrl, oauthUrl: config.googleOAuthUrl }),
+    articles: articleImport,
+    markers: new DynamoImportMarkers(db, config.tableName),
+    ...(googleClientId && googleClientSecret ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } } : {}),
+    onRowFailure: (row, error) => logger.error('Spreadsheet row import failed', { row, error: error as Error }),
+  });
+}
+
+let current: SheetsService | undefined;
+/** The Google Sheets import, built on first use (its own function group). */
+export const sheets = (): SheetsService => (current ??= build());
+onResetDeps(() => {
+  current = undefined;
+});

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_IMPORT_ROWS, SheetsMessages } from '@app/shared';
+import { OAuthState } from '../src/domain/oauth-state.js';
+import type { SecretStore, SettingRecord, SettingStore } from '../src/domain/ports.js';
+import { SettingService } from '../src/domain/settings.js';
+import {
+  SHEETS_TOKEN_KEY,
+  SheetsService,
+  importKey,
+  looksLikeHeader,
+  parseSheetRows,
+  rangeStart,
+  splitTags,
+  type ImportMarkers,
+  type SheetsClient,
+} from '../src/domain/sheets.js';
+import type { GoogleOAuthClient } from '../src/domain/integrations.js';
+
+describe('spreadsheet rows', () => {
+  it('recognises a heading row by its column names, in any case', () => {
+    expect(looksLikeHeader(['Title', 'Topic', 'Keyword'])).toBe(true);
+    expect(looksLikeHeader(['TITLE (required)', 'topic*'])).toBe(true);
+    expect(looksLikeHeader(['Name', 'Topic', 'Keywords', 'Notes'])).toBe(true);
+    expect(looksLikeHeader(['How small teams automate', 'Content automation', 'automation'])).toBe(false);
+    expect(looksLikeHeader(['The title of my life', 'Memoir', 'life'])).toBe(false);
+    expect(looksLikeHeader(['Title 1', 'Topic', 'kw'])).toBe(false);
+  });
+
+  it('skips the heading and blank rows, pads short rows, names missing columns, splits tags', () => {
+    const { rows, errors } = parseSheetRows(
+      [
+        ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
+        ['A', 'B', 'C', 'D', 'E', ' x, y ,, X ,z '],
+        ['Short', 'Row', 'kw'],
+        [],
+        ['  ', ''],
+        ['Only title'],
+        ['', 'Topic', ''],
+        ['T'.repeat(201), 'Topic', 'kw'],
+      ],
+      3,
+    );
+    expect(rows).toEqual([
+      { row: 4, input: { title: 'A', topic: 'B', keyword: 'C', details: 'D', imageDescription: 'E' }, tags: ['x', 'y', 'z'] },
+      { row: 5, input: { title: 'Short', topic: 'Row', keyword: 'kw', details: '', imageDescription: '' }, tags: [] },
+    ]);
+    expect(errors).toEqual([
+      { row: 8, message: 'Topic and Keyword are required' },
+      { row: 9, message: 'Title and Keyword are required' },
+      { row: 10, message: 'Title must be at most 200 characters' },
+    ]);
+  });
+
+  it('treats a first row of data as data', () => {
+    expect(parseSheetRows([['Launch plan', 'Marketing', 'launch']], 2).rows).toHaveLength(1);
+  });
+
+  it('reads the sheet name and first row of a range', () => {
+    expect(rangeStart('Sheet1!A1:F50')).toEqual({ sheet: 'Sheet1', row: 1 });
+    expect(rangeStart("'Q3 plan ''25'!B7:G9")).toEqual({ sheet: "Q3 plan '25", row: 7 });
+    expect(rangeStart('Plan!A:F')).toEqual({ sheet: 'Plan', row: 1 });
+  });
+
+  it('keys a row by spreadsheet and its required values, ignoring case and spacing', () => {
+    const a = importKey('s1', { title: 'Hello  World', topic: 'T', keyword: 'K' });
+    expect(importKey('s1', { title: ' hello world', topic: 't', keyword: 'k ' })).toBe(a);
+    expect(importKey('s2', { title: 'Hello World', topic: 'T', keyword: 'K' })).not.toBe(a);
+    expect(importKey('s1', { title: 'Hello World!', topic: 'T', keyword: 'K' })).not.toBe(a);
+  });
+
+  it('splits tags on commas', () => {
+    expect(splitTags('')).toEqual([]);
+    expect(splitTags('AI, ai , Cloud')).toEqual(['AI', 'Cloud']);
+  });
+});
+
+/* ---- SheetsService with in-memory stores ---- */
+
+function memorySettings(): SettingService {
+  const records = new Map<string, SettingRecord>();
+  const secrets = new Map<string, string>();
+  const settingStore: SettingStore = {
+    list: async (u) => [...records.entries()].filter(([k]) => k.startsWith(`${u}/`)).map(([, r]) => r),
+    get: async (u, k) => records.get(`${u}/${k}`),
+    put: async (u, r) => void records.set(`${u}/${r.key}`, r),
+    delete: async (u, k) => records.delete(`${u}/${k}`),
+  };
+  const secretStore: SecretStore = {
+    put: async (u, k, v) => void secrets.set(`${u}/${k}`, v),
+    get: async (u, k) => secrets.get(`${u}/${k}`),
+    getMany: async (u, keys) => new Map(keys.filter((k) => secrets.has(`${u}/${k}`)).map((k) => [k, secrets.get(`${u}/${k}`)!])),
+    delete: async (u, k) => void secrets.delete(`${u}/${k}`),
+  };
+  return new SettingService(settingStore, secretStore);
+}
+
+function service(
+  options: {
+    values?: string[][];
+    now?: () => number;
+    defaultClient?: boolean;
+    failCreate?: (title: string) => boolean;
+    onCreate?: () => void;
+    concurrency?: number;
+    notQueued?: number;
+  } = {},
+) {
+  const settings = memorySettings();
+  /** Titles whose drafting was started, in that order. */
+  const drafting: string[] = [];
+  const markers = new Set<string>();
+  const sheets: SheetsClient = {
+    listSpreadsheets: async () => [],
+    readRange: async (_grant, _id, range) => ({ range, values: options.values ?? [] }),
+  };
+  const importMarkers: ImportMarkers = {
+    claim: async (u, k) => (markers.has(`${u}/${k}`) ? false : (markers.add(`${u}/${k}`), true)),
+    release: async (u, k) => void markers.delete(`${u}/${k}`),
+  };
+  const google: GoogleOAuthClient = {
+    authorizationUrl: ({ clientId, state }) => `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
+    exchangeCode: async () => ({ refreshToken: 'refresh' }),
+  };
+  const svc = new SheetsService({
+    settings,
+    google,
+    state: new OAuthState(async () => new TextEncoder().encode('k'.repeat(48))),
+    sheets,
+    markers: importMarkers,
+    articles: () => {
+      const held: string[] = [];
+      return {
+        create: async (_u, input) => {
+          if (options.failCreate?.(input.title)) throw new Error('store down');
+          options.onCreate?.();
+          held.push(input.title);
+        },
+        startDrafting: async () => {
+          drafting.push(...held);
+          return options.notQueued ?? 0;
+        },
+      };
+    },
+    ...(options.defaultClient ? { defaultClient: { clientId: 'env-client', clientSecret: 'env-secret' } } : {}),
+    concurrency: options.concurrency ?? 2,
+    deadlineMs: 1000,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return { svc, settings, drafting, markers };
+}
+
+const rows = (n: number) => Array.from({ length: n }, (_, i) => [`Title ${i + 1}`, 'Planning', 'kw']);
+
+describe('SheetsService', () => {
+  it('needs an OAuth client: the user’s Gmail client, else the deployment’s', async () => {
+    const none = service();
+    expect(await none.svc.status('u1')).toEqual({ success: true, authenticated: false, clientConfigured: false });
+    await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({ statusCode: 400, message: SheetsMessages.clientMissing });
+
+    const env = service({ defaultClient: true });
+    expect(await env.svc.authUrl('u1', 'http://x/cb')).toContain('client_id=env-client');
+    await env.settings.put('u1', 'gmail_client_id', 'own-client');
+    await env.settings.put('u1', 'gmail_client_secret', 'own-secret');
+    expect(await env.svc.authUrl('u1', 'http://x/cb')).toContain('client_id=own-client');
+  });
+
+  it('refuses to list or import before connecting', async () => {
+    const { svc } = service({ defaultClient: true });
+    await expect(svc.listSpreadsheets('u1')).rejects.toMatchObject({ statusCode: 400, message: 'Connect Google Sheets first' });
+    await expect(svc.import('u1', { spreadsheetId: 's', range: 'A1:F5' })).rejects.toMatchObject({ statusCode: 400, code: 'sheets_not_connected' });
+  });
+
+  it('stops starting rows when time runs out, and the next import picks up the rest', async () => {
+    // Saving an article "takes" 300 ms; rows start at 0, 300, 600 and 900 ms, none after the 1000 ms deadline.
+    let clock = 0;
+    const s = service({ values: rows(10), defaultClient: true, concurrency: 1, now: () => clock, onCreate: () => (clock += 300) });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    const first = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' });
+    expect(first.importedCount).toBe(4);
+    expect(first.errors).toEqual([
+      '6 rows were not imported (rows 5 to 10) because the import ran out of time. Import again to continue: rows already imported are skipped.',
+    ]);
+    // Drafting starts once the rows are saved, for the saved ones.
+    expect(s.drafting).toEqual(['Title 1', 'Title 2', 'Title 3', 'Title 4']);
+    clock = 0;
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toMatchObject({ importedCount: 4, alreadyImported: 4 });
+    clock = 0;
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toEqual({ success: true, importedCount: 2, errors: [], alreadyImported: 8 });
+    expect(s.drafting).toHaveLength(10);
+  });
+
+  it('says when drafting could not be started', async () => {
+    const s = service({ values: rows(3), defaultClient: true, notQueued: 2 });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    expect((await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' })).errors).toEqual([
+      'Drafting could not be started for 2 of the imported articles. They are saved without drafts: open them from the Schedule page to write their content.',
+    ]);
+  });
+
+  it('reports a row that cannot be saved and lets a later import retry it', async () => {
+    let failing = true;
+    const s = service({ values: rows(3), defaultClient: true, failCreate: (t) => failing && t === 'Title 2' });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    const first = await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' });
+    expect(first).toMatchObject({ importedCount: 2, errors: ['Row 2: Could not be saved. Import again to retry it.'] });
+    failing = false;
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' })).toMatchObject({ importedCount: 1, alreadyImported: 2, errors: [] });
+  });
+
+  it(`reads at most ${MAX_IMPORT_ROWS} rows and says where to go on`, async () => {
+    const s = service({ values: rows(MAX_IMPORT_ROWS + 5), defaultClient: true });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    // Plenty of time for this one.
+    const result = await s.svc.import('u1', { spreadsheetId: 's', range: 'A:F' });
+    expect(result.errors.at(-1)).toBe(
+      `Only ${MAX_IMPORT_ROWS} rows are imported at a time: rows ${MAX_IMPORT_ROWS + 1} to ${MAX_IMPORT_ROWS + 5} were left out. ` +
+        `Import them with a second range that starts at row ${MAX_IMPORT_ROWS + 1}.`,
+    );
+  });
+
+  it('says so when the range is empty', async () => {
+    const s = service({ values: [], defaultClient: true });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F50' })).toEqual({
+      success: true,
+      importedCount: 0,
+      errors: ['The range Sheet1!A1:F50 has no rows to import.'],
+      alreadyImported: 0,
+    });
+  });
+});
