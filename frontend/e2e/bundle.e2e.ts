@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const BUDGET_GZIP_BYTES = 150 * 1000;
+/** Strings only react-datepicker's code carries (its CSS class names). */
+const DATEPICKER = /react-datepicker__(time-list-item|day--selected|input-container)/;
 /** Strings only recharts' code carries (its CSS class names). */
 const RECHARTS = /recharts-(wrapper|surface|cartesian|area|bar|pie)/;
 
@@ -50,6 +52,26 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets (DESIG
     console.log(`welcome first load: ${(total / 1000).toFixed(1)} kB gzipped (${sizes.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`);
     expect(total).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
     for (const file of files) expect(read(join('assets', file)), file).not.toMatch(RECHARTS);
+    for (const file of files) expect(read(join('assets', file)), file).not.toMatch(DATEPICKER);
+  });
+
+  it('react-datepicker loads only with the schedule modal, which only the Schedule page imports, on demand', () => {
+    const html = read('index.html');
+    const entry = /src="\/assets\/(index-[^"]+\.js)"/.exec(html)![1]!;
+    const lazyPages = dynamicImports(read(join('assets', entry)));
+    const schedule = lazyPages.find((f) => /^Schedule-/.test(f));
+    expect(schedule, 'a lazy Schedule chunk').toBeTruthy();
+    const scheduleCode = read(join('assets', schedule!));
+    expect(scheduleCode).not.toMatch(DATEPICKER);
+    expect(staticImports(scheduleCode).some((f) => DATEPICKER.test(read(join('assets', f))))).toBe(false);
+    const pickers = dynamicImports(scheduleCode).filter((f) => DATEPICKER.test(read(join('assets', f))));
+    expect(pickers).toHaveLength(1);
+    const gzip = gzipSync(read(join('assets', pickers[0]!)), { level: 9 }).length;
+    console.log(`schedule modal chunk ${pickers[0]}: ${(gzip / 1000).toFixed(1)} kB gzipped`);
+    for (const page of lazyPages.filter((f) => f !== schedule)) {
+      const code = read(join('assets', page));
+      expect([...staticImports(code), ...dynamicImports(code)], page).not.toContain(pickers[0]);
+    }
   });
 
   it('recharts is in a chunk that only the Dashboard page imports, on demand', () => {

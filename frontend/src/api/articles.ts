@@ -1,4 +1,4 @@
-import type { Article, CreateArticleInput, GptEditInput, Platform } from '@app/shared';
+import type { Article, CreateArticleInput, GptEditInput, Platform, ScheduleInput } from '@app/shared';
 import { api } from './client';
 
 const path = (id: string) => `/articles/${encodeURIComponent(id)}`;
@@ -6,6 +6,11 @@ const path = (id: string) => `/articles/${encodeURIComponent(id)}`;
 export interface ArticleAnswer {
   success?: boolean;
   article: Article;
+}
+
+export interface ScheduleAnswer extends ArticleAnswer {
+  /** The ISO time the platform is now scheduled for. */
+  scheduledFor?: string;
 }
 
 export interface GptEditAnswer extends ArticleAnswer {
@@ -22,6 +27,8 @@ export const articlesApi = {
   published: () => api.get<{ articles: Article[] }>('/articles/published'),
   updateContent: (id: string, platform: Platform, content: string) =>
     api.put<ArticleAnswer>(`${path(id)}/${platform}`, { content }),
+  /** SPEC.md §7: schedule one platform; `datetime` is an ISO timestamp (toISOString()). */
+  schedule: (id: string, input: ScheduleInput) => api.put<ScheduleAnswer>(`${path(id)}/schedule`, input),
   /** 202: drafts again the versions that are still empty. */
   retryGeneration: (id: string) => api.post<ArticleAnswer>(`${path(id)}/generate`),
   gptEdit: (input: GptEditInput) => api.post<GptEditAnswer>('/gpt-edit', input),

@@ -160,7 +160,7 @@ describe('Schedule page: card statuses and actions', () => {
       const r = row('Fresh idea', platform);
       expect(within(r).getByText('Will be processed after scheduling')).toBeInTheDocument();
       expect(within(r).queryByRole('button', { name: /^Publish Now/ })).not.toBeInTheDocument();
-      // Scheduling is not built yet: the secondary action lets a person publish today.
+      // Besides scheduling, the secondary action lets a person publish today.
       expect(within(r).getByRole('button', { name: /^Publish now to/ })).toBeInTheDocument();
     }
     expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
@@ -469,5 +469,80 @@ describe('ArticleCard extension point for scheduling', () => {
     expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['blog', 'linkedin']);
     await user.click(screen.getByRole('button', { name: 'Schedule LinkedIn' }));
     expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['linkedin']);
+  });
+});
+
+describe('Schedule page: scheduling (SPEC.md §2, §4)', () => {
+  /** The server's answer to PUT /api/articles/{id}/schedule: the article with that platform's time. */
+  function scheduling(start: Article) {
+    let current = start;
+    const routes: Record<string, MockReply | ((r: import('../test/utils').RecordedRequest) => MockReply)> = {
+      'GET /api/articles/unpublished': () => ({ body: { articles: [current] } }),
+      [`PUT /api/articles/${start._id}/schedule`]: (request) => {
+        const { platform, datetime } = request.body as { platform: 'blog' | 'linkedin'; datetime: string };
+        current = { ...current, scheduled: { ...current.scheduled, [platform]: datetime } };
+        return { body: { success: true, article: current, scheduledFor: datetime } };
+      },
+    };
+    return routes;
+  }
+
+  it('the badge opens the schedule modal for both platforms; scheduling turns the badge to Scheduled with each time shown', async () => {
+    const { requests } = mockApi(scheduling(notScheduled()));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Overall status: Not Scheduled' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule blog and LinkedIn' });
+    expect(within(dialog).getByText('Fresh idea')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+
+    expect(await screen.findByText(/^Successfully scheduled blog and LinkedIn for .+ \d{2}:\d{2} \S+$/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const puts = requests.filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => (r.body as { platform: string }).platform)).toEqual(['blog', 'linkedin']);
+    const at = (puts[0]!.body as { datetime: string }).datetime;
+    expect((puts[1]!.body as { datetime: string }).datetime).toBe(at);
+    // One hour ahead (rounded up to 5 minutes) by default.
+    const ahead = Date.parse(at) - Date.now();
+    expect(ahead).toBeGreaterThan(55 * 60_000);
+    expect(ahead).toBeLessThanOrEqual(65 * 60_000);
+
+    expect(await screen.findByRole('button', { name: 'Overall status: Scheduled' })).toBeInTheDocument();
+    for (const platform of ['Blog', 'LinkedIn'] as const) {
+      const r = row('Fresh idea', platform);
+      expect(within(r).getByText(/^Scheduled for/)).toBeInTheDocument();
+      expect(within(r).getByRole('button', { name: /^Publish Now/ })).toBeInTheDocument();
+      expect(within(r).getByRole('button', { name: `Reschedule ${platform}` })).toBeInTheDocument();
+      expect(r.querySelector('time')).toHaveAttribute('dateTime', at);
+    }
+    // Edit still goes to the editor.
+    await user.click(screen.getByRole('button', { name: 'Edit Fresh idea' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a1$/);
+  });
+
+  it('a platform row\'s Schedule button schedules that platform only', async () => {
+    const { requests } = mockApi(scheduling(notScheduled()));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Schedule LinkedIn' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule LinkedIn' });
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText(/^Successfully scheduled LinkedIn for /)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([
+      expect.objectContaining({ platform: 'linkedin' }),
+    ]);
+    await waitFor(() => expect(within(row('Fresh idea', 'LinkedIn')).getByText(/^Scheduled for/)).toBeInTheDocument());
+    expect(within(row('Fresh idea', 'Blog')).getByText('Will be processed after scheduling')).toBeInTheDocument();
+  });
+
+  it('Cancel closes the modal without a call', async () => {
+    const { requests } = mockApi(scheduling(notScheduled()));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Schedule Blog' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Blog' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
   });
 });

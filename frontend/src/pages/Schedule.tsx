@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
@@ -14,9 +14,19 @@ import { useInlineNotice } from '../hooks/useInlineNotice';
 import { useUserTimeZone } from '../lib/userTime';
 import '../styles/schedule.css';
 
+// The schedule modal brings react-datepicker and its CSS: loaded on demand (fetched once the list is
+// up, so the first click opens it without a wait).
+const loadScheduleModal = () => import('../components/schedule/ScheduleModal');
+const ScheduleModal = lazy(loadScheduleModal);
+
 interface PublishTarget {
   article: Article;
   platform: Platform;
+}
+
+interface ScheduleTarget {
+  article: Article;
+  platforms: Platform[];
 }
 
 /**
@@ -31,11 +41,16 @@ export default function SchedulePage() {
   const timeZone = useUserTimeZone();
   const listQuery = useUnpublishedArticles();
   const [target, setTarget] = useState<PublishTarget | null>(null);
+  const [scheduling, setScheduling] = useState<ScheduleTarget | null>(null);
   const { notice, show, hold, release } = useInlineNotice();
 
   const articles = listQuery.data;
   // One "now" per answer, so every card of a refresh is judged at the same moment.
   const now = useMemo(() => new Date(), [listQuery.dataUpdatedAt]);
+  const hasArticles = (articles?.length ?? 0) > 0;
+  useEffect(() => {
+    if (hasArticles) void loadScheduleModal().catch(() => undefined);
+  }, [hasArticles]);
   const quota = articles?.some((a) => a.lastError?.code === 'insufficient_quota') ?? false;
 
   const onPublished = (result: PublishResult) => {
@@ -114,11 +129,23 @@ export default function SchedulePage() {
                 now={now}
                 timeZone={timeZone}
                 onPublish={(a, platform) => setTarget({ article: a, platform })}
+                onSchedule={(a, platforms) => setScheduling({ article: a, platforms })}
               />
             </li>
           ))}
         </ul>
       ) : null}
+
+      {scheduling && (
+        <Suspense fallback={null}>
+          <ScheduleModal
+            article={scheduling.article}
+            platforms={scheduling.platforms}
+            timeZone={timeZone}
+            onClose={() => setScheduling(null)}
+          />
+        </Suspense>
+      )}
 
       {target && (
         <PublishConfirmModal

@@ -25,9 +25,9 @@ export interface ArticleCardProps {
   /** Opens the publish-confirmation modal for one platform. */
   onPublish: (article: Article, platform: Platform) => void;
   /**
-   * Extension point for scheduling (PUT /api/articles/{id}/schedule, not built yet). When given,
-   * the status badge becomes a button that schedules both platforms (SPEC.md §2) and each
-   * not-scheduled platform gets a "Schedule" button; without it neither is shown.
+   * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
+   * becomes a button that schedules both platforms (SPEC.md §2), each not-scheduled platform gets a
+   * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
 }
@@ -176,9 +176,9 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
               )}
               {/*
                 SPEC.md §2 shows Publish Now only for a platform that is not in state not-scheduled;
-                a not-scheduled one "will be processed after scheduling". Scheduling (PUT
-                /api/articles/{id}/schedule) is not built yet, so without this secondary action a new
-                article could never be published. Blog and LinkedIn have dedicated publish calls
+                a not-scheduled one "will be processed after scheduling". This secondary action keeps
+                the direct path for someone who wants it out today without the approval e-mail.
+                Blog and LinkedIn have dedicated publish calls
                 (SPEC.md §4: "publishing to any other platform is done by scheduling it at the current
                 time" is about other platforms), so this calls them directly, through the same
                 confirmation as Publish Now. It stays secondary to the SPEC's wording on purpose.
@@ -188,9 +188,16 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
               </button>
             </>
           ) : status !== 'published' ? (
-            <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-              Publish Now<span className="sr-only"> {sr}</span>
-            </button>
+            <>
+              <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
+                Publish Now<span className="sr-only"> {sr}</span>
+              </button>
+              {onSchedule && status === 'scheduled' && (
+                <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
+                  Reschedule<span className="sr-only"> {names.row}</span>
+                </button>
+              )}
+            </>
           ) : canRepublish ? (
             // Published already: publishing again updates the same WordPress post (e.g. after an edit).
             <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>

@@ -20,6 +20,14 @@ export const ScheduleMessages = {
   modeError: (message: string) => `Error updating LinkedIn mode: ${message}`,
   modeFailed: 'Failed to update LinkedIn posting mode',
   reconnectLinkedIn: 'Reconnect LinkedIn in Settings',
+  /** "Successfully scheduled {platform} for {time}"; both platforms read "blog and LinkedIn". */
+  scheduled: (platforms: readonly Platform[], time: string) =>
+    `Successfully scheduled ${platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ')} for ${time}`,
+  /** "Error scheduling: {message}" */
+  scheduleError: (message: string) => `Error scheduling: ${message}`,
+  /** "Failed to schedule {platform} publication" (SPEC.md §8 Articles), when the server gives no text. */
+  scheduleFailed: (platform: Platform) => `Failed to schedule ${platform} publication`,
+  invalidData: 'Invalid scheduling data',
 } as const;
 
 export const POSTING_MODE_LABELS = { personal: 'Personal Profile', company: 'Business Page' } as const;

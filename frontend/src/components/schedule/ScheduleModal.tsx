@@ -1,0 +1,234 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import DatePicker from 'react-datepicker';
+import 'react-datepicker/dist/react-datepicker.css';
+import { useQueryClient } from '@tanstack/react-query';
+import { ScheduleSchema, defaultTimeZone, type Article, type Platform } from '@app/shared';
+import { errorText } from '../../api/client';
+import { articlesApi, type ScheduleAnswer } from '../../api/articles';
+import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
+import {
+  SCHEDULE_MINUTE_STEP,
+  clampToNow,
+  defaultScheduleTime,
+  startOfToday,
+  toLocalInput,
+  validateScheduleInput,
+} from '../../lib/schedulePicker';
+import { toast } from '../../lib/toast';
+import { formatDateTime } from '../../lib/userTime';
+import { Modal } from '../Modal';
+import { ButtonSpinner } from '../Spinner';
+import { articleIdOf } from '../create/articleQuery';
+import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import '../../styles/schedule-modal.css';
+
+export interface ScheduleModalProps {
+  article: Article;
+  /** Both platforms from the card's badge, one from a platform row's Schedule button. */
+  platforms: Platform[];
+  /** The user's time zone, for the times shown back (the picker itself uses the browser's clock). */
+  timeZone: string;
+  onClose: () => void;
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+const systemNow = () => new Date();
+
+/** "blog and LinkedIn", "blog", "LinkedIn". */
+const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
+
+/**
+ * The schedule modal (SPEC.md §2 /schedule): a date-time picker with a 24-hour clock and 5-minute
+ * steps, one hour ahead by default, where a time earlier than now becomes now. Submitting sends
+ * PUT /api/articles/{id}/schedule with the ISO time, for both platforms in parallel (SPEC.md §4).
+ * At that time the server makes the content ready and e-mails the user to approve it.
+ */
+export default function ScheduleModal({ article, platforms, timeZone, onClose, now = systemNow }: ScheduleModalProps) {
+  const queryClient = useQueryClient();
+  const fieldId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const id = articleIdOf(article);
+
+  // Platforms still to schedule: after a partial failure only the failed ones are left.
+  const [pending, setPending] = useState<Platform[]>(platforms);
+  const [selected, setSelected] = useState<Date | null>(() => defaultScheduleTime(now()));
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [calendarOpen, setCalendarOpen] = useState(false);
+
+  const browserZone = defaultTimeZone();
+  const current = pending
+    .map((p) => ({ platform: p, at: article.scheduled?.[p] }))
+    .filter((c): c is { platform: Platform; at: string } => !!c.at && Date.parse(c.at) > now().getTime());
+
+  const change = (date: Date | null) => {
+    setFieldError(null);
+    setFailure(null);
+    // SPEC.md §2: a picked time earlier than now is clamped to now.
+    setSelected(date ? clampToNow(date, now()) : null);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setFailure(null);
+    const moment = now();
+    const check = validateScheduleInput(selected ? toLocalInput(selected) : '', moment);
+    if (!check.ok || !selected) {
+      setFieldError(check.ok ? ScheduleMessages.invalidData : check.message);
+      return;
+    }
+    // The value may be the minute already under way: send "now" then (the server takes it as now).
+    const datetime = clampToNow(selected, moment).toISOString();
+    const payloads = pending.map((platform) => ({ platform, datetime }));
+    if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
+      setFailure(ScheduleMessages.invalidData);
+      return;
+    }
+
+    setBusy(true);
+    // Both platforms: two calls in parallel (SPEC.md §4); each platform's outcome is its own.
+    const results = await Promise.allSettled(payloads.map((p) => articlesApi.schedule(id, p)));
+    const done: { platform: Platform; answer: ScheduleAnswer | null }[] = [];
+    const failed: { platform: Platform; err: unknown }[] = [];
+    results.forEach((result, index) => {
+      const platform = payloads[index]!.platform;
+      if (result.status === 'fulfilled') done.push({ platform, answer: result.value ?? null });
+      else failed.push({ platform, err: result.reason });
+    });
+
+    if (done.length > 0) {
+      // Show the new state at once: each answer carries the article as its own write left it.
+      const base = done.find((d) => d.answer?.article)?.answer?.article;
+      if (base) {
+        const scheduled = { ...base.scheduled };
+        for (const d of done) scheduled[d.platform] = d.answer?.scheduledFor ?? d.answer?.article?.scheduled?.[d.platform] ?? datetime;
+        const updated: Article = { ...base, scheduled };
+        queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+          list?.map((a) => (articleIdOf(a) === id ? updated : a)),
+        );
+      }
+      const when = done[0]!.answer?.scheduledFor ?? datetime;
+      toast.success(ScheduleMessages.scheduled(done.map((d) => d.platform), formatDateTime(when, timeZone)));
+      void refreshArticleLists(queryClient);
+    }
+
+    if (failed.length === 0) {
+      onClose();
+      return;
+    }
+    const first = failed[0]!;
+    setPending(failed.map((f) => f.platform));
+    setFailure(ScheduleMessages.scheduleError(errorText(first.err, ScheduleMessages.scheduleFailed(first.platform))));
+    setBusy(false);
+  };
+
+  // Escape while the calendar is open closes the calendar, not the whole dialog.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && calendarOpen) event.nativeEvent.stopPropagation();
+  };
+
+  const title = pending.length > 1 ? 'Schedule blog and LinkedIn' : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
+
+  return (
+    <Modal
+      title={title}
+      subtitle={article.title}
+      onClose={onClose}
+      closeDisabled={busy}
+      className="schedule-modal"
+      initialFocus={() => document.getElementById(fieldId)}
+    >
+      <form className="schedule-modal__form" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="schedule-modal__text">
+          {pending.length > 1
+            ? 'Both the blog (WordPress) and the LinkedIn versions go out at this time.'
+            : `The ${platformWords(pending)} version goes out at this time.`}{' '}
+          The content is made ready then, and you get an e-mail to approve it before it is published.
+        </p>
+
+        <div className={`field schedule-modal__field${fieldError ? ' has-error' : ''}`} onKeyDown={onKeyDown}>
+          <label className="field__label" htmlFor={fieldId}>
+            Date and time
+          </label>
+          <DatePicker
+            id={fieldId}
+            name="datetime"
+            selected={selected}
+            onChange={change}
+            showTimeSelect
+            timeFormat="HH:mm"
+            timeIntervals={SCHEDULE_MINUTE_STEP}
+            timeCaption="Time"
+            dateFormat="yyyy-MM-dd HH:mm"
+            placeholderText="YYYY-MM-DD HH:mm"
+            minDate={startOfToday(now())}
+            strictParsing
+            autoComplete="off"
+            calendarStartDay={1}
+            className="input schedule-modal__input"
+            popperPlacement="bottom-start"
+            onCalendarOpen={() => setCalendarOpen(true)}
+            onCalendarClose={() => setCalendarOpen(false)}
+            ariaDescribedBy={fieldError ? `${errorId} ${hintId}` : hintId}
+            ariaInvalid={fieldError ? 'true' : undefined}
+            disabled={busy}
+            preventOpenOnFocus
+          />
+          {fieldError && (
+            <p id={errorId} className="field__error" role="alert">
+              {fieldError}
+            </p>
+          )}
+          <p id={hintId} className="field__hint">
+            24-hour clock, 5-minute steps, in this browser's time zone ({browserZone}).
+            {selected && (
+              <>
+                {' '}
+                Goes out <strong>{formatDateTime(selected.toISOString(), timeZone)}</strong>
+                {timeZone !== browserZone && ' in your time zone'}.
+              </>
+            )}
+          </p>
+        </div>
+
+        {current.length > 0 && (
+          <ul className="schedule-modal__current">
+            {current.map((c) => (
+              <li key={c.platform}>
+                {PLATFORM_NAMES[c.platform].row} is scheduled for{' '}
+                <time dateTime={c.at}>{formatDateTime(c.at, timeZone)}</time> at present.
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {failure && (
+          <div className="alert alert--error schedule-modal__error" role="alert">
+            {failure}
+          </div>
+        )}
+
+        <div className="modal__footer">
+          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
+            {busy ? (
+              <>
+                <ButtonSpinner /> Scheduling...
+              </>
+            ) : failure ? (
+              'Try again'
+            ) : (
+              'Schedule'
+            )}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
