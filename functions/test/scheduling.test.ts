@@ -183,3 +183,22 @@ describe('approval links', () => {
     expect(res.status).toBe(409);
   });
 });
+
+describe('the approval e-mail', () => {
+  it('shows the platform image inline and says when AI credit ran out', async () => {
+    const id = await newArticle('With picture');
+    await user.call(`/api/image/generate/${id}`, { body: { description: 'a lighthouse' } });
+    for (let i = 0; i < 100 && (await user.call(`/api/image/${id}`)).json.pending; i++) await sleep(50);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'linkedin', at);
+    const { schedulerServices } = await import('../src/services/scheduler.js');
+    await schedulerServices().articles.update(userId, id, { lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota' } });
+    expect(await approvals().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).toBe('sent');
+    const mail = parsed().at(-1)!;
+    expect(mail.subject).toBe('Approve for LinkedIn: With picture');
+    expect(mail.html).toContain('src="cid:article-image"');
+    const image = mail.parts.find((p) => p.contentType.startsWith('image/'));
+    expect(image?.headers['content-id']).toBe('<article-image>');
+    expect(mail.text).toContain('OpenAI credits are insufficient');
+  });
+});

@@ -67,6 +67,8 @@ export interface MailMessage {
   html: string;
   text: string;
   from?: string;
+  /** Images the HTML shows with `<img src="cid:…">`. */
+  inline?: { cid: string; filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface MailSender {

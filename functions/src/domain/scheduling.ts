@@ -3,7 +3,7 @@ import { ScheduleMessages, type Platform, type ScheduleInput } from '@app/shared
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
-import type { ArticleStore, ScheduledRun, Scheduler } from './ports.js';
+import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler } from './ports.js';
 import type { PublishingService } from './publishing.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
@@ -41,6 +41,8 @@ export async function scheduleArticle(
 
 export interface ApprovalDeps {
   articles: ArticleStore;
+  /** The stored images, so the e-mail can show the platform's picture inline. */
+  objects?: ObjectStore;
   articleService: ArticleService;
   email: EmailService;
   publishing: PublishingService;
@@ -90,6 +92,8 @@ export class ApprovalService {
     const text = article[run.platform].content.trim();
     const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
     const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone, hourCycle: 'h23' }).format(new Date(run.scheduledFor));
+    const imageKey = article.image && (run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
+    const image = imageKey && this.deps.objects ? await this.deps.objects.get(imageKey).catch(() => undefined) : undefined;
     const quota = article.lastError?.code === 'insufficient_quota';
     const problem = quota
       ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
@@ -112,10 +116,17 @@ export class ApprovalService {
 <p>Ready for <strong>${PLATFORM_NAMES[run.platform]}</strong>, scheduled ${escapeHtml(when)}.</p>
 ${problem ? `<p style="color:#b42318"><strong>${escapeHtml(problem)}</strong></p>` : ''}
 <blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;padding-left:12px">${escapeHtml(preview)}</blockquote>
+${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.description)}" width="600" style="max-width:100%;height:auto;border-radius:6px"></p>` : ''}
 <p>${article.image ? `Image: ${escapeHtml(article.image.description)}` : 'No image yet.'}</p>
 <p><a href="${escapeHtml(approveUrl)}" style="background:#4f46e5;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Approve and publish</a></p>
 <p><a href="${escapeHtml(scheduleUrl)}">Review on the Schedule page</a></p>`;
-    return { to, subject, text: lines.join('\n'), html };
+    return {
+      to,
+      subject,
+      text: lines.join('\n'),
+      html,
+      ...(image ? { inline: [{ cid: 'article-image', filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`, contentType: image.contentType, content: image.body }] } : {}),
+    };
   }
 
   async signApproval(run: ScheduledRun): Promise<string> {

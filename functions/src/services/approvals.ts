@@ -1,3 +1,4 @@
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { deps, onResetDeps } from '../deps.js';
 import { ApprovalService } from '../domain/scheduling.js';
 import { articleServices } from './articles.js';
@@ -13,6 +14,7 @@ export const approvals = (): ApprovalService =>
     const { config, users, signingKey } = deps();
     return new ApprovalService({
       articles: schedulerServices().articles,
+      objects: createObjectStore(config),
       articleService: articleServices().articles,
       email: integrations().email,
       publishing: publishing(),

@@ -39,17 +39,39 @@ export function buildMimeMessage(msg: MailMessage, options: MimeOptions = {}): s
     `Date: ${rfc5322Date(options.date ?? new Date())}`,
     `Message-ID: <${messageId}>`,
     'MIME-Version: 1.0',
-    `Content-Type: multipart/alternative; boundary="${boundary}"`,
   ];
   const part = (type: string, body: string) =>
     [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', base64Lines(body)].join(CRLF);
+  const alternative = [part('text/plain', msg.text), part('text/html', msg.html), `--${boundary}--`];
+  const inline = msg.inline ?? [];
+  if (!inline.length) {
+    return [...headers, `Content-Type: multipart/alternative; boundary="${boundary}"`, '', 'This is a multipart message in MIME format.', ...alternative, ''].join(CRLF);
+  }
+  // Inline images: multipart/related around the alternative body, each image found by its Content-ID.
+  const related = `${boundary}_rel`;
+  const safe = (v: string) => v.replace(/[^A-Za-z0-9._@-]/g, '_');
+  const images = inline.map((img) =>
+    [
+      `--${related}`,
+      `Content-Type: ${img.contentType}; name="${safe(img.filename)}"`,
+      'Content-Transfer-Encoding: base64',
+      `Content-ID: <${safe(img.cid)}>`,
+      `Content-Disposition: inline; filename="${safe(img.filename)}"`,
+      '',
+      (img.content.toString('base64').match(/.{1,76}/g) ?? ['']).join(CRLF),
+    ].join(CRLF),
+  );
   return [
     ...headers,
+    `Content-Type: multipart/related; boundary="${related}"`,
     '',
     'This is a multipart message in MIME format.',
-    part('text/plain', msg.text),
-    part('text/html', msg.html),
-    `--${boundary}--`,
+    `--${related}`,
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    ...alternative,
+    ...images,
+    `--${related}--`,
     '',
   ].join(CRLF);
 }
