@@ -83,7 +83,7 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
     // Back after logout does not show the app: the signed-out app sends any path to /welcome.
     await page.goBack();
     await page.waitForURL(/\/welcome$/);
-    expect(await page.getByRole('button', { name: 'Register', exact: true }).count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Register', exact: true }).first().waitFor();
 
     // Stop and start the product on the same data folder: both accounts are still there.
     await app.stop();
