@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { auth as gmailAuth, gmail, type gmail_v1 } from '@googleapis/gmail';
+import { OAuth2Client } from 'google-auth-library';
 import { IntegrationError, type MailMessage, type MailSender } from '../../domain/integrations.js';
 import { googleError, googleOAuthEndpoints } from './google.js';
 
@@ -171,23 +171,23 @@ export interface GmailSenderOptions {
 /** Sends through the Gmail API as the user who granted gmail.send; access tokens are refreshed by the library. */
 export class GmailSender implements MailSender {
   readonly kind = 'gmail' as const;
-  private readonly api: gmail_v1.Gmail;
+  private readonly client: OAuth2Client;
+  private readonly sendUrl: string;
+  private readonly timeoutMs: number;
   private readonly from: string | undefined;
 
   constructor(options: GmailSenderOptions) {
     const endpoints = googleOAuthEndpoints(options.oauthUrl);
-    const client = new gmailAuth.OAuth2({
+    // google-auth-library alone (refreshing the access token, authorised requests) instead of the
+    // generated @googleapis/gmail client keeps the worker bundle small: one REST call is all we use.
+    this.client = new OAuth2Client({
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       ...(endpoints ? { endpoints } : {}),
     });
-    client.setCredentials({ refresh_token: options.refreshToken });
-    this.api = gmail({
-      version: 'v1',
-      auth: client,
-      timeout: options.timeoutMs ?? 20_000,
-      ...(options.apiUrl ? { rootUrl: `${options.apiUrl.replace(/\/+$/, '')}/` } : {}),
-    });
+    this.client.setCredentials({ refresh_token: options.refreshToken });
+    this.sendUrl = `${(options.apiUrl ?? 'https://gmail.googleapis.com').replace(/\/+$/, '')}/gmail/v1/users/me/messages/send`;
+    this.timeoutMs = options.timeoutMs ?? 20_000;
     this.from = options.from;
   }
 
@@ -195,7 +195,7 @@ export class GmailSender implements MailSender {
     const from = message.from ?? this.from;
     const raw = base64Url(buildMimeMessage({ ...message, ...(from ? { from } : {}) }));
     try {
-      const res = await this.api.users.messages.send({ userId: 'me', requestBody: { raw } });
+      const res = await this.client.request<{ id?: string }>({ url: this.sendUrl, method: 'POST', data: { raw }, timeout: this.timeoutMs });
       if (!res.data.id) throw new IntegrationError('Gmail accepted the message but returned no id.', 'gmail_error', res.status);
       return { id: res.data.id };
     } catch (error) {
