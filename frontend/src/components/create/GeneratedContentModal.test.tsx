@@ -355,8 +355,9 @@ describe('generated-content modal, step 2: image', () => {
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.getByLabelText('Blog content')).toBeVisible();
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
-    await user.click(screen.getByRole('button', { name: 'Continue to Schedule' }));
-    expect(location()).toHaveTextContent(/^\/schedule$/);
+    // Continue saves what is open first, then navigates: wait for it rather than assume one tick.
+    await user.click(await screen.findByRole('button', { name: 'Continue to Schedule' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/schedule$/));
   });
 
   it('tries each preview candidate and then says "Failed to load generated image"', async () => {
