@@ -147,7 +147,8 @@ describe('Create page: the Create Article form', () => {
     mockApi({ 'GET /api/articles/a1': { body: { article: makeArticle() } } });
     renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
     const dialog = await screen.findByRole('dialog', { name: 'Generated Content' });
-    expect(await within(dialog).findByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text');
+    // The editor may render before the article's text arrives: wait for the value, not the field.
+    await waitFor(() => expect(within(dialog).getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'));
     await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(location()).toHaveTextContent(/^\/create$/);

@@ -44,7 +44,7 @@ describe('generated-content modal, step 1: content', () => {
     expect(await screen.findByText('Drafting your blog article and LinkedIn post…')).toBeInTheDocument();
     expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
 
-    expect(await screen.findByLabelText('Blog content', {}, { timeout: 3000 })).toHaveValue('# Automate\n\nBlog draft text');
+    await waitFor(() => expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'), { timeout: 3000 });
     expect(screen.getByLabelText('LinkedIn content')).toHaveValue('LinkedIn draft text');
     expect(screen.queryByText('Drafting your blog article and LinkedIn post…')).not.toBeInTheDocument();
     expect(calls(requests, 'GET', '/api/articles/a1').length).toBeGreaterThanOrEqual(3);
