@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
 import type { ArticleStore } from '../../domain/ports.js';
+import { queryAll } from './client.js';
 
 const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
 type Item = ArticleRecord & { PK: string; SK: string; type: 'article' };
@@ -25,22 +26,13 @@ export class DynamoArticleStore implements ArticleStore {
   }
 
   async list(userId: string): Promise<ArticleRecord[]> {
-    const articles: ArticleRecord[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
-          ScanIndexForward: false,
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) articles.push(fromItem(item as Item));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return articles;
+    const items = await queryAll<Item>(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
+      ScanIndexForward: false,
+    });
+    return items.map(fromItem);
   }
 
   async update(

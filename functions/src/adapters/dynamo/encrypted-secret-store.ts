@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SecretStore } from '../../domain/ports.js';
+import { queryAll } from './client.js';
 
 const key = (userId: string, name: string) => ({ PK: `USER#${userId}`, SK: `SECRET#${name}` });
 
@@ -47,22 +48,15 @@ export class EncryptedSecretStore implements SecretStore {
     const wanted = new Set(names);
     const values = new Map<string, string>();
     if (!wanted.size) return values;
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'SECRET#' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const name = (item.SK as string).slice('SECRET#'.length);
-        if (wanted.has(name)) values.set(name, this.open(userId, name, item));
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'SECRET#' },
+    });
+    for (const item of items) {
+      const name = (item.SK as string).slice('SECRET#'.length);
+      if (wanted.has(name)) values.set(name, this.open(userId, name, item));
+    }
     return values;
   }
 

@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SettingRecord, SettingStore } from '../../domain/ports.js';
+import { queryAll } from './client.js';
 
 const key = (userId: string, settingKey: string) => ({ PK: `USER#${userId}`, SK: `SETTING#${settingKey}` });
 type Item = SettingRecord & { PK: string; SK: string; type: 'setting' };
@@ -13,21 +14,12 @@ export class DynamoSettingStore implements SettingStore {
   ) {}
 
   async list(userId: string): Promise<SettingRecord[]> {
-    const out: SettingRecord[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'SETTING#' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) out.push(fromItem(item as Item));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return out;
+    const items = await queryAll<Item>(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'SETTING#' },
+    });
+    return items.map(fromItem);
   }
 
   async get(userId: string, settingKey: string): Promise<SettingRecord | undefined> {

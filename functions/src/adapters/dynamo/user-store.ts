@@ -1,13 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
+import { queryAll } from './client.js';
 
 const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
@@ -69,22 +69,13 @@ export class DynamoUserStore implements UserStore {
   }
 
   async list(): Promise<UserRecord[]> {
-    const users: UserRecord[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :users',
-          ExpressionAttributeValues: { ':users': 'USERS' },
-          ExclusiveStartKey,
-        }),
-      );
-      users.push(...((page.Items ?? []) as UserItem[]).map(fromItem));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return users;
+    const items = await queryAll<UserItem>(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :users',
+      ExpressionAttributeValues: { ':users': 'USERS' },
+    });
+    return items.map(fromItem);
   }
 
   async setActive(id: string, isActive: boolean, now: string): Promise<UserRecord | undefined> {
