@@ -27,6 +27,7 @@ import {
   ScheduleSchema,
   ApprovalSchema,
   SheetsImportSchema,
+  SheetsAuthQuerySchema,
 } from '@app/shared';
 
 /**
@@ -101,7 +102,7 @@ export const routes = [
   { id: 'approvals.confirm', method: 'POST', path: '/api/approvals/confirm', access: 'public', body: ApprovalSchema },
   { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
 
-  { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user' },
+  { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user', query: SheetsAuthQuerySchema },
   // Public: Google's redirect; the signed state names (and binds) the user.
   { id: 'sheets.callback', method: 'GET', path: '/api/sheets/callback', access: 'public', query: OAuthCallbackQuerySchema },
   { id: 'sheets.status', method: 'GET', path: '/api/sheets/status', access: 'user' },

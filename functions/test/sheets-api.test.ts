@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SheetsMessages, writeBackFailed } from '@app/shared';
 import { SPREADSHEET_MIME, defaultDriveFiles, defaultSpreadsheets, startFakeGoogle, type CellValue, type FakeGoogle } from './fakes/google.js';
 import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 const ENV_CLIENT_ID = '999999999999-deployment.apps.googleusercontent.com';
 const SCOPES = ['https://www.googleapis.com/auth/spreadsheets.readonly', 'https://www.googleapis.com/auth/drive.metadata.readonly'];
+const WRITE_SCOPES = ['https://www.googleapis.com/auth/spreadsheets', 'https://www.googleapis.com/auth/drive.metadata.readonly'];
 const SELECT = 'Please select a spreadsheet and specify a range';
 
 /** The import sheet: a heading, valid, short, blank, invalid and repeated rows (rows 1–10 of tab "Plan"). */
@@ -18,6 +20,16 @@ const planRows = (): CellValue[][] => [
   ['Serverless costs', 'Cloud', 'lambda pricing', 'Right-size memory', '', 'aws'],
   ['  automate a CONTENT calendar ', 'content operations', 'Content Calendar', 'The same article again'],
   ['T'.repeat(201), 'Too long', 'long'],
+];
+
+/** The write-back sheet (tab "Ideas"): a heading, a row imported beforehand, a new row, an invalid row, a blank row, a repeat. */
+const ideaRows = (): CellValue[][] => [
+  ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
+  ['Old favourite', 'Evergreen', 'evergreen', 'Imported before write-back was on'],
+  ['Fresh idea', 'News', 'fresh', '', '', 'news'],
+  ['No keyword here', 'News'],
+  [],
+  ['Fresh idea', 'News', 'fresh'],
 ];
 
 const bigRows = (n: number): CellValue[][] => [
@@ -37,7 +49,9 @@ async function call(c: Client, path: string, options?: Parameters<Client['call']
   return res;
 }
 
-const importRange = (c: Client, spreadsheetId: string, range: string) => call(c, '/api/sheets/import', { body: { spreadsheetId, range } });
+const importRange = (c: Client, spreadsheetId: string, range: string, writeBack?: boolean) =>
+  call(c, '/api/sheets/import', { body: { spreadsheetId, range, ...(writeBack === undefined ? {} : { writeBack }) } });
+const valuesUpdates = () => google.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v4/spreadsheets/'));
 const articles = async (c: Client) => (await call(c, '/api/articles')).json.articles as { _id: string; title: string; tags: string[]; keyword: string; details: string; imageDescription: string; generation: { status: string } }[];
 
 async function connect(c: Client) {
@@ -57,6 +71,8 @@ beforeAll(async () => {
       ...defaultSpreadsheets(),
       'sheet-plan': { title: 'Import plan', sheets: { Plan: planRows(), Other: [['Second tab', 'Tabs', 'tab']] } },
       'sheet-bulk': { title: 'Bulk 500', sheets: { Sheet1: bigRows(500) } },
+      'sheet-status': { title: 'Status sheet', sheets: { Ideas: ideaRows(), Later: [['Read-only run', 'Permissions', 'read only']] } },
+      'sheet-shared': { title: 'Shared with me', viewOnly: true, sheets: { Sheet1: [['Someone else’s idea', 'Sharing', 'view only']] } },
     },
   });
   process.env.GOOGLE_OAUTH_URL = google.oauthUrl;
@@ -99,7 +115,7 @@ describe('Google Sheets: connecting', () => {
   });
 
   it('is not connected at first: listing and importing say "Connect Google Sheets first"', async () => {
-    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, clientConfigured: true });
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: true });
     const list = await call(owner, '/api/sheets/spreadsheets');
     expect(list.status).toBe(400);
     expect(list.json).toMatchObject({ message: 'Connect Google Sheets first', error: 'Connect Google Sheets first', code: 'sheets_not_connected' });
@@ -134,7 +150,7 @@ describe('Google Sheets: connecting', () => {
   });
 
   it("falls back to the deployment's OAuth client for a user without one", async () => {
-    expect((await call(other, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, clientConfigured: true });
+    expect((await call(other, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: true });
     const url = new URL((await call(other, '/api/sheets/auth')).json.authUrl);
     expect(url.searchParams.get('client_id')).toBe(ENV_CLIENT_ID);
   });
@@ -171,7 +187,8 @@ describe('Google Sheets: connecting', () => {
   it('connects through the OAuth flow: the refresh token is stored, never shown, and the SPA is told', async () => {
     const done = await connect(owner);
     expect(done).toMatchObject({ status: 302, location: '/sheets-import?sheets_connected=true' });
-    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: true, clientConfigured: true });
+    // Read-only: write access is asked for only when the user wants statuses written back.
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: true, canWrite: false, clientConfigured: true });
     const items = await app.items();
     expect(items.some((i) => i.SK === 'SETTING#google_sheets_refresh_token')).toBe(true);
     // Encrypted at rest (local SecretStore): Google's refresh tokens start with 1//.
@@ -210,6 +227,170 @@ describe('Google Sheets: listing', () => {
     const list = await call(other, '/api/sheets/spreadsheets');
     expect(list.status).toBe(400);
     expect(list.json.message).toBe('Connect Google Sheets first');
+  });
+});
+
+describe('Google Sheets: writing statuses back (optional)', () => {
+  const ideas = () => google.spreadsheets['sheet-status']!.sheets.Ideas!;
+
+  it('is off by default: an import makes no values.update call and leaves the sheet as it was', async () => {
+    google.requests.length = 0;
+    const res = await importRange(owner, 'sheet-status', 'Ideas!A1:F2');
+    expect(res.json).toEqual({ success: true, importedCount: 1, alreadyImported: 0, errors: [] });
+    expect(valuesUpdates()).toEqual([]);
+    expect(google.sheetUpdates).toEqual([]);
+    expect(ideas()).toEqual(ideaRows());
+    // Asking explicitly for no write-back is the same.
+    expect((await importRange(owner, 'sheet-status', 'Ideas!A1:F2', false)).json).toEqual({ success: true, importedCount: 0, alreadyImported: 1, errors: [] });
+    expect(valuesUpdates()).toEqual([]);
+  });
+
+  it('with a read-only grant: imports all the same and says to reconnect with write access', async () => {
+    google.requests.length = 0;
+    const res = await importRange(owner, 'sheet-status', 'Later!A1:F5', true);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      importedCount: 1,
+      alreadyImported: 0,
+      errors: [],
+      writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed },
+    });
+    expect(SheetsMessages.writeBackNotAllowed).toMatch(/Reconnect with write access/);
+    // Not even tried: the stored grant's scopes say it may only read.
+    expect(valuesUpdates()).toEqual([]);
+    expect((await articles(owner)).some((a) => a.title === 'Read-only run')).toBe(true);
+    expect((await call(owner, '/api/sheets/status')).json).toMatchObject({ authenticated: true, canWrite: false });
+  });
+
+  it('refuses an access other than read or write, and a writeBack that is not a boolean', async () => {
+    expect((await call(owner, '/api/sheets/auth?access=admin')).status).toBe(400);
+    const bad = await call(owner, '/api/sheets/import', { body: { spreadsheetId: 'sheet-status', range: 'Ideas!A1:F6', writeBack: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe('writeBack must be true or false');
+  });
+
+  it('connecting with write access asks Google for the edit scope on top of the earlier grant, and remembers it', async () => {
+    const { authUrl } = (await call(owner, '/api/sheets/auth?access=write')).json;
+    const q = new URL(authUrl).searchParams;
+    expect(q.get('scope')!.split(' ').sort()).toEqual([...WRITE_SCOPES].sort());
+    expect(q.get('include_granted_scopes')).toBe('true');
+    expect(q.get('access_type')).toBe('offline');
+    const done = await completeOAuth(owner, authUrl);
+    expect(done.location).toBe('/sheets-import?sheets_connected=true&sheets_write=granted');
+    // Google's answer lists the read-only scopes granted before as well.
+    expect(done.callback.searchParams.get('scope')!.split(' ')).toEqual(expect.arrayContaining([...SCOPES, ...WRITE_SCOPES]));
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: true, canWrite: true, clientConfigured: true });
+    // The granted scopes are kept beside the token, out of the API Keys list.
+    const items = await app.items();
+    expect(items.some((i) => i.SK === 'SETTING#google_sheets_scopes')).toBe(true);
+    const listed = (await call(owner, '/api/settings?mask=false')).json as { key: string }[];
+    expect(listed.some((s) => s.key.startsWith('google_sheets_'))).toBe(false);
+  });
+
+  it('with write access: one values.update (RAW) puts each row’s status in column G, on the rows of the range', async () => {
+    google.requests.length = 0;
+    const res = await importRange(owner, 'sheet-status', 'Ideas!A1:F6', true);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      importedCount: 1,
+      alreadyImported: 1,
+      errors: ['Row 4: Keyword is required', 'Row 6: Duplicate of row 3 (same Title, Topic and Keyword)'],
+      writeBack: { status: 'written', updatedRange: 'Ideas!G1:G6', updatedRows: 6 },
+    });
+    const statuses = [
+      ['Status'],
+      ['Already imported'],
+      ['Imported'],
+      ['Not imported: Keyword is required'],
+      [''],
+      ['Not imported: Duplicate of row 3 (same Title, Topic and Keyword)'],
+    ];
+    expect(google.sheetUpdates).toEqual([
+      { spreadsheetId: 'sheet-status', range: "'Ideas'!G1:G6", valueInputOption: 'RAW', majorDimension: 'ROWS', values: statuses },
+    ]);
+    const [put] = valuesUpdates();
+    expect(valuesUpdates()).toHaveLength(1);
+    expect(new URL(put!.path, google.url).searchParams.get('valueInputOption')).toBe('RAW');
+    expect(put!.body).toEqual({ range: "'Ideas'!G1:G6", majorDimension: 'ROWS', values: statuses });
+    // The sheet: columns A–F untouched, the statuses beside them.
+    const sheet = ideas();
+    expect(sheet.map((row) => row.slice(0, 6))).toEqual(ideaRows().map((row) => [...row, ...Array(6 - row.length).fill('')]));
+    expect(sheet.map((row) => row[6])).toEqual(statuses.map(([s]) => s));
+  });
+
+  it('marks re-imported rows "Already imported", wherever the range starts, and reads past an old status column', async () => {
+    google.sheetUpdates.length = 0;
+    // A range without the heading: no title row, statuses from row 3.
+    const part = await importRange(owner, 'sheet-status', 'Ideas!A3:F4', true);
+    expect(part.json).toMatchObject({ importedCount: 0, alreadyImported: 1, writeBack: { status: 'written', updatedRange: 'Ideas!G3:G4', updatedRows: 2 } });
+    expect(google.sheetUpdates.at(-1)).toMatchObject({ range: "'Ideas'!G3:G4", values: [['Already imported'], ['Not imported: Keyword is required']] });
+
+    // Reading seven columns (the statuses too) imports the same and rewrites the statuses.
+    const again = await importRange(owner, 'sheet-status', 'Ideas!A1:G6', true);
+    expect(again.json).toMatchObject({ importedCount: 0, alreadyImported: 2, writeBack: { status: 'written', updatedRange: 'Ideas!G1:G6' } });
+    expect(google.sheetUpdates.at(-1)!.values.map(([v]) => v)).toEqual([
+      'Status',
+      'Already imported',
+      'Already imported',
+      'Not imported: Keyword is required',
+      '',
+      'Not imported: Duplicate of row 3 (same Title, Topic and Keyword)',
+    ]);
+    // A range starting in column B puts the statuses in H, the column after its six.
+    google.spreadsheets['sheet-status']!.sheets.Shifted = [[], [null, 'Shifted start', 'Columns', 'column b']];
+    const shifted = await importRange(owner, 'sheet-status', 'Shifted!B2:G2', true);
+    expect(shifted.json).toMatchObject({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Shifted!H2' } });
+    expect(google.spreadsheets['sheet-status']!.sheets.Shifted![1]![7]).toBe('Imported');
+  });
+
+  it('a write Google refuses keeps the import and says why the statuses are missing', async () => {
+    google.sheetUpdates.length = 0;
+    google.requests.length = 0;
+    const res = await importRange(owner, 'sheet-shared', 'Sheet1!A1:F10', true);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      importedCount: 1,
+      alreadyImported: 0,
+      errors: [],
+      writeBack: {
+        status: 'failed',
+        code: 'spreadsheet_read_only',
+        message: writeBackFailed(
+          'Your Google account can view this spreadsheet but not edit it. Ask its owner for edit access, or import without writing statuses.',
+        ),
+      },
+    });
+    // Google was asked (and said 403); nothing was written; the article is there; the connection stays.
+    expect(valuesUpdates()).toHaveLength(1);
+    expect(google.sheetUpdates).toEqual([]);
+    expect((await articles(owner)).some((a) => a.title === 'Someone else’s idea')).toBe(true);
+    expect((await call(owner, '/api/sheets/status')).json).toMatchObject({ authenticated: true, canWrite: true });
+    // Importing it again: nothing new, and the same warning.
+    expect((await importRange(owner, 'sheet-shared', 'Sheet1!A1:F10', true)).json).toMatchObject({ importedCount: 0, alreadyImported: 1, writeBack: { status: 'failed' } });
+  });
+
+  it('the fake refuses a write with a read-only token, as Google does (403 insufficientPermissions)', async () => {
+    const { accessToken } = google.issueTokens(SCOPES);
+    const res = await fetch(`${google.apiUrl}/v4/spreadsheets/sheet-status/values/${encodeURIComponent('Ideas!H1')}?valueInputOption=RAW`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ range: 'Ideas!H1', majorDimension: 'ROWS', values: [['x']] }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED', errors: [{ reason: 'insufficientPermissions' }] } });
+  });
+
+  it('disconnecting forgets the granted scopes too', async () => {
+    await call(owner, '/api/sheets/disconnect', { method: 'POST' });
+    const items = await app.items();
+    expect(items.some((i) => String(i.SK).includes('google_sheets_'))).toBe(false);
+    expect((await call(owner, '/api/sheets/status')).json).toMatchObject({ authenticated: false, canWrite: false });
+    // Connected again for what follows (Google adds the edit scope granted before: include_granted_scopes).
+    expect((await connect(owner)).location).toBe('/sheets-import?sheets_connected=true');
+    expect((await call(owner, '/api/sheets/status')).json).toMatchObject({ authenticated: true, canWrite: true });
   });
 });
 

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_ROWS, SheetsMessages } from '@app/shared';
+import { MAX_IMPORT_ROWS, SheetsMessages, statusColumn, writeBackFailed } from '@app/shared';
+import { IntegrationError } from '../src/domain/integrations.js';
 import { OAuthState } from '../src/domain/oauth-state.js';
 import type { SecretStore, SettingRecord, SettingStore } from '../src/domain/ports.js';
 import { SettingService } from '../src/domain/settings.js';
 import {
+  SHEETS_GRANT_SCOPES_KEY,
   SHEETS_TOKEN_KEY,
   SheetsService,
+  statusRange,
   importKey,
   looksLikeHeader,
   parseSheetRows,
@@ -103,15 +106,25 @@ function service(
     onCreate?: () => void;
     concurrency?: number;
     notQueued?: number;
+    writeValues?: SheetsClient['writeValues'];
+    exchangeScope?: string;
   } = {},
 ) {
   const settings = memorySettings();
   /** Titles whose drafting was started, in that order. */
   const drafting: string[] = [];
   const markers = new Set<string>();
+  /** values.update calls: [range, values]. */
+  const writes: [string, string[][]][] = [];
   const sheets: SheetsClient = {
     listSpreadsheets: async () => [],
     readRange: async (_grant, _id, range) => ({ range, values: options.values ?? [] }),
+    writeValues:
+      options.writeValues ??
+      (async (_grant, _id, range, values) => {
+        writes.push([range, values]);
+        return { updatedRange: range.replace(/'/g, ''), updatedRows: values.length };
+      }),
   };
   const importMarkers: ImportMarkers = {
     claim: async (u, k) => (markers.has(`${u}/${k}`) ? false : (markers.add(`${u}/${k}`), true)),
@@ -119,7 +132,7 @@ function service(
   };
   const google: GoogleOAuthClient = {
     authorizationUrl: ({ clientId, state }) => `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
-    exchangeCode: async () => ({ refreshToken: 'refresh' }),
+    exchangeCode: async () => ({ refreshToken: 'refresh', ...(options.exchangeScope !== undefined ? { scope: options.exchangeScope } : {}) }),
   };
   const svc = new SheetsService({
     settings,
@@ -146,7 +159,7 @@ function service(
     deadlineMs: 1000,
     ...(options.now ? { now: options.now } : {}),
   });
-  return { svc, settings, drafting, markers };
+  return { svc, settings, drafting, markers, writes };
 }
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => [`Title ${i + 1}`, 'Planning', 'kw']);
@@ -154,7 +167,7 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => [`Title ${i + 1}
 describe('SheetsService', () => {
   it('needs an OAuth client: the user’s Gmail client, else the deployment’s', async () => {
     const none = service();
-    expect(await none.svc.status('u1')).toEqual({ success: true, authenticated: false, clientConfigured: false });
+    expect(await none.svc.status('u1')).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: false });
     await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({ statusCode: 400, message: SheetsMessages.clientMissing });
 
     const env = service({ defaultClient: true });
@@ -226,6 +239,109 @@ describe('SheetsService', () => {
       importedCount: 0,
       errors: ['The range Sheet1!A1:F50 has no rows to import.'],
       alreadyImported: 0,
+    });
+  });
+});
+
+const READ = 'https://www.googleapis.com/auth/spreadsheets.readonly https://www.googleapis.com/auth/drive.metadata.readonly';
+const WRITE = 'https://www.googleapis.com/auth/spreadsheets https://www.googleapis.com/auth/drive.metadata.readonly';
+
+describe('SheetsService: writing statuses back', () => {
+  it('puts the status column just after the six import columns of the range', () => {
+    expect(statusColumn('Sheet1!A1:F50')).toBe('G');
+    expect(statusColumn("'Q3 plan'!C3:H9")).toBe('I');
+    expect(statusColumn('A:F')).toBe('G');
+    expect(statusColumn('Plan')).toBe('G');
+    expect(statusColumn('Plan!T1:Y9')).toBe('Z');
+    expect(statusColumn('Plan!U1:Z9')).toBe('AA');
+    expect(statusRange("Q3 plan '25", "'Q3 plan ''25'!A2:F9", 2, 8)).toBe("'Q3 plan ''25'!G2:G9");
+    expect(statusRange('', 'A1:F3', 1, 3)).toBe('G1:G3');
+  });
+
+  async function connectWith(s: ReturnType<typeof service>, access: 'read' | 'write') {
+    const url = new URL(await s.svc.authUrl('u1', 'http://x/cb', access));
+    return s.svc.callback({ code: 'c', state: url.searchParams.get('state')! }, 'u1', 'http://x/cb');
+  }
+
+  it('remembers the granted scopes: write access when Google granted the edit scope', async () => {
+    const granted = service({ defaultClient: true, exchangeScope: WRITE });
+    expect(await connectWith(granted, 'write')).toBe('sheets_connected=true&sheets_write=granted');
+    expect(await granted.settings.value('u1', SHEETS_GRANT_SCOPES_KEY)).toBe(WRITE);
+    expect(await granted.svc.status('u1')).toMatchObject({ authenticated: true, canWrite: true });
+
+    // The person unticked the edit permission on Google's screen: connected, read-only.
+    const unticked = service({ defaultClient: true, exchangeScope: READ });
+    expect(await connectWith(unticked, 'write')).toBe('sheets_connected=true&sheets_write=denied');
+    expect(await unticked.svc.status('u1')).toMatchObject({ authenticated: true, canWrite: false });
+
+    // A read-only connection says nothing about writing.
+    const read = service({ defaultClient: true, exchangeScope: READ });
+    expect(await connectWith(read, 'read')).toBe('sheets_connected=true');
+    // A grant kept before scopes were remembered is read-only.
+    const legacy = service({ defaultClient: true });
+    await legacy.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    expect(await legacy.svc.status('u1')).toMatchObject({ authenticated: true, canWrite: false });
+  });
+
+  it('writes nothing without writeBack, and with a read-only grant only says why', async () => {
+    const s = service({ values: rows(2), defaultClient: true });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F2' })).not.toHaveProperty('writeBack');
+    const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F2', writeBack: true });
+    expect(res).toMatchObject({ importedCount: 0, alreadyImported: 2, writeBack: { status: 'not_allowed', code: 'sheets_write_scope' } });
+    expect(s.writes).toEqual([]);
+  });
+
+  it('marks the rows the deadline left out', async () => {
+    let clock = 0;
+    const s = service({ values: rows(3), defaultClient: true, concurrency: 1, now: () => clock, onCreate: () => (clock += 600) });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    await s.settings.put('u1', SHEETS_GRANT_SCOPES_KEY, WRITE);
+    const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A5:F7', writeBack: true });
+    expect(res.writeBack).toEqual({ status: 'written', updatedRange: 'Sheet1!G5:G7', updatedRows: 3 });
+    expect(s.writes).toEqual([
+      [
+        "'Sheet1'!G5:G7",
+        [['Imported'], ['Imported'], ['Not imported: the import ran out of time. Import again to continue.']],
+      ],
+    ]);
+  });
+
+  it('an edit permission taken back at Google: the import stands, the grant is read-only from then on', async () => {
+    const s = service({
+      values: rows(1),
+      defaultClient: true,
+      writeValues: async () => {
+        throw new IntegrationError('The Google authorization does not allow editing spreadsheets.', 'sheets_write_scope', 403);
+      },
+    });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    await s.settings.put('u1', SHEETS_GRANT_SCOPES_KEY, WRITE);
+    const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F1', writeBack: true });
+    expect(res).toMatchObject({ importedCount: 1, writeBack: { status: 'not_allowed', message: SheetsMessages.writeBackNotAllowed } });
+    expect(await s.svc.status('u1')).toMatchObject({ authenticated: true, canWrite: false });
+  });
+
+  it('any other failure is a warning, never a failed import', async () => {
+    const s = service({
+      values: rows(2),
+      defaultClient: true,
+      writeValues: async () => {
+        throw new Error('socket hang up');
+      },
+    });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    await s.settings.put('u1', SHEETS_GRANT_SCOPES_KEY, WRITE);
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F2', writeBack: true })).toEqual({
+      success: true,
+      importedCount: 2,
+      alreadyImported: 0,
+      errors: [],
+      writeBack: {
+        status: 'failed',
+        code: 'write_back_failed',
+        message: writeBackFailed('Something went wrong while writing to Google Sheets. Try again later.'),
+      },
     });
   });
 });

@@ -15,7 +15,22 @@ export const SheetsMessages = {
   disconnectFailed: 'Failed to disconnect from Google Sheets',
   importFailed: 'Failed to import articles from Google Sheets',
   noSpreadsheets: 'No spreadsheets found in your Google Drive',
+  writeBackLabel: "Write each row's status back to the sheet",
+  /** The import ran, but the stored Google grant may only read (SheetsImportResult.writeBack). */
+  writeBackNotAllowed:
+    'The statuses were not written to the sheet: the Google Sheets connection is read-only. Reconnect with write access to write them.',
+  writeBackNeedsAccess: 'Writing statuses needs permission to edit your spreadsheets. Reconnect with write access first, or import without it.',
+  reconnectWithWrite: 'Reconnect with write access',
+  writeAccessGranted: 'Write access granted: statuses can now be written back to your sheets.',
+  writeAccessDenied:
+    'Google Sheets is connected read-only: permission to edit spreadsheets was not allowed, so statuses cannot be written back.',
 } as const;
+
+/** SheetsImportResult.writeBack when Google refused the statuses: the import itself is kept. */
+export const writeBackFailed = (reason: string) => `The articles are imported, but the statuses were not written to the sheet. ${reason}`;
+
+/** The results box's line after a write-back. */
+export const writeBackDoneText = (updatedRange: string) => `Each row's status was written to the sheet (${updatedRange}).`;
 
 export const noSpreadsheetsMatching = (search: string) => `No spreadsheets found matching "${search}"`;
 
@@ -39,6 +54,34 @@ export const SHEET_COLUMNS = [
 ] as const;
 export type SheetColumnKey = (typeof SHEET_COLUMNS)[number]['key'];
 
+/** The title written above the statuses when the range starts with a heading row. */
+export const STATUS_COLUMN_TITLE = 'Status';
+
+/** The statuses written back to the sheet, one per data row. */
+export const RowStatus = {
+  imported: 'Imported',
+  alreadyImported: 'Already imported',
+  notImported: (reason: string) => `Not imported: ${reason}`,
+} as const;
+
+/** Column number (1 = A) → letters. */
+export function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+/**
+ * The column the statuses go to: the one just after the six import columns of an A1 range
+ * (`Sheet1!A1:F50` → G, `'Plan'!C3:H9` → I). A range without a start column starts at A.
+ */
+export function statusColumn(range: string): string {
+  const cells = /^(?:'(?:[^']|'')+'|[^!]*)!(.*)$/.exec(range.trim())?.[1] ?? range.trim();
+  const letters = /^([A-Za-z]{1,3})(?:\d|:|$)/.exec(cells)?.[1];
+  const start = letters ? [...letters.toUpperCase()].reduce((n, ch) => n * 26 + (ch.charCodeAt(0) - 64), 0) : 1;
+  return columnLetters(start + SHEET_COLUMNS.length);
+}
+
 /** Drive file ids: letters, digits, - and _. */
 export const SpreadsheetIdSchema = z
   .string({ error: SheetsMessages.selectSpreadsheetAndRange })
@@ -54,6 +97,8 @@ export const SheetsImportSchema = z.strictObject({
     .trim()
     .min(1, SheetsMessages.selectSpreadsheetAndRange)
     .max(300, 'The range must be at most 300 characters'),
+  /** Write each row's status into the column after the six import columns (needs write access). Off by default. */
+  writeBack: z.boolean({ error: 'writeBack must be true or false' }).optional(),
 });
 export type SheetsImportInput = z.input<typeof SheetsImportSchema>;
 
@@ -62,9 +107,17 @@ export interface Spreadsheet {
   name: string;
 }
 
+/** GET /api/sheets/auth?access=write asks Google for permission to edit spreadsheets too (incremental consent). */
+export const SheetsAuthQuerySchema = z.strictObject({
+  access: z.enum(['read', 'write'], { error: 'access must be read or write' }).optional(),
+});
+export type SheetsAccess = NonNullable<z.infer<typeof SheetsAuthQuerySchema>['access']>;
+
 export interface SheetsStatus {
   success: true;
   authenticated: boolean;
+  /** Whether the stored Google grant may edit spreadsheets (needed to write statuses back). */
+  canWrite?: boolean;
   /** Whether a Google OAuth client is available (the user's Gmail client, else the deployment's). */
   clientConfigured: boolean;
 }
@@ -76,4 +129,14 @@ export interface SheetsImportResult {
   errors: string[];
   /** Rows imported by an earlier import of this spreadsheet, skipped this time. */
   alreadyImported: number;
+  /** Only when the import asked for write-back: what was written to the sheet, or why nothing was. */
+  writeBack?: SheetsWriteBack;
 }
+
+/**
+ * `written`: one status per row went to `updatedRange`. `not_allowed`: the grant is read-only
+ * (reconnect with write access). `failed`: Google refused or did not answer; the import itself is kept.
+ */
+export type SheetsWriteBack =
+  | { status: 'written'; updatedRange: string; updatedRows: number }
+  | { status: 'not_allowed' | 'failed'; message: string; code: string };

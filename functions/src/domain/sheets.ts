@@ -11,17 +11,30 @@
  * The marker is written before the article and removed again when saving the article fails; only a
  * crash between the two writes would leave a row marked without its article (the import stops
  * starting rows well before the function's time limit).
+ *
+ * Write-back (optional, off by default): with `writeBack`, the import writes each row's status
+ * ("Imported", "Already imported", "Not imported: <why>") into the column just after the six import
+ * columns, on the rows of the range, with one values.update call. That needs the `spreadsheets`
+ * scope, asked for only when the user connects with write access (incremental consent); the scopes
+ * of the stored grant are kept beside it. A read-only grant, or a write Google refuses, never fails
+ * the import: the rows are saved already, and the result says why the statuses are not in the sheet.
  */
 import { createHash } from 'node:crypto';
 import {
   CreateArticleSchema,
   MAX_IMPORT_ROWS,
   SHEET_COLUMNS,
+  RowStatus,
+  STATUS_COLUMN_TITLE,
   SheetsMessages,
   firstIssueMessage,
+  statusColumn,
+  writeBackFailed,
   type CreateArticleInput,
+  type SheetsAccess,
   type SheetsImportResult,
   type SheetsStatus,
+  type SheetsWriteBack,
   type Spreadsheet,
 } from '@app/shared';
 import { EMAIL_KEYS } from './email.js';
@@ -38,6 +51,19 @@ export const SHEETS_SCOPES = [
   'https://www.googleapis.com/auth/spreadsheets.readonly',
   'https://www.googleapis.com/auth/drive.metadata.readonly',
 ];
+
+/** The scopes of the stored grant, space separated (as Google's token answer lists them). */
+export const SHEETS_GRANT_SCOPES_KEY = 'google_sheets_scopes';
+
+/** Asked for only when the user wants statuses written back: see, edit, create and delete spreadsheets. */
+export const SHEETS_WRITE_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+
+/** Write access: the edit scope replaces the read-only one (Google adds earlier grants, include_granted_scopes). */
+export const SHEETS_WRITE_SCOPES = [SHEETS_WRITE_SCOPE, 'https://www.googleapis.com/auth/drive.metadata.readonly'];
+
+/** Granted scopes that allow values.update on any of the user's spreadsheets. */
+const WRITE_GRANT_SCOPES = [SHEETS_WRITE_SCOPE, 'https://www.googleapis.com/auth/drive'];
+const allowsWrite = (scopes: string | undefined) => !!scopes?.split(/\s+/).some((s) => WRITE_GRANT_SCOPES.includes(s));
 
 /** Scopes that also allow what the requested ones allow (a grant may name a broader one). */
 const SCOPE_GROUPS = [
@@ -68,6 +94,11 @@ export interface SheetsClient {
   /** Every spreadsheet in the user's Drive that is not in the trash (all pages). */
   listSpreadsheets(grant: GoogleGrant): Promise<Spreadsheet[]>;
   readRange(grant: GoogleGrant, spreadsheetId: string, range: string): Promise<SheetValues>;
+  /**
+   * values.update with valueInputOption RAW, rows major. Code `sheets_write_scope` means the grant
+   * may not edit spreadsheets (reconnect with write access).
+   */
+  writeValues(grant: GoogleGrant, spreadsheetId: string, range: string, values: string[][]): Promise<{ updatedRange: string; updatedRows: number }>;
 }
 
 export interface ImportMarker {
@@ -139,14 +170,18 @@ export function splitTags(cell: string): string[] {
  * one. `firstRow` is the sheet row of `values[0]`. A first row that looks like the heading is
  * skipped, blank rows are skipped, short rows (Sheets leaves out trailing empty cells) are padded.
  */
-export function parseSheetRows(values: unknown[][], firstRow: number): { rows: ImportRow[]; errors: RowError[] } {
+export function parseSheetRows(values: unknown[][], firstRow: number): { rows: ImportRow[]; errors: RowError[]; header: boolean } {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
+  let header = false;
   values.forEach((raw, index) => {
     const row = firstRow + index;
     const cells = SHEET_COLUMNS.map((_, i) => (raw[i] === undefined || raw[i] === null ? '' : String(raw[i]).trim()));
     if (cells.every((c) => c === '')) return;
-    if (index === 0 && looksLikeHeader(cells)) return;
+    if (index === 0 && looksLikeHeader(cells)) {
+      header = true;
+      return;
+    }
     const [title, topic, keyword, details, imageDescription, tags] = cells as [string, string, string, string, string, string];
     const missing = SHEET_COLUMNS.filter((column, i) => column.required && !cells[i]).map((c) => c.label);
     if (missing.length) {
@@ -160,7 +195,7 @@ export function parseSheetRows(values: unknown[][], firstRow: number): { rows: I
     }
     rows.push({ row, input: parsed.data, tags: splitTags(tags) });
   });
-  return { rows, errors };
+  return { rows, errors, header };
 }
 
 /** The sheet name and first row of an A1 range such as `'My sheet'!B3:G10` or `Sheet1!A:F`. */
@@ -169,6 +204,13 @@ export function rangeStart(range: string): { sheet: string; row: number } {
   const sheet = m ? (m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!) : '';
   const row = /^[A-Za-z]*(\d+)/.exec(m ? m[3]! : range)?.[1];
   return { sheet, row: row ? Number(row) : 1 };
+}
+
+/** A1 range of the status column for `count` rows from `firstRow`, on `sheet` (quoted; none = the first sheet). */
+export function statusRange(sheet: string, readRange: string, firstRow: number, count: number): string {
+  const column = statusColumn(readRange);
+  const cells = `${column}${firstRow}:${column}${firstRow + count - 1}`;
+  return sheet ? `'${sheet.replace(/'/g, "''")}'!${cells}` : cells;
 }
 
 const normalize = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -196,6 +238,7 @@ export interface SheetsServiceDeps {
   deadlineMs?: number;
   now?: () => number;
   onRowFailure?: (row: number, error: unknown) => void;
+  onWriteBackFailure?: (error: unknown) => void;
 }
 
 export class SheetsService {
@@ -210,21 +253,29 @@ export class SheetsService {
   }
 
   /** The user's Google OAuth client (the Gmail one), else the deployment's; and the stored grant. */
-  private async connection(userId: string): Promise<{ client?: GoogleClientCredentials; refreshToken?: string }> {
-    const v = await this.deps.settings.values(userId, [EMAIL_KEYS.clientId, EMAIL_KEYS.clientSecret, SHEETS_TOKEN_KEY]);
+  private async connection(userId: string): Promise<{ client?: GoogleClientCredentials; refreshToken?: string; canWrite: boolean }> {
+    const v = await this.deps.settings.values(userId, [EMAIL_KEYS.clientId, EMAIL_KEYS.clientSecret, SHEETS_TOKEN_KEY, SHEETS_GRANT_SCOPES_KEY]);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
+    const refreshToken = v.get(SHEETS_TOKEN_KEY);
     return {
       client: clientId && clientSecret ? { clientId, clientSecret } : this.deps.defaultClient,
-      refreshToken: v.get(SHEETS_TOKEN_KEY),
+      refreshToken,
+      // A grant stored before the scopes were kept was a read-only one.
+      canWrite: !!refreshToken && allowsWrite(v.get(SHEETS_GRANT_SCOPES_KEY)),
     };
   }
 
-  private async grant(userId: string): Promise<GoogleGrant> {
-    const { client, refreshToken } = await this.connection(userId);
+  private async grant(userId: string): Promise<GoogleGrant & { canWrite: boolean }> {
+    const { client, refreshToken, canWrite } = await this.connection(userId);
     if (!refreshToken) throw badRequest(SheetsMessages.notConnected, 'sheets_not_connected');
     if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
-    return { ...client, refreshToken };
+    return { ...client, refreshToken, canWrite };
+  }
+
+  private async forget(userId: string): Promise<void> {
+    await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
+    await this.deps.settings.remove(userId, SHEETS_GRANT_SCOPES_KEY);
   }
 
   /** Runs a Google call; a grant Google refuses is forgotten, so the page offers to connect again. */
@@ -233,28 +284,35 @@ export class SheetsService {
       return await call();
     } catch (err) {
       if (!(err instanceof IntegrationError)) throw err;
-      if (err.code === 'sheets_reconnect') await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
+      if (err.code === 'sheets_reconnect') await this.forget(userId);
       const userFixable = err.code === 'sheets_reconnect' || (err.status !== undefined && err.status >= 400 && err.status < 500);
       throw new ApiError(userFixable ? 400 : 502, err.message, err.code);
     }
   }
 
   async status(userId: string): Promise<SheetsStatus> {
-    const { client, refreshToken } = await this.connection(userId);
-    return { success: true, authenticated: !!refreshToken, clientConfigured: !!client };
+    const { client, refreshToken, canWrite } = await this.connection(userId);
+    return { success: true, authenticated: !!refreshToken, canWrite, clientConfigured: !!client };
   }
 
-  async authUrl(userId: string, redirectUri: string): Promise<string> {
+  /** Read-only by default; `write` asks for the edit scope too (Google keeps the earlier grant's scopes). */
+  async authUrl(userId: string, redirectUri: string, access: SheetsAccess = 'read'): Promise<string> {
     const { client } = await this.connection(userId);
     if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
-    const state = await this.deps.state.sign(userId, 'sheets');
-    return this.deps.google.authorizationUrl({ ...client, redirectUri, state, scopes: SHEETS_SCOPES });
+    const state = await this.deps.state.sign(userId, 'sheets', { access });
+    return this.deps.google.authorizationUrl({ ...client, redirectUri, state, scopes: access === 'write' ? SHEETS_WRITE_SCOPES : SHEETS_SCOPES });
   }
 
-  /** The provider's redirect: the query string for /sheets-import (`sheets_connected=true` or `sheets_error=…`). */
+  /**
+   * The provider's redirect: the query string for /sheets-import (`sheets_connected=true` or
+   * `sheets_error=…`); after asking for write access, also `sheets_write=granted` or `=denied`
+   * (the person unticked the edit permission: connected read-only).
+   */
   async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
-    const userId = await this.deps.state.verify(query.state, 'sheets');
+    const state = await this.deps.state.read(query.state, 'sheets');
+    const userId = state?.userId;
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'sheets_error=invalid_state';
+    const askedWrite = state?.extra.access === 'write';
     if (query.error) return `sheets_error=${encodeURIComponent(query.error)}`;
     if (!query.code) return 'sheets_error=missing_code';
     const { client } = await this.connection(userId);
@@ -266,8 +324,17 @@ export class SheetsService {
       // The consent screen lets a person untick a scope: a grant that cannot list or read is no use.
       const granted = tokens.scope?.split(/\s+/);
       if (granted && !SCOPE_GROUPS.every((group) => group.some((s) => granted.includes(s)))) return 'sheets_error=missing_scope';
-      await this.deps.settings.put(userId, SHEETS_TOKEN_KEY, tokens.refreshToken, 'Google Sheets import: read-only refresh token');
-      return 'sheets_connected=true';
+      // Google lists the granted scopes; an answer without them grants what was asked for.
+      const scopes = (granted ?? (askedWrite ? SHEETS_WRITE_SCOPES : SHEETS_SCOPES)).join(' ');
+      const canWrite = allowsWrite(scopes);
+      await this.deps.settings.put(
+        userId,
+        SHEETS_TOKEN_KEY,
+        tokens.refreshToken,
+        `Google Sheets import: ${canWrite ? 'read and write' : 'read-only'} refresh token`,
+      );
+      await this.deps.settings.put(userId, SHEETS_GRANT_SCOPES_KEY, scopes, 'Google Sheets import: the scopes Google granted');
+      return askedWrite ? `sheets_connected=true&sheets_write=${canWrite ? 'granted' : 'denied'}` : 'sheets_connected=true';
     } catch (err) {
       return `sheets_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
     }
@@ -278,7 +345,7 @@ export class SheetsService {
    * and Google's revocation ends every grant of the client (it would stop approval e-mails too).
    */
   async disconnect(userId: string): Promise<void> {
-    await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
+    await this.forget(userId);
   }
 
   async listSpreadsheets(userId: string): Promise<Spreadsheet[]> {
@@ -286,13 +353,13 @@ export class SheetsService {
     return this.google(userId, () => this.deps.sheets.listSpreadsheets(grant));
   }
 
-  async import(userId: string, input: { spreadsheetId: string; range: string }): Promise<SheetsImportResult> {
+  async import(userId: string, input: { spreadsheetId: string; range: string; writeBack?: boolean }): Promise<SheetsImportResult> {
     const started = this.now();
     const grant = await this.grant(userId);
     const read = await this.google(userId, () => this.deps.sheets.readRange(grant, input.spreadsheetId, input.range));
     const { sheet, row: firstRow } = rangeStart(read.range);
     const values = read.values.slice(0, MAX_IMPORT_ROWS);
-    const { rows, errors } = parseSheetRows(values, firstRow);
+    const { rows, errors, header } = parseSheetRows(values, firstRow);
     const notes: string[] = [];
     if (read.values.length > values.length) {
       notes.push(
@@ -318,6 +385,8 @@ export class SheetsService {
 
     let importedCount = 0;
     let alreadyImported = 0;
+    /** Sheet row → its status, for write-back. */
+    const outcome = new Map<number, string>();
     const importedAt = new Date(this.now()).toISOString();
     const articles = this.deps.articles();
     const save = async ({ row, input: article, tags, key }: (typeof unique)[number]) => {
@@ -326,10 +395,12 @@ export class SheetsService {
         claimed = await this.deps.markers.claim(userId, key, { spreadsheetId: input.spreadsheetId, sheet, row, importedAt });
         if (!claimed) {
           alreadyImported++;
+          outcome.set(row, RowStatus.alreadyImported);
           return;
         }
         await articles.create(userId, article, tags);
         importedCount++;
+        outcome.set(row, RowStatus.imported);
       } catch (err) {
         // Without its article the marker would block this row forever.
         if (claimed) await this.deps.markers.release(userId, key).catch(() => undefined);
@@ -345,6 +416,7 @@ export class SheetsService {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, unique.length) }, worker));
     if (next < unique.length) {
       const left = unique.slice(next);
+      for (const { row } of left) outcome.set(row, RowStatus.notImported('the import ran out of time. Import again to continue.'));
       notes.push(
         `${left.length} ${left.length === 1 ? 'row was' : 'rows were'} not imported (rows ${left[0]!.row} to ${left.at(-1)!.row}) ` +
           'because the import ran out of time. Import again to continue: rows already imported are skipped.',
@@ -356,11 +428,43 @@ export class SheetsService {
     }
 
     errors.sort((a, b) => a.row - b.row);
-    return {
+    const result: SheetsImportResult = {
       success: true,
       importedCount,
       errors: [...errors.map((e) => `Row ${e.row}: ${e.message}`), ...notes],
       alreadyImported,
     };
+    if (input.writeBack && values.length > 0) {
+      for (const e of errors) outcome.set(e.row, RowStatus.notImported(e.message));
+      // One status a row; the heading gets a title; blank rows get an empty cell (clearing an old status).
+      const statuses = values.map((_, i) => [i === 0 && header ? STATUS_COLUMN_TITLE : (outcome.get(firstRow + i) ?? '')]);
+      result.writeBack = await this.writeBack(userId, grant, input.spreadsheetId, statusRange(sheet, read.range || input.range, firstRow, values.length), statuses);
+    }
+    return result;
+  }
+
+  /** Writes the statuses; never throws: the import is saved whatever happens here. */
+  private async writeBack(
+    userId: string,
+    grant: GoogleGrant & { canWrite: boolean },
+    spreadsheetId: string,
+    range: string,
+    statuses: string[][],
+  ): Promise<SheetsWriteBack> {
+    const notAllowed: SheetsWriteBack = { status: 'not_allowed', message: SheetsMessages.writeBackNotAllowed, code: 'sheets_write_scope' };
+    if (!grant.canWrite) return notAllowed;
+    try {
+      const { updatedRange, updatedRows } = await this.deps.sheets.writeValues(grant, spreadsheetId, range, statuses);
+      return { status: 'written', updatedRange, updatedRows };
+    } catch (err) {
+      this.deps.onWriteBackFailure?.(err);
+      if (err instanceof IntegrationError && err.code === 'sheets_write_scope') {
+        // The edit permission was taken back at Google: the grant reads only now.
+        await this.deps.settings.put(userId, SHEETS_GRANT_SCOPES_KEY, SHEETS_SCOPES.join(' ')).catch(() => undefined);
+        return notAllowed;
+      }
+      const reason = err instanceof IntegrationError ? err.message : 'Something went wrong while writing to Google Sheets. Try again later.';
+      return { status: 'failed', message: writeBackFailed(reason), code: err instanceof IntegrationError ? err.code : 'write_back_failed' };
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { SheetsMessages, type SheetsImportInput } from '@app/shared';
+import { SheetsMessages, type SheetsAccess, type SheetsImportInput } from '@app/shared';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { sheets } from '../services/sheets.js';
@@ -7,8 +7,9 @@ import { json } from './response.js';
 
 const callbackUri = (req: ApiRequest) => `${publicOrigin(req.event, req.deps.config)}/api/sheets/callback`;
 
-async function authUrl(req: SignedInRequest) {
-  return json(200, { success: true, authUrl: await sheets().authUrl(req.user.id, callbackUri(req)) });
+/** `?access=write`: also ask for permission to edit spreadsheets (to write statuses back). */
+async function authUrl(req: SignedInRequest<unknown, { access?: SheetsAccess }>) {
+  return json(200, { success: true, authUrl: await sheets().authUrl(req.user.id, callbackUri(req), req.query.access) });
 }
 
 /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
@@ -30,7 +31,7 @@ async function list({ user }: SignedInRequest) {
   return json(200, { success: true, spreadsheets: await sheets().listSpreadsheets(user.id) });
 }
 
-async function importRows({ user, body }: SignedInRequest<Required<SheetsImportInput>>) {
+async function importRows({ user, body }: SignedInRequest<SheetsImportInput & Pick<Required<SheetsImportInput>, 'spreadsheetId' | 'range'>>) {
   return json(200, await sheets().import(user.id, body));
 }
 

@@ -59,6 +59,7 @@ function build(): SheetsService {
     markers: new DynamoImportMarkers(db, config.tableName),
     ...(googleClientId && googleClientSecret ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } } : {}),
     onRowFailure: (row, error) => logger.error('Spreadsheet row import failed', { row, error: error as Error }),
+    onWriteBackFailure: (error) => logger.warn('Writing import statuses back to the sheet failed', { error: error as Error }),
   });
 }
 

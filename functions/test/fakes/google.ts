@@ -15,7 +15,11 @@
  *        trashed files are listed unless q says trashed = false
  *   GET  /v4/spreadsheets/{id}                 sheet titles
  *   GET  /v4/spreadsheets/{id}/values/{range}  A1 ranges; trailing empty cells and rows omitted, `values` absent when empty
- *   PUT  /v4/spreadsheets/{id}/values/{range}  valueInputOption required; writes and records into sheetUpdates
+ *   PUT  /v4/spreadsheets/{id}/values/{range}  values.update: valueInputOption (RAW|USER_ENTERED) required; body ValueRange
+ *        {range (must be the URL's range), majorDimension, values}; values outside the range → 400; null cells are
+ *        skipped; needs the spreadsheets (or drive) scope, else 403 insufficientPermissions; a `viewOnly` spreadsheet
+ *        → 403 "The caller does not have permission"; writes into the sheet, records into sheetUpdates and answers
+ *        {spreadsheetId, updatedRange, updatedRows, updatedColumns, updatedCells}
  * Errors use Google's shapes: OAuth {error, error_description}; APIs {error: {code, message, errors: [{reason}], status}}.
  *
  *   const g = await startFakeGoogle();
@@ -66,6 +70,8 @@ export type CellValue = string | number | boolean | null | undefined;
 
 export interface FakeSpreadsheet {
   title: string;
+  /** shared with the user as a viewer: reads work, values.update answers 403 */
+  viewOnly?: boolean;
   /** sheet title → rows; the first key is the first sheet */
   sheets: Record<string, CellValue[][]>;
 }
@@ -87,8 +93,10 @@ export interface SentMessage {
 
 export interface SheetUpdate {
   spreadsheetId: string;
+  /** the URL's range, decoded */
   range: string;
   valueInputOption: string;
+  majorDimension: string;
   values: CellValue[][];
 }
 
@@ -461,31 +469,80 @@ export async function startFakeGoogle(
     if (req.method === 'PUT') {
       const option = url.searchParams.get('valueInputOption');
       if (option !== 'RAW' && option !== 'USER_ENTERED') {
-        apiError(res, 400, option ? `Invalid valueInputOption: ${option}` : "'valueInputOption' is required but not specified", 'INVALID_ARGUMENT', 'badRequest');
+        apiError(res, 400, option ? `Invalid value at 'value_input_option' (${option})` : "'valueInputOption' is required but not specified", 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      if (book.viewOnly) {
+        apiError(res, 403, 'The caller does not have permission', 'PERMISSION_DENIED', 'forbidden');
         return true;
       }
       const body = jsonBody(raw);
       record.body = body;
-      const values: CellValue[][] = Array.isArray(body?.values) ? body.values : [];
-      for (let i = 0; i < values.length; i++) {
+      const where = rangeText.includes('!') ? rangeText : `${quoteSheet(range.sheet)}!${rangeText}`;
+      if (typeof body?.range === 'string' && !sameRange(parseRange(body.range, book), range)) {
+        apiError(res, 400, `Requested range [${where}] doesn't match the range in the body [${body.range}]`, 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      const major = body?.majorDimension ?? 'ROWS';
+      if (major !== 'ROWS' && major !== 'COLUMNS') {
+        apiError(res, 400, `Invalid value at 'data.major_dimension' (${String(major)})`, 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      const given: unknown = body?.values ?? [];
+      const valid = Array.isArray(given) && given.every((r) => Array.isArray(r) && r.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)));
+      if (!valid) {
+        apiError(res, 400, "Invalid value at 'data.values'", 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      const values = given as CellValue[][];
+      const rowsMajor: CellValue[][] = [];
+      if (major === 'COLUMNS') values.forEach((column, j) => column.forEach((v, i) => ((rowsMajor[i] ??= [])[j] = v)));
+      else rowsMajor.push(...values);
+      const height = rowsMajor.length;
+      const width = Math.max(0, ...rowsMajor.map((r) => r.length));
+      if (range.r2 !== undefined && range.r1 + height - 1 > range.r2) {
+        apiError(res, 400, `Requested writing within range [${where}], but tried writing to row [${range.r2 + 1}]`, 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      if (range.c2 !== undefined && range.c1 + width - 1 > range.c2) {
+        apiError(res, 400, `Requested writing within range [${where}], but tried writing to column [${a1(range.c2 + 1, 1).replace(/\d+$/, '')}]`, 'INVALID_ARGUMENT', 'badRequest');
+        return true;
+      }
+      // null (and, after transposing, a missing cell) leaves the cell as it is; "" empties it.
+      let top = Infinity;
+      let left = Infinity;
+      let bottom = 0;
+      let right = 0;
+      let cellsWritten = 0;
+      const columnsWritten = new Set<number>();
+      let rowsWritten = 0;
+      rowsMajor.forEach((cells, i) => {
         const r = range.r1 - 1 + i;
-        while (rows.length <= r) rows.push([]);
-        const row = rows[r]!;
-        values[i]!.forEach((v, j) => {
-          if (v === null || v === undefined) return; // null leaves the cell unchanged
+        let any = false;
+        cells.forEach((v, j) => {
+          if (v === null || v === undefined) return;
           const c = range.c1 - 1 + j;
+          while (rows.length <= r) rows.push([]);
+          const row = rows[r]!;
           while (row.length <= c) row.push('');
           row[c] = v;
+          any = true;
+          cellsWritten++;
+          columnsWritten.add(c);
+          top = Math.min(top, r + 1);
+          bottom = Math.max(bottom, r + 1);
+          left = Math.min(left, c + 1);
+          right = Math.max(right, c + 1);
         });
-      }
-      sheetUpdates.push({ spreadsheetId: id, range: rangeText, valueInputOption: option, values });
-      const width = Math.max(0, ...values.map((r) => r.length));
+        if (any) rowsWritten++;
+      });
+      sheetUpdates.push({ spreadsheetId: id, range: rangeText, valueInputOption: option, majorDimension: major, values });
       sendJson(res, 200, {
         spreadsheetId: id,
-        updatedRange: `${quoteSheet(range.sheet)}!${a1(range.c1, range.r1)}:${a1(range.c1 + Math.max(width, 1) - 1, range.r1 + Math.max(values.length, 1) - 1)}`,
-        updatedRows: values.length,
-        updatedColumns: width,
-        updatedCells: values.reduce((n, r) => n + r.length, 0),
+        updatedRange: cellsWritten
+          ? `${quoteSheet(range.sheet)}!${a1(left, top)}${cellsWritten > 1 ? `:${a1(right, bottom)}` : ''}`
+          : `${quoteSheet(range.sheet)}!${a1(range.c1, range.r1)}`,
+        ...(cellsWritten ? { updatedRows: rowsWritten, updatedColumns: columnsWritten.size, updatedCells: cellsWritten } : {}),
       });
       return true;
     }
@@ -635,6 +692,10 @@ function transpose(values: unknown[][]): unknown[][] {
     out.push(col);
   }
   return out;
+}
+
+function sameRange(a: ReturnType<typeof parseRange>, b: NonNullable<ReturnType<typeof parseRange>>): boolean {
+  return !!a && a.sheet === b.sheet && a.r1 === b.r1 && a.c1 === b.c1 && a.r2 === b.r2 && a.c2 === b.c2;
 }
 
 function columnNumber(letters: string): number {

@@ -24,7 +24,7 @@ export interface GoogleSheetsOptions {
   oauthUrl?: string;
 }
 
-type Operation = 'list' | 'read';
+type Operation = 'list' | 'read' | 'write';
 
 export class GoogleSheetsClient implements SheetsClient {
   private readonly driveRoot: string;
@@ -91,6 +91,21 @@ export class GoogleSheetsClient implements SheetsClient {
       throw sheetsError(err, 'read', range);
     }
   }
+
+  /** values.update: RAW (the statuses are text, never formulas), rows major; null cells are left as they are. */
+  async writeValues(grant: GoogleGrant, spreadsheetId: string, range: string, values: string[][]): Promise<{ updatedRange: string; updatedRows: number }> {
+    try {
+      const { data } = await (await this.auth(grant)).request<{ updatedRange?: string; updatedRows?: number }>({
+        url: `${this.sheetsRoot}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`,
+        method: 'PUT',
+        params: { valueInputOption: 'RAW' },
+        data: { range, majorDimension: 'ROWS', values },
+      });
+      return { updatedRange: data.updatedRange ?? range, updatedRows: data.updatedRows ?? 0 };
+    } catch (err) {
+      throw sheetsError(err, 'write', range);
+    }
+  }
 }
 
 const RECONNECT = 'Connect Google Sheets again.';
@@ -116,6 +131,13 @@ export function sheetsError(error: unknown, operation: Operation, range?: string
   if (oauthError === 'invalid_grant' || oauthError === 'unauthorized_client' || status === 401) {
     return new IntegrationError(`Google no longer accepts the Google Sheets connection. ${RECONNECT}`, 'sheets_reconnect', status);
   }
+  if (operation === 'write' && status === 403 && (reason === 'insufficientPermissions' || /scope/i.test(message))) {
+    return new IntegrationError(
+      'The Google authorization does not allow editing spreadsheets. Reconnect Google Sheets with write access.',
+      'sheets_write_scope',
+      status,
+    );
+  }
   if (status === 403 && (reason === 'insufficientPermissions' || /scope/i.test(message))) {
     return new IntegrationError(
       `The Google authorization does not allow reading spreadsheets and listing Drive files. ${RECONNECT}`,
@@ -131,7 +153,21 @@ export function sheetsError(error: unknown, operation: Operation, range?: string
       status,
     );
   }
-  if (operation === 'read' && (status === 404 || status === 403)) {
+  if (operation === 'write' && status === 403 && reason !== 'rateLimitExceeded' && reason !== 'userRateLimitExceeded') {
+    return new IntegrationError(
+      'Your Google account can view this spreadsheet but not edit it. Ask its owner for edit access, or import without writing statuses.',
+      'spreadsheet_read_only',
+      status,
+    );
+  }
+  if (operation === 'write' && status === 400) {
+    return new IntegrationError(
+      `Google Sheets refused to write to ${range}${message ? `: ${message.replace(/\.$/, '')}` : ''}.`,
+      /protected/i.test(message) ? 'status_column_protected' : 'write_refused',
+      status,
+    );
+  }
+  if ((operation === 'read' || operation === 'write') && (status === 404 || status === 403)) {
     return new IntegrationError(
       'The spreadsheet was not found, or your Google account cannot open it. Pick it again from the list.',
       'spreadsheet_not_found',
