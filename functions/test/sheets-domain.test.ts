@@ -131,7 +131,7 @@ function service(
     release: async (u, k) => void markers.delete(`${u}/${k}`),
   };
   const google: GoogleOAuthClient = {
-    authorizationUrl: ({ clientId, state }) => `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
+    authorizationUrl: async ({ clientId, state }) => `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
     exchangeCode: async () => ({ refreshToken: 'refresh', ...(options.exchangeScope !== undefined ? { scope: options.exchangeScope } : {}) }),
   };
   const svc = new SheetsService({

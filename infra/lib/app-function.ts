@@ -6,6 +6,7 @@ import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { LAMBDA_ESBUILD, ON_DEMAND_MODULES, onDemandModulesOf } from './bundling.js';
 
 /** Runtime settings every function of the app shares (DESIGN.md §1). */
 export const FUNCTION_RUNTIME = {
@@ -13,22 +14,6 @@ export const FUNCTION_RUNTIME = {
   architecture: Architecture.ARM_64,
   logRetention: RetentionDays.ONE_MONTH,
 } as const;
-
-/**
- * Native npm packages the code loads with a dynamic `import()`: never bundled by esbuild. Only a
- * function that lists them in `nodeModules` gets them installed (for linux-arm64) in its asset.
- */
-export const NATIVE_MODULES = ['sharp'] as const;
-
-/** The Node.js 22 runtime ships the AWS SDK v3: it stays out of every bundle. */
-const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'] as const;
-
-/**
- * Makes an ES module bundle able to `require()` Node built-ins from the CommonJS dependencies
- * esbuild inlines into it.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __cpCreateRequire } from 'node:module';const require = __cpCreateRequire(import.meta.url);";
 
 /**
  * npm settings for installing `nodeModules` into the asset: the packages the Lambda runtime
@@ -56,8 +41,6 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   memorySize: number;
   timeout: Duration;
-  /** npm packages installed (for linux-arm64) next to the bundle instead of being bundled. */
-  nodeModules?: string[];
 }
 
 /**
@@ -86,16 +69,19 @@ export class AppFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     const functionsTsconfig = join(props.projectRoot, 'functions', 'tsconfig.json');
-    const nodeModules = props.nodeModules ?? [];
+    // The on-demand packages this function's code imports are installed next to its bundle
+    // (NodejsFunction keeps `nodeModules` out of the bundle); the others stay out of it too.
+    const nodeModules = [...onDemandModulesOf(props.name)];
     this.bundling = {
       format: OutputFormat.ESM,
-      target: 'node22',
-      minify: true,
+      target: LAMBDA_ESBUILD.target,
+      minify: LAMBDA_ESBUILD.minify,
       sourceMap: true,
       sourcesContent: false,
-      mainFields: ['module', 'main'],
-      banner: ESM_REQUIRE_BANNER,
-      externalModules: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_MODULES.filter((m) => !nodeModules.includes(m))],
+      mainFields: [...LAMBDA_ESBUILD.mainFields],
+      banner: LAMBDA_ESBUILD.banner,
+      // Everything else is bundled, the AWS SDK included (see bundling.ts).
+      externalModules: ON_DEMAND_MODULES.filter((m) => !nodeModules.includes(m)),
       ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),
       ...(existsSync(functionsTsconfig) ? { tsconfig: functionsTsconfig } : {}),
     };

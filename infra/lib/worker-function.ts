@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { AppFunction, FUNCTION_RUNTIME, NATIVE_MODULES } from './app-function.js';
+import { AppFunction, FUNCTION_RUNTIME } from './app-function.js';
 
 /** The worker's Lambda entry name: `functions/src/lambda/worker.ts`. It serves no route. */
 export const WORKER_ENTRY_NAME = 'worker';
@@ -26,8 +26,8 @@ export interface WorkerFunctionProps {
 /**
  * The worker: invoked asynchronously (InvocationType Event) by the API functions that start long
  * jobs (AI drafting, image generation), so no request waits for them, and by EventBridge Scheduler
- * for the scheduled runs (generate-and-notify: draft, then e-mail the approval link). sharp, which
- * only the worker calls, is installed next to the bundle for linux-arm64 instead of being bundled.
+ * for the scheduled runs (generate-and-notify: draft, then e-mail the approval link). sharp, openai and
+ * google-auth-library are installed next to the bundle (bundling.ts).
  */
 export class WorkerFunction extends AppFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
@@ -40,7 +40,6 @@ export class WorkerFunction extends AppFunction {
       environment: props.environment,
       memorySize: WORKER_FUNCTION_DEFAULTS.memorySize,
       timeout: WORKER_FUNCTION_DEFAULTS.timeout,
-      nodeModules: [...NATIVE_MODULES],
     });
   }
 }

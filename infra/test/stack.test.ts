@@ -12,6 +12,7 @@ import {
   type ContentPublisherStack,
 } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
+import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
@@ -164,10 +165,13 @@ describe('Lambda functions', () => {
     expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
 
-  it.each(routeGroups())('%s: bundles everything but the AWS SDK and sharp (which it never loads)', (group) => {
+  it.each(routeGroups())('%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them', (group) => {
     const bundling = stack.functions.get(group)!.bundling;
-    expect([...(bundling.externalModules ?? [])].sort()).toEqual(['@aws-sdk/*', 'sharp']);
-    expect(bundling.nodeModules).toBeUndefined();
+    const installed = [...onDemandModulesOf(group)];
+    expect(bundling.nodeModules ?? []).toEqual(installed);
+    // nodeModules are external to esbuild by construction; the other on-demand packages are kept out too.
+    expect([...(bundling.externalModules ?? []), ...installed].sort()).toEqual([...ON_DEMAND_MODULES].sort());
+    expect(bundling.externalModules).not.toContain('@aws-sdk/*');
   });
 });
 
@@ -209,11 +213,11 @@ describe('worker function', () => {
     }
   });
 
-  it('has sharp installed for linux-arm64 next to the bundle (not bundled), without install scripts', () => {
+  it('has sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
     const bundling = stack.worker.bundling;
-    expect(bundling.nodeModules).toEqual(['sharp']);
-    // nodeModules are external to esbuild by construction; the SDK comes with the runtime.
-    expect(bundling.externalModules).toEqual(['@aws-sdk/*']);
+    expect(bundling.nodeModules).toEqual(['google-auth-library', 'openai', 'sharp']);
+    // nodeModules are external to esbuild by construction; the AWS SDK is bundled.
+    expect(bundling.externalModules).toEqual([]);
     expect(bundling.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',

@@ -52,7 +52,7 @@ export interface LinkedInClient {
 }
 
 export interface GoogleOAuthClient {
-  authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): string;
+  authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): Promise<string>;
   exchangeCode(input: {
     clientId: string;
     clientSecret: string;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { marked } from 'marked';
 import { LINKEDIN_MAX_CHARS, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
@@ -95,7 +94,7 @@ export class PublishingService {
       const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
       const result = await this.deps.wordpressPublisher.publish(site, {
         title: fresh.title,
-        html: await marked.parse(fresh.blog.content, { async: true }),
+        html: await markdownToHtml(fresh.blog.content),
         featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
         existingPostId: fresh.wordpressPostId ?? undefined,
       });
@@ -189,3 +188,9 @@ const slug = (title: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'featured-image';
+
+/** Markdown → HTML with marked, loaded on the first publish rather than at every cold start. */
+async function markdownToHtml(markdown: string): Promise<string> {
+  const { marked } = await import('marked');
+  return marked.parse(markdown, { async: true });
+}

@@ -24,8 +24,8 @@ beforeEach(() => google.reset());
 const clientInput = () => ({ clientId: google.client.clientId, clientSecret: google.client.clientSecret, redirectUri });
 
 describe('GoogleOAuth', () => {
-  it('authorization URL: offline access, forced consent, gmail.send, state, on GOOGLE_OAUTH_URL', () => {
-    const url = new URL(oauth.authorizationUrl({ ...clientInput(), state: 'signed-state', scopes: [GMAIL_SEND_SCOPE] }));
+  it('authorization URL: offline access, forced consent, gmail.send, state, on GOOGLE_OAUTH_URL', async () => {
+    const url = new URL(await oauth.authorizationUrl({ ...clientInput(), state: 'signed-state', scopes: [GMAIL_SEND_SCOPE] }));
     expect(`${url.origin}${url.pathname}`).toBe(`${google.oauthUrl}/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       access_type: 'offline',
@@ -40,13 +40,13 @@ describe('GoogleOAuth', () => {
     expect(url.searchParams.has('client_secret')).toBe(false);
   });
 
-  it('without GOOGLE_OAUTH_URL the authorization URL is Google’s', () => {
-    const url = new GoogleOAuth().authorizationUrl({ ...clientInput(), state: 's', scopes: [GMAIL_SEND_SCOPE] });
+  it('without GOOGLE_OAUTH_URL the authorization URL is Google’s', async () => {
+    const url = await new GoogleOAuth().authorizationUrl({ ...clientInput(), state: 's', scopes: [GMAIL_SEND_SCOPE] });
     expect(url).toMatch(/^https:\/\/accounts\.google\.com\/o\/oauth2\/v2\/auth\?/);
   });
 
   it('exchangeCode returns a refresh token (offline + consent) against the fake token endpoint', async () => {
-    const query = await authorize(oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }));
+    const query = await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }));
     expect(query.get('state')).toBe('st');
     const before = Date.now();
     const tokens = await oauth.exchangeCode({ ...clientInput(), code: query.get('code')! });
@@ -59,7 +59,7 @@ describe('GoogleOAuth', () => {
   });
 
   it('exchangeCode with a used code → google_invalid_grant, actionable, no secret', async () => {
-    const code = (await authorize(oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
+    const code = (await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
     await oauth.exchangeCode({ ...clientInput(), code });
     const error = await rejection(oauth.exchangeCode({ ...clientInput(), code }));
     expect(error).toBeInstanceOf(IntegrationError);
@@ -69,7 +69,7 @@ describe('GoogleOAuth', () => {
   });
 
   it('exchangeCode with a wrong client secret → google_invalid_client, no secret', async () => {
-    const code = (await authorize(oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
+    const code = (await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
     const wrong = 'GOCSPX-wrong-secret-value';
     const error = await rejection(oauth.exchangeCode({ ...clientInput(), clientSecret: wrong, code }));
     expect(error.code).toBe('google_invalid_client');

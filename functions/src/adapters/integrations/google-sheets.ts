@@ -5,7 +5,8 @@
  * generated code and googleapis-common to this function's bundle for two GET calls.
  * GOOGLE_API_URL, when set, is the root of both APIs; GOOGLE_OAUTH_URL replaces the token endpoint.
  */
-import { OAuth2Client } from 'google-auth-library';
+import type { OAuth2Client } from 'google-auth-library';
+import { createOAuth2Client } from './google-auth.js';
 import type { Spreadsheet } from '@app/shared';
 import { IntegrationError } from '../../domain/integrations.js';
 import type { GoogleGrant, SheetValues, SheetsClient } from '../../domain/sheets.js';
@@ -38,8 +39,8 @@ export class GoogleSheetsClient implements SheetsClient {
     this.endpoints = googleOAuthEndpoints(options.oauthUrl);
   }
 
-  private auth(grant: GoogleGrant): OAuth2Client {
-    const client = new OAuth2Client({
+  private async auth(grant: GoogleGrant): Promise<OAuth2Client> {
+    const client = await createOAuth2Client({
       clientId: grant.clientId,
       clientSecret: grant.clientSecret,
       ...(this.endpoints ? { endpoints: this.endpoints } : {}),
@@ -49,7 +50,7 @@ export class GoogleSheetsClient implements SheetsClient {
   }
 
   async listSpreadsheets(grant: GoogleGrant): Promise<Spreadsheet[]> {
-    const auth = this.auth(grant);
+    const auth = await this.auth(grant);
     const spreadsheets: Spreadsheet[] = [];
     let pageToken: string | undefined;
     let pages = 0;
@@ -81,7 +82,7 @@ export class GoogleSheetsClient implements SheetsClient {
 
   async readRange(grant: GoogleGrant, spreadsheetId: string, range: string): Promise<SheetValues> {
     try {
-      const { data } = await this.auth(grant).request<{ range?: string; values?: unknown[][] }>({
+      const { data } = await (await this.auth(grant)).request<{ range?: string; values?: unknown[][] }>({
         url: `${this.sheetsRoot}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`,
         params: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' },
       });

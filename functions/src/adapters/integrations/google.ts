@@ -3,7 +3,8 @@
  * (INTEGRATIONS.md §3). GOOGLE_OAUTH_URL, when set, replaces both endpoints:
  * authorization `${oauthUrl}/auth`, token `${oauthUrl}/token` (OAuth2Client's `endpoints` option).
  */
-import { OAuth2Client, type OAuth2ClientOptions } from 'google-auth-library';
+import type { OAuth2Client, OAuth2ClientOptions } from 'google-auth-library';
+import { createOAuth2Client } from './google-auth.js';
 import { IntegrationError, type GoogleOAuthClient } from '../../domain/integrations.js';
 
 /** Send mail only: no read or modify access to the mailbox (a "sensitive" scope). */
@@ -32,8 +33,8 @@ export class GoogleOAuth implements GoogleOAuthClient {
     this.endpoints = googleOAuthEndpoints(options.oauthUrl);
   }
 
-  authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): string {
-    return this.client(input).generateAuthUrl({
+  async authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): Promise<string> {
+    return (await this.client(input)).generateAuthUrl({
       // offline: Google returns a refresh token, so mail can be sent later without the user
       access_type: 'offline',
       // consent: Google returns a refresh token only when the consent screen was shown
@@ -51,7 +52,7 @@ export class GoogleOAuth implements GoogleOAuthClient {
     code: string;
   }): Promise<{ refreshToken?: string; accessToken?: string; expiryDate?: number; scope?: string }> {
     try {
-      const { tokens } = await this.client(input).getToken({ code: input.code, redirect_uri: input.redirectUri });
+      const { tokens } = await (await this.client(input)).getToken({ code: input.code, redirect_uri: input.redirectUri });
       return {
         ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
         ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
@@ -63,8 +64,8 @@ export class GoogleOAuth implements GoogleOAuthClient {
     }
   }
 
-  private client(input: { clientId: string; clientSecret: string; redirectUri: string }): OAuth2Client {
-    return new OAuth2Client({
+  private client(input: { clientId: string; clientSecret: string; redirectUri: string }): Promise<OAuth2Client> {
+    return createOAuth2Client({
       clientId: input.clientId,
       clientSecret: input.clientSecret,
       redirectUri: input.redirectUri,

@@ -5,7 +5,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OAuth2Client } from 'google-auth-library';
+import type { OAuth2Client } from 'google-auth-library';
+import { createOAuth2Client } from './google-auth.js';
 import { IntegrationError, type MailMessage, type MailSender } from '../../domain/integrations.js';
 import { googleError, googleOAuthEndpoints } from './google.js';
 
@@ -171,7 +172,7 @@ export interface GmailSenderOptions {
 /** Sends through the Gmail API as the user who granted gmail.send; access tokens are refreshed by the library. */
 export class GmailSender implements MailSender {
   readonly kind = 'gmail' as const;
-  private readonly client: OAuth2Client;
+  private readonly client: Promise<OAuth2Client>;
   private readonly sendUrl: string;
   private readonly timeoutMs: number;
   private readonly from: string | undefined;
@@ -180,12 +181,14 @@ export class GmailSender implements MailSender {
     const endpoints = googleOAuthEndpoints(options.oauthUrl);
     // google-auth-library alone (refreshing the access token, authorised requests) instead of the
     // generated @googleapis/gmail client keeps the worker bundle small: one REST call is all we use.
-    this.client = new OAuth2Client({
+    this.client = createOAuth2Client({
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       ...(endpoints ? { endpoints } : {}),
+    }).then((client) => {
+      client.setCredentials({ refresh_token: options.refreshToken });
+      return client;
     });
-    this.client.setCredentials({ refresh_token: options.refreshToken });
     this.sendUrl = `${(options.apiUrl ?? 'https://gmail.googleapis.com').replace(/\/+$/, '')}/gmail/v1/users/me/messages/send`;
     this.timeoutMs = options.timeoutMs ?? 20_000;
     this.from = options.from;
@@ -195,7 +198,7 @@ export class GmailSender implements MailSender {
     const from = message.from ?? this.from;
     const raw = base64Url(buildMimeMessage({ ...message, ...(from ? { from } : {}) }));
     try {
-      const res = await this.client.request<{ id?: string }>({ url: this.sendUrl, method: 'POST', data: { raw }, timeout: this.timeoutMs });
+      const res = await (await this.client).request<{ id?: string }>({ url: this.sendUrl, method: 'POST', data: { raw }, timeout: this.timeoutMs });
       if (!res.data.id) throw new IntegrationError('Gmail accepted the message but returned no id.', 'gmail_error', res.status);
       return { id: res.data.id };
     } catch (error) {

@@ -1,0 +1,60 @@
+/**
+ * How every Lambda entry is bundled (esbuild through NodejsFunction), in one place so that the
+ * stack, its tests and `npm run bench` bundle the same way.
+ *
+ * Cold start (DESIGN.md §6: import ≤ 150 ms, bundle ≤ 1 MB) decides the shape:
+ * - The AWS SDK v3 is bundled, from its ES module build, tree-shaken. Left to the runtime's copy
+ *   it is hundreds of CommonJS files that Node resolves and scans one by one at every cold start
+ *   (the DynamoDB client alone takes ~140 ms to import that way, the whole budget).
+ * - A few heavy packages only some calls need are loaded with `await import()` by those calls and
+ *   are not bundled: the function that uses one gets it installed next to its bundle. A call that
+ *   does not need them (listing articles, say) never loads them.
+ */
+
+/** Packages the code loads on demand (`await import()`), never bundled. */
+export const ON_DEMAND_MODULES = [
+  /** Native image library (only image work). */
+  'sharp',
+  /** OpenAI SDK, ~430 KB minified (only AI drafting, GPT edits and image generation). */
+  'openai',
+  /** Google OAuth client with its HTTP stack, ~230 KB (only Google Sheets and Gmail calls). */
+  'google-auth-library',
+] as const;
+export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
+
+/**
+ * The on-demand packages each function's code imports, installed next to its bundle (for
+ * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
+ */
+export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
+  articles: ['openai', 'sharp'],
+  images: ['openai', 'sharp'],
+  wordpress: ['google-auth-library'],
+  linkedin: ['google-auth-library'],
+  email: ['google-auth-library'],
+  approvals: ['google-auth-library', 'openai', 'sharp'],
+  sheets: ['google-auth-library'],
+  worker: ['google-auth-library', 'openai', 'sharp'],
+};
+
+/** The on-demand packages installed next to a function's bundle. */
+export const onDemandModulesOf = (name: string): readonly OnDemandModule[] => ON_DEMAND_MODULES_BY_FUNCTION[name] ?? [];
+
+/**
+ * Makes an ES module bundle able to `require()` Node built-ins from the CommonJS dependencies
+ * esbuild inlines into it.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __cpCreateRequire } from 'node:module';const require = __cpCreateRequire(import.meta.url);";
+
+/** The esbuild settings of every Lambda bundle (NodejsFunction passes the same to esbuild). */
+export const LAMBDA_ESBUILD = {
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  /** ES module builds first: they tree-shake (the AWS SDK's `module` build especially). */
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  external: [...ON_DEMAND_MODULES],
+} as const;

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/src/routes.js';
+import { LAMBDA_ESBUILD, ON_DEMAND_MODULES_BY_FUNCTION, onDemandModulesOf } from '../lib/bundling.js';
+import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
+
+const names = [...routeGroups(), WORKER_ENTRY_NAME];
+
+/** The packages left out of a Lambda's bundle that its code imports (Node built-ins aside). */
+async function unbundledImports(name: string): Promise<string[]> {
+  const result = await build({
+    ...LAMBDA_ESBUILD,
+    mainFields: [...LAMBDA_ESBUILD.mainFields],
+    external: [...LAMBDA_ESBUILD.external],
+    banner: { js: LAMBDA_ESBUILD.banner },
+    entryPoints: [lambdaEntryPath(repoRoot, name)],
+    tsconfig: join(repoRoot, 'functions', 'tsconfig.json'),
+    bundle: true,
+    write: false,
+    outfile: join(repoRoot, '.tmp', `${name}.mjs`),
+    metafile: true,
+    logLevel: 'error',
+  });
+  const found = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs))
+    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) found.add(imported.path);
+  return [...found].sort();
+}
+
+describe('on-demand packages (bundling.ts)', () => {
+  it('names only Lambda functions that exist', () => {
+    for (const name of Object.keys(ON_DEMAND_MODULES_BY_FUNCTION)) expect(names).toContain(name);
+  });
+
+  // A package a function's code imports but its asset lacks would fail that call in AWS only;
+  // one installed but never imported only makes the asset bigger.
+  it.each(names)('%s installs exactly the on-demand packages its code imports', async (name) => {
+    expect(await unbundledImports(name)).toEqual([...onDemandModulesOf(name)].sort());
+  });
+});
