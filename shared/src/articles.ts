@@ -70,7 +70,7 @@ export const ArticleParamsSchema = z.strictObject({ id: ArticleIdSchema });
 export const ImageParamsSchema = z.strictObject({ articleId: ArticleIdSchema });
 export const PreviewQuerySchema = z.strictObject({
   platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
-  t: z.string().max(40).optional(),
+  t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
 });
 
 export interface PlatformContent {

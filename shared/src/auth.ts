@@ -82,6 +82,7 @@ export const isAdmin = (user: { role?: string } | null | undefined): boolean => 
 export function firstIssueMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input';
-  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
+  // A name that is not a plain word (empty, spaces, odd characters) is quoted, so that it can be seen.
+  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.map((k) => (/^[\w.-]+$/.test(k) ? k : JSON.stringify(k))).join(', ')}`;
   return issue.message;
 }

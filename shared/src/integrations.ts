@@ -36,44 +36,70 @@ export const SiteUrlSchema = z
 
 export const WordPressTestSchema = z.strictObject({
   siteUrl: SiteUrlSchema,
-  username: z.string({ error: IntegrationMessages.allFieldsRequired }).trim().min(1, IntegrationMessages.allFieldsRequired).max(200).refine(noBullets, IntegrationMessages.obfuscated),
-  appPassword: z.string({ error: IntegrationMessages.allFieldsRequired }).max(200).refine(noBullets, IntegrationMessages.obfuscated).optional().default(''),
+  username: z
+    .string({ error: IntegrationMessages.allFieldsRequired })
+    .trim()
+    .min(1, IntegrationMessages.allFieldsRequired)
+    .max(200, 'The username must be at most 200 characters')
+    .refine(noBullets, IntegrationMessages.obfuscated),
+  appPassword: z
+    .string({ error: IntegrationMessages.allFieldsRequired })
+    .max(200, 'The application password must be at most 200 characters')
+    .refine(noBullets, IntegrationMessages.obfuscated)
+    .optional()
+    .default(''),
 });
 
 export const WordPressCredentialsSchema = WordPressTestSchema.extend({
-  siteId: z.string().max(100).optional(),
+  siteId: z.string({ error: 'siteId must be text' }).max(100, 'siteId must be at most 100 characters').optional(),
   skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
 });
 export type WordPressCredentialsInput = z.input<typeof WordPressCredentialsSchema>;
 
 export const LinkedInCredentialsSchema = z.strictObject({
-  clientId: z.string({ error: IntegrationMessages.linkedinClientIdRequired }).trim().min(1, IntegrationMessages.linkedinClientIdRequired).max(200).refine(noBullets, IntegrationMessages.obfuscated),
-  clientSecret: z.string().trim().max(500).refine(noBullets, IntegrationMessages.obfuscated).optional().default(''),
+  clientId: z
+    .string({ error: IntegrationMessages.linkedinClientIdRequired })
+    .trim()
+    .min(1, IntegrationMessages.linkedinClientIdRequired)
+    .max(200, 'The Client ID must be at most 200 characters')
+    .refine(noBullets, IntegrationMessages.obfuscated),
+  clientSecret: z
+    .string({ error: 'The Client Secret must be text' })
+    .trim()
+    .max(500, 'The Client Secret must be at most 500 characters')
+    .refine(noBullets, IntegrationMessages.obfuscated)
+    .optional()
+    .default(''),
 });
 export type LinkedInCredentialsInput = z.input<typeof LinkedInCredentialsSchema>;
 
-export const RedirectQuerySchema = z.strictObject({ redirectUri: z.string().max(500).optional() });
+export const RedirectQuerySchema = z.strictObject({ redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional() });
 
+/** A parameter of the provider's redirect: anything longer than any real one is not an answer of the provider. */
+const callbackParam = (name: string, max: number) =>
+  z.string().max(max, `The sign-in answer is not valid: ${name} is longer than ${max} characters`).optional();
+
+/** Not strict: providers may add parameters of their own (e.g. Google's authuser, prompt). */
 export const OAuthCallbackQuerySchema = z.object({
-  code: z.string().max(2000).optional(),
-  state: z.string().max(4000).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(2000).optional(),
-  scope: z.string().max(2000).optional(),
+  code: callbackParam('code', 2000),
+  state: callbackParam('state', 4000),
+  error: callbackParam('error', 200),
+  error_description: callbackParam('error_description', 2000),
+  scope: callbackParam('scope', 2000),
 });
 
 export const WebhookSchema = z.strictObject({
   webhookUrl: z
     .string({ error: 'Webhook URL is required' })
     .trim()
-    .max(1000)
+    .max(1000, 'The webhook URL must be at most 1000 characters')
     .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter an http(s) URL, or leave it empty to turn the webhook off'),
 });
 
 export const EmailTestSchema = z.strictObject({
   to: EmailSchema,
-  subject: z.string().max(300).optional(),
-  message: z.string().max(10_000).optional(),
+  subject: z.string({ error: 'subject must be text' }).max(300, 'The subject must be at most 300 characters').optional(),
+  message: z.string({ error: 'message must be text' }).max(10_000, 'The message must be at most 10000 characters').optional(),
   method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
 });
 

@@ -23,6 +23,8 @@ export const Messages = {
   crossOrigin: 'Cross-origin requests are not allowed',
   bodyTooLarge: 'Request body is larger than 1 MB',
   malformedJson: 'Request body is not valid JSON',
+  bodyNotObject: 'Request body must be a JSON object',
+  malformedPath: 'The request path is not valid (bad %-encoding)',
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
 } as const;

@@ -15,6 +15,7 @@ describe('registration schema', () => {
     [{ timezone: '' }, 'Timezone is required'],
     [{ timezone: 'Nowhere/City' }, 'Timezone is not a known time zone'],
     [{ extra: 1 }, 'Unknown field: extra'],
+    [{ '': 1, 'a b': 2 }, 'Unknown field: "", "a b"'],
   ])('refuses %o with "%s"', (patch, message) => {
     const result = RegisterSchema.safeParse({ ...valid, ...patch });
     expect(result.success).toBe(false);

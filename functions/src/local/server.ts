@@ -111,7 +111,14 @@ function send(res: ServerResponse, result: ApiResponse): void {
 }
 
 async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const match = matchRoute(req.method ?? 'GET', url.pathname);
+  let match: ReturnType<typeof matchRoute>;
+  try {
+    match = matchRoute(req.method ?? 'GET', url.pathname);
+  } catch (err) {
+    // A path parameter that is not valid %-encoding (e.g. /api/articles/%ZZ) cannot be decoded.
+    if (err instanceof URIError) return send(res, errorResponse(400, Messages.malformedPath, 'malformed_path'));
+    throw err;
+  }
   if (!match) return send(res, errorResponse(404, Messages.notFound, 'not_found'));
   if ('methodNotAllowed' in match) return send(res, errorResponse(405, 'Method not allowed', 'method_not_allowed'));
   const body = await readBody(req);

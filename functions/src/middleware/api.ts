@@ -90,7 +90,12 @@ const jsonBody = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Er
       } catch {
         throw badRequest(Messages.malformedJson, 'malformed_json');
       }
-      request.context.api.body = request.event.body;
+      // Every payload is an object of named fields: refuse an array, a string, a number or null as a whole.
+      const parsed: unknown = request.event.body;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw badRequest(Messages.bodyNotObject, 'body_not_object');
+      }
+      request.context.api.body = parsed;
     },
   };
 };
