@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../src/routes.js';
 import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { EXAMPLE_BODIES, exampleBody } from './helpers/example-bodies.js';
 
 /**
  * Generated from the route table: every non-public route is called anonymously, with a session
@@ -17,37 +18,11 @@ const settingKey = 'owner_private_key';
 const secretValue = 'owner-secret-value-1234567890';
 const title = 'Owner only article title';
 
-/** A valid body per route that takes one, so that only access can refuse the call. */
-const EXAMPLE_BODIES: Record<string, unknown> = {
-  'auth.register': registration(),
-  'auth.login': { email: 'x@example.com', password: 'whatever' },
-  'admin.setUserStatus': { isActive: true },
-  'articles.create': { title: 'x', topic: 'y' },
-  'articles.updateBlog': { content: 'hijack' },
-  'articles.updateLinkedIn': { content: 'hijack' },
-  'schedule.set': { platform: 'blog', datetime: new Date(Date.now() + 3600_000).toISOString() },
-  'articles.gptEdit': { articleId: 'ARTICLE', contentType: 'blog', editRequest: 'shorter' },
-  'images.generate': { description: 'x' },
-  'images.regenerate': { description: 'x' },
-  'settings.save': { key: 'k', value: 'v' },
-  'wordpress.testConnection': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },
-  'wordpress.saveCredentials': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },
-  'linkedin.saveCredentials': { clientId: 'id', clientSecret: 'secret' },
-  'linkedin.testConnection': { clientId: 'id', clientSecret: 'secret' },
-  'linkedin.setWebhook': { webhookUrl: 'https://hooks.example.com/x' },
-  'linkedin.setPostingMode': { mode: 'company' },
-  'approvals.preview': { token: 'x'.repeat(40) },
-  'approvals.confirm': { token: 'x'.repeat(40) },
-  'email.test': { to: 'x@example.com', method: 'gmail' },
-  'sheets.import': { spreadsheetId: 'sheet', range: 'Sheet1!A1:F50' },
-};
-
 const isOwned = (route: RouteDef) => /\{(id|articleId|key)\}/.test(route.path) && route.access === 'user';
 
 function request(route: RouteDef) {
   const path = route.path.replace('{id}', articleId).replace('{articleId}', articleId).replace('{key}', settingKey);
-  const example = EXAMPLE_BODIES[route.id];
-  const body = example === undefined ? undefined : JSON.parse(JSON.stringify(example).replace('ARTICLE', articleId));
+  const body = exampleBody(route.id, articleId);
   return { path, options: { method: route.method, ...(body !== undefined ? { body } : {}) } };
 }
 
