@@ -108,10 +108,33 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
     await toast(page, 'Successfully imported 3 articles.');
     await snap(page, '32-sheets-imported');
 
-    // Importing the same rows again adds nothing.
+    // Nothing was written to the sheet: write-back is off by default.
+    expect(google.sheetUpdates).toEqual([]);
+
+    // Opting in to write-back: the read-only connection cannot, so the page offers to reconnect with write access.
+    await page.getByRole('checkbox', { name: "Write each row's status back to the sheet" }).check();
+    await page.getByText('Writing statuses needs permission to edit your spreadsheets.', { exact: false }).waitFor();
+    await snap(page, '34-sheets-write-access');
+    await page.getByRole('button', { name: 'Reconnect with write access' }).click();
+    await toast(page, 'Write access granted');
+    await page.waitForURL((url) => url.pathname === '/sheets-import' && url.search === '');
+    await page.getByLabel('Range').fill('Plan!A1:F20');
+    expect(await page.getByRole('checkbox', { name: "Write each row's status back to the sheet" }).isChecked()).toBe(true);
+
+    // Importing the same rows again adds nothing, and writes each row's status into column G.
     await page.getByRole('button', { name: 'Import Articles' }).click();
     await results.getByText('Successfully imported 0 articles.').waitFor();
     await results.getByText('3 rows were imported before and skipped.').waitFor();
+    await results.getByText("Each row's status was written to the sheet (Plan!G1:G6).").waitFor();
+    expect(google.spreadsheets['sheet-q3']!.sheets.Plan!.map((row) => row[6])).toEqual([
+      'Status',
+      'Already imported',
+      'Already imported',
+      '',
+      'Not imported: Keyword is required',
+      'Already imported',
+    ]);
+    await snap(page, '35-sheets-write-back');
 
     await results.getByRole('button', { name: 'Go to Schedule' }).click();
     await page.waitForURL(/\/schedule$/);

@@ -19,7 +19,8 @@ export const SheetsMessages = {
   /** The import ran, but the stored Google grant may only read (SheetsImportResult.writeBack). */
   writeBackNotAllowed:
     'The statuses were not written to the sheet: the Google Sheets connection is read-only. Reconnect with write access to write them.',
-  writeBackNeedsAccess: 'Writing statuses needs permission to edit your spreadsheets. Reconnect with write access first, or import without it.',
+  writeBackNeedsAccess:
+    'Writing statuses needs permission to edit your spreadsheets. Reconnect with write access; without it the rows are still imported, but no status is written.',
   reconnectWithWrite: 'Reconnect with write access',
   writeAccessGranted: 'Write access granted: statuses can now be written back to your sheets.',
   writeAccessDenied:

@@ -1,14 +1,16 @@
-import type { SheetsImportInput, SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
+import type { SheetsAccess, SheetsImportInput, SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
 import { ApiError, api } from './client';
 
 /** SPEC.md §7 Spreadsheet import. */
 export const sheetsApi = {
   status: () => api.get<SheetsStatus>('/sheets/status'),
-  authUrl: () => api.get<{ success: boolean; authUrl: string }>('/sheets/auth'),
+  /** `write`: also ask Google for permission to edit spreadsheets (writing statuses back). */
+  authUrl: (access: SheetsAccess = 'read') =>
+    api.get<{ success: boolean; authUrl: string }>(access === 'write' ? '/sheets/auth?access=write' : '/sheets/auth'),
   disconnect: () => api.post<{ success: boolean; message?: string }>('/sheets/disconnect'),
   spreadsheets: async (): Promise<Spreadsheet[]> =>
     (await api.get<{ success: boolean; spreadsheets?: Spreadsheet[] }>('/sheets/spreadsheets')).spreadsheets ?? [],
-  importRows: (input: Required<SheetsImportInput>) => api.post<SheetsImportResult>('/sheets/import', input),
+  importRows: (input: SheetsImportInput & { spreadsheetId: string; range: string }) => api.post<SheetsImportResult>('/sheets/import', input),
 };
 
 /** Server codes after which the page shows the connect card again (the grant is gone). */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
+import { SheetsMessages, type SheetsImportResult, type SheetsStatus, type Spreadsheet } from '@app/shared';
 import SheetsImportPage from './SheetsImport';
 import { browser } from '../components/sheets/browser';
 import { findToast } from '../test/settings';
@@ -283,5 +283,115 @@ describe('Sheets import page: connected', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Disconnect' }));
     await panelToastWith('Failed to disconnect from Google Sheets: Error: 500');
     expect(screen.getByLabelText('Select Spreadsheet')).toBeInTheDocument();
+  });
+});
+
+describe('Sheets import page: writing statuses back (optional)', () => {
+  const checkbox = () => screen.getByRole('checkbox', { name: "Write each row's status back to the sheet" });
+
+  it('is off by default; ticked, the import asks for it and the results say where the statuses went', async () => {
+    const { requests } = mockApi(
+      connected({
+        'GET /api/sheets/status': status({ authenticated: true, canWrite: true }),
+        'POST /api/sheets/import': {
+          body: result({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Plan!H2:H9', updatedRows: 8 } }),
+        },
+      }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    expect(checkbox()).not.toBeChecked();
+    // The column after the six import columns of the range.
+    expect(checkbox()).toHaveAccessibleDescription(/column G \(just after the six import columns\)/);
+    const user = userEvent.setup();
+    const range = screen.getByLabelText('Range');
+    await user.clear(range);
+    await user.type(range, 'Plan!B2:G9');
+    expect(checkbox()).toHaveAccessibleDescription(/column H/);
+
+    await user.click(checkbox());
+    expect(checkbox()).toBeChecked();
+    // Write access is there: no warning.
+    expect(screen.queryByText(SheetsMessages.writeBackNeedsAccess)).not.toBeInTheDocument();
+    await user.click(importButton());
+    const box = await screen.findByRole('region', { name: 'Import results' });
+    expect(within(box).getByText("Each row's status was written to the sheet (Plan!H2:H9).")).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toEqual([
+      expect.objectContaining({ path: '/api/sheets/import', body: { spreadsheetId: 's-plan', range: 'Plan!B2:G9', writeBack: true } }),
+    ]);
+  });
+
+  it('without write access: says so, offers to reconnect with write access, and still imports', async () => {
+    const answer = deferred<MockReply>();
+    const { requests } = mockApi(
+      connected({
+        'GET /api/sheets/auth?access=write': () => answer.promise,
+        'POST /api/sheets/import': {
+          body: result({ writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed } }),
+        },
+      }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    const user = userEvent.setup();
+    await user.click(checkbox());
+    expect(screen.getByText(SheetsMessages.writeBackNeedsAccess)).toBeInTheDocument();
+    expect(importButton()).toBeEnabled();
+
+    // Importing anyway: the rows are imported, the page says why the statuses are not in the sheet.
+    await user.click(importButton());
+    const box = await screen.findByRole('region', { name: 'Import results' });
+    expect(within(box).getByText('Successfully imported 2 articles.')).toBeInTheDocument();
+    expect(within(box).getByText(SheetsMessages.writeBackNotAllowed)).toBeInTheDocument();
+    await panelToastWith(SheetsMessages.writeBackNotAllowed);
+
+    // Reconnecting asks Google for write access.
+    await user.click(screen.getByRole('button', { name: 'Reconnect with write access' }));
+    expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
+    answer.resolve({ body: { success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets' } });
+    await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets'));
+    expect(requests.some((r) => r.path === '/api/sheets/auth?access=write')).toBe(true);
+  });
+
+  it('warns when Google refused the statuses, keeping the import result', async () => {
+    const message = 'The articles are imported, but the statuses were not written to the sheet. Your Google account can view this spreadsheet but not edit it.';
+    mockApi(
+      connected({
+        'GET /api/sheets/status': status({ authenticated: true, canWrite: true }),
+        'POST /api/sheets/import': { body: result({ importedCount: 3, writeBack: { status: 'failed', code: 'spreadsheet_read_only', message } }) },
+      }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    const user = userEvent.setup();
+    await user.click(checkbox());
+    await user.click(importButton());
+    const box = await screen.findByRole('region', { name: 'Import results' });
+    expect(within(box).getByText('Successfully imported 3 articles.')).toBeInTheDocument();
+    expect(within(box).getByText(message)).toHaveClass('alert--warning');
+    await panelToastWith('Successfully imported 3 articles.');
+    await panelToastWith(message);
+    // Still connected with write access: no reconnect prompt.
+    expect(screen.queryByRole('button', { name: 'Reconnect with write access' })).not.toBeInTheDocument();
+  });
+
+  it('back from Google with write access: toasts it and ticks the box', async () => {
+    let calls = 0;
+    mockApi(connected({ 'GET /api/sheets/status': () => status({ authenticated: true, canWrite: ++calls > 0 }) }));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_connected=true&sheets_write=granted' });
+    await panelToastWith('Google Sheets authentication successful!');
+    await panelToastWith(SheetsMessages.writeAccessGranted);
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    expect(checkbox()).toBeChecked();
+    expect(screen.queryByText(SheetsMessages.writeBackNeedsAccess)).not.toBeInTheDocument();
+  });
+
+  it('back from Google without the edit permission: connected read-only, box unticked', async () => {
+    mockApi(connected());
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_connected=true&sheets_write=denied' });
+    await panelToastWith(SheetsMessages.writeAccessDenied);
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    expect(checkbox()).not.toBeChecked();
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { SheetsMessages, type SheetsStatus } from '@app/shared';
+import { SheetsMessages, type SheetsAccess, type SheetsStatus } from '@app/shared';
 import { sheetsApi, sheetsErrorText } from '../api/sheets';
 import { PageHeader } from '../components/PageHeader';
 import { PageSpinner } from '../components/Spinner';
@@ -26,6 +26,8 @@ export default function SheetsImportPage() {
   const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: sheetsApi.status, retry: false, staleTime: 0 });
   const [connecting, setConnecting] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
+  /** Write each row's status back to the sheet: off by default, on after granting write access for it. */
+  const [writeBack, setWriteBack] = useState(false);
 
   useEffect(() => {
     if (status.isError) {
@@ -36,8 +38,17 @@ export default function SheetsImportPage() {
   useSheetsReturn(
     useCallback(
       (outcome: SheetsReturn) => {
-        if (outcome.ok) panelToast.success(SheetsMessages.connected);
-        else panelToast.error(`${SheetsMessages.authFailed}: ${authErrorReason(outcome.error)}`);
+        if (outcome.ok) {
+          panelToast.success(SheetsMessages.connected);
+          if (outcome.write === 'granted') {
+            panelToast.info(SheetsMessages.writeAccessGranted);
+            setWriteBack(true);
+          } else if (outcome.write === 'denied') {
+            panelToast.warning(SheetsMessages.writeAccessDenied);
+          }
+        } else {
+          panelToast.error(`${SheetsMessages.authFailed}: ${authErrorReason(outcome.error)}`);
+        }
         void queryClient.invalidateQueries({ queryKey: SHEETS_STATUS_QUERY_KEY });
       },
       [queryClient],
@@ -47,14 +58,20 @@ export default function SheetsImportPage() {
   /** The grant is gone: forget the list and show the connect card. */
   const connectionLost = useCallback(() => {
     queryClient.removeQueries({ queryKey: SPREADSHEETS_QUERY_KEY });
+    setWriteBack(false);
     queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, authenticated: false });
     void queryClient.invalidateQueries({ queryKey: SHEETS_STATUS_QUERY_KEY });
   }, [queryClient]);
 
-  const connect = async () => {
+  /** The grant may read only now (the edit permission was taken back at Google). */
+  const writeAccessLost = useCallback(() => {
+    queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, canWrite: false });
+  }, [queryClient]);
+
+  const connect = async (access: SheetsAccess = 'read') => {
     setConnecting(true);
     try {
-      const { authUrl } = await sheetsApi.authUrl();
+      const { authUrl } = await sheetsApi.authUrl(access);
       // Google's consent page, then back here through /api/sheets/callback.
       browser.assign(authUrl);
     } catch (err) {
@@ -93,7 +110,19 @@ export default function SheetsImportPage() {
       </section>
     );
   } else if (status.data.authenticated) {
-    main = <ImportForm disconnecting={disconnecting} onDisconnect={() => void disconnect()} onConnectionLost={connectionLost} />;
+    main = (
+      <ImportForm
+        disconnecting={disconnecting}
+        onDisconnect={() => void disconnect()}
+        onConnectionLost={connectionLost}
+        canWrite={status.data.canWrite === true}
+        writeBack={writeBack}
+        onWriteBackChange={setWriteBack}
+        connectingWrite={connecting}
+        onConnectWrite={() => void connect('write')}
+        onWriteAccessLost={writeAccessLost}
+      />
+    );
   } else {
     main = <ConnectCard clientConfigured={status.data.clientConfigured !== false} connecting={connecting} onConnect={() => void connect()} />;
   }

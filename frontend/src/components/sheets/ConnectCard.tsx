@@ -20,7 +20,8 @@ export function ConnectCard({ clientConfigured, connecting, onConnect }: Connect
         </h2>
         <p className="card-description">
           Allow read-only access to your Google Drive so you can pick a spreadsheet and turn its rows into articles. The app
-          reads spreadsheet names and cell values only; it never changes your files.
+          reads spreadsheet names and cell values; it changes a sheet only if you later choose to write each row’s import status
+          back, which asks Google for permission to edit.
         </p>
       </div>
       <ul className="sheets-notes">

@@ -28,6 +28,7 @@ export function ExpectedFormat() {
         <li>Rows missing a required value are listed after the import and left out.</li>
         <li>Importing the same rows again does not create duplicates.</li>
         <li>Content is drafted in the background after the import.</li>
+        <li>Optionally, each row’s status is written to the column after Tags (G).</li>
       </ul>
     </aside>
   );

@@ -5,6 +5,7 @@ import {
   SheetsMessages,
   importResultText,
   noSpreadsheetsMatching,
+  statusColumn,
   type SheetsImportResult,
 } from '@app/shared';
 import { ApiError } from '../../api/client';
@@ -20,13 +21,33 @@ interface ImportFormProps {
   onDisconnect: () => void;
   /** The server no longer has a Google grant (revoked, or disconnected in another tab). */
   onConnectionLost: () => void;
+  /** The stored grant may edit spreadsheets. */
+  canWrite: boolean;
+  /** "Write each row's status back to the sheet" (off by default). */
+  writeBack: boolean;
+  onWriteBackChange: (on: boolean) => void;
+  /** Google's consent page again, asking for write access too. */
+  onConnectWrite: () => void;
+  connectingWrite: boolean;
+  /** The server found the grant read-only after all. */
+  onWriteAccessLost: () => void;
 }
 
 /**
  * SPEC.md §2 /sheets-import, connected: Disconnect, Search Spreadsheets, Select Spreadsheet (the
  * first match preselected), Range, Import Articles, then the results box.
  */
-export function ImportForm({ disconnecting, onDisconnect, onConnectionLost }: ImportFormProps) {
+export function ImportForm({
+  disconnecting,
+  onDisconnect,
+  onConnectionLost,
+  canWrite,
+  writeBack,
+  onWriteBackChange,
+  onConnectWrite,
+  connectingWrite,
+  onWriteAccessLost,
+}: ImportFormProps) {
   const uid = useId();
   const list = useQuery({ queryKey: SPREADSHEETS_QUERY_KEY, queryFn: sheetsApi.spreadsheets, retry: false });
   const [search, setSearch] = useState('');
@@ -59,11 +80,16 @@ export function ImportForm({ disconnecting, onDisconnect, onConnectionLost }: Im
     }
     setImporting(true);
     try {
-      const answer = await sheetsApi.importRows({ spreadsheetId: selectedId, range: range.trim() });
+      const answer = await sheetsApi.importRows({ spreadsheetId: selectedId, range: range.trim(), ...(writeBack ? { writeBack: true } : {}) });
       setResult(answer);
       const text = importResultText(answer.importedCount);
       if (answer.importedCount > 0) panelToast.success(text);
       else panelToast.info(text);
+      // The rows are imported either way; the statuses not reaching the sheet is a warning.
+      if (answer.writeBack && answer.writeBack.status !== 'written') {
+        panelToast.warning(answer.writeBack.message);
+        if (answer.writeBack.status === 'not_allowed') onWriteAccessLost();
+      }
     } catch (err) {
       panelToast.error(sheetsErrorText(err, SheetsMessages.importFailed));
       if (err instanceof ApiError && err.code && NOT_CONNECTED_CODES.has(err.code)) onConnectionLost();
@@ -72,7 +98,8 @@ export function ImportForm({ disconnecting, onDisconnect, onConnectionLost }: Im
     }
   };
 
-  const ids = { search: `${uid}-search`, select: `${uid}-select`, range: `${uid}-range` };
+  const ids = { search: `${uid}-search`, select: `${uid}-select`, range: `${uid}-range`, writeBack: `${uid}-write-back` };
+  const column = statusColumn(range);
   const warning = list.isSuccess && matches.length === 0 ? (term ? noSpreadsheetsMatching(search.trim()) : SheetsMessages.noSpreadsheets) : null;
 
   return (
@@ -181,6 +208,44 @@ export function ImportForm({ disconnecting, onDisconnect, onConnectionLost }: Im
             The tab name, then the first and last cell. Example: <code className="sheets-code">Sheet1!A1:F50</code> reads columns A
             to F of rows 1 to 50 on the tab “Sheet1”.
           </p>
+        </div>
+
+        <div className="field">
+          <div className="sheets-check">
+            <input
+              id={ids.writeBack}
+              type="checkbox"
+              checked={writeBack}
+              disabled={importing}
+              aria-describedby={`${ids.writeBack}-hint`}
+              onChange={(event) => onWriteBackChange(event.target.checked)}
+            />
+            <label htmlFor={ids.writeBack}>{SheetsMessages.writeBackLabel}</label>
+          </div>
+          <p id={`${ids.writeBack}-hint`} className="field__hint sheets-check__hint">
+            After the import, column <strong>{column}</strong> (just after the six import columns) gets each row's status: Imported,
+            Already imported, or why it was not imported. It replaces what that column holds on those rows.
+          </p>
+          {writeBack && !canWrite && (
+            <div className="alert alert--warning sheets-write-access" role="status">
+              <span>{SheetsMessages.writeBackNeedsAccess}</span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={onConnectWrite}
+                disabled={connectingWrite || importing}
+                aria-busy={connectingWrite || undefined}
+              >
+                {connectingWrite ? (
+                  <>
+                    <ButtonSpinner /> Connecting...
+                  </>
+                ) : (
+                  SheetsMessages.reconnectWithWrite
+                )}
+              </button>
+            </div>
+          )}
         </div>
 
         <div className="sheets-actions">

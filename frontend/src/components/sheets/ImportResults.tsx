@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { importResultText, type SheetsImportResult } from '@app/shared';
+import { importResultText, writeBackDoneText, type SheetsImportResult } from '@app/shared';
 
 /** SPEC.md §2: the results box. */
 export function ImportResults({ result }: { result: SheetsImportResult }) {
@@ -14,6 +14,12 @@ export function ImportResults({ result }: { result: SheetsImportResult }) {
       {skipped > 0 && (
         <p className="muted">
           {skipped} {skipped === 1 ? 'row was' : 'rows were'} imported before and skipped.
+        </p>
+      )}
+      {result.writeBack?.status === 'written' && <p className="sheets-results__write-back">{writeBackDoneText(result.writeBack.updatedRange)}</p>}
+      {result.writeBack && result.writeBack.status !== 'written' && (
+        <p className="alert alert--warning" role="status">
+          {result.writeBack.message}
         </p>
       )}
       {result.errors.length > 0 && (
