@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, formBody, jsonBody, listen, redirect, safeHeaders, sendHtml, sendJson } from './http-helpers.js';
 import { parseMime, type ParsedMime } from './mime.js';
+import { trackSecret } from '../helpers/secrets.js';
 
 export const GOOGLE_SCOPE = {
   gmailSend: 'https://www.googleapis.com/auth/gmail.send',
@@ -191,6 +192,7 @@ export async function startFakeGoogle(
     redirectUris: [],
     ...options.client,
   };
+  trackSecret(client.clientSecret, 'Google client secret (fake)');
   const user = { email: 'owner@example.com', name: 'Olivia Owner' };
   let mode: FakeGoogleMode = 'ok';
   const codes = new Map<string, CodeGrant>();
@@ -204,11 +206,13 @@ export async function startFakeGoogle(
 
   const newAccessToken = (scopes: string[]) => {
     const token = `ya29.${randomBytes(60).toString('base64url')}`;
+    trackSecret(token, 'Google access token (issued by the fake)');
     accessTokens.set(token, { scopes, expiresAt: Date.now() + 3_599_000 });
     return token;
   };
   const newRefreshToken = (scopes: string[]) => {
     const token = `1//${randomBytes(48).toString('base64url')}`;
+    trackSecret(token, 'Google refresh token (issued by the fake)');
     refreshTokens.set(token, { scopes, revoked: false });
     return token;
   };
@@ -242,6 +246,7 @@ export async function startFakeGoogle(
   function clientAuth(req: IncomingMessage, form: Record<string, string>): { id?: string; secret?: string } {
     const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (basic) {
+      trackSecret(basic[1], 'Google client credentials (Basic auth sent to the fake)');
       const [id, secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
       return { id: decodeURIComponent(id ?? ''), secret: decodeURIComponent(secret ?? '') };
     }
@@ -276,6 +281,7 @@ export async function startFakeGoogle(
     const offline = q.get('access_type') === 'offline';
     const prompt = (q.get('prompt') ?? '').split(/\s+/);
     const code = `4/0A${randomBytes(40).toString('base64url')}`;
+    trackSecret(code, 'Google authorization code (issued by the fake)');
     codes.set(code, {
       clientId: client.clientId,
       redirectUri,

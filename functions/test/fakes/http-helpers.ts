@@ -1,6 +1,7 @@
 /** Small helpers shared by the fake services (real node:http servers on 127.0.0.1). */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { trackSecret } from '../helpers/secrets.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer, url: URL) => unknown;
 
@@ -66,6 +67,7 @@ export function safeHeaders(req: IncomingMessage): Record<string, string> {
 /** The Bearer token of a request, or undefined. */
 export function bearer(req: IncomingMessage): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  trackSecret(match?.[1]?.trim(), 'Bearer token (sent to a fake)');
   return match?.[1]?.trim();
 }
 

@@ -30,6 +30,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, formBody, jsonBody, listen, redirect, safeHeaders, sendHtml, sendJson } from './http-helpers.js';
+import { trackSecret } from '../helpers/secrets.js';
 
 export interface FakeLinkedInApp {
   clientId: string;
@@ -134,6 +135,7 @@ export async function startFakeLinkedIn(
     scopes: [...FAKE_LINKEDIN_SCOPES],
     ...options.app,
   };
+  trackSecret(app.clientSecret, 'LinkedIn client secret (fake)');
   const member: FakeLinkedInMember = {
     sub: 'Ab1Cd2Ef3G',
     name: 'Lena Linked',
@@ -156,6 +158,7 @@ export async function startFakeLinkedIn(
 
   const issueToken = (scopes: string[] = app.scopes) => {
     const token = `AQ${randomBytes(260).toString('base64url')}`; // ~350 characters, like LinkedIn's ~500
+    trackSecret(token, 'LinkedIn access token (issued by the fake)');
     tokens.set(token, { scopes, expiresAt: Date.now() + 5_184_000_000, revoked: false });
     return token;
   };
@@ -243,6 +246,7 @@ export async function startFakeLinkedIn(
         return answer({ error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization' });
       }
       const code = `AQT${randomBytes(48).toString('base64url')}`;
+      trackSecret(code, 'LinkedIn authorization code (issued by the fake)');
       codes.set(code, { redirectUri, scopes, clientId, expiresAt: Date.now() + 30 * 60_000, used: false });
       return answer({ code });
     }

@@ -17,6 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { trackSecret } from '../helpers/secrets.js';
 
 export type FakeOpenAiMode =
   /** normal answers */
@@ -81,6 +82,7 @@ const RETIRED_IMAGE_MODELS = ['dall-e-2', 'dall-e-3', 'gpt-image-1'];
 
 export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promise<FakeOpenAi> {
   const apiKey = options.apiKey ?? FAKE_OPENAI_KEY;
+  trackSecret(apiKey, 'OpenAI API key (fake)');
   const requests: RecordedRequest[] = [];
   let mode: FakeOpenAiMode = 'ok';
   let modeOptions: ModeOptions = {};

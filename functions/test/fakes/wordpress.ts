@@ -36,6 +36,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen, safeHeaders, sendHtml, sendJson } from './http-helpers.js';
+import { trackSecret } from '../helpers/secrets.js';
 
 export interface FakeWpUser {
   id: number;
@@ -168,6 +169,10 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   let closeWhenDown = false;
   const featuredMediaErrors = options.invalidFeaturedMedia === 'error';
   const users = options.users ?? [{ ...FAKE_WP_EDITOR }, { ...FAKE_WP_CONTRIBUTOR }];
+  for (const u of users) {
+    trackSecret(u.appPassword, 'WordPress application password (fake)');
+    trackSecret(u.appPassword.replace(/[^a-z\d]/gi, ''), 'WordPress application password without spaces (fake)');
+  }
   const posts: FakeWpPost[] = [];
   const media: FakeWpMedia[] = [];
   const requests: RecordedWpRequest[] = [];
@@ -180,6 +185,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     if (mode === 'strip-auth') return {};
     const match = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (!match) return {};
+    trackSecret(match[1], 'WordPress Basic credentials (sent to the fake)');
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return {}; // PHP sets no PHP_AUTH_PW: core does not try application passwords

@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
+import { registerApiOrigin } from './secrets.js';
 
 export interface TestApp {
   url: string;
@@ -31,6 +32,7 @@ export async function startTestApp(): Promise<TestApp> {
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName,
   });
+  registerApiOrigin(stack.url);
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint: inject('dynamoEndpoint'),
@@ -65,7 +67,9 @@ export interface CallOptions {
 /** A tiny API client with a cookie jar, like a browser tab. */
 export class Client {
   cookie: string | undefined;
-  constructor(private readonly baseUrl: string) {}
+  constructor(private readonly baseUrl: string) {
+    registerApiOrigin(baseUrl); // its responses go through the secrets check
+  }
 
   async call(path: string, options: CallOptions = {}) {
     const headers: Record<string, string> = { ...options.headers };
