@@ -38,12 +38,17 @@ function trackEnvSecrets(): void {
   for (const [name, value] of Object.entries(process.env)) if (SECRET_ENV.test(name)) trackSecret(value, `environment variable ${name}`);
 }
 
-function walk(value: unknown, visit: (key: string, value: unknown) => void): void {
-  if (Array.isArray(value)) for (const item of value) walk(item, visit);
-  else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      visit(key, item);
-      walk(item, visit);
+/** Visits every key/value pair of a JSON value, iteratively: request bodies may be nested very deep (bad-input suite). */
+function walk(root: unknown, visit: (key: string, value: unknown) => void): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (Array.isArray(value)) pending.push(...value);
+    else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        visit(key, item);
+        pending.push(item);
+      }
     }
   }
 }

@@ -299,8 +299,8 @@ describe('fake Google: Drive list and Sheets values', () => {
       body: JSON.stringify({ values: [['imported']] }),
     });
     expect(put.status).toBe(200);
-    expect(await put.json()).toMatchObject({ updatedRange: 'Articles!E2:E2', updatedCells: 1 });
-    expect(google.sheetUpdates).toEqual([{ spreadsheetId: 'sheet-content-plan', range: 'Articles!E2', valueInputOption: 'RAW', values: [['imported']] }]);
+    expect(await put.json()).toMatchObject({ updatedRange: 'Articles!E2', updatedCells: 1 });
+    expect(google.sheetUpdates).toEqual([{ spreadsheetId: 'sheet-content-plan', range: 'Articles!E2', majorDimension: 'ROWS', valueInputOption: 'RAW', values: [['imported']] }]);
     const row = (await (await get('/v4/spreadsheets/sheet-content-plan/values/Articles!A2:E2')).json()) as { values: string[][] };
     expect(row.values[0]![4]).toBe('imported');
   });
