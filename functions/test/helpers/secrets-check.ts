@@ -43,7 +43,7 @@ function walk(root: unknown, visit: (key: string, value: unknown) => void): void
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
-    if (Array.isArray(value)) pending.push(...value);
+    if (Array.isArray(value)) for (const item of value) pending.push(item);
     else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         visit(key, item);
