@@ -58,3 +58,19 @@ export const LAMBDA_ESBUILD = {
   banner: ESM_REQUIRE_BANNER,
   external: [...ON_DEMAND_MODULES],
 } as const;
+
+/**
+ * esbuild's build options for one Lambda entry, as NodejsFunction bundles it: for the tests and the
+ * bench, which run esbuild themselves.
+ */
+export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
+  ...LAMBDA_ESBUILD,
+  mainFields: [...LAMBDA_ESBUILD.mainFields],
+  external: [...LAMBDA_ESBUILD.external],
+  banner: { js: LAMBDA_ESBUILD.banner },
+  entryPoints: [entry],
+  tsconfig,
+  bundle: true,
+  metafile: true as const,
+  logLevel: 'error' as const,
+});

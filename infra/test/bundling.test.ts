@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/src/routes.js';
-import { LAMBDA_ESBUILD, ON_DEMAND_MODULES_BY_FUNCTION, onDemandModulesOf } from '../lib/bundling.js';
+import { ON_DEMAND_MODULES_BY_FUNCTION, lambdaBuildOptions, onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
@@ -11,17 +11,9 @@ const names = [...routeGroups(), WORKER_ENTRY_NAME];
 /** The packages left out of a Lambda's bundle that its code imports (Node built-ins aside). */
 async function unbundledImports(name: string): Promise<string[]> {
   const result = await build({
-    ...LAMBDA_ESBUILD,
-    mainFields: [...LAMBDA_ESBUILD.mainFields],
-    external: [...LAMBDA_ESBUILD.external],
-    banner: { js: LAMBDA_ESBUILD.banner },
-    entryPoints: [lambdaEntryPath(repoRoot, name)],
-    tsconfig: join(repoRoot, 'functions', 'tsconfig.json'),
-    bundle: true,
+    ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
     write: false,
     outfile: join(repoRoot, '.tmp', `${name}.mjs`),
-    metafile: true,
-    logLevel: 'error',
   });
   const found = new Set<string>();
   for (const input of Object.values(result.metafile.inputs))

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { routeGroups } from '../../functions/src/routes.js';
-import { LAMBDA_ESBUILD } from '../../infra/lib/bundling.js';
+import { lambdaBuildOptions } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../../infra/lib/worker-function.js';
 
@@ -32,16 +32,8 @@ export const lambdaNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME]
 export async function bundleLambda(name: string, outDir: string): Promise<{ file: string; bytes: number; onDemand: string[] }> {
   const file = join(outDir, name, 'index.mjs');
   const result = await build({
-    ...LAMBDA_ESBUILD,
-    mainFields: [...LAMBDA_ESBUILD.mainFields],
-    external: [...LAMBDA_ESBUILD.external],
-    banner: { js: LAMBDA_ESBUILD.banner },
-    entryPoints: [lambdaEntryPath(repoRoot, name)],
-    tsconfig: join(repoRoot, 'functions', 'tsconfig.json'),
-    bundle: true,
+    ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
     outfile: file,
-    metafile: true,
-    logLevel: 'error',
   });
   const onDemand = new Set<string>();
   for (const input of Object.values(result.metafile.inputs))
