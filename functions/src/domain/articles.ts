@@ -98,6 +98,34 @@ export function toApiArticle(a: ArticleRecord): Article {
   };
 }
 
+/** Characters of each long text (details, blog and LinkedIn versions) that a list answer carries. */
+export const LIST_PREVIEW_CHARS = 100;
+
+function preview(text: string): string {
+  const t = text.trim();
+  if (t.length <= LIST_PREVIEW_CHARS) return t;
+  // Never cut a surrogate pair in two.
+  const end = /[\uD800-\uDBFF]/.test(t[LIST_PREVIEW_CHARS - 1]!) ? LIST_PREVIEW_CHARS - 1 : LIST_PREVIEW_CHARS;
+  return `${t.slice(0, end)}…`;
+}
+
+/**
+ * An article in a list answer (GET /api/articles, /unpublished, /published): every field, but the
+ * long texts cut to a preview. Lists feed cards, statuses, history and charts, which need whether
+ * a version has text, not all of it; the full text comes from GET /api/articles/{id}. This keeps a
+ * list of hundreds of articles small (and within Lambda's 6 MB answer limit: a blog version alone
+ * may be 100,000 characters).
+ */
+export function toApiListArticle(a: ArticleRecord): Article {
+  const article = toApiArticle(a);
+  return {
+    ...article,
+    details: preview(article.details),
+    blog: { ...article.blog, content: preview(article.blog.content) },
+    linkedin: { ...article.linkedin, content: preview(article.linkedin.content) },
+  };
+}
+
 const isPublished = (a: ArticleRecord) => a.blog.publishedToWordPress || a.linkedin.publishedToLinkedIn;
 const isFullyPublished = (a: ArticleRecord) => a.blog.publishedToWordPress && a.linkedin.publishedToLinkedIn;
 

@@ -2,6 +2,7 @@
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 
+/** put and update move the owner's UserRecord.articlesVersion once the article is written. */
 export interface ArticleStore {
   put(article: ArticleRecord): Promise<void>;
   get(userId: string, id: string): Promise<ArticleRecord | undefined>;

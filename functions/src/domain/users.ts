@@ -16,6 +16,11 @@ export interface UserRecord {
   updatedAt: string;
   /** Set the first time an admin activates the account; tells "pending" from "deactivated". */
   approvedAt?: string;
+  /**
+   * Moved by every write to one of the user's articles (ArticleStore put and update), after it:
+   * list answers are reused while it stays the same (http/list-cache.ts).
+   */
+  articlesVersion?: number;
 }
 
 export class EmailTakenError extends Error {}

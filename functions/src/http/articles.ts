@@ -1,8 +1,9 @@
 import type { CreateArticleInput, GptEditInput, Platform } from '@app/shared';
-import { toApiArticle } from '../domain/articles.js';
+import { toApiArticle, toApiListArticle } from '../domain/articles.js';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { articleServices } from '../services/articles.js';
-import { json } from './response.js';
+import { ListCache } from './list-cache.js';
+import { acceptsGzip, gzipBase64, json, jsonGzip, jsonText } from './response.js';
 
 type IdParams = { id: string };
 
@@ -11,11 +12,27 @@ async function create({ user, body }: SignedInRequest<Required<CreateArticleInpu
   return json(201, { success: true, article: toApiArticle(article) });
 }
 
+/** Per process: list answers are reused until one of the owner's articles changes (list-cache.ts). */
+const lists = new ListCache();
+/** Smaller answers are sent as they are. */
+const GZIP_FROM_CHARS = 4096;
+
+/**
+ * The lists of the owner's articles (each with previews of its long texts: toApiListArticle),
+ * gzipped when the client accepts it, as browsers do. Both forms are built once per list version.
+ */
 const list =
   (which: 'all' | 'published' | 'unpublished'): RouteHandler =>
-  async ({ user }: SignedInRequest) => {
-    const articles = await articleServices().articles.list(user.id, which);
-    return json(200, { articles: articles.map(toApiArticle) });
+  async ({ user, deps, event }: SignedInRequest) => {
+    const { articles } = articleServices();
+    const owner = `${deps.config.tableName}/${user.id}`;
+    // Read with the session's user at the start of this request, so before the list is.
+    const version = String(user.articlesVersion ?? 0);
+    const text = await lists.get(owner, version, which, async () =>
+      JSON.stringify({ articles: (await articles.list(user.id, which)).map(toApiListArticle) }),
+    );
+    if (text.length < GZIP_FROM_CHARS || !acceptsGzip(event.headers['accept-encoding'])) return jsonText(200, text);
+    return jsonGzip(200, await lists.get(owner, version, `${which}.gz`, () => gzipBase64(text)));
   };
 
 async function get({ user, params }: SignedInRequest<unknown, unknown, IdParams>) {

@@ -3,6 +3,7 @@ import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
 import type { ArticleStore } from '../../domain/ports.js';
 import { queryAll } from './client.js';
+import { userKey } from './user-store.js';
 
 const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
 type Item = ArticleRecord & { PK: string; SK: string; type: 'article' };
@@ -18,6 +19,30 @@ export class DynamoArticleStore implements ArticleStore {
     await this.db.send(
       new PutCommand({ TableName: this.tableName, Item: { ...key(article.userId, article.id), type: 'article', ...article } }),
     );
+    await this.changed(article.userId);
+  }
+
+  /**
+   * Moves the owner's `articlesVersion` (UserRecord), after the write and never before: a request
+   * whose session read sees the new version lists the new data. List answers are reused while it
+   * stays (http/list-cache.ts). Writes that change nothing the API shows (publish claims, notified
+   * and approved marks) leave it.
+   */
+  private async changed(userId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(userId),
+          UpdateExpression: 'ADD articlesVersion :one',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    } catch (err) {
+      // No such user: nobody lists these articles.
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
   }
 
   async get(userId: string, id: string): Promise<ArticleRecord | undefined> {
@@ -70,6 +95,7 @@ export class DynamoArticleStore implements ArticleStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
+      await this.changed(userId);
       return fromItem(out.Attributes as Item);
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;

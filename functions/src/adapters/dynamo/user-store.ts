@@ -9,7 +9,7 @@ import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
 import { queryAll } from './client.js';
 
-const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
+export const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
 const FIRST_ADMIN_KEY = { PK: 'META', SK: 'FIRST_ADMIN' };
 

@@ -1,0 +1,95 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_PREVIEW_CHARS } from '../src/domain/articles.js';
+import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+/**
+ * List answers (GET /api/articles, /unpublished, /published): previews of the long texts, reused
+ * while the owner's articles are unchanged and rebuilt at once after any write, gzipped for
+ * clients that accept it.
+ */
+let app: TestApp;
+let owner: Client;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = new Client(app.url);
+  await owner.call('/api/auth/register', { body: registration() });
+});
+afterAll(() => app?.stop());
+
+const create = async (title: string) =>
+  (await owner.call('/api/articles', { body: { title, topic: 'Lists', keyword: 'lists' } })).json.article._id as string;
+const listed = async (path = '/api/articles') => (await owner.call(path)).json.articles as any[];
+const byId = async (id: string, path?: string) => (await listed(path)).find((a) => a._id === id);
+
+/** A GET with the session cookie and the given headers, answered as raw bytes. */
+function rawGet(path: string, headers: Record<string, string>) {
+  return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    const req = request(`${app.url}${path}`, { headers: { cookie: owner.cookie!, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('article lists', () => {
+  it('carry the long texts as previews; the article itself has them in full', async () => {
+    const id = await create('Previews');
+    await drafted(owner, id);
+    const blog = `  # A long post\n\n${'Word and more words. '.repeat(300)}`;
+    await owner.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: blog } });
+    await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Short post ✨' } });
+
+    const item = await byId(id);
+    expect(item.blog.content).toBe(`${blog.trim().slice(0, LIST_PREVIEW_CHARS)}…`);
+    expect(item.linkedin.content).toBe('Short post ✨');
+    expect(item).toMatchObject({ title: 'Previews', keyword: 'lists', generation: { status: 'done' } });
+    const article = (await owner.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog.content).toBe(blog);
+    expect({ ...article, blog: { ...article.blog, content: item.blog.content }, details: item.details }).toEqual(item);
+  });
+
+  it('show every write at once, in every list, including the background drafting', async () => {
+    const id = await create('Fresh lists');
+    // Read (and keep) all three lists while the drafts are being written.
+    for (const path of ['/api/articles', '/api/articles/unpublished', '/api/articles/published']) await listed(path);
+    const done = await drafted(owner, id);
+    const item = await byId(id);
+    expect(item.generation.status).toBe('done');
+    expect(item.linkedin.content).toBeTruthy();
+    expect(done.linkedin.content.trim().startsWith(item.linkedin.content.replace(/…$/, ''))).toBe(true);
+
+    await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Edited after listing' } });
+    expect((await byId(id)).linkedin.content).toBe('Edited after listing');
+    expect((await byId(id, '/api/articles/unpublished')).linkedin.content).toBe('Edited after listing');
+
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
+    expect((await byId(id)).scheduled.blog).toBe(at);
+
+    const second = await create('Newer article');
+    expect((await listed()).map((a) => a._id).slice(0, 2)).toEqual([second, id]);
+    expect((await owner.call('/api/auth/me')).json.user).not.toHaveProperty('articlesVersion');
+  });
+
+  it('are gzipped for a client that accepts it, and plain for one that does not', async () => {
+    for (let i = 0; i < 12; i++) await create(`Padding ${i}`); // enough text to be worth gzipping
+    const plain = await rawGet('/api/articles', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const answer = JSON.parse(plain.body.toString('utf8'));
+    expect(answer.articles.length).toBeGreaterThan(12);
+
+    const gzipped = await rawGet('/api/articles', { 'accept-encoding': 'br, gzip;q=0.8' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(gunzipSync(gzipped.body).toString('utf8'))).toEqual(answer);
+
+    expect((await rawGet('/api/articles', { 'accept-encoding': 'gzip;q=0, deflate' })).headers['content-encoding']).toBeUndefined();
+  });
+});
