@@ -3,56 +3,28 @@
  * first-load JavaScript stays within 150 KB gzipped and the chart library loads only with
  * /dashboard. No browser needed: it follows the chunks' static imports from index.html.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-
-const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
-const BUDGET_GZIP_BYTES = 150 * 1000;
-/** Strings only react-datepicker's code carries (its CSS class names). */
-const DATEPICKER = /react-datepicker__(time-list-item|day--selected|input-container)/;
-/** Strings only recharts' code carries (its CSS class names). */
-const RECHARTS = /recharts-(wrapper|surface|cartesian|area|bar|pie)/;
-
-const read = (file: string) => readFileSync(join(dist, file), 'utf8');
-
-/** `import … from "./x.js"` and `import "./x.js"`, not `import("./x.js")`. */
-function staticImports(code: string): string[] {
-  const found = new Set<string>();
-  for (const m of code.matchAll(/(?:from|import)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) found.add(m[1]!);
-  return [...found];
-}
-
-function dynamicImports(code: string): string[] {
-  return [...code.matchAll(/import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)].map((m) => m[1]!);
-}
-
-/** The entry script and module preloads of index.html, with everything they statically import. */
-function firstLoad(): string[] {
-  const html = read('index.html');
-  const start = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);
-  const seen = new Set<string>();
-  const queue = [...start];
-  while (queue.length) {
-    const file = queue.shift()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    queue.push(...staticImports(read(join('assets', file))));
-  }
-  return [...seen];
-}
+import {
+  DATEPICKER,
+  DEFAULT_DIST as dist,
+  RECHARTS,
+  WELCOME_BUDGET_GZIP_BYTES as BUDGET_GZIP_BYTES,
+  dynamicImports,
+  readDist as read,
+  staticImports,
+  welcomeLoad,
+} from './first-load.js';
 
 describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets (DESIGN.md §6)', () => {
   it('the welcome page loads ≤ 150 KB of gzipped JavaScript and no chart code', () => {
-    const files = firstLoad();
-    const sizes = files.map((file) => ({ file, gzip: gzipSync(read(join('assets', file)), { level: 9 }).length }));
-    const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
-    console.log(`welcome first load: ${(total / 1000).toFixed(1)} kB gzipped (${sizes.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`);
-    expect(total).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
-    for (const file of files) expect(read(join('assets', file)), file).not.toMatch(RECHARTS);
-    for (const file of files) expect(read(join('assets', file)), file).not.toMatch(DATEPICKER);
+    const { files, totalGzip, withCharts, withDatepicker } = welcomeLoad();
+    console.log(`welcome first load: ${(totalGzip / 1000).toFixed(1)} kB gzipped (${files.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`);
+    expect(totalGzip).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
+    expect(withCharts, 'first-load scripts with chart code').toEqual([]);
+    expect(withDatepicker, 'first-load scripts with date-picker code').toEqual([]);
   });
 
   it('react-datepicker loads only with the schedule modal, which only the Schedule page imports, on demand', () => {

@@ -1,0 +1,7 @@
+// `npm run bench`: install what is missing, check Java, then measure DESIGN.md §6's performance
+// budgets on the local stack (scripts/bench/index.ts). Extra arguments pick parts: welcome, lambdas, stack.
+import { ensureInstalled, ensureJava, run } from './prepare.mjs';
+
+ensureInstalled();
+ensureJava();
+process.exit(run(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', ...process.argv.slice(2)]));
