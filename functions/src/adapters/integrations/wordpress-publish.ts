@@ -35,6 +35,7 @@ import {
 } from '../../domain/integrations.js';
 import { fetchChecked } from './url-safety.js';
 import { basicAuthHeader, normaliseSiteUrl, wordpressApiUrl } from './wordpress.js';
+import { isObject, isWpError, parseWpJson, plainWpMessage } from './wordpress-answers.js';
 
 export interface HttpWordPressPublisherOptions {
   /** true locally (ALLOW_PRIVATE_URLS=1 or the embedded server), false in AWS. */
@@ -95,12 +96,6 @@ interface WpAnswer {
   status: number;
   json: unknown;
   location?: string | null;
-}
-
-interface WpErrorBody {
-  code: string;
-  message: string;
-  data?: { status?: number };
 }
 
 type Step = 'media' | 'post';
@@ -198,7 +193,7 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     }
     let json: unknown;
     try {
-      json = parseJson(await response.text());
+      json = parseWpJson(await response.text(), true);
     } catch (error) {
       throw fromThrown(error);
     }
@@ -232,7 +227,7 @@ function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationErro
   const { status } = answer;
   const wp = isWpError(answer.json) ? answer.json : undefined;
   const code = wp?.code ?? '';
-  const detail = wp ? (plain(wp.message) || code).replace(/[.\s]+$/, '') : '';
+  const detail = wp ? (plainWpMessage(wp.message) || code).replace(/[.\s]+$/, '') : '';
   const what = step === 'media' ? 'the featured image' : 'the post';
 
   if (status >= 300 && status < 400) {
@@ -325,41 +320,4 @@ function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationErro
     'wordpress_error',
     status,
   );
-}
-
-/** JSON, tolerating a BOM or PHP notices printed before it; undefined for non-JSON. */
-function parseJson(text: string): unknown {
-  const trimmed = text.replace(/^\uFEFF/, '').trim();
-  if (!trimmed) return undefined;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    const start = trimmed.search(/[{[]/);
-    if (start <= 0) return undefined;
-    try {
-      return JSON.parse(trimmed.slice(start));
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isWpError(value: unknown): value is WpErrorBody {
-  return isObject(value) && typeof value.code === 'string' && typeof value.message === 'string';
-}
-
-/** WordPress messages can carry HTML (<strong>Error:</strong>) and entities. */
-function plain(message: string): string {
-  return message
-    .replace(/<[^>]*>/g, '')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&#x27;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .trim();
 }

@@ -14,6 +14,7 @@ import {
   type WordPressCredentials,
 } from '../../domain/integrations.js';
 import { fetchChecked } from './url-safety.js';
+import { isObject, isWpError, parseWpJson, plainWpMessage, type WpError } from './wordpress-answers.js';
 
 export { assertPublicUrl, fetchChecked, isPublicAddress } from './url-safety.js';
 
@@ -94,11 +95,6 @@ interface Attempt {
   json: unknown;
   /** Final URL after same-site redirects. */
   url: string;
-}
-
-interface WpError {
-  code: string;
-  message: string;
 }
 
 export class HttpWordPressClient implements WordPressClient {
@@ -223,11 +219,11 @@ function fromWpError(status: number, error: WpError, username: string): WordPres
         'WordPress received the request without credentials: the web server dropped the Authorization header before WordPress saw it. Ask the host to pass it through (Apache: "CGIPassAuth On" or a SetEnvIf Authorization rule in .htaccess).',
       );
     default:
-      return fail('http_error', `WordPress answered HTTP ${status}: ${plain(error.message) || error.code}`);
+      return fail('http_error', `WordPress answered HTTP ${status}: ${plainWpMessage(error.message) || error.code}`);
   }
 }
 
-/** JSON body or undefined. Tolerates a BOM or PHP notices printed before the JSON. */
+/** JSON body or undefined. Tolerates a BOM, and PHP notices printed before JSON sent as JSON. */
 async function readJson(response: Response): Promise<unknown> {
   let text: string;
   try {
@@ -235,43 +231,11 @@ async function readJson(response: Response): Promise<unknown> {
   } catch {
     return undefined;
   }
-  const trimmed = text.replace(/^\uFEFF/, '').trim();
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    if (!/json/i.test(response.headers.get('content-type') ?? '')) return undefined;
-    const start = trimmed.search(/[{[]/);
-    if (start <= 0) return undefined;
-    try {
-      return JSON.parse(trimmed.slice(start));
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return parseWpJson(text, /json/i.test(response.headers.get('content-type') ?? ''));
 }
 
 function isWpUser(value: unknown): value is { id: number; name?: unknown; roles?: unknown } {
   return isObject(value) && typeof value.id === 'number';
-}
-
-function isWpError(value: unknown): value is WpError {
-  return isObject(value) && typeof value.code === 'string' && typeof value.message === 'string';
-}
-
-/** WordPress messages can carry HTML (<strong>Error:</strong>) and entities. */
-function plain(message: string): string {
-  return message
-    .replace(/<[^>]*>/g, '')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&#x27;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .trim();
 }
 
 /** The site URL behind a (possibly redirected) users/me URL, or undefined. */
