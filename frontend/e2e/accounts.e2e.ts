@@ -1,19 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+import { ADA, GRACE, browserAvailable, launchBrowser, removeData, snap, startApp, submitRegistration, type RunningApp } from './harness.js';
 
 const hasBrowser = browserAvailable();
-
-async function register(page: Page, who: { name: string; surname: string; email: string; password: string }) {
-  await page.getByRole('button', { name: 'Register', exact: true }).first().click();
-  const dialog = page.getByRole('dialog');
-  await dialog.locator('[name="name"]').fill(who.name);
-  await dialog.locator('[name="surname"]').fill(who.surname);
-  await dialog.locator('[name="email"]').fill(who.email);
-  await dialog.locator('[name="password"]').fill(who.password);
-  await dialog.locator('[name="timezone"]').selectOption('Europe/Paris');
-  await dialog.getByRole('button', { name: 'Create account' }).click();
-}
 
 async function login(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Login', exact: true }).first().click();
@@ -48,7 +37,7 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
     await page.waitForURL(/\/welcome$/);
     await snap(page, '01-welcome');
 
-    await register(page, { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'analytical' });
+    await submitRegistration(page, { ...ADA, timezone: 'Europe/Paris' });
     await page.waitForURL(/\/dashboard$/);
     await expect.poll(() => page.getByText('Admin account created. You are logged in.').count()).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Admin' }).click();
@@ -57,7 +46,7 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
     await snap(page, '02-admin');
     await logout(page, 'Ada');
 
-    await register(page, { name: 'Grace', surname: 'Hopper', email: 'grace@example.com', password: 'compiler' });
+    await submitRegistration(page, { ...GRACE, timezone: 'Europe/Paris' });
     await page.getByText('Registration received. Await admin approval.').first().waitFor();
     expect(page.url()).toMatch(/\/welcome$/);
     await login(page, 'grace@example.com', 'compiler');

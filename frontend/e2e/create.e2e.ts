@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+import { ADA, browserAvailable, launchBrowser, registerOnDashboard, removeData, snap, startApp, type RunningApp } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -19,15 +19,7 @@ describe.skipIf(!hasBrowser)('create journey (Chromium, offline drafting)', () =
 
   it('draft survives a reload → create → edit both versions → generate an image → /schedule', async () => {
     const page = await browser.newPage();
-    await page.goto(app.url);
-    await page.getByRole('button', { name: 'Register', exact: true }).first().click();
-    const auth = page.getByRole('dialog');
-    await auth.locator('[name="name"]').fill('Ada');
-    await auth.locator('[name="surname"]').fill('Lovelace');
-    await auth.locator('[name="email"]').fill('ada@example.com');
-    await auth.locator('[name="password"]').fill('analytical');
-    await auth.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    await registerOnDashboard(page, app, ADA);
 
     await page.goto(`${app.url}/create`);
     const submit = page.getByRole('button', { name: 'Create & Schedule' });

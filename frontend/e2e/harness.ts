@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -106,4 +108,127 @@ export async function launchBrowser(): Promise<Browser> {
 /** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at. */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`) });
+}
+
+/** Someone who registers through the welcome screen's Register dialog. */
+export interface NewAccount {
+  name: string;
+  surname: string;
+  email: string;
+  password: string;
+  /** Picked in the dialog; the dialog's default when left out. */
+  timezone?: string;
+}
+
+/** The first account of most journeys. */
+export const ADA: NewAccount = { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'analytical' };
+/** A second account. */
+export const GRACE: NewAccount = { name: 'Grace', surname: 'Hopper', email: 'grace@example.com', password: 'compiler' };
+
+/** Fills in and sends the Register dialog from the welcome screen (the page is on it); does not wait for the outcome. */
+export async function submitRegistration(page: Page, who: NewAccount): Promise<void> {
+  await page.getByRole('button', { name: 'Register', exact: true }).first().click();
+  const auth = page.getByRole('dialog');
+  await auth.locator('[name="name"]').fill(who.name);
+  await auth.locator('[name="surname"]').fill(who.surname);
+  await auth.locator('[name="email"]').fill(who.email);
+  await auth.locator('[name="password"]').fill(who.password);
+  if (who.timezone) await auth.locator('[name="timezone"]').selectOption(who.timezone);
+  await auth.getByRole('button', { name: 'Create account' }).click();
+}
+
+/** Opens the app, registers `who` through the Register dialog and waits for the dashboard. */
+export async function registerOnDashboard(page: Page, app: RunningApp, who: NewAccount): Promise<void> {
+  await page.goto(app.url);
+  await submitRegistration(page, who);
+  await page.waitForURL(/\/dashboard$/);
+}
+
+/** POST/GET JSON from inside the page, with its session cookie (as the SPA does). */
+export async function callApi<T = any>(page: Page, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: await res.json() };
+    },
+    { path, body },
+  );
+}
+
+/**
+ * Connects the signed-in user to the fake WordPress site as its editor, through the API (the
+ * Settings UI has its own journey), and expects the credentials to be accepted.
+ */
+export async function connectWordPress(page: Page, wp: FakeWordPress): Promise<{ status: number; json: any }> {
+  const saved = await callApi(page, '/api/wordpress/credentials', {
+    siteUrl: wp.url,
+    username: FAKE_WP_EDITOR.username,
+    appPassword: FAKE_WP_EDITOR.appPassword,
+  });
+  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+  return saved;
+}
+
+export interface NewArticle {
+  title: string;
+  topic: string;
+  keyword: string;
+  details: string;
+  imageDescription: string;
+}
+
+/** Creates an article through the API and waits until its drafts are generated; its id. */
+export async function createArticleWithDrafts(page: Page, article: NewArticle): Promise<string> {
+  const created = await callApi(page, '/api/articles', article);
+  expect(created.status).toBe(201);
+  const id: string = created.json.article._id;
+  await expect
+    .poll(async () => (await callApi(page, `/api/articles/${id}`)).json.article.generation.status, { timeout: 30_000 })
+    .not.toBe('pending');
+  return id;
+}
+
+/** What a journey against the fake WordPress runs on; filled in before its tests. */
+export interface WordPressJourney {
+  app: RunningApp;
+  browser: Browser;
+  wp: FakeWordPress;
+}
+
+/**
+ * Call in a describe: before its tests, a fake WordPress, the app (offline drafts: no OpenAI key) and
+ * Chromium are started; after them they are stopped and the app's data folder is removed.
+ */
+export function withAppAndFakeWordPress(): WordPressJourney {
+  const journey = {} as WordPressJourney;
+  beforeAll(async () => {
+    journey.wp = await startFakeWordPress();
+    [journey.app, journey.browser] = await Promise.all([startApp(undefined, { OPENAI_API_KEY: '' }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await journey.app?.stop();
+    await journey.wp?.stop();
+    if (journey.app) removeData(journey.app);
+  });
+  return journey;
+}
+
+/**
+ * A page in a new browser context (en-US, 1280×900) whose clock is in `browserTimezone`, on which
+ * `who` has registered and sees the dashboard. Close the context at the end.
+ */
+export async function registeredPage(
+  journey: WordPressJourney,
+  browserTimezone: string,
+  who: NewAccount,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await journey.browser.newContext({ timezoneId: browserTimezone, locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await registerOnDashboard(page, journey.app, who);
+  return { context, page };
 }

@@ -1,24 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
-import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { GRACE, browserAvailable, callApi, connectWordPress, createArticleWithDrafts, registeredPage, snap, withAppAndFakeWordPress } from './harness.js';
 
 const hasBrowser = browserAvailable();
-
-/** POST/GET JSON from inside the page, with its session cookie (as the SPA does). */
-async function call<T = any>(page: Page, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(path, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, json: await res.json() };
-    },
-    { path, body },
-  );
-}
 
 /** The Content Status card's numbers, by label. */
 async function contentStatus(page: Page): Promise<Record<string, string>> {
@@ -35,58 +19,25 @@ async function contentStatus(page: Page): Promise<Record<string, string>> {
 }
 
 describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let wp: FakeWordPress;
-
-  beforeAll(async () => {
-    wp = await startFakeWordPress();
-    [app, browser] = await Promise.all([startApp(undefined, { OPENAI_API_KEY: '' }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await wp?.stop();
-    if (app) removeData(app);
-  });
+  const journey = withAppAndFakeWordPress();
 
   it('register → connect WordPress → article → dashboard → publish the blog from /schedule → history → dashboard counts it', async () => {
+    const { app, wp } = journey;
     // The browser runs in Tokyo; the user's own zone (New York) must win for the dates shown.
-    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US', viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(app.url);
-    await page.getByRole('button', { name: 'Register', exact: true }).first().click();
-    const auth = page.getByRole('dialog');
-    await auth.locator('[name="name"]').fill('Grace');
-    await auth.locator('[name="surname"]').fill('Hopper');
-    await auth.locator('[name="email"]').fill('grace@example.com');
-    await auth.locator('[name="password"]').fill('compiler');
-    await auth.locator('[name="timezone"]').selectOption('America/New_York');
-    await auth.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    const { context, page } = await registeredPage(journey, 'Asia/Tokyo', { ...GRACE, timezone: 'America/New_York' });
 
     // WordPress credentials and the article go through the API (the Settings UI is someone else's work).
-    const saved = await call(page, '/api/wordpress/credentials', {
-      siteUrl: wp.url,
-      username: FAKE_WP_EDITOR.username,
-      appPassword: FAKE_WP_EDITOR.appPassword,
-    });
-    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const saved = await connectWordPress(page, wp);
     expect(saved.json.success).toBe(true);
 
     const title = 'Shipping small releases often';
-    const created = await call(page, '/api/articles', {
+    const id = await createArticleWithDrafts(page, {
       title,
       topic: 'Why small, frequent releases lower risk',
       keyword: 'release engineering',
       details: 'Feature flags. Short-lived branches. Fast rollback.',
       imageDescription: '',
     });
-    expect(created.status).toBe(201);
-    const id: string = created.json.article._id;
-    await expect
-      .poll(async () => (await call(page, `/api/articles/${id}`)).json.article.generation.status, { timeout: 30_000 })
-      .not.toBe('pending');
 
     // Dashboard before: one article, not scheduled, nothing published.
     await page.goto(`${app.url}/dashboard`);
@@ -113,7 +64,7 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     // The posting mode is saved per article.
     await card.getByRole('radio', { name: 'Business Page' }).check();
     await page.getByText('LinkedIn posting mode set to Business Page').waitFor();
-    expect((await call(page, `/api/linkedin/article/${id}/posting-mode`)).json.mode).toBe('company');
+    expect((await callApi(page, `/api/linkedin/article/${id}/posting-mode`)).json.mode).toBe('company');
     await snap(page, '21-schedule-card');
 
     // LinkedIn is not connected: the confirmation says so and points to Settings; nothing changes.
@@ -148,7 +99,7 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect(href).toMatch(new RegExp(`^${wp.url}/\\d{4}/\\d{2}/\\d{2}/${post.slug}/$`));
     expect(await view.getAttribute('target')).toBe('_blank');
     expect(await view.getAttribute('rel')).toContain('noopener');
-    const article = (await call(page, `/api/articles/${id}`)).json.article;
+    const article = (await callApi(page, `/api/articles/${id}`)).json.article;
     expect(article.blog.wordpressPostUrl).toBe(href);
 
     // The card stays (LinkedIn is not published) and shows the blog as published.

@@ -1,27 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
-import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
-import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+import { ADA, browserAvailable, callApi, connectWordPress, createArticleWithDrafts, registeredPage, snap, withAppAndFakeWordPress, type RunningApp } from './harness.js';
 
 const hasBrowser = browserAvailable();
-
-/** POST/GET JSON from inside the page, with its session cookie (as the SPA does). */
-async function call<T = any>(page: Page, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(path, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, json: await res.json() };
-    },
-    { path, body },
-  );
-}
 
 /** The messages the local stack wrote into the outbox so far. */
 function outbox(app: RunningApp): ParsedMime[] {
@@ -34,56 +17,23 @@ function outbox(app: RunningApp): ParsedMime[] {
 }
 
 describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, local outbox)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let wp: FakeWordPress;
-
-  beforeAll(async () => {
-    wp = await startFakeWordPress();
-    [app, browser] = await Promise.all([startApp(undefined, { OPENAI_API_KEY: '' }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await wp?.stop();
-    if (app) removeData(app);
-  });
+  const journey = withAppAndFakeWordPress();
 
   it('schedule both platforms "now" from the badge → approval e-mail → approve page → published to WordPress once', async () => {
+    const { app, wp } = journey;
     // The browser's clock is in Los Angeles; the user's own zone (Tokyo) is used for times shown back.
-    const context = await browser.newContext({ timezoneId: 'America/Los_Angeles', locale: 'en-US', viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(app.url);
-    await page.getByRole('button', { name: 'Register', exact: true }).first().click();
-    const auth = page.getByRole('dialog');
-    await auth.locator('[name="name"]').fill('Ada');
-    await auth.locator('[name="surname"]').fill('Lovelace');
-    await auth.locator('[name="email"]').fill('ada@example.com');
-    await auth.locator('[name="password"]').fill('engines');
-    await auth.locator('[name="timezone"]').selectOption('Asia/Tokyo');
-    await auth.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    const { context, page } = await registeredPage(journey, 'America/Los_Angeles', { ...ADA, password: 'engines', timezone: 'Asia/Tokyo' });
 
-    const saved = await call(page, '/api/wordpress/credentials', {
-      siteUrl: wp.url,
-      username: FAKE_WP_EDITOR.username,
-      appPassword: FAKE_WP_EDITOR.appPassword,
-    });
-    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    await connectWordPress(page, wp);
 
     const title = 'Scheduling posts that wait for approval';
-    const created = await call(page, '/api/articles', {
+    const id = await createArticleWithDrafts(page, {
       title,
       topic: 'Why a human approves every scheduled post',
       keyword: 'editorial workflow',
       details: 'Schedule ahead. Approve by e-mail. Publish once.',
       imageDescription: '',
     });
-    expect(created.status).toBe(201);
-    const id: string = created.json.article._id;
-    await expect
-      .poll(async () => (await call(page, `/api/articles/${id}`)).json.article.generation.status, { timeout: 30_000 })
-      .not.toBe('pending');
 
     // /schedule: the badge opens scheduling for both platforms.
     await page.goto(`${app.url}/schedule`);
@@ -140,7 +90,7 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await badge.waitFor();
     await snap(page, '32-scheduled');
 
-    const article = (await call(page, `/api/articles/${id}`)).json.article;
+    const article = (await callApi(page, `/api/articles/${id}`)).json.article;
     expect(article.scheduled.blog).toBeTruthy();
     // "Now" is the server's now for each of the two calls.
     expect(Math.abs(Date.parse(article.scheduled.blog) - Date.parse(article.scheduled.linkedin))).toBeLessThan(2000);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPREADSHEET_MIME, defaultDriveFiles, defaultSpreadsheets, startFakeGoogle, type FakeGoogle } from '../../functions/test/fakes/google.js';
-import { browserAvailable, launchBrowser, removeData, snap, startApp, type RunningApp } from './harness.js';
+import { ADA, browserAvailable, launchBrowser, registerOnDashboard, removeData, snap, startApp, type RunningApp } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -49,15 +49,7 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
 
   it('connect → search → pick a spreadsheet → import → results → the articles on /schedule', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(app.url);
-    await page.getByRole('button', { name: 'Register', exact: true }).first().click();
-    const auth = page.getByRole('dialog');
-    await auth.locator('[name="name"]').fill('Ada');
-    await auth.locator('[name="surname"]').fill('Lovelace');
-    await auth.locator('[name="email"]').fill('ada@example.com');
-    await auth.locator('[name="password"]').fill('analytical');
-    await auth.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    await registerOnDashboard(page, app, ADA);
 
     // The Google OAuth client, as the Settings → Email panel saves it (one setting per key).
     const saved = await page.evaluate(
