@@ -4,10 +4,13 @@ import { settingsApi, type SaveSettingAnswer } from '../../api/settings';
 import { errorText } from '../../api/client';
 import { panelToast } from '../../lib/toast';
 import { Modal } from '../Modal';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton, TextField } from './fields';
+import { addIssueErrors } from './useSettingsForm';
 
 type Field = 'key' | 'value' | 'description';
 type FieldErrors = Partial<Record<Field, string>>;
+
+const FIELDS: Field[] = ['key', 'value', 'description'];
 
 interface ApiKeyModalProps {
   /** The entry to edit; absent to add a new one. */
@@ -49,15 +52,10 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
     if (!normalizedKey) next.key = SettingMessages.keyRequired;
     if (!trimmedValue) next.value = SettingMessages.valueRequired;
     const parsed = SaveSettingSchema.safeParse({ key: normalizedKey, value: trimmedValue, description });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'key' || field === 'value' || field === 'description') && !next[field]) next[field] = issue.message;
-      }
-    }
+    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
     if (Object.keys(next).length > 0 || !parsed.success) {
       setErrors(next);
-      const first = (['key', 'value', 'description'] as const).find((field) => next[field]);
+      const first = FIELDS.find((field) => next[field]);
       if (first) document.getElementById(ids[first])?.focus();
       return;
     }
@@ -76,16 +74,6 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
     }
   };
 
-  const describe = (field: Field, hint?: boolean) =>
-    errors[field] ? `${ids[field]}-error` : hint ? `${ids[field]}-hint` : undefined;
-
-  const fieldError = (field: Field) =>
-    errors[field] ? (
-      <p id={`${ids[field]}-error`} className="field__error">
-        {errors[field]}
-      </p>
-    ) : null;
-
   return (
     <Modal
       title={editing ? 'Edit API Key' : 'Add New API Key'}
@@ -100,55 +88,38 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
             {serverError}
           </div>
         )}
-        <div className="field">
-          <label className="field__label" htmlFor={ids.key}>
-            Key Name
-          </label>
-          <input
-            id={ids.key}
-            name="key"
-            className={`input input--mono${errors.key ? ' input--invalid' : ''}`}
-            value={key}
-            placeholder="openai_api_key"
-            autoComplete="off"
-            spellCheck={false}
-            disabled={editing || saving}
-            aria-invalid={errors.key ? true : undefined}
-            aria-describedby={describe('key', true)}
-            onChange={(event) => {
-              setKey(asTypedKey(event.target.value));
-              if (errors.key) setErrors((current) => ({ ...current, key: undefined }));
-            }}
-          />
-          {fieldError('key') ?? (
-            <p id={`${ids.key}-hint`} className="field__hint">
-              {editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={ids.value}>
-            Value
-          </label>
-          <input
-            id={ids.value}
-            name="value"
-            type="password"
-            className={`input${errors.value ? ' input--invalid' : ''}`}
-            value={value}
-            placeholder={editing ? 'Leave blank to keep current value' : 'Enter sensitive value'}
-            autoComplete="new-password"
-            spellCheck={false}
-            disabled={saving}
-            aria-invalid={errors.value ? true : undefined}
-            aria-describedby={describe('value')}
-            onChange={(event) => {
-              setValue(event.target.value);
-              if (errors.value) setErrors((current) => ({ ...current, value: undefined }));
-            }}
-          />
-          {fieldError('value')}
-        </div>
+        <TextField
+          id={ids.key}
+          label="Key Name"
+          name="key"
+          mono
+          value={key}
+          placeholder="openai_api_key"
+          autoComplete="off"
+          disabled={editing || saving}
+          error={errors.key}
+          // The hint gives way to the error.
+          hint={errors.key ? undefined : editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'}
+          onChange={(event) => {
+            setKey(asTypedKey(event.target.value));
+            if (errors.key) setErrors((current) => ({ ...current, key: undefined }));
+          }}
+        />
+        <TextField
+          id={ids.value}
+          label="Value"
+          name="value"
+          type="password"
+          value={value}
+          placeholder={editing ? 'Leave blank to keep current value' : 'Enter sensitive value'}
+          autoComplete="new-password"
+          disabled={saving}
+          error={errors.value}
+          onChange={(event) => {
+            setValue(event.target.value);
+            if (errors.value) setErrors((current) => ({ ...current, value: undefined }));
+          }}
+        />
         <div className="field">
           <label className="field__label" htmlFor={ids.description}>
             Description
@@ -162,26 +133,27 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
             placeholder="What is this key used for?"
             disabled={saving}
             aria-invalid={errors.description ? true : undefined}
-            aria-describedby={describe('description')}
+            aria-describedby={errors.description ? `${ids.description}-error` : undefined}
             onChange={(event) => setDescription(event.target.value)}
           />
-          {fieldError('description')}
+          {errors.description && (
+            <p id={`${ids.description}-error`} className="field__error">
+              {errors.description}
+            </p>
+          )}
         </div>
         <div className="modal__footer">
           <button type="button" className="btn btn--secondary" onClick={onClose} disabled={saving}>
             Cancel
           </button>
-          <button type="submit" className="btn btn--primary" disabled={saving} aria-busy={saving || undefined}>
-            {saving ? (
-              <>
-                <ButtonSpinner /> {editing ? 'Updating...' : 'Saving...'}
-              </>
-            ) : editing ? (
-              'Update'
-            ) : (
-              'Save'
-            )}
-          </button>
+          <BusyButton
+            type="submit"
+            className="btn btn--primary"
+            disabled={saving}
+            busy={saving}
+            label={editing ? 'Update' : 'Save'}
+            busyLabel={editing ? 'Updating...' : 'Saving...'}
+          />
         </div>
       </form>
     </Modal>

@@ -1,26 +1,23 @@
-import { useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SettingMessages, type Setting } from '@app/shared';
 import { settingsApi } from '../../api/settings';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
-import { Spinner } from '../Spinner';
 import { ApiKeyModal } from './ApiKeyModal';
+import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { API_KEYS_QUERY_KEY, type SettingsPanelProps } from './types';
 
 type ModalState = { mode: 'create' } | { mode: 'edit'; setting: Setting } | null;
 
 /** SPEC.md §2 /settings → API Keys: the generic key/value entries (integration keys are hidden). */
 export function ApiKeysSection({ onReload }: SettingsPanelProps) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const [modal, setModal] = useState<ModalState>(null);
   const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
   const query = useQuery({ queryKey: API_KEYS_QUERY_KEY, queryFn: settingsApi.listApiKeys, retry: false });
 
-  useEffect(() => {
-    if (query.isError) panelToast.error(SettingMessages.loadFailed, { toastId: 'settings-load-failed' });
-  }, [query.isError, query.errorUpdatedAt]);
+  useLoadFailedToast(query, SettingMessages.loadFailed, 'settings-load-failed');
 
   const setRowDeleting = (key: string, on: boolean) =>
     setDeleting((current) => {
@@ -48,77 +45,65 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const settings = query.data ?? [];
 
   return (
-    <section className="card settings-card" aria-labelledby={titleId} aria-busy={query.isFetching || undefined}>
-      <div className="settings-card__header settings-card__header--row">
-        <div>
-          <h2 id={titleId} className="card-title">
-            API Keys
-          </h2>
-          <p className="card-description">
-            Keys the app uses on your behalf, such as <code>openai_api_key</code> for AI drafts and images. Values are
-            stored encrypted and only shown masked.
-          </p>
-        </div>
+    <SettingsCard
+      title="API Keys"
+      description={
+        <>
+          Keys the app uses on your behalf, such as <code>openai_api_key</code> for AI drafts and images. Values are
+          stored encrypted and only shown masked.
+        </>
+      }
+      aside={
         <button type="button" className="btn btn--primary" onClick={() => setModal({ mode: 'create' })}>
           Add New API Key
         </button>
-      </div>
-
-      {query.isPending ? (
-        <div className="settings-card__state">
-          <Spinner label="Loading API keys" />
-        </div>
-      ) : query.isError ? (
-        <div className="settings-card__state">
-          <div className="alert alert--error" role="alert">
-            {SettingMessages.loadFailed}
-          </div>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : settings.length === 0 ? (
-        <p className="settings-card__empty">No API keys found. Add your first key using the form.</p>
-      ) : (
-        <ul className="api-keys" aria-label="API keys">
-          {settings.map((setting) => {
-            const busy = deleting.has(setting.key);
-            return (
-              <li key={setting._id || setting.key} className="api-key">
-                <div className="api-key__main">
-                  <h3 className="api-key__name">{setting.key}</h3>
-                  <p className="api-key__value">
-                    <span className="sr-only">Value: </span>
-                    <code>{setting.value}</code>
-                  </p>
-                  {setting.description && <p className="api-key__description">{setting.description}</p>}
-                  <p className="api-key__updated">Last updated: {formatLastUpdated(setting.updatedAt)}</p>
-                </div>
-                <div className="api-key__actions">
-                  <button
-                    type="button"
-                    className="btn btn--secondary btn--sm"
-                    disabled={busy}
-                    onClick={() => setModal({ mode: 'edit', setting })}
-                  >
-                    Edit<span className="sr-only"> {setting.key}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn--danger-ghost btn--sm"
-                    disabled={busy}
-                    aria-busy={busy || undefined}
-                    onClick={() => void remove(setting)}
-                  >
-                    {busy ? 'Deleting...' : 'Delete'}
-                    <span className="sr-only"> {setting.key}</span>
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      }
+      busy={query.isFetching}
+    >
+      <PanelQueryState query={query} loadingLabel="Loading API keys" failedText={SettingMessages.loadFailed}>
+        {settings.length === 0 ? (
+          <p className="settings-card__empty">No API keys found. Add your first key using the form.</p>
+        ) : (
+          <ul className="api-keys" aria-label="API keys">
+            {settings.map((setting) => {
+              const busy = deleting.has(setting.key);
+              return (
+                <li key={setting._id || setting.key} className="api-key">
+                  <div className="api-key__main">
+                    <h3 className="api-key__name">{setting.key}</h3>
+                    <p className="api-key__value">
+                      <span className="sr-only">Value: </span>
+                      <code>{setting.value}</code>
+                    </p>
+                    {setting.description && <p className="api-key__description">{setting.description}</p>}
+                    <p className="api-key__updated">Last updated: {formatLastUpdated(setting.updatedAt)}</p>
+                  </div>
+                  <div className="api-key__actions">
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--sm"
+                      disabled={busy}
+                      onClick={() => setModal({ mode: 'edit', setting })}
+                    >
+                      Edit<span className="sr-only"> {setting.key}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--danger-ghost btn--sm"
+                      disabled={busy}
+                      aria-busy={busy || undefined}
+                      onClick={() => void remove(setting)}
+                    >
+                      {busy ? 'Deleting...' : 'Delete'}
+                      <span className="sr-only"> {setting.key}</span>
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </PanelQueryState>
 
       {modal && (
         <ApiKeyModal
@@ -127,6 +112,6 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
           onSaved={() => onReload()}
         />
       )}
-    </section>
+    </SettingsCard>
   );
 }

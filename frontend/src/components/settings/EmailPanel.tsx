@@ -1,16 +1,18 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EmailSchema, IntegrationMessages, TEST_EMAIL_SUBJECT, type EmailStatus } from '@app/shared';
 import { ApiError } from '../../api/client';
 import { emailApi } from '../../api/integrations';
 import { settingsApi } from '../../api/settings';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner, Spinner } from '../Spinner';
-import { TextField } from './fields';
+import { ButtonSpinner } from '../Spinner';
+import { BusyButton, TestConnectionButton, TextField } from './fields';
 import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages, gmailErrorText } from './messages';
-import { useOAuthPopup, useOAuthReturn, type OAuthOutcome } from './oauth';
+import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { EMAIL_QUERY_KEY, type SettingsPanelProps } from './types';
+import { useOAuthSignIn } from './useOAuthSignIn';
+import { useSettingsForm } from './useSettingsForm';
 
 /** SPEC.md §3 Email form state. */
 export interface EmailForm {
@@ -58,7 +60,6 @@ const EMPTY_STATUS: EmailStatus = {
  */
 export function EmailPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
-  const titleId = `${uid}-title`;
   const authTitleId = `${uid}-auth-title`;
   const ids = Object.fromEntries(FIELDS.map((field) => [field, `${uid}-${field}`])) as Record<Field, string>;
   const queryClient = useQueryClient();
@@ -70,18 +71,13 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   });
   const status = query.data;
 
-  const [form, setForm] = useState<EmailForm>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
+  const { form, setForm, setErrors, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
   const [busy, setBusy] = useState<Busy>(null);
   const [serverError, setServerError] = useState('');
   /** The server's plain values last copied into the form: a field still equal to them is not being edited. */
   const synced = useRef<Pick<EmailForm, 'notificationEmail' | 'gmailClientId'> | null>(null);
-  /** The masked token before the popup opened: a different one means the sign-in worked. */
-  const awaiting = useRef<{ token: string } | null>(null);
 
-  useEffect(() => {
-    if (query.isError) panelToast.error(M.loadFailed, { toastId: 'email-load-failed' });
-  }, [query.isError, query.errorUpdatedAt]);
+  useLoadFailedToast(query, M.loadFailed, 'email-load-failed');
 
   useEffect(() => {
     if (!status) return;
@@ -103,54 +99,21 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const clientId = form.gmailClientId.trim();
   const hasSecret = !!form.gmailClientSecret.trim() || savedSecret;
 
-  const change = (field: Field, value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const refetch = query.refetch;
-  const succeeded = useCallback(() => {
-    awaiting.current = null;
-    panelToast.success(M.connected, { toastId: 'gmail-connected' });
-  }, []);
-
-  /** A fresh read of the status: a read started before the sign-in finished may be stale. */
-  const refresh = useCallback(async () => {
-    await queryClient.cancelQueries({ queryKey: EMAIL_QUERY_KEY });
-    return refetch();
-  }, [queryClient, refetch]);
-
-  const onOutcome = useCallback(
-    (outcome: OAuthOutcome) => {
-      void refresh();
-      if (outcome.ok) succeeded();
-      else {
-        awaiting.current = null;
-        panelToast.error(gmailErrorText(outcome.error), { toastId: 'gmail-auth-error' });
-      }
-    },
-    [refresh, succeeded],
-  );
-
-  const pollStatus = useCallback(async () => {
-    const next = (await refetch()).data;
-    if (awaiting.current && next?.authenticated && next.gmailRefreshToken !== awaiting.current.token) succeeded();
-  }, [refetch, succeeded]);
-
-  const handingOver = useOAuthReturn('gmail', onOutcome);
-  const popup = useOAuthPopup('gmail', {
-    onOutcome,
-    onPoll: () => void pollStatus(),
-    onClosed: () => void pollStatus().finally(() => (awaiting.current = null)),
+  const oauth = useOAuthSignIn({
+    provider: 'gmail',
+    queryKey: EMAIL_QUERY_KEY,
+    refetch,
+    popup: GMAIL_POPUP,
+    // A different (masked) token than before the popup opened means the sign-in worked.
+    signedInSince: (before, next) => !!next?.authenticated && next.gmailRefreshToken !== (before?.gmailRefreshToken ?? ''),
+    messages: M,
+    errorText: gmailErrorText,
   });
 
-  /** Shows the first problem as a toast and next to its field, and focuses that field. */
+  /** Shows the first problem (or `message`) as a toast and next to its field, and focuses that field. */
   const reject = (next: Errors, message?: string) => {
-    setErrors(next);
-    const first = FIELDS.find((field) => next[field]);
-    const text = message ?? (first ? next[first] : undefined);
-    if (text) panelToast.error(text, { toastId: `email-invalid-${text}` });
-    if (first) document.getElementById(ids[first])?.focus();
+    showErrors(next, (_field, text) => `email-invalid-${text}`, message);
   };
 
   /** Typed values that look masked would overwrite the real secret with bullets: refuse them. */
@@ -233,28 +196,10 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   };
 
   const authenticate = async () => {
-    if (busy || popup.isOpen) return;
+    if (busy || oauth.popupOpen) return;
     setBusy('auth');
-    let authUrl: string | undefined;
     try {
-      authUrl = (await emailApi.authUrl())?.authUrl;
-    } catch (err) {
-      // A 400 says why ("Please fill in Gmail API credentials": nothing saved yet).
-      panelToast.error(err instanceof ApiError && err.status === 400 && err.serverMessage ? err.serverMessage : M.authUrlFailed);
-      setBusy(null);
-      return;
-    }
-    try {
-      if (!authUrl) {
-        panelToast.error(M.authUrlFailed);
-        return;
-      }
-      awaiting.current = { token: status?.gmailRefreshToken ?? '' };
-      // A blocked popup: sign in in this window instead; the callback brings the user back here.
-      if (!popup.open(authUrl, GMAIL_POPUP.name, GMAIL_POPUP.features)) window.location.assign(authUrl);
-    } catch {
-      awaiting.current = null;
-      panelToast.error(M.authStartFailed);
+      await oauth.signIn(status, () => emailApi.authUrl());
     } finally {
       setBusy(null);
     }
@@ -280,41 +225,21 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
     }
   };
 
-  const authenticating = busy === 'auth' || popup.isOpen;
+  const authenticating = busy === 'auth' || oauth.popupOpen;
   const disabled = busy !== null || query.isPending;
-  const authDisabled = busy !== null || popup.isOpen || !clientId || !hasSecret;
+  const authDisabled = busy !== null || oauth.popupOpen || !clientId || !hasSecret;
 
   return (
-    <section className="card settings-card" aria-labelledby={titleId} aria-busy={query.isFetching || undefined}>
-      <div className="settings-card__header settings-card__header--row">
-        <div>
-          <h2 id={titleId} className="card-title">
-            Gmail API Configuration
-          </h2>
-          <p className="card-description">
-            Approval notifications are sent through the Gmail API with your own Google Cloud OAuth client.
-          </p>
-        </div>
-        <span className="badge badge--accent">Gmail API Only</span>
-      </div>
-
-      {handingOver ? (
+    <SettingsCard
+      title="Gmail API Configuration"
+      description="Approval notifications are sent through the Gmail API with your own Google Cloud OAuth client."
+      aside={<span className="badge badge--accent">Gmail API Only</span>}
+      busy={query.isFetching}
+    >
+      {oauth.handingOver ? (
         <p className="muted">Finishing the Google sign-in…</p>
-      ) : query.isPending ? (
-        <div className="settings-card__state">
-          <Spinner label="Loading email settings" />
-        </div>
       ) : (
-        query.isError && (
-          <div className="settings-card__state">
-            <div className="alert alert--error" role="alert">
-              {M.loadFailed}
-            </div>
-            <button type="button" className="btn btn--secondary btn--sm" onClick={() => void refetch()}>
-              Try again
-            </button>
-          </div>
-        )
+        <PanelQueryState query={query} loadingLabel="Loading email settings" failedText={M.loadFailed} />
       )}
 
       <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="Gmail API settings">
@@ -325,59 +250,43 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
         )}
         <div className="settings-form__grid">
           <TextField
-            id={ids.notificationEmail}
+            {...fieldProps('notificationEmail')}
             label="Notification Email"
             type="email"
-            name="notificationEmail"
             autoComplete="email"
             placeholder="you@example.com"
             required
-            value={form.notificationEmail}
             disabled={disabled}
-            error={errors.notificationEmail}
             hint="Where approval notifications will be sent"
-            onChange={(event) => change('notificationEmail', event.target.value)}
           />
           <TextField
-            id={ids.gmailClientId}
+            {...fieldProps('gmailClientId')}
             label="Gmail Client ID"
             type="text"
-            name="gmailClientId"
             autoComplete="off"
             placeholder="1234567890-abc.apps.googleusercontent.com"
             required
             mono
-            value={form.gmailClientId}
             disabled={disabled}
-            error={errors.gmailClientId}
-            onChange={(event) => change('gmailClientId', event.target.value)}
           />
           <TextField
-            id={ids.gmailClientSecret}
+            {...fieldProps('gmailClientSecret')}
             label="Gmail Client Secret"
             type="password"
-            name="gmailClientSecret"
             autoComplete="new-password"
             placeholder={status?.gmailClientSecret || 'GOCSPX-…'}
             required={!savedSecret}
-            value={form.gmailClientSecret}
             disabled={disabled}
-            error={errors.gmailClientSecret}
             hint={savedSecret ? 'Saved. Leave blank to keep it, or type a new one to replace it.' : undefined}
-            onChange={(event) => change('gmailClientSecret', event.target.value)}
           />
           <TextField
-            id={ids.gmailRefreshToken}
+            {...fieldProps('gmailRefreshToken')}
             label="Gmail Refresh Token"
             type="password"
-            name="gmailRefreshToken"
             autoComplete="new-password"
             placeholder={status?.gmailRefreshToken || 'Optional'}
-            value={form.gmailRefreshToken}
             disabled={disabled}
-            error={errors.gmailRefreshToken}
             hint="Leave empty for initial setup, generated during the OAuth flow"
-            onChange={(event) => change('gmailRefreshToken', event.target.value)}
           />
         </div>
 
@@ -422,36 +331,21 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
             {busy === 'clear' ? 'Clearing...' : 'Clear Settings'}
           </button>
           <div className="settings-form__actions">
-            <button
-              type="button"
-              className="btn btn--secondary"
-              onClick={() => void test()}
+            <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
+            <BusyButton
+              type="submit"
+              className="btn btn--primary"
               disabled={disabled}
-              aria-busy={busy === 'test' || undefined}
-            >
-              {busy === 'test' ? (
-                <>
-                  <ButtonSpinner /> Testing...
-                </>
-              ) : (
-                'Test Connection'
-              )}
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={disabled} aria-busy={busy === 'save' || undefined}>
-              {busy === 'save' ? (
-                <>
-                  <ButtonSpinner /> Saving...
-                </>
-              ) : (
-                'Save Settings'
-              )}
-            </button>
+              busy={busy === 'save'}
+              label="Save Settings"
+              busyLabel="Saving..."
+            />
           </div>
         </div>
         <p className="field__hint">Test Connection sends a test e-mail to the notification address with the saved settings.</p>
       </form>
 
       <GmailSetupGuide />
-    </section>
+    </SettingsCard>
   );
 }

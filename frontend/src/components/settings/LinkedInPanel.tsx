@@ -1,20 +1,32 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
 import { ApiError, errorText } from '../../api/client';
 import { linkedInRedirectUri, linkedinApi, type LinkedInCredentialsBody } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner, Spinner } from '../Spinner';
-import { ConnectionBadge, CopyableValue, IntegrationStatus, TextField } from './fields';
+import { ButtonSpinner } from '../Spinner';
+import {
+  BusyButton,
+  ConnectionBadge,
+  CopyableValue,
+  IntegrationStatus,
+  SavedSecretField,
+  TestConnectionButton,
+  TextField,
+} from './fields';
 import { LinkedInWebhook } from './LinkedInWebhook';
 import { PanelMessages, linkedInErrorText } from './messages';
-import { useOAuthPopup, useOAuthReturn, type OAuthOutcome } from './oauth';
+import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { LINKEDIN_QUERY_KEY, type SettingsPanelProps } from './types';
+import { useOAuthSignIn } from './useOAuthSignIn';
+import { addIssueErrors, useSettingsForm } from './useSettingsForm';
 
 type Field = 'clientId' | 'clientSecret';
 type Errors = Partial<Record<Field, string>>;
 type Busy = 'save' | 'test' | 'auth' | null;
 
+const FIELDS: Field[] = ['clientId', 'clientSecret'];
+const EMPTY: Record<Field, string> = { clientId: '', clientSecret: '' };
 const M = PanelMessages.linkedin;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** SPEC.md §9: the LinkedIn authorization popup is 600x700. */
@@ -44,9 +56,7 @@ export function expiryWarning(iso: string, now = Date.now()): string {
  */
 export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
-  const titleId = `${uid}-title`;
   const ids: Record<Field, string> = { clientId: `${uid}-client-id`, clientSecret: `${uid}-client-secret` };
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: LINKEDIN_QUERY_KEY,
     queryFn: linkedinApi.status,
@@ -57,84 +67,40 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const status = query.data;
   const hasSavedCredentials = !!status?.clientId && !!status.hasClientSecret;
 
-  const [clientId, setClientId] = useState('');
-  const [clientSecret, setClientSecret] = useState('');
-  const [dirty, setDirty] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
+  const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
   const [busy, setBusy] = useState<Busy>(null);
-  /** The token expiry before the popup opened: a different one means the sign-in worked. */
-  const awaiting = useRef<{ expiresAt: string | null } | null>(null);
 
-  useEffect(() => {
-    if (query.isError) panelToast.error(M.loadFailed, { toastId: 'linkedin-load-failed' });
-  }, [query.isError, query.errorUpdatedAt]);
+  useLoadFailedToast(query, M.loadFailed, 'linkedin-load-failed');
 
   useEffect(() => {
     if (!status || dirty) return;
-    setClientId(status.clientId ?? '');
-    setClientSecret('');
+    setForm({ clientId: status.clientId ?? '', clientSecret: '' });
   }, [status, dirty]);
 
   const refetch = query.refetch;
-  const succeeded = useCallback(() => {
-    awaiting.current = null;
-    panelToast.success(M.connected, { toastId: 'linkedin-connected' });
-  }, []);
-
-  /** A fresh read of the status: a read started before the sign-in finished may be stale. */
-  const refresh = useCallback(async () => {
-    await queryClient.cancelQueries({ queryKey: LINKEDIN_QUERY_KEY });
-    return refetch();
-  }, [queryClient, refetch]);
-
-  const onOutcome = useCallback(
-    (outcome: OAuthOutcome) => {
-      void refresh();
-      if (outcome.ok) succeeded();
-      else {
-        awaiting.current = null;
-        panelToast.error(linkedInErrorText(outcome.error), { toastId: 'linkedin-auth-error' });
-      }
-    },
-    [refresh, succeeded],
-  );
-
-  /** While the popup is open (and once when it closes) the status tells whether the sign-in worked. */
-  const pollStatus = useCallback(async () => {
-    const result = await refetch();
-    const next = result.data;
-    if (awaiting.current && next?.connected && next.expiresAt !== awaiting.current.expiresAt) succeeded();
-  }, [refetch, succeeded]);
-
-  const handingOver = useOAuthReturn('linkedin', onOutcome);
-  const popup = useOAuthPopup('linkedin', {
-    onOutcome,
-    onPoll: () => void pollStatus(),
-    onClosed: () => void pollStatus().finally(() => (awaiting.current = null)),
+  const oauth = useOAuthSignIn({
+    provider: 'linkedin',
+    queryKey: LINKEDIN_QUERY_KEY,
+    refetch,
+    popup: LINKEDIN_POPUP,
+    // A different token expiry than before the popup opened means the sign-in worked.
+    signedInSince: (before, next) => !!next?.connected && next.expiresAt !== (before?.expiresAt ?? null),
+    messages: M,
+    errorText: linkedInErrorText,
   });
 
-  const body = (): LinkedInCredentialsBody => ({ clientId: clientId.trim(), clientSecret: clientSecret.trim() });
+  const body = (): LinkedInCredentialsBody => ({ clientId: form.clientId.trim(), clientSecret: form.clientSecret.trim() });
 
   /** SPEC.md §5: Client ID required; the secret too, unless one is saved for this same client id. */
   const check = (input: LinkedInCredentialsBody): boolean => {
     const next: Errors = {};
     const parsed = LinkedInCredentialsSchema.safeParse(input);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        if ((field === 'clientId' || field === 'clientSecret') && !next[field]) next[field] = issue.message;
-      }
-    }
+    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
     const keepsSavedSecret = hasSavedCredentials && input.clientId === status?.clientId;
     if (!input.clientSecret && !keepsSavedSecret && !next.clientSecret) {
       next.clientSecret = IntegrationMessages.linkedinClientSecretRequired;
     }
-    setErrors(next);
-    const first = (['clientId', 'clientSecret'] as const).find((field) => next[field]);
-    if (!first) return true;
-    panelToast.error(next[first]!, { toastId: `linkedin-invalid-${first}` });
-    document.getElementById(ids[first])?.focus();
-    return false;
+    return showErrors(next, (field) => `linkedin-invalid-${field}`);
   };
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
@@ -147,7 +113,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
       const answer = await linkedinApi.saveCredentials(input);
       panelToast.success(answer?.message || IntegrationMessages.linkedinSaved);
       setDirty(false);
-      setClientSecret('');
+      setForm((current) => ({ ...current, clientSecret: '' }));
       await refetch();
       onReload();
     } catch (err) {
@@ -183,26 +149,8 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
       return;
     }
     setBusy('auth');
-    let authUrl: string | undefined;
     try {
-      authUrl = (await linkedinApi.authUrl(linkedInRedirectUri()))?.authUrl;
-    } catch (err) {
-      // A 400 says why (e.g. "Please save LinkedIn credentials first").
-      panelToast.error(err instanceof ApiError && err.status === 400 ? errorText(err, M.authUrlFailed) : M.authUrlFailed);
-      setBusy(null);
-      return;
-    }
-    try {
-      if (!authUrl) {
-        panelToast.error(M.authUrlFailed);
-        return;
-      }
-      awaiting.current = { expiresAt: status?.expiresAt ?? null };
-      // A blocked popup: sign in in this window instead; the callback brings the user back here.
-      if (!popup.open(authUrl, LINKEDIN_POPUP.name, LINKEDIN_POPUP.features)) window.location.assign(authUrl);
-    } catch {
-      awaiting.current = null;
-      panelToast.error(M.authStartFailed);
+      await oauth.signIn(status, () => linkedinApi.authUrl(linkedInRedirectUri()));
     } finally {
       setBusy(null);
     }
@@ -211,37 +159,18 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const disabled = busy !== null || query.isPending;
 
   return (
-    <section className="card settings-card" aria-labelledby={titleId} aria-busy={query.isFetching || undefined}>
-      <div className="settings-card__header settings-card__header--row">
-        <div>
-          <h2 id={titleId} className="card-title">
-            LinkedIn Integration
-          </h2>
-          <p className="card-description">
-            Publish posts to LinkedIn through your own LinkedIn app (developer portal → My apps → Auth), then sign in
-            with the LinkedIn account to post as.
-          </p>
-        </div>
-        {status && <LinkedInBadge status={status} />}
-      </div>
-
-      {handingOver ? (
+    <SettingsCard
+      title="LinkedIn Integration"
+      description="Publish posts to LinkedIn through your own LinkedIn app (developer portal → My apps → Auth), then sign in with the LinkedIn account to post as."
+      aside={status && <LinkedInBadge status={status} />}
+      busy={query.isFetching}
+    >
+      {oauth.handingOver ? (
         <IntegrationStatus tone="idle">Finishing the LinkedIn sign-in…</IntegrationStatus>
-      ) : query.isPending ? (
-        <div className="settings-card__state">
-          <Spinner label="Loading LinkedIn status" />
-        </div>
-      ) : query.isError ? (
-        <div className="settings-card__state">
-          <div className="alert alert--error" role="alert">
-            {M.loadFailed}
-          </div>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void refetch()}>
-            Try again
-          </button>
-        </div>
       ) : (
-        <LinkedInConnection status={status!} waiting={popup.isOpen} />
+        <PanelQueryState query={query} loadingLabel="Loading LinkedIn status" failedText={M.loadFailed}>
+          <LinkedInConnection status={status!} waiting={oauth.popupOpen} />
+        </PanelQueryState>
       )}
 
       <CopyableValue
@@ -254,72 +183,39 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
       <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="LinkedIn credentials">
         <div className="settings-form__grid">
           <TextField
-            id={ids.clientId}
+            {...fieldProps('clientId')}
             label="Client ID"
-            name="clientId"
             autoComplete="off"
             placeholder="e.g. 86abcdefghijkl"
             required
             mono
-            value={clientId}
             disabled={disabled}
-            error={errors.clientId}
-            onChange={(event) => {
-              setClientId(event.target.value);
-              setDirty(true);
-              if (errors.clientId) setErrors((current) => ({ ...current, clientId: undefined }));
-            }}
           />
-          <TextField
-            id={ids.clientSecret}
+          <SavedSecretField
+            {...fieldProps('clientSecret')}
             label="Client Secret"
-            type="password"
-            name="clientSecret"
-            autoComplete="new-password"
-            placeholder={hasSavedCredentials ? 'Leave blank to keep the saved secret' : 'Primary Client Secret'}
-            required={!hasSavedCredentials}
-            value={clientSecret}
+            saved={hasSavedCredentials}
+            what="secret"
+            placeholder="Primary Client Secret"
             disabled={disabled}
-            error={errors.clientSecret}
-            hint={hasSavedCredentials ? 'A secret is saved. Type a new one only to replace it.' : undefined}
-            onChange={(event) => {
-              setClientSecret(event.target.value);
-              setDirty(true);
-              if (errors.clientSecret) setErrors((current) => ({ ...current, clientSecret: undefined }));
-            }}
           />
         </div>
         <div className="settings-form__actions">
-          <button type="submit" className="btn btn--secondary" disabled={disabled} aria-busy={busy === 'save' || undefined}>
-            {busy === 'save' ? (
-              <>
-                <ButtonSpinner /> Saving...
-              </>
-            ) : (
-              'Save Credentials'
-            )}
-          </button>
-          <button
-            type="button"
+          <BusyButton
+            type="submit"
             className="btn btn--secondary"
-            onClick={() => void test()}
             disabled={disabled}
-            aria-busy={busy === 'test' || undefined}
-          >
-            {busy === 'test' ? (
-              <>
-                <ButtonSpinner /> Testing...
-              </>
-            ) : (
-              'Test Connection'
-            )}
-          </button>
+            busy={busy === 'save'}
+            label="Save Credentials"
+            busyLabel="Saving..."
+          />
+          <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
           <button
             type="button"
             className="btn btn--primary"
             onClick={() => void authenticate()}
             disabled={disabled}
-            aria-busy={busy === 'auth' || popup.isOpen || undefined}
+            aria-busy={busy === 'auth' || oauth.popupOpen || undefined}
           >
             {busy === 'auth' && <ButtonSpinner />}
             Authenticate with LinkedIn
@@ -328,7 +224,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
       </form>
 
       <LinkedInWebhook />
-    </section>
+    </SettingsCard>
   );
 }
 

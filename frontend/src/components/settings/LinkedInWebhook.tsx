@@ -4,8 +4,7 @@ import { IntegrationMessages, WebhookSchema } from '@app/shared';
 import { errorText } from '../../api/client';
 import { linkedinApi } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner } from '../Spinner';
-import { CopyableValue, TextField } from './fields';
+import { BusyButton, CopyableValue, TextField } from './fields';
 import { PanelMessages } from './messages';
 import { LINKEDIN_WEBHOOK_QUERY_KEY } from './types';
 
@@ -94,15 +93,14 @@ export function LinkedInWebhook() {
             if (error) setError(undefined);
           }}
         />
-        <button type="submit" className="btn btn--secondary" disabled={saving || query.isPending} aria-busy={saving || undefined}>
-          {saving ? (
-            <>
-              <ButtonSpinner /> Saving...
-            </>
-          ) : (
-            'Save Webhook'
-          )}
-        </button>
+        <BusyButton
+          type="submit"
+          className="btn btn--secondary"
+          disabled={saving || query.isPending}
+          busy={saving}
+          label="Save Webhook"
+          busyLabel="Saving..."
+        />
       </form>
 
       {secret ? (

@@ -5,10 +5,11 @@ import { ApiError, errorText } from '../../api/client';
 import { wordpressApi, type WordPressCheckAnswer, type WordPressCredentialsBody } from '../../api/integrations';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner, Spinner } from '../Spinner';
-import { ConnectionBadge, IntegrationStatus, TextField } from './fields';
+import { BusyButton, ConnectionBadge, IntegrationStatus, SavedSecretField, TestConnectionButton, TextField } from './fields';
 import { PanelMessages } from './messages';
+import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { WORDPRESS_QUERY_KEY, type SettingsPanelProps } from './types';
+import { addIssueErrors, useSettingsForm } from './useSettingsForm';
 
 type Field = 'siteUrl' | 'username' | 'appPassword';
 type Form = Record<Field, string>;
@@ -29,34 +30,23 @@ const nameOf = (answer: WordPressCheckAnswer, fallback: string) => answer.user?.
  */
 export function WordPressPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
-  const titleId = `${uid}-title`;
   const ids: Record<Field, string> = { siteUrl: `${uid}-site`, username: `${uid}-user`, appPassword: `${uid}-password` };
   const query = useQuery({ queryKey: WORDPRESS_QUERY_KEY, queryFn: wordpressApi.status, retry: false });
   const status = query.data;
   const editing = !!status?.configured;
   const hasSavedPassword = editing && !!status?.hasAppPassword;
 
-  const [form, setForm] = useState<Form>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
+  const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
   const [busy, setBusy] = useState<Busy>(null);
-  const [dirty, setDirty] = useState(false);
   const [connectedAs, setConnectedAs] = useState<string | null>(null);
 
-  useEffect(() => {
-    if (query.isError) panelToast.error(M.loadFailed, { toastId: 'wordpress-load-failed' });
-  }, [query.isError, query.errorUpdatedAt]);
+  useLoadFailedToast(query, M.loadFailed, 'wordpress-load-failed');
 
   // The saved site and user fill the form, unless the user is typing.
   useEffect(() => {
     if (!status || dirty) return;
     setForm({ siteUrl: status.siteUrl ?? '', username: status.username ?? '', appPassword: '' });
   }, [status, dirty]);
-
-  const change = (field: Field, value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setDirty(true);
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  };
 
   /** The body for both calls; the locked site URL is always the saved one. */
   const body = (): WordPressCredentialsBody => ({
@@ -69,26 +59,13 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
   const validate = (input: WordPressCredentialsBody): Errors => {
     const next: Errors = {};
     const parsed = WordPressTestSchema.safeParse(input);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        if (FIELDS.includes(field) && !next[field]) next[field] = issue.message;
-      }
-    }
+    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
     if (!input.appPassword && !hasSavedPassword && !next.appPassword) next.appPassword = IntegrationMessages.allFieldsRequired;
     return next;
   };
 
-  const check = (input: WordPressCredentialsBody): boolean => {
-    const next = validate(input);
-    setErrors(next);
-    const first = FIELDS.find((field) => next[field]);
-    if (!first) return true;
-    const message = next[first]!;
-    panelToast.error(message, { toastId: `wordpress-invalid-${message}` });
-    document.getElementById(ids[first])?.focus();
-    return false;
-  };
+  const check = (input: WordPressCredentialsBody): boolean =>
+    showErrors(validate(input), (_field, text) => `wordpress-invalid-${text}`);
 
   const test = async () => {
     if (busy) return;
@@ -137,109 +114,60 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
   const disabled = busy !== null || query.isPending;
 
   return (
-    <section className="card settings-card" aria-labelledby={titleId} aria-busy={query.isFetching || undefined}>
-      <div className="settings-card__header settings-card__header--row">
-        <div>
-          <h2 id={titleId} className="card-title">
-            WordPress Integration
-          </h2>
-          <p className="card-description">
-            Publish blog posts to your WordPress site. Create an application password under Users → Profile →
-            Application Passwords in your WordPress admin.
-          </p>
-        </div>
-        {editing && <ConnectionBadge connected />}
-      </div>
-
-      {query.isPending ? (
-        <div className="settings-card__state">
-          <Spinner label="Loading WordPress credentials" />
-        </div>
-      ) : query.isError ? (
-        <div className="settings-card__state">
-          <div className="alert alert--error" role="alert">
-            {M.loadFailed}
-          </div>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : (
+    <SettingsCard
+      title="WordPress Integration"
+      description="Publish blog posts to your WordPress site. Create an application password under Users → Profile → Application Passwords in your WordPress admin."
+      aside={editing && <ConnectionBadge connected />}
+      busy={query.isFetching}
+    >
+      <PanelQueryState query={query} loadingLabel="Loading WordPress credentials" failedText={M.loadFailed}>
         <WordPressStatusLine status={status!} connectedAs={connectedAs} />
-      )}
+      </PanelQueryState>
 
       <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="WordPress credentials">
         <div className="settings-form__grid">
           <TextField
-            id={ids.siteUrl}
+            {...fieldProps('siteUrl')}
             label="Site URL"
             type="url"
-            name="siteUrl"
             inputMode="url"
             autoComplete="url"
             placeholder="https://your-site.com"
             required
             value={editing ? (status?.siteUrl ?? form.siteUrl) : form.siteUrl}
             disabled={editing || disabled}
-            error={errors.siteUrl}
             hint={editing ? IntegrationMessages.siteUrlLocked : 'The address of your WordPress site.'}
-            onChange={(event) => change('siteUrl', event.target.value)}
           />
           <TextField
-            id={ids.username}
+            {...fieldProps('username')}
             label="Username"
-            name="username"
             autoComplete="off"
             placeholder="Your WordPress login or e-mail"
             required
-            value={form.username}
             disabled={disabled}
-            error={errors.username}
-            onChange={(event) => change('username', event.target.value)}
           />
-          <TextField
-            id={ids.appPassword}
+          <SavedSecretField
+            {...fieldProps('appPassword')}
             label="Application Password"
-            type="password"
-            name="appPassword"
-            autoComplete="new-password"
-            placeholder={hasSavedPassword ? 'Leave blank to keep the saved password' : 'xxxx xxxx xxxx xxxx xxxx xxxx'}
-            required={!hasSavedPassword}
-            value={form.appPassword}
+            saved={hasSavedPassword}
+            what="password"
+            placeholder="xxxx xxxx xxxx xxxx xxxx xxxx"
             disabled={disabled}
-            error={errors.appPassword}
-            hint={hasSavedPassword ? 'A password is saved. Type a new one only to replace it.' : undefined}
-            onChange={(event) => change('appPassword', event.target.value)}
           />
         </div>
         <div className="settings-form__actions">
-          <button
-            type="button"
-            className="btn btn--secondary"
-            onClick={() => void test()}
+          <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
+          <BusyButton
+            type="submit"
+            className="btn btn--primary"
             disabled={disabled}
-            aria-busy={busy === 'test' || undefined}
-          >
-            {busy === 'test' ? (
-              <>
-                <ButtonSpinner /> Testing...
-              </>
-            ) : (
-              'Test Connection'
-            )}
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={disabled} aria-busy={busy === 'save' || undefined}>
-            {busy === 'save' ? (
-              <>
-                <ButtonSpinner /> Saving...
-              </>
-            ) : (
-              'Save'
-            )}
-          </button>
+            busy={busy === 'save'}
+            label="Save"
+            busyLabel="Saving..."
+          />
         </div>
       </form>
-    </section>
+    </SettingsCard>
   );
 }
 

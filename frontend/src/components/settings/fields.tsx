@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { timing } from '../../lib/timing';
 import { panelToast } from '../../lib/toast';
+import { ButtonSpinner } from '../Spinner';
 import { PanelMessages } from './messages';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required'> {
@@ -44,6 +45,29 @@ export function TextField({ id, label, hint, error, required, mono, className, .
         </p>
       )}
     </div>
+  );
+}
+
+interface SavedSecretFieldProps extends Omit<TextFieldProps, 'type' | 'required' | 'hint'> {
+  /** A value is saved (the server never sends it back): a blank field keeps it. */
+  saved: boolean;
+  /** What the value is, in the texts: "secret", "password". */
+  what: string;
+  /** The placeholder while nothing is saved. */
+  placeholder: string;
+}
+
+/** A password input for a value the server keeps: required until one is saved, then blank keeps it. */
+export function SavedSecretField({ saved, what, placeholder, ...field }: SavedSecretFieldProps) {
+  return (
+    <TextField
+      {...field}
+      type="password"
+      autoComplete="new-password"
+      placeholder={saved ? `Leave blank to keep the saved ${what}` : placeholder}
+      required={!saved}
+      hint={saved ? `A ${what} is saved. Type a new one only to replace it.` : undefined}
+    />
   );
 }
 
@@ -136,4 +160,41 @@ export function IntegrationStatus({
 /** "Connected" / "Not connected" next to a panel's title. */
 export function ConnectionBadge({ connected }: { connected: boolean }) {
   return <span className={`badge${connected ? ' badge--success' : ''}`}>{connected ? 'Connected' : 'Not connected'}</span>;
+}
+
+interface BusyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-busy' | 'children'> {
+  /** Its action is running: a spinner and `busyLabel` instead of `label`. */
+  busy: boolean;
+  label: ReactNode;
+  busyLabel: string;
+}
+
+/** A button whose label turns into a spinner and "…ing..." while its action runs. */
+export function BusyButton({ busy, label, busyLabel, ...button }: BusyButtonProps) {
+  return (
+    <button {...button} aria-busy={busy || undefined}>
+      {busy ? (
+        <>
+          <ButtonSpinner /> {busyLabel}
+        </>
+      ) : (
+        label
+      )}
+    </button>
+  );
+}
+
+/** The "Test Connection" button of an integration panel. */
+export function TestConnectionButton({ testing, disabled, onTest }: { testing: boolean; disabled: boolean; onTest: () => void }) {
+  return (
+    <BusyButton
+      type="button"
+      className="btn btn--secondary"
+      onClick={onTest}
+      disabled={disabled}
+      busy={testing}
+      label="Test Connection"
+      busyLabel="Testing..."
+    />
+  );
 }
