@@ -15,6 +15,8 @@ export interface Config {
   secretsPrefix: string;
   /** The worker Lambda for async jobs; unset locally (jobs run in-process). */
   workerFunctionName?: string;
+  /** The SQS queue of bulk jobs (a spreadsheet import's drafting); unset locally (they go to the job queue). */
+  bulkJobQueueUrl?: string;
   /** Whether PUBLIC_URL was set explicitly (else the public origin comes from the request in AWS). */
   publicUrlFromEnv: boolean;
   linkedinApiUrl: string;
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
     secretsPrefix: env.SECRETS_PREFIX ?? 'content-publisher/',
     workerFunctionName: env.WORKER_FUNCTION_NAME || undefined,
+    bulkJobQueueUrl: env.BULK_JOB_QUEUE_URL || undefined,
     publicUrlFromEnv: Boolean(env.PUBLIC_URL),
     linkedinApiUrl: (env.LINKEDIN_API_URL || 'https://api.linkedin.com').replace(/\/+$/, ''),
     linkedinOAuthUrl: (env.LINKEDIN_OAUTH_URL || 'https://www.linkedin.com/oauth/v2').replace(/\/+$/, ''),

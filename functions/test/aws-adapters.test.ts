@@ -14,11 +14,15 @@ import {
   SchedulerClient,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EventBridgeScheduler, scheduleName } from '../src/adapters/aws/eventbridge-scheduler.js';
 import { LambdaJobQueue } from '../src/adapters/aws/lambda-job-queue.js';
 import { SecretsManagerStore } from '../src/adapters/aws/secrets-manager-store.js';
+import { SqsJobQueue } from '../src/adapters/aws/sqs-job-queue.js';
+import { JobsNotQueuedError, type Job } from '../src/domain/ports.js';
+import { eachToQueue } from '../src/services/jobs.js';
 
 const notFound = () => new ResourceNotFoundException({ message: 'not found', $metadata: {} });
 
@@ -86,6 +90,97 @@ describe('LambdaJobQueue', () => {
       userId: 'u',
       articleId: 'a',
     });
+  });
+});
+
+describe('SqsJobQueue', () => {
+  const sqs = mockClient(SQSClient);
+  const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/bulk-jobs';
+  const queue = new SqsJobQueue(new SQSClient({ region: 'eu-west-1' }), url);
+  const jobs = (n: number): Job[] => Array.from({ length: n }, (_, i) => ({ type: 'generate-content', userId: 'u1', articleId: `a${i}` }));
+  const entries = (list: Job[], ids = list.map((_, i) => i)) =>
+    list.map((job, i) => ({ Id: String(ids[i]), MessageBody: JSON.stringify(job) }));
+  beforeEach(() => {
+    sqs.reset();
+  });
+
+  it('sends the jobs as JSON bodies in SendMessageBatch requests of at most 10 entries', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const all = jobs(23);
+    await queue.enqueueAll(all);
+    const inputs = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
+    expect(inputs).toEqual([
+      { QueueUrl: url, Entries: entries(all.slice(0, 10)) },
+      { QueueUrl: url, Entries: entries(all.slice(10, 20)) },
+      { QueueUrl: url, Entries: entries(all.slice(20)) },
+    ]);
+    expect(JSON.parse(inputs[0]!.Entries![0]!.MessageBody!)).toEqual({ type: 'generate-content', userId: 'u1', articleId: 'a0' });
+  });
+
+  it('enqueue sends one job as a batch of one; no jobs, no request', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    await queue.enqueue(jobs(1)[0]!);
+    await queue.enqueueAll([]);
+    expect(sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input)).toEqual([{ QueueUrl: url, Entries: entries(jobs(1)) }]);
+  });
+
+  it('sends the entries SQS reports as failed once more, alone', async () => {
+    const all = jobs(5);
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolvesOnce({
+        Successful: [],
+        Failed: [
+          { Id: '1', SenderFault: false, Code: 'InternalError' },
+          { Id: '3', SenderFault: false, Code: 'InternalError' },
+        ],
+      })
+      .resolves({ Successful: [], Failed: [] });
+    await queue.enqueueAll(all);
+    expect(sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: url, Entries: entries(all) },
+      { QueueUrl: url, Entries: entries([all[1]!, all[3]!], [1, 3]) },
+    ]);
+  });
+
+  it('throws JobsNotQueuedError with the jobs still failing after the retry (and those of a refused request); the rest are sent', async () => {
+    const all = jobs(25);
+    sqs
+      .on(SendMessageBatchCommand)
+      .callsFake((input: { Entries: { Id: string; MessageBody: string }[] }) => {
+        const first = JSON.parse(input.Entries[0]!.MessageBody) as Job;
+        if (first.articleId === 'a10') throw new Error('AccessDenied');
+        // In the third batch, entry 2 (a22) always fails.
+        const failed = input.Entries.filter((e) => (JSON.parse(e.MessageBody) as Job).articleId === 'a22');
+        return { Successful: [], Failed: failed.map((e) => ({ Id: e.Id, SenderFault: false, Code: 'InternalError', Message: 'try again' })) };
+      });
+    const error = (await queue.enqueueAll(all).catch((e: unknown) => e)) as JobsNotQueuedError;
+    expect(error).toBeInstanceOf(JobsNotQueuedError);
+    expect(error.total).toBe(25);
+    expect(error.jobs.map((j) => j.articleId).sort()).toEqual([...all.slice(10, 20).map((j) => j.articleId), 'a22'].sort());
+    expect(error.message).toBe('11 of 25 jobs could not be queued');
+    // 3 batches, plus one retry of a22 (the refused request is not retried by us: the SDK already retries).
+    const inputs = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
+    expect(inputs).toHaveLength(4);
+    expect(inputs).toContainEqual({ QueueUrl: url, Entries: entries([all[22]!], [2]) });
+  });
+});
+
+describe('eachToQueue (bulk jobs without a bulk queue: locally, or no BULK_JOB_QUEUE_URL)', () => {
+  it('hands each job to the ordinary queue and reports those it refused', async () => {
+    const seen: string[] = [];
+    const bulk = eachToQueue({
+      enqueue: async (job) => {
+        if (job.articleId === 'x') throw new Error('nope');
+        seen.push(job.articleId);
+      },
+    });
+    const list: Job[] = ['a', 'x', 'b'].map((articleId) => ({ type: 'generate-content', userId: 'u', articleId }));
+    const error = (await bulk.enqueueAll(list).catch((e: unknown) => e)) as JobsNotQueuedError;
+    expect(error).toBeInstanceOf(JobsNotQueuedError);
+    expect(error.jobs).toEqual([list[1]]);
+    expect(seen.sort()).toEqual(['a', 'b']);
+    await expect(bulk.enqueueAll([list[0]!])).resolves.toBeUndefined();
   });
 });
 

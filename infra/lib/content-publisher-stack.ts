@@ -7,13 +7,14 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { routeGroups } from '../../functions/src/routes.js';
 import { ApiFunction } from './api-function.js';
+import { BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
 import { DataTable } from './data-table.js';
 import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
 import { Site } from './site.js';
-import { WORKER_ENTRY_NAME, WorkerFunction } from './worker-function.js';
+import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS, WorkerFunction } from './worker-function.js';
 
 /** What every function may do with the table: item reads and writes and queries; no Scan, no table admin. */
 export const TABLE_DATA_ACTIONS = [
@@ -43,6 +44,8 @@ export const IMAGES_KEY_PREFIX = 'users/';
  * - `userSecrets:write`: also create (tagged with the owner), update and delete them (the Settings page);
  * - `ai`: calls OpenAI with the user's key: `userSecrets:read` plus the optional AI settings;
  * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
+ * - `jobs:bulk`: sends jobs to the bulk job queue (BULK_JOB_QUEUE_URL), which the worker drains at a
+ *   bounded concurrency (a spreadsheet import's drafting);
  * - `images:read` / `images:write`: GetObject / PutObject on the generated images;
  * - `schedules:manage`: creates, moves and deletes the one-off schedules of the stack's schedule
  *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
@@ -57,6 +60,7 @@ export type Capability =
   | 'userSecrets:write'
   | 'ai'
   | 'jobs:enqueue'
+  | 'jobs:bulk'
   | 'images:read'
   | 'images:write'
   | 'schedules:manage'
@@ -86,13 +90,13 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   approvals: ['userSecrets:read', 'images:read'],
   /**
    * Google Sheets import: stores and forgets the user's read-only Google grant (a per-user secret;
-   * the OAuth client is the user's Gmail one), creates the imported articles and starts their
-   * drafting jobs. (The optional deployment-wide client, GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, is not wired.)
+   * the OAuth client is the user's Gmail one), creates the imported articles and sends their
+   * drafting jobs to the bulk job queue. (The optional deployment-wide client, GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, is not wired.)
    */
-  sheets: ['userSecrets:read', 'userSecrets:write', 'jobs:enqueue'],
+  sheets: ['userSecrets:read', 'userSecrets:write', 'jobs:bulk'],
   /**
-   * Runs the jobs: drafting and image generation with the user's key, storing the images; and the
-   * scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
+   * Runs the jobs (async invoke, and the bulk job queue through its event source mapping): drafting
+   * and image generation with the user's key, storing the images; and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
    * user's Gmail (outbound HTTPS; it never publishes).
    */
   [WORKER_ENTRY_NAME]: ['ai', 'images:write', 'approvalLinks:sign'],
@@ -153,6 +157,8 @@ export class ContentPublisherStack extends Stack {
   readonly imagesBucket: Bucket;
   /** EventBridge Scheduler: the schedule group, its role and dead-letter queue (target: the worker). */
   readonly schedules: Schedules;
+  /** The SQS queue of bulk jobs (a spreadsheet import's drafting), drained by the worker; its DLQ and alarm. */
+  readonly bulkJobs: BulkJobs;
   /** The app's public base URL: the publicUrl/domainName context value, else the distribution's URL. */
   readonly publicUrl: string;
   /** ARN pattern of the per-user secrets: `…:secret:<USER_SECRETS_PREFIX>*`. */
@@ -223,6 +229,11 @@ export class ContentPublisherStack extends Stack {
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
     this.schedules = new Schedules(this, 'Schedules', { target: this.worker.function, alarmEmail: props.alarmEmail });
+    this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
+      worker: this.worker.function,
+      workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
+      alarmTopic: this.schedules.alarmTopic,
+    });
 
     this.imagesBucket = new Bucket(this, 'ImagesBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -272,6 +283,10 @@ export class ContentPublisherStack extends Stack {
       description: 'The EventBridge Scheduler group of the one-off schedules',
       value: this.schedules.group.scheduleGroupName,
     });
+    new CfnOutput(this, 'BulkJobDeadLetterQueueUrl', {
+      description: 'Bulk jobs (spreadsheet import drafting) that failed on every delivery (alarmed)',
+      value: this.bulkJobs.deadLetterQueue.queueUrl,
+    });
     new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
       description: 'Scheduled runs that could not be delivered (alarmed)',
       value: this.schedules.deadLetterQueue.queueUrl,
@@ -316,6 +331,12 @@ export class ContentPublisherStack extends Stack {
       fn.addEnvironment('WORKER_FUNCTION_NAME', this.worker.function.functionName);
     }
 
+    if (access.has('jobs:bulk')) {
+      // SendMessage (and GetQueueAttributes, GetQueueUrl) on this queue only; SQS-managed encryption needs no KMS grant.
+      this.bulkJobs.queue.grantSendMessages(role);
+      fn.addEnvironment('BULK_JOB_QUEUE_URL', this.bulkJobs.queue.queueUrl);
+    }
+
     const imageActions = [
       ...(access.has('images:read') ? ['s3:GetObject'] : []),
       ...(access.has('images:write') ? ['s3:PutObject'] : []),
@@ -335,7 +356,7 @@ export class ContentPublisherStack extends Stack {
       });
     }
     // The same article services that start jobs also run them (in-process when there is no worker).
-    if (imageActions.length > 0 || access.has('jobs:enqueue')) {
+    if (imageActions.length > 0 || access.has('jobs:enqueue') || access.has('jobs:bulk')) {
       fn.addEnvironment('IMAGES_BUCKET', this.imagesBucket.bucketName);
     }
 

@@ -25,8 +25,9 @@ export interface WorkerFunctionProps {
 
 /**
  * The worker: invoked asynchronously (InvocationType Event) by the API functions that start long
- * jobs (AI drafting, image generation), so no request waits for them, and by EventBridge Scheduler
- * for the scheduled runs (generate-and-notify: draft, then e-mail the approval link). sharp, openai and
+ * jobs (AI drafting, image generation), so no request waits for them, by EventBridge Scheduler
+ * for the scheduled runs (generate-and-notify: draft, then e-mail the approval link), and by the bulk
+ * job queue's event source mapping (a spreadsheet import's drafting, bulk-jobs.ts). sharp, openai and
  * google-auth-library are installed next to the bundle (bundling.ts).
  */
 export class WorkerFunction extends AppFunction {

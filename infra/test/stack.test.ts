@@ -14,6 +14,7 @@ import {
 import { tableIndexes } from '../lib/data-table.js';
 import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
 import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
@@ -303,7 +304,7 @@ describe('IAM', () => {
    */
   const EXPECTED: Record<
     string,
-    { userSecrets: string[]; invokesWorker: boolean; images: string[]; managesSchedules: boolean; sessionKey: boolean }
+    { userSecrets: string[]; invokesWorker: boolean; images: string[]; managesSchedules: boolean; sessionKey: boolean; sendsBulkJobs?: boolean }
   > = {
     auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     admin: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
@@ -315,7 +316,8 @@ describe('IAM', () => {
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
     approvals: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
-    sheets: { userSecrets: SM_READ_WRITE, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
+    // Its drafting jobs go to the bulk job queue (SQS), not to the worker directly.
+    sheets: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true, sendsBulkJobs: true },
     // The session key signs the approval links it e-mails.
     worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'], managesSchedules: false, sessionKey: true },
   };
@@ -482,14 +484,54 @@ describe('IAM', () => {
 
   it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
     expect(sorted(grantsOf(name, 's3'))).toEqual(sorted(EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()])));
-    const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker;
+    const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker || Boolean(EXPECTED[name]!.sendsBulkJobs);
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
   });
 
   it('IMAGES_BUCKET goes to the job starters, the publishers and the worker; WORKER_FUNCTION_NAME to the job starters', () => {
     const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
     expect(withVariable('IMAGES_BUCKET')).toEqual(['approvals', 'articles', 'images', 'linkedin', 'sheets', 'wordpress', 'worker']);
-    expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images', 'sheets']);
+    expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
+    expect(withVariable('BULK_JOB_QUEUE_URL')).toEqual(['sheets']);
+  });
+
+  const bulkQueueId = () => logicalId(stack, stack.bulkJobs.queue);
+  const bulkQueueArn = () => ({ 'Fn::GetAtt': [bulkQueueId(), 'Arn'] });
+
+  it.each(names())('%s: SQS: sends to the bulk job queue exactly when it hands over bulk jobs; only the worker consumes it', (name) => {
+    const sqs = sorted(grantsOf(name, 'sqs'));
+    if (EXPECTED[name]!.sendsBulkJobs) {
+      expect(sqs).toEqual(sorted(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, bulkQueueArn()])));
+      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toEqual({ Ref: bulkQueueId() });
+    } else if (name === WORKER_ENTRY_NAME) {
+      // The event source mapping's consumer permissions, on this queue only; it never sends.
+      expect(sqs).toEqual(
+        sorted(
+          ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((a) => [
+            a,
+            bulkQueueArn(),
+          ]),
+        ),
+      );
+      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
+    } else {
+      expect(sqs).toEqual([]);
+      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
+    }
+  });
+
+  it('only the sheets function may send to the bulk job queue, in the whole stack; nobody may send to its dead-letter queue but SQS', () => {
+    const senders: string[] = [];
+    for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        const text = JSON.stringify(statement.Resource);
+        if (asArray(statement.Action).includes('sqs:SendMessage') && text.includes(`"${bulkQueueId()}"`)) {
+          senders.push(...(policy.Properties.Roles as { Ref: string }[]).map((r) => r.Ref));
+        }
+        expect(text).not.toContain(`"${logicalId(stack, stack.bulkJobs.deadLetterQueue)}"`);
+      }
+    }
+    expect(senders).toEqual([logicalId(stack, roleOf('sheets'))]);
   });
 
   it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {
@@ -580,8 +622,7 @@ describe('EventBridge Scheduler', () => {
   });
 
   it('the dead-letter queue is encrypted, refuses requests without TLS and keeps messages 14 days', () => {
-    const [id, queue] = only(template.findResources('AWS::SQS::Queue') as Record<string, Resource>);
-    expect(id).toBe(queueId());
+    const queue = template.findResources('AWS::SQS::Queue')[queueId()] as Resource;
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     expect(SCHEDULE_DLQ_DEFAULTS.retention.toSeconds()).toBe(14 * 24 * 3600);
@@ -600,7 +641,7 @@ describe('EventBridge Scheduler', () => {
   });
 
   it('an alarm fires as soon as one dead letter waits (5-minute period); no topic without alarmEmail', () => {
-    const [, alarm] = only(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
+    const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.schedules.deadLetterAlarm)] as Resource;
     expect(alarm.Properties).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -622,8 +663,12 @@ describe('EventBridge Scheduler', () => {
     const [topicId] = only(t.findResources('AWS::SNS::Topic') as Record<string, Resource>);
     const [, subscription] = only(t.findResources('AWS::SNS::Subscription') as Record<string, Resource>);
     expect(subscription.Properties).toEqual({ Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
-    const [alarmId, alarm] = only(t.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
+    const alarmId = logicalId(s, s.schedules.deadLetterAlarm);
+    const alarm = t.findResources('AWS::CloudWatch::Alarm')[alarmId] as Resource;
     expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    // The bulk jobs' dead-letter alarm notifies the same topic (one subscription to confirm).
+    const bulkAlarmId = logicalId(s, s.bulkJobs.deadLetterAlarm);
+    expect((t.findResources('AWS::CloudWatch::Alarm')[bulkAlarmId] as Resource).Properties.AlarmActions).toEqual([{ Ref: topicId }]);
     const [, topicPolicy] = only(t.findResources('AWS::SNS::TopicPolicy') as Record<string, Resource>);
     const statements = topicPolicy.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
     expect(statements).toEqual(
@@ -640,11 +685,82 @@ describe('EventBridge Scheduler', () => {
         }),
       ]),
     );
-    expect(statements.filter((st) => st.Effect === 'Allow')).toHaveLength(1);
+    // One Allow per alarm: this one and the bulk jobs' dead-letter alarm, each by its own ARN.
+    expect(statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike)).toEqual([
+      { 'aws:SourceArn': { 'Fn::GetAtt': [alarmId, 'Arn'] } },
+      { 'aws:SourceArn': { 'Fn::GetAtt': [bulkAlarmId, 'Arn'] } },
+    ]);
   });
 
   it('refuses an alarmEmail that is not an e-mail address', () => {
     expect(() => testApp({ context: { alarmEmail: 'not-an-address' } })).toThrow(/alarmEmail/);
+  });
+});
+
+describe('bulk job queue (SQS)', () => {
+  const queueId = () => logicalId(stack, stack.bulkJobs.queue);
+  const dlqId = () => logicalId(stack, stack.bulkJobs.deadLetterQueue);
+  const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+
+  it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
+    expect(Object.keys(queues()).sort()).toEqual([queueId(), dlqId(), logicalId(stack, stack.schedules.deadLetterQueue)].sort());
+    const queue = queues()[queueId()]!;
+    expect(queue.Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 4 * 24 * 3600,
+      VisibilityTimeout: 6 * WORKER_FUNCTION_DEFAULTS.timeout.toSeconds(),
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId(), 'Arn'] }, maxReceiveCount: 3 },
+    });
+    expect(queue.Properties.VisibilityTimeout).toBe(1800);
+    expect(BULK_JOBS_DEFAULTS.maxReceiveCount).toBe(3);
+    expect(queues()[dlqId()]!.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+  });
+
+  it.each([
+    ['the queue', () => queueId()],
+    ['its dead-letter queue', () => dlqId()],
+  ])('%s refuses requests without TLS, and its policy allows nothing', (_name, id) => {
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>).filter((p) =>
+      JSON.stringify(p.Properties.Queues).includes(`"${id()}"`),
+    );
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]!.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    for (const statement of statements) expect(statement.Effect).toBe('Deny');
+  });
+
+  it('feeds the worker one job per invocation, at most 5 at once, reporting failed records', () => {
+    const [, mapping] = only(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    expect(mapping.Properties).toEqual({
+      EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
+      FunctionName: { Ref: workerId },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(BULK_JOBS_DEFAULTS.maxConcurrency).toBe(5);
+  });
+
+  it('alarms as soon as one dead letter waits (5-minute period)', () => {
+    const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.bulkJobs.deadLetterAlarm)] as Resource;
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId(), 'QueueName'] } }],
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(alarm.Properties.AlarmActions).toBeUndefined();
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
+  });
+
+  it('exports the dead-letter queue URL', () => {
+    expect(template.findOutputs('*').BulkJobDeadLetterQueueUrl?.Value).toEqual({ Ref: dlqId() });
   });
 });
 

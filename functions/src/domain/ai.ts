@@ -55,6 +55,13 @@ export class AiError extends Error {
   }
 }
 
+/**
+ * AiError codes of failures that a later attempt may not meet: rate limits, OpenAI server errors,
+ * connection failures and time-outs (the adapter already retried once). Not insufficient_quota,
+ * a refused key or a missing model: retrying cannot fix those.
+ */
+export const TRANSIENT_AI_ERROR_CODES: ReadonlySet<string> = new Set(['ai_rate_limited', 'ai_server_error', 'ai_connection', 'ai_timeout']);
+
 export interface AiSettings {
   apiKey?: string;
   baseURL?: string;

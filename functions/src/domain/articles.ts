@@ -9,7 +9,7 @@ import {
   type ImageStatus,
   type Platform,
 } from '@app/shared';
-import { AiError, AiQuotaError, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
+import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { ArticleStore, JobQueue, ObjectStore } from './ports.js';
 
@@ -140,6 +140,22 @@ const errorOf = (err: unknown) =>
     ? { code: err.code, message: err.message }
     : { code: 'ai_error', message: 'The AI service failed. Please try again, or edit by hand.' };
 
+/**
+ * generateContent({ throwIfTransient: true }) recorded a transient AI failure (rate limit, server
+ * error, connection, time-out) as the article's lastError and throws this, so that a caller with
+ * its own redelivery (the bulk queue) tries the job again later.
+ */
+export class TransientDraftingError extends Error {
+  constructor(
+    readonly articleId: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransientDraftingError';
+  }
+}
+
 export interface ArticleServiceDeps {
   articles: ArticleStore;
   objects: ObjectStore;
@@ -207,8 +223,12 @@ export class ArticleService {
     return updated;
   }
 
-  /** Background job: drafts every version that is still empty, both in parallel. */
-  async generateContent(userId: string, id: string): Promise<ArticleRecord | undefined> {
+  /**
+   * Background job: drafts every version that is still empty, both in parallel. A failure is recorded
+   * as the article's lastError; with `throwIfTransient`, a transient one (TRANSIENT_AI_ERROR_CODES)
+   * then throws TransientDraftingError so the caller can try again later.
+   */
+  async generateContent(userId: string, id: string, options: { throwIfTransient?: boolean } = {}): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
     const missing = PLATFORMS.filter((p) => !article[p].content.trim());
@@ -227,7 +247,12 @@ export class ArticleService {
     changes.lastError = failure ?? (article.lastError?.code === 'insufficient_quota' ? null : article.lastError);
     changes.updatedAt = at;
     // Only fill versions that are still empty: a manual edit made meanwhile wins.
-    return this.deps.articles.update(userId, id, changes, { onlyIfEmpty: missing.filter((p) => `${p}.content` in changes) });
+    const updated = await this.deps.articles.update(userId, id, changes, { onlyIfEmpty: missing.filter((p) => `${p}.content` in changes) });
+    const failed = failure as { code: string; message: string } | null;
+    if (options.throwIfTransient && failed && TRANSIENT_AI_ERROR_CODES.has(failed.code)) {
+      throw new TransientDraftingError(id, failed.code, failed.message);
+    }
+    return updated;
   }
 
   /** Retries drafting for the versions that are still empty. */

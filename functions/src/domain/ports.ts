@@ -78,6 +78,27 @@ export interface JobQueue {
   enqueue(job: Job): Promise<void>;
 }
 
+/**
+ * Many jobs handed over at once (a spreadsheet import): in AWS an SQS queue the worker drains with
+ * bounded concurrency; locally the ordinary JobQueue. Rejects with JobsNotQueuedError when some
+ * jobs could not be handed over (the others were).
+ */
+export interface BulkJobQueue {
+  enqueueAll(jobs: readonly Job[]): Promise<void>;
+}
+
+/** Some jobs of a bulk hand-over were not queued: `jobs` are those, `cause` the first reason. */
+export class JobsNotQueuedError extends Error {
+  constructor(
+    readonly jobs: readonly Job[],
+    readonly total: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${jobs.length} of ${total} jobs could not be queued`, options);
+    this.name = 'JobsNotQueuedError';
+  }
+}
+
 export interface ScheduledRun {
   userId: string;
   articleId: string;

@@ -4,14 +4,11 @@ import { DynamoImportMarkers } from '../adapters/dynamo/import-marker-store.js';
 import { GoogleOAuth } from '../adapters/integrations/google.js';
 import { GoogleSheetsClient } from '../adapters/integrations/google-sheets.js';
 import { deps, onResetDeps } from '../deps.js';
-import { createJobQueue } from './jobs.js';
+import { createBulkJobQueue } from './bulk-jobs.js';
 import { ArticleService } from '../domain/articles.js';
-import type { Job } from '../domain/ports.js';
+import { JobsNotQueuedError, type Job } from '../domain/ports.js';
 import { SheetsService, type ArticleImport } from '../domain/sheets.js';
 import { logger } from '../logger.js';
-
-/** Drafting jobs queued at once when an import hands them over. */
-const ENQUEUE_CONCURRENCY = 25;
 
 function build(): SheetsService {
   const { config, db, settings, oauthState } = deps();
@@ -20,7 +17,8 @@ function build(): SheetsService {
   // bundle), which creating an article never calls: drafting runs in the worker, as for POST /api/articles.
   const store = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
-  const jobs = createJobQueue(config);
+  // The import's drafting goes to the bulk queue (SQS in AWS, drained at a bounded concurrency).
+  const jobs = createBulkJobQueue(config);
 
   /** ArticleService.create with its drafting jobs held until the import has saved every row. */
   const articleImport = (): ArticleImport => {
@@ -34,18 +32,20 @@ function build(): SheetsService {
     return {
       create: (userId, input, tags) => service.create(userId, input, tags),
       async startDrafting() {
-        let failed = 0;
-        for (let i = 0; i < held.length; i += ENQUEUE_CONCURRENCY) {
-          const results = await Promise.allSettled(held.slice(i, i + ENQUEUE_CONCURRENCY).map((job) => jobs.enqueue(job)));
-          for (const r of results) {
-            if (r.status === 'rejected') {
-              failed++;
-              logger.error('Could not queue drafting of an imported article', { error: r.reason as Error });
-            }
-          }
+        const batch = held.splice(0);
+        if (!batch.length) return 0;
+        try {
+          await jobs.enqueueAll(batch);
+          return 0;
+        } catch (err) {
+          const failed = err instanceof JobsNotQueuedError ? err.jobs.length : batch.length;
+          logger.error('Could not queue drafting of imported articles', {
+            failed,
+            total: batch.length,
+            error: (err instanceof JobsNotQueuedError && err.cause ? err.cause : err) as Error,
+          });
+          return failed;
         }
-        held.length = 0;
-        return failed;
       },
     };
   };
