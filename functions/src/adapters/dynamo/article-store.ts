@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
 import type { ArticleStore } from '../../domain/ports.js';
-import { queryAll } from './client.js';
+import { isConditionFailed, queryAll, conditionHeld } from './client.js';
 import { userKey } from './user-store.js';
 
 const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
@@ -29,8 +29,9 @@ export class DynamoArticleStore implements ArticleStore {
    * and approved marks) leave it.
    */
   private async changed(userId: string): Promise<void> {
-    try {
-      await this.db.send(
+    // The condition fails only when there is no such user: then nobody lists these articles.
+    await conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: userKey(userId),
@@ -38,11 +39,24 @@ export class DynamoArticleStore implements ArticleStore {
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: { ':one': 1 },
         }),
-      );
-    } catch (err) {
-      // No such user: nobody lists these articles.
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    }
+      ),
+    );
+  }
+
+  /** Creates an empty map attribute on an existing article that has none yet, so a nested key can be set in it. */
+  private async ensureMap(userId: string, id: string, attribute: string): Promise<void> {
+    await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #m = :empty',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#m)',
+          ExpressionAttributeNames: { '#m': attribute },
+          ExpressionAttributeValues: { ':empty': {} },
+        }),
+      ),
+    );
   }
 
   async get(userId: string, id: string): Promise<ArticleRecord | undefined> {
@@ -98,28 +112,16 @@ export class DynamoArticleStore implements ArticleStore {
       await this.changed(userId);
       return fromItem(out.Attributes as Item);
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      if (isConditionFailed(err)) return undefined;
       throw err;
     }
   }
 
   async claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean> {
     // Articles saved before claims existed have no map to hold one yet.
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key(userId, id),
-          UpdateExpression: 'SET publishClaims = :empty',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(publishClaims)',
-          ExpressionAttributeValues: { ':empty': {} },
-        }),
-      )
-      .catch((err: Error) => {
-        if (err.name !== 'ConditionalCheckFailedException') throw err;
-      });
-    try {
-      await this.db.send(
+    await this.ensureMap(userId, id, 'publishClaims');
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, id),
@@ -128,17 +130,13 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#at': 'at' },
           ExpressionAttributeValues: { ':claim': { id: claimId, at: now }, ':stale': staleBefore },
         }),
-      );
-      return true;
-    } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
   }
 
   async releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void> {
-    try {
-      await this.db.send(
+    await conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, id),
@@ -147,29 +145,14 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
           ExpressionAttributeValues: { ':id': claimId },
         }),
-      );
-    } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    }
+      ),
+    );
   }
 
   async markOnce(userId: string, id: string, field: 'notified' | 'approved', platform: Platform, value: string): Promise<boolean> {
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key(userId, id),
-          UpdateExpression: 'SET #f = :empty',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#f)',
-          ExpressionAttributeNames: { '#f': field },
-          ExpressionAttributeValues: { ':empty': {} },
-        }),
-      )
-      .catch((err: Error) => {
-        if (err.name !== 'ConditionalCheckFailedException') throw err;
-      });
-    try {
-      await this.db.send(
+    await this.ensureMap(userId, id, field);
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, id),
@@ -178,17 +161,13 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeNames: { '#f': field, '#p': platform },
           ExpressionAttributeValues: { ':v': value },
         }),
-      );
-      return true;
-    } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
   }
 
   async unmark(userId: string, id: string, field: 'notified' | 'approved', platform: Platform): Promise<void> {
-    await this.db
-      .send(
+    await conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, id),
@@ -196,9 +175,7 @@ export class DynamoArticleStore implements ArticleStore {
           ConditionExpression: 'attribute_exists(#f)',
           ExpressionAttributeNames: { '#f': field, '#p': platform },
         }),
-      )
-      .catch((err: Error) => {
-        if (err.name !== 'ConditionalCheckFailedException') throw err;
-      });
+      ),
+    );
   }
 }

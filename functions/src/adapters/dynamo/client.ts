@@ -30,3 +30,17 @@ export async function queryAll<T = Record<string, unknown>>(
   } while (ExclusiveStartKey);
   return items;
 }
+
+/** Whether an error is DynamoDB's answer to a condition that did not hold. */
+export const isConditionFailed = (err: unknown): boolean => (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
+
+/** Awaits a conditional write: true when it was made, false when its condition did not hold. */
+export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}

@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ImportMarker, ImportMarkers } from '../../domain/sheets.js';
+import { conditionHeld } from './client.js';
 
 /** USER#<userId> / IMPORT#<key>: one item per imported spreadsheet row (see domain/sheets.ts). */
 const key = (userId: string, importKey: string) => ({ PK: `USER#${userId}`, SK: `IMPORT#${importKey}` });
@@ -11,19 +12,15 @@ export class DynamoImportMarkers implements ImportMarkers {
   ) {}
 
   async claim(userId: string, importKey: string, marker: ImportMarker): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { ...key(userId, importKey), type: 'import', ...marker },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return true;
-    } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
   }
 
   async release(userId: string, importKey: string): Promise<void> {

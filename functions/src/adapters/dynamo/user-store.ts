@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
-import { queryAll } from './client.js';
+import { isConditionFailed, queryAll } from './client.js';
 
 export const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
@@ -96,7 +96,7 @@ export class DynamoUserStore implements UserStore {
       );
       return fromItem(out.Attributes as UserItem);
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      if (isConditionFailed(err)) return undefined;
       throw err;
     }
   }
