@@ -132,11 +132,14 @@ const compiled = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.pa
   return { route: route as RouteDef, regex: new RegExp(`^${pattern}$`), names };
 });
 
-/** Matches a concrete request path the way API Gateway does: exact segments, `{name}` = one segment. */
+/**
+ * Matches a concrete request path the way API Gateway does: exact segments, `{name}` = one segment,
+ * parameters %-decoded (`malformedPath` when one cannot be, e.g. `/api/articles/%ZZ`).
+ */
 export function matchRoute(
   method: string,
   path: string,
-): { route: RouteDef; params: Record<string, string> } | { methodNotAllowed: true } | undefined {
+): { route: RouteDef; params: Record<string, string> } | { methodNotAllowed: true } | { malformedPath: true } | undefined {
   let pathMatched = false;
   for (const { route, regex, names } of compiled) {
     const m = regex.exec(path);
@@ -144,7 +147,11 @@ export function matchRoute(
     pathMatched = true;
     if (route.method !== method) continue;
     const params: Record<string, string> = {};
-    names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
+    try {
+      names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
+    } catch {
+      return { malformedPath: true };
+    }
     return { route, params };
   }
   return pathMatched ? { methodNotAllowed: true } : undefined;

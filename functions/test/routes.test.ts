@@ -37,6 +37,7 @@ describe('route table', () => {
     expect(m && 'params' in m && m.params).toEqual({ id: 'abc-123' });
     expect(matchRoute('GET', '/api/admin/users/abc/status')).toEqual({ methodNotAllowed: true });
     expect(matchRoute('GET', '/api/admin/users/a/b/status')).toBeUndefined();
+    expect(matchRoute('GET', '/api/articles/%ZZ')).toEqual({ malformedPath: true });
     expect(routeGroup({ id: 'auth.login' })).toBe('auth');
     const literal = matchRoute('GET', '/api/articles/unpublished');
     expect(literal && 'route' in literal && literal.route.id).toBe('articles.unpublished');

@@ -111,15 +111,9 @@ function send(res: ServerResponse, result: ApiResponse): void {
 }
 
 async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  let match: ReturnType<typeof matchRoute>;
-  try {
-    match = matchRoute(req.method ?? 'GET', url.pathname);
-  } catch (err) {
-    // A path parameter that is not valid %-encoding (e.g. /api/articles/%ZZ) cannot be decoded.
-    if (err instanceof URIError) return send(res, errorResponse(400, Messages.malformedPath, 'malformed_path'));
-    throw err;
-  }
+  const match = matchRoute(req.method ?? 'GET', url.pathname);
   if (!match) return send(res, errorResponse(404, Messages.notFound, 'not_found'));
+  if ('malformedPath' in match) return send(res, errorResponse(400, Messages.malformedPath, 'malformed_path'));
   if ('methodNotAllowed' in match) return send(res, errorResponse(405, 'Method not allowed', 'method_not_allowed'));
   const body = await readBody(req);
   if (body === 'too-large') return send(res, errorResponse(413, 'Request body is too large', 'payload_too_large'));
