@@ -74,3 +74,11 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
   metafile: true as const,
   logLevel: 'error' as const,
 });
+
+/** The packages an esbuild metafile shows the bundle importing from outside itself (Node built-ins aside), sorted. */
+export function unbundledPackages(metafile: { inputs: Record<string, { imports: { path: string; external?: boolean }[] }> }): string[] {
+  const found = new Set<string>();
+  for (const input of Object.values(metafile.inputs))
+    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) found.add(imported.path);
+  return [...found].sort();
+}

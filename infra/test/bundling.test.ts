@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/src/routes.js';
-import { ON_DEMAND_MODULES_BY_FUNCTION, lambdaBuildOptions, onDemandModulesOf } from '../lib/bundling.js';
+import { ON_DEMAND_MODULES_BY_FUNCTION, lambdaBuildOptions, onDemandModulesOf, unbundledPackages } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
@@ -15,10 +15,7 @@ async function unbundledImports(name: string): Promise<string[]> {
     write: false,
     outfile: join(repoRoot, '.tmp', `${name}.mjs`),
   });
-  const found = new Set<string>();
-  for (const input of Object.values(result.metafile.inputs))
-    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) found.add(imported.path);
-  return [...found].sort();
+  return unbundledPackages(result.metafile);
 }
 
 describe('on-demand packages (bundling.ts)', () => {

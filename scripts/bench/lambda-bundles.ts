@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { routeGroups } from '../../functions/src/routes.js';
-import { lambdaBuildOptions } from '../../infra/lib/bundling.js';
+import { lambdaBuildOptions, unbundledPackages } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../../infra/lib/worker-function.js';
 
@@ -35,10 +35,7 @@ export async function bundleLambda(name: string, outDir: string): Promise<{ file
     ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
     outfile: file,
   });
-  const onDemand = new Set<string>();
-  for (const input of Object.values(result.metafile.inputs))
-    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) onDemand.add(imported.path);
-  return { file, bytes: statSync(file).size, onDemand: [...onDemand].sort() };
+  return { file, bytes: statSync(file).size, onDemand: unbundledPackages(result.metafile) };
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
