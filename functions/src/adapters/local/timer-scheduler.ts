@@ -1,6 +1,7 @@
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Platform } from '@app/shared';
 import type { ScheduledRun, Scheduler } from '../../domain/ports.js';
+import { queryAll } from '../dynamo/client.js';
 
 const key = (articleId: string, platform: Platform) => ({ PK: `SCHEDULE#${articleId}#${platform}`, SK: 'SCHEDULE' });
 
@@ -35,25 +36,16 @@ export class TimerScheduler implements Scheduler {
 
   /** Re-arms every stored schedule (start-up). Runs whose time has passed fire at once. */
   async restore(): Promise<number> {
-    let count = 0;
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :s',
-          ExpressionAttributeValues: { ':s': 'SCHEDULES' },
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        this.arm({ userId: item.userId, articleId: item.articleId, platform: item.platform, scheduledFor: item.scheduledFor });
-        count++;
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return count;
+    const items = await queryAll<ScheduledRun>(this.db, {
+      TableName: this.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :s',
+      ExpressionAttributeValues: { ':s': 'SCHEDULES' },
+    });
+    for (const item of items) {
+      this.arm({ userId: item.userId, articleId: item.articleId, platform: item.platform, scheduledFor: item.scheduledFor });
+    }
+    return items.length;
   }
 
   stopAll(): void {
