@@ -43,26 +43,32 @@ export class LinkedInService {
     };
   }
 
+  /** The saved app client id and secret, read together. */
+  private async storedClient(userId: string): Promise<{ clientId?: string; clientSecret?: string }> {
+    const v = await this.settings.values(userId, [LI_KEYS.clientId, LI_KEYS.clientSecret]);
+    return { clientId: v.get(LI_KEYS.clientId), clientSecret: v.get(LI_KEYS.clientSecret) };
+  }
+
+  /** The credentials to use, and the client id saved before (a blank secret means the saved one, for the same app). */
   private async clientCredentials(userId: string, input: { clientId: string; clientSecret: string }) {
-    const stored = await this.settings.values(userId, [LI_KEYS.clientId, LI_KEYS.clientSecret]);
-    const clientSecret = input.clientSecret || (stored.get(LI_KEYS.clientId) === input.clientId ? stored.get(LI_KEYS.clientSecret) : undefined);
+    const stored = await this.storedClient(userId);
+    const clientSecret = input.clientSecret || (stored.clientId === input.clientId ? stored.clientSecret : undefined);
     if (!clientSecret) throw badRequest(IntegrationMessages.linkedinClientSecretRequired, 'validation_failed');
-    return { clientId: input.clientId, clientSecret };
+    return { creds: { clientId: input.clientId, clientSecret }, previousClientId: stored.clientId };
   }
 
   async saveCredentials(userId: string, input: { clientId: string; clientSecret: string }): Promise<void> {
-    const previous = await this.settings.value(userId, LI_KEYS.clientId);
-    const creds = await this.clientCredentials(userId, input);
+    const { creds, previousClientId } = await this.clientCredentials(userId, input);
     await this.settings.put(userId, LI_KEYS.clientId, creds.clientId, 'LinkedIn app client ID');
     await this.settings.put(userId, LI_KEYS.clientSecret, creds.clientSecret, 'LinkedIn app client secret');
     // A token belongs to the app that issued it: another app means connecting again.
-    if (previous && previous !== creds.clientId) {
+    if (previousClientId && previousClientId !== creds.clientId) {
       for (const key of [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.memberName]) await this.settings.remove(userId, key);
     }
   }
 
   async test(userId: string, input: { clientId: string; clientSecret: string }, redirectUri: string) {
-    const creds = await this.clientCredentials(userId, input);
+    const { creds } = await this.clientCredentials(userId, input);
     const check = await this.client.checkClient({ ...creds, redirectUri });
     if (!check.ok) return { success: false as const, error: check.message, message: check.message };
     const token = await this.settings.value(userId, LI_KEYS.accessToken);
@@ -79,9 +85,8 @@ export class LinkedInService {
   }
 
   async authUrl(userId: string, redirectUri: string): Promise<string> {
-    const clientId = await this.settings.value(userId, LI_KEYS.clientId);
-    const secret = await this.settings.value(userId, LI_KEYS.clientSecret);
-    if (!clientId || !secret) throw badRequest(IntegrationMessages.linkedinSaveFirst, 'linkedin_not_configured');
+    const { clientId, clientSecret } = await this.storedClient(userId);
+    if (!clientId || !clientSecret) throw badRequest(IntegrationMessages.linkedinSaveFirst, 'linkedin_not_configured');
     return this.client.authorizationUrl({ clientId, redirectUri, state: await this.state.sign(userId, 'linkedin'), scopes: this.scopes });
   }
 
@@ -100,8 +105,7 @@ export class LinkedInService {
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'linkedin_error=invalid_state';
     if (query.error) return `linkedin_error=${encodeURIComponent(query.error)}`;
     if (!query.code) return 'linkedin_error=missing_code';
-    const clientId = await this.settings.value(userId, LI_KEYS.clientId);
-    const clientSecret = await this.settings.value(userId, LI_KEYS.clientSecret);
+    const { clientId, clientSecret } = await this.storedClient(userId);
     if (!clientId || !clientSecret) return 'linkedin_error=not_configured';
     try {
       const tokens = await this.client.exchangeCode({ clientId, clientSecret, code: query.code, redirectUri });
