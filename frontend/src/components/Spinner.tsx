@@ -1,3 +1,5 @@
+import type { ComponentPropsWithRef, ReactNode } from 'react';
+
 interface SpinnerProps {
   label?: string;
   size?: 'sm' | 'md' | 'lg';
@@ -26,5 +28,27 @@ export function ButtonSpinner() {
     <span className="spinner spinner--sm" aria-hidden="true">
       <span className="spinner__ring" />
     </span>
+  );
+}
+
+interface BusyButtonProps extends Omit<ComponentPropsWithRef<'button'>, 'aria-busy' | 'children'> {
+  /** Its action is running: a spinner and `busyLabel` instead of `label`. */
+  busy: boolean;
+  label: ReactNode;
+  busyLabel: string;
+}
+
+/** A button whose label turns into a spinner and "…ing..." while its action runs. */
+export function BusyButton({ busy, label, busyLabel, ...button }: BusyButtonProps) {
+  return (
+    <button {...button} aria-busy={busy || undefined}>
+      {busy ? (
+        <>
+          <ButtonSpinner /> {busyLabel}
+        </>
+      ) : (
+        label
+      )}
+    </button>
   );
 }

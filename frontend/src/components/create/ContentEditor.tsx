@@ -11,7 +11,7 @@ import {
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
 import { Markdown } from '../../lib/markdown';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 import type { ContentDraft } from './useContentDraft';
 
@@ -218,15 +218,14 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
                 if (requestError) setRequestError('');
               }}
             />
-            <button type="submit" className="btn btn--primary" disabled={editing} aria-busy={editing || undefined}>
-              {editing ? (
-                <>
-                  <ButtonSpinner /> Applying...
-                </>
-              ) : (
-                'Send'
-              )}
-            </button>
+            <BusyButton
+              type="submit"
+              className="btn btn--primary"
+              disabled={editing}
+              busy={editing}
+              label="Send"
+              busyLabel="Applying..."
+            />
           </div>
           {requestError && (
             <p id={ids.requestError} className="field__error" role="alert">

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { CreateArticleSchema, firstIssueMessage, type Article } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 import { CreateMessages, isArticle, ShownError } from './articleQuery';
 
 /** SPEC.md §3 Draft: the five fields, kept in the browser under the key `draft`. */
@@ -159,20 +159,14 @@ export function CreateArticleForm({ onCreated }: { onCreated: (article: Article)
         );
       })}
       <div className="create-form__actions">
-        <button
+        <BusyButton
           type="submit"
           className="btn btn--primary btn--lg"
           disabled={!ready || loading}
-          aria-busy={loading || undefined}
-        >
-          {loading ? (
-            <>
-              <ButtonSpinner /> Creating...
-            </>
-          ) : (
-            'Create & Schedule'
-          )}
-        </button>
+          busy={loading}
+          label="Create & Schedule"
+          busyLabel="Creating..."
+        />
         {!ready && !loading && <span className="field__hint">Title and topic are required.</span>}
       </div>
     </form>

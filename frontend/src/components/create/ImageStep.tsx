@@ -4,7 +4,7 @@ import { ImageRequestSchema, firstIssueMessage, type Article, type ArticleImage,
 import { imagesApi } from '../../api/images';
 import { errorText } from '../../api/client';
 import { timing } from '../../lib/timing';
-import { ButtonSpinner, Spinner } from '../Spinner';
+import { BusyButton, Spinner } from '../Spinner';
 import { articleIdOf, articleQueryKey, CreateMessages } from './articleQuery';
 import { ImagePreview } from './ImagePreview';
 
@@ -171,15 +171,14 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
           </div>
         )}
         <div className="image-step__actions">
-          <button type="submit" className="btn btn--primary" disabled={pending} aria-busy={pending || undefined}>
-            {pending ? (
-              <>
-                <ButtonSpinner /> Generating...
-              </>
-            ) : (
-              buttonLabel
-            )}
-          </button>
+          <BusyButton
+            type="submit"
+            className="btn btn--primary"
+            disabled={pending}
+            busy={pending}
+            label={buttonLabel}
+            busyLabel="Generating..."
+          />
         </div>
       </form>
 

@@ -4,7 +4,7 @@ import type { Article, Platform } from '@app/shared';
 import { ApiError, errorText } from '../../api/client';
 import { publishingApi } from '../../api/publishing';
 import { Modal } from '../Modal';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 
@@ -129,24 +129,16 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
         <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
           Cancel
         </button>
-        <button
+        <BusyButton
           ref={confirmRef}
           type="button"
           className="btn btn--primary"
           onClick={() => void confirm()}
           disabled={busy}
-          aria-busy={busy || undefined}
-        >
-          {busy ? (
-            <>
-              <ButtonSpinner /> Publishing...
-            </>
-          ) : failure ? (
-            'Try again'
-          ) : (
-            'Confirm'
-          )}
-        </button>
+          busy={busy}
+          label={failure ? 'Try again' : 'Confirm'}
+          busyLabel="Publishing..."
+        />
       </div>
     </Modal>
   );

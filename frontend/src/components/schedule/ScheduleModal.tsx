@@ -17,7 +17,7 @@ import {
 import { toast } from '../../lib/toast';
 import { formatDateTime } from '../../lib/userTime';
 import { Modal } from '../Modal';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 import '../../styles/schedule-modal.css';
@@ -216,17 +216,14 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
           <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
-            {busy ? (
-              <>
-                <ButtonSpinner /> Scheduling...
-              </>
-            ) : failure ? (
-              'Try again'
-            ) : (
-              'Schedule'
-            )}
-          </button>
+          <BusyButton
+            type="submit"
+            className="btn btn--primary"
+            disabled={busy}
+            busy={busy}
+            label={failure ? 'Try again' : 'Schedule'}
+            busyLabel="Scheduling..."
+          />
         </div>
       </form>
     </Modal>

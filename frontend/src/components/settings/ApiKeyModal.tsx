@@ -4,7 +4,8 @@ import { settingsApi, type SaveSettingAnswer } from '../../api/settings';
 import { errorText } from '../../api/client';
 import { panelToast } from '../../lib/toast';
 import { Modal } from '../Modal';
-import { BusyButton, TextField } from './fields';
+import { BusyButton } from '../Spinner';
+import { TextField } from './fields';
 import { addIssueErrors } from './useSettingsForm';
 
 type Field = 'key' | 'value' | 'description';

@@ -5,8 +5,8 @@ import { ApiError } from '../../api/client';
 import { emailApi } from '../../api/integrations';
 import { settingsApi } from '../../api/settings';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner } from '../Spinner';
-import { BusyButton, TestConnectionButton, TextField } from './fields';
+import { BusyButton } from '../Spinner';
+import { TestConnectionButton, TextField } from './fields';
 import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages, gmailErrorText } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
@@ -301,23 +301,15 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
                 : 'Complete OAuth flow to enable Gmail API email sending'}
             </p>
           </div>
-          <button
+          <BusyButton
             type="button"
             className={`btn ${savedToken ? 'btn--secondary' : 'btn--primary'}`}
             onClick={() => void authenticate()}
             disabled={authDisabled}
-            aria-busy={authenticating || undefined}
-          >
-            {authenticating ? (
-              <>
-                <ButtonSpinner /> Authenticating...
-              </>
-            ) : savedToken ? (
-              'Re-authenticate'
-            ) : (
-              'Authenticate with Google'
-            )}
-          </button>
+            busy={authenticating}
+            label={savedToken ? 'Re-authenticate' : 'Authenticate with Google'}
+            busyLabel="Authenticating..."
+          />
         </section>
 
         <div className="settings-form__actions settings-form__actions--split">

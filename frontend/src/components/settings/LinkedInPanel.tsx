@@ -4,9 +4,8 @@ import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } f
 import { ApiError, errorText } from '../../api/client';
 import { linkedInRedirectUri, linkedinApi, type LinkedInCredentialsBody } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton, ButtonSpinner } from '../Spinner';
 import {
-  BusyButton,
   ConnectionBadge,
   CopyableValue,
   IntegrationStatus,

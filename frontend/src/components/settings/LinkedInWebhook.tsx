@@ -4,7 +4,8 @@ import { IntegrationMessages, WebhookSchema } from '@app/shared';
 import { errorText } from '../../api/client';
 import { linkedinApi } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
-import { BusyButton, CopyableValue, TextField } from './fields';
+import { BusyButton } from '../Spinner';
+import { CopyableValue, TextField } from './fields';
 import { PanelMessages } from './messages';
 import { LINKEDIN_WEBHOOK_QUERY_KEY } from './types';
 

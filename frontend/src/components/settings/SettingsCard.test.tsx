@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { BusyButton, SavedSecretField } from './fields';
+import { BusyButton } from '../Spinner';
+import { SavedSecretField } from './fields';
 import { PanelQueryState, SettingsCard } from './SettingsCard';
 
 const query = (state: Partial<{ isPending: boolean; isError: boolean }>, refetch = vi.fn(() => Promise.resolve())) => ({

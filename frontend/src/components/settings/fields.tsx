@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { timing } from '../../lib/timing';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 import { PanelMessages } from './messages';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required'> {
@@ -160,28 +160,6 @@ export function IntegrationStatus({
 /** "Connected" / "Not connected" next to a panel's title. */
 export function ConnectionBadge({ connected }: { connected: boolean }) {
   return <span className={`badge${connected ? ' badge--success' : ''}`}>{connected ? 'Connected' : 'Not connected'}</span>;
-}
-
-interface BusyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-busy' | 'children'> {
-  /** Its action is running: a spinner and `busyLabel` instead of `label`. */
-  busy: boolean;
-  label: ReactNode;
-  busyLabel: string;
-}
-
-/** A button whose label turns into a spinner and "…ing..." while its action runs. */
-export function BusyButton({ busy, label, busyLabel, ...button }: BusyButtonProps) {
-  return (
-    <button {...button} aria-busy={busy || undefined}>
-      {busy ? (
-        <>
-          <ButtonSpinner /> {busyLabel}
-        </>
-      ) : (
-        label
-      )}
-    </button>
-  );
 }
 
 /** The "Test Connection" button of an integration panel. */

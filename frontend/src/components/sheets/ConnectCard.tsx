@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { SheetsMessages } from '@app/shared';
-import { ButtonSpinner } from '../Spinner';
+import { BusyButton } from '../Spinner';
 
 interface ConnectCardProps {
   /** Whether a Google OAuth client is available (the user's Gmail client or the deployment's). */
@@ -38,21 +38,15 @@ export function ConnectCard({ clientConfigured, connecting, onConnect }: Connect
         </p>
       )}
       <div className="sheets-actions">
-        <button
+        <BusyButton
           type="button"
           className="btn btn--primary"
           onClick={onConnect}
           disabled={connecting || !clientConfigured}
-          aria-busy={connecting || undefined}
-        >
-          {connecting ? (
-            <>
-              <ButtonSpinner /> Connecting...
-            </>
-          ) : (
-            'Connect to Google Sheets'
-          )}
-        </button>
+          busy={connecting}
+          label="Connect to Google Sheets"
+          busyLabel="Connecting..."
+        />
       </div>
     </section>
   );

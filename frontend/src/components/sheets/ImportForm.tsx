@@ -11,7 +11,7 @@ import {
 import { ApiError } from '../../api/client';
 import { NOT_CONNECTED_CODES, sheetsApi, sheetsErrorText } from '../../api/sheets';
 import { panelToast } from '../../lib/toast';
-import { ButtonSpinner, Spinner } from '../Spinner';
+import { BusyButton, Spinner } from '../Spinner';
 import { ImportResults } from './ImportResults';
 
 export const SPREADSHEETS_QUERY_KEY = ['sheets', 'spreadsheets'] as const;
@@ -112,21 +112,15 @@ export function ImportForm({
             </h2>
             <p className="card-description">Pick a spreadsheet and the cells to read; each row becomes an article.</p>
           </div>
-          <button
+          <BusyButton
             type="button"
             className="btn btn--secondary btn--sm"
             onClick={onDisconnect}
             disabled={disconnecting || importing}
-            aria-busy={disconnecting || undefined}
-          >
-            {disconnecting ? (
-              <>
-                <ButtonSpinner /> Disconnecting...
-              </>
-            ) : (
-              'Disconnect'
-            )}
-          </button>
+            busy={disconnecting}
+            label="Disconnect"
+            busyLabel="Disconnecting..."
+          />
         </div>
 
         <div className="field">
@@ -229,35 +223,28 @@ export function ImportForm({
           {writeBack && !canWrite && (
             <div className="alert alert--warning sheets-write-access" role="status">
               <span>{SheetsMessages.writeBackNeedsAccess}</span>
-              <button
+              <BusyButton
                 type="button"
                 className="btn btn--secondary btn--sm"
                 onClick={onConnectWrite}
                 disabled={connectingWrite || importing}
-                aria-busy={connectingWrite || undefined}
-              >
-                {connectingWrite ? (
-                  <>
-                    <ButtonSpinner /> Connecting...
-                  </>
-                ) : (
-                  SheetsMessages.reconnectWithWrite
-                )}
-              </button>
+                busy={connectingWrite}
+                label={SheetsMessages.reconnectWithWrite}
+                busyLabel="Connecting..."
+              />
             </div>
           )}
         </div>
 
         <div className="sheets-actions">
-          <button type="submit" className="btn btn--primary btn--lg" disabled={!canImport} aria-busy={importing || undefined}>
-            {importing ? (
-              <>
-                <ButtonSpinner /> Importing...
-              </>
-            ) : (
-              'Import Articles'
-            )}
-          </button>
+          <BusyButton
+            type="submit"
+            className="btn btn--primary btn--lg"
+            disabled={!canImport}
+            busy={importing}
+            label="Import Articles"
+            busyLabel="Importing..."
+          />
           {!importing && !canImport && !list.isPending && <span className="field__hint">{SheetsMessages.selectSpreadsheetAndRange}.</span>}
         </div>
       </form>
