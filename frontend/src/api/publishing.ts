@@ -33,7 +33,6 @@ export interface PostingModeAnswer {
 export const publishingApi = {
   wordpress: (articleId: string) => api.post<WordPressPublishAnswer>(`/wordpress/publish/${id(articleId)}`),
   linkedin: (articleId: string) => api.post<LinkedInPublishAnswer>(`/linkedin/publish/${id(articleId)}`),
-  postingMode: (articleId: string) => api.get<PostingModeAnswer>(`/linkedin/article/${id(articleId)}/posting-mode`),
   setPostingMode: (articleId: string, mode: PostingMode) =>
     api.post<PostingModeAnswer>(`/linkedin/article/${id(articleId)}/posting-mode`, { mode }),
 };
