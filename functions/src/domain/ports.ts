@@ -20,10 +20,18 @@ export interface ArticleStore {
     options?: { onlyIfEmpty?: Platform[] },
   ): Promise<ArticleRecord | undefined>;
   /**
-   * Claims the right to publish one platform (a conditional write): false while another claim
-   * newer than `staleBefore` holds it. Makes concurrent publish calls produce one post.
+   * Claims the right to publish one platform (a conditional write): the article as it is once
+   * claimed, or undefined while another claim newer than `staleBefore` holds it. Makes concurrent
+   * publish calls produce one post.
    */
-  claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean>;
+  claimPublish(
+    userId: string,
+    id: string,
+    platform: Platform,
+    claimId: string,
+    now: string,
+    staleBefore: string,
+  ): Promise<ArticleRecord | undefined>;
   releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void>;
   /**
    * Records `value` under `field.platform` unless it is already there (a conditional write):

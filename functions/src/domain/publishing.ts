@@ -63,7 +63,7 @@ export class PublishingService {
     );
     if (!claimed) throw conflict(PublishMessages.inProgress, 'publish_in_progress');
     try {
-      return await work(await this.load(userId, article.id));
+      return await work(claimed);
     } catch (err) {
       if (err instanceof ApiError && err.statusCode === 409) throw err; // nothing failed: it was already done
       const error =

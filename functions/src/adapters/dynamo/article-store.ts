@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
 import type { ArticleStore } from '../../domain/ports.js';
-import { isConditionFailed, queryAll, conditionHeld } from './client.js';
+import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { userKey } from './user-store.js';
 
 const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
@@ -97,8 +97,8 @@ export class DynamoArticleStore implements ArticleStore {
       values[':empty'] = '';
       conditions.push(`#c_${platform}.#c_content = :empty`);
     }
-    try {
-      const out = await this.db.send(
+    const out = await ifConditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, id),
@@ -108,19 +108,24 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      await this.changed(userId);
-      return fromItem(out.Attributes as Item);
-    } catch (err) {
-      if (isConditionFailed(err)) return undefined;
-      throw err;
-    }
+      ),
+    );
+    if (!out) return undefined;
+    await this.changed(userId);
+    return fromItem(out.Attributes as Item);
   }
 
-  async claimPublish(userId: string, id: string, platform: Platform, claimId: string, now: string, staleBefore: string): Promise<boolean> {
+  async claimPublish(
+    userId: string,
+    id: string,
+    platform: Platform,
+    claimId: string,
+    now: string,
+    staleBefore: string,
+  ): Promise<ArticleRecord | undefined> {
     // Articles saved before claims existed have no map to hold one yet.
     await this.ensureMap(userId, id, 'publishClaims');
-    return conditionHeld(
+    const out = await ifConditionHeld(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -129,9 +134,11 @@ export class DynamoArticleStore implements ArticleStore {
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#claims.#p) OR #claims.#p.#at < :stale)',
           ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#at': 'at' },
           ExpressionAttributeValues: { ':claim': { id: claimId, at: now }, ':stale': staleBefore },
+          ReturnValues: 'ALL_NEW',
         }),
       ),
     );
+    return out && fromItem(out.Attributes as Item);
   }
 
   async releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void> {

@@ -34,13 +34,17 @@ export async function queryAll<T = Record<string, unknown>>(
 /** Whether an error is DynamoDB's answer to a condition that did not hold. */
 export const isConditionFailed = (err: unknown): boolean => (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
-/** Awaits a conditional write: true when it was made, false when its condition did not hold. */
-export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+/** Awaits a conditional write: its output when it was made, undefined when its condition did not hold. */
+export async function ifConditionHeld<T>(write: Promise<T>): Promise<T | undefined> {
   try {
-    await write;
-    return true;
+    return await write;
   } catch (err) {
-    if (isConditionFailed(err)) return false;
+    if (isConditionFailed(err)) return undefined;
     throw err;
   }
+}
+
+/** Awaits a conditional write: true when it was made, false when its condition did not hold. */
+export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  return (await ifConditionHeld(write.then(() => true))) ?? false;
 }
