@@ -4,7 +4,7 @@ import { Messages, isAdmin, type PublicUser } from '@app/shared';
 import { adminApi } from '../api/admin';
 import { errorText } from '../api/client';
 import { PageHeader } from '../components/PageHeader';
-import { Spinner } from '../components/Spinner';
+import { TableCardState } from '../components/TableCardState';
 import { toast } from '../lib/toast';
 import '../styles/admin.css';
 
@@ -50,23 +50,13 @@ export default function AdminPage() {
     <div className="page">
       <PageHeader title="Admin" description="Manage user activation status" />
       <section className="card admin-card" aria-label="Users">
-        {usersQuery.isPending ? (
-          <div className="admin-card__state">
-            <Spinner size="sm" label="Loading users" />
-            <span>Loading users...</span>
-          </div>
-        ) : usersQuery.isError ? (
-          <div className="admin-card__state">
-            <div className="alert alert--error" role="alert">
-              {errorText(usersQuery.error, Messages.failedToLoadUsers, 'error')}
-            </div>
-            <button type="button" className="btn btn--secondary" onClick={() => void usersQuery.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : users.length === 0 ? (
-          <p className="admin-card__state muted">No users yet.</p>
-        ) : (
+        <TableCardState
+          query={usersQuery}
+          loadingLabel="Loading users"
+          failedText={errorText(usersQuery.error, Messages.failedToLoadUsers, 'error')}
+          empty={users.length === 0}
+          emptyText="No users yet."
+        >
           <div className="table-wrap">
             <table className="table">
               <thead>
@@ -122,7 +112,7 @@ export default function AdminPage() {
               </tbody>
             </table>
           </div>
-        )}
+        </TableCardState>
       </section>
     </div>
   );

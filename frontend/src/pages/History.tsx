@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { isPublished, type Article, type Platform } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
-import { Spinner } from '../components/Spinner';
+import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
 import { PLATFORM_NAMES } from '../components/schedule/messages';
 import { usePublishedArticles } from '../hooks/useArticleLists';
@@ -55,23 +55,13 @@ export default function HistoryPage() {
         description={`Everything you have published on WordPress and LinkedIn. Times are shown in ${timeZone}.`}
       />
       <section className="card admin-card history-card" aria-label="Published posts">
-        {query.isPending ? (
-          <div className="admin-card__state">
-            <Spinner size="sm" label="Loading published articles" />
-            <span>Loading published articles...</span>
-          </div>
-        ) : query.isError ? (
-          <div className="admin-card__state">
-            <div className="alert alert--error" role="alert">
-              {HistoryMessages.loadFailed}
-            </div>
-            <button type="button" className="btn btn--secondary" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : rows.length === 0 ? (
-          <p className="admin-card__state muted">{HistoryMessages.empty}</p>
-        ) : (
+        <TableCardState
+          query={query}
+          loadingLabel="Loading published articles"
+          failedText={HistoryMessages.loadFailed}
+          empty={rows.length === 0}
+          emptyText={HistoryMessages.empty}
+        >
           <div className="table-wrap">
             <table className="table history-table">
               <thead>
@@ -116,7 +106,7 @@ export default function HistoryPage() {
               </tbody>
             </table>
           </div>
-        )}
+        </TableCardState>
       </section>
     </div>
   );
