@@ -79,18 +79,18 @@ export class EmailService {
     }
   }
 
-  /** Gmail when it is fully configured, else the fallback (local outbox); undefined when neither. */
-  async mailerFor(userId: string): Promise<MailSender | undefined> {
+  /**
+   * Where a user's notifications go, from one read of the e-mail settings: the notification
+   * address (if set) and the mailer, Gmail when it is fully configured, else the fallback (local
+   * outbox); undefined when neither.
+   */
+  async notifier(userId: string): Promise<{ address: string | undefined; mailer: MailSender | undefined }> {
     const v = await this.values(userId);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
     const refreshToken = v.get(EMAIL_KEYS.refreshToken);
-    if (clientId && clientSecret && refreshToken) return this.mailers.gmail({ clientId, clientSecret, refreshToken });
-    return this.mailers.fallback();
-  }
-
-  async notificationAddress(userId: string): Promise<string | undefined> {
-    return this.settings.value(userId, EMAIL_KEYS.notificationEmail);
+    const mailer = clientId && clientSecret && refreshToken ? this.mailers.gmail({ clientId, clientSecret, refreshToken }) : this.mailers.fallback();
+    return { address: v.get(EMAIL_KEYS.notificationEmail), mailer };
   }
 
   /** The configuration test: always through the Gmail API (SPEC: method gmail). */

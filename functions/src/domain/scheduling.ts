@@ -68,8 +68,8 @@ export class ApprovalService {
     try {
       if (!article[platform].content.trim()) article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
       const owner = await this.deps.userEmail(userId);
-      const to = (await this.deps.email.notificationAddress(userId)) ?? owner?.email;
-      const mailer = await this.deps.email.mailerFor(userId);
+      const { address, mailer } = await this.deps.email.notifier(userId);
+      const to = address ?? owner?.email;
       if (!mailer || !to) {
         await this.deps.articles.update(userId, articleId, {
           lastError: { code: 'email_not_configured', message: 'The approval e-mail could not be sent: set up Gmail in Settings.' },
