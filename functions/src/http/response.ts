@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
@@ -56,8 +56,6 @@ export function jsonText(statusCode: number, body: string, cookies?: string[]): 
 export function errorResponse(statusCode: number, message: string, code?: string, cookies?: string[]): ApiResponse {
   return json(statusCode, code ? { error: message, message, code } : { error: message, message }, cookies);
 }
-
-export type HandlerResult = APIGatewayProxyResultV2;
 
 /** Bytes (an image): API Gateway needs them base64-encoded with isBase64Encoded. */
 export function binary(statusCode: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ApiResponse {
