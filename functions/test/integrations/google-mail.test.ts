@@ -185,6 +185,24 @@ describe('OutboxSender', () => {
     expect(mail.crlf).toBe(true);
   });
 
+  it('never shows a half-written .eml to whoever watches the folder', async () => {
+    const folder = join(dir, 'watched');
+    const outbox = new OutboxSender(folder);
+    const html = `<p>${'x'.repeat(24 * 1024 * 1024)}</p>`; // written in many chunks
+    const seen: string[] = [];
+    let done = false;
+    const sending = outbox.send({ to: 'anna@example.com', subject: 'Big', text: 't', html }).finally(() => (done = true));
+    while (!done) {
+      const names = await readdir(folder).catch(() => [] as string[]);
+      for (const name of names.filter((n) => n.endsWith('.eml'))) seen.push(await readFile(join(folder, name), 'utf8'));
+      await new Promise((r) => setImmediate(r));
+    }
+    const { id } = await sending;
+    const complete = await readFile(join(folder, id), 'utf8');
+    for (const content of seen) expect(content.length).toBe(complete.length);
+    expect(await readdir(folder)).toEqual([id]);
+  });
+
   it('accepts an options object with a default From', async () => {
     const outbox = new OutboxSender({ directory: join(dir, 'o2'), from: 'App <app@example.com>' });
     const { id } = await outbox.send({ to: 'x@example.com', subject: 's', text: 't', html: 'h' });

@@ -3,7 +3,7 @@
  * that writes .eml files (used when Gmail is not configured, DESIGN.md §1).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OAuth2Client } from 'google-auth-library';
 import { createOAuth2Client } from './google-auth.js';
@@ -214,7 +214,11 @@ export interface OutboxSenderOptions {
   from?: string;
 }
 
-/** Writes each message as `<ISO timestamp>-<random>.eml` into a directory (created on first use). */
+/**
+ * Writes each message as `<ISO timestamp>-<random>.eml` into a directory (created on first use).
+ * The file is written under a `.part` name and renamed, so whoever watches the folder (a mail
+ * client, a test, a person) never reads half a message.
+ */
 export class OutboxSender implements MailSender {
   readonly kind = 'outbox' as const;
   readonly directory: string;
@@ -231,7 +235,9 @@ export class OutboxSender implements MailSender {
     // colons are not allowed in Windows file names
     const stamp = new Date().toISOString().replace(/:/g, '-');
     const filename = `${stamp}-${randomBytes(4).toString('hex')}.eml`;
-    await writeFile(join(this.directory, filename), buildMimeMessage({ ...message, from: message.from ?? this.from }), { flag: 'wx' });
+    const partial = join(this.directory, `${filename}.part`);
+    await writeFile(partial, buildMimeMessage({ ...message, from: message.from ?? this.from }), { flag: 'wx' });
+    await rename(partial, join(this.directory, filename));
     return { id: filename };
   }
 }
