@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from './fakes/openai.js';
-import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, drafted as draftedBy, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** The same flow as articles.test.ts, with the user's openai_api_key setting pointing at a fake OpenAI. */
 let app: TestApp;
@@ -26,14 +26,7 @@ afterAll(async () => {
 
 const brief = { title: 'Edge caching for APIs', topic: 'CDN in front of JSON APIs', keyword: 'edge caching', details: 'Cache keys. TTLs.', imageDescription: 'a globe' };
 
-async function drafted(id: string) {
-  for (let i = 0; i < 150; i++) {
-    const article = (await user.call(`/api/articles/${id}`)).json.article;
-    if (article.generation.status !== 'pending') return article;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('drafting did not finish');
-}
+const drafted = (id: string) => draftedBy(user, id);
 
 it('drafts both versions with OpenAI using the user key, and edits through it', async () => {
   fake.reset();
@@ -83,12 +76,7 @@ it('generates the image with the OpenAI image model and stores both sizes', asyn
   const id = (await user.call('/api/articles', { body: brief })).json.article._id;
   await drafted(id);
   expect((await user.call(`/api/image/generate/${id}`, { body: { description: 'a glowing globe' } })).status).toBe(202);
-  let status: any;
-  for (let i = 0; i < 100; i++) {
-    status = (await user.call(`/api/image/${id}`)).json;
-    if (!status.pending) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const status = await imageSettled(user, id);
   expect(status.hasImage).toBe(true);
   const imageCall = fake.requests.find((r) => r.path === '/v1/images/generations');
   expect(imageCall?.body.prompt).toContain('a glowing globe');

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, drafted, imageSettled, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let owner: Client;
@@ -33,15 +33,6 @@ const brief = {
   imageDescription: 'A calm dashboard with falling cost lines',
 };
 
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const getArticle = (c: Client, id: string) => c.call(`/api/articles/${id}`).then((r) => r.json.article);
 
 describe('articles', () => {
@@ -55,7 +46,7 @@ describe('articles', () => {
     id = created.json.article._id;
     expect(created.json.article.id).toBe(id);
 
-    const article = await waitFor(() => getArticle(owner, id), (a) => a.generation.status !== 'pending');
+    const article = await drafted(owner, id);
     expect(article.generation.status).toBe('done');
     expect(article.blog.content).toContain(brief.title);
     expect(article.blog.content).toMatch(/offline draft/i);
@@ -127,7 +118,7 @@ describe('articles', () => {
     const started = await owner.call(`/api/image/generate/${id}`, { body: { description: 'Falling cost lines' } });
     expect(started.status).toBe(202);
     expect(started.json.success).toBe(true);
-    const status = await waitFor(() => owner.call(`/api/image/${id}`).then((r) => r.json), (s) => !s.pending);
+    const status = await imageSettled(owner, id);
     expect(status).toMatchObject({ success: true, hasImage: true, error: null });
     expect(status.image.description).toBe('Falling cost lines');
     expect(status.image.url).toMatch(new RegExp(`^/api/image/preview/${id}\\?platform=blog&t=`));
@@ -146,9 +137,10 @@ describe('articles', () => {
 
     const again = await owner.call(`/api/image/regenerate/${id}`, { body: { description: 'Rising savings' } });
     expect(again.status).toBe(202);
-    const regenerated = await waitFor(
+    const regenerated = await waitUntil(
       () => owner.call(`/api/image/${id}`).then((r) => r.json),
       (s) => !s.pending && s.image.generatedAt !== status.image.generatedAt,
+      'image regeneration',
     );
     expect(regenerated.image.description).toBe('Rising savings');
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, completeOAuth, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -16,7 +16,7 @@ async function newArticle(title: string, withImage = true) {
   await drafted(user, id);
   if (withImage) {
     await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
-    for (let i = 0; i < 100 && (await user.call(`/api/image/${id}`)).json.pending; i++) await new Promise((r) => setTimeout(r, 50));
+    await imageSettled(user, id);
   }
   return id as string;
 }

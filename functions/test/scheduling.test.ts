@@ -7,7 +7,7 @@ import { startLocalStack } from '../src/local/stack.js';
 import { approvals } from '../src/services/approvals.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -203,7 +203,7 @@ describe('the approval e-mail', () => {
   it('shows the platform image inline and says when AI credit ran out', async () => {
     const id = await newArticle('With picture');
     await user.call(`/api/image/generate/${id}`, { body: { description: 'a lighthouse' } });
-    for (let i = 0; i < 100 && (await user.call(`/api/image/${id}`)).json.pending; i++) await sleep(50);
+    await imageSettled(user, id);
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'linkedin', at);
     const { schedulerServices } = await import('../src/services/scheduler.js');

@@ -114,12 +114,28 @@ export async function completeOAuth(client: Client, authUrl: string) {
   return { consentStatus: consent.status, status: res.status, location: res.headers.get('location') ?? '', callback: back };
 }
 
-/** Polls an article until its drafts are written. */
-export async function drafted(client: Client, id: string) {
-  for (let i = 0; i < 200; i++) {
-    const article = (await client.call(`/api/articles/${id}`)).json.article;
-    if (article.generation.status !== 'pending') return article;
+/**
+ * Polls `probe` until `done` holds and answers its last value. The limit is wide on purpose: on a
+ * busy CI machine background work may take seconds; how fast it is belongs to `npm run bench`.
+ */
+export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, limitMs = 20_000): Promise<T> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`${what} did not happen within ${limitMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('drafting did not finish');
 }
+
+/** Polls an article until its drafts are written. */
+export const drafted = (client: Client, id: string) =>
+  waitUntil(
+    async () => (await client.call(`/api/articles/${id}`)).json.article,
+    (article) => article.generation.status !== 'pending',
+    'drafting',
+  );
+
+/** Polls an article's image until its generation has ended; answers the last status. */
+export const imageSettled = (client: Client, id: string) =>
+  waitUntil(async () => (await client.call(`/api/image/${id}`)).json, (status) => !status.pending, 'image generation');
