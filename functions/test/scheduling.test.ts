@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack } from '../src/local/stack.js';
-import { approvals } from '../src/services/approvals.js';
+import { approvalNotifier } from '../src/services/approval-notifier.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
@@ -126,11 +126,11 @@ describe('the scheduled run', () => {
     await schedule(id, 'linkedin', at);
     const sent = outbox().length;
     const run = { userId, articleId: id, platform: 'linkedin' as const, scheduledFor: at };
-    expect(await Promise.all([approvals().generateAndNotify(run), approvals().generateAndNotify(run)])).toEqual(
+    expect(await Promise.all([approvalNotifier().generateAndNotify(run), approvalNotifier().generateAndNotify(run)])).toEqual(
       expect.arrayContaining(['sent', 'duplicate']),
     );
-    expect(await approvals().generateAndNotify(run)).toBe('duplicate');
-    expect(await approvals().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe('stale');
+    expect(await approvalNotifier().generateAndNotify(run)).toBe('duplicate');
+    expect(await approvalNotifier().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe('stale');
     expect(outbox().length).toBe(sent + 1);
   });
 
@@ -157,7 +157,7 @@ describe('approval links', () => {
     const id = await newArticle('Approve me');
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'blog', at);
-    await approvals().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
     const token = tokenFrom(mails().at(-1)!);
     const anonymous = new Client(app.url); // the e-mail may be opened anywhere
 
@@ -191,7 +191,7 @@ describe('approval links', () => {
     const id = await newArticle('Moved after mail');
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'blog', at);
-    await approvals().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
     const token = tokenFrom(mails().at(-1)!);
     await schedule(id, 'blog', new Date(Date.now() + 7200_000).toISOString());
     const res = await new Client(app.url).call('/api/approvals/confirm', { body: { token } });
@@ -208,7 +208,7 @@ describe('the approval e-mail', () => {
     await schedule(id, 'linkedin', at);
     const { schedulerServices } = await import('../src/services/scheduler.js');
     await schedulerServices().articles.update(userId, id, { lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota' } });
-    expect(await approvals().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).toBe('sent');
+    expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).toBe('sent');
     const mail = parsed().at(-1)!;
     expect(mail.subject).toBe('Approve for LinkedIn: With picture');
     expect(mail.html).toContain('src="cid:article-image"');

@@ -32,7 +32,7 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
   wordpress: ['google-auth-library'],
   linkedin: ['google-auth-library'],
   email: ['google-auth-library'],
-  approvals: ['google-auth-library', 'openai', 'sharp'],
+  approvals: ['google-auth-library'],
   sheets: ['google-auth-library'],
   worker: ['google-auth-library', 'openai', 'sharp'],
 };

@@ -39,22 +39,45 @@ export async function scheduleArticle(
   return updated;
 }
 
-export interface ApprovalDeps {
+/** The signed approval link's token: made by the notifier, read by the approval page. */
+const approvalTokens = {
+  async sign(run: ScheduledRun, key: Uint8Array): Promise<string> {
+    return new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(run.userId)
+      .setIssuedAt()
+      .setExpirationTime(APPROVAL_TTL)
+      .sign(key);
+  },
+  async verify(token: string, key: Uint8Array): Promise<ScheduledRun> {
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+      if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
+      return { userId: payload.sub, articleId: String(payload.aid), platform: payload.p as Platform, scheduledFor: String(payload.at) };
+    } catch {
+      throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    }
+  },
+};
+
+export interface ApprovalNotifierDeps {
   articles: ArticleStore;
   /** The stored images, so the e-mail can show the platform's picture inline. */
   objects?: ObjectStore;
   articleService: ArticleService;
   email: EmailService;
-  publishing: PublishingService;
   userEmail: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
-  now?: () => Date;
 }
 
-/** The scheduled run's e-mail and the approval that publishes. */
-export class ApprovalService {
-  constructor(private readonly deps: ApprovalDeps) {}
+/**
+ * The scheduled run (worker): makes sure of the content and e-mails the owner a signed approval
+ * link. Kept apart from ApprovalLinks so the approval page's function does not carry the AI and
+ * e-mail code (cold start, DESIGN.md §6).
+ */
+export class ApprovalNotifier {
+  constructor(private readonly deps: ApprovalNotifierDeps) {}
 
   /**
    * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
@@ -86,7 +109,7 @@ export class ApprovalService {
 
   private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {
     const base = this.deps.publicUrl();
-    const token = await this.signApproval(run);
+    const token = await approvalTokens.sign(run, await this.deps.signingKey());
     const approveUrl = `${base}/approve?token=${encodeURIComponent(token)}`;
     const scheduleUrl = `${base}/schedule`;
     const text = article[run.platform].content.trim();
@@ -128,24 +151,20 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.desc
       ...(image ? { inline: [{ cid: 'article-image', filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`, contentType: image.contentType, content: image.body }] } : {}),
     };
   }
+}
 
-  async signApproval(run: ScheduledRun): Promise<string> {
-    return new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(run.userId)
-      .setIssuedAt()
-      .setExpirationTime(APPROVAL_TTL)
-      .sign(await this.deps.signingKey());
-  }
+export interface ApprovalLinksDeps {
+  articles: ArticleStore;
+  publishing: PublishingService;
+  signingKey: () => Promise<Uint8Array>;
+}
+
+/** The approval page: what a link shows, and the one-click approval that publishes. */
+export class ApprovalLinks {
+  constructor(private readonly deps: ApprovalLinksDeps) {}
 
   private async verifyApproval(token: string): Promise<ScheduledRun> {
-    try {
-      const { payload } = await jwtVerify(token, await this.deps.signingKey(), { algorithms: ['HS256'] });
-      if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
-      return { userId: payload.sub, articleId: String(payload.aid), platform: payload.p as Platform, scheduledFor: String(payload.at) };
-    } catch {
-      throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
-    }
+    return approvalTokens.verify(token, await this.deps.signingKey());
   }
 
   /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */

@@ -1,5 +1,5 @@
 import type { Job } from '../domain/ports.js';
-import { approvals } from '../services/approvals.js';
+import { approvalNotifier } from '../services/approval-notifier.js';
 import { articleServices } from '../services/articles.js';
 
 export interface RunJobOptions {
@@ -23,7 +23,7 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<voi
       return;
     case 'generate-and-notify': {
       const { type: _type, ...run } = job;
-      await approvals().generateAndNotify(run);
+      await approvalNotifier().generateAndNotify(run);
       return;
     }
   }
