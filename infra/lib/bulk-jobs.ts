@@ -7,16 +7,12 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { BULK_JOB_CONCURRENCY } from '../../functions/src/domain/ports.js';
 
 /** Settings of the bulk job queue, its event source mapping and its dead-letter queue (asserted by the tests). */
 export const BULK_JOBS_DEFAULTS = {
-  /**
-   * Worker instances draining the queue at once. A spreadsheet import hands over hundreds of
-   * drafting jobs; run all at once they hit OpenAI's rate limits (requests and tokens per minute of
-   * the user's key) and most end without drafts. Five in parallel (each drafts two versions at once)
-   * keeps well within the limits of a normal OpenAI tier while 500 rows still finish in about an hour.
-   */
-  maxConcurrency: 5,
+  /** Worker instances draining the queue at once (why five: BULK_JOB_CONCURRENCY). */
+  maxConcurrency: BULK_JOB_CONCURRENCY,
   /** One job per invocation: a failure redelivers that job alone, and the worker's timeout is per job. */
   batchSize: 1,
   /** AWS recommends a visibility timeout of at least 6× the function's timeout for an SQS event source. */

@@ -1,17 +1,16 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config.js';
 import { SqsJobQueue } from '../adapters/aws/sqs-job-queue.js';
-import type { BulkJobQueue } from '../domain/ports.js';
-import { createJobQueue, eachToQueue } from './jobs.js';
+import { BULK_JOB_CONCURRENCY, type BulkJobQueue } from '../domain/ports.js';
+import { createJobQueue, createLocalJobQueue, eachToQueue } from './jobs.js';
 
 /**
  * Bulk jobs (a spreadsheet import's drafting): the SQS queue of BULK_JOB_QUEUE_URL in AWS, which
- * the worker drains with a bounded concurrency; else the ordinary job queue (locally nothing changes).
+ * the worker drains BULK_JOB_CONCURRENCY at a time; locally an in-process queue with the same bound.
  * Interactive jobs (a user's own drafting, images) keep createJobQueue, so they never wait behind an
  * import. (Its own module, so only the sheets bundle carries the SQS client.)
  */
 export function createBulkJobQueue(config: Pick<Config, 'region' | 'workerFunctionName' | 'bulkJobQueueUrl'>): BulkJobQueue {
-  return config.bulkJobQueueUrl
-    ? new SqsJobQueue(new SQSClient({ region: config.region }), config.bulkJobQueueUrl)
-    : eachToQueue(createJobQueue(config));
+  if (config.bulkJobQueueUrl) return new SqsJobQueue(new SQSClient({ region: config.region }), config.bulkJobQueueUrl);
+  return eachToQueue(config.workerFunctionName ? createJobQueue(config) : createLocalJobQueue(BULK_JOB_CONCURRENCY));
 }

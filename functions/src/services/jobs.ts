@@ -9,11 +9,16 @@ import { logger } from '../logger.js';
 export function createJobQueue(config: Pick<Config, 'region' | 'workerFunctionName'>): JobQueue {
   return config.workerFunctionName
     ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
-    : new InProcessJobQueue(
-        (job) => runLocalJob(job),
-        (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
-      );
+    : createLocalJobQueue();
 }
+
+/** The local server's in-process runner; `concurrency` bounds the jobs running at once. */
+export const createLocalJobQueue = (concurrency?: number): InProcessJobQueue =>
+  new InProcessJobQueue(
+    (job) => runLocalJob(job),
+    (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
+    concurrency,
+  );
 
 /** Jobs handed to a JobQueue at once when there is no bulk queue. */
 const ENQUEUE_CONCURRENCY = 25;

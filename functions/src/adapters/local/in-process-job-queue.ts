@@ -1,22 +1,49 @@
 import type { Job, JobQueue } from '../../domain/ports.js';
 
-/** Runs jobs in this process right after the request answers, like the async worker does in AWS. */
+/**
+ * Runs jobs in this process right after the request answers, like the async worker does in AWS;
+ * with `concurrency`, at most that many at once and the rest in order (as the bulk queue's
+ * event source mapping does in AWS).
+ */
 export class InProcessJobQueue implements JobQueue {
   private readonly running = new Set<Promise<void>>();
+  private readonly waiting: (() => void)[] = [];
+  private active = 0;
+
   constructor(
     private readonly run: (job: Job) => Promise<void>,
     private readonly onError: (job: Job, err: unknown) => void,
+    private readonly concurrency = Infinity,
   ) {}
 
   async enqueue(job: Job): Promise<void> {
     const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.turn())
       .then(() => this.run(job))
       .catch((err) => this.onError(job, err))
-      .finally(() => this.running.delete(task));
+      .finally(() => {
+        this.active--;
+        this.waiting.shift()?.();
+        this.running.delete(task);
+      });
     this.running.add(task);
   }
 
-  /** Resolves when no job is running (tests, shutdown). */
+  /** Resolves when this job may start. */
+  private turn(): Promise<void> | void {
+    if (this.active < this.concurrency) {
+      this.active++;
+      return;
+    }
+    return new Promise<void>((resolve) =>
+      this.waiting.push(() => {
+        this.active++;
+        resolve();
+      }),
+    );
+  }
+
+  /** Resolves when no job is running or waiting (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.all([...this.running]);
   }
