@@ -44,10 +44,11 @@ export type RegisterInput = z.infer<typeof RegisterSchema>;
 
 export const LoginSchema = z.strictObject({
   email: EmailSchema,
-  // Login checks only presence: the length rule is enforced when the password is chosen.
+  // SPEC.md §5: the auth form asks for at least 6 characters in both modes (no account has fewer).
   password: z
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;

@@ -28,9 +28,11 @@ describe('registration schema', () => {
 });
 
 describe('login schema', () => {
-  it('needs e-mail and password only', () => {
-    expect(LoginSchema.safeParse({ email: 'a@b.co', password: 'x' }).success).toBe(true);
+  it('needs e-mail and a password of at least 6 characters (SPEC.md §5)', () => {
+    expect(LoginSchema.safeParse({ email: 'a@b.co', password: 'secret' }).success).toBe(true);
     expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co' }).error!)).toBe('Password is required');
+    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: '' }).error!)).toBe('Password is required');
+    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: 'five5' }).error!)).toBe('Password must be at least 6 characters');
   });
 });
 

@@ -97,6 +97,9 @@ describe('AuthModal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
     expect(within(dialog).getByText('Enter a valid email address')).toBeInTheDocument();
     expect(within(dialog).getByText('Password is required')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Password'), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Login' }));
+    expect(within(dialog).getByText('Password must be at least 6 characters')).toBeInTheDocument();
     expect(requests.filter((r) => r.path !== '/api/auth/me')).toHaveLength(0);
   });
 
