@@ -117,16 +117,27 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     expect(within(authBox()).getByText('Gmail API is authenticated and ready to use')).toBeInTheDocument();
   });
 
-  it('"Please fill in Gmail API credentials" from the server when nothing is saved; "Failed to get authentication URL" otherwise', async () => {
+  it('typed but unsaved credentials: asks to save them first and asks Google nothing (SPEC.md §5)', async () => {
+    const open = vi.spyOn(window, 'open');
+    const { user, requests } = setup();
+    await loaded();
+    await user.type(field('Gmail Client ID'), 'id');
+    await user.type(field('Gmail Client Secret'), 'secret');
+    await user.click(button('Authenticate with Google'));
+    expect(await findToast('Save the Gmail API credentials first, then authenticate with Google.')).toBeInTheDocument();
+    expect(field('Gmail Client ID')).toHaveAttribute('aria-invalid', 'true');
+    expect(requests.some((r) => r.path === '/api/email/oauth/auth')).toBe(false);
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('the server\'s refusal is shown; "Failed to get authentication URL" when it answers nothing useful', async () => {
     const open = vi.spyOn(window, 'open');
     let reply: MockReply = {
       status: 400,
       body: { error: 'Please fill in Gmail API credentials', message: 'Please fill in Gmail API credentials', code: 'gmail_not_configured' },
     };
-    const { user } = setup({ 'GET /api/email/oauth/auth': () => reply });
-    await loaded();
-    await user.type(field('Gmail Client ID'), 'id');
-    await user.type(field('Gmail Client Secret'), 'secret');
+    const { user } = setup({ 'GET /api/email/settings': { body: saved }, 'GET /api/email/oauth/auth': () => reply });
+    await loaded('owner@example.com');
     await user.click(button('Authenticate with Google'));
     expect(await findToast('Please fill in Gmail API credentials')).toBeInTheDocument();
     reply = { status: 500, body: {} };

@@ -197,6 +197,12 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
 
   const authenticate = async () => {
     if (busy || oauth.popupOpen) return;
+    // SPEC.md §5: Google signs in with the saved client; typed but unsaved values would be ignored.
+    const unsaved = {
+      gmailClientId: clientId !== (status?.gmailClientId ?? '') ? M.authNeedsSavedCredentials : undefined,
+      gmailClientSecret: !savedSecret || form.gmailClientSecret.trim() ? M.authNeedsSavedCredentials : undefined,
+    };
+    if (unsaved.gmailClientId || unsaved.gmailClientSecret) return reject(unsaved, M.authNeedsSavedCredentials);
     setBusy('auth');
     try {
       await oauth.signIn(status, () => emailApi.authUrl());

@@ -30,6 +30,7 @@ export const PanelMessages = {
     credentialsRequired: IntegrationMessages.gmailCredentialsRequired,
     testNeedsEmail: 'Please enter a notification email address first',
     testNeedsCredentials: 'Please enter Gmail API credentials first',
+    authNeedsSavedCredentials: 'Save the Gmail API credentials first, then authenticate with Google.',
     saved: IntegrationMessages.emailSaved,
     saveFailed: 'Failed to save email settings',
     testSent: IntegrationMessages.testEmailSent,
