@@ -1,8 +1,23 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { GRACE, browserAvailable, callApi, connectWordPress, createArticleWithDrafts, registeredPage, snap, withAppAndFakeWordPress } from './harness.js';
 
 const hasBrowser = browserAvailable();
+
+/**
+ * Schedules one platform of the card through its row's Schedule button and the modal, at the
+ * modal's default time (one hour ahead), as a person would before publishing it now.
+ */
+async function scheduleRow(page: Page, card: Locator, platform: 'Blog' | 'LinkedIn', toastWord: string): Promise<void> {
+  const row = card.getByRole('region', { name: platform });
+  await row.getByRole('button', { name: `Schedule ${platform}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Schedule ${platform}` });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByText(new RegExp(`^Successfully scheduled ${toastWord} for `)).waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByText(/^Scheduled for/).waitFor();
+}
 
 /** The Content Status card's numbers, by label. */
 async function contentStatus(page: Page): Promise<Record<string, string>> {
@@ -60,6 +75,9 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect(await blog.getByText('Will be processed after scheduling').isVisible()).toBe(true);
     expect(await card.getByText(/^Overall status:/).locator('..').textContent()).toContain('Not Scheduled');
     expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+    // SPEC.md §2: a not-scheduled platform has no publish button at all, only the text and Schedule.
+    expect(await card.getByRole('button', { name: /publish/i }).count()).toBe(0);
+    expect(await blog.getByRole('button', { name: 'Schedule Blog' }).isVisible()).toBe(true);
 
     // The posting mode is saved per article.
     await card.getByRole('radio', { name: 'Business Page' }).check();
@@ -67,8 +85,10 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect((await callApi(page, `/api/linkedin/article/${id}/posting-mode`)).json.mode).toBe('company');
     await snap(page, '21-schedule-card');
 
+    // Publish Now appears once a platform is scheduled (SPEC.md §2): schedule LinkedIn for later.
+    await scheduleRow(page, card, 'LinkedIn', 'LinkedIn');
     // LinkedIn is not connected: the confirmation says so and points to Settings; nothing changes.
-    await card.getByRole('region', { name: 'LinkedIn' }).getByRole('button', { name: 'Publish now to LinkedIn' }).click();
+    await card.getByRole('region', { name: 'LinkedIn' }).getByRole('button', { name: 'Publish Now to LinkedIn' }).click();
     const liConfirm = page.getByRole('dialog', { name: 'Publish to LinkedIn now?' });
     await liConfirm.getByRole('button', { name: 'Confirm' }).click();
     const liError = liConfirm.getByRole('alert');
@@ -79,7 +99,10 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     await liConfirm.getByRole('button', { name: 'Cancel' }).click();
     await liConfirm.waitFor({ state: 'detached' });
 
-    await blog.getByRole('button', { name: 'Publish now to WordPress' }).click();
+    // The blog likewise: scheduled for later, then published now.
+    expect(await blog.getByRole('button', { name: /publish/i }).count()).toBe(0);
+    await scheduleRow(page, card, 'Blog', 'blog');
+    await blog.getByRole('button', { name: 'Publish Now to WordPress' }).click();
     const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
     await confirm.waitFor();
     expect(await confirm.getByText(title).isVisible()).toBe(true);
@@ -124,10 +147,10 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect(await viewPost.getAttribute('target')).toBe('_blank');
     await snap(page, '25-history');
 
-    // Dashboard after: the publication is counted.
+    // Dashboard after: the publication is counted; the article is still Scheduled (LinkedIn waits for its time).
     await page.goto(`${app.url}/dashboard`);
     await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('1');
-    expect(await contentStatus(page)).toMatchObject({ 'All Content Published': '1 100%', 'Not Scheduled': '0 0%' });
+    expect(await contentStatus(page)).toMatchObject({ 'All Content Published': '0 0%', Scheduled: '1 100%', 'Not Scheduled': '0 0%' });
     const trends = page.getByRole('region', { name: 'Publishing Trends' });
     expect(await trends.getByText('1 blog post and 0 LinkedIn posts published', { exact: false }).isVisible()).toBe(true);
     await trends.locator('.recharts-area').first().waitFor({ state: 'attached' });

@@ -151,21 +151,22 @@ describe('Schedule page: card statuses and actions', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a2$/);
   });
 
-  it('shows Publish Now for a platform that is not not-scheduled, else "Will be processed after scheduling" and a secondary Publish now', async () => {
+  it('shows Publish Now for a platform that is not not-scheduled, else only "Will be processed after scheduling" (and Schedule)', async () => {
     mockApi(listRoute([notScheduled(), blogScheduled(), contentCreated()]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Fresh idea' });
 
-    for (const platform of ['Blog', 'LinkedIn'] as const) {
-      const r = row('Fresh idea', platform);
+    // SPEC.md §2: a not-scheduled platform has no publish button of any kind, only the text and Schedule.
+    const noPublish = (r: HTMLElement) => {
       expect(within(r).getByText('Will be processed after scheduling')).toBeInTheDocument();
-      expect(within(r).queryByRole('button', { name: /^Publish Now/ })).not.toBeInTheDocument();
-      // Besides scheduling, the secondary action lets a person publish today.
-      expect(within(r).getByRole('button', { name: /^Publish now to/ })).toBeInTheDocument();
-    }
+      expect(within(r).queryByRole('button', { name: /publish/i })).not.toBeInTheDocument();
+      expect(within(r).getAllByRole('button').map((b) => b.textContent)).toEqual([`Schedule ${r.querySelector('h3')!.textContent}`]);
+    };
+    for (const platform of ['Blog', 'LinkedIn'] as const) noPublish(row('Fresh idea', platform));
     expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+    expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Reschedule Blog' })).toBeInTheDocument();
     expect(within(row('Planned post', 'Blog')).queryByText('Will be processed after scheduling')).not.toBeInTheDocument();
-    expect(within(row('Planned post', 'LinkedIn')).getByText('Will be processed after scheduling')).toBeInTheDocument();
+    noPublish(row('Planned post', 'LinkedIn'));
     expect(within(row('Ready post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
     expect(within(row('Ready post', 'LinkedIn')).getByRole('button', { name: 'Publish Now to LinkedIn' })).toBeInTheDocument();
   });
@@ -207,6 +208,10 @@ describe('Schedule page: card statuses and actions', () => {
     expect(badge).toHaveAccessibleDescription(quota.message);
     expect(badge).toHaveAttribute('tabindex', '0');
     expect(screen.getAllByRole('tooltip', { hidden: true }).map((t) => t.textContent)).toContain(quota.message);
+    // The card's own badge says so too (LinkedIn is unpublished), still opening scheduling.
+    const overall = within(card('Half out')).getByRole('button', { name: 'Overall status: Not enough credit' });
+    expect(overall).toHaveAccessibleDescription(quota.message);
+    expect(overall).toHaveClass('status-badge--danger');
     // The published platform keeps its status.
     expect(within(row('Half out', 'Blog')).getByText('Published')).toBeInTheDocument();
     expect(within(row('Half out', 'Blog')).queryByText('Not enough credit')).not.toBeInTheDocument();
@@ -233,18 +238,20 @@ describe('Schedule page: publishing', () => {
 
   it('confirm → POST /api/wordpress/publish/{id} → "Successfully published to WordPress!" with View on WordPress, which hides after a while', async () => {
     const publish = deferred<MockReply>();
+    // Publish Now exists once the platform is scheduled (SPEC.md §2).
+    const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
     const published = {
-      ...notScheduled(),
+      ...freshScheduled(),
       blog: { ...notScheduled().blog, publishedToWordPress: true, lastPublished: new Date().toISOString(), wordpressPostUrl: 'https://blog.example.com/fresh-idea/' },
     };
     let listCalls = 0;
     const { requests } = mockApi({
-      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? notScheduled() : published] } }),
+      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? freshScheduled() : published] } }),
       'POST /api/wordpress/publish/a1': () => publish.promise,
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish now to WordPress' }));
+    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish Now to WordPress' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Publish to WordPress now?' });
     expect(within(dialog).getByText('Fresh idea')).toBeInTheDocument();
@@ -384,18 +391,20 @@ describe('Schedule page: publishing', () => {
   });
 
   it('drops an article published everywhere from the list', async () => {
+    // LinkedIn is scheduled, so it has Publish Now (SPEC.md §2).
+    const half = () => ({ ...halfPublished(), scheduled: { blog: past(), linkedin: future() } });
     const done = {
-      ...halfPublished(),
+      ...half(),
       linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: new Date().toISOString(), linkedinPostUrl: 'https://li/1' },
     };
     let listCalls = 0;
     mockApi({
-      'GET /api/articles/unpublished': () => ({ body: { articles: ++listCalls === 1 ? [halfPublished()] : [] } }),
+      'GET /api/articles/unpublished': () => ({ body: { articles: ++listCalls === 1 ? [half()] : [] } }),
       'POST /api/linkedin/publish/a4': { body: { success: true, post: { url: 'https://li/1' }, article: done, message: 'Successfully published to LinkedIn!' } },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', { name: 'Publish now to LinkedIn' }));
+    await user.click(within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', { name: 'Publish Now to LinkedIn' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Successfully published to LinkedIn!')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Half out' })).not.toBeInTheDocument());
@@ -469,6 +478,53 @@ describe('ArticleCard extension point for scheduling', () => {
     expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['blog', 'linkedin']);
     await user.click(screen.getByRole('button', { name: 'Schedule LinkedIn' }));
     expect(onSchedule).toHaveBeenLastCalledWith(props.article, ['linkedin']);
+  });
+});
+
+describe('ArticleCard overall badge when AI credit ran out (SPEC.md §4)', () => {
+  const quota = { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan.' };
+  const overallButton = () => screen.getByRole('button', { name: /^Overall status:/ });
+
+  it('reads "Not enough credit" (danger, error as tooltip) and still opens scheduling for both platforms', async () => {
+    const onSchedule = vi.fn();
+    const article = { ...blogScheduled(), lastError: quota };
+    renderWithProviders(<ArticleCard article={article} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={onSchedule} />);
+    const badge = overallButton();
+    expect(badge).toHaveAccessibleName('Overall status: Not enough credit');
+    expect(badge).toHaveAccessibleDescription(quota.message);
+    expect(badge).toHaveClass('status-badge--danger');
+    expect(badge).not.toHaveTextContent('Scheduled');
+    await userEvent.setup().click(badge);
+    expect(onSchedule).toHaveBeenLastCalledWith(article, ['blog', 'linkedin']);
+  });
+
+  it('falls back to "OpenAI credits insufficient" without a message; plain text without onSchedule', () => {
+    renderWithProviders(
+      <ArticleCard article={{ ...notScheduled(), lastError: { code: 'insufficient_quota', message: '' } }} now={new Date()} timeZone="UTC" onPublish={vi.fn()} />,
+    );
+    const label = screen.getByText(/^Overall status:/).parentElement!;
+    expect(label).toHaveTextContent('Overall status: Not enough credit');
+    expect(label).toHaveAccessibleDescription('OpenAI credits insufficient');
+    expect(label).toHaveAttribute('tabindex', '0');
+    expect(screen.queryByRole('button', { name: /^Overall status:/ })).not.toBeInTheDocument();
+  });
+
+  it('is unchanged for another error, or when every platform is published', () => {
+    const { rerender } = renderWithProviders(
+      <ArticleCard article={{ ...blogScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />,
+    );
+    expect(overallButton()).toHaveAccessibleName('Overall status: Scheduled');
+    expect(overallButton()).not.toHaveAccessibleDescription();
+    expect(overallButton()).toHaveClass('status-badge--accent');
+
+    const everywhere = {
+      ...halfPublished(),
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: 'https://li/2' },
+      lastError: quota,
+    };
+    rerender(<ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />);
+    expect(overallButton()).toHaveAccessibleName('Overall status: All Content Published');
+    expect(screen.queryByText('Not enough credit')).not.toBeInTheDocument();
   });
 });
 

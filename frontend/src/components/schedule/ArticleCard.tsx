@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
   PLATFORM_STATUS_LABELS,
+  QUOTA_BADGE,
   STATUS_LABELS,
   overallStatus,
   platformBadge,
@@ -43,6 +44,9 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
   const overall = overallStatus(article, now);
   const keywords = [article.keyword, ...(article.tags ?? [])].map((k) => k?.trim()).filter((k): k is string => !!k);
   const lastError = article.lastError && article.lastError.code !== 'insufficient_quota' ? article.lastError : null;
+  // SPEC.md §4: out of AI credit, the card's badge reads "Not enough credit" (with the error as its
+  // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
+  const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
@@ -66,8 +70,9 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
         </div>
         <div className="schedule-card__aside">
           <StatusBadge
-            label={STATUS_LABELS[overall]}
-            tone={STATUS_TONES[overall]}
+            label={quota ? quota.label : STATUS_LABELS[overall]}
+            tone={quota ? 'danger' : STATUS_TONES[overall]}
+            tooltip={quota?.tooltip}
             srPrefix="Overall status:"
             onClick={onSchedule ? () => onSchedule(article, [...PLATFORMS]) : undefined}
           />
@@ -168,25 +173,12 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
 
         <div className="platform-row__actions">
           {status === 'not-scheduled' ? (
-            <>
-              {onSchedule && (
-                <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
-                  Schedule<span className="sr-only"> {names.row}</span>
-                </button>
-              )}
-              {/*
-                SPEC.md §2 shows Publish Now only for a platform that is not in state not-scheduled;
-                a not-scheduled one "will be processed after scheduling". This secondary action keeps
-                the direct path for someone who wants it out today without the approval e-mail.
-                Blog and LinkedIn have dedicated publish calls
-                (SPEC.md §4: "publishing to any other platform is done by scheduling it at the current
-                time" is about other platforms), so this calls them directly, through the same
-                confirmation as Publish Now. It stays secondary to the SPEC's wording on purpose.
-              */}
-              <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-                Publish now<span className="sr-only"> {sr}</span>
+            // SPEC.md §2: no Publish Now until the platform is scheduled; only the text above.
+            onSchedule && (
+              <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
+                Schedule<span className="sr-only"> {names.row}</span>
               </button>
-            </>
+            )
           ) : status !== 'published' ? (
             <>
               <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
@@ -203,7 +195,10 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
               Publish Now<span className="sr-only"> {sr} again</span>
             </button>
-          ) : null}
+          ) : (
+            // Published LinkedIn: no button, deliberately (LinkedIn refuses a duplicate post).
+            null
+          )}
         </div>
 
         {platform === 'linkedin' && (
