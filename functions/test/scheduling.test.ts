@@ -199,6 +199,23 @@ describe('approval links', () => {
   });
 });
 
+describe('publishing now', () => {
+  it('replaces a later schedule of that platform: its run e-mails nothing; the other platform keeps its time', async () => {
+    const id = await newArticle('Published early');
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', later);
+    await schedule(id, 'linkedin', later);
+    const published = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(published.status).toBe(200);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.scheduled).toEqual({ blog: null, linkedin: later });
+    expect(article.blog.publishedToWordPress).toBe(true);
+    const sent = outbox().length;
+    expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: later })).toBe('stale');
+    expect(outbox().length).toBe(sent);
+  });
+});
+
 describe('the approval e-mail', () => {
   it('shows the platform image inline and says when AI credit ran out', async () => {
     const id = await newArticle('With picture');

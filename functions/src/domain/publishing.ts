@@ -78,6 +78,15 @@ export class PublishingService {
     }
   }
 
+  /**
+   * Publishing now replaces a later schedule of that platform: its run then finds the time moved
+   * and e-mails nothing (a past schedule, the approval that is publishing, stays as it is).
+   */
+  private laterScheduleDropped(article: ArticleRecord, platform: Platform): Record<string, null> {
+    const at = article.scheduled[platform];
+    return at && Date.parse(at) > this.now().getTime() ? { [`scheduled.${platform}`]: null } : {};
+  }
+
   private async imageFor(article: ArticleRecord, platform: Platform) {
     if (!article.image) return undefined;
     const object = await this.deps.objects.get(platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
@@ -104,6 +113,7 @@ export class PublishingService {
         'blog.lastPublished': at,
         'blog.wordpressPostUrl': result.link,
         wordpressPostId: result.postId,
+        ...this.laterScheduleDropped(fresh, 'blog'),
         lastError: null,
         updatedAt: at,
       });
@@ -146,6 +156,7 @@ export class PublishingService {
         'linkedin.lastPublished': at,
         'linkedin.linkedinPostUrl': result.url,
         linkedinPostUrn: result.urn,
+        ...this.laterScheduleDropped(fresh, 'linkedin'),
         lastError: null,
         updatedAt: at,
       });
