@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { localJobsIdle } from '../../src/adapters/local/in-process-job-queue.js';
 import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { registerApiOrigin } from './secrets.js';
 
@@ -14,7 +15,7 @@ export interface TestApp {
   dataDir: string;
   /** Stops the stack; with keepData the data folder stays (restart tests). */
   stop(keepData?: boolean): Promise<void>;
-  /** Every item in the table, for "nothing was written" assertions. */
+  /** Every item in the table once no local job is running, for "nothing was written" assertions. */
   items(): Promise<Record<string, unknown>[]>;
 }
 
@@ -45,6 +46,7 @@ export async function startTestApp(): Promise<TestApp> {
     tableName,
     dataDir,
     async items() {
+      await localJobsIdle(); // a background job's writes land before the snapshot, not during it
       const out = await db.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
       return (out.Items ?? []).sort((a, b) => `${a.PK}${a.SK}`.localeCompare(`${b.PK}${b.SK}`));
     },
@@ -128,14 +130,23 @@ export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => 
   }
 }
 
-/** Polls an article until its drafts are written. */
-export const drafted = (client: Client, id: string) =>
-  waitUntil(
+/**
+ * Polls an article until its drafts are written, then waits for the drafting job's last writes
+ * (the owner's list version follows the article), so "nothing changed" snapshots start still.
+ */
+export async function drafted(client: Client, id: string) {
+  const article = await waitUntil(
     async () => (await client.call(`/api/articles/${id}`)).json.article,
-    (article) => article.generation.status !== 'pending',
+    (a) => a.generation.status !== 'pending',
     'drafting',
   );
+  await localJobsIdle();
+  return article;
+}
 
-/** Polls an article's image until its generation has ended; answers the last status. */
-export const imageSettled = (client: Client, id: string) =>
-  waitUntil(async () => (await client.call(`/api/image/${id}`)).json, (status) => !status.pending, 'image generation');
+/** Polls an article's image until its generation has ended (and its job's writes are done); answers the last status. */
+export async function imageSettled(client: Client, id: string) {
+  const status = await waitUntil(async () => (await client.call(`/api/image/${id}`)).json, (s) => !s.pending, 'image generation');
+  await localJobsIdle();
+  return status;
+}

@@ -59,7 +59,17 @@ export function setLocalJobRunner(run: (job: Job) => Promise<void>): void {
   localRunner = run;
 }
 
+const runningLocalJobs = new Set<Promise<unknown>>();
+
 export function runLocalJob(job: Job): Promise<void> {
   if (!localRunner) return Promise.reject(new Error('No local job runner: jobs run in the worker Lambda in AWS'));
-  return localRunner(job);
+  const running = localRunner(job);
+  const tracked = running.catch(() => {}).finally(() => runningLocalJobs.delete(tracked));
+  runningLocalJobs.add(tracked);
+  return running;
+}
+
+/** Resolves when no local job is running: a job's last write is done (tests, shutdown). */
+export async function localJobsIdle(): Promise<void> {
+  while (runningLocalJobs.size) await Promise.all([...runningLocalJobs]);
 }
