@@ -60,6 +60,12 @@ describe('OfflineContentGenerator blog drafts', () => {
     expect(md).toContain(OFFLINE_BLOG_MARKER);
   });
 
+  it('a topic that already asks why is its own first heading (no "Why why … matters")', async () => {
+    const md = await gen.draft({ ...brief, topic: 'Why compilers matter.', details: '' }, 'blog');
+    expect(h2s(md)[0]).toBe('Why compilers matter');
+    expect(md).not.toMatch(/why why/i);
+  });
+
   it('groups many detail points into four sections and reads lists line by line', async () => {
     const details = ['- Plan the calendar', '- Write drafts early', '- Review with the team', '- Schedule posts', '- Measure results', '- Repeat monthly'].join('\n');
     const sections = h2s(await gen.draft({ ...brief, details }, 'blog'));

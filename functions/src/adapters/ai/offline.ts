@@ -91,7 +91,8 @@ function headingFor(point: string): { heading: string; instruction: boolean; res
 
 const GENERIC_SECTIONS: ReadonlyArray<(subject: string, k: string) => Section> = [
   (subject, k) => ({
-    heading: `Why ${clip(subject, 60)} matters`,
+    // A topic that already asks why ("Why compilers matter") is the heading as it is.
+    heading: /^why\b/i.test(subject.trim()) ? upperFirst(clip(subject.trim().replace(/[.!?]+$/u, ''), 70)) : `Why ${clip(subject, 60)} matters`,
     body: `${upperFirst(k)} is more than a passing trend. Getting it right saves time, builds trust with your audience and gives you results you can measure.`,
   }),
   (_s, k) => ({
