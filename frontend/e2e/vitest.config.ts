@@ -8,5 +8,7 @@ export default defineProject({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // A page waited for by expect.poll may take seconds on a busy CI machine (1 s by default).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });
