@@ -3,7 +3,8 @@
  * stack, its tests and `npm run bench` bundle the same way.
  *
  * Cold start (DESIGN.md §6: import ≤ 150 ms, bundle ≤ 1 MB) decides the shape:
- * - The AWS SDK v3 is bundled, from its ES module build, tree-shaken. Left to the runtime's copy
+ * - The AWS SDK v3 clients every call needs (DynamoDB, Secrets Manager, …) are bundled, from their
+ *   ES module build, tree-shaken. Left to the runtime's copy
  *   it is hundreds of CommonJS files that Node resolves and scans one by one at every cold start
  *   (the DynamoDB client alone takes ~140 ms to import that way, the whole budget).
  * - A few heavy packages only some calls need are loaded with `await import()` by those calls and
@@ -19,6 +20,8 @@ export const ON_DEMAND_MODULES = [
   'openai',
   /** Google OAuth client with its HTTP stack, ~230 KB (only Google Sheets and Gmail calls). */
   'google-auth-library',
+  /** S3 client, ~130 KB (only image reads and writes; most calls of these functions never touch an image). */
+  '@aws-sdk/client-s3',
 ] as const;
 export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
 
@@ -27,14 +30,14 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
-  articles: ['openai', 'sharp'],
-  images: ['openai', 'sharp'],
-  wordpress: ['google-auth-library'],
-  linkedin: ['google-auth-library'],
+  articles: ['@aws-sdk/client-s3', 'openai', 'sharp'],
+  images: ['@aws-sdk/client-s3', 'openai', 'sharp'],
+  wordpress: ['@aws-sdk/client-s3', 'google-auth-library'],
+  linkedin: ['@aws-sdk/client-s3', 'google-auth-library'],
   email: ['google-auth-library'],
-  approvals: ['google-auth-library'],
-  sheets: ['google-auth-library'],
-  worker: ['google-auth-library', 'openai', 'sharp'],
+  approvals: ['@aws-sdk/client-s3', 'google-auth-library'],
+  sheets: ['@aws-sdk/client-s3', 'google-auth-library'],
+  worker: ['@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp'],
 };
 
 /** The on-demand packages installed next to a function's bundle. */

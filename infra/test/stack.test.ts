@@ -214,9 +214,9 @@ describe('worker function', () => {
     }
   });
 
-  it('has sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
+  it('has the S3 client, sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
     const bundling = stack.worker.bundling;
-    expect(bundling.nodeModules).toEqual(['google-auth-library', 'openai', 'sharp']);
+    expect(bundling.nodeModules).toEqual(['@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp']);
     // nodeModules are external to esbuild by construction; the AWS SDK is bundled.
     expect(bundling.externalModules).toEqual([]);
     expect(bundling.environment).toEqual({

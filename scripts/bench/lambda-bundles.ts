@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop as stopEsbuild } from 'esbuild';
 import { routeGroups } from '../../functions/src/routes.js';
 import { lambdaBuildOptions, unbundledPackages } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
@@ -40,43 +40,53 @@ export async function bundleLambda(name: string, outDir: string): Promise<{ file
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Imports a bundle in a fresh Node process `runs` times; the median wall and CPU times in ms. */
-export function importTime(file: string, runs = 7): { wallMs: number; cpuMs: number } {
+/** Imports a bundle once in a fresh Node process; wall and CPU (user + system) time of the import in ms. */
+function importOnce(file: string): { wallMs: number; cpuMs: number } {
   const url = pathToFileURL(file).href;
   const script =
     `const t = performance.now(), c = process.cpuUsage(); await import(${JSON.stringify(url)}); ` +
     `const u = process.cpuUsage(c); process.stdout.write(JSON.stringify([performance.now() - t, (u.user + u.system) / 1000]));`;
-  const wall: number[] = [];
-  const cpu: number[] = [];
+  const probe = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    timeout: 30_000,
+  });
+  if (probe.status !== 0) throw new Error(`Importing ${file} failed: ${probe.stderr.slice(0, 500)}`);
+  const [wallMs, cpuMs] = JSON.parse(probe.stdout) as [number, number];
+  return { wallMs, cpuMs };
+}
+
+/**
+ * Imports each bundle `runs` times in fresh Node processes and answers the median wall and CPU
+ * times per bundle. The runs go round the bundles in turn, so a burst of noise on the machine
+ * spreads over all of them instead of landing on one.
+ */
+export function importTimes(files: string[], runs = 9): { wallMs: number; cpuMs: number }[] {
+  const samples = files.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let i = 0; i < runs; i++) {
-    const probe = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      timeout: 30_000,
+    files.forEach((file, j) => {
+      const { wallMs, cpuMs } = importOnce(file);
+      samples[j]!.wall.push(wallMs);
+      samples[j]!.cpu.push(cpuMs);
     });
-    if (probe.status !== 0) throw new Error(`Importing ${file} failed: ${probe.stderr.slice(0, 500)}`);
-    const [wallMs, cpuMs] = JSON.parse(probe.stdout) as [number, number];
-    wall.push(wallMs);
-    cpu.push(cpuMs);
   }
-  return { wallMs: median(wall), cpuMs: median(cpu) };
+  return samples.map(({ wall, cpu }) => ({ wallMs: median(wall), cpuMs: median(cpu) }));
 }
 
 /**
  * Bundles and measures every Lambda. Bundles are written inside the repository (git-ignored
- * `.tmp/`) so the on-demand packages resolve from the workspace's node_modules.
+ * `.tmp/`) so the on-demand packages resolve from the workspace's node_modules. All are bundled
+ * first and esbuild's service is stopped before any import is timed, so it does not share the CPU.
  */
 export async function measureLambdaBundles(names: string[] = lambdaNames()): Promise<LambdaBundleMeasure[]> {
   mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
   const outDir = mkdtempSync(join(repoRoot, '.tmp', 'bench-bundles-'));
   try {
-    const measures: LambdaBundleMeasure[] = [];
-    for (const name of names) {
-      const { file, bytes, onDemand } = await bundleLambda(name, outDir);
-      const { wallMs, cpuMs } = importTime(file);
-      measures.push({ name, bytes, importMs: wallMs, importCpuMs: cpuMs, onDemand });
-    }
-    return measures;
+    const bundles = [];
+    for (const name of names) bundles.push({ name, ...(await bundleLambda(name, outDir)) });
+    await stopEsbuild();
+    const times = importTimes(bundles.map((b) => b.file));
+    return bundles.map(({ name, bytes, onDemand }, i) => ({ name, bytes, importMs: times[i]!.wallMs, importCpuMs: times[i]!.cpuMs, onDemand }));
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

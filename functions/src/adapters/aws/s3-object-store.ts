@@ -1,25 +1,45 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.js';
 import type { ObjectStore, StoredObject } from '../../domain/ports.js';
 
+type S3Module = typeof import('@aws-sdk/client-s3');
+
+let s3Module: Promise<S3Module> | undefined;
+/**
+ * The S3 client is loaded by the first image read or write, not at cold start: most calls of the
+ * functions that may touch images (listing and editing articles, approval previews, imports) never
+ * do (infra/lib/bundling.ts, DESIGN.md §6).
+ */
+const loadS3 = (): Promise<S3Module> => (s3Module ??= import('@aws-sdk/client-s3'));
+
 /** S3 in AWS; locally the same client talks to s3rver. */
 export class S3ObjectStore implements ObjectStore {
+  private client: Promise<S3Client> | undefined;
+
   constructor(
-    private readonly client: S3Client,
+    private readonly makeClient: (s3: S3Module) => S3Client,
     private readonly bucket: string,
   ) {}
 
+  private async s3(): Promise<{ s3: S3Module; client: S3Client }> {
+    const s3 = await loadS3();
+    this.client ??= Promise.resolve(this.makeClient(s3));
+    return { s3, client: await this.client };
+  }
+
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    const { s3, client } = await this.s3();
+    await client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
+    const { s3, client } = await this.s3();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const body = Buffer.from(await out.Body!.transformToByteArray());
       return { body, contentType: out.ContentType ?? 'application/octet-stream' };
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      if (err instanceof s3.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;
     }
   }
@@ -27,11 +47,14 @@ export class S3ObjectStore implements ObjectStore {
 
 /** The images store for this environment: S3 in AWS, s3rver (path-style, fixed keys) locally. */
 export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' | 'imagesBucket'>): S3ObjectStore {
-  const client = new S3Client({
-    region: config.region,
-    ...(config.s3Endpoint
-      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-      : {}),
-  });
-  return new S3ObjectStore(client, config.imagesBucket);
+  return new S3ObjectStore(
+    ({ S3Client }) =>
+      new S3Client({
+        region: config.region,
+        ...(config.s3Endpoint
+          ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+          : {}),
+      }),
+    config.imagesBucket,
+  );
 }
