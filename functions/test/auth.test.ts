@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 
@@ -139,6 +140,23 @@ describe('accounts and sessions', () => {
     expect((await c.call('/api/auth/me')).status).toBe(401);
     c.cookie = 'session=not-a-token';
     expect((await c.call('/api/admin/users')).status).toBe(401);
+  });
+
+  it('refuses a token signed with the session key but made for something else (approval link, OAuth state)', async () => {
+    const me = await admin.call('/api/auth/me');
+    expect(me.status).toBe(200);
+    const userId = me.json.user._id as string;
+    const key = new TextEncoder().encode(process.env.SESSION_SECRET!);
+    const signed = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime('1h').sign(key);
+    const c = client();
+    for (const claims of [{ purpose: 'approve', aid: 'x', p: 'blog', at: new Date().toISOString() }, { purpose: 'linkedin', nonce: 'n' }, {}]) {
+      c.cookie = `session=${await signed(claims)}`;
+      expect((await c.call('/api/auth/me')).status).toBe(401);
+      expect((await c.call('/api/admin/users')).status).toBe(401);
+    }
+    c.cookie = `session=${await signed({ purpose: 'session' })}`; // the same key does make sessions
+    expect((await c.call('/api/auth/me')).status).toBe(200);
   });
 });
 

@@ -9,12 +9,18 @@ export interface SessionOptions {
   secureCookie: boolean;
 }
 
+/**
+ * What a session token says it is. Sessions share their signing key with OAuth states and approval
+ * links, which also name a user: only a token made for a session may act as one.
+ */
+const SESSION_PURPOSE = 'session';
+
 /** Stateless signed session: the token names the user; every request re-reads that user. */
 export class Sessions {
   constructor(private readonly options: SessionOptions) {}
 
   async issue(userId: string): Promise<string> {
-    const token = await new SignJWT({})
+    const token = await new SignJWT({ purpose: SESSION_PURPOSE })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
@@ -27,12 +33,12 @@ export class Sessions {
     return this.cookie('', 0);
   }
 
-  /** The user id in a valid token, else undefined (expired, forged or malformed tokens alike). */
+  /** The user id in a valid session token, else undefined (expired, forged, malformed or made for another purpose alike). */
   async verify(token: string | undefined): Promise<string | undefined> {
     if (!token) return undefined;
     try {
       const { payload } = await jwtVerify(token, await this.options.key(), { algorithms: ['HS256'] });
-      return typeof payload.sub === 'string' ? payload.sub : undefined;
+      return payload.purpose === SESSION_PURPOSE && typeof payload.sub === 'string' ? payload.sub : undefined;
     } catch {
       return undefined;
     }
