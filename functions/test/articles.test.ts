@@ -176,8 +176,19 @@ describe('settings (API keys)', () => {
     expect(created.json.setting.key).toBe('my_service_key');
     expect(created.text).not.toContain(secret);
 
-    await owner.call('/api/settings', { body: { key: 'wordpress_site_url', value: 'https://blog.example.com' } });
-    await owner.call('/api/settings', { body: { key: 'linkedin_client_secret', value: 'linkedin-secret-value' } });
+    // Integration keys are the panels' own (written after their checks): the generic call refuses them.
+    const before = await app.items();
+    for (const key of ['wordpress_site_url', 'wordpress_app_password', 'linkedin_webhook_url', 'google_sheets_refresh_token']) {
+      const refused = await owner.call('/api/settings', { body: { key, value: 'http://169.254.169.254/latest' } });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe('This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.');
+      expect((await owner.call(`/api/settings/${key}`, { method: 'DELETE' })).status).toBe(400);
+    }
+    expect(await app.items()).toEqual(before);
+    // …and the list hides them when the panels have written them.
+    const { deps } = await import('../src/deps.js');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
+    await deps().settings.put(ownerId, 'linkedin_client_secret', 'linkedin-secret-value', 'LinkedIn client secret');
 
     for (const mask of ['true', 'false']) {
       const list = await owner.call(`/api/settings?mask=${mask}`);

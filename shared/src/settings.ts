@@ -10,6 +10,7 @@ export const SettingMessages = {
   notFound: 'Settings entry not found',
   loadFailed: 'Failed to load settings data',
   saveFailed: 'Failed to create/update settings entry',
+  integrationKey: 'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
   deleteFailed: 'Failed to delete settings entry',
 } as const;
 
@@ -32,7 +33,10 @@ export const SettingKeySchema = z
       .string()
       .min(1, SettingMessages.keyRequired)
       .max(SETTING_KEY_MAX, `Key names must be at most ${SETTING_KEY_MAX} characters`)
-      .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -'),
+      .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -')
+      // The integration panels write these after a live check (WordPress's site is locked, the
+      // webhook URL validated): the generic call must not write or delete them around that.
+      .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey),
   );
 
 export const SaveSettingSchema = z.strictObject({

@@ -126,6 +126,17 @@ describe('API Keys section', () => {
     expect(within(dialog).getByText('Value is required')).toBeInTheDocument();
     expect(sent(requests, 'POST')).toHaveLength(0);
 
+    // An integration panel's own key is refused here, by the schema the API uses too.
+    await user.type(key, 'wordpress_app_password');
+    await user.type(value, 'x');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      within(dialog).getByText('This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.'),
+    ).toBeInTheDocument();
+    expect(sent(requests, 'POST')).toHaveLength(0);
+    await user.clear(key);
+    await user.clear(value);
+
     await user.type(key, 'My OpenAI Key');
     expect(key).toHaveValue('my_openai_key');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
