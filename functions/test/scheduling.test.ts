@@ -216,6 +216,40 @@ describe('publishing now', () => {
   });
 });
 
+describe('a deactivated account', () => {
+  it('its approval links publish nothing and its scheduled runs draft and send nothing', async () => {
+    const member = new Client(app.url);
+    const body = registration({ email: 'member@example.com' });
+    expect((await member.call('/api/auth/register', { body })).status).toBeLessThan(300);
+    const users = (await user.call('/api/admin/users')).json;
+    const memberId = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === body.email)._id as string;
+    const setActive = (isActive: boolean) => user.call(`/api/admin/users/${memberId}/status`, { method: 'PATCH', body: { isActive } });
+    expect((await setActive(true)).status).toBe(200);
+    await member.call('/api/auth/login', { body: { email: body.email, password: body.password } });
+    const id = (await member.call('/api/articles', { body: { title: 'Member post', topic: 'Scheduling', keyword: 'schedules' } })).json.article._id as string;
+    await drafted(member, id);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
+    await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'linkedin', datetime: later } });
+    expect(await approvalNotifier().generateAndNotify({ userId: memberId, articleId: id, platform: 'blog', scheduledFor: at })).toBe('sent');
+    const token = tokenFrom(mails().at(-1)!);
+
+    expect((await setActive(false)).status).toBe(200);
+    const anonymous = new Client(app.url);
+    const before = await app.items();
+    for (const call of ['preview', 'confirm']) {
+      const res = await anonymous.call(`/api/approvals/${call}`, { body: { token } });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('invalid_approval');
+    }
+    const sent = outbox().length;
+    expect(await approvalNotifier().generateAndNotify({ userId: memberId, articleId: id, platform: 'linkedin', scheduledFor: later })).toBe('inactive');
+    expect(outbox().length).toBe(sent);
+    expect(await app.items()).toEqual(before);
+  });
+});
+
 describe('the approval e-mail', () => {
   it('shows the platform image inline and says when AI credit ran out', async () => {
     const id = await newArticle('With picture');

@@ -66,7 +66,8 @@ export interface ApprovalNotifierDeps {
   objects?: ObjectStore;
   articleService: ArticleService;
   email: EmailService;
-  userEmail: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
+  /** The owner, or undefined when the account is gone or deactivated (nothing is drafted or sent then). */
+  activeOwner: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
 }
@@ -83,23 +84,25 @@ export class ApprovalNotifier {
    * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
    * Moved or cancelled schedules do nothing; a repeated delivery e-mails once.
    */
-  async generateAndNotify(run: ScheduledRun): Promise<'stale' | 'duplicate' | 'sent' | 'no-mailer'> {
+  async generateAndNotify(run: ScheduledRun): Promise<'stale' | 'inactive' | 'duplicate' | 'sent' | 'no-mailer'> {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
+    // A deactivated account's schedules stay, but nothing runs for it (DESIGN.md §4: deactivation takes effect at once).
+    const owner = await this.deps.activeOwner(userId);
+    if (!owner) return 'inactive';
     if (!(await this.deps.articles.markOnce(userId, articleId, 'notified', platform, scheduledFor))) return 'duplicate';
     try {
       if (!article[platform].content.trim()) article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
-      const owner = await this.deps.userEmail(userId);
       const { address, mailer } = await this.deps.email.notifier(userId);
-      const to = address ?? owner?.email;
+      const to = address ?? owner.email;
       if (!mailer || !to) {
         await this.deps.articles.update(userId, articleId, {
           lastError: { code: 'email_not_configured', message: 'The approval e-mail could not be sent: set up Gmail in Settings.' },
         });
         return 'no-mailer';
       }
-      await mailer.send(await this.approvalEmail(article, run, to, owner?.timezone ?? 'UTC'));
+      await mailer.send(await this.approvalEmail(article, run, to, owner.timezone));
       return 'sent';
     } catch (err) {
       await this.deps.articles.unmark(userId, articleId, 'notified', platform); // let the retry try again
@@ -156,6 +159,8 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.desc
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
   publishing: PublishingService;
+  /** Whether the account may still act: a deactivated owner's links publish nothing. */
+  isActive: (userId: string) => Promise<boolean>;
   signingKey: () => Promise<Uint8Array>;
 }
 
@@ -164,7 +169,9 @@ export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
   private async verifyApproval(token: string): Promise<ScheduledRun> {
-    return approvalTokens.verify(token, await this.deps.signingKey());
+    const run = await approvalTokens.verify(token, await this.deps.signingKey());
+    if (!(await this.deps.isActive(run.userId))) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    return run;
   }
 
   /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */

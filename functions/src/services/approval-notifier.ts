@@ -16,9 +16,9 @@ export const approvalNotifier = (): ApprovalNotifier =>
       objects: createObjectStore(config),
       articleService: articleServices().articles,
       email: integrations().email,
-      userEmail: async (userId) => {
+      activeOwner: async (userId) => {
         const user = await users.get(userId);
-        return user && { email: user.email, name: user.name, timezone: user.timezone };
+        return user?.isActive ? { email: user.email, name: user.name, timezone: user.timezone } : undefined;
       },
       signingKey,
       publicUrl: () => config.publicUrl,

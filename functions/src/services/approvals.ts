@@ -7,7 +7,15 @@ let current: ApprovalLinks | undefined;
 
 /** The approval page's calls: preview and confirm a signed approval link (approvals group). */
 export const approvalLinks = (): ApprovalLinks =>
-  (current ??= new ApprovalLinks({ articles: schedulerServices().articles, publishing: publishing(), signingKey: deps().signingKey }));
+  (current ??= (() => {
+    const { users, signingKey } = deps();
+    return new ApprovalLinks({
+      articles: schedulerServices().articles,
+      publishing: publishing(),
+      isActive: async (userId) => (await users.get(userId))?.isActive === true,
+      signingKey,
+    });
+  })());
 onResetDeps(() => {
   current = undefined;
 });
