@@ -97,9 +97,9 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   /**
    * Runs the jobs (async invoke, and the bulk job queue through its event source mapping): drafting
    * and image generation with the user's key, storing the images; and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
-   * user's Gmail (outbound HTTPS; it never publishes).
+   * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
    */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:write', 'approvalLinks:sign'],
+  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'approvalLinks:sign'],
 };
 
 /** Per-user secrets: what `userSecrets:read` and `userSecrets:write` allow. */

@@ -319,7 +319,8 @@ describe('IAM', () => {
     // Its drafting jobs go to the bulk job queue (SQS), not to the worker directly.
     sheets: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true, sendsBulkJobs: true },
     // The session key signs the approval links it e-mails.
-    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:PutObject'], managesSchedules: false, sessionKey: true },
+    // The approval e-mail carries the stored image: the worker reads images as well as writing them.
+    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject', 's3:PutObject'], managesSchedules: false, sessionKey: true },
   };
   const SCHEDULE_ENV = ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'];
   const schedulesArn = () => ({
