@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LINKEDIN_MAX_CHARS } from '@app/shared';
 import { AiError, AiQuotaError, type AiSettings, type ArticleBrief } from '../../src/domain/ai.js';
-import { OpenAiContentGenerator, OpenAiImageGenerator, retryDelay } from '../../src/adapters/ai/openai.js';
+import { DEFAULT_EDIT_TIMEOUT_MS, OpenAiContentGenerator, OpenAiImageGenerator, retryDelay } from '../../src/adapters/ai/openai.js';
 import { longLinkedInPost, QUOTA_MESSAGE, startFakeOpenAi, type FakeOpenAi } from '../fakes/openai.js';
 
 const brief: ArticleBrief = {
@@ -198,6 +198,20 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     expect((err as AiError).code).toBe('ai_timeout');
     expect(err.message).toMatch(/did not answer/);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('an in-request GPT edit gets its own short timeout and no retry, so it ends before the API function does', async () => {
+    fake.setMode('slow', { delayMs: 1500 });
+    // The fake answers after 1.5 s: with the 120 s text timeout the edit would succeed.
+    const edit = new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({ brief, platform: 'blog', content: 'Old.', request: 'Shorter' });
+    const err = await failure(edit);
+    expect((err as AiError).code).toBe('ai_timeout');
+    expect(err.message).toBe('OpenAI did not answer within 1 s. Try again in a moment.');
+    fake.setMode('server_error', { times: 1 });
+    const again = await failure(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({ brief, platform: 'blog', content: 'Old.', request: 'Shorter' }));
+    expect((again as AiError).code).toBe('ai_server_error');
+    expect(fake.requests).toHaveLength(2); // one per edit: no retry
+    expect(DEFAULT_EDIT_TIMEOUT_MS).toBeLessThan(25_000); // the API functions' timeout (infra/lib/api-function.ts)
   });
 
   it('retries a dropped connection once, then reports ai_connection', async () => {

@@ -35,6 +35,11 @@ import { draftPrompt, editPrompt, imagePrompt } from './prompts.js';
 import { fitToLength, stripCodeFence } from './text.js';
 
 export const DEFAULT_TEXT_TIMEOUT_MS = 120_000;
+/**
+ * A GPT edit runs inside the API request (the API functions stop at 25 s, API Gateway at 30 s):
+ * it gets this long and no retry, so the person gets our message instead of a gateway error.
+ */
+export const DEFAULT_EDIT_TIMEOUT_MS = 18_000;
 export const DEFAULT_IMAGE_TIMEOUT_MS = 180_000;
 /** Wait before the single retry when the server does not say how long. */
 export const DEFAULT_RETRY_DELAY_MS = 500;
@@ -44,6 +49,8 @@ export const MAX_RETRY_DELAY_MS = 2000;
 export interface OpenAiOptions {
   /** Per-request timeout in ms (text default 120 s, images 180 s). */
   timeoutMs?: number;
+  /** Timeout of an in-request GPT edit in ms (default 18 s; never retried). */
+  editTimeoutMs?: number;
   /** Wait before the retry when the answer has no retry-after header. */
   retryDelayMs?: number;
 }
@@ -73,7 +80,9 @@ class OpenAiCaller {
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   }
 
-  async call<T>(what: string, fn: (client: OpenAI) => Promise<T>): Promise<T> {
+  /** `timeoutMs`/`retry` override the caller's defaults for one call (in-request edits). */
+  async call<T>(what: string, fn: (client: OpenAI, timeoutMs: number) => Promise<T>, once: { timeoutMs?: number; retry?: boolean } = {}): Promise<T> {
+    const timeoutMs = once.timeoutMs ?? this.timeoutMs;
     const sdk = await loadSdk();
     this.client ??= new sdk.OpenAI({
       apiKey: this.settings.apiKey,
@@ -83,9 +92,9 @@ class OpenAiCaller {
     });
     const client = this.client;
     try {
-      return await fn(client);
+      return await fn(client, timeoutMs);
     } catch (err) {
-      if (!isRetryable(sdk, err)) throw this.toAiError(sdk, err);
+      if (once.retry === false || !isRetryable(sdk, err)) throw this.toAiError(sdk, err, timeoutMs);
       const wait = retryDelay(err, this.retryDelayMs);
       const api = err instanceof sdk.APIError ? err : undefined;
       logger.warn('OpenAI call failed; retrying once', {
@@ -98,22 +107,22 @@ class OpenAiCaller {
       });
       await sleep(wait);
       try {
-        return await fn(client);
+        return await fn(client, timeoutMs);
       } catch (again) {
-        throw this.toAiError(sdk, again);
+        throw this.toAiError(sdk, again, timeoutMs);
       }
     }
   }
 
   /** Maps an SDK error to AiQuotaError / AiError with a message a person can act on. */
-  private toAiError(sdk: Sdk, err: unknown): Error {
+  private toAiError(sdk: Sdk, err: unknown, timeoutMs: number): Error {
     const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     if (err instanceof AiError || err instanceof AiQuotaError) return err;
     const redact = (s: string) => redactSecrets(s, this.settings.apiKey);
     if (isQuota(sdk, err)) return new AiQuotaError(redact(openAiMessage(err) || 'OpenAI credits insufficient'));
     if (err instanceof APIConnectionTimeoutError) {
       return new AiError(
-        `OpenAI did not answer within ${Math.ceil(this.timeoutMs / 1000)} s. Try again in a moment.`,
+        `OpenAI did not answer within ${Math.ceil(timeoutMs / 1000)} s. Try again in a moment.`,
         'ai_timeout',
       );
     }
@@ -166,9 +175,11 @@ class OpenAiCaller {
 export class OpenAiContentGenerator implements ContentGenerator {
   readonly kind = 'openai' as const;
   private readonly api: OpenAiCaller;
+  private readonly editTimeoutMs: number;
 
   constructor(settings: AiSettings, options: OpenAiOptions = {}) {
     this.api = new OpenAiCaller(settings, settings.textModel, 'TEXT_MODEL', DEFAULT_TEXT_TIMEOUT_MS, options);
+    this.editTimeoutMs = options.editTimeoutMs ?? DEFAULT_EDIT_TIMEOUT_MS;
   }
 
   async draft(brief: ArticleBrief, platform: Platform): Promise<string> {
@@ -176,17 +187,23 @@ export class OpenAiContentGenerator implements ContentGenerator {
   }
 
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {
-    return finish(await this.complete(editPrompt(input)), input.platform);
+    return finish(await this.complete(editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }), input.platform);
   }
 
-  private async complete(prompt: { instructions: string; input: string }): Promise<string> {
-    const response = await this.api.call('text', (client) =>
-      client.responses.create({
-        model: this.api.model,
-        instructions: prompt.instructions,
-        input: prompt.input,
-        store: false,
-      }),
+  private async complete(prompt: { instructions: string; input: string }, once?: { timeoutMs: number; retry: boolean }): Promise<string> {
+    const response = await this.api.call(
+      'text',
+      (client, timeout) =>
+        client.responses.create(
+          {
+            model: this.api.model,
+            instructions: prompt.instructions,
+            input: prompt.input,
+            store: false,
+          },
+          { timeout },
+        ),
+      once,
     );
     if (response.status === 'incomplete' && response.incomplete_details?.reason === 'content_filter') {
       throw new AiError("OpenAI's content filter stopped the answer. Change the brief and try again.", 'ai_content_refused');
