@@ -3,9 +3,18 @@
  * network (DESIGN.md §4): http(s) only, and in AWS no loopback, private, link-local, unique-local,
  * CGNAT or otherwise non-public address (the instance metadata service lives at 169.254.169.254).
  * `ALLOW_PRIVATE_URLS=1` lifts the address rule for local use (a WordPress in Docker on localhost).
+ *
+ * The connection goes to the very addresses that were checked: fetchChecked resolves the host once
+ * and hands those addresses to the socket (the `lookup` option of node:http/https), so a
+ * DNS-rebinding name cannot answer a public address to the check and 127.0.0.1 or 169.254.169.254
+ * to the connection. TLS (SNI and the certificate check) and the Host header keep the host name.
  */
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { Readable, pipeline, type Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { IntegrationError } from '../../domain/integrations.js';
 
 export interface UrlSafetyOptions {
@@ -14,6 +23,10 @@ export interface UrlSafetyOptions {
 }
 
 type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
+interface ResolvedAddress {
+  address: string;
+  family: number;
+}
 
 const defaultLookup: Lookup = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
@@ -24,12 +37,21 @@ const defaultLookup: Lookup = (hostname) => lookup(hostname, { all: true, verbat
  *
  * Every address is checked, not only the first, so a name with one public and one private
  * record is refused. Callers that follow redirects must call this again for each new location.
+ * A caller that then connects must connect to the checked addresses, not resolve the name again
+ * (fetchChecked does).
  */
 export async function assertPublicUrl(
   url: string | URL,
   options: UrlSafetyOptions,
   resolve: Lookup = defaultLookup,
 ): Promise<URL> {
+  const parsed = parseHttpUrl(url);
+  if (options.allowPrivate) return parsed;
+  await resolveChecked(parsed, options, resolve);
+  return parsed;
+}
+
+function parseHttpUrl(url: string | URL): URL {
   let parsed: URL;
   try {
     parsed = typeof url === 'string' ? new URL(url) : url;
@@ -39,15 +61,19 @@ export async function assertPublicUrl(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new IntegrationError('Only http:// and https:// addresses can be used.', 'forbidden_url');
   }
-  if (options.allowPrivate) return parsed;
+  return parsed;
+}
 
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: string[];
-  if (isIP(host)) {
-    addresses = [host];
+/** The host's addresses, each checked unless allowPrivate: the ones the connection is to use. */
+async function resolveChecked(parsed: URL, options: UrlSafetyOptions, resolve: Lookup): Promise<ResolvedAddress[]> {
+  const host = bareHost(parsed);
+  let addresses: ResolvedAddress[];
+  const literal = isIP(host);
+  if (literal) {
+    addresses = [{ address: host, family: literal }];
   } else {
     try {
-      addresses = (await resolve(host)).map((a) => a.address);
+      addresses = (await resolve(host)).map(({ address, family }) => ({ address, family: family === 6 || isIP(address) === 6 ? 6 : 4 }));
     } catch {
       throw new IntegrationError(`The host name ${host} could not be found. Check the address for typos.`, 'unreachable');
     }
@@ -55,14 +81,19 @@ export async function assertPublicUrl(
       throw new IntegrationError(`The host name ${host} could not be found. Check the address for typos.`, 'unreachable');
     }
   }
-  const blocked = addresses.find((a) => !isPublicAddress(a));
+  if (options.allowPrivate) return addresses;
+  const blocked = addresses.find((a) => !isPublicAddress(a.address));
   if (blocked !== undefined) {
     throw new IntegrationError(
-      `${host} points to a private or local network address (${blocked}), which this server does not connect to. Use the site's public address.`,
+      `${host} points to a private or local network address (${blocked.address}), which this server does not connect to. Use the site's public address.`,
       'forbidden_url',
     );
   }
-  return parsed;
+  return addresses;
+}
+
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 /** true for a public unicast IPv4/IPv6 address; false for anything special-purpose or unparseable. */
@@ -162,20 +193,25 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * with/without a leading "www.", never from https to http; headers (Authorization) are kept.
  * Anything else throws IntegrationError 'redirect_elsewhere' naming the new address.
  * Network failures throw IntegrationError 'unreachable' (see describeNetworkError).
+ *
+ * Each hop's host is resolved once; the connection goes to exactly those (checked) addresses.
+ * `resolve` replaces the DNS lookup (tests).
  */
 export async function fetchChecked(
   url: string,
   init: RequestInit,
   options: CheckedFetchOptions,
+  resolve: Lookup = defaultLookup,
 ): Promise<{ response: Response; url: string }> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const signal = AbortSignal.timeout(timeoutMs);
   const method = (init.method ?? 'GET').toUpperCase();
-  let current = await assertPublicUrl(url, options);
+  let current = parseHttpUrl(url);
+  let addresses = await resolveChecked(current, options, resolve);
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
-      response = await fetch(current, { ...init, redirect: 'manual', signal });
+      response = await fetchPinned(current, addresses, { ...init, redirect: 'manual', signal });
     } catch (error) {
       throw new IntegrationError(describeNetworkError(error, current, timeoutMs), 'unreachable');
     }
@@ -199,8 +235,112 @@ export async function fetchChecked(
         'redirect_elsewhere',
       );
     }
-    current = await assertPublicUrl(next, options);
+    current = parseHttpUrl(next);
+    addresses = await resolveChecked(current, options, resolve);
   }
+}
+
+/** A `lookup` for net/tls that answers the given addresses and never asks DNS. */
+function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
+  return (_hostname, lookupOptions, callback) => {
+    const wanted = lookupOptions?.family === 4 || lookupOptions?.family === 6 ? addresses.filter((a) => a.family === lookupOptions.family) : addresses;
+    if (wanted.length === 0) {
+      const error = Object.assign(new Error(`No IPv${lookupOptions.family} address for ${_hostname}`), { code: 'ENOTFOUND', hostname: _hostname });
+      callback(error, '', 0);
+    } else if (lookupOptions?.all) {
+      (callback as unknown as (err: null, list: ResolvedAddress[]) => void)(null, wanted.map((a) => ({ ...a })));
+    } else {
+      callback(null, wanted[0]!.address, wanted[0]!.family);
+    }
+  };
+}
+
+/** Statuses whose answer has no body (fetch's "null body status"). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * One request without redirects, like fetch(url, { redirect: 'manual' }), over node:http/https
+ * with the socket's address lookup pinned to `addresses` (the host name still goes into the Host
+ * header, TLS SNI and the certificate check). The answer is a standard Response whose body is
+ * decoded as fetch does (gzip, deflate, br); failures reject like fetch ('fetch failed' with the
+ * socket error as cause; AbortError/TimeoutError when the signal fires).
+ */
+async function fetchPinned(url: URL, addresses: readonly ResolvedAddress[], init: RequestInit): Promise<Response> {
+  // Request normalises headers and the body (string, bytes, Blob, FormData, URLSearchParams, …) as fetch would.
+  const request = new Request(url, init);
+  const signal = init.signal ?? undefined;
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['accept'] ??= '*/*';
+  headers['accept-language'] ??= '*';
+  headers['user-agent'] ??= 'node';
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  if (body) headers['content-length'] = String(body.length);
+  const method = request.method;
+  const client = url.protocol === 'https:' ? https : http;
+  signal?.throwIfAborted();
+
+  return new Promise<Response>((resolvePromise, reject) => {
+    const req = client.request(
+      {
+        protocol: url.protocol,
+        hostname: bareHost(url),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        // A fresh connection per request: a pooled socket may have been opened for another lookup.
+        agent: false,
+        lookup: pinnedLookup(addresses),
+        ...(signal ? { signal } : {}),
+      },
+      (res) => {
+        try {
+          const status = res.statusCode ?? 0;
+          const responseHeaders = new Headers();
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+          if (method === 'HEAD' || NULL_BODY.has(status)) {
+            res.resume();
+            resolvePromise(new Response(null, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
+            return;
+          }
+          const decoders = contentDecoders(res.headers['content-encoding']);
+          const stream: Readable = decoders.length ? (pipeline([res, ...decoders], () => undefined) as unknown as Readable) : res;
+          const webBody = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+          resolvePromise(new Response(webBody, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
+        } catch (error) {
+          res.destroy();
+          reject(new TypeError('fetch failed', { cause: error }));
+        }
+      },
+    );
+    req.on('error', (error: Error) => {
+      if (signal?.aborted) reject(signal.reason ?? error);
+      else reject(new TypeError('fetch failed', { cause: error }));
+    });
+    req.end(body);
+  });
+}
+
+/** Decoders for a Content-Encoding list, applied last-first; an unknown coding leaves the body as it is (as fetch does). */
+function contentDecoders(header: string | undefined): Transform[] {
+  const codings = (header ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity');
+  const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const decoders: Transform[] = [];
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(zlib.createGunzip(lenient));
+    else if (coding === 'deflate') decoders.push(zlib.createInflate(lenient));
+    else if (coding === 'br') decoders.push(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
+    else return [];
+  }
+  return decoders;
 }
 
 function origin(url: URL): string {
