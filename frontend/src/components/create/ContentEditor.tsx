@@ -190,7 +190,7 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
 
       {draft.tooLong && (
         <p id={ids.limit} className="field__error" role="alert">
-          {ArticleMessages.linkedinTooLong}
+          {draft.limitMessage}
         </p>
       )}
       {draft.error && (

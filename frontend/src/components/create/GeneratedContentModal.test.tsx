@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Article, ImageStatus } from '@app/shared';
+import { BLOG_CONTENT_MAX, type Article, type ImageStatus } from '@app/shared';
 import CreatePage from '../../pages/Create';
 import { ContentEditor } from './ContentEditor';
 import { useContentDraft } from './useContentDraft';
@@ -169,6 +169,17 @@ describe('generated-content modal, step 1: content', () => {
     // Still on step 1, nothing sent.
     expect(screen.getByLabelText('LinkedIn content')).toBeVisible();
     expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')).toHaveLength(0);
+  });
+
+  it("Blog: over the API's length limit the schema's message shows and saving is blocked", async () => {
+    const { requests } = openModal({});
+    const blog = await screen.findByLabelText('Blog content');
+    fireEvent.change(blog, { target: { value: 'x'.repeat(BLOG_CONTENT_MAX + 1) } });
+    expect(within(region('Blog Article')).getByText(`Blog content must be at most ${BLOG_CONTENT_MAX} characters`)).toBeInTheDocument();
+    expect(blog).toHaveAttribute('aria-invalid', 'true');
+    expect(within(region('Blog Article')).getByRole('button', { name: 'Save' })).toBeDisabled();
+    fireEvent.blur(blog);
+    expect(calls(requests, 'PUT', '/api/articles/a1/blog')).toHaveLength(0);
   });
 
   it('GPT mode: read-only text; a blank request is refused without a call', async () => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { LINKEDIN_MAX_CHARS, type Article, type Platform } from '@app/shared';
+import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
 import { articleQueryKey, CreateMessages } from './articleQuery';
@@ -16,8 +16,10 @@ export interface ContentDraft {
   status: SaveStatus;
   /** "Failed to save … content: …" or the LinkedIn length message. */
   error: string;
-  /** LinkedIn over 3000 characters: saving is blocked. */
+  /** Over the platform's length limit (LinkedIn 3000 characters): saving is blocked. */
   tooLong: boolean;
+  /** Why, in the words of the schema the API checks the same text with; '' when within the limit. */
+  limitMessage: string;
   /** Saves when there is something to save; resolves false when it could not. */
   save: () => Promise<boolean>;
   /** Takes a text the server already saved (a GPT edit). */
@@ -49,7 +51,10 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     setTextState(serverContent);
   }, [serverContent]);
 
-  const tooLong = platform === 'linkedin' && text.length > LINKEDIN_MAX_CHARS;
+  // The payload's own schema, as the API validates it (one schema per payload, DESIGN.md §3).
+  const checked = (platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: text });
+  const limitMessage = checked.success ? '' : firstIssueMessage(checked.error);
+  const tooLong = limitMessage !== '';
 
   const setText = useCallback((next: string) => {
     textRef.current = next;
@@ -71,8 +76,8 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     if (inFlight.current) await inFlight.current;
     if (!dirtyRef.current) return true;
     const sent = textRef.current;
-    // Blocked: the editor already shows ArticleMessages.linkedinTooLong under the counter.
-    if (platform === 'linkedin' && sent.length > LINKEDIN_MAX_CHARS) return false;
+    // Blocked: the editor already shows the limit message under the text.
+    if (!(platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: sent }).success) return false;
     setStatus('saving');
     const run = (async () => {
       try {
@@ -95,5 +100,5 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     return run;
   }, [articleId, platform, queryClient]);
 
-  return { platform, text, setText, dirty, status, error, tooLong, save, accept };
+  return { platform, text, setText, dirty, status, error, tooLong, limitMessage, save, accept };
 }
