@@ -175,6 +175,20 @@ describe('Sheets import page: connected', () => {
     expect(importButton()).toBeDisabled();
   });
 
+  it('checks the import with the API\'s own schema: an over-long range is refused before any request', async () => {
+    const { requests } = mockApi(connected({}));
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await waitFor(() => expect(select()).toHaveValue('s-plan'));
+    const range = screen.getByLabelText('Range');
+    const user = userEvent.setup();
+    await user.clear(range);
+    await user.click(range);
+    await user.paste(`Plan!A1:${'F'.repeat(300)}`);
+    await user.click(importButton());
+    expect(await findToast('The range must be at most 300 characters')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
   it('keeps Import Articles disabled without a range or while importing', async () => {
     const answer = deferred<MockReply>();
     const { requests } = mockApi(connected({ 'POST /api/sheets/import': () => answer.promise }));

@@ -4,7 +4,9 @@ import {
   DEFAULT_IMPORT_RANGE,
   SheetsMessages,
   importResultText,
+  firstIssueMessage,
   noSpreadsheetsMatching,
+  SheetsImportSchema,
   statusColumn,
   type SheetsImportResult,
 } from '@app/shared';
@@ -74,13 +76,15 @@ export function ImportForm({
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (importing) return;
-    if (!selectedId || !range.trim()) {
-      panelToast.error(SheetsMessages.selectSpreadsheetAndRange);
+    // The payload's own schema, as the API checks it (a missing pick or range, an over-long range).
+    const parsed = SheetsImportSchema.safeParse({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) });
+    if (!parsed.success) {
+      panelToast.error(firstIssueMessage(parsed.error));
       return;
     }
     setImporting(true);
     try {
-      const answer = await sheetsApi.importRows({ spreadsheetId: selectedId, range: range.trim(), ...(writeBack ? { writeBack: true } : {}) });
+      const answer = await sheetsApi.importRows(parsed.data);
       setResult(answer);
       const text = importResultText(answer.importedCount);
       if (answer.importedCount > 0) panelToast.success(text);
