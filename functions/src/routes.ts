@@ -18,7 +18,7 @@ import {
   WordPressCredentialsSchema,
   WordPressTestSchema,
   LinkedInCredentialsSchema,
-  RedirectQuerySchema,
+  LinkedInAuthQuerySchema,
   OAuthCallbackQuerySchema,
   WebhookSchema,
   EmailTestSchema,
@@ -85,7 +85,7 @@ export const routes = [
   { id: 'linkedin.status', method: 'GET', path: '/api/linkedin/status', access: 'user' },
   { id: 'linkedin.saveCredentials', method: 'POST', path: '/api/linkedin/credentials', access: 'user', body: LinkedInCredentialsSchema },
   { id: 'linkedin.testConnection', method: 'POST', path: '/api/linkedin/test-connection', access: 'user', body: LinkedInCredentialsSchema },
-  { id: 'linkedin.authUrl', method: 'GET', path: '/api/linkedin/auth-url', access: 'user', query: RedirectQuerySchema },
+  { id: 'linkedin.authUrl', method: 'GET', path: '/api/linkedin/auth-url', access: 'user', query: LinkedInAuthQuerySchema },
   // Public: the provider's redirect; the signed state names (and binds) the user.
   { id: 'linkedin.callback', method: 'GET', path: '/api/linkedin/callback', access: 'public', query: OAuthCallbackQuerySchema },
   { id: 'linkedin.getWebhook', method: 'GET', path: '/api/linkedin/zapier-webhook', access: 'user' },

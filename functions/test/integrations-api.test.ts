@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -126,14 +126,125 @@ describe('LinkedIn', () => {
     expect(res.json.success).toBe(true);
     const url = new URL(res.json.authUrl);
     expect(url.searchParams.get('client_id')).toBe(li.app.clientId);
-    expect(url.searchParams.get('scope')).toContain('w_member_social');
+    // By default only the self-serve products' scopes: the organization ones would make LinkedIn refuse most apps.
+    expect(url.searchParams.get('scope')).toBe('openid profile email w_member_social');
     const done = await completeOAuth(owner, res.json.authUrl);
     expect(done).toMatchObject({ status: 302, location: '/settings?linkedin_connected=true' });
     const status = (await call(owner, '/api/linkedin/status')).json;
-    expect(status).toMatchObject({ connected: true, memberName: li.member.name, expiringSoon: false, expired: false });
+    expect(status).toMatchObject({ connected: true, memberName: li.member.name, expiringSoon: false, expired: false, canPostAsPage: false });
     expect(Date.parse(status.expiresAt) - Date.now()).toBeGreaterThan(59 * 24 * 3600 * 1000);
     const test = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId } });
     expect(test.json).toMatchObject({ success: true, message: `Connected to LinkedIn as ${li.member.name}` });
+  });
+
+  describe('page posting (Community Management API scopes) is opt-in', () => {
+    const SELF_SERVE = ['openid', 'profile', 'email', 'w_member_social'];
+    const ORG_SCOPES = ['w_organization_social', 'r_organization_admin'];
+    let allScopes: string[];
+    beforeAll(() => {
+      allScopes = [...li.app.scopes];
+    });
+    afterEach(() => {
+      li.app.scopes = [...allScopes];
+    });
+
+    const connect = async (query = '') => {
+      const res = await call(owner, `/api/linkedin/auth-url${query}`);
+      expect(res.status).toBe(200);
+      return { scopes: new URL(res.json.authUrl).searchParams.get('scope')!.split(' '), done: await completeOAuth(owner, res.json.authUrl) };
+    };
+    const status = async () => (await call(owner, '/api/linkedin/status')).json;
+    const storedScopes = async () =>
+      (await app.items()).find((i) => i.SK === 'SETTING#linkedin_scopes');
+    const ownerId = async () => (await owner.call('/api/auth/me')).json.user._id as string;
+
+    async function companyArticle(title: string) {
+      const id = (await owner.call('/api/articles', { body: { title, topic: 'LinkedIn pages', keyword: 'pages' } })).json.article._id as string;
+      await drafted(owner, id);
+      expect((await owner.call(`/api/articles/${id}`)).json.article.linkedin.content.trim()).not.toBe('');
+      expect((await call(owner, `/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status).toBe(200);
+      return id;
+    }
+
+    it('an app with only the self-serve products connects, and may post as the member only', async () => {
+      li.app.scopes = [...SELF_SERVE];
+      const { scopes, done } = await connect();
+      expect(scopes).toEqual(SELF_SERVE);
+      expect(done.location).toBe('/settings?linkedin_connected=true');
+      expect(await status()).toMatchObject({ connected: true, canPostAsPage: false });
+      // The granted scopes are kept beside the token, out of the API Keys list.
+      expect(await storedScopes()).toBeDefined();
+      expect((await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) => s.key.startsWith('linkedin_'))).toBe(false);
+    });
+
+    it('pages=true for an app without the Community Management API: LinkedIn refuses the consent, nothing changes', async () => {
+      li.app.scopes = [...SELF_SERVE];
+      const before = await app.items();
+      const res = await call(owner, '/api/linkedin/auth-url?pages=true');
+      expect(new URL(res.json.authUrl).searchParams.get('scope')!.split(' ')).toEqual([...SELF_SERVE, ...ORG_SCOPES]);
+      const done = await completeOAuth(owner, res.json.authUrl);
+      expect(done.location).toBe('/settings?linkedin_error=unauthorized_scope_error');
+      expect(await app.items()).toEqual(before);
+      expect((await status()).canPostAsPage).toBe(false);
+    });
+
+    it('pages=true for an app with the Community Management API: granted, and the status says page posting is available', async () => {
+      const { scopes, done } = await connect(`?pages=true&redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`);
+      expect(scopes).toEqual([...SELF_SERVE, ...ORG_SCOPES]);
+      expect(done.location).toBe('/settings?linkedin_connected=true');
+      expect(await status()).toMatchObject({ connected: true, canPostAsPage: true });
+      // pages=false is the default.
+      expect((await connect('?pages=false')).scopes).toEqual(SELF_SERVE);
+      expect((await status()).canPostAsPage).toBe(false);
+    });
+
+    it('refuses a pages value other than true or false with a clear message', async () => {
+      for (const value of ['yes', '1', '']) {
+        const res = await call(owner, `/api/linkedin/auth-url?pages=${value}`);
+        expect(res.status).toBe(400);
+        expect(res.json.message).toBe('pages must be true or false');
+      }
+    });
+
+    it('company mode without page access: 400 with what to do, before any call to LinkedIn; with it, posts as the page', async () => {
+      expect((await connect()).done.location).toBe('/settings?linkedin_connected=true');
+      const id = await companyArticle('Page post without page access');
+      const before = await app.items();
+      const requests = li.requests.length;
+      const posts = li.posts.length;
+      const res = await call(owner, `/api/linkedin/publish/${id}`, { method: 'POST' });
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(
+        "Posting as a LinkedIn Page needs page access: in Settings → LinkedIn, tick 'Also post to LinkedIn Pages I administer' and authenticate again (your LinkedIn app needs the Community Management API product).",
+      );
+      expect(li.requests.length).toBe(requests);
+      expect(li.posts.length).toBe(posts);
+      const article = (await owner.call(`/api/articles/${id}`)).json.article;
+      expect(article.linkedin.publishedToLinkedIn).toBe(false);
+      expect(article.lastError).toMatchObject({ code: 'linkedin_page_access_needed' });
+      // Only the failure is recorded on the article (and the article lists' version moves), as for every failed publish.
+      const strip = (items: Record<string, unknown>[]) =>
+        items.map(({ articlesVersion: _v, ...i }) => (i.SK === `ARTICLE#${id}` ? { ...i, lastError: undefined, updatedAt: undefined } : i));
+      expect(strip(await app.items())).toEqual(strip(before));
+
+      expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
+      const ok = await call(owner, `/api/linkedin/publish/${id}`, { method: 'POST' });
+      expect(ok.status).toBe(200);
+      expect(li.posts.at(-1)!.body.author).toBe(`urn:li:organization:${li.organizations[0]!.id}`);
+    });
+
+    it('a connection made before the granted scopes were kept: not known, company mode tries as before', async () => {
+      // Such connections asked for the organization scopes too; only the record of them is missing.
+      expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
+      const { deps } = await import('../src/deps.js');
+      await deps().settings.remove(await ownerId(), 'linkedin_scopes');
+      expect(await storedScopes()).toBeUndefined();
+      expect(await status()).toMatchObject({ connected: true, canPostAsPage: null });
+      const id = await companyArticle('Page post, scopes unknown');
+      const res = await call(owner, `/api/linkedin/publish/${id}`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(li.posts.at(-1)!.body.author).toBe(`urn:li:organization:${li.organizations[0]!.id}`);
+    });
   });
 
   it('refuses a redirect URI that is not our callback', async () => {

@@ -37,7 +37,8 @@ beforeAll(async () => {
 
   await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
   await user.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
-  const { authUrl } = (await user.call('/api/linkedin/auth-url')).json;
+  // Page access too: the company-mode test posts as the administered page.
+  const { authUrl } = (await user.call('/api/linkedin/auth-url?pages=true')).json;
   expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
 });
 afterAll(async () => {

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { EmailSchema } from './auth.js';
 
+/** The LinkedIn panel's opt-in for page posting; the publish error names it. */
+const LINKEDIN_PAGES_LABEL = 'Also post to LinkedIn Pages I administer';
+
 export const IntegrationMessages = {
   allFieldsRequired: 'All fields are required',
   obfuscated: 'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
@@ -12,6 +15,8 @@ export const IntegrationMessages = {
   linkedinClientSecretRequired: 'Client Secret is required',
   linkedinSaved: 'LinkedIn credentials saved',
   linkedinConnected: 'LinkedIn authentication successful!',
+  linkedinPagesLabel: LINKEDIN_PAGES_LABEL,
+  linkedinPageAccessNeeded: `Posting as a LinkedIn Page needs page access: in Settings → LinkedIn, tick '${LINKEDIN_PAGES_LABEL}' and authenticate again (your LinkedIn app needs the Community Management API product).`,
   notificationEmailRequired: 'Please enter a notification email address',
   gmailCredentialsRequired: 'Please fill in Gmail API credentials',
   gmailNotConfigured: 'Gmail API is not authenticated yet: save the credentials and complete the OAuth flow first.',
@@ -75,6 +80,12 @@ export type LinkedInCredentialsInput = z.input<typeof LinkedInCredentialsSchema>
 
 export const RedirectQuerySchema = z.strictObject({ redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional() });
 
+/** GET /api/linkedin/auth-url: `pages=true` asks for the organization scopes too (LinkedIn Pages the member administers). */
+export const LinkedInAuthQuerySchema = RedirectQuerySchema.extend({
+  pages: z.enum(['true', 'false'], { error: 'pages must be true or false' }).optional(),
+});
+export type LinkedInAuthQuery = z.infer<typeof LinkedInAuthQuerySchema>;
+
 /** A parameter of the provider's redirect: anything longer than any real one is not an answer of the provider. */
 const callbackParam = (name: string, max: number) =>
   z.string().max(max, `The sign-in answer is not valid: ${name} is longer than ${max} characters`).optional();
@@ -125,6 +136,12 @@ export interface LinkedInStatus {
   /** True during the last 7 days before the token expires. */
   expiringSoon: boolean;
   expired: boolean;
+  /**
+   * Whether the stored grant includes the organization scopes (posting as a LinkedIn Page):
+   * null when not known (a connection made before the granted scopes were kept), false when not connected;
+   * absent from servers older than this field.
+   */
+  canPostAsPage?: boolean | null;
 }
 
 export interface EmailStatus {

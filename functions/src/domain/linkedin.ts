@@ -14,7 +14,30 @@ export const LI_KEYS = {
   memberName: 'linkedin_member_name',
   webhookUrl: 'linkedin_webhook_url',
   webhookSecret: 'linkedin_webhook_secret',
+  /** The scopes LinkedIn granted with the stored token, space separated (absent for connections made before they were kept). */
+  scopes: 'linkedin_scopes',
 } as const;
+
+/**
+ * Posting as a LinkedIn Page (company mode): the Community Management API product's scopes, asked
+ * for only when the member opts in, since LinkedIn refuses the whole consent for an app without it.
+ */
+export const LINKEDIN_PAGE_SCOPES = [
+  /** Post and upload images as an organization page the member administers. */
+  'w_organization_social',
+  /** Read the member's organization roles (organizationAcls) to find the page to post as. */
+  'r_organization_admin',
+] as const;
+
+/** LinkedIn lists granted scopes comma separated; accept spaces too. */
+const scopeList = (scope: string) => scope.split(/[\s,]+/).filter(Boolean);
+
+/** Whether the stored grant may post as a page: undefined when the granted scopes were not recorded. */
+export function grantAllowsPages(storedScopes: string | undefined): boolean | undefined {
+  if (storedScopes === undefined) return undefined;
+  const granted = scopeList(storedScopes);
+  return LINKEDIN_PAGE_SCOPES.every((s) => granted.includes(s));
+}
 
 const DAY = 24 * 3600 * 1000;
 
@@ -27,7 +50,14 @@ export class LinkedInService {
   ) {}
 
   async status(userId: string, now = Date.now()): Promise<LinkedInStatus> {
-    const v = await this.settings.values(userId, [LI_KEYS.clientId, LI_KEYS.clientSecret, LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberName]);
+    const v = await this.settings.values(userId, [
+      LI_KEYS.clientId,
+      LI_KEYS.clientSecret,
+      LI_KEYS.accessToken,
+      LI_KEYS.tokenExpiry,
+      LI_KEYS.memberName,
+      LI_KEYS.scopes,
+    ]);
     const expiresAt = v.get(LI_KEYS.tokenExpiry) ?? null;
     const expiresMs = expiresAt ? Date.parse(expiresAt) : NaN;
     const expired = Number.isFinite(expiresMs) && expiresMs <= now;
@@ -40,6 +70,8 @@ export class LinkedInService {
       expiresAt,
       expiringSoon: Number.isFinite(expiresMs) && !expired && expiresMs - now <= 7 * DAY,
       expired,
+      // Unknown for a connection made before the granted scopes were kept: company mode still tries.
+      canPostAsPage: v.has(LI_KEYS.accessToken) ? (grantAllowsPages(v.get(LI_KEYS.scopes)) ?? null) : false,
     };
   }
 
@@ -63,7 +95,9 @@ export class LinkedInService {
     await this.settings.put(userId, LI_KEYS.clientSecret, creds.clientSecret, 'LinkedIn app client secret');
     // A token belongs to the app that issued it: another app means connecting again.
     if (previousClientId && previousClientId !== creds.clientId) {
-      for (const key of [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.memberName]) await this.settings.remove(userId, key);
+      for (const key of [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.memberName, LI_KEYS.scopes]) {
+        await this.settings.remove(userId, key);
+      }
     }
   }
 
@@ -84,10 +118,17 @@ export class LinkedInService {
     return { success: true as const, message: 'LinkedIn accepted the client ID and secret. Authenticate to connect your account.' };
   }
 
-  async authUrl(userId: string, redirectUri: string): Promise<string> {
+  /** The scopes to ask for: the configured (self-serve) ones, plus the organization scopes for `pages`. */
+  private scopesFor(pages: boolean): string[] {
+    return pages ? [...new Set([...this.scopes, ...LINKEDIN_PAGE_SCOPES])] : this.scopes;
+  }
+
+  /** `pages`: also ask for posting as the LinkedIn Pages the member administers (needs the Community Management API product). */
+  async authUrl(userId: string, redirectUri: string, pages = false): Promise<string> {
     const { clientId, clientSecret } = await this.storedClient(userId);
     if (!clientId || !clientSecret) throw badRequest(IntegrationMessages.linkedinSaveFirst, 'linkedin_not_configured');
-    return this.client.authorizationUrl({ clientId, redirectUri, state: await this.state.sign(userId, 'linkedin'), scopes: this.scopes });
+    const state = await this.state.sign(userId, 'linkedin', pages ? { pages: 'true' } : {});
+    return this.client.authorizationUrl({ clientId, redirectUri, state, scopes: this.scopesFor(pages) });
   }
 
   /**
@@ -101,7 +142,8 @@ export class LinkedInService {
     redirectUri: string,
     now = Date.now(),
   ): Promise<string> {
-    const userId = await this.state.verify(query.state, 'linkedin');
+    const signed = await this.state.read(query.state, 'linkedin');
+    const userId = signed?.userId;
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'linkedin_error=invalid_state';
     if (query.error) return `linkedin_error=${encodeURIComponent(query.error)}`;
     if (!query.code) return 'linkedin_error=missing_code';
@@ -114,6 +156,9 @@ export class LinkedInService {
       await this.settings.put(userId, LI_KEYS.tokenExpiry, new Date(now + tokens.expiresIn * 1000).toISOString(), 'LinkedIn token expiry');
       await this.settings.put(userId, LI_KEYS.memberId, member.sub, 'LinkedIn member id');
       await this.settings.put(userId, LI_KEYS.memberName, member.name ?? member.sub, 'LinkedIn member');
+      // LinkedIn lists the granted scopes; an answer without them granted what was asked for.
+      const granted = tokens.scope !== undefined ? scopeList(tokens.scope) : this.scopesFor(signed.extra.pages === 'true');
+      await this.settings.put(userId, LI_KEYS.scopes, granted.join(' '), 'LinkedIn: the scopes LinkedIn granted');
       return 'linkedin_connected=true';
     } catch (err) {
       return `linkedin_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LINKEDIN_MAX_CHARS, type Platform } from '@app/shared';
+import { IntegrationMessages, LINKEDIN_MAX_CHARS, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import { IntegrationError, type LinkedInPublisher, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
-import { LI_KEYS } from './linkedin.js';
+import { grantAllowsPages, LI_KEYS } from './linkedin.js';
 import type { ArticleStore, ObjectStore } from './ports.js';
 import type { SettingService } from './settings.js';
 import type { WordPressService } from './wordpress.js';
@@ -18,6 +18,8 @@ export const PublishMessages = {
   linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',
   linkedinAlreadyPublished: 'This article is already published on LinkedIn.',
   noContent: (platform: Platform) => `There is no ${platform === 'blog' ? 'blog' : 'LinkedIn'} text to publish yet. Write or generate it first.`,
+  /** Company mode with a grant that lacks the organization scopes. */
+  linkedinPageAccessNeeded: IntegrationMessages.linkedinPageAccessNeeded,
   noOrganization: 'No LinkedIn page found that you administer. Switch the posting mode to Personal Profile, or get admin rights on the page.',
 } as const;
 
@@ -129,7 +131,14 @@ export class PublishingService {
     const content = article.linkedin.content.trim();
     if (!content) throw badRequest(PublishMessages.noContent('linkedin'), 'no_content');
     if (content.length > LINKEDIN_MAX_CHARS) throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
-    const v = await this.deps.settings.values(userId, [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.webhookUrl, LI_KEYS.webhookSecret]);
+    const v = await this.deps.settings.values(userId, [
+      LI_KEYS.accessToken,
+      LI_KEYS.tokenExpiry,
+      LI_KEYS.memberId,
+      LI_KEYS.webhookUrl,
+      LI_KEYS.webhookSecret,
+      LI_KEYS.scopes,
+    ]);
     const token = v.get(LI_KEYS.accessToken);
     const memberId = v.get(LI_KEYS.memberId);
     if (!token || !memberId) throw badRequest(PublishMessages.linkedinNotConnected, 'linkedin_not_connected');
@@ -140,6 +149,9 @@ export class PublishingService {
       if (fresh.linkedin.publishedToLinkedIn) throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
       let author = `urn:li:person:${memberId}`;
       if (fresh.linkedInMode === 'company') {
+        // Known not to include page access: say how to get it, before asking LinkedIn anything.
+        // (A connection made before the granted scopes were kept tries, as it always did.)
+        if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false) throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
         const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token);
         if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
         author = organization.urn;

@@ -24,12 +24,12 @@ async function testConnection(req: SignedInRequest<{ clientId: string; clientSec
 }
 
 /** The redirect URI is always our own callback; a caller may name it, but not change it. */
-async function authUrl(req: SignedInRequest<unknown, { redirectUri?: string }>) {
+async function authUrl(req: SignedInRequest<unknown, { redirectUri?: string; pages?: 'true' | 'false' }>) {
   const expected = callbackUri(req);
   if (req.query.redirectUri && req.query.redirectUri !== expected) {
     throw badRequest(`redirectUri must be ${expected}`, 'invalid_redirect_uri');
   }
-  return json(200, { success: true, authUrl: await integrations().linkedin.authUrl(req.user.id, expected) });
+  return json(200, { success: true, authUrl: await integrations().linkedin.authUrl(req.user.id, expected, req.query.pages === 'true') });
 }
 
 async function callback(req: ApiRequest<unknown, { code?: string; state?: string; error?: string }>) {

@@ -45,8 +45,8 @@ describe('HttpLinkedInClient', () => {
     );
   });
 
-  it('LINKEDIN_SCOPES asks for sign-in, member and organization posting', () => {
-    expect(LINKEDIN_SCOPES).toEqual(['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin']);
+  it('LINKEDIN_SCOPES asks only for what the self-serve products grant (sign-in and member posting)', () => {
+    expect(LINKEDIN_SCOPES).toEqual(['openid', 'profile', 'email', 'w_member_social']);
   });
 
   it('exchangeCode turns a code into a 60-day access token', async () => {

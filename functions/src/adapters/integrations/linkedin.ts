@@ -5,8 +5,11 @@
 import { IntegrationError, type LinkedInClient, type LinkedInTokens } from '../../domain/integrations.js';
 
 /**
- * The scopes the app asks for. The member must approve all of them at once, and asking for a
- * different set later invalidates earlier tokens, so keep this list stable.
+ * The scopes the app asks for by default: the self-serve products only ("Sign In with LinkedIn
+ * using OpenID Connect" + "Share on LinkedIn"), which every LinkedIn app can add. The member must
+ * approve all requested scopes at once and LinkedIn refuses the whole consent
+ * (unauthorized_scope_error) when one is not granted to the app, so the organization scopes of the
+ * Community Management API are asked for only on request (LINKEDIN_PAGE_SCOPES, domain/linkedin.ts).
  */
 export const LINKEDIN_SCOPES: string[] = [
   /** OIDC: lets us call /v2/userinfo, whose `sub` is the member id (author urn:li:person:{sub}). */
@@ -17,10 +20,6 @@ export const LINKEDIN_SCOPES: string[] = [
   'email',
   /** Post, upload images as the member ("Share on LinkedIn" product). */
   'w_member_social',
-  /** Post and upload images as an organization page the member administers. */
-  'w_organization_social',
-  /** Read the member's organization roles (organizationAcls) to offer their pages as authors. */
-  'r_organization_admin',
 ];
 
 export interface HttpLinkedInClientOptions {
