@@ -121,10 +121,15 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     await linkedin.getByRole('button', { name: 'Save Credentials' }).click();
     await toast(page, 'LinkedIn credentials saved');
     await linkedin.getByText(/Credentials are saved/).waitFor();
+    // Page posting is opt-in: unticked, the sign-in asks only for what every LinkedIn app may grant.
+    expect(await linkedin.getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }).isChecked()).toBe(false);
     await throughPopup(page, () => linkedin.getByRole('button', { name: 'Authenticate with LinkedIn' }).click());
     await toast(page, 'LinkedIn authentication successful!');
     await linkedin.getByText(`Connected as ${li.member.name}`).waitFor();
     await linkedin.getByText(/Access token expires on/).waitFor();
+    await linkedin.getByText('Posts as your personal profile only (no page access).').waitFor();
+    const consent = li.requests.filter((r) => r.path.startsWith('/oauth/v2/authorization')).at(-1)!;
+    expect(new URL(consent.path, li.url).searchParams.get('scope')).toBe('openid profile email w_member_social');
     expect(page.url()).toBe(`${app.url}/settings`);
     await snapTall(page, '11-settings-wordpress-linkedin');
 

@@ -1,14 +1,28 @@
 import { useEffect, useId, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PostingModeMessages, type Article } from '@app/shared';
 import { errorText } from '../../api/client';
+import { linkedinApi } from '../../api/integrations';
 import { publishingApi, type PostingMode } from '../../api/publishing';
 import { articleListKey } from '../../hooks/useArticleLists';
 import { toast } from '../../lib/toast';
 import { articleIdOf } from '../create/articleQuery';
+import { LINKEDIN_QUERY_KEY } from '../settings/types';
 import { POSTING_MODE_LABELS, ScheduleMessages } from './messages';
 
 const MODES: PostingMode[] = ['personal', 'company'];
+
+export const NO_PAGE_ACCESS_NOTE = 'Business Page needs page access: see Settings → LinkedIn.';
+
+/**
+ * Whether the connected LinkedIn account is known to lack page access, from the LinkedIn status
+ * already in the query cache (the Settings panel's). Never fetched here: no request per card, so
+ * without a cached status there is no note.
+ */
+function useKnownNoPageAccess(): boolean {
+  const { data } = useQuery({ queryKey: LINKEDIN_QUERY_KEY, queryFn: linkedinApi.status, enabled: false });
+  return !!data?.connected && data.canPostAsPage === false;
+}
 
 /**
  * Per article (SPEC.md §2, §5): post on LinkedIn as the member (Personal Profile) or as the page
@@ -21,6 +35,8 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
   const saved = article.linkedInMode === 'company' ? 'company' : 'personal';
   const [mode, setMode] = useState<PostingMode>(saved);
   const [saving, setSaving] = useState(false);
+  const noPageAccess = useKnownNoPageAccess();
+  const noteId = `${uid}-page-note`;
 
   // Follow the server when the list refreshes, unless a change of ours is on its way.
   useEffect(() => {
@@ -61,11 +77,17 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
               value={value}
               checked={mode === value}
               onChange={() => void change(value)}
+              aria-describedby={value === 'company' && noPageAccess ? noteId : undefined}
             />
             {POSTING_MODE_LABELS[value]}
           </label>
         ))}
       </div>
+      {noPageAccess && (
+        <p id={noteId} className="field__hint">
+          {NO_PAGE_ACCESS_NOTE}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -145,6 +145,54 @@ describe('LinkedIn Integration panel: authentication', () => {
     expect(screen.getAllByText('LinkedIn authentication successful!')).toHaveLength(1);
   });
 
+  it('page posting is opt-in: unticked, the auth URL asks for no page access; ticked, it adds pages=true', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(fakePopup());
+    const authPath = `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`;
+    const { user, requests } = setup({
+      'GET /api/linkedin/status': { body: saved },
+      [`GET ${authPath}`]: { body: { success: true, authUrl: AUTH_URL } },
+      [`GET ${authPath}&pages=true`]: { body: { success: true, authUrl: `${AUTH_URL}&pages` } },
+    });
+    await within(panel()).findByText(/^Not connected\. Credentials are saved/);
+    const box = within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' });
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription(/Community Management API product/);
+
+    await user.click(button('Authenticate with LinkedIn'));
+    expect(open).toHaveBeenLastCalledWith(AUTH_URL, 'linkedin-auth', 'width=600,height=700');
+    expect(sentTo(requests, 'GET', authPath)).toHaveLength(1);
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { origin: origin(), data: { type: 'linkedin-error', error: 'user_cancelled_authorize' } }));
+    });
+    await waitFor(() => expect(button('Authenticate with LinkedIn')).toBeEnabled());
+
+    await user.click(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }));
+    await user.click(button('Authenticate with LinkedIn'));
+    await waitFor(() => expect(open).toHaveBeenLastCalledWith(`${AUTH_URL}&pages`, 'linkedin-auth', 'width=600,height=700'));
+    expect(requests.filter((r) => r.path === `${authPath}&pages=true`)).toHaveLength(1);
+  });
+
+  it('connected with page access: says so, and the box starts ticked so authenticating again keeps it', async () => {
+    setup({ 'GET /api/linkedin/status': { body: connected({ canPostAsPage: true }) } });
+    expect(await within(panel()).findByText('Can also post to the LinkedIn Pages you administer.')).toBeInTheDocument();
+    await waitFor(() => expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).toBeChecked());
+  });
+
+  it('connected without page access: says it posts as the profile only; the box stays unticked', async () => {
+    setup({ 'GET /api/linkedin/status': { body: connected({ canPostAsPage: false }) } });
+    expect(await within(panel()).findByText('Posts as your personal profile only (no page access).')).toBeInTheDocument();
+    expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).not.toBeChecked();
+  });
+
+  it('linkedin_error=unauthorized_scope_error points at the app\'s products and the page access box', async () => {
+    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=unauthorized_scope_error');
+    expect(
+      await findToast(
+        "LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick 'Also post to LinkedIn Pages I administer'.",
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('ignores messages from other origins', async () => {
     vi.spyOn(window, 'open').mockReturnValue(fakePopup());
     setup({ 'GET /api/linkedin/status': { body: saved } });

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
-import { ApiError, errorText } from '../../api/client';
+import { api, ApiError, errorText } from '../../api/client';
 import { linkedInRedirectUri, linkedinApi, type LinkedInCredentialsBody } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
 import { BusyButton, ButtonSpinner } from '../Spinner';
@@ -39,6 +39,14 @@ const formatExpiry = (iso: string) => {
   return expiryFormat.format(date);
 };
 
+/** The authorization URL; `pages` asks for page access too (the Community Management API scopes). */
+const linkedInAuthUrl = (pages: boolean) =>
+  pages
+    ? api.get<Awaited<ReturnType<typeof linkedinApi.authUrl>>>(
+        `/linkedin/auth-url?redirectUri=${encodeURIComponent(linkedInRedirectUri())}&pages=true`,
+      )
+    : linkedinApi.authUrl(linkedInRedirectUri());
+
 /** Whole days left before `iso`, at least 1 while it is in the future. */
 export const daysUntil = (iso: string, now = Date.now()) => Math.max(1, Math.ceil((Date.parse(iso) - now) / DAY_MS));
 
@@ -68,6 +76,13 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
 
   const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
   const [busy, setBusy] = useState<Busy>(null);
+  // Page posting is opt-in: most LinkedIn apps lack the Community Management API, and LinkedIn then refuses the whole sign-in.
+  const [pages, setPages] = useState(false);
+  const grantedPages = status?.canPostAsPage === true;
+  // Connected with page access: authenticating again keeps it unless unticked.
+  useEffect(() => {
+    if (grantedPages) setPages(true);
+  }, [grantedPages]);
 
   useLoadFailedToast(query, M.loadFailed, 'linkedin-load-failed');
 
@@ -149,7 +164,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
     }
     setBusy('auth');
     try {
-      await oauth.signIn(status, () => linkedinApi.authUrl(linkedInRedirectUri()));
+      await oauth.signIn(status, () => linkedInAuthUrl(pages));
     } finally {
       setBusy(null);
     }
@@ -198,6 +213,22 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
             placeholder="Primary Client Secret"
             disabled={disabled}
           />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${uid}-pages`}>
+            <input
+              id={`${uid}-pages`}
+              type="checkbox"
+              checked={pages}
+              disabled={disabled}
+              aria-describedby={`${uid}-pages-hint`}
+              onChange={(event) => setPages(event.target.checked)}
+            />{' '}
+            {M.pagesLabel}
+          </label>
+          <p id={`${uid}-pages-hint`} className="field__hint">
+            {M.pagesHint}
+          </p>
         </div>
         <div className="settings-form__actions">
           <BusyButton
@@ -259,6 +290,8 @@ function LinkedInConnection({ status, waiting }: { status: LinkedInStatus; waiti
         {status.expiresAt && (
           <span className="integration-status__meta">Access token expires on {formatExpiry(status.expiresAt)}</span>
         )}
+        {status.canPostAsPage === true && <span className="integration-status__meta">{M.pagesEnabled}</span>}
+        {status.canPostAsPage === false && <span className="integration-status__meta">{M.pagesDisabled}</span>}
         {soon && <span className="integration-status__warning">{expiryWarning(status.expiresAt!)}</span>}
       </IntegrationStatus>
     );

@@ -23,6 +23,11 @@ export const PanelMessages = {
     webhookLoadFailed: 'Failed to load the automation webhook',
     webhookSaveFailed: 'Failed to save the automation webhook',
     webhookOff: 'Automation webhook turned off',
+    pagesLabel: IntegrationMessages.linkedinPagesLabel,
+    pagesHint:
+      'Asks LinkedIn for page access as well, to post as a Business Page. Your LinkedIn app needs the Community Management API product (LinkedIn approves it); without it LinkedIn refuses the sign-in.',
+    pagesEnabled: 'Can also post to the LinkedIn Pages you administer.',
+    pagesDisabled: 'Posts as your personal profile only (no page access).',
   },
   email: {
     loadFailed: 'Failed to load email settings',
@@ -52,7 +57,10 @@ export function linkedInErrorText(code: string): string {
   if (code.startsWith('user_cancelled')) return 'LinkedIn sign-in was cancelled.';
   if (code === 'not_configured') return IntegrationMessages.linkedinSaveFirst;
   if (code === 'missing_code') return 'LinkedIn did not send an authorization code. Please try again.';
-  if (code === 'access_denied' || code === 'unauthorized_scope_error') {
+  if (code === 'unauthorized_scope_error') {
+    return `LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick '${IntegrationMessages.linkedinPagesLabel}'.`;
+  }
+  if (code === 'access_denied') {
     return 'LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app.';
   }
   return `LinkedIn authentication failed (${code}). Please try again.`;
