@@ -9,16 +9,29 @@ import { mockApi, renderWithProviders } from '../../test/utils';
 const business = () => screen.getByRole('radio', { name: 'Business Page' });
 
 describe('PostingModeChoice: page access note', () => {
-  it('no LinkedIn status cached: no note, and no request for it (one card or fifty)', () => {
-    const { requests } = mockApi({});
+  it('asks for the LinkedIn status once for all cards and notes missing page access on each', async () => {
+    const { requests } = mockApi({ 'GET /api/linkedin/status': { body: linkedinStatus({ connected: true, canPostAsPage: false }) } });
+    renderWithProviders(
+      <>
+        {Array.from({ length: 5 }, (_, i) => (
+          <PostingModeChoice key={i} article={makeArticle({ _id: `a${i}` })} />
+        ))}
+      </>,
+    );
+    await waitFor(() => expect(screen.getAllByText(NO_PAGE_ACCESS_NOTE)).toHaveLength(5));
+    expect(requests.filter((r) => r.path === '/api/linkedin/status')).toHaveLength(1);
+  });
+
+  it('a status that cannot be read: no note, the choice works as before', async () => {
+    const { requests } = mockApi({ 'GET /api/linkedin/status': { status: 500, body: {} } });
     renderWithProviders(<PostingModeChoice article={makeArticle()} />);
+    await waitFor(() => expect(requests.filter((r) => r.path === '/api/linkedin/status')).toHaveLength(1));
     expect(business()).toBeEnabled();
     expect(screen.queryByText(NO_PAGE_ACCESS_NOTE)).not.toBeInTheDocument();
-    expect(requests).toEqual([]);
   });
 
   it('a cached status without page access: the choice stays, with a note on Business Page', async () => {
-    const { requests } = mockApi({});
+    mockApi({});
     const { queryClient } = renderWithProviders(<PostingModeChoice article={makeArticle({ linkedInMode: 'company' })} />);
     act(() => {
       queryClient.setQueryData(LINKEDIN_QUERY_KEY, linkedinStatus({ connected: true, canPostAsPage: false }));
@@ -28,7 +41,6 @@ describe('PostingModeChoice: page access note', () => {
     expect(business()).toBeEnabled();
     expect(business()).toHaveAccessibleDescription(NO_PAGE_ACCESS_NOTE);
     expect(screen.getByRole('radio', { name: 'Personal Profile' })).not.toHaveAccessibleDescription();
-    expect(requests).toEqual([]);
   });
 
   it('page access granted, not known (older connection) or not connected: no note', async () => {

@@ -16,11 +16,10 @@ export const NO_PAGE_ACCESS_NOTE = 'Business Page needs page access: see Setting
 
 /**
  * Whether the connected LinkedIn account is known to lack page access, from the LinkedIn status
- * already in the query cache (the Settings panel's). Never fetched here: no request per card, so
- * without a cached status there is no note.
+ * (the Settings panel's query). Every card shares the one cached request; a failed one shows no note.
  */
 function useKnownNoPageAccess(): boolean {
-  const { data } = useQuery({ queryKey: LINKEDIN_QUERY_KEY, queryFn: linkedinApi.status, enabled: false });
+  const { data } = useQuery({ queryKey: LINKEDIN_QUERY_KEY, queryFn: linkedinApi.status, staleTime: 5 * 60_000, retry: false });
   return !!data?.connected && data.canPostAsPage === false;
 }
 
