@@ -190,18 +190,19 @@ describe('EventBridgeScheduler', () => {
     targetArn: 'arn:aws:lambda:eu-west-1:123456789012:function:worker',
     roleArn: 'arn:aws:iam::123456789012:role/scheduler',
     deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:schedules-dlq',
+    now: () => new Date('2026-11-20T00:00:00.000Z'), // a fixed clock: the run below stays in the future
   };
   const run = { userId: 'u1', articleId: 'mbx1abc2def', platform: 'blog' as const, scheduledFor: '2026-12-01T08:30:00.000Z' };
 
-  it('updates the schedule with the exact definition, in the user time zone', async () => {
+  it('updates the schedule with the exact definition, the instant in UTC', async () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(UpdateScheduleCommand).resolves({});
     await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'Europe/Paris');
     expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toEqual({
       Name: 'article-mbx1abc2def-blog',
       GroupName: 'content-publisher',
-      ScheduleExpression: 'at(2026-12-01T09:30:00)',
-      ScheduleExpressionTimezone: 'Europe/Paris',
+      ScheduleExpression: 'at(2026-12-01T08:30:00)',
+      ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
       Target: {
@@ -221,6 +222,21 @@ describe('EventBridgeScheduler', () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
     await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'UTC');
     expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe('at(2026-12-01T08:30:00)');
+  });
+
+  it('is unambiguous in the hour a user zone repeats, and sends "now" a minute ahead (the run keeps its time)', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler.on(UpdateScheduleCommand).resolves({});
+    const clock = { now: () => new Date('2026-11-01T05:40:10.500Z') };
+    const eb = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), { ...options, ...clock });
+    // 01:30 happens twice in New York that night (EDT, then EST): 05:30Z and 06:30Z are two instants.
+    await eb.schedule({ ...run, scheduledFor: '2026-11-01T06:30:00.000Z' }, 'America/New_York');
+    const now = { ...run, scheduledFor: '2026-11-01T05:40:10.500Z' };
+    await eb.schedule(now, 'America/New_York');
+    const [later, immediate] = scheduler.commandCalls(UpdateScheduleCommand).map((c) => c.args[0].input);
+    expect([later!.ScheduleExpression, later!.ScheduleExpressionTimezone]).toEqual(['at(2026-11-01T06:30:00)', 'UTC']);
+    expect(immediate!.ScheduleExpression).toBe('at(2026-11-01T05:41:10)');
+    expect(JSON.parse(immediate!.Target!.Input!).scheduledFor).toBe(now.scheduledFor);
   });
 
   it('cancels, ignoring a schedule that is already gone', async () => {

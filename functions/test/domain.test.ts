@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../src/domain/passwords.js';
 import { readCookie, Sessions } from '../src/domain/sessions.js';
+import type { ArticleRecord } from '../src/domain/articles.js';
+import type { ArticleStore, Scheduler } from '../src/domain/ports.js';
+import { scheduleArticle } from '../src/domain/scheduling.js';
 
 describe('passwords', () => {
   it('hashes with a per-user salt and verifies only the right password', async () => {
@@ -33,5 +36,38 @@ describe('sessions', () => {
   it('reads a cookie among several', () => {
     expect(readCookie(['a=1', 'session=tok; other=2'], 'session')).toBe('tok');
     expect(readCookie(undefined, 'session')).toBeUndefined();
+  });
+});
+
+describe('scheduleArticle', () => {
+  /** Just what scheduleArticle uses of the article store: get and update of one article. */
+  function oneArticleStore(scheduled: { blog: string | null; linkedin: string | null }) {
+    const article = { id: 'a1', scheduled: { ...scheduled } } as unknown as ArticleRecord;
+    const store = {
+      get: async () => structuredClone(article),
+      update: async (_userId: string, _id: string, changes: Record<string, unknown>) => {
+        for (const [key, value] of Object.entries(changes)) {
+          const [head, platform] = key.split('.');
+          if (head === 'scheduled') (article.scheduled as Record<string, unknown>)[platform!] = value;
+        }
+        return structuredClone(article);
+      },
+    } as unknown as ArticleStore;
+    return { store, article };
+  }
+
+  it('puts the previous time back when the schedule cannot be made, so the card never shows a time that will not run', async () => {
+    const previous = '2030-01-01T09:00:00.000Z';
+    const { store, article } = oneArticleStore({ blog: previous, linkedin: null });
+    const scheduler = { schedule: async () => Promise.reject(new Error('ThrottlingException')), cancel: async () => {} } as unknown as Scheduler;
+    const now = new Date('2029-12-01T00:00:00.000Z');
+    await expect(
+      scheduleArticle({ articles: store, scheduler, now }, 'u1', 'a1', { platform: 'blog', datetime: '2030-02-01T10:00:00.000Z' }, 'UTC'),
+    ).rejects.toThrow('ThrottlingException');
+    expect(article.scheduled.blog).toBe(previous);
+
+    const { store: fresh, article: unscheduled } = oneArticleStore({ blog: null, linkedin: null });
+    await expect(scheduleArticle({ articles: fresh, scheduler, now }, 'u1', 'a1', { platform: 'linkedin', datetime: '2030-02-01T10:00:00.000Z' }, 'UTC')).rejects.toThrow();
+    expect(unscheduled.scheduled.linkedin).toBeNull();
   });
 });

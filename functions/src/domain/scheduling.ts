@@ -33,9 +33,19 @@ export async function scheduleArticle(
   if (at.getTime() < now.getTime() - NOW_GRACE_MS) throw badRequest(ScheduleMessages.pastDate, 'past_date');
   if (at.getTime() < now.getTime()) at = now;
   const scheduledFor = at.toISOString();
-  const updated = await deps.articles.update(userId, id, { [`scheduled.${input.platform}`]: scheduledFor, updatedAt: now.toISOString() });
+  const before = await deps.articles.get(userId, id);
+  if (!before) throw notFound('Article not found', 'article_not_found');
+  const field = `scheduled.${input.platform}`;
+  const updated = await deps.articles.update(userId, id, { [field]: scheduledFor, updatedAt: now.toISOString() });
   if (!updated) throw notFound('Article not found', 'article_not_found');
-  await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor }, timezone);
+  try {
+    await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor }, timezone);
+  } catch (err) {
+    // Nothing will run at the new time: the card must not say "Scheduled" for it. The previous
+    // time (whose schedule, if any, is untouched) comes back.
+    await deps.articles.update(userId, id, { [field]: before.scheduled[input.platform] ?? null });
+    throw err;
+  }
   return updated;
 }
 

@@ -17,7 +17,12 @@ export interface EventBridgeSchedulerOptions {
   /** Role EventBridge Scheduler assumes to invoke the target. */
   roleArn: string;
   deadLetterArn: string;
+  /** The clock (tests). */
+  now?: () => Date;
 }
+
+/** A schedule for now or the next minute is sent this far ahead (see EventBridgeScheduler.definition). */
+const FIRE_AHEAD_MS = 60_000;
 
 /** Schedule names: 1–64 of [0-9a-zA-Z-_.], derived from article id and platform (hashed when too long). */
 export function scheduleName(articleId: string, platform: Platform): string {
@@ -52,12 +57,20 @@ export class EventBridgeScheduler implements Scheduler {
     private readonly options: EventBridgeSchedulerOptions,
   ) {}
 
-  private definition(run: ScheduledRun, timezone: string): CreateScheduleCommandInput {
+  /**
+   * The instant goes to EventBridge in UTC: a user's zone repeats an hour when clocks go back, and
+   * a local `at()` in it is ambiguous. A time that is (about) now — "schedule now", a time clamped to
+   * now — is sent a minute ahead: one-time schedules are for the future and fire with 60 s
+   * precision anyway. The run keeps the stored scheduledFor, which the stale check compares.
+   */
+  private definition(run: ScheduledRun): CreateScheduleCommandInput {
+    const earliest = (this.options.now?.() ?? new Date()).getTime() + FIRE_AHEAD_MS;
+    const fireAt = new Date(Math.max(Date.parse(run.scheduledFor), earliest));
     return {
       Name: scheduleName(run.articleId, run.platform),
       GroupName: this.options.groupName,
-      ScheduleExpression: atExpression(new Date(run.scheduledFor), timezone),
-      ScheduleExpressionTimezone: timezone,
+      ScheduleExpression: atExpression(fireAt, 'UTC'),
+      ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
       Target: {
@@ -70,9 +83,12 @@ export class EventBridgeScheduler implements Scheduler {
     };
   }
 
-  /** Moves the schedule when it exists; creates it when it does not (never made, or already fired and deleted). */
-  async schedule(run: ScheduledRun, timezone: string): Promise<void> {
-    const input = this.definition(run, timezone);
+  /**
+   * Moves the schedule when it exists; creates it when it does not (never made, or already fired
+   * and deleted). The user's zone is not needed: the instant is sent in UTC (see definition).
+   */
+  async schedule(run: ScheduledRun, _timezone: string): Promise<void> {
+    const input = this.definition(run);
     try {
       await this.client.send(new UpdateScheduleCommand(input));
     } catch (err) {
