@@ -145,6 +145,39 @@ describe('articles', () => {
     expect(regenerated.image.description).toBe('Rising savings');
   });
 
+  it('an older image job finishing after a newer request changes nothing (the newer request wins)', async () => {
+    const { deps } = await import('../src/deps.js');
+    const { DynamoArticleStore } = await import('../src/adapters/dynamo/article-store.js');
+    const { ArticleService } = await import('../src/domain/articles.js');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
+    const store = new DynamoArticleStore(deps().db, deps().config.tableName);
+    let finish!: () => void;
+    const rendering = new Promise<void>((resolve) => (finish = resolve));
+    let started!: () => void;
+    const renderingStarted = new Promise<void>((resolve) => (started = resolve));
+    const service = new ArticleService({
+      articles: store,
+      objects: { put: async () => {}, get: async () => undefined },
+      jobs: { enqueue: async () => {} },
+      ai: async () => ({
+        content: undefined as never,
+        image: { generate: async () => (started(), await rendering, { blog: Buffer.from('old'), linkedin: Buffer.from('old'), contentType: 'image/png' as const }) },
+      }),
+    });
+    const older = '2026-01-01T00:00:00.000Z';
+    const newer = '2026-01-01T00:00:05.000Z';
+    await store.update(ownerId, id, { imageJob: { status: 'pending', requestedAt: older, error: null } });
+    const job = service.generateImage(ownerId, id, 'An older idea', older);
+    await renderingStarted; // the job has read the article (still its request) and is rendering
+    await store.update(ownerId, id, { imageJob: { status: 'pending', requestedAt: newer, error: null } });
+    const before = await store.get(ownerId, id);
+    finish();
+    await job;
+    const after = await store.get(ownerId, id);
+    expect(after!.imageJob).toEqual({ status: 'pending', requestedAt: newer, error: null });
+    expect(after!.image).toEqual(before!.image);
+  });
+
   it('answers 404 to another user on every article and image call, and changes nothing', async () => {
     const before = await app.items();
     const calls: [string, Parameters<Client['call']>[1]][] = [

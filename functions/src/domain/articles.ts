@@ -317,17 +317,29 @@ export class ArticleService {
         this.deps.objects.put(stored.blogKey, images.blog, images.contentType),
         this.deps.objects.put(stored.linkedinKey, images.linkedin, images.contentType),
       ]);
-      await this.deps.articles.update(userId, id, {
-        image: stored,
-        imageJob: { status: 'done', requestedAt, error: null },
-        ...(article.lastError?.code === 'insufficient_quota' ? { lastError: null } : {}),
-      });
+      // Only while this is still the latest request: a newer one (Regenerate while this ran) wins,
+      // whichever finishes last. (The stored files of a superseded job are simply never used.)
+      await this.deps.articles.update(
+        userId,
+        id,
+        {
+          image: stored,
+          imageJob: { status: 'done', requestedAt, error: null },
+          ...(article.lastError?.code === 'insufficient_quota' ? { lastError: null } : {}),
+        },
+        { onlyIfImageJob: requestedAt },
+      );
     } catch (err) {
       const error = errorOf(err);
-      await this.deps.articles.update(userId, id, {
-        imageJob: { status: 'failed', requestedAt, error },
-        ...(err instanceof AiQuotaError ? { lastError: error } : {}),
-      });
+      await this.deps.articles.update(
+        userId,
+        id,
+        {
+          imageJob: { status: 'failed', requestedAt, error },
+          ...(err instanceof AiQuotaError ? { lastError: error } : {}),
+        },
+        { onlyIfImageJob: requestedAt },
+      );
     }
   }
 

@@ -10,14 +10,15 @@ export interface ArticleStore {
   list(userId: string): Promise<ArticleRecord[]>;
   /**
    * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
-   * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty.
+   * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty; with
+   * `onlyIfImageJob`, the image job must still be the one requested at that time.
    * @returns the updated article, or undefined when there is none (or the condition failed).
    */
   update(
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options?: { onlyIfEmpty?: Platform[] },
+    options?: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string },
   ): Promise<ArticleRecord | undefined>;
   /**
    * Claims the right to publish one platform (a conditional write): the article as it is once

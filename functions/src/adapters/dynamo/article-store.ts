@@ -78,7 +78,7 @@ export class DynamoArticleStore implements ArticleStore {
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options: { onlyIfEmpty?: Platform[] } = {},
+    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string } = {},
   ): Promise<ArticleRecord | undefined> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -96,6 +96,12 @@ export class DynamoArticleStore implements ArticleStore {
       names['#c_content'] = 'content';
       values[':empty'] = '';
       conditions.push(`#c_${platform}.#c_content = :empty`);
+    }
+    if (options.onlyIfImageJob !== undefined) {
+      names['#c_imageJob'] = 'imageJob';
+      names['#c_requestedAt'] = 'requestedAt';
+      values[':c_requestedAt'] = options.onlyIfImageJob;
+      conditions.push('#c_imageJob.#c_requestedAt = :c_requestedAt');
     }
     const out = await ifConditionHeld(
       this.db.send(
