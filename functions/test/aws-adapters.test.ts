@@ -4,6 +4,7 @@ import {
   DeleteSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
+  InvalidRequestException,
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -68,6 +69,36 @@ describe('SecretsManagerStore', () => {
       { SecretId: 'content-publisher/u/a', ForceDeleteWithoutRecovery: true },
       { SecretId: 'content-publisher/u/b', ForceDeleteWithoutRecovery: true },
     ]);
+  });
+
+  describe('a secret whose deletion is still finishing (a reconnect right after a disconnect)', () => {
+    const pendingDeletion = (verb: string) =>
+      new InvalidRequestException({ message: `You can't ${verb} because it was marked for deletion.`, $metadata: {} });
+    const quick = new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), 'content-publisher/', [1, 1, 1]);
+
+    it('reads as absent and deletes as done', async () => {
+      sm.on(GetSecretValueCommand).rejects(pendingDeletion('perform this operation on the secret'));
+      sm.on(DeleteSecretCommand).rejects(pendingDeletion('perform this operation on the secret'));
+      expect(await quick.get('u', 'a')).toBeUndefined();
+      await expect(quick.delete('u', 'a')).resolves.toBeUndefined();
+    });
+
+    it('is created again once the name is free, after short waits', async () => {
+      sm.on(PutSecretValueCommand).rejects(pendingDeletion('perform this operation on the secret'));
+      sm.on(CreateSecretCommand)
+        .rejectsOnce(pendingDeletion('create this secret because a secret with this name is already scheduled for'))
+        .rejectsOnce(pendingDeletion('create this secret because a secret with this name is already scheduled for'))
+        .resolves({});
+      await quick.put('u', 'google_sheets_refresh_token', 'tok');
+      expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(3);
+    });
+
+    it('gives up with the error after its waits', async () => {
+      sm.on(PutSecretValueCommand).rejects(notFound());
+      sm.on(CreateSecretCommand).rejects(pendingDeletion('create this secret because a secret with this name is already scheduled for'));
+      await expect(quick.put('u', 'k', 'v')).rejects.toThrow(/scheduled for/);
+      expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(4);
+    });
   });
 
   it('lets other failures through', async () => {

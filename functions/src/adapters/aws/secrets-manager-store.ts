@@ -9,6 +9,18 @@ import {
 import type { SecretStore } from '../../domain/ports.js';
 
 /**
+ * A secret deleted without recovery is removed in the background: for a few seconds its name
+ * answers InvalidRequestException ("marked for deletion" / "scheduled for deletion") instead of
+ * ResourceNotFoundException, and cannot be created again yet (AWS: retry after a short wait).
+ */
+const isPendingDeletion = (err: unknown): boolean =>
+  (err as { name?: string }).name === 'InvalidRequestException' && /deletion/i.test((err as Error).message ?? '');
+
+/** Waits before each new attempt to create a name whose deletion is still finishing (~7.5 s in all). */
+const RECREATE_WAITS_MS = [250, 500, 1000, 2000, 3750];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
  * Secrets Manager, one secret per owner and key: `<prefix><userId>/<key>`. The functions' IAM policy
  * allows only names under the prefix.
  */
@@ -16,6 +28,7 @@ export class SecretsManagerStore implements SecretStore {
   constructor(
     private readonly client: SecretsManagerClient,
     private readonly prefix: string,
+    private readonly recreateWaitsMs: readonly number[] = RECREATE_WAITS_MS,
   ) {}
 
   name(userId: string, key: string): string {
@@ -26,11 +39,19 @@ export class SecretsManagerStore implements SecretStore {
     const SecretId = this.name(userId, key);
     try {
       await this.client.send(new PutSecretValueCommand({ SecretId, SecretString: value }));
+      return;
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
-      await this.client.send(
-        new CreateSecretCommand({ Name: SecretId, SecretString: value, Tags: [{ Key: 'owner', Value: userId }] }),
-      );
+      if (!(err instanceof ResourceNotFoundException) && !isPendingDeletion(err)) throw err;
+    }
+    // Not there (or just deleted, e.g. a reconnect right after a disconnect): create it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.client.send(new CreateSecretCommand({ Name: SecretId, SecretString: value, Tags: [{ Key: 'owner', Value: userId }] }));
+        return;
+      } catch (err) {
+        if (!isPendingDeletion(err) || attempt >= this.recreateWaitsMs.length) throw err;
+        await sleep(this.recreateWaitsMs[attempt]!);
+      }
     }
   }
 
@@ -39,7 +60,7 @@ export class SecretsManagerStore implements SecretStore {
       const out = await this.client.send(new GetSecretValueCommand({ SecretId: this.name(userId, key) }));
       return out.SecretString;
     } catch (err) {
-      if (err instanceof ResourceNotFoundException) return undefined;
+      if (err instanceof ResourceNotFoundException || isPendingDeletion(err)) return undefined;
       throw err;
     }
   }
@@ -53,7 +74,7 @@ export class SecretsManagerStore implements SecretStore {
     try {
       await this.client.send(new DeleteSecretCommand({ SecretId: this.name(userId, key), ForceDeleteWithoutRecovery: true }));
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
+      if (!(err instanceof ResourceNotFoundException) && !isPendingDeletion(err)) throw err;
     }
   }
 }
