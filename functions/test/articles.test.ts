@@ -161,7 +161,7 @@ describe('articles', () => {
       jobs: { enqueue: async () => {} },
       ai: async () => ({
         content: undefined as never,
-        image: { generate: async () => (started(), await rendering, { blog: Buffer.from('old'), linkedin: Buffer.from('old'), contentType: 'image/png' as const }) },
+        image: { kind: 'offline' as const, generate: async () => (started(), await rendering, { blog: Buffer.from('old'), linkedin: Buffer.from('old'), contentType: 'image/png' as const }) },
       }),
     });
     const older = '2026-01-01T00:00:00.000Z';
