@@ -228,7 +228,7 @@ describe('EventBridgeScheduler', () => {
   it('updates the schedule with the exact definition, the instant in UTC', async () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(UpdateScheduleCommand).resolves({});
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'Europe/Paris');
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
     expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toEqual({
       Name: 'article-mbx1abc2def-blog',
       GroupName: 'content-publisher',
@@ -251,7 +251,7 @@ describe('EventBridgeScheduler', () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(UpdateScheduleCommand).rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run, 'UTC');
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
     expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe('at(2026-12-01T08:30:00)');
   });
 
@@ -261,9 +261,9 @@ describe('EventBridgeScheduler', () => {
     const clock = { now: () => new Date('2026-11-01T05:40:10.500Z') };
     const eb = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), { ...options, ...clock });
     // 01:30 happens twice in New York that night (EDT, then EST): 05:30Z and 06:30Z are two instants.
-    await eb.schedule({ ...run, scheduledFor: '2026-11-01T06:30:00.000Z' }, 'America/New_York');
+    await eb.schedule({ ...run, scheduledFor: '2026-11-01T06:30:00.000Z' });
     const now = { ...run, scheduledFor: '2026-11-01T05:40:10.500Z' };
-    await eb.schedule(now, 'America/New_York');
+    await eb.schedule(now);
     const [later, immediate] = scheduler.commandCalls(UpdateScheduleCommand).map((c) => c.args[0].input);
     expect([later!.ScheduleExpression, later!.ScheduleExpressionTimezone]).toEqual(['at(2026-11-01T06:30:00)', 'UTC']);
     expect(immediate!.ScheduleExpression).toBe('at(2026-11-01T05:41:10)');

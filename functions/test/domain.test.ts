@@ -62,12 +62,12 @@ describe('scheduleArticle', () => {
     const scheduler = { schedule: async () => Promise.reject(new Error('ThrottlingException')), cancel: async () => {} } as unknown as Scheduler;
     const now = new Date('2029-12-01T00:00:00.000Z');
     await expect(
-      scheduleArticle({ articles: store, scheduler, now }, 'u1', 'a1', { platform: 'blog', datetime: '2030-02-01T10:00:00.000Z' }, 'UTC'),
+      scheduleArticle({ articles: store, scheduler, now }, 'u1', 'a1', { platform: 'blog', datetime: '2030-02-01T10:00:00.000Z' }),
     ).rejects.toThrow('ThrottlingException');
     expect(article.scheduled.blog).toBe(previous);
 
     const { store: fresh, article: unscheduled } = oneArticleStore({ blog: null, linkedin: null });
-    await expect(scheduleArticle({ articles: fresh, scheduler, now }, 'u1', 'a1', { platform: 'linkedin', datetime: '2030-02-01T10:00:00.000Z' }, 'UTC')).rejects.toThrow();
+    await expect(scheduleArticle({ articles: fresh, scheduler, now }, 'u1', 'a1', { platform: 'linkedin', datetime: '2030-02-01T10:00:00.000Z' })).rejects.toThrow();
     expect(unscheduled.scheduled.linkedin).toBeNull();
   });
 });

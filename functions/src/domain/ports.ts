@@ -127,6 +127,6 @@ export interface ScheduledRun {
 /** One-off schedules per article and platform: EventBridge Scheduler in AWS, timers locally. */
 export interface Scheduler {
   /** Creates the platform's schedule, or moves it when it exists. */
-  schedule(run: ScheduledRun, timezone: string): Promise<void>;
+  schedule(run: ScheduledRun): Promise<void>;
   cancel(userId: string, articleId: string, platform: Platform): Promise<void>;
 }

@@ -26,7 +26,6 @@ export async function scheduleArticle(
   userId: string,
   id: string,
   input: ScheduleInput,
-  timezone: string,
 ): Promise<ArticleRecord> {
   const now = deps.now ?? new Date();
   let at = new Date(input.datetime);
@@ -39,7 +38,7 @@ export async function scheduleArticle(
   const updated = await deps.articles.update(userId, id, { [field]: scheduledFor, updatedAt: now.toISOString() });
   if (!updated) throw notFound('Article not found', 'article_not_found');
   try {
-    await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor }, timezone);
+    await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor });
   } catch (err) {
     // Nothing will run at the new time: the card must not say "Scheduled" for it. The previous
     // time (whose schedule, if any, is untouched) comes back.

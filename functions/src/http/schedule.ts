@@ -7,7 +7,7 @@ import { json } from './response.js';
 
 async function setSchedule({ user, params, body }: SignedInRequest<ScheduleInput, unknown, { id: string }>) {
   const { articles, scheduler } = schedulerServices();
-  const article = await scheduleArticle({ articles, scheduler }, user.id, params.id, body, user.timezone);
+  const article = await scheduleArticle({ articles, scheduler }, user.id, params.id, body);
   return json(200, { success: true, article: toApiArticle(article), scheduledFor: article.scheduled[body.platform] });
 }
 

@@ -32,24 +32,8 @@ export function scheduleName(articleId: string, platform: Platform): string {
   return `article-${digest}-${platform}`;
 }
 
-/** `at(yyyy-mm-ddThh:mm:ss)` in the given zone (EventBridge reads it with ScheduleExpressionTimezone). */
-export function atExpression(instant: Date, timezone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  return `at(${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second})`;
-}
+/** `at(yyyy-mm-ddThh:mm:ss)` in UTC (sent with ScheduleExpressionTimezone 'UTC'). */
+const atExpression = (instant: Date): string => `at(${instant.toISOString().slice(0, 19)})`;
 
 export class EventBridgeScheduler implements Scheduler {
   constructor(
@@ -69,7 +53,7 @@ export class EventBridgeScheduler implements Scheduler {
     return {
       Name: scheduleName(run.articleId, run.platform),
       GroupName: this.options.groupName,
-      ScheduleExpression: atExpression(fireAt, 'UTC'),
+      ScheduleExpression: atExpression(fireAt),
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
@@ -85,9 +69,9 @@ export class EventBridgeScheduler implements Scheduler {
 
   /**
    * Moves the schedule when it exists; creates it when it does not (never made, or already fired
-   * and deleted). The user's zone is not needed: the instant is sent in UTC (see definition).
+   * and deleted).
    */
-  async schedule(run: ScheduledRun, _timezone: string): Promise<void> {
+  async schedule(run: ScheduledRun): Promise<void> {
     const input = this.definition(run);
     try {
       await this.client.send(new UpdateScheduleCommand(input));
