@@ -1,9 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
 import { articleQueryKey, CreateMessages } from './articleQuery';
+
+/** Why the text cannot be saved, in the words of the payload's own schema (as the API checks it); '' when it can. */
+function limitMessageOf(platform: Platform, text: string): string {
+  const checked = (platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: text });
+  return checked.success ? '' : firstIssueMessage(checked.error);
+}
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
 
@@ -51,9 +57,7 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     setTextState(serverContent);
   }, [serverContent]);
 
-  // The payload's own schema, as the API validates it (one schema per payload, DESIGN.md §3).
-  const checked = (platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: text });
-  const limitMessage = checked.success ? '' : firstIssueMessage(checked.error);
+  const limitMessage = useMemo(() => limitMessageOf(platform, text), [platform, text]);
   const tooLong = limitMessage !== '';
 
   const setText = useCallback((next: string) => {
@@ -77,7 +81,7 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     if (!dirtyRef.current) return true;
     const sent = textRef.current;
     // Blocked: the editor already shows the limit message under the text.
-    if (!(platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: sent }).success) return false;
+    if (limitMessageOf(platform, sent)) return false;
     setStatus('saving');
     const run = (async () => {
       try {
