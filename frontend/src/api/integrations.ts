@@ -65,8 +65,9 @@ export const linkedinApi = {
   status: () => api.get<LinkedInStatus>('/linkedin/status'),
   saveCredentials: (body: LinkedInCredentialsBody) => api.post<ActionAnswer>('/linkedin/credentials', body),
   test: (body: LinkedInCredentialsBody) => api.post<ActionAnswer>('/linkedin/test-connection', body),
-  authUrl: (redirectUri = linkedInRedirectUri()) =>
-    api.get<AuthUrlAnswer>(`/linkedin/auth-url?redirectUri=${encodeURIComponent(redirectUri)}`),
+  /** `pages` asks for page access too (the Community Management API scopes). */
+  authUrl: (redirectUri = linkedInRedirectUri(), pages = false) =>
+    api.get<AuthUrlAnswer>(`/linkedin/auth-url?redirectUri=${encodeURIComponent(redirectUri)}${pages ? '&pages=true' : ''}`),
   webhook: () => api.get<WebhookAnswer>('/linkedin/zapier-webhook'),
   setWebhook: (webhookUrl: string) => api.post<WebhookAnswer>('/linkedin/zapier-webhook', { webhookUrl }),
 };

@@ -2,12 +2,11 @@ import { useEffect, useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PostingModeMessages, type Article } from '@app/shared';
 import { errorText } from '../../api/client';
-import { linkedinApi } from '../../api/integrations';
 import { publishingApi, type PostingMode } from '../../api/publishing';
 import { articleListKey } from '../../hooks/useArticleLists';
 import { toast } from '../../lib/toast';
 import { articleIdOf } from '../create/articleQuery';
-import { LINKEDIN_QUERY_KEY } from '../settings/types';
+import { linkedInStatusQuery } from '../settings/types';
 import { POSTING_MODE_LABELS, ScheduleMessages } from './messages';
 
 const MODES: PostingMode[] = ['personal', 'company'];
@@ -19,7 +18,7 @@ export const NO_PAGE_ACCESS_NOTE = 'Business Page needs page access: see Setting
  * (the Settings panel's query). Every card shares the one cached request; a failed one shows no note.
  */
 function useKnownNoPageAccess(): boolean {
-  const { data } = useQuery({ queryKey: LINKEDIN_QUERY_KEY, queryFn: linkedinApi.status, staleTime: 5 * 60_000, retry: false });
+  const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000 });
   return !!data?.connected && data.canPostAsPage === false;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
-import { api, ApiError, errorText } from '../../api/client';
+import { ApiError, errorText } from '../../api/client';
 import { linkedInRedirectUri, linkedinApi, type LinkedInCredentialsBody } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
 import { BusyButton, ButtonSpinner } from '../Spinner';
@@ -16,7 +16,7 @@ import {
 import { LinkedInWebhook } from './LinkedInWebhook';
 import { PanelMessages, linkedInErrorText } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { LINKEDIN_QUERY_KEY, type SettingsPanelProps } from './types';
+import { LINKEDIN_QUERY_KEY, linkedInStatusQuery, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 import { addIssueErrors, useSettingsForm } from './useSettingsForm';
 
@@ -39,14 +39,6 @@ const formatExpiry = (iso: string) => {
   return expiryFormat.format(date);
 };
 
-/** The authorization URL; `pages` asks for page access too (the Community Management API scopes). */
-const linkedInAuthUrl = (pages: boolean) =>
-  pages
-    ? api.get<Awaited<ReturnType<typeof linkedinApi.authUrl>>>(
-        `/linkedin/auth-url?redirectUri=${encodeURIComponent(linkedInRedirectUri())}&pages=true`,
-      )
-    : linkedinApi.authUrl(linkedInRedirectUri());
-
 /** Whole days left before `iso`, at least 1 while it is in the future. */
 export const daysUntil = (iso: string, now = Date.now()) => Math.max(1, Math.ceil((Date.parse(iso) - now) / DAY_MS));
 
@@ -64,25 +56,17 @@ export function expiryWarning(iso: string, now = Date.now()): string {
 export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
   const ids: Record<Field, string> = { clientId: `${uid}-client-id`, clientSecret: `${uid}-client-secret` };
-  const query = useQuery({
-    queryKey: LINKEDIN_QUERY_KEY,
-    queryFn: linkedinApi.status,
-    retry: false,
-    // Back from a sign-in in another window: show the new state.
-    refetchOnWindowFocus: true,
-  });
+  // Back from a sign-in in another window: show the new state.
+  const query = useQuery({ ...linkedInStatusQuery, refetchOnWindowFocus: true });
   const status = query.data;
   const hasSavedCredentials = !!status?.clientId && !!status.hasClientSecret;
 
   const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
   const [busy, setBusy] = useState<Busy>(null);
   // Page posting is opt-in: most LinkedIn apps lack the Community Management API, and LinkedIn then refuses the whole sign-in.
-  const [pages, setPages] = useState(false);
-  const grantedPages = status?.canPostAsPage === true;
   // Connected with page access: authenticating again keeps it unless unticked.
-  useEffect(() => {
-    if (grantedPages) setPages(true);
-  }, [grantedPages]);
+  const [pagesChoice, setPages] = useState<boolean | null>(null);
+  const pages = pagesChoice ?? status?.canPostAsPage === true;
 
   useLoadFailedToast(query, M.loadFailed, 'linkedin-load-failed');
 
@@ -164,7 +148,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
     }
     setBusy('auth');
     try {
-      await oauth.signIn(status, () => linkedInAuthUrl(pages));
+      await oauth.signIn(status, () => linkedinApi.authUrl(undefined, pages));
     } finally {
       setBusy(null);
     }
