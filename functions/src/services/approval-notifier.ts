@@ -1,25 +1,22 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps, onResetDeps } from '../deps.js';
 import { ApprovalNotifier } from '../domain/scheduling.js';
 import { articleServices } from './articles.js';
 import { integrations } from './integrations.js';
-import { schedulerServices } from './scheduler.js';
 
 let current: ApprovalNotifier | undefined;
 
 /** The scheduled run's content check and approval e-mail (worker; the local scheduler). */
 export const approvalNotifier = (): ApprovalNotifier =>
   (current ??= (() => {
-    const { config, users, signingKey } = deps();
+    const { config, db, users, signingKey } = deps();
     return new ApprovalNotifier({
-      articles: schedulerServices().articles,
+      articles: new DynamoArticleStore(db, config.tableName),
       objects: createObjectStore(config),
       articleService: articleServices().articles,
       email: integrations().email,
-      activeOwner: async (userId) => {
-        const user = await users.get(userId);
-        return user?.isActive ? { email: user.email, name: user.name, timezone: user.timezone } : undefined;
-      },
+      activeOwner: (userId) => users.sessionUser(userId),
       signingKey,
       publicUrl: () => config.publicUrl,
     });

@@ -1,18 +1,18 @@
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps, onResetDeps } from '../deps.js';
 import { ApprovalLinks } from '../domain/scheduling.js';
 import { publishing } from './publishing.js';
-import { schedulerServices } from './scheduler.js';
 
 let current: ApprovalLinks | undefined;
 
 /** The approval page's calls: preview and confirm a signed approval link (approvals group). */
 export const approvalLinks = (): ApprovalLinks =>
   (current ??= (() => {
-    const { users, signingKey } = deps();
+    const { config, db, users, signingKey } = deps();
     return new ApprovalLinks({
-      articles: schedulerServices().articles,
+      articles: new DynamoArticleStore(db, config.tableName),
       publishing: publishing(),
-      isActive: async (userId) => (await users.get(userId))?.isActive === true,
+      isActive: async (userId) => (await users.sessionUser(userId)) !== undefined,
       signingKey,
     });
   })());

@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config.js';
 import { SqsJobQueue } from '../adapters/aws/sqs-job-queue.js';
 import { BULK_JOB_CONCURRENCY, type BulkJobQueue } from '../domain/ports.js';
-import { createJobQueue, createLocalJobQueue, eachToQueue } from './jobs.js';
+import { createJobQueue, eachToQueue } from './jobs.js';
 
 /**
  * Bulk jobs (a spreadsheet import's drafting): the SQS queue of BULK_JOB_QUEUE_URL in AWS, which
@@ -12,5 +12,5 @@ import { createJobQueue, createLocalJobQueue, eachToQueue } from './jobs.js';
  */
 export function createBulkJobQueue(config: Pick<Config, 'region' | 'workerFunctionName' | 'bulkJobQueueUrl'>): BulkJobQueue {
   if (config.bulkJobQueueUrl) return new SqsJobQueue(new SQSClient({ region: config.region }), config.bulkJobQueueUrl);
-  return eachToQueue(config.workerFunctionName ? createJobQueue(config) : createLocalJobQueue(BULK_JOB_CONCURRENCY));
+  return eachToQueue(createJobQueue(config, BULK_JOB_CONCURRENCY));
 }

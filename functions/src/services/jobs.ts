@@ -5,20 +5,19 @@ import { InProcessJobQueue, runLocalJob } from '../adapters/local/in-process-job
 import { JobsNotQueuedError, type BulkJobQueue, type Job, type JobQueue } from '../domain/ports.js';
 import { logger } from '../logger.js';
 
-/** The worker Lambda (async invoke) in AWS; the local server's in-process runner otherwise. */
-export function createJobQueue(config: Pick<Config, 'region' | 'workerFunctionName'>): JobQueue {
+/**
+ * The worker Lambda (async invoke) in AWS; the local server's in-process runner otherwise, where
+ * `localConcurrency` bounds the jobs running at once.
+ */
+export function createJobQueue(config: Pick<Config, 'region' | 'workerFunctionName'>, localConcurrency?: number): JobQueue {
   return config.workerFunctionName
     ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
-    : createLocalJobQueue();
+    : new InProcessJobQueue(
+        (job) => runLocalJob(job),
+        (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
+        localConcurrency,
+      );
 }
-
-/** The local server's in-process runner; `concurrency` bounds the jobs running at once. */
-export const createLocalJobQueue = (concurrency?: number): InProcessJobQueue =>
-  new InProcessJobQueue(
-    (job) => runLocalJob(job),
-    (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),
-    concurrency,
-  );
 
 /** Jobs handed to a JobQueue at once when there is no bulk queue. */
 const ENQUEUE_CONCURRENCY = 25;

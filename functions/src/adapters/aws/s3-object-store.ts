@@ -14,7 +14,7 @@ const loadS3 = (): Promise<S3Module> => (s3Module ??= import('@aws-sdk/client-s3
 
 /** S3 in AWS; locally the same client talks to s3rver. */
 export class S3ObjectStore implements ObjectStore {
-  private client: Promise<S3Client> | undefined;
+  private client: S3Client | undefined;
 
   constructor(
     private readonly makeClient: (s3: S3Module) => S3Client,
@@ -23,8 +23,8 @@ export class S3ObjectStore implements ObjectStore {
 
   private async s3(): Promise<{ s3: S3Module; client: S3Client }> {
     const s3 = await loadS3();
-    this.client ??= Promise.resolve(this.makeClient(s3));
-    return { s3, client: await this.client };
+    this.client ??= this.makeClient(s3);
+    return { s3, client: this.client };
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
-import { isConditionFailed, queryAll } from './client.js';
+import { ifConditionHeld, queryAll } from './client.js';
 
 export const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
@@ -79,8 +79,8 @@ export class DynamoUserStore implements UserStore {
   }
 
   async setActive(id: string, isActive: boolean, now: string): Promise<UserRecord | undefined> {
-    try {
-      const out = await this.db.send(
+    const out = await ifConditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: userKey(id),
@@ -93,11 +93,8 @@ export class DynamoUserStore implements UserStore {
           ExpressionAttributeValues: { ':active': isActive, ':now': now, ':admin': ROLE_ADMIN },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return fromItem(out.Attributes as UserItem);
-    } catch (err) {
-      if (isConditionFailed(err)) return undefined;
-      throw err;
-    }
+      ),
+    );
+    return out && fromItem(out.Attributes as UserItem);
   }
 }

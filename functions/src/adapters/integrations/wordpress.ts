@@ -16,8 +16,6 @@ import {
 import { fetchChecked } from './url-safety.js';
 import { isObject, isWpError, parseWpJson, plainWpMessage, type WpError } from './wordpress-answers.js';
 
-export { assertPublicUrl, fetchChecked, isPublicAddress } from './url-safety.js';
-
 export type WordPressApiStyle = 'pretty' | 'query';
 
 export interface HttpWordPressClientOptions {

@@ -1,12 +1,34 @@
 import type { Job, JobQueue } from '../../domain/ports.js';
 
+/** Promises still in flight, and a wait for none to be left. */
+class PendingWork {
+  private readonly pending = new Set<Promise<unknown>>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+    return work;
+  }
+
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+}
+
+/** Every local job, queued, waiting for a turn or running (localJobsIdle). */
+const localWork = new PendingWork();
+
 /**
  * Runs jobs in this process right after the request answers, like the async worker does in AWS;
  * with `concurrency`, at most that many at once and the rest in order (as the bulk queue's
  * event source mapping does in AWS).
  */
 export class InProcessJobQueue implements JobQueue {
-  private readonly running = new Set<Promise<void>>();
+  private readonly pending = new PendingWork();
   private readonly waiting: (() => void)[] = [];
   private active = 0;
 
@@ -24,9 +46,8 @@ export class InProcessJobQueue implements JobQueue {
       .finally(() => {
         this.active--;
         this.waiting.shift()?.();
-        this.running.delete(task);
       });
-    this.running.add(task);
+    localWork.track(this.pending.track(task));
   }
 
   /** Resolves when this job may start. */
@@ -44,8 +65,8 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   /** Resolves when no job is running or waiting (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size) await Promise.all([...this.running]);
+  idle(): Promise<void> {
+    return this.pending.idle();
   }
 }
 
@@ -59,17 +80,12 @@ export function setLocalJobRunner(run: (job: Job) => Promise<void>): void {
   localRunner = run;
 }
 
-const runningLocalJobs = new Set<Promise<unknown>>();
-
 export function runLocalJob(job: Job): Promise<void> {
   if (!localRunner) return Promise.reject(new Error('No local job runner: jobs run in the worker Lambda in AWS'));
-  const running = localRunner(job);
-  const tracked = running.catch(() => {}).finally(() => runningLocalJobs.delete(tracked));
-  runningLocalJobs.add(tracked);
-  return running;
+  return localWork.track(localRunner(job)); // also the local scheduler's runs, which bypass the queues
 }
 
-/** Resolves when no local job is running: a job's last write is done (tests, shutdown). */
-export async function localJobsIdle(): Promise<void> {
-  while (runningLocalJobs.size) await Promise.all([...runningLocalJobs]);
+/** Resolves when no local job is queued, waiting or running: every job's last write is done (tests, shutdown). */
+export function localJobsIdle(): Promise<void> {
+  return localWork.idle();
 }
