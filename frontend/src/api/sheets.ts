@@ -10,7 +10,7 @@ export const sheetsApi = {
   disconnect: () => api.post<{ success: boolean; message?: string }>('/sheets/disconnect'),
   spreadsheets: async (): Promise<Spreadsheet[]> =>
     (await api.get<{ success: boolean; spreadsheets?: Spreadsheet[] }>('/sheets/spreadsheets')).spreadsheets ?? [],
-  importRows: (input: SheetsImportInput & { spreadsheetId: string; range: string }) => api.post<SheetsImportResult>('/sheets/import', input),
+  importRows: (input: SheetsImportInput) => api.post<SheetsImportResult>('/sheets/import', input),
 };
 
 /** Server codes after which the page shows the connect card again (the grant is gone). */
