@@ -1,13 +1,12 @@
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Duration } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BULK_JOB_CONCURRENCY } from '../../functions/src/domain/ports.js';
+import { deadLetterAlarm, notifyTopic } from './dead-letter-alarm.js';
 
 /** Settings of the bulk job queue, its event source mapping and its dead-letter queue (asserted by the tests). */
 export const BULK_JOBS_DEFAULTS = {
@@ -51,7 +50,6 @@ export class BulkJobs extends Construct {
 
   constructor(scope: Construct, id: string, props: BulkJobsProps) {
     super(scope, id);
-    const stack = Stack.of(this);
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -73,34 +71,13 @@ export class BulkJobs extends Construct {
     });
     props.worker.addEventSource(this.eventSource);
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription:
-        'A bulk job (drafting an article of a spreadsheet import) failed on every delivery to the worker: its message ' +
+    this.deadLetterAlarm = deadLetterAlarm(
+      this,
+      this.deadLetterQueue,
+      'A bulk job (drafting an article of a spreadsheet import) failed on every delivery to the worker: its message ' +
         'waits in the bulk jobs dead-letter queue; the article shows the last error.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: BULK_JOBS_DEFAULTS.alarmPeriod,
-        statistic: Stats.MAXIMUM,
-      }),
-      threshold: BULK_JOBS_DEFAULTS.alarmThreshold,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-
-    if (props.alarmTopic) {
-      // The topic's policy lets CloudWatch publish named alarms only: this one too.
-      props.alarmTopic.addToResourcePolicy(
-        new PolicyStatement({
-          principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-          actions: ['sns:Publish'],
-          resources: [props.alarmTopic.topicArn],
-          conditions: {
-            ArnLike: { 'aws:SourceArn': this.deadLetterAlarm.alarmArn },
-            StringEquals: { 'aws:SourceAccount': stack.account },
-          },
-        }),
-      );
-      this.deadLetterAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
-    }
+      { period: BULK_JOBS_DEFAULTS.alarmPeriod, threshold: BULK_JOBS_DEFAULTS.alarmThreshold },
+    );
+    if (props.alarmTopic) notifyTopic(this.deadLetterAlarm, props.alarmTopic);
   }
 }

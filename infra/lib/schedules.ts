@@ -1,13 +1,13 @@
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Grant, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { deadLetterAlarm, notifyTopic } from './dead-letter-alarm.js';
 
 /** What the functions call to manage the one-off schedules (functions/src/adapters/aws/eventbridge-scheduler.ts). */
 export const SCHEDULE_MANAGE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'] as const;
@@ -94,19 +94,13 @@ export class Schedules extends Construct {
     Grant.addToPrincipal({ grantee: this.role, actions: ['lambda:InvokeFunction'], resourceArns: [props.target.functionArn] });
     Grant.addToPrincipal({ grantee: this.role, actions: ['sqs:SendMessage'], resourceArns: [this.deadLetterQueue.queueArn] });
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription:
-        'A scheduled run (generate the content and e-mail the approval link) could not be delivered to the job function ' +
+    this.deadLetterAlarm = deadLetterAlarm(
+      this,
+      this.deadLetterQueue,
+      'A scheduled run (generate the content and e-mail the approval link) could not be delivered to the job function ' +
         'after its retries: its message waits in the schedules dead-letter queue.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: SCHEDULE_DLQ_DEFAULTS.alarmPeriod,
-        statistic: Stats.MAXIMUM,
-      }),
-      threshold: SCHEDULE_DLQ_DEFAULTS.alarmThreshold,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+      { period: SCHEDULE_DLQ_DEFAULTS.alarmPeriod, threshold: SCHEDULE_DLQ_DEFAULTS.alarmThreshold },
+    );
 
     if (props.alarmEmail) {
       this.alarmTopic = new Topic(this, 'AlarmTopic', {
@@ -114,19 +108,7 @@ export class Schedules extends Construct {
         enforceSSL: true,
       });
       this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
-      // The topic's policy (enforceSSL) replaces the default one: let CloudWatch publish this alarm, and only it.
-      this.alarmTopic.addToResourcePolicy(
-        new PolicyStatement({
-          principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-          actions: ['sns:Publish'],
-          resources: [this.alarmTopic.topicArn],
-          conditions: {
-            ArnLike: { 'aws:SourceArn': this.deadLetterAlarm.alarmArn },
-            StringEquals: { 'aws:SourceAccount': stack.account },
-          },
-        }),
-      );
-      this.deadLetterAlarm.addAlarmAction(new SnsAction(this.alarmTopic));
+      notifyTopic(this.deadLetterAlarm, this.alarmTopic);
     }
   }
 }

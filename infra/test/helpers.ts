@@ -76,3 +76,15 @@ export function testApp(options: TestAppOptions = {}): { app: App; stack: Conten
     nag: options.nag ?? false,
   });
 }
+
+/** What every dead-letter alarm of the stack is: fires as soon as one message waits in `queueLogicalId` (5-minute period). */
+export const deadLetterAlarmProperties = (queueLogicalId: string) => ({
+  Namespace: 'AWS/SQS',
+  MetricName: 'ApproximateNumberOfMessagesVisible',
+  Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueLogicalId, 'QueueName'] } }],
+  Period: 300,
+  Threshold: 1,
+  ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+  EvaluationPeriods: 1,
+  TreatMissingData: 'notBreaching',
+});

@@ -18,7 +18,7 @@ import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
 import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
-import { builtSpaDir, testApp } from './helpers.js';
+import { builtSpaDir, deadLetterAlarmProperties, testApp } from './helpers.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
@@ -643,16 +643,7 @@ describe('EventBridge Scheduler', () => {
 
   it('an alarm fires as soon as one dead letter waits (5-minute period); no topic without alarmEmail', () => {
     const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.schedules.deadLetterAlarm)] as Resource;
-    expect(alarm.Properties).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(), 'QueueName'] } }],
-      Period: 300,
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-      TreatMissingData: 'notBreaching',
-    });
+    expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(queueId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
@@ -746,16 +737,7 @@ describe('bulk job queue (SQS)', () => {
 
   it('alarms as soon as one dead letter waits (5-minute period)', () => {
     const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.bulkJobs.deadLetterAlarm)] as Resource;
-    expect(alarm.Properties).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId(), 'QueueName'] } }],
-      Period: 300,
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-      TreatMissingData: 'notBreaching',
-    });
+    expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
     template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
   });
