@@ -345,3 +345,28 @@ describe('SheetsService: writing statuses back', () => {
     });
   });
 });
+
+describe('SheetsService: the grant belongs to the OAuth client it was issued to', () => {
+  it('uses the stored refresh token only with that client (never with another client’s secret)', async () => {
+    const s = service({ defaultClient: true, values: rows(1) });
+    const url = new URL(await s.svc.authUrl('u1', 'http://x/cb'));
+    expect(await s.svc.callback({ code: 'c', state: url.searchParams.get('state')! }, 'u1', 'http://x/cb')).toBe('sheets_connected=true');
+    expect(await s.svc.status('u1')).toMatchObject({ authenticated: true });
+
+    // The user's own client takes over: the deployment client's grant is not one of it.
+    await s.settings.put('u1', 'gmail_client_id', 'own-client');
+    await s.settings.put('u1', 'gmail_client_secret', 'own-secret');
+    expect(await s.svc.status('u1')).toMatchObject({ authenticated: false, canWrite: false, clientConfigured: true });
+    await expect(s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F1' })).rejects.toMatchObject({ code: 'sheets_not_connected' });
+
+    // Back to the client the grant was issued to: it works again.
+    await s.settings.remove('u1', 'gmail_client_secret');
+    expect(await s.svc.status('u1')).toMatchObject({ authenticated: true });
+  });
+
+  it('a grant stored before its client was kept is used with the client of the moment, as before', async () => {
+    const s = service({ defaultClient: true });
+    await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
+    expect(await s.svc.status('u1')).toMatchObject({ authenticated: true });
+  });
+});

@@ -8,17 +8,23 @@ export const IntegrationMessages = {
   allFieldsRequired: 'All fields are required',
   obfuscated: 'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
   siteUrlLocked: 'Site URL cannot be changed',
+  /** A blank password means the saved one, which only ever goes to the site it was saved for. */
+  wordpressPasswordForSite: 'Enter the application password for this site',
   cannotSaveInvalid: 'Cannot save invalid credentials',
   wordpressSaved: 'WordPress credentials saved',
   linkedinSaveFirst: 'Please save LinkedIn credentials first',
   linkedinClientIdRequired: 'Client ID is required',
   linkedinClientSecretRequired: 'Client Secret is required',
+  /** A blank secret means the saved one, which only ever goes with the Client ID it was saved for. */
+  linkedinSecretForClient: 'Enter the Client Secret for this Client ID',
   linkedinSaved: 'LinkedIn credentials saved',
   linkedinConnected: 'LinkedIn authentication successful!',
   linkedinPagesLabel: LINKEDIN_PAGES_LABEL,
   linkedinPageAccessNeeded: `Posting as a LinkedIn Page needs page access: in Settings → LinkedIn, tick '${LINKEDIN_PAGES_LABEL}' and authenticate again (your LinkedIn app needs the Community Management API product).`,
   notificationEmailRequired: 'Please enter a notification email address',
   gmailCredentialsRequired: 'Please fill in Gmail API credentials',
+  /** Saving another Gmail Client ID removes the saved secret and sign-in (they belong to the previous client). */
+  gmailSecretForClient: 'Enter the Client Secret of this Client ID: the saved secret belongs to the previous one.',
   gmailNotConfigured: 'Gmail API is not authenticated yet: save the credentials and complete the OAuth flow first.',
   testEmailSent: 'Test email sent successfully! Check your inbox.',
   emailSaved: 'Email settings saved successfully!',

@@ -81,11 +81,18 @@ export class LinkedInService {
     return { clientId: v.get(LI_KEYS.clientId), clientSecret: v.get(LI_KEYS.clientSecret) };
   }
 
-  /** The credentials to use, and the client id saved before (a blank secret means the saved one, for the same app). */
+  /**
+   * The credentials to use, and the client id saved before. A blank secret means the saved one,
+   * and only for the Client ID it was saved with: a stored secret never goes with another app's id
+   * (the token endpoint is LINKEDIN_OAUTH_URL from config, never an address from the request).
+   */
   private async clientCredentials(userId: string, input: { clientId: string; clientSecret: string }) {
     const stored = await this.storedClient(userId);
     const clientSecret = input.clientSecret || (stored.clientId === input.clientId ? stored.clientSecret : undefined);
-    if (!clientSecret) throw badRequest(IntegrationMessages.linkedinClientSecretRequired, 'validation_failed');
+    if (!clientSecret) {
+      const otherApp = !!stored.clientSecret && stored.clientId !== input.clientId;
+      throw badRequest(otherApp ? IntegrationMessages.linkedinSecretForClient : IntegrationMessages.linkedinClientSecretRequired, 'validation_failed');
+    }
     return { creds: { clientId: input.clientId, clientSecret }, previousClientId: stored.clientId };
   }
 

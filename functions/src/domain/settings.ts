@@ -8,8 +8,10 @@ import {
   type SaveSettingInput,
   type Setting,
 } from '@app/shared';
+import { EMAIL_KEYS } from './email.js';
 import { badRequest, notFound } from './errors.js';
 import type { SecretStore, SettingStore } from './ports.js';
+import { SHEETS_GRANT_CLIENT_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_TOKEN_KEY } from './sheets.js';
 
 /**
  * Settings whose values are not secret (addresses, ids, expiry times): shown in full when the
@@ -28,6 +30,20 @@ export const PUBLIC_SETTING_KEYS = new Set([
 ]);
 
 const MASK_CHARS = /[•●]/;
+
+/**
+ * What belongs to the Google OAuth client saved as gmail_client_id (domain/email.ts, and the
+ * Sheets import's client in domain/sheets.ts). The client is saved through the generic settings
+ * call, so this is where a change of client is seen: a stored secret only ever goes with the client
+ * it was saved for, and a refresh token only works for the client that it was issued to.
+ */
+const GOOGLE_CLIENT = {
+  id: EMAIL_KEYS.clientId,
+  /** Saved for the previous client id: removed when another one is saved, or the id is deleted. */
+  secret: EMAIL_KEYS.clientSecret,
+  /** Issued to the previous client (or, for Sheets, to the deployment's when the user had none): removed on any change. */
+  grants: [EMAIL_KEYS.refreshToken, SHEETS_TOKEN_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_GRANT_CLIENT_KEY],
+} as const;
 
 export class SettingService {
   constructor(
@@ -58,6 +74,7 @@ export class SettingService {
       throw badRequest('Enter a valid email address', 'validation_failed');
     }
     const existing = await this.settings.get(userId, input.key);
+    if (input.key === GOOGLE_CLIENT.id) await this.clientChanged(userId, await this.secrets.get(userId, input.key), input.value);
     await this.secrets.put(userId, input.key, input.value);
     await this.settings.put(userId, {
       key: input.key,
@@ -77,9 +94,18 @@ export class SettingService {
   }
 
   async delete(userId: string, key: string): Promise<void> {
+    const previous = key === GOOGLE_CLIENT.id ? await this.secrets.get(userId, key) : undefined;
     const existed = await this.settings.delete(userId, key);
     if (!existed) throw notFound(SettingMessages.notFound, 'setting_not_found');
     await this.secrets.delete(userId, key);
+    if (key === GOOGLE_CLIENT.id) await this.clientChanged(userId, previous, undefined);
+  }
+
+  /** gmail_client_id goes from `previous` to `next` (undefined: none): forgets what belonged to the previous client. */
+  private async clientChanged(userId: string, previous: string | undefined, next: string | undefined): Promise<void> {
+    if (previous === next) return;
+    if (previous !== undefined) await this.remove(userId, GOOGLE_CLIENT.secret);
+    for (const key of GOOGLE_CLIENT.grants) await this.remove(userId, key);
   }
 
   /** A value for server-side use (e.g. the user's openai_api_key). */

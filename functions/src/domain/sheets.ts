@@ -55,6 +55,13 @@ export const SHEETS_SCOPES = [
 /** The scopes of the stored grant, space separated (as Google's token answer lists them). */
 export const SHEETS_GRANT_SCOPES_KEY = 'google_sheets_scopes';
 
+/**
+ * The OAuth client id the stored grant was issued to: the refresh token is used only with that
+ * client (the user's Gmail client and the deployment's take turns as secrets are saved and removed).
+ * Absent for grants made before it was kept: those are used with the client of the moment, as before.
+ */
+export const SHEETS_GRANT_CLIENT_KEY = 'google_sheets_client_id';
+
 /** Asked for only when the user wants statuses written back: see, edit, create and delete spreadsheets. */
 export const SHEETS_WRITE_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
@@ -254,12 +261,21 @@ export class SheetsService {
 
   /** The user's Google OAuth client (the Gmail one), else the deployment's; and the stored grant. */
   private async connection(userId: string): Promise<{ client?: GoogleClientCredentials; refreshToken?: string; canWrite: boolean }> {
-    const v = await this.deps.settings.values(userId, [EMAIL_KEYS.clientId, EMAIL_KEYS.clientSecret, SHEETS_TOKEN_KEY, SHEETS_GRANT_SCOPES_KEY]);
+    const v = await this.deps.settings.values(userId, [
+      EMAIL_KEYS.clientId,
+      EMAIL_KEYS.clientSecret,
+      SHEETS_TOKEN_KEY,
+      SHEETS_GRANT_SCOPES_KEY,
+      SHEETS_GRANT_CLIENT_KEY,
+    ]);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
-    const refreshToken = v.get(SHEETS_TOKEN_KEY);
+    const client = clientId && clientSecret ? { clientId, clientSecret } : this.deps.defaultClient;
+    const grantClient = v.get(SHEETS_GRANT_CLIENT_KEY);
+    // A grant of another client is no grant: its token never goes to Google with this client's secret.
+    const refreshToken = grantClient === undefined || grantClient === client?.clientId ? v.get(SHEETS_TOKEN_KEY) : undefined;
     return {
-      client: clientId && clientSecret ? { clientId, clientSecret } : this.deps.defaultClient,
+      client,
       refreshToken,
       // A grant stored before the scopes were kept was a read-only one.
       canWrite: !!refreshToken && allowsWrite(v.get(SHEETS_GRANT_SCOPES_KEY)),
@@ -276,6 +292,7 @@ export class SheetsService {
   private async forget(userId: string): Promise<void> {
     await this.deps.settings.remove(userId, SHEETS_TOKEN_KEY);
     await this.deps.settings.remove(userId, SHEETS_GRANT_SCOPES_KEY);
+    await this.deps.settings.remove(userId, SHEETS_GRANT_CLIENT_KEY);
   }
 
   /** Runs a Google call; a grant Google refuses is forgotten, so the page offers to connect again. */
@@ -334,6 +351,7 @@ export class SheetsService {
         `Google Sheets import: ${canWrite ? 'read and write' : 'read-only'} refresh token`,
       );
       await this.deps.settings.put(userId, SHEETS_GRANT_SCOPES_KEY, scopes, 'Google Sheets import: the scopes Google granted');
+      await this.deps.settings.put(userId, SHEETS_GRANT_CLIENT_KEY, client.clientId, 'Google Sheets import: the OAuth client the grant belongs to');
       return askedWrite ? `sheets_connected=true&sheets_write=${canWrite ? 'granted' : 'denied'}` : 'sheets_connected=true';
     } catch (err) {
       return `sheets_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;

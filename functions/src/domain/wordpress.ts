@@ -2,6 +2,7 @@ import { IntegrationMessages, type WordPressCredentialsInput, type WordPressStat
 import { ApiError, badRequest } from './errors.js';
 import type { WordPressCheck, WordPressClient } from './integrations.js';
 import type { SettingService } from './settings.js';
+import { sameSiteUrl } from './site-url.js';
 
 export const WP_KEYS = {
   siteUrl: 'wordpress_site_url',
@@ -47,12 +48,24 @@ export class WordPressService {
     };
   }
 
-  /** A blank application password means "the saved one" (editing), and only for the saved site. */
+  /**
+   * A blank application password means "the saved one" (editing), and only for the saved site:
+   * the password is checked against the address before anything is sent, so a stored password
+   * never goes to another host. Compared in the stored form (normaliseSiteUrl: scheme, lower-case
+   * host, no default port, no trailing slash), so http:// and https:// are different sites.
+   *
+   * The user name may change with a blank password: the password still only goes to its own site,
+   * which accepts it only for the account it belongs to (WordPress takes that account's login
+   * name or e-mail address, so switching between the two is a real edit).
+   */
   private async resolve(userId: string, input: Input) {
     let appPassword = input.appPassword.trim();
     const existing = await this.stored(userId);
     if (!appPassword) {
       if (!existing) throw badRequest(IntegrationMessages.allFieldsRequired, 'validation_failed');
+      if (!sameSiteUrl(input.siteUrl, existing.siteUrl)) {
+        throw badRequest(IntegrationMessages.wordpressPasswordForSite, 'password_for_site_required');
+      }
       appPassword = existing.appPassword;
     }
     return { existing, credentials: { siteUrl: input.siteUrl, username: input.username, appPassword } };
@@ -65,9 +78,12 @@ export class WordPressService {
 
   async save(userId: string, input: Input): Promise<Extract<WordPressCheck, { ok: true }>> {
     const { existing, credentials } = await this.resolve(userId, input);
+    // The site is fixed once saved: another address is refused before any request goes out.
+    if (existing && !sameSiteUrl(input.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     const check = await this.client.check(credentials);
     if (!check.ok) throw new ApiError(400, `${IntegrationMessages.cannotSaveInvalid}: ${check.message}`, check.code);
-    if (existing && existing.siteUrl !== check.siteUrl) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
+    // …and a site that redirected elsewhere (www., https) is not the saved one either.
+    if (existing && !sameSiteUrl(check.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     await this.settings.put(userId, WP_KEYS.siteUrl, check.siteUrl, 'WordPress site');
     await this.settings.put(userId, WP_KEYS.username, credentials.username, 'WordPress user');
     await this.settings.put(userId, WP_KEYS.apiStyle, check.apiStyle, 'WordPress REST API style');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { TEST_EMAIL_SUBJECT } from '@app/shared';
+import { IntegrationMessages, TEST_EMAIL_SUBJECT } from '@app/shared';
 import { EmailPanel } from './EmailPanel';
 import { timing } from '../../lib/timing';
 import { emailStatus, findToast, queryToast, sentTo, settingsRoutes } from '../../test/settings';
@@ -240,6 +240,29 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     expect(sentTo(requests, 'POST')[2]!.body).toMatchObject({ value: 'GOCSPX-secret' });
     expect(field('Gmail Client Secret')).toHaveValue('');
     expect(field('Gmail Refresh Token')).toHaveValue('');
+  });
+
+  it('another Client ID needs its own secret: the saved one belongs to the saved client (the server removes it)', async () => {
+    const { user, requests } = setup({ 'GET /api/email/settings': { body: authenticated }, 'POST /api/settings': { body: { success: true } } });
+    await loaded('owner@example.com');
+    expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', '••••••••abcd');
+    await user.clear(field('Gmail Client ID'));
+    await user.type(field('Gmail Client ID'), '456-other.apps.googleusercontent.com');
+    expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', 'GOCSPX-…');
+    expect(field('Gmail Client Secret')).toHaveAttribute('aria-required', 'true');
+    expect(within(panel()).getByText(IntegrationMessages.gmailSecretForClient)).toBeInTheDocument();
+    expect(button('Re-authenticate')).toBeDisabled();
+
+    await user.click(button('Save Settings'));
+    expect(await findToast(IntegrationMessages.gmailSecretForClient)).toBeInTheDocument();
+    expect(field('Gmail Client Secret')).toHaveFocus();
+    expect(sentTo(requests, 'POST')).toHaveLength(0);
+
+    // With the new client's secret: the id first (which drops the old secret and sign-in), then the secret.
+    await user.type(field('Gmail Client Secret'), 'GOCSPX-other');
+    await user.click(button('Save Settings'));
+    expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
+    expect(sentTo(requests, 'POST').map((r) => (r.body as { key: string }).key)).toEqual(['notification_email', 'gmail_client_id', 'gmail_client_secret']);
   });
 
   it('"Failed to save email settings" when a write fails', async () => {

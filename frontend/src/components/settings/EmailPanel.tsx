@@ -97,7 +97,10 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const savedSecret = !!status?.gmailClientSecret;
   const savedToken = !!status?.authenticated || !!status?.gmailRefreshToken;
   const clientId = form.gmailClientId.trim();
-  const hasSecret = !!form.gmailClientSecret.trim() || savedSecret;
+  // The saved secret belongs to the saved client id: saving another id removes it on the server (domain/settings.ts).
+  const otherClient = !!status?.gmailClientId && clientId !== '' && clientId !== status.gmailClientId;
+  const keepsSavedSecret = savedSecret && !otherClient;
+  const hasSecret = !!form.gmailClientSecret.trim() || keepsSavedSecret;
 
   const refetch = query.refetch;
   const oauth = useOAuthSignIn({
@@ -131,6 +134,9 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
     if (!email) return reject({ notificationEmail: M.notificationEmailRequired });
     const emailCheck = EmailSchema.safeParse(email);
     if (!emailCheck.success) return reject({ notificationEmail: emailCheck.error.issues[0]?.message ?? 'Enter a valid email address' });
+    if (savedSecret && otherClient && !hasSecret) {
+      return reject({ gmailClientSecret: M.secretForClient }, M.secretForClient);
+    }
     if (!clientId || !hasSecret) {
       return reject(
         {
@@ -280,10 +286,16 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
             label="Gmail Client Secret"
             type="password"
             autoComplete="new-password"
-            placeholder={status?.gmailClientSecret || 'GOCSPX-…'}
-            required={!savedSecret}
+            placeholder={(keepsSavedSecret && status?.gmailClientSecret) || 'GOCSPX-…'}
+            required={!keepsSavedSecret}
             disabled={disabled}
-            hint={savedSecret ? 'Saved. Leave blank to keep it, or type a new one to replace it.' : undefined}
+            hint={
+              keepsSavedSecret
+                ? 'Saved. Leave blank to keep it, or type a new one to replace it.'
+                : savedSecret && otherClient
+                  ? M.secretForClient
+                  : undefined
+            }
           />
           <TextField
             {...fieldProps('gmailRefreshToken')}

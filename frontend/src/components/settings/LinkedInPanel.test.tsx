@@ -85,7 +85,7 @@ describe('LinkedIn Integration panel: credentials', () => {
     await user.clear(id);
     await user.type(id, '77other');
     await user.click(button('Save Credentials'));
-    expect(await findToast('Client Secret is required')).toBeInTheDocument();
+    expect(await findToast('Enter the Client Secret for this Client ID')).toBeInTheDocument();
     expect(sentTo(requests, 'POST')).toHaveLength(1);
   });
 

@@ -96,7 +96,8 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
     if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
     const keepsSavedSecret = hasSavedCredentials && input.clientId === status?.clientId;
     if (!input.clientSecret && !keepsSavedSecret && !next.clientSecret) {
-      next.clientSecret = IntegrationMessages.linkedinClientSecretRequired;
+      // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
+      next.clientSecret = hasSavedCredentials ? IntegrationMessages.linkedinSecretForClient : IntegrationMessages.linkedinClientSecretRequired;
     }
     return showErrors(next, (field) => `linkedin-invalid-${field}`);
   };

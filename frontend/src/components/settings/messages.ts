@@ -33,6 +33,7 @@ export const PanelMessages = {
     loadFailed: 'Failed to load email settings',
     notificationEmailRequired: IntegrationMessages.notificationEmailRequired,
     credentialsRequired: IntegrationMessages.gmailCredentialsRequired,
+    secretForClient: IntegrationMessages.gmailSecretForClient,
     testNeedsEmail: 'Please enter a notification email address first',
     testNeedsCredentials: 'Please enter Gmail API credentials first',
     authNeedsSavedCredentials: 'Save the Gmail API credentials first, then authenticate with Google.',

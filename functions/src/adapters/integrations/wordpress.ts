@@ -13,6 +13,7 @@ import {
   type WordPressClient,
   type WordPressCredentials,
 } from '../../domain/integrations.js';
+import { normaliseSiteUrl } from '../../domain/site-url.js';
 import { fetchChecked } from './url-safety.js';
 import { isObject, isWpError, parseWpJson, plainWpMessage, type WpError } from './wordpress-answers.js';
 
@@ -25,39 +26,10 @@ export interface HttpWordPressClientOptions {
   timeoutMs?: number;
 }
 
-const USERS_ME = '/wp/v2/users/me';
+/** The stored form of a site address (kept here too for the adapters and their tests). */
+export { normaliseSiteUrl };
 
-/**
- * The site address as it is stored: trimmed, https:// when no scheme was typed, http(s) only,
- * no query/fragment/credentials, no trailing slash, and no /wp-json…, /wp-admin… or
- * /wp-login.php suffix (people paste those). Throws IntegrationError 'forbidden_url'.
- */
-export function normaliseSiteUrl(input: string): string {
-  let text = input.trim();
-  if (!text) throw new IntegrationError('Enter the address of the WordPress site, e.g. https://example.com.', 'forbidden_url');
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text)) {
-      throw new IntegrationError('Only http:// and https:// addresses can be used.', 'forbidden_url');
-    }
-    text = `https://${text}`;
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new IntegrationError(`“${input.trim()}” is not a valid web address. Enter it like https://example.com.`, 'forbidden_url');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new IntegrationError('Only http:// and https:// addresses can be used.', 'forbidden_url');
-  }
-  if (!url.hostname) {
-    throw new IntegrationError('Enter the address of the WordPress site, e.g. https://example.com.', 'forbidden_url');
-  }
-  let path = url.pathname;
-  path = path.replace(/\/(wp-json|wp-admin)(\/.*)?$/i, '').replace(/\/(wp-login\.php|index\.php)$/i, '');
-  path = path.replace(/\/+$/, '');
-  return `${url.protocol}//${url.host}${path}`;
-}
+const USERS_ME = '/wp/v2/users/me';
 
 /**
  * The URL of a REST route on a site in either style:
