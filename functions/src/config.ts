@@ -28,6 +28,15 @@ export interface Config {
   googleClientSecret?: string;
   /** Local only: where mail goes when Gmail is not configured (one .eml per message). */
   outboxDir?: string;
+  /**
+   * The one-time code that claims the first (admin) account: SETUP_CODE as it is, or the Secrets
+   * Manager secret SETUP_CODE_SECRET_ARN (the stack generates it). Either, or ADMIN_EMAIL, guards
+   * the first registration; with none of them (a laptop) the first account becomes the admin.
+   */
+  setupCode?: string;
+  setupCodeSecretArn?: string;
+  /** The e-mail address that may claim the first admin account without the setup code. */
+  adminEmail?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleClientId: env.GOOGLE_CLIENT_ID?.trim() || undefined,
     googleClientSecret: env.GOOGLE_CLIENT_SECRET?.trim() || undefined,
     outboxDir: env.OUTBOX_DIR || undefined,
+    setupCode: env.SETUP_CODE?.trim() || undefined,
+    setupCodeSecretArn: env.SETUP_CODE_SECRET_ARN || undefined,
+    adminEmail: env.ADMIN_EMAIL?.trim() || undefined,
   };
 }

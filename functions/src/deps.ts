@@ -10,7 +10,11 @@ import type { SecretStore } from './domain/ports.js';
 import { OAuthState } from './domain/oauth-state.js';
 import { Sessions } from './domain/sessions.js';
 import { SettingService } from './domain/settings.js';
-import { UserService } from './domain/users.js';
+import { UserService, type FirstAdminGuard } from './domain/users.js';
+import type { AuditLog } from './domain/audit.js';
+import { LoginThrottle } from './domain/login-throttle.js';
+import { DynamoThrottleStore } from './adapters/dynamo/throttle-store.js';
+import { logger } from './logger.js';
 
 /**
  * What every function needs, built once per process (per Lambda container) from the environment.
@@ -28,6 +32,25 @@ export interface Deps {
   /** The HMAC key of sessions, OAuth state and approval links. */
   signingKey: () => Promise<Uint8Array>;
 }
+
+/** The setup code of a guarded first registration, read once per container (undefined when none is configured). */
+export function setupCodeLoader(config: Config, secretsManager: () => SecretsManagerClient): FirstAdminGuard['setupCode'] {
+  if (config.setupCode) return async () => config.setupCode;
+  if (!config.setupCodeSecretArn) return undefined;
+  const arn = config.setupCodeSecretArn;
+  let code: Promise<string | undefined> | undefined;
+  return () =>
+    (code ??= secretsManager()
+      .send(new GetSecretValueCommand({ SecretId: arn }))
+      .then((out) => out.SecretString?.trim() || undefined)
+      .catch((err: unknown) => {
+        code = undefined; // a transient failure is retried by the next registration
+        throw err;
+      }));
+}
+
+/** Audit events go to the structured log, one line each, marked `audit` for a log query. */
+const auditLog: AuditLog = (event, fields) => logger.info(`audit: ${event}`, { audit: event, ...fields });
 
 function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
   let key: Promise<Uint8Array> | undefined;
@@ -63,7 +86,11 @@ export function buildDeps(config: Config = loadConfig()): Deps {
     settings,
     oauthState: new OAuthState(signingKey),
     signingKey,
-    users: new UserService(new DynamoUserStore(db, config.tableName)),
+    users: new UserService(new DynamoUserStore(db, config.tableName), {
+      throttle: new LoginThrottle(new DynamoThrottleStore(db, config.tableName)),
+      audit: auditLog,
+      firstAdmin: { setupCode: setupCodeLoader(config, secretsManager), adminEmail: config.adminEmail },
+    }),
     sessions: new Sessions({ key: signingKey, ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };
 }

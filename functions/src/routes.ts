@@ -9,6 +9,7 @@ import {
   ImageRequestSchema,
   LinkedInContentSchema,
   LoginSchema,
+  ChangePasswordSchema,
   PreviewQuerySchema,
   RegisterSchema,
   SaveSettingSchema,
@@ -54,6 +55,10 @@ export const routes = [
   { id: 'auth.login', method: 'POST', path: '/api/auth/login', access: 'public', body: LoginSchema },
   { id: 'auth.me', method: 'GET', path: '/api/auth/me', access: 'user' },
   { id: 'auth.logout', method: 'POST', path: '/api/auth/logout', access: 'public' },
+  { id: 'auth.logoutEverywhere', method: 'POST', path: '/api/auth/logout-everywhere', access: 'user' },
+  { id: 'auth.changePassword', method: 'POST', path: '/api/auth/password', access: 'user', body: ChangePasswordSchema },
+  // Public: the register form asks whether the first account needs the setup code.
+  { id: 'auth.setup', method: 'GET', path: '/api/auth/setup', access: 'public' },
   { id: 'admin.listUsers', method: 'GET', path: '/api/admin/users', access: 'admin' },
   { id: 'admin.setUserStatus', method: 'PATCH', path: '/api/admin/users/{id}/status', access: 'admin', params: IdParamsSchema, body: UserStatusSchema },
 

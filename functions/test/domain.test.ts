@@ -24,7 +24,10 @@ describe('sessions', () => {
     const cookie = await sessions.issue('user-1');
     expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=60; Secure$/);
     const token = readCookie([cookie.split(';')[0]!], 'session');
-    expect(await sessions.verify(token)).toBe('user-1');
+    expect(await sessions.verify(token)).toMatchObject({ userId: 'user-1', version: 0, id: expect.any(String) });
+    const next = readCookie([(await sessions.issue('user-1', 3)).split(';')[0]!], 'session');
+    expect(await sessions.verify(next)).toMatchObject({ userId: 'user-1', version: 3 });
+    expect((await sessions.verify(next))!.id).not.toBe((await sessions.verify(token))!.id);
     const other = new Sessions({ key: async () => new TextEncoder().encode('x'.repeat(48)), ttlSeconds: 60, secureCookie: false });
     expect(await other.verify(token)).toBeUndefined();
     const expired = new Sessions({ key, ttlSeconds: -10, secureCookie: false });

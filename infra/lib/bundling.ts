@@ -12,6 +12,8 @@
  *   does not need them (listing articles, say) never loads them.
  */
 
+import { isBuiltin } from 'node:module';
+
 /** Packages the code loads on demand (`await import()`), never bundled. */
 export const ON_DEMAND_MODULES = [
   /** Native image library (only image work). */
@@ -22,6 +24,8 @@ export const ON_DEMAND_MODULES = [
   'google-auth-library',
   /** S3 client, ~130 KB (only image reads and writes; most calls of these functions never touch an image). */
   '@aws-sdk/client-s3',
+  /** The ranked common-password list, ~400 KB (only registration and password changes). */
+  '@zxcvbn-ts/language-common',
 ] as const;
 export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
 
@@ -30,6 +34,7 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
+  auth: ['@zxcvbn-ts/language-common'],
   articles: ['@aws-sdk/client-s3', 'openai', 'sharp'],
   images: ['@aws-sdk/client-s3', 'openai', 'sharp'],
   wordpress: ['@aws-sdk/client-s3', 'google-auth-library'],
@@ -78,10 +83,13 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
   logLevel: 'error' as const,
 });
 
-/** The packages an esbuild metafile shows the bundle importing from outside itself (Node built-ins aside), sorted. */
+/**
+ * The packages an esbuild metafile shows the bundle importing from outside itself (Node built-ins
+ * aside, with or without `node:`: CommonJS dependencies such as postcss require 'fs'), sorted.
+ */
 export function unbundledPackages(metafile: { inputs: Record<string, { imports: { path: string; external?: boolean }[] }> }): string[] {
   const found = new Set<string>();
   for (const input of Object.values(metafile.inputs))
-    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) found.add(imported.path);
+    for (const imported of input.imports) if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);
   return [...found].sort();
 }

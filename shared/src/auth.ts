@@ -39,8 +39,28 @@ export const RegisterSchema = z.strictObject({
   email: EmailSchema,
   password: PasswordSchema,
   timezone: TimeZoneSchema,
+  /** Only while a deployment has no admin yet and asks for one (GET /api/auth/setup). */
+  setupCode: z
+    .string({ error: 'The setup code must be text' })
+    .trim()
+    .max(200, 'The setup code must be at most 200 characters')
+    .optional(),
 });
 export type RegisterInput = z.infer<typeof RegisterSchema>;
+
+/** GET /api/auth/setup: whether registering the first (admin) account needs the setup code. */
+export interface SetupStatus {
+  setupCodeRequired: boolean;
+}
+
+export const ChangePasswordSchema = z.strictObject({
+  currentPassword: z
+    .string({ error: 'The current password is required' })
+    .min(1, 'The current password is required')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  newPassword: PasswordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
 
 export const LoginSchema = z.strictObject({
   email: EmailSchema,

@@ -11,7 +11,13 @@ export const Messages = {
   invalidCredentials: 'Invalid email or password',
   accountPending: 'Your account is awaiting admin approval. You can log in once an admin activates it.',
   accountDeactivated: 'Your account has been deactivated. Contact an admin.',
-  emailTaken: 'An account with this email already exists',
+  passwordTooCommon: 'This password is one of the most common ones and easy to guess: choose another',
+  currentPasswordWrong: 'The current password is not correct',
+  passwordChanged: 'Password changed. You were signed out everywhere else.',
+  loggedOutEverywhere: 'Logged out on every device.',
+  setupCodeRequired:
+    'This deployment has no admin yet: the first account needs the setup code (the stack output SetupCodeCommand prints it) or the admin e-mail address set at deployment',
+  setupCodeWrong: 'The setup code is not correct. Copy it again from the command in the stack output SetupCodeCommand.',
   sessionExpired: 'Your session has ended. Please log in again.',
   adminOnly: 'Only admins can do this',
   adminImmutable: 'Admin accounts cannot be changed',
@@ -28,3 +34,12 @@ export const Messages = {
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
 } as const;
+
+/** The 429 of a locked sign-in: how long to wait, in words. */
+export function tooManyLoginAttempts(retryAfterSeconds: number): string {
+  const wait =
+    retryAfterSeconds < 60
+      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
+      : `${Math.ceil(retryAfterSeconds / 60)} minute${Math.ceil(retryAfterSeconds / 60) === 1 ? '' : 's'}`;
+  return `Too many failed sign-in attempts. Try again in ${wait}.`;
+}

@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** Headers the answer carries (e.g. Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';

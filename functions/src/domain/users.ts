@@ -1,7 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { Messages, ROLE_ADMIN, ROLE_USER, type LoginInput, type PublicUser, type RegisterInput } from '@app/shared';
-import { ApiError, conflict, forbidden, notFound, unauthorized } from './errors.js';
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import {
+  Messages,
+  ROLE_ADMIN,
+  ROLE_USER,
+  type ChangePasswordInput,
+  type LoginInput,
+  type PublicUser,
+  type RegisterInput,
+} from '@app/shared';
+import type { AuditLog } from './audit.js';
+import { ApiError, badRequest, forbidden, notFound, unauthorized } from './errors.js';
+import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from './login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { revokedEntryExpiry, revokedSessionEntry, type Session } from './sessions.js';
 
 export interface UserRecord {
   id: string;
@@ -21,6 +32,10 @@ export interface UserRecord {
    * list answers are reused while it stays the same (http/list-cache.ts).
    */
   articlesVersion?: number;
+  /** Sessions issued at another version have ended (logout everywhere, password change, deactivation). Absent = 0. */
+  sessionVersion?: number;
+  /** Sessions ended one by one (logout), as `<expiry>:<session id>` (see revokedSessionEntry). */
+  revokedSessions?: Set<string>;
 }
 
 export class EmailTakenError extends Error {}
@@ -39,8 +54,17 @@ export interface UserStore {
   getById(id: string): Promise<UserRecord | undefined>;
   getByEmail(email: string): Promise<UserRecord | undefined>;
   list(): Promise<UserRecord[]>;
-  /** Sets isActive unless the user is an admin. @returns undefined when no such user. */
+  /**
+   * Sets isActive unless the user is an admin; deactivating also ends every session.
+   * @returns undefined when no such user.
+   */
   setActive(id: string, isActive: boolean, now: string): Promise<UserRecord | undefined>;
+  /** Ends one session (adds its entry) and forgets entries of sessions that have expired anyway. */
+  revokeSession(id: string, entry: string, expiredEntries: readonly string[]): Promise<void>;
+  /** Moves the session version (every session ends) and forgets the one-by-one revocations. @returns the user after. */
+  endAllSessions(id: string): Promise<UserRecord | undefined>;
+  /** Replaces the password hash and ends every session, in one write. @returns the user after. */
+  setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined>;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -58,26 +82,110 @@ export function toPublicUser(user: UserRecord): PublicUser {
   };
 }
 
-export class UserService {
-  constructor(private readonly store: UserStore) {}
+/**
+ * Who may claim the first (admin) account of a deployment. Unguarded (a laptop), the first account
+ * registered becomes the admin. Guarded (AWS), only a registration that carries the one-time setup
+ * code or uses the admin e-mail address chosen at deployment may claim it, so that whoever finds a
+ * new public URL first does not own the deployment.
+ */
+export interface FirstAdminGuard {
+  /** The one-time setup code (Secrets Manager in AWS); undefined when none is configured. */
+  setupCode?: () => Promise<string | undefined>;
+  adminEmail?: string;
+}
 
-  /** The first account ever becomes an active admin; every later one waits for approval. */
-  async register(input: RegisterInput, now = new Date().toISOString()): Promise<UserRecord> {
+const sameText = (a: string, b: string) => {
+  // Hashing first gives equal lengths, so the comparison takes the same time whatever was typed.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+};
+
+/** Where a sign-in or an account change comes from. */
+export interface RequestContext {
+  address: string;
+}
+
+/**
+ * What choosing a new password needs besides: the common-password check is handed in by the auth
+ * handlers (domain/common-passwords.ts), so that only the auth function bundles its loader.
+ */
+export interface NewPasswordContext extends RequestContext {
+  isCommonPassword: (password: string) => Promise<boolean>;
+}
+
+export interface UserServiceOptions {
+  throttle: LoginThrottle;
+  audit: AuditLog;
+  firstAdmin?: FirstAdminGuard;
+}
+
+export class UserService {
+  constructor(
+    private readonly store: UserStore,
+    private readonly options: UserServiceOptions,
+  ) {}
+
+  private get audit() {
+    return this.options.audit;
+  }
+
+  private get guarded(): boolean {
+    const guard = this.options.firstAdmin;
+    return Boolean(guard?.setupCode || guard?.adminEmail);
+  }
+
+  /** Whether registering now needs the setup code: a guarded deployment that has no admin yet. */
+  async setupCodeRequired(): Promise<boolean> {
+    return this.guarded && !(await this.store.isFirstAdminClaimed());
+  }
+
+  /** Whether this registration may claim the first admin account of a guarded deployment. */
+  private async mayClaimFirstAdmin(input: RegisterInput, email: string): Promise<boolean> {
+    const guard = this.options.firstAdmin;
+    if (!this.guarded || !guard) return true;
+    if (guard.adminEmail && normalizeEmail(guard.adminEmail) === email) return true;
+    const code = input.setupCode?.trim();
+    const expected = code ? await guard.setupCode?.() : undefined;
+    return Boolean(code && expected && sameText(code, expected.trim()));
+  }
+
+  /** Refuses the most common passwords (the length rules are the schema's). */
+  private async checkNewPassword(password: string, context: NewPasswordContext): Promise<void> {
+    if (await context.isCommonPassword(password)) throw badRequest(Messages.passwordTooCommon, 'password_too_common');
+  }
+
+  /**
+   * The first account ever becomes an active admin (guarded deployments: see FirstAdminGuard);
+   * every later one waits for approval. A registration for an e-mail that already has an account
+   * answers like a new one and changes nothing, so registering tells nobody who has an account.
+   * @returns the user, or undefined for such a duplicate.
+   */
+  async register(input: RegisterInput, context: NewPasswordContext, now = new Date().toISOString()): Promise<UserRecord | undefined> {
+    await this.checkNewPassword(input.password, context);
+    const email = normalizeEmail(input.email);
     const base = {
       id: randomUUID(),
       name: input.name,
       surname: input.surname,
-      email: normalizeEmail(input.email),
+      email,
       timezone: input.timezone,
       passwordHash: await hashPassword(input.password),
       createdAt: now,
       updatedAt: now,
+      sessionVersion: 0,
     };
     try {
       if (!(await this.store.isFirstAdminClaimed())) {
+        if (!(await this.mayClaimFirstAdmin(input, email))) {
+          this.audit('register.setup_code_refused', { email, address: context.address, reason: input.setupCode ? 'wrong_code' : 'no_code' });
+          throw input.setupCode?.trim()
+            ? badRequest(Messages.setupCodeWrong, 'setup_code_wrong')
+            : badRequest(Messages.setupCodeRequired, 'setup_code_required');
+        }
         const admin: UserRecord = { ...base, role: ROLE_ADMIN, isActive: true, approvedAt: now };
         try {
           await this.store.create(admin, { claimFirstAdmin: true });
+          this.audit('register.first_admin', { userId: admin.id, email, address: context.address });
           return admin;
         } catch (err) {
           if (!(err instanceof FirstAdminTakenError)) throw err;
@@ -85,35 +193,113 @@ export class UserService {
       }
       const user: UserRecord = { ...base, role: ROLE_USER, isActive: false };
       await this.store.create(user, { claimFirstAdmin: false });
+      this.audit('register.created', { userId: user.id, email, address: context.address });
       return user;
     } catch (err) {
-      if (err instanceof EmailTakenError) throw conflict(Messages.emailTaken, 'email_taken');
+      if (err instanceof EmailTakenError) {
+        this.audit('register.duplicate', { email, address: context.address });
+        return undefined;
+      }
       throw err;
     }
   }
 
-  async login(input: LoginInput): Promise<UserRecord> {
-    const user = await this.store.getByEmail(normalizeEmail(input.email));
-    if (!user) {
-      await burnPasswordCheck(input.password);
+  /**
+   * Signs in, throttled per account and per client address: while either is locked the answer is
+   * 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.
+   */
+  async login(input: LoginInput, context: RequestContext): Promise<UserRecord> {
+    const email = normalizeEmail(input.email);
+    const subjects: AttemptSubjects = { email, address: context.address };
+    try {
+      await this.options.throttle.check(subjects);
+    } catch (err) {
+      if (err instanceof TooManyAttemptsError) {
+        this.audit('login.throttled', { email, address: context.address, retryAfterSeconds: err.retryAfterSeconds });
+      }
+      throw err;
+    }
+    const user = await this.store.getByEmail(email);
+    const passwordOk = user ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
+    if (!user || !passwordOk) {
+      const locked = await this.options.throttle.failed(subjects);
+      this.audit('login.failed', { email, userId: user?.id, address: context.address, reason: user ? 'wrong_password' : 'unknown_email' });
+      const lockedForMs = Math.max(locked.accountLockedFor, locked.addressLockedFor);
+      if (lockedForMs > 0) {
+        this.audit('login.locked', {
+          email,
+          userId: user?.id,
+          address: context.address,
+          reason: locked.accountLockedFor >= locked.addressLockedFor ? 'account' : 'address',
+          lockedForSeconds: Math.ceil(lockedForMs / 1000),
+        });
+      }
       throw unauthorized(Messages.invalidCredentials, 'invalid_credentials');
     }
-    if (!(await verifyPassword(input.password, user.passwordHash))) {
-      throw unauthorized(Messages.invalidCredentials, 'invalid_credentials');
-    }
+    await this.options.throttle.succeeded(email);
     if (!user.isActive) {
+      this.audit('login.failed', { email, userId: user.id, address: context.address, reason: user.approvedAt ? 'deactivated' : 'pending' });
       throw user.approvedAt
         ? forbidden(Messages.accountDeactivated, 'account_inactive')
         : forbidden(Messages.accountPending, 'account_pending');
     }
+    this.audit('login.succeeded', { userId: user.id, address: context.address });
     return user;
   }
 
-  /** The user behind a session, only while the account is active. */
-  async sessionUser(userId: string | undefined): Promise<UserRecord | undefined> {
-    if (!userId) return undefined;
+  /**
+   * The user behind a session, only while the account is active and the session has not been
+   * ended (logout, logout everywhere, password change, deactivation).
+   */
+  async sessionUser(session: Session | undefined): Promise<UserRecord | undefined> {
+    if (!session) return undefined;
+    const user = await this.store.getById(session.userId);
+    if (!user?.isActive) return undefined;
+    if ((user.sessionVersion ?? 0) !== session.version) return undefined;
+    if (user.revokedSessions?.has(revokedSessionEntry(session))) return undefined;
+    return user;
+  }
+
+  /** The user while the account is active (scheduled runs and approval links act for active owners only). */
+  async activeUser(userId: string): Promise<UserRecord | undefined> {
     const user = await this.store.getById(userId);
     return user?.isActive ? user : undefined;
+  }
+
+  /** Ends this session only (logout); other devices stay signed in. */
+  async endSession(session: Session | undefined, context: RequestContext, now = Date.now()): Promise<void> {
+    if (!session) return;
+    const user = await this.store.getById(session.userId);
+    if (!user) return;
+    const nowSeconds = Math.floor(now / 1000);
+    const expired = [...(user.revokedSessions ?? [])].filter((entry) => revokedEntryExpiry(entry) <= nowSeconds);
+    await this.store.revokeSession(user.id, revokedSessionEntry(session), expired);
+    this.audit('session.logout', { userId: user.id, address: context.address });
+  }
+
+  /** Ends every session of the user, this one included. */
+  async endAllSessions(user: UserRecord, context: RequestContext): Promise<void> {
+    await this.store.endAllSessions(user.id);
+    this.audit('session.logout_everywhere', { userId: user.id, address: context.address });
+  }
+
+  /**
+   * Changes the password after checking the current one (throttled like a sign-in, so it cannot be
+   * used to guess it); every session ends. @returns the user after, for a new session of this browser.
+   */
+  async changePassword(user: UserRecord, input: ChangePasswordInput, context: NewPasswordContext, now = new Date().toISOString()): Promise<UserRecord> {
+    const subjects: AttemptSubjects = { email: user.email, address: context.address };
+    await this.options.throttle.check(subjects);
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+      await this.options.throttle.failed(subjects);
+      this.audit('password.change_failed', { userId: user.id, address: context.address, reason: 'wrong_current_password' });
+      throw badRequest(Messages.currentPasswordWrong, 'current_password_wrong');
+    }
+    await this.checkNewPassword(input.newPassword, context);
+    const updated = await this.store.setPassword(user.id, await hashPassword(input.newPassword), now);
+    if (!updated) throw notFound(Messages.userNotFound);
+    this.audit('password.changed', { userId: user.id, address: context.address });
+    return updated;
   }
 
   async list(): Promise<UserRecord[]> {
@@ -124,12 +310,13 @@ export class UserService {
     return this.store.getById(id);
   }
 
-  async setActive(id: string, isActive: boolean, now = new Date().toISOString()): Promise<UserRecord> {
+  async setActive(actor: UserRecord, id: string, isActive: boolean, now = new Date().toISOString()): Promise<UserRecord> {
     const existing = await this.store.getById(id);
     if (!existing) throw notFound(Messages.userNotFound);
     if (existing.role === ROLE_ADMIN) throw new ApiError(403, Messages.adminImmutable, 'admin_immutable');
     const updated = await this.store.setActive(id, isActive, now);
     if (!updated) throw notFound(Messages.userNotFound);
+    this.audit(isActive ? 'admin.user_activated' : 'admin.user_deactivated', { actorId: actor.id, userId: id });
     return updated;
   }
 }

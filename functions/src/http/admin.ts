@@ -8,8 +8,8 @@ async function listUsers({ deps }: SignedInRequest) {
   return json(200, { users: users.map(toPublicUser) });
 }
 
-async function setUserStatus({ deps, params, body }: SignedInRequest<UserStatusInput, unknown, { id: string }>) {
-  const user = await deps.users.setActive(params.id, body.isActive);
+async function setUserStatus({ deps, params, body, user: admin }: SignedInRequest<UserStatusInput, unknown, { id: string }>) {
+  const user = await deps.users.setActive(admin, params.id, body.isActive);
   return json(200, { user: toPublicUser(user), message: user.isActive ? Messages.userActivated : Messages.userDeactivated });
 }
 

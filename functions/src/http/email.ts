@@ -15,7 +15,7 @@ async function authUrl(req: SignedInRequest) {
 }
 
 async function callback(req: ApiRequest<unknown, { code?: string; state?: string; error?: string }>) {
-  const sessionUser = await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE));
+  const sessionUser = (await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE)))?.userId;
   return redirect(`/settings?${await integrations().email.callback(req.query, sessionUser, callbackUri(req))}`);
 }
 

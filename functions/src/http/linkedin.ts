@@ -33,7 +33,7 @@ async function authUrl(req: SignedInRequest<unknown, { redirectUri?: string; pag
 }
 
 async function callback(req: ApiRequest<unknown, { code?: string; state?: string; error?: string }>) {
-  const sessionUser = await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE));
+  const sessionUser = (await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE)))?.userId;
   const outcome = await integrations().linkedin.callback(req.query, sessionUser, callbackUri(req));
   return redirect(`/settings?${outcome}`);
 }

@@ -14,7 +14,7 @@ async function authUrl(req: SignedInRequest<unknown, { access?: SheetsAccess }>)
 
 /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
 async function callback(req: ApiRequest<unknown, { code?: string; state?: string; error?: string }>) {
-  const sessionUser = await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE));
+  const sessionUser = (await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE)))?.userId;
   return redirect(`/sheets-import?${await sheets().callback(req.query, sessionUser, callbackUri(req))}`);
 }
 

@@ -136,7 +136,8 @@ const errorHandler = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse
   onError: (request: Request) => {
     const err = request.error;
     if (err instanceof ApiError) {
-      request.response = errorResponse(err.statusCode, err.message, err.code);
+      const response = errorResponse(err.statusCode, err.message, err.code);
+      request.response = err.headers ? { ...response, headers: { ...response.headers, ...err.headers } } : response;
     } else {
       logger.error('Unhandled error', { route: request.context.api?.route.id, error: err as Error });
       request.response = errorResponse(500, Messages.internal, 'internal');

@@ -16,7 +16,7 @@ export const approvalNotifier = (): ApprovalNotifier =>
       objects: createObjectStore(config),
       articleService: articleServices().articles,
       email: integrations().email,
-      activeOwner: (userId) => users.sessionUser(userId),
+      activeOwner: (userId) => users.activeUser(userId),
       signingKey,
       publicUrl: () => config.publicUrl,
     });

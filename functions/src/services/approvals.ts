@@ -12,7 +12,7 @@ export const approvalLinks = (): ApprovalLinks =>
     return new ApprovalLinks({
       articles: new DynamoArticleStore(db, config.tableName),
       publishing: publishing(),
-      isActive: async (userId) => (await users.sessionUser(userId)) !== undefined,
+      isActive: async (userId) => (await users.activeUser(userId)) !== undefined,
       signingKey,
     });
   })());

@@ -8,6 +8,7 @@ import { registration } from './app.js';
 export const EXAMPLE_BODIES: Record<string, unknown> = {
   'auth.register': registration(),
   'auth.login': { email: 'x@example.com', password: 'whatever' },
+  'auth.changePassword': { currentPassword: 'correct horse', newPassword: 'another long passphrase' },
   'admin.setUserStatus': { isActive: true },
   'articles.create': { title: 'x', topic: 'y' },
   'articles.updateBlog': { content: 'hijack' },

@@ -25,9 +25,9 @@ import { SESSION_COOKIE } from '../../src/domain/sessions.js';
 import { resetSecretsCheck, SecretsCheck, secretsCheck, trackSecret } from './secrets.js';
 
 /** Field names whose values are secrets, in request bodies and in responses (a paging token is not one). */
-export const SECRET_FIELD = /^(?!.*page_?token)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential))/i;
+export const SECRET_FIELD = /^(?!.*page_?token)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential|setup_?code))/i;
 /** Environment variables that hold secrets (SESSION_SECRET, LOCAL_SECRETS_KEY, GOOGLE_CLIENT_SECRET, OPENAI_API_KEY, …). */
-const SECRET_ENV = /(SECRET|PASSWORD|TOKEN|API_KEY|SECRETS_KEY|SECRET_ACCESS_KEY)$/;
+const SECRET_ENV = /(SECRET|PASSWORD|TOKEN|API_KEY|SECRETS_KEY|SECRET_ACCESS_KEY|SETUP_CODE)$/;
 
 const INSTALLED = Symbol.for('content-publisher.secrets-check.installed');
 const showLogs = process.env.TEST_LOGS === '1';

@@ -13,6 +13,10 @@ export const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
 const FIRST_ADMIN_KEY = { PK: 'META', SK: 'FIRST_ADMIN' };
 
+/** Moves the session version: every session issued before ends (see UserService.sessionUser). */
+const NEXT_SESSION_VERSION = 'sessionVersion = if_not_exists(sessionVersion, :zero) + :one';
+const SESSION_VERSION_VALUES = { ':zero': 0, ':one': 1 };
+
 type UserItem = UserRecord & { PK: string; SK: string; GSI1PK: string; GSI1SK: string; type: 'user' };
 
 const fromItem = ({ PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, type: _t, ...user }: UserItem): UserRecord => user;
@@ -86,11 +90,72 @@ export class DynamoUserStore implements UserStore {
           Key: userKey(id),
           // An admin can never be changed, even by a request racing a role change.
           ConditionExpression: 'attribute_exists(PK) AND #role <> :admin',
+          // Deactivating ends every session, so that activating again later revives none of them.
           UpdateExpression: isActive
             ? 'SET isActive = :active, updatedAt = :now, approvedAt = if_not_exists(approvedAt, :now)'
-            : 'SET isActive = :active, updatedAt = :now',
+            : `SET isActive = :active, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':active': isActive, ':now': now, ':admin': ROLE_ADMIN },
+          ExpressionAttributeValues: { ':active': isActive, ':now': now, ':admin': ROLE_ADMIN, ...(isActive ? {} : SESSION_VERSION_VALUES) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out && fromItem(out.Attributes as UserItem);
+  }
+
+  async revokeSession(id: string, entry: string, expiredEntries: readonly string[]): Promise<void> {
+    await ifConditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(id),
+          ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: 'ADD revokedSessions :entry',
+          ExpressionAttributeValues: { ':entry': new Set([entry]) },
+        }),
+      ),
+    );
+    // A separate write: one update expression cannot both ADD to and DELETE from the same set.
+    if (expiredEntries.length) {
+      await ifConditionHeld(
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: userKey(id),
+            ConditionExpression: 'attribute_exists(PK)',
+            UpdateExpression: 'DELETE revokedSessions :expired',
+            ExpressionAttributeValues: { ':expired': new Set(expiredEntries) },
+          }),
+        ),
+      );
+    }
+  }
+
+  async endAllSessions(id: string): Promise<UserRecord | undefined> {
+    const out = await ifConditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(id),
+          ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: `SET ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
+          ExpressionAttributeValues: SESSION_VERSION_VALUES,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out && fromItem(out.Attributes as UserItem);
+  }
+
+  async setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined> {
+    const out = await ifConditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(id),
+          ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: `SET passwordHash = :hash, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
+          ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ...SESSION_VERSION_VALUES },
           ReturnValues: 'ALL_NEW',
         }),
       ),
