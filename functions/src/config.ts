@@ -28,6 +28,8 @@ export interface Config {
   googleClientSecret?: string;
   /** Local only: where mail goes when Gmail is not configured (one .eml per message). */
   outboxDir?: string;
+  /** AWS: the secret CloudFront sends as x-origin-verify; the API refuses requests without it (unset locally). */
+  originSecretArn?: string;
   /**
    * The one-time code that claims the first (admin) account: SETUP_CODE as it is, or the Secrets
    * Manager secret SETUP_CODE_SECRET_ARN (the stack generates it). Either, or ADMIN_EMAIL, guards
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleClientId: env.GOOGLE_CLIENT_ID?.trim() || undefined,
     googleClientSecret: env.GOOGLE_CLIENT_SECRET?.trim() || undefined,
     outboxDir: env.OUTBOX_DIR || undefined,
+    originSecretArn: env.ORIGIN_SECRET_ARN || undefined,
     setupCode: env.SETUP_CODE?.trim() || undefined,
     setupCodeSecretArn: env.SETUP_CODE_SECRET_ARN || undefined,
     adminEmail: env.ADMIN_EMAIL?.trim() || undefined,

@@ -11,6 +11,7 @@ import type { UserRecord } from '../domain/users.js';
 import { ApiError, badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
 import { findRouteByKey, type RouteDef } from '../routes.js';
+import { originSecretCheck } from './origin-secret.js';
 
 /** What a route handler receives: validated input, the signed-in user (per the route's access). */
 export interface ApiRequest<Body = unknown, Query = unknown, Params = unknown> {
@@ -164,6 +165,7 @@ export function createApiHandler(handlers: Record<string, RouteHandler>): Lambda
     .use(requestLog())
     .use(httpSecurityHeaders())
     .use(errorHandler())
+    .use(originSecretCheck())
     .use(resolveRoute())
     .use(originCheck())
     .use(jsonBody())
