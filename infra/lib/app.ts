@@ -23,6 +23,20 @@ const contextString = (app: App, key: string): string | undefined => {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 };
 
+/**
+ * A yes/no context value: true or false as JSON (cdk.json) or as the strings `-c key=value` gives
+ * (true/false, 1/0, yes/no, on/off); undefined when absent.
+ */
+export const contextFlag = (app: App, key: string): boolean | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  const text = String(value).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  throw new Error(`The context value ${key} must be true or false, not "${String(value)}"`);
+};
+
 /** Builds the CDK app: the stack from context values, checked by cdk-nag (AwsSolutions). */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
@@ -35,6 +49,10 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     webAclArn: contextString(app, 'webAclArn'),
     // Optional: who is e-mailed (SNS) when a scheduled run lands in the dead-letter queue.
     alarmEmail: contextString(app, 'alarmEmail'),
+    // Per-client rate limits (AWS WAF) in front of the distribution: on unless `-c waf=false`.
+    waf: contextFlag(app, 'waf'),
+    // Optional: the address that may claim the first (admin) account without the setup code.
+    adminEmail: contextString(app, 'adminEmail'),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

@@ -5,6 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
 import { routeGroups } from '../../functions/src/routes.js';
 import { ApiFunction } from './api-function.js';
 import { BulkJobs } from './bulk-jobs.js';
@@ -14,6 +15,7 @@ import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
 import { Site } from './site.js';
+import { EdgeWebAcl } from './web-acl.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS, WorkerFunction } from './worker-function.js';
 
 /** What every function may do with the table: item reads and writes and queries; no Scan, no table admin. */
@@ -53,7 +55,9 @@ export const IMAGES_KEY_PREFIX = 'users/';
  *   back to in-process timers);
  * - `approvalLinks:sign`: signs approval links with the session key (read; API functions already
  *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
- *   distribution's URL), for code that runs outside a request.
+ *   distribution's URL), for code that runs outside a request;
+ * - `firstAdmin:guard`: reads the one-time setup code that claims the first (admin) account
+ *   (SETUP_CODE_SECRET_ARN) and gets the optional adminEmail context value (ADMIN_EMAIL).
  */
 export type Capability =
   | 'userSecrets:read'
@@ -64,7 +68,8 @@ export type Capability =
   | 'images:read'
   | 'images:write'
   | 'schedules:manage'
-  | 'approvalLinks:sign';
+  | 'approvalLinks:sign'
+  | 'firstAdmin:guard';
 
 /**
  * The one place that says what each function needs, from what its code does (a new route group
@@ -72,7 +77,8 @@ export type Capability =
  * functions/src/routes.ts and `worker`.
  */
 export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = {
-  auth: [],
+  /** Registration: the first account is the admin only with the setup code (or the adminEmail address). */
+  auth: ['firstAdmin:guard'],
   admin: [],
   /** Saves, lists (masked) and deletes the user's integration keys. */
   settings: ['userSecrets:read', 'userSecrets:write'],
@@ -112,6 +118,10 @@ export const USER_SECRET_WRITE_ACTIONS = [
   'secretsmanager:DeleteSecret',
 ] as const;
 
+/** The command that prints the setup code (the SetupCodeCommand output). */
+export const setupCodeCommand = (secretArn: string): string =>
+  `aws secretsmanager get-secret-value --secret-id ${secretArn} --query SecretString --output text`;
+
 /** Optional AI settings (context value → environment variable of the functions with `ai`). */
 export const AI_CONTEXT_ENV = {
   openaiBaseUrl: 'OPENAI_BASE_URL',
@@ -139,6 +149,13 @@ export interface ContentPublisherStackProps extends StackProps {
   ai?: AiSettings;
   /** Optional e-mail address told (SNS) when a scheduled run lands in the dead-letter queue. */
   alarmEmail?: string;
+  /**
+   * The stack's own web ACL with per-client rate limits on the distribution (default true; the
+   * stack must then be deployed to us-east-1, see EdgeWebAcl). Unused when webAclArn is given.
+   */
+  waf?: boolean;
+  /** Optional e-mail address that may claim the first (admin) account without the setup code. */
+  adminEmail?: string;
 }
 
 /**
@@ -149,6 +166,12 @@ export interface ContentPublisherStackProps extends StackProps {
 export class ContentPublisherStack extends Stack {
   readonly data: DataTable;
   readonly sessionSecret: Secret;
+  /** The value CloudFront adds to API requests as ORIGIN_SECRET_HEADER; the API functions refuse requests without it. */
+  readonly originSecret: Secret;
+  /** The one-time code that claims the first (admin) account (its command is the SetupCodeCommand output). */
+  readonly setupCodeSecret: Secret;
+  /** The stack's web ACL (absent with waf=false or a webAclArn of its own). */
+  readonly webAcl?: EdgeWebAcl;
   /** The API function of each route group. */
   readonly functions = new Map<string, ApiFunction>();
   readonly worker: WorkerFunction;
@@ -181,13 +204,39 @@ export class ContentPublisherStack extends Stack {
         'user out, so it is rotated on purpose (replace the secret value) rather than on a schedule.',
     });
 
-    if (props.alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(props.alarmEmail)) {
-      throw new Error(`alarmEmail must be an e-mail address, not "${props.alarmEmail}"`);
+    // Only CloudFront sends this value (a custom origin header that CloudFormation resolves from the
+    // secret at deployment): the execute-api endpoint called directly is refused by the functions.
+    this.originSecret = new Secret(this, 'OriginSecret', {
+      description: `Content publisher: value of the ${ORIGIN_SECRET_HEADER} header CloudFront adds to API requests`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'CloudFront gets this value when CloudFormation updates the distribution (a dynamic reference), so a scheduled ' +
+        'rotation would lock CloudFront out; it is rotated on purpose, by a deployment that replaces the secret.',
+    });
+    this.setupCodeSecret = new Secret(this, 'SetupCode', {
+      description: 'Content publisher: one-time code that claims the first (admin) account',
+      generateSecretString: { passwordLength: 24, excludePunctuation: true },
+    });
+    Validations.of(this.setupCodeSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A one-time code read by the person deploying (the SetupCodeCommand output) and used once to claim the first ' +
+        'admin account; after that it guards nothing, so there is nothing to rotate.',
+    });
+
+    for (const [key, value] of Object.entries({ alarmEmail: props.alarmEmail, adminEmail: props.adminEmail })) {
+      if (value !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+        throw new Error(`${key} must be an e-mail address, not "${value}"`);
+      }
     }
     const publicUrl = props.publicUrl ?? (props.domainName ? `https://${props.domainName}` : undefined);
     const apiEnvironment: Record<string, string> = {
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
+      ORIGIN_SECRET_ARN: this.originSecret.secretArn,
       ...(publicUrl ? { PUBLIC_URL: publicUrl.replace(/\/+$/, '') } : {}),
     };
 
@@ -203,6 +252,7 @@ export class ContentPublisherStack extends Stack {
       });
       this.grantTableData(fn);
       this.sessionSecret.grantRead(fn.role);
+      this.originSecret.grantRead(fn.role);
       this.functions.set(group, fn);
     }
 
@@ -217,6 +267,7 @@ export class ContentPublisherStack extends Stack {
       functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.function])),
     });
 
+    if (!props.webAclArn && (props.waf ?? true)) this.webAcl = new EdgeWebAcl(this, 'Waf');
     this.site = new Site(this, 'Site', {
       apiDomainName: this.http.domainName,
       spaDistDir: props.spaDistDir ?? defaultSpaDistDir,
@@ -224,7 +275,8 @@ export class ContentPublisherStack extends Stack {
       certificate: props.certificateArn
         ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
         : undefined,
-      webAclArn: props.webAclArn,
+      webAclArn: props.webAclArn ?? this.webAcl?.arn,
+      apiOriginHeaders: { [ORIGIN_SECRET_HEADER]: this.originSecret.secretValue.unsafeUnwrap() },
     });
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
@@ -264,7 +316,7 @@ export class ContentPublisherStack extends Stack {
           `No access line for the "${name}" function: add "${name}: [...]" to FUNCTION_ACCESS in infra/lib/content-publisher-stack.ts`,
         );
       }
-      this.applyAccess(fn, new Set(access), props.ai ?? {});
+      this.applyAccess(fn, new Set(access), props);
     }
 
     new CfnOutput(this, 'DistributionUrl', {
@@ -291,6 +343,10 @@ export class ContentPublisherStack extends Stack {
       description: 'Scheduled runs that could not be delivered (alarmed)',
       value: this.schedules.deadLetterQueue.queueUrl,
     });
+    new CfnOutput(this, 'SetupCodeCommand', {
+      description: 'Prints the one-time setup code that the first registration needs to become the admin',
+      value: setupCodeCommand(this.setupCodeSecret.secretArn),
+    });
   }
 
   /** Item reads and writes on the table and its indexes: every function. */
@@ -299,8 +355,9 @@ export class ContentPublisherStack extends Stack {
   }
 
   /** Grants one function its capabilities (FUNCTION_ACCESS) and sets the environment they need. */
-  private applyAccess(fn: AppFunction, access: ReadonlySet<Capability>, ai: AiSettings): void {
+  private applyAccess(fn: AppFunction, access: ReadonlySet<Capability>, props: ContentPublisherStackProps): void {
     const role = fn.role;
+    const ai = props.ai ?? {};
     const readsSecrets = access.has('userSecrets:read') || access.has('ai');
     if (readsSecrets || access.has('userSecrets:write')) {
       const actions = [
@@ -382,6 +439,12 @@ export class ContentPublisherStack extends Stack {
           `so their names are not known at deploy time: the policy allows ${SCHEDULE_MANAGE_ACTIONS.join(', ')} on the ` +
           `schedules of the stack's own group (${group.scheduleGroupName}) only, no other group, no read or list.`,
       });
+    }
+
+    if (access.has('firstAdmin:guard')) {
+      this.setupCodeSecret.grantRead(role);
+      fn.addEnvironment('SETUP_CODE_SECRET_ARN', this.setupCodeSecret.secretArn);
+      if (props.adminEmail) fn.addEnvironment('ADMIN_EMAIL', props.adminEmail);
     }
 
     if (access.has('approvalLinks:sign')) {

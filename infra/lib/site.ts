@@ -81,6 +81,8 @@ export interface SiteProps {
   certificate?: ICertificate;
   /** Optional AWS WAF web ACL (ARN, CLOUDFRONT scope) to attach to the distribution. */
   webAclArn?: string;
+  /** Headers CloudFront adds to every request to the API (the origin secret the functions check). */
+  apiOriginHeaders?: Record<string, string>;
 }
 
 /**
@@ -186,11 +188,16 @@ export class Site extends Construct {
           origin: new HttpOrigin(props.apiDomainName, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+            // A viewer-sent header of the same name is replaced by CloudFront's value.
+            ...(props.apiOriginHeaders ? { customHeaders: props.apiOriginHeaders } : {}),
           }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Cookies, query strings and headers reach the API; Host is API Gateway's own.
+          // Cookies, query strings and headers reach the API; Host is API Gateway's own. This managed
+          // policy also adds CloudFront's viewer location headers, CloudFront-Viewer-Address among
+          // them (the client address, functions/src/http/client-address.ts); a custom policy could
+          // not both drop Host and add it without listing every viewer header the API reads.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: securityHeaders,
           functionAssociations: [{ function: forwardedHost, eventType: FunctionEventType.VIEWER_REQUEST }],
@@ -211,9 +218,9 @@ export class Site extends Construct {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'A CloudFront web ACL must be created in us-east-1 and is billed per month; the API is rate-limited by ' +
-          'the HTTP API stage throttling and validates every payload. Pass the context value webAclArn to attach ' +
-          'an existing web ACL.',
+          'The stack creates and attaches its web ACL (per-client rate limits) unless it is turned off with the context ' +
+          'value waf=false, e.g. for a deployment outside us-east-1; then only the HTTP API stage throttle limits the API. ' +
+          'Pass the context value webAclArn to attach an existing web ACL instead.',
       });
     }
     Validations.of(this.distribution).acknowledge({
