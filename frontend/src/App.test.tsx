@@ -147,6 +147,62 @@ describe('shell', () => {
     expect(requests.find((r) => r.path === '/api/auth/logout')).toMatchObject({ method: 'POST', credentials: 'include' });
   });
 
+  it('logs out everywhere: POST logout-everywhere, toast, back to /welcome', async () => {
+    const { requests } = mockApi({
+      ...me(makeUser({ name: 'Jane' })),
+      'POST /api/auth/logout-everywhere': { body: { message: 'Logged out on every device.' } },
+    });
+    renderWithProviders(<App />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Jane' }));
+    await user.click(screen.getByRole('button', { name: 'Log out everywhere' }));
+
+    expect(await screen.findByText('Logged out on every device.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/welcome$/);
+    expect(requests.find((r) => r.path === '/api/auth/logout-everywhere')).toMatchObject({ method: 'POST', credentials: 'include' });
+  });
+
+  it('changes the password from the user menu: checks the confirmation first, then sends, toasts and closes', async () => {
+    const { requests } = mockApi({
+      ...me(makeUser({ name: 'Jane' })),
+      'POST /api/auth/password': ({ body }) =>
+        (body as { currentPassword: string }).currentPassword === 'old-passphrase'
+          ? { body: { message: 'Password changed. You were signed out everywhere else.' } }
+          : { status: 400, body: { error: 'The current password is not correct', message: 'The current password is not correct', code: 'current_password_wrong' } },
+    });
+    renderWithProviders(<App />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Jane' }));
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change password' });
+    expect(within(dialog).getByLabelText('Current password')).toHaveFocus();
+
+    await user.type(within(dialog).getByLabelText('Current password'), 'wrong-passphrase');
+    await user.type(within(dialog).getByLabelText('New password'), 'a fresh passphrase');
+    await user.type(within(dialog).getByLabelText('Confirm new password'), 'a fresh passphrasE');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(within(dialog).getByText('The new passwords do not match')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Confirm new password')).toHaveFocus();
+    expect(requests.filter((r) => r.path === '/api/auth/password')).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('Confirm new password'));
+    await user.type(within(dialog).getByLabelText('Confirm new password'), 'a fresh passphrase');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The current password is not correct');
+
+    await user.clear(within(dialog).getByLabelText('Current password'));
+    await user.type(within(dialog).getByLabelText('Current password'), 'old-passphrase');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Password changed. You were signed out everywhere else.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(requests.filter((r) => r.path === '/api/auth/password').at(-1)?.body).toEqual({
+      currentPassword: 'old-passphrase',
+      newPassword: 'a fresh passphrase',
+    });
+    expect(location()).toHaveTextContent('/schedule');
+  });
+
   it('keeps the user signed in and toasts "Logout failed" when logout fails', async () => {
     mockApi({ ...me(makeUser({ name: 'Jane' })), 'POST /api/auth/logout': { status: 500, body: {} } });
     renderWithProviders(<App />, { route: '/schedule' });

@@ -78,14 +78,14 @@ describe('AuthModal', () => {
     expect(name).toHaveAccessibleDescription('Name is required');
     expect(password).toHaveAccessibleDescription(expect.stringContaining('Password must be at least 6 characters'));
     expect(name).toHaveFocus();
-    expect(requests.filter((r) => r.path !== '/api/auth/me')).toHaveLength(0);
+    expect(requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
 
     // Fixing a field clears its message as the user types.
     await user.type(name, 'Ada');
     expect(within(dialog).queryByText('Name is required')).not.toBeInTheDocument();
     expect(name).not.toHaveAttribute('aria-invalid');
     expect(within(dialog).getByText('Surname is required')).toBeInTheDocument();
-    expect(requests.filter((r) => r.path !== '/api/auth/me')).toHaveLength(0);
+    expect(requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
   it('validates the login form: invalid email and missing password block the request', async () => {
@@ -100,7 +100,7 @@ describe('AuthModal', () => {
     await user.type(within(dialog).getByLabelText('Password'), 'short');
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
     expect(within(dialog).getByText('Password must be at least 6 characters')).toBeInTheDocument();
-    expect(requests.filter((r) => r.path !== '/api/auth/me')).toHaveLength(0);
+    expect(requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
   it('logs in: sends the trimmed payload with credentials, shows "Please wait..." and enters the app', async () => {
@@ -172,6 +172,37 @@ describe('AuthModal', () => {
       password: 'engine1',
       timezone: 'Europe/London',
     });
+  });
+
+  it('asks for the setup code while the deployment has no admin yet, and sends it', async () => {
+    const { requests } = mockApi({
+      ...signedOut,
+      'GET /api/auth/setup': { body: { setupCodeRequired: true } },
+      'POST /api/auth/register': { status: 400, body: { error: 'The setup code is not correct.', message: 'The setup code is not correct.', code: 'setup_code_wrong' } },
+    });
+    renderWithProviders(<App />, { route: '/welcome' });
+    const { user, dialog } = await openModal('Register');
+
+    const code = await within(dialog).findByLabelText('Setup code');
+    expect(code).toHaveAccessibleDescription(/stack output SetupCodeCommand/);
+    await user.type(within(dialog).getByLabelText('Name'), 'Ada');
+    await user.type(within(dialog).getByLabelText('Surname'), 'Lovelace');
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@example.com');
+    await user.type(within(dialog).getByLabelText('Password'), 'engine1');
+    await user.type(code, ' k3y-from-the-stack ');
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The setup code is not correct.');
+    expect(requests.find((r) => r.path === '/api/auth/register')?.body).toMatchObject({ email: 'ada@example.com', setupCode: 'k3y-from-the-stack' });
+  });
+
+  it('has no setup code field when the deployment does not ask for one', async () => {
+    mockApi({ ...signedOut, 'GET /api/auth/setup': { body: { setupCodeRequired: false } } });
+    renderWithProviders(<App />, { route: '/welcome' });
+    const { dialog } = await openModal('Register');
+    await waitFor(() => expect(within(dialog).getByLabelText('Name')).toBeInTheDocument());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(within(dialog).queryByLabelText('Setup code')).not.toBeInTheDocument();
   });
 
   it('registration without a user closes the modal, resets the mode to login and stays signed out', async () => {

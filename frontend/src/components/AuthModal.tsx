@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import {
   LoginSchema,
   Messages,
@@ -25,9 +26,12 @@ interface AuthModalProps {
   onClose: () => void;
 }
 
-type FieldName = 'name' | 'surname' | 'email' | 'password' | 'timezone';
+type FieldName = 'name' | 'surname' | 'email' | 'password' | 'timezone' | 'setupCode';
 type FieldErrors = Partial<Record<FieldName, string>>;
-const FIELD_ORDER: FieldName[] = ['name', 'surname', 'email', 'password', 'timezone'];
+const FIELD_ORDER: FieldName[] = ['name', 'surname', 'email', 'password', 'timezone', 'setupCode'];
+
+const SETUP_CODE_HINT =
+  'This deployment has no admin yet. Enter the setup code that the command in the stack output SetupCodeCommand prints (not needed for the admin e-mail address chosen at deployment).';
 
 interface Issues {
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
@@ -87,6 +91,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
     email: '',
     password: '',
     timezone: browserZone,
+    setupCode: '',
   });
   const [attempted, setAttempted] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -98,7 +103,10 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   useDialog(dialogRef, { onClose, initialFocus: () => formRef.current?.querySelector<HTMLElement>('input, select') });
 
   const isRegister = mode === 'register';
-  const fields: FieldName[] = isRegister ? FIELD_ORDER : ['email', 'password'];
+  // A deployment without an admin yet may ask for its setup code (AWS); a laptop never does.
+  const setup = useQuery({ queryKey: ['auth-setup'], queryFn: authApi.setup, enabled: isRegister, retry: false, staleTime: 0 });
+  const setupCodeRequired = isRegister && setup.data?.setupCodeRequired === true;
+  const fields: FieldName[] = isRegister ? FIELD_ORDER.filter((f) => f !== 'setupCode' || setupCodeRequired) : ['email', 'password'];
 
   const parseRegister = (next: Record<FieldName, string>) =>
     RegisterSchema.safeParse({
@@ -107,6 +115,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
       email: next.email,
       password: next.password,
       timezone: next.timezone,
+      ...(setupCodeRequired ? { setupCode: next.setupCode } : {}),
     });
   const parseLogin = (next: Record<FieldName, string>) =>
     LoginSchema.safeParse({ email: next.email, password: next.password });
@@ -369,6 +378,22 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
                 ))}
               </select>
               {fieldMessages('timezone')}
+            </div>
+          )}
+          {fields.includes('setupCode') && (
+            <div className="field">
+              <label className="field__label" htmlFor={`${uid}-setupCode`}>
+                Setup code
+              </label>
+              <input
+                {...fieldProps('setupCode', SETUP_CODE_HINT)}
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                disabled={busy}
+                onChange={(e) => update('setupCode', e.target.value)}
+              />
+              {fieldMessages('setupCode', SETUP_CODE_HINT)}
             </div>
           )}
           <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={busy} aria-busy={busy || undefined}>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { PublicUser } from '@app/shared';
 import { useLogout } from '../hooks/useSession';
+import { ChangePasswordModal } from './ChangePasswordModal';
 import { Icon } from './icons';
 
 export function displayName(user: Pick<PublicUser, 'name'> | null | undefined): string {
@@ -12,10 +13,11 @@ function initials(user: PublicUser | null): string {
   return (letters || 'U').toUpperCase();
 }
 
-/** The top bar's user menu: the user's name (fallback "User") and a Logout action. */
+/** The top bar's user menu: the user's name (fallback "User"), Change password, Log out everywhere and Logout. */
 export function UserMenu({ user }: { user: PublicUser | null }) {
   const [open, setOpen] = useState(false);
-  const { logout, isLoggingOut } = useLogout();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const { logout, logoutEverywhere, isLoggingOut } = useLogout();
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -72,6 +74,29 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
             className="user-menu__item"
             disabled={isLoggingOut}
             onClick={() => {
+              setOpen(false);
+              setChangingPassword(true);
+            }}
+          >
+            <Icon name="lock" size={16} />
+            Change password
+          </button>
+          <button
+            type="button"
+            className="user-menu__item"
+            disabled={isLoggingOut}
+            onClick={() => {
+              void logoutEverywhere();
+            }}
+          >
+            <Icon name="logout" size={16} />
+            Log out everywhere
+          </button>
+          <button
+            type="button"
+            className="user-menu__item"
+            disabled={isLoggingOut}
+            onClick={() => {
               void logout();
             }}
           >
@@ -79,6 +104,14 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
             {isLoggingOut ? 'Logging out...' : 'Logout'}
           </button>
         </div>
+      )}
+      {changingPassword && (
+        <ChangePasswordModal
+          onClose={() => {
+            setChangingPassword(false);
+            buttonRef.current?.focus();
+          }}
+        />
       )}
     </div>
   );

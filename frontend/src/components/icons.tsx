@@ -12,6 +12,7 @@ const paths = {
   close: 'M5 5l10 10M15 5L5 15',
   chevronDown: 'M6 8l4 4 4-4',
   logout: 'M8 4H4.5v12H8M12.5 6.5L16 10l-3.5 3.5M16 10H8',
+  lock: 'M5.5 9h9v7.5h-9zM7.5 9V6.5a2.5 2.5 0 0 1 5 0V9',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -49,22 +49,28 @@ export function useSession(): Session {
 }
 
 /** POST logout, clear the user, toast, go to /welcome replacing the history entry (SPEC.md §2). */
-export function useLogout(): { logout: () => Promise<void>; isLoggingOut: boolean } {
+export function useLogout(): { logout: () => Promise<void>; logoutEverywhere: () => Promise<void>; isLoggingOut: boolean } {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [isLoggingOut, setLoggingOut] = useState(false);
-  const logout = useCallback(async () => {
-    setLoggingOut(true);
-    try {
-      await authApi.logout();
-    } catch {
-      setLoggingOut(false);
-      toast.error(Messages.logoutFailed);
-      return;
-    }
-    setSessionUser(queryClient, null);
-    toast.success(Messages.loggedOut);
-    navigate('/welcome', { replace: true });
-  }, [navigate, queryClient]);
-  return { logout, isLoggingOut };
+  const end = useCallback(
+    async (call: () => Promise<unknown>, done: string) => {
+      setLoggingOut(true);
+      try {
+        await call();
+      } catch {
+        setLoggingOut(false);
+        toast.error(Messages.logoutFailed);
+        return;
+      }
+      setSessionUser(queryClient, null);
+      toast.success(done);
+      navigate('/welcome', { replace: true });
+    },
+    [navigate, queryClient],
+  );
+  const logout = useCallback(() => end(authApi.logout, Messages.loggedOut), [end]);
+  /** Every session of the user ends: other browsers and devices are signed out at their next request. */
+  const logoutEverywhere = useCallback(() => end(authApi.logoutEverywhere, Messages.loggedOutEverywhere), [end]);
+  return { logout, logoutEverywhere, isLoggingOut };
 }
