@@ -7,3 +7,5 @@ export * from './integrations.js';
 export * from './status.js';
 export * from './dashboard.js';
 export * from './sheets.js';
+export * from './markdown.js';
+export * from './urls.js';

@@ -1,0 +1,75 @@
+/**
+ * The one Markdown pipeline: what is published to WordPress and what the editor's preview shows
+ * are both `renderMarkdown(content)`, byte for byte.
+ *
+ *   Markdown → HTML   marked, one fixed option set (GitHub-flavoured, no soft line breaks)
+ *   HTML → safe HTML  sanitize-html with an allow-list of tags, attributes and URL schemes
+ *
+ * Both are plain JavaScript (no DOM), so a Lambda and the browser give the same output. The blog
+ * text comes from people, the AI drafts and Sheets imports, and marked passes raw HTML through, so
+ * the sanitizer is what keeps scripts, event handlers and `javascript:` / `data:` links out.
+ *
+ * Allowed: the blocks and inline marks Markdown produces (headings, paragraphs, lists, quotes,
+ * code, rules, tables, emphasis, strike-through) and links and images, nothing else (no style,
+ * class other than a code block's language, id, script, iframe, object, embed, form or input).
+ *   - a[href]: http, https and mailto, or a relative address (a path or `#anchor`: in the post it
+ *     points into the blog itself; it cannot run anything). Protocol-relative `//host` is refused.
+ *     Absolute http(s) links open in a new tab with rel="noopener noreferrer", in the post as in
+ *     the preview (leaving the editor by a click would drop the draft's unsaved text).
+ *     A link whose address is refused keeps its text only.
+ *   - img[src]: absolute http(s) only; an image without one is dropped (a relative source would be
+ *     fetched from this app's own origin in the preview).
+ */
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+
+const markdown = new Marked({ async: false, gfm: true, breaks: false, pedantic: false, silent: false });
+
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+const CELL_ALIGN = { name: 'align', multiple: false, values: ['left', 'center', 'right'] };
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'p', 'br', 'hr', 'blockquote', 'pre', 'code',
+    'strong', 'em', 'b', 'i', 'u', 's', 'del',
+    'ul', 'ol', 'li',
+    'a', 'img',
+    'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  ],
+  allowedAttributes: {
+    // target and rel are set by transformTags below only (an author's own are dropped there).
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title'],
+    ol: ['start'],
+    th: [CELL_ALIGN],
+    td: [CELL_ALIGN],
+  },
+  allowedClasses: { code: ['language-*'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // The contents of these go too, not just the tags.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object', 'embed', 'template'],
+  transformTags: {
+    a: (tagName, attribs) => {
+      const { target: _target, rel: _rel, ...rest } = attribs;
+      const external = ABSOLUTE_HTTP.test((rest.href ?? '').trim());
+      return { tagName, attribs: external ? { ...rest, target: '_blank', rel: 'noopener noreferrer' } : rest };
+    },
+  },
+  // Sees the attributes that passed: an image whose source was refused (or relative) goes, and a
+  // link whose address was refused becomes its plain text.
+  exclusiveFilter: (frame) => {
+    if (frame.tag === 'img') return !ABSOLUTE_HTTP.test(frame.attribs.src ?? '');
+    if (frame.tag === 'a' && !frame.attribs.href) return 'excludeTag';
+    return false;
+  },
+};
+
+/** Markdown → sanitized HTML: exactly what is published to WordPress and shown in the preview. */
+export function renderMarkdown(source: string): string {
+  return sanitizeHtml(markdown.parse(source, { async: false }), SANITIZE);
+}
