@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '@app/shared';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -103,6 +104,50 @@ describe('WordPress publishing', () => {
     expect(article.lastError.message).toMatch(/WordPress/);
     // The claim is released: a retry works.
     expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+  });
+
+  it('publishes the blog text as the sanitized HTML of the shared pipeline (no script, handler or javascript: link)', async () => {
+    const id = await newArticle('Hostile', false);
+    // What an AI draft or a Sheets row could carry: marked passes raw HTML through.
+    const content = [
+      '# Hostile',
+      '',
+      '<script>alert(1)</script>',
+      '',
+      'Text <img src="https://example.com/a.png" onerror="alert(2)"> and [a link](javascript:alert(3)),',
+      '<a href="jav&#x61;script:alert(4)">encoded</a>, [data](data:text/html;base64,PHNjcmlwdD4=) and [fine](https://example.com/ok).',
+      '',
+      '<div onclick="alert(5)"><iframe src="https://example.com/frame"></iframe>kept text</div>',
+    ].join('\n');
+    expect((await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content } })).status).toBe(200);
+    const res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+
+    const sent = wp.requests.filter((r) => r.route === '/wp/v2/posts' && r.method === 'POST').at(-1)!.body as { content: string };
+    expect(sent.content).toBe(renderMarkdown(content));
+    expect(wp.posts.find((p) => res.json.post.link.includes(`/${p.slug}`))!.content).toBe(sent.content);
+    expect(sent.content).not.toMatch(/<script|<iframe|onerror|onclick|javascript:|jav&#x61;script|data:/i);
+    expect(sent.content).toContain('<a href="https://example.com/ok" target="_blank" rel="noopener noreferrer">fine</a>');
+    expect(sent.content).toContain('<img src="https://example.com/a.png" />');
+    expect(sent.content).toContain('kept text');
+  });
+
+  it('a javascript: post link answered by WordPress is neither stored nor answered (the ?p= address is)', async () => {
+    const id = await newArticle('Odd link', false);
+    wp.postLink = 'javascript:alert(document.cookie)';
+    let res;
+    try {
+      res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    } finally {
+      delete wp.postLink;
+    }
+    expect(res.status).toBe(200);
+    const post = wp.posts.at(-1)!;
+    expect(res.json.post.link).toBe(`${wp.url}/?p=${post.id}`);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog).toMatchObject({ publishedToWordPress: true, wordpressPostUrl: `${wp.url}/?p=${post.id}` });
+    const published = (await user.call('/api/articles/published')).json;
+    expect(JSON.stringify(published)).not.toContain('javascript:');
   });
 
   it('answers 404 for another user and changes nothing', async () => {

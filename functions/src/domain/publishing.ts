@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IntegrationMessages, LINKEDIN_MAX_CHARS, type Platform } from '@app/shared';
+import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import { IntegrationError, type LinkedInPublisher, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
@@ -95,7 +95,7 @@ export class PublishingService {
     return object ? { bytes: object.body, contentType: object.contentType } : undefined;
   }
 
-  async publishWordPress(userId: string, id: string): Promise<{ link: string; article: ArticleRecord }> {
+  async publishWordPress(userId: string, id: string): Promise<{ link: string | null; article: ArticleRecord }> {
     const article = await this.load(userId, id);
     if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     const site = await this.deps.wordpress.stored(userId);
@@ -109,17 +109,19 @@ export class PublishingService {
         featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
         existingPostId: fresh.wordpressPostId ?? undefined,
       });
+      // Only an http(s) address is kept and handed on: it becomes a "View post" href.
+      const link = httpUrlOrNull(result.link);
       const at = this.now().toISOString();
       const updated = await this.deps.articles.update(userId, article.id, {
         'blog.publishedToWordPress': true,
         'blog.lastPublished': at,
-        'blog.wordpressPostUrl': result.link,
+        'blog.wordpressPostUrl': link,
         wordpressPostId: result.postId,
         ...this.laterScheduleDropped(fresh, 'blog'),
         lastError: null,
         updatedAt: at,
       });
-      return { link: result.link, article: updated ?? article };
+      return { link, article: updated ?? article };
     });
   }
 
@@ -212,8 +214,11 @@ const slug = (title: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'featured-image';
 
-/** Markdown → HTML with marked, loaded on the first publish rather than at every cold start. */
+/**
+ * The blog text as the sanitized HTML the editor's preview shows (shared/src/markdown.ts), loaded
+ * on the first publish rather than at every cold start.
+ */
 async function markdownToHtml(markdown: string): Promise<string> {
-  const { marked } = await import('marked');
-  return marked.parse(markdown, { async: true });
+  const { renderMarkdown } = await import('@app/shared/markdown');
+  return renderMarkdown(markdown);
 }

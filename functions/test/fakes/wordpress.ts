@@ -32,6 +32,7 @@
  *   const wp = await startFakeWordPress();
  *   wp.url, wp.users[0] (FAKE_WP_EDITOR), wp.posts, wp.media, wp.requests, wp.setMode('query-only'), wp.stop()
  *   wp.onRest = (request) => …   runs before each REST request (e.g. delete an attachment mid-publish)
+ *   wp.postLink = 'javascript:…'  answered as every post's `link`
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -117,6 +118,11 @@ export interface FakeWordPress {
    * plugin deleting an attachment between the upload and the post. Cleared by reset().
    */
   onRest?: (request: RecordedWpRequest) => void;
+  /**
+   * Answered as every post's `link` instead of its permalink, e.g. `javascript:alert(1)` (a plugin
+   * filtering post_link can answer anything). Cleared by reset().
+   */
+  postLink?: string;
   /** Back to the start mode with no posts, media or requests. */
   reset(): void;
   stop(): Promise<void>;
@@ -228,6 +234,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   }
 
   function link(post: FakeWpPost): string {
+    if (fake.postLink !== undefined) return fake.postLink;
     if (post.status !== 'publish' || mode === 'query-only') return `${site}/?p=${post.id}`;
     const [y, m, d] = post.dateGmt.slice(0, 10).split('-');
     return `${site}/${y}/${m}/${d}/${post.slug}/`;
@@ -593,6 +600,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       mode = startMode;
       closeWhenDown = false;
       delete fake.onRest;
+      delete fake.postLink;
       posts.length = 0;
       media.length = 0;
       requests.length = 0;

@@ -74,6 +74,14 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     expect(wp.requests.at(-1)).toMatchObject({ method: 'POST', route: `/wp/v2/posts/${first.postId}` });
   });
 
+  it('a post link that is not http(s) counts as none: the ?p= address is answered instead', async () => {
+    for (const odd of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', '//evil.example/x']) {
+      wp.postLink = odd;
+      const result = await publisher.publish(site(), { title: 'Odd', html: '<p>x</p>' });
+      expect(result.link).toBe(`${wp.url}/?p=${result.postId}`);
+    }
+  });
+
   it('a post deleted in WordPress since the last publish is created anew', async () => {
     const first = await publisher.publish(site(), { title: 'Gone soon', html: '<p>1</p>' });
     wp.posts.length = 0; // deleted permanently in the WordPress admin

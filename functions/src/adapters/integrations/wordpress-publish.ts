@@ -27,6 +27,7 @@
  *   wordpress_error            anything else WordPress refused
  */
 import { createHash } from 'node:crypto';
+import { httpUrlOrNull } from '@app/shared';
 import {
   IntegrationError,
   type WordPressPostInput,
@@ -180,7 +181,8 @@ export class HttpWordPressPublisher implements WordPressPublisher {
         'wordpress_featured_media',
       );
     }
-    const link = typeof saved.link === 'string' && saved.link ? saved.link : `${siteUrl}/?p=${saved.id}`;
+    // A `link` that is not http(s) (a plugin's filter can answer `javascript:…`) counts as none.
+    const link = httpUrlOrNull(saved.link) ?? `${siteUrl}/?p=${saved.id}`;
     return { postId: saved.id, link, ...(mediaId !== undefined ? { mediaId } : {}) };
   }
 
