@@ -1,16 +1,16 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   ArticleMessages,
   GptEditSchema,
   LINKEDIN_MAX_CHARS,
   firstIssueMessage,
+  renderMarkdown,
   wordCount,
   type Article,
 } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
-import { Markdown } from '../../lib/markdown';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 import type { ContentDraft } from './useContentDraft';
@@ -46,6 +46,10 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   const [requestError, setRequestError] = useState('');
   const [editing, setEditing] = useState(false);
 
+  const showPreview = preview && platform === 'blog';
+  // Exactly the HTML that publishing sends to WordPress (shared/src/markdown.ts), sanitized there:
+  // that is what makes it safe to set as the preview's HTML.
+  const previewHtml = useMemo(() => (showPreview ? renderMarkdown(draft.text) : ''), [showPreview, draft.text]);
   const length = draft.text.length;
   const words = wordCount(draft.text);
   const ids = {
@@ -142,9 +146,13 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         </div>
       </div>
 
-      {preview && platform === 'blog' ? (
+      {showPreview ? (
         <div className="editor__preview" aria-label="Blog preview" role="document" tabIndex={0}>
-          {draft.text.trim() ? <Markdown source={draft.text} /> : <p className="muted">Nothing to preview yet.</p>}
+          {draft.text.trim() ? (
+            <div className="markdown" dangerouslySetInnerHTML={{ __html: previewHtml }} />
+          ) : (
+            <p className="muted">Nothing to preview yet.</p>
+          )}
         </div>
       ) : (
         <textarea

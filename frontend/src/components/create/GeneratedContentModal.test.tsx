@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { BLOG_CONTENT_MAX, type Article, type ImageStatus } from '@app/shared';
+import { BLOG_CONTENT_MAX, renderMarkdown, type Article, type ImageStatus } from '@app/shared';
 import CreatePage from '../../pages/Create';
 import { ContentEditor } from './ContentEditor';
 import { useContentDraft } from './useContentDraft';
@@ -248,6 +248,29 @@ describe('generated-content modal, step 1: content', () => {
     await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
     expect(within(region('Blog Article')).getByRole('heading', { name: 'Automate' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
+  });
+
+  it('the preview is exactly the sanitized HTML that publishing sends: no script, handler or javascript: link', async () => {
+    const content = [
+      '# Automate',
+      '',
+      '<script>document.title = "owned"</script>',
+      '',
+      'Look <img src="https://example.com/a.png" onerror="alert(1)"> [bad](javascript:alert(2)) <a href="jav&#x61;script:alert(3)">worse</a> [ok](https://example.com/ok)',
+    ].join('\n');
+    const { user } = openModal({}, makeArticle({ blog: { ...makeArticle().blog, content } }));
+    await screen.findByLabelText('Blog content');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
+
+    const html = within(region('Blog Article')).getByRole('document', { name: 'Blog preview' }).querySelector('.markdown')!;
+    const published = document.createElement('div');
+    published.innerHTML = renderMarkdown(content); // as the browser reads what WordPress gets
+    expect(html.innerHTML).toBe(published.innerHTML);
+    expect(html.querySelector('script, [onerror], [href^="javascript" i]')).toBeNull();
+    expect(html.innerHTML).not.toMatch(/<script|onerror|javascript:/i);
+    expect(within(html as HTMLElement).getByRole('heading', { level: 1, name: 'Automate' })).toBeInTheDocument();
+    expect(within(html as HTMLElement).getByRole('link', { name: 'ok' })).toHaveAttribute('href', 'https://example.com/ok');
+    expect(within(html as HTMLElement).queryByRole('link', { name: /bad|worse/ })).not.toBeInTheDocument();
   });
 });
 
