@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { httpUrlOrNull } from '@app/shared';
 import { api, errorText } from '../api/client';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
@@ -38,7 +39,8 @@ export default function Approve() {
     }
     api
       .post<ApprovalPreview>('/approvals/preview', { token })
-      .then(setPreview)
+      // A post address only ever becomes an href when it is http(s).
+      .then((answer) => setPreview({ ...answer, postUrl: httpUrlOrNull(answer.postUrl) }))
       .catch((err) => setError(errorText(err, 'Failed to load the approval. Try the link again.')));
   }, [token]);
 
@@ -47,7 +49,7 @@ export default function Approve() {
     setError('');
     try {
       const result = await api.post<{ postUrl: string | null }>('/approvals/confirm', { token });
-      setDone({ postUrl: result.postUrl });
+      setDone({ postUrl: httpUrlOrNull(result.postUrl) });
     } catch (err) {
       setError(errorText(err, 'Publishing failed. Your content is kept; try again from the Schedule page.'));
     } finally {

@@ -64,6 +64,23 @@ describe('History page', () => {
     expect(within(rows[2]!).getByRole('link', { name: /^View Post/ })).toHaveAttribute('href', 'https://blog.example.com/both/');
   });
 
+  it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {
+    const hostile = makeArticle({
+      _id: 'h4',
+      id: 'h4',
+      title: 'Odd links',
+      blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-07T10:00:00.000Z', wordpressPostUrl: 'javascript:alert(1)' },
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: '2025-03-07T11:00:00.000Z', linkedinPostUrl: 'data:text/html,<script>alert(2)</script>' },
+    });
+    mockApi({ ...session('UTC'), 'GET /api/articles/published': { body: { articles: [hostile] } } });
+    const { container } = renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    expect(bodyRows()).toHaveLength(2);
+    expect(screen.queryByRole('link', { name: /^View Post/ })).not.toBeInTheDocument();
+    expect(container.querySelector('[href^="javascript" i], [href^="data" i]')).toBeNull();
+    expect(historyRows([hostile]).map((r) => r.url)).toEqual([null, null]);
+  });
+
   it("shows dates in the user's time zone (not the browser's), 24-hour, with the zone's name", async () => {
     mockApi({ ...session('America/New_York'), 'GET /api/articles/published': { body: { articles: [both, blogOnly] } } });
     renderWithProviders(<HistoryPage />, { route: '/history' });

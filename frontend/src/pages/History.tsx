@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { isPublished, type Article, type Platform } from '@app/shared';
+import { httpUrlOrNull, isPublished, type Article, type Platform } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
@@ -34,7 +34,8 @@ export function historyRows(articles: Article[]): HistoryRow[] {
         title: article.title,
         platform: PLATFORM_NAMES[platform].service,
         publishedAt: article[platform].lastPublished,
-        url: platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
+        // Only an http(s) address becomes the View link (a stored one may predate that check).
+        url: httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl),
       });
     }
   }

@@ -236,6 +236,30 @@ describe('Schedule page: publishing', () => {
     timing.noticeFadeMs = 30;
   });
 
+  it('a post link that is not http(s) is shown neither in the success message nor on the card', async () => {
+    const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
+    const published = {
+      ...freshScheduled(),
+      blog: { ...notScheduled().blog, publishedToWordPress: true, lastPublished: new Date().toISOString(), wordpressPostUrl: 'javascript:alert(1)' },
+    };
+    let listCalls = 0;
+    mockApi({
+      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? freshScheduled() : published] } }),
+      'POST /api/wordpress/publish/a1': {
+        body: { success: true, post: { link: 'javascript:alert(1)' }, article: published, message: 'Successfully published to WordPress!' },
+      },
+    });
+    const { container } = renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    const message = await screen.findByText('Successfully published to WordPress!');
+    expect(within(message).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(row('Fresh idea', 'Blog')).getAllByText('Published').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('link', { name: /View on WordPress/ })).not.toBeInTheDocument();
+    expect(container.querySelector('[href^="javascript" i]')).toBeNull();
+  });
+
   it('confirm → POST /api/wordpress/publish/{id} → "Successfully published to WordPress!" with View on WordPress, which hides after a while', async () => {
     const publish = deferred<MockReply>();
     // Publish Now exists once the platform is scheduled (SPEC.md §2).

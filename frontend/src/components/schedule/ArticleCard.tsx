@@ -5,6 +5,7 @@ import {
   PLATFORM_STATUS_LABELS,
   QUOTA_BADGE,
   STATUS_LABELS,
+  httpUrlOrNull,
   overallStatus,
   platformBadge,
   platformStatus,
@@ -33,8 +34,9 @@ export interface ArticleCardProps {
   onSchedule?: (article: Article, platforms: Platform[]) => void;
 }
 
+/** The published post's address when it is http(s): only such an address becomes a link. */
 const postUrl = (article: Article, platform: Platform) =>
-  platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl;
+  httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
 
 /** One unpublished article on /schedule (SPEC.md §2 card behaviour). */
 export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: ArticleCardProps) {

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Article, Platform } from '@app/shared';
+import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
 import { ApiError, errorText } from '../../api/client';
 import { publishingApi } from '../../api/publishing';
 import { Modal } from '../Modal';
@@ -11,7 +11,7 @@ import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 export interface PublishResult {
   platform: Platform;
   message: string;
-  /** The post's address on WordPress or LinkedIn, when the server gave one. */
+  /** The post's address on WordPress or LinkedIn, when the server gave an http(s) one. */
   link: string | null;
   /** The article as it is now, when the server sent it back. */
   article: Article | null;
@@ -70,7 +70,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
         onPublished({
           platform,
           message: answer?.message || ScheduleMessages.published.blog,
-          link: answer?.post?.link || null,
+          link: httpUrlOrNull(answer?.post?.link),
           article: answer?.article ?? null,
         });
       } else {
@@ -78,7 +78,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
         onPublished({
           platform,
           message: answer?.message || ScheduleMessages.published.linkedin,
-          link: answer?.post?.url || null,
+          link: httpUrlOrNull(answer?.post?.url),
           article: answer?.article ?? null,
         });
       }
