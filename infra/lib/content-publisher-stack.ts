@@ -118,9 +118,9 @@ export const USER_SECRET_WRITE_ACTIONS = [
   'secretsmanager:DeleteSecret',
 ] as const;
 
-/** The command that prints the setup code (the SetupCodeCommand output). */
-export const setupCodeCommand = (secretArn: string): string =>
-  `aws secretsmanager get-secret-value --secret-id ${secretArn} --query SecretString --output text`;
+/** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
+export const setupCodeCommand = (secretArn: string, region: string): string =>
+  `aws secretsmanager get-secret-value --secret-id ${secretArn} --region ${region} --query SecretString --output text`;
 
 /** Optional AI settings (context value → environment variable of the functions with `ai`). */
 export const AI_CONTEXT_ENV = {
@@ -345,7 +345,7 @@ export class ContentPublisherStack extends Stack {
     });
     new CfnOutput(this, 'SetupCodeCommand', {
       description: 'Prints the one-time setup code that the first registration needs to become the admin',
-      value: setupCodeCommand(this.setupCodeSecret.secretArn),
+      value: setupCodeCommand(this.setupCodeSecret.secretArn, this.region),
     });
   }
 

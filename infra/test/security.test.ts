@@ -226,9 +226,9 @@ describe('first admin: the one-time setup code', () => {
   it('the SetupCodeCommand output is the command that prints it', () => {
     const output = s.template.findOutputs('SetupCodeCommand').SetupCodeCommand!;
     expect(output.Value).toEqual({
-      'Fn::Join': ['', ['aws secretsmanager get-secret-value --secret-id ', { Ref: setupId }, ' --query SecretString --output text']],
+      'Fn::Join': ['', ['aws secretsmanager get-secret-value --secret-id ', { Ref: setupId }, ' --region ', { Ref: 'AWS::Region' }, ' --query SecretString --output text']],
     });
-    expect(setupCodeCommand('ARN')).toBe('aws secretsmanager get-secret-value --secret-id ARN --query SecretString --output text');
+    expect(setupCodeCommand('ARN', 'eu-west-1')).toBe('aws secretsmanager get-secret-value --secret-id ARN --region eu-west-1 --query SecretString --output text');
   });
 
   it('no ADMIN_EMAIL without the adminEmail context value', () => {
