@@ -135,6 +135,14 @@ describe('Sheets import page: back from Google', () => {
     await panelToastWith('Authentication failed: access was not allowed on Google’s consent screen.');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
   });
+
+  it('an unknown sheets_error shows one generic text, never the parameter itself', async () => {
+    mockApi({ 'GET /api/sheets/status': status() });
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now' });
+    await panelToastWith('Authentication failed: the Google sign-in did not complete. Try again.');
+    expect(document.body.textContent).not.toMatch(/suspended/);
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
+  });
 });
 
 describe('Sheets import page: connected', () => {

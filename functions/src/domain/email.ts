@@ -1,7 +1,7 @@
 import { IntegrationMessages, TEST_EMAIL_SUBJECT, maskSecret, type EmailStatus } from '@app/shared';
 import { ApiError, badRequest } from './errors.js';
 import { IntegrationError, type GoogleOAuthClient, type MailMessage, type MailSender } from './integrations.js';
-import type { OAuthState } from './oauth-state.js';
+import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
 
 export const EMAIL_KEYS = {
@@ -62,7 +62,7 @@ export class EmailService {
   async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
     const userId = await this.state.verify(query.state, 'gmail');
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'gmail_error=invalid_state';
-    if (query.error) return `gmail_error=${encodeURIComponent(query.error)}`;
+    if (query.error) return `gmail_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'gmail_error=missing_code';
     const v = await this.values(userId);
     const clientId = v.get(EMAIL_KEYS.clientId);

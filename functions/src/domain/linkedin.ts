@@ -2,7 +2,7 @@ import { IntegrationMessages, type LinkedInStatus } from '@app/shared';
 import { randomBytes } from 'node:crypto';
 import { badRequest } from './errors.js';
 import { IntegrationError, type LinkedInClient } from './integrations.js';
-import type { OAuthState } from './oauth-state.js';
+import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
 
 export const LI_KEYS = {
@@ -152,7 +152,7 @@ export class LinkedInService {
     const signed = await this.state.read(query.state, 'linkedin');
     const userId = signed?.userId;
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'linkedin_error=invalid_state';
-    if (query.error) return `linkedin_error=${encodeURIComponent(query.error)}`;
+    if (query.error) return `linkedin_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'linkedin_error=missing_code';
     const { clientId, clientSecret } = await this.storedClient(userId);
     if (!clientId || !clientSecret) return 'linkedin_error=not_configured';

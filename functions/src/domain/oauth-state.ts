@@ -38,3 +38,13 @@ export class OAuthState {
     }
   }
 }
+
+/**
+ * The provider's `error` parameter as it may travel on to the SPA's address: an OAuth error code
+ * (RFC 6749 §4.1.2.1: access_denied, LinkedIn's user_cancelled_login…) or 'provider_error' for
+ * anything that is not shaped like one. The callback is a public address, so the parameter can be
+ * anything a link puts there; the SPA maps codes to its own texts and never shows them.
+ */
+export function providerErrorCode(error: string): string {
+  return /^[a-z][a-z0-9_]{0,63}$/.test(error) ? error : 'provider_error';
+}

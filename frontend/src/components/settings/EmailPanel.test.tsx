@@ -159,6 +159,23 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     expect(location()).toHaveTextContent(/^\/settings$/);
   });
 
+  it('an unknown gmail_error shows one generic text, never the parameter itself', async () => {
+    setup({}, '/settings?gmail_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now');
+    expect(await findToast('Google sign-in did not complete. Please try again.')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/suspended/);
+    expect(location()).toHaveTextContent(/^\/settings$/);
+  });
+
+  it('a popup message with a crafted error reads the same generic text', async () => {
+    setup({ 'GET /api/email/settings': { body: saved } });
+    await loaded('owner@example.com');
+    window.dispatchEvent(
+      new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-error', error: 'Your account is suspended, call now' } }),
+    );
+    expect(await findToast('Google sign-in did not complete. Please try again.')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/suspended/);
+  });
+
   it('in the popup: posts to the opener and closes', async () => {
     const postMessage = vi.fn();
     Object.defineProperty(window, 'opener', {

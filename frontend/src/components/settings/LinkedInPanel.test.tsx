@@ -252,6 +252,19 @@ describe('LinkedIn Integration panel: authentication', () => {
     expect(location()).toHaveTextContent(/^\/settings$/);
   });
 
+  it('an unknown linkedin_error shows one generic text, never the parameter itself', async () => {
+    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now');
+    expect(await findToast('LinkedIn sign-in did not complete. Please try again.')).toBeInTheDocument();
+    expect(screen.queryByText(/suspended|555/)).not.toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/suspended/);
+    expect(location()).toHaveTextContent(/^\/settings$/);
+  });
+
+  it('a code that names an inherited property is unknown too', async () => {
+    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=constructor');
+    expect(await findToast('LinkedIn sign-in did not complete. Please try again.')).toBeInTheDocument();
+  });
+
   it('in the popup: posts the outcome to the opener and closes instead of toasting', async () => {
     const postMessage = vi.fn();
     Object.defineProperty(window, 'opener', {

@@ -52,31 +52,50 @@ export const PanelMessages = {
   copyFailed: 'Could not copy: select the text and copy it by hand',
 } as const;
 
+/**
+ * The `?linkedin_error=` / `?gmail_error=` codes the callbacks put on /settings, as sentences. Only
+ * known codes have a text of their own; anything else (the parameter is in the address, so anyone
+ * can craft a link with one) reads as one generic sentence, and the parameter itself is never shown.
+ */
+const LINKEDIN_ERRORS: Record<string, string> = {
+  invalid_state: 'The LinkedIn sign-in could not be verified. Please try again.',
+  user_cancelled_login: 'LinkedIn sign-in was cancelled.',
+  user_cancelled_authorize: 'LinkedIn sign-in was cancelled.',
+  not_configured: IntegrationMessages.linkedinSaveFirst,
+  missing_code: 'LinkedIn did not send an authorization code. Please try again.',
+  unauthorized_scope_error: `LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick '${IntegrationMessages.linkedinPagesLabel}'.`,
+  access_denied: 'LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app.',
+  linkedin_invalid_client: "LinkedIn rejected the client ID or secret. Copy both again from the app's Auth tab in the LinkedIn Developer Portal.",
+  linkedin_invalid_grant: 'The LinkedIn authorization expired before it could be used. Please try again.',
+  linkedin_unreachable: 'LinkedIn could not be reached. Please try again later.',
+};
+const LINKEDIN_FAILED = 'LinkedIn sign-in did not complete. Please try again.';
+
+const GMAIL_ERRORS: Record<string, string> = {
+  invalid_state: 'The Google sign-in could not be verified. Please try again.',
+  access_denied: 'Google sign-in was cancelled.',
+  not_configured: IntegrationMessages.gmailCredentialsRequired,
+  missing_code: 'Google did not send an authorization code. Please try again.',
+  no_refresh_token:
+    'Google did not return a refresh token. Remove the app under Google Account → Security → Third-party access, then authenticate again.',
+  redirect_uri_mismatch: 'Google refused the redirect URI: add the one shown below to your OAuth client.',
+  google_redirect_uri_mismatch: 'Google refused the redirect URI: add the one shown below to your OAuth client.',
+  invalid_grant: 'Google refused the authorization (invalid_grant). Please authenticate again.',
+  google_invalid_grant: 'Google refused the authorization (invalid_grant). Please authenticate again.',
+  google_invalid_client: 'Google rejected the OAuth client ID or secret. Check both against the Google Cloud console.',
+  google_unreachable: 'Google could not be reached. Please try again later.',
+};
+const GMAIL_FAILED = 'Google sign-in did not complete. Please try again.';
+
+const known = (texts: Record<string, string>, code: string): string | undefined =>
+  Object.prototype.hasOwnProperty.call(texts, code) ? texts[code] : undefined;
+
 /** A readable text for the `linkedin_error` code the callback puts on /settings. */
 export function linkedInErrorText(code: string): string {
-  if (code === 'invalid_state') return 'The LinkedIn sign-in could not be verified. Please try again.';
-  if (code.startsWith('user_cancelled')) return 'LinkedIn sign-in was cancelled.';
-  if (code === 'not_configured') return IntegrationMessages.linkedinSaveFirst;
-  if (code === 'missing_code') return 'LinkedIn did not send an authorization code. Please try again.';
-  if (code === 'unauthorized_scope_error') {
-    return `LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick '${IntegrationMessages.linkedinPagesLabel}'.`;
-  }
-  if (code === 'access_denied') {
-    return 'LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app.';
-  }
-  return `LinkedIn authentication failed (${code}). Please try again.`;
+  return known(LINKEDIN_ERRORS, code) ?? LINKEDIN_FAILED;
 }
 
 /** A readable text for the `gmail_error` code the callback puts on /settings. */
 export function gmailErrorText(code: string): string {
-  if (code === 'invalid_state') return 'The Google sign-in could not be verified. Please try again.';
-  if (code === 'access_denied') return 'Google sign-in was cancelled.';
-  if (code === 'not_configured') return IntegrationMessages.gmailCredentialsRequired;
-  if (code === 'missing_code') return 'Google did not send an authorization code. Please try again.';
-  if (code === 'no_refresh_token') {
-    return 'Google did not return a refresh token. Remove the app under Google Account → Security → Third-party access, then authenticate again.';
-  }
-  if (code === 'redirect_uri_mismatch') return 'Google refused the redirect URI: add the one shown below to your OAuth client.';
-  if (code === 'invalid_grant') return 'Google refused the authorization (invalid_grant). Please authenticate again.';
-  return `Google authentication failed (${code}). Please try again.`;
+  return known(GMAIL_ERRORS, code) ?? GMAIL_FAILED;
 }

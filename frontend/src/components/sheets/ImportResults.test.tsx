@@ -25,6 +25,8 @@ describe('authErrorReason', () => {
   it('turns callback codes into sentences, naming the redirect URI to register', () => {
     expect(authErrorReason('google_redirect_uri_mismatch', 'https://app.example')).toContain('https://app.example/api/sheets/callback');
     expect(authErrorReason('missing_scope')).toMatch(/allow both permissions/);
-    expect(authErrorReason('weird')).toBe('Google answered “weird”. Try again.');
+    // The code comes from the address: an unknown one is never repeated.
+    expect(authErrorReason('weird')).toBe('the Google sign-in did not complete. Try again.');
+    expect(authErrorReason('Your account is suspended, call now')).not.toMatch(/suspended/);
   });
 });

@@ -1,6 +1,9 @@
 import { SheetsMessages } from '@app/shared';
 
-/** The callback's `?sheets_error=` codes, as sentences. */
+/**
+ * The callback's `?sheets_error=` codes, as sentences. The parameter is in the address (anyone can
+ * craft a link with one), so an unknown code reads as one generic sentence, never as itself.
+ */
 export function authErrorReason(code: string, origin = window.location.origin): string {
   switch (code) {
     case 'invalid_state':
@@ -19,7 +22,9 @@ export function authErrorReason(code: string, origin = window.location.origin): 
       return `Google refused the redirect URI. Add ${origin}/api/sheets/callback to the OAuth client’s authorized redirect URIs.`;
     case 'google_invalid_grant':
       return 'the authorization code expired. Try again.';
+    case 'google_unreachable':
+      return 'Google could not be reached. Try again later.';
     default:
-      return `Google answered “${code}”. Try again.`;
+      return 'the Google sign-in did not complete. Try again.';
   }
 }
