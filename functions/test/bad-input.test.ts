@@ -11,7 +11,8 @@ import { EXAMPLE_BODIES, exampleBody } from './helpers/example-bodies.js';
  * 1 MB, malformed JSON and schema violations answer 400 with a clear message and change
  * nothing"). For every route that takes a body: malformed and non-object JSON, no body, a body
  * that is not JSON, one over 1 MB, each required field missing, each field with values of the
- * wrong type, each string one character over its maximum, unknown fields. For every route with
+ * wrong type, each string one character over its maximum, each text field with a control or
+ * text-direction character (NUL, U+202E), unknown fields. For every route with
  * path parameters: ids that do not exist (404) and malformed ids. For every query string: values
  * of the wrong form, over-long values, unknown parameters. Each case must answer 4xx with a
  * clear `message` (an OAuth callback may instead redirect with an error), never 5xx, and the
@@ -237,6 +238,30 @@ const longer = (value: unknown, length: number) => {
   return start + 'a'.repeat(length - start.length);
 };
 
+/**
+ * Characters no stored text may contain (shared/src/text.ts): one control character and one
+ * text-direction override, put into every text field of every body.
+ */
+const UNSAFE_CHARACTERS = [
+  ['NUL', '\u0000'],
+  ['U+202E (right-to-left override)', '\u202e'],
+] as const;
+
+/**
+ * Text fields that take such characters on purpose, and why. Anything not listed here must refuse them.
+ * Passwords typed to prove who one is are compared with a stored hash, never stored or shown, and
+ * an account made before the rule may have one with such a character: refusing it would lock it out.
+ * The setup code is compared with the configured one and never stored (and ignored once an admin exists).
+ */
+const UNSAFE_CHARACTERS_ALLOWED = new Set(['auth.login password', 'auth.changePassword currentPassword', 'auth.register setupCode']);
+
+/** The example's text with `ch` in the middle (so that trimming cannot drop it), or a plain text with it. */
+const withCharacter = (value: unknown, ch: string) => {
+  const text = typeof value === 'string' && value ? value : 'some text';
+  const middle = Math.ceil(text.length / 2);
+  return `${text.slice(0, middle)}${ch}${text.slice(middle)}`;
+};
+
 /** Deep enough to overflow the stack of any code that recurses over a body. */
 const NESTING = 100_000;
 
@@ -285,6 +310,11 @@ function bodyCases(route: RouteDef): Case[] {
     const max = maxLength(field);
     if (typeof max === 'number' && max < MAX_BODY_BYTES) {
       cases.push({ label: `with ${name} of ${max + 1} characters`, path, options: json({ ...example, [name]: longer(example[name], max + 1) }), misleading: /required/i });
+    }
+    if (kinds.has('string') && !UNSAFE_CHARACTERS_ALLOWED.has(`${route.id} ${name}`)) {
+      for (const [what, ch] of UNSAFE_CHARACTERS) {
+        cases.push({ label: `with ${name} containing ${what}`, path, options: json({ ...example, [name]: withCharacter(example[name], ch) }) });
+      }
     }
     if (name in DANGLING_REFERENCES) {
       cases.push({ label: `with a ${name} that names nothing`, path, options: json({ ...example, [name]: DANGLING_REFERENCES[name] }) });

@@ -54,6 +54,24 @@ describe('spreadsheet rows', () => {
     ]);
   });
 
+  it('refuses control and text-direction characters in any stored cell, tags included, naming the column', () => {
+    const { rows, errors } = parseSheetRows(
+      [
+        ['Fine', 'Topic', 'kw', 'Line one\nline two', '', 'a, b'],
+        ['Bad\u0000title', 'Topic', 'kw'],
+        ['Title', 'Topic', 'kw', 'details \u202eeulav', ''],
+        ['Title', 'Topic', 'kw', '', '', 'ok, evil\u2066tag'],
+      ],
+      2,
+    );
+    expect(rows.map((r) => r.row)).toEqual([2]);
+    expect(errors).toEqual([
+      { row: 3, message: 'Title contains characters that are not allowed (control or text-direction characters)' },
+      { row: 4, message: 'Details contains characters that are not allowed (control or text-direction characters)' },
+      { row: 5, message: 'Tags contains characters that are not allowed (control or text-direction characters)' },
+    ]);
+  });
+
   it('treats a first row of data as data', () => {
     expect(parseSheetRows([['Launch plan', 'Marketing', 'launch']], 2).rows).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
+import { safeCharacters } from './text.js';
 
 export const PLATFORMS = ['blog', 'linkedin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -23,7 +24,11 @@ export const BLOG_CONTENT_MAX = 100_000;
 export const EDIT_REQUEST_MAX = 2000;
 
 const text = (label: string, max: number) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .check(safeCharacters(label));
 
 export const CreateArticleSchema = z.strictObject({
   title: text('Title', TITLE_MAX).min(1, ArticleMessages.titleRequired),
@@ -35,10 +40,13 @@ export const CreateArticleSchema = z.strictObject({
 export type CreateArticleInput = z.input<typeof CreateArticleSchema>;
 
 export const BlogContentSchema = z.strictObject({
-  content: z.string({ error: 'content must be text' }).max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`),
+  content: z
+    .string({ error: 'content must be text' })
+    .max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`)
+    .check(safeCharacters('Blog content')),
 });
 export const LinkedInContentSchema = z.strictObject({
-  content: z.string({ error: 'content must be text' }).max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong),
+  content: z.string({ error: 'content must be text' }).max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong).check(safeCharacters('LinkedIn content')),
 });
 
 export const ArticleIdSchema = z
@@ -54,7 +62,8 @@ export const GptEditSchema = z.strictObject({
     .string({ error: ArticleMessages.editRequestBlank })
     .trim()
     .min(1, ArticleMessages.editRequestBlank)
-    .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`),
+    .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`)
+    .check(safeCharacters('The edit request')),
 });
 export type GptEditInput = z.infer<typeof GptEditSchema>;
 
@@ -63,7 +72,8 @@ export const ImageRequestSchema = z.strictObject({
     .string({ error: ArticleMessages.imageDescriptionRequired })
     .trim()
     .min(1, ArticleMessages.imageDescriptionRequired)
-    .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`),
+    .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`)
+    .check(safeCharacters('The image description')),
 });
 
 export const ArticleParamsSchema = z.strictObject({ id: ArticleIdSchema });

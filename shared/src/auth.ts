@@ -6,13 +6,15 @@ import {
   PASSWORD_MIN_LENGTH,
   isValidTimeZone,
 } from './limits.js';
+import { safeCharacters } from './text.js';
 
 const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .check(safeCharacters(label));
 
 export const EmailSchema = z
   .string({ error: 'Email is required' })
@@ -24,7 +26,9 @@ export const EmailSchema = z
 export const PasswordSchema = z
   .string({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  // A new password only: the login schema leaves passwords as they were, so no account is locked out.
+  .check(safeCharacters('Password'));
 
 export const TimeZoneSchema = z
   .string({ error: 'Timezone is required' })

@@ -7,5 +7,6 @@ export * from './integrations.js';
 export * from './status.js';
 export * from './dashboard.js';
 export * from './sheets.js';
+export * from './text.js';
 export * from './markdown.js';
 export * from './urls.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EmailSchema } from './auth.js';
+import { safeCharacters } from './text.js';
 
 /** The LinkedIn panel's opt-in for page posting; the publish error names it. */
 const LINKEDIN_PAGES_LABEL = 'Also post to LinkedIn Pages I administer';
@@ -43,7 +44,8 @@ export const SiteUrlSchema = z
   .trim()
   .min(1, IntegrationMessages.allFieldsRequired)
   .max(300, 'The site URL is too long')
-  .refine(noBullets, IntegrationMessages.obfuscated);
+  .refine(noBullets, IntegrationMessages.obfuscated)
+  .check(safeCharacters('The site URL'));
 
 export const WordPressTestSchema = z.strictObject({
   siteUrl: SiteUrlSchema,
@@ -52,17 +54,19 @@ export const WordPressTestSchema = z.strictObject({
     .trim()
     .min(1, IntegrationMessages.allFieldsRequired)
     .max(200, 'The username must be at most 200 characters')
-    .refine(noBullets, IntegrationMessages.obfuscated),
+    .refine(noBullets, IntegrationMessages.obfuscated)
+    .check(safeCharacters('The username')),
   appPassword: z
     .string({ error: IntegrationMessages.allFieldsRequired })
     .max(200, 'The application password must be at most 200 characters')
     .refine(noBullets, IntegrationMessages.obfuscated)
+    .check(safeCharacters('The application password'))
     .optional()
     .default(''),
 });
 
 export const WordPressCredentialsSchema = WordPressTestSchema.extend({
-  siteId: z.string({ error: 'siteId must be text' }).max(100, 'siteId must be at most 100 characters').optional(),
+  siteId: z.string({ error: 'siteId must be text' }).max(100, 'siteId must be at most 100 characters').check(safeCharacters('siteId')).optional(),
   skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
 });
 export type WordPressCredentialsInput = z.input<typeof WordPressCredentialsSchema>;
@@ -73,12 +77,14 @@ export const LinkedInCredentialsSchema = z.strictObject({
     .trim()
     .min(1, IntegrationMessages.linkedinClientIdRequired)
     .max(200, 'The Client ID must be at most 200 characters')
-    .refine(noBullets, IntegrationMessages.obfuscated),
+    .refine(noBullets, IntegrationMessages.obfuscated)
+    .check(safeCharacters('The Client ID')),
   clientSecret: z
     .string({ error: 'The Client Secret must be text' })
     .trim()
     .max(500, 'The Client Secret must be at most 500 characters')
     .refine(noBullets, IntegrationMessages.obfuscated)
+    .check(safeCharacters('The Client Secret'))
     .optional()
     .default(''),
 });
@@ -110,13 +116,14 @@ export const WebhookSchema = z.strictObject({
     .string({ error: 'Webhook URL is required' })
     .trim()
     .max(1000, 'The webhook URL must be at most 1000 characters')
+    .check(safeCharacters('The webhook URL'))
     .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter an http(s) URL, or leave it empty to turn the webhook off'),
 });
 
 export const EmailTestSchema = z.strictObject({
   to: EmailSchema,
-  subject: z.string({ error: 'subject must be text' }).max(300, 'The subject must be at most 300 characters').optional(),
-  message: z.string({ error: 'message must be text' }).max(10_000, 'The message must be at most 10000 characters').optional(),
+  subject: z.string({ error: 'subject must be text' }).max(300, 'The subject must be at most 300 characters').check(safeCharacters('The subject')).optional(),
+  message: z.string({ error: 'message must be text' }).max(10_000, 'The message must be at most 10000 characters').check(safeCharacters('The message')).optional(),
   method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
 });
 

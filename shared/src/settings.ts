@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { safeCharacters } from './text.js';
 
 export const SettingMessages = {
   keyRequired: 'Key name is required',
@@ -44,11 +45,13 @@ export const SaveSettingSchema = z.strictObject({
   value: z
     .string({ error: SettingMessages.valueRequired })
     .min(1, SettingMessages.valueRequired)
-    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`),
+    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
+    .check(safeCharacters('The value')),
   description: z
     .string({ error: 'Description must be text' })
     .trim()
     .max(SETTING_DESCRIPTION_MAX, `Descriptions must be at most ${SETTING_DESCRIPTION_MAX} characters`)
+    .check(safeCharacters('The description'))
     .optional()
     .default(''),
 });

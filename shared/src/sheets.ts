@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { safeCharacters } from './text.js';
 
 /** SPEC.md §2 /sheets-import, §5, §8, §9: the spreadsheet import's texts, columns and payloads. */
 export const SheetsMessages = {
@@ -97,7 +98,8 @@ export const SheetsImportSchema = z.strictObject({
     .string({ error: SheetsMessages.selectSpreadsheetAndRange })
     .trim()
     .min(1, SheetsMessages.selectSpreadsheetAndRange)
-    .max(300, 'The range must be at most 300 characters'),
+    .max(300, 'The range must be at most 300 characters')
+    .check(safeCharacters('The range')),
   /** Write each row's status into the column after the six import columns (needs write access). Off by default. */
   writeBack: z.boolean({ error: 'writeBack must be true or false' }).optional(),
 });

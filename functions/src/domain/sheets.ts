@@ -22,6 +22,8 @@
 import { createHash } from 'node:crypto';
 import {
   CreateArticleSchema,
+  hasUnsafeCharacters,
+  unsafeCharactersMessage,
   MAX_IMPORT_ROWS,
   SHEET_COLUMNS,
   RowStatus,
@@ -40,7 +42,7 @@ import {
 import { EMAIL_KEYS } from './email.js';
 import { ApiError, badRequest } from './errors.js';
 import { IntegrationError, type GoogleOAuthClient } from './integrations.js';
-import type { OAuthState } from './oauth-state.js';
+import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
 
 /** Where the connection lives: a secret setting of the user (never returned unmasked). */
@@ -200,6 +202,11 @@ export function parseSheetRows(values: unknown[][], firstRow: number): { rows: I
       errors.push({ row, message: firstIssueMessage(parsed.error) });
       return;
     }
+    // Tags are stored too: the same characters are refused as in every other text field.
+    if (hasUnsafeCharacters(tags)) {
+      errors.push({ row, message: unsafeCharactersMessage('Tags') });
+      return;
+    }
     rows.push({ row, input: parsed.data, tags: splitTags(tags) });
   });
   return { rows, errors, header };
@@ -330,7 +337,7 @@ export class SheetsService {
     const userId = state?.userId;
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'sheets_error=invalid_state';
     const askedWrite = state?.extra.access === 'write';
-    if (query.error) return `sheets_error=${encodeURIComponent(query.error)}`;
+    if (query.error) return `sheets_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'sheets_error=missing_code';
     const { client } = await this.connection(userId);
     if (!client) return 'sheets_error=not_configured';
