@@ -4,6 +4,10 @@ import { SignJWT } from 'jose';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack } from '../src/local/stack.js';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
+import { NOTIFY_LEASE_MS, NotifyInProgressError } from '../src/domain/scheduling.js';
 import { approvalNotifier } from '../src/services/approval-notifier.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -14,6 +18,11 @@ let wp: FakeWordPress;
 let user: Client;
 let userId: string;
 
+const articlesDb = () =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const outbox = () => {
   try {
@@ -126,12 +135,37 @@ describe('the scheduled run', () => {
     await schedule(id, 'linkedin', at);
     const sent = outbox().length;
     const run = { userId, articleId: id, platform: 'linkedin' as const, scheduledFor: at };
-    expect(await Promise.all([approvalNotifier().generateAndNotify(run), approvalNotifier().generateAndNotify(run)])).toEqual(
-      expect.arrayContaining(['sent', 'duplicate']),
-    );
+    // Two deliveries at once: one sends, the other finds it in progress and fails, to be retried later…
+    const both = await Promise.allSettled([approvalNotifier().generateAndNotify(run), approvalNotifier().generateAndNotify(run)]);
+    expect(both.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name)).sort()).toEqual(['NotifyInProgressError', 'sent']);
+    // …when the e-mail is out: the retry does nothing.
     expect(await approvalNotifier().generateAndNotify(run)).toBe('duplicate');
     expect(await approvalNotifier().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe('stale');
     expect(outbox().length).toBe(sent + 1);
+  });
+
+  it('a run cut off before its e-mail went out (only its lease is left) is sent by the retry once the lease has expired', async () => {
+    const id = await newArticle('Cut off');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', at);
+    const run = { userId, articleId: id, platform: 'blog' as const, scheduledFor: at };
+    const store = new DynamoArticleStore(articlesDb(), app.tableName);
+    // The killed run claimed the e-mail a while ago and never finished.
+    const claimedAt = new Date(Date.now() - NOTIFY_LEASE_MS - 1000);
+    expect(await store.claimNotify(userId, id, 'blog', at, claimedAt.toISOString(), new Date(claimedAt.getTime() + NOTIFY_LEASE_MS).toISOString())).toBe('claimed');
+    expect(await approvalNotifier().generateAndNotify(run)).toBe('sent');
+    expect(withSubject('Approve for WordPress (blog): Cut off')).toHaveLength(1);
+    expect(await approvalNotifier().generateAndNotify(run)).toBe('duplicate');
+  });
+
+  it('a run whose lease another delivery holds sends nothing and fails, to be retried', async () => {
+    const id = await newArticle('Held');
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'linkedin', at);
+    const store = new DynamoArticleStore(articlesDb(), app.tableName);
+    expect(await store.claimNotify(userId, id, 'linkedin', at, new Date().toISOString(), new Date(Date.now() + 60_000).toISOString())).toBe('claimed');
+    await expect(approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).rejects.toThrow(NotifyInProgressError);
+    expect(withSubject('Approve for LinkedIn: Held')).toHaveLength(0);
   });
 
   it('survives a restart: stored schedules are re-armed and fire', async () => {

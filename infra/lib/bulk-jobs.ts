@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -26,6 +27,14 @@ export const BULK_JOBS_DEFAULTS = {
   alarmPeriod: Duration.minutes(5),
 } as const;
 
+/** The worker's asynchronous invocations (an API function's job, a schedule's run): how often and how long they are tried. */
+export const WORKER_ASYNC_DEFAULTS = {
+  /** Lambda's own retries after a failed run, a minute and then two minutes later; then the failure queue. */
+  retryAttempts: 2,
+  /** An invocation still not run after this long (throttled for hours) goes to the failure queue too. */
+  maxEventAge: Duration.hours(6),
+} as const;
+
 export interface BulkJobsProps {
   /** The function that runs the jobs (the worker). */
   worker: IFunction;
@@ -36,11 +45,18 @@ export interface BulkJobsProps {
 }
 
 /**
- * The bulk job queue: a spreadsheet import's drafting jobs go to this SQS queue (the sheets function
+ * The job queue and the job failure queue. The job queue: a spreadsheet import's drafting jobs go to this SQS queue (the sheets function
  * sends them, BULK_JOB_QUEUE_URL) and the worker drains it one job per invocation, at most
  * BULK_JOBS_DEFAULTS.maxConcurrency at once. A job whose run throws (a transient AI failure) is
  * redelivered after the visibility timeout; after maxReceiveCount deliveries it goes to the
  * dead-letter queue, which is alarmed. Interactive jobs keep the direct async invoke.
+ *
+ * The dead-letter queue is every job's failure queue: it is also the worker's on-failure destination,
+ * so a directly invoked job (an API function's drafting or image, a schedule's approval e-mail) that
+ * failed on every attempt lands there as Lambda's invocation record, is alarmed the same way, and is
+ * never lost. Every failure is recorded on its article too (functions/src/jobs/run-job.ts). A DLQ
+ * redrive (StartMessageMoveTask to the job queue) runs them again: the worker takes a job or an
+ * invocation record alike (functions/src/jobs/job-schema.ts).
  */
 export class BulkJobs extends Construct {
   readonly queue: Queue;
@@ -70,12 +86,18 @@ export class BulkJobs extends Construct {
       reportBatchItemFailures: true,
     });
     props.worker.addEventSource(this.eventSource);
+    props.worker.configureAsyncInvoke({
+      onFailure: new SqsDestination(this.deadLetterQueue),
+      retryAttempts: WORKER_ASYNC_DEFAULTS.retryAttempts,
+      maxEventAge: WORKER_ASYNC_DEFAULTS.maxEventAge,
+    });
 
     this.deadLetterAlarm = deadLetterAlarm(
       this,
       this.deadLetterQueue,
-      'A bulk job (drafting an article of a spreadsheet import) failed on every delivery to the worker: its message ' +
-        'waits in the bulk jobs dead-letter queue; the article shows the last error.',
+      'A worker job failed on every attempt: a bulk job (drafting for a spreadsheet import) or a directly invoked one ' +
+        '(drafting, an image, a scheduled approval e-mail). Its message waits in this failure queue and the article shows ' +
+        'the last error; fix the cause, then redrive the queue to the job queue (README: Failed jobs).',
       { period: BULK_JOBS_DEFAULTS.alarmPeriod, threshold: BULK_JOBS_DEFAULTS.alarmThreshold },
     );
     if (props.alarmTopic) notifyTopic(this.deadLetterAlarm, props.alarmTopic);

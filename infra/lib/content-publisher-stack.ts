@@ -122,6 +122,10 @@ export const USER_SECRET_WRITE_ACTIONS = [
 export const setupCodeCommand = (secretArn: string, region: string): string =>
   `aws secretsmanager get-secret-value --secret-id ${secretArn} --region ${region} --query SecretString --output text`;
 
+/** The command that moves the failed jobs back to the job queue (the RedriveFailedJobsCommand output). */
+export const redriveCommand = (failureQueueArn: string, jobQueueArn: string, region: string): string =>
+  `aws sqs start-message-move-task --source-arn ${failureQueueArn} --destination-arn ${jobQueueArn} --region ${region}`;
+
 /** Optional AI settings (context value → environment variable of the functions with `ai`). */
 export const AI_CONTEXT_ENV = {
   openaiBaseUrl: 'OPENAI_BASE_URL',
@@ -336,8 +340,12 @@ export class ContentPublisherStack extends Stack {
       value: this.schedules.group.scheduleGroupName,
     });
     new CfnOutput(this, 'BulkJobDeadLetterQueueUrl', {
-      description: 'Bulk jobs (spreadsheet import drafting) that failed on every delivery (alarmed)',
+      description: 'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt (alarmed)',
       value: this.bulkJobs.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'RedriveFailedJobsCommand', {
+      description: 'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
+      value: redriveCommand(this.bulkJobs.deadLetterQueue.queueArn, this.bulkJobs.queue.queueArn, this.region),
     });
     new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
       description: 'Scheduled runs that could not be delivered (alarmed)',

@@ -518,14 +518,16 @@ describe('IAM', () => {
       expect(sqs).toEqual(sorted(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, bulkQueueArn()])));
       expect(environmentOf(name).BULK_JOB_QUEUE_URL).toEqual({ Ref: bulkQueueId() });
     } else if (name === WORKER_ENTRY_NAME) {
-      // The event source mapping's consumer permissions, on this queue only; it never sends.
+      // The event source mapping's consumer permissions, on this queue only; it never sends to it. Its
+      // failed async invocations go to the job failure queue (the on-failure destination, sent as the worker).
+      const failureQueueArn = { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.deadLetterQueue), 'Arn'] };
       expect(sqs).toEqual(
-        sorted(
-          ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((a) => [
-            a,
-            bulkQueueArn(),
-          ]),
-        ),
+        sorted([
+          ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map(
+            (a) => [a, bulkQueueArn()],
+          ),
+          ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, failureQueueArn]),
+        ]),
       );
       expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
     } else {
@@ -534,18 +536,19 @@ describe('IAM', () => {
     }
   });
 
-  it('only the sheets function may send to the bulk job queue, in the whole stack; nobody may send to its dead-letter queue but SQS', () => {
+  it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS and the worker (its failed invocations) to its dead-letter queue', () => {
     const senders: string[] = [];
+    const failureSenders: string[] = [];
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
       for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
         const text = JSON.stringify(statement.Resource);
-        if (asArray(statement.Action).includes('sqs:SendMessage') && text.includes(`"${bulkQueueId()}"`)) {
-          senders.push(...(policy.Properties.Roles as { Ref: string }[]).map((r) => r.Ref));
-        }
-        expect(text).not.toContain(`"${logicalId(stack, stack.bulkJobs.deadLetterQueue)}"`);
+        const roles = (policy.Properties.Roles as { Ref: string }[]).map((r) => r.Ref);
+        if (asArray(statement.Action).includes('sqs:SendMessage') && text.includes(`"${bulkQueueId()}"`)) senders.push(...roles);
+        if (text.includes(`"${logicalId(stack, stack.bulkJobs.deadLetterQueue)}"`)) failureSenders.push(...roles);
       }
     }
     expect(senders).toEqual([logicalId(stack, roleOf('sheets'))]);
+    expect([...new Set(failureSenders)]).toEqual([logicalId(stack, stack.worker.role)]);
   });
 
   it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {

@@ -43,3 +43,19 @@ export function tooManyLoginAttempts(retryAfterSeconds: number): string {
       : `${Math.ceil(retryAfterSeconds / 60)} minute${Math.ceil(retryAfterSeconds / 60) === 1 ? '' : 's'}`;
   return `Too many failed sign-in attempts. Try again in ${wait}.`;
 }
+
+/**
+ * Codes a failed background run records as the article's lastError, with what they tell the user.
+ * The Schedule card and the dashboard's "Needs attention" show them; codes in RUN_FAILURES_FIXED_IN_SETTINGS
+ * link to Settings.
+ */
+export const RunFailureMessages = {
+  email_failed: 'The approval e-mail could not be sent: reconnect Gmail in Settings.',
+  email_not_configured: 'The approval e-mail could not be sent: set up Gmail in Settings.',
+  draft_failed: 'Drafting did not finish. Open the article to generate it again, or try again later.',
+  image_failed: 'The image could not be made. Generate it again from the article.',
+  run_failed: 'The scheduled run did not finish. It is tried again; if this stays, reschedule the article.',
+} as const;
+export type RunFailureCode = keyof typeof RunFailureMessages;
+export const RUN_FAILURES_FIXED_IN_SETTINGS: ReadonlySet<string> = new Set<RunFailureCode>(['email_failed', 'email_not_configured']);
+

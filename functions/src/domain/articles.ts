@@ -343,6 +343,11 @@ export class ArticleService {
     }
   }
 
+  /** A background run's failure, kept as the article's lastError (no article: nothing to record). */
+  async recordFailure(userId: string, id: string, error: { code: string; message: string }): Promise<void> {
+    await this.deps.articles.update(userId, id, { lastError: error, updatedAt: this.now().toISOString() });
+  }
+
   async imageStatus(userId: string, id: string): Promise<ImageStatus> {
     return this.imageStatusOf(await this.get(userId, id));
   }

@@ -38,9 +38,21 @@ export interface ArticleStore {
    * Records `value` under `field.platform` unless it is already there (a conditional write):
    * true the first time, false for a repeat. Makes repeated deliveries act once.
    */
-  markOnce(userId: string, id: string, field: 'notified' | 'approved', platform: Platform, value: string): Promise<boolean>;
-  unmark(userId: string, id: string, field: 'notified' | 'approved', platform: Platform): Promise<void>;
+  markOnce(userId: string, id: string, field: 'approved', platform: Platform, value: string): Promise<boolean>;
+  unmark(userId: string, id: string, field: 'approved', platform: Platform): Promise<void>;
+  /**
+   * Claims the sending of a run's approval e-mail with a lease (a conditional write): 'claimed', or
+   * 'done' when that run's e-mail went out already, or 'held' while another delivery's unexpired
+   * lease holds it. A run cut off before sending leaves only a lease, which expires: the retry sends.
+   */
+  claimNotify(userId: string, id: string, platform: Platform, scheduledFor: string, now: string, leaseUntil: string): Promise<NotifyClaim>;
+  /** Records that the run's e-mail was sent (after sending), ending the lease. */
+  finishNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
+  /** Gives up the run's lease (the send failed): a retry may claim it at once. */
+  releaseNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
 }
+
+export type NotifyClaim = 'claimed' | 'done' | 'held';
 
 export interface SettingRecord {
   key: string;

@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
-import { ScheduleMessages, type Platform, type ScheduleInput } from '@app/shared';
+import { RUN_FAILURES_FIXED_IN_SETTINGS, RunFailureMessages, ScheduleMessages, type Platform, type RunFailureCode, type ScheduleInput } from '@app/shared';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
@@ -69,6 +69,32 @@ const approvalTokens = {
   },
 };
 
+/**
+ * How long a run holds the sending of its approval e-mail: longer than the worker may run (its
+ * timeout is 5 minutes, infra/lib/worker-function.ts), so a live run is never doubled, and shorter
+ * than Lambda's first retry after a timeout (a minute later), so a run cut off is retried for real.
+ */
+export const NOTIFY_LEASE_MS = 5.5 * 60 * 1000;
+
+/** Another delivery of the same run holds the e-mail's lease: thrown so that this delivery is retried later. */
+export class NotifyInProgressError extends Error {
+  constructor(articleId: string, platform: Platform) {
+    super(`The approval e-mail of article ${articleId} (${platform}) is being sent by another delivery`);
+    this.name = 'NotifyInProgressError';
+  }
+}
+
+/** A run's failure that was recorded on the article already (lastError), thrown on for the retry. */
+export class RecordedRunFailure extends Error {
+  constructor(
+    readonly code: RunFailureCode,
+    options: { cause: unknown },
+  ) {
+    super(RunFailureMessages[code], options);
+    this.name = 'RecordedRunFailure';
+  }
+}
+
 export interface ApprovalNotifierDeps {
   articles: ArticleStore;
   /** The stored images, so the e-mail can show the platform's picture inline. */
@@ -79,6 +105,7 @@ export interface ApprovalNotifierDeps {
   activeOwner: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
+  now?: () => Date;
 }
 
 /**
@@ -87,7 +114,10 @@ export interface ApprovalNotifierDeps {
  * e-mail code (cold start, DESIGN.md §6).
  */
 export class ApprovalNotifier {
-  constructor(private readonly deps: ApprovalNotifierDeps) {}
+  private readonly now: () => Date;
+  constructor(private readonly deps: ApprovalNotifierDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
 
   /**
    * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
@@ -97,26 +127,43 @@ export class ApprovalNotifier {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
-    // A deactivated account's schedules stay, but nothing runs for it (DESIGN.md §4: deactivation takes effect at once).
+    // A deactivated account's schedules stay, but nothing runs for it (deactivation takes effect at once).
     const owner = await this.deps.activeOwner(userId);
     if (!owner) return 'inactive';
-    if (!(await this.deps.articles.markOnce(userId, articleId, 'notified', platform, scheduledFor))) return 'duplicate';
+    const now = this.now();
+    const claim = await this.deps.articles.claimNotify(userId, articleId, platform, scheduledFor, now.toISOString(), new Date(now.getTime() + NOTIFY_LEASE_MS).toISOString());
+    if (claim === 'done') return 'duplicate';
+    // Another delivery of this run is sending now: fail, so that this one is retried later and then
+    // finds the e-mail sent (or the lease of a run that was cut off expired).
+    if (claim === 'held') throw new NotifyInProgressError(articleId, platform);
     try {
       if (!article[platform].content.trim()) article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
       const { address, mailer } = await this.deps.email.notifier(userId);
       const to = address ?? owner.email;
       if (!mailer || !to) {
-        await this.deps.articles.update(userId, articleId, {
-          lastError: { code: 'email_not_configured', message: 'The approval e-mail could not be sent: set up Gmail in Settings.' },
-        });
+        await this.recordFailure(userId, articleId, 'email_not_configured');
+        await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
         return 'no-mailer';
       }
-      await mailer.send(await this.approvalEmail(article, run, to, owner.timezone));
+      const message = await this.approvalEmail(article, run, to, owner.timezone);
+      try {
+        await mailer.send(message);
+      } catch (err) {
+        await this.recordFailure(userId, articleId, 'email_failed');
+        throw new RecordedRunFailure('email_failed', { cause: err });
+      }
+      await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
+      // A previous failure of this run's e-mail is over.
+      if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code)) await this.deps.articles.update(userId, articleId, { lastError: null });
       return 'sent';
     } catch (err) {
-      await this.deps.articles.unmark(userId, articleId, 'notified', platform); // let the retry try again
+      await this.deps.articles.releaseNotify(userId, articleId, platform, scheduledFor); // let the retry try again
       throw err;
     }
+  }
+
+  private async recordFailure(userId: string, articleId: string, code: RunFailureCode): Promise<void> {
+    await this.deps.articles.update(userId, articleId, { lastError: { code, message: RunFailureMessages[code] } });
   }
 
   private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {

@@ -1,6 +1,31 @@
+import { RunFailureMessages, type RunFailureCode } from '@app/shared';
+import { TransientDraftingError } from '../domain/articles.js';
 import type { Job } from '../domain/ports.js';
+import { NotifyInProgressError, RecordedRunFailure } from '../domain/scheduling.js';
+import { logger } from '../logger.js';
 import { approvalNotifier } from '../services/approval-notifier.js';
 import { articleServices } from '../services/articles.js';
+
+const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
+  'generate-content': 'draft_failed',
+  'generate-image': 'image_failed',
+  'generate-and-notify': 'run_failed',
+};
+
+/** Failures that were recorded on the article already, or that are no failure of the article (a retry will run it). */
+const alreadyRecorded = (err: unknown) =>
+  err instanceof TransientDraftingError || err instanceof RecordedRunFailure || err instanceof NotifyInProgressError;
+
+/** Keeps a failed job's reason on its article (lastError), so the Schedule card and the dashboard show it. */
+async function recordFailure(job: Job, err: unknown): Promise<void> {
+  const code = FAILURE_CODES[job.type];
+  logger.error('Job failed', { type: job.type, articleId: job.articleId, code, error: err as Error });
+  try {
+    await articleServices().articles.recordFailure(job.userId, job.articleId, { code, message: RunFailureMessages[code] });
+  } catch (recordErr) {
+    logger.error('Could not record the failure on the article', { articleId: job.articleId, error: recordErr as Error });
+  }
+}
 
 export interface RunJobOptions {
   /**
@@ -11,8 +36,20 @@ export interface RunJobOptions {
   retryTransient?: boolean;
 }
 
-/** The worker's one entry: the same code runs in the worker Lambda and in the local process. */
+/**
+ * The worker's one entry: the same code runs in the worker Lambda and in the local process. A failure
+ * is recorded on the article and thrown (the caller retries, or sends it to the failure queue).
+ */
 export async function runJob(job: Job, options: RunJobOptions = {}): Promise<void> {
+  try {
+    await run(job, options);
+  } catch (err) {
+    if (!alreadyRecorded(err)) await recordFailure(job, err);
+    throw err;
+  }
+}
+
+async function run(job: Job, options: RunJobOptions): Promise<void> {
   const { articles } = articleServices();
   switch (job.type) {
     case 'generate-content':

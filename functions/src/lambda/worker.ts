@@ -1,31 +1,16 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Job } from '../domain/ports.js';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { runJob } from '../jobs/run-job.js';
 import { logger } from '../logger.js';
 
-const JOB_TYPES: ReadonlySet<string> = new Set<Job['type']>(['generate-content', 'generate-image', 'generate-and-notify']);
-
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
-
-/** A record's job, or undefined when its body is not one (such a message is dropped, never retried). */
-function jobOf(record: SQSRecord): Job | undefined {
-  try {
-    const job = JSON.parse(record.body) as Partial<Job> | null;
-    if (job && typeof job === 'object' && JOB_TYPES.has(job.type as string) && typeof job.userId === 'string' && typeof job.articleId === 'string') {
-      return job as Job;
-    }
-  } catch {
-    // Not JSON: dropped below.
-  }
-  return undefined;
-}
 
 /** Bulk jobs from the SQS queue: the records whose job threw are redelivered after the visibility timeout. */
 async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
-    const job = jobOf(record);
+    const job = jobOfMessage(record.body);
     if (!job) {
       logger.error('Dropped a queue message that is not a job', { messageId: record.messageId, bodyLength: record.body?.length ?? 0 });
       continue;
@@ -43,12 +28,20 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
 
 /**
  * The worker: AI drafting and image generation, which may outlast an API request. Two shapes:
- * - a Job (async invoke by the API functions, EventBridge Scheduler's scheduled runs): run it;
- * - an SQS event from the bulk queue (a spreadsheet import's drafting): run each record's job and
- *   report those that failed (ReportBatchItemFailures), so only they are redelivered.
+ * - a Job (async invoke by the API functions, EventBridge Scheduler's scheduled runs): run it; a
+ *   failure is recorded on the article and thrown, so Lambda retries it (twice) and then sends the
+ *   invocation to the failure queue (alarmed), from which a redrive puts it on the job queue again;
+ * - an SQS event from the job queue (a spreadsheet import's drafting, redriven failures): run each
+ *   record's job and report those that failed (ReportBatchItemFailures), so only they are redelivered.
  */
-export async function handler(event: Job | SQSEvent): Promise<SQSBatchResponse | void> {
+export async function handler(event: unknown): Promise<SQSBatchResponse | void> {
   if (isSqsEvent(event)) return runRecords(event);
-  logger.info('job', { type: event.type, articleId: event.articleId });
-  await runJob(event);
+  const job = JobSchema.safeParse(event);
+  if (!job.success) {
+    // Not a job: thrown, so that it ends in the failure queue where someone sees it.
+    logger.error('The worker was invoked with something that is not a job', { issues: job.error.issues.length });
+    throw new Error('Not a job: the worker runs generate-content, generate-image and generate-and-notify jobs');
+  }
+  logger.info('job', { type: job.data.type, articleId: job.data.articleId });
+  await runJob(job.data);
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
-import type { ArticleStore } from '../../domain/ports.js';
+import type { ArticleStore, NotifyClaim } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { userKey } from './user-store.js';
 
@@ -187,6 +187,59 @@ export class DynamoArticleStore implements ArticleStore {
           UpdateExpression: 'REMOVE #f.#p',
           ConditionExpression: 'attribute_exists(#f)',
           ExpressionAttributeNames: { '#f': field, '#p': platform },
+        }),
+      ),
+    );
+  }
+
+  async claimNotify(userId: string, id: string, platform: Platform, scheduledFor: string, now: string, leaseUntil: string): Promise<NotifyClaim> {
+    await this.ensureMap(userId, id, 'notifyLeases');
+    const claimed = await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #leases.#p = :lease',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(#notified.#p) OR #notified.#p <> :for) AND ' +
+            '(attribute_not_exists(#leases.#p) OR #leases.#p.#until < :now OR #leases.#p.#for <> :for)',
+          ExpressionAttributeNames: { '#leases': 'notifyLeases', '#notified': 'notified', '#p': platform, '#until': 'until', '#for': 'for' },
+          ExpressionAttributeValues: { ':lease': { for: scheduledFor, until: leaseUntil }, ':for': scheduledFor, ':now': now },
+        }),
+      ),
+    );
+    if (claimed) return 'claimed';
+    const article = (await this.get(userId, id)) as (ArticleRecord & { notified?: Partial<Record<Platform, string>> }) | undefined;
+    return article?.notified?.[platform] === scheduledFor ? 'done' : 'held';
+  }
+
+  async finishNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void> {
+    await this.ensureMap(userId, id, 'notified');
+    await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #notified.#p = :for REMOVE #leases.#p',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#notified': 'notified', '#leases': 'notifyLeases', '#p': platform },
+          ExpressionAttributeValues: { ':for': scheduledFor },
+        }),
+      ),
+    );
+  }
+
+  async releaseNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void> {
+    await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'REMOVE #leases.#p',
+          // Only our own lease: a newer run's lease stays.
+          ConditionExpression: '#leases.#p.#for = :for',
+          ExpressionAttributeNames: { '#leases': 'notifyLeases', '#p': platform, '#for': 'for' },
+          ExpressionAttributeValues: { ':for': scheduledFor },
         }),
       ),
     );

@@ -1,0 +1,32 @@
+import { PLATFORMS } from '@app/shared';
+import * as z from 'zod';
+import type { Job } from '../domain/ports.js';
+
+const id = z.string().min(1).max(128);
+const instant = z.iso.datetime();
+
+/** A job as the worker receives it (async invoke, a schedule, a queue message): checked like API input. */
+export const JobSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('generate-content'), userId: id, articleId: id }),
+  z.strictObject({ type: z.literal('generate-image'), userId: id, articleId: id, description: z.string().max(10_000), requestedAt: instant }),
+  z.strictObject({ type: z.literal('generate-and-notify'), userId: id, articleId: id, platform: z.enum(PLATFORMS), scheduledFor: instant }),
+]) satisfies z.ZodType<Job>;
+
+/**
+ * What Lambda sends to a failure destination: the invocation record, with the job as requestPayload.
+ * Moved back to the job queue (a DLQ redrive), such a message is run as its job.
+ */
+const InvocationRecordSchema = z.object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() }).loose();
+
+/** The job in a queue message body: a job as sent, or a failed invocation's record. Undefined when it is neither. */
+export function jobOfMessage(body: string): Job | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const record = InvocationRecordSchema.safeParse(parsed);
+  const job = JobSchema.safeParse(record.success ? record.data.requestPayload : parsed);
+  return job.success ? job.data : undefined;
+}
