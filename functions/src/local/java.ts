@@ -17,3 +17,16 @@ export function assertJava(): void {
   const major = javaMajorVersion();
   if (major === undefined || major < 17) throw new Error(JAVA_MISSING);
 }
+
+export const JAVA_COMPILER_MISSING =
+  'DynamoDB Local is started through a small Java source file that keeps it on 127.0.0.1, and this Java cannot run ' +
+  'source files (no jdk.compiler module): install a full JDK 17+ (e.g. `apt-get install openjdk-17-jdk-headless`) ' +
+  'and run the command again.';
+
+let runsSource: boolean | undefined;
+
+/** Java's source-file mode (`java File.java`) needs the jdk.compiler module, which jlink-made JREs may leave out. */
+export function assertJavaRunsSource(): void {
+  runsSource ??= /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
+  if (!runsSource) throw new Error(JAVA_COMPILER_MISSING);
+}

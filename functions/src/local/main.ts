@@ -1,9 +1,10 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exposureWarning, listenHost } from './host.js';
 import { JAVA_MISSING, javaMajorVersion } from './java.js';
 import { startLocalStack } from './stack.js';
 
-/** `npm start`: the whole product on one port, data kept in DATA_DIR (default .data/). */
+/** `npm start`: the whole product on one port of HOST (default 127.0.0.1), data kept in DATA_DIR (default .data/). */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const apiOnly = process.argv.includes('--api-only');
 
@@ -15,11 +16,15 @@ async function main() {
   }
   const dataDir = resolve(process.env.DATA_DIR ?? resolve(root, '.data'));
   const port = Number(process.env.PORT ?? 3000);
+  const host = listenHost();
   const stack = await startLocalStack({
     port,
+    host,
     dataDir,
     staticDir: apiOnly ? undefined : resolve(root, 'frontend/dist'),
   });
+  const warning = exposureWarning(host, stack.port);
+  if (warning) console.warn(warning);
   console.log(`Content Publisher is running on ${process.env.PUBLIC_URL ?? stack.url} (data in ${dataDir}). Ctrl-C stops it.`);
 
   let stopping = false;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import S3rver from 's3rver';
-import { freePort } from './ports.js';
+import { freePort, LOOPBACK } from './ports.js';
 
 export interface LocalS3 {
   endpoint: string;
@@ -13,14 +13,15 @@ export async function startLocalS3(options: { directory: string; buckets: string
   const port = await freePort();
   const server = new S3rver({
     port,
-    address: '127.0.0.1',
+    // The app is its only client; never another interface (HOST moves the app server only).
+    address: LOOPBACK,
     directory: options.directory,
     silent: true,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
   });
   await server.run();
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://${LOOPBACK}:${port}`,
     stop: () => server.close(),
   };
 }

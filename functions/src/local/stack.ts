@@ -8,12 +8,15 @@ import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../services/scheduler.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
+import { localUrl } from './host.js';
+import { LOOPBACK } from './ports.js';
 import { startLocalS3, type LocalS3 } from './s3.js';
 import { createLocalServer } from './server.js';
 
 export interface LocalStackOptions {
   /** 0 picks a free port. */
   port: number;
+  /** The app's address; 127.0.0.1 (this machine only) unless given. DynamoDB Local and S3 stay on loopback. */
   host?: string;
   /** Where DynamoDB data, S3 objects and local keys live. */
   dataDir: string;
@@ -28,6 +31,9 @@ export interface LocalStackOptions {
 export interface LocalStack {
   url: string;
   port: number;
+  /** Where DynamoDB Local (when this stack started it) and the S3 store answer. */
+  dynamoEndpoint: string;
+  s3Endpoint: string;
   stop(): Promise<void>;
 }
 
@@ -73,9 +79,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     env.S3_ENDPOINT = s3.endpoint;
 
     const server = createLocalServer({ staticDir: options.staticDir });
+    const host = options.host ?? LOOPBACK;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, options.host, () => resolve());
+      server.listen(options.port, host, () => resolve());
     });
     stops.push(
       () =>
@@ -85,7 +92,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }),
     );
     const port = (server.address() as AddressInfo).port;
-    const url = `http://localhost:${port}`;
+    const url = localUrl(host, port);
     env.PUBLIC_URL ||= url;
     env.PORT = String(port);
     resetDeps();
@@ -96,6 +103,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       url,
       port,
+      dynamoEndpoint: env.DYNAMODB_ENDPOINT,
+      s3Endpoint: s3.endpoint,
       async stop() {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
       },
