@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -89,8 +89,34 @@ export function removeData(app: RunningApp): void {
   rmSync(app.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * Content-Security-Policy violations the browser reported since the last check: console messages
+ * that name the policy ("Refused to …" in older Chromium). The app is served with the deployed CSP
+ * (functions/src/http/security-headers.ts), so an inline script or a script from elsewhere shows up
+ * here instead of only breaking in AWS.
+ */
+const cspViolations: string[] = [];
+const CSP_VIOLATION = /Refused to |Content Security Policy/;
+
+/** The violations reported so far, cleared; for a journey that causes one on purpose. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+function watchCsp(context: BrowserContext): void {
+  context.on('console', (message) => {
+    if (CSP_VIOLATION.test(message.text())) cspViolations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
+  });
+}
+
+// Every journey of a file that imports this harness fails on a CSP violation.
+afterEach(() => {
+  expect(takeCspViolations(), 'Content-Security-Policy violations in the browser').toEqual([]);
+});
+
+/** Chromium for the journeys; each of its contexts (browser.newPage() makes one too) reports CSP violations. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: [
@@ -103,6 +129,19 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    watchCsp(context);
+    return context;
+  };
+  // A violation reported after a file's last check still fails it, when the browser closes in afterAll.
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    expect(takeCspViolations(), 'Content-Security-Policy violations in the browser').toEqual([]);
+  };
+  return browser;
 }
 
 /** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at. */

@@ -22,6 +22,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { SECURITY_HEADERS } from '../../functions/src/http/security-headers.js';
 import { isBuiltSpa } from './paths.js';
 
 const BOOTSTRAP_QUALIFIER_CONTEXT = '@aws-cdk/core:bootstrapQualifier';
@@ -57,19 +58,8 @@ export const FORWARDED_HOST_FUNCTION = `function handler(event) {
   return request;
 }`;
 
-/** Content-Security-Policy of every answer: same-origin scripts and API calls; images may be remote (blog, LinkedIn). */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// The headers' values live in functions/src/http/security-headers.ts: the local server sends the same.
+export { CONTENT_SECURITY_POLICY } from '../../functions/src/http/security-headers.js';
 
 export interface SiteProps {
   /** Host name of the HTTP API's endpoint, the origin of /api/*. */
@@ -141,20 +131,19 @@ export class Site extends Construct {
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Content publisher security headers',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: SECURITY_HEADERS.contentSecurityPolicy, override: true },
+        // CloudFront's only X-Content-Type-Options value is nosniff.
         contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        frameOptions: { frameOption: SECURITY_HEADERS.frameOptions as HeadersFrameOption, override: true },
+        referrerPolicy: { referrerPolicy: SECURITY_HEADERS.referrerPolicy as HeadersReferrerPolicy, override: true },
         strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(365 * 2),
-          includeSubdomains: true,
+          accessControlMaxAge: Duration.seconds(SECURITY_HEADERS.strictTransportSecurity.maxAgeSeconds),
+          includeSubdomains: SECURITY_HEADERS.strictTransportSecurity.includeSubdomains,
           override: true,
         },
       },
       customHeadersBehavior: {
-        customHeaders: [
-          { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true },
-        ],
+        customHeaders: [{ header: 'Permissions-Policy', value: SECURITY_HEADERS.permissionsPolicy, override: true }],
       },
     });
 

@@ -6,6 +6,7 @@ import sirv from 'sirv';
 import { Messages } from '@app/shared';
 import { errorResponse, type ApiResponse } from '../http/response.js';
 import { groupHandlers } from '../lambda/index.js';
+import { LOCAL_SECURITY_HEADERS } from '../http/security-headers.js';
 import { logger } from '../logger.js';
 import { matchRoute, routeGroup, routeKey } from '../routes.js';
 
@@ -103,6 +104,8 @@ function send(res: ServerResponse, result: ApiResponse): void {
     // middy's security headers mark headers to drop (server, x-powered-by) with undefined
     if (v !== undefined && v !== null && v !== '') headers[k.toLowerCase()] = String(v);
   }
+  // CloudFront's response-headers policy overrides the handler's values on /api/* too (infra/lib/site.ts).
+  Object.assign(headers, LOCAL_SECURITY_HEADERS);
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   if (body) headers['content-length'] = String(body.length);
@@ -126,7 +129,8 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): P
 
 /**
  * The local server: every /api request goes through the same Lambda handler AWS runs; everything
- * else is the built SPA, with index.html for client routes.
+ * else is the built SPA, with index.html for client routes. Answers carry the security headers of
+ * the CloudFront policy (functions/src/http/security-headers.ts).
  */
 export function createLocalServer(options: { staticDir?: string } = {}): Server {
   const hasStatic = options.staticDir !== undefined && existsSync(options.staticDir);
@@ -135,7 +139,6 @@ export function createLocalServer(options: { staticDir?: string } = {}): Server 
         single: true,
         etag: true,
         setHeaders: (res, pathname) => {
-          res.setHeader('x-content-type-options', 'nosniff');
           res.setHeader(
             'cache-control',
             pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -144,6 +147,9 @@ export function createLocalServer(options: { staticDir?: string } = {}): Server 
       })
     : undefined;
   return createServer((req, res) => {
+    // Every answer carries the deployed security headers (the SPA, its assets, 404s and 503s alike);
+    // API answers set them again in send(), over the handler's own.
+    for (const [name, value] of Object.entries(LOCAL_SECURITY_HEADERS)) res.setHeader(name, value);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
       handleApi(req, res, url).catch((err: unknown) => {
