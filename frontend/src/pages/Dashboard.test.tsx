@@ -138,3 +138,29 @@ describe('Dashboard page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
   });
 });
+
+describe('Dashboard: needs attention', () => {
+  it('lists the articles whose last run failed, with the way to fix each, and is absent when none did', async () => {
+    const failed = [
+      makeArticle({ _id: 'f1', id: 'f1', title: 'Mail broke', updatedAt: daysAgo(1), lastError: { code: 'email_failed', message: 'The approval e-mail could not be sent: reconnect Gmail in Settings.' } }),
+      makeArticle({ _id: 'f2', id: 'f2', title: 'Draft broke', updatedAt: daysAgo(0), lastError: { code: 'draft_failed', message: 'Drafting did not finish.' } }),
+      makeArticle({ _id: 'ok', id: 'ok', title: 'Fine one', lastError: null }),
+    ];
+    mockApi({ 'GET /api/articles': { body: { articles: failed } } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    const region = await screen.findByRole('region', { name: 'Needs attention' });
+    expect(within(region).getByText('2 articles could not be processed. Fix the cause, then try again.')).toBeInTheDocument();
+    const items = within(region).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.attention-list__title')!.textContent)).toEqual(['Draft broke', 'Mail broke']);
+    expect(within(items[1]!).getByRole('link', { name: 'Open Settings for Mail broke' })).toHaveAttribute('href', '/settings');
+    expect(within(items[0]!).getByRole('link', { name: 'Open Draft broke' })).toHaveAttribute('href', '/create?articleId=f2');
+    expect(within(region).queryByText('Fine one')).not.toBeInTheDocument();
+  });
+
+  it('shows no such card when every run went well', async () => {
+    mockApi({ 'GET /api/articles': { body: { articles: articles() } } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    await screen.findByRole('region', { name: 'Content Status' });
+    expect(screen.queryByRole('region', { name: 'Needs attention' })).not.toBeInTheDocument();
+  });
+});

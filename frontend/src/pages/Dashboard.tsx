@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import {
+  RUN_FAILURES_FIXED_IN_SETTINGS,
   STATUS_LABELS,
   contentStatus,
   platformDistribution,
@@ -26,6 +27,9 @@ export const DashboardMessages = {
 
 /** The donut's colours, repeated in its legend (same order as charts.tsx KEYWORD_COLOURS). */
 const KEYWORD_SWATCHES = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
+
+/** How many articles that need attention the dashboard lists. */
+const ATTENTION_SHOWN = 5;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -117,9 +121,50 @@ function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedA
     .map((k) => `${k.keyword} ${k.count}`)
     .join(', ')}.`;
   const total = articles.length;
+  // Articles whose last background run failed (drafting, an image, a scheduled e-mail): newest first.
+  const attention = articles
+    .filter((a) => a.lastError)
+    .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
 
   return (
     <div className="dashboard-grid">
+      {attention.length > 0 && (
+        <DashboardCard
+          title="Needs attention"
+          className="dashboard-card--wide dashboard-card--attention"
+          action={
+            <Link className="btn btn--secondary btn--sm" to="/schedule">
+              Schedule
+            </Link>
+          }
+        >
+          <p className="dashboard-card__summary">
+            {plural(attention.length, 'article')} could not be processed. Fix the cause, then try again.
+          </p>
+          <ul className="attention-list">
+            {attention.slice(0, ATTENTION_SHOWN).map((article) => (
+              <li key={article._id} className="attention-list__item">
+                <span className="attention-list__title">{article.title}</span>
+                <span className="attention-list__message">{article.lastError!.message}</span>
+                {RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError!.code) ? (
+                  <Link to="/settings">
+                    Open Settings<span className="sr-only"> for {article.title}</span>
+                  </Link>
+                ) : (
+                  <Link to={`/create?articleId=${encodeURIComponent(article._id)}`}>
+                    Open<span className="sr-only"> {article.title}</span>
+                  </Link>
+                )}
+              </li>
+            ))}
+          </ul>
+          {attention.length > ATTENTION_SHOWN && (
+            <p className="dashboard-card__note">
+              {plural(attention.length - ATTENTION_SHOWN, 'more article')} on the <Link to="/schedule">Schedule</Link> page.
+            </p>
+          )}
+        </DashboardCard>
+      )}
       <DashboardCard
         title="Publishing Trends"
         className="dashboard-card--wide"

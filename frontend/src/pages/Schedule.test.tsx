@@ -227,6 +227,16 @@ describe('Schedule page: card statuses and actions', () => {
     await screen.findByRole('article', { name: 'Fresh idea' });
     expect(screen.queryByText(QUOTA_BANNER)).not.toBeInTheDocument();
     expect(within(card('Fresh idea')).getByText('Last attempt failed: WordPress answered 500.')).toBeInTheDocument();
+    expect(within(card('Fresh idea')).queryByRole('link', { name: 'Open Settings' })).not.toBeInTheDocument();
+  });
+
+  it('links to Settings when the approval e-mail could not be sent', async () => {
+    const message = 'The approval e-mail could not be sent: reconnect Gmail in Settings.';
+    mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'email_failed', message } }]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+    expect(within(card('Fresh idea')).getByText(`Last attempt failed: ${message}`, { exact: false })).toBeInTheDocument();
+    expect(within(card('Fresh idea')).getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings');
   });
 });
 

@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
   PLATFORM_STATUS_LABELS,
   QUOTA_BADGE,
+  RUN_FAILURES_FIXED_IN_SETTINGS,
   STATUS_LABELS,
   httpUrlOrNull,
   overallStatus,
@@ -92,7 +93,15 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
       </header>
 
       {lastError && (
-        <p className="alert alert--error schedule-card__error">Last attempt failed: {lastError.message}</p>
+        <p className="alert alert--error schedule-card__error">
+          Last attempt failed: {lastError.message}
+          {RUN_FAILURES_FIXED_IN_SETTINGS.has(lastError.code) && (
+            <>
+              {' '}
+              <Link to="/settings">Open Settings</Link>
+            </>
+          )}
+        </p>
       )}
 
       <div className="schedule-card__platforms">
