@@ -524,9 +524,9 @@ describe('IAM', () => {
       expect(sqs).toEqual(
         sorted([
           ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map(
-            (a) => [a, bulkQueueArn()],
+            (a): [string, unknown] => [a, bulkQueueArn()],
           ),
-          ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, failureQueueArn]),
+          ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a): [string, unknown] => [a, failureQueueArn]),
         ]),
       );
       expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
