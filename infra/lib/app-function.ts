@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -45,8 +45,10 @@ export interface AppFunctionProps {
 
 /**
  * One Lambda function of the app: its entry bundled by esbuild (ESM, minified, source maps),
- * Node.js 22 on arm64, with its own log group and its own role. The role starts with nothing but
- * writing to that log group; the stack grants the rest.
+ * Node.js 22 on arm64, with its own log group and its own role, and X-Ray active tracing. The role
+ * starts with nothing but writing to that log group and sending traces; the stack grants the rest.
+ * Powertools settings: POWERTOOLS_SERVICE_NAME (`content-publisher-<name>`) and
+ * POWERTOOLS_METRICS_NAMESPACE (the stack name, so each stage's metrics stay apart, stage.ts).
  */
 export class AppFunction extends Construct {
   readonly function: NodejsFunction;
@@ -99,9 +101,13 @@ export class AppFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      // Active tracing: Lambda samples requests and sends their traces to X-Ray (the role gets
+      // xray:PutTraceSegments and xray:PutTelemetryRecords).
+      tracing: Tracing.ACTIVE,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: `content-publisher-${props.name}`,
+        POWERTOOLS_METRICS_NAMESPACE: Stack.of(this).stackName,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
       },
@@ -113,6 +119,13 @@ export class AppFunction extends Construct {
       reason:
         'DESIGN.md §1 fixes the Lambda runtime at Node.js 22 (the version the code is built, bundled and tested for); ' +
         'moving to a newer runtime is a deliberate upgrade, not a drive-by change.',
+    });
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords, which aws-cdk-lib grants for Tracing.ACTIVE, ' +
+        'support no resource-level permissions (AWS X-Ray has no resource ARN for them), so their resource is *; ' +
+        'no other action of this role is granted on *.',
     });
   }
 

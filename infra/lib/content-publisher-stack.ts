@@ -15,6 +15,7 @@ import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
 import { Site } from './site.js';
+import { AppAlarms } from './alarms.js';
 import { EdgeWebAcl } from './web-acl.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS, WorkerFunction } from './worker-function.js';
 
@@ -190,6 +191,8 @@ export class ContentPublisherStack extends Stack {
   readonly publicUrl: string;
   /** ARN pattern of the per-user secrets: `…:secret:<USER_SECRETS_PREFIX>*`. */
   readonly userSecretsArn: string;
+  /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
+  readonly alarms: AppAlarms;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
@@ -322,6 +325,13 @@ export class ContentPublisherStack extends Stack {
       }
       this.applyAccess(fn, new Set(access), props);
     }
+
+    this.alarms = new AppAlarms(this, 'Alarms', {
+      apiFunctions: this.functions,
+      worker: this.worker,
+      api: this.http.api,
+      topic: this.schedules.alarmTopic,
+    });
 
     new CfnOutput(this, 'DistributionUrl', {
       description: 'The application (SPA and /api) through CloudFront',

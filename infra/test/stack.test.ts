@@ -554,7 +554,10 @@ describe('IAM', () => {
   it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {
     const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(imagesObjectsArn())];
     if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
-    for (const statement of policyOf(name)) {
+    // Active tracing: the X-Ray actions have no resource but *, and nothing else is granted on *.
+    const tracing = policyOf(name).filter((s) => s.Resource === '*');
+    expect(tracing).toEqual([{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' }]);
+    for (const statement of policyOf(name).filter((s) => s.Resource !== '*')) {
       expect(statement.Effect).toBe('Allow');
       // The one condition: PassRole to EventBridge Scheduler only (checked above).
       if (asArray(statement.Action).includes('iam:PassRole')) expect(statement.Condition).toBeDefined();
@@ -693,11 +696,12 @@ describe('EventBridge Scheduler', () => {
         }),
       ]),
     );
-    // One Allow per alarm: this one and the bulk jobs' dead-letter alarm, each by its own ARN.
-    expect(statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike)).toEqual([
-      { 'aws:SourceArn': { 'Fn::GetAtt': [alarmId, 'Arn'] } },
-      { 'aws:SourceArn': { 'Fn::GetAtt': [bulkAlarmId, 'Arn'] } },
-    ]);
+    // One Allow per alarm of the stack (these two, and the functions' and the API's, alarms.ts), each by its own ARN.
+    const alarmIds = Object.keys(t.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarmIds).toEqual(expect.arrayContaining([alarmId, bulkAlarmId]));
+    expect(statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike)).toEqual(
+      alarmIds.map((id) => ({ 'aws:SourceArn': { 'Fn::GetAtt': [id, 'Arn'] } })),
+    );
   });
 
   it('refuses an alarmEmail that is not an e-mail address', () => {
@@ -755,7 +759,8 @@ describe('bulk job queue (SQS)', () => {
     const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.bulkJobs.deadLetterAlarm)] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
+    // The two dead-letter alarms, and those of the functions and the API (alarms.ts, observability.test.ts).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + stack.alarms.all.length);
   });
 
   it('exports the dead-letter queue URL', () => {
