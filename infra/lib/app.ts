@@ -6,8 +6,10 @@ import {
   type AiSettings,
   type ContentPublisherStackProps,
 } from './content-publisher-stack.js';
+import { BASE_STACK_NAME, parseStage, stageNames } from './stage.js';
 
-export const STACK_NAME = 'ContentPublisher';
+/** The stack's name without a stage context value; `-c stage=<stage>` makes it `ContentPublisher-<stage>` (stage.ts). */
+export const STACK_NAME = BASE_STACK_NAME;
 
 export interface BuildAppOptions {
   /** App props (context, outdir, …); under the CDK CLI the context comes from cdk.json. */
@@ -40,8 +42,14 @@ export const contextFlag = (app: App, key: string): boolean | undefined => {
 /** Builds the CDK app: the stack from context values, checked by cdk-nag (AwsSolutions). */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
-  const stack = new ContentPublisherStack(app, STACK_NAME, {
-    description: 'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager, EventBridge Scheduler',
+  // Optional: a stage of its own (dev, prod, …) deploys beside the others in one account and region.
+  const stage = options.stack?.stage ?? parseStage(app.node.tryGetContext('stage'));
+  const { stackName } = stageNames(stage);
+  const stack = new ContentPublisherStack(app, stackName, {
+    description:
+      'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager, EventBridge Scheduler' +
+      (stage ? ` (stage ${stage})` : ''),
+    stage,
     // Optional context (cdk.json or `-c key=value`); none of them needs an AWS lookup.
     publicUrl: contextString(app, 'publicUrl'),
     domainName: contextString(app, 'domainName'),

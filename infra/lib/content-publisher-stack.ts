@@ -16,6 +16,7 @@ import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
 import { Site } from './site.js';
 import { AppAlarms } from './alarms.js';
+import { BASE_USER_SECRETS_PREFIX, checkCustomDomain, stageNames, type StageNames } from './stage.js';
 import { EdgeWebAcl } from './web-acl.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS, WorkerFunction } from './worker-function.js';
 
@@ -34,8 +35,9 @@ export const TABLE_DATA_ACTIONS = [
 /**
  * Name prefix of the per-user integration secrets (`<prefix><userId>/<key>`), created and read at
  * run time by the functions (SECRETS_PREFIX); their IAM policies allow no other secret name.
+ * This is the unstaged deployment's; a stage has `content-publisher-<stage>/` (stage.ts).
  */
-export const USER_SECRETS_PREFIX = 'content-publisher/';
+export const USER_SECRETS_PREFIX = BASE_USER_SECRETS_PREFIX;
 
 /** Key prefix of the generated images in the images bucket (`users/<userId>/articles/…`). */
 export const IMAGES_KEY_PREFIX = 'users/';
@@ -136,6 +138,11 @@ export const AI_CONTEXT_ENV = {
 export type AiSettings = Partial<Record<keyof typeof AI_CONTEXT_ENV, string>>;
 
 export interface ContentPublisherStackProps extends StackProps {
+  /**
+   * Optional stage (the `stage` context value): the stack must then be named for it
+   * (`stageNames(stage).stackName`, as buildApp does); it also picks the per-user secrets prefix.
+   */
+  stage?: string;
   /** The npm workspaces root (bundling root; entries are functions/src/lambda/<group>.ts under it). */
   projectRoot?: string;
   /** The built SPA to upload (default frontend/dist). */
@@ -189,14 +196,22 @@ export class ContentPublisherStack extends Stack {
   readonly bulkJobs: BulkJobs;
   /** The app's public base URL: the publicUrl/domainName context value, else the distribution's URL. */
   readonly publicUrl: string;
-  /** ARN pattern of the per-user secrets: `…:secret:<USER_SECRETS_PREFIX>*`. */
+  /** ARN pattern of the per-user secrets: `…:secret:<userSecretsPrefix>*`. */
   readonly userSecretsArn: string;
+  /** The stage's names: per-user secrets prefix, metrics namespace (stage.ts). */
+  readonly stageNames: StageNames;
   /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
   readonly alarms: AppAlarms;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
     const projectRoot = props.projectRoot ?? repoRoot;
+    this.stageNames = stageNames(props.stage);
+    if (props.stage !== undefined && this.stackName !== this.stageNames.stackName) {
+      // Generated account-wide names (schedule group, CloudFront policies) come from the stack name.
+      throw new Error(`The stack of stage "${props.stage}" must be named ${this.stageNames.stackName}, not ${this.stackName}`);
+    }
+    checkCustomDomain(props.domainName, props.certificateArn);
 
     this.data = new DataTable(this, 'Data');
 
@@ -311,7 +326,7 @@ export class ContentPublisherStack extends Stack {
       service: 'secretsmanager',
       resource: 'secret',
       // Secrets Manager appends a random suffix (-AbCdEf) to every secret ARN: the trailing * is required.
-      resourceName: `${USER_SECRETS_PREFIX}*`,
+      resourceName: `${this.stageNames.userSecretsPrefix}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
 
@@ -382,14 +397,15 @@ export class ContentPublisherStack extends Stack {
         ...(readsSecrets ? USER_SECRET_READ_ACTIONS : []),
         ...(access.has('userSecrets:write') ? USER_SECRET_WRITE_ACTIONS : []),
       ];
+      const prefix = this.stageNames.userSecretsPrefix;
       Grant.addToPrincipal({ grantee: role, actions, resourceArns: [this.userSecretsArn] });
-      fn.addEnvironment('SECRETS_PREFIX', USER_SECRETS_PREFIX);
+      fn.addEnvironment('SECRETS_PREFIX', prefix);
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${USER_SECRETS_PREFIX}*]`,
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
         reason:
-          `Per-user integration secrets are created at run time as ${USER_SECRETS_PREFIX}<userId>/<key>, so their names ` +
+          `Per-user integration secrets are created at run time as ${prefix}<userId>/<key>, so their names ` +
           'are not known at deploy time, and Secrets Manager appends a random suffix to every secret ARN: the policy ' +
-          `allows ${actions.join(', ')} on names under the ${USER_SECRETS_PREFIX} prefix only; the code scopes each name to its owner.`,
+          `allows ${actions.join(', ')} on names under the ${prefix} prefix only (the stage's own); the code scopes each name to its owner.`,
       });
     }
 
