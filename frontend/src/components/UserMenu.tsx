@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { PublicUser } from '@app/shared';
 import { useLogout } from '../hooks/useSession';
 import { ChangePasswordModal } from './ChangePasswordModal';
@@ -105,14 +106,17 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
           </button>
         </div>
       )}
-      {changingPassword && (
-        <ChangePasswordModal
-          onClose={() => {
-            setChangingPassword(false);
-            buttonRef.current?.focus();
-          }}
-        />
-      )}
+      {/* In a portal: the top bar is a containing block for fixed elements (its backdrop blur), which would clip the dialog. */}
+      {changingPassword &&
+        createPortal(
+          <ChangePasswordModal
+            onClose={() => {
+              setChangingPassword(false);
+              buttonRef.current?.focus();
+            }}
+          />,
+          document.body,
+        )}
     </div>
   );
 }
