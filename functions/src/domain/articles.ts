@@ -11,6 +11,7 @@ import {
 } from '@app/shared';
 import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
 import { ApiError, badRequest, notFound } from './errors.js';
+import type { BusinessEvents } from './events.js';
 import type { ArticleStore, JobQueue, ObjectStore } from './ports.js';
 
 export interface StoredImage {
@@ -161,6 +162,8 @@ export interface ArticleServiceDeps {
   objects: ObjectStore;
   jobs: JobQueue;
   ai: (userId: string) => Promise<AiTools>;
+  /** Reports failed drafting (metrics in AWS). */
+  events?: Pick<BusinessEvents, 'draftFailed'>;
   now?: () => Date;
 }
 
@@ -249,6 +252,7 @@ export class ArticleService {
     // Only fill versions that are still empty: a manual edit made meanwhile wins.
     const updated = await this.deps.articles.update(userId, id, changes, { onlyIfEmpty: missing.filter((p) => `${p}.content` in changes) });
     const failed = failure as { code: string; message: string } | null;
+    if (failed) this.deps.events?.draftFailed(failed.code);
     if (options.throwIfTransient && failed && TRANSIENT_AI_ERROR_CODES.has(failed.code)) {
       throw new TransientDraftingError(id, failed.code, failed.message);
     }

@@ -2,6 +2,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, RunFailureMessages, ScheduleMessages, type Platform, type RunFailureCode, type ScheduleInput } from '@app/shared';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
+import type { BusinessEvents } from './events.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler } from './ports.js';
 import type { PublishingService } from './publishing.js';
@@ -105,6 +106,8 @@ export interface ApprovalNotifierDeps {
   activeOwner: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
+  /** Reports approval e-mails sent and not sent (metrics in AWS). */
+  events?: Pick<BusinessEvents, 'approvalEmailSent' | 'approvalEmailFailed'>;
   now?: () => Date;
 }
 
@@ -142,6 +145,7 @@ export class ApprovalNotifier {
       const to = address ?? owner.email;
       if (!mailer || !to) {
         await this.recordFailure(userId, articleId, 'email_not_configured');
+        this.deps.events?.approvalEmailFailed('email_not_configured');
         await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
         return 'no-mailer';
       }
@@ -149,9 +153,11 @@ export class ApprovalNotifier {
       try {
         await mailer.send(message);
       } catch (err) {
+        this.deps.events?.approvalEmailFailed('email_failed');
         await this.recordFailure(userId, articleId, 'email_failed');
         throw new RecordedRunFailure('email_failed', { cause: err });
       }
+      this.deps.events?.approvalEmailSent();
       await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
       // A previous failure of this run's e-mail is over.
       if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code)) await this.deps.articles.update(userId, articleId, { lastError: null });

@@ -3,6 +3,7 @@ import { TransientDraftingError } from '../domain/articles.js';
 import type { Job } from '../domain/ports.js';
 import { NotifyInProgressError, RecordedRunFailure } from '../domain/scheduling.js';
 import { logger } from '../logger.js';
+import { draftFailed, jobDuration } from '../metrics.js';
 import { approvalNotifier } from '../services/approval-notifier.js';
 import { articleServices } from '../services/articles.js';
 
@@ -41,11 +42,18 @@ export interface RunJobOptions {
  * is recorded on the article and thrown (the caller retries, or sends it to the failure queue).
  */
 export async function runJob(job: Job, options: RunJobOptions = {}): Promise<void> {
+  const started = Date.now();
   try {
     await run(job, options);
   } catch (err) {
-    if (!alreadyRecorded(err)) await recordFailure(job, err);
+    if (!alreadyRecorded(err)) {
+      // Drafting's own AI failures are counted where they are recorded (domain/articles.ts); this is any other.
+      if (job.type === 'generate-content') draftFailed(FAILURE_CODES[job.type]);
+      await recordFailure(job, err);
+    }
     throw err;
+  } finally {
+    jobDuration(job.type, Date.now() - started);
   }
 }
 

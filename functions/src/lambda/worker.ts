@@ -1,7 +1,11 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { runJob } from '../jobs/run-job.js';
 import { logger } from '../logger.js';
+import { metrics } from '../metrics.js';
 
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
@@ -34,7 +38,7 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
  * - an SQS event from the job queue (a spreadsheet import's drafting, redriven failures): run each
  *   record's job and report those that failed (ReportBatchItemFailures), so only they are redelivered.
  */
-export async function handler(event: unknown): Promise<SQSBatchResponse | void> {
+async function runWorker(event: unknown): Promise<SQSBatchResponse | void> {
   if (isSqsEvent(event)) return runRecords(event);
   const job = JobSchema.safeParse(event);
   if (!job.success) {
@@ -45,3 +49,13 @@ export async function handler(event: unknown): Promise<SQSBatchResponse | void> 
   logger.info('job', { type: job.data.type, articleId: job.data.articleId });
   await runJob(job.data);
 }
+
+/**
+ * The Lambda entry: every log line carries the invocation's Lambda context (function_request_id,
+ * cold_start, …), and the business metrics the jobs recorded (metrics.ts) are flushed when the
+ * invocation ends, also when it throws (the error still reaches Lambda, which retries the job).
+ */
+export const handler = middy<unknown, SQSBatchResponse | void, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
+  .handler((event) => runWorker(event)) as unknown as (event: unknown, context?: Context) => Promise<SQSBatchResponse | void>;

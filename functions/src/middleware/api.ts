@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
 import type { ZodType } from 'zod';
@@ -10,6 +11,7 @@ import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { UserRecord } from '../domain/users.js';
 import { ApiError, badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
+import { metrics } from '../metrics.js';
 import { findRouteByKey, type RouteDef } from '../routes.js';
 import { originSecretCheck } from './origin-secret.js';
 
@@ -162,6 +164,8 @@ const requestLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, 
 export function createApiHandler(handlers: Record<string, RouteHandler>): LambdaHandler {
   const handler = middy<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    // Flushes the business metrics the request recorded (metrics.ts), also when it fails.
+    .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
     .use(requestLog())
     .use(httpSecurityHeaders())
     .use(errorHandler())

@@ -2,6 +2,7 @@ import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps, onResetDeps } from '../deps.js';
 import { ApprovalNotifier } from '../domain/scheduling.js';
+import { businessEvents } from '../metrics.js';
 import { articleServices } from './articles.js';
 import { integrations } from './integrations.js';
 
@@ -19,6 +20,7 @@ export const approvalNotifier = (): ApprovalNotifier =>
       activeOwner: (userId) => users.activeUser(userId),
       signingKey,
       publicUrl: () => config.publicUrl,
+      events: businessEvents,
     });
   })());
 onResetDeps(() => {

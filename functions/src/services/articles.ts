@@ -5,6 +5,7 @@ import { deps, onResetDeps } from '../deps.js';
 import { createJobQueue } from './jobs.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
+import { businessEvents } from '../metrics.js';
 
 export interface ArticleServices {
   articles: ArticleService;
@@ -23,6 +24,7 @@ function build(): ArticleServices {
       const ai = aiSettingsFromEnv(await settings.value(userId, 'openai_api_key'));
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },
+    events: businessEvents,
   });
   return { articles, jobs };
 }

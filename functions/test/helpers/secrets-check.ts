@@ -134,10 +134,14 @@ interface PowertoolsLine {
   timestamp?: unknown;
 }
 
-/** A Powertools Logger line: a JSON object with level, message and timestamp. */
+/**
+ * A Powertools Logger line (a JSON object with level, message and timestamp), or a Powertools
+ * Metrics EMF line (`_aws.CloudWatchMetrics`; printed only where metrics are on, src/metrics.ts).
+ */
 function powertoolsLine(line: string): PowertoolsLine | undefined {
   if (!line.startsWith('{')) return undefined;
-  const json = parseJson(line) as PowertoolsLine | undefined;
+  const json = parseJson(line) as (PowertoolsLine & { _aws?: { CloudWatchMetrics?: unknown; Timestamp?: unknown } }) | undefined;
+  if (json && Array.isArray(json._aws?.CloudWatchMetrics)) return { level: 'METRICS', message: 'EMF', timestamp: json._aws.Timestamp };
   return json && typeof json.level === 'string' && 'message' in json && 'timestamp' in json ? json : undefined;
 }
 

@@ -1,0 +1,19 @@
+import type { Platform } from '@app/shared';
+
+/**
+ * Business events the services report where the outcome is known: metrics in AWS
+ * (functions/src/metrics.ts, wired in functions/src/services/*). Optional in every service's deps,
+ * so the domain needs no vendor SDK and its tests need no fake.
+ */
+export interface BusinessEvents {
+  /** A post went out (WordPress for `blog`). */
+  publishSucceeded(platform: Platform): void;
+  /** Publishing failed with this code (the article's lastError code). */
+  publishFailed(platform: Platform, code: string): void;
+  /** AI drafting failed with this code (the article's lastError code). */
+  draftFailed(code: string): void;
+  /** A scheduled run e-mailed its approval link. */
+  approvalEmailSent(): void;
+  /** A scheduled run could not e-mail its approval link (email_failed, email_not_configured). */
+  approvalEmailFailed(code: string): void;
+}
