@@ -51,7 +51,8 @@ export const IMAGES_KEY_PREFIX = 'users/';
  * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
  * - `jobs:bulk`: sends jobs to the bulk job queue (BULK_JOB_QUEUE_URL), which the worker drains at a
  *   bounded concurrency (a spreadsheet import's drafting);
- * - `images:read` / `images:write`: GetObject / PutObject on the generated images;
+ * - `images:read` / `images:write`: GetObject / PutObject on the generated images; a reader may also
+ *   list the images' prefix, so that S3 answers a missing image 404, not 403 (s3-object-store.ts);
  * - `schedules:manage`: creates, moves and deletes the one-off schedules of the stack's schedule
  *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
  *   SCHEDULE_TARGET_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN: without all four the code would fall
@@ -438,12 +439,25 @@ export class ContentPublisherStack extends Stack {
         actions: imageActions,
         resourceArns: [this.imagesBucket.arnForObjects(`${IMAGES_KEY_PREFIX}*`)],
       });
+      if (access.has('images:read')) {
+        // Without s3:ListBucket, GetObject on a missing key answers 403 AccessDenied (as for a key it
+        // may not read), and the code cannot tell "no image" from a permission error. Listing is
+        // allowed under the images' prefix only (the code lists exactly the key it could not read).
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            actions: ['s3:ListBucket'],
+            resources: [this.imagesBucket.bucketArn],
+            conditions: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } },
+          }),
+        );
+      }
       const bucketId = this.resolve(this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)) as string;
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${IMAGES_KEY_PREFIX}*]`,
         reason:
           `Generated images are stored under ${IMAGES_KEY_PREFIX}<userId>/articles/<articleId>/…, keys made at run time: ` +
-          `the policy allows ${imageActions.join(', ')} on objects under that prefix of the images bucket only (no list, no delete).`,
+          `the policy allows ${imageActions.join(', ')} on objects under that prefix of the images bucket only (no delete; ` +
+          `readers may list that prefix only, s3:prefix condition).`,
       });
     }
     // The same article services that start jobs also run them (in-process when there is no worker).

@@ -496,8 +496,17 @@ describe('IAM', () => {
     }
   });
 
+  const imagesBucketArn = () => ({ 'Fn::GetAtt': [imagesBucketId, 'Arn'] });
+  /** Readers may list the images' prefix: S3 then answers a missing image 404, not 403 (s3-object-store.ts). */
+  const listImages = () => ({ Effect: 'Allow', Action: 's3:ListBucket', Resource: imagesBucketArn(), Condition: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } } });
+
   it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
-    expect(sorted(grantsOf(name, 's3'))).toEqual(sorted(EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()])));
+    const reads = EXPECTED[name]!.images.includes('s3:GetObject');
+    expect(sorted(grantsOf(name, 's3'))).toEqual(
+      sorted([...EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()] as [string, unknown]), ...(reads ? [['s3:ListBucket', imagesBucketArn()] as [string, unknown]] : [])]),
+    );
+    // Listing only under users/ (the s3:prefix condition), and only for the functions that read images.
+    expect(policyOf(name).filter((st) => asArray(st.Action).includes('s3:ListBucket'))).toEqual(reads ? [listImages()] : []);
     const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker || Boolean(EXPECTED[name]!.sendsBulkJobs);
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
   });
@@ -559,8 +568,8 @@ describe('IAM', () => {
     expect(tracing).toEqual([{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' }]);
     for (const statement of policyOf(name).filter((s) => s.Resource !== '*')) {
       expect(statement.Effect).toBe('Allow');
-      // The one condition: PassRole to EventBridge Scheduler only (checked above).
-      if (asArray(statement.Action).includes('iam:PassRole')) expect(statement.Condition).toBeDefined();
+      // The conditions: PassRole to EventBridge Scheduler only, listing the images' prefix only (checked above).
+      if (asArray(statement.Action).includes('iam:PassRole') || asArray(statement.Action).includes('s3:ListBucket')) expect(statement.Condition).toBeDefined();
       else expect(statement.Condition).toBeUndefined();
       for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
       for (const resource of asArray(statement.Resource)) {

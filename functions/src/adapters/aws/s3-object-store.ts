@@ -32,6 +32,13 @@ export class S3ObjectStore implements ObjectStore {
     await client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
+  /**
+   * The object, or undefined when there is none. S3 answers a missing key with 404 NoSuchKey only
+   * to a caller that may list the bucket, else with 403 AccessDenied, like a key it may not read.
+   * The functions may list the images' prefix (infra/lib/content-publisher-stack.ts), so a 403 is
+   * "no image" only when a listing of that very key confirms it is not there; a 403 on a key that
+   * exists, or a listing that is refused too, is a real permission error and is thrown.
+   */
   async get(key: string): Promise<StoredObject | undefined> {
     const { s3, client } = await this.s3();
     try {
@@ -40,10 +47,23 @@ export class S3ObjectStore implements ObjectStore {
       return { body, contentType: out.ContentType ?? 'application/octet-stream' };
     } catch (err) {
       if (err instanceof s3.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      if (isAccessDenied(err) && (await this.listed(key).catch(() => true)) === false) return undefined;
       throw err;
     }
   }
+
+  /** Whether a listing of the bucket shows exactly this key (the first key with it as prefix is itself, if it exists). */
+  private async listed(key: string): Promise<boolean> {
+    const { s3, client } = await this.s3();
+    const out = await client.send(new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: key, MaxKeys: 1 }));
+    return (out.Contents ?? []).some((object) => object.Key === key);
+  }
 }
+
+const isAccessDenied = (err: unknown): boolean => {
+  const { name, $metadata } = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'AccessDenied' || $metadata?.httpStatusCode === 403;
+};
 
 /** The images store for this environment: S3 in AWS, s3rver (path-style, fixed keys) locally. */
 export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' | 'imagesBucket'>): S3ObjectStore {
