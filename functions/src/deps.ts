@@ -78,7 +78,7 @@ export function buildDeps(config: Config = loadConfig()): Deps {
   const secrets: SecretStore = config.localSecretsKey
     ? new EncryptedSecretStore(db, config.tableName, Buffer.from(config.localSecretsKey, 'base64'))
     : new SecretsManagerStore(secretsManager(), config.secretsPrefix);
-  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets);
+  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets, (message, fields) => logger.warn(message, fields));
   const signingKey = sessionKeyLoader(config, secretsManager);
   return {
     config,

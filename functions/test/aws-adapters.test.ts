@@ -5,6 +5,7 @@ import {
   GetSecretValueCommand,
   PutSecretValueCommand,
   InvalidRequestException,
+  ResourceExistsException,
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -20,90 +21,123 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EventBridgeScheduler, scheduleName } from '../src/adapters/aws/eventbridge-scheduler.js';
 import { LambdaJobQueue } from '../src/adapters/aws/lambda-job-queue.js';
-import { SecretsManagerStore } from '../src/adapters/aws/secrets-manager-store.js';
+import { SecretsManagerStore, followingVersionId } from '../src/adapters/aws/secrets-manager-store.js';
 import { SqsJobQueue } from '../src/adapters/aws/sqs-job-queue.js';
 import { JobsNotQueuedError, type Job } from '../src/domain/ports.js';
 import { eachToQueue } from '../src/services/jobs.js';
 
 const notFound = () => new ResourceNotFoundException({ message: 'not found', $metadata: {} });
 
-describe('SecretsManagerStore', () => {
+describe('SecretsManagerStore: one secret per owner', () => {
   const sm = mockClient(SecretsManagerClient);
   const store = new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), 'content-publisher/');
   beforeEach(() => sm.reset());
+  const exists = () => new ResourceExistsException({ message: "You can't modify an existing version, you can only create new versions.", $metadata: {} });
+  const written = (input: { SecretString?: string }) => JSON.parse(input.SecretString!) as { values: Record<string, string>; write: string };
 
-  it('updates an existing secret under the owner-scoped name', async () => {
-    sm.on(PutSecretValueCommand).resolves({});
-    await store.put('user-1', 'openai_api_key', 'sk-value');
-    expect(sm.commandCalls(PutSecretValueCommand)[0]!.args[0].input).toEqual({
-      SecretId: 'content-publisher/user-1/openai_api_key',
-      SecretString: 'sk-value',
+  it('reads all of the owner\'s values with one GetSecretValue, and the version they were read at', async () => {
+    sm.on(GetSecretValueCommand, { SecretId: 'content-publisher/user-1' }).resolves({
+      VersionId: 'v-1',
+      SecretString: JSON.stringify({ values: { openai_api_key: 'sk-1', wordpress_app_password: 'pw' }, write: 'w' }),
     });
-    expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(0);
+    expect(await store.read('user-1')).toEqual({ values: { openai_api_key: 'sk-1', wordpress_app_password: 'pw' }, version: 'v-1' });
+    expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
   });
 
-  it('creates the secret, tagged with its owner, when it does not exist yet', async () => {
-    sm.on(PutSecretValueCommand).rejects(notFound());
+  it('reads an owner without a secret as no values and no version', async () => {
+    sm.on(GetSecretValueCommand).rejects(notFound());
+    expect(await store.read('user-1')).toEqual({ values: {}, version: undefined });
+  });
+
+  it('refuses a secret of that name that does not hold values, rather than overwrite it', async () => {
+    sm.on(GetSecretValueCommand).resolves({ VersionId: 'v-1', SecretString: 'sk-not-json' });
+    await expect(store.read('user-1')).rejects.toThrow('The secret content-publisher/user-1 does not hold settings values');
+  });
+
+  it('creates the secret, tagged with its owner, on the first write', async () => {
     sm.on(CreateSecretCommand).resolves({});
-    await store.put('user-1', 'gmail_client_secret', 'shh');
-    expect(sm.commandCalls(CreateSecretCommand)[0]!.args[0].input).toEqual({
-      Name: 'content-publisher/user-1/gmail_client_secret',
-      SecretString: 'shh',
-      Tags: [{ Key: 'owner', Value: 'user-1' }],
-    });
+    const version = await store.write('user-1', { gmail_client_secret: 'shh' }, undefined);
+    const input = sm.commandCalls(CreateSecretCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({ Name: 'content-publisher/user-1', ClientRequestToken: version, Tags: [{ Key: 'owner', Value: 'user-1' }] });
+    expect(written(input).values).toEqual({ gmail_client_secret: 'shh' });
+    expect(sm.commandCalls(PutSecretValueCommand)).toHaveLength(0);
   });
 
-  it('reads values, treating a missing secret as absent', async () => {
+  it('a first write that finds the secret created meanwhile writes nothing (the caller reads again)', async () => {
+    sm.on(CreateSecretCommand).rejects(exists());
+    expect(await store.write('user-1', { a: '1' }, undefined)).toBeUndefined();
+  });
+
+  it('writes the version that follows the one read: the token is derived from it, and each write has its own text', async () => {
+    sm.on(PutSecretValueCommand).resolves({});
+    const first = await store.write('user-1', { openai_api_key: 'sk-2' }, 'v-1');
+    const again = await store.write('user-1', { openai_api_key: 'sk-2' }, 'v-1');
+    const [a, b] = sm.commandCalls(PutSecretValueCommand).map((c) => c.args[0].input);
+    expect(a).toMatchObject({ SecretId: 'content-publisher/user-1', ClientRequestToken: followingVersionId('v-1') });
+    expect(first).toBe(followingVersionId('v-1'));
+    expect(again).toBe(first);
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(followingVersionId('v-2')).not.toBe(first);
+    // Same values, yet different texts: Secrets Manager would take a same-text write as a repeat and make nothing.
+    expect(written(a!).values).toEqual(written(b!).values);
+    expect(written(a!).write).not.toBe(written(b!).write);
+  });
+
+  it('a write whose follower version exists already (another write came first) writes nothing', async () => {
+    sm.on(PutSecretValueCommand).rejects(exists());
+    expect(await store.write('user-1', { a: '1' }, 'v-1')).toBeUndefined();
+  });
+
+  it('reads and schedules for deletion the per-key secrets of before (<prefix><userId>/<key>), a week to recover', async () => {
     sm.on(GetSecretValueCommand, { SecretId: 'content-publisher/u/a' }).resolves({ SecretString: 'A' });
     sm.on(GetSecretValueCommand, { SecretId: 'content-publisher/u/b' }).rejects(notFound());
-    expect(await store.get('u', 'a')).toBe('A');
-    expect(await store.get('u', 'b')).toBeUndefined();
-    expect([...(await store.getMany('u', ['a', 'b']))]).toEqual([['a', 'A']]);
-  });
-
-  it('deletes without a recovery window and ignores a secret that is already gone', async () => {
     sm.on(DeleteSecretCommand).rejectsOnce(notFound()).resolves({});
-    await store.delete('u', 'a');
-    await store.delete('u', 'b');
+    expect(await store.readLegacy('u', 'a')).toBe('A');
+    expect(await store.readLegacy('u', 'b')).toBeUndefined();
+    await store.deleteLegacy('u', 'b');
+    await store.deleteLegacy('u', 'a');
     expect(sm.commandCalls(DeleteSecretCommand).map((c) => c.args[0].input)).toEqual([
-      { SecretId: 'content-publisher/u/a', ForceDeleteWithoutRecovery: true },
-      { SecretId: 'content-publisher/u/b', ForceDeleteWithoutRecovery: true },
+      { SecretId: 'content-publisher/u/b', RecoveryWindowInDays: 7 },
+      { SecretId: 'content-publisher/u/a', RecoveryWindowInDays: 7 },
     ]);
   });
 
-  describe('a secret whose deletion is still finishing (a reconnect right after a disconnect)', () => {
+  describe('a secret whose deletion is still finishing', () => {
     const pendingDeletion = (verb: string) =>
       new InvalidRequestException({ message: `You can't ${verb} because it was marked for deletion.`, $metadata: {} });
     const quick = new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), 'content-publisher/', [1, 1, 1]);
 
-    it('reads as absent and deletes as done', async () => {
+    it('reads as absent; an old per-key secret deletes as done', async () => {
       sm.on(GetSecretValueCommand).rejects(pendingDeletion('perform this operation on the secret'));
       sm.on(DeleteSecretCommand).rejects(pendingDeletion('perform this operation on the secret'));
-      expect(await quick.get('u', 'a')).toBeUndefined();
-      await expect(quick.delete('u', 'a')).resolves.toBeUndefined();
+      expect(await quick.read('u')).toEqual({ values: {}, version: undefined });
+      expect(await quick.readLegacy('u', 'a')).toBeUndefined();
+      await expect(quick.deleteLegacy('u', 'a')).resolves.toBeUndefined();
     });
 
     it('is created again once the name is free, after short waits', async () => {
-      sm.on(PutSecretValueCommand).rejects(pendingDeletion('perform this operation on the secret'));
       sm.on(CreateSecretCommand)
         .rejectsOnce(pendingDeletion('create this secret because a secret with this name is already scheduled for'))
         .rejectsOnce(pendingDeletion('create this secret because a secret with this name is already scheduled for'))
         .resolves({});
-      await quick.put('u', 'google_sheets_refresh_token', 'tok');
+      expect(await quick.write('u', { google_sheets_refresh_token: 'tok' }, undefined)).toBeDefined();
       expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(3);
+      // One version: the same token on every attempt.
+      expect(new Set(sm.commandCalls(CreateSecretCommand).map((c) => c.args[0].input.ClientRequestToken)).size).toBe(1);
     });
 
     it('gives up with the error after its waits', async () => {
-      sm.on(PutSecretValueCommand).rejects(notFound());
       sm.on(CreateSecretCommand).rejects(pendingDeletion('create this secret because a secret with this name is already scheduled for'));
-      await expect(quick.put('u', 'k', 'v')).rejects.toThrow(/scheduled for/);
+      await expect(quick.write('u', { k: 'v' }, undefined)).rejects.toThrow(/scheduled for/);
       expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(4);
     });
   });
 
   it('lets other failures through', async () => {
     sm.on(GetSecretValueCommand).rejects(new Error('AccessDenied'));
-    await expect(store.get('u', 'a')).rejects.toThrow('AccessDenied');
+    await expect(store.read('u')).rejects.toThrow('AccessDenied');
+    sm.on(PutSecretValueCommand).rejects(new Error('AccessDenied'));
+    await expect(store.write('u', {}, 'v-1')).rejects.toThrow('AccessDenied');
   });
 });
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_IMPORT_ROWS, SheetsMessages, statusColumn, writeBackFailed } from '@app/shared';
 import { IntegrationError } from '../src/domain/integrations.js';
 import { OAuthState } from '../src/domain/oauth-state.js';
-import type { SecretStore, SettingRecord, SettingStore } from '../src/domain/ports.js';
 import { SettingService } from '../src/domain/settings.js';
+import { MemorySecretStore, MemorySettingStore } from './helpers/memory-settings.js';
 import {
   SHEETS_GRANT_SCOPES_KEY,
   SHEETS_TOKEN_KEY,
@@ -98,21 +98,7 @@ describe('spreadsheet rows', () => {
 /* ---- SheetsService with in-memory stores ---- */
 
 function memorySettings(): SettingService {
-  const records = new Map<string, SettingRecord>();
-  const secrets = new Map<string, string>();
-  const settingStore: SettingStore = {
-    list: async (u) => [...records.entries()].filter(([k]) => k.startsWith(`${u}/`)).map(([, r]) => r),
-    get: async (u, k) => records.get(`${u}/${k}`),
-    put: async (u, r) => void records.set(`${u}/${r.key}`, r),
-    delete: async (u, k) => records.delete(`${u}/${k}`),
-  };
-  const secretStore: SecretStore = {
-    put: async (u, k, v) => void secrets.set(`${u}/${k}`, v),
-    get: async (u, k) => secrets.get(`${u}/${k}`),
-    getMany: async (u, keys) => new Map(keys.filter((k) => secrets.has(`${u}/${k}`)).map((k) => [k, secrets.get(`${u}/${k}`)!])),
-    delete: async (u, k) => void secrets.delete(`${u}/${k}`),
-  };
-  return new SettingService(settingStore, secretStore);
+  return new SettingService(new MemorySettingStore(), new MemorySecretStore());
 }
 
 function service(

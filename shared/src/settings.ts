@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { safeCharacters } from './text.js';
 
+/**
+ * At most this many API keys per user on the API Keys page (SettingMessages.tooManyApiKeys): each
+ * is a secret kept in the user's one Secrets Manager secret. The keys of the integration panels
+ * (hidden ones, and the e-mail panel's) do not count.
+ */
+export const MAX_API_KEYS = 50;
+
 export const SettingMessages = {
   keyRequired: 'Key name is required',
   valueRequired: 'Value is required',
@@ -13,6 +20,9 @@ export const SettingMessages = {
   saveFailed: 'Failed to create/update settings entry',
   integrationKey: 'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
   deleteFailed: 'Failed to delete settings entry',
+  tooManyApiKeys: `You can keep at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
+  secretsTooLarge: 'Your saved keys and connections together are too large to keep (64 KB at most). Delete a key you no longer use first.',
+  secretsBusy: 'Your settings were being saved elsewhere at the same moment. Try again.',
 } as const;
 
 /** Settings with these prefixes belong to the integration panels (and the Sheets import's token) and are hidden from the API Keys list. */

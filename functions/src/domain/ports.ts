@@ -57,10 +57,18 @@ export type NotifyClaim = 'claimed' | 'done' | 'held';
 export interface SettingRecord {
   key: string;
   description: string;
-  /** Where the value lives: always the SecretStore. */
   hasValue: boolean;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Where the value is: 'table' (in `value`, for the keys that are not secret: PUBLIC_SETTING_KEYS
+   * in domain/settings.ts) or 'secret' (the owner's one secret, SecretStore). Absent on a record
+   * written before one secret per user: its value is still in its own secret of that time, until
+   * SettingService moves it.
+   */
+  storedIn?: 'table' | 'secret';
+  /** The value itself, when storedIn is 'table'. */
+  value?: string;
 }
 
 export interface SettingStore {
@@ -69,14 +77,36 @@ export interface SettingStore {
   put(userId: string, record: SettingRecord): Promise<void>;
   /** @returns false when there was nothing to delete. */
   delete(userId: string, key: string): Promise<boolean>;
+  /**
+   * Sets `changes` on a record that has no `storedIn` yet and still has `updatedAt` (a conditional
+   * write): false when it is gone or was written since.
+   */
+  migrate(userId: string, key: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>): Promise<boolean>;
 }
 
-/** Secret values, scoped to their owner (Secrets Manager in AWS, encrypted at rest locally). */
+/** All of a user's secret values, read together, and the version they were read at. */
+export interface SecretValues {
+  values: Readonly<Record<string, string>>;
+  /** Opaque; undefined while the user has no secret yet. */
+  version: string | undefined;
+}
+
+/**
+ * Secret values, one secret per owner holding all of their values (Secrets Manager in AWS,
+ * encrypted at rest locally). Writes are compare-and-set on the version, so that two saves at the
+ * same moment cannot lose one another's key (SettingService reads, merges and retries).
+ */
 export interface SecretStore {
-  put(userId: string, key: string, value: string): Promise<void>;
-  get(userId: string, key: string): Promise<string | undefined>;
-  getMany(userId: string, keys: string[]): Promise<Map<string, string>>;
-  delete(userId: string, key: string): Promise<void>;
+  read(userId: string): Promise<SecretValues>;
+  /**
+   * Replaces the owner's values if they are still at `version` (as read): the new version, or
+   * undefined when another write came first (nothing was written).
+   */
+  write(userId: string, values: Readonly<Record<string, string>>, version: string | undefined): Promise<string | undefined>;
+  /** A value in the layout of before (one secret per owner and key), while it is still there. */
+  readLegacy(userId: string, key: string): Promise<string | undefined>;
+  /** Removes that old value (Secrets Manager: scheduled for deletion); nothing when it is gone. */
+  deleteLegacy(userId: string, key: string): Promise<void>;
 }
 
 export interface StoredObject {

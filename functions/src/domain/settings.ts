@@ -2,6 +2,7 @@ import {
   EMAIL_SETTING_KEYS,
   EmailSchema,
   IntegrationMessages,
+  MAX_API_KEYS,
   SettingMessages,
   isHiddenSettingKey,
   maskSecret,
@@ -9,25 +10,46 @@ import {
   type Setting,
 } from '@app/shared';
 import { EMAIL_KEYS } from './email.js';
-import { badRequest, notFound } from './errors.js';
-import type { SecretStore, SettingStore } from './ports.js';
+import { badRequest, conflict, notFound } from './errors.js';
+import type { SecretStore, SecretValues, SettingRecord, SettingStore } from './ports.js';
 import { SHEETS_GRANT_CLIENT_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_TOKEN_KEY } from './sheets.js';
 
 /**
- * Settings whose values are not secret (addresses, ids, expiry times): shown in full when the
- * caller asks for `mask=false`. Every other value is a secret and never leaves the server unmasked.
+ * Settings whose values are not secret (addresses, ids, expiry times, granted scopes): kept in the
+ * table beside their record, and shown in full when the caller asks for `mask=false`. Every other
+ * value (passwords, client secrets, tokens, signing secrets, every key of the API Keys page) is a
+ * secret: kept in the owner's one secret (SecretStore), never leaving the server unmasked.
  */
 export const PUBLIC_SETTING_KEYS = new Set([
   'notification_email',
   'gmail_client_id',
   'linkedin_client_id',
   'linkedin_token_expiry',
+  'linkedin_member_id',
+  'linkedin_member_name',
+  'linkedin_scopes',
+  'linkedin_webhook_url',
   'wordpress_site_url',
   'wordpress_username',
   'wordpress_api_style',
-  'linkedin_member_name',
-  'linkedin_webhook_url',
+  SHEETS_GRANT_SCOPES_KEY,
+  SHEETS_GRANT_CLIENT_KEY,
 ]);
+
+/** Secrets Manager keeps at most 65,536 bytes per secret value: the values, with room for the envelope. */
+export const SECRET_VALUES_MAX_BYTES = 60_000;
+
+/** Writes of the owner's secret that found another write first are tried again this many times in all. */
+const SECRET_WRITE_ATTEMPTS = 6;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Keys of the e-mail panel: saved through the API Keys call, yet not API keys of the person's own. */
+const EMAIL_PANEL_KEYS = new Set<string>(Object.values(EMAIL_KEYS));
+/** What MAX_API_KEYS counts: the keys the API Keys page lists, but the e-mail panel's. */
+export const isApiKey = (key: string) => !isHiddenSettingKey(key) && !EMAIL_PANEL_KEYS.has(key);
+
+const inTable = (key: string) => PUBLIC_SETTING_KEYS.has(key);
+const isAccessDenied = (err: unknown) => /AccessDenied/.test((err as { name?: string }).name ?? '');
 
 const MASK_CHARS = /[•●]/;
 
@@ -45,16 +67,169 @@ const GOOGLE_CLIENT = {
   grants: [EMAIL_KEYS.refreshToken, SHEETS_TOKEN_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_GRANT_CLIENT_KEY],
 } as const;
 
+/** Warnings worth a log line (key names only, never values). */
+export type SettingsWarn = (message: string, fields: Record<string, unknown>) => void;
+
+/**
+ * One owner's settings as read in one service call: the records (one Query), and their values,
+ * reading the owner's secret at most once and only when a secret value is asked for. Built anew
+ * for every call: another Lambda container may have written since.
+ */
+class OwnerSettings {
+  private secret: Promise<SecretValues> | undefined;
+
+  constructor(
+    readonly records: Map<string, SettingRecord>,
+    /** Values of records not yet moved to the new layout (see SettingService.migrate). */
+    private readonly unmoved: ReadonlyMap<string, string>,
+    private readonly readSecret: () => Promise<SecretValues>,
+    secret?: SecretValues,
+  ) {
+    if (secret) this.secret = Promise.resolve(secret);
+  }
+
+  async value(key: string): Promise<string | undefined> {
+    const record = this.records.get(key);
+    if (!record) return undefined;
+    if (record.storedIn === 'table') return record.value;
+    if (record.storedIn === 'secret') return (await (this.secret ??= this.readSecret())).values[key];
+    return this.unmoved.get(key);
+  }
+
+  async values(keys: readonly string[]): Promise<Map<string, string>> {
+    const values = new Map<string, string>();
+    for (const key of keys) {
+      const value = await this.value(key);
+      if (value !== undefined) values.set(key, value);
+    }
+    return values;
+  }
+}
+
+/**
+ * Settings: a record per key in the table (key, description, dates), the values that are not
+ * secret beside it, and every secret value of an owner in one secret of theirs (a Secrets Manager
+ * secret costs the same whatever it holds). A write of that secret reads it, changes its keys and
+ * writes it back only if nobody wrote in between (SecretStore.write), else reads again: two saves
+ * at the same moment both keep their key.
+ *
+ * Records written before (one secret per key, no `storedIn`) are moved on first use, see migrate.
+ */
 export class SettingService {
+  /** This function may not write secrets (the IAM policy of a reader): old values are read where they are. */
+  private migrationDenied = false;
+
   constructor(
     private readonly settings: SettingStore,
     private readonly secrets: SecretStore,
+    private readonly warn: SettingsWarn = () => undefined,
   ) {}
+
+  /** The owner's settings for one service call, moved to the new layout first when they were not. */
+  private async owner(userId: string): Promise<OwnerSettings> {
+    const records = new Map((await this.settings.list(userId)).map((r) => [r.key, r] as const));
+    const { unmoved, secret } = await this.migrate(userId, [...records.values()].filter((r) => r.storedIn === undefined));
+    return new OwnerSettings(records, unmoved, () => this.secrets.read(userId), secret);
+  }
+
+  /**
+   * Moves records of the one-secret-per-key layout: each value to its place (the table, or the
+   * owner's secret unless a newer value is there), then the old secret is scheduled for deletion,
+   * then the record says where its value is. Every step may be repeated, so a call cut off half way
+   * is finished by the next one; until then the values are read where they are. A function that
+   * may not write secrets (a reader) only reads them.
+   * @returns the values of those records, and the owner's secret when it was read.
+   */
+  private async migrate(userId: string, legacy: SettingRecord[]): Promise<{ unmoved: Map<string, string>; secret?: SecretValues }> {
+    const unmoved = new Map<string, string>();
+    if (legacy.length === 0) return { unmoved };
+    let secret = await this.secrets.read(userId);
+    await Promise.all(
+      legacy.map(async (r) => {
+        const value = (inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key));
+        if (value !== undefined) unmoved.set(r.key, value);
+      }),
+    );
+    if (this.migrationDenied) return { unmoved, secret };
+    try {
+      const toSecret = legacy.filter((r) => !inTable(r.key) && unmoved.has(r.key) && secret.values[r.key] === undefined);
+      if (toSecret.length > 0) {
+        secret = await this.updateSecret(userId, (values) => {
+          for (const r of toSecret) values[r.key] ??= unmoved.get(r.key)!;
+        });
+      }
+      for (const r of legacy) {
+        if (inTable(r.key) && r.value === undefined && unmoved.has(r.key)) {
+          await this.settings.migrate(userId, r.key, r.updatedAt, { value: unmoved.get(r.key) });
+        }
+      }
+      await Promise.all(legacy.map((r) => this.secrets.deleteLegacy(userId, r.key)));
+      for (const r of legacy) {
+        await this.settings.migrate(userId, r.key, r.updatedAt, { storedIn: inTable(r.key) ? 'table' : 'secret' });
+      }
+    } catch (err) {
+      if (isAccessDenied(err)) this.migrationDenied = true;
+      this.warn('Moving settings to one secret per user did not finish; the next use goes on with it', {
+        userId,
+        keys: legacy.map((r) => r.key),
+        error: (err as Error).name,
+      });
+    }
+    return { unmoved, secret };
+  }
+
+  /**
+   * Changes the owner's secret: read, change, write if still at the version read, else again.
+   * @returns the values written and their version.
+   */
+  private async updateSecret(userId: string, change: (values: Record<string, string>) => void): Promise<SecretValues> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.secrets.read(userId);
+      const values = { ...current.values };
+      change(values);
+      if (Buffer.byteLength(JSON.stringify(values)) > SECRET_VALUES_MAX_BYTES) {
+        throw badRequest(SettingMessages.secretsTooLarge, 'secrets_too_large');
+      }
+      const version = await this.secrets.write(userId, values, current.version);
+      if (version !== undefined) return { values, version };
+      if (attempt >= SECRET_WRITE_ATTEMPTS) throw conflict(SettingMessages.secretsBusy, 'settings_busy');
+      await sleep(20 * attempt + Math.random() * 50 * attempt);
+    }
+  }
+
+  /** Writes one value where it belongs, then its record. */
+  private async store(userId: string, existing: SettingRecord | undefined, key: string, value: string, description: string, now: string) {
+    const record = { key, description, hasValue: true, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    if (inTable(key)) {
+      await this.settings.put(userId, { ...record, storedIn: 'table', value });
+    } else {
+      await this.updateSecret(userId, (values) => {
+        values[key] = value;
+      });
+      await this.settings.put(userId, { ...record, storedIn: 'secret' });
+    }
+    // A record that was not moved (a move cut off): its old secret would otherwise stay, unread.
+    if (existing && existing.storedIn === undefined) await this.secrets.deleteLegacy(userId, key);
+  }
+
+  /** Deletes the values of these records, secret ones in one write, then the records. */
+  private async drop(userId: string, records: SettingRecord[]): Promise<void> {
+    const secret = records.filter((r) => r.storedIn === 'secret' || (r.storedIn === undefined && !inTable(r.key)));
+    if (secret.length > 0) {
+      await this.updateSecret(userId, (values) => {
+        for (const r of secret) delete values[r.key];
+      });
+    }
+    // Not moved yet (a reader's call): the old secret goes too.
+    await Promise.all(records.filter((r) => r.storedIn === undefined).map((r) => this.secrets.deleteLegacy(userId, r.key)));
+    for (const r of records) await this.settings.delete(userId, r.key);
+  }
 
   /** The API Keys list: integration keys (wordpress_, linkedin_) are left out. */
   async list(userId: string, mask: boolean): Promise<Setting[]> {
-    const records = (await this.settings.list(userId)).filter((r) => !isHiddenSettingKey(r.key));
-    const values = await this.secrets.getMany(userId, records.map((r) => r.key));
+    const owner = await this.owner(userId);
+    const records = [...owner.records.values()].filter((r) => !isHiddenSettingKey(r.key));
+    const values = await owner.values(records.map((r) => r.key));
     return records.map((r) => {
       const value = values.get(r.key) ?? '';
       return {
@@ -73,16 +248,14 @@ export class SettingService {
     if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
       throw badRequest('Enter a valid email address', 'validation_failed');
     }
-    const existing = await this.settings.get(userId, input.key);
-    if (input.key === GOOGLE_CLIENT.id) await this.clientChanged(userId, await this.secrets.get(userId, input.key), input.value);
-    await this.secrets.put(userId, input.key, input.value);
-    await this.settings.put(userId, {
-      key: input.key,
-      description: input.description,
-      hasValue: true,
-      createdAt: existing?.createdAt ?? now,
-      updatedAt: now,
-    });
+    const owner = await this.owner(userId);
+    const existing = owner.records.get(input.key);
+    // Each key is kept in the owner's one secret: a bound on their number bounds its size and cost.
+    if (!existing && isApiKey(input.key) && [...owner.records.keys()].filter(isApiKey).length >= MAX_API_KEYS) {
+      throw badRequest(SettingMessages.tooManyApiKeys, 'too_many_api_keys');
+    }
+    if (input.key === GOOGLE_CLIENT.id) await this.clientChanged(userId, owner, await owner.value(input.key), input.value);
+    await this.store(userId, existing, input.key, input.value, input.description, now);
     const setting: Setting = {
       _id: input.key,
       key: input.key,
@@ -94,34 +267,35 @@ export class SettingService {
   }
 
   async delete(userId: string, key: string): Promise<void> {
-    const previous = key === GOOGLE_CLIENT.id ? await this.secrets.get(userId, key) : undefined;
-    const existed = await this.settings.delete(userId, key);
-    if (!existed) throw notFound(SettingMessages.notFound, 'setting_not_found');
-    await this.secrets.delete(userId, key);
-    if (key === GOOGLE_CLIENT.id) await this.clientChanged(userId, previous, undefined);
+    const owner = await this.owner(userId);
+    const record = owner.records.get(key);
+    if (!record) throw notFound(SettingMessages.notFound, 'setting_not_found');
+    const previous = key === GOOGLE_CLIENT.id ? await owner.value(key) : undefined;
+    await this.drop(userId, [record]);
+    if (key === GOOGLE_CLIENT.id) await this.clientChanged(userId, owner, previous, undefined);
   }
 
   /** gmail_client_id goes from `previous` to `next` (undefined: none): forgets what belonged to the previous client. */
-  private async clientChanged(userId: string, previous: string | undefined, next: string | undefined): Promise<void> {
+  private async clientChanged(userId: string, owner: OwnerSettings, previous: string | undefined, next: string | undefined): Promise<void> {
     if (previous === next) return;
-    if (previous !== undefined) await this.remove(userId, GOOGLE_CLIENT.secret);
-    for (const key of GOOGLE_CLIENT.grants) await this.remove(userId, key);
+    const keys: string[] = [...(previous !== undefined ? [GOOGLE_CLIENT.secret] : []), ...GOOGLE_CLIENT.grants];
+    await this.drop(userId, keys.map((k) => owner.records.get(k)).filter((r): r is SettingRecord => r !== undefined));
   }
 
   /** A value for server-side use (e.g. the user's openai_api_key). */
   async value(userId: string, key: string): Promise<string | undefined> {
-    return this.secrets.get(userId, key);
+    return (await this.values(userId, [key])).get(key);
   }
 
+  /** Values read together: one Query of the records, and one read of the owner's secret when a secret value is asked for. */
   async values(userId: string, keys: string[]): Promise<Map<string, string>> {
-    return this.secrets.getMany(userId, keys);
+    return (await this.owner(userId)).values(keys);
   }
 
   /** Saves server-side values (integration tokens, ids) without the API's masking rules. */
   async put(userId: string, key: string, value: string, description = '', now = new Date().toISOString()) {
-    const existing = await this.settings.get(userId, key);
-    await this.secrets.put(userId, key, value);
-    await this.settings.put(userId, { key, description, hasValue: true, createdAt: existing?.createdAt ?? now, updatedAt: now });
+    const owner = await this.owner(userId);
+    await this.store(userId, owner.records.get(key), key, value, description, now);
   }
 
   async updatedAt(userId: string, key: string): Promise<string | null> {
@@ -130,6 +304,7 @@ export class SettingService {
 
   /** Deletes a setting if it is there (no error when absent). */
   async remove(userId: string, key: string): Promise<void> {
-    if (await this.settings.delete(userId, key)) await this.secrets.delete(userId, key);
+    const record = (await this.owner(userId)).records.get(key);
+    if (record) await this.drop(userId, [record]);
   }
 }

@@ -1,12 +1,12 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SettingRecord, SettingStore } from '../../domain/ports.js';
-import { queryAll } from './client.js';
+import { conditionHeld, queryAll } from './client.js';
 
 const key = (userId: string, settingKey: string) => ({ PK: `USER#${userId}`, SK: `SETTING#${settingKey}` });
 type Item = SettingRecord & { PK: string; SK: string; type: 'setting' };
 const fromItem = ({ PK: _p, SK: _s, type: _t, ...record }: Item): SettingRecord => record;
 
-/** Setting metadata (key, description, dates); the values themselves live in the SecretStore. */
+/** Setting records (key, description, dates) and the values that are not secret; secret values live in the SecretStore. */
 export class DynamoSettingStore implements SettingStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -29,6 +29,23 @@ export class DynamoSettingStore implements SettingStore {
 
   async put(userId: string, record: SettingRecord): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...key(userId, record.key), type: 'setting', ...record } }));
+  }
+
+  async migrate(userId: string, settingKey: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>): Promise<boolean> {
+    const set = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (set.length === 0) return true;
+    return conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, settingKey),
+          UpdateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(SK) AND attribute_not_exists(#storedIn) AND #updatedAt = :updatedAt',
+          ExpressionAttributeNames: { ...Object.fromEntries(set.map(([name]) => [`#${name}`, name])), '#storedIn': 'storedIn', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ...Object.fromEntries(set.map(([name, v]) => [`:${name}`, v])), ':updatedAt': updatedAt },
+        }),
+      ),
+    );
   }
 
   async delete(userId: string, settingKey: string): Promise<boolean> {
