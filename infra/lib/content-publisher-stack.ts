@@ -33,8 +33,10 @@ export const TABLE_DATA_ACTIONS = [
 ] as const;
 
 /**
- * Name prefix of the per-user integration secrets (`<prefix><userId>/<key>`), created and read at
- * run time by the functions (SECRETS_PREFIX); their IAM policies allow no other secret name.
+ * Name prefix of the per-user integration secrets: one JSON secret per user, `<prefix><userId>`,
+ * created and read at run time by the functions (SECRETS_PREFIX); their IAM policies allow no other
+ * secret name. `<prefix><userId>/<key>` are the one-per-key secrets of before, which the functions
+ * move into the user's secret and schedule for deletion (functions/src/domain/settings.ts).
  * This is the unstaged deployment's; a stage has `content-publisher-<stage>/` (stage.ts).
  */
 export const USER_SECRETS_PREFIX = BASE_USER_SECRETS_PREFIX;
@@ -119,8 +121,9 @@ export const USER_SECRET_WRITE_ACTIONS = [
   // CreateSecret with tags (owner=<userId>) also needs TagResource.
   'secretsmanager:TagResource',
   'secretsmanager:PutSecretValue',
-  'secretsmanager:DeleteSecret',
 ] as const;
+/** `userSecrets:write` on the one-per-key secrets of before only (oldUserSecretsArn): no function may delete a user's secret. */
+export const OLD_USER_SECRET_ACTIONS = ['secretsmanager:DeleteSecret'] as const;
 
 /** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
 export const setupCodeCommand = (secretArn: string, region: string): string =>
@@ -199,6 +202,8 @@ export class ContentPublisherStack extends Stack {
   readonly publicUrl: string;
   /** ARN pattern of the per-user secrets: `…:secret:<userSecretsPrefix>*`. */
   readonly userSecretsArn: string;
+  /** ARN pattern of the one-per-key secrets of before, `<userSecretsPrefix><userId>/<key>`: the prefix, `*`, a slash, `*`. */
+  readonly oldUserSecretsArn: string;
   /** The stage's names: per-user secrets prefix, metrics namespace (stage.ts). */
   readonly stageNames: StageNames;
   /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
@@ -330,6 +335,13 @@ export class ContentPublisherStack extends Stack {
       resourceName: `${this.stageNames.userSecretsPrefix}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
+    // A user's secret has no `/` after the prefix (user ids have none): this matches the old names only.
+    this.oldUserSecretsArn = this.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${this.stageNames.userSecretsPrefix}*/*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
 
     const allFunctions = new Map<string, AppFunction>([...this.functions, [WORKER_ENTRY_NAME, this.worker]]);
     for (const [name, fn] of allFunctions) {
@@ -404,10 +416,20 @@ export class ContentPublisherStack extends Stack {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
         reason:
-          `Per-user integration secrets are created at run time as ${prefix}<userId>/<key>, so their names ` +
+          `Per-user integration secrets are created at run time as ${prefix}<userId> (one JSON secret per user), so their names ` +
           'are not known at deploy time, and Secrets Manager appends a random suffix to every secret ARN: the policy ' +
           `allows ${actions.join(', ')} on names under the ${prefix} prefix only (the stage's own); the code scopes each name to its owner.`,
       });
+      if (access.has('userSecrets:write')) {
+        Grant.addToPrincipal({ grantee: role, actions: [...OLD_USER_SECRET_ACTIONS], resourceArns: [this.oldUserSecretsArn] });
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*/*]`,
+          reason:
+            `The one-per-key secrets of before (${prefix}<userId>/<key>) are moved into each user's secret at run time and then ` +
+            'scheduled for deletion; their names are not known at deploy time: the policy allows DeleteSecret on those names only ' +
+            '(a user\'s own secret has no second slash), so no function can delete a user\'s secret.',
+        });
+      }
     }
 
     if (access.has('ai')) {

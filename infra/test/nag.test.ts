@@ -115,6 +115,8 @@ describe('cdk-nag AwsSolutions', () => {
     const imagesBucketId = stack.resolve(stack.getLogicalId(stack.imagesBucket.node.defaultChild as CfnBucket)) as string;
     // IAM5: names made at run time, allowed by prefix only (the reasons are in the stack).
     const userSecrets = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*]';
+    // DeleteSecret on the one-per-key secrets of before (<prefix><userId>/<key>), for the functions that write secrets.
+    const oldUserSecrets = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*/*]';
     const userImages = `AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/users/*]`;
     const schedules = `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${stack.schedules.group.scheduleGroupName}/*]`;
     expect(ids).toEqual(
@@ -131,6 +133,7 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-approvals/Role ${userSecrets}`,
         `Fn-sheets/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
+        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets'].map((group) => `Fn-${group}/Role ${oldUserSecrets}`),
         `Fn-images/Role ${userImages}`,
         `Fn-wordpress/Role ${userImages}`,
         `Fn-linkedin/Role ${userImages}`,

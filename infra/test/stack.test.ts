@@ -292,13 +292,8 @@ describe('images bucket', () => {
 
 describe('IAM', () => {
   const SM_READ = ['secretsmanager:GetSecretValue'];
-  const SM_READ_WRITE = [
-    'secretsmanager:CreateSecret',
-    'secretsmanager:DeleteSecret',
-    'secretsmanager:GetSecretValue',
-    'secretsmanager:PutSecretValue',
-    'secretsmanager:TagResource',
-  ];
+  /** On the users' secrets; a function that writes them may also delete the one-per-key secrets of before (and only those). */
+  const SM_READ_WRITE = ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource'];
   /**
    * Besides its logs, the table and (API functions) the session secret, what each function may do,
    * written out here on purpose: a change to FUNCTION_ACCESS must be made here too.
@@ -340,6 +335,8 @@ describe('IAM', () => {
   });
   const names = () => [...routeGroups(), WORKER_ENTRY_NAME];
   const userSecretsArn = () => stack.resolve(stack.userSecretsArn) as unknown;
+  const oldUserSecretsArn = () => stack.resolve(stack.oldUserSecretsArn) as unknown;
+  const writesUserSecrets = (name: string) => EXPECTED[name]!.userSecrets.includes('secretsmanager:PutSecretValue');
   const imagesObjectsArn = () => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]] });
 
   /** [action, resource] of every statement of a function's role, one pair per action and resource. */
@@ -372,6 +369,15 @@ describe('IAM', () => {
         ],
       ],
     });
+    // The one-per-key secrets of before, <prefix><userId>/<key>: a user's secret (<prefix><userId>) is not among them.
+    expect(JSON.stringify(oldUserSecretsArn())).toBe(JSON.stringify(userSecretsArn()).replace(':secret:content-publisher/*', ':secret:content-publisher/*/*'));
+  });
+
+  it('no function may delete a user\'s secret: DeleteSecret only on the one-per-key secrets of before, for the functions that write secrets', () => {
+    for (const name of names()) {
+      const deletes = grantsOf(name, 'secretsmanager').filter(([action]) => action === 'secretsmanager:DeleteSecret');
+      expect(deletes, name).toEqual(writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()]] : []);
+    }
   });
 
   it.each(routeGroups())('%s: reads and writes the table items and its indexes, by name', (group) => {
@@ -421,6 +427,7 @@ describe('IAM', () => {
           ] as [string, unknown][])
         : []),
       ...EXPECTED[name]!.userSecrets.map((a) => [a, userSecretsArn()] as [string, unknown]),
+      ...(writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()] as [string, unknown]] : []),
     ];
     expect(sorted(grantsOf(name, 'secretsmanager'))).toEqual(sorted(expected));
     expect(environmentOf(name).SESSION_SECRET_ARN).toEqual(EXPECTED[name]!.sessionKey ? { Ref: secretId } : undefined);
@@ -561,7 +568,7 @@ describe('IAM', () => {
   });
 
   it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {
-    const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(imagesObjectsArn())];
+    const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(oldUserSecretsArn()), JSON.stringify(imagesObjectsArn())];
     if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
     // Active tracing: the X-Ray actions have no resource but *, and nothing else is granted on *.
     const tracing = policyOf(name).filter((s) => s.Resource === '*');

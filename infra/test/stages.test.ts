@@ -110,7 +110,7 @@ describe('stages: dev and prod side by side in one account and region', () => {
         JSON.stringify({ 'Fn::Join': ['', [{ Ref: 'AWS::Region' }, 'ContentPublisherrdedHostFunction910BA6C5']] }),
       ].sort(),
     });
-    expect(secretsScope(unstaged)).toEqual({ prefixes: ['content-publisher/'], arns: ['content-publisher/*'] });
+    expect(secretsScope(unstaged)).toEqual({ prefixes: ['content-publisher/'], arns: ['content-publisher/*', 'content-publisher/*/*'] });
   });
 
   it('each stage names the stack, the schedule group, the response-headers policy, the origin access control and the CloudFront functions', () => {
@@ -128,8 +128,9 @@ describe('stages: dev and prod side by side in one account and region', () => {
   });
 
   it("each stage's functions use its own secrets prefix, and their IAM policies reach no other stage's secrets", () => {
-    expect(secretsScope(dev)).toEqual({ prefixes: ['content-publisher-dev/'], arns: ['content-publisher-dev/*'] });
-    expect(secretsScope(prod)).toEqual({ prefixes: ['content-publisher-prod/'], arns: ['content-publisher-prod/*'] });
+    // <prefix>* and, for DeleteSecret, the one-per-key names of before, <prefix>*/*.
+    expect(secretsScope(dev)).toEqual({ prefixes: ['content-publisher-dev/'], arns: ['content-publisher-dev/*', 'content-publisher-dev/*/*'] });
+    expect(secretsScope(prod)).toEqual({ prefixes: ['content-publisher-prod/'], arns: ['content-publisher-prod/*', 'content-publisher-prod/*/*'] });
     expect(dev.stack.stageNames.userSecretsPrefix).toBe('content-publisher-dev/');
     // An ARN pattern `<prefix>*` covers exactly the names starting with the prefix: none starts another's.
     const prefixes = ['content-publisher/', 'content-publisher-dev/', 'content-publisher-prod/', stageNames('dev2').userSecretsPrefix];
