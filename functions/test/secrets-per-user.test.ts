@@ -19,13 +19,14 @@ import { EncryptedSecretStore } from '../src/adapters/dynamo/encrypted-secret-st
 import { DynamoSettingStore } from '../src/adapters/dynamo/setting-store.js';
 import { resetDeps } from '../src/deps.js';
 import type { SecretValues } from '../src/domain/ports.js';
-import { PUBLIC_SETTING_KEYS, SettingService } from '../src/domain/settings.js';
+import { PUBLIC_SETTING_KEYS, SECRET_VALUES_MAX_BYTES, SettingService } from '../src/domain/settings.js';
 import { ensureTable } from '../src/local/dynamo.js';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FakeSecretsManager } from './fakes/secrets-manager.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { Client, completeOAuth, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { MemorySecretStore, MemorySettingStore } from './helpers/memory-settings.js';
 
 const PREFIX = 'content-publisher/';
 const sm = mockClient(SecretsManagerClient);
@@ -431,5 +432,34 @@ describe('locally (EncryptedSecretStore): the same shape, one item per user, com
     expect(after.find((i) => i.SK === 'SETTING#gmail_client_secret')).toMatchObject({ storedIn: 'secret' });
     expect(PUBLIC_SETTING_KEYS.has('gmail_client_id')).toBe(true);
     expect(Object.fromEntries(await settings.values(user, Object.keys(old)))).toEqual(old);
+  });
+});
+
+describe("the limits of one secret", () => {
+  it(`refuses a value that would take the user's secret past ${SECRET_VALUES_MAX_BYTES} bytes (Secrets Manager holds 64 KB), keeping what is there`, async () => {
+    const secrets = new MemorySecretStore();
+    const settings = new SettingService(new MemorySettingStore(), secrets);
+    const big = (n: number) => `${n}`.padEnd(10_000, 'x');
+    for (let i = 0; i < 5; i++) await settings.save('u', { key: `big_${i}`, value: big(i), description: '' });
+    await expect(settings.save('u', { key: 'big_5', value: big(5), description: '' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'secrets_too_large',
+      message: SettingMessages.secretsTooLarge,
+    });
+    expect(Object.keys(secrets.owners.get('u')!.values)).toHaveLength(5);
+    expect((await settings.list('u', true)).map((s) => s.key)).not.toContain('big_5');
+  });
+
+  it('a write that keeps finding another write first gives up with 409 after a few tries, writing nothing', async () => {
+    const secrets = new MemorySecretStore();
+    let writes = 0;
+    secrets.write = async () => {
+      writes++;
+      return undefined;
+    };
+    const settings = new SettingService(new MemorySettingStore(), secrets);
+    await expect(settings.put('u', 'openai_api_key', 'sk-1234')).rejects.toMatchObject({ statusCode: 409, code: 'settings_busy' });
+    expect(writes).toBe(6);
+    expect(await settings.value('u', 'openai_api_key')).toBeUndefined();
   });
 });

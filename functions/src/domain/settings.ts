@@ -49,6 +49,12 @@ const EMAIL_PANEL_KEYS = new Set<string>(Object.values(EMAIL_KEYS));
 export const isApiKey = (key: string) => !isHiddenSettingKey(key) && !EMAIL_PANEL_KEYS.has(key);
 
 const inTable = (key: string) => PUBLIC_SETTING_KEYS.has(key);
+
+/** Old secrets a move reads or deletes at once: well within Secrets Manager's request quotas (DeleteSecret: 50 per second). */
+const MOVE_BATCH = 10;
+async function inBatches<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += MOVE_BATCH) await Promise.all(items.slice(i, i + MOVE_BATCH).map(run));
+}
 const isAccessDenied = (err: unknown) => /AccessDenied/.test((err as { name?: string }).name ?? '');
 
 const MASK_CHARS = /[•●]/;
@@ -144,12 +150,10 @@ export class SettingService {
     const unmoved = new Map<string, string>();
     if (legacy.length === 0) return { unmoved };
     let secret = await this.secrets.read(userId);
-    await Promise.all(
-      legacy.map(async (r) => {
-        const value = (inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key));
-        if (value !== undefined) unmoved.set(r.key, value);
-      }),
-    );
+    await inBatches(legacy, async (r) => {
+      const value = (inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key));
+      if (value !== undefined) unmoved.set(r.key, value);
+    });
     if (this.migrationDenied) return { unmoved, secret };
     try {
       const toSecret = legacy.filter((r) => !inTable(r.key) && unmoved.has(r.key) && secret.values[r.key] === undefined);
@@ -163,7 +167,7 @@ export class SettingService {
           await this.settings.migrate(userId, r.key, r.updatedAt, { value: unmoved.get(r.key) });
         }
       }
-      await Promise.all(legacy.map((r) => this.secrets.deleteLegacy(userId, r.key)));
+      await inBatches(legacy, (r) => this.secrets.deleteLegacy(userId, r.key));
       for (const r of legacy) {
         await this.settings.migrate(userId, r.key, r.updatedAt, { storedIn: inTable(r.key) ? 'table' : 'secret' });
       }
@@ -221,7 +225,10 @@ export class SettingService {
       });
     }
     // Not moved yet (a reader's call): the old secret goes too.
-    await Promise.all(records.filter((r) => r.storedIn === undefined).map((r) => this.secrets.deleteLegacy(userId, r.key)));
+    await inBatches(
+      records.filter((r) => r.storedIn === undefined),
+      (r) => this.secrets.deleteLegacy(userId, r.key),
+    );
     for (const r of records) await this.settings.delete(userId, r.key);
   }
 
