@@ -1,13 +1,17 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { API_FUNCTION_TIMEOUT_S } from '../../functions/src/time-budgets.js';
 import { AppFunction, FUNCTION_RUNTIME } from './app-function.js';
 
 /** Lambda settings shared by every API function (and asserted by the tests). */
 export const API_FUNCTION_DEFAULTS = {
   ...FUNCTION_RUNTIME,
   memorySize: 1024,
-  /** Below API Gateway's 30 s integration limit, so the function answers before the gateway gives up. */
-  timeout: Duration.seconds(25),
+  /**
+   * Below API Gateway's 30 s integration limit, so the function answers before the gateway gives up;
+   * in-request publishing has a deadline within it (functions/src/time-budgets.ts).
+   */
+  timeout: Duration.seconds(API_FUNCTION_TIMEOUT_S),
 } as const;
 
 export interface ApiFunctionProps {

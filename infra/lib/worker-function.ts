@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { WORKER_FUNCTION_TIMEOUT_S } from '../../functions/src/time-budgets.js';
 import { AppFunction, FUNCTION_RUNTIME } from './app-function.js';
 
 /** The worker's Lambda entry name: `functions/src/lambda/worker.ts`. It serves no route. */
@@ -10,8 +11,8 @@ export const WORKER_FUNCTION_DEFAULTS = {
   ...FUNCTION_RUNTIME,
   /** Image work (sharp) on 1536×1024 pictures: memory also buys CPU. */
   memorySize: 2048,
-  /** AI drafting and image generation take up to a few minutes. */
-  timeout: Duration.minutes(5),
+  /** AI drafting and image generation take up to a few minutes (their budgets: functions/src/time-budgets.ts). */
+  timeout: Duration.seconds(WORKER_FUNCTION_TIMEOUT_S),
 } as const;
 
 export interface WorkerFunctionProps {

@@ -162,6 +162,26 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('the call and its retry share one budget: a server error that came late leaves no time for a retry, so the job ends before its function', async () => {
+    // The first answer is a 500 after 1.5 s; with a 1.6 s budget, a retry could not finish in time.
+    fake.setMode('server_error', { times: 1, delayMs: 1500 });
+    const started = Date.now();
+    const err = await failure(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).draft(brief, 'blog'));
+    expect((err as AiError).code).toBe('ai_server_error');
+    expect(fake.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1600);
+
+    // Images too; with time left, the retry is made (and succeeds).
+    fake.reset();
+    fake.setMode('server_error', { times: 1, delayMs: 1500 });
+    expect((await failure(new OpenAiImageGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).generate({ brief, description: 'a desk' }))).message).toMatch(/HTTP 500/);
+    expect(fake.requests).toHaveLength(1);
+    fake.reset();
+    fake.setMode('server_error', { times: 1, delayMs: 200 });
+    await expect(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 10_000 }).draft(brief, 'blog')).resolves.toContain('Fake answer');
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('maps a refused key to ai_auth without retrying or leaking the key', async () => {
     fake.setMode('bad_key');
     const err = await failure(text().draft(brief, 'blog'));

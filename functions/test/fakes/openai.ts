@@ -46,7 +46,7 @@ export interface ModeOptions {
   times?: number;
   /** rate_limited: value of the retry-after-ms header (default 50). */
   retryAfterMs?: number;
-  /** slow: how long to wait before answering (default 1000). */
+  /** slow: how long to wait before answering (default 1000); other modes: wait this long, then fail. */
   delayMs?: number;
 }
 
@@ -135,7 +135,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       req.socket.destroy();
       return;
     }
-    if (m === 'slow') await new Promise((r) => setTimeout(r, modeOptions.delayMs ?? 1000));
+    // 'slow' answers late; any other mode given a delayMs fails late (a 500 after a long wait).
+    if (m === 'slow' || (m !== 'ok' && modeOptions.delayMs !== undefined)) await new Promise((r) => setTimeout(r, modeOptions.delayMs ?? 1000));
     if (res.destroyed) return;
 
     if (m === 'bad_key' || !authorized) {

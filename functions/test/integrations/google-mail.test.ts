@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +149,24 @@ describe('GmailSender', () => {
     const error = await rejection(sender(refreshToken, { clientSecret: wrong }).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }));
     expect(error.code).toBe('google_invalid_client');
     expectNoSecrets(error.message, [wrong, refreshToken, google.client.clientSecret]);
+  });
+
+  it('a Google that never answers ends the send within its budget (gmail_timeout), so the approval e-mail job ends before the worker', async () => {
+    const silent = createServer(() => undefined); // takes every request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const { refreshToken } = google.issueTokens([GMAIL_SEND_SCOPE]);
+      const started = Date.now();
+      const error = await rejection(sender(refreshToken, { oauthUrl: url, apiUrl: url, budgetMs: 500 }).send({ to: 'a@example.com', subject: 'S', text: 't', html: '<p>t</p>' }));
+      expect(error).toBeInstanceOf(IntegrationError);
+      expect((error as IntegrationError).code).toBe('gmail_timeout');
+      expect(error.message).toBe('Gmail did not answer within 1 second. Try again later.');
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('Google unreachable → google_unreachable', async () => {

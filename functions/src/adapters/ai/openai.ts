@@ -8,7 +8,9 @@
  * Retries are ours, not the SDK's (`maxRetries: 0`): the SDK would retry a quota-exhausted 429.
  * - `insufficient_quota` (a 429 whose `code` or `type` says so) → AiQuotaError with OpenAI's message, never retried.
  * - other 429, 408, 409, ≥500 and connection errors → one retry after a short wait (retry-after-ms /
- *   retry-after honoured up to 2 s), then an AiError a person can act on.
+ *   retry-after honoured up to 2 s), then an AiError a person can act on. The call and its retry
+ *   share one budget (functions/src/time-budgets.ts): the retry gets what is left, at most the
+ *   call's timeout, and is skipped when too little is left, so a job ends before its function.
  * - timeouts are not retried (the caller already waited the whole timeout).
  * AiError codes: ai_auth, ai_forbidden, ai_model_not_found, ai_bad_request, ai_content_refused,
  * ai_rate_limited, ai_server_error, ai_connection, ai_timeout, ai_empty_response, ai_bad_image, ai_error.
@@ -30,17 +32,20 @@ import {
   type Platform,
 } from '../../domain/ai.js';
 import { logger } from '../../logger.js';
+import { AI_EDIT_TIMEOUT_MS, AI_IMAGE_BUDGET_MS, AI_IMAGE_TIMEOUT_MS, AI_TEXT_BUDGET_MS, AI_TEXT_TIMEOUT_MS } from '../../time-budgets.js';
 import { toPlatformSizes } from './images.js';
 import { draftPrompt, editPrompt, imagePrompt } from './prompts.js';
 import { fitToLength, stripCodeFence } from './text.js';
 
-export const DEFAULT_TEXT_TIMEOUT_MS = 120_000;
+export const DEFAULT_TEXT_TIMEOUT_MS = AI_TEXT_TIMEOUT_MS;
 /**
  * A GPT edit runs inside the API request (the API functions stop at 25 s, API Gateway at 30 s):
  * it gets this long and no retry, so the person gets our message instead of a gateway error.
  */
-export const DEFAULT_EDIT_TIMEOUT_MS = 18_000;
-export const DEFAULT_IMAGE_TIMEOUT_MS = 180_000;
+export const DEFAULT_EDIT_TIMEOUT_MS = AI_EDIT_TIMEOUT_MS;
+export const DEFAULT_IMAGE_TIMEOUT_MS = AI_IMAGE_TIMEOUT_MS;
+/** A retry that would get less than this is not made: the first failure is answered instead. */
+export const MIN_RETRY_MS = 5_000;
 /** Wait before the single retry when the server does not say how long. */
 export const DEFAULT_RETRY_DELAY_MS = 500;
 /** Longest wait we accept from retry-after-ms / retry-after before the single retry. */
@@ -49,6 +54,8 @@ export const MAX_RETRY_DELAY_MS = 2000;
 export interface OpenAiOptions {
   /** Per-request timeout in ms (text default 120 s, images 180 s). */
   timeoutMs?: number;
+  /** A call and its retry together, in ms (text default 180 s, images 240 s). */
+  budgetMs?: number;
   /** Timeout of an in-request GPT edit in ms (default 18 s; never retried). */
   editTimeoutMs?: number;
   /** Wait before the retry when the answer has no retry-after header. */
@@ -65,24 +72,27 @@ const loadSdk = (): Promise<Sdk> => (sdkModule ??= import('openai'));
 class OpenAiCaller {
   private client?: OpenAI;
   private readonly timeoutMs: number;
+  private readonly budgetMs: number;
   private readonly retryDelayMs: number;
 
   constructor(
     private readonly settings: AiSettings,
     readonly model: string,
     private readonly setting: ModelSetting,
-    defaultTimeoutMs: number,
+    defaults: { timeoutMs: number; budgetMs: number },
     options: OpenAiOptions = {},
   ) {
     if (!settings.apiKey) throw new AiError('An OpenAI API key is needed for the OpenAI generators.', 'ai_auth');
     if (!model.trim()) throw new AiError(`No OpenAI model is configured: set ${setting}.`, 'ai_model_not_found');
-    this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+    this.timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
+    this.budgetMs = options.budgetMs ?? defaults.budgetMs;
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   }
 
   /** `timeoutMs`/`retry` override the caller's defaults for one call (in-request edits). */
   async call<T>(what: string, fn: (client: OpenAI, timeoutMs: number) => Promise<T>, once: { timeoutMs?: number; retry?: boolean } = {}): Promise<T> {
-    const timeoutMs = once.timeoutMs ?? this.timeoutMs;
+    const started = Date.now();
+    const timeoutMs = Math.min(once.timeoutMs ?? this.timeoutMs, this.budgetMs);
     const sdk = await loadSdk();
     this.client ??= new sdk.OpenAI({
       apiKey: this.settings.apiKey,
@@ -96,6 +106,12 @@ class OpenAiCaller {
     } catch (err) {
       if (once.retry === false || !isRetryable(sdk, err)) throw this.toAiError(sdk, err, timeoutMs);
       const wait = retryDelay(err, this.retryDelayMs);
+      // The retry gets what is left of the budget: a first call that failed late leaves less.
+      const left = Math.min(timeoutMs, this.budgetMs - (Date.now() - started) - wait);
+      if (left < MIN_RETRY_MS) {
+        logger.warn('OpenAI call failed; no time left for a retry', { what, model: this.model, budgetMs: this.budgetMs });
+        throw this.toAiError(sdk, err, timeoutMs);
+      }
       const api = err instanceof sdk.APIError ? err : undefined;
       logger.warn('OpenAI call failed; retrying once', {
         what,
@@ -107,9 +123,9 @@ class OpenAiCaller {
       });
       await sleep(wait);
       try {
-        return await fn(client, timeoutMs);
+        return await fn(client, left);
       } catch (again) {
-        throw this.toAiError(sdk, again, timeoutMs);
+        throw this.toAiError(sdk, again, left);
       }
     }
   }
@@ -178,7 +194,7 @@ export class OpenAiContentGenerator implements ContentGenerator {
   private readonly editTimeoutMs: number;
 
   constructor(settings: AiSettings, options: OpenAiOptions = {}) {
-    this.api = new OpenAiCaller(settings, settings.textModel, 'TEXT_MODEL', DEFAULT_TEXT_TIMEOUT_MS, options);
+    this.api = new OpenAiCaller(settings, settings.textModel, 'TEXT_MODEL', { timeoutMs: DEFAULT_TEXT_TIMEOUT_MS, budgetMs: AI_TEXT_BUDGET_MS }, options);
     this.editTimeoutMs = options.editTimeoutMs ?? DEFAULT_EDIT_TIMEOUT_MS;
   }
 
@@ -224,13 +240,13 @@ export class OpenAiImageGenerator implements ImageGenerator {
   private readonly api: OpenAiCaller;
 
   constructor(settings: AiSettings, options: OpenAiOptions = {}) {
-    this.api = new OpenAiCaller(settings, settings.imageModel, 'IMAGE_MODEL', DEFAULT_IMAGE_TIMEOUT_MS, options);
+    this.api = new OpenAiCaller(settings, settings.imageModel, 'IMAGE_MODEL', { timeoutMs: DEFAULT_IMAGE_TIMEOUT_MS, budgetMs: AI_IMAGE_BUDGET_MS }, options);
   }
 
   async generate(input: { brief: ArticleBrief; description: string }): Promise<GeneratedImages> {
     const prompt = imagePrompt(input.brief, input.description);
-    const response = await this.api.call('image', (client) =>
-      client.images.generate({ model: this.api.model, prompt, size: '1536x1024', n: 1 }),
+    const response = await this.api.call('image', (client, timeout) =>
+      client.images.generate({ model: this.api.model, prompt, size: '1536x1024', n: 1 }, { timeout }),
     );
     const b64 = response.data?.[0]?.b64_json;
     if (!b64) {

@@ -9,6 +9,7 @@ import type { OAuth2Client } from 'google-auth-library';
 import { createOAuth2Client } from './google-auth.js';
 import { IntegrationError, type MailMessage, type MailSender } from '../../domain/integrations.js';
 import { googleError, googleOAuthEndpoints } from './google.js';
+import { MAIL_SEND_BUDGET_MS } from '../../time-budgets.js';
 
 const CRLF = '\r\n';
 
@@ -167,6 +168,11 @@ export interface GmailSenderOptions {
   oauthUrl?: string;
   /** Per request (default 20 000 ms). */
   timeoutMs?: number;
+  /**
+   * One send as a whole: the access-token refresh (which the library retries by itself) and the
+   * send (default MAIL_SEND_BUDGET_MS), so an approval e-mail ends within the worker's timeout.
+   */
+  budgetMs?: number;
 }
 
 /** Sends through the Gmail API as the user who granted gmail.send; access tokens are refreshed by the library. */
@@ -175,6 +181,7 @@ export class GmailSender implements MailSender {
   private readonly client: Promise<OAuth2Client>;
   private readonly sendUrl: string;
   private readonly timeoutMs: number;
+  private readonly budgetMs: number;
   private readonly from: string | undefined;
 
   constructor(options: GmailSenderOptions) {
@@ -191,10 +198,27 @@ export class GmailSender implements MailSender {
     });
     this.sendUrl = `${(options.apiUrl ?? 'https://gmail.googleapis.com').replace(/\/+$/, '')}/gmail/v1/users/me/messages/send`;
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.budgetMs = options.budgetMs ?? MAIL_SEND_BUDGET_MS;
     this.from = options.from;
   }
 
   async send(message: MailMessage): Promise<{ id: string }> {
+    const seconds = Math.max(1, Math.round(this.budgetMs / 1000));
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new IntegrationError(`Gmail did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again later.`, 'gmail_timeout')),
+        this.budgetMs,
+      );
+    });
+    try {
+      return await Promise.race([this.sendOnce(message), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async sendOnce(message: MailMessage): Promise<{ id: string }> {
     const from = message.from ?? this.from;
     const raw = base64Url(buildMimeMessage({ ...message, ...(from ? { from } : {}) }));
     try {
