@@ -12,7 +12,7 @@ import {
 import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
-import type { ArticleStore, JobQueue, ObjectStore } from './ports.js';
+import type { ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
 export interface StoredImage {
   blogKey: string;
@@ -43,6 +43,8 @@ export interface ArticleRecord {
   imageJob: { status: 'pending' | 'done' | 'failed'; requestedAt: string; error: { code: string; message: string } | null } | null;
   /** In-flight publish claims per platform (see ArticleStore.claimPublish). */
   publishClaims?: Partial<Record<Platform, { id: string; at: string }>>;
+  /** Per platform, a post an attempt may have created, not yet recorded (ArticleStore.notePublishAttempt). */
+  publishAttempts?: Partial<Record<Platform, PublishAttempt | null>>;
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;

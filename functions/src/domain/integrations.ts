@@ -76,12 +76,21 @@ export interface MailSender {
   send(message: MailMessage): Promise<{ id: string }>;
 }
 
+/**
+ * What a failed publish left on the platform, as far as the adapter knows: 'unknown' when the
+ * request that creates the post was sent and no answer said it failed (a timeout, a dropped
+ * connection, a 5xx), so the post may exist; 'not-created' when the platform refused that request.
+ * Absent: the failure came before any such request.
+ */
+export type PublishOutcome = 'unknown' | 'not-created';
+
 /** A failure talking to an integration, with a message a person can act on. */
 export class IntegrationError extends Error {
   constructor(
     message: string,
     readonly code: string,
     readonly status?: number,
+    readonly outcome?: PublishOutcome,
   ) {
     super(message);
     this.name = 'IntegrationError';
@@ -102,6 +111,24 @@ export interface WordPressPostInput {
   featuredImage?: { bytes: Buffer; contentType: string; filename: string };
   /** Update this post instead of creating one (republishing after an edit). */
   existingPostId?: number;
+  /** The slug a new post gets; unique to the article, so the post can be found again by it. */
+  slug?: string;
+  /**
+   * An earlier attempt may have created the post with `slug` (it was cut off, or timed out after
+   * sending): look for it first and update it instead of creating a second one.
+   */
+  findBySlug?: boolean;
+}
+
+/** How one publish runs: the deadline of all its requests, and a hook before the post is created. */
+export interface PublishRun<A> {
+  /** Date.now() by which every request has ended; each gets what is left, at most its own timeout. */
+  deadline?: number;
+  /**
+   * Called right before the request that creates the post is sent (not before an update), with
+   * what a later attempt needs to find that post. The publish stops when it rejects.
+   */
+  beforeCreate?: (attempt: A) => Promise<void>;
 }
 
 export interface WordPressPublisher {
@@ -110,7 +137,7 @@ export interface WordPressPublisher {
    * updates the post with status publish and featured_media, and checks that WordPress kept the
    * featured image (core ignores a bad id silently).
    */
-  publish(site: WordPressSite, post: WordPressPostInput): Promise<{ postId: number; link: string; mediaId?: number }>;
+  publish(site: WordPressSite, post: WordPressPostInput, run?: PublishRun<{ slug: string }>): Promise<{ postId: number; link: string; mediaId?: number }>;
 }
 
 export interface LinkedInPostInput {
@@ -122,14 +149,29 @@ export interface LinkedInPostInput {
   image?: { bytes: Buffer; contentType: string };
 }
 
+/** A post as it was sent to LinkedIn (commentary already escaped), so that it can be sent again unchanged. */
+export interface LinkedInSentPost {
+  author: string;
+  commentary: string;
+  imageUrn?: string;
+}
+
 export interface LinkedInPublisher {
-  /** Images API (initializeUpload + PUT) then POST /rest/posts; returns the post URN from x-restli-id. */
-  publish(input: LinkedInPostInput): Promise<{ urn: string; url: string }>;
+  /**
+   * Images API (initializeUpload + PUT) then POST /rest/posts; returns the post URN from x-restli-id.
+   * A post LinkedIn refuses as a duplicate of one already there (422 DUPLICATE_POST) answers that one.
+   */
+  publish(input: LinkedInPostInput, run?: PublishRun<LinkedInSentPost>): Promise<{ urn: string; url: string }>;
+  /**
+   * Sends a post exactly as an earlier attempt sent it (that attempt may have created it): LinkedIn
+   * answers a duplicate with the existing post, so there is one post either way.
+   */
+  resend(accessToken: string, post: LinkedInSentPost, run?: PublishRun<LinkedInSentPost>): Promise<{ urn: string; url: string }>;
   /** Organizations the member administers (organizationAcls, roleAssignee, APPROVED). */
-  administeredOrganizations(accessToken: string): Promise<{ urn: string; role: string }[]>;
+  administeredOrganizations(accessToken: string, run?: Pick<PublishRun<never>, 'deadline'>): Promise<{ urn: string; role: string }[]>;
 }
 
 export interface WebhookDelivery {
-  /** POSTs JSON signed with HMAC-SHA256; never throws (returns the outcome). */
-  deliver(url: string, secret: string, payload: unknown): Promise<{ ok: boolean; status?: number; error?: string }>;
+  /** POSTs JSON signed with HMAC-SHA256; never throws (returns the outcome). `timeoutMs` shortens its own timeout. */
+  deliver(url: string, secret: string, payload: unknown, options?: { timeoutMs?: number }): Promise<{ ok: boolean; status?: number; error?: string }>;
 }

@@ -35,6 +35,15 @@ export interface ArticleStore {
   ): Promise<ArticleRecord | undefined>;
   releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void>;
   /**
+   * Records what a publish is about to create on the platform (before sending it), while
+   * `claimId` still holds the platform's claim: false when the claim was taken over (then the
+   * publish must not send). It stays until the post is recorded or the platform refused it, so an
+   * attempt cut off or left without an answer is followed by one that finds that post.
+   */
+  notePublishAttempt(userId: string, id: string, platform: Platform, claimId: string, attempt: PublishAttempt): Promise<boolean>;
+  /** Forgets the platform's attempt (the platform refused it: it made no post). */
+  forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void>;
+  /**
    * Records `value` under `field.platform` unless it is already there (a conditional write):
    * true the first time, false for a repeat. Makes repeated deliveries act once.
    */
@@ -53,6 +62,15 @@ export interface ArticleStore {
 }
 
 export type NotifyClaim = 'claimed' | 'done' | 'held';
+
+/** A post a publish was about to create, as a later attempt finds it again (ArticleStore.notePublishAttempt). */
+export interface PublishAttempt {
+  at: string;
+  /** WordPress: the new post's slug, unique to the article. */
+  slug?: string;
+  /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
+  post?: { author: string; commentary: string; imageUrn?: string };
+}
 
 export interface SettingRecord {
   key: string;

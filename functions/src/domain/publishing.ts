@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
-import { IntegrationError, type LinkedInPublisher, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
+import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
+import { IntegrationError, type LinkedInPublisher, type LinkedInSentPost, type PublishRun, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
 import { grantAllowsPages, LI_KEYS } from './linkedin.js';
-import type { ArticleStore, ObjectStore } from './ports.js';
+import type { ArticleStore, ObjectStore, PublishAttempt } from './ports.js';
 import type { SettingService } from './settings.js';
 import type { WordPressService } from './wordpress.js';
 
-/** A claim older than this is from a crashed attempt and may be taken over. */
-const CLAIM_STALE_MS = 2 * 60 * 1000;
+/** The automation webhook is not called with less time than this left of the publish's deadline. */
+const MIN_WEBHOOK_MS = 500;
 
 export const PublishMessages = {
-  inProgress: 'Publishing is already in progress for this article. Wait a moment and refresh.',
+  inProgress: 'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
   wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
   linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
   linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',
@@ -33,13 +34,25 @@ export interface PublishingDeps {
   webhooks: WebhookDelivery;
   now?: () => Date;
   onWebhookResult?: (result: { ok: boolean; status?: number; error?: string }) => void;
+  /** How long one publish may talk to the platforms (default PUBLISH_DEADLINE_MS, functions/src/time-budgets.ts). */
+  deadlineMs?: number;
 }
 
-/** Publishing to WordPress and LinkedIn, each exactly once under concurrent calls. */
+/**
+ * Publishing to WordPress and LinkedIn, each exactly once: under concurrent calls (a claim per
+ * platform), and across an attempt that was cut off or got no answer. Every outbound call of one
+ * publish shares a deadline within the API function's timeout, so a publish ends with our
+ * message, not cut off; before the post is created, what a later attempt needs to find it is
+ * recorded on the article (ArticleStore.notePublishAttempt), and the next attempt finds that post
+ * (WordPress: by its slug) or sends it again unchanged (LinkedIn answers a duplicate with the post
+ * it has) instead of making a second one.
+ */
 export class PublishingService {
   private readonly now: () => Date;
+  private readonly deadlineMs: number;
   constructor(private readonly deps: PublishingDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.deadlineMs = deps.deadlineMs ?? PUBLISH_DEADLINE_MS;
   }
 
   private async load(userId: string, id: string): Promise<ArticleRecord> {
@@ -51,8 +64,14 @@ export class PublishingService {
   /**
    * Runs `work` under the platform's publish claim, on the article as it is once claimed (a call
    * that waited must see the post id the previous one recorded). Failures are kept as lastError.
+   * `work` gets the run's hook that records the attempt before the post is created.
    */
-  private async withClaim<T>(userId: string, article: ArticleRecord, platform: Platform, work: (fresh: ArticleRecord) => Promise<T>): Promise<T> {
+  private async withClaim<T>(
+    userId: string,
+    article: ArticleRecord,
+    platform: Platform,
+    work: (fresh: ArticleRecord, attempt: AttemptNote) => Promise<T>,
+  ): Promise<T> {
     const claimId = randomUUID();
     const now = this.now();
     const claimed = await this.deps.articles.claimPublish(
@@ -61,23 +80,46 @@ export class PublishingService {
       platform,
       claimId,
       now.toISOString(),
-      new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+      new Date(now.getTime() - PUBLISH_CLAIM_STALE_MS).toISOString(),
     );
     if (!claimed) throw conflict(PublishMessages.inProgress, 'publish_in_progress');
+    const attempt: AttemptNote = {
+      pending: claimed.publishAttempts?.[platform] ?? undefined,
+      noted: claimed.publishAttempts !== undefined,
+      note: async (fields) => {
+        // A claim taken over (this attempt outlived PUBLISH_CLAIM_STALE_MS) must not send anything.
+        if (!(await this.deps.articles.notePublishAttempt(userId, article.id, platform, claimId, { at: new Date().toISOString(), ...fields }))) {
+          throw conflict(PublishMessages.inProgress, 'publish_in_progress');
+        }
+        attempt.noted = true;
+      },
+    };
+    let keepClaim = false;
     try {
-      return await work(claimed);
+      return await work(claimed, attempt);
     } catch (err) {
       if (err instanceof ApiError && err.statusCode === 409) throw err; // nothing failed: it was already done
+      const outcome = err instanceof IntegrationError ? err.outcome : undefined;
+      // The platform refused the post: no post to look for later. (Unknown: the note stays.)
+      if (outcome === 'not-created') await this.deps.articles.forgetPublishAttempt(userId, article.id, platform);
+      // Cut off by the deadline after sending: the platform may still be working on it. The claim
+      // stays until it is stale, so the retry comes after and finds what it made.
+      keepClaim = outcome === 'unknown' && err instanceof IntegrationError && err.code === 'publish_timeout';
       const error =
         err instanceof IntegrationError || err instanceof ApiError
           ? { code: err.code ?? 'publish_failed', message: err.message }
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
       await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
       if (err instanceof ApiError) throw err;
-      throw new ApiError(502, error.message, error.code);
+      throw new ApiError(err instanceof IntegrationError && err.code === 'publish_timeout' ? 504 : 502, error.message, error.code);
     } finally {
-      await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
+      if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
     }
+  }
+
+  /** The run of one publish: its deadline, and the note of the attempt before the post is created. */
+  private run<A>(deadline: number, attempt: AttemptNote, fields: (sent: A) => Omit<PublishAttempt, 'at'>): PublishRun<A> {
+    return { deadline, beforeCreate: (sent) => attempt.note(fields(sent)) };
   }
 
   /**
@@ -96,19 +138,28 @@ export class PublishingService {
   }
 
   async publishWordPress(userId: string, id: string): Promise<{ link: string | null; article: ArticleRecord }> {
+    const deadline = Date.now() + this.deadlineMs;
     const article = await this.load(userId, id);
     if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     const site = await this.deps.wordpress.stored(userId);
     if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
-    return this.withClaim(userId, article, 'blog', async (fresh) => {
+    return this.withClaim(userId, article, 'blog', async (fresh, attempt) => {
       const image = await this.imageFor(fresh, 'blog');
       const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
-      const result = await this.deps.wordpressPublisher.publish(site, {
-        title: fresh.title,
-        html: await markdownToHtml(fresh.blog.content),
-        featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
-        existingPostId: fresh.wordpressPostId ?? undefined,
-      });
+      // An earlier attempt may have created the post with its slug: it is looked for first.
+      const earlier = attempt.pending?.slug;
+      const result = await this.deps.wordpressPublisher.publish(
+        site,
+        {
+          title: fresh.title,
+          html: await markdownToHtml(fresh.blog.content),
+          featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
+          existingPostId: fresh.wordpressPostId ?? undefined,
+          slug: earlier ?? postSlug(fresh.title, fresh.id),
+          findBySlug: earlier !== undefined,
+        },
+        this.run<{ slug: string }>(deadline, attempt, ({ slug }) => ({ slug })),
+      );
       // Only an http(s) address is kept and handed on: it becomes a "View post" href.
       const link = httpUrlOrNull(result.link);
       const at = this.now().toISOString();
@@ -117,6 +168,7 @@ export class PublishingService {
         'blog.lastPublished': at,
         'blog.wordpressPostUrl': link,
         wordpressPostId: result.postId,
+        ...(attempt.noted ? { 'publishAttempts.blog': null } : {}),
         ...this.laterScheduleDropped(fresh, 'blog'),
         lastError: null,
         updatedAt: at,
@@ -126,6 +178,7 @@ export class PublishingService {
   }
 
   async publishLinkedIn(userId: string, id: string): Promise<{ url: string; article: ArticleRecord }> {
+    const deadline = Date.now() + this.deadlineMs;
     const article = await this.load(userId, id);
     if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) {
       throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
@@ -147,29 +200,39 @@ export class PublishingService {
     const expiry = v.get(LI_KEYS.tokenExpiry);
     if (expiry && Date.parse(expiry) <= this.now().getTime()) throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
 
-    const published = await this.withClaim(userId, article, 'linkedin', async (fresh) => {
+    const published = await this.withClaim(userId, article, 'linkedin', async (fresh, attempt) => {
       if (fresh.linkedin.publishedToLinkedIn) throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
+      const run = this.run<LinkedInSentPost>(deadline, attempt, (post) => ({ post }));
       let author = `urn:li:person:${memberId}`;
-      if (fresh.linkedInMode === 'company') {
-        // Known not to include page access: say how to get it, before asking LinkedIn anything.
-        // (A connection made before the granted scopes were kept tries, as it always did.)
-        if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false) throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
-        const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token);
-        if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
-        author = organization.urn;
+      let result: { urn: string; url: string };
+      const earlier = attempt.pending?.post;
+      if (earlier) {
+        // An earlier attempt may have made this very post: it is sent again unchanged, and LinkedIn
+        // answers a duplicate with the post it has. (Its text may have been edited since: one post
+        // of the earlier text beats two posts.)
+        author = earlier.author;
+        result = await this.deps.linkedinPublisher.resend(token, earlier, run);
+      } else {
+        if (fresh.linkedInMode === 'company') {
+          // Known not to include page access: say how to get it, before asking LinkedIn anything.
+          // (A connection made before the granted scopes were kept tries, as it always did.)
+          if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false) throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
+          const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token, { deadline });
+          if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
+          author = organization.urn;
+        }
+        result = await this.deps.linkedinPublisher.publish(
+          { accessToken: token, author, commentary: fresh.linkedin.content.trim(), image: await this.imageFor(fresh, 'linkedin') },
+          run,
+        );
       }
-      const result = await this.deps.linkedinPublisher.publish({
-        accessToken: token,
-        author,
-        commentary: fresh.linkedin.content.trim(),
-        image: await this.imageFor(fresh, 'linkedin'),
-      });
       const at = this.now().toISOString();
       const updated = await this.deps.articles.update(userId, article.id, {
         'linkedin.publishedToLinkedIn': true,
         'linkedin.lastPublished': at,
         'linkedin.linkedinPostUrl': result.url,
         linkedinPostUrn: result.urn,
+        ...(attempt.noted ? { 'publishAttempts.linkedin': null } : {}),
         ...this.laterScheduleDropped(fresh, 'linkedin'),
         lastError: null,
         updatedAt: at,
@@ -177,10 +240,14 @@ export class PublishingService {
       return { url: result.url, article: updated ?? article, author, at };
     });
 
-    // The automation webhook never fails the publish: its outcome is only logged.
+    // The automation webhook never fails the publish: its outcome is only logged. It gets what is
+    // left of the publish's deadline, so the answer still comes before the function's timeout.
     const webhookUrl = v.get(LI_KEYS.webhookUrl);
     const secret = v.get(LI_KEYS.webhookSecret);
-    if (webhookUrl && secret) {
+    const left = deadline - Date.now();
+    if (webhookUrl && secret && left < MIN_WEBHOOK_MS) {
+      this.deps.onWebhookResult?.({ ok: false, error: 'Publishing used all its time: the webhook was not called.' });
+    } else if (webhookUrl && secret) {
       const outcome = await this.deps.webhooks.deliver(webhookUrl, secret, {
         event: 'linkedin.published',
         articleId: article.id,
@@ -190,7 +257,7 @@ export class PublishingService {
         postUrl: published.url,
         imageUrl: article.image ? `/api/image/preview/${article.id}?platform=linkedin` : null,
         publishedAt: published.at,
-      });
+      }, { timeoutMs: left });
       this.deps.onWebhookResult?.(outcome);
     }
     return { url: published.url, article: published.article };
@@ -204,6 +271,25 @@ export class PublishingService {
   async postingMode(userId: string, id: string): Promise<'personal' | 'company'> {
     return (await this.load(userId, id)).linkedInMode;
   }
+}
+
+/** One publish's attempt note: the earlier attempt's (if any), and a way to record this one. */
+interface AttemptNote {
+  /** What an earlier attempt may have created and no attempt has recorded since. */
+  pending: PublishAttempt | undefined;
+  /** The article has a publishAttempts map (so its platform key can be cleared). */
+  noted: boolean;
+  note(fields: Omit<PublishAttempt, 'at'>): Promise<void>;
+}
+
+/**
+ * A new WordPress post's slug: the title's, made unique to the article by the random part of its
+ * id, so that a later attempt can find exactly this post (GET /wp/v2/posts?slug=…).
+ */
+export function postSlug(title: string, articleId: string): string {
+  const base = slug(title).replace(/^featured-image$/, 'post');
+  const tag = articleId.toLowerCase().replace(/[^a-z0-9]/g, '').slice(-10) || 'article';
+  return `${base}-${tag}`;
 }
 
 const slug = (title: string) =>

@@ -254,24 +254,24 @@ export class ApprovalLinks {
     };
   }
 
-  /** The one-click approval, after confirmation: publishes that platform, once. */
+  /**
+   * The one-click approval, after confirmation: publishes that platform, once. The link counts as
+   * used once it has published (the mark comes after): one whose publish failed or was cut off
+   * stays usable, and two at once make one post (the publish claim; WordPress updates its post,
+   * LinkedIn refuses a second), so a retry never posts twice (PublishingService).
+   */
   async confirmApproval(token: string) {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
     if (article.scheduled[run.platform] !== run.scheduledFor) throw conflict(ApprovalMessages.outdated, 'outdated_approval');
-    if (!(await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor))) {
-      throw conflict('This approval was already used.', 'already_approved');
-    }
-    try {
-      const url =
-        run.platform === 'blog'
-          ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId)).link
-          : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId)).url;
-      return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
-    } catch (err) {
-      await this.deps.articles.unmark(run.userId, run.articleId, 'approved', run.platform);
-      throw err;
-    }
+    const approved = (article as ArticleRecord & { approved?: Partial<Record<Platform, string>> }).approved;
+    if (approved?.[run.platform] === run.scheduledFor) throw conflict('This approval was already used.', 'already_approved');
+    const url =
+      run.platform === 'blog'
+        ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId)).link
+        : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId)).url;
+    await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor);
+    return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
   }
 }

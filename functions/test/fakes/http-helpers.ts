@@ -38,6 +38,23 @@ export async function listen(handler: Handler): Promise<Listening> {
   };
 }
 
+/**
+ * How a fake answers one request it has already acted on: after `ms` milliseconds, or 'never'
+ * (the client waits until it gives up or the fake stops), as a server that is still busy, or whose
+ * answer was lost, does.
+ */
+export type AnswerHold = number | 'never';
+
+/** Makes `res` send its answer late (or never): the request still has its effect at once. */
+export function holdAnswer(res: ServerResponse, hold: AnswerHold): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  // writeHead only buffers the status line and headers: nothing reaches the client before end().
+  res.end = ((...args: unknown[]) => {
+    if (hold !== 'never') setTimeout(() => !res.destroyed && end(...args), hold);
+    return res;
+  }) as ServerResponse['end'];
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text), ...headers });

@@ -11,7 +11,10 @@
  *   POST /rest/images?action=initializeUpload   → {value:{uploadUrl, uploadUrlExpiresAt, image:'urn:li:image:…'}}
  *   PUT  /upload/images/{id}                the uploadUrl: Bearer, raw bytes stored, 201
  *   GET  /rest/images/{urn}                 → {id, status: 'AVAILABLE' | 'WAITING_UPLOAD', owner, …}
- *   POST /rest/posts                        records the body; 201 with x-restli-id: urn:li:share:…
+ *   POST /rest/posts                        records the body; 201 with x-restli-id: urn:li:share:…; the
+ *                                           same commentary from the same author again is refused:
+ *                                           422 {message: "…Content is a duplicate of urn:li:share:…",
+ *                                           errorDetails: {inputErrors: [{code: 'DUPLICATE_POST'}]}}
  *   GET  /rest/organizationAcls?q=roleAssignee[&role=…][&state=…]  → {elements:[{organization, role, state, roleAssignee}], paging}
  *   GET  /rest/organizations/{id}           → {id, localizedName, vanityName}
  *
@@ -22,6 +25,8 @@
  *   const li = await startFakeLinkedIn();
  *   new HttpLinkedInClient({ oauthUrl: li.oauthUrl, apiUrl: li.apiUrl })   // oauthUrl = `${li.url}/oauth/v2`, apiUrl = li.url
  *   li.app ({clientId, clientSecret, redirectUris, scopes}), li.member, li.posts, li.images, li.issueToken(), li.setMode('cancel')
+ *   li.holdAnswer = (request) => 'never' | ms | undefined   acts on the request at once (the post is
+ *                                           made) but answers it late or never
  *
  * redirectUris: an empty list (the default) accepts any absolute http(s) URI without a fragment;
  * add URIs to require an exact match like the Developer Portal does. The token exchange always
@@ -29,7 +34,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearer, formBody, jsonBody, listen, redirect, safeHeaders, sendHtml, sendJson } from './http-helpers.js';
+import { bearer, formBody, holdAnswer, jsonBody, listen, redirect, safeHeaders, sendHtml, sendJson, type AnswerHold } from './http-helpers.js';
 import { trackSecret } from '../helpers/secrets.js';
 
 export interface FakeLinkedInApp {
@@ -97,6 +102,11 @@ export interface FakeLinkedIn {
   issueToken(scopes?: string[]): string;
   /** Makes one token answer 401 INVALID_ACCESS_TOKEN from now on. */
   revokeToken(token: string): void;
+  /**
+   * Called for each request: an AnswerHold makes the fake act on the request at once (a post is
+   * made) but answer it that much later, or never. Cleared by reset().
+   */
+  holdAnswer?: (request: RecordedLinkedInRequest) => AnswerHold | undefined;
   reset(): void;
   stop(): Promise<void>;
 }
@@ -215,6 +225,8 @@ export async function startFakeLinkedIn(
     const method = req.method ?? 'GET';
     const record: RecordedLinkedInRequest = { method, path: req.url ?? '/', headers: safeHeaders(req) };
     requests.push(record);
+    const hold = fake.holdAnswer?.(record);
+    if (hold !== undefined) holdAnswer(res, hold);
     if (mode === 'down') return sendHtml(res, 503, '<html><body>Service Unavailable</body></html>');
     const path = url.pathname;
 
@@ -364,6 +376,15 @@ export async function startFakeLinkedIn(
         if (!image || !image.bytes) return apiError(res, 400, 'INVALID_CONTENT', `/content/media/id :: ${String(id)} is not an uploaded image`);
         if (image.owner !== body.author) return apiError(res, 400, 'INVALID_CONTENT', `/content/media/id :: ${String(id)} is owned by ${image.owner}, not the author`);
       }
+      const same = posts.find((p) => p.body.author === body.author && p.body.commentary === body.commentary);
+      if (same) {
+        return sendJson(res, 422, {
+          errorDetailType: 'com.linkedin.common.error.BadRequest',
+          message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${same.urn}`,
+          errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+          status: 422,
+        });
+      }
       const urn = `urn:li:share:${7_300_000_000_000_000_000n + BigInt(posts.length + 1) * 7919n}`;
       posts.push({ urn, body, linkedInVersion: version });
       res.writeHead(201, { 'x-restli-id': urn, 'Content-Length': 0 });
@@ -404,7 +425,7 @@ export async function startFakeLinkedIn(
   });
   base = server.url;
 
-  return {
+  const fake: FakeLinkedIn = {
     url: base,
     oauthUrl: `${base}/oauth/v2`,
     apiUrl: base,
@@ -427,12 +448,14 @@ export async function startFakeLinkedIn(
     },
     reset() {
       mode = 'ok';
+      delete fake.holdAnswer;
       posts.length = 0;
       images.length = 0;
       requests.length = 0;
     },
     stop: server.stop,
   };
+  return fake;
 }
 
 function validRedirect(uri: string, registered: string[]): boolean {

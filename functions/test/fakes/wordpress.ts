@@ -6,7 +6,11 @@
  *   GET  /wp-json/wp/v2/users/me[?context=edit]   current user; `roles`, `email`, `capabilities` only with context=edit
  *   POST /wp-json/wp/v2/media                     raw body upload, core's check order, 201 {id, source_url, media_details}
  *   GET  /wp-json/wp/v2/media/{id}
- *   POST /wp-json/wp/v2/posts                     201 post object (title, content, status, date_gmt, featured_media)
+ *   POST /wp-json/wp/v2/posts                     201 post object (title, content, status, date_gmt, featured_media, slug)
+ *   GET  /wp-json/wp/v2/posts[?slug=…][&status=…][&context=edit]   the posts collection: `status` defaults to
+ *                                                 publish, other statuses ('any': all but trash) and
+ *                                                 context=edit need edit_posts (rest_forbidden_status /
+ *                                                 rest_forbidden_context); `slug` is a comma list
  *   GET|POST|PUT|PATCH /wp-json/wp/v2/posts/{id}  read / update
  *   GET  /wp-json/                                the API index
  * and the same routes as `/?rest_route=/wp/v2/…`. Uploaded files are served under /wp-content/uploads/.
@@ -33,10 +37,12 @@
  *   wp.url, wp.users[0] (FAKE_WP_EDITOR), wp.posts, wp.media, wp.requests, wp.setMode('query-only'), wp.stop()
  *   wp.onRest = (request) => …   runs before each REST request (e.g. delete an attachment mid-publish)
  *   wp.postLink = 'javascript:…'  answered as every post's `link`
+ *   wp.holdAnswer = (request) => 'never' | ms | undefined   acts on the request at once but answers it
+ *                                 late or never (a site still busy, or an answer lost)
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen, safeHeaders, sendHtml, sendJson } from './http-helpers.js';
+import { holdAnswer, listen, safeHeaders, sendHtml, sendJson, type AnswerHold } from './http-helpers.js';
 import { trackSecret } from '../helpers/secrets.js';
 
 export interface FakeWpUser {
@@ -123,6 +129,11 @@ export interface FakeWordPress {
    * filtering post_link can answer anything). Cleared by reset().
    */
   postLink?: string;
+  /**
+   * Called for each REST request (route and style are set): an AnswerHold makes the fake act on
+   * the request at once (the post is saved) but answer it that much later, or never. Cleared by reset().
+   */
+  holdAnswer?: (request: RecordedWpRequest) => AnswerHold | undefined;
   /** Back to the start mode with no posts, media or requests. */
   reset(): void;
   stop(): Promise<void>;
@@ -225,6 +236,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   /** 401 when nobody is logged in, 403 otherwise (rest_authorization_required_code). */
   const denied = (user: FakeWpUser | undefined, code: string, message: string) => err(code, message, user ? 403 : 401);
   const hasRole = (user: FakeWpUser | undefined, roles: string[]) => !!user && user.roles.some((r) => roles.includes(r));
+  const mayEdit = (user: FakeWpUser | undefined, post: FakeWpPost) =>
+    !!user && (hasRole(user, EDITS_OTHERS) || (post.author === user.id && hasRole(user, CAN_CREATE)));
 
   function publishDue() {
     const now = Date.now();
@@ -461,6 +474,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
 
   function rest(req: IncomingMessage, res: ServerResponse, route: string, url: URL, raw: Buffer, record: RecordedWpRequest) {
     fake.onRest?.(record);
+    const hold = fake.holdAnswer?.(record);
+    if (hold !== undefined) holdAnswer(res, hold);
     const auth = authenticate(req);
     if (auth.user) record.user = auth.user.username;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, headers);
@@ -522,11 +537,37 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       if ('code' in result) return fail(result);
       return reply(201, postJson(result, true), { Location: apiUrl(`/wp/v2/posts/${result.id}`) });
     }
+    if (route === '/wp/v2/posts' && method === 'GET') {
+      // get_items_permissions_check() and sanitize_post_statuses(): edit context and any status
+      // but the default (publish) need edit_posts.
+      if (edit && !hasRole(user, CAN_CREATE)) return fail(denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.'));
+      const statuses = (url.searchParams.get('status') ?? 'publish').split(',').map((v) => v.trim()).filter(Boolean);
+      for (const status of statuses) {
+        if (status === 'publish') continue;
+        if (!hasRole(user, CAN_CREATE)) return fail(denied(user, 'rest_forbidden_status', 'Status is forbidden.'));
+        if (status !== 'any' && !STATUSES.includes(status)) {
+          return fail({ code: 'rest_invalid_param', message: 'Invalid parameter(s): status', status: 400, params: { status: `status[0] is not one of ${STATUSES.join(', ')}, and any.` } });
+        }
+      }
+      const slugs = url.searchParams.get('slug')?.split(',').map((v) => v.trim()).filter(Boolean);
+      const perPage = Number(url.searchParams.get('per_page') ?? 10);
+      const found = posts
+        .filter((p) => statuses.includes('any') || statuses.includes(p.status))
+        .filter((p) => !slugs || slugs.includes(p.slug))
+        // check_read_permission(): a post that is not public only for those who may edit it
+        .filter((p) => p.status === 'publish' || mayEdit(user, p))
+        .sort((a, b) => b.dateGmt.localeCompare(a.dateGmt) || b.id - a.id);
+      return reply(
+        200,
+        found.slice(0, perPage).map((p) => postJson(p, edit)),
+        { 'X-WP-Total': String(found.length), 'X-WP-TotalPages': String(Math.ceil(found.length / perPage)) },
+      );
+    }
     const postMatch = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     if (postMatch) {
       const post = posts.find((p) => p.id === Number(postMatch[1]));
       if (!post) return fail(err('rest_post_invalid_id', 'Invalid post ID.', 404));
-      const canEdit = !!user && (hasRole(user, EDITS_OTHERS) || (post.author === user.id && hasRole(user, CAN_CREATE)));
+      const canEdit = mayEdit(user, post);
       if (method === 'GET') {
         if (edit && !canEdit) return fail(denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.'));
         if (post.status !== 'publish' && !canEdit) return fail(denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.'));
@@ -601,6 +642,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       closeWhenDown = false;
       delete fake.onRest;
       delete fake.postLink;
+      delete fake.holdAnswer;
       posts.length = 0;
       media.length = 0;
       requests.length = 0;

@@ -98,6 +98,23 @@ describe('fake WordPress: media and posts', () => {
     expect(wp.posts).toHaveLength(1);
   });
 
+  it('lists posts by slug: published ones for anyone; other statuses (any) and the edit context only for users who may edit posts', async () => {
+    await post({ title: 'Public', status: 'publish', slug: 'public-1' });
+    await post({ title: 'Held', status: 'pending', slug: 'held-1' });
+    const list = async (query: string, headers: Record<string, string> = auth()) => {
+      const res = await fetch(`${api('/wp/v2/posts')}?${query}`, { headers });
+      return { status: res.status, total: res.headers.get('x-wp-total'), body: (await res.json()) as { slug: string; code?: string }[] & { code?: string } };
+    };
+    expect((await list('slug=held-1')).body).toEqual([]); // status defaults to publish
+    const any = await list('slug=held-1,public-1&status=any&context=edit');
+    expect(any.body.map((p) => p.slug).sort()).toEqual(['held-1', 'public-1']);
+    expect(any.total).toBe('2');
+    expect((await list('slug=public-1', {})).body.map((p) => p.slug)).toEqual(['public-1']);
+    expect(await list('status=any', {})).toMatchObject({ status: 401, body: { code: 'rest_forbidden_status' } });
+    expect(await list('context=edit', {})).toMatchObject({ status: 401, body: { code: 'rest_forbidden_context' } });
+    expect(await list('status=published')).toMatchObject({ status: 400, body: { code: 'rest_invalid_param' } });
+  });
+
   it('like core, an unknown featured_media id is ignored on create (the post is saved without it)', async () => {
     const res = await post({ title: 'No image', status: 'draft', featured_media: 999 });
     expect(res.status).toBe(201);

@@ -135,6 +135,45 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
     expect(commentary.endsWith('…')).toBe(true);
   });
 
+  it('announces the post exactly as sent before sending it; resend sends it unchanged and a duplicate answers the post LinkedIn has', async () => {
+    const token = li.issueToken();
+    const sent: unknown[] = [];
+    const first = await publisher.publish({ accessToken: token, author: person(), commentary: 'Once (only)', image: png }, { beforeCreate: async (post) => void sent.push(post) });
+    expect(sent).toEqual([{ author: person(), commentary: 'Once \\(only\\)', imageUrn: li.images[0]!.urn }]);
+    expect(li.posts).toHaveLength(1);
+
+    const again = await publisher.resend(token, sent[0] as never);
+    expect(again).toEqual(first);
+    expect(li.posts).toHaveLength(1);
+    expect(li.images).toHaveLength(1);
+    const refused = li.requests.filter((r) => r.method === 'POST' && r.path === '/rest/posts').at(-1)!;
+    expect(refused.body).toEqual(li.posts[0]!.body); // the very same body
+
+    // A first post whose text the author posted before answers that post too.
+    expect(await publisher.publish({ accessToken: token, author: person(), commentary: 'Once (only)' })).toEqual(first);
+    // Another author may post the same text.
+    await publisher.publish({ accessToken: token, author: ORG, commentary: 'Once (only)' });
+    expect(li.posts).toHaveLength(2);
+  });
+
+  it('shares one deadline: the image polls stop in time to post; a post cut off by it may exist (outcome unknown)', async () => {
+    const token = li.issueToken();
+    // LinkedIn never tells the image status: the polls end POST_RESERVE_MS (5 s) before the deadline, the post goes out.
+    li.holdAnswer = (r) => (r.method === 'GET' && r.path.startsWith('/rest/images/') ? 'never' : undefined);
+    const patient = new HttpLinkedInPublisher({ apiUrl: li.apiUrl, imageReadyTimeoutMs: 60_000, imagePollMs: 10 });
+    const started = Date.now();
+    await patient.publish({ accessToken: token, author: person(), commentary: 'In time', image: png }, { deadline: Date.now() + 7000 });
+    expect(Date.now() - started).toBeLessThan(3500);
+    expect(li.posts).toHaveLength(1);
+
+    li.holdAnswer = (r) => (r.method === 'POST' && r.path === '/rest/posts' ? 'never' : undefined);
+    const cut = await rejection(publisher.publish({ accessToken: token, author: person(), commentary: 'Cut off' }, { deadline: Date.now() + 1500 }));
+    expect(cut).toMatchObject({ code: 'publish_timeout', outcome: 'unknown' });
+    expect(li.posts).toHaveLength(2);
+    const early = await rejection(publisher.publish({ accessToken: token, author: person(), commentary: 'Too late' }, { deadline: Date.now() + 200 }));
+    expect(early).toMatchObject({ code: 'publish_timeout', outcome: undefined });
+  });
+
   it('LinkedIn down or unreachable → linkedin_unreachable', async () => {
     li.setMode('down');
     const error = await rejection(publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: 'x' }));

@@ -190,6 +190,65 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     expect(nobody.message).toMatch(/refused the connection/);
   });
 
+  it('a new post gets the article’s slug, announced before the post request; a created post that got a server error may exist (outcome unknown)', async () => {
+    const seen: string[] = [];
+    const result = await publisher.publish(
+      site(),
+      { title: 'Slugged', html: '<p>x</p>', slug: 'slugged-0a1b2c3d4e' },
+      { beforeCreate: async ({ slug }) => void seen.push(`${slug} after ${wp.requests.length} requests`) },
+    );
+    expect(seen).toEqual(['slugged-0a1b2c3d4e after 0 requests']);
+    expect(wp.posts[0]).toMatchObject({ id: result.postId, slug: 'slugged-0a1b2c3d4e' });
+    expect(wp.requests[0]!.body).toMatchObject({ slug: 'slugged-0a1b2c3d4e' });
+
+    // An update announces nothing (it cannot make a second post).
+    await publisher.publish(site(), { title: 'Slugged', html: '<p>y</p>', slug: 'slugged-0a1b2c3d4e', existingPostId: result.postId }, { beforeCreate: async () => void seen.push('update') });
+    expect(seen).toHaveLength(1);
+
+    wp.setMode('down');
+    const error = await rejection(publisher.publish(site(), { title: 'Down', html: 'x', slug: 'down-1' }));
+    expect(error).toMatchObject({ code: 'wordpress_unreachable', outcome: 'unknown' });
+    expect(error.message).toMatch(/Publishing again looks for this post on WordPress first, so it is never published twice\.$/);
+  });
+
+  it('findBySlug: a post an earlier attempt created is found (any status, pretty or query API) and updated, not created again', async () => {
+    for (const apiStyle of ['pretty', 'query'] as const) {
+      wp.reset();
+      if (apiStyle === 'query') wp.setMode('query-only');
+      const first = await publisher.publish(site(FAKE_WP_EDITOR, apiStyle), { title: 'Once', html: '<p>1</p>', slug: 'once-0a1b2c3d4e' });
+      wp.posts[0]!.status = 'pending'; // e.g. a plugin held it for review
+      const again = await publisher.publish(
+        site(FAKE_WP_EDITOR, apiStyle),
+        { title: 'Once', html: '<p>2</p>', slug: 'once-0a1b2c3d4e', findBySlug: true },
+        { beforeCreate: async () => expect.unreachable('no second post') },
+      );
+      expect(again.postId).toBe(first.postId);
+      expect(wp.posts).toHaveLength(1);
+      expect(wp.posts[0]).toMatchObject({ content: '<p>2</p>', status: 'publish' });
+      const lookup = wp.requests.find((r) => r.method === 'GET' && r.route === '/wp/v2/posts')!;
+      expect(lookup).toMatchObject({ style: apiStyle, user: 'editor' });
+      expect(lookup.path).toMatch(/slug=once-0a1b2c3d4e&status=any&context=edit/);
+    }
+    // Nothing there: the post is created.
+    wp.reset();
+    await publisher.publish(site(), { title: 'New', html: 'x', slug: 'new-0a1b2c3d4e', findBySlug: true });
+    expect(wp.posts.map((p) => p.slug)).toEqual(['new-0a1b2c3d4e']);
+  });
+
+  it('shares one deadline: a request that cannot finish in time is not started, one cut off is a publish_timeout', async () => {
+    const late = await rejection(publisher.publish(site(), { title: 'x', html: 'x', featuredImage: image() }, { deadline: Date.now() + 500 }));
+    expect(late).toMatchObject({ code: 'publish_timeout', outcome: undefined });
+    expect(wp.requests).toHaveLength(0);
+
+    wp.holdAnswer = (r) => (r.route === '/wp/v2/posts' ? 'never' : undefined);
+    const started = Date.now();
+    const cut = await rejection(publisher.publish(site(), { title: 'x', html: 'x', featuredImage: image(), slug: 'x-1' }, { deadline: Date.now() + 1500 }));
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(cut).toMatchObject({ code: 'publish_timeout', outcome: 'unknown' });
+    expect(wp.media).toHaveLength(1);
+    expect(wp.posts).toHaveLength(1);
+  });
+
   it('in AWS mode a private address is refused before any request', async () => {
     const strict = new HttpWordPressPublisher({ allowPrivateUrls: false });
     const error = await rejection(strict.publish(site(), { title: 'x', html: 'x', featuredImage: image() }));

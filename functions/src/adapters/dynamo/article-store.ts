@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
-import type { ArticleStore, NotifyClaim } from '../../domain/ports.js';
+import type { ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { userKey } from './user-store.js';
 
@@ -157,6 +157,37 @@ export class DynamoArticleStore implements ArticleStore {
           ConditionExpression: '#claims.#p.#id = :id',
           ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
           ExpressionAttributeValues: { ':id': claimId },
+        }),
+      ),
+    );
+  }
+
+  async notePublishAttempt(userId: string, id: string, platform: Platform, claimId: string, attempt: PublishAttempt): Promise<boolean> {
+    await this.ensureMap(userId, id, 'publishAttempts');
+    return conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #attempts.#p = :attempt',
+          // Only while this publish holds the claim: one whose claim was taken over must not send.
+          ConditionExpression: '#claims.#p.#id = :claim',
+          ExpressionAttributeNames: { '#attempts': 'publishAttempts', '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
+          ExpressionAttributeValues: { ':attempt': attempt, ':claim': claimId },
+        }),
+      ),
+    );
+  }
+
+  async forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void> {
+    await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'REMOVE #attempts.#p',
+          ConditionExpression: 'attribute_exists(#attempts)',
+          ExpressionAttributeNames: { '#attempts': 'publishAttempts', '#p': platform },
         }),
       ),
     );

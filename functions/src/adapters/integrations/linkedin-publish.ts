@@ -17,20 +17,43 @@
  * upload URL LinkedIn hands out must be https (or on the API's own origin, as with the fake) since
  * it receives the access token.
  *
+ * Never two posts: LinkedIn refuses a post whose text the author posted already (422,
+ * `errorDetails.inputErrors[].code` DUPLICATE_POST, "Content is a duplicate of urn:li:share:…"),
+ * and that post is the answer. `run.beforeCreate` is told the post exactly as it is about to be
+ * sent; an attempt that may have created it (cut off, or no answer) is followed by `resend` of that
+ * same post (same text, same image), which LinkedIn creates, or refuses naming the one it has.
+ * (A member's own posts cannot be listed with w_member_social, so they cannot be looked up.) All
+ * requests of one publish share `run.deadline`; the image status polls stop early enough to post.
+ *
  * Error codes (IntegrationError.code):
  *   linkedin_token_invalid   401 anywhere (invalid, revoked or expired token): reconnect
  *   linkedin_forbidden       403: missing w_member_social / w_organization_social, not a page admin
  *   linkedin_rate_limited    429: the app's or member's daily limit
  *   linkedin_unreachable     network failure, timeout or 5xx
  *   linkedin_image_failed    LinkedIn could not process the uploaded image
+ *   linkedin_duplicate       refused as a duplicate without naming the post that is there
  *   linkedin_error           anything else LinkedIn refused
+ *   publish_timeout          the publish's deadline passed (IntegrationError.outcome says
+ *                            whether the post may exist)
  */
-import { IntegrationError, type LinkedInPostInput, type LinkedInPublisher } from '../../domain/integrations.js';
+import {
+  IntegrationError,
+  type LinkedInPostInput,
+  type LinkedInPublisher,
+  type LinkedInSentPost,
+  type PublishOutcome,
+  type PublishRun,
+} from '../../domain/integrations.js';
 import { LINKEDIN_TOKEN_INVALID_MESSAGE } from './linkedin.js';
 import { fitLinkedInCommentary, LINKEDIN_COMMENTARY_MAX } from './little-text.js';
 
 export const LINKEDIN_API_VERSION = '202601';
 export const LINKEDIN_POST_URL_PREFIX = 'https://www.linkedin.com/feed/update/';
+
+/** A request with less time than this left before the deadline is not started. */
+export const MIN_REQUEST_MS = 1_000;
+/** Time kept for the post itself: image status polls end this long before the deadline. */
+export const POST_RESERVE_MS = 5_000;
 
 /** organizationAcls roles that may post as the page (w_organization_social), best first. */
 export const LINKEDIN_POSTING_ROLES = ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER'] as const;
@@ -62,6 +85,7 @@ interface Answer {
 }
 
 type Step = 'image' | 'upload' | 'post' | 'organizations';
+type Deadline = number | undefined;
 
 export class HttpLinkedInPublisher implements LinkedInPublisher {
   private readonly apiUrl: string;
@@ -82,44 +106,70 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     this.imageGraceMs = options.imageGraceMs ?? 3_000;
   }
 
-  async publish(input: LinkedInPostInput): Promise<{ urn: string; url: string }> {
+  async publish(input: LinkedInPostInput, run: PublishRun<LinkedInSentPost> = {}): Promise<{ urn: string; url: string }> {
     const { accessToken, author } = input;
     let imageUrn: string | undefined;
-    if (input.image) imageUrn = await this.uploadImage(accessToken, author, input.image);
-
-    const body = {
+    if (input.image) imageUrn = await this.uploadImage(accessToken, author, input.image, run.deadline);
+    const post: LinkedInSentPost = {
       author,
       commentary: fitLinkedInCommentary(input.commentary, LINKEDIN_COMMENTARY_MAX, { keepHashtags: this.keepHashtags }),
+      ...(imageUrn ? { imageUrn } : {}),
+    };
+    return this.send(accessToken, post, run, false);
+  }
+
+  async resend(accessToken: string, post: LinkedInSentPost, run: PublishRun<LinkedInSentPost> = {}): Promise<{ urn: string; url: string }> {
+    return this.send(accessToken, post, run, true);
+  }
+
+  /** POST /rest/posts; a duplicate of a post that is there answers that post. */
+  private async send(accessToken: string, post: LinkedInSentPost, run: PublishRun<LinkedInSentPost>, again: boolean): Promise<{ urn: string; url: string }> {
+    const body = {
+      author: post.author,
+      commentary: post.commentary,
       visibility: 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-      ...(imageUrn ? { content: { media: { id: imageUrn } } } : {}),
+      ...(post.imageUrn ? { content: { media: { id: post.imageUrn } } } : {}),
       lifecycleState: 'PUBLISHED',
       isReshareDisabledByAuthor: false,
     };
-    const answer = await this.call(`${this.apiUrl}/rest/posts`, {
-      method: 'POST',
-      headers: this.headers(accessToken, true),
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201 && answer.status !== 200) throw toError(answer, 'post', author);
+    await run.beforeCreate?.(post);
+    const answer = await this.call(
+      `${this.apiUrl}/rest/posts`,
+      { method: 'POST', headers: this.headers(accessToken, true), body: JSON.stringify(body) },
+      run.deadline,
+      again ? 'create-again' : 'create',
+    );
+    const duplicateOf = duplicateUrn(answer);
+    if (duplicateOf) return { urn: duplicateOf, url: `${LINKEDIN_POST_URL_PREFIX}${duplicateOf}` };
+    if (answer.status !== 201 && answer.status !== 200) {
+      const error = toError(answer, 'post', post.author);
+      // A server error may come after the post was made. A refusal of the content says that no post
+      // with this content was made, this time or before; a refused token or a limit says nothing
+      // about an earlier attempt of the same post.
+      const outcome: PublishOutcome | undefined =
+        answer.status >= 500 ? 'unknown' : !again || answer.status === 400 || answer.status === 422 ? 'not-created' : undefined;
+      throw outcome ? new IntegrationError(outcome === 'unknown' ? `${error.message} ${SENT_AGAIN}` : error.message, error.code, error.status, outcome) : error;
+    }
     const urn = answer.headers.get('x-restli-id') ?? (typeof answer.json.id === 'string' ? answer.json.id : '');
     if (!/^urn:li:[A-Za-z]+:.+/.test(urn)) {
       throw new IntegrationError(
-        `LinkedIn accepted the post (HTTP ${answer.status}) but did not say which post it created. Check your LinkedIn feed before publishing again.`,
+        `LinkedIn accepted the post (HTTP ${answer.status}) but did not say which post it created. Check your LinkedIn feed, or publish again to record it: the same post is sent again, which LinkedIn does not take twice.`,
         'linkedin_error',
         answer.status,
+        'unknown',
       );
     }
     return { urn, url: `${LINKEDIN_POST_URL_PREFIX}${urn}` };
   }
 
-  async administeredOrganizations(accessToken: string): Promise<{ urn: string; role: string }[]> {
+  async administeredOrganizations(accessToken: string, run: Pick<PublishRun<never>, 'deadline'> = {}): Promise<{ urn: string; role: string }[]> {
     const best = new Map<string, string>();
     const rank = (role: string) => (LINKEDIN_POSTING_ROLES as readonly string[]).indexOf(role);
     const count = 100;
     for (let start = 0, page = 0; page < 20; page++) {
       const query = new URLSearchParams({ q: 'roleAssignee', state: 'APPROVED', start: String(start), count: String(count) });
-      const answer = await this.call(`${this.apiUrl}/rest/organizationAcls?${query}`, { headers: this.headers(accessToken, false) });
+      const answer = await this.call(`${this.apiUrl}/rest/organizationAcls?${query}`, { headers: this.headers(accessToken, false) }, run.deadline, 'other');
       if (answer.status !== 200) throw toError(answer, 'organizations');
       const elements: unknown[] = Array.isArray(answer.json.elements) ? answer.json.elements : [];
       for (const element of elements) {
@@ -151,12 +201,13 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
   }
 
   /** The three Images API steps; returns the image URN. */
-  private async uploadImage(accessToken: string, owner: string, image: { bytes: Buffer; contentType: string }): Promise<string> {
-    const init = await this.call(`${this.apiUrl}/rest/images?action=initializeUpload`, {
-      method: 'POST',
-      headers: this.headers(accessToken, true),
-      body: JSON.stringify({ initializeUploadRequest: { owner } }),
-    });
+  private async uploadImage(accessToken: string, owner: string, image: { bytes: Buffer; contentType: string }, deadline: Deadline): Promise<string> {
+    const init = await this.call(
+      `${this.apiUrl}/rest/images?action=initializeUpload`,
+      { method: 'POST', headers: this.headers(accessToken, true), body: JSON.stringify({ initializeUploadRequest: { owner } }) },
+      deadline,
+      'other',
+    );
     if (init.status !== 200 && init.status !== 201) throw toError(init, 'image', owner);
     const uploadUrl: unknown = init.json.value?.uploadUrl;
     const imageUrn: unknown = init.json.value?.image;
@@ -164,25 +215,43 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       throw new IntegrationError('LinkedIn did not return a usable image upload address. Try again later.', 'linkedin_error', init.status);
     }
 
-    const put = await this.call(uploadUrl, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': image.contentType || 'application/octet-stream' },
-      body: new Uint8Array(image.bytes),
-    });
+    const put = await this.call(
+      uploadUrl,
+      {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': image.contentType || 'application/octet-stream' },
+        body: new Uint8Array(image.bytes),
+      },
+      deadline,
+      'other',
+    );
     if (put.status < 200 || put.status >= 300) throw toError(put, 'upload', owner);
 
-    await this.waitForImage(accessToken, imageUrn);
+    await this.waitForImage(accessToken, imageUrn, deadline);
     return imageUrn;
   }
 
-  /** Polls the image until AVAILABLE; a status it may not read means waiting the grace period. */
-  private async waitForImage(accessToken: string, imageUrn: string): Promise<void> {
-    const deadline = Date.now() + this.imageReadyTimeoutMs;
+  /**
+   * Polls the image until AVAILABLE; a status it may not read means waiting the grace period. Both
+   * end POST_RESERVE_MS before the publish's deadline: then the post is sent (LinkedIn says if the
+   * image is not ready).
+   */
+  private async waitForImage(accessToken: string, imageUrn: string, publishDeadline: Deadline): Promise<void> {
+    const postBy = publishDeadline === undefined ? Infinity : publishDeadline - POST_RESERVE_MS;
+    const deadline = Math.min(Date.now() + this.imageReadyTimeoutMs, postBy);
     for (;;) {
-      const answer = await this.call(`${this.apiUrl}/rest/images/${encodeURIComponent(imageUrn)}`, { headers: this.headers(accessToken, false) });
+      if (Date.now() + MIN_REQUEST_MS > postBy) return;
+      let answer: Answer;
+      try {
+        // A status that does not come before it is time to post is not waited for.
+        answer = await this.call(`${this.apiUrl}/rest/images/${encodeURIComponent(imageUrn)}`, { headers: this.headers(accessToken, false) }, postBy, 'other');
+      } catch (error) {
+        if (error instanceof IntegrationError && error.code === 'publish_timeout') return;
+        throw error;
+      }
       if (answer.status === 401) throw toError(answer, 'image');
       if (answer.status !== 200) {
-        await sleep(this.imageGraceMs);
+        await sleep(Math.min(this.imageGraceMs, postBy - Date.now()));
         return;
       }
       const status = answer.json.status;
@@ -207,22 +276,38 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     }
   }
 
-  private async call(url: string, init: RequestInit): Promise<Answer> {
+  /**
+   * One request, with what is left of the deadline (at most the request timeout). A request that
+   * could not finish in time is not started; one the deadline cut off is a publish_timeout. A
+   * `create` request that got no answer may have made the post (outcome 'unknown').
+   */
+  private async call(url: string, init: RequestInit, deadline: Deadline, request: 'create' | 'create-again' | 'other'): Promise<Answer> {
+    const left = deadline === undefined ? Infinity : deadline - Date.now();
+    // Not sent: nothing was posted now (when sending again, an earlier attempt may have posted).
+    if (left < MIN_REQUEST_MS) throw deadlineError(request === 'create-again');
+    const timeoutMs = Math.min(this.timeoutMs, left);
+    const sent = request !== 'other';
     let response: Response;
+    let text: string;
     try {
-      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
     } catch (error) {
+      if (deadline !== undefined && timeoutMs === left && Date.now() >= deadline - 50) throw deadlineError(sent);
       const name = (error as { name?: string })?.name;
       throw new IntegrationError(
-        name === 'TimeoutError' || name === 'AbortError'
-          ? 'LinkedIn did not answer in time. The post is kept; try again later.'
-          : 'LinkedIn is not reachable right now. The post is kept; try again later.',
+        `${
+          name === 'TimeoutError' || name === 'AbortError'
+            ? 'LinkedIn did not answer in time. The post is kept; try again later.'
+            : 'LinkedIn is not reachable right now. The post is kept; try again later.'
+        }${sent ? ` ${SENT_AGAIN}` : ''}`,
         'linkedin_unreachable',
+        undefined,
+        sent ? 'unknown' : undefined,
       );
     }
     let json: Record<string, any> = {};
     try {
-      const text = await response.text();
       const value: unknown = text ? JSON.parse(text) : {};
       if (value && typeof value === 'object' && !Array.isArray(value)) json = value as Record<string, any>;
     } catch {
@@ -230,6 +315,34 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     }
     return { status: response.status, json, headers: response.headers };
   }
+}
+
+/** Said when the post may have been made although the answer did not say so. */
+const SENT_AGAIN = 'Publishing again sends this same post, which LinkedIn does not take twice, so it is never posted twice.';
+
+/** The deadline of the publish passed before the post was sent, or while it was. */
+function deadlineError(sent: boolean): IntegrationError {
+  return sent
+    ? new IntegrationError(
+        'LinkedIn did not answer in time, so the post may or may not be on LinkedIn. Try again in a minute: publishing sends this same post again, which LinkedIn does not take twice, so it is never posted twice.',
+        'publish_timeout',
+        undefined,
+        'unknown',
+      )
+    : new IntegrationError('LinkedIn did not answer in time, so publishing stopped before the post was sent: nothing was posted. The post is kept; try again.', 'publish_timeout');
+}
+
+/**
+ * The post a 422 DUPLICATE_POST names ("Content is a duplicate of urn:li:share:…"): the author
+ * posted this content already.
+ */
+function duplicateUrn(answer: Answer): string | undefined {
+  if (answer.status !== 422) return undefined;
+  const inputErrors: unknown = answer.json.errorDetails?.inputErrors;
+  const duplicate = Array.isArray(inputErrors) && inputErrors.some((e) => (e as { code?: unknown })?.code === 'DUPLICATE_POST');
+  const message = typeof answer.json.message === 'string' ? answer.json.message : '';
+  if (!duplicate && !/duplicate/i.test(message)) return undefined;
+  return /\b(urn:li:(?:share|ugcPost|activity):\d+)/.exec(message)?.[1];
 }
 
 function toError(answer: Answer, step: Step, author?: string): IntegrationError {
@@ -258,6 +371,13 @@ function toError(answer: Answer, step: Step, author?: string): IntegrationError 
       `LinkedIn is not available right now (HTTP ${status}${detail ? `: ${detail}` : ''}). The post is kept; try again later.`,
       'linkedin_unreachable',
       status,
+    );
+  }
+  if (status === 422 && /duplicate/i.test(`${json.message ?? ''} ${JSON.stringify(json.errorDetails ?? '')}`)) {
+    return new IntegrationError(
+      'LinkedIn refused the post as a copy of one already on LinkedIn, without saying which. Check your LinkedIn feed: the post is there.',
+      'linkedin_duplicate',
+      422,
     );
   }
   const what =

@@ -73,7 +73,9 @@ export class HttpWebhookDelivery implements WebhookDelivery {
     this.now = options.now ?? (() => new Date());
   }
 
-  async deliver(url: string, secret: string, payload: unknown): Promise<{ ok: boolean; status?: number; error?: string }> {
+  async deliver(url: string, secret: string, payload: unknown, options: { timeoutMs?: number } = {}): Promise<{ ok: boolean; status?: number; error?: string }> {
+    // A publish hands on what is left of its deadline (PublishingService): never more than our own timeout.
+    const timeoutMs = Math.min(this.timeoutMs, options.timeoutMs ?? this.timeoutMs);
     try {
       const body = JSON.stringify(payload ?? null);
       const timestamp = Math.floor(this.now().getTime() / 1000);
@@ -82,7 +84,7 @@ export class HttpWebhookDelivery implements WebhookDelivery {
         [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
         ...(secret ? { [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, timestamp, body) } : {}),
       };
-      const { response } = await fetchChecked(url.trim(), { method: 'POST', headers, body }, { allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs });
+      const { response } = await fetchChecked(url.trim(), { method: 'POST', headers, body }, { allowPrivate: this.allowPrivate, timeoutMs });
       await response.body?.cancel().catch(() => undefined);
       const { status } = response;
       if (status >= 200 && status < 300) return { ok: true, status };

@@ -3,12 +3,18 @@
  *
  *   1. featured image: POST /wp/v2/media with the raw bytes, Content-Type and
  *      `Content-Disposition: attachment; filename="…"` (plus Content-MD5) → attachment id
- *   2. POST /wp/v2/posts {title, content, status: 'publish', featured_media}, or
+ *   2. POST /wp/v2/posts {title, content, status: 'publish', featured_media, slug}, or
  *      POST /wp/v2/posts/{existingPostId} with the same fields when republishing; a post that is
  *      gone (404 rest_post_invalid_id) is created anew
  *   3. WordPress core IGNORES a featured image it could not set (create_item()/update_item() drop
  *      handle_featured_media()'s error), so the answer's featured_media is compared with the
  *      uploaded id and a mismatch is an error.
+ *
+ * Never two posts: a new post gets a slug unique to its article, and `run.beforeCreate` is told
+ * that slug before the post is sent. An attempt that may have created the post (cut off, or no
+ * answer) is followed by one with `findBySlug`: GET /wp/v2/posts?slug=…&status=any&context=edit
+ * (any status: an editor's plugin may hold posts for review) finds it, and it is updated instead.
+ * All requests of one publish share `run.deadline`.
  *
  * Every request goes through fetchChecked() (http(s) only; no private addresses in AWS) in the
  * site's API style (/wp-json/… or /?rest_route=…). Errors become IntegrationError with a message a
@@ -25,11 +31,15 @@
  *   wordpress_forbidden_url    the stored address is not allowed (scheme, private address)
  *   wordpress_not_found        no REST route (permalinks or a plugin changed)
  *   wordpress_error            anything else WordPress refused
+ *   publish_timeout            the publish's deadline passed (IntegrationError.outcome says
+ *                              whether the post may exist)
  */
 import { createHash } from 'node:crypto';
 import { httpUrlOrNull } from '@app/shared';
 import {
   IntegrationError,
+  type PublishOutcome,
+  type PublishRun,
   type WordPressPostInput,
   type WordPressPublisher,
   type WordPressSite,
@@ -54,10 +64,15 @@ export type WordPressPublishErrorCode =
   | 'wordpress_redirect'
   | 'wordpress_forbidden_url'
   | 'wordpress_not_found'
-  | 'wordpress_error';
+  | 'wordpress_error'
+  | 'publish_timeout';
 
 const KEPT = 'The article is kept; try again';
 const UNREACHABLE = `WordPress is not reachable`;
+/** A request with less time than this left before the deadline is not started. */
+export const MIN_REQUEST_MS = 1_000;
+/** Said when the post may have been created although the answer did not say so. */
+const LOOKS_FIRST = 'Publishing again looks for this post on WordPress first, so it is never published twice.';
 
 const EXTENSION_BY_TYPE: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -100,6 +115,8 @@ interface WpAnswer {
 }
 
 type Step = 'media' | 'post';
+/** What a request does, for its timeout message and what a failure leaves behind. */
+type Request = 'lookup' | 'media' | 'update' | 'create';
 
 export class HttpWordPressPublisher implements WordPressPublisher {
   private readonly allowPrivate: boolean;
@@ -110,7 +127,8 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  async publish(site: WordPressSite, post: WordPressPostInput): Promise<{ postId: number; link: string; mediaId?: number }> {
+  async publish(site: WordPressSite, post: WordPressPostInput, run: PublishRun<{ slug: string }> = {}): Promise<{ postId: number; link: string; mediaId?: number }> {
+    const { deadline } = run;
     let siteUrl: string;
     try {
       siteUrl = normaliseSiteUrl(site.siteUrl);
@@ -118,7 +136,12 @@ export class HttpWordPressPublisher implements WordPressPublisher {
       throw new IntegrationError((error as Error).message, 'wordpress_forbidden_url');
     }
     const auth = basicAuthHeader(site.username.trim(), site.appPassword.trim());
-    const api = (route: string) => wordpressApiUrl(siteUrl, site.apiStyle, route);
+    const api = (route: string, query?: Record<string, string>) => wordpressApiUrl(siteUrl, site.apiStyle, route, query);
+
+    let existingPostId = post.existingPostId;
+    if (existingPostId === undefined && post.findBySlug && post.slug) {
+      existingPostId = await this.findBySlug(api('/wp/v2/posts', { slug: post.slug, status: 'any', context: 'edit' }), auth, post.slug, siteUrl, deadline);
+    }
 
     let mediaId: number | undefined;
     if (post.featuredImage) {
@@ -134,7 +157,7 @@ export class HttpWordPressPublisher implements WordPressPublisher {
           'Content-MD5': createHash('md5').update(bytes).digest('hex'),
         },
         body: new Uint8Array(bytes),
-      });
+      }, deadline, 'media');
       const media = answer.json;
       if (answer.status !== 200 && answer.status !== 201) throw toError(answer, 'media', siteUrl);
       if (!isObject(media) || typeof media.id !== 'number') {
@@ -160,25 +183,39 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     });
 
     let answer: WpAnswer | undefined;
-    if (post.existingPostId !== undefined) {
-      answer = await this.send(api(`/wp/v2/posts/${post.existingPostId}`), json(fields));
+    let request: Request = 'update';
+    if (existingPostId !== undefined) {
+      answer = await this.send(api(`/wp/v2/posts/${existingPostId}`), json(fields), deadline, 'update');
       // deleted (or emptied from the trash) since the last publish: publish it again as a new post
       if (answer.status === 404 && isWpError(answer.json) && answer.json.code === 'rest_post_invalid_id') answer = undefined;
     }
-    answer ??= await this.send(api('/wp/v2/posts'), json(fields));
-    if (answer.status !== 200 && answer.status !== 201) throw toError(answer, 'post', siteUrl);
+    if (!answer) {
+      request = 'create';
+      if (post.slug) await run.beforeCreate?.({ slug: post.slug });
+      answer = await this.send(api('/wp/v2/posts'), json({ ...fields, ...(post.slug ? { slug: post.slug } : {}) }), deadline, 'create');
+    }
+    // Only a refusal says that no post was created; a server error may come after it was saved.
+    const created: PublishOutcome | undefined = request === 'create' ? 'unknown' : undefined;
+    if (answer.status !== 200 && answer.status !== 201) {
+      const error = toError(answer, 'post', siteUrl);
+      if (request !== 'create') throw error;
+      throw answer.status >= 500 ? withOutcome(error, 'unknown') : withOutcome(error, 'not-created');
+    }
     const saved = answer.json;
     if (!isObject(saved) || typeof saved.id !== 'number') {
       throw new IntegrationError(
-        `WordPress answered without a post id (HTTP ${answer.status}). Check that no plugin rewrites REST API answers, and look for the post in the WordPress admin before trying again.`,
+        `WordPress answered without a post id (HTTP ${answer.status}). Check that no plugin rewrites REST API answers.${created ? ` ${LOOKS_FIRST}` : ' Look for the post in the WordPress admin before trying again.'}`,
         'wordpress_error',
         answer.status,
+        created,
       );
     }
     if (mediaId !== undefined && saved.featured_media !== mediaId) {
       throw new IntegrationError(
-        `WordPress published the post but did not keep the featured image (attachment ${mediaId}). The theme may not support featured images, or a plugin removed the upload. Check the post in the WordPress admin and set the image there, or publish again.`,
+        `WordPress published the post but did not keep the featured image (attachment ${mediaId}). The theme may not support featured images, or a plugin removed the upload. Check the post in the WordPress admin and set the image there, or publish again${created ? ' (the same post is updated)' : ''}.`,
         'wordpress_featured_media',
+        undefined,
+        created,
       );
     }
     // A `link` that is not http(s) (a plugin's filter can answer `javascript:…`) counts as none.
@@ -186,21 +223,71 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     return { postId: saved.id, link, ...(mediaId !== undefined ? { mediaId } : {}) };
   }
 
-  private async send(url: string, init: RequestInit): Promise<WpAnswer> {
+  /** The id of the post an earlier attempt created with `slug`, if WordPress has it. */
+  private async findBySlug(url: string, auth: string, slug: string, siteUrl: string, deadline: number | undefined): Promise<number | undefined> {
+    const answer = await this.send(url, { headers: { Authorization: auth, Accept: 'application/json' } }, deadline, 'lookup');
+    if (answer.status !== 200) {
+      const error = toError(answer, 'post', siteUrl);
+      throw new IntegrationError(
+        `The last publish may have created the post, but WordPress could not be asked for it: ${error.message}`,
+        error.code,
+        error.status,
+      );
+    }
+    const found = Array.isArray(answer.json) ? answer.json.find((p) => isObject(p) && p.slug === slug && typeof p.id === 'number') : undefined;
+    return found ? (found.id as number) : undefined;
+  }
+
+  /**
+   * One request, with what is left of the deadline (at most the request timeout). A request that
+   * could not finish in time is not started; one the deadline cut off is a publish_timeout.
+   */
+  private async send(url: string, init: RequestInit, deadline: number | undefined, request: Request): Promise<WpAnswer> {
+    const left = deadline === undefined ? Infinity : deadline - Date.now();
+    if (left < MIN_REQUEST_MS) throw deadlineError(request, false);
+    const timeoutMs = Math.min(this.timeoutMs, left);
+    const cutOff = (error: unknown) => {
+      if (deadline !== undefined && timeoutMs === left && Date.now() >= deadline - 50) return deadlineError(request, true);
+      const thrown = fromThrown(error);
+      // The create request went out and no answer came back: the post may exist.
+      return request === 'create' ? withOutcome(thrown, 'unknown') : thrown;
+    };
     let response: Response;
     try {
-      ({ response } = await fetchChecked(url, init, { allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs }));
+      ({ response } = await fetchChecked(url, init, { allowPrivate: this.allowPrivate, timeoutMs }));
     } catch (error) {
-      throw fromThrown(error);
+      throw cutOff(error);
     }
     let json: unknown;
     try {
       json = parseWpJson(await response.text(), true);
     } catch (error) {
-      throw fromThrown(error);
+      throw cutOff(error);
     }
     return { status: response.status, json, location: response.headers.get('location') };
   }
+}
+
+/** The deadline of the publish passed before (`sent` false) or while `request` was under way. */
+function deadlineError(request: Request, sent: boolean): IntegrationError {
+  if (request === 'create' && sent) {
+    return new IntegrationError(
+      `WordPress did not answer in time, so the post may or may not be online. Try again in a minute: publishing looks for this post on WordPress first, so it is never published twice.`,
+      'publish_timeout',
+      undefined,
+      'unknown',
+    );
+  }
+  if (request === 'update') {
+    return new IntegrationError(`WordPress did not answer in time while updating the post. ${KEPT}: the same post is updated.`, 'publish_timeout');
+  }
+  return new IntegrationError(`WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. ${KEPT}.`, 'publish_timeout');
+}
+
+/** The same error, saying what it left on WordPress (and, when the post may exist, that a retry is safe). */
+function withOutcome(error: IntegrationError, outcome: PublishOutcome): IntegrationError {
+  const message = outcome === 'unknown' ? `${error.message.replace(/\s*$/, '')} ${LOOKS_FIRST}` : error.message;
+  return new IntegrationError(message, error.code, error.status, outcome);
 }
 
 function fromThrown(error: unknown): IntegrationError {
