@@ -4,6 +4,8 @@ import { ArticleService, type ArticleRecord } from '../src/domain/articles.js';
 import type { EmailService } from '../src/domain/email.js';
 import type { BusinessEvents } from '../src/domain/events.js';
 import type { ArticleStore } from '../src/domain/ports.js';
+import { IntegrationError } from '../src/domain/integrations.js';
+import { PublishingService, type PublishingDeps } from '../src/domain/publishing.js';
 import { ApprovalNotifier, RecordedRunFailure } from '../src/domain/scheduling.js';
 import { createMetrics, MetricsRecorder, metricsEnabled } from '../src/metrics.js';
 
@@ -164,6 +166,10 @@ function memoryStore(initial: ArticleRecord): ArticleStore {
     get: async () => stored,
     update: async (_u: string, _id: string, changes: Record<string, unknown>) => (stored = { ...stored, ...(changes as Partial<ArticleRecord>) }),
     claimNotify: async () => 'claimed',
+    claimPublish: async () => stored,
+    releasePublish: async () => {},
+    notePublishAttempt: async () => true,
+    forgetPublishAttempt: async () => {},
     finishNotify: async () => {},
     releaseNotify: async () => {},
   } as unknown as ArticleStore;
@@ -219,6 +225,43 @@ describe('the services report their outcomes to the events port', () => {
       const { run, calls } = notifier(undefined);
       await expect(run()).resolves.toBe('no-mailer');
       expect(calls).toEqual([['approvalEmailFailed', 'email_not_configured']]);
+    });
+  });
+
+  describe('publishing to WordPress', () => {
+    const publisher = (publish: () => Promise<{ postId: number; link: string }>) => {
+      const { events, calls } = fakeEvents();
+      const service = new PublishingService({
+        articles: memoryStore(article()),
+        objects: { put: async () => {}, get: async () => undefined },
+        wordpress: { stored: async () => ({ siteUrl: 'https://blog.example.com', username: 'u', appPassword: 'p', apiStyle: 'pretty' }) },
+        wordpressPublisher: { publish },
+        events,
+      } as unknown as PublishingDeps);
+      return { publish: () => service.publishWordPress('u1', 'a1'), calls };
+    };
+
+    it('a post made: publishSucceeded(blog)', async () => {
+      const { publish, calls } = publisher(async () => ({ postId: 7, link: 'https://blog.example.com/?p=7' }));
+      await publish();
+      expect(calls).toEqual([['publishSucceeded', 'blog']]);
+    });
+
+    it('refused by the platform: publishFailed(blog, its code)', async () => {
+      const { publish, calls } = publisher(() => Promise.reject(new IntegrationError('WordPress refused the credentials.', 'wordpress_auth_failed', 401)));
+      await expect(publish()).rejects.toMatchObject({ code: 'wordpress_auth_failed' });
+      expect(calls).toEqual([['publishFailed', 'blog', 'wordpress_auth_failed']]);
+    });
+
+    it('not connected (nothing was tried): no event', async () => {
+      const { events, calls } = fakeEvents();
+      const service = new PublishingService({
+        articles: memoryStore(article()),
+        wordpress: { stored: async () => undefined },
+        events,
+      } as unknown as PublishingDeps);
+      await expect(service.publishWordPress('u1', 'a1')).rejects.toMatchObject({ code: 'wordpress_not_connected' });
+      expect(calls).toEqual([]);
     });
   });
 });

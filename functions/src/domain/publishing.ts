@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
+import type { BusinessEvents } from './events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import { IntegrationError, type LinkedInPublisher, type LinkedInSentPost, type PublishRun, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
 import { grantAllowsPages, LI_KEYS } from './linkedin.js';
@@ -36,6 +37,8 @@ export interface PublishingDeps {
   onWebhookResult?: (result: { ok: boolean; status?: number; error?: string }) => void;
   /** How long one publish may talk to the platforms (default PUBLISH_DEADLINE_MS, functions/src/time-budgets.ts). */
   deadlineMs?: number;
+  /** Reports each publish's outcome (metrics in AWS). */
+  events?: Pick<BusinessEvents, 'publishSucceeded' | 'publishFailed'>;
 }
 
 /**
@@ -96,7 +99,9 @@ export class PublishingService {
     };
     let keepClaim = false;
     try {
-      return await work(claimed, attempt);
+      const result = await work(claimed, attempt);
+      this.deps.events?.publishSucceeded(platform);
+      return result;
     } catch (err) {
       if (err instanceof ApiError && err.statusCode === 409) throw err; // nothing failed: it was already done
       const outcome = err instanceof IntegrationError ? err.outcome : undefined;
@@ -109,6 +114,7 @@ export class PublishingService {
         err instanceof IntegrationError || err instanceof ApiError
           ? { code: err.code ?? 'publish_failed', message: err.message }
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
+      this.deps.events?.publishFailed(platform, error.code);
       await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
       if (err instanceof ApiError) throw err;
       throw new ApiError(err instanceof IntegrationError && err.code === 'publish_timeout' ? 504 : 502, error.message, error.code);

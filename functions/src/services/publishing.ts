@@ -6,6 +6,7 @@ import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publi
 import { deps, onResetDeps } from '../deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { logger } from '../logger.js';
+import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
 
 function build(): PublishingService {
@@ -19,6 +20,7 @@ function build(): PublishingService {
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
     webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
     onWebhookResult: (r) => (r.ok ? logger.info('webhook delivered', { status: r.status }) : logger.warn('webhook failed', { status: r.status, error: r.error })),
+    events: businessEvents,
   });
 }
 
