@@ -8,6 +8,7 @@ import { errorResponse, type ApiResponse } from '../http/response.js';
 import { groupHandlers } from '../lambda/index.js';
 import { LOCAL_SECURITY_HEADERS } from '../http/security-headers.js';
 import { logger } from '../logger.js';
+import { API_FUNCTION_TIMEOUT_S } from '../time-budgets.js';
 import { matchRoute, routeGroup, routeKey } from '../routes.js';
 
 /** API Gateway's own payload limit; the 1 MB API rule is enforced by the shared middleware. */
@@ -81,7 +82,8 @@ export function toApiGatewayEvent(
 }
 
 function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 29_000;
+  // The API functions' timeout in AWS (functions/src/time-budgets.ts), so local runs see the same remaining time.
+  const deadline = Date.now() + API_FUNCTION_TIMEOUT_S * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
