@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import type { PublicUser } from '@app/shared';
 import { useLogout } from '../hooks/useSession';
 import { ChangePasswordModal } from './ChangePasswordModal';
-import { Icon } from './icons';
+import { Icon, type IconName } from './icons';
 
 export function displayName(user: Pick<PublicUser, 'name'> | null | undefined): string {
   return user?.name?.trim() || 'User';
@@ -69,41 +69,18 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
             </span>
             {user?.email && <span className="user-menu__email">{user.email}</span>}
           </div>
-          <button
-            ref={itemRef}
-            type="button"
-            className="user-menu__item"
-            disabled={isLoggingOut}
-            onClick={() => {
+          <MenuItem ref={itemRef} icon="lock" disabled={isLoggingOut} onClick={() => {
               setOpen(false);
               setChangingPassword(true);
-            }}
-          >
-            <Icon name="lock" size={16} />
+            }}>
             Change password
-          </button>
-          <button
-            type="button"
-            className="user-menu__item"
-            disabled={isLoggingOut}
-            onClick={() => {
-              void logoutEverywhere();
-            }}
-          >
-            <Icon name="logout" size={16} />
+          </MenuItem>
+          <MenuItem icon="logout" disabled={isLoggingOut} onClick={() => void logoutEverywhere()}>
             Log out everywhere
-          </button>
-          <button
-            type="button"
-            className="user-menu__item"
-            disabled={isLoggingOut}
-            onClick={() => {
-              void logout();
-            }}
-          >
-            <Icon name="logout" size={16} />
+          </MenuItem>
+          <MenuItem icon="logout" disabled={isLoggingOut} onClick={() => void logout()}>
             {isLoggingOut ? 'Logging out...' : 'Logout'}
-          </button>
+          </MenuItem>
         </div>
       )}
       {/* In a portal: the top bar is a containing block for fixed elements (its backdrop blur), which would clip the dialog. */}
@@ -118,5 +95,22 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
           document.body,
         )}
     </div>
+  );
+}
+
+interface MenuItemProps {
+  icon: IconName;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+  ref?: Ref<HTMLButtonElement>;
+}
+
+function MenuItem({ icon, disabled, onClick, children, ref }: MenuItemProps) {
+  return (
+    <button ref={ref} type="button" className="user-menu__item" disabled={disabled} onClick={onClick}>
+      <Icon name={icon} size={16} />
+      {children}
+    </button>
   );
 }

@@ -103,63 +103,38 @@ export class DynamoUserStore implements UserStore {
     return out && fromItem(out.Attributes as UserItem);
   }
 
-  async revokeSession(id: string, entry: string, expiredEntries: readonly string[]): Promise<void> {
-    await ifConditionHeld(
+  /** One update of an existing user (nothing when there is none): the user after it. */
+  private async updateExisting(id: string, UpdateExpression: string, values: Record<string, unknown>): Promise<UserRecord | undefined> {
+    const out = await ifConditionHeld(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: userKey(id),
           ConditionExpression: 'attribute_exists(PK)',
-          UpdateExpression: 'ADD revokedSessions :entry',
-          ExpressionAttributeValues: { ':entry': new Set([entry]) },
+          UpdateExpression,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
         }),
       ),
     );
+    return out && fromItem(out.Attributes as UserItem);
+  }
+
+  async revokeSession(id: string, entry: string, expiredEntries: readonly string[]): Promise<void> {
+    await this.updateExisting(id, 'ADD revokedSessions :entry', { ':entry': new Set([entry]) });
     // A separate write: one update expression cannot both ADD to and DELETE from the same set.
-    if (expiredEntries.length) {
-      await ifConditionHeld(
-        this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: userKey(id),
-            ConditionExpression: 'attribute_exists(PK)',
-            UpdateExpression: 'DELETE revokedSessions :expired',
-            ExpressionAttributeValues: { ':expired': new Set(expiredEntries) },
-          }),
-        ),
-      );
-    }
+    if (expiredEntries.length) await this.updateExisting(id, 'DELETE revokedSessions :expired', { ':expired': new Set(expiredEntries) });
   }
 
   async endAllSessions(id: string): Promise<UserRecord | undefined> {
-    const out = await ifConditionHeld(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: userKey(id),
-          ConditionExpression: 'attribute_exists(PK)',
-          UpdateExpression: `SET ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
-          ExpressionAttributeValues: SESSION_VERSION_VALUES,
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    return out && fromItem(out.Attributes as UserItem);
+    return this.updateExisting(id, `SET ${NEXT_SESSION_VERSION} REMOVE revokedSessions`, SESSION_VERSION_VALUES);
   }
 
   async setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined> {
-    const out = await ifConditionHeld(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: userKey(id),
-          ConditionExpression: 'attribute_exists(PK)',
-          UpdateExpression: `SET passwordHash = :hash, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
-          ExpressionAttributeValues: { ':hash': passwordHash, ':now': now, ...SESSION_VERSION_VALUES },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    return out && fromItem(out.Attributes as UserItem);
+    return this.updateExisting(id, `SET passwordHash = :hash, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`, {
+      ':hash': passwordHash,
+      ':now': now,
+      ...SESSION_VERSION_VALUES,
+    });
   }
 }
