@@ -8,10 +8,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/src/routes.js';
 import { ApiFunction } from '../lib/api-function.js';
+import { onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { cdkJsonContext, tempDir } from './helpers.js';
 
-const group = routeGroups()[0]!;
+// A function without on-demand packages: its asset is the bundle alone (no node_modules beside it).
+const group = routeGroups().find((g) => onDemandModulesOf(g).length === 0)!;
 const entry = lambdaEntryPath(repoRoot, group);
 
 /** Budget from DESIGN.md §6 (the bench checks it too): each Lambda bundle ≤ 1 MB minified. */
