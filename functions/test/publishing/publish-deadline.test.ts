@@ -23,7 +23,8 @@ import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
 import { FAKE_WP_CONTRIBUTOR, FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress, type FakeWpUser } from '../fakes/wordpress.js';
 import { PNG } from './helpers.js';
 
-const DEADLINE_MS = 1500;
+// Long enough that the steps before the post (lookup, media upload) never use it up on a busy CI machine.
+const DEADLINE_MS = 5000;
 const userId = `user-${randomBytes(4).toString('hex')}`;
 let wp: FakeWordPress;
 let li: FakeLinkedIn;
