@@ -22,7 +22,7 @@ export default defineConfig({
       treeshake: {
         // @app/shared is plain source without a package "sideEffects" flag: its modules only declare
         // constants, schemas and functions, so a chunk that needs `Messages` does not have to carry
-        // the zod schemas (DESIGN.md §6: the welcome page's JavaScript stays small).
+        // the zod schemas (docs/testing.md, Performance budgets: the welcome page's JavaScript stays small).
         moduleSideEffects: (id: string) => (/[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined),
       },
     },

@@ -1,4 +1,4 @@
-// `npm run bench`: install what is missing, check Java, then measure DESIGN.md §6's performance
+// `npm run bench`: install what is missing, check Java, then measure the performance
 // budgets on the local stack (scripts/bench/index.ts). Extra arguments pick parts: welcome, lambdas, stack.
 import { ensureInstalled, ensureJava, run } from './prepare.mjs';
 

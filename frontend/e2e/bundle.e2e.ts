@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §6 on the built SPA (frontend/dist, as `npm test` builds it): the welcome page's
+ * The performance budgets (docs/testing.md) on the built SPA (frontend/dist, as `npm test` builds it): the welcome page's
  * first-load JavaScript stays within 150 KB gzipped and the chart library loads only with
  * /dashboard. No browser needed: it follows the chunks' static imports from index.html.
  */
@@ -18,7 +18,7 @@ import {
   welcomeLoad,
 } from './first-load.js';
 
-describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets (DESIGN.md §6)', () => {
+describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () => {
   it('the welcome page loads ≤ 150 KB of gzipped JavaScript and no chart code', () => {
     const { files, totalGzip, withCharts, withDatepicker } = welcomeLoad();
     console.log(`welcome first load: ${(totalGzip / 1000).toFixed(1)} kB gzipped (${files.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`);

@@ -1,7 +1,7 @@
 /**
  * What the welcome page loads from the built SPA (frontend/dist): the entry script and module
  * preloads of index.html with everything they statically import. Shared by bundle.e2e.ts and
- * `npm run bench` (DESIGN.md §6). No browser needed.
+ * `npm run bench` (docs/testing.md, Performance budgets). No browser needed.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -75,7 +75,7 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect(await blog.getByText('Will be processed after scheduling').isVisible()).toBe(true);
     expect(await card.getByText(/^Overall status:/).locator('..').textContent()).toContain('Not Scheduled');
     expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
-    // SPEC.md §2: a not-scheduled platform has no publish button at all, only the text and Schedule.
+    // docs/product.md (Schedule): a not-scheduled platform has no publish button at all, only the text and Schedule.
     expect(await card.getByRole('button', { name: /publish/i }).count()).toBe(0);
     expect(await blog.getByRole('button', { name: 'Schedule Blog' }).isVisible()).toBe(true);
 
@@ -85,7 +85,7 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect((await callApi(page, `/api/linkedin/article/${id}/posting-mode`)).json.mode).toBe('company');
     await snap(page, '21-schedule-card');
 
-    // Publish Now appears once a platform is scheduled (SPEC.md §2): schedule LinkedIn for later.
+    // Publish Now appears once a platform is scheduled (docs/product.md, Schedule): schedule LinkedIn for later.
     await scheduleRow(page, card, 'LinkedIn', 'LinkedIn');
     // LinkedIn is not connected: the confirmation says so and points to Settings; nothing changes.
     await card.getByRole('region', { name: 'LinkedIn' }).getByRole('button', { name: 'Publish Now to LinkedIn' }).click();

@@ -9,7 +9,7 @@ import { PageSpinner } from './components/Spinner';
 import Welcome from './pages/Welcome';
 
 // Everything behind the login is loaded on demand so the welcome page's JavaScript stays small
-// (DESIGN.md §6); each page is its own chunk (charts load only with /dashboard).
+// (docs/testing.md, Performance budgets); each page is its own chunk (charts load only with /dashboard).
 const Shell = lazy(() => import('./components/Shell'));
 const Dashboard = lazy(() => import('./pages/Dashboard'));
 const Create = lazy(() => import('./pages/Create'));
@@ -42,7 +42,7 @@ export default function App() {
   const { user, isPending } = useSession();
   useSessionExpiry();
 
-  // SPEC.md §2: nothing is displayed while the session check is pending.
+  // docs/product.md (Welcome): nothing is displayed while the session check is pending.
   if (isPending) return null;
 
   if (!user) {

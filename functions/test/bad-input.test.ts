@@ -7,9 +7,9 @@ import { Client, drafted, registration, startTestApp, type CallOptions, type Tes
 import { EXAMPLE_BODIES, exampleBody } from './helpers/example-bodies.js';
 
 /**
- * Bad input, generated from the route table and its zod schemas (DESIGN.md §4: "requests over
- * 1 MB, malformed JSON and schema violations answer 400 with a clear message and change
- * nothing"). For every route that takes a body: malformed and non-object JSON, no body, a body
+ * Bad input, generated from the route table and its zod schemas (docs/testing.md): requests over
+ * 1 MB, malformed JSON and schema violations answer 400 with a clear message and change nothing.
+ * For every route that takes a body: malformed and non-object JSON, no body, a body
  * that is not JSON, one over 1 MB, each required field missing, each field with values of the
  * wrong type, each string one character over its maximum, each text field with a control or
  * text-direction character (NUL, U+202E), unknown fields. For every route with

@@ -91,7 +91,7 @@ const withSubject = (subject: string) => parsed().filter((m) => m.subject === su
 /**
  * Waits until an e-mail with this subject is in the outbox and answers when it came. The limit
  * is generous on purpose: the 1 s budget of the scheduler is measured by `npm run bench`
- * (DESIGN.md §6), here only that it fires, once, and not early.
+ * (docs/testing.md, Performance budgets), here only that it fires, once, and not early.
  */
 async function mailArrives(subject: string, limitMs = 15_000): Promise<number> {
   const until = Date.now() + limitMs;

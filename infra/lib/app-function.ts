@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { LAMBDA_ESBUILD, ON_DEMAND_MODULES, onDemandModulesOf } from './bundling.js';
 
-/** Runtime settings every function of the app shares (DESIGN.md §1). */
+/** Runtime settings every function of the app shares (docs/architecture.md). */
 export const FUNCTION_RUNTIME = {
   runtime: Runtime.NODEJS_22_X,
   architecture: Architecture.ARM_64,
@@ -117,7 +117,7 @@ export class AppFunction extends Construct {
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'DESIGN.md §1 fixes the Lambda runtime at Node.js 22 (the version the code is built, bundled and tested for); ' +
+        'The Lambda runtime is fixed at Node.js 22 (the version the code is built, bundled and tested for); ' +
         'moving to a newer runtime is a deliberate upgrade, not a drive-by change.',
     });
     Validations.of(this.role).acknowledge({

@@ -2,7 +2,7 @@
  * How every Lambda entry is bundled (esbuild through NodejsFunction), in one place so that the
  * stack, its tests and `npm run bench` bundle the same way.
  *
- * Cold start (DESIGN.md §6: import ≤ 150 ms, bundle ≤ 1 MB) decides the shape:
+ * Cold start (docs/testing.md, Performance budgets: import ≤ 150 ms, bundle ≤ 1 MB) decides the shape:
  * - The AWS SDK v3 clients every call needs (DynamoDB, Secrets Manager, …) are bundled, from their
  *   ES module build, tree-shaken. Left to the runtime's copy
  *   it is hundreds of CommonJS files that Node resolves and scans one by one at every cold start

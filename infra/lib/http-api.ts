@@ -99,7 +99,7 @@ export class HttpApiRoutes extends Construct {
       reason:
         'Authentication is the HttpOnly session cookie (a signed JWT), checked inside the functions by middleware from ' +
         "each route's `access` in the route table, which also re-reads the user on every request so deactivation takes " +
-        'effect at once (DESIGN.md §4). Register, login and logout are public by design.',
+        'effect at once. Register, login and logout are public by design.',
     });
   }
 

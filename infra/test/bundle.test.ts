@@ -16,7 +16,7 @@ import { cdkJsonContext, tempDir } from './helpers.js';
 const group = routeGroups().find((g) => onDemandModulesOf(g).length === 0)!;
 const entry = lambdaEntryPath(repoRoot, group);
 
-/** Budget from DESIGN.md §6 (the bench checks it too): each Lambda bundle ≤ 1 MB minified. */
+/** Budget from docs/testing.md (the bench checks it too): each Lambda bundle ≤ 1 MB minified. */
 const MAX_BUNDLE_BYTES = 1024 * 1024;
 
 describe('real bundling (esbuild, local)', () => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures DESIGN.md §6's performance budgets on the local stack and prints one
+ * `npm run bench`: measures the performance budgets (docs/testing.md) on the local stack and prints one
  * table (what | measured | budget | ok). Exits 1 when a budget is missed. Not part of `npm test`.
  *
  *   - GET /api/articles with 500 articles: p50 at 1 connection when the list has just changed,
@@ -364,8 +364,8 @@ async function main() {
   const missed = rows.filter((r) => r.ok === false);
   console.log(
     missed.length
-      ? `${missed.length} budget(s) missed (DESIGN.md §6). ${((Date.now() - started) / 1000).toFixed(0)} s.`
-      : `Every budget of DESIGN.md §6 is met. ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+      ? `${missed.length} budget(s) missed (docs/testing.md, Performance budgets). ${((Date.now() - started) / 1000).toFixed(0)} s.`
+      : `Every budget of docs/testing.md is met. ${((Date.now() - started) / 1000).toFixed(0)} s.`,
   );
   process.exit(missed.length ? 1 : 0);
 }

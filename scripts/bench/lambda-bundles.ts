@@ -1,7 +1,7 @@
 /**
  * Bundles every Lambda entry exactly as the stack does (infra/lib/bundling.ts) and measures each
  * bundle: its minified size, the on-demand packages it imports, and how long importing it takes
- * in a fresh Node process (the cold-start share our code controls; DESIGN.md §6).
+ * in a fresh Node process (the cold-start share our code controls; docs/testing.md, Performance budgets).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';

@@ -103,7 +103,7 @@ export interface ArticleImage {
   generatedAt: string;
 }
 
-/** The article as the API shows it (SPEC.md §3). */
+/** The article as the API shows it (docs/data-model.md, articles). */
 export interface Article {
   _id: string;
   id: string;

@@ -68,7 +68,7 @@ export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
 
 export const LoginSchema = z.strictObject({
   email: EmailSchema,
-  // SPEC.md §5: the auth form asks for at least 6 characters in both modes (no account has fewer).
+  // docs/product.md (Welcome): the auth form asks for at least 6 characters in both modes (no account has fewer).
   password: z
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')

@@ -33,7 +33,7 @@ export const IntegrationMessages = {
   webhookSaved: 'Automation webhook saved',
 } as const;
 
-/** SPEC.md §7: the fixed subject of the configuration test e-mail. */
+/** docs/product.md (Settings, Gmail): the fixed subject of the configuration test e-mail. */
 export const TEST_EMAIL_SUBJECT = 'Content Publisher: Gmail API configuration test';
 
 const BULLET = /[•●∙·]/;

@@ -1,4 +1,4 @@
-/** Business constants from SPEC.md §9 and DESIGN.md §4, shared by front end and functions. */
+/** Business constants shared by front end and functions (docs/product.md). */
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 256;
 export const NAME_MAX_LENGTH = 100;
@@ -9,7 +9,7 @@ export const SCHEDULE_REFRESH_MS = 15_000;
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const TOAST_SETTINGS_AUTO_CLOSE_MS = 3000;
 
-/** Time zones offered on registration (SPEC.md §9); the browser's own zone is offered too. */
+/** Time zones offered on registration (docs/product.md, Welcome); the browser's own zone is offered too. */
 export const TIMEZONE_CHOICES = [
   'UTC',
   'America/New_York',
@@ -30,7 +30,7 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-/** The browser's zone when it is a real IANA zone, else UTC (SPEC.md §3 User.timezone). */
+/** The browser's zone when it is a real IANA zone, else UTC (docs/product.md, History). */
 export function defaultTimeZone(): string {
   try {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

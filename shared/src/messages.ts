@@ -1,4 +1,4 @@
-/** User-facing texts of SPEC.md §5 and §8 that both the UI and the server show. */
+/** User-facing texts that both the UI and the server show (docs/product.md, Texts). */
 export const Messages = {
   loginFailed: 'Login failed',
   registrationFailed: 'Registration failed',

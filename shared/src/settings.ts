@@ -29,7 +29,7 @@ export const SettingMessages = {
 export const HIDDEN_SETTING_PREFIXES = ['wordpress_', 'linkedin_', 'google_sheets_'] as const;
 export const isHiddenSettingKey = (key: string) => HIDDEN_SETTING_PREFIXES.some((p) => key.startsWith(p));
 
-/** Key names are lower-cased with spaces turned into underscores (SPEC.md §4 API key modal). */
+/** Key names are lower-cased with spaces turned into underscores (docs/product.md, Settings). */
 export const normalizeSettingKey = (key: string): string => key.trim().toLowerCase().replace(/\s+/g, '_');
 
 export const SETTING_KEY_MAX = 64;
@@ -80,7 +80,7 @@ export interface Setting {
   updatedAt: string | null;
 }
 
-/** At most the last 4 characters stay visible (DESIGN.md §4); short values are fully hidden. */
+/** At most the last 4 characters stay visible (docs/product.md, Settings); short values are fully hidden. */
 export function maskSecret(value: string): string {
   if (!value) return '';
   const visible = value.length >= 12 ? value.slice(-4) : '';

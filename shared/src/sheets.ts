@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { safeCharacters } from './text.js';
 
-/** SPEC.md §2 /sheets-import, §5, §8, §9: the spreadsheet import's texts, columns and payloads. */
+/** docs/product.md (Sheets import): the spreadsheet import's texts, columns and payloads. */
 export const SheetsMessages = {
   selectSpreadsheetAndRange: 'Please select a spreadsheet and specify a range',
   notConnected: 'Connect Google Sheets first',
@@ -36,10 +36,10 @@ export const writeBackDoneText = (updatedRange: string) => `Each row's status wa
 
 export const noSpreadsheetsMatching = (search: string) => `No spreadsheets found matching "${search}"`;
 
-/** The results box's first line (SPEC.md §2). */
+/** The results box's first line (docs/product.md, Sheets import). */
 export const importResultText = (count: number) => `Successfully imported ${count} ${count === 1 ? 'article' : 'articles'}.`;
 
-/** SPEC.md §9. */
+/** docs/product.md, Sheets import. */
 export const DEFAULT_IMPORT_RANGE = 'Sheet1!A1:F50';
 
 /** Rows of one range imported per call: the call has to answer within the API's 30 s. */

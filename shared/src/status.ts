@@ -1,6 +1,6 @@
 import type { Platform } from './articles.js';
 
-/** SPEC.md §4, per platform. */
+/** Per platform (docs/product.md, Schedule). */
 export type PlatformStatus = 'published' | 'content-created' | 'scheduled' | 'not-scheduled';
 export type OverallStatus = PlatformStatus;
 

@@ -28,7 +28,7 @@ describe('registration schema', () => {
 });
 
 describe('login schema', () => {
-  it('needs e-mail and a password of at least 6 characters (SPEC.md §5)', () => {
+  it('needs e-mail and a password of at least 6 characters', () => {
     expect(LoginSchema.safeParse({ email: 'a@b.co', password: 'secret' }).success).toBe(true);
     expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co' }).error!)).toBe('Password is required');
     expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: '' }).error!)).toBe('Password is required');

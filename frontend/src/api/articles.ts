@@ -17,7 +17,7 @@ export interface GptEditAnswer extends ArticleAnswer {
   editedContent: string;
 }
 
-/** SPEC.md §7 Articles. Article calls carry their error text in the body's `message`. */
+/** The article calls (functions/src/routes.ts). Article calls carry their error text in the body's `message`. */
 export const articlesApi = {
   /** 201: saved at once with `generation.status: 'pending'`; both versions are drafted in the background. */
   create: (input: CreateArticleInput) => api.post<ArticleAnswer>('/articles', input),
@@ -27,7 +27,7 @@ export const articlesApi = {
   published: () => api.get<{ articles: Article[] }>('/articles/published'),
   updateContent: (id: string, platform: Platform, content: string) =>
     api.put<ArticleAnswer>(`${path(id)}/${platform}`, { content }),
-  /** SPEC.md §7: schedule one platform; `datetime` is an ISO timestamp (toISOString()). */
+  /** Schedule one platform; `datetime` is an ISO timestamp (toISOString()). */
   schedule: (id: string, input: ScheduleInput) => api.put<ScheduleAnswer>(`${path(id)}/schedule`, input),
   /** 202: drafts again the versions that are still empty. */
   retryGeneration: (id: string) => api.post<ArticleAnswer>(`${path(id)}/generate`),

@@ -1,7 +1,7 @@
 /**
  * The one fetch client of the SPA: JSON in and out, cookies always sent, failures thrown as ApiError.
- * Error bodies are `{error, message, code?}` (DESIGN.md §3); authentication screens read `error`,
- * the others read `message` (SPEC.md §8), so both are kept.
+ * Error bodies are `{error, message, code?}` (functions/src/http/response.ts); authentication screens read `error`,
+ * the others read `message` (docs/product.md, Texts), so both are kept.
  */
 export const API_BASE = '/api';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imagePreviewCandidates } from './images';
 
-describe('imagePreviewCandidates (SPEC.md §7 Images)', () => {
+describe('imagePreviewCandidates', () => {
   const t = '2025-03-01T11:00:00.000Z';
 
   it('tries the url, its /api form for /uploads/ paths, then the preview endpoint, each with t', () => {

@@ -7,7 +7,7 @@ export interface ImageStartAnswer extends ImageStatus {
   message?: string;
 }
 
-/** SPEC.md §7 Images: generation runs in the background; poll `status` until `pending` is false. */
+/** Images (docs/product.md, Images): generation runs in the background; poll `status` until `pending` is false. */
 export const imagesApi = {
   generate: (articleId: string, description: string) =>
     api.post<ImageStartAnswer>(`/image/generate/${id(articleId)}`, { description }),
@@ -22,7 +22,7 @@ function withVersion(url: string, version: string | undefined): string {
 }
 
 /**
- * The addresses to try, in turn, for an article's preview (SPEC.md §7 Images): the image's own url,
+ * The addresses to try, in turn, for an article's preview (docs/product.md, Create): the image's own url,
  * the same with the /api prefix when it is a relative /uploads/ path, then the preview endpoint.
  * Each carries the cache-buster `t` derived from generatedAt; duplicates are dropped.
  */

@@ -1,7 +1,7 @@
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '@app/shared';
 import { api } from './client';
 
-/** SPEC.md §7 WordPress: a failed check is a 200 answer with `success: false` and the reason. */
+/** WordPress: a failed check is a 200 answer with `success: false` and the reason. */
 export interface WordPressCheckAnswer {
   success: boolean;
   user?: { name?: string };

@@ -26,7 +26,7 @@ export interface PostingModeAnswer {
 }
 
 /**
- * SPEC.md §7: the dedicated publish calls (blog → WordPress, LinkedIn) and the per-article LinkedIn
+ * The dedicated publish calls (blog → WordPress, LinkedIn) and the per-article LinkedIn
  * posting mode. Failures carry `message` and, where the UI branches on it, `code`
  * (e.g. `linkedin_token_invalid`).
  */

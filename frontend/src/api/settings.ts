@@ -20,7 +20,7 @@ function toList(answer: unknown): Setting[] {
   );
 }
 
-/** SPEC.md §7 Settings. */
+/** The settings calls (functions/src/routes.ts). */
 export const settingsApi = {
   list: async (mask = true) => toList(await api.get<unknown>(`/settings?mask=${mask}`)),
   /** The API Keys list: integration keys (wordpress_, linkedin_) are left out here too. */

@@ -1,7 +1,7 @@
 import type { SheetsAccess, SheetsImportInput, SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
 import { ApiError, api } from './client';
 
-/** SPEC.md §7 Spreadsheet import. */
+/** The spreadsheet import calls (functions/src/routes.ts). */
 export const sheetsApi = {
   status: () => api.get<SheetsStatus>('/sheets/status'),
   /** `write`: also ask Google for permission to edit spreadsheets (writing statuses back). */
@@ -17,7 +17,7 @@ export const sheetsApi = {
 export const NOT_CONNECTED_CODES = new Set(['sheets_not_connected', 'sheets_reconnect']);
 
 /**
- * SPEC.md §8: the screen's own text, then what went wrong: the server's message, else
+ * docs/product.md (Texts): the screen's own text, then what went wrong: the server's message, else
  * `Error: {status}` for a non-OK answer. A network failure gets the screen's text alone.
  */
 export function sheetsErrorText(err: unknown, what: string): string {

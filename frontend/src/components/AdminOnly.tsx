@@ -4,7 +4,7 @@ import { isAdmin } from '@app/shared';
 import { useSession } from '../hooks/useSession';
 
 /**
- * /admin is for role admin only; any other or absent user goes to /dashboard (SPEC.md §2).
+ * /admin is for role admin only; any other or absent user goes to /dashboard (docs/product.md, Admin).
  * Loaded lazily with the signed-in screens, so the welcome page does not carry the shared
  * validation schemas (and zod) that live beside `isAdmin`.
  */

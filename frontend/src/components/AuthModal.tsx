@@ -68,7 +68,7 @@ const TABS: { mode: AuthMode; label: string }[] = [
   { mode: 'register', label: 'Register' },
 ];
 
-/** SPEC.md §2: the login / register modal opened from the welcome screen. */
+/** docs/product.md (Welcome): the login / register modal opened from the welcome screen. */
 export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   const { setUser } = useSession();
   const { theme } = useTheme();

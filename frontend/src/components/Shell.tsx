@@ -9,7 +9,7 @@ import '../styles/shell.css';
 
 const NAV_ID = 'app-sidenav';
 
-/** SPEC.md §2 Shell: side navigation, top bar and the routed page. */
+/** docs/product.md (Shell): side navigation, top bar and the routed page. */
 export default function Shell() {
   const { user } = useSession();
   const [navOpen, setNavOpen] = useState(false);

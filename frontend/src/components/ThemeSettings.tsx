@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { THEME_LABELS, THEME_PREFERENCES, useTheme, type ThemePreference } from '../hooks/useTheme';
 
-/** SPEC.md §2 /settings → Theme Settings: a select of the themes and a label for the current theme. */
+/** docs/product.md (Settings): Theme Settings, a select of the themes and a label for the current theme. */
 export function ThemeSettings() {
   const { preference, theme, setPreference } = useTheme();
   const selectId = useId();

@@ -10,7 +10,7 @@ interface TopBarProps {
   onToggleNav: () => void;
 }
 
-/** SPEC.md §2: title Create Article, a "+ New Article" button and the user menu. */
+/** docs/product.md (Shell): title Create Article, a "+ New Article" button and the user menu. */
 export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
   const navigate = useNavigate();
   return (

@@ -10,10 +10,10 @@ export const articleListKey = {
   published: [...ARTICLE_LISTS_KEY, 'published'] as const,
 };
 
-/** SPEC.md §8: a list answer of another shape gives "Unexpected API response format". */
+/** docs/product.md (Texts): a list answer of another shape gives "Unexpected API response format". */
 export const UNEXPECTED_FORMAT = 'Unexpected API response format';
 
-/** SPEC.md §7: a list answer is an array, or an object with an `articles` array. */
+/** A list answer is an array, or an object with an `articles` array. */
 export function toArticleList(answer: unknown): Article[] {
   if (Array.isArray(answer)) return answer as Article[];
   const list = answer && typeof answer === 'object' ? (answer as { articles?: unknown }).articles : undefined;
@@ -37,7 +37,7 @@ export function useAllArticles() {
   });
 }
 
-/** Articles not yet published everywhere, for /schedule: refreshed every 15 s (SPEC.md §2, §9). */
+/** Articles not yet published everywhere, for /schedule: refreshed every 15 s (docs/product.md, Schedule). */
 export function useUnpublishedArticles() {
   return useQuery({
     queryKey: articleListKey.unpublished,

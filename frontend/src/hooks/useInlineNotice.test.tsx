@@ -22,7 +22,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('inline notifications (SPEC.md §4, §9)', () => {
+describe('inline notifications', () => {
   it('hide after 3 s with a 300 ms fade; a newer one restarts the clock', () => {
     vi.useFakeTimers();
     render(<Harness />);

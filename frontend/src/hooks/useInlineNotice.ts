@@ -19,7 +19,7 @@ export interface Notice {
 }
 
 /**
- * An inline notification that hides itself after 3 s with a 300 ms fade (SPEC.md §4, §9).
+ * An inline notification that hides itself after 3 s with a 300 ms fade (docs/product.md, Schedule).
  * A newer notice replaces the current one and restarts the clock. `hold` stops the clock while the
  * pointer or focus is on the notice (so its link can be used) and `release` starts it again.
  */

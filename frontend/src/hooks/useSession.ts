@@ -7,7 +7,7 @@ import { toast } from '../lib/toast';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
-/** GET /api/auth/me: any failure means "Not authenticated", i.e. logged out (SPEC.md §8). */
+/** GET /api/auth/me: any failure means "Not authenticated", i.e. logged out. */
 export async function loadSession(): Promise<PublicUser | null> {
   try {
     const { user } = await authApi.me();
@@ -48,7 +48,7 @@ export function useSession(): Session {
   return { user: query.data ?? null, isPending: query.isPending, setUser };
 }
 
-/** POST logout, clear the user, toast, go to /welcome replacing the history entry (SPEC.md §2). */
+/** POST logout, clear the user, toast, go to /welcome replacing the history entry (docs/product.md, Welcome). */
 export function useLogout(): { logout: () => Promise<void>; logoutEverywhere: () => Promise<void>; isLoggingOut: boolean } {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

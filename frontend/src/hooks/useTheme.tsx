@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
-/** SPEC.md §2/§3: theme preference stored under `app-theme`; values system, light, dark; default system. */
+/** docs/product.md (Settings): theme preference stored under `app-theme`; values system, light, dark; default system. */
 export const THEME_STORAGE_KEY = 'app-theme';
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];

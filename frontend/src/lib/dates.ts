@@ -1,7 +1,7 @@
 let lastUpdatedFormat: Intl.DateTimeFormat | null = null;
 
 /**
- * "Last updated" of a settings entry (SPEC.md §2): the browser's time zone, 24-hour clock, short
+ * "Last updated" of a settings entry (docs/product.md, Settings): the browser's time zone, 24-hour clock, short
  * month, day, hour, minute and the zone's name, e.g. "Mar 4, 14:05 CET". Missing or invalid → Unknown.
  */
 export function formatLastUpdated(value: string | null | undefined): string {

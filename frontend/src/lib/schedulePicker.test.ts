@@ -112,7 +112,7 @@ describe('toLocalInput / parseLocalInput', () => {
   });
 });
 
-describe('validateScheduleInput (SPEC.md §5)', () => {
+describe('validateScheduleInput', () => {
   const now = local(2025, 3, 4, 10, 7, 42);
 
   it('"Please select a valid date and time." unless it matches YYYY-MM-DDTHH:mm', () => {

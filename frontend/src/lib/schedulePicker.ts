@@ -1,14 +1,14 @@
 import { ScheduleMessages } from '@app/shared';
 
 /**
- * The schedule modal's date-time rules (SPEC.md §2, §5, §9), as pure functions of "now".
+ * The schedule modal's date-time rules (docs/product.md, Schedule), as pure functions of "now".
  * The picker works in the browser's local time (react-datepicker uses plain Dates); arithmetic on
  * instants is done in epoch milliseconds so daylight-saving changes cannot shift a result.
  */
 
-/** SPEC.md §9: minute step of the picker. */
+/** Minute step of the picker. */
 export const SCHEDULE_MINUTE_STEP = 5;
-/** SPEC.md §9: the default is one hour ahead. */
+/** The default is one hour ahead. */
 export const SCHEDULE_DEFAULT_AHEAD_MS = 60 * 60 * 1000;
 
 const MINUTE_MS = 60 * 1000;
@@ -65,7 +65,7 @@ export function parseLocalInput(value: string): Date | null {
 export type ScheduleInputCheck = { ok: true; date: Date } | { ok: false; message: string };
 
 /**
- * SPEC.md §5: the value must match YYYY-MM-DDTHH:mm ("Please select a valid date and time.") and
+ * docs/product.md (Schedule): the value must match YYYY-MM-DDTHH:mm ("Please select a valid date and time.") and
  * lie in the future ("Please choose a future date and time."). The value has minute precision, so
  * the current minute still counts as "now" (the picker clamps a past pick to the current moment).
  */

@@ -1,6 +1,6 @@
 /**
  * Intervals of the create flow and the settings panels. One mutable object so tests can shorten them; the values are the
- * product's (SPEC.md §9 inline notifications: 3 s plus a 300 ms fade).
+ * product's (docs/product.md: inline notifications 3 s plus a 300 ms fade).
  */
 export const timing = {
   /** GET /api/articles/{id} while the drafts are written in the background. */
@@ -12,7 +12,7 @@ export const timing = {
   /** Inline notifications on the create and schedule screens. */
   noticeMs: 3000,
   noticeFadeMs: 300,
-  /** "Copied!" after a copy button is pressed (SPEC.md §9: copy feedback 2 s). */
+  /** "Copied!" after a copy button is pressed (docs/product.md, Settings: copy feedback 2 s). */
   copyFeedbackMs: 2000,
   /** Status checks while an OAuth popup (LinkedIn, Google) is open, and checks whether it closed. */
   oauthPopupPollMs: 1500,

@@ -3,7 +3,7 @@ import { TOAST_AUTO_CLOSE_MS, TOAST_SETTINGS_AUTO_CLOSE_MS } from '@app/shared';
 
 export { toast };
 
-/** SPEC.md §9: default toasts are top-right, close after 5000 ms, drag-dismiss at 80 %. */
+/** docs/product.md (Notifications): default toasts are top-right, close after 5000 ms, drag-dismiss at 80 %. */
 export const DEFAULT_TOAST_OPTIONS = {
   position: 'top-right',
   autoClose: TOAST_AUTO_CLOSE_MS,

@@ -1,7 +1,7 @@
 import { defaultTimeZone, isValidTimeZone } from '@app/shared';
 import { useSession } from '../hooks/useSession';
 
-/** SPEC.md §3/§6: the user's own time zone, else the browser's, else UTC. */
+/** docs/product.md (History): the user's own time zone, else the browser's, else UTC. */
 export function resolveUserTimeZone(zone: string | null | undefined): string {
   return zone && isValidTimeZone(zone) ? zone : defaultTimeZone();
 }

@@ -10,7 +10,7 @@ import '../styles/admin.css';
 
 export const ADMIN_USERS_QUERY_KEY = ['admin', 'users'] as const;
 
-/** SPEC.md §2 /admin: list users and activate or deactivate the non-admin ones. */
+/** docs/product.md (Admin): list users and activate or deactivate the non-admin ones. */
 export default function AdminPage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());

@@ -9,7 +9,7 @@ import { WritingTips } from '../components/create/WritingTips';
 import '../styles/create.css';
 
 /**
- * SPEC.md §2 /create: the Create Article form with tips; `?articleId=` opens the generated-content
+ * docs/product.md (Create): the Create Article form with tips; `?articleId=` opens the generated-content
  * modal for that article (a new one after Create & Schedule, or an existing one).
  */
 export default function CreatePage() {

@@ -15,7 +15,7 @@ import { useAllArticles } from '../hooks/useArticleLists';
 import '../styles/dashboard.css';
 
 // recharts is imported only by components/dashboard/charts, loaded here on demand: the chart
-// library stays out of every other page's JavaScript (DESIGN.md §6).
+// library stays out of every other page's JavaScript (docs/testing.md, Performance budgets).
 const loadCharts = () => import('../components/dashboard/charts');
 const TrendsChart = lazy(() => loadCharts().then((m) => ({ default: m.TrendsChart })));
 const DistributionChart = lazy(() => loadCharts().then((m) => ({ default: m.DistributionChart })));
@@ -63,7 +63,7 @@ function ChartFallback({ height }: { height: number }) {
   );
 }
 
-/** SPEC.md §2 /dashboard: four cards computed from the full article list with the shared rules. */
+/** docs/product.md (Dashboard): four cards computed from the full article list with the shared rules. */
 export default function DashboardPage() {
   const query = useAllArticles();
 
@@ -183,9 +183,9 @@ function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedA
       <DashboardCard
         title="Platform Distribution"
         action={
-          // SPEC.md §2 names the target /create-article, which is not a route (any unknown path goes
+          // The product description named the target /create-article, which is not a route (any unknown path goes
           // to /dashboard, so the link would lead back here). It points at /create, the Create
-          // Article screen the SPEC means.
+          // Article screen that was meant.
           <Link className="btn btn--secondary btn--sm" to="/create">
             New Article
           </Link>

@@ -22,7 +22,7 @@ const blogOnly = makeArticle({
   title: 'Blog only',
   blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-05T23:45:00.000Z', wordpressPostUrl: 'https://blog.example.com/only/' },
 });
-// Flag without a time: not published by the shared rule (SPEC.md §4), so no row.
+// Flag without a time: not published by the shared rule (docs/product.md, Schedule), so no row.
 const flagOnly = makeArticle({
   _id: 'h3',
   id: 'h3',

@@ -43,7 +43,7 @@ export function historyRows(articles: Article[]): HistoryRow[] {
   return rows.sort((a, b) => time(b) - time(a));
 }
 
-/** SPEC.md §2 /history: what was published where and when (in the user's time zone). */
+/** docs/product.md (History): what was published where and when (in the user's time zone). */
 export default function HistoryPage() {
   const timeZone = useUserTimeZone();
   const query = usePublishedArticles();

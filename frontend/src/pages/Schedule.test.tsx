@@ -156,7 +156,7 @@ describe('Schedule page: card statuses and actions', () => {
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Fresh idea' });
 
-    // SPEC.md §2: a not-scheduled platform has no publish button of any kind, only the text and Schedule.
+    // docs/product.md (Schedule): a not-scheduled platform has no publish button of any kind, only the text and Schedule.
     const noPublish = (r: HTMLElement) => {
       expect(within(r).getByText('Will be processed after scheduling')).toBeInTheDocument();
       expect(within(r).queryByRole('button', { name: /publish/i })).not.toBeInTheDocument();
@@ -272,7 +272,7 @@ describe('Schedule page: publishing', () => {
 
   it('confirm → POST /api/wordpress/publish/{id} → "Successfully published to WordPress!" with View on WordPress, which hides after a while', async () => {
     const publish = deferred<MockReply>();
-    // Publish Now exists once the platform is scheduled (SPEC.md §2).
+    // Publish Now exists once the platform is scheduled (docs/product.md, Schedule).
     const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
     const published = {
       ...freshScheduled(),
@@ -316,7 +316,7 @@ describe('Schedule page: publishing', () => {
     expect(within(row('Fresh idea', 'Blog')).getByText('Published')).toBeInTheDocument();
     await waitFor(() => expect(listCalls).toBeGreaterThanOrEqual(2));
 
-    // SPEC.md §4: inline notifications hide after a while with a fade (shortened here).
+    // docs/product.md (Schedule): inline notifications hide after a while with a fade (shortened here).
     await waitFor(() => expect(screen.queryByText('Successfully published to WordPress!')).not.toBeInTheDocument());
   });
 
@@ -425,7 +425,7 @@ describe('Schedule page: publishing', () => {
   });
 
   it('drops an article published everywhere from the list', async () => {
-    // LinkedIn is scheduled, so it has Publish Now (SPEC.md §2).
+    // LinkedIn is scheduled, so it has Publish Now (docs/product.md, Schedule).
     const half = () => ({ ...halfPublished(), scheduled: { blog: past(), linkedin: future() } });
     const done = {
       ...half(),
@@ -515,7 +515,7 @@ describe('ArticleCard extension point for scheduling', () => {
   });
 });
 
-describe('ArticleCard overall badge when AI credit ran out (SPEC.md §4)', () => {
+describe('ArticleCard overall badge when AI credit ran out', () => {
   const quota = { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan.' };
   const overallButton = () => screen.getByRole('button', { name: /^Overall status:/ });
 
@@ -562,7 +562,7 @@ describe('ArticleCard overall badge when AI credit ran out (SPEC.md §4)', () =>
   });
 });
 
-describe('Schedule page: scheduling (SPEC.md §2, §4)', () => {
+describe('Schedule page: scheduling', () => {
   /** The server's answer to PUT /api/articles/{id}/schedule: the article with that platform's time. */
   function scheduling(start: Article) {
     let current = start;

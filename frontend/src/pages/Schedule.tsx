@@ -30,7 +30,7 @@ interface ScheduleTarget {
 }
 
 /**
- * SPEC.md §2 /schedule: one card per article that is not yet published everywhere, refreshed every
+ * docs/product.md (Schedule): one card per article that is not yet published everywhere, refreshed every
  * 15 s, with publishing through a confirmation modal and the per-article LinkedIn posting mode.
  * The schedule modal (PUT /api/articles/{id}/schedule) is a later piece of work: it plugs into
  * ArticleCard's `onSchedule`.

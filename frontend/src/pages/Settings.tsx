@@ -10,7 +10,7 @@ import { SETTINGS_QUERY_KEY } from '../components/settings/types';
 import '../styles/settings.css';
 
 /**
- * SPEC.md §2 /settings: Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
+ * docs/product.md (Settings): Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
  * list. Any panel can ask the page to reload the settings data (every settings query).
  */
 export default function SettingsPage() {

@@ -32,7 +32,7 @@ const result = (overrides: Partial<SheetsImportResult> = {}): SheetsImportResult
 const importButton = () => screen.getByRole('button', { name: 'Import Articles' });
 const select = () => screen.getByLabelText('Select Spreadsheet');
 
-/** A toast of the import screen: bottom-right (SPEC.md §9). */
+/** A toast of the import screen: bottom-right (docs/product.md, Sheets import). */
 async function panelToastWith(text: string | RegExp) {
   const toast = await findToast(text);
   expect(toast.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');

@@ -17,7 +17,7 @@ import '../components/sheets/sheets.css';
 export const SHEETS_STATUS_QUERY_KEY = ['sheets', 'status'] as const;
 
 /**
- * SPEC.md §2 /sheets-import: connect Google Sheets (the browser goes to Google's consent page and
+ * docs/product.md (Sheets import): connect Google Sheets (the browser goes to Google's consent page and
  * comes back with `?sheets_connected=true`), pick a spreadsheet and a range, import the rows.
  */
 export default function SheetsImportPage() {

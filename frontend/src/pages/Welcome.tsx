@@ -24,7 +24,7 @@ const FEATURES = [
   },
 ];
 
-/** SPEC.md §1/§2: what signed-out visitors see, at any path. */
+/** docs/product.md (Welcome): what signed-out visitors see, at any path. */
 export default function Welcome() {
   const { theme } = useTheme();
   const [mode, setMode] = useState<AuthMode>('login');

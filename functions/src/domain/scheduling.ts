@@ -114,7 +114,7 @@ export interface ApprovalNotifierDeps {
 /**
  * The scheduled run (worker): makes sure of the content and e-mails the owner a signed approval
  * link. Kept apart from ApprovalLinks so the approval page's function does not carry the AI and
- * e-mail code (cold start, DESIGN.md §6).
+ * e-mail code (cold start, docs/testing.md, Performance budgets).
  */
 export class ApprovalNotifier {
   private readonly now: () => Date;

@@ -1,5 +1,5 @@
 /**
- * Google Sheets import (SPEC.md §2 /sheets-import, §7; INTEGRATIONS.md §4): connect with a read-only
+ * Google Sheets import (docs/product.md, Sheets import; docs/integrations.md, Google): connect with a read-only
  * Google grant, list the user's spreadsheets, and turn the rows of a range into articles.
  *
  * Re-importing does not duplicate: every imported row leaves an import marker, a conditional put of
@@ -48,7 +48,7 @@ import type { SettingService } from './settings.js';
 /** Where the connection lives: a secret setting of the user (never returned unmasked). */
 export const SHEETS_TOKEN_KEY = 'google_sheets_refresh_token';
 
-/** Read-only: cell values, and the names of Drive files (INTEGRATIONS.md §4). */
+/** Read-only: cell values, and the names of Drive files (docs/integrations.md, Google). */
 export const SHEETS_SCOPES = [
   'https://www.googleapis.com/auth/spreadsheets.readonly',
   'https://www.googleapis.com/auth/drive.metadata.readonly',

@@ -52,7 +52,7 @@ export function jsonText(statusCode: number, body: string, cookies?: string[]): 
   };
 }
 
-/** Error bodies carry the text in both `error` and `message` (SPEC.md §8 reads one or the other). */
+/** Error bodies carry the text in both `error` and `message` (the screens read one or the other: docs/product.md, Texts). */
 export function errorResponse(statusCode: number, message: string, code?: string, cookies?: string[]): ApiResponse {
   return json(statusCode, code ? { error: message, message, code } : { error: message, message }, cookies);
 }

@@ -1,6 +1,6 @@
 /**
  * A fake Google: a real HTTP server on 127.0.0.1 standing in for Google's OAuth endpoints, the
- * Gmail send call, Drive's file list and Sheets values (INTEGRATIONS.md §3, §4). One base URL
+ * Gmail send call, Drive's file list and Sheets values (docs/integrations.md, Google). One base URL
  * serves everything, so both GOOGLE_OAUTH_URL and GOOGLE_API_URL are `fake.url`:
  *
  *   GET  /auth  (also /o/oauth2/auth, /o/oauth2/v2/auth)  checks client_id, redirect_uri, scope; 302 to

@@ -1,6 +1,6 @@
 /**
  * A fake LinkedIn: a real HTTP server on 127.0.0.1 with the documented requests and answers
- * (INTEGRATIONS.md §2):
+ * (docs/integrations.md, LinkedIn):
  *
  *   GET  /oauth/v2/authorization            checks client_id, redirect_uri, scopes; then 302 to
  *                                           redirect_uri?code=…&state=… at once (the member "approves");

@@ -4,7 +4,7 @@
  *                                   like the real API it carries no `output_text` field, the SDK derives it)
  *   POST /v1/chat/completions     → a ChatCompletion object
  *   POST /v1/images/generations   → `{created, data: [{b64_json}], …}` with a real PNG of the requested size
- * Errors use OpenAI's body shape `{error: {message, type, param, code}}` (INTEGRATIONS.md §5).
+ * Errors use OpenAI's body shape `{error: {message, type, param, code}}` (docs/integrations.md, OpenAI).
  *
  * Text answers echo the request ("Fake answer from <model>." + instructions + input), so tests can
  * assert what the prompt contained.

@@ -1,6 +1,6 @@
 /**
  * A fake WordPress site: a real HTTP server on 127.0.0.1 answering the REST API as core does
- * (INTEGRATIONS.md §1, checked against wordpress-develop's user.php, rest-api.php and the posts and
+ * (docs/integrations.md, WordPress; checked against wordpress-develop's user.php, rest-api.php and the posts and
  * attachments controllers):
  *
  *   GET  /wp-json/wp/v2/users/me[?context=edit]   current user; `roles`, `email`, `capabilities` only with context=edit

@@ -31,7 +31,7 @@ const LABELS = {
 } as const;
 
 /**
- * One version's editor (SPEC.md §2 /create step 1): Manual / GPT toggle, word count, and for
+ * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for
  * LinkedIn the `n / 3000` counter. Manual text is saved on blur or with Save; GPT mode shows the text
  * read-only and sends an edit request.
  */

@@ -5,7 +5,7 @@ import { errorText } from '../../api/client';
 import { BusyButton } from '../Spinner';
 import { CreateMessages, isArticle, ShownError } from './articleQuery';
 
-/** SPEC.md §3 Draft: the five fields, kept in the browser under the key `draft`. */
+/** docs/product.md (Create): the five fields, kept in the browser under the key `draft`. */
 export const DRAFT_STORAGE_KEY = 'draft';
 const FIELDS = ['title', 'topic', 'keyword', 'details', 'imageDescription'] as const;
 type Field = (typeof FIELDS)[number];
@@ -64,7 +64,7 @@ const FIELD_SPECS: FieldSpec[] = [
   },
 ];
 
-/** SPEC.md §2 /create: the Create Article form. */
+/** docs/product.md (Create): the Create Article form. */
 export function CreateArticleForm({ onCreated }: { onCreated: (article: Article) => void }) {
   const uid = useId();
   const [values, setValues] = useState<Draft>(readDraft);

@@ -29,7 +29,7 @@ interface GeneratedContentModalProps {
 }
 
 /**
- * The generated-content modal (SPEC.md §2 /create): step 1 reviews and edits the blog and LinkedIn
+ * The generated-content modal (docs/product.md, Create): step 1 reviews and edits the blog and LinkedIn
  * drafts (written in the background, polled until done), step 2 generates the image.
  */
 export function GeneratedContentModal({ articleId, onClose, onFinish }: GeneratedContentModalProps) {

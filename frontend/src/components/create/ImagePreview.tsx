@@ -9,7 +9,7 @@ interface ImagePreviewProps {
 }
 
 /**
- * The generated image, from the first candidate address that loads (SPEC.md §7 Images); when every
+ * The generated image, from the first candidate address that loads (docs/product.md, Create); when every
  * candidate fails: "Failed to load generated image".
  */
 export function ImagePreview({ articleId, image }: ImagePreviewProps) {

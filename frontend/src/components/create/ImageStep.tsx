@@ -42,7 +42,7 @@ interface ImageStepProps {
 }
 
 /**
- * Step 2 (SPEC.md §2 /create): description, Generate Image (Regenerate Image once an image exists),
+ * Step 2 (docs/product.md, Create): description, Generate Image (Regenerate Image once an image exists),
  * progress while the worker renders it, and the preview.
  */
 export function ImageStep({ article, onGenerated }: ImageStepProps) {

@@ -3,7 +3,7 @@ import { articlesApi } from '../../api/articles';
 
 export const articleQueryKey = (id: string) => ['article', id] as const;
 
-/** SPEC.md §8 Create: fallbacks of the create screen's "Error: {message}". */
+/** docs/product.md (Texts): fallbacks of the create screen's "Error: {message}". */
 export const CreateMessages = {
   createFailed: 'Failed to create article',
   invalidResponse: 'Invalid response format from API',

@@ -1,6 +1,6 @@
 /**
  * The dashboard's charts. This is the only module that imports recharts, and the Dashboard page
- * loads it lazily, so the chart library is fetched only on /dashboard (DESIGN.md §6).
+ * loads it lazily, so the chart library is fetched only on /dashboard (docs/testing.md, Performance budgets).
  *
  * Colours are CSS variables (base.css --chart-*), so the charts follow the light or dark theme
  * without re-rendering. Each chart is drawn for sighted users only (role="img" with a label that

@@ -29,7 +29,7 @@ export interface ArticleCardProps {
   onPublish: (article: Article, platform: Platform) => void;
   /**
    * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
-   * becomes a button that schedules both platforms (SPEC.md §2), each not-scheduled platform gets a
+   * becomes a button that schedules both platforms (docs/product.md, Schedule), each not-scheduled platform gets a
    * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
@@ -39,7 +39,7 @@ export interface ArticleCardProps {
 const postUrl = (article: Article, platform: Platform) =>
   httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
 
-/** One unpublished article on /schedule (SPEC.md §2 card behaviour). */
+/** One unpublished article on /schedule (docs/product.md, Schedule). */
 export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: ArticleCardProps) {
   const navigate = useNavigate();
   const titleId = useId();
@@ -47,7 +47,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
   const overall = overallStatus(article, now);
   const keywords = [article.keyword, ...(article.tags ?? [])].map((k) => k?.trim()).filter((k): k is string => !!k);
   const lastError = article.lastError && article.lastError.code !== 'insufficient_quota' ? article.lastError : null;
-  // SPEC.md §4: out of AI credit, the card's badge reads "Not enough credit" (with the error as its
+  // docs/product.md (Schedule): out of AI credit, the card's badge reads "Not enough credit" (with the error as its
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
 
@@ -79,7 +79,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
             srPrefix="Overall status:"
             onClick={onSchedule ? () => onSchedule(article, [...PLATFORMS]) : undefined}
           />
-          {/* SPEC.md §2: Edit is shown unless the overall status is not-scheduled. */}
+          {/* docs/product.md (Schedule): Edit is shown unless the overall status is not-scheduled. */}
           {overall !== 'not-scheduled' && (
             <button
               type="button"
@@ -184,7 +184,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
 
         <div className="platform-row__actions">
           {status === 'not-scheduled' ? (
-            // SPEC.md §2: no Publish Now until the platform is scheduled; only the text above.
+            // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
             onSchedule && (
               <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
                 Schedule<span className="sr-only"> {names.row}</span>

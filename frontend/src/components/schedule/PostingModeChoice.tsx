@@ -23,7 +23,7 @@ function useKnownNoPageAccess(): boolean {
 }
 
 /**
- * Per article (SPEC.md §2, §5): post on LinkedIn as the member (Personal Profile) or as the page
+ * Per article (docs/product.md, Schedule): post on LinkedIn as the member (Personal Profile) or as the page
  * they administer (Business Page). A change is saved at once; a failure puts the choice back.
  */
 export function PostingModeChoice({ article, disabled = false }: { article: Article; disabled?: boolean }) {

@@ -48,7 +48,7 @@ function remedy(code: string | undefined, articleId: string): { to: string; labe
 }
 
 /**
- * The publish-confirmation modal (SPEC.md §2 /schedule): "Publish to WordPress now?" or "Publish to
+ * The publish-confirmation modal (docs/product.md, Schedule): "Publish to WordPress now?" or "Publish to
  * LinkedIn now?" with the article's title, then the platform's dedicated publish call. A failure is
  * shown here, where the person acted, and stays until they retry or close.
  */

@@ -56,7 +56,7 @@ function scheduleRoutes(article: Article, override: Partial<Record<'blog' | 'lin
   };
 }
 
-describe('ScheduleModal: the picker (SPEC.md §2)', () => {
+describe('ScheduleModal: the picker', () => {
   it('defaults to one hour from now, rounded up to the next 5 minutes, and says when it goes out in the user\'s zone', () => {
     mockApi({});
     renderModal(['blog', 'linkedin']);

@@ -39,9 +39,9 @@ const systemNow = () => new Date();
 const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
 
 /**
- * The schedule modal (SPEC.md §2 /schedule): a date-time picker with a 24-hour clock and 5-minute
+ * The schedule modal (docs/product.md, Schedule): a date-time picker with a 24-hour clock and 5-minute
  * steps, one hour ahead by default, where a time earlier than now becomes now. Submitting sends
- * PUT /api/articles/{id}/schedule with the ISO time, for both platforms in parallel (SPEC.md §4).
+ * PUT /api/articles/{id}/schedule with the ISO time, for both platforms in parallel.
  * At that time the server makes the content ready and e-mails the user to approve it.
  */
 export default function ScheduleModal({ article, platforms, timeZone, onClose, now = systemNow }: ScheduleModalProps) {
@@ -67,7 +67,7 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
   const change = (date: Date | null) => {
     setFieldError(null);
     setFailure(null);
-    // SPEC.md §2: a picked time earlier than now is clamped to now.
+    // docs/product.md (Schedule): a picked time earlier than now is clamped to now.
     setSelected(date ? clampToNow(date, now()) : null);
   };
 
@@ -90,7 +90,7 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
     }
 
     setBusy(true);
-    // Both platforms: two calls in parallel (SPEC.md §4); each platform's outcome is its own.
+    // Both platforms: two calls in parallel; each platform's outcome is its own.
     const results = await Promise.allSettled(payloads.map((p) => articlesApi.schedule(id, p)));
     const done: { platform: Platform; answer: ScheduleAnswer | null }[] = [];
     const failed: { platform: Platform; err: unknown }[] = [];

@@ -15,13 +15,13 @@ interface StatusBadgeProps {
   tone: BadgeTone;
   /** Shown on hover and keyboard focus, and read as the badge's description. */
   tooltip?: string;
-  /** Makes the badge a button (SPEC.md §2: clicking the badge opens scheduling). */
+  /** Makes the badge a button (docs/product.md, Schedule: clicking the badge opens scheduling). */
   onClick?: () => void;
   /** Read before the label by screen readers, e.g. "Overall status:". */
   srPrefix?: string;
 }
 
-/** A status pill; "Not enough credit" badges carry the error as a tooltip (SPEC.md §4). */
+/** A status pill; "Not enough credit" badges carry the error as a tooltip (docs/product.md, Schedule). */
 export function StatusBadge({ label, tone, tooltip, onClick, srPrefix }: StatusBadgeProps) {
   const tipId = useId();
   const className = `status-badge status-badge--${tone}${label === QUOTA_BADGE ? ' status-badge--quota' : ''}`;

@@ -6,7 +6,7 @@ export const PLATFORM_NAMES: Record<Platform, { row: string; service: string; co
   linkedin: { row: 'LinkedIn', service: 'LinkedIn', content: 'LinkedIn' },
 };
 
-/** SPEC.md §8 Schedule page and Articles (texts the server does not send). */
+/** The Schedule page's texts that the server does not send (docs/product.md, Texts). */
 export const ScheduleMessages = {
   loadFailed: 'Failed to load unpublished articles',
   empty: 'No unpublished articles. Create one to get started.',
@@ -25,7 +25,7 @@ export const ScheduleMessages = {
     `Successfully scheduled ${platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ')} for ${time}`,
   /** "Error scheduling: {message}" */
   scheduleError: (message: string) => `Error scheduling: ${message}`,
-  /** "Failed to schedule {platform} publication" (SPEC.md §8 Articles), when the server gives no text. */
+  /** "Failed to schedule {platform} publication", when the server gives no text. */
   scheduleFailed: (platform: Platform) => `Failed to schedule ${platform} publication`,
   invalidData: 'Invalid scheduling data',
 } as const;

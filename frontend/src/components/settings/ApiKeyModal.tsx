@@ -20,10 +20,10 @@ interface ApiKeyModalProps {
   onSaved: (answer: SaveSettingAnswer) => void;
 }
 
-/** Key names as typed: lower case, spaces turned into underscores (SPEC.md §4 API key modal). */
+/** Key names as typed: lower case, spaces turned into underscores (docs/product.md, Settings). */
 const asTypedKey = (value: string) => value.toLowerCase().replace(/\s/g, '_');
 
-/** SPEC.md §2 /settings: "Add New API Key" / "Edit API Key". */
+/** docs/product.md (Settings): "Add New API Key" / "Edit API Key". */
 export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const editing = !!setting;
   const uid = useId();
@@ -43,7 +43,7 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
     setServerError('');
     const trimmedValue = value.trim();
     if (editing && !trimmedValue) {
-      // SPEC.md §5: nothing to change; say so and close without a request.
+      // docs/product.md (Settings): nothing to change; say so and close without a request.
       panelToast.warning(SettingMessages.noValueChange);
       onClose();
       return;

@@ -10,7 +10,7 @@ import { API_KEYS_QUERY_KEY, type SettingsPanelProps } from './types';
 
 type ModalState = { mode: 'create' } | { mode: 'edit'; setting: Setting } | null;
 
-/** SPEC.md §2 /settings → API Keys: the generic key/value entries (integration keys are hidden). */
+/** docs/product.md (Settings, API Keys): the generic key/value entries (integration keys are hidden). */
 export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const queryClient = useQueryClient();
   const [modal, setModal] = useState<ModalState>(null);

@@ -117,7 +117,7 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     expect(within(authBox()).getByText('Gmail API is authenticated and ready to use')).toBeInTheDocument();
   });
 
-  it('typed but unsaved credentials: asks to save them first and asks Google nothing (SPEC.md §5)', async () => {
+  it('typed but unsaved credentials: asks to save them first and asks Google nothing', async () => {
     const open = vi.spyOn(window, 'open');
     const { user, requests } = setup();
     await loaded();

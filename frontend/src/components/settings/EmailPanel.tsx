@@ -14,7 +14,7 @@ import { EMAIL_QUERY_KEY, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 import { useSettingsForm } from './useSettingsForm';
 
-/** SPEC.md §3 Email form state. */
+/** The Gmail panel's form state. */
 export interface EmailForm {
   notificationEmail: string;
   gmailClientId: string;
@@ -36,9 +36,9 @@ const SETTING: Record<Field, { key: string; description: string }> = {
   gmailClientSecret: { key: 'gmail_client_secret', description: 'Gmail API OAuth client secret' },
   gmailRefreshToken: { key: 'gmail_refresh_token', description: 'Gmail API refresh token' },
 };
-/** SPEC.md §3, §9: the SMTP settings of old; saving the Gmail settings deletes them. */
+/** docs/product.md (Settings, Gmail): the SMTP settings of old; saving the Gmail settings deletes them. */
 export const LEGACY_EMAIL_KEYS = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'] as const;
-/** SPEC.md §9: the Google authorization popup is 500x600. */
+/** docs/product.md (Settings): the Google authorization popup is 500x600. */
 export const GMAIL_POPUP = { name: 'gmail-auth', features: 'width=500,height=600' } as const;
 
 const TEST_MESSAGE =
@@ -54,7 +54,7 @@ const EMPTY_STATUS: EmailStatus = {
 };
 
 /**
- * SPEC.md §2 /settings → Gmail API Configuration: the notification address and the Gmail API OAuth
+ * docs/product.md (Settings, Gmail): the notification address and the Gmail API OAuth
  * client, the Google sign-in in a 500x600 popup, a test e-mail, Clear and Save. Saved secrets come
  * back masked and are shown as placeholders only, never as values (so they are never sent back).
  */
@@ -203,7 +203,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
 
   const authenticate = async () => {
     if (busy || oauth.popupOpen) return;
-    // SPEC.md §5: Google signs in with the saved client; typed but unsaved values would be ignored.
+    // docs/product.md (Settings, Gmail): Google signs in with the saved client; typed but unsaved values would be ignored.
     const unsaved = {
       gmailClientId: clientId !== (status?.gmailClientId ?? '') ? M.authNeedsSavedCredentials : undefined,
       gmailClientSecret: !savedSecret || form.gmailClientSecret.trim() ? M.authNeedsSavedCredentials : undefined,

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { gmailRedirectUri } from '../../api/integrations';
 import { CopyableValue } from './fields';
 
-/** SPEC.md §2 /settings → Gmail: the setup steps, OAuth flow notes and troubleshooting. */
+/** docs/product.md (Settings, Gmail): the setup steps, OAuth flow notes and troubleshooting. */
 export function GmailSetupGuide() {
   const titleId = useId();
   const redirectUri = gmailRedirectUri();

@@ -28,7 +28,7 @@ const FIELDS: Field[] = ['clientId', 'clientSecret'];
 const EMPTY: Record<Field, string> = { clientId: '', clientSecret: '' };
 const M = PanelMessages.linkedin;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** SPEC.md §9: the LinkedIn authorization popup is 600x700. */
+/** docs/product.md (Settings): the LinkedIn authorization popup is 600x700. */
 export const LINKEDIN_POPUP = { name: 'linkedin-auth', features: 'width=600,height=700' } as const;
 
 let expiryFormat: Intl.DateTimeFormat | null = null;
@@ -49,7 +49,7 @@ export function expiryWarning(iso: string, now = Date.now()): string {
 }
 
 /**
- * SPEC.md §2 /settings → LinkedIn Integration: the LinkedIn app's Client ID and Client Secret, a
+ * docs/product.md (Settings, LinkedIn): the LinkedIn app's Client ID and Client Secret, a
  * connection test, the OAuth sign-in in a 600x700 popup, the connection state with the token's
  * expiry, and the automation webhook.
  */
@@ -89,7 +89,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
 
   const body = (): LinkedInCredentialsBody => ({ clientId: form.clientId.trim(), clientSecret: form.clientSecret.trim() });
 
-  /** SPEC.md §5: Client ID required; the secret too, unless one is saved for this same client id. */
+  /** docs/product.md (Settings): Client ID required; the secret too, unless one is saved for this same client id. */
   const check = (input: LinkedInCredentialsBody): boolean => {
     const next: Errors = {};
     const parsed = LinkedInCredentialsSchema.safeParse(input);

@@ -25,7 +25,7 @@ const M = PanelMessages.wordpress;
 const nameOf = (answer: WordPressCheckAnswer, fallback: string) => answer.user?.name?.trim() || fallback;
 
 /**
- * SPEC.md §2 /settings → WordPress Integration: site URL, username and application password, a
+ * docs/product.md (Settings, WordPress): site URL, username and application password, a
  * connection test and Save (which the server only accepts after a passing check). Once saved, the
  * site URL is fixed and a blank password keeps the saved one.
  */
@@ -56,7 +56,7 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
     appPassword: form.appPassword.trim(),
   });
 
-  /** SPEC.md §5: every field (the password unless one is saved), and no masked values. */
+  /** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
   const validate = (input: WordPressCredentialsBody): Errors => {
     const next: Errors = {};
     const parsed = WordPressTestSchema.safeParse(input);

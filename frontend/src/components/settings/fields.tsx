@@ -94,7 +94,7 @@ async function writeClipboard(text: string): Promise<void> {
   }
 }
 
-/** Copies `value`; the label reads "Copied!" for 2 s (SPEC.md §9). */
+/** Copies `value`; the label reads "Copied!" for 2 s (docs/product.md, Settings). */
 export function CopyButton({ value, label = 'Copy', what }: { value: string; label?: string; what: string }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

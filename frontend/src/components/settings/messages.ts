@@ -1,7 +1,7 @@
 import { IntegrationMessages } from '@app/shared';
 
 /**
- * Texts of the integration panels that only the browser shows (SPEC.md §5, §8). Texts the server
+ * Texts of the integration panels that only the browser shows (docs/product.md, Texts). Texts the server
  * shows too live in @app/shared's IntegrationMessages.
  */
 export const PanelMessages = {

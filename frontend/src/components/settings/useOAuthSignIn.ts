@@ -9,7 +9,7 @@ interface OAuthSignInOptions<S> {
   /** The panel's status query. */
   queryKey: QueryKey;
   refetch: () => Promise<{ data?: S }>;
-  /** The popup's window name and size (SPEC.md §9). */
+  /** The popup's window name and size (docs/product.md, Settings). */
   popup: { name: string; features: string };
   /** Whether `next` shows a sign-in that happened after `before`, the status when the popup opened. */
   signedInSince: (before: S | undefined, next: S | undefined) => boolean;

@@ -9,7 +9,7 @@ interface ConnectCardProps {
   onConnect: () => void;
 }
 
-/** SPEC.md §2 /sheets-import, not connected: what connecting allows, and the button. */
+/** docs/product.md (Sheets import), not connected: what connecting allows, and the button. */
 export function ConnectCard({ clientConfigured, connecting, onConnect }: ConnectCardProps) {
   const callback = `${window.location.origin}/api/sheets/callback`;
   return (

@@ -2,7 +2,7 @@ import { SHEET_COLUMNS } from '@app/shared';
 
 const LETTERS = 'ABCDEF';
 
-/** SPEC.md §2: the expected sheet columns, in order. */
+/** docs/product.md (Sheets import): the expected sheet columns, in order. */
 export function ExpectedFormat() {
   return (
     <aside className="card sheets-format" aria-labelledby="sheets-format-title">

@@ -36,7 +36,7 @@ interface ImportFormProps {
 }
 
 /**
- * SPEC.md §2 /sheets-import, connected: Disconnect, Search Spreadsheets, Select Spreadsheet (the
+ * docs/product.md (Sheets import), connected: Disconnect, Search Spreadsheets, Select Spreadsheet (the
  * first match preselected), Range, Import Articles, then the results box.
  */
 export function ImportForm({

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom';
 import { importResultText, writeBackDoneText, type SheetsImportResult } from '@app/shared';
 
-/** SPEC.md §2: the results box. */
+/** The results box (docs/product.md, Sheets import). */
 export function ImportResults({ result }: { result: SheetsImportResult }) {
   const navigate = useNavigate();
   const skipped = result.alreadyImported ?? 0;

@@ -1,4 +1,4 @@
-/** Crops and resizes one source image to the two sizes the app publishes (SPEC.md §9). */
+/** Crops and resizes one source image to the two sizes the app publishes (docs/integrations.md, OpenAI). */
 import type { Sharp } from 'sharp';
 import type { GeneratedImages } from '../../domain/ai.js';
 

@@ -1,15 +1,15 @@
 /**
  * Picks the AI generators: OpenAI when an API key is configured (the user's `openai_api_key`
- * setting, else env OPENAI_API_KEY), otherwise the offline generators (DESIGN.md §1).
+ * setting, else env OPENAI_API_KEY), otherwise the offline generators (docs/architecture.md, Local and AWS).
  */
 import type { AiSettings, ContentGenerator, ImageGenerator } from '../../domain/ai.js';
 import { OfflineContentGenerator, OfflineImageGenerator } from './offline.js';
 import { OpenAiContentGenerator, OpenAiImageGenerator, type OpenAiOptions } from './openai.js';
 
 /**
- * Default models (DESIGN.md §7: names come from config with current defaults). `gpt-5-mini` has an
+ * Default models (names come from config, with current defaults). `gpt-5-mini` has an
  * announced shutdown on 2026-12-11 (openai 7.57 `shared.ts`), so the text default is its successor
- * tier; `gpt-image-1` and DALL·E are gone (INTEGRATIONS.md §5).
+ * tier; `gpt-image-1` and DALL·E are gone (docs/integrations.md, OpenAI).
  */
 export const DEFAULT_TEXT_MODEL = 'gpt-5.4-mini';
 export const DEFAULT_IMAGE_MODEL = 'gpt-image-1.5';

@@ -1,5 +1,5 @@
 /**
- * Offline implementations of the AI ports, used when no OpenAI key is configured (DESIGN.md §1).
+ * Offline implementations of the AI ports, used when no OpenAI key is configured (docs/architecture.md, Local and AWS).
  *
  * Text: a structured draft composed only from the brief's own fields (title, topic, keyword,
  * details, tags), plainly marked as an offline draft. Deterministic: the same brief gives the same text.

@@ -1,5 +1,5 @@
 /**
- * OpenAI implementations of the AI ports (DESIGN.md §7, INTEGRATIONS.md §5).
+ * OpenAI implementations of the AI ports (docs/integrations.md, OpenAI).
  *
  * Text uses the Responses API (`responses.create({model, instructions, input})` → `output_text`);
  * images use `images.generate` at 1536x1024 (GPT image models answer with `b64_json` only), then

@@ -8,7 +8,7 @@ let s3Module: Promise<S3Module> | undefined;
 /**
  * The S3 client is loaded by the first image read or write, not at cold start: most calls of the
  * functions that may touch images (listing and editing articles, approval previews, imports) never
- * do (infra/lib/bundling.ts, DESIGN.md §6).
+ * do (infra/lib/bundling.ts, docs/testing.md Performance budgets).
  */
 const loadS3 = (): Promise<S3Module> => (s3Module ??= import('@aws-sdk/client-s3'));
 

@@ -1,5 +1,5 @@
 /**
- * Drive's file list and Sheets' values.get (INTEGRATIONS.md §4) as plain authorized requests through
+ * Drive's file list and Sheets' values.get (docs/integrations.md, Google) as plain authorized requests through
  * google-auth-library's OAuth2Client, which refreshes the access token from the stored refresh token
  * (and once more on a 401). The @googleapis/drive and @googleapis/sheets clients would add their
  * generated code and googleapis-common to this function's bundle for two GET calls.

@@ -1,6 +1,6 @@
 /**
  * Google OAuth (authorization code flow) with google-auth-library's OAuth2Client
- * (INTEGRATIONS.md §3). GOOGLE_OAUTH_URL, when set, replaces both endpoints:
+ * (docs/integrations.md, Google). GOOGLE_OAUTH_URL, when set, replaces both endpoints:
  * authorization `${oauthUrl}/auth`, token `${oauthUrl}/token` (OAuth2Client's `endpoints` option).
  */
 import type { OAuth2Client, OAuth2ClientOptions } from 'google-auth-library';

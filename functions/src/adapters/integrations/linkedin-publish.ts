@@ -1,5 +1,5 @@
 /**
- * Publishing to LinkedIn with the versioned Posts and Images APIs (INTEGRATIONS.md §2).
+ * Publishing to LinkedIn with the versioned Posts and Images APIs (docs/integrations.md, LinkedIn).
  *
  *   image:  POST /rest/images?action=initializeUpload {initializeUploadRequest:{owner: author}}
  *           → PUT the bytes to value.uploadUrl (Bearer, one request)

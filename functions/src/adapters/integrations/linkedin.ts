@@ -1,5 +1,5 @@
 /**
- * LinkedIn 3-legged OAuth and OIDC userinfo (INTEGRATIONS.md §2). Base URLs come from config
+ * LinkedIn 3-legged OAuth and OIDC userinfo (docs/integrations.md, LinkedIn). Base URLs come from config
  * (LINKEDIN_OAUTH_URL, LINKEDIN_API_URL) so tests point them at the fake.
  */
 import { IntegrationError, type LinkedInClient, type LinkedInTokens } from '../../domain/integrations.js';

@@ -1,5 +1,5 @@
 /**
- * LinkedIn's "little" text format for post commentary (INTEGRATIONS.md §2, Posts API).
+ * LinkedIn's "little" text format for post commentary (docs/integrations.md, LinkedIn).
  *
  * Reserved characters must be backslash-escaped even when they are not used as markup:
  *   | { } @ [ ] ( ) < > # \ * _ ~

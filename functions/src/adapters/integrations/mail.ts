@@ -1,6 +1,6 @@
 /**
- * Mail: an RFC 5322 / MIME builder, the Gmail API sender (INTEGRATIONS.md §3) and a local outbox
- * that writes .eml files (used when Gmail is not configured, DESIGN.md §1).
+ * Mail: an RFC 5322 / MIME builder, the Gmail API sender (docs/integrations.md, Google) and a local outbox
+ * that writes .eml files (used when Gmail is not configured, docs/architecture.md).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * Outbound calls to addresses a user typed in (the WordPress site) must not reach the server's own
- * network (DESIGN.md §4): http(s) only, and in AWS no loopback, private, link-local, unique-local,
+ * network (docs/integrations.md, WordPress): http(s) only, and in AWS no loopback, private, link-local, unique-local,
  * CGNAT or otherwise non-public address (the instance metadata service lives at 169.254.169.254).
  * `ALLOW_PRIVATE_URLS=1` lifts the address rule for local use (a WordPress in Docker on localhost).
  *

@@ -1,5 +1,5 @@
 /**
- * Publishing to WordPress over the REST API with an application password (INTEGRATIONS.md §1).
+ * Publishing to WordPress over the REST API with an application password (docs/integrations.md, WordPress).
  *
  *   1. featured image: POST /wp/v2/media with the raw bytes, Content-Type and
  *      `Content-Disposition: attachment; filename="…"` (plus Content-MD5) → attachment id

@@ -1,5 +1,5 @@
 /**
- * WordPress REST API client with Application Passwords (INTEGRATIONS.md §1).
+ * WordPress REST API client with Application Passwords (docs/integrations.md, WordPress).
  *
  * check() answers "can we publish as this user on this site?" without changing anything:
  * GET users/me?context=edit with HTTP Basic auth, first as /wp-json/… and, when the site has no
