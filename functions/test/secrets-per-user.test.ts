@@ -442,7 +442,7 @@ describe("the limits of one secret", () => {
     const big = (n: number) => `${n}`.padEnd(10_000, 'x');
     for (let i = 0; i < 5; i++) await settings.save('u', { key: `big_${i}`, value: big(i), description: '' });
     await expect(settings.save('u', { key: 'big_5', value: big(5), description: '' })).rejects.toMatchObject({
-      statusCode: 400,
+      kind: 'invalid',
       code: 'secrets_too_large',
       message: SettingMessages.secretsTooLarge,
     });
@@ -458,7 +458,7 @@ describe("the limits of one secret", () => {
       return undefined;
     };
     const settings = new SettingService(new MemorySettingStore(), secrets);
-    await expect(settings.put('u', 'openai_api_key', 'sk-1234')).rejects.toMatchObject({ statusCode: 409, code: 'settings_busy' });
+    await expect(settings.put('u', 'openai_api_key', 'sk-1234')).rejects.toMatchObject({ kind: 'conflict', code: 'settings_busy' });
     expect(writes).toBe(6);
     expect(await settings.value('u', 'openai_api_key')).toBeUndefined();
   });

@@ -172,7 +172,7 @@ describe('SheetsService', () => {
   it('needs an OAuth client: the user’s Gmail client, else the deployment’s', async () => {
     const none = service();
     expect(await none.svc.status('u1')).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: false });
-    await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({ statusCode: 400, message: SheetsMessages.clientMissing });
+    await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({ kind: 'invalid', message: SheetsMessages.clientMissing });
 
     const env = service({ defaultClient: true });
     expect(await env.svc.authUrl('u1', 'http://x/cb')).toContain('client_id=env-client');
@@ -183,8 +183,8 @@ describe('SheetsService', () => {
 
   it('refuses to list or import before connecting', async () => {
     const { svc } = service({ defaultClient: true });
-    await expect(svc.listSpreadsheets('u1')).rejects.toMatchObject({ statusCode: 400, message: 'Connect Google Sheets first' });
-    await expect(svc.import('u1', { spreadsheetId: 's', range: 'A1:F5' })).rejects.toMatchObject({ statusCode: 400, code: 'sheets_not_connected' });
+    await expect(svc.listSpreadsheets('u1')).rejects.toMatchObject({ kind: 'invalid', message: 'Connect Google Sheets first' });
+    await expect(svc.import('u1', { spreadsheetId: 's', range: 'A1:F5' })).rejects.toMatchObject({ kind: 'invalid', code: 'sheets_not_connected' });
   });
 
   it('stops starting rows when time runs out, and the next import picks up the rest', async () => {

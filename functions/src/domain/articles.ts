@@ -10,7 +10,7 @@ import {
   type Platform,
 } from '@app/shared';
 import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
-import { ApiError, badRequest, notFound } from './errors.js';
+import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
 import type { ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
@@ -132,10 +132,10 @@ export function toApiListArticle(a: ArticleRecord): Article {
 const isPublished = (a: ArticleRecord) => a.blog.publishedToWordPress || a.linkedin.publishedToLinkedIn;
 const isFullyPublished = (a: ArticleRecord) => a.blog.publishedToWordPress && a.linkedin.publishedToLinkedIn;
 
-function aiErrorToApi(err: unknown): ApiError {
-  if (err instanceof AiQuotaError) return new ApiError(402, err.message, 'insufficient_quota');
-  if (err instanceof AiError) return new ApiError(502, err.message, err.code);
-  return new ApiError(502, 'The AI service failed. Please try again, or edit by hand.', 'ai_error');
+function aiErrorToApi(err: unknown): QuotaExceededError | UpstreamError {
+  if (err instanceof AiQuotaError) return new QuotaExceededError(err.message, 'insufficient_quota');
+  if (err instanceof AiError) return new UpstreamError(err.message, err.code);
+  return new UpstreamError('The AI service failed. Please try again, or edit by hand.', 'ai_error');
 }
 
 const errorOf = (err: unknown) =>

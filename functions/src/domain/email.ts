@@ -1,5 +1,5 @@
 import { IntegrationMessages, TEST_EMAIL_SUBJECT, maskSecret, type EmailStatus } from '@app/shared';
-import { ApiError, badRequest } from './errors.js';
+import { UpstreamError, badRequest } from './errors.js';
 import { IntegrationError, type GoogleOAuthClient, type MailMessage, type MailSender } from './integrations.js';
 import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
@@ -110,8 +110,8 @@ export class EmailService {
     try {
       await this.mailers.gmail({ clientId, clientSecret, refreshToken }).send(message);
     } catch (err) {
-      if (err instanceof IntegrationError) throw new ApiError(502, err.message, err.code);
-      throw new ApiError(502, 'Gmail did not accept the message. Check the Gmail API settings and try again.', 'gmail_failed');
+      if (err instanceof IntegrationError) throw new UpstreamError(err.message, err.code);
+      throw new UpstreamError('Gmail did not accept the message. Check the Gmail API settings and try again.', 'gmail_failed');
     }
     return { success: true, message: IntegrationMessages.testEmailSent };
   }

@@ -1,5 +1,5 @@
 import { tooManyLoginAttempts } from '@app/shared';
-import { ApiError } from './errors.js';
+import { DomainError } from './errors.js';
 
 /** Failed sign-ins of one subject (an account or a client address), as stored. */
 export interface FailureCount {
@@ -62,9 +62,10 @@ const accountSubject = (email: string) => `account#${email}`;
 const addressSubject = (address: string) => `address#${address}`;
 
 /** A sign-in refused for now; `retryAfterSeconds` goes out as Retry-After. */
-export class TooManyAttemptsError extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, tooManyLoginAttempts(retryAfterSeconds), 'too_many_attempts', { 'retry-after': String(retryAfterSeconds) });
+export class TooManyAttemptsError extends DomainError {
+  readonly kind = 'too_many_attempts';
+  constructor(retryAfterSeconds: number) {
+    super(tooManyLoginAttempts(retryAfterSeconds), 'too_many_attempts', retryAfterSeconds);
   }
 }
 

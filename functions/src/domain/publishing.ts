@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
-import { ApiError, badRequest, conflict, notFound } from './errors.js';
+import { ConflictError, DomainError, UpstreamError, UpstreamTimeoutError, badRequest, conflict, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import { IntegrationError, type LinkedInPublisher, type LinkedInSentPost, type PublishRun, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
@@ -103,7 +103,7 @@ export class PublishingService {
       this.deps.events?.publishSucceeded(platform);
       return result;
     } catch (err) {
-      if (err instanceof ApiError && err.statusCode === 409) throw err; // nothing failed: it was already done
+      if (err instanceof ConflictError) throw err; // nothing failed: it was already done
       const outcome = err instanceof IntegrationError ? err.outcome : undefined;
       // The platform refused the post: no post to look for later. (Unknown: the note stays.)
       if (outcome === 'not-created') await this.deps.articles.forgetPublishAttempt(userId, article.id, platform);
@@ -111,13 +111,14 @@ export class PublishingService {
       // stays until it is stale, so the retry comes after and finds what it made.
       keepClaim = outcome === 'unknown' && err instanceof IntegrationError && err.code === 'publish_timeout';
       const error =
-        err instanceof IntegrationError || err instanceof ApiError
+        err instanceof IntegrationError || err instanceof DomainError
           ? { code: err.code ?? 'publish_failed', message: err.message }
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
       this.deps.events?.publishFailed(platform, error.code);
       await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(err instanceof IntegrationError && err.code === 'publish_timeout' ? 504 : 502, error.message, error.code);
+      if (err instanceof DomainError) throw err;
+      if (err instanceof IntegrationError && err.code === 'publish_timeout') throw new UpstreamTimeoutError(error.message, error.code);
+      throw new UpstreamError(error.message, error.code);
     } finally {
       if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
     }

@@ -3,7 +3,7 @@ import { RUN_FAILURES_FIXED_IN_SETTINGS, RunFailureMessages, ScheduleMessages, t
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
 import type { BusinessEvents } from './events.js';
-import { ApiError, badRequest, conflict, notFound } from './errors.js';
+import { badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler } from './ports.js';
 import type { PublishingService } from './publishing.js';
 
@@ -65,7 +65,7 @@ const approvalTokens = {
       if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
       return { userId: payload.sub, articleId: String(payload.aid), platform: payload.p as Platform, scheduledFor: String(payload.at) };
     } catch {
-      throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+      throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     }
   },
 };
@@ -232,7 +232,7 @@ export class ApprovalLinks {
 
   private async verifyApproval(token: string): Promise<ScheduledRun> {
     const run = await approvalTokens.verify(token, await this.deps.signingKey());
-    if (!(await this.deps.isActive(run.userId))) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    if (!(await this.deps.isActive(run.userId))) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     return run;
   }
 
@@ -240,7 +240,7 @@ export class ApprovalLinks {
   async previewApproval(token: string) {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
-    if (!article) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const published = run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
     return {
       success: true,
@@ -263,7 +263,7 @@ export class ApprovalLinks {
   async confirmApproval(token: string) {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
-    if (!article) throw new ApiError(400, ApprovalMessages.invalid, 'invalid_approval');
+    if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     if (article.scheduled[run.platform] !== run.scheduledFor) throw conflict(ApprovalMessages.outdated, 'outdated_approval');
     const approved = (article as ArticleRecord & { approved?: Partial<Record<Platform, string>> }).approved;
     if (approved?.[run.platform] === run.scheduledFor) throw conflict('This approval was already used.', 'already_approved');

@@ -40,7 +40,7 @@ import {
   type Spreadsheet,
 } from '@app/shared';
 import { EMAIL_KEYS } from './email.js';
-import { ApiError, badRequest } from './errors.js';
+import { InvalidError, UpstreamError, badRequest } from './errors.js';
 import { IntegrationError, type GoogleOAuthClient } from './integrations.js';
 import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
@@ -310,7 +310,7 @@ export class SheetsService {
       if (!(err instanceof IntegrationError)) throw err;
       if (err.code === 'sheets_reconnect') await this.forget(userId);
       const userFixable = err.code === 'sheets_reconnect' || (err.status !== undefined && err.status >= 400 && err.status < 500);
-      throw new ApiError(userFixable ? 400 : 502, err.message, err.code);
+      throw userFixable ? new InvalidError(err.message, err.code) : new UpstreamError(err.message, err.code);
     }
   }
 

@@ -9,7 +9,7 @@ import {
   type RegisterInput,
 } from '@app/shared';
 import type { AuditLog } from './audit.js';
-import { ApiError, badRequest, forbidden, notFound, unauthorized } from './errors.js';
+import { badRequest, forbidden, notFound, unauthorized } from './errors.js';
 import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from './login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import { revokedEntryExpiry, revokedSessionEntry, type Session } from './sessions.js';
@@ -313,7 +313,7 @@ export class UserService {
   async setActive(actor: UserRecord, id: string, isActive: boolean, now = new Date().toISOString()): Promise<UserRecord> {
     const existing = await this.store.getById(id);
     if (!existing) throw notFound(Messages.userNotFound);
-    if (existing.role === ROLE_ADMIN) throw new ApiError(403, Messages.adminImmutable, 'admin_immutable');
+    if (existing.role === ROLE_ADMIN) throw forbidden(Messages.adminImmutable, 'admin_immutable');
     const updated = await this.store.setActive(id, isActive, now);
     if (!updated) throw notFound(Messages.userNotFound);
     this.audit(isActive ? 'admin.user_activated' : 'admin.user_deactivated', { actorId: actor.id, userId: id });

@@ -1,5 +1,5 @@
 import { IntegrationMessages, type WordPressCredentialsInput, type WordPressStatus } from '@app/shared';
-import { ApiError, badRequest } from './errors.js';
+import { badRequest } from './errors.js';
 import type { WordPressCheck, WordPressClient } from './integrations.js';
 import type { SettingService } from './settings.js';
 import { sameSiteUrl } from './site-url.js';
@@ -81,7 +81,7 @@ export class WordPressService {
     // The site is fixed once saved: another address is refused before any request goes out.
     if (existing && !sameSiteUrl(input.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     const check = await this.client.check(credentials);
-    if (!check.ok) throw new ApiError(400, `${IntegrationMessages.cannotSaveInvalid}: ${check.message}`, check.code);
+    if (!check.ok) throw badRequest(`${IntegrationMessages.cannotSaveInvalid}: ${check.message}`, check.code);
     // …and a site that redirected elsewhere (www., https) is not the saved one either.
     if (existing && !sameSiteUrl(check.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     await this.settings.put(userId, WP_KEYS.siteUrl, check.siteUrl, 'WordPress site');

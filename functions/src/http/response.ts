@@ -4,7 +4,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
-export { ApiError, badRequest, unauthorized, forbidden, notFound, conflict } from '../domain/errors.js';
+export { badRequest, unauthorized, forbidden, notFound, conflict } from '../domain/errors.js';
 
 export function json(statusCode: number, body: unknown, cookies?: string[]): ApiResponse {
   return jsonText(statusCode, JSON.stringify(body), cookies);

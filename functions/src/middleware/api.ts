@@ -9,7 +9,9 @@ import type { ZodType } from 'zod';
 import { deps, type Deps } from '../deps.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { UserRecord } from '../domain/users.js';
-import { ApiError, badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+import { IntegrationError } from '../domain/integrations.js';
+import { badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import { findRouteByKey, type RouteDef } from '../routes.js';
@@ -134,13 +136,32 @@ const validate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Er
   },
 });
 
+/** The one place a domain error's kind becomes an HTTP status. */
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  quota_exceeded: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_attempts: 429,
+  upstream: 502,
+  upstream_timeout: 504,
+};
+
 /** One error shape for every failure: `{error, message, code?}`, never a stack trace. */
 const errorHandler = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext> => ({
   onError: (request: Request) => {
     const err = request.error;
-    if (err instanceof ApiError) {
-      const response = errorResponse(err.statusCode, err.message, err.code);
-      request.response = err.headers ? { ...response, headers: { ...response.headers, ...err.headers } } : response;
+    if (err instanceof DomainError) {
+      const response = errorResponse(STATUS_OF[err.kind], err.message, err.code);
+      request.response =
+        err.retryAfterSeconds === undefined
+          ? response
+          : { ...response, headers: { ...response.headers, 'retry-after': String(err.retryAfterSeconds) } };
+    } else if (err instanceof IntegrationError) {
+      // A vendor's failure no domain call turned into a domain error: its message is written for the person.
+      request.response = errorResponse(502, err.message, err.code);
     } else {
       logger.error('Unhandled error', { route: request.context.api?.route.id, error: err as Error });
       request.response = errorResponse(500, Messages.internal, 'internal');

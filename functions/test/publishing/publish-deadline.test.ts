@@ -12,7 +12,7 @@ import { DynamoArticleStore } from '../../src/adapters/dynamo/article-store.js';
 import { HttpLinkedInPublisher } from '../../src/adapters/integrations/linkedin-publish.js';
 import { HttpWordPressPublisher } from '../../src/adapters/integrations/wordpress-publish.js';
 import { newArticleId, type ArticleRecord } from '../../src/domain/articles.js';
-import { ApiError } from '../../src/domain/errors.js';
+import { DomainError, UpstreamTimeoutError } from '../../src/domain/errors.js';
 import { LI_KEYS } from '../../src/domain/linkedin.js';
 import { PublishingService } from '../../src/domain/publishing.js';
 import type { SettingService } from '../../src/domain/settings.js';
@@ -92,11 +92,11 @@ async function newArticle(title: string, withImage = true): Promise<string> {
   return id;
 }
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
+async function failure(p: Promise<unknown>): Promise<DomainError> {
   try {
     await p;
   } catch (err) {
-    return err as ApiError;
+    return err as DomainError;
   }
   throw new Error('expected a rejection');
 }
@@ -112,8 +112,8 @@ describe('WordPress', () => {
     const started = Date.now();
     const err = await failure(service().publishWordPress(userId, id));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1000);
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ statusCode: 504, code: 'publish_timeout' });
+    expect(err).toBeInstanceOf(UpstreamTimeoutError);
+    expect(err).toMatchObject({ kind: 'upstream_timeout', code: 'publish_timeout' });
     expect(err.message).toBe(
       'WordPress did not answer in time, so the post may or may not be online. Try again in a minute: publishing looks for this post on WordPress first, so it is never published twice.',
     );
@@ -126,7 +126,7 @@ describe('WordPress', () => {
 
     // The claim stays while WordPress may still be busy with the request…
     delete wp.holdAnswer;
-    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ statusCode: 409, code: 'publish_in_progress' });
+    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ kind: 'conflict', code: 'publish_in_progress' });
     // …and the retry after it looks the post up and updates it.
     await claimGoesStale(id, 'blog');
     const retry = await service().publishWordPress(userId, id);
@@ -143,7 +143,7 @@ describe('WordPress', () => {
     const started = Date.now();
     const err = await failure(service().publishWordPress(userId, id));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1000);
-    expect(err).toMatchObject({ statusCode: 504, code: 'publish_timeout' });
+    expect(err).toMatchObject({ kind: 'upstream_timeout', code: 'publish_timeout' });
     expect(err.message).toBe('WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. The article is kept; try again.');
     expect(wp.posts).toHaveLength(0);
     expect((await store.get(userId, id))!.publishAttempts?.blog).toBeUndefined();
@@ -155,7 +155,7 @@ describe('WordPress', () => {
   it('a post WordPress refused leaves nothing to look for: the note is forgotten', async () => {
     const id = await newArticle('Refused', false);
     wpUser = FAKE_WP_CONTRIBUTOR; // may not publish: 403 rest_cannot_publish
-    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ statusCode: 502, code: 'wordpress_permission' });
+    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ kind: 'upstream', code: 'wordpress_permission' });
     expect((await store.get(userId, id))!.publishAttempts?.blog).toBeUndefined();
     wpUser = FAKE_WP_EDITOR;
     await service().publishWordPress(userId, id);
@@ -171,7 +171,7 @@ describe('WordPress', () => {
     delete wp.holdAnswer;
     await claimGoesStale(id, 'blog');
     await service().publishWordPress(userId, id);
-    expect(await failure(slow)).toMatchObject({ statusCode: 409, code: 'publish_in_progress' });
+    expect(await failure(slow)).toMatchObject({ kind: 'conflict', code: 'publish_in_progress' });
     expect(wp.posts).toHaveLength(1);
   });
 });
@@ -183,7 +183,7 @@ describe('LinkedIn', () => {
     const started = Date.now();
     const err = await failure(service().publishLinkedIn(userId, id));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1000);
-    expect(err).toMatchObject({ statusCode: 504, code: 'publish_timeout' });
+    expect(err).toMatchObject({ kind: 'upstream_timeout', code: 'publish_timeout' });
     expect(err.message).toMatch(/^LinkedIn did not answer in time, so the post may or may not be on LinkedIn\. Try again in a minute/);
     expect(li.posts).toHaveLength(1);
     const post = li.posts[0]!;
