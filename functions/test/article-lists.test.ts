@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_PREVIEW_CHARS } from '../src/domain/articles.js';
+import { LIST_PREVIEW_CHARS } from '../src/http/article-view.js';
 import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /**

@@ -6,7 +6,6 @@ import {
   type Article,
   type CreateArticleInput,
   type GptEditInput,
-  type ImageStatus,
   type Platform,
 } from '@app/shared';
 import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
@@ -50,6 +49,15 @@ export interface ArticleRecord {
   linkedinPostUrn?: string | null;
 }
 
+/** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
+export interface ImageState {
+  articleId: string;
+  image: StoredImage | null;
+  /** True while a generation runs. */
+  pending: boolean;
+  error: { code: string; message: string } | null;
+}
+
 export interface AiTools {
   content: ContentGenerator;
   image: ImageGenerator;
@@ -68,66 +76,6 @@ export const briefOf = (a: ArticleRecord): ArticleBrief => ({
   imageDescription: a.imageDescription,
   tags: a.tags,
 });
-
-export const imagePath = (id: string, platform: Platform, version: string) =>
-  `/api/image/preview/${id}?platform=${platform}&t=${encodeURIComponent(version)}`;
-
-export function toApiArticle(a: ArticleRecord): Article {
-  return {
-    _id: a.id,
-    id: a.id,
-    title: a.title,
-    topic: a.topic,
-    keyword: a.keyword,
-    details: a.details,
-    imageDescription: a.imageDescription,
-    tags: a.tags,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
-    blog: a.blog,
-    linkedin: a.linkedin,
-    scheduled: a.scheduled,
-    lastError: a.lastError,
-    linkedInMode: a.linkedInMode,
-    generation: a.generation,
-    image: a.image
-      ? {
-          url: imagePath(a.id, 'blog', a.image.generatedAt),
-          linkedinUrl: imagePath(a.id, 'linkedin', a.image.generatedAt),
-          description: a.image.description,
-          generatedAt: a.image.generatedAt,
-        }
-      : null,
-  };
-}
-
-/** Characters of each long text (details, blog and LinkedIn versions) that a list answer carries. */
-export const LIST_PREVIEW_CHARS = 100;
-
-function preview(text: string): string {
-  const t = text.trim();
-  if (t.length <= LIST_PREVIEW_CHARS) return t;
-  // Never cut a surrogate pair in two.
-  const end = /[\uD800-\uDBFF]/.test(t[LIST_PREVIEW_CHARS - 1]!) ? LIST_PREVIEW_CHARS - 1 : LIST_PREVIEW_CHARS;
-  return `${t.slice(0, end)}…`;
-}
-
-/**
- * An article in a list answer (GET /api/articles, /unpublished, /published): every field, but the
- * long texts cut to a preview. Lists feed cards, statuses, history and charts, which need whether
- * a version has text, not all of it; the full text comes from GET /api/articles/{id}. This keeps a
- * list of hundreds of articles small (and within Lambda's 6 MB answer limit: a blog version alone
- * may be 100,000 characters).
- */
-export function toApiListArticle(a: ArticleRecord): Article {
-  const article = toApiArticle(a);
-  return {
-    ...article,
-    details: preview(article.details),
-    blog: { ...article.blog, content: preview(article.blog.content) },
-    linkedin: { ...article.linkedin, content: preview(article.linkedin.content) },
-  };
-}
 
 const isPublished = (a: ArticleRecord) => a.blog.publishedToWordPress || a.linkedin.publishedToLinkedIn;
 const isFullyPublished = (a: ArticleRecord) => a.blog.publishedToWordPress && a.linkedin.publishedToLinkedIn;
@@ -291,7 +239,7 @@ export class ArticleService {
     return { editedContent: edited, article: updated };
   }
 
-  async requestImage(userId: string, id: string, description: string): Promise<ImageStatus> {
+  async requestImage(userId: string, id: string, description: string): Promise<ImageState> {
     const article = await this.get(userId, id);
     const requestedAt = this.now().toISOString();
     const updated = await this.deps.articles.update(userId, article.id, {
@@ -300,7 +248,7 @@ export class ArticleService {
       updatedAt: requestedAt,
     });
     await this.deps.jobs.enqueue({ type: 'generate-image', userId, articleId: article.id, description, requestedAt });
-    return this.imageStatusOf(updated ?? article);
+    return this.imageStateOf(updated ?? article);
   }
 
   /** Background job: renders both sizes, stores them under the owner's prefix. Stale requests do nothing. */
@@ -354,20 +302,19 @@ export class ArticleService {
     await this.deps.articles.update(userId, id, { lastError: error, updatedAt: this.now().toISOString() });
   }
 
-  async imageStatus(userId: string, id: string): Promise<ImageStatus> {
-    return this.imageStatusOf(await this.get(userId, id));
+  async imageStatus(userId: string, id: string): Promise<ImageState> {
+    return this.imageStateOf(await this.get(userId, id));
   }
 
-  private imageStatusOf(article: ArticleRecord): ImageStatus {
-    const image = toApiArticle(article).image;
+  private imageStateOf(article: ArticleRecord): ImageState {
     return {
-      success: true,
-      hasImage: image !== null,
-      image,
+      articleId: article.id,
+      image: article.image,
       pending: article.imageJob?.status === 'pending',
       error: article.imageJob?.status === 'failed' ? article.imageJob.error : null,
     };
   }
+
 
   async imageBytes(userId: string, id: string, platform: Platform) {
     const article = await this.get(userId, id);

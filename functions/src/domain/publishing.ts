@@ -33,6 +33,8 @@ export interface PublishingDeps {
   wordpressPublisher: WordPressPublisher;
   linkedinPublisher: LinkedInPublisher;
   webhooks: WebhookDelivery;
+  /** Where the API serves an article's image (the webhook's imageUrl); the HTTP layer knows its paths. */
+  imageUrl: (articleId: string, platform: Platform) => string;
   now?: () => Date;
   onWebhookResult?: (result: { ok: boolean; status?: number; error?: string }) => void;
   /** How long one publish may talk to the platforms (default PUBLISH_DEADLINE_MS, functions/src/time-budgets.ts). */
@@ -262,7 +264,7 @@ export class PublishingService {
         content,
         author: published.author,
         postUrl: published.url,
-        imageUrl: article.image ? `/api/image/preview/${article.id}?platform=linkedin` : null,
+        imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
         publishedAt: published.at,
       }, { timeoutMs: left });
       this.deps.onWebhookResult?.(outcome);

@@ -1,5 +1,5 @@
 import type { CreateArticleInput, GptEditInput, Platform } from '@app/shared';
-import { toApiArticle, toApiListArticle } from '../domain/articles.js';
+import { toApiArticle, toApiListArticle } from './article-view.js';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { articleServices } from '../services/articles.js';
 import { ListCache } from './list-cache.js';

@@ -1,6 +1,7 @@
 import type { Platform } from '@app/shared';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { articleServices } from '../services/articles.js';
+import { toApiImageStatus } from './article-view.js';
 import { binary, json } from './response.js';
 
 type Params = { articleId: string };
@@ -8,11 +9,11 @@ type Params = { articleId: string };
 /** Starts generation in the worker and answers at once; the UI polls GET /api/image/{id}. */
 async function generate({ user, params, body }: SignedInRequest<{ description: string }, unknown, Params>) {
   const status = await articleServices().articles.requestImage(user.id, params.articleId, body.description);
-  return json(202, { ...status, message: 'Image generation started' });
+  return json(202, { ...toApiImageStatus(status), message: 'Image generation started' });
 }
 
 async function status({ user, params }: SignedInRequest<unknown, unknown, Params>) {
-  return json(200, await articleServices().articles.imageStatus(user.id, params.articleId));
+  return json(200, toApiImageStatus(await articleServices().articles.imageStatus(user.id, params.articleId)));
 }
 
 async function preview({ user, params, query }: SignedInRequest<unknown, { platform: Platform; t?: string }, Params>) {

@@ -1,5 +1,5 @@
 import { IntegrationMessages, PostingModeMessages } from '@app/shared';
-import { toApiArticle } from '../domain/articles.js';
+import { toApiArticle } from './article-view.js';
 import { publishing } from '../services/publishing.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { badRequest } from '../domain/errors.js';

@@ -1,5 +1,5 @@
 import type { ScheduleInput } from '@app/shared';
-import { toApiArticle } from '../domain/articles.js';
+import { toApiArticle } from './article-view.js';
 import { scheduleArticle } from '../domain/scheduling.js';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { schedulerServices } from '../services/scheduler.js';

@@ -1,7 +1,7 @@
 import type { WordPressCredentialsInput } from '@app/shared';
 import { IntegrationMessages } from '@app/shared';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { toApiArticle } from '../domain/articles.js';
+import { toApiArticle } from './article-view.js';
 import { integrations } from '../services/integrations.js';
 import { publishing } from '../services/publishing.js';
 import { json } from './response.js';

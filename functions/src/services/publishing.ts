@@ -5,6 +5,7 @@ import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
 import { deps, onResetDeps } from '../deps.js';
 import { PublishingService } from '../domain/publishing.js';
+import { imagePreviewPath } from '../http/article-view.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
@@ -19,6 +20,7 @@ function build(): PublishingService {
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
     webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
+    imageUrl: imagePreviewPath,
     onWebhookResult: (r) => (r.ok ? logger.info('webhook delivered', { status: r.status }) : logger.warn('webhook failed', { status: r.status, error: r.error })),
     events: businessEvents,
   });

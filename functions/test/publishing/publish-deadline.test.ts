@@ -17,6 +17,7 @@ import { LI_KEYS } from '../../src/domain/linkedin.js';
 import { PublishingService } from '../../src/domain/publishing.js';
 import type { SettingService } from '../../src/domain/settings.js';
 import type { WordPressService } from '../../src/domain/wordpress.js';
+import { imagePreviewPath } from '../../src/http/article-view.js';
 import { ensureTable } from '../../src/local/dynamo.js';
 import { PUBLISH_CLAIM_STALE_MS } from '../../src/time-budgets.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
@@ -61,6 +62,7 @@ const service = (deadlineMs = DEADLINE_MS) =>
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: true }),
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: li.apiUrl, imagePollMs: 20, imageGraceMs: 20 }),
     webhooks: { deliver: async () => ({ ok: true }) },
+    imageUrl: imagePreviewPath,
     deadlineMs,
   });
 

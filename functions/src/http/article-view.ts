@@ -1,0 +1,78 @@
+import type { Article, ArticleImage, ImageStatus, Platform } from '@app/shared';
+import type { ArticleRecord, ImageState, StoredImage } from '../domain/articles.js';
+
+/** The API's view of an article: the stored record as the SPA reads it, with the image's URLs. */
+
+/** The image's URL; `t` (its version) makes the URL change when the image does, so it may be cached forever. */
+export const imagePath = (id: string, platform: Platform, version: string) =>
+  `${imagePreviewPath(id, platform)}&t=${encodeURIComponent(version)}`;
+
+/** The image's URL without its version (what the LinkedIn webhook sends). */
+export const imagePreviewPath = (id: string, platform: Platform) => `/api/image/preview/${id}?platform=${platform}`;
+
+export function toApiImage(articleId: string, image: StoredImage | null): ArticleImage | null {
+  return image
+    ? {
+        url: imagePath(articleId, 'blog', image.generatedAt),
+        linkedinUrl: imagePath(articleId, 'linkedin', image.generatedAt),
+        description: image.description,
+        generatedAt: image.generatedAt,
+      }
+    : null;
+}
+
+export function toApiArticle(a: ArticleRecord): Article {
+  return {
+    _id: a.id,
+    id: a.id,
+    title: a.title,
+    topic: a.topic,
+    keyword: a.keyword,
+    details: a.details,
+    imageDescription: a.imageDescription,
+    tags: a.tags,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    blog: a.blog,
+    linkedin: a.linkedin,
+    scheduled: a.scheduled,
+    lastError: a.lastError,
+    linkedInMode: a.linkedInMode,
+    generation: a.generation,
+    image: toApiImage(a.id, a.image),
+  };
+}
+
+/** Characters of each long text (details, blog and LinkedIn versions) that a list answer carries. */
+export const LIST_PREVIEW_CHARS = 100;
+
+function preview(text: string): string {
+  const t = text.trim();
+  if (t.length <= LIST_PREVIEW_CHARS) return t;
+  // Never cut a surrogate pair in two.
+  const end = /[\uD800-\uDBFF]/.test(t[LIST_PREVIEW_CHARS - 1]!) ? LIST_PREVIEW_CHARS - 1 : LIST_PREVIEW_CHARS;
+  return `${t.slice(0, end)}…`;
+}
+
+/**
+ * An article in a list answer (GET /api/articles, /unpublished, /published): every field, but the
+ * long texts cut to a preview. Lists feed cards, statuses, history and charts, which need whether
+ * a version has text, not all of it; the full text comes from GET /api/articles/{id}. This keeps a
+ * list of hundreds of articles small (and within Lambda's 6 MB answer limit: a blog version alone
+ * may be 100,000 characters).
+ */
+export function toApiListArticle(a: ArticleRecord): Article {
+  const article = toApiArticle(a);
+  return {
+    ...article,
+    details: preview(article.details),
+    blog: { ...article.blog, content: preview(article.blog.content) },
+    linkedin: { ...article.linkedin, content: preview(article.linkedin.content) },
+  };
+}
+
+/** GET /api/image/{id} (and the start of a generation): the image, if any, and its generation's state. */
+export function toApiImageStatus(s: ImageState): ImageStatus {
+  const image = toApiImage(s.articleId, s.image);
+  return { success: true, hasImage: image !== null, image, pending: s.pending, error: s.error };
+}
