@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../../src/adapters/integrations/linkedin.js';
 import { IntegrationError } from '../../src/domain/integrations.js';
@@ -134,5 +136,48 @@ describe('HttpLinkedInClient', () => {
     expect(query.get('error')).toBe('user_cancelled_authorize');
     expect(query.get('state')).toBe('st-2');
     expect(query.get('code')).toBeNull();
+  });
+});
+
+describe('HttpLinkedInClient with answers of unexpected shape (checked with zod)', () => {
+  /** A LinkedIn that answers every request with `status` and `body`. */
+  async function odd(status: number, body: string) {
+    const server = createServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const base = `http://127.0.0.1:${port}`;
+    return { client: new HttpLinkedInClient({ oauthUrl: `${base}/oauth/v2`, apiUrl: base }), close: () => new Promise((r) => server.close(r)) };
+  }
+
+  it('a token answer whose fields have other types is a failed sign-in, not a crash', async () => {
+    const li2 = await odd(400, JSON.stringify({ access_token: 42, error: ['invalid_grant'], error_description: { text: 'x' } }));
+    try {
+      const error = await rejection(li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri }));
+      expect(error).toBeInstanceOf(IntegrationError);
+      expect(error).toMatchObject({ code: 'linkedin_oauth_failed', message: 'LinkedIn did not complete the sign-in (HTTP 400). Connect LinkedIn again.' });
+    } finally {
+      await li2.close();
+    }
+  });
+
+  it('a token answer with the token but odd optional fields keeps the token and drops the rest', async () => {
+    const li2 = await odd(200, JSON.stringify({ access_token: 'AQtoken', expires_in: '5184000', scope: 7, refresh_token: null }));
+    try {
+      expect(await li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri })).toEqual({ accessToken: 'AQtoken', expiresIn: 5184000 });
+    } finally {
+      await li2.close();
+    }
+  });
+
+  it('a userinfo answer without a string sub → linkedin_error; a non-JSON answer too', async () => {
+    for (const body of [JSON.stringify({ sub: 123, name: 'A' }), '<html>oops</html>']) {
+      const li2 = await odd(200, body);
+      try {
+        const error = await rejection(li2.client.userInfo('AQtoken'));
+        expect(error).toMatchObject({ code: 'linkedin_error', message: 'LinkedIn could not return the member profile (HTTP 200). Try again later.' });
+      } finally {
+        await li2.close();
+      }
+    }
   });
 });

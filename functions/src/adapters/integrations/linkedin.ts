@@ -2,7 +2,24 @@
  * LinkedIn 3-legged OAuth and OIDC userinfo (docs/integrations.md, LinkedIn). Base URLs come from config
  * (LINKEDIN_OAUTH_URL, LINKEDIN_API_URL) so tests point them at the fake.
  */
+import * as z from 'zod';
 import { IntegrationError, type LinkedInClient, type LinkedInTokens } from '../../domain/integrations.js';
+
+/** A field LinkedIn may leave out or send in another type: then it counts as missing. */
+const text = z.string().optional().catch(undefined);
+
+/** The token endpoint's answer: the tokens, or an OAuth error. */
+const TokenAnswer = z.object({
+  access_token: text,
+  expires_in: z.union([z.number(), z.string()]).optional().catch(undefined),
+  scope: text,
+  refresh_token: text,
+  error: text,
+  error_description: text,
+});
+
+/** /v2/userinfo (OIDC): the member id, name and e-mail; `message` on an error. */
+const UserInfoAnswer = z.object({ sub: text, name: text, email: text, message: text });
 
 /**
  * The scopes the app asks for by default: the self-serve products only ("Sign In with LinkedIn
@@ -58,23 +75,24 @@ export class HttpLinkedInClient implements LinkedInClient {
   }
 
   async exchangeCode(input: { clientId: string; clientSecret: string; code: string; redirectUri: string }): Promise<LinkedInTokens> {
-    const { status, json } = await this.tokenRequest({
+    const { status, json: body } = await this.tokenRequest({
       grant_type: 'authorization_code',
       code: input.code,
       client_id: input.clientId,
       client_secret: input.clientSecret,
       redirect_uri: input.redirectUri,
     });
-    if (status >= 200 && status < 300 && typeof json.access_token === 'string' && json.access_token) {
+    const json = TokenAnswer.parse(body);
+    if (status >= 200 && status < 300 && json.access_token) {
       return {
         accessToken: json.access_token,
         expiresIn: typeof json.expires_in === 'number' ? json.expires_in : Number(json.expires_in) || 0,
-        ...(typeof json.scope === 'string' ? { scope: json.scope } : {}),
-        ...(typeof json.refresh_token === 'string' && json.refresh_token ? { refreshToken: json.refresh_token } : {}),
+        ...(json.scope !== undefined ? { scope: json.scope } : {}),
+        ...(json.refresh_token ? { refreshToken: json.refresh_token } : {}),
       };
     }
-    const error = typeof json.error === 'string' ? json.error : '';
-    const description = typeof json.error_description === 'string' ? json.error_description : '';
+    const error = json.error ?? '';
+    const description = json.error_description ?? '';
     if (error === 'invalid_client' || status === 401) {
       throw new IntegrationError(BAD_CLIENT_MESSAGE, 'linkedin_invalid_client', status);
     }
@@ -95,10 +113,10 @@ export class HttpLinkedInClient implements LinkedInClient {
     } catch (error) {
       throw new IntegrationError(unreachableMessage(error), 'linkedin_unreachable');
     }
-    const json = await readJson(response);
+    const json = UserInfoAnswer.parse(await readJson(response));
     if (response.status === 401) throw new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
-    if (!response.ok || typeof json.sub !== 'string') {
-      const detail = typeof json.message === 'string' ? json.message : `HTTP ${response.status}`;
+    if (!response.ok || json.sub === undefined) {
+      const detail = json.message ?? `HTTP ${response.status}`;
       throw new IntegrationError(
         response.status === 403
           ? `LinkedIn did not allow reading the member profile (${detail}). Make sure the app has the "Sign In with LinkedIn using OpenID Connect" product, then reconnect LinkedIn.`
@@ -109,8 +127,8 @@ export class HttpLinkedInClient implements LinkedInClient {
     }
     return {
       sub: json.sub,
-      ...(typeof json.name === 'string' ? { name: json.name } : {}),
-      ...(typeof json.email === 'string' ? { email: json.email } : {}),
+      ...(json.name !== undefined ? { name: json.name } : {}),
+      ...(json.email !== undefined ? { email: json.email } : {}),
     };
   }
 
@@ -128,8 +146,8 @@ export class HttpLinkedInClient implements LinkedInClient {
     } catch (error) {
       return { ok: false, message: error instanceof IntegrationError ? error.message : 'Could not reach LinkedIn. Try again later.' };
     }
-    const { status, json } = result;
-    if (json.error === 'invalid_client' || status === 401) return { ok: false, message: BAD_CLIENT_MESSAGE };
+    const { status } = result;
+    if (TokenAnswer.parse(result.json).error === 'invalid_client' || status === 401) return { ok: false, message: BAD_CLIENT_MESSAGE };
     if (status >= 500) return { ok: false, message: `LinkedIn could not check the credentials right now (HTTP ${status}). Try again later.` };
     return { ok: true };
   }
