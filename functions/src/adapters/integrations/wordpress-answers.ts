@@ -5,19 +5,18 @@
  * Each caller turns them into its own codes and actionable messages.
  */
 
-/** A WordPress error body (WP_Error as REST JSON). */
-export interface WpError {
-  code: string;
-  message: string;
-  data?: { status?: number };
-}
+import * as z from 'zod';
+
+/** A WordPress error body (WP_Error as REST JSON: `{code, message, data}`; we read code and message). */
+const WpErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type WpError = z.infer<typeof WpErrorSchema>;
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function isWpError(value: unknown): value is WpError {
-  return isObject(value) && typeof value.code === 'string' && typeof value.message === 'string';
+  return WpErrorSchema.safeParse(value).success;
 }
 
 /** WordPress messages can carry HTML (<strong>Error:</strong>) and entities. */
