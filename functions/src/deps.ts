@@ -33,40 +33,45 @@ export interface Deps {
   signingKey: () => Promise<Uint8Array>;
 }
 
-/** The setup code of a guarded first registration, read once per container (undefined when none is configured). */
+/**
+ * A value read once per container (per process locally) and read again after a failure, so that a
+ * transient Secrets Manager error is retried by the next request instead of being kept.
+ */
+function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () =>
+    (value ??= read().catch((err: unknown) => {
+      value = undefined;
+      throw err;
+    }));
+}
+
+/** A Secrets Manager secret's text. */
+async function secretString(secretsManager: () => SecretsManagerClient, arn: string): Promise<string | undefined> {
+  return (await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
+}
+
+/** The setup code of a guarded first registration (undefined when none is configured). */
 export function setupCodeLoader(config: Config, secretsManager: () => SecretsManagerClient): FirstAdminGuard['setupCode'] {
   if (config.setupCode) return async () => config.setupCode;
-  if (!config.setupCodeSecretArn) return undefined;
   const arn = config.setupCodeSecretArn;
-  let code: Promise<string | undefined> | undefined;
-  return () =>
-    (code ??= secretsManager()
-      .send(new GetSecretValueCommand({ SecretId: arn }))
-      .then((out) => out.SecretString?.trim() || undefined)
-      .catch((err: unknown) => {
-        code = undefined; // a transient failure is retried by the next registration
-        throw err;
-      }));
+  if (!arn) return undefined;
+  return readOnce(async () => (await secretString(secretsManager, arn))?.trim() || undefined);
 }
 
 /** Audit events go to the structured log, one line each, marked `audit` for a log query. */
 const auditLog: AuditLog = (event, fields) => logger.info(`audit: ${event}`, { audit: event, ...fields });
 
 function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
-  let key: Promise<Uint8Array> | undefined;
-  return () =>
-    (key ??= (async () => {
-      if (config.sessionSecret) return new TextEncoder().encode(config.sessionSecret);
-      if (config.sessionSecretArn) {
-        const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: config.sessionSecretArn }));
-        if (!out.SecretString) throw new Error('The session secret is empty');
-        return new TextEncoder().encode(out.SecretString);
-      }
-      throw new Error('Set SESSION_SECRET (local) or SESSION_SECRET_ARN (AWS) to sign sessions');
-    })().catch((err) => {
-      key = undefined; // let the next request retry a transient Secrets Manager failure
-      throw err;
-    }));
+  return readOnce(async () => {
+    if (config.sessionSecret) return new TextEncoder().encode(config.sessionSecret);
+    if (config.sessionSecretArn) {
+      const secret = await secretString(secretsManager, config.sessionSecretArn);
+      if (!secret) throw new Error('The session secret is empty');
+      return new TextEncoder().encode(secret);
+    }
+    throw new Error('Set SESSION_SECRET (local) or SESSION_SECRET_ARN (AWS) to sign sessions');
+  });
 }
 
 export function buildDeps(config: Config = loadConfig()): Deps {

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   Messages,
   ROLE_ADMIN,
@@ -9,6 +9,7 @@ import {
   type RegisterInput,
 } from '@app/shared';
 import type { AuditLog } from './audit.js';
+import { equalInConstantTime } from './constant-time.js';
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js';
 import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from './login-throttle.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
@@ -94,11 +95,6 @@ export interface FirstAdminGuard {
   adminEmail?: string;
 }
 
-const sameText = (a: string, b: string) => {
-  // Hashing first gives equal lengths, so the comparison takes the same time whatever was typed.
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-};
 
 /** Where a sign-in or an account change comes from. */
 export interface RequestContext {
@@ -146,7 +142,7 @@ export class UserService {
     if (guard.adminEmail && normalizeEmail(guard.adminEmail) === email) return true;
     const code = input.setupCode?.trim();
     const expected = code ? await guard.setupCode?.() : undefined;
-    return Boolean(code && expected && sameText(code, expected.trim()));
+    return Boolean(code && expected && equalInConstantTime(code, expected.trim()));
   }
 
   /** Refuses the most common passwords (the length rules are the schema's). */
@@ -220,7 +216,9 @@ export class UserService {
       throw err;
     }
     const user = await this.store.getByEmail(email);
-    const passwordOk = user ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
+    let passwordOk = false;
+    if (user) passwordOk = await verifyPassword(input.password, user.passwordHash);
+    else await burnPasswordCheck(input.password); // the same time as a real check: unknown e-mails cannot be told by timing
     if (!user || !passwordOk) {
       const locked = await this.options.throttle.failed(subjects);
       this.audit('login.failed', { email, userId: user?.id, address: context.address, reason: user ? 'wrong_password' : 'unknown_email' });

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { deps, onResetDeps } from '../deps.js';
+import { equalInConstantTime } from '../domain/constant-time.js';
 import { forbidden, type ApiResponse } from '../http/response.js';
 import { markViaCloudFront, ORIGIN_SECRET_HEADER } from '../http/client-address.js';
 
@@ -39,11 +39,6 @@ function read(arn: string, region: string): Cached {
   return entry;
 }
 
-/** Constant-time comparison (of digests, so the lengths match too). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 /**
  * In AWS (ORIGIN_SECRET_ARN set) the API answers only requests that carry CloudFront's origin
@@ -60,10 +55,10 @@ export const originSecretCheck = <C extends Context>(): middy.MiddlewareObj<APIG
     const given = event.headers?.[ORIGIN_SECRET_HEADER];
     if (!given) throw forbidden(ORIGIN_NOT_VERIFIED, 'origin_not_verified');
     let entry = (cached ??= read(originSecretArn, region));
-    let matches = sameSecret(given, await entry.value);
+    let matches = equalInConstantTime(given, await entry.value);
     if (!matches && Date.now() - entry.readAt >= REFRESH_AFTER_MS) {
       entry = cached = read(originSecretArn, region);
-      matches = sameSecret(given, await entry.value);
+      matches = equalInConstantTime(given, await entry.value);
     }
     if (!matches) throw forbidden(ORIGIN_NOT_VERIFIED, 'origin_not_verified');
     // Handlers never need it; dropping it keeps it out of anything that echoes or logs headers.
