@@ -6,7 +6,7 @@ import {
   DEFAULT_IMAGE_MODEL,
   DEFAULT_TEXT_MODEL,
 } from '../../src/adapters/ai/index.js';
-import { OfflineContentGenerator, OfflineImageGenerator } from '../../src/adapters/ai/offline.js';
+import { OfflineContentGenerator, OfflineImageGenerator } from '../../src/adapters/ai/offline/index.js';
 import { OpenAiContentGenerator, OpenAiImageGenerator } from '../../src/adapters/ai/openai.js';
 
 describe('aiSettingsFromEnv', () => {

@@ -2,16 +2,14 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { LINKEDIN_MAX_CHARS } from '@app/shared';
 import { AiError, type ArticleBrief } from '../../src/domain/ai.js';
+import { cardSvg, escapeXml, wrap } from '../../src/adapters/ai/offline/card.js';
 import {
-  cardSvg,
-  escapeXml,
   OFFLINE_BLOG_MARKER,
   OFFLINE_EDIT_NEEDS_KEY,
   OFFLINE_LINKEDIN_MARKER,
   OfflineContentGenerator,
   OfflineImageGenerator,
-  wrap,
-} from '../../src/adapters/ai/offline.js';
+} from '../../src/adapters/ai/offline/index.js';
 
 const brief: ArticleBrief = {
   title: 'How Small Teams Automate Publishing',

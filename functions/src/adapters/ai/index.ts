@@ -3,7 +3,7 @@
  * setting, else env OPENAI_API_KEY), otherwise the offline generators (docs/architecture.md, Local and AWS).
  */
 import type { AiSettings, ContentGenerator, ImageGenerator } from '../../domain/ai.js';
-import { OfflineContentGenerator, OfflineImageGenerator } from './offline.js';
+import { OfflineContentGenerator, OfflineImageGenerator } from './offline/index.js';
 import { OpenAiContentGenerator, OpenAiImageGenerator, type OpenAiOptions } from './openai.js';
 
 /**
@@ -37,5 +37,5 @@ export function createImageGenerator(settings: AiSettings, options?: OpenAiOptio
 }
 
 export { AiError, AiQuotaError } from '../../domain/ai.js';
-export { OfflineContentGenerator, OfflineImageGenerator, OFFLINE_EDIT_NEEDS_KEY } from './offline.js';
+export { OfflineContentGenerator, OfflineImageGenerator, OFFLINE_EDIT_NEEDS_KEY } from './offline/index.js';
 export { OpenAiContentGenerator, OpenAiImageGenerator, type OpenAiOptions } from './openai.js';

@@ -13,6 +13,9 @@ const MAX_HASHTAGS = 5;
 /** A line that holds nothing but hashtags, e.g. "#ContentAutomation #AI". */
 const HASHTAG_LINE = /^(?:#[\p{L}\p{N}_]+[ \t]*)+$/u;
 
+/** The marker that opens a list item: "- ", "* ", "• ", "1. ", "2) ". */
+export const LIST_ITEM = /^\s*(?:[-*•‣▪]|\d+[.)])\s+/;
+
 /**
  * `keyword` and `tags` as CamelCase hashtags: "content automation" → "#ContentAutomation", "AI" → "#AI".
  * Case-insensitively deduplicated, purely numeric ones dropped (LinkedIn does not link them), at most 5.
