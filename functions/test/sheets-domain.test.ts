@@ -4,10 +4,9 @@ import { IntegrationError } from '../src/domain/integrations.js';
 import { OAuthState } from '../src/domain/oauth-state.js';
 import { SettingService } from '../src/domain/settings.js';
 import { MemorySecretStore, MemorySettingStore } from './helpers/memory-settings.js';
+import { SheetsService } from '../src/domain/sheets.js';
+import { SHEETS_GRANT_SCOPES_KEY, SHEETS_TOKEN_KEY } from '../src/domain/sheets-grant.js';
 import {
-  SHEETS_GRANT_SCOPES_KEY,
-  SHEETS_TOKEN_KEY,
-  SheetsService,
   statusRange,
   importKey,
   looksLikeHeader,
@@ -16,7 +15,7 @@ import {
   splitTags,
   type ImportMarkers,
   type SheetsClient,
-} from '../src/domain/sheets.js';
+} from '../src/domain/sheets-import.js';
 import type { GoogleOAuthClient } from '../src/domain/integrations.js';
 
 describe('spreadsheet rows', () => {

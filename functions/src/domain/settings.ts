@@ -12,7 +12,7 @@ import {
 import { EMAIL_KEYS } from './email.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { SecretStore, SecretValues, SettingRecord, SettingStore } from './ports.js';
-import { SHEETS_GRANT_CLIENT_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_TOKEN_KEY } from './sheets.js';
+import { SHEETS_GRANT_CLIENT_KEY, SHEETS_GRANT_SCOPES_KEY, SHEETS_TOKEN_KEY } from './sheets-grant.js';
 
 /**
  * Settings whose values are not secret (addresses, ids, expiry times, granted scopes): kept in the
@@ -61,7 +61,7 @@ const MASK_CHARS = /[•●]/;
 
 /**
  * What belongs to the Google OAuth client saved as gmail_client_id (domain/email.ts, and the
- * Sheets import's client in domain/sheets.ts). The client is saved through the generic settings
+ * Sheets import's client in domain/sheets-grant.ts). The client is saved through the generic settings
  * call, so this is where a change of client is seen: a stored secret only ever goes with the client
  * it was saved for, and a refresh token only works for the client that it was issued to.
  */

@@ -1,8 +1,8 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ImportMarker, ImportMarkers } from '../../domain/sheets.js';
+import type { ImportMarker, ImportMarkers } from '../../domain/sheets-import.js';
 import { conditionHeld } from './client.js';
 
-/** USER#<userId> / IMPORT#<key>: one item per imported spreadsheet row (see domain/sheets.ts). */
+/** USER#<userId> / IMPORT#<key>: one item per imported spreadsheet row (see domain/sheets-import.ts). */
 const key = (userId: string, importKey: string) => ({ PK: `USER#${userId}`, SK: `IMPORT#${importKey}` });
 
 export class DynamoImportMarkers implements ImportMarkers {

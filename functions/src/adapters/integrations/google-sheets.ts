@@ -9,7 +9,8 @@ import type { OAuth2Client } from 'google-auth-library';
 import { createOAuth2Client } from './google-auth.js';
 import type { Spreadsheet } from '@app/shared';
 import { IntegrationError } from '../../domain/integrations.js';
-import type { GoogleGrant, SheetValues, SheetsClient } from '../../domain/sheets.js';
+import type { GoogleGrant } from '../../domain/sheets-grant.js';
+import type { SheetValues, SheetsClient } from '../../domain/sheets-import.js';
 import { googleError, googleOAuthEndpoints } from './google.js';
 
 export const SPREADSHEET_MIME_TYPE = 'application/vnd.google-apps.spreadsheet';
