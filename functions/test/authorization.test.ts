@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDef } from '../src/routes.js';
+import { routes, type RouteDef } from '@app/shared/api';
 import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 import { EXAMPLE_BODIES, exampleBody } from './helpers/example-bodies.js';
 

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { MAX_BODY_BYTES, Messages } from '@app/shared';
-import { routes, type RouteDef } from '../src/routes.js';
+import { routes, type RouteDef } from '@app/shared/api';
 import { Client, drafted, registration, startTestApp, type CallOptions, type TestApp } from './helpers/app.js';
 import { EXAMPLE_BODIES, exampleBody } from './helpers/example-bodies.js';
 

@@ -6,7 +6,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from './api-function.js';
 import { BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
@@ -80,7 +80,7 @@ export type Capability =
 /**
  * The one place that says what each function needs, from what its code does (a new route group
  * is one line here; synthesis fails for a group without a line). Keys: the route groups of
- * functions/src/routes.ts and `worker`.
+ * shared/src/api/routes.ts and `worker`.
  */
 export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = {
   /** Registration: the first account is the admin only with the setup code (or the adminEmail address). */

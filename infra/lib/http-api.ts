@@ -12,7 +12,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { routeGroup, routes, type RouteDef } from '../../functions/src/routes.js';
+import { routeGroup, routes, type RouteDef } from '@app/shared/api';
 
 /** Fields of the stage's JSON access log (no cookies, headers or query strings: they can hold secrets). */
 const ACCESS_LOG_FIELDS = {

@@ -1,7 +1,7 @@
 import { CfnRule, Fn, Stack, Token } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { routes } from '../../functions/src/routes.js';
+import { routes } from '@app/shared/api';
 
 /**
  * Per-client limits of the distribution's web ACL: requests per client IP address in a sliding
@@ -69,7 +69,7 @@ export class EdgeWebAcl extends Construct {
 
     const authPaths = AUTH_RATE_LIMITED_ROUTES.map((routeId) => {
       const route = routes.find((r) => r.id === routeId);
-      if (!route) throw new Error(`No route ${routeId} in functions/src/routes.ts for the sign-in rate limit`);
+      if (!route) throw new Error(`No route ${routeId} in shared/src/api/routes.ts for the sign-in rate limit`);
       return route.path.toLowerCase();
     });
 

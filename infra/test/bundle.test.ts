@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from '../lib/api-function.js';
 import { onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/src/routes.js';
+import { routes } from '@app/shared/api';
 import { AI_CONTEXT_ENV } from '../lib/content-publisher-stack.js';
 import { repoRoot } from '../lib/paths.js';
 import { testApp } from './helpers.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { buildApp, type BuildAppOptions } from '../lib/app.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';

@@ -4,7 +4,7 @@ import { Validations, type App } from 'aws-cdk-lib';
 import { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { builtSpaDir, testApp, type TestAppOptions } from './helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { ALARM_DEFAULTS } from '../lib/alarms.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../functions/src/http/client-address.js';
-import { routeGroups, routes } from '../../functions/src/routes.js';
+import { routeGroups, routes } from '@app/shared/api';
 import { contextFlag } from '../lib/app.js';
 import { ContentPublisherStack, setupCodeCommand } from '../lib/content-publisher-stack.js';
 import { AUTH_RATE_LIMITED_ROUTES, RATE_LIMITS, RATE_WINDOW_SECONDS, WEB_ACL_REGION } from '../lib/web-acl.js';

@@ -38,7 +38,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoArticleStore } from '../../functions/src/adapters/dynamo/article-store.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../functions/src/local/dynamo.js';
 import { startLocalS3, type LocalS3 } from '../../functions/src/local/s3.js';
-import { matchRoute, routeKey } from '../../functions/src/routes.js';
+import { matchRoute, routeKey } from '@app/shared/api';
 import { startFakeOpenAi, type FakeOpenAi } from '../../functions/test/fakes/openai.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { onDemandModulesOf } from '../lib/bundling.js';

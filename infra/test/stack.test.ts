@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../functions/src/adapters/table-definition.js';
-import { routeGroup, routeGroups, routes } from '../../functions/src/routes.js';
+import { routeGroup, routeGroups, routes } from '@app/shared/api';
 import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
 import {
   FUNCTION_ACCESS,

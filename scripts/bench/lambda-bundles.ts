@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop as stopEsbuild } from 'esbuild';
-import { routeGroups } from '../../functions/src/routes.js';
+import { routeGroups } from '@app/shared/api';
 import { lambdaBuildOptions, unbundledPackages } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../../infra/lib/worker-function.js';

@@ -9,7 +9,7 @@ import { groupHandlers } from '../lambda/index.js';
 import { LOCAL_SECURITY_HEADERS } from '../http/security-headers.js';
 import { logger } from '../logger.js';
 import { API_FUNCTION_TIMEOUT_S } from '../time-budgets.js';
-import { matchRoute, routeGroup, routeKey } from '../routes.js';
+import { matchRoute, routeGroup, routeKey } from '@app/shared/api';
 
 /** API Gateway's own payload limit; the 1 MB API rule is enforced by the shared middleware. */
 const GATEWAY_MAX_BYTES = 10 * 1024 * 1024;

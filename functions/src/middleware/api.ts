@@ -14,7 +14,7 @@ import { IntegrationError } from '../domain/integrations.js';
 import { badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
-import { findRouteByKey, type RouteDef } from '../routes.js';
+import { findRouteByKey, type RouteDef } from '@app/shared/api';
 import { originSecretCheck } from './origin-secret.js';
 
 /** What a route handler receives: validated input, the signed-in user (per the route's access). */

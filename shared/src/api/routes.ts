@@ -1,41 +1,37 @@
 import type { ZodType } from 'zod';
 import {
+  ApprovalSchema,
   ArticleParamsSchema,
   BlogContentSchema,
   CreateArticleSchema,
   GptEditSchema,
-  IdParamsSchema,
   ImageParamsSchema,
   ImageRequestSchema,
   LinkedInContentSchema,
-  LoginSchema,
-  ChangePasswordSchema,
   PreviewQuerySchema,
-  RegisterSchema,
-  SaveSettingSchema,
-  SettingParamsSchema,
-  SettingsQuerySchema,
-  UserStatusSchema,
-  WordPressCredentialsSchema,
-  WordPressTestSchema,
-  LinkedInCredentialsSchema,
-  LinkedInAuthQuerySchema,
-  OAuthCallbackQuerySchema,
-  WebhookSchema,
+  ScheduleSchema,
+} from '../articles.js';
+import { ChangePasswordSchema, IdParamsSchema, LoginSchema, RegisterSchema, UserStatusSchema } from '../auth.js';
+import {
   EmailTestSchema,
+  LinkedInAuthQuerySchema,
+  LinkedInCredentialsSchema,
+  OAuthCallbackQuerySchema,
   PostingModeSchema,
   PublishParamsSchema,
-  ScheduleSchema,
-  ApprovalSchema,
-  SheetsImportSchema,
-  SheetsAuthQuerySchema,
-} from '@app/shared';
+  WebhookSchema,
+  WordPressCredentialsSchema,
+  WordPressTestSchema,
+} from '../integrations.js';
+import { SaveSettingSchema, SettingParamsSchema, SettingsQuerySchema } from '../settings.js';
+import { SheetsAuthQuerySchema, SheetsImportSchema } from '../sheets.js';
 
 /**
  * The route table: the single source of truth for every API call. The CDK stack creates one
  * HTTP API route per entry (served by the function of the entry's group, the part of `id` before
  * the dot) and the local server mounts the same entries. Access is enforced by middleware from
  * `access`; `body`, `query` and `params` are validated with these schemas before a handler runs.
+ * The SPA's client builds its calls from the same entries; each route's answer is in responses.ts.
  */
 export type Access = 'public' | 'user' | 'admin';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -118,24 +114,49 @@ export const routes = [
 
 export type RouteId = (typeof routes)[number]['id'];
 export type RouteGroup = RouteId extends `${infer G}.${string}` ? G : never;
+/** The table entry of route K, with its literal access and schema types. */
+export type RouteOf<K extends RouteId> = Extract<(typeof routes)[number], { id: K }>;
+/** The routes of one group (one Lambda function). */
+export type GroupRouteId<G extends RouteGroup> = Extract<RouteId, `${G}.${string}`>;
 
 export const routeGroup = (route: Pick<RouteDef, 'id'>): string => route.id.split('.')[0]!;
 export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 export const routeGroups = (): string[] => [...new Set(routes.map(routeGroup))];
 
-const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
-const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
-export const findRouteByKey = (key: string): RouteDef | undefined => byKey.get(key);
+/** The entry of route `id`. */
+export const routeById = <K extends RouteId>(id: K): RouteOf<K> => routes.find((r) => r.id === id) as RouteOf<K>;
 
-// Literal segments win over parameters (/api/articles/unpublished before /api/articles/{id}), as in API Gateway.
-const compiled = [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path)).map((route) => {
-  const names: string[] = [];
-  const pattern = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
+/**
+ * The path of a call to `route`: each `{name}` segment replaced by `params[name]`, URI-encoded
+ * (API Gateway and matchRoute decode it again). A missing parameter is a programming error.
+ */
+export function routePath(route: Pick<RouteDef, 'path'>, params: Readonly<Record<string, string>> = {}): string {
+  return route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${route.path}: no value for {${name}}`);
+    return encodeURIComponent(value);
   });
-  return { route: route as RouteDef, regex: new RegExp(`^${pattern}$`), names };
-});
+}
+
+// Built on first use, so that a bundle importing only the table (the SPA's client) carries no set-up work.
+let byKey: Map<string, RouteDef> | undefined;
+export const findRouteByKey = (key: string): RouteDef | undefined =>
+  (byKey ??= new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]))).get(key);
+
+const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
+let compiled: { route: RouteDef; regex: RegExp; names: string[] }[] | undefined;
+// Literal segments win over parameters (/api/articles/unpublished before /api/articles/{id}), as in API Gateway.
+const compile = () =>
+  [...routes]
+    .sort((a, b) => paramCount(a.path) - paramCount(b.path))
+    .map((route) => {
+      const names: string[] = [];
+      const pattern = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      return { route: route as RouteDef, regex: new RegExp(`^${pattern}$`), names };
+    });
 
 /**
  * Matches a concrete request path the way API Gateway does: exact segments, `{name}` = one segment,
@@ -146,7 +167,7 @@ export function matchRoute(
   path: string,
 ): { route: RouteDef; params: Record<string, string> } | { methodNotAllowed: true } | { malformedPath: true } | undefined {
   let pathMatched = false;
-  for (const { route, regex, names } of compiled) {
+  for (const { route, regex, names } of (compiled ??= compile())) {
     const m = regex.exec(path);
     if (!m) continue;
     pathMatched = true;

@@ -1,0 +1,278 @@
+import type { Article, ImageStatus, Platform } from '../articles.js';
+import type { PublicUser, SetupStatus } from '../auth.js';
+import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
+import type { Setting } from '../settings.js';
+import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '../sheets.js';
+import type { RouteId } from './routes.js';
+
+/**
+ * What each route answers on success (functions/src/http/<group>.ts builds it; the SPA reads it).
+ * Failures are always the error body `{error, message, code?}` (ApiErrorBody). A route that
+ * answers no JSON is marked: Redirect (the OAuth callbacks) or Binary (the image preview).
+ */
+
+declare const redirectMark: unique symbol;
+declare const binaryMark: unique symbol;
+/** A 302 to a page of the SPA, no body: the route is a provider's redirect target, not a fetch call. */
+export interface Redirect {
+  readonly [redirectMark]: true;
+}
+/** Bytes with their own content type (an image): loaded by the browser from its URL, not fetched as JSON. */
+export interface Binary {
+  readonly [binaryMark]: true;
+}
+
+/** Every failure's body (functions/src/http/response.ts, errorResponse). */
+export interface ApiErrorBody {
+  /** The text for the person; the same as `message` (auth screens read this one). */
+  error: string;
+  message: string;
+  /** A stable machine-readable reason (e.g. `linkedin_token_invalid`), when there is one. */
+  code?: string;
+}
+
+/** An action's confirmation: the text to show. */
+export interface MessageAnswer {
+  message: string;
+}
+
+/** An action that succeeded, with the text to show. */
+export interface SuccessAnswer {
+  success: true;
+  message: string;
+}
+
+/** The signed-in user (GET /api/auth/me). */
+export interface CurrentUserAnswer {
+  user: PublicUser;
+}
+
+/** Signed in: the user, and a session cookie is set. */
+export interface SignInAnswer {
+  user: PublicUser;
+  message: string;
+}
+
+/**
+ * 201 for every registration. `user` only for the very first account (the admin, signed in at
+ * once); a new account awaiting approval and an e-mail that has an account already get the same
+ * answer without it.
+ */
+export interface RegisterAnswer {
+  user?: PublicUser;
+  message: string;
+}
+
+export interface UserListAnswer {
+  users: PublicUser[];
+}
+
+/** An account activated or deactivated by the admin. */
+export interface UserStatusAnswer {
+  user: PublicUser;
+  message: string;
+}
+
+/** A list of the owner's articles; long texts (details, blog and LinkedIn versions) are previews. */
+export interface ArticleListAnswer {
+  articles: Article[];
+}
+
+/** One article, in full. */
+export interface ArticleAnswer {
+  article: Article;
+}
+
+/** The article after a change (created, edited, drafting restarted). */
+export interface ArticleSavedAnswer extends ArticleAnswer {
+  success: true;
+}
+
+/** The AI's edit of a version, saved into the article. */
+export interface GptEditAnswer extends ArticleSavedAnswer {
+  editedContent: string;
+}
+
+export interface ScheduleAnswer extends ArticleSavedAnswer {
+  /** The ISO time the platform is now scheduled for. */
+  scheduledFor: string | null;
+}
+
+/** 202: image generation started in the background; poll GET /api/image/{articleId} until `pending` is false. */
+export interface ImageStartAnswer extends ImageStatus {
+  message: string;
+}
+
+export interface SaveSettingAnswer {
+  success: true;
+  /** The entry as saved, its value masked unless it is a public one. */
+  setting: Setting;
+  message: string;
+}
+
+/** A failed WordPress check is an answer, not an error: `success: false` with the reason. */
+export type WordPressCheckAnswer =
+  | { success: true; user: { name: string }; message: string }
+  | { success: false; error: string; message: string; code: string };
+
+/** Credentials saved after a passing check. */
+export interface WordPressSavedAnswer {
+  success: true;
+  user: { name: string };
+  message: string;
+  /** The site URL as stored (scheme, host and path, no trailing slash). */
+  siteUrl: string;
+}
+
+export interface WordPressPublishAnswer {
+  success: true;
+  /** The post's address, when WordPress gave one. */
+  post: { link: string | null };
+  article: Article;
+  message: string;
+}
+
+/** A failed LinkedIn check is an answer, not an error: `success: false` with the reason. */
+export type LinkedInCheckAnswer = { success: true; message: string } | { success: false; error: string; message: string };
+
+/** The provider's sign-in page to send the browser to. */
+export interface AuthUrlAnswer {
+  success: true;
+  authUrl: string;
+}
+
+/** The automation webhook called after a LinkedIn publication ('' = none). */
+export interface WebhookAnswer {
+  success: true;
+  webhookUrl: string;
+  hasSigningSecret: boolean;
+}
+
+export interface WebhookSavedAnswer {
+  success: true;
+  message: string;
+  webhookUrl: string;
+  /** Only when the secret is first created: shown once. */
+  signingSecret?: string;
+}
+
+export interface LinkedInPublishAnswer {
+  success: true;
+  post: { url: string };
+  article: Article;
+  message: string;
+}
+
+/** Who a LinkedIn post of the article goes out as. */
+export type PostingMode = Article['linkedInMode'];
+
+export interface PostingModeAnswer {
+  success: true;
+  mode: PostingMode;
+}
+
+export interface PostingModeSavedAnswer extends PostingModeAnswer {
+  message: string;
+}
+
+/** What an approval link would publish (reading it never publishes). */
+export interface ApprovalPreview {
+  success: true;
+  title: string;
+  platform: Platform;
+  /** The scheduled time the link was made for. */
+  scheduledFor: string;
+  /** Whether that is still the platform's schedule (a moved schedule's link is outdated). */
+  current: boolean;
+  published: boolean;
+  /** The start of the version's text. */
+  preview: string;
+  postUrl: string | null;
+}
+
+/** The approved platform was published. */
+export interface ApprovalDone {
+  success: true;
+  message: string;
+  platform: Platform;
+  postUrl: string | null;
+}
+
+export interface SpreadsheetListAnswer {
+  success: true;
+  spreadsheets: Spreadsheet[];
+}
+
+/** The answer of each route on success, by route id. */
+export interface ApiResponses {
+  'auth.register': RegisterAnswer;
+  'auth.login': SignInAnswer;
+  'auth.me': CurrentUserAnswer;
+  'auth.logout': MessageAnswer;
+  'auth.logoutEverywhere': MessageAnswer;
+  'auth.changePassword': MessageAnswer;
+  'auth.setup': SetupStatus;
+  'admin.listUsers': UserListAnswer;
+  'admin.setUserStatus': UserStatusAnswer;
+
+  'articles.list': ArticleListAnswer;
+  'articles.create': ArticleSavedAnswer;
+  'articles.unpublished': ArticleListAnswer;
+  'articles.published': ArticleListAnswer;
+  'articles.get': ArticleAnswer;
+  'articles.updateBlog': ArticleSavedAnswer;
+  'articles.updateLinkedIn': ArticleSavedAnswer;
+  'articles.retryGeneration': ArticleSavedAnswer;
+  'schedule.set': ScheduleAnswer;
+  'articles.gptEdit': GptEditAnswer;
+
+  'images.generate': ImageStartAnswer;
+  'images.regenerate': ImageStartAnswer;
+  'images.preview': Binary;
+  'images.status': ImageStatus;
+
+  'settings.list': Setting[];
+  'settings.save': SaveSettingAnswer;
+  'settings.delete': SuccessAnswer;
+
+  'wordpress.status': WordPressStatus;
+  'wordpress.testConnection': WordPressCheckAnswer;
+  'wordpress.saveCredentials': WordPressSavedAnswer;
+  'wordpress.publish': WordPressPublishAnswer;
+
+  'linkedin.status': LinkedInStatus;
+  'linkedin.saveCredentials': SuccessAnswer;
+  'linkedin.testConnection': LinkedInCheckAnswer;
+  'linkedin.authUrl': AuthUrlAnswer;
+  'linkedin.callback': Redirect;
+  'linkedin.getWebhook': WebhookAnswer;
+  'linkedin.setWebhook': WebhookSavedAnswer;
+  'linkedin.publish': LinkedInPublishAnswer;
+  'linkedin.setPostingMode': PostingModeSavedAnswer;
+  'linkedin.getPostingMode': PostingModeAnswer;
+
+  'email.status': EmailStatus;
+  'email.authUrl': AuthUrlAnswer;
+  'email.callback': Redirect;
+  'approvals.preview': ApprovalPreview;
+  'approvals.confirm': ApprovalDone;
+  'email.test': SuccessAnswer;
+
+  'sheets.authUrl': AuthUrlAnswer;
+  'sheets.callback': Redirect;
+  'sheets.status': SheetsStatus;
+  'sheets.disconnect': SuccessAnswer;
+  'sheets.list': SpreadsheetListAnswer;
+  'sheets.import': SheetsImportResult;
+}
+
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** Does not compile unless ApiResponses names exactly the routes of the table, no more and no fewer. */
+export type ApiResponsesCoverRoutes = Assert<Exactly<keyof ApiResponses, RouteId>>;
+
+/** The answer of route K on success. */
+export type RouteResponse<K extends RouteId> = ApiResponses[K];
+
+/** The routes that answer JSON: the ones a fetch client calls (not the redirects, not the image bytes). */
+export type JsonRouteId = { [K in RouteId]: ApiResponses[K] extends Redirect | Binary ? never : K }[RouteId];
