@@ -2,17 +2,12 @@
  * Ports for AI work. Two implementations each: OpenAI (when the user's `openai_api_key` setting or
  * env OPENAI_API_KEY is there) and an offline drafting one that composes from the article's own fields.
  */
+import type { Article } from '@app/shared';
+
 export type Platform = 'blog' | 'linkedin';
 
-/** What the generators know about an article. */
-export interface ArticleBrief {
-  title: string;
-  topic: string;
-  keyword: string;
-  details: string;
-  imageDescription: string;
-  tags: string[];
-}
+/** What the generators know about an article: the fields its author wrote. */
+export type ArticleBrief = Pick<Article, 'title' | 'topic' | 'keyword' | 'details' | 'imageDescription' | 'tags'>;
 
 export interface ContentGenerator {
   readonly kind: 'openai' | 'offline';

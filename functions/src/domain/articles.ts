@@ -21,23 +21,13 @@ export interface StoredImage {
   generatedAt: string;
 }
 
-export interface ArticleRecord {
-  id: string;
+/**
+ * The stored article: the API's Article (docs/data-model.md, articles) without `_id`, which the API
+ * adds as a copy of `id`, and with what only the server keeps.
+ */
+export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   userId: string;
-  title: string;
-  topic: string;
-  keyword: string;
-  details: string;
-  imageDescription: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-  blog: Article['blog'];
-  linkedin: Article['linkedin'];
-  scheduled: Article['scheduled'];
-  lastError: Article['lastError'];
-  linkedInMode: Article['linkedInMode'];
-  generation: Article['generation'];
+  /** Stored as the images' object keys; the API shows their URLs instead (http/article-view.ts). */
   image: StoredImage | null;
   imageJob: { status: 'pending' | 'done' | 'failed'; requestedAt: string; error: { code: string; message: string } | null } | null;
   /** In-flight publish claims per platform (see ArticleStore.claimPublish). */

@@ -15,16 +15,11 @@ import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from '
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import { revokedEntryExpiry, revokedSessionEntry, type Session } from './sessions.js';
 
-export interface UserRecord {
+/** The stored user: the API's PublicUser and what only the server keeps. */
+export interface UserRecord extends Omit<PublicUser, '_id'> {
+  /** The API shows it as `_id`. */
   id: string;
-  name: string;
-  surname: string;
-  email: string;
-  role: string;
-  isActive: boolean;
-  timezone: string;
   passwordHash: string;
-  createdAt: string;
   updatedAt: string;
   /** Set the first time an admin activates the account; tells "pending" from "deactivated". */
   approvedAt?: string;
