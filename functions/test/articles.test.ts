@@ -146,7 +146,7 @@ describe('articles', () => {
   });
 
   it('an older image job finishing after a newer request changes nothing (the newer request wins)', async () => {
-    const { deps } = await import('../src/deps.js');
+    const { deps } = await import('../src/wiring/deps.js');
     const { DynamoArticleStore } = await import('../src/adapters/dynamo/article-store.js');
     const { ArticleService } = await import('../src/domain/articles.js');
     const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
@@ -219,7 +219,7 @@ describe('settings (API keys)', () => {
     }
     expect(await app.items()).toEqual(before);
     // …and the list hides them when the panels have written them.
-    const { deps } = await import('../src/deps.js');
+    const { deps } = await import('../src/wiring/deps.js');
     const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
     await deps().settings.put(ownerId, 'linkedin_client_secret', 'linkedin-secret-value', 'LinkedIn client secret');
 

@@ -24,7 +24,7 @@ import { LambdaJobQueue } from '../src/adapters/aws/lambda-job-queue.js';
 import { SecretsManagerStore, followingVersionId } from '../src/adapters/aws/secrets-manager-store.js';
 import { SqsJobQueue } from '../src/adapters/aws/sqs-job-queue.js';
 import { JobsNotQueuedError, type Job } from '../src/domain/ports.js';
-import { eachToQueue } from '../src/services/jobs.js';
+import { eachToQueue } from '../src/wiring/jobs.js';
 
 const notFound = () => new ResourceNotFoundException({ message: 'not found', $metadata: {} });
 

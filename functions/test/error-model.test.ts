@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resetDeps } from '../src/deps.js';
+import { resetDeps } from '../src/wiring/lazy.js';
 import { AiQuotaError } from '../src/domain/ai.js';
 import {
   ConflictError,

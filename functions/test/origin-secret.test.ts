@@ -2,7 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDeps } from '../src/deps.js';
+import { resetDeps } from '../src/wiring/lazy.js';
 import { clientAddress, viewerIp } from '../src/http/client-address.js';
 import { json } from '../src/http/response.js';
 import { createApiHandler } from '../src/middleware/api.js';

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
-import { approvalNotifier } from '../src/services/approval-notifier.js';
+import { approvalNotifier } from '../src/wiring/approval-notifier.js';
 import { PUBLISH_CLAIM_STALE_MS } from '../src/time-budgets.js';
 import { parseMime } from './fakes/mime.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';

@@ -4,8 +4,8 @@ import { RecordedRunFailure } from '../src/domain/scheduling.js';
 
 const articles = vi.hoisted(() => ({ generateContent: vi.fn(), generateImage: vi.fn(), recordFailure: vi.fn() }));
 const notifier = vi.hoisted(() => ({ generateAndNotify: vi.fn() }));
-vi.mock('../src/services/articles.js', () => ({ articleServices: () => ({ articles }) }));
-vi.mock('../src/services/approval-notifier.js', () => ({ approvalNotifier: () => notifier }));
+vi.mock('../src/wiring/articles.js', () => ({ articleServices: () => ({ articles }) }));
+vi.mock('../src/wiring/approval-notifier.js', () => ({ approvalNotifier: () => notifier }));
 const { runJob } = await import('../src/jobs/run-job.js');
 
 const content = { type: 'generate-content' as const, userId: 'u1', articleId: 'a1' };

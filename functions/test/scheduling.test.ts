@@ -8,7 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { NOTIFY_LEASE_MS, NotifyInProgressError } from '../src/domain/scheduling.js';
-import { approvalNotifier } from '../src/services/approval-notifier.js';
+import { approvalNotifier } from '../src/wiring/approval-notifier.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
@@ -293,7 +293,7 @@ describe('the approval e-mail', () => {
     await imageSettled(user, id);
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'linkedin', at);
-    const { schedulerServices } = await import('../src/services/scheduler.js');
+    const { schedulerServices } = await import('../src/wiring/scheduler.js');
     await schedulerServices().articles.update(userId, id, { lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota' } });
     expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).toBe('sent');
     const mail = parsed().at(-1)!;

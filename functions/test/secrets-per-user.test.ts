@@ -17,7 +17,7 @@ import { SecretsManagerStore } from '../src/adapters/aws/secrets-manager-store.j
 import { createDocumentClient, queryAll } from '../src/adapters/dynamo/client.js';
 import { EncryptedSecretStore } from '../src/adapters/dynamo/encrypted-secret-store.js';
 import { DynamoSettingStore } from '../src/adapters/dynamo/setting-store.js';
-import { resetDeps } from '../src/deps.js';
+import { resetDeps } from '../src/wiring/lazy.js';
 import type { SecretValues } from '../src/domain/ports.js';
 import { PUBLIC_SETTING_KEYS, SECRET_VALUES_MAX_BYTES, SettingService } from '../src/domain/settings.js';
 import { ensureTable } from '../src/local/dynamo.js';

@@ -2,7 +2,7 @@ import type { Platform } from '@app/shared';
 
 /**
  * Business events the services report where the outcome is known: metrics in AWS
- * (functions/src/metrics.ts, wired in functions/src/services/*). Optional in every service's deps,
+ * (functions/src/metrics.ts, wired in functions/src/wiring/*). Optional in every service's deps,
  * so the domain needs no vendor SDK and its tests need no fake.
  */
 export interface BusinessEvents {

@@ -1,5 +1,5 @@
 import type { ApiRequest, RouteHandler } from '../middleware/api.js';
-import { approvalLinks } from '../services/approvals.js';
+import { approvalLinks } from '../wiring/approvals.js';
 import { json } from './response.js';
 
 /** Public: the signed, expiring token in the e-mailed link is the authorization. */

@@ -1,7 +1,7 @@
 import type { CreateArticleInput, GptEditInput, Platform } from '@app/shared';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { articleServices } from '../services/articles.js';
+import { articleServices } from '../wiring/articles.js';
 import { ListCache } from './list-cache.js';
 import { acceptsGzip, gzipBase64, json, jsonGzip, jsonText } from './response.js';
 

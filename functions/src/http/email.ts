@@ -1,6 +1,6 @@
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { integrations } from '../services/integrations.js';
+import { integrations } from '../wiring/integrations.js';
 import { publicOrigin, redirect } from './origin.js';
 import { json } from './response.js';
 

@@ -1,6 +1,6 @@
 import type { Platform } from '@app/shared';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { articleServices } from '../services/articles.js';
+import { articleServices } from '../wiring/articles.js';
 import { toApiImageStatus } from './article-view.js';
 import { binary, json } from './response.js';
 

@@ -1,10 +1,10 @@
 import { IntegrationMessages, PostingModeMessages } from '@app/shared';
 import { toApiArticle } from './article-view.js';
-import { publishing } from '../services/publishing.js';
+import { publishing } from '../wiring/publishing.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { badRequest } from '../domain/errors.js';
 import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { integrations } from '../services/integrations.js';
+import { integrations } from '../wiring/integrations.js';
 import { publicOrigin, redirect } from './origin.js';
 import { json } from './response.js';
 

@@ -2,7 +2,7 @@ import type { ScheduleInput } from '@app/shared';
 import { toApiArticle } from './article-view.js';
 import { scheduleArticle } from '../domain/scheduling.js';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { schedulerServices } from '../services/scheduler.js';
+import { schedulerServices } from '../wiring/scheduler.js';
 import { json } from './response.js';
 
 async function setSchedule({ user, params, body }: SignedInRequest<ScheduleInput, unknown, { id: string }>) {

@@ -1,7 +1,7 @@
 import { SheetsMessages, type SheetsAccess, type SheetsImportInput } from '@app/shared';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
-import { sheets } from '../services/sheets.js';
+import { sheets } from '../wiring/sheets.js';
 import { publicOrigin, redirect } from './origin.js';
 import { json } from './response.js';
 

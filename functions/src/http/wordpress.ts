@@ -2,8 +2,8 @@ import type { WordPressCredentialsInput } from '@app/shared';
 import { IntegrationMessages } from '@app/shared';
 import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
 import { toApiArticle } from './article-view.js';
-import { integrations } from '../services/integrations.js';
-import { publishing } from '../services/publishing.js';
+import { integrations } from '../wiring/integrations.js';
+import { publishing } from '../wiring/publishing.js';
 import { json } from './response.js';
 
 type Body = Required<Omit<WordPressCredentialsInput, 'siteId' | 'skipPasswordUpdate'>> & Pick<WordPressCredentialsInput, 'skipPasswordUpdate'>;

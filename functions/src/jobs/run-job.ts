@@ -4,8 +4,8 @@ import type { Job } from '../domain/ports.js';
 import { NotifyInProgressError, RecordedRunFailure } from '../domain/scheduling.js';
 import { logger } from '../logger.js';
 import { draftFailed, jobDuration } from '../metrics.js';
-import { approvalNotifier } from '../services/approval-notifier.js';
-import { articleServices } from '../services/articles.js';
+import { approvalNotifier } from '../wiring/approval-notifier.js';
+import { articleServices } from '../wiring/articles.js';
 
 const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-content': 'draft_failed',

@@ -6,7 +6,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
 import type { ZodType } from 'zod';
-import { deps, type Deps } from '../deps.js';
+import { deps, type Deps } from '../wiring/deps.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { UserRecord } from '../domain/users.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';

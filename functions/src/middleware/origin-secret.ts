@@ -1,7 +1,8 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from '../wiring/deps.js';
+import { onResetDeps } from '../wiring/lazy.js';
 import { equalInConstantTime } from '../domain/constant-time.js';
 import { forbidden, type ApiResponse } from '../http/response.js';
 import { markViaCloudFront, ORIGIN_SECRET_HEADER } from '../http/client-address.js';

@@ -17,7 +17,7 @@
  * No message ever carries the API key (OpenAI's own messages are passed through a redactor).
  *
  * The SDK (and sharp) are loaded on first use, so importing this module (every Lambda imports the
- * factory through deps.ts) costs nothing at cold start.
+ * factory through wiring/articles.ts) costs nothing at cold start.
  */
 import type { OpenAI } from 'openai';
 import { LINKEDIN_MAX_CHARS } from '@app/shared';

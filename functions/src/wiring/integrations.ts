@@ -2,7 +2,8 @@ import { GoogleOAuth, GMAIL_SEND_SCOPE } from '../adapters/integrations/google.j
 import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../adapters/integrations/linkedin.js';
 import { GmailSender, OutboxSender } from '../adapters/integrations/mail.js';
 import { HttpWordPressClient } from '../adapters/integrations/wordpress.js';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from './deps.js';
+import { lazy } from './lazy.js';
 import { EmailService } from '../domain/email.js';
 import { LinkedInService } from '../domain/linkedin.js';
 import { WordPressService } from '../domain/wordpress.js';
@@ -38,9 +39,5 @@ function build(): IntegrationServices {
   };
 }
 
-let current: IntegrationServices | undefined;
 /** WordPress, LinkedIn and e-mail services, built on first use (kept out of the auth bundle). */
-export const integrations = (): IntegrationServices => (current ??= build());
-onResetDeps(() => {
-  current = undefined;
-});
+export const integrations = lazy(build);

@@ -3,8 +3,9 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { DynamoImportMarkers } from '../adapters/dynamo/import-marker-store.js';
 import { GoogleOAuth } from '../adapters/integrations/google.js';
 import { GoogleSheetsClient } from '../adapters/integrations/google-sheets.js';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from './deps.js';
 import { createBulkJobQueue } from './bulk-jobs.js';
+import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import { JobsNotQueuedError, type Job } from '../domain/ports.js';
 import { SheetsService, type ArticleImport } from '../domain/sheets.js';
@@ -13,7 +14,7 @@ import { logger } from '../logger.js';
 function build(): SheetsService {
   const { config, db, settings, oauthState } = deps();
   const { googleClientId, googleClientSecret } = config;
-  // The article side of services/articles.ts without its AI clients (the openai SDK, ~430 KB of
+  // The article side of wiring/articles.ts without its AI clients (the openai SDK, ~430 KB of
   // bundle), which creating an article never calls: drafting runs in the worker, as for POST /api/articles.
   const store = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
@@ -63,9 +64,5 @@ function build(): SheetsService {
   });
 }
 
-let current: SheetsService | undefined;
 /** The Google Sheets import, built on first use (its own function group). */
-export const sheets = (): SheetsService => (current ??= build());
-onResetDeps(() => {
-  current = undefined;
-});
+export const sheets = lazy(build);

@@ -3,12 +3,13 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
 import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
+import { lazy } from './lazy.js';
 
 function build(): PublishingService {
   const { config, db, settings } = deps();
@@ -26,8 +27,5 @@ function build(): PublishingService {
   });
 }
 
-let current: PublishingService | undefined;
-export const publishing = (): PublishingService => (current ??= build());
-onResetDeps(() => {
-  current = undefined;
-});
+/** Publishing to WordPress and LinkedIn (and the posting mode), built on first use. */
+export const publishing = lazy(build);

@@ -1,8 +1,9 @@
 import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from '../adapters/ai/index.js';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from './deps.js';
 import { createJobQueue } from './jobs.js';
+import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
 import { businessEvents } from '../metrics.js';
@@ -29,9 +30,5 @@ function build(): ArticleServices {
   return { articles, jobs };
 }
 
-let current: ArticleServices | undefined;
 /** Articles, images and the job queue, built on first use. */
-export const articleServices = (): ArticleServices => (current ??= build());
-onResetDeps(() => {
-  current = undefined;
-});
+export const articleServices = lazy(build);

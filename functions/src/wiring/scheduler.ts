@@ -3,7 +3,8 @@ import { EventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { runLocalJob } from '../adapters/local/in-process-job-queue.js';
 import { TimerScheduler } from '../adapters/local/timer-scheduler.js';
-import { deps, onResetDeps } from '../deps.js';
+import { deps } from './deps.js';
+import { lazy } from './lazy.js';
 import type { ArticleStore, Scheduler } from '../domain/ports.js';
 import { logger } from '../logger.js';
 
@@ -38,9 +39,5 @@ function build(): SchedulerServices {
   return { articles, scheduler: timers, restore: () => timers.restore(), stop: () => timers.stopAll() };
 }
 
-let current: SchedulerServices | undefined;
-export const schedulerServices = (): SchedulerServices => (current ??= build());
-onResetDeps(() => {
-  current?.stop();
-  current = undefined;
-});
+/** The scheduler and the store it schedules for, built on first use; a reset stops the local timers. */
+export const schedulerServices = lazy(build, (services) => services.stop());

@@ -1,25 +1,26 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { loadConfig, type Config } from './config.js';
-import { SecretsManagerStore } from './adapters/aws/secrets-manager-store.js';
+import { loadConfig, type Config } from '../config.js';
+import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from './adapters/dynamo/client.js';
-import { EncryptedSecretStore } from './adapters/dynamo/encrypted-secret-store.js';
-import { DynamoSettingStore } from './adapters/dynamo/setting-store.js';
-import { DynamoUserStore } from './adapters/dynamo/user-store.js';
-import type { SecretStore } from './domain/ports.js';
-import { OAuthState } from './domain/oauth-state.js';
-import { Sessions } from './domain/sessions.js';
-import { SettingService } from './domain/settings.js';
-import { UserService, type FirstAdminGuard } from './domain/users.js';
-import type { AuditLog } from './domain/audit.js';
-import { LoginThrottle } from './domain/login-throttle.js';
-import { DynamoThrottleStore } from './adapters/dynamo/throttle-store.js';
-import { logger } from './logger.js';
+import { createDocumentClient } from '../adapters/dynamo/client.js';
+import { EncryptedSecretStore } from '../adapters/dynamo/encrypted-secret-store.js';
+import { DynamoSettingStore } from '../adapters/dynamo/setting-store.js';
+import { DynamoUserStore } from '../adapters/dynamo/user-store.js';
+import type { SecretStore } from '../domain/ports.js';
+import { OAuthState } from '../domain/oauth-state.js';
+import { Sessions } from '../domain/sessions.js';
+import { SettingService } from '../domain/settings.js';
+import { UserService, type FirstAdminGuard } from '../domain/users.js';
+import type { AuditLog } from '../domain/audit.js';
+import { LoginThrottle } from '../domain/login-throttle.js';
+import { DynamoThrottleStore } from '../adapters/dynamo/throttle-store.js';
+import { logger } from '../logger.js';
+import { lazy } from './lazy.js';
 
 /**
  * What every function needs, built once per process (per Lambda container) from the environment.
- * Heavier services (articles: AI, S3, jobs) live in their own modules so that the auth and admin
- * bundles stay small.
+ * Heavier parts (articles: AI, S3, jobs) are wired in their own modules of wiring/ so that the auth
+ * and admin bundles stay small.
  */
 export interface Deps {
   config: Config;
@@ -100,15 +101,5 @@ export function buildDeps(config: Config = loadConfig()): Deps {
   };
 }
 
-let current: Deps | undefined;
-export const deps = (): Deps => (current ??= buildDeps());
-/** Rebuilds from the environment on next use (the local server calls it after setting env). */
-export const resetDeps = (): void => {
-  current = undefined;
-  for (const reset of resetHooks) reset();
-};
-const resetHooks: (() => void)[] = [];
-/** Lets service modules built on top of these deps rebuild with them. */
-export const onResetDeps = (reset: () => void): void => {
-  resetHooks.push(reset);
-};
+/** What every function needs, built on first use (resetDeps() in lazy.ts rebuilds it). */
+export const deps = lazy(() => buildDeps());

@@ -1,0 +1,16 @@
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { deps } from './deps.js';
+import { lazy } from './lazy.js';
+import { ApprovalLinks } from '../domain/scheduling.js';
+import { publishing } from './publishing.js';
+
+/** The approval page's calls: preview and confirm a signed approval link (approvals group). */
+export const approvalLinks = lazy((): ApprovalLinks => {
+  const { config, db, users, signingKey } = deps();
+  return new ApprovalLinks({
+    articles: new DynamoArticleStore(db, config.tableName),
+    publishing: publishing(),
+    isActive: async (userId) => (await users.activeUser(userId)) !== undefined,
+    signingKey,
+  });
+});
