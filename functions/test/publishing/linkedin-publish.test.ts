@@ -237,6 +237,120 @@ describe('HttpLinkedInPublisher against a scripted LinkedIn', () => {
   });
 });
 
+describe('HttpLinkedInPublisher with answers of unexpected shape (checked with zod)', () => {
+  const publish = (apiUrl: string, image?: typeof png) =>
+    new HttpLinkedInPublisher({ apiUrl, imagePollMs: 10, imageReadyTimeoutMs: 100 }).publish({
+      accessToken: 't',
+      author: 'urn:li:person:x',
+      commentary: 'x',
+      ...(image ? { image } : {}),
+    });
+
+  it('a created post: the id of the body when there is no x-restli-id header; an id of another type names no post', async () => {
+    let id: unknown = 'urn:li:share:7';
+    const server = await serve((_req, res) => sendJson(res, 201, { id }));
+    try {
+      expect(await publish(server.url)).toEqual({ urn: 'urn:li:share:7', url: 'https://www.linkedin.com/feed/update/urn:li:share:7' });
+      for (id of [7, { urn: 'urn:li:share:7' }, 'share:7']) {
+        const error = await rejection(publish(server.url));
+        expect(error, JSON.stringify(id)).toMatchObject({ code: 'linkedin_error', status: 201, outcome: 'unknown' });
+        expect(error.message).toMatch(/did not say which post it created/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an image registration without a usable upload address or image URN sends nothing more', async () => {
+    for (const value of [{ uploadUrl: 42, image: 'urn:li:image:1' }, { uploadUrl: 'https://upload.example/1', image: ['urn:li:image:1'] }, 'urn:li:image:1', null]) {
+      const server = await serve((_req, res) => sendJson(res, 200, { value }));
+      try {
+        const error = await rejection(publish(server.url, png));
+        expect(error, JSON.stringify(value)).toMatchObject({ code: 'linkedin_error', status: 200 });
+        expect(error.message).toBe('LinkedIn did not return a usable image upload address. Try again later.');
+        expect(server.received).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('an image status of another type is no status: polled until the wait ends, then the post is sent', async () => {
+    const server = await serve((req, res) => {
+      const url = req.url!;
+      if (url.startsWith('/rest/images?action=initializeUpload')) {
+        return sendJson(res, 200, { value: { uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`, image: 'urn:li:image:1' } });
+      }
+      if (url.startsWith('/upload/')) {
+        res.writeHead(201, { 'Content-Length': 0 });
+        return res.end();
+      }
+      if (url.startsWith('/rest/images/')) return sendJson(res, 200, { status: { value: 'PROCESSING_FAILED' } });
+      return sendJson(res, 201, {}, { 'x-restli-id': 'urn:li:share:8' });
+    });
+    try {
+      expect((await publish(server.url, png)).urn).toBe('urn:li:share:8');
+      expect(server.received.filter((r) => r.url.startsWith('/rest/images/')).length).toBeGreaterThan(1);
+      expect(server.received.at(-1)!.url).toBe('/rest/posts');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('error bodies: a message of another type is no detail; input errors of another shape are skipped', async () => {
+    let answer: { status: number; body: unknown } = { status: 422, body: { message: 42, errorDetails: { inputErrors: 'INVALID_VALUE' } } };
+    const server = await serve((_req, res) => sendJson(res, answer.status, answer.body));
+    try {
+      const refused = await rejection(publish(server.url));
+      expect(refused).toMatchObject({ code: 'linkedin_error', status: 422 });
+      expect(refused.message).toBe('LinkedIn refused the post (HTTP 422). The post is kept; try again, or edit it if the problem persists.');
+
+      // Input errors that are no list name no post; the details still say it is a duplicate.
+      answer = { status: 422, body: { message: ['Content is a duplicate of urn:li:share:9'], errorDetails: { inputErrors: 'DUPLICATE_POST' } } };
+      expect(await rejection(publish(server.url))).toMatchObject({ code: 'linkedin_duplicate', status: 422 });
+
+      // The duplicate's code among input errors of other shapes still names the post LinkedIn has.
+      answer = {
+        status: 422,
+        body: { message: 'Content is a duplicate of urn:li:share:9', errorDetails: { inputErrors: [null, 'x', { code: 5 }, { code: 'DUPLICATE_POST' }] } },
+      };
+      expect(await publish(server.url)).toEqual({ urn: 'urn:li:share:9', url: 'https://www.linkedin.com/feed/update/urn:li:share:9' });
+
+      answer = { status: 403, body: { message: { text: 'Not enough permissions' } } };
+      const forbidden = await rejection(publish(server.url));
+      expect(forbidden).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
+      expect(forbidden.message).toMatch(/^LinkedIn did not allow posting as you\. /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('page roles: elements of another shape are skipped, a paging total of another type ends the listing', async () => {
+    let body: unknown = {
+      elements: [
+        { organization: 5, role: 'ADMINISTRATOR', state: 'APPROVED' },
+        'urn:li:organization:1',
+        null,
+        { organization: 'urn:li:organization:2', role: ['ADMINISTRATOR'] },
+        { organization: 'urn:li:organization:3', role: 'ADMINISTRATOR', state: 7 },
+        { organization: 'urn:li:organization:4', role: 'CONTENT_ADMIN' },
+      ],
+      paging: { total: '100', start: 0, count: 100 },
+    };
+    const server = await serve((_req, res) => sendJson(res, 200, body));
+    try {
+      const publisher = new HttpLinkedInPublisher({ apiUrl: server.url });
+      expect(await publisher.administeredOrganizations('t')).toEqual([{ urn: 'urn:li:organization:4', role: 'CONTENT_ADMIN' }]);
+      expect(server.received).toHaveLength(1);
+
+      body = { elements: { organization: 'urn:li:organization:4', role: 'ADMINISTRATOR' }, paging: 'none' };
+      expect(await publisher.administeredOrganizations('t')).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('HttpLinkedInPublisher.administeredOrganizations', () => {
   it('lists the approved pages the member may post for, administrators first', async () => {
     const fake = await startFakeLinkedIn({

@@ -36,6 +36,7 @@
  *   publish_timeout          the publish's deadline passed (IntegrationError.outcome says
  *                            whether the post may exist)
  */
+import * as z from 'zod';
 import {
   IntegrationError,
   type LinkedInPostInput,
@@ -78,9 +79,40 @@ export interface HttpLinkedInPublisherOptions {
   imageGraceMs?: number;
 }
 
+/** A field LinkedIn may leave out or send in another type: then it counts as missing. */
+const text = z.string().optional().catch(undefined);
+
+/**
+ * An answer LinkedIn refused with: `message`, and `errorDetails` (searched for "duplicate" as a
+ * whole, toError) whose `inputErrors[].code` DUPLICATE_POST says the author posted this already.
+ */
+const ErrorAnswer = z.object({ message: text, errorDetails: z.unknown().optional() });
+const InputErrors = z
+  .object({ inputErrors: z.array(z.object({ code: text }).catch({})).catch([]) })
+  .catch({ inputErrors: [] });
+
+/** POST /rest/posts: the post's URN is the `x-restli-id` header, else `id` of the body. */
+const CreatedPost = z.object({ id: text });
+const PostUrn = z.string().regex(/^urn:li:[A-Za-z]+:.+/);
+
+/** POST /rest/images?action=initializeUpload: where to PUT the bytes, and the image's URN. */
+const InitializeUploadAnswer = z.object({ value: z.object({ uploadUrl: text, image: text }).catch({}) });
+
+/** GET /rest/images/{urn}: `status` AVAILABLE, PROCESSING, PROCESSING_FAILED, … */
+const ImageAnswer = z.object({ status: text });
+
+/** One role of the member on a page; an element that is not one (or has a state of another type) is skipped. */
+const OrganizationAcl = z.object({ organization: z.string(), role: z.string(), state: z.string().optional() });
+/** GET /rest/organizationAcls: one page of roles (`paging.total` is the count of all pages' elements). */
+const OrganizationAclsAnswer = z.object({
+  elements: z.array(OrganizationAcl.nullable().catch(null)).catch([]),
+  paging: z.object({ total: z.number().optional().catch(undefined) }).catch({}),
+});
+
 interface Answer {
   status: number;
-  json: Record<string, any>;
+  /** The body when it is a JSON object, else `{}`: read it with one of the schemas above. */
+  json: Record<string, unknown>;
   headers: Headers;
 }
 
@@ -151,8 +183,8 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         answer.status >= 500 ? 'unknown' : !again || answer.status === 400 || answer.status === 422 ? 'not-created' : undefined;
       throw outcome ? new IntegrationError(outcome === 'unknown' ? `${error.message} ${SENT_AGAIN}` : error.message, error.code, error.status, outcome) : error;
     }
-    const urn = answer.headers.get('x-restli-id') ?? (typeof answer.json.id === 'string' ? answer.json.id : '');
-    if (!/^urn:li:[A-Za-z]+:.+/.test(urn)) {
+    const urn = PostUrn.safeParse(answer.headers.get('x-restli-id') ?? CreatedPost.parse(answer.json).id);
+    if (!urn.success) {
       throw new IntegrationError(
         `LinkedIn accepted the post (HTTP ${answer.status}) but did not say which post it created. Check your LinkedIn feed, or publish again to record it: the same post is sent again, which LinkedIn does not take twice.`,
         'linkedin_error',
@@ -160,7 +192,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         'unknown',
       );
     }
-    return { urn, url: `${LINKEDIN_POST_URL_PREFIX}${urn}` };
+    return { urn: urn.data, url: `${LINKEDIN_POST_URL_PREFIX}${urn.data}` };
   }
 
   async administeredOrganizations(accessToken: string, run: Pick<PublishRun<never>, 'deadline'> = {}): Promise<{ urn: string; role: string }[]> {
@@ -171,17 +203,16 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       const query = new URLSearchParams({ q: 'roleAssignee', state: 'APPROVED', start: String(start), count: String(count) });
       const answer = await this.call(`${this.apiUrl}/rest/organizationAcls?${query}`, { headers: this.headers(accessToken, false) }, run.deadline, 'other');
       if (answer.status !== 200) throw toError(answer, 'organizations');
-      const elements: unknown[] = Array.isArray(answer.json.elements) ? answer.json.elements : [];
+      const { elements, paging } = OrganizationAclsAnswer.parse(answer.json);
       for (const element of elements) {
-        if (!element || typeof element !== 'object') continue;
-        const { organization, role, state } = element as Record<string, unknown>;
-        if (typeof organization !== 'string' || typeof role !== 'string') continue;
+        if (!element) continue;
+        const { organization, role, state } = element;
         if (state !== undefined && state !== 'APPROVED') continue;
         if (rank(role) < 0) continue;
         const current = best.get(organization);
         if (current === undefined || rank(role) < rank(current)) best.set(organization, role);
       }
-      const total = typeof answer.json.paging?.total === 'number' ? answer.json.paging.total : undefined;
+      const total = paging.total;
       start += elements.length;
       if (elements.length === 0 || total === undefined || start >= total) break;
     }
@@ -209,9 +240,8 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       'other',
     );
     if (init.status !== 200 && init.status !== 201) throw toError(init, 'image', owner);
-    const uploadUrl: unknown = init.json.value?.uploadUrl;
-    const imageUrn: unknown = init.json.value?.image;
-    if (typeof uploadUrl !== 'string' || typeof imageUrn !== 'string' || !this.trustedUploadUrl(uploadUrl)) {
+    const { uploadUrl, image: imageUrn } = InitializeUploadAnswer.parse(init.json).value;
+    if (uploadUrl === undefined || imageUrn === undefined || !this.trustedUploadUrl(uploadUrl)) {
       throw new IntegrationError('LinkedIn did not return a usable image upload address. Try again later.', 'linkedin_error', init.status);
     }
 
@@ -254,7 +284,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         await sleep(Math.min(this.imageGraceMs, postBy - Date.now()));
         return;
       }
-      const status = answer.json.status;
+      const { status } = ImageAnswer.parse(answer.json);
       if (status === 'AVAILABLE') return;
       if (status === 'PROCESSING_FAILED') {
         throw new IntegrationError(
@@ -288,10 +318,10 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     const timeoutMs = Math.min(this.timeoutMs, left);
     const sent = request !== 'other';
     let response: Response;
-    let text: string;
+    let raw: string;
     try {
       response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
+      raw = await response.text();
     } catch (error) {
       if (deadline !== undefined && timeoutMs === left && Date.now() >= deadline - 50) throw deadlineError(sent);
       const name = (error as { name?: string })?.name;
@@ -306,10 +336,10 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         sent ? 'unknown' : undefined,
       );
     }
-    let json: Record<string, any> = {};
+    let json: Record<string, unknown> = {};
     try {
-      const value: unknown = text ? JSON.parse(text) : {};
-      if (value && typeof value === 'object' && !Array.isArray(value)) json = value as Record<string, any>;
+      const value: unknown = raw ? JSON.parse(raw) : {};
+      if (value && typeof value === 'object' && !Array.isArray(value)) json = value as Record<string, unknown>;
     } catch {
       // not JSON (an HTML error page): status decides
     }
@@ -338,16 +368,16 @@ function deadlineError(sent: boolean): IntegrationError {
  */
 function duplicateUrn(answer: Answer): string | undefined {
   if (answer.status !== 422) return undefined;
-  const inputErrors: unknown = answer.json.errorDetails?.inputErrors;
-  const duplicate = Array.isArray(inputErrors) && inputErrors.some((e) => (e as { code?: unknown })?.code === 'DUPLICATE_POST');
-  const message = typeof answer.json.message === 'string' ? answer.json.message : '';
+  const { message = '', errorDetails } = ErrorAnswer.parse(answer.json);
+  const duplicate = InputErrors.parse(errorDetails).inputErrors.some((e) => e.code === 'DUPLICATE_POST');
   if (!duplicate && !/duplicate/i.test(message)) return undefined;
   return /\b(urn:li:(?:share|ugcPost|activity):\d+)/.exec(message)?.[1];
 }
 
 function toError(answer: Answer, step: Step, author?: string): IntegrationError {
-  const { status, json } = answer;
-  const detail = typeof json.message === 'string' && json.message ? json.message.replace(/[.\s]+$/, '') : '';
+  const { status } = answer;
+  const json = ErrorAnswer.parse(answer.json);
+  const detail = json.message ? json.message.replace(/[.\s]+$/, '') : '';
   if (status === 401) return new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
   if (status === 403) {
     const organization = author?.startsWith('urn:li:organization:');
