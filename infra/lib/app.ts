@@ -1,11 +1,7 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import {
-  AI_CONTEXT_ENV,
-  ContentPublisherStack,
-  type AiSettings,
-  type ContentPublisherStackProps,
-} from './content-publisher-stack.js';
+import { AI_CONTEXT_ENV, type AiSettings } from './capabilities.js';
+import { ContentPublisherStack, type ContentPublisherStackProps } from './content-publisher-stack.js';
 import { BASE_STACK_NAME, parseStage, stageNames } from './stage.js';
 
 /** The stack's name without a stage context value; `-c stage=<stage>` makes it `ContentPublisher-<stage>` (stage.ts). */

@@ -1,8 +1,8 @@
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
@@ -10,10 +10,11 @@ import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from './api-function.js';
 import { BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
+import { applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable } from './data-table.js';
 import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
-import { SCHEDULE_MANAGE_ACTIONS, Schedules } from './schedules.js';
+import { Schedules } from './schedules.js';
 import { Site } from './site.js';
 import { AppAlarms } from './alarms.js';
 import { BASE_USER_SECRETS_PREFIX, checkCustomDomain, stageNames, type StageNames } from './stage.js';
@@ -41,45 +42,10 @@ export const TABLE_DATA_ACTIONS = [
  */
 export const USER_SECRETS_PREFIX = BASE_USER_SECRETS_PREFIX;
 
-/** Key prefix of the generated images in the images bucket (`users/<userId>/articles/…`). */
-export const IMAGES_KEY_PREFIX = 'users/';
-
-/**
- * What a function may do beyond writing its own logs and reading/writing the table items (which
- * every function does) and reading the session secret (which every API function does):
- * - `userSecrets:read`: GetSecretValue on the per-user secrets (the user's own OpenAI key);
- * - `userSecrets:write`: also create (tagged with the owner), update and delete them (the Settings page);
- * - `ai`: calls OpenAI with the user's key: `userSecrets:read` plus the optional AI settings;
- * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
- * - `jobs:bulk`: sends jobs to the bulk job queue (BULK_JOB_QUEUE_URL), which the worker drains at a
- *   bounded concurrency (a spreadsheet import's drafting);
- * - `images:read` / `images:write`: GetObject / PutObject on the generated images; a reader may also
- *   list the images' prefix, so that S3 answers a missing image 404, not 403 (s3-object-store.ts);
- * - `schedules:manage`: creates, moves and deletes the one-off schedules of the stack's schedule
- *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
- *   SCHEDULE_TARGET_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN: without all four the code would fall
- *   back to in-process timers);
- * - `approvalLinks:sign`: signs approval links with the session key (read; API functions already
- *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
- *   distribution's URL), for code that runs outside a request;
- * - `firstAdmin:guard`: reads the one-time setup code that claims the first (admin) account
- *   (SETUP_CODE_SECRET_ARN) and gets the optional adminEmail context value (ADMIN_EMAIL).
- */
-export type Capability =
-  | 'userSecrets:read'
-  | 'userSecrets:write'
-  | 'ai'
-  | 'jobs:enqueue'
-  | 'jobs:bulk'
-  | 'images:read'
-  | 'images:write'
-  | 'schedules:manage'
-  | 'approvalLinks:sign'
-  | 'firstAdmin:guard';
-
 /**
  * The one place that says what each function needs, from what its code does (a new route group
- * is one line here; synthesis fails for a group without a line). Keys: the route groups of
+ * is one line here; synthesis fails for a group without a line); what each capability grants is in
+ * capabilities.ts. Keys: the route groups of
  * shared/src/api/routes.ts and `worker`.
  */
 export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = {
@@ -114,17 +80,6 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'approvalLinks:sign'],
 };
 
-/** Per-user secrets: what `userSecrets:read` and `userSecrets:write` allow. */
-export const USER_SECRET_READ_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
-export const USER_SECRET_WRITE_ACTIONS = [
-  'secretsmanager:CreateSecret',
-  // CreateSecret with tags (owner=<userId>) also needs TagResource.
-  'secretsmanager:TagResource',
-  'secretsmanager:PutSecretValue',
-] as const;
-/** `userSecrets:write` on the one-per-key secrets of before only (oldUserSecretsArn): no function may delete a user's secret. */
-export const OLD_USER_SECRET_ACTIONS = ['secretsmanager:DeleteSecret'] as const;
-
 /** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
 export const setupCodeCommand = (secretArn: string, region: string): string =>
   `aws secretsmanager get-secret-value --secret-id ${secretArn} --region ${region} --query SecretString --output text`;
@@ -132,14 +87,6 @@ export const setupCodeCommand = (secretArn: string, region: string): string =>
 /** The command that moves the failed jobs back to the job queue (the RedriveFailedJobsCommand output). */
 export const redriveCommand = (failureQueueArn: string, jobQueueArn: string, region: string): string =>
   `aws sqs start-message-move-task --source-arn ${failureQueueArn} --destination-arn ${jobQueueArn} --region ${region}`;
-
-/** Optional AI settings (context value → environment variable of the functions with `ai`). */
-export const AI_CONTEXT_ENV = {
-  openaiBaseUrl: 'OPENAI_BASE_URL',
-  textModel: 'TEXT_MODEL',
-  imageModel: 'IMAGE_MODEL',
-} as const;
-export type AiSettings = Partial<Record<keyof typeof AI_CONTEXT_ENV, string>>;
 
 export interface ContentPublisherStackProps extends StackProps {
   /**
@@ -351,7 +298,7 @@ export class ContentPublisherStack extends Stack {
           `No access line for the "${name}" function: add "${name}: [...]" to FUNCTION_ACCESS in infra/lib/content-publisher-stack.ts`,
         );
       }
-      this.applyAccess(fn, new Set(access), props);
+      applyCapabilities(fn, access, this, { ai: props.ai, adminEmail: props.adminEmail });
     }
 
     this.alarms = new AppAlarms(this, 'Alarms', {
@@ -398,129 +345,5 @@ export class ContentPublisherStack extends Stack {
   /** Item reads and writes on the table and its indexes: every function. */
   private grantTableData(fn: AppFunction): void {
     Grant.addToPrincipal({ grantee: fn.role, actions: [...TABLE_DATA_ACTIONS], resourceArns: this.data.resourceArns });
-  }
-
-  /** Grants one function its capabilities (FUNCTION_ACCESS) and sets the environment they need. */
-  private applyAccess(fn: AppFunction, access: ReadonlySet<Capability>, props: ContentPublisherStackProps): void {
-    const role = fn.role;
-    const ai = props.ai ?? {};
-    const readsSecrets = access.has('userSecrets:read') || access.has('ai');
-    if (readsSecrets || access.has('userSecrets:write')) {
-      const actions = [
-        ...(readsSecrets ? USER_SECRET_READ_ACTIONS : []),
-        ...(access.has('userSecrets:write') ? USER_SECRET_WRITE_ACTIONS : []),
-      ];
-      const prefix = this.stageNames.userSecretsPrefix;
-      Grant.addToPrincipal({ grantee: role, actions, resourceArns: [this.userSecretsArn] });
-      fn.addEnvironment('SECRETS_PREFIX', prefix);
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
-        reason:
-          `Per-user integration secrets are created at run time as ${prefix}<userId> (one JSON secret per user), so their names ` +
-          'are not known at deploy time, and Secrets Manager appends a random suffix to every secret ARN: the policy ' +
-          `allows ${actions.join(', ')} on names under the ${prefix} prefix only (the stage's own); the code scopes each name to its owner.`,
-      });
-      if (access.has('userSecrets:write')) {
-        Grant.addToPrincipal({ grantee: role, actions: [...OLD_USER_SECRET_ACTIONS], resourceArns: [this.oldUserSecretsArn] });
-        Validations.of(role).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*/*]`,
-          reason:
-            `The one-per-key secrets of before (${prefix}<userId>/<key>) are moved into each user's secret at run time and then ` +
-            'scheduled for deletion; their names are not known at deploy time: the policy allows DeleteSecret on those names only ' +
-            '(a user\'s own secret has no second slash), so no function can delete a user\'s secret.',
-        });
-      }
-    }
-
-    if (access.has('ai')) {
-      for (const [key, variable] of Object.entries(AI_CONTEXT_ENV)) {
-        const value = ai[key as keyof AiSettings];
-        if (value) fn.addEnvironment(variable, value);
-      }
-    }
-
-    if (access.has('jobs:enqueue')) {
-      // The function's own ARN, unqualified: no version or alias wildcard.
-      Grant.addToPrincipal({ grantee: role, actions: ['lambda:InvokeFunction'], resourceArns: [this.worker.function.functionArn] });
-      fn.addEnvironment('WORKER_FUNCTION_NAME', this.worker.function.functionName);
-    }
-
-    if (access.has('jobs:bulk')) {
-      // SendMessage (and GetQueueAttributes, GetQueueUrl) on this queue only; SQS-managed encryption needs no KMS grant.
-      this.bulkJobs.queue.grantSendMessages(role);
-      fn.addEnvironment('BULK_JOB_QUEUE_URL', this.bulkJobs.queue.queueUrl);
-    }
-
-    const imageActions = [
-      ...(access.has('images:read') ? ['s3:GetObject'] : []),
-      ...(access.has('images:write') ? ['s3:PutObject'] : []),
-    ];
-    if (imageActions.length > 0) {
-      Grant.addToPrincipal({
-        grantee: role,
-        actions: imageActions,
-        resourceArns: [this.imagesBucket.arnForObjects(`${IMAGES_KEY_PREFIX}*`)],
-      });
-      if (access.has('images:read')) {
-        // Without s3:ListBucket, GetObject on a missing key answers 403 AccessDenied (as for a key it
-        // may not read), and the code cannot tell "no image" from a permission error. Listing is
-        // allowed under the images' prefix only (the code lists exactly the key it could not read).
-        role.addToPrincipalPolicy(
-          new PolicyStatement({
-            actions: ['s3:ListBucket'],
-            resources: [this.imagesBucket.bucketArn],
-            conditions: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } },
-          }),
-        );
-      }
-      const bucketId = this.resolve(this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)) as string;
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${IMAGES_KEY_PREFIX}*]`,
-        reason:
-          `Generated images are stored under ${IMAGES_KEY_PREFIX}<userId>/articles/<articleId>/…, keys made at run time: ` +
-          `the policy allows ${imageActions.join(', ')} on objects under that prefix of the images bucket only (no delete; ` +
-          `readers may list that prefix only, s3:prefix condition).`,
-      });
-    }
-    // The same article services that start jobs also run them (in-process when there is no worker).
-    if (imageActions.length > 0 || access.has('jobs:enqueue') || access.has('jobs:bulk')) {
-      fn.addEnvironment('IMAGES_BUCKET', this.imagesBucket.bucketName);
-    }
-
-    if (access.has('schedules:manage')) {
-      const { group, role: schedulerRole, deadLetterQueue, schedulesArn } = this.schedules;
-      Grant.addToPrincipal({ grantee: role, actions: [...SCHEDULE_MANAGE_ACTIONS], resourceArns: [schedulesArn] });
-      // The schedules it creates run as the scheduler role: it may hand that role to EventBridge Scheduler only.
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['iam:PassRole'],
-          resources: [schedulerRole.roleArn],
-          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
-        }),
-      );
-      fn.addEnvironment('SCHEDULE_GROUP_NAME', group.scheduleGroupName);
-      fn.addEnvironment('SCHEDULE_TARGET_ARN', this.worker.function.functionArn);
-      fn.addEnvironment('SCHEDULER_ROLE_ARN', schedulerRole.roleArn);
-      fn.addEnvironment('SCHEDULE_DLQ_ARN', deadLetterQueue.queueArn);
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${group.scheduleGroupName}/*]`,
-        reason:
-          'One-off schedules are created at run time, one per article and platform (names derived from the article id), ' +
-          `so their names are not known at deploy time: the policy allows ${SCHEDULE_MANAGE_ACTIONS.join(', ')} on the ` +
-          `schedules of the stack's own group (${group.scheduleGroupName}) only, no other group, no read or list.`,
-      });
-    }
-
-    if (access.has('firstAdmin:guard')) {
-      this.setupCodeSecret.grantRead(role);
-      fn.addEnvironment('SETUP_CODE_SECRET_ARN', this.setupCodeSecret.secretArn);
-      if (props.adminEmail) fn.addEnvironment('ADMIN_EMAIL', props.adminEmail);
-    }
-
-    if (access.has('approvalLinks:sign')) {
-      if (!(fn instanceof ApiFunction)) this.sessionSecret.grantRead(role);
-      fn.addEnvironment('SESSION_SECRET_ARN', this.sessionSecret.secretArn);
-      fn.addEnvironment('PUBLIC_URL', this.publicUrl);
-    }
   }
 }

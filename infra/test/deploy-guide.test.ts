@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@app/shared/api';
-import { AI_CONTEXT_ENV } from '../lib/content-publisher-stack.js';
+import { AI_CONTEXT_ENV } from '../lib/capabilities.js';
 import { repoRoot } from '../lib/paths.js';
 import { testApp } from './helpers.js';
 

@@ -5,12 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../functions/src/adapters/table-definition.js';
 import { routeGroup, routeGroups, routes } from '@app/shared/api';
 import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
-import {
-  FUNCTION_ACCESS,
-  IMAGES_KEY_PREFIX,
-  USER_SECRETS_PREFIX,
-  type ContentPublisherStack,
-} from '../lib/content-publisher-stack.js';
+import { IMAGES_KEY_PREFIX } from '../lib/capabilities.js';
+import { FUNCTION_ACCESS, USER_SECRETS_PREFIX, type ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
