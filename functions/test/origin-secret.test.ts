@@ -18,7 +18,7 @@ const handler = createApiHandler({
   // A public route without a body: nothing but the origin check stands before the handler.
   'auth.logout': async ({ event }) => {
     seen.push({ address: clientAddress(event), header: event.headers[ORIGIN_SECRET_HEADER] });
-    return json(200, { ok: true });
+    return json(200, { message: 'Logged out' });
   },
 });
 

@@ -1,4 +1,5 @@
 import { IntegrationMessages, TEST_EMAIL_SUBJECT, maskSecret, type EmailStatus } from '@app/shared';
+import type { SuccessAnswer } from '@app/shared/api';
 import { UpstreamError, badRequest } from './errors.js';
 import { IntegrationError, type GoogleOAuthClient, type MailMessage, type MailSender } from './integrations.js';
 import { providerErrorCode, type OAuthState } from './oauth-state.js';
@@ -94,7 +95,7 @@ export class EmailService {
   }
 
   /** The configuration test: always through the Gmail API (SPEC: method gmail). */
-  async sendTest(userId: string, input: { to: string; subject?: string; message?: string }) {
+  async sendTest(userId: string, input: { to: string; subject?: string; message?: string }): Promise<SuccessAnswer> {
     const v = await this.values(userId);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);

@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, RunFailureMessages, ScheduleMessages, type Platform, type RunFailureCode, type ScheduleInput } from '@app/shared';
+import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
 import type { BusinessEvents } from './events.js';
@@ -237,7 +238,7 @@ export class ApprovalLinks {
   }
 
   /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */
-  async previewApproval(token: string) {
+  async previewApproval(token: string): Promise<ApprovalPreview> {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
@@ -260,7 +261,7 @@ export class ApprovalLinks {
    * stays usable, and two at once make one post (the publish claim; WordPress updates its post,
    * LinkedIn refuses a second), so a retry never posts twice (PublishingService).
    */
-  async confirmApproval(token: string) {
+  async confirmApproval(token: string): Promise<ApprovalDone> {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');

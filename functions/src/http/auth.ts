@@ -1,63 +1,54 @@
-import { Messages, type ChangePasswordInput, type LoginInput, type RegisterInput, type SetupStatus } from '@app/shared';
-import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { Messages } from '@app/shared';
 import { isCommonPassword } from '../domain/common-passwords.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { toPublicUser } from '../domain/users.js';
+import { deps } from '../wiring/deps.js';
 import { clientAddress } from './client-address.js';
+import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
-const context = (req: ApiRequest) => ({ address: clientAddress(req.event) });
-const newPasswordContext = (req: ApiRequest) => ({ ...context(req), isCommonPassword });
-const sessionOf = (req: ApiRequest) => req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE));
+const context = (event: APIGatewayProxyEventV2) => ({ address: clientAddress(event) });
+const newPasswordContext = (event: APIGatewayProxyEventV2) => ({ ...context(event), isCommonPassword });
 
-async function register(req: ApiRequest<RegisterInput>) {
-  const { body, deps } = req;
-  const user = await deps.users.register(body, newPasswordContext(req));
-  if (user?.isActive) {
-    return json(201, { user: toPublicUser(user), message: Messages.adminCreated }, [await deps.sessions.issue(user.id, user.sessionVersion)]);
-  }
-  // A new account awaiting approval and an e-mail that has an account already get the same answer.
-  return json(201, { message: Messages.registrationReceived });
-}
+export const handlers = defineHandlers('auth', {
+  'auth.register': async ({ event, body }) => {
+    const { users, sessions } = deps();
+    const user = await users.register(body, newPasswordContext(event));
+    if (user?.isActive) {
+      return json(201, { user: toPublicUser(user), message: Messages.adminCreated }, [await sessions.issue(user.id, user.sessionVersion)]);
+    }
+    // A new account awaiting approval and an e-mail that has an account already get the same answer.
+    return json(201, { message: Messages.registrationReceived });
+  },
 
-async function setupStatus({ deps }: ApiRequest) {
-  const status: SetupStatus = { setupCodeRequired: await deps.users.setupCodeRequired() };
-  return json(200, status);
-}
+  'auth.setup': async () => json(200, { setupCodeRequired: await deps().users.setupCodeRequired() }),
 
-async function login(req: ApiRequest<LoginInput>) {
-  const { body, deps } = req;
-  const user = await deps.users.login(body, context(req));
-  return json(200, { user: toPublicUser(user), message: Messages.loggedIn }, [await deps.sessions.issue(user.id, user.sessionVersion)]);
-}
+  'auth.login': async ({ event, body }) => {
+    const { users, sessions } = deps();
+    const user = await users.login(body, context(event));
+    return json(200, { user: toPublicUser(user), message: Messages.loggedIn }, [await sessions.issue(user.id, user.sessionVersion)]);
+  },
 
-async function me({ user }: SignedInRequest) {
-  return json(200, { user: toPublicUser(user) });
-}
+  'auth.me': async ({ user }) => json(200, { user: toPublicUser(user) }),
 
-/** Ends this browser's session on the server too, so a copied cookie stops working. */
-async function logout(req: ApiRequest) {
-  await req.deps.users.endSession(await sessionOf(req), context(req));
-  return json(200, { message: Messages.loggedOut }, [req.deps.sessions.clear()]);
-}
+  /** Ends this browser's session on the server too, so a copied cookie stops working. */
+  'auth.logout': async ({ event }) => {
+    const { users, sessions } = deps();
+    await users.endSession(await sessions.verify(readCookie(event.cookies, SESSION_COOKIE)), context(event));
+    return json(200, { message: Messages.loggedOut }, [sessions.clear()]);
+  },
 
-async function logoutEverywhere(req: SignedInRequest) {
-  await req.deps.users.endAllSessions(req.user, context(req));
-  return json(200, { message: Messages.loggedOutEverywhere }, [req.deps.sessions.clear()]);
-}
+  'auth.logoutEverywhere': async ({ event, user }) => {
+    const { users, sessions } = deps();
+    await users.endAllSessions(user, context(event));
+    return json(200, { message: Messages.loggedOutEverywhere }, [sessions.clear()]);
+  },
 
-/** Every session ends with the old password; this browser gets a new one so that it stays signed in. */
-async function changePassword(req: SignedInRequest<ChangePasswordInput>) {
-  const updated = await req.deps.users.changePassword(req.user, req.body, newPasswordContext(req));
-  return json(200, { message: Messages.passwordChanged }, [await req.deps.sessions.issue(updated.id, updated.sessionVersion)]);
-}
-
-export const handlers: Record<string, RouteHandler> = {
-  'auth.register': register,
-  'auth.setup': setupStatus,
-  'auth.login': login,
-  'auth.me': me,
-  'auth.logout': logout,
-  'auth.logoutEverywhere': logoutEverywhere,
-  'auth.changePassword': changePassword,
-};
+  /** Every session ends with the old password; this browser gets a new one so that it stays signed in. */
+  'auth.changePassword': async ({ event, user, body }) => {
+    const { users, sessions } = deps();
+    const updated = await users.changePassword(user, body, newPasswordContext(event));
+    return json(200, { message: Messages.passwordChanged }, [await sessions.issue(updated.id, updated.sessionVersion)]);
+  },
+});

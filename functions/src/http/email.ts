@@ -1,31 +1,23 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
-import type { ApiRequest, RouteHandler, SignedInRequest } from '../middleware/api.js';
+import { deps } from '../wiring/deps.js';
 import { integrations } from '../wiring/integrations.js';
-import { publicOrigin, redirect } from './origin.js';
-import { json } from './response.js';
+import { defineHandlers } from './handlers.js';
+import { publicOrigin } from './origin.js';
+import { json, redirect } from './response.js';
 
-const callbackUri = (req: ApiRequest) => `${publicOrigin(req.event, req.deps.config)}/api/email/oauth/callback`;
+const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, deps().config)}/api/email/oauth/callback`;
 
-async function status({ user }: SignedInRequest) {
-  return json(200, await integrations().email.status(user.id));
-}
+export const handlers = defineHandlers('email', {
+  'email.status': async ({ user }) => json(200, await integrations().email.status(user.id)),
 
-async function authUrl(req: SignedInRequest) {
-  return json(200, { success: true, authUrl: await integrations().email.authUrl(req.user.id, callbackUri(req)) });
-}
+  'email.authUrl': async ({ event, user }) => json(200, { success: true, authUrl: await integrations().email.authUrl(user.id, callbackUri(event)) }),
 
-async function callback(req: ApiRequest<unknown, { code?: string; state?: string; error?: string }>) {
-  const sessionUser = (await req.deps.sessions.verify(readCookie(req.event.cookies, SESSION_COOKIE)))?.userId;
-  return redirect(`/settings?${await integrations().email.callback(req.query, sessionUser, callbackUri(req))}`);
-}
+  /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
+  'email.callback': async ({ event, query }) => {
+    const sessionUser = (await deps().sessions.verify(readCookie(event.cookies, SESSION_COOKIE)))?.userId;
+    return redirect(`/settings?${await integrations().email.callback(query, sessionUser, callbackUri(event))}`);
+  },
 
-async function sendTest({ user, body }: SignedInRequest<{ to: string; subject?: string; message?: string }>) {
-  return json(200, await integrations().email.sendTest(user.id, body));
-}
-
-export const handlers: Record<string, RouteHandler> = {
-  'email.status': status,
-  'email.authUrl': authUrl,
-  'email.callback': callback,
-  'email.test': sendTest,
-};
+  'email.test': async ({ user, body }) => json(200, await integrations().email.sendTest(user.id, body)),
+});

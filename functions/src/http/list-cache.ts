@@ -41,8 +41,10 @@ export class ListCache {
   /**
    * The answer `which` for `owner` at `version`: kept, or built now and kept. Read `version`
    * before `build` reads the data: an answer then reflects at least every write its version counts.
+   * `which` names one kind of answer: every build of it makes the same type T (say, the JsonText
+   * of one answer type), which is what a kept one is returned as.
    */
-  async get(owner: string, version: string, which: string, build: () => Promise<string>): Promise<string> {
+  async get<T extends string>(owner: string, version: string, which: string, build: () => Promise<T>): Promise<T> {
     let entry = this.entries.get(owner);
     if (entry && (entry.version !== version || this.now() - entry.createdAt > this.maxAgeMs)) {
       this.drop(owner);
@@ -53,11 +55,11 @@ export class ListCache {
       // Most recently used last.
       this.entries.delete(owner);
       this.entries.set(owner, entry!);
-      return kept;
+      return kept as T;
     }
     const key = JSON.stringify([owner, version, which]);
     const pending = this.building.get(key);
-    if (pending) return pending;
+    if (pending) return pending as Promise<T>;
     const building = build().finally(() => this.building.delete(key));
     this.building.set(key, building);
     const body = await building;

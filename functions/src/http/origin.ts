@@ -10,5 +10,3 @@ export function publicOrigin(event: APIGatewayProxyEventV2, config: Config): str
   const host = event.headers['x-forwarded-host'];
   return host ? `https://${host}` : new URL(config.publicUrl).origin;
 }
-
-export const redirect = (location: string) => ({ statusCode: 302, headers: { location, 'cache-control': 'no-store' }, body: '' });

@@ -1,13 +1,34 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { ApiErrorBody, Binary, Redirect } from '@app/shared/api';
 
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
 export { badRequest, unauthorized, forbidden, notFound, conflict } from '../domain/errors.js';
 
-export function json(statusCode: number, body: unknown, cookies?: string[]): ApiResponse {
-  return jsonText(statusCode, JSON.stringify(body), cookies);
+declare const replyOf: unique symbol;
+declare const jsonOf: unique symbol;
+declare const gzipOf: unique symbol;
+/**
+ * An answer whose body is a T (in its type only: nothing of it exists at run time). A handler of
+ * route K returns Reply<ApiResponses[K]> (http/handlers.ts), so its answer is checked against the
+ * contract in shared/src/api/responses.ts; only the helpers below make one.
+ */
+export type Reply<T> = ApiResponse & { readonly [replyOf]: T };
+/** JSON text of a T (serialize()): an answer serialized ahead of time keeps its body's type. */
+export type JsonText<T> = string & { readonly [jsonOf]: T };
+/** JsonText<T> gzipped and base64-encoded (gzipBase64()). */
+export type GzipJson<T> = string & { readonly [gzipOf]: T };
+
+export const serialize = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
+
+/**
+ * A JSON answer. T comes from where the answer goes (the route's answer type), not from `body`, so
+ * `body` is checked against it, extra fields included.
+ */
+export function json<T>(statusCode: number, body: NoInfer<T>, cookies?: string[]): Reply<T> {
+  return jsonText(statusCode, serialize<T>(body), cookies);
 }
 
 const gzipAsync = promisify(gzip);
@@ -23,13 +44,13 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 }
 
 /** JSON text gzipped, base64-encoded for the API Gateway answer (see jsonGzip). */
-export async function gzipBase64(text: string): Promise<string> {
-  return (await gzipAsync(Buffer.from(text, 'utf8'))).toString('base64');
+export async function gzipBase64<T>(text: JsonText<T>): Promise<GzipJson<T>> {
+  return (await gzipAsync(Buffer.from(text, 'utf8'))).toString('base64') as GzipJson<T>;
 }
 
 /** A JSON answer gzipped already (gzipBase64), for a client that accepts gzip. */
-export function jsonGzip(statusCode: number, base64Gzip: string): ApiResponse {
-  return {
+export function jsonGzip<T>(statusCode: number, base64Gzip: GzipJson<T>): Reply<T> {
+  return reply<T>({
     statusCode,
     headers: {
       'content-type': 'application/json; charset=utf-8',
@@ -39,30 +60,38 @@ export function jsonGzip(statusCode: number, base64Gzip: string): ApiResponse {
     },
     body: base64Gzip,
     isBase64Encoded: true,
-  };
+  });
 }
 
 /** A JSON answer that is serialized already. */
-export function jsonText(statusCode: number, body: string, cookies?: string[]): ApiResponse {
-  return {
+export function jsonText<T>(statusCode: number, body: JsonText<T>, cookies?: string[]): Reply<T> {
+  return reply<T>({
     statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
     body,
     ...(cookies?.length ? { cookies } : {}),
-  };
+  });
 }
 
 /** Error bodies carry the text in both `error` and `message` (the screens read one or the other: docs/product.md, Texts). */
-export function errorResponse(statusCode: number, message: string, code?: string, cookies?: string[]): ApiResponse {
-  return json(statusCode, code ? { error: message, message, code } : { error: message, message }, cookies);
+export function errorResponse(statusCode: number, message: string, code?: string, cookies?: string[]): Reply<ApiErrorBody> {
+  return json<ApiErrorBody>(statusCode, code ? { error: message, message, code } : { error: message, message }, cookies);
 }
 
 /** Bytes (an image): API Gateway needs them base64-encoded with isBase64Encoded. */
-export function binary(statusCode: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ApiResponse {
-  return {
+export function binary(statusCode: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): Reply<Binary> {
+  return reply<Binary>({
     statusCode,
     headers: { 'content-type': contentType, 'content-length': String(body.length), ...headers },
     body: body.toString('base64'),
     isBase64Encoded: true,
-  };
+  });
 }
+
+/** A redirect to a page of the SPA (where an OAuth provider sends the browser back). */
+export function redirect(location: string): Reply<Redirect> {
+  return reply<Redirect>({ statusCode: 302, headers: { location, 'cache-control': 'no-store' }, body: '' });
+}
+
+/** Marks an answer as one of a T; the helpers above are the only callers. */
+const reply = <T>(response: ApiResponse): Reply<T> => response as Reply<T>;

@@ -1,23 +1,18 @@
-import { SettingMessages, type SaveSettingInput } from '@app/shared';
-import type { RouteHandler, SignedInRequest } from '../middleware/api.js';
+import { SettingMessages } from '@app/shared';
+import { deps } from '../wiring/deps.js';
+import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
-async function list({ deps, user, query }: SignedInRequest<unknown, { mask: 'true' | 'false' }>) {
-  return json(200, await deps.settings.list(user.id, query.mask !== 'false'));
-}
+export const handlers = defineHandlers('settings', {
+  'settings.list': async ({ user, query }) => json(200, await deps().settings.list(user.id, query.mask !== 'false')),
 
-async function save({ deps, user, body }: SignedInRequest<Required<SaveSettingInput>>) {
-  const { created, setting } = await deps.settings.save(user.id, body);
-  return json(created ? 201 : 200, { success: true, setting, message: created ? SettingMessages.created : SettingMessages.updated });
-}
+  'settings.save': async ({ user, body }) => {
+    const { created, setting } = await deps().settings.save(user.id, body);
+    return json(created ? 201 : 200, { success: true, setting, message: created ? SettingMessages.created : SettingMessages.updated });
+  },
 
-async function remove({ deps, user, params }: SignedInRequest<unknown, unknown, { key: string }>) {
-  await deps.settings.delete(user.id, params.key);
-  return json(200, { success: true, message: SettingMessages.deleted });
-}
-
-export const handlers: Record<string, RouteHandler> = {
-  'settings.list': list,
-  'settings.save': save,
-  'settings.delete': remove,
-};
+  'settings.delete': async ({ user, params }) => {
+    await deps().settings.delete(user.id, params.key);
+    return json(200, { success: true, message: SettingMessages.deleted });
+  },
+});

@@ -6,37 +6,33 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
 import type { ZodType } from 'zod';
-import { deps, type Deps } from '../wiring/deps.js';
+import { deps } from '../wiring/deps.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { UserRecord } from '../domain/users.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { IntegrationError } from '../domain/integrations.js';
+import type { RouteHandlers } from '../http/handlers.js';
 import { badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
-import { findRouteByKey, type RouteDef } from '@app/shared/api';
+import { findRouteByKey, type RouteDef, type RouteId } from '@app/shared/api';
 import { originSecretCheck } from './origin-secret.js';
 
-/** What a route handler receives: validated input, the signed-in user (per the route's access). */
-export interface ApiRequest<Body = unknown, Query = unknown, Params = unknown> {
-  event: APIGatewayProxyEventV2;
-  route: RouteDef;
-  body: Body;
-  query: Query;
-  params: Params;
-  user: UserRecord | undefined;
-  deps: Deps;
-}
-/** Method syntax on purpose: a handler of a signed-in route may declare the narrower SignedInRequest. */
-export type RouteHandler = { bivariant(req: ApiRequest<any, any, any>): Promise<ApiResponse> }['bivariant'];
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<ApiResponse>;
 
-/** A handler for routes whose access is `user` or `admin`: the user is always there. */
-export type SignedInRequest<Body = unknown, Query = unknown, Params = unknown> = ApiRequest<Body, Query, Params> & {
-  user: UserRecord;
-};
+/** What the middleware finds out about a request, filled in step by step, then handed to the route's handler. */
+interface ApiState {
+  route: RouteDef;
+  body: unknown;
+  query: unknown;
+  params: unknown;
+  user: UserRecord | undefined;
+  startedAt: number;
+}
+/** Any route's handler, as the dispatch calls it (see createApiHandler). */
+type AnyRouteHandler = (req: Omit<ApiState, 'startedAt'> & { event: APIGatewayProxyEventV2 }) => Promise<ApiResponse>;
 
-type ApiContext = Context & { api: Omit<ApiRequest, 'deps' | 'event'> & { startedAt: number } };
+type ApiContext = Context & { api: ApiState };
 type Request = middy.Request<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>;
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -130,8 +126,8 @@ const validate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Er
   before: (request: Request) => {
     const { api } = request.context;
     const { event } = request;
-    api.params = parseWith(api.route.params, event.pathParameters ?? {}) as Record<string, string>;
-    api.query = parseWith(api.route.query, event.queryStringParameters ?? {}) as Record<string, string>;
+    api.params = parseWith(api.route.params, event.pathParameters ?? {});
+    api.query = parseWith(api.route.query, event.queryStringParameters ?? {});
     api.body = parseWith(api.route.body, api.body);
   },
 });
@@ -182,7 +178,8 @@ const requestLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, 
   return { after: log, onError: log };
 };
 
-export function createApiHandler(handlers: Record<string, RouteHandler>): LambdaHandler {
+/** The Lambda handler of a route group: the middy stack around the group's handlers (http/<group>.ts). */
+export function createApiHandler(handlers: RouteHandlers): LambdaHandler {
   const handler = middy<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // Flushes the business metrics the request recorded (metrics.ts), also when it fails.
@@ -198,9 +195,11 @@ export function createApiHandler(handlers: Record<string, RouteHandler>): Lambda
     .use(validate())
     .handler(async (event, context) => {
       const { api } = context;
-      const handle = handlers[api.route.id];
+      // The one untyped step: the handler of this route gets what the steps above made of the request,
+      // which is what its RouteRequest promises (input parsed by the route's schemas, user per its access).
+      const handle = handlers[api.route.id as RouteId] as AnyRouteHandler | undefined;
       if (!handle) throw notFound(Messages.notFound);
-      return handle({ event, route: api.route, body: api.body, query: api.query, params: api.params, user: api.user, deps: deps() });
+      return handle({ event, route: api.route, body: api.body, query: api.query, params: api.params, user: api.user });
     });
   // The middy context type carries our per-request `api` slot, which middleware fills in.
   return handler as unknown as LambdaHandler;
