@@ -1,12 +1,29 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from 'aws-cdk-lib';
+import type { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { Role } from 'aws-cdk-lib/aws-iam';
+import { expect } from 'vitest';
 import { routeGroups } from '@app/shared/api';
 import { buildApp, type BuildAppOptions } from '../lib/app.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
+
+/** A resource of a synthesized template, and a statement of an IAM policy in it. */
+export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+export const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+export const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
+  stack.resolve(stack.getLogicalId(construct.node.defaultChild as never)) as string;
+/** The one resource of `resources`, with its logical id. */
+export const only = (resources: Record<string, Resource>): [string, Resource] => {
+  const entries = Object.entries(resources);
+  expect(entries).toHaveLength(1);
+  return entries[0]!;
+};
 
 /** The feature flags and settings of cdk.json, so the tests synthesize what `cdk synth` does. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -88,3 +105,55 @@ export const deadLetterAlarmProperties = (queueLogicalId: string) => ({
   EvaluationPeriods: 1,
   TreatMissingData: 'notBreaching',
 });
+
+/** The stack as testApp() synthesizes it, its template, and the logical ids and lookups the tests use. */
+export interface DefaultStack {
+  app: App;
+  stack: ContentPublisherStack;
+  template: Template;
+  tableId: string;
+  secretId: string;
+  workerId: string;
+  imagesBucketId: string;
+  /** Logical id of each group's function. */
+  functionIds: Map<string, string>;
+  /** The role of a route group's function or of the worker. */
+  roleOf(name: string): Role;
+  /** The statements of the one policy of a function's role. */
+  policyOf(name: string): Statement[];
+  /** The environment variables of a route group's function or of the worker. */
+  environmentOf(name: string): Record<string, unknown>;
+}
+
+/** Synthesizes the stack with testApp()'s defaults (call it in a test file's beforeAll). */
+export function synthesizeDefaultStack(): DefaultStack {
+  const { app, stack } = testApp();
+  const template = Template.fromStack(stack);
+  const workerId = logicalId(stack, stack.worker.function);
+  const functionIds = new Map<string, string>();
+  for (const [group, fn] of stack.functions) functionIds.set(group, logicalId(stack, fn.function));
+  const roleOf = (name: string) => (name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!).role;
+  return {
+    app,
+    stack,
+    template,
+    tableId: logicalId(stack, stack.data.table),
+    secretId: logicalId(stack, stack.sessionSecret),
+    workerId,
+    imagesBucketId: logicalId(stack, stack.imagesBucket),
+    functionIds,
+    roleOf,
+    policyOf: (name) => {
+      const roleId = logicalId(stack, roleOf(name));
+      const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+        (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+      );
+      expect(policies).toHaveLength(1);
+      return policies[0]!.Properties.PolicyDocument.Statement as Statement[];
+    },
+    environmentOf: (name) => {
+      const id = name === WORKER_ENTRY_NAME ? workerId : functionIds.get(name)!;
+      return (template.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment.Variables as Record<string, unknown>;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '@app/shared/api';
+import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
+import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
+import { USER_SECRETS_PREFIX, type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
+import { logicalId, synthesizeDefaultStack, type DefaultStack, type Resource } from './helpers.js';
+
+let stack: ContentPublisherStack;
+let template: Template;
+let tableId: string;
+let secretId: string;
+let workerId: string;
+let imagesBucketId: string;
+let functionIds: DefaultStack['functionIds'];
+let environmentOf: DefaultStack['environmentOf'];
+
+beforeAll(() => {
+  ({ stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } = synthesizeDefaultStack());
+});
+
+describe('Lambda functions', () => {
+  const apiFunctions = () =>
+    Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter(([id]) =>
+      [...functionIds.values()].includes(id),
+    );
+
+  it('exist once per route group, plus the worker, and only those', () => {
+    expect([...stack.functions.keys()].sort()).toEqual(routeGroups().sort());
+    expect(apiFunctions()).toHaveLength(routeGroups().length);
+    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...functionIds.values(), workerId].sort());
+  });
+
+  it.each(routeGroups())('%s: Node.js 22 on arm64, handler `handler`, bounded timeout', (group) => {
+    const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: API_FUNCTION_DEFAULTS.memorySize,
+    });
+    expect(fn.Properties.Timeout).toBeLessThanOrEqual(29);
+    expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(routeGroups())('%s: gets the table, the secret ARN, source maps and a service name', (group) => {
+    const variables = environmentOf(group);
+    expect(variables).toMatchObject({
+      TABLE_NAME: { Ref: tableId },
+      SESSION_SECRET_ARN: { Ref: secretId },
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: `content-publisher-${group}`,
+    });
+    // No public URL unless the publicUrl context value is given (the functions use x-forwarded-host).
+    expect(variables.PUBLIC_URL).toBeUndefined();
+  });
+
+  it.each(routeGroups())('%s: logs to its own log group, kept for a limited time', (group) => {
+    const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
+    const logGroupRef = fn.Properties.LoggingConfig.LogGroup as { Ref: string };
+    const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
+    expect(logGroup.Properties.RetentionInDays).toBe(30);
+  });
+
+  it.each(routeGroups())('%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them', (group) => {
+    const bundling = stack.functions.get(group)!.bundling;
+    const installed = [...onDemandModulesOf(group)];
+    expect(bundling.nodeModules ?? []).toEqual(installed);
+    // nodeModules are external to esbuild by construction; the other on-demand packages are kept out too.
+    expect([...(bundling.externalModules ?? []), ...installed].sort()).toEqual([...ON_DEMAND_MODULES].sort());
+    expect(bundling.externalModules).not.toContain('@aws-sdk/*');
+  });
+});
+
+describe('worker function', () => {
+  const worker = () => template.findResources('AWS::Lambda::Function')[workerId] as Resource;
+
+  it('is Node.js 22 on arm64 with 2048 MB and a 5-minute timeout', () => {
+    expect(worker().Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 2048,
+      Timeout: 300,
+    });
+    expect(WORKER_FUNCTION_DEFAULTS.timeout.toSeconds()).toBe(300);
+  });
+
+  it('is bundled from functions/src/lambda/worker.ts', () => {
+    expect(lambdaEntryPath(repoRoot, WORKER_ENTRY_NAME)).toMatch(/functions\/src\/lambda\/worker\.ts$/);
+    expect(worker().Properties.Description).toMatch(/worker/i);
+  });
+
+  it('gets the table, the images bucket, the secrets prefix, and the session key and public URL of the approval links; no worker to call', () => {
+    const variables = environmentOf(WORKER_ENTRY_NAME);
+    expect(variables).toMatchObject({
+      TABLE_NAME: { Ref: tableId },
+      IMAGES_BUCKET: { Ref: imagesBucketId },
+      SECRETS_PREFIX: USER_SECRETS_PREFIX,
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'content-publisher-worker',
+      // generate-and-notify signs the approval link with the session key…
+      SESSION_SECRET_ARN: { Ref: secretId },
+      // …on the app's URL: outside a request there is no host header (no publicUrl context: the distribution).
+      PUBLIC_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.site.distribution), 'DomainName'] }]] },
+    });
+    expect(variables.WORKER_FUNCTION_NAME).toBeUndefined();
+    for (const name of ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN']) {
+      expect(variables[name], name).toBeUndefined();
+    }
+  });
+
+  it('has the S3 client, sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
+    const bundling = stack.worker.bundling;
+    expect(bundling.nodeModules).toEqual(['@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp']);
+    // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
+    // packages (the auth function's common-password list) stay external too, never bundled.
+    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
+    expect(bundling.environment).toEqual({
+      npm_config_os: 'linux',
+      npm_config_cpu: 'arm64',
+      npm_config_libc: 'glibc',
+      npm_config_ignore_scripts: 'true',
+    });
+  });
+
+  it('logs to its own log group with its own role, and no API route reaches it', () => {
+    const logGroupRef = worker().Properties.LoggingConfig.LogGroup as { Ref: string };
+    expect((template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource).Properties.RetentionInDays).toBe(30);
+    const roleIds = [...stack.functions.values()].map((fn) => logicalId(stack, fn.role));
+    expect(roleIds).not.toContain(logicalId(stack, stack.worker.role));
+    expect(worker().Properties.Role).toEqual({ 'Fn::GetAtt': [logicalId(stack, stack.worker.role), 'Arn'] });
+    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>);
+    expect(JSON.stringify(integrations)).not.toContain(`"${workerId}"`);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
+    expect(JSON.stringify(permissions)).not.toContain(`"${workerId}"`);
+  });
+});

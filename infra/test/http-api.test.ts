@@ -1,0 +1,68 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroup, routeGroups, routes } from '@app/shared/api';
+import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { logicalId, only, synthesizeDefaultStack, type DefaultStack, type Resource } from './helpers.js';
+
+let stack: ContentPublisherStack;
+let template: Template;
+let functionIds: DefaultStack['functionIds'];
+
+beforeAll(() => {
+  ({ stack, template, functionIds } = synthesizeDefaultStack());
+});
+
+describe('HTTP API', () => {
+  const routeResources = () => Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
+
+  it('is an HTTP API', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+  });
+
+  it('has exactly one route per route-table entry, method and path as written there', () => {
+    const keys = routeResources().map((r) => r.Properties.RouteKey as string);
+    expect(keys.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(new Set(keys).size).toBe(routes.length);
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, routeGroup(r)] as const))(
+    '%s is served by the %s function (Lambda proxy, payload 2.0)',
+    (routeKey, group) => {
+      const route = routeResources().find((r) => r.Properties.RouteKey === routeKey)!;
+      const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+      expect(target['Fn::Join'][1][0]).toBe('integrations/');
+      const integration = template.findResources('AWS::ApiGatewayV2::Integration')[target['Fn::Join'][1][1].Ref] as Resource;
+      expect(integration.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [functionIds.get(group), 'Arn'] },
+      });
+    },
+  );
+
+  it('lets API Gateway invoke each function, once per function', () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
+    expect(permissions).toHaveLength(routeGroups().length);
+    for (const id of functionIds.values()) {
+      expect(permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(`"${id}"`))).toHaveLength(1);
+    }
+    for (const p of permissions) expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
+  });
+
+  it('has an auto-deployed $default stage with JSON access logs and throttling', () => {
+    const [, stage] = only(template.findResources('AWS::ApiGatewayV2::Stage') as Record<string, Resource>);
+    expect(stage.Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
+    expect(stage.Properties.AccessLogSettings.DestinationArn).toEqual({
+      'Fn::GetAtt': [logicalId(stack, stack.http.accessLogs), 'Arn'],
+    });
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format as string) as Record<string, string>;
+    expect(format.requestId).toBe('$context.requestId');
+    expect(format.status).toBe('$context.status');
+    expect(JSON.stringify(format)).not.toMatch(/cookie|authorization|querystring/i);
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: expect.any(Number),
+      ThrottlingBurstLimit: expect.any(Number),
+    });
+  });
+});
