@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+// A relative import: Vite bundles it into the config (the workspace package is TypeScript source).
+import { routes } from '../shared/src/api/routes.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
@@ -10,9 +12,20 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
 const host = process.env.HOST?.trim() || undefined;
 const apiHost = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
+/**
+ * Each route's method and path, from the route table (shared/src/api/routes.ts), as the constant
+ * `__API_ROUTES__` that the SPA's client (src/api/client.ts) builds its calls from. The table itself
+ * carries every route's zod schemas: importing it would put zod into the welcome page's JavaScript
+ * (docs/testing.md, Performance budgets), so only the addresses are compiled in.
+ */
+export const apiRoutesDefine = {
+  __API_ROUTES__: JSON.stringify(Object.fromEntries(routes.map(({ id, method, path }) => [id, { method, path }]))),
+};
+
 export default defineConfig({
   root,
   plugins: [react()],
+  define: apiRoutesDefine,
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { apiRoutesDefine } from './vite.config.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  define: apiRoutesDefine,
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -1,8 +1,24 @@
 /**
- * The one fetch client of the SPA: JSON in and out, cookies always sent, failures thrown as ApiError.
- * Error bodies are `{error, message, code?}` (functions/src/http/response.ts); authentication screens read `error`,
- * the others read `message` (docs/product.md, Texts), so both are kept.
+ * The one fetch client of the SPA: a call names a route of the table (shared/src/api/routes.ts), which
+ * gives its method and path; it answers the route's type (shared/src/api/responses.ts). JSON in and out,
+ * cookies always sent, failures thrown as ApiError. Error bodies are `{error, message, code?}`
+ * (ApiErrorBody); authentication screens read `error`, the others read `message` (docs/product.md,
+ * Texts), so both are kept.
  */
+import {
+  routePath,
+  type HttpMethod,
+  type JsonRouteId,
+  type RouteId,
+  type RouteInput,
+  type RouteResponse,
+} from '@app/shared/api';
+
+/** Each route's method and path, compiled in from the route table (frontend/vite.config.ts says why). */
+declare const __API_ROUTES__: Readonly<Record<RouteId, { method: HttpMethod; path: string }>>;
+// One reference: Vite pastes the constant's value wherever it is named.
+const apiRoutes = __API_ROUTES__;
+
 export const API_BASE = '/api';
 
 export class ApiError extends Error {
@@ -107,3 +123,59 @@ export const api = {
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
 };
+
+/** The input argument of route K: optional when the route needs nothing (or only optional parts). */
+type InputArgs<K extends RouteId> = object extends RouteInput<K> ? [input?: RouteInput<K>] : [input: RouteInput<K>];
+
+/** Any route's input, for building the request (RouteInput<K> is one of these). */
+interface AnyInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+function urlOf(id: RouteId, { params, query }: AnyInput = {}): string {
+  const path = routePath(apiRoutes[id], params);
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.append(name, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * The address of a route the browser loads itself rather than fetching JSON: the image preview
+ * (an `<img src>`) and the OAuth callbacks (the redirect URIs registered with the providers).
+ */
+export function routeUrl<K extends Exclude<RouteId, JsonRouteId>>(id: K, ...[input]: InputArgs<K>): string {
+  return urlOf(id, input as AnyInput | undefined);
+}
+
+/**
+ * Calls route `id` with its params, query and body, and answers the route's success body; a
+ * failure throws ApiError. `request('articles.get', { params: { id } })`.
+ */
+export async function request<K extends JsonRouteId>(
+  id: K,
+  ...args: [...InputArgs<K>, options?: RequestOptions]
+): Promise<RouteResponse<K>> {
+  const [input, options = {}] = args as unknown as [AnyInput?, RequestOptions?];
+  const { method } = apiRoutes[id];
+  const url = urlOf(id, input);
+  const body = input?.body;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'include',
+    signal: options.signal,
+  });
+  const data = await readBody(res);
+  if (!res.ok) {
+    // A 401 of a sign-in call is a wrong password, not an ended session.
+    if (res.status === 401 && !url.startsWith(`${API_BASE}/auth/`)) unauthorizedHandler?.(url);
+    throw new ApiError(res.status, data);
+  }
+  return data as RouteResponse<K>;
+}

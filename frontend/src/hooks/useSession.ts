@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { Messages, type PublicUser } from '@app/shared';
-import { authApi } from '../api/auth';
+import { request } from '../api/client';
 import { toast } from '../lib/toast';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
@@ -10,8 +10,8 @@ export const SESSION_QUERY_KEY = ['session'] as const;
 /** GET /api/auth/me: any failure means "Not authenticated", i.e. logged out. */
 export async function loadSession(): Promise<PublicUser | null> {
   try {
-    const { user } = await authApi.me();
-    return user ?? null;
+    const { user } = await request('auth.me');
+    return user;
   } catch {
     return null;
   }
@@ -69,8 +69,8 @@ export function useLogout(): { logout: () => Promise<void>; logoutEverywhere: ()
     },
     [navigate, queryClient],
   );
-  const logout = useCallback(() => end(authApi.logout, Messages.loggedOut), [end]);
+  const logout = useCallback(() => end(() => request('auth.logout'), Messages.loggedOut), [end]);
   /** Every session of the user ends: other browsers and devices are signed out at their next request. */
-  const logoutEverywhere = useCallback(() => end(authApi.logoutEverywhere, Messages.loggedOutEverywhere), [end]);
+  const logoutEverywhere = useCallback(() => end(() => request('auth.logoutEverywhere'), Messages.loggedOutEverywhere), [end]);
   return { logout, logoutEverywhere, isLoggingOut };
 }

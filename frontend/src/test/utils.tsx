@@ -2,52 +2,109 @@ import type { ReactElement, ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation, useNavigationType } from 'react-router-dom';
 import { QueryClient } from '@tanstack/react-query';
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import type { PublicUser } from '@app/shared';
+import {
+  matchRoute,
+  type ApiErrorBody,
+  type JsonRouteId,
+  type RouteId,
+  type RouteResponse,
+} from '@app/shared/api';
 import { AppProviders } from '../AppProviders';
 
 export interface RecordedRequest {
   method: string;
+  /** The path with its query string, as fetched. */
   path: string;
+  /** The table's route the request matched (undefined for an address that is no route). */
+  route: RouteId | undefined;
+  /** The route's `{name}` segments, decoded. */
+  params: Record<string, string>;
   body: unknown;
   credentials: RequestCredentials | undefined;
 }
 
+/** A failure: the status and the API's error body. */
+export interface ErrorReply {
+  status: number;
+  body: ApiErrorBody;
+}
+
+/** What route K answers in a test: its success body (status 200), or a failure. */
+export type Reply<K extends JsonRouteId> = RouteResponse<K> | ErrorReply;
+type Handler<K extends JsonRouteId> = Reply<K> | ((request: RecordedRequest) => Reply<K> | Promise<Reply<K>>);
+
+/** Replies by route id: a change of a route's answer type breaks the tests that mock it. */
+export type MockRoutes = { [K in JsonRouteId]?: Handler<K> };
+
+/**
+ * Path-keyed replies (`"METHOD /api/path"` → `{status, body}`), untyped. Only until the form
+ * components' tests move to route ids; then this goes.
+ */
 export interface MockReply {
   status?: number;
   body?: unknown;
 }
+type LegacyRoutes = Record<string, MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>)>;
 
-type Handler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
+const isErrorReply = (reply: unknown): reply is ErrorReply =>
+  !!reply &&
+  typeof reply === 'object' &&
+  Object.keys(reply).length === 2 &&
+  typeof (reply as ErrorReply).status === 'number' &&
+  (reply as ErrorReply).status >= 400 &&
+  !!(reply as ErrorReply).body &&
+  typeof (reply as ErrorReply).body === 'object';
+
+const notFound: ErrorReply = { status: 404, body: { error: 'Not found', message: 'Not found' } };
 
 /**
- * Replaces fetch with a table of `"METHOD /api/path"` → reply. Unknown calls answer 404, so a
- * test notices a request it did not expect. Returns the mock and the list of requests sent.
+ * Replaces fetch with replies by route id, matched with the route table (matchRoute), e.g.
+ * `mockApi({ 'articles.list': { articles: [] }, 'auth.me': { status: 401, body: {...} } })`.
+ * A reply is the route's answer or a function of the request. Unknown calls answer 404, so a test
+ * notices a request it did not expect. Returns the mock and the list of requests sent.
  */
-export function mockApi(routes: Record<string, Handler>) {
+export function mockApi(routes: MockRoutes): MockedApi;
+export function mockApi(routes: LegacyRoutes): MockedApi;
+export function mockApi(routes: MockRoutes | LegacyRoutes): MockedApi {
   const requests: RecordedRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const path = url.replace(/^https?:\/\/[^/]+/, '');
     const method = (init.method ?? 'GET').toUpperCase();
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const request: RecordedRequest = { method, path, body, credentials: init.credentials };
+    const match = matchRoute(method, path.split('?')[0]!);
+    const matched = match && 'route' in match ? match : undefined;
+    const request: RecordedRequest = {
+      method,
+      path,
+      route: matched?.route.id as RouteId | undefined,
+      params: matched?.params ?? {},
+      body,
+      credentials: init.credentials,
+    };
     requests.push(request);
-    const handler = routes[`${method} ${path}`];
-    const reply: MockReply = !handler
-      ? { status: 404, body: { error: 'Not found', message: 'Not found' } }
-      : typeof handler === 'function'
-        ? await handler(request)
-        : handler;
-    const status = reply.status ?? 200;
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
-      status,
-      headers: { 'Content-Type': 'application/json' },
-    });
+    const legacy = (routes as LegacyRoutes)[`${method} ${path}`];
+    if (legacy) {
+      const reply = typeof legacy === 'function' ? await legacy(request) : legacy;
+      return jsonResponse(reply.status ?? 200, reply.body);
+    }
+    const handler = request.route && (routes as Record<string, unknown>)[request.route];
+    const reply: unknown = !handler ? notFound : typeof handler === 'function' ? await handler(request) : handler;
+    return isErrorReply(reply) ? jsonResponse(reply.status, reply.body) : jsonResponse(200, reply);
   });
   vi.stubGlobal('fetch', fetchMock);
   return { fetchMock, requests };
 }
+
+interface MockedApi {
+  fetchMock: Mock<typeof fetch>;
+  requests: RecordedRequest[];
+}
+
+const jsonResponse = (status: number, body: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** A promise whose settling the test controls: for "while pending" states. */
 export function deferred<T>() {
