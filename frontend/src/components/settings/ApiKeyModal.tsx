@@ -1,17 +1,13 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { SaveSettingSchema, SettingMessages, normalizeSettingKey, type Setting } from '@app/shared';
+import { useId, useRef, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { SaveSettingSchema, SettingMessages, type Setting } from '@app/shared';
 import { settingsApi, type SaveSettingAnswer } from '../../api/settings';
 import { errorText } from '../../api/client';
+import { useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
+import { Field, TextField } from '../Field';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
-import { TextField } from './fields';
-import { addIssueErrors } from './useSettingsForm';
-
-type Field = 'key' | 'value' | 'description';
-type FieldErrors = Partial<Record<Field, string>>;
-
-const FIELDS: Field[] = ['key', 'value', 'description'];
 
 interface ApiKeyModalProps {
   /** The entry to edit; absent to add a new one. */
@@ -28,51 +24,39 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const editing = !!setting;
   const uid = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [key, setKey] = useState(setting?.key ?? '');
-  const [value, setValue] = useState('');
-  const [description, setDescription] = useState(setting?.description ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState('');
-  const [saving, setSaving] = useState(false);
+  const form = useZodForm(SaveSettingSchema, {
+    key: setting?.key ?? '',
+    value: '',
+    description: setting?.description ?? '',
+  });
+  const { errors } = form.formState;
+  const key = form.register('key');
 
-  const ids = { key: `${uid}-key`, value: `${uid}-value`, description: `${uid}-description` };
+  const save = useMutation({
+    mutationFn: settingsApi.save,
+    onSuccess: (answer) => {
+      panelToast.success(answer?.message || (editing ? SettingMessages.updated : SettingMessages.created));
+      onSaved(answer ?? {});
+      onClose();
+    },
+    onError: () => panelToast.error(SettingMessages.saveFailed),
+  });
+  const saving = save.isPending;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
-    setServerError('');
-    const trimmedValue = value.trim();
-    if (editing && !trimmedValue) {
+    save.reset();
+    if (editing && !form.getValues('value').trim()) {
       // docs/product.md (Settings): nothing to change; say so and close without a request.
       panelToast.warning(SettingMessages.noValueChange);
       onClose();
       return;
     }
-    const normalizedKey = normalizeSettingKey(editing ? setting.key : key);
-    const next: FieldErrors = {};
-    if (!normalizedKey) next.key = SettingMessages.keyRequired;
-    if (!trimmedValue) next.value = SettingMessages.valueRequired;
-    const parsed = SaveSettingSchema.safeParse({ key: normalizedKey, value: trimmedValue, description });
-    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
-    if (Object.keys(next).length > 0 || !parsed.success) {
-      setErrors(next);
-      const first = FIELDS.find((field) => next[field]);
-      if (first) document.getElementById(ids[first])?.focus();
-      return;
-    }
-    setErrors({});
-    if (!editing) setKey(parsed.data.key);
-    setSaving(true);
-    try {
-      const answer = await settingsApi.save(parsed.data);
-      panelToast.success(answer?.message || (editing ? SettingMessages.updated : SettingMessages.created));
-      onSaved(answer ?? {});
-      onClose();
-    } catch (err) {
-      setSaving(false);
-      setServerError(errorText(err, SettingMessages.saveFailed));
-      panelToast.error(SettingMessages.saveFailed);
-    }
+    void form.handleSubmit((body) => {
+      if (!editing) form.setValue('key', body.key);
+      save.mutate(body);
+    })(event);
   };
 
   return (
@@ -83,66 +67,54 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
       size="md"
       initialFocus={() => formRef.current?.querySelector<HTMLElement>('input:not([disabled])')}
     >
-      <form ref={formRef} className="api-key-form" onSubmit={(event) => void submit(event)} noValidate>
-        {serverError && (
+      <form ref={formRef} className="api-key-form" onSubmit={submit} noValidate>
+        {save.error && (
           <div className="alert alert--error" role="alert">
-            {serverError}
+            {errorText(save.error, SettingMessages.saveFailed)}
           </div>
         )}
         <TextField
-          id={ids.key}
+          {...key}
+          id={`${uid}-key`}
           label="Key Name"
-          name="key"
           mono
-          value={key}
           placeholder="openai_api_key"
           autoComplete="off"
           disabled={editing || saving}
-          error={errors.key}
+          error={errors.key?.message}
           // The hint gives way to the error.
-          hint={errors.key ? undefined : editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'}
+          hint={
+            errors.key ? undefined : editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'
+          }
           onChange={(event) => {
-            setKey(asTypedKey(event.target.value));
-            if (errors.key) setErrors((current) => ({ ...current, key: undefined }));
+            event.target.value = asTypedKey(event.target.value);
+            return key.onChange(event);
           }}
         />
         <TextField
-          id={ids.value}
+          // The value is checked and sent trimmed.
+          {...form.register('value', { setValueAs: (value: string) => value.trim() })}
+          id={`${uid}-value`}
           label="Value"
-          name="value"
           type="password"
-          value={value}
           placeholder={editing ? 'Leave blank to keep current value' : 'Enter sensitive value'}
           autoComplete="new-password"
           disabled={saving}
-          error={errors.value}
-          onChange={(event) => {
-            setValue(event.target.value);
-            if (errors.value) setErrors((current) => ({ ...current, value: undefined }));
-          }}
+          error={errors.value?.message}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={ids.description}>
-            Description
-          </label>
-          <textarea
-            id={ids.description}
-            name="description"
-            className={`input textarea${errors.description ? ' input--invalid' : ''}`}
-            rows={3}
-            value={description}
-            placeholder="What is this key used for?"
-            disabled={saving}
-            aria-invalid={errors.description ? true : undefined}
-            aria-describedby={errors.description ? `${ids.description}-error` : undefined}
-            onChange={(event) => setDescription(event.target.value)}
-          />
-          {errors.description && (
-            <p id={`${ids.description}-error`} className="field__error">
-              {errors.description}
-            </p>
+        <Field id={`${uid}-description`} label="Description" error={errors.description?.message}>
+          {(aria) => (
+            <textarea
+              {...aria}
+              {...form.register('description')}
+              id={`${uid}-description`}
+              className={`input textarea${errors.description ? ' input--invalid' : ''}`}
+              rows={3}
+              placeholder="What is this key used for?"
+              disabled={saving}
+            />
           )}
-        </div>
+        </Field>
         <div className="modal__footer">
           <button type="button" className="btn btn--secondary" onClick={onClose} disabled={saving}>
             Cancel

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SettingMessages, type Setting } from '@app/shared';
 import { settingsApi } from '../../api/settings';
 import { formatLastUpdated } from '../../lib/dates';
@@ -8,38 +8,36 @@ import { ApiKeyModal } from './ApiKeyModal';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { API_KEYS_QUERY_KEY, type SettingsPanelProps } from './types';
 
+const DELETE_KEY = [...API_KEYS_QUERY_KEY, 'delete'] as const;
+
 type ModalState = { mode: 'create' } | { mode: 'edit'; setting: Setting } | null;
 
 /** docs/product.md (Settings, API Keys): the generic key/value entries (integration keys are hidden). */
 export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const queryClient = useQueryClient();
   const [modal, setModal] = useState<ModalState>(null);
-  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
   const query = useQuery({ queryKey: API_KEYS_QUERY_KEY, queryFn: settingsApi.listApiKeys, retry: false });
 
   useLoadFailedToast(query, SettingMessages.loadFailed, 'settings-load-failed');
 
-  const setRowDeleting = (key: string, on: boolean) =>
-    setDeleting((current) => {
-      const next = new Set(current);
-      if (on) next.add(key);
-      else next.delete(key);
-      return next;
-    });
-
-  const remove = async (setting: Setting) => {
-    if (!window.confirm(`Are you sure you want to delete the entry with key "${setting.key}"?`)) return;
-    setRowDeleting(setting.key, true);
-    try {
-      await settingsApi.remove(setting.key);
+  const remove = useMutation({
+    mutationKey: DELETE_KEY,
+    mutationFn: (setting: Setting) => settingsApi.remove(setting.key),
+    onSuccess: (_answer, setting) => {
       queryClient.setQueryData<Setting[]>(API_KEYS_QUERY_KEY, (list) => list?.filter((s) => s.key !== setting.key));
       panelToast.success(SettingMessages.deleted);
       onReload();
-    } catch {
-      panelToast.error(SettingMessages.deleteFailed);
-    } finally {
-      setRowDeleting(setting.key, false);
-    }
+    },
+    onError: () => panelToast.error(SettingMessages.deleteFailed),
+  });
+  // Each row's delete runs on its own: the keys being deleted now.
+  const deleting = useMutationState({
+    filters: { mutationKey: DELETE_KEY, status: 'pending' },
+    select: (mutation) => (mutation.state.variables as Setting).key,
+  });
+
+  const confirmRemove = (setting: Setting) => {
+    if (window.confirm(`Are you sure you want to delete the entry with key "${setting.key}"?`)) remove.mutate(setting);
   };
 
   const settings = query.data ?? [];
@@ -66,7 +64,7 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
         ) : (
           <ul className="api-keys" aria-label="API keys">
             {settings.map((setting) => {
-              const busy = deleting.has(setting.key);
+              const busy = deleting.includes(setting.key);
               return (
                 <li key={setting._id || setting.key} className="api-key">
                   <div className="api-key__main">
@@ -92,7 +90,7 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
                       className="btn btn--danger-ghost btn--sm"
                       disabled={busy}
                       aria-busy={busy || undefined}
-                      onClick={() => void remove(setting)}
+                      onClick={() => confirmRemove(setting)}
                     >
                       {busy ? 'Deleting...' : 'Delete'}
                       <span className="sr-only"> {setting.key}</span>

@@ -1,18 +1,19 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
+import * as z from 'zod';
 import { EmailSchema, IntegrationMessages, TEST_EMAIL_SUBJECT, type EmailStatus } from '@app/shared';
 import { ApiError } from '../../api/client';
 import { emailApi } from '../../api/integrations';
 import { settingsApi } from '../../api/settings';
 import { panelToast } from '../../lib/toast';
 import { BusyButton } from '../Spinner';
-import { TestConnectionButton, TextField } from './fields';
+import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { GmailSetupGuide } from './GmailSetupGuide';
-import { PanelMessages, gmailErrorText } from './messages';
+import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { EMAIL_QUERY_KEY, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
-import { useSettingsForm } from './useSettingsForm';
 
 /** The Gmail panel's form state. */
 export interface EmailForm {
@@ -22,12 +23,25 @@ export interface EmailForm {
   gmailRefreshToken: string;
 }
 type Field = keyof EmailForm;
-type Errors = Partial<Record<Field, string>>;
-type Busy = 'save' | 'test' | 'auth' | 'clear' | null;
 
 const EMPTY: EmailForm = { notificationEmail: '', gmailClientId: '', gmailClientSecret: '', gmailRefreshToken: '' };
 const FIELDS: Field[] = ['notificationEmail', 'gmailClientId', 'gmailClientSecret', 'gmailRefreshToken'];
 const M = PanelMessages.email;
+/** The values as sent, trimmed; the rules are each button's (schemaFor). */
+const EmailFormSchema = z.object({
+  notificationEmail: z.string().trim(),
+  gmailClientId: z.string().trim(),
+  gmailClientSecret: z.string().trim(),
+  gmailRefreshToken: z.string().trim(),
+});
+
+/** Whether a secret is saved, and whether it still counts for the typed client id (both trimmed). */
+function secretState(status: EmailStatus | undefined, clientId: string, typedSecret: string) {
+  const savedSecret = !!status?.gmailClientSecret;
+  const otherClient = !!status?.gmailClientId && clientId !== '' && clientId !== status.gmailClientId;
+  const keepsSavedSecret = savedSecret && !otherClient;
+  return { savedSecret, otherClient, keepsSavedSecret, hasSecret: !!typedSecret || keepsSavedSecret };
+}
 
 /** The setting key and description each field is saved under (one POST /api/settings per key). */
 const SETTING: Record<Field, { key: string; description: string }> = {
@@ -38,8 +52,6 @@ const SETTING: Record<Field, { key: string; description: string }> = {
 };
 /** docs/product.md (Settings, Gmail): the SMTP settings of old; saving the Gmail settings deletes them. */
 export const LEGACY_EMAIL_KEYS = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'] as const;
-/** docs/product.md (Settings): the Google authorization popup is 500x600. */
-export const GMAIL_POPUP = { name: 'gmail-auth', features: 'width=500,height=600' } as const;
 
 const TEST_MESSAGE =
   'This is a test e-mail from Content Publisher. If you can read it, the Gmail API settings work and approval notifications will arrive here.';
@@ -54,6 +66,35 @@ const EMPTY_STATUS: EmailStatus = {
 };
 
 /**
+ * What each button needs (docs/product.md, Settings, Gmail); of several problems of a field the first
+ * is shown. The saved secret belongs to the saved client id: saving another id removes it on the server
+ * (domain/settings.ts), so another id needs its own secret.
+ */
+const schemaFor = (status: EmailStatus | undefined, action: string) =>
+  EmailFormSchema.superRefine((form, ctx) => {
+    const problem = (field: Field, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+    const { savedSecret, otherClient, hasSecret } = secretState(status, form.gmailClientId, form.gmailClientSecret);
+    if (action === 'auth') {
+      // Google signs in with the saved client; typed but unsaved values would be ignored.
+      if (form.gmailClientId !== (status?.gmailClientId ?? '')) problem('gmailClientId', M.authNeedsSavedCredentials);
+      if (!savedSecret || form.gmailClientSecret) problem('gmailClientSecret', M.authNeedsSavedCredentials);
+      return;
+    }
+    const saving = action === 'save';
+    const email = saving ? EmailSchema.safeParse(form.notificationEmail) : null;
+    if (!form.notificationEmail) problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
+    else if (email?.error)
+      problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');
+    const credentials = saving ? M.credentialsRequired : M.testNeedsCredentials;
+    if (!form.gmailClientId) problem('gmailClientId', credentials);
+    if (!hasSecret)
+      problem('gmailClientSecret', saving && savedSecret && otherClient ? M.secretForClient : credentials);
+    // Typed values that look masked would overwrite the real secret with bullets.
+    if (saving)
+      for (const field of FIELDS) if (BULLET.test(form[field])) problem(field, IntegrationMessages.obfuscated);
+  });
+
+/**
  * docs/product.md (Settings, Gmail): the notification address and the Gmail API OAuth
  * client, the Google sign-in in a 500x600 popup, a test e-mail, Clear and Save. Saved secrets come
  * back masked and are shown as placeholders only, never as values (so they are never sent back).
@@ -61,7 +102,6 @@ const EMPTY_STATUS: EmailStatus = {
 export function EmailPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
   const authTitleId = `${uid}-auth-title`;
-  const ids = Object.fromEntries(FIELDS.map((field) => [field, `${uid}-${field}`])) as Record<Field, string>;
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: EMAIL_QUERY_KEY,
@@ -71,175 +111,90 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   });
   const status = query.data;
 
-  const { form, setForm, setErrors, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
-  const [busy, setBusy] = useState<Busy>(null);
-  const [serverError, setServerError] = useState('');
-  /** The server's plain values last copied into the form: a field still equal to them is not being edited. */
-  const synced = useRef<Pick<EmailForm, 'notificationEmail' | 'gmailClientId'> | null>(null);
-
   useLoadFailedToast(query, M.loadFailed, 'email-load-failed');
 
-  useEffect(() => {
-    if (!status) return;
-    const previous = synced.current;
-    synced.current = { notificationEmail: status.notificationEmail ?? '', gmailClientId: status.gmailClientId ?? '' };
-    setForm((current) => ({
-      ...current,
-      notificationEmail:
-        !previous || current.notificationEmail === previous.notificationEmail
-          ? synced.current!.notificationEmail
-          : current.notificationEmail,
-      gmailClientId:
-        !previous || current.gmailClientId === previous.gmailClientId ? synced.current!.gmailClientId : current.gmailClientId,
-    }));
-  }, [status]);
+  // A different (masked) token than before the popup opened means the sign-in worked.
+  const oauth = useOAuthSignIn(
+    'gmail',
+    query.refetch,
+    (before, next) => !!next?.authenticated && next.gmailRefreshToken !== (before?.gmailRefreshToken ?? ''),
+  );
 
-  const savedSecret = !!status?.gmailClientSecret;
-  const savedToken = !!status?.authenticated || !!status?.gmailRefreshToken;
-  const clientId = form.gmailClientId.trim();
-  // The saved secret belongs to the saved client id: saving another id removes it on the server (domain/settings.ts).
-  const otherClient = !!status?.gmailClientId && clientId !== '' && clientId !== status.gmailClientId;
-  const keepsSavedSecret = savedSecret && !otherClient;
-  const hasSecret = !!form.gmailClientSecret.trim() || keepsSavedSecret;
-
-  const refetch = query.refetch;
-  const oauth = useOAuthSignIn({
-    provider: 'gmail',
-    queryKey: EMAIL_QUERY_KEY,
-    refetch,
-    popup: GMAIL_POPUP,
-    // A different (masked) token than before the popup opened means the sign-in worked.
-    signedInSince: (before, next) => !!next?.authenticated && next.gmailRefreshToken !== (before?.gmailRefreshToken ?? ''),
-    messages: M,
-    errorText: gmailErrorText,
+  const credentials = useCredentialsForm({
+    name: 'email',
+    status,
+    values: (saved) => ({
+      ...EMPTY,
+      notificationEmail: saved?.notificationEmail ?? '',
+      gmailClientId: saved?.gmailClientId ?? '',
+    }),
+    schema: schemaFor,
+    secrets: ['gmailClientSecret', 'gmailRefreshToken'],
+    test: {
+      run: (values) =>
+        emailApi.sendTest({
+          to: values.notificationEmail,
+          subject: TEST_EMAIL_SUBJECT,
+          message: TEST_MESSAGE,
+          method: 'gmail',
+        }),
+      done: (answer) => {
+        if (answer?.success) panelToast.success(M.testSent);
+        else panelToast.error(M.testFailed(answer?.message || answer?.error || 'unknown error'));
+      },
+      failed: (err) => panelToast.error(err instanceof ApiError ? M.testFailed(err.message) : M.testNetworkFailed),
+    },
+    save: {
+      run: async (values) => {
+        // Blank secrets are the saved ones, unchanged: they are not written.
+        for (const field of FIELDS.filter((name) => values[name] !== '')) {
+          await settingsApi.save({
+            key: SETTING[field].key,
+            value: values[field],
+            description: SETTING[field].description,
+          });
+        }
+        await Promise.all(LEGACY_EMAIL_KEYS.map((key) => settingsApi.remove(key)));
+      },
+      done: () => panelToast.success(M.saved),
+      failed: () => panelToast.error(M.saveFailed),
+    },
+    refetch: query.refetch,
+    onReload,
   });
+  const { form } = credentials;
 
-  /** Shows the first problem (or `message`) as a toast and next to its field, and focuses that field. */
-  const reject = (next: Errors, message?: string) => {
-    showErrors(next, (_field, text) => `email-invalid-${text}`, message);
-  };
-
-  /** Typed values that look masked would overwrite the real secret with bullets: refuse them. */
-  const maskedFields = (): Errors => {
-    const next: Errors = {};
-    for (const field of FIELDS) if (BULLET.test(form[field])) next[field] = IntegrationMessages.obfuscated;
-    return next;
-  };
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setServerError('');
-    const email = form.notificationEmail.trim();
-    if (!email) return reject({ notificationEmail: M.notificationEmailRequired });
-    const emailCheck = EmailSchema.safeParse(email);
-    if (!emailCheck.success) return reject({ notificationEmail: emailCheck.error.issues[0]?.message ?? 'Enter a valid email address' });
-    if (savedSecret && otherClient && !hasSecret) {
-      return reject({ gmailClientSecret: M.secretForClient }, M.secretForClient);
-    }
-    if (!clientId || !hasSecret) {
-      return reject(
-        {
-          gmailClientId: clientId ? undefined : M.credentialsRequired,
-          gmailClientSecret: hasSecret ? undefined : M.credentialsRequired,
-        },
-        M.credentialsRequired,
-      );
-    }
-    const masked = maskedFields();
-    if (Object.keys(masked).length > 0) return reject(masked);
-    setErrors({});
-
-    const values: EmailForm = {
-      notificationEmail: email,
-      gmailClientId: clientId,
-      gmailClientSecret: form.gmailClientSecret.trim(),
-      gmailRefreshToken: form.gmailRefreshToken.trim(),
-    };
-    // Blank secrets are the saved ones, unchanged: they are not written.
-    const writes = FIELDS.filter((field) => values[field] !== '');
-    setBusy('save');
-    try {
-      for (const field of writes) {
-        await settingsApi.save({ key: SETTING[field].key, value: values[field], description: SETTING[field].description });
-      }
-      await Promise.all(LEGACY_EMAIL_KEYS.map((key) => settingsApi.remove(key)));
-      panelToast.success(M.saved);
-      setForm((current) => ({ ...current, gmailClientSecret: '', gmailRefreshToken: '' }));
-      await refetch();
-      onReload();
-    } catch (err) {
-      panelToast.error(M.saveFailed);
-      if (err instanceof ApiError && err.serverMessage) setServerError(`${M.saveFailed}: ${err.serverMessage}`);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const test = async () => {
-    if (busy) return;
-    const email = form.notificationEmail.trim();
-    if (!email) return reject({ notificationEmail: M.testNeedsEmail });
-    if (!clientId || !hasSecret) {
-      return reject(
-        {
-          gmailClientId: clientId ? undefined : M.testNeedsCredentials,
-          gmailClientSecret: hasSecret ? undefined : M.testNeedsCredentials,
-        },
-        M.testNeedsCredentials,
-      );
-    }
-    setBusy('test');
-    try {
-      const answer = await emailApi.sendTest({ to: email, subject: TEST_EMAIL_SUBJECT, message: TEST_MESSAGE, method: 'gmail' });
-      if (answer?.success) panelToast.success(M.testSent);
-      else panelToast.error(M.testFailed(answer?.message || answer?.error || 'unknown error'));
-    } catch (err) {
-      panelToast.error(err instanceof ApiError ? M.testFailed(err.message) : M.testNetworkFailed);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const authenticate = async () => {
-    if (busy || oauth.popupOpen) return;
-    // docs/product.md (Settings, Gmail): Google signs in with the saved client; typed but unsaved values would be ignored.
-    const unsaved = {
-      gmailClientId: clientId !== (status?.gmailClientId ?? '') ? M.authNeedsSavedCredentials : undefined,
-      gmailClientSecret: !savedSecret || form.gmailClientSecret.trim() ? M.authNeedsSavedCredentials : undefined,
-    };
-    if (unsaved.gmailClientId || unsaved.gmailClientSecret) return reject(unsaved, M.authNeedsSavedCredentials);
-    setBusy('auth');
-    try {
-      await oauth.signIn(status, () => emailApi.authUrl());
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const clear = async () => {
-    if (busy) return;
-    if (!window.confirm(M.clearConfirm)) return;
-    setBusy('clear');
-    setServerError('');
-    try {
-      await Promise.all(FIELDS.map((field) => settingsApi.remove(SETTING[field].key)));
-      synced.current = { notificationEmail: '', gmailClientId: '' };
-      setForm(EMPTY);
-      setErrors({});
+  const clear = useMutation({
+    mutationFn: () => Promise.all(FIELDS.map((field) => settingsApi.remove(SETTING[field].key))),
+    onSuccess: () => {
+      form.reset(EMPTY, { keepDirtyValues: false, keepFieldsRef: true });
       queryClient.setQueryData<EmailStatus>(EMAIL_QUERY_KEY, EMPTY_STATUS);
       panelToast.success(M.cleared);
       onReload();
-    } catch {
-      panelToast.error(M.clearFailed);
-    } finally {
-      setBusy(null);
-    }
+    },
+    onError: () => panelToast.error(M.clearFailed),
+  });
+
+  const [clientId, typedSecret] = useWatch({ control: form.control, name: ['gmailClientId', 'gmailClientSecret'] });
+  const { savedSecret, otherClient, keepsSavedSecret, hasSecret } = secretState(
+    status,
+    clientId.trim(),
+    typedSecret.trim(),
+  );
+  const savedToken = !!status?.authenticated || !!status?.gmailRefreshToken;
+  const busy = credentials.pending || oauth.starting || clear.isPending;
+  const disabled = busy || query.isPending;
+  const failure = credentials.save.error;
+
+  const authenticate = () => {
+    if (!busy && !oauth.popupOpen) credentials.check('auth', () => oauth.signIn(status, () => emailApi.authUrl()));
   };
 
-  const authenticating = busy === 'auth' || oauth.popupOpen;
-  const disabled = busy !== null || query.isPending;
-  const authDisabled = busy !== null || oauth.popupOpen || !clientId || !hasSecret;
+  const clearSettings = () => {
+    if (busy || !window.confirm(M.clearConfirm)) return;
+    credentials.save.reset();
+    clear.mutate();
+  };
 
   return (
     <SettingsCard
@@ -254,61 +209,76 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
         <PanelQueryState query={query} loadingLabel="Loading email settings" failedText={M.loadFailed} />
       )}
 
-      <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="Gmail API settings">
-        {serverError && (
-          <div className="alert alert--error" role="alert">
-            {serverError}
-          </div>
-        )}
-        <div className="settings-form__grid">
-          <TextField
-            {...fieldProps('notificationEmail')}
-            label="Notification Email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            required
+      <CredentialsForm
+        credentials={credentials}
+        label="Gmail API settings"
+        disabled={disabled}
+        alert={
+          failure instanceof ApiError && failure.serverMessage ? `${M.saveFailed}: ${failure.serverMessage}` : undefined
+        }
+        save={{ label: 'Save Settings', primary: true }}
+        fields={[
+          {
+            name: 'notificationEmail',
+            label: 'Notification Email',
+            type: 'email',
+            autoComplete: 'email',
+            placeholder: 'you@example.com',
+            required: true,
+            hint: 'Where approval notifications will be sent',
+          },
+          {
+            name: 'gmailClientId',
+            label: 'Gmail Client ID',
+            type: 'text',
+            autoComplete: 'off',
+            placeholder: '1234567890-abc.apps.googleusercontent.com',
+            required: true,
+            mono: true,
+          },
+          {
+            name: 'gmailClientSecret',
+            label: 'Gmail Client Secret',
+            type: 'password',
+            autoComplete: 'new-password',
+            placeholder: (keepsSavedSecret && status?.gmailClientSecret) || 'GOCSPX-…',
+            required: !keepsSavedSecret,
+            hint: keepsSavedSecret
+              ? 'Saved. Leave blank to keep it, or type a new one to replace it.'
+              : savedSecret && otherClient
+                ? M.secretForClient
+                : undefined,
+          },
+          {
+            name: 'gmailRefreshToken',
+            label: 'Gmail Refresh Token',
+            type: 'password',
+            autoComplete: 'new-password',
+            placeholder: status?.gmailRefreshToken || 'Optional',
+            hint: 'Leave empty for initial setup, generated during the OAuth flow',
+          },
+        ]}
+        startAction={
+          <button
+            type="button"
+            className="btn btn--danger-ghost"
+            onClick={clearSettings}
             disabled={disabled}
-            hint="Where approval notifications will be sent"
-          />
-          <TextField
-            {...fieldProps('gmailClientId')}
-            label="Gmail Client ID"
-            type="text"
-            autoComplete="off"
-            placeholder="1234567890-abc.apps.googleusercontent.com"
-            required
-            mono
-            disabled={disabled}
-          />
-          <TextField
-            {...fieldProps('gmailClientSecret')}
-            label="Gmail Client Secret"
-            type="password"
-            autoComplete="new-password"
-            placeholder={(keepsSavedSecret && status?.gmailClientSecret) || 'GOCSPX-…'}
-            required={!keepsSavedSecret}
-            disabled={disabled}
-            hint={
-              keepsSavedSecret
-                ? 'Saved. Leave blank to keep it, or type a new one to replace it.'
-                : savedSecret && otherClient
-                  ? M.secretForClient
-                  : undefined
-            }
-          />
-          <TextField
-            {...fieldProps('gmailRefreshToken')}
-            label="Gmail Refresh Token"
-            type="password"
-            autoComplete="new-password"
-            placeholder={status?.gmailRefreshToken || 'Optional'}
-            disabled={disabled}
-            hint="Leave empty for initial setup, generated during the OAuth flow"
-          />
-        </div>
-
-        <section className={`subpanel google-auth${savedToken ? ' google-auth--ready' : ''}`} aria-labelledby={authTitleId}>
+            aria-busy={clear.isPending || undefined}
+          >
+            {clear.isPending ? 'Clearing...' : 'Clear Settings'}
+          </button>
+        }
+        footer={
+          <p className="field__hint">
+            Test Connection sends a test e-mail to the notification address with the saved settings.
+          </p>
+        }
+      >
+        <section
+          className={`subpanel google-auth${savedToken ? ' google-auth--ready' : ''}`}
+          aria-labelledby={authTitleId}
+        >
           <div className="google-auth__text">
             <h3 id={authTitleId} className="subpanel__title">
               Google Authentication
@@ -322,38 +292,14 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
           <BusyButton
             type="button"
             className={`btn ${savedToken ? 'btn--secondary' : 'btn--primary'}`}
-            onClick={() => void authenticate()}
-            disabled={authDisabled}
-            busy={authenticating}
+            onClick={authenticate}
+            disabled={busy || oauth.popupOpen || !clientId.trim() || !hasSecret}
+            busy={oauth.starting || oauth.popupOpen}
             label={savedToken ? 'Re-authenticate' : 'Authenticate with Google'}
             busyLabel="Authenticating..."
           />
         </section>
-
-        <div className="settings-form__actions settings-form__actions--split">
-          <button
-            type="button"
-            className="btn btn--danger-ghost"
-            onClick={() => void clear()}
-            disabled={disabled}
-            aria-busy={busy === 'clear' || undefined}
-          >
-            {busy === 'clear' ? 'Clearing...' : 'Clear Settings'}
-          </button>
-          <div className="settings-form__actions">
-            <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
-            <BusyButton
-              type="submit"
-              className="btn btn--primary"
-              disabled={disabled}
-              busy={busy === 'save'}
-              label="Save Settings"
-              busyLabel="Saving..."
-            />
-          </div>
-        </div>
-        <p className="field__hint">Test Connection sends a test e-mail to the notification address with the saved settings.</p>
-      </form>
+      </CredentialsForm>
 
       <GmailSetupGuide />
     </SettingsCard>

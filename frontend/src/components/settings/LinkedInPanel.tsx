@@ -1,35 +1,20 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
 import { ApiError, errorText } from '../../api/client';
-import { linkedInRedirectUri, linkedinApi, type LinkedInCredentialsBody } from '../../api/integrations';
+import { linkedInRedirectUri, linkedinApi } from '../../api/integrations';
 import { panelToast } from '../../lib/toast';
-import { BusyButton, ButtonSpinner } from '../Spinner';
-import {
-  ConnectionBadge,
-  CopyableValue,
-  IntegrationStatus,
-  SavedSecretField,
-  TestConnectionButton,
-  TextField,
-} from './fields';
+import { ButtonSpinner } from '../Spinner';
+import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
+import { ConnectionBadge, CopyableValue, IntegrationStatus } from './fields';
 import { LinkedInWebhook } from './LinkedInWebhook';
-import { PanelMessages, linkedInErrorText } from './messages';
+import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { LINKEDIN_QUERY_KEY, linkedInStatusQuery, type SettingsPanelProps } from './types';
+import { linkedInStatusQuery, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
-import { addIssueErrors, useSettingsForm } from './useSettingsForm';
 
-type Field = 'clientId' | 'clientSecret';
-type Errors = Partial<Record<Field, string>>;
-type Busy = 'save' | 'test' | 'auth' | null;
-
-const FIELDS: Field[] = ['clientId', 'clientSecret'];
-const EMPTY: Record<Field, string> = { clientId: '', clientSecret: '' };
 const M = PanelMessages.linkedin;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** docs/product.md (Settings): the LinkedIn authorization popup is 600x700. */
-export const LINKEDIN_POPUP = { name: 'linkedin-auth', features: 'width=600,height=700' } as const;
 
 let expiryFormat: Intl.DateTimeFormat | null = null;
 const formatExpiry = (iso: string) => {
@@ -48,6 +33,18 @@ export function expiryWarning(iso: string, now = Date.now()): string {
   return `Access expires in ${days} ${days === 1 ? 'day' : 'days'} — reconnect soon.`;
 }
 
+/** docs/product.md (Settings): Client ID required; the secret too, unless one is saved for this same client id. */
+const schemaFor = (status: LinkedInStatus | undefined) =>
+  LinkedInCredentialsSchema.superRefine((body, ctx) => {
+    const saved = !!status?.clientId && status.hasClientSecret;
+    // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
+    if (body.clientSecret || (saved && body.clientId === status.clientId)) return;
+    const message = saved
+      ? IntegrationMessages.linkedinSecretForClient
+      : IntegrationMessages.linkedinClientSecretRequired;
+    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message });
+  });
+
 /**
  * docs/product.md (Settings, LinkedIn): the LinkedIn app's Client ID and Client Secret, a
  * connection test, the OAuth sign-in in a 600x700 popup, the connection state with the token's
@@ -55,14 +52,10 @@ export function expiryWarning(iso: string, now = Date.now()): string {
  */
 export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const uid = useId();
-  const ids: Record<Field, string> = { clientId: `${uid}-client-id`, clientSecret: `${uid}-client-secret` };
   // Back from a sign-in in another window: show the new state.
   const query = useQuery({ ...linkedInStatusQuery, refetchOnWindowFocus: true });
   const status = query.data;
   const hasSavedCredentials = !!status?.clientId && !!status.hasClientSecret;
-
-  const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
-  const [busy, setBusy] = useState<Busy>(null);
   // Page posting is opt-in: most LinkedIn apps lack the Community Management API, and LinkedIn then refuses the whole sign-in.
   // Connected with page access: authenticating again keeps it unless unticked.
   const [pagesChoice, setPages] = useState<boolean | null>(null);
@@ -70,92 +63,49 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
 
   useLoadFailedToast(query, M.loadFailed, 'linkedin-load-failed');
 
-  useEffect(() => {
-    if (!status || dirty) return;
-    setForm({ clientId: status.clientId ?? '', clientSecret: '' });
-  }, [status, dirty]);
+  // A different token expiry than before the popup opened means the sign-in worked.
+  const oauth = useOAuthSignIn(
+    'linkedin',
+    query.refetch,
+    (before, next) => !!next?.connected && next.expiresAt !== (before?.expiresAt ?? null),
+  );
 
-  const refetch = query.refetch;
-  const oauth = useOAuthSignIn({
-    provider: 'linkedin',
-    queryKey: LINKEDIN_QUERY_KEY,
-    refetch,
-    popup: LINKEDIN_POPUP,
-    // A different token expiry than before the popup opened means the sign-in worked.
-    signedInSince: (before, next) => !!next?.connected && next.expiresAt !== (before?.expiresAt ?? null),
-    messages: M,
-    errorText: linkedInErrorText,
+  const credentials = useCredentialsForm({
+    name: 'linkedin',
+    status,
+    values: (saved) => ({ clientId: saved?.clientId ?? '', clientSecret: '' }),
+    schema: schemaFor,
+    secrets: ['clientSecret'],
+    test: {
+      run: (body) => linkedinApi.test(body),
+      done: (answer) => {
+        if (answer?.success) panelToast.success(answer.message || 'LinkedIn accepted the credentials.');
+        else {
+          const reason = answer?.error || answer?.message;
+          panelToast.error(reason ? `${M.testFailed}: ${reason}` : M.testFailed);
+        }
+      },
+      failed: (err) =>
+        panelToast.error(
+          err instanceof ApiError && err.serverMessage ? `${M.testFailed}: ${err.serverMessage}` : M.testFailed,
+        ),
+    },
+    save: {
+      run: (body) => linkedinApi.saveCredentials(body),
+      done: (answer) => panelToast.success(answer?.message || IntegrationMessages.linkedinSaved),
+      failed: (err) => panelToast.error(errorText(err, M.saveFailed)),
+    },
+    refetch: query.refetch,
+    onReload,
   });
 
-  const body = (): LinkedInCredentialsBody => ({ clientId: form.clientId.trim(), clientSecret: form.clientSecret.trim() });
+  const disabled = credentials.pending || oauth.starting || query.isPending;
 
-  /** docs/product.md (Settings): Client ID required; the secret too, unless one is saved for this same client id. */
-  const check = (input: LinkedInCredentialsBody): boolean => {
-    const next: Errors = {};
-    const parsed = LinkedInCredentialsSchema.safeParse(input);
-    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
-    const keepsSavedSecret = hasSavedCredentials && input.clientId === status?.clientId;
-    if (!input.clientSecret && !keepsSavedSecret && !next.clientSecret) {
-      // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
-      next.clientSecret = hasSavedCredentials ? IntegrationMessages.linkedinSecretForClient : IntegrationMessages.linkedinClientSecretRequired;
-    }
-    return showErrors(next, (field) => `linkedin-invalid-${field}`);
+  const authenticate = () => {
+    if (disabled) return;
+    if (!hasSavedCredentials) panelToast.error(M.saveFirst, { toastId: 'linkedin-save-first' });
+    else oauth.signIn(status, () => linkedinApi.authUrl(undefined, pages));
   };
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const input = body();
-    if (!check(input)) return;
-    setBusy('save');
-    try {
-      const answer = await linkedinApi.saveCredentials(input);
-      panelToast.success(answer?.message || IntegrationMessages.linkedinSaved);
-      setDirty(false);
-      setForm((current) => ({ ...current, clientSecret: '' }));
-      await refetch();
-      onReload();
-    } catch (err) {
-      panelToast.error(errorText(err, M.saveFailed));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const test = async () => {
-    if (busy) return;
-    const input = body();
-    if (!check(input)) return;
-    setBusy('test');
-    try {
-      const answer = await linkedinApi.test(input);
-      if (answer?.success) panelToast.success(answer.message || 'LinkedIn accepted the credentials.');
-      else {
-        const reason = answer?.error || answer?.message;
-        panelToast.error(reason ? `${M.testFailed}: ${reason}` : M.testFailed);
-      }
-    } catch (err) {
-      panelToast.error(err instanceof ApiError && err.serverMessage ? `${M.testFailed}: ${err.serverMessage}` : M.testFailed);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const authenticate = async () => {
-    if (busy) return;
-    if (!hasSavedCredentials) {
-      panelToast.error(M.saveFirst, { toastId: 'linkedin-save-first' });
-      return;
-    }
-    setBusy('auth');
-    try {
-      await oauth.signIn(status, () => linkedinApi.authUrl(undefined, pages));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const disabled = busy !== null || query.isPending;
 
   return (
     <SettingsCard
@@ -179,26 +129,40 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
         hint="Add this exact URL under Authorized redirect URLs in your LinkedIn app's Auth settings."
       />
 
-      <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="LinkedIn credentials">
-        <div className="settings-form__grid">
-          <TextField
-            {...fieldProps('clientId')}
-            label="Client ID"
-            autoComplete="off"
-            placeholder="e.g. 86abcdefghijkl"
-            required
-            mono
+      <CredentialsForm
+        credentials={credentials}
+        label="LinkedIn credentials"
+        disabled={disabled}
+        save={{ label: 'Save Credentials', primary: false, first: true }}
+        fields={[
+          {
+            name: 'clientId',
+            label: 'Client ID',
+            autoComplete: 'off',
+            placeholder: 'e.g. 86abcdefghijkl',
+            required: true,
+            mono: true,
+          },
+          {
+            name: 'clientSecret',
+            label: 'Client Secret',
+            placeholder: 'Primary Client Secret',
+            secret: { saved: hasSavedCredentials, what: 'secret' },
+          },
+        ]}
+        moreActions={
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={authenticate}
             disabled={disabled}
-          />
-          <SavedSecretField
-            {...fieldProps('clientSecret')}
-            label="Client Secret"
-            saved={hasSavedCredentials}
-            what="secret"
-            placeholder="Primary Client Secret"
-            disabled={disabled}
-          />
-        </div>
+            aria-busy={oauth.starting || oauth.popupOpen || undefined}
+          >
+            {oauth.starting && <ButtonSpinner />}
+            Authenticate with LinkedIn
+          </button>
+        }
+      >
         <div className="field">
           <label className="field__label" htmlFor={`${uid}-pages`}>
             <input
@@ -215,28 +179,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
             {M.pagesHint}
           </p>
         </div>
-        <div className="settings-form__actions">
-          <BusyButton
-            type="submit"
-            className="btn btn--secondary"
-            disabled={disabled}
-            busy={busy === 'save'}
-            label="Save Credentials"
-            busyLabel="Saving..."
-          />
-          <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => void authenticate()}
-            disabled={disabled}
-            aria-busy={busy === 'auth' || oauth.popupOpen || undefined}
-          >
-            {busy === 'auth' && <ButtonSpinner />}
-            Authenticate with LinkedIn
-          </button>
-        </div>
-      </form>
+      </CredentialsForm>
 
       <LinkedInWebhook />
     </SettingsCard>

@@ -1,11 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, WebhookSchema } from '@app/shared';
 import { errorText } from '../../api/client';
 import { linkedinApi } from '../../api/integrations';
+import { useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
+import { TextField } from '../Field';
 import { BusyButton } from '../Spinner';
-import { CopyableValue, TextField } from './fields';
+import { CopyableValue } from './fields';
 import { PanelMessages } from './messages';
 import { LINKEDIN_WEBHOOK_QUERY_KEY } from './types';
 
@@ -19,42 +21,31 @@ const M = PanelMessages.linkedin;
 export function LinkedInWebhook() {
   const uid = useId();
   const titleId = `${uid}-title`;
-  const inputId = `${uid}-url`;
   const query = useQuery({ queryKey: LINKEDIN_WEBHOOK_QUERY_KEY, queryFn: linkedinApi.webhook, retry: false });
-  const [url, setUrl] = useState('');
-  const [dirty, setDirty] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const form = useZodForm(
+    WebhookSchema,
+    { webhookUrl: '' },
+    {
+      // The saved address, unless the user is typing.
+      values: { webhookUrl: query.data?.webhookUrl ?? '' },
+      resetOptions: { keepDirtyValues: true },
+    },
+  );
 
-  useEffect(() => {
-    if (query.data && !dirty) setUrl(query.data.webhookUrl ?? '');
-  }, [query.data, dirty]);
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const parsed = WebhookSchema.safeParse({ webhookUrl: url });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      document.getElementById(inputId)?.focus();
-      return;
-    }
-    setError(undefined);
-    setSaving(true);
-    try {
-      const answer = await linkedinApi.setWebhook(parsed.data.webhookUrl);
+  const save = useMutation({
+    mutationFn: ({ webhookUrl }: { webhookUrl: string }) => linkedinApi.setWebhook(webhookUrl),
+    onSuccess: async (answer, { webhookUrl }) => {
       if (answer?.signingSecret) setSecret(answer.signingSecret);
-      if (!parsed.data.webhookUrl) setSecret(null);
-      panelToast.success(parsed.data.webhookUrl ? answer?.message || IntegrationMessages.webhookSaved : M.webhookOff);
-      setDirty(false);
+      if (!webhookUrl) setSecret(null);
+      panelToast.success(webhookUrl ? answer?.message || IntegrationMessages.webhookSaved : M.webhookOff);
+      form.reset(form.getValues(), { keepDirtyValues: false, keepFieldsRef: true });
       await query.refetch();
-    } catch (err) {
-      panelToast.error(errorText(err, M.webhookSaveFailed));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onError: (err) => panelToast.error(errorText(err, M.webhookSaveFailed)),
+  });
+  const disabled = save.isPending || query.isPending;
+  const submit = form.handleSubmit((body) => !save.isPending && save.mutate(body));
 
   const active = !!query.data?.webhookUrl;
 
@@ -76,29 +67,28 @@ export function LinkedInWebhook() {
           {M.webhookLoadFailed}
         </div>
       )}
-      <form className="webhook-form" onSubmit={(event) => void save(event)} noValidate aria-label="Automation webhook">
+      <form
+        className="webhook-form"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+        aria-label="Automation webhook"
+      >
         <TextField
-          id={inputId}
+          {...form.register('webhookUrl')}
+          id={`${uid}-url`}
           label="Webhook URL"
           type="url"
-          name="webhookUrl"
           inputMode="url"
           autoComplete="off"
           placeholder="https://hooks.zapier.com/hooks/catch/…"
-          value={url}
-          disabled={saving || query.isPending}
-          error={error}
-          onChange={(event) => {
-            setUrl(event.target.value);
-            setDirty(true);
-            if (error) setError(undefined);
-          }}
+          disabled={disabled}
+          error={form.formState.errors.webhookUrl?.message}
         />
         <BusyButton
           type="submit"
           className="btn btn--secondary"
-          disabled={saving || query.isPending}
-          busy={saving}
+          disabled={disabled}
+          busy={save.isPending}
           label="Save Webhook"
           busyLabel="Saving..."
         />
@@ -127,14 +117,17 @@ export function LinkedInWebhook() {
         <summary>How to verify a request</summary>
         <ol className="steps-list">
           <li>
-            Read the headers <code>x-webhook-timestamp</code> (Unix seconds) and <code>x-webhook-signature</code>{' '}
-            (<code>sha256=&lt;hex&gt;</code>).
+            Read the headers <code>x-webhook-timestamp</code> (Unix seconds) and <code>x-webhook-signature</code> (
+            <code>sha256=&lt;hex&gt;</code>).
           </li>
           <li>
-            Compute <code>{'HMAC-SHA256(secret, `${timestamp}.${body}`)'}</code> with the raw request body, as
-            received, and hex-encode it.
+            Compute <code>{'HMAC-SHA256(secret, `${timestamp}.${body}`)'}</code> with the raw request body, as received,
+            and hex-encode it.
           </li>
-          <li>Compare <code>sha256=&lt;hex&gt;</code> with the header in constant time, and reject timestamps more than 5 minutes old.</li>
+          <li>
+            Compare <code>sha256=&lt;hex&gt;</code> with the header in constant time, and reject timestamps more than 5
+            minutes old.
+          </li>
         </ol>
       </details>
     </section>

@@ -1,28 +1,30 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, WordPressTestSchema, type WordPressStatus } from '@app/shared';
 import { ApiError, errorText } from '../../api/client';
 import { wordpressApi, type WordPressCheckAnswer, type WordPressCredentialsBody } from '../../api/integrations';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
-import { BusyButton } from '../Spinner';
-import { ConnectionBadge, IntegrationStatus, SavedSecretField, TestConnectionButton, TextField } from './fields';
+import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
+import { ConnectionBadge, IntegrationStatus } from './fields';
 import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { WORDPRESS_QUERY_KEY, type SettingsPanelProps } from './types';
-import { addIssueErrors, useSettingsForm } from './useSettingsForm';
 
-type Field = 'siteUrl' | 'username' | 'appPassword';
-type Form = Record<Field, string>;
-type Errors = Partial<Record<Field, string>>;
-type Busy = 'test' | 'save' | null;
-
-const EMPTY: Form = { siteUrl: '', username: '', appPassword: '' };
-const FIELDS: Field[] = ['siteUrl', 'username', 'appPassword'];
 const M = PanelMessages.wordpress;
 
 /** The user's display name from a check answer; the login name when WordPress sent none. */
 const nameOf = (answer: WordPressCheckAnswer, fallback: string) => answer.user?.name?.trim() || fallback;
+
+/** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
+const schemaFor = (status: WordPressStatus | undefined) =>
+  WordPressTestSchema.transform((body) => ({ ...body, appPassword: body.appPassword.trim() })).superRefine(
+    (body, ctx) => {
+      if (!body.appPassword && !(status?.configured && status.hasAppPassword)) {
+        ctx.addIssue({ code: 'custom', path: ['appPassword'], message: IntegrationMessages.allFieldsRequired });
+      }
+    },
+  );
 
 /**
  * docs/product.md (Settings, WordPress): site URL, username and application password, a
@@ -30,89 +32,49 @@ const nameOf = (answer: WordPressCheckAnswer, fallback: string) => answer.user?.
  * site URL is fixed and a blank password keeps the saved one.
  */
 export function WordPressPanel({ onReload }: SettingsPanelProps) {
-  const uid = useId();
-  const ids: Record<Field, string> = { siteUrl: `${uid}-site`, username: `${uid}-user`, appPassword: `${uid}-password` };
   const query = useQuery({ queryKey: WORDPRESS_QUERY_KEY, queryFn: wordpressApi.status, retry: false });
   const status = query.data;
   const editing = !!status?.configured;
-  const hasSavedPassword = editing && !!status?.hasAppPassword;
-
-  const { form, setForm, dirty, setDirty, fieldProps, showErrors } = useSettingsForm(FIELDS, ids, EMPTY);
-  const [busy, setBusy] = useState<Busy>(null);
   const [connectedAs, setConnectedAs] = useState<string | null>(null);
 
   useLoadFailedToast(query, M.loadFailed, 'wordpress-load-failed');
 
-  // The saved site and user fill the form, unless the user is typing.
-  useEffect(() => {
-    if (!status || dirty) return;
-    setForm({ siteUrl: status.siteUrl ?? '', username: status.username ?? '', appPassword: '' });
-  }, [status, dirty]);
-
-  /** The body for both calls; the locked site URL is always the saved one. */
-  const body = (): WordPressCredentialsBody => ({
-    siteUrl: editing ? (status?.siteUrl ?? form.siteUrl) : form.siteUrl.trim(),
-    username: form.username.trim(),
-    appPassword: form.appPassword.trim(),
-  });
-
-  /** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
-  const validate = (input: WordPressCredentialsBody): Errors => {
-    const next: Errors = {};
-    const parsed = WordPressTestSchema.safeParse(input);
-    if (!parsed.success) addIssueErrors(next, parsed.error.issues, FIELDS);
-    if (!input.appPassword && !hasSavedPassword && !next.appPassword) next.appPassword = IntegrationMessages.allFieldsRequired;
-    return next;
-  };
-
-  const check = (input: WordPressCredentialsBody): boolean =>
-    showErrors(validate(input), (_field, text) => `wordpress-invalid-${text}`);
-
-  const test = async () => {
-    if (busy) return;
-    const input = body();
-    if (!check(input)) return;
-    setBusy('test');
-    try {
-      const answer = await wordpressApi.test(input);
-      if (answer?.success) {
-        const name = nameOf(answer, input.username);
+  const credentials = useCredentialsForm({
+    name: 'wordpress',
+    status,
+    values: (saved) => ({ siteUrl: saved?.siteUrl ?? '', username: saved?.username ?? '', appPassword: '' }),
+    schema: schemaFor,
+    secrets: ['appPassword'],
+    test: {
+      run: (body) => wordpressApi.test(body),
+      done: (answer, body) => {
+        if (answer?.success) {
+          const name = nameOf(answer, body.username);
+          setConnectedAs(name);
+          panelToast.success(M.connected(name));
+        } else {
+          panelToast.error(M.connectionFailed(answer?.error || answer?.message || 'unknown error'));
+        }
+      },
+      failed: (err) =>
+        panelToast.error(M.connectionFailed(err instanceof ApiError ? err.message : 'the server could not be reached')),
+    },
+    save: {
+      // A blank password keeps the saved one.
+      run: (body) =>
+        wordpressApi.save(
+          body.appPassword ? body : ({ ...body, skipPasswordUpdate: true } satisfies WordPressCredentialsBody),
+        ),
+      done: (answer, body) => {
+        const name = nameOf(answer ?? {}, body.username);
         setConnectedAs(name);
-        panelToast.success(M.connected(name));
-      } else {
-        panelToast.error(M.connectionFailed(answer?.error || answer?.message || 'unknown error'));
-      }
-    } catch (err) {
-      panelToast.error(M.connectionFailed(err instanceof ApiError ? err.message : 'the server could not be reached'));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const input = body();
-    if (!check(input)) return;
-    if (hasSavedPassword && !input.appPassword) input.skipPasswordUpdate = true;
-    setBusy('save');
-    try {
-      const answer = await wordpressApi.save(input);
-      const name = nameOf(answer ?? {}, input.username);
-      setConnectedAs(name);
-      panelToast.success(M.saved(name));
-      setDirty(false);
-      setForm((current) => ({ ...current, appPassword: '' }));
-      await query.refetch();
-      onReload();
-    } catch (err) {
-      panelToast.error(M.saveFailed(errorText(err, 'the server could not be reached')));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const disabled = busy !== null || query.isPending;
+        panelToast.success(M.saved(name));
+      },
+      failed: (err) => panelToast.error(M.saveFailed(errorText(err, 'the server could not be reached'))),
+    },
+    refetch: query.refetch,
+    onReload,
+  });
 
   return (
     <SettingsCard
@@ -125,49 +87,38 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
         <WordPressStatusLine status={status!} connectedAs={connectedAs} />
       </PanelQueryState>
 
-      <form className="settings-form" onSubmit={(event) => void save(event)} noValidate aria-label="WordPress credentials">
-        <div className="settings-form__grid">
-          <TextField
-            {...fieldProps('siteUrl')}
-            label="Site URL"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            placeholder="https://your-site.com"
-            required
-            value={editing ? (status?.siteUrl ?? form.siteUrl) : form.siteUrl}
-            disabled={editing || disabled}
-            hint={editing ? IntegrationMessages.siteUrlLocked : 'The address of your WordPress site.'}
-          />
-          <TextField
-            {...fieldProps('username')}
-            label="Username"
-            autoComplete="off"
-            placeholder="Your WordPress login or e-mail"
-            required
-            disabled={disabled}
-          />
-          <SavedSecretField
-            {...fieldProps('appPassword')}
-            label="Application Password"
-            saved={hasSavedPassword}
-            what="password"
-            placeholder="xxxx xxxx xxxx xxxx xxxx xxxx"
-            disabled={disabled}
-          />
-        </div>
-        <div className="settings-form__actions">
-          <TestConnectionButton testing={busy === 'test'} disabled={disabled} onTest={() => void test()} />
-          <BusyButton
-            type="submit"
-            className="btn btn--primary"
-            disabled={disabled}
-            busy={busy === 'save'}
-            label="Save"
-            busyLabel="Saving..."
-          />
-        </div>
-      </form>
+      <CredentialsForm
+        credentials={credentials}
+        label="WordPress credentials"
+        disabled={credentials.pending || query.isPending}
+        save={{ label: 'Save', primary: true }}
+        fields={[
+          {
+            name: 'siteUrl',
+            label: 'Site URL',
+            type: 'url',
+            inputMode: 'url',
+            autoComplete: 'url',
+            placeholder: 'https://your-site.com',
+            required: true,
+            disabled: editing,
+            hint: editing ? IntegrationMessages.siteUrlLocked : 'The address of your WordPress site.',
+          },
+          {
+            name: 'username',
+            label: 'Username',
+            autoComplete: 'off',
+            placeholder: 'Your WordPress login or e-mail',
+            required: true,
+          },
+          {
+            name: 'appPassword',
+            label: 'Application Password',
+            placeholder: 'xxxx xxxx xxxx xxxx xxxx xxxx',
+            secret: { saved: editing && !!status?.hasAppPassword, what: 'password' },
+          },
+        ]}
+      />
     </SettingsCard>
   );
 }

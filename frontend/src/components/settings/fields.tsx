@@ -1,52 +1,9 @@
-import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { timing } from '../../lib/timing';
 import { panelToast } from '../../lib/toast';
+import { TextField, type TextFieldProps } from '../Field';
 import { BusyButton } from '../Spinner';
 import { PanelMessages } from './messages';
-
-interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required'> {
-  id: string;
-  label: string;
-  hint?: ReactNode;
-  error?: string;
-  /** Marks the field as required (asterisk and aria-required); checking is the form's job. */
-  required?: boolean;
-  mono?: boolean;
-}
-
-/** A labelled input with an optional hint and error, wired for screen readers. */
-export function TextField({ id, label, hint, error, required, mono, className, ...input }: TextFieldProps) {
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
-  const classes = ['input', mono && 'input--mono', error && 'input--invalid', className].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label className={`field__label${required ? ' field__label--required' : ''}`} htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className={classes}
-        spellCheck={false}
-        aria-required={required || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {error && (
-        <p id={errorId} className="field__error">
-          {error}
-        </p>
-      )}
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
-    </div>
-  );
-}
 
 interface SavedSecretFieldProps extends Omit<TextFieldProps, 'type' | 'required' | 'hint'> {
   /** A value is saved (the server never sends it back): a blank field keeps it. */

@@ -1,29 +1,39 @@
 import { useRef } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from '../../api/client';
 import { panelToast } from '../../lib/toast';
+import { PanelMessages, gmailErrorText, linkedInErrorText } from './messages';
 import { useOAuthPopup, useOAuthReturn, type OAuthOutcome, type OAuthProvider } from './oauth';
+import { EMAIL_QUERY_KEY, LINKEDIN_QUERY_KEY } from './types';
 
-interface OAuthSignInOptions<S> {
-  provider: OAuthProvider;
-  /** The panel's status query. */
-  queryKey: QueryKey;
-  refetch: () => Promise<{ data?: S }>;
-  /** The popup's window name and size (docs/product.md, Settings). */
-  popup: { name: string; features: string };
-  /** Whether `next` shows a sign-in that happened after `before`, the status when the popup opened. */
-  signedInSince: (before: S | undefined, next: S | undefined) => boolean;
-  messages: { connected: string; authUrlFailed: string; authStartFailed: string };
-  /** The text for an error code the provider's callback reports. */
-  errorText: (code: string) => string;
-}
+/** What differs between the providers' sign-ins: the panel's status query, the popup (docs/product.md, Settings) and the texts. */
+const PROVIDERS = {
+  linkedin: {
+    queryKey: LINKEDIN_QUERY_KEY,
+    popup: { name: 'linkedin-auth', features: 'width=600,height=700' },
+    messages: PanelMessages.linkedin,
+    errorText: linkedInErrorText,
+  },
+  gmail: {
+    queryKey: EMAIL_QUERY_KEY,
+    popup: { name: 'gmail-auth', features: 'width=500,height=600' },
+    messages: PanelMessages.email,
+    errorText: gmailErrorText,
+  },
+} as const satisfies Record<OAuthProvider, unknown>;
 
 /**
  * The provider sign-in of a settings panel: the outcome comes back by the popup's message, by the
  * address (no popup) or, when the message is lost, by polling the status while the popup is open.
+ * `signedInSince` says whether the status `next` shows a sign-in after `before`, the status when the popup opened.
  */
-export function useOAuthSignIn<S>(options: OAuthSignInOptions<S>) {
-  const { provider, queryKey, refetch, messages } = options;
+export function useOAuthSignIn<S>(
+  provider: OAuthProvider,
+  refetch: () => Promise<{ data?: S }>,
+  signedInSince: (before: S | undefined, next: S | undefined) => boolean,
+) {
+  const sign = PROVIDERS[provider];
+  const { queryKey, messages } = sign;
   const queryClient = useQueryClient();
   /** The status before the popup opened, while a sign-in is awaited. */
   const awaiting = useRef<{ before: S | undefined } | null>(null);
@@ -44,13 +54,13 @@ export function useOAuthSignIn<S>(options: OAuthSignInOptions<S>) {
     if (outcome.ok) succeeded();
     else {
       awaiting.current = null;
-      panelToast.error(options.errorText(outcome.error), { toastId: `${provider}-auth-error` });
+      panelToast.error(sign.errorText(outcome.error), { toastId: `${provider}-auth-error` });
     }
   };
 
   const pollStatus = async () => {
     const next = (await refetch()).data;
-    if (awaiting.current && options.signedInSince(awaiting.current.before, next)) succeeded();
+    if (awaiting.current && signedInSince(awaiting.current.before, next)) succeeded();
   };
 
   const handingOver = useOAuthReturn(provider, onOutcome);
@@ -60,29 +70,42 @@ export function useOAuthSignIn<S>(options: OAuthSignInOptions<S>) {
     onClosed: () => void pollStatus().finally(() => (awaiting.current = null)),
   });
 
-  /** Gets the consent page's address from the server and opens it; `status` is the status now. */
-  const signIn = async (status: S | undefined, fetchAuthUrl: () => Promise<{ authUrl?: string } | undefined>) => {
-    let authUrl: string | undefined;
-    try {
-      authUrl = (await fetchAuthUrl())?.authUrl;
-    } catch (err) {
-      // A 400 says why (e.g. "Please save LinkedIn credentials first").
-      panelToast.error(err instanceof ApiError && err.status === 400 ? errorText(err, messages.authUrlFailed) : messages.authUrlFailed);
-      return;
-    }
-    try {
+  /** Gets the consent page's address from the server and opens it; `status` is the status when asked. */
+  const start = useMutation({
+    mutationFn: ({
+      fetchAuthUrl,
+    }: {
+      status: S | undefined;
+      fetchAuthUrl: () => Promise<{ authUrl?: string } | undefined>;
+    }) => fetchAuthUrl(),
+    onSuccess: (answer, { status }) => {
+      const authUrl = answer?.authUrl;
       if (!authUrl) {
         panelToast.error(messages.authUrlFailed);
         return;
       }
-      awaiting.current = { before: status };
-      // A blocked popup: sign in in this window instead; the callback brings the user back here.
-      if (!popup.open(authUrl, options.popup.name, options.popup.features)) window.location.assign(authUrl);
-    } catch {
-      awaiting.current = null;
-      panelToast.error(messages.authStartFailed);
-    }
-  };
+      try {
+        awaiting.current = { before: status };
+        // A blocked popup: sign in in this window instead; the callback brings the user back here.
+        if (!popup.open(authUrl, sign.popup.name, sign.popup.features)) window.location.assign(authUrl);
+      } catch {
+        awaiting.current = null;
+        panelToast.error(messages.authStartFailed);
+      }
+    },
+    // A 400 says why (e.g. "Please save LinkedIn credentials first").
+    onError: (err) =>
+      panelToast.error(
+        err instanceof ApiError && err.status === 400 ? errorText(err, messages.authUrlFailed) : messages.authUrlFailed,
+      ),
+  });
 
-  return { handingOver, popupOpen: popup.isOpen, signIn };
+  return {
+    handingOver,
+    popupOpen: popup.isOpen,
+    /** The server is asked for the consent page's address. */
+    starting: start.isPending,
+    signIn: (status: S | undefined, fetchAuthUrl: () => Promise<{ authUrl?: string } | undefined>) =>
+      start.mutate({ status, fetchAuthUrl }),
+  };
 }

@@ -1,0 +1,184 @@
+import { useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { FieldValues, Path, PathValue } from 'react-hook-form';
+import { firstError, useZodForm, type FormSchema } from '../../lib/form';
+import { panelToast } from '../../lib/toast';
+import { TextField, type TextFieldProps } from '../Field';
+import { BusyButton } from '../Spinner';
+import { SavedSecretField, TestConnectionButton } from './fields';
+
+/** What a button of the form does with the checked values: its call, then what follows its answer or failure. */
+export interface CredentialsCall<B, A> {
+  run: (body: B) => Promise<A>;
+  /** The toast and anything else an answer brings (a test LinkedIn or WordPress refused answers too). */
+  done: (answer: A, body: B) => void;
+  failed: (error: unknown) => void;
+}
+
+export interface CredentialsConfig<S, V extends FieldValues, B, T, A> {
+  /** Starts the ids of the panel's toasts. */
+  name: string;
+  /** The panel's status from the server; undefined while it loads. */
+  status: S | undefined;
+  /** What the fields show for `status`: the saved values, secrets blank; the keys in the fields' order. */
+  values: (status: S | undefined) => V;
+  /**
+   * What Test, Save (and the panel's own buttons) check and send, built on the payload's schema from
+   * @app/shared: the same rules the server applies, plus those of values it keeps (a blank secret).
+   */
+  schema: (status: S | undefined, action: string) => FormSchema<B>;
+  /** Fields blanked after a save: the server keeps them and never sends them back. */
+  secrets: readonly Path<V>[];
+  test: CredentialsCall<B, T>;
+  save: CredentialsCall<B, A>;
+  /** Reads the status again after a save, before the panel asks the page to reload. */
+  refetch: () => Promise<unknown>;
+  onReload: () => void;
+}
+
+/**
+ * The credentials of an integration panel (WordPress, LinkedIn, Gmail): the form of saved values that
+ * follows the server until the user types, Test and Save as mutations, one check for every button.
+ * A field's problem shows next to it, the first as a toast too, and that field gets the focus.
+ */
+export function useCredentialsForm<S, V extends FieldValues, B, T, A>(config: CredentialsConfig<S, V, B, T, A>) {
+  const { status } = config;
+  const action = useRef('save');
+  const empty = config.values(undefined);
+  const form = useZodForm<V, B>(() => config.schema(status, action.current), empty as never, {
+    // The saved values replace the fields the user has not typed in.
+    values: config.values(status),
+    resetOptions: { keepDirtyValues: true },
+  });
+
+  const test = useMutation({ mutationFn: config.test.run });
+  const save = useMutation({
+    mutationFn: config.save.run,
+    onSuccess: async (answer, body) => {
+      config.save.done(answer, body);
+      const kept = form.getValues();
+      for (const secret of config.secrets) kept[secret] = '' as PathValue<V, typeof secret> as V[typeof secret];
+      // Not the dirty values kept as the status arrives: these are the values now.
+      form.reset(kept, { keepDirtyValues: false, keepFieldsRef: true });
+      await config.refetch();
+      config.onReload();
+    },
+    onError: config.save.failed,
+  });
+  const pending = test.isPending || save.isPending;
+  // The answer's toast comes with the buttons' state: these callbacks run as the mutation's result is published.
+  const runTest = (body: B) => test.mutate(body, { onSuccess: config.test.done, onError: config.test.failed });
+
+  /** Checks the values for `next` (a toast for the first problem), then hands the payload to `onValid`. */
+  const check = (next: string, onValid: (body: B) => void) => {
+    action.current = next;
+    void form.handleSubmit(onValid, (errors) => {
+      const text = firstError(errors, Object.keys(empty));
+      if (text) panelToast.error(text, { toastId: `${config.name}-invalid-${text}` });
+    })();
+  };
+
+  return { form, test, save, pending, check, runTest };
+}
+
+export type CredentialField<V extends FieldValues> = Omit<TextFieldProps, 'id' | 'name' | 'error'> & {
+  name: Path<V>;
+  /** A value the server keeps and never sends back (a password input that a blank keeps). */
+  secret?: { saved: boolean; what: string };
+};
+
+interface CredentialsFormProps<V extends FieldValues, B> {
+  credentials: ReturnType<typeof useCredentialsForm<unknown, V, B, unknown, unknown>>;
+  /** The form's accessible name. */
+  label: string;
+  fields: CredentialField<V>[];
+  /** Everything is disabled: a call of the panel is running or its status is loading. */
+  disabled: boolean;
+  /** A failure shown above the fields. */
+  alert?: string;
+  save: { label: string; primary: boolean; first?: boolean };
+  /** Between the fields and the buttons. */
+  children?: ReactNode;
+  /** Buttons after Test and Save. */
+  moreActions?: ReactNode;
+  /** A button on the other side of the row. */
+  startAction?: ReactNode;
+  /** Below the buttons. */
+  footer?: ReactNode;
+}
+
+/** The form of an integration panel's credentials: its fields, Test Connection and Save. */
+export function CredentialsForm<V extends FieldValues, B>(props: CredentialsFormProps<V, B>) {
+  const { credentials, fields, disabled, save } = props;
+  const { form, check } = credentials;
+  const { errors } = form.formState;
+  const uid = useId();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (credentials.pending) return;
+    credentials.save.reset();
+    check('save', (body) => credentials.save.mutate(body));
+  };
+
+  const testButton = (
+    <TestConnectionButton
+      testing={credentials.test.isPending}
+      disabled={disabled}
+      onTest={() => !credentials.pending && check('test', credentials.runTest)}
+    />
+  );
+  const saveButton = (
+    <BusyButton
+      type="submit"
+      className={`btn ${save.primary ? 'btn--primary' : 'btn--secondary'}`}
+      disabled={disabled}
+      busy={credentials.save.isPending}
+      label={save.label}
+      busyLabel="Saving..."
+    />
+  );
+  const actions = (
+    <div className="settings-form__actions">
+      {save.first ? saveButton : testButton}
+      {save.first ? testButton : saveButton}
+      {props.moreActions}
+    </div>
+  );
+
+  return (
+    <form className="settings-form" onSubmit={submit} noValidate aria-label={props.label}>
+      {props.alert && (
+        <div className="alert alert--error" role="alert">
+          {props.alert}
+        </div>
+      )}
+      <div className="settings-form__grid">
+        {fields.map(({ name, secret, ...field }) => {
+          const shared = {
+            ...field,
+            ...form.register(name),
+            id: `${uid}-${name}`,
+            error: errors[name]?.message as string | undefined,
+            disabled: disabled || field.disabled,
+          };
+          return secret ? (
+            <SavedSecretField key={name} {...shared} {...secret} placeholder={field.placeholder ?? ''} />
+          ) : (
+            <TextField key={name} {...shared} />
+          );
+        })}
+      </div>
+      {props.children}
+      {props.startAction ? (
+        <div className="settings-form__actions settings-form__actions--split">
+          {props.startAction}
+          {actions}
+        </div>
+      ) : (
+        actions
+      )}
+      {props.footer}
+    </form>
+  );
+}
