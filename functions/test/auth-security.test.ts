@@ -61,8 +61,7 @@ describe('sign-in throttling', () => {
 
   it('locks an account after 5 failures (429 with Retry-After, even for the right password) and a success resets the count', async () => {
     const attempt = (password: string) => new Client(app.url).call('/api/auth/login', { body: { email, password } });
-    let events: [string, Record<string, unknown>][] = [];
-    events = await audited(async () => {
+    const events = await audited(async () => {
       for (let i = 0; i < 5; i++) expect((await attempt(`wrong-${i}-pass`)).status).toBe(401);
     });
     expect(events.filter(([e]) => e === 'login.failed')).toHaveLength(5);

@@ -25,7 +25,6 @@
  * generation does); the test checks only that the arm64 build is in the assets that need it.
  * google-auth-library is installed in its assets (checked) but no call here reaches Google.
  */
-/// <reference path="../../functions/src/local/s3rver.d.ts" />
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -13,6 +13,7 @@ import * as z from 'zod';
  * Persian need them to place punctuation and numbers correctly, and a mark is a single invisible
  * letter of one direction: it cannot turn a run of text around the way an override or isolate does.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const UNSAFE_TEXT_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 export const hasUnsafeCharacters = (value: string): boolean => UNSAFE_TEXT_CHARACTERS.test(value);

@@ -54,7 +54,7 @@ export function sentences(text: string): string[] {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .split(/(?<=[.!?…])\s+(?=["“'‘(\[]?[\p{Lu}\p{N}])/u)
+    .split(/(?<=[.!?…])\s+(?=["“'‘([]?[\p{Lu}\p{N}])/u)
     .map((s) => s.trim())
     .filter(Boolean);
 }

@@ -168,10 +168,10 @@ export class HttpLinkedInClient implements LinkedInClient {
   }
 }
 
-async function readJson(response: Response): Promise<Record<string, any>> {
+async function readJson(response: Response): Promise<Record<string, unknown>> {
   try {
     const value: unknown = JSON.parse(await response.text());
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
   }

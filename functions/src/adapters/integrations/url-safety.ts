@@ -107,13 +107,15 @@ export function isPublicAddress(address: string): boolean {
   return false;
 }
 
-function parseV4(address: string): number[] | undefined {
+type V4 = [number, number, number, number];
+
+function parseV4(address: string): V4 | undefined {
   const parts = address.split('.').map(Number);
   if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return undefined;
-  return parts;
+  return parts as V4;
 }
 
-function isPublicV4([a, b, c]: number[]): boolean {
+function isPublicV4([a, b, c]: V4): boolean {
   if (a === 0) return false; // 0.0.0.0/8 "this network" (0.0.0.0 reaches the local host)
   if (a === 10) return false; // 10/8 private
   if (a === 100 && b >= 64 && b <= 127) return false; // 100.64/10 CGNAT shared space
@@ -151,7 +153,7 @@ function parseV6(address: string): number[] | undefined {
   return [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest];
 }
 
-function embeddedV4(hi: number, lo: number): number[] {
+function embeddedV4(hi: number, lo: number): V4 {
   return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
 }
 

@@ -47,7 +47,7 @@ export class InProcessJobQueue implements JobQueue {
         this.active--;
         this.waiting.shift()?.();
       });
-    localWork.track(this.pending.track(task));
+    void localWork.track(this.pending.track(task));
   }
 
   /** Resolves when this job may start. */
