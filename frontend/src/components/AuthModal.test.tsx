@@ -88,6 +88,22 @@ describe('AuthModal', () => {
     expect(requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
+  it('after switching from login to register, the first field of the form gets the focus, and errors go with the mode', async () => {
+    mockApi(signedOut);
+    renderWithProviders(<App />, { route: '/welcome' });
+    const { user, dialog } = await openModal('Login');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Login' }));
+    expect(within(dialog).getByLabelText('Email')).toHaveFocus();
+    expect(within(dialog).getByText('Email is required')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('tab', { name: 'Register' }));
+    expect(within(dialog).queryByText('Email is required')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Name')).toHaveFocus();
+  });
+
   it('validates the login form: invalid email and missing password block the request', async () => {
     const { requests } = mockApi(signedOut);
     renderWithProviders(<App />, { route: '/welcome' });
