@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import DatePicker from 'react-datepicker';
 import 'react-datepicker/dist/react-datepicker.css';
-import { useQueryClient } from '@tanstack/react-query';
-import { ScheduleSchema, defaultTimeZone, type Article, type Platform } from '@app/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useController } from 'react-hook-form';
+import * as z from 'zod';
+import { ScheduleSchema, defaultTimeZone, type Article, type Platform, type ScheduleInput } from '@app/shared';
 import { errorText } from '../../api/client';
 import { articlesApi, type ScheduleAnswer } from '../../api/articles';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
@@ -14,6 +16,7 @@ import {
   toLocalInput,
   validateScheduleInput,
 } from '../../lib/schedulePicker';
+import { useZodForm } from '../../lib/form';
 import { toast } from '../../lib/toast';
 import { formatDateTime } from '../../lib/userTime';
 import { Modal } from '../Modal';
@@ -39,6 +42,18 @@ const systemNow = () => new Date();
 const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
 
 /**
+ * The picked time, checked as docs/product.md (Schedule) says at `moment`, becomes the ISO time sent: the
+ * value may be the minute already under way, which is sent as "now" (the server takes it as now).
+ */
+const pickedTimeSchema = (moment: Date) =>
+  z.object({ when: z.date().nullable() }).transform(({ when }, ctx) => {
+    const check = validateScheduleInput(when ? toLocalInput(when) : '', moment);
+    if (check.ok && when) return { datetime: clampToNow(when, moment).toISOString() };
+    ctx.addIssue({ code: 'custom', path: ['when'], message: check.ok ? ScheduleMessages.invalidData : check.message });
+    return z.NEVER;
+  });
+
+/**
  * The schedule modal (docs/product.md, Schedule): a date-time picker with a 24-hour clock and 5-minute
  * steps, one hour ahead by default, where a time earlier than now becomes now. Submitting sends
  * PUT /api/articles/{id}/schedule with the ISO time, for both platforms in parallel.
@@ -53,11 +68,12 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
 
   // Platforms still to schedule: after a partial failure only the failed ones are left.
   const [pending, setPending] = useState<Platform[]>(platforms);
-  const [selected, setSelected] = useState<Date | null>(() => defaultScheduleTime(now()));
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [calendarOpen, setCalendarOpen] = useState(false);
+  const form = useZodForm(() => pickedTimeSchema(now()), { when: defaultScheduleTime(now()) });
+  const { field } = useController({ control: form.control, name: 'when' });
+  const fieldError = form.formState.errors.when?.message;
+  const selected = field.value ?? null;
 
   const browserZone = defaultTimeZone();
   const current = pending
@@ -65,65 +81,65 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
     .filter((c): c is { platform: Platform; at: string } => !!c.at && Date.parse(c.at) > now().getTime());
 
   const change = (date: Date | null) => {
-    setFieldError(null);
     setFailure(null);
     // docs/product.md (Schedule): a picked time earlier than now is clamped to now.
-    setSelected(date ? clampToNow(date, now()) : null);
+    field.onChange(date ? clampToNow(date, now()) : null);
   };
 
-  const submit = async (event: FormEvent) => {
+  // Both platforms: two calls in parallel; each platform's outcome is its own.
+  const schedule = useMutation({
+    mutationFn: (payloads: ScheduleInput[]) => Promise.allSettled(payloads.map((p) => articlesApi.schedule(id, p))),
+    onSuccess: (results, payloads) => {
+      const { datetime } = payloads[0]!;
+      const done: { platform: Platform; answer: ScheduleAnswer | null }[] = [];
+      const failed: { platform: Platform; err: unknown }[] = [];
+      results.forEach((result, index) => {
+        const platform = payloads[index]!.platform;
+        if (result.status === 'fulfilled') done.push({ platform, answer: result.value ?? null });
+        else failed.push({ platform, err: result.reason });
+      });
+
+      if (done.length > 0) {
+        // Show the new state at once: each answer carries the article as its own write left it.
+        const base = done.find((d) => d.answer?.article)?.answer?.article;
+        if (base) {
+          const scheduled = { ...base.scheduled };
+          for (const d of done)
+            scheduled[d.platform] = d.answer?.scheduledFor ?? d.answer?.article?.scheduled?.[d.platform] ?? datetime;
+          const updated: Article = { ...base, scheduled };
+          queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+            list?.map((a) => (articleIdOf(a) === id ? updated : a)),
+          );
+        }
+        const when = done[0]!.answer?.scheduledFor ?? datetime;
+        toast.success(
+          ScheduleMessages.scheduled(
+            done.map((d) => d.platform),
+            formatDateTime(when, timeZone),
+          ),
+        );
+        void refreshArticleLists(queryClient);
+      }
+      const first = failed[0];
+      if (!first) return onClose();
+      setPending(failed.map((f) => f.platform));
+      setFailure(ScheduleMessages.scheduleError(errorText(first.err, ScheduleMessages.scheduleFailed(first.platform))));
+    },
+  });
+  const busy = schedule.isPending;
+
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     setFailure(null);
-    const moment = now();
-    const check = validateScheduleInput(selected ? toLocalInput(selected) : '', moment);
-    if (!check.ok || !selected) {
-      setFieldError(check.ok ? ScheduleMessages.invalidData : check.message);
-      return;
-    }
-    // The value may be the minute already under way: send "now" then (the server takes it as now).
-    const datetime = clampToNow(selected, moment).toISOString();
-    const payloads = pending.map((platform) => ({ platform, datetime }));
-    if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
-      setFailure(ScheduleMessages.invalidData);
-      return;
-    }
-
-    setBusy(true);
-    // Both platforms: two calls in parallel; each platform's outcome is its own.
-    const results = await Promise.allSettled(payloads.map((p) => articlesApi.schedule(id, p)));
-    const done: { platform: Platform; answer: ScheduleAnswer | null }[] = [];
-    const failed: { platform: Platform; err: unknown }[] = [];
-    results.forEach((result, index) => {
-      const platform = payloads[index]!.platform;
-      if (result.status === 'fulfilled') done.push({ platform, answer: result.value ?? null });
-      else failed.push({ platform, err: result.reason });
-    });
-
-    if (done.length > 0) {
-      // Show the new state at once: each answer carries the article as its own write left it.
-      const base = done.find((d) => d.answer?.article)?.answer?.article;
-      if (base) {
-        const scheduled = { ...base.scheduled };
-        for (const d of done) scheduled[d.platform] = d.answer?.scheduledFor ?? d.answer?.article?.scheduled?.[d.platform] ?? datetime;
-        const updated: Article = { ...base, scheduled };
-        queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
-          list?.map((a) => (articleIdOf(a) === id ? updated : a)),
-        );
+    void form.handleSubmit(({ datetime }) => {
+      const payloads = pending.map((platform) => ({ platform, datetime }));
+      if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
+        setFailure(ScheduleMessages.invalidData);
+        return;
       }
-      const when = done[0]!.answer?.scheduledFor ?? datetime;
-      toast.success(ScheduleMessages.scheduled(done.map((d) => d.platform), formatDateTime(when, timeZone)));
-      void refreshArticleLists(queryClient);
-    }
-
-    if (failed.length === 0) {
-      onClose();
-      return;
-    }
-    const first = failed[0]!;
-    setPending(failed.map((f) => f.platform));
-    setFailure(ScheduleMessages.scheduleError(errorText(first.err, ScheduleMessages.scheduleFailed(first.platform))));
-    setBusy(false);
+      schedule.mutate(payloads);
+    })(event);
   };
 
   // Escape while the calendar is open closes the calendar, not the whole dialog.
@@ -131,7 +147,8 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
     if (event.key === 'Escape' && calendarOpen) event.nativeEvent.stopPropagation();
   };
 
-  const title = pending.length > 1 ? 'Schedule blog and LinkedIn' : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
+  const title =
+    pending.length > 1 ? 'Schedule blog and LinkedIn' : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
 
   return (
     <Modal
@@ -157,6 +174,8 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
           <DatePicker
             id={fieldId}
             name="datetime"
+            // The focus goes to the picker's input when its time is refused.
+            ref={(picker) => field.ref(picker && { focus: () => picker.setFocus() })}
             selected={selected}
             onChange={change}
             showTimeSelect
