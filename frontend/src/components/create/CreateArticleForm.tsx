@@ -1,7 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
-import { CreateArticleSchema, firstIssueMessage, type Article } from '@app/shared';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
+import { CreateArticleSchema, type Article, type CreateArticleInput } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
+import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { CreateMessages, isArticle, ShownError } from './articleQuery';
 
@@ -27,7 +30,7 @@ export function readDraft(): Draft {
   }
 }
 
-function writeDraft(draft: Draft | null): void {
+function writeDraft(draft: Partial<Draft> | null): void {
   try {
     if (draft) window.localStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
     else window.localStorage.removeItem(DRAFT_STORAGE_KEY);
@@ -48,7 +51,12 @@ interface FieldSpec {
 const FIELD_SPECS: FieldSpec[] = [
   { field: 'title', label: 'Title', placeholder: 'e.g. 5 ways to automate your content calendar', required: true },
   { field: 'topic', label: 'Topic', placeholder: 'What is the article about?', required: true },
-  { field: 'keyword', label: 'Keyword', placeholder: 'e.g. content automation', hint: 'The main search term to focus on.' },
+  {
+    field: 'keyword',
+    label: 'Keyword',
+    placeholder: 'e.g. content automation',
+    hint: 'The main search term to focus on.',
+  },
   {
     field: 'details',
     label: 'Details',
@@ -67,47 +75,51 @@ const FIELD_SPECS: FieldSpec[] = [
 /** docs/product.md (Create): the Create Article form. */
 export function CreateArticleForm({ onCreated }: { onCreated: (article: Article) => void }) {
   const uid = useId();
-  const [values, setValues] = useState<Draft>(readDraft);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState('');
+  const [draft] = useState(readDraft);
+  const form = useZodForm(CreateArticleSchema, draft);
+  const [title, topic] = useWatch({ control: form.control, name: ['title', 'topic'] });
+  const ready = title.trim() !== '' && topic.trim() !== '';
 
-  const ready = values.title.trim() !== '' && values.topic.trim() !== '';
+  // Every change is kept as the draft.
+  useEffect(
+    () => form.subscribe({ formState: { values: true }, callback: ({ values }) => writeDraft(values) }),
+    [form],
+  );
 
-  const update = (field: Field, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    writeDraft(next);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!ready || loading) return;
-    const parsed = CreateArticleSchema.safeParse(values);
-    if (!parsed.success) {
-      setError(firstIssueMessage(parsed.error));
-      return;
-    }
-    setError('');
-    setLoading(true);
-    try {
-      const answer = (await articlesApi.create(parsed.data)) as unknown;
+  const create = useMutation({
+    mutationFn: async (input: CreateArticleInput) => {
+      const answer = (await articlesApi.create(input)) as unknown;
       if (!answer || typeof answer !== 'object' || !('article' in answer)) {
         throw new ShownError(CreateMessages.invalidResponse);
       }
       const { article } = answer as { article: unknown };
       if (!isArticle(article)) throw new ShownError(CreateMessages.notFoundOrInvalid);
+      return article;
+    },
+    onSuccess: (article) => {
+      form.reset({ ...EMPTY });
       writeDraft(null);
-      setValues({ ...EMPTY });
-      setLoading(false);
       onCreated(article);
-    } catch (err) {
-      setLoading(false);
-      setError(err instanceof ShownError ? err.message : errorText(err, CreateMessages.createFailed));
-    }
+    },
+  });
+  const loading = create.isPending;
+  // The first problem of the fields (the schema's order), else the server's.
+  const error =
+    firstError(form.formState.errors, FIELDS) ??
+    (create.error &&
+      (create.error instanceof ShownError
+        ? create.error.message
+        : errorText(create.error, CreateMessages.createFailed)));
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!ready || loading) return;
+    create.reset();
+    void form.handleSubmit((input) => create.mutate(input))(event);
   };
 
   return (
-    <form className="card create-form" onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={`${uid}-heading`}>
+    <form className="card create-form" onSubmit={onSubmit} noValidate aria-labelledby={`${uid}-heading`}>
       <div className="create-form__header">
         <h2 id={`${uid}-heading`} className="card-title">
           New article
@@ -124,14 +136,12 @@ export function CreateArticleForm({ onCreated }: { onCreated: (article: Article)
       {FIELD_SPECS.map(({ field, label, placeholder, required, multiline, hint }) => {
         const id = `${uid}-${field}`;
         const common = {
+          ...form.register(field),
           id,
-          name: field,
-          value: values[field],
           placeholder,
           disabled: loading,
           'aria-required': required || undefined,
           'aria-describedby': hint ? `${id}-hint` : undefined,
-          onChange: (event: { target: { value: string } }) => update(field, event.target.value),
         };
         return (
           <div className="field" key={field}>

@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { ImageRequestSchema, firstIssueMessage, type Article, type ArticleImage, type ImageStatus } from '@app/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ImageRequestSchema, type Article, type ArticleImage, type ImageStatus } from '@app/shared';
 import { imagesApi } from '../../api/images';
 import { errorText } from '../../api/client';
+import { useZodForm } from '../../lib/form';
 import { timing } from '../../lib/timing';
 import { BusyButton, Spinner } from '../Spinner';
 import { articleIdOf, articleQueryKey, CreateMessages } from './articleQuery';
@@ -49,10 +50,12 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const queryClient = useQueryClient();
   const uid = useId();
   const articleId = articleIdOf(article);
-  const [description, setDescription] = useState(article.imageDescription || article.image?.description || '');
+  const form = useZodForm(ImageRequestSchema, {
+    description: article.imageDescription || article.image?.description || '',
+  });
   const [image, setImage] = useState<ArticleImage | null>(article.image ?? null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState('');
+  // Why the last generation gave no image.
+  const [failure, setFailure] = useState('');
   const controllerRef = useRef<AbortController | null>(null);
   const imageRef = useRef(image);
   imageRef.current = image;
@@ -60,40 +63,48 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const hasImage = image !== null;
   const inputId = `${uid}-description`;
   const errorId = `${uid}-error`;
+  const error = form.formState.errors.description?.message ?? failure;
 
   const finish = (status: ImageStatus, previous: string | null, fallback: string) => {
     const next = status?.image ?? null;
     if (next && next.generatedAt !== previous) {
       setImage(next);
-      setError('');
+      setFailure('');
       queryClient.setQueryData<Article>(articleQueryKey(articleId), (current) =>
         current ? { ...current, image: next, imageDescription: next.description || current.imageDescription } : current,
       );
       onGenerated?.('Image generated.');
     } else {
-      setError(status?.error?.message || fallback);
+      setFailure(status?.error?.message || fallback);
     }
   };
 
-  /** Waits for a running generation, then shows the new image or the reason it failed. */
-  const follow = async (first: ImageStatus | null, previous: string | null, fallback: string) => {
+  // Starts the generation (unless one is running already), then waits until it is no longer pending.
+  const generation = useMutation({
+    mutationFn: async ({ start, signal }: { start?: () => Promise<ImageStatus>; signal: AbortSignal }) => {
+      const first = start ? await start() : null;
+      return first && !first.pending ? first : waitForImage(articleId, signal);
+    },
+    onSettled: (_status, _error, { signal }) => {
+      if (controllerRef.current?.signal === signal) controllerRef.current = null;
+    },
+  });
+
+  /** Generates (or follows a running generation), then shows the new image or the reason it failed. */
+  const follow = (start: (() => Promise<ImageStatus>) | undefined, previous: string | null, fallback: string) => {
     controllerRef.current?.abort();
     const controller = new AbortController();
     controllerRef.current = controller;
-    setPending(true);
-    try {
-      const status = first && !first.pending ? first : await waitForImage(articleId, controller.signal);
-      finish(status, previous, fallback);
-    } catch (err) {
-      if (controller.signal.aborted) return;
-      setError(err instanceof ImageTimeout ? err.message : errorText(err, fallback));
-    } finally {
-      if (controllerRef.current === controller) {
-        controllerRef.current = null;
-        setPending(false);
-      }
-    }
+    // Callbacks of the latest run only: a run followed by a newer one (or the step closed) shows nothing.
+    generation.mutate(
+      { start, signal: controller.signal },
+      {
+        onSuccess: (status) => finish(status, previous, fallback),
+        onError: (err) => setFailure(err instanceof ImageTimeout ? err.message : errorText(err, fallback)),
+      },
+    );
   };
+  const pending = generation.isPending;
 
   // Opening the step while an earlier generation still runs (modal closed and reopened): follow it.
   useEffect(() => {
@@ -103,7 +114,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
       .then((status) => {
         if (!live || controllerRef.current) return;
         const current = imageRef.current;
-        if (status?.pending) void follow(null, current?.generatedAt ?? null, CreateMessages.imageFailed.generate);
+        if (status?.pending) follow(undefined, current?.generatedAt ?? null, CreateMessages.imageFailed.generate);
         else if (status?.image && status.image.generatedAt !== current?.generatedAt) setImage(status.image);
       })
       .catch(() => undefined);
@@ -115,28 +126,19 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
     // Once per article.
   }, [articleId]);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (pending) return;
-    const parsed = ImageRequestSchema.safeParse({ description });
-    if (!parsed.success) {
-      setError(firstIssueMessage(parsed.error));
-      return;
-    }
-    const regenerate = hasImage;
-    const fallback = regenerate ? CreateMessages.imageFailed.regenerate : CreateMessages.imageFailed.generate;
-    const previous = image?.generatedAt ?? null;
-    setError('');
-    setPending(true);
-    let started: ImageStatus;
-    try {
-      started = await (regenerate ? imagesApi.regenerate : imagesApi.generate)(articleId, parsed.data.description);
-    } catch (err) {
-      setPending(false);
-      setError(errorText(err, fallback));
-      return;
-    }
-    await follow(started ?? null, previous, fallback);
+    setFailure('');
+    void form.handleSubmit(({ description }) => {
+      const regenerate = hasImage;
+      const start = () => (regenerate ? imagesApi.regenerate : imagesApi.generate)(articleId, description);
+      follow(
+        start,
+        image?.generatedAt ?? null,
+        regenerate ? CreateMessages.imageFailed.regenerate : CreateMessages.imageFailed.generate,
+      );
+    })(event);
   };
 
   const buttonLabel = hasImage ? 'Regenerate Image' : 'Generate Image';
@@ -149,17 +151,14 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
             Image Description
           </label>
           <textarea
+            // Typing clears the last failure.
+            {...form.register('description', { onChange: () => setFailure('') })}
             id={inputId}
-            className={`input textarea${error && !description.trim() ? ' input--invalid' : ''}`}
+            className={`input textarea${form.formState.errors.description ? ' input--invalid' : ''}`}
             rows={3}
-            value={description}
             placeholder="e.g. A clean flat illustration of a content calendar with a laptop"
             disabled={pending}
             aria-describedby={error ? errorId : `${inputId}-hint`}
-            onChange={(event) => {
-              setDescription(event.target.value);
-              if (error) setError('');
-            }}
           />
           <p id={`${inputId}-hint`} className="field__hint">
             Used for the blog featured image (3:2) and the LinkedIn image (1200×627).
