@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import App from './App';
-import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from './test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from './test/utils';
 
-const me = (user: ReturnType<typeof makeUser> | null): Record<string, MockReply> => ({
-  'GET /api/auth/me': user ? { body: { user } } : { status: 401, body: { error: 'Not authenticated' } },
+const me = (user: ReturnType<typeof makeUser> | null): MockRoutes => ({
+  'auth.me': user ? { user } : { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } },
 });
 const location = () => screen.getByTestId('location');
 
 describe('routes and access rules', () => {
   it('renders nothing while the session check is pending', async () => {
-    const pending = deferred<MockReply>();
-    mockApi({ 'GET /api/auth/me': () => pending.promise });
+    const pending = deferred<Reply<'auth.me'>>();
+    mockApi({ 'auth.me': () => pending.promise });
     const { container } = renderWithProviders(<App />, { route: '/dashboard' });
 
     // Only the test's location probe and the (empty) toast area exist: no welcome, no shell.
@@ -23,7 +23,7 @@ describe('routes and access rules', () => {
     expect(screen.queryByLabelText('Loading')).not.toBeInTheDocument();
     expect(container.textContent).toBe('/dashboard');
 
-    pending.resolve({ body: { user: makeUser() } });
+    pending.resolve({ user: makeUser() });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
   });
 
@@ -41,7 +41,7 @@ describe('routes and access rules', () => {
   });
 
   it('treats a failed session check as logged out', async () => {
-    mockApi({ 'GET /api/auth/me': { status: 500, body: {} } });
+    mockApi({ 'auth.me': { status: 500, body: null } });
     renderWithProviders(<App />, { route: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(location()).toHaveTextContent('/welcome');
@@ -90,7 +90,7 @@ describe('routes and access rules', () => {
   });
 
   it('lets an admin open /admin and shows the Admin link', async () => {
-    mockApi({ ...me(makeUser({ role: 'admin' })), 'GET /api/admin/users': { body: { users: [] } } });
+    mockApi({ ...me(makeUser({ role: 'admin' })), 'admin.listUsers': { users: [] } });
     renderWithProviders(<App />, { route: '/admin' });
     expect(await screen.findByRole('heading', { name: 'Admin', level: 1 })).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/admin$/);
@@ -131,7 +131,7 @@ describe('shell', () => {
   it('logs out: POST logout, toast, back to /welcome replacing the entry', async () => {
     const { requests } = mockApi({
       ...me(makeUser({ name: 'Jane' })),
-      'POST /api/auth/logout': { body: { message: 'Logged out.' } },
+      'auth.logout': { message: 'Logged out.' },
     });
     renderWithProviders(<App />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -150,7 +150,7 @@ describe('shell', () => {
   it('logs out everywhere: POST logout-everywhere, toast, back to /welcome', async () => {
     const { requests } = mockApi({
       ...me(makeUser({ name: 'Jane' })),
-      'POST /api/auth/logout-everywhere': { body: { message: 'Logged out on every device.' } },
+      'auth.logoutEverywhere': { message: 'Logged out on every device.' },
     });
     renderWithProviders(<App />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -166,9 +166,9 @@ describe('shell', () => {
   it('changes the password from the user menu: checks the confirmation first, then sends, toasts and closes', async () => {
     const { requests } = mockApi({
       ...me(makeUser({ name: 'Jane' })),
-      'POST /api/auth/password': ({ body }) =>
-        (body as { currentPassword: string }).currentPassword === 'old-passphrase'
-          ? { body: { message: 'Password changed. You were signed out everywhere else.' } }
+      'auth.changePassword': ({ body }) =>
+        body.currentPassword === 'old-passphrase'
+          ? { message: 'Password changed. You were signed out everywhere else.' }
           : { status: 400, body: { error: 'The current password is not correct', message: 'The current password is not correct', code: 'current_password_wrong' } },
     });
     renderWithProviders(<App />, { route: '/schedule' });
@@ -204,7 +204,7 @@ describe('shell', () => {
   });
 
   it('keeps the user signed in and toasts "Logout failed" when logout fails', async () => {
-    mockApi({ ...me(makeUser({ name: 'Jane' })), 'POST /api/auth/logout': { status: 500, body: {} } });
+    mockApi({ ...me(makeUser({ name: 'Jane' })), 'auth.logout': { status: 500, body: null } });
     renderWithProviders(<App />, { route: '/schedule' });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Jane' }));
@@ -218,7 +218,7 @@ describe('shell', () => {
   it('signs the user out when another call answers 401', async () => {
     mockApi({
       ...me(makeUser({ role: 'admin' })),
-      'GET /api/admin/users': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } },
+      'admin.listUsers': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } },
     });
     renderWithProviders(<App />, { route: '/admin' });
     expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();

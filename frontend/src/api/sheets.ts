@@ -1,5 +1,5 @@
 import type { SheetsAccess, SheetsImportInput, SheetsImportResult, SheetsStatus, Spreadsheet } from '@app/shared';
-import { ApiError, api } from './client';
+import { api } from './client';
 
 /** The spreadsheet import calls (functions/src/routes.ts). */
 export const sheetsApi = {
@@ -13,14 +13,4 @@ export const sheetsApi = {
   importRows: (input: SheetsImportInput) => api.post<SheetsImportResult>('/sheets/import', input),
 };
 
-/** Server codes after which the page shows the connect card again (the grant is gone). */
-export const NOT_CONNECTED_CODES = new Set(['sheets_not_connected', 'sheets_reconnect']);
-
-/**
- * docs/product.md (Texts): the screen's own text, then what went wrong: the server's message, else
- * `Error: {status}` for a non-OK answer. A network failure gets the screen's text alone.
- */
-export function sheetsErrorText(err: unknown, what: string): string {
-  if (!(err instanceof ApiError)) return what;
-  return `${what}: ${err.serverMessage ?? err.error ?? `Error: ${err.status}`}`;
-}
+export { NOT_CONNECTED_CODES, sheetsErrorText } from '../components/sheets/messages';

@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { SCHEDULE_REFRESH_MS, type Article } from '@app/shared';
-import { articlesApi } from '../api/articles';
+import { SCHEDULE_REFRESH_MS } from '@app/shared';
+import { request } from '../api/client';
 
 /** Every list of articles hangs under this key, so one invalidation refreshes them all. */
 export const ARTICLE_LISTS_KEY = ['articles'] as const;
@@ -9,17 +9,6 @@ export const articleListKey = {
   unpublished: [...ARTICLE_LISTS_KEY, 'unpublished'] as const,
   published: [...ARTICLE_LISTS_KEY, 'published'] as const,
 };
-
-/** docs/product.md (Texts): a list answer of another shape gives "Unexpected API response format". */
-export const UNEXPECTED_FORMAT = 'Unexpected API response format';
-
-/** A list answer is an array, or an object with an `articles` array. */
-export function toArticleList(answer: unknown): Article[] {
-  if (Array.isArray(answer)) return answer as Article[];
-  const list = answer && typeof answer === 'object' ? (answer as { articles?: unknown }).articles : undefined;
-  if (Array.isArray(list)) return list as Article[];
-  throw new Error(UNEXPECTED_FORMAT);
-}
 
 /** After a publish (or any change to an article) every list is out of date. */
 export const refreshArticleLists = (queryClient: QueryClient) =>
@@ -32,7 +21,7 @@ export const refreshArticleLists = (queryClient: QueryClient) =>
 export function useAllArticles() {
   return useQuery({
     queryKey: articleListKey.all,
-    queryFn: async () => toArticleList(await articlesApi.list()),
+    queryFn: async () => (await request('articles.list')).articles,
     staleTime: 0,
   });
 }
@@ -41,7 +30,7 @@ export function useAllArticles() {
 export function useUnpublishedArticles() {
   return useQuery({
     queryKey: articleListKey.unpublished,
-    queryFn: async () => toArticleList(await articlesApi.unpublished()),
+    queryFn: async () => (await request('articles.unpublished')).articles,
     staleTime: 0,
     refetchInterval: SCHEDULE_REFRESH_MS,
   });
@@ -51,7 +40,7 @@ export function useUnpublishedArticles() {
 export function usePublishedArticles() {
   return useQuery({
     queryKey: articleListKey.published,
-    queryFn: async () => toArticleList(await articlesApi.published()),
+    queryFn: async () => (await request('articles.published')).articles,
     staleTime: 0,
   });
 }

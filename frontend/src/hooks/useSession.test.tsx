@@ -25,7 +25,7 @@ function setup() {
 
 describe('useSession / useLogout', () => {
   it('loads the user from GET /api/auth/me', async () => {
-    mockApi({ 'GET /api/auth/me': { body: { user: makeUser() } } });
+    mockApi({ 'auth.me': { user: makeUser() } });
     const { wrapper } = setup();
     const { result } = renderHook(() => useSession(), { wrapper });
     expect(result.current.isPending).toBe(true);
@@ -36,8 +36,8 @@ describe('useSession / useLogout', () => {
   it('logout posts, clears the user and cached data, toasts and replaces the entry with /welcome', async () => {
     navigateSpy.mockClear();
     const { requests } = mockApi({
-      'GET /api/auth/me': { body: { user: makeUser() } },
-      'POST /api/auth/logout': { body: { message: 'Logged out.' } },
+      'auth.me': { user: makeUser() },
+      'auth.logout': { message: 'Logged out.' },
     });
     const { wrapper, queryClient } = setup();
     queryClient.setQueryData(['articles'], [{ id: 1 }]);
@@ -56,8 +56,8 @@ describe('useSession / useLogout', () => {
   it('a failed logout keeps the user, does not navigate and toasts "Logout failed"', async () => {
     navigateSpy.mockClear();
     mockApi({
-      'GET /api/auth/me': { body: { user: makeUser() } },
-      'POST /api/auth/logout': { status: 500, body: {} },
+      'auth.me': { user: makeUser() },
+      'auth.logout': { status: 500, body: null },
     });
     const { wrapper } = setup();
     const { result } = renderHook(() => ({ session: useSession(), logout: useLogout() }), { wrapper });

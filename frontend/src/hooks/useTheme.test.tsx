@@ -73,7 +73,7 @@ describe('theme', () => {
 
   it('shows the light or dark logo variant in the auth modal according to the effective theme', async () => {
     const system = mockColorScheme(false);
-    mockApi({ 'GET /api/auth/me': { status: 401, body: { error: 'Not authenticated' } } });
+    mockApi({ 'auth.me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } } });
     renderWithProviders(<App />, { route: '/welcome' });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Login' }));

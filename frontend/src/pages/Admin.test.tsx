@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import AdminPage from './Admin';
-import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type Reply } from '../test/utils';
 
 const admin = makeUser({ _id: 'a1', name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', role: 'admin' });
 const active = makeUser({ _id: 'u1', name: 'Jane', surname: 'Doe', email: 'jane@example.com', isActive: true });
@@ -12,15 +12,15 @@ const row = (text: string) => screen.getByRole('cell', { name: text }).closest('
 
 describe('Admin page', () => {
   it('shows "Loading users..." and then lists the users', async () => {
-    const list = deferred<MockReply>();
-    mockApi({ 'GET /api/admin/users': () => list.promise });
+    const list = deferred<Reply<'admin.listUsers'>>();
+    mockApi({ 'admin.listUsers': () => list.promise });
     renderWithProviders(<AdminPage />, { route: '/admin' });
 
     expect(screen.getByRole('heading', { name: 'Admin', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Manage user activation status')).toBeInTheDocument();
     expect(screen.getByText('Loading users...')).toBeInTheDocument();
 
-    list.resolve({ body: { users: [admin, active, pendingUser] } });
+    list.resolve({ users: [admin, active, pendingUser] });
     expect(await screen.findByRole('table')).toBeInTheDocument();
     expect(screen.queryByText('Loading users...')).not.toBeInTheDocument();
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
@@ -43,7 +43,7 @@ describe('Admin page', () => {
   });
 
   it('shows an Admin badge and no action for admin accounts', async () => {
-    mockApi({ 'GET /api/admin/users': { body: { users: [admin, active] } } });
+    mockApi({ 'admin.listUsers': { users: [admin, active] } });
     renderWithProviders(<AdminPage />);
     await screen.findByRole('table');
     const ada = row('Ada Lovelace');
@@ -54,10 +54,10 @@ describe('Admin page', () => {
   });
 
   it('toggles a user: "Please wait..." while pending, then the row shows the returned user and a toast', async () => {
-    const patch = deferred<MockReply>();
+    const patch = deferred<Reply<'admin.setUserStatus'>>();
     const { requests } = mockApi({
-      'GET /api/admin/users': { body: { users: [admin, active, pendingUser] } },
-      'PATCH /api/admin/users/u1/status': () => patch.promise,
+      'admin.listUsers': { users: [admin, active, pendingUser] },
+      'admin.setUserStatus': () => patch.promise,
     });
     renderWithProviders(<AdminPage />);
     const user = userEvent.setup();
@@ -74,7 +74,7 @@ describe('Admin page', () => {
       credentials: 'include',
     });
 
-    patch.resolve({ body: { user: { ...active, isActive: false }, message: 'User deactivated' } });
+    patch.resolve({ user: { ...active, isActive: false }, message: 'User deactivated' });
     expect(await screen.findByText('User deactivated')).toBeInTheDocument();
     const jane = row('Jane Doe');
     expect(within(jane).getByText('Inactive')).toBeInTheDocument();
@@ -84,10 +84,8 @@ describe('Admin page', () => {
 
   it('activates a user and toasts "User activated"', async () => {
     mockApi({
-      'GET /api/admin/users': { body: { users: [pendingUser] } },
-      'PATCH /api/admin/users/u2/status': ({ body }) => ({
-        body: { user: { ...pendingUser, isActive: (body as { isActive: boolean }).isActive } },
-      }),
+      'admin.listUsers': { users: [pendingUser] },
+      'admin.setUserStatus': ({ body }) => ({ user: { ...pendingUser, isActive: body.isActive }, message: 'User activated' }),
     });
     renderWithProviders(<AdminPage />);
     const user = userEvent.setup();
@@ -97,10 +95,10 @@ describe('Admin page', () => {
   });
 
   it("toasts the server's error, else Failed to update user, and keeps the row", async () => {
-    let reply: MockReply = { status: 403, body: { error: 'Admin accounts cannot be changed', message: 'x' } };
+    let reply: Reply<'admin.setUserStatus'> = { status: 403, body: { error: 'Admin accounts cannot be changed', message: 'x' } };
     mockApi({
-      'GET /api/admin/users': { body: { users: [active] } },
-      'PATCH /api/admin/users/u1/status': () => reply,
+      'admin.listUsers': { users: [active] },
+      'admin.setUserStatus': () => reply,
     });
     renderWithProviders(<AdminPage />);
     const user = userEvent.setup();
@@ -108,18 +106,18 @@ describe('Admin page', () => {
     expect(await screen.findByText('Admin accounts cannot be changed')).toBeInTheDocument();
     expect(within(row('Jane Doe')).getByText('Active')).toBeInTheDocument();
 
-    reply = { status: 500, body: {} };
+    reply = { status: 500, body: null };
     await user.click(screen.getByRole('button', { name: 'Deactivate Jane Doe' }));
     expect(await screen.findByText('Failed to update user')).toBeInTheDocument();
   });
 
   it("shows the server's error text when the list fails to load, else Failed to load users", async () => {
-    mockApi({ 'GET /api/admin/users': { status: 403, body: { error: 'Only admins can do this', message: 'm' } } });
+    mockApi({ 'admin.listUsers': { status: 403, body: { error: 'Only admins can do this', message: 'm' } } });
     const first = renderWithProviders(<AdminPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Only admins can do this');
     first.unmount();
 
-    mockApi({ 'GET /api/admin/users': { status: 500, body: null } });
+    mockApi({ 'admin.listUsers': { status: 500, body: null } });
     renderWithProviders(<AdminPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to load users$/);
   });

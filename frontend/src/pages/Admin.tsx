@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Messages, isAdmin, type PublicUser } from '@app/shared';
-import { adminApi } from '../api/admin';
-import { errorText } from '../api/client';
+import { errorText, request } from '../api/client';
 import { PageHeader } from '../components/PageHeader';
 import { TableCardState } from '../components/TableCardState';
 import { toast } from '../lib/toast';
@@ -16,7 +15,7 @@ export default function AdminPage() {
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const usersQuery = useQuery({
     queryKey: ADMIN_USERS_QUERY_KEY,
-    queryFn: async () => (await adminApi.listUsers()).users ?? [],
+    queryFn: async () => (await request('admin.listUsers')).users,
     retry: false,
   });
 
@@ -32,7 +31,10 @@ export default function AdminPage() {
     if (pending.has(user._id)) return;
     setRowPending(user._id, true);
     try {
-      const { user: updated } = await adminApi.setUserStatus(user._id, !user.isActive);
+      const { user: updated } = await request('admin.setUserStatus', {
+        params: { id: user._id },
+        body: { isActive: !user.isActive },
+      });
       queryClient.setQueryData<PublicUser[]>(ADMIN_USERS_QUERY_KEY, (users) =>
         users?.map((row) => (row._id === updated._id ? updated : row)),
       );

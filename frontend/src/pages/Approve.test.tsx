@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Approve from './Approve';
+import type { ApprovalPreview } from '@app/shared/api';
 import { mockApi, renderWithProviders } from '../test/utils';
 
-const preview = {
+const preview: ApprovalPreview = {
   success: true,
   title: 'Serverless cost control',
   platform: 'blog',
@@ -18,8 +19,8 @@ const preview = {
 describe('Approve page', () => {
   it('shows what would be published and publishes only after the explicit confirmation', async () => {
     const { requests } = mockApi({
-      'POST /api/approvals/preview': { body: preview },
-      'POST /api/approvals/confirm': { body: { success: true, platform: 'blog', postUrl: 'https://blog.example.com/p/1' } },
+      'approvals.preview': preview,
+      'approvals.confirm': { success: true, message: 'Published', platform: 'blog', postUrl: 'https://blog.example.com/p/1' },
     });
     renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
     expect(await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress?' })).toBeInTheDocument();
@@ -34,14 +35,14 @@ describe('Approve page', () => {
   });
 
   it('explains an invalid or expired link and offers no approval', async () => {
-    mockApi({ 'POST /api/approvals/preview': { status: 400, body: { error: 'x', message: 'This approval link is not valid or has expired.' } } });
+    mockApi({ 'approvals.preview': { status: 400, body: { error: 'x', message: 'This approval link is not valid or has expired.' } } });
     renderWithProviders(<Approve />, { route: '/approve?token=bad-token-value-000000' });
     expect(await screen.findByRole('alert')).toHaveTextContent('This approval link is not valid or has expired.');
     expect(screen.queryByRole('button', { name: /Approve and publish/ })).not.toBeInTheDocument();
   });
 
   it('cannot approve a link for an earlier schedule', async () => {
-    mockApi({ 'POST /api/approvals/preview': { body: { ...preview, current: false } } });
+    mockApi({ 'approvals.preview': { ...preview, current: false } });
     renderWithProviders(<Approve />, { route: '/approve?token=old-token-value-000000' });
     expect(await screen.findByText(/earlier schedule/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Approve and publish to WordPress' })).toBeDisabled();

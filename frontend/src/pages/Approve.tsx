@@ -1,22 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { httpUrlOrNull } from '@app/shared';
-import { api, errorText } from '../api/client';
+import { httpUrlOrNull, type Platform } from '@app/shared';
+import type { ApprovalPreview } from '@app/shared/api';
+import { errorText, request } from '../api/client';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 
-interface ApprovalPreview {
-  title: string;
-  platform: 'blog' | 'linkedin';
-  scheduledFor: string;
-  current: boolean;
-  published: boolean;
-  preview: string;
-  postUrl: string | null;
-}
-
-const PLATFORM: Record<ApprovalPreview['platform'], string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
 
 /**
  * The page behind the approve link of the scheduled-run e-mail. Opening it only shows what would
@@ -37,8 +28,7 @@ export default function Approve() {
       setError('This approval link is incomplete. Open the article on the Schedule page instead.');
       return;
     }
-    api
-      .post<ApprovalPreview>('/approvals/preview', { token })
+    request('approvals.preview', { body: { token } })
       // A post address only ever becomes an href when it is http(s).
       .then((answer) => setPreview({ ...answer, postUrl: httpUrlOrNull(answer.postUrl) }))
       .catch((err) => setError(errorText(err, 'Failed to load the approval. Try the link again.')));
@@ -48,7 +38,7 @@ export default function Approve() {
     setBusy(true);
     setError('');
     try {
-      const result = await api.post<{ postUrl: string | null }>('/approvals/confirm', { token });
+      const result = await request('approvals.confirm', { body: { token } });
       setDone({ postUrl: httpUrlOrNull(result.postUrl) });
     } catch (err) {
       setError(errorText(err, 'Publishing failed. Your content is kept; try again from the Schedule page.'));

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import CreatePage from './Create';
 import { timing } from '../lib/timing';
 import { makeArticle, pendingArticle } from '../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, mockApi, renderWithProviders, type MockReply, type Reply } from '../test/utils';
 
 const location = () => screen.getByTestId('location');
 const submitButton = () => screen.getByRole('button', { name: 'Create & Schedule' });
@@ -85,11 +85,11 @@ describe('Create page: the Create Article form', () => {
   });
 
   it('creates the article: "Creating..." while loading, then clears the draft and opens the modal with ?articleId=', async () => {
-    const created = deferred<MockReply>();
+    const created = deferred<Reply<'articles.create'>>();
     const article = pendingArticle({ _id: 'new1', id: 'new1', title: 'Fresh article' });
     const { requests } = mockApi({
-      'POST /api/articles': () => created.promise,
-      'GET /api/articles/new1': { body: { article: makeArticle({ _id: 'new1', id: 'new1', title: 'Fresh article' }) } },
+      'articles.create': () => created.promise,
+      'articles.get': { article: makeArticle({ _id: 'new1', id: 'new1', title: 'Fresh article' }) },
     });
     window.localStorage.setItem(
       'draft',
@@ -108,7 +108,7 @@ describe('Create page: the Create Article form', () => {
       body: { title: 'Fresh article', topic: 'Topic', keyword: 'kw', details: 'dd', imageDescription: 'pic' },
     });
 
-    created.resolve({ status: 201, body: { success: true, article } });
+    created.resolve({ success: true, article });
     const dialog = await screen.findByRole('dialog', { name: 'Generated Content' });
     expect(within(dialog).getByText('Fresh article')).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/create\?articleId=new1$/);
@@ -136,7 +136,7 @@ describe('Create page: the Create Article form', () => {
   });
 
   it('a network failure shows "Error: Failed to create article"', async () => {
-    mockApi({ 'POST /api/articles': () => Promise.reject(new TypeError('Failed to fetch')) });
+    mockApi({ 'articles.create': () => Promise.reject(new TypeError('Failed to fetch')) });
     window.localStorage.setItem('draft', JSON.stringify({ title: 'T', topic: 'P' }));
     renderWithProviders(<CreatePage />, { route: '/create' });
     await userEvent.setup().click(submitButton());
@@ -144,7 +144,7 @@ describe('Create page: the Create Article form', () => {
   });
 
   it('/create?articleId=X opens the modal for an existing article; closing it removes the query', async () => {
-    mockApi({ 'GET /api/articles/a1': { body: { article: makeArticle() } } });
+    mockApi({ 'articles.get': { article: makeArticle() } });
     renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
     const dialog = await screen.findByRole('dialog', { name: 'Generated Content' });
     // The editor may render before the article's text arrives: wait for the value, not the field.
@@ -155,7 +155,7 @@ describe('Create page: the Create Article form', () => {
   });
 
   it('shows "Error: …" in the modal when the article cannot be loaded', async () => {
-    mockApi({ 'GET /api/articles/zz': { status: 404, body: { error: 'Article not found', message: 'Article not found' } } });
+    mockApi({ 'articles.get': { status: 404, body: { error: 'Article not found', message: 'Article not found' } } });
     renderWithProviders(<CreatePage />, { route: '/create?articleId=zz' });
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Error: Article not found');

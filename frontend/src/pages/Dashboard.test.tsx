@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { isoWeek, lastIsoWeeks, type Article } from '@app/shared';
 import DashboardPage from './Dashboard';
 import { makeArticle } from '../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, mockApi, renderWithProviders, type Reply } from '../test/utils';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
@@ -55,7 +55,7 @@ const card = (title: string) => screen.getByRole('region', { name: title });
 
 describe('Dashboard page', () => {
   it('renders the four cards from the full article list', async () => {
-    const { requests } = mockApi({ 'GET /api/articles': { body: { articles: articles() } } });
+    const { requests } = mockApi({ 'articles.list': { articles: articles() } });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(await screen.findByRole('region', { name: 'Publishing Trends' })).toBeInTheDocument();
     expect(requests.map((r) => r.path)).toContain('/api/articles');
@@ -105,7 +105,7 @@ describe('Dashboard page', () => {
   });
 
   it('shows demo keywords with a "Demo data" note when articles have none', async () => {
-    mockApi({ 'GET /api/articles': { body: [makeArticle({ keyword: '', tags: [] })] } });
+    mockApi({ 'articles.list': { articles: [makeArticle({ keyword: '', tags: [] })] } });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     const keywords = await screen.findByRole('region', { name: 'Top Keywords' });
     expect(within(keywords).getByText('Demo data')).toBeInTheDocument();
@@ -119,23 +119,15 @@ describe('Dashboard page', () => {
   });
 
   it('shows a loading state, then "Failed to fetch articles. Please try again later." on failure', async () => {
-    const list = deferred<MockReply>();
+    const list = deferred<Reply<'articles.list'>>();
     let calls = 0;
-    mockApi({
-      'GET /api/articles': () => (++calls === 1 ? list.promise : { body: { articles: articles() } }),
-    });
+    mockApi({ 'articles.list': () => (++calls === 1 ? list.promise : { articles: articles() }) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
-    list.resolve({ status: 500, body: { message: 'Failed to fetch articles: 500' } });
+    list.resolve({ status: 500, body: { error: 'Failed to fetch articles: 500', message: 'Failed to fetch articles: 500' } });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('region', { name: 'Content Status' })).toBeInTheDocument();
-  });
-
-  it('treats an answer of another shape as a failure', async () => {
-    mockApi({ 'GET /api/articles': { body: { items: [] } } });
-    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
   });
 });
 
@@ -146,7 +138,7 @@ describe('Dashboard: needs attention', () => {
       makeArticle({ _id: 'f2', id: 'f2', title: 'Draft broke', updatedAt: daysAgo(0), lastError: { code: 'draft_failed', message: 'Drafting did not finish.' } }),
       makeArticle({ _id: 'ok', id: 'ok', title: 'Fine one', lastError: null }),
     ];
-    mockApi({ 'GET /api/articles': { body: { articles: failed } } });
+    mockApi({ 'articles.list': { articles: failed } });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     const region = await screen.findByRole('region', { name: 'Needs attention' });
     expect(within(region).getByText('2 articles could not be processed. Fix the cause, then try again.')).toBeInTheDocument();
@@ -158,7 +150,7 @@ describe('Dashboard: needs attention', () => {
   });
 
   it('shows no such card when every run went well', async () => {
-    mockApi({ 'GET /api/articles': { body: { articles: articles() } } });
+    mockApi({ 'articles.list': { articles: articles() } });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     await screen.findByRole('region', { name: 'Content Status' });
     expect(screen.queryByRole('region', { name: 'Needs attention' })).not.toBeInTheDocument();

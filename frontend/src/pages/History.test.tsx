@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import HistoryPage, { historyRows } from './History';
 import { makeArticle } from '../test/articles';
-import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
 const both = makeArticle({
   _id: 'h1',
@@ -30,15 +30,15 @@ const flagOnly = makeArticle({
   linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: null, linkedinPostUrl: null },
 });
 
-const session = (timezone: string): Record<string, MockReply> => ({
-  'GET /api/auth/me': { body: { user: makeUser({ timezone }) } },
+const session = (timezone: string): MockRoutes => ({
+  'auth.me': { user: makeUser({ timezone }) },
 });
 
 const bodyRows = () => screen.getAllByRole('row').slice(1);
 
 describe('History page', () => {
   it('lists one row per published platform, newest first, with View Post links', async () => {
-    mockApi({ ...session('UTC'), 'GET /api/articles/published': { body: { articles: [blogOnly, both, flagOnly] } } });
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [blogOnly, both, flagOnly] } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(screen.getByRole('heading', { name: 'Published Articles History', level: 1 })).toBeInTheDocument();
 
@@ -72,7 +72,7 @@ describe('History page', () => {
       blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-07T10:00:00.000Z', wordpressPostUrl: 'javascript:alert(1)' },
       linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: '2025-03-07T11:00:00.000Z', linkedinPostUrl: 'data:text/html,<script>alert(2)</script>' },
     });
-    mockApi({ ...session('UTC'), 'GET /api/articles/published': { body: { articles: [hostile] } } });
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [hostile] } });
     const { container } = renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     expect(bodyRows()).toHaveLength(2);
@@ -82,7 +82,7 @@ describe('History page', () => {
   });
 
   it("shows dates in the user's time zone (not the browser's), 24-hour, with the zone's name", async () => {
-    mockApi({ ...session('America/New_York'), 'GET /api/articles/published': { body: { articles: [both, blogOnly] } } });
+    mockApi({ ...session('America/New_York'), 'articles.published': { articles: [both, blogOnly] } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     // The description names the zone once the session is known.
@@ -101,7 +101,7 @@ describe('History page', () => {
   });
 
   it('uses another zone when the user has one: Asia/Tokyo moves the date to the next day', async () => {
-    mockApi({ ...session('Asia/Tokyo'), 'GET /api/articles/published': { body: { articles: [blogOnly] } } });
+    mockApi({ ...session('Asia/Tokyo'), 'articles.published': { articles: [blogOnly] } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByText(/Times are shown in Asia\/Tokyo/);
     const date = within(bodyRows()[0]!).getAllByRole('cell')[2]!;
@@ -112,17 +112,17 @@ describe('History page', () => {
   });
 
   it('shows a loading state, then "Nothing published yet." when nothing is published', async () => {
-    const list = deferred<MockReply>();
-    mockApi({ 'GET /api/articles/published': () => list.promise });
+    const list = deferred<Reply<'articles.published'>>();
+    mockApi({ 'articles.published': () => list.promise });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(screen.getByText('Loading published articles...')).toBeInTheDocument();
-    list.resolve({ body: { articles: [] } });
+    list.resolve({ articles: [] });
     expect(await screen.findByText('Nothing published yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('shows "Failed to load published articles" when the list cannot be loaded', async () => {
-    mockApi({ 'GET /api/articles/published': { status: 500, body: { message: 'Failed to fetch published articles' } } });
+    mockApi({ 'articles.published': { status: 500, body: { error: 'Failed to fetch published articles', message: 'Failed to fetch published articles' } } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load published articles');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
@@ -138,7 +138,7 @@ describe('History page', () => {
     expect(historyRows([noLink])).toEqual([
       { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },
     ]);
-    mockApi({ 'GET /api/articles/published': { body: { articles: [noLink] } } });
+    mockApi({ 'articles.published': { articles: [noLink] } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     expect(within(bodyRows()[0]!).queryByRole('link')).not.toBeInTheDocument();

@@ -7,7 +7,7 @@ import { ArticleCard } from '../components/schedule/ArticleCard';
 import { articleListKey } from '../hooks/useArticleLists';
 import { timing } from '../lib/timing';
 import { makeArticle } from '../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
 const HOUR = 3600_000;
 const future = () => new Date(Date.now() + 2 * HOUR).toISOString();
@@ -34,8 +34,8 @@ const halfPublished = () =>
 
 const card = (title: string) => screen.getByRole('article', { name: title });
 const row = (title: string, platform: 'Blog' | 'LinkedIn') => within(card(title)).getByRole('region', { name: platform });
-const listRoute = (articles: Article[]): Record<string, MockReply> => ({
-  'GET /api/articles/unpublished': { body: { articles } },
+const listRoute = (articles: Article[]): MockRoutes => ({
+  'articles.unpublished': { articles },
 });
 
 const savedNotice = { ms: timing.noticeMs, fade: timing.noticeFadeMs };
@@ -47,13 +47,13 @@ afterEach(() => {
 
 describe('Schedule page: list', () => {
   it('shows the title, a loading state, then one card per unpublished article', async () => {
-    const list = deferred<MockReply>();
-    const { requests } = mockApi({ 'GET /api/articles/unpublished': () => list.promise });
+    const list = deferred<Reply<'articles.unpublished'>>();
+    const { requests } = mockApi({ 'articles.unpublished': () => list.promise });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     expect(screen.getByRole('heading', { name: 'Article Schedule', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Loading articles...')).toBeInTheDocument();
 
-    list.resolve({ body: { articles: [notScheduled(), blogScheduled()] } });
+    list.resolve({ articles: [notScheduled(), blogScheduled()] });
     expect(await screen.findByRole('article', { name: 'Fresh idea' })).toBeInTheDocument();
     expect(screen.getByRole('article', { name: 'Planned post' })).toBeInTheDocument();
     expect(screen.getAllByRole('article')).toHaveLength(2);
@@ -86,8 +86,8 @@ describe('Schedule page: list', () => {
   it('shows "Failed to load unpublished articles" and can try again', async () => {
     let calls = 0;
     mockApi({
-      'GET /api/articles/unpublished': () =>
-        ++calls === 1 ? { status: 500, body: { message: 'Boom' } } : { body: { articles: [notScheduled()] } },
+      'articles.unpublished': () =>
+        ++calls === 1 ? { status: 500, body: { error: 'Boom', message: 'Boom' } } : { articles: [notScheduled()] },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load unpublished articles');
@@ -254,10 +254,8 @@ describe('Schedule page: publishing', () => {
     };
     let listCalls = 0;
     mockApi({
-      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? freshScheduled() : published] } }),
-      'POST /api/wordpress/publish/a1': {
-        body: { success: true, post: { link: 'javascript:alert(1)' }, article: published, message: 'Successfully published to WordPress!' },
-      },
+      'articles.unpublished': () => ({ articles: [++listCalls === 1 ? freshScheduled() : published] }),
+      'wordpress.publish': { success: true, post: { link: 'javascript:alert(1)' }, article: published, message: 'Successfully published to WordPress!' },
     });
     const { container } = renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -271,7 +269,7 @@ describe('Schedule page: publishing', () => {
   });
 
   it('confirm → POST /api/wordpress/publish/{id} → "Successfully published to WordPress!" with View on WordPress, which hides after a while', async () => {
-    const publish = deferred<MockReply>();
+    const publish = deferred<Reply<'wordpress.publish'>>();
     // Publish Now exists once the platform is scheduled (docs/product.md, Schedule).
     const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
     const published = {
@@ -280,8 +278,8 @@ describe('Schedule page: publishing', () => {
     };
     let listCalls = 0;
     const { requests } = mockApi({
-      'GET /api/articles/unpublished': () => ({ body: { articles: [++listCalls === 1 ? freshScheduled() : published] } }),
-      'POST /api/wordpress/publish/a1': () => publish.promise,
+      'articles.unpublished': () => ({ articles: [++listCalls === 1 ? freshScheduled() : published] }),
+      'wordpress.publish': () => publish.promise,
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -298,12 +296,10 @@ describe('Schedule page: publishing', () => {
     expect(requests.find((r) => r.method === 'POST')).toMatchObject({ path: '/api/wordpress/publish/a1', credentials: 'include' });
 
     publish.resolve({
-      body: {
-        success: true,
-        post: { link: 'https://blog.example.com/fresh-idea/' },
-        article: published,
-        message: 'Successfully published to WordPress!',
-      },
+      success: true,
+      post: { link: 'https://blog.example.com/fresh-idea/' },
+      article: published,
+      message: 'Successfully published to WordPress!',
     });
     const message = await screen.findByText('Successfully published to WordPress!');
     const link = within(message).getByRole('link', { name: /View on WordPress/ });
@@ -333,7 +329,7 @@ describe('Schedule page: publishing', () => {
   it('shows "Error publishing blog content: {message}" in the confirmation and keeps it open', async () => {
     mockApi({
       ...listRoute([blogScheduled()]),
-      'POST /api/wordpress/publish/a2': {
+      'wordpress.publish': {
         status: 502,
         body: { error: 'x', message: 'WordPress refused the upload: the file is too large.', code: 'wordpress_upload_failed' },
       },
@@ -351,7 +347,7 @@ describe('Schedule page: publishing', () => {
   });
 
   it('falls back to "Failed to publish to WordPress" when the server gives no message', async () => {
-    mockApi({ ...listRoute([blogScheduled()]), 'POST /api/wordpress/publish/a2': () => Promise.reject(new TypeError('Failed to fetch')) });
+    mockApi({ ...listRoute([blogScheduled()]), 'wordpress.publish': () => Promise.reject(new TypeError('Failed to fetch')) });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
@@ -362,9 +358,13 @@ describe('Schedule page: publishing', () => {
   it('a WordPress that is not connected links to Settings', async () => {
     mockApi({
       ...listRoute([blogScheduled()]),
-      'POST /api/wordpress/publish/a2': {
+      'wordpress.publish': {
         status: 400,
-        body: { message: 'Connect WordPress in Settings first (WordPress Integration).', code: 'wordpress_not_connected' },
+        body: {
+          error: 'Connect WordPress in Settings first (WordPress Integration).',
+          message: 'Connect WordPress in Settings first (WordPress Integration).',
+          code: 'wordpress_not_connected',
+        },
       },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -380,18 +380,21 @@ describe('Schedule page: publishing', () => {
     let attempt = 0;
     const { requests } = mockApi({
       ...listRoute([contentCreated()]),
-      'POST /api/linkedin/publish/a3': () =>
+      'linkedin.publish': () =>
         ++attempt === 1
           ? {
               status: 502,
-              body: { message: 'LinkedIn did not accept the access token.', code: 'linkedin_token_invalid' },
+              body: {
+                error: 'LinkedIn did not accept the access token.',
+                message: 'LinkedIn did not accept the access token.',
+                code: 'linkedin_token_invalid',
+              },
             }
           : {
-              body: {
-                success: true,
-                post: { url: 'https://www.linkedin.com/feed/update/urn:li:share:1/' },
-                message: 'Successfully published to LinkedIn!',
-              },
+              success: true,
+              post: { url: 'https://www.linkedin.com/feed/update/urn:li:share:1/' },
+              article: contentCreated(),
+              message: 'Successfully published to LinkedIn!',
             },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -414,7 +417,7 @@ describe('Schedule page: publishing', () => {
   it('the Settings link of linkedin_token_invalid goes to /settings', async () => {
     mockApi({
       ...listRoute([contentCreated()]),
-      'POST /api/linkedin/publish/a3': { status: 502, body: { message: 'Token invalid', code: 'linkedin_token_invalid' } },
+      'linkedin.publish': { status: 502, body: { error: 'Token invalid', message: 'Token invalid', code: 'linkedin_token_invalid' } },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -433,8 +436,8 @@ describe('Schedule page: publishing', () => {
     };
     let listCalls = 0;
     mockApi({
-      'GET /api/articles/unpublished': () => ({ body: { articles: ++listCalls === 1 ? [half()] : [] } }),
-      'POST /api/linkedin/publish/a4': { body: { success: true, post: { url: 'https://li/1' }, article: done, message: 'Successfully published to LinkedIn!' } },
+      'articles.unpublished': () => ({ articles: ++listCalls === 1 ? [half()] : [] }),
+      'linkedin.publish': { success: true, post: { url: 'https://li/1' }, article: done, message: 'Successfully published to LinkedIn!' },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -449,15 +452,10 @@ describe('Schedule page: LinkedIn posting mode', () => {
   it('POSTs the chosen mode and toasts the server message', async () => {
     const { requests } = mockApi({
       ...listRoute([notScheduled()]),
-      'POST /api/linkedin/article/a1/posting-mode': (req) => ({
-        body: {
-          success: true,
-          mode: (req.body as { mode: string }).mode,
-          message:
-            (req.body as { mode: string }).mode === 'company'
-              ? 'LinkedIn posting mode set to Business Page'
-              : 'LinkedIn posting mode set to Personal Profile',
-        },
+      'linkedin.setPostingMode': ({ body }) => ({
+        success: true,
+        mode: body.mode,
+        message: body.mode === 'company' ? 'LinkedIn posting mode set to Business Page' : 'LinkedIn posting mode set to Personal Profile',
       }),
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -486,7 +484,7 @@ describe('Schedule page: LinkedIn posting mode', () => {
   it('shows "Error updating LinkedIn mode: {message}" and puts the choice back', async () => {
     mockApi({
       ...listRoute([notScheduled()]),
-      'POST /api/linkedin/article/a1/posting-mode': { status: 400, body: { message: 'Valid mode (personal or company) is required' } },
+      'linkedin.setPostingMode': { status: 400, body: { error: 'Valid mode (personal or company) is required', message: 'Valid mode (personal or company) is required' } },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -566,12 +564,11 @@ describe('Schedule page: scheduling', () => {
   /** The server's answer to PUT /api/articles/{id}/schedule: the article with that platform's time. */
   function scheduling(start: Article) {
     let current = start;
-    const routes: Record<string, MockReply | ((r: import('../test/utils').RecordedRequest) => MockReply)> = {
-      'GET /api/articles/unpublished': () => ({ body: { articles: [current] } }),
-      [`PUT /api/articles/${start._id}/schedule`]: (request) => {
-        const { platform, datetime } = request.body as { platform: 'blog' | 'linkedin'; datetime: string };
+    const routes: MockRoutes = {
+      'articles.unpublished': () => ({ articles: [current] }),
+      'schedule.set': ({ body: { platform, datetime } }) => {
         current = { ...current, scheduled: { ...current.scheduled, [platform]: datetime } };
-        return { body: { success: true, article: current, scheduledFor: datetime } };
+        return { success: true, article: current, scheduledFor: datetime };
       },
     };
     return routes;

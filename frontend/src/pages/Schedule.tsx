@@ -56,14 +56,12 @@ export default function SchedulePage() {
   const onPublished = (result: PublishResult) => {
     setTarget(null);
     const updated = result.article;
-    if (updated) {
-      // Show the new state at once; an article published everywhere leaves this page.
-      const id = articleIdOf(updated);
-      const done = isPublished(updated, 'blog') && isPublished(updated, 'linkedin');
-      queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
-        done ? list?.filter((a) => articleIdOf(a) !== id) : list?.map((a) => (articleIdOf(a) === id ? updated : a)),
-      );
-    }
+    // Show the new state at once; an article published everywhere leaves this page.
+    const id = articleIdOf(updated);
+    const done = isPublished(updated, 'blog') && isPublished(updated, 'linkedin');
+    queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+      done ? list?.filter((a) => articleIdOf(a) !== id) : list?.map((a) => (articleIdOf(a) === id ? updated : a)),
+    );
     show(
       'success',
       result.message,

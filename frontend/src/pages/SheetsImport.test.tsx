@@ -5,20 +5,23 @@ import { SheetsMessages, type SheetsImportResult, type SheetsStatus, type Spread
 import SheetsImportPage from './SheetsImport';
 import { browser } from '../components/sheets/browser';
 import { findToast } from '../test/settings';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
 const location = () => screen.getByTestId('location');
-const status = (overrides: Partial<SheetsStatus> = {}): MockReply => ({
-  body: { success: true, authenticated: false, clientConfigured: true, ...overrides },
+const status = (overrides: Partial<SheetsStatus> = {}): SheetsStatus => ({
+  success: true,
+  authenticated: false,
+  clientConfigured: true,
+  ...overrides,
 });
 const SHEETS: Spreadsheet[] = [
   { id: 's-plan', name: 'Content plan 2025' },
   { id: 's-editorial', name: 'Editorial Calendar' },
   { id: 's-archive', name: 'Archive 2024' },
 ];
-const connected = (routes: Record<string, MockReply | ((r: never) => MockReply | Promise<MockReply>)> = {}) => ({
-  'GET /api/sheets/status': status({ authenticated: true }),
-  'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: SHEETS } },
+const connected = (routes: MockRoutes = {}): MockRoutes => ({
+  'sheets.status': status({ authenticated: true }),
+  'sheets.list': { success: true, spreadsheets: SHEETS },
   ...routes,
 });
 const result = (overrides: Partial<SheetsImportResult> = {}): SheetsImportResult => ({
@@ -50,7 +53,7 @@ afterEach(() => {
 
 describe('Sheets import page: not connected', () => {
   it('shows the title, Back to Create, the connect card and the expected format', async () => {
-    mockApi({ 'GET /api/sheets/status': status() });
+    mockApi({ 'sheets.status': status() });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     expect(screen.getByRole('heading', { level: 1, name: 'Import Articles from Google Sheets' })).toBeInTheDocument();
     const card = await screen.findByRole('region', { name: 'Connect to Google Sheets' });
@@ -75,18 +78,18 @@ describe('Sheets import page: not connected', () => {
   });
 
   it('goes to Google’s consent page with the auth URL', async () => {
-    const answer = deferred<MockReply>();
-    const { requests } = mockApi({ 'GET /api/sheets/status': status(), 'GET /api/sheets/auth': () => answer.promise });
+    const answer = deferred<Reply<'sheets.authUrl'>>();
+    const { requests } = mockApi({ 'sheets.status': status(), 'sheets.authUrl': () => answer.promise });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect to Google Sheets' }));
     expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
-    answer.resolve({ body: { success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' } });
+    answer.resolve({ success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' });
     await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?x=1'));
-    expect(requests.find((r) => r.path === '/api/sheets/auth')?.credentials).toBe('include');
+    expect(requests.find((r) => r.path === '/api/sheets/auth?access=read')?.credentials).toBe('include');
   });
 
   it('says what is missing when no Google OAuth client is set up', async () => {
-    mockApi({ 'GET /api/sheets/status': status({ clientConfigured: false }) });
+    mockApi({ 'sheets.status': status({ clientConfigured: false }) });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     expect(await screen.findByText(/Add your Google OAuth client first/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Connect to Google Sheets' })).toBeDisabled();
@@ -95,9 +98,9 @@ describe('Sheets import page: not connected', () => {
 
   it.each([
     [{ status: 400, body: { error: 'Add a client', message: 'Add a client' } }, 'Failed to get authentication URL: Add a client'],
-    [{ status: 500 }, 'Failed to get authentication URL: Error: 500'],
+    [{ status: 500, body: null }, 'Failed to get authentication URL: Error: 500'],
   ])('toasts a failed auth URL (%#)', async (reply, text) => {
-    mockApi({ 'GET /api/sheets/status': status(), 'GET /api/sheets/auth': reply });
+    mockApi({ 'sheets.status': status(), 'sheets.authUrl': reply });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect to Google Sheets' }));
     await panelToastWith(text);
@@ -107,7 +110,7 @@ describe('Sheets import page: not connected', () => {
 
   it('toasts a failed status check and offers to try again', async () => {
     let calls = 0;
-    mockApi({ 'GET /api/sheets/status': () => (++calls === 1 ? { status: 503 } : status()) });
+    mockApi({ 'sheets.status': () => (++calls === 1 ? { status: 503, body: null } : status()) });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await panelToastWith('Failed to check authentication status: Error: 503');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
@@ -119,8 +122,8 @@ describe('Sheets import page: back from Google', () => {
   it('toasts the success, refreshes the status and removes the query', async () => {
     let calls = 0;
     mockApi({
-      'GET /api/sheets/status': () => status({ authenticated: ++calls > 0 }),
-      'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: SHEETS } },
+      'sheets.status': () => status({ authenticated: ++calls > 0 }),
+      'sheets.list': { success: true, spreadsheets: SHEETS },
     });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_connected=true' });
     await panelToastWith('Google Sheets authentication successful!');
@@ -130,14 +133,14 @@ describe('Sheets import page: back from Google', () => {
   });
 
   it('explains a failed authorization', async () => {
-    mockApi({ 'GET /api/sheets/status': status() });
+    mockApi({ 'sheets.status': status() });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_error=access_denied' });
     await panelToastWith('Authentication failed: access was not allowed on Google’s consent screen.');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
   });
 
   it('an unknown sheets_error shows one generic text, never the parameter itself', async () => {
-    mockApi({ 'GET /api/sheets/status': status() });
+    mockApi({ 'sheets.status': status() });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now' });
     await panelToastWith('Authentication failed: the Google sign-in did not complete. Try again.');
     expect(document.body.textContent).not.toMatch(/suspended/);
@@ -176,7 +179,7 @@ describe('Sheets import page: connected', () => {
     expect(importButton()).toBeDisabled();
     first.unmount();
 
-    mockApi(connected({ 'GET /api/sheets/spreadsheets': { body: { success: true, spreadsheets: [] } } }));
+    mockApi(connected({ 'sheets.list': { success: true, spreadsheets: [] } }));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     expect(await screen.findByText('No spreadsheets found in your Google Drive')).toBeInTheDocument();
     expect(select()).toBeDisabled();
@@ -198,8 +201,8 @@ describe('Sheets import page: connected', () => {
   });
 
   it('keeps Import Articles disabled without a range or while importing', async () => {
-    const answer = deferred<MockReply>();
-    const { requests } = mockApi(connected({ 'POST /api/sheets/import': () => answer.promise }));
+    const answer = deferred<Reply<'sheets.import'>>();
+    const { requests } = mockApi(connected({ 'sheets.import': () => answer.promise }));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await waitFor(() => expect(select()).toHaveValue('s-plan'));
     const user = userEvent.setup();
@@ -220,16 +223,14 @@ describe('Sheets import page: connected', () => {
     expect(requests.filter((r) => r.method === 'POST')).toEqual([
       expect.objectContaining({ path: '/api/sheets/import', body: { spreadsheetId: 's-plan', range: 'Plan!A2:F9' }, credentials: 'include' }),
     ]);
-    answer.resolve({ body: result() });
+    answer.resolve(result());
     expect(await screen.findByRole('button', { name: 'Import Articles' })).toBeEnabled();
   });
 
   it('shows the results box: the count, the rows not imported, and Go to Schedule', async () => {
     mockApi(
       connected({
-        'POST /api/sheets/import': {
-          body: result({ importedCount: 3, alreadyImported: 2, errors: ['Row 4: Keyword is required', 'Row 7: Topic is required'] }),
-        },
+        'sheets.import': result({ importedCount: 3, alreadyImported: 2, errors: ['Row 4: Keyword is required', 'Row 7: Topic is required'] }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -249,13 +250,13 @@ describe('Sheets import page: connected', () => {
   });
 
   it.each([
-    [{ status: 502 }, 'Failed to import articles from Google Sheets: Error: 502'],
+    [{ status: 502, body: null }, 'Failed to import articles from Google Sheets: Error: 502'],
     [
       { status: 400, body: { error: 'Please select a spreadsheet and specify a range', message: 'Please select a spreadsheet and specify a range' } },
       'Failed to import articles from Google Sheets: Please select a spreadsheet and specify a range',
     ],
   ])('toasts a failed import (%#)', async (reply, text) => {
-    mockApi(connected({ 'POST /api/sheets/import': reply }));
+    mockApi(connected({ 'sheets.import': reply }));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await waitFor(() => expect(select()).toHaveValue('s-plan'));
     await userEvent.setup().click(importButton());
@@ -266,8 +267,8 @@ describe('Sheets import page: connected', () => {
   it('toasts a failed list, and shows the connect card when Google no longer accepts the grant', async () => {
     let authenticated = true;
     mockApi({
-      'GET /api/sheets/status': () => status({ authenticated }),
-      'GET /api/sheets/spreadsheets': () => {
+      'sheets.status': () => status({ authenticated }),
+      'sheets.list': () => {
         authenticated = false;
         const message = 'Google no longer accepts the Google Sheets connection. Connect Google Sheets again.';
         return { status: 400, body: { error: message, message, code: 'sheets_reconnect' } };
@@ -282,10 +283,10 @@ describe('Sheets import page: connected', () => {
     let authenticated = true;
     const { requests } = mockApi(
       connected({
-        'GET /api/sheets/status': () => status({ authenticated }),
-        'POST /api/sheets/disconnect': () => {
+        'sheets.status': () => status({ authenticated }),
+        'sheets.disconnect': () => {
           authenticated = false;
-          return { body: { success: true, message: 'Disconnected from Google Sheets' } };
+          return { success: true, message: 'Disconnected from Google Sheets' };
         },
       }),
     );
@@ -299,7 +300,7 @@ describe('Sheets import page: connected', () => {
   });
 
   it('toasts a failed disconnect and stays connected', async () => {
-    mockApi(connected({ 'POST /api/sheets/disconnect': { status: 500 } }));
+    mockApi(connected({ 'sheets.disconnect': { status: 500, body: null } }));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await waitFor(() => expect(select()).toHaveValue('s-plan'));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Disconnect' }));
@@ -314,10 +315,8 @@ describe('Sheets import page: writing statuses back (optional)', () => {
   it('is off by default; ticked, the import asks for it and the results say where the statuses went', async () => {
     const { requests } = mockApi(
       connected({
-        'GET /api/sheets/status': status({ authenticated: true, canWrite: true }),
-        'POST /api/sheets/import': {
-          body: result({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Plan!H2:H9', updatedRows: 8 } }),
-        },
+        'sheets.status': status({ authenticated: true, canWrite: true }),
+        'sheets.import': result({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Plan!H2:H9', updatedRows: 8 } }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -344,13 +343,11 @@ describe('Sheets import page: writing statuses back (optional)', () => {
   });
 
   it('without write access: says so, offers to reconnect with write access, and still imports', async () => {
-    const answer = deferred<MockReply>();
+    const answer = deferred<Reply<'sheets.authUrl'>>();
     const { requests } = mockApi(
       connected({
-        'GET /api/sheets/auth?access=write': () => answer.promise,
-        'POST /api/sheets/import': {
-          body: result({ writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed } }),
-        },
+        'sheets.authUrl': () => answer.promise,
+        'sheets.import': result({ writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed } }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -370,7 +367,7 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     // Reconnecting asks Google for write access.
     await user.click(screen.getByRole('button', { name: 'Reconnect with write access' }));
     expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
-    answer.resolve({ body: { success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets' } });
+    answer.resolve({ success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets' });
     await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets'));
     expect(requests.some((r) => r.path === '/api/sheets/auth?access=write')).toBe(true);
   });
@@ -379,8 +376,8 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     const message = 'The articles are imported, but the statuses were not written to the sheet. Your Google account can view this spreadsheet but not edit it.';
     mockApi(
       connected({
-        'GET /api/sheets/status': status({ authenticated: true, canWrite: true }),
-        'POST /api/sheets/import': { body: result({ importedCount: 3, writeBack: { status: 'failed', code: 'spreadsheet_read_only', message } }) },
+        'sheets.status': status({ authenticated: true, canWrite: true }),
+        'sheets.import': result({ importedCount: 3, writeBack: { status: 'failed', code: 'spreadsheet_read_only', message } }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -399,7 +396,7 @@ describe('Sheets import page: writing statuses back (optional)', () => {
 
   it('back from Google with write access: toasts it and ticks the box', async () => {
     let calls = 0;
-    mockApi(connected({ 'GET /api/sheets/status': () => status({ authenticated: true, canWrite: ++calls > 0 }) }));
+    mockApi(connected({ 'sheets.status': () => status({ authenticated: true, canWrite: ++calls > 0 }) }));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_connected=true&sheets_write=granted' });
     await panelToastWith('Google Sheets authentication successful!');
     await panelToastWith(SheetsMessages.writeAccessGranted);

@@ -2,14 +2,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { SheetsMessages, type SheetsAccess, type SheetsStatus } from '@app/shared';
-import { sheetsApi, sheetsErrorText } from '../api/sheets';
+import { request } from '../api/client';
 import { PageHeader } from '../components/PageHeader';
 import { PageSpinner } from '../components/Spinner';
 import { ConnectCard } from '../components/sheets/ConnectCard';
 import { ExpectedFormat } from '../components/sheets/ExpectedFormat';
 import { ImportForm, SPREADSHEETS_QUERY_KEY } from '../components/sheets/ImportForm';
 import { browser } from '../components/sheets/browser';
-import { authErrorReason } from '../components/sheets/messages';
+import { authErrorReason, sheetsErrorText } from '../components/sheets/messages';
 import { useSheetsReturn, type SheetsReturn } from '../components/sheets/useSheetsReturn';
 import { panelToast } from '../lib/toast';
 import '../components/sheets/sheets.css';
@@ -23,7 +23,7 @@ export const SHEETS_STATUS_QUERY_KEY = ['sheets', 'status'] as const;
 export default function SheetsImportPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: sheetsApi.status, retry: false, staleTime: 0 });
+  const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: () => request('sheets.status'), retry: false, staleTime: 0 });
   const [connecting, setConnecting] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
   /** Write each row's status back to the sheet: off by default, on after granting write access for it. */
@@ -71,7 +71,7 @@ export default function SheetsImportPage() {
   const connect = async (access: SheetsAccess = 'read') => {
     setConnecting(true);
     try {
-      const { authUrl } = await sheetsApi.authUrl(access);
+      const { authUrl } = await request('sheets.authUrl', { query: { access } });
       // Google's consent page, then back here through /api/sheets/callback.
       browser.assign(authUrl);
     } catch (err) {
@@ -83,7 +83,7 @@ export default function SheetsImportPage() {
   const disconnect = async () => {
     setDisconnecting(true);
     try {
-      await sheetsApi.disconnect();
+      await request('sheets.disconnect');
       panelToast.success(SheetsMessages.disconnected);
       connectionLost();
     } catch (err) {

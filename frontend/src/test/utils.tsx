@@ -9,6 +9,7 @@ import {
   type ApiErrorBody,
   type JsonRouteId,
   type RouteId,
+  type RouteInput,
   type RouteResponse,
 } from '@app/shared/api';
 import { AppProviders } from '../AppProviders';
@@ -25,15 +26,19 @@ export interface RecordedRequest {
   credentials: RequestCredentials | undefined;
 }
 
-/** A failure: the status and the API's error body. */
+/** A failure: the status and the API's error body, or null for one without it (a gateway's, a proxy's). */
 export interface ErrorReply {
   status: number;
-  body: ApiErrorBody;
+  body: ApiErrorBody | null;
 }
 
 /** What route K answers in a test: its success body (status 200), or a failure. */
 export type Reply<K extends JsonRouteId> = RouteResponse<K> | ErrorReply;
-type Handler<K extends JsonRouteId> = Reply<K> | ((request: RecordedRequest) => Reply<K> | Promise<Reply<K>>);
+/** A request of route K, its body typed as the route takes it. */
+export type MockRequest<K extends JsonRouteId> = Omit<RecordedRequest, 'body'> & {
+  body: RouteInput<K> extends { body?: infer B } ? B : undefined;
+};
+type Handler<K extends JsonRouteId> = Reply<K> | ((request: MockRequest<K>) => Reply<K> | Promise<Reply<K>>);
 
 /** Replies by route id: a change of a route's answer type breaks the tests that mock it. */
 export type MockRoutes = { [K in JsonRouteId]?: Handler<K> };
@@ -54,7 +59,6 @@ const isErrorReply = (reply: unknown): reply is ErrorReply =>
   Object.keys(reply).length === 2 &&
   typeof (reply as ErrorReply).status === 'number' &&
   (reply as ErrorReply).status >= 400 &&
-  !!(reply as ErrorReply).body &&
   typeof (reply as ErrorReply).body === 'object';
 
 const notFound: ErrorReply = { status: 404, body: { error: 'Not found', message: 'Not found' } };
@@ -92,7 +96,7 @@ export function mockApi(routes: MockRoutes | LegacyRoutes): MockedApi {
     }
     const handler = request.route && (routes as Record<string, unknown>)[request.route];
     const reply: unknown = !handler ? notFound : typeof handler === 'function' ? await handler(request) : handler;
-    return isErrorReply(reply) ? jsonResponse(reply.status, reply.body) : jsonResponse(200, reply);
+    return isErrorReply(reply) ? jsonResponse(reply.status, reply.body ?? undefined) : jsonResponse(200, reply);
   });
   vi.stubGlobal('fetch', fetchMock);
   return { fetchMock, requests };

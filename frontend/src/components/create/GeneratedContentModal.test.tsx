@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { BLOG_CONTENT_MAX, renderMarkdown, type Article, type ImageStatus } from '@app/shared';
+import type { ImageStartAnswer } from '@app/shared/api';
 import CreatePage from '../../pages/Create';
 import { ContentEditor } from './ContentEditor';
 import { useContentDraft } from './useContentDraft';
 import { timing } from '../../lib/timing';
 import { makeArticle, pendingArticle } from '../../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockReply, type RecordedRequest } from '../../test/utils';
+import { deferred, mockApi, renderWithProviders, type MockRoutes, type RecordedRequest, type Reply } from '../../test/utils';
 
 const saved = { ...timing };
 beforeEach(() => {
@@ -22,8 +23,8 @@ const dialog = () => screen.getByRole('dialog', { name: 'Generated Content' });
 const region = (name: 'Blog Article' | 'LinkedIn Post') => within(dialog()).getByRole('region', { name });
 const location = () => screen.getByTestId('location');
 
-function openModal(routes: Parameters<typeof mockApi>[0], article: Article = makeArticle()) {
-  const api = mockApi({ 'GET /api/articles/a1': { body: { article } }, ...routes });
+function openModal(routes: MockRoutes, article: Article = makeArticle()) {
+  const api = mockApi({ 'articles.get': { article }, ...routes });
   renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
   return { ...api, user: userEvent.setup() };
 }
@@ -35,9 +36,9 @@ describe('generated-content modal, step 1: content', () => {
   it('shows the drafting state while generation is pending and polls until the drafts are there', async () => {
     let polls = 0;
     const { requests } = mockApi({
-      'GET /api/articles/a1': () => {
+      'articles.get': () => {
         polls += 1;
-        return { body: { article: polls < 3 ? pendingArticle() : makeArticle() } };
+        return { article: polls < 3 ? pendingArticle() : makeArticle() };
       },
     });
     renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
@@ -63,10 +64,10 @@ describe('generated-content modal, step 1: content', () => {
     let article: Article = failed;
     const { requests, user } = openModal(
       {
-        'GET /api/articles/a1': () => ({ body: { article } }),
-        'POST /api/articles/a1/generate': () => {
+        'articles.get': () => ({ article }),
+        'articles.retryGeneration': () => {
           article = makeArticle();
-          return { status: 202, body: { success: true, article: pendingArticle() } };
+          return { success: true, article: pendingArticle() };
         },
       },
       failed,
@@ -94,14 +95,10 @@ describe('generated-content modal, step 1: content', () => {
 
   it('saves manual edits with PUT (Save button and on blur) and shows the saved state and word count', async () => {
     const { requests, user } = openModal({
-      'PUT /api/articles/a1/blog': ({ body }) => ({
-        body: { success: true, article: makeArticle({ blog: { ...makeArticle().blog, content: (body as { content: string }).content } }) },
-      }),
-      'PUT /api/articles/a1/linkedin': ({ body }) => ({
-        body: {
-          success: true,
-          article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: (body as { content: string }).content } }),
-        },
+      'articles.updateBlog': ({ body }) => ({ success: true, article: makeArticle({ blog: { ...makeArticle().blog, content: body.content } }) }),
+      'articles.updateLinkedIn': ({ body }) => ({
+        success: true,
+        article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: body.content } }),
       }),
     });
     const blog = await screen.findByLabelText('Blog content');
@@ -132,7 +129,7 @@ describe('generated-content modal, step 1: content', () => {
 
   it('shows "Failed to save {platform} content: {message}" and keeps the text', async () => {
     const { user } = openModal({
-      'PUT /api/articles/a1/blog': { status: 500, body: { error: 'Internal', message: 'Database unavailable' } },
+      'articles.updateBlog': { status: 500, body: { error: 'Internal', message: 'Database unavailable' } },
     });
     const blog = await screen.findByLabelText('Blog content');
     await user.type(blog, '!');
@@ -200,8 +197,8 @@ describe('generated-content modal, step 1: content', () => {
   });
 
   it('GPT edit: sends the request and replaces the text with the edited content', async () => {
-    const edit = deferred<MockReply>();
-    const { requests, user } = openModal({ 'POST /api/gpt-edit': () => edit.promise });
+    const edit = deferred<Reply<'articles.gptEdit'>>();
+    const { requests, user } = openModal({ 'articles.gptEdit': () => edit.promise });
     await screen.findByLabelText('LinkedIn content');
     const linkedinRegion = region('LinkedIn Post');
     await user.click(within(linkedinRegion).getByRole('button', { name: 'GPT' }));
@@ -214,9 +211,7 @@ describe('generated-content modal, step 1: content', () => {
     });
 
     const edited = 'LinkedIn draft text\n\n#AI';
-    edit.resolve({
-      body: { success: true, editedContent: edited, article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: edited } }) },
-    });
+    edit.resolve({ success: true, editedContent: edited, article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: edited } }) });
     await waitFor(() => expect(screen.getByLabelText('LinkedIn content')).toHaveValue(edited));
     expect(within(linkedinRegion).getByLabelText('Edit request')).toHaveValue('');
     expect(screen.getByText('Edit applied to the LinkedIn post.')).toBeInTheDocument();
@@ -224,11 +219,11 @@ describe('generated-content modal, step 1: content', () => {
   });
 
   it("GPT edit failures show the server's message, else Failed to process edit", async () => {
-    let reply: MockReply = {
+    let reply: Reply<'articles.gptEdit'> = {
       status: 502,
       body: { error: 'x', message: 'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys.' },
     };
-    const { user } = openModal({ 'POST /api/gpt-edit': () => reply });
+    const { user } = openModal({ 'articles.gptEdit': () => reply });
     await screen.findByLabelText('Blog content');
     const blogRegion = region('Blog Article');
     await user.click(within(blogRegion).getByRole('button', { name: 'GPT' }));
@@ -237,7 +232,7 @@ describe('generated-content modal, step 1: content', () => {
     expect(await within(blogRegion).findByRole('alert')).toHaveTextContent(/needs an OpenAI key/);
     expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text');
 
-    reply = { status: 500, body: {} };
+    reply = { status: 500, body: null };
     await user.click(within(blogRegion).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(within(blogRegion).getByRole('alert')).toHaveTextContent(/^Failed to process edit$/));
   });
@@ -281,20 +276,27 @@ describe('generated-content modal, step 2: image', () => {
     description: 'A calm flat illustration of a calendar',
     generatedAt,
   });
-  const status = (overrides: Partial<ImageStatus>): MockReply => ({
-    body: { success: true, hasImage: false, image: null, pending: false, error: null, ...overrides },
+  // Also the answer of starting a generation, which adds a message.
+  const status = (overrides: Partial<ImageStatus>): ImageStartAnswer => ({
+    success: true,
+    hasImage: false,
+    image: null,
+    pending: false,
+    error: null,
+    message: 'Image generation started',
+    ...overrides,
   });
 
   it('Generate Image → pending → preview with t=, and the button becomes Regenerate Image', async () => {
     let polls = 0;
     const done = image('2025-03-01T11:00:00.000Z');
     const { requests, user } = openModal({
-      'GET /api/image/a1': () => {
+      'images.status': () => {
         polls += 1;
         if (polls === 1) return status({});
         return polls < 4 ? status({ pending: true }) : status({ hasImage: true, image: done });
       },
-      'POST /api/image/generate/a1': status({ pending: true }),
+      'images.generate': status({ pending: true }),
     });
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
@@ -319,15 +321,15 @@ describe('generated-content modal, step 2: image', () => {
     const again = image('2025-03-01T12:00:00.000Z');
     polls = 10;
     mockApi({
-      'GET /api/image/a1': status({ hasImage: true, image: again }),
-      'POST /api/image/regenerate/a1': status({ pending: true, hasImage: true, image: done }),
+      'images.status': status({ hasImage: true, image: again }),
+      'images.regenerate': status({ pending: true, hasImage: true, image: done }),
     });
     await user.click(screen.getByRole('button', { name: 'Regenerate Image' }));
     await waitFor(() => expect(screen.getByRole('img').getAttribute('src')).toContain('t=2025-03-01T12'));
   });
 
   it('refuses a blank description without a call', async () => {
-    const { requests, user } = openModal({ 'GET /api/image/a1': status({}) }, makeArticle({ imageDescription: '' }));
+    const { requests, user } = openModal({ 'images.status': status({}) }, makeArticle({ imageDescription: '' }));
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
     await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
@@ -338,13 +340,13 @@ describe('generated-content modal, step 2: image', () => {
   it("shows the worker's error when the generation ends without a new image, else the fallback", async () => {
     let polls = 0;
     const { user } = openModal({
-      'GET /api/image/a1': () => {
+      'images.status': () => {
         polls += 1;
         return polls === 1
           ? status({})
           : status({ pending: false, error: { code: 'insufficient_quota', message: 'OpenAI credits insufficient' } });
       },
-      'POST /api/image/generate/a1': status({ pending: true }),
+      'images.generate': status({ pending: true }),
     });
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
@@ -355,8 +357,8 @@ describe('generated-content modal, step 2: image', () => {
 
   it('a failed start shows "Failed to generate image"', async () => {
     const { user } = openModal({
-      'GET /api/image/a1': status({}),
-      'POST /api/image/generate/a1': { status: 500, body: {} },
+      'images.status': status({}),
+      'images.generate': { status: 500, body: null },
     });
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
@@ -367,8 +369,8 @@ describe('generated-content modal, step 2: image', () => {
   it('gives up after the timeout with a message', async () => {
     timing.imageTimeoutMs = 600;
     const { user } = openModal({
-      'GET /api/image/a1': status({ pending: true }),
-      'POST /api/image/generate/a1': status({ pending: true }),
+      'images.status': status({ pending: true }),
+      'images.generate': status({ pending: true }),
     });
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
@@ -380,7 +382,7 @@ describe('generated-content modal, step 2: image', () => {
 
   it('starts with Regenerate Image and the preview when the article already has an image; Back and Continue to Schedule', async () => {
     const existing = image('2025-02-01T09:00:00.000Z');
-    const { user } = openModal({ 'GET /api/image/a1': status({ hasImage: true, image: existing }) }, makeArticle({ image: existing }));
+    const { user } = openModal({ 'images.status': status({ hasImage: true, image: existing }) }, makeArticle({ image: existing }));
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('button', { name: 'Regenerate Image' })).toBeInTheDocument();
@@ -396,7 +398,7 @@ describe('generated-content modal, step 2: image', () => {
 
   it('tries each preview candidate and then says "Failed to load generated image"', async () => {
     const existing = { ...image('2025-02-01T09:00:00.000Z'), url: '/uploads/a1.png' };
-    const { user } = openModal({ 'GET /api/image/a1': status({}) }, makeArticle({ image: existing }));
+    const { user } = openModal({ 'images.status': status({}) }, makeArticle({ image: existing }));
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
     const tried: string[] = [];

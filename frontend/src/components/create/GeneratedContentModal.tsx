@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
-import { articlesApi } from '../../api/articles';
-import { errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
 import { timing } from '../../lib/timing';
 import { InlineNotice } from '../InlineNotice';
@@ -89,10 +88,8 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
     setRetrying(true);
     setRetryError('');
     try {
-      const answer = await articlesApi.retryGeneration(id);
-      queryClient.setQueryData<Article>(articleQueryKey(id), (current) =>
-        answer?.article ?? (current ? { ...current, generation: { status: 'pending', updatedAt: new Date().toISOString() } } : current),
-      );
+      const { article: restarted } = await request('articles.retryGeneration', { params: { id } });
+      queryClient.setQueryData<Article>(articleQueryKey(id), restarted);
     } catch (err) {
       setRetryError(errorText(err, CreateMessages.retryFailed));
     } finally {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ArticleImage } from '@app/shared';
-import { imagePreviewCandidates } from '../../api/images';
+import { imagePreviewCandidates } from '../../lib/imagePreview';
 import { CreateMessages } from './articleQuery';
 
 interface ImagePreviewProps {

@@ -1,5 +1,5 @@
 import type { Article } from '@app/shared';
-import { articlesApi } from '../../api/articles';
+import { request } from '../../api/client';
 
 export const articleQueryKey = (id: string) => ['article', id] as const;
 
@@ -32,10 +32,4 @@ export function isArticle(value: unknown): value is Article {
 /** The article's id, whichever of `_id` / `id` the answer carries. */
 export const articleIdOf = (a: Pick<Article, '_id' | 'id'>): string => a._id || a.id;
 
-export async function fetchArticle(id: string): Promise<Article> {
-  const answer = (await articlesApi.get(id)) as unknown;
-  if (!answer || typeof answer !== 'object') throw new ShownError(CreateMessages.invalidResponse);
-  const article = (answer as { article?: unknown }).article;
-  if (!isArticle(article)) throw new ShownError(CreateMessages.notFoundOrInvalid);
-  return article;
-}
+export const fetchArticle = async (id: string): Promise<Article> => (await request('articles.get', { params: { id } })).article;

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
-import { articlesApi } from '../../api/articles';
-import { errorText } from '../../api/client';
+import type { RouteId } from '@app/shared/api';
+import { errorText, request } from '../../api/client';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 
 /** Why the text cannot be saved, in the words of the payload's own schema (as the API checks it); '' when it can. */
@@ -10,6 +10,9 @@ function limitMessageOf(platform: Platform, text: string): string {
   const checked = (platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: text });
   return checked.success ? '' : firstIssueMessage(checked.error);
 }
+
+/** The route that saves each version's text. */
+const UPDATE_ROUTE = { blog: 'articles.updateBlog', linkedin: 'articles.updateLinkedIn' } as const satisfies Record<Platform, RouteId>;
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
 
@@ -34,7 +37,7 @@ export interface ContentDraft {
 
 /**
  * The editable text of one version. It follows the server's content (drafts arriving, edits) while
- * the person has not typed; typed text is saved with PUT /api/articles/{id}/{platform}.
+ * the person has not typed; typed text is saved with its version's update route.
  */
 export function useContentDraft(articleId: string, platform: Platform, serverContent: string | undefined): ContentDraft {
   const queryClient = useQueryClient();
@@ -85,9 +88,9 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     setStatus('saving');
     const run = (async () => {
       try {
-        const answer = await articlesApi.updateContent(articleId, platform, sent);
+        const { article } = await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } });
         if (textRef.current === sent) dirtyRef.current = false;
-        if (answer?.article) queryClient.setQueryData<Article>(articleQueryKey(articleId), answer.article);
+        queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
         setDirty(dirtyRef.current);
         setError('');
         setStatus('saved');

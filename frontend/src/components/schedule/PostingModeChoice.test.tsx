@@ -10,7 +10,7 @@ const business = () => screen.getByRole('radio', { name: 'Business Page' });
 
 describe('PostingModeChoice: page access note', () => {
   it('asks for the LinkedIn status once for all cards and notes missing page access on each', async () => {
-    const { requests } = mockApi({ 'GET /api/linkedin/status': { body: linkedinStatus({ connected: true, canPostAsPage: false }) } });
+    const { requests } = mockApi({ 'linkedin.status': linkedinStatus({ connected: true, canPostAsPage: false }) });
     renderWithProviders(
       <>
         {Array.from({ length: 5 }, (_, i) => (
@@ -23,7 +23,7 @@ describe('PostingModeChoice: page access note', () => {
   });
 
   it('a status that cannot be read: no note, the choice works as before', async () => {
-    const { requests } = mockApi({ 'GET /api/linkedin/status': { status: 500, body: {} } });
+    const { requests } = mockApi({ 'linkedin.status': { status: 500, body: null } });
     renderWithProviders(<PostingModeChoice article={makeArticle()} />);
     await waitFor(() => expect(requests.filter((r) => r.path === '/api/linkedin/status')).toHaveLength(1));
     expect(business()).toBeEnabled();

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { PostingModeMessages, type Article } from '@app/shared';
-import { errorText } from '../../api/client';
-import { publishingApi, type PostingMode } from '../../api/publishing';
+import type { Article } from '@app/shared';
+import type { PostingMode } from '@app/shared/api';
+import { errorText, request } from '../../api/client';
 import { articleListKey } from '../../hooks/useArticleLists';
 import { toast } from '../../lib/toast';
 import { articleIdOf } from '../create/articleQuery';
@@ -47,13 +47,12 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
     setMode(next);
     setSaving(true);
     try {
-      const answer = await publishingApi.setPostingMode(id, next);
-      const confirmed = answer?.mode === 'company' || answer?.mode === 'personal' ? answer.mode : next;
+      const { mode: confirmed, message } = await request('linkedin.setPostingMode', { params: { id }, body: { mode: next } });
       setMode(confirmed);
       queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
         list?.map((a) => (articleIdOf(a) === id ? { ...a, linkedInMode: confirmed } : a)),
       );
-      toast.success(answer?.message || PostingModeMessages[confirmed]);
+      toast.success(message);
     } catch (err) {
       setMode(previous);
       toast.error(ScheduleMessages.modeError(errorText(err, ScheduleMessages.modeFailed)));

@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
-import { ApiError, errorText } from '../../api/client';
-import { publishingApi } from '../../api/publishing';
+import { ApiError, errorText, request } from '../../api/client';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
@@ -13,8 +12,8 @@ export interface PublishResult {
   message: string;
   /** The post's address on WordPress or LinkedIn, when the server gave an http(s) one. */
   link: string | null;
-  /** The article as it is now, when the server sent it back. */
-  article: Article | null;
+  /** The article as it is now. */
+  article: Article;
 }
 
 interface PublishConfirmModalProps {
@@ -66,21 +65,11 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
     setFailure(null);
     try {
       if (platform === 'blog') {
-        const answer = await publishingApi.wordpress(id);
-        onPublished({
-          platform,
-          message: answer?.message || ScheduleMessages.published.blog,
-          link: httpUrlOrNull(answer?.post?.link),
-          article: answer?.article ?? null,
-        });
+        const { message, post, article: updated } = await request('wordpress.publish', { params: { id } });
+        onPublished({ platform, message, link: httpUrlOrNull(post.link), article: updated });
       } else {
-        const answer = await publishingApi.linkedin(id);
-        onPublished({
-          platform,
-          message: answer?.message || ScheduleMessages.published.linkedin,
-          link: httpUrlOrNull(answer?.post?.url),
-          article: answer?.article ?? null,
-        });
+        const { message, post, article: updated } = await request('linkedin.publish', { params: { id } });
+        onPublished({ platform, message, link: httpUrlOrNull(post.url), article: updated });
       }
     } catch (err) {
       setFailure({

@@ -12,7 +12,6 @@ export const ScheduleMessages = {
   empty: 'No unpublished articles. Create one to get started.',
   afterScheduling: 'Will be processed after scheduling',
   publishFailed: { blog: 'Failed to publish to WordPress', linkedin: 'Failed to publish to LinkedIn' } satisfies Record<Platform, string>,
-  published: { blog: 'Successfully published to WordPress!', linkedin: 'Successfully published to LinkedIn!' } satisfies Record<Platform, string>,
   viewOn: { blog: 'View on WordPress', linkedin: 'View on LinkedIn' } satisfies Record<Platform, string>,
   /** "Error publishing {platform} content: {message}" */
   publishError: (platform: Platform, message: string) => `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,

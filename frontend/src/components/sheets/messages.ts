@@ -1,4 +1,17 @@
 import { SheetsMessages } from '@app/shared';
+import { ApiError, routeUrl } from '../../api/client';
+
+/** Server codes after which the page shows the connect card again (the grant is gone). */
+export const NOT_CONNECTED_CODES = new Set(['sheets_not_connected', 'sheets_reconnect']);
+
+/**
+ * docs/product.md (Texts): the screen's own text, then what went wrong: the server's message, else
+ * `Error: {status}` for a non-OK answer. A network failure gets the screen's text alone.
+ */
+export function sheetsErrorText(err: unknown, what: string): string {
+  if (!(err instanceof ApiError)) return what;
+  return `${what}: ${err.serverMessage ?? err.error ?? `Error: ${err.status}`}`;
+}
 
 /**
  * The callback's `?sheets_error=` codes, as sentences. The parameter is in the address (anyone can
@@ -19,7 +32,7 @@ export function authErrorReason(code: string, origin = window.location.origin): 
     case 'google_invalid_client':
       return 'Google rejected the OAuth client ID or secret. Check them in Settings → Email.';
     case 'google_redirect_uri_mismatch':
-      return `Google refused the redirect URI. Add ${origin}/api/sheets/callback to the OAuth client’s authorized redirect URIs.`;
+      return `Google refused the redirect URI. Add ${origin}${routeUrl('sheets.callback')} to the OAuth client’s authorized redirect URIs.`;
     case 'google_invalid_grant':
       return 'the authorization code expired. Try again.';
     case 'google_unreachable':

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { imagePreviewCandidates } from './images';
+import { imagePreviewCandidates } from './imagePreview';
 
 describe('imagePreviewCandidates', () => {
   const t = '2025-03-01T11:00:00.000Z';
 
-  it('tries the url, its /api form for /uploads/ paths, then the preview endpoint, each with t', () => {
+  it('tries the url, its /api form for /uploads/ paths, then the preview route, each with t', () => {
     expect(imagePreviewCandidates('a1', { url: '/uploads/a1.png', generatedAt: t })).toEqual([
       `/uploads/a1.png?t=${encodeURIComponent(t)}`,
       `/api/uploads/a1.png?t=${encodeURIComponent(t)}`,
