@@ -39,11 +39,11 @@ export function useZodForm<V extends FieldValues, O>(
   });
 }
 
-/** The message of the first of `order` that has an error (forms that show one problem at a time). */
-export function firstError<V extends FieldValues>(
-  errors: FieldErrors<V>,
-  order: readonly (keyof V & string)[],
-): string | undefined {
+/**
+ * The message of the first of `order` that has an error, for forms that show one problem at a time
+ * (`order` may name payload fields that the schema fills in rather than an input).
+ */
+export function firstError(errors: FieldErrors, order: readonly string[]): string | undefined {
   for (const name of order) {
     const message = errors[name]?.message;
     if (typeof message === 'string' && message) return message;

@@ -1,16 +1,18 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import * as z from 'zod';
 import {
   ArticleMessages,
   GptEditSchema,
   LINKEDIN_MAX_CHARS,
-  firstIssueMessage,
   renderMarkdown,
   wordCount,
   type Article,
+  type GptEditInput,
 } from '@app/shared';
 import { articlesApi } from '../../api/articles';
 import { errorText } from '../../api/client';
+import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 import type { ContentDraft } from './useContentDraft';
@@ -42,9 +44,33 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   const labels = LABELS[platform];
   const [mode, setMode] = useState<EditorMode>('manual');
   const [preview, setPreview] = useState(false);
-  const [request, setRequest] = useState('');
-  const [requestError, setRequestError] = useState('');
-  const [editing, setEditing] = useState(false);
+  // The request is checked with the payload's own schema, the article and version being this editor's.
+  const form = useZodForm(
+    z
+      .object({ editRequest: z.string() })
+      .transform(({ editRequest }) => ({ articleId, contentType: platform, editRequest }))
+      .pipe(GptEditSchema),
+    { editRequest: '' },
+  );
+  const edit = useMutation({
+    mutationFn: async (input: GptEditInput) => {
+      const answer = await articlesApi.gptEdit(input);
+      const edited =
+        typeof answer?.editedContent === 'string' ? answer.editedContent : answer?.article?.[platform]?.content;
+      if (typeof edited !== 'string') throw new Error('No edited content in the answer');
+      return { article: answer.article, edited };
+    },
+    onSuccess: ({ article, edited }) => {
+      if (article) queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
+      draft.accept(edited);
+      form.reset();
+      onEdited?.(`Edit applied to the ${labels.noun}.`);
+    },
+  });
+  const editing = edit.isPending;
+  const requestError =
+    firstError(form.formState.errors, ['articleId', 'contentType', 'editRequest']) ??
+    (edit.error ? errorText(edit.error, CreateMessages.processEditFailed) : '');
 
   const showPreview = preview && platform === 'blog';
   // Exactly the HTML that publishing sends to WordPress (shared/src/markdown.ts), sanitized there:
@@ -64,53 +90,33 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
 
   const switchMode = async (next: EditorMode) => {
     if (next === mode) return;
-    setRequestError('');
+    form.clearErrors();
+    edit.reset();
     // GPT edits start from the saved text: save what was typed first.
     if (next === 'gpt' && draft.dirty && !(await draft.save())) return;
     setMode(next);
   };
 
-  const sendEdit = async (event: FormEvent<HTMLFormElement>) => {
+  const sendEdit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (editing) return;
     if (!articleId) {
       window.alert(ArticleMessages.articleIdMissing);
       return;
     }
-    const parsed = GptEditSchema.safeParse({ articleId, contentType: platform, editRequest: request });
-    if (!parsed.success) {
-      setRequestError(firstIssueMessage(parsed.error));
-      return;
-    }
-    setRequestError('');
-    if (draft.dirty && !(await draft.save())) return;
-    setEditing(true);
-    try {
-      const answer = await articlesApi.gptEdit(parsed.data);
-      const edited =
-        typeof answer?.editedContent === 'string' ? answer.editedContent : answer?.article?.[platform]?.content;
-      if (typeof edited !== 'string') throw new Error('No edited content in the answer');
-      if (answer.article) queryClient.setQueryData<Article>(articleQueryKey(articleId), answer.article);
-      draft.accept(edited);
-      setRequest('');
-      onEdited?.(`Edit applied to the ${labels.noun}.`);
-    } catch (err) {
-      setRequestError(errorText(err, CreateMessages.processEditFailed));
-    } finally {
-      setEditing(false);
-    }
+    edit.reset();
+    void form.handleSubmit(async (input) => {
+      if (draft.dirty && !(await draft.save())) return;
+      edit.mutate(input);
+    })(event);
   };
 
   const readOnly = mode === 'gpt' || editing;
-  const describedBy = [ids.meta, draft.tooLong ? ids.limit : '', draft.error ? ids.error : ''].filter(Boolean).join(' ');
+  const describedBy = [ids.meta, draft.tooLong ? ids.limit : '', draft.error ? ids.error : '']
+    .filter(Boolean)
+    .join(' ');
   const saveState =
-    draft.status === 'saving'
-      ? 'Saving...'
-      : draft.dirty
-        ? 'Unsaved changes'
-        : draft.status === 'saved'
-          ? 'Saved'
-          : '';
+    draft.status === 'saving' ? 'Saving...' : draft.dirty ? 'Unsaved changes' : draft.status === 'saved' ? 'Saved' : '';
 
   return (
     <section className={`editor editor--${platform}`} aria-labelledby={ids.title}>
@@ -208,23 +214,20 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
       )}
 
       {mode === 'gpt' && (
-        <form className="editor__gpt" onSubmit={(event) => void sendEdit(event)} noValidate>
+        <form className="editor__gpt" onSubmit={sendEdit} noValidate>
           <label className="field__label" htmlFor={ids.request}>
             Edit request
           </label>
           <div className="editor__gpt-row">
             <input
+              // Typing clears the last failure.
+              {...form.register('editRequest', { onChange: () => edit.reset() })}
               id={ids.request}
               className={`input${requestError ? ' input--invalid' : ''}`}
-              value={request}
               placeholder={platform === 'blog' ? 'e.g. Make it shorter' : 'e.g. Add hashtags #marketing'}
               disabled={editing}
               aria-invalid={requestError ? true : undefined}
               aria-describedby={requestError ? ids.requestError : undefined}
-              onChange={(event) => {
-                setRequest(event.target.value);
-                if (requestError) setRequestError('');
-              }}
             />
             <BusyButton
               type="submit"
