@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { SheetsMessages, type SheetsAccess, type SheetsStatus } from '@app/shared';
 import { request } from '../api/client';
@@ -24,8 +24,6 @@ export default function SheetsImportPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: () => request('sheets.status'), retry: false, staleTime: 0 });
-  const [connecting, setConnecting] = useState(false);
-  const [disconnecting, setDisconnecting] = useState(false);
   /** Write each row's status back to the sheet: off by default, on after granting write access for it. */
   const [writeBack, setWriteBack] = useState(false);
 
@@ -68,30 +66,25 @@ export default function SheetsImportPage() {
     queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, canWrite: false });
   }, [queryClient]);
 
-  const connect = async (access: SheetsAccess = 'read') => {
-    setConnecting(true);
-    try {
-      const { authUrl } = await request('sheets.authUrl', { query: { access } });
-      // Google's consent page, then back here through /api/sheets/callback.
-      browser.assign(authUrl);
-    } catch (err) {
-      setConnecting(false);
-      panelToast.error(sheetsErrorText(err, SheetsMessages.authUrlFailed));
-    }
-  };
+  const connect = useMutation({
+    mutationFn: (access: SheetsAccess) => request('sheets.authUrl', { query: { access } }),
+    // Google's consent page, then back here through /api/sheets/callback.
+    onSuccess: ({ authUrl }) => browser.assign(authUrl),
+  });
+  // Still connecting once the browser is on its way to Google.
+  const connecting = connect.isPending || connect.isSuccess;
+  // The failure's toast comes with the button usable again (mutate's callbacks run as the result is published).
+  const startConnect = (access: SheetsAccess = 'read') =>
+    connect.mutate(access, { onError: (err) => panelToast.error(sheetsErrorText(err, SheetsMessages.authUrlFailed)) });
 
-  const disconnect = async () => {
-    setDisconnecting(true);
-    try {
-      await request('sheets.disconnect');
+  const disconnect = useMutation({
+    mutationFn: () => request('sheets.disconnect'),
+    onSuccess: () => {
       panelToast.success(SheetsMessages.disconnected);
       connectionLost();
-    } catch (err) {
-      panelToast.error(sheetsErrorText(err, SheetsMessages.disconnectFailed));
-    } finally {
-      setDisconnecting(false);
-    }
-  };
+    },
+    onError: (err) => panelToast.error(sheetsErrorText(err, SheetsMessages.disconnectFailed)),
+  });
 
   let main;
   if (status.isPending) {
@@ -112,19 +105,19 @@ export default function SheetsImportPage() {
   } else if (status.data.authenticated) {
     main = (
       <ImportForm
-        disconnecting={disconnecting}
-        onDisconnect={() => void disconnect()}
+        disconnecting={disconnect.isPending}
+        onDisconnect={() => disconnect.mutate()}
         onConnectionLost={connectionLost}
         canWrite={status.data.canWrite === true}
         writeBack={writeBack}
         onWriteBackChange={setWriteBack}
         connectingWrite={connecting}
-        onConnectWrite={() => void connect('write')}
+        onConnectWrite={() => startConnect('write')}
         onWriteAccessLost={writeAccessLost}
       />
     );
   } else {
-    main = <ConnectCard clientConfigured={status.data.clientConfigured !== false} connecting={connecting} onConnect={() => void connect()} />;
+    main = <ConnectCard clientConfigured={status.data.clientConfigured !== false} connecting={connecting} onConnect={() => startConnect()} />;
   }
 
   return (

@@ -1,20 +1,23 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
+import * as z from 'zod';
 import {
   DEFAULT_IMPORT_RANGE,
   SheetsMessages,
   importResultText,
-  firstIssueMessage,
   noSpreadsheetsMatching,
   SheetsImportSchema,
   statusColumn,
   type SheetsImportResult,
 } from '@app/shared';
 import { ApiError } from '../../api/client';
-import { NOT_CONNECTED_CODES, sheetsApi, sheetsErrorText } from '../../api/sheets';
+import { sheetsApi } from '../../api/sheets';
+import { firstError, useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { BusyButton, Spinner } from '../Spinner';
 import { ImportResults } from './ImportResults';
+import { NOT_CONNECTED_CODES, sheetsErrorText } from './messages';
 
 export const SPREADSHEETS_QUERY_KEY = ['sheets', 'spreadsheets'] as const;
 
@@ -54,14 +57,13 @@ export function ImportForm({
   const list = useQuery({ queryKey: SPREADSHEETS_QUERY_KEY, queryFn: sheetsApi.spreadsheets, retry: false });
   const [search, setSearch] = useState('');
   const [chosenId, setChosenId] = useState('');
-  const [range, setRange] = useState(DEFAULT_IMPORT_RANGE);
-  const [importing, setImporting] = useState(false);
   const [result, setResult] = useState<SheetsImportResult | null>(null);
 
   useEffect(() => {
     if (!list.isError) return;
     panelToast.error(sheetsErrorText(list.error, SheetsMessages.listFailed), { toastId: 'sheets-list-failed' });
-    if (list.error instanceof ApiError && list.error.code && NOT_CONNECTED_CODES.has(list.error.code)) onConnectionLost();
+    if (list.error instanceof ApiError && list.error.code && NOT_CONNECTED_CODES.has(list.error.code))
+      onConnectionLost();
   }, [list.isError, list.error, list.errorUpdatedAt, onConnectionLost]);
 
   const term = search.trim().toLowerCase();
@@ -71,20 +73,20 @@ export function ImportForm({
   );
   // The choice stands while it matches the search; otherwise the first match is selected.
   const selectedId = matches.some((s) => s.id === chosenId) ? chosenId : (matches[0]?.id ?? '');
-  const canImport = !importing && selectedId !== '' && range.trim() !== '';
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (importing) return;
-    // The payload's own schema, as the API checks it (a missing pick or range, an over-long range).
-    const parsed = SheetsImportSchema.safeParse({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) });
-    if (!parsed.success) {
-      panelToast.error(firstIssueMessage(parsed.error));
-      return;
-    }
-    setImporting(true);
-    try {
-      const answer = await sheetsApi.importRows(parsed.data);
+  // The payload's own schema, as the API checks it (a missing pick or range, an over-long range).
+  const form = useZodForm(
+    z
+      .object({ range: z.string() })
+      .transform(({ range }) => ({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) }))
+      .pipe(SheetsImportSchema),
+    { range: DEFAULT_IMPORT_RANGE },
+  );
+  const range = useWatch({ control: form.control, name: 'range' });
+
+  const importRows = useMutation({
+    mutationFn: sheetsApi.importRows,
+    onSuccess: (answer) => {
       setResult(answer);
       const text = importResultText(answer.importedCount);
       if (answer.importedCount > 0) panelToast.success(text);
@@ -94,21 +96,44 @@ export function ImportForm({
         panelToast.warning(answer.writeBack.message);
         if (answer.writeBack.status === 'not_allowed') onWriteAccessLost();
       }
-    } catch (err) {
+    },
+    onError: (err) => {
       panelToast.error(sheetsErrorText(err, SheetsMessages.importFailed));
       if (err instanceof ApiError && err.code && NOT_CONNECTED_CODES.has(err.code)) onConnectionLost();
-    } finally {
-      setImporting(false);
-    }
+    },
+  });
+  const importing = importRows.isPending;
+  const canImport = !importing && selectedId !== '' && range.trim() !== '';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (importing) return;
+    void form.handleSubmit(
+      (input) => importRows.mutate(input),
+      (errors) => {
+        const text = firstError(errors, ['spreadsheetId', 'range', 'writeBack']);
+        if (text) panelToast.error(text);
+      },
+    )(event);
   };
 
-  const ids = { search: `${uid}-search`, select: `${uid}-select`, range: `${uid}-range`, writeBack: `${uid}-write-back` };
+  const ids = {
+    search: `${uid}-search`,
+    select: `${uid}-select`,
+    range: `${uid}-range`,
+    writeBack: `${uid}-write-back`,
+  };
   const column = statusColumn(range);
-  const warning = list.isSuccess && matches.length === 0 ? (term ? noSpreadsheetsMatching(search.trim()) : SheetsMessages.noSpreadsheets) : null;
+  const warning =
+    list.isSuccess && matches.length === 0
+      ? term
+        ? noSpreadsheetsMatching(search.trim())
+        : SheetsMessages.noSpreadsheets
+      : null;
 
   return (
     <>
-      <form className="card sheets-card" onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={`${uid}-title`}>
+      <form className="card sheets-card" onSubmit={onSubmit} noValidate aria-labelledby={`${uid}-title`}>
         <div className="sheets-card__header">
           <div>
             <h2 id={`${uid}-title`} className="card-title">
@@ -158,7 +183,8 @@ export function ImportForm({
           </div>
           {list.isPending ? (
             <div className="sheets-loading">
-              <Spinner size="sm" label="Loading spreadsheets" /> <span className="muted">Loading your spreadsheets...</span>
+              <Spinner size="sm" label="Loading spreadsheets" />{' '}
+              <span className="muted">Loading your spreadsheets...</span>
             </div>
           ) : (
             <select
@@ -193,18 +219,17 @@ export function ImportForm({
             Range
           </label>
           <input
+            {...form.register('range')}
             id={ids.range}
             className="input sheets-range"
             type="text"
-            value={range}
             spellCheck={false}
             autoComplete="off"
             aria-describedby={`${ids.range}-hint`}
-            onChange={(event) => setRange(event.target.value)}
           />
           <p id={`${ids.range}-hint`} className="field__hint">
-            The tab name, then the first and last cell. Example: <code className="sheets-code">Sheet1!A1:F50</code> reads columns A
-            to F of rows 1 to 50 on the tab “Sheet1”.
+            The tab name, then the first and last cell. Example: <code className="sheets-code">Sheet1!A1:F50</code>{' '}
+            reads columns A to F of rows 1 to 50 on the tab “Sheet1”.
           </p>
         </div>
 
@@ -221,8 +246,9 @@ export function ImportForm({
             <label htmlFor={ids.writeBack}>{SheetsMessages.writeBackLabel}</label>
           </div>
           <p id={`${ids.writeBack}-hint`} className="field__hint sheets-check__hint">
-            After the import, column <strong>{column}</strong> (just after the six import columns) gets each row's status: Imported,
-            Already imported, or why it was not imported. It replaces what that column holds on those rows.
+            After the import, column <strong>{column}</strong> (just after the six import columns) gets each row's
+            status: Imported, Already imported, or why it was not imported. It replaces what that column holds on those
+            rows.
           </p>
           {writeBack && !canWrite && (
             <div className="alert alert--warning sheets-write-access" role="status">
@@ -249,7 +275,9 @@ export function ImportForm({
             label="Import Articles"
             busyLabel="Importing..."
           />
-          {!importing && !canImport && !list.isPending && <span className="field__hint">{SheetsMessages.selectSpreadsheetAndRange}.</span>}
+          {!importing && !canImport && !list.isPending && (
+            <span className="field__hint">{SheetsMessages.selectSpreadsheetAndRange}.</span>
+          )}
         </div>
       </form>
       {result && <ImportResults result={result} />}
