@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Messages, isAdmin, type PublicUser } from '@app/shared';
 import { errorText, request } from '../api/client';
 import { PageHeader } from '../components/PageHeader';
@@ -8,42 +7,37 @@ import { toast } from '../lib/toast';
 import '../styles/admin.css';
 
 export const ADMIN_USERS_QUERY_KEY = ['admin', 'users'] as const;
+const SET_STATUS_KEY = [...ADMIN_USERS_QUERY_KEY, 'set-status'] as const;
 
 /** docs/product.md (Admin): list users and activate or deactivate the non-admin ones. */
 export default function AdminPage() {
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const usersQuery = useQuery({
     queryKey: ADMIN_USERS_QUERY_KEY,
     queryFn: async () => (await request('admin.listUsers')).users,
     retry: false,
   });
 
-  const setRowPending = (id: string, on: boolean) =>
-    setPending((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-
-  const toggle = async (user: PublicUser) => {
-    if (pending.has(user._id)) return;
-    setRowPending(user._id, true);
-    try {
-      const { user: updated } = await request('admin.setUserStatus', {
-        params: { id: user._id },
-        body: { isActive: !user.isActive },
-      });
+  const setStatus = useMutation({
+    mutationKey: SET_STATUS_KEY,
+    mutationFn: (user: PublicUser) =>
+      request('admin.setUserStatus', { params: { id: user._id }, body: { isActive: !user.isActive } }),
+    onSuccess: ({ user: updated }) => {
       queryClient.setQueryData<PublicUser[]>(ADMIN_USERS_QUERY_KEY, (users) =>
         users?.map((row) => (row._id === updated._id ? updated : row)),
       );
       toast.success(updated.isActive ? Messages.userActivated : Messages.userDeactivated);
-    } catch (err) {
-      toast.error(errorText(err, Messages.failedToUpdateUser, 'error'));
-    } finally {
-      setRowPending(user._id, false);
-    }
+    },
+    onError: (err) => toast.error(errorText(err, Messages.failedToUpdateUser, 'error')),
+  });
+  // Each row's change runs on its own: the users being changed now.
+  const pending = useMutationState({
+    filters: { mutationKey: SET_STATUS_KEY, status: 'pending' },
+    select: (mutation) => (mutation.state.variables as PublicUser)._id,
+  });
+
+  const toggle = (user: PublicUser) => {
+    if (!pending.includes(user._id)) setStatus.mutate(user);
   };
 
   const users = usersQuery.data ?? [];
@@ -75,7 +69,7 @@ export default function AdminPage() {
               <tbody>
                 {users.map((user) => {
                   const fullName = [user.name, user.surname].filter(Boolean).join(' ');
-                  const busy = pending.has(user._id);
+                  const busy = pending.includes(user._id);
                   return (
                     <tr key={user._id}>
                       <td className="table__name">{fullName}</td>
@@ -95,7 +89,7 @@ export default function AdminPage() {
                             className={`btn btn--sm ${user.isActive ? 'btn--danger-ghost' : 'btn--primary'}`}
                             disabled={busy}
                             aria-busy={busy || undefined}
-                            onClick={() => void toggle(user)}
+                            onClick={() => toggle(user)}
                           >
                             {busy ? (
                               'Please wait...'

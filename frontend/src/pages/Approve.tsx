@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { httpUrlOrNull, type Platform } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
@@ -20,8 +21,6 @@ export default function Approve() {
   const token = params.get('token') ?? '';
   const [preview, setPreview] = useState<ApprovalPreview | null>(null);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<{ postUrl: string | null } | null>(null);
 
   useEffect(() => {
     if (!token) {
@@ -34,18 +33,12 @@ export default function Approve() {
       .catch((err) => setError(errorText(err, 'Failed to load the approval. Try the link again.')));
   }, [token]);
 
-  const confirm = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      const result = await request('approvals.confirm', { body: { token } });
-      setDone({ postUrl: httpUrlOrNull(result.postUrl) });
-    } catch (err) {
-      setError(errorText(err, 'Publishing failed. Your content is kept; try again from the Schedule page.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const confirm = useMutation({ mutationFn: () => request('approvals.confirm', { body: { token } }) });
+  const busy = confirm.isPending;
+  // A post address only ever becomes an href when it is http(s).
+  const done = confirm.data ? { postUrl: httpUrlOrNull(confirm.data.postUrl) } : null;
+  const failed = 'Publishing failed. Your content is kept; try again from the Schedule page.';
+  const failure = error || (confirm.error ? errorText(confirm.error, failed) : '');
 
   const platform = preview ? PLATFORM[preview.platform] : '';
   return (
@@ -57,10 +50,10 @@ export default function Approve() {
           <h1 id="approve-title" className="welcome-card__title">
             {preview ? `Publish “${preview.title}” to ${platform}?` : 'Approve publication'}
           </h1>
-          {!preview && !error && <p className="welcome-card__lead">Loading…</p>}
-          {error && (
+          {!preview && !failure && <p className="welcome-card__lead">Loading…</p>}
+          {failure && (
             <p role="alert" className="alert alert--error">
-              {error}
+              {failure}
             </p>
           )}
           {preview && !done && (
@@ -83,7 +76,7 @@ export default function Approve() {
                 </p>
               ) : (
                 <div className="welcome-card__actions">
-                  <button type="button" className="btn btn--primary btn--lg" onClick={confirm} disabled={busy || !preview.current}>
+                  <button type="button" className="btn btn--primary btn--lg" onClick={() => confirm.mutate()} disabled={busy || !preview.current}>
                     {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
                   </button>
                   <Link className="btn btn--secondary btn--lg" to="/schedule">
