@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
 import type { PostingMode } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
@@ -32,7 +32,22 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
   const id = articleIdOf(article);
   const saved = article.linkedInMode === 'company' ? 'company' : 'personal';
   const [mode, setMode] = useState<PostingMode>(saved);
-  const [saving, setSaving] = useState(false);
+  const save = useMutation({
+    mutationFn: ({ next }: { next: PostingMode; previous: PostingMode }) =>
+      request('linkedin.setPostingMode', { params: { id }, body: { mode: next } }),
+    onSuccess: ({ mode: confirmed, message }) => {
+      setMode(confirmed);
+      queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+        list?.map((a) => (articleIdOf(a) === id ? { ...a, linkedInMode: confirmed } : a)),
+      );
+      toast.success(message);
+    },
+    onError: (err, { previous }) => {
+      setMode(previous);
+      toast.error(ScheduleMessages.modeError(errorText(err, ScheduleMessages.modeFailed)));
+    },
+  });
+  const saving = save.isPending;
   const noPageAccess = useKnownNoPageAccess();
   const noteId = `${uid}-page-note`;
 
@@ -41,24 +56,10 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
     if (!saving) setMode(saved);
   }, [saved]);
 
-  const change = async (next: PostingMode) => {
+  const change = (next: PostingMode) => {
     if (saving || next === mode) return;
-    const previous = mode;
     setMode(next);
-    setSaving(true);
-    try {
-      const { mode: confirmed, message } = await request('linkedin.setPostingMode', { params: { id }, body: { mode: next } });
-      setMode(confirmed);
-      queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
-        list?.map((a) => (articleIdOf(a) === id ? { ...a, linkedInMode: confirmed } : a)),
-      );
-      toast.success(message);
-    } catch (err) {
-      setMode(previous);
-      toast.error(ScheduleMessages.modeError(errorText(err, ScheduleMessages.modeFailed)));
-    } finally {
-      setSaving(false);
-    }
+    save.mutate({ next, previous: mode });
   };
 
   return (
@@ -73,7 +74,7 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
               name={`${uid}-mode`}
               value={value}
               checked={mode === value}
-              onChange={() => void change(value)}
+              onChange={() => change(value)}
               aria-describedby={value === 'company' && noPageAccess ? noteId : undefined}
             />
             {POSTING_MODE_LABELS[value]}

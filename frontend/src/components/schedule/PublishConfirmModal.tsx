@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
@@ -54,31 +55,28 @@ function remedy(code: string | undefined, articleId: string): { to: string; labe
 export function PublishConfirmModal({ article, platform, onClose, onPublished, onFailed }: PublishConfirmModalProps) {
   const id = articleIdOf(article);
   const service = PLATFORM_NAMES[platform].service;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const republish = platform === 'blog' && article.blog.publishedToWordPress;
 
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+  const publish = useMutation({
+    mutationFn: async (): Promise<PublishResult> => {
       if (platform === 'blog') {
         const { message, post, article: updated } = await request('wordpress.publish', { params: { id } });
-        onPublished({ platform, message, link: httpUrlOrNull(post.link), article: updated });
-      } else {
-        const { message, post, article: updated } = await request('linkedin.publish', { params: { id } });
-        onPublished({ platform, message, link: httpUrlOrNull(post.url), article: updated });
+        return { platform, message, link: httpUrlOrNull(post.link), article: updated };
       }
-    } catch (err) {
-      setFailure({
-        text: ScheduleMessages.publishError(platform, errorText(err, ScheduleMessages.publishFailed[platform])),
-        code: err instanceof ApiError ? err.code : undefined,
-      });
-      setBusy(false);
-      onFailed?.();
-    }
+      const { message, post, article: updated } = await request('linkedin.publish', { params: { id } });
+      return { platform, message, link: httpUrlOrNull(post.url), article: updated };
+    },
+    onSuccess: onPublished,
+    onError: () => onFailed?.(),
+  });
+  const busy = publish.isPending;
+  const failure: Failure | null = publish.error && {
+    text: ScheduleMessages.publishError(platform, errorText(publish.error, ScheduleMessages.publishFailed[platform])),
+    code: publish.error instanceof ApiError ? publish.error.code : undefined,
+  };
+  const confirm = () => {
+    if (!busy) publish.mutate();
   };
 
   const fix = failure ? remedy(failure.code, id) : null;
@@ -122,7 +120,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
           ref={confirmRef}
           type="button"
           className="btn btn--primary"
-          onClick={() => void confirm()}
+          onClick={confirm}
           disabled={busy}
           busy={busy}
           label={failure ? 'Try again' : 'Confirm'}
