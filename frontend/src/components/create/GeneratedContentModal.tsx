@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
 import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
@@ -44,12 +44,20 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const id = article ? articleIdOf(article) : articleId;
   const [step, setStep] = useState<Step>('content');
   const [imageVisited, setImageVisited] = useState(false);
-  const [retrying, setRetrying] = useState(false);
-  const [retryError, setRetryError] = useState('');
-  const [leaving, setLeaving] = useState(false);
   const { notice, show } = useInlineNotice();
   const blog = useContentDraft(id, 'blog', article?.blog?.content);
   const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
+
+  const retry = useMutation({
+    mutationFn: () => request('articles.retryGeneration', { params: { id } }),
+    onSuccess: ({ article: restarted }) => queryClient.setQueryData<Article>(articleQueryKey(id), restarted),
+  });
+  /** Saves whatever was typed; false when something could not be saved. */
+  const flush = async () => (await Promise.all([blog.save(), linkedin.save()])).every(Boolean);
+  // Closing or going on to Schedule saves first.
+  const leave = useMutation({ mutationFn: flush });
+  const retrying = retry.isPending;
+  const leaving = leave.isPending;
 
   if (!article) {
     return (
@@ -81,42 +89,22 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const status = article.generation?.status ?? 'done';
   const drafting = status === 'pending';
 
-  /** Saves whatever was typed; false when something could not be saved. */
-  const flush = async () => (await Promise.all([blog.save(), linkedin.save()])).every(Boolean);
-
-  const retry = async () => {
-    setRetrying(true);
-    setRetryError('');
-    try {
-      const { article: restarted } = await request('articles.retryGeneration', { params: { id } });
-      queryClient.setQueryData<Article>(articleQueryKey(id), restarted);
-    } catch (err) {
-      setRetryError(errorText(err, CreateMessages.retryFailed));
-    } finally {
-      setRetrying(false);
-    }
-  };
-
   const goToImage = async () => {
     if (!(await flush())) return;
     setImageVisited(true);
     setStep('image');
   };
 
-  const close = async () => {
+  const close = () => {
     if (leaving) return;
-    setLeaving(true);
-    const saved = await flush();
-    setLeaving(false);
-    if (saved || window.confirm('Some changes could not be saved. Close anyway and lose them?')) onClose();
+    leave.mutate(undefined, {
+      onSuccess: (saved) => {
+        if (saved || window.confirm('Some changes could not be saved. Close anyway and lose them?')) onClose();
+      },
+    });
   };
 
-  const finish = async () => {
-    setLeaving(true);
-    const saved = await flush();
-    setLeaving(false);
-    if (saved) onFinish();
-  };
+  const finish = () => leave.mutate(undefined, { onSuccess: (saved) => saved && onFinish() });
 
   const failure = status === 'failed' ? article.lastError : null;
   const failureText =
@@ -130,7 +118,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
     <Modal
       title="Generated Content"
       subtitle={article.title}
-      onClose={() => void close()}
+      onClose={close}
       size="xl"
       className="content-modal"
     >
@@ -172,7 +160,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                   type="button"
                   className="btn btn--secondary btn--sm"
                   disabled={retrying}
-                  onClick={() => void retry()}
+                  onClick={() => retry.mutate()}
                 >
                   {retrying ? (
                     <>
@@ -184,9 +172,9 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                 </button>
               </div>
             )}
-            {retryError && (
+            {retry.error && (
               <div className="alert alert--error" role="alert">
-                {retryError}
+                {errorText(retry.error, CreateMessages.retryFailed)}
               </div>
             )}
             <div className="editors">
@@ -215,7 +203,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
             <button type="button" className="btn btn--secondary modal__footer-start" onClick={() => setStep('content')}>
               Back
             </button>
-            <button type="button" className="btn btn--primary" disabled={leaving} onClick={() => void finish()}>
+            <button type="button" className="btn btn--primary" disabled={leaving} onClick={finish}>
               Continue to Schedule
             </button>
           </div>
