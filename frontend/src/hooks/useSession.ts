@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'react';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { Messages, type PublicUser } from '@app/shared';
 import { request } from '../api/client';
@@ -49,28 +49,38 @@ export function useSession(): Session {
 }
 
 /** POST logout, clear the user, toast, go to /welcome replacing the history entry (docs/product.md, Welcome). */
-export function useLogout(): { logout: () => Promise<void>; logoutEverywhere: () => Promise<void>; isLoggingOut: boolean } {
+export function useLogout(): {
+  logout: () => Promise<void>;
+  logoutEverywhere: () => Promise<void>;
+  isLoggingOut: boolean;
+} {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [isLoggingOut, setLoggingOut] = useState(false);
-  const end = useCallback(
-    async (call: () => Promise<unknown>, done: string) => {
-      setLoggingOut(true);
-      try {
-        await call();
-      } catch {
-        setLoggingOut(false);
-        toast.error(Messages.logoutFailed);
-        return;
-      }
+  const ending = useMutation({
+    mutationFn: ({ call }: { call: () => Promise<unknown>; done: string }) => call(),
+    onSuccess: (_answer, { done }) => {
       setSessionUser(queryClient, null);
       toast.success(done);
       navigate('/welcome', { replace: true });
     },
-    [navigate, queryClient],
+    onError: () => toast.error(Messages.logoutFailed),
+  });
+  const { mutateAsync } = ending;
+  const end = useCallback(
+    (call: () => Promise<unknown>, done: string) =>
+      mutateAsync({ call, done }).then(
+        () => undefined,
+        // The toast says it failed; the user stays signed in.
+        () => undefined,
+      ),
+    [mutateAsync],
   );
   const logout = useCallback(() => end(() => request('auth.logout'), Messages.loggedOut), [end]);
   /** Every session of the user ends: other browsers and devices are signed out at their next request. */
-  const logoutEverywhere = useCallback(() => end(() => request('auth.logoutEverywhere'), Messages.loggedOutEverywhere), [end]);
-  return { logout, logoutEverywhere, isLoggingOut };
+  const logoutEverywhere = useCallback(
+    () => end(() => request('auth.logoutEverywhere'), Messages.loggedOutEverywhere),
+    [end],
+  );
+  // Still logging out while the app leaves for /welcome.
+  return { logout, logoutEverywhere, isLoggingOut: ending.isPending || ending.isSuccess };
 }
