@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
 import type { RouteId } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
@@ -12,7 +12,10 @@ function limitMessageOf(platform: Platform, text: string): string {
 }
 
 /** The route that saves each version's text. */
-const UPDATE_ROUTE = { blog: 'articles.updateBlog', linkedin: 'articles.updateLinkedIn' } as const satisfies Record<Platform, RouteId>;
+const UPDATE_ROUTE = { blog: 'articles.updateBlog', linkedin: 'articles.updateLinkedIn' } as const satisfies Record<
+  Platform,
+  RouteId
+>;
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
 
@@ -39,15 +42,19 @@ export interface ContentDraft {
  * The editable text of one version. It follows the server's content (drafts arriving, edits) while
  * the person has not typed; typed text is saved with its version's update route.
  */
-export function useContentDraft(articleId: string, platform: Platform, serverContent: string | undefined): ContentDraft {
+export function useContentDraft(
+  articleId: string,
+  platform: Platform,
+  serverContent: string | undefined,
+): ContentDraft {
   const queryClient = useQueryClient();
   const [text, setTextState] = useState(serverContent ?? '');
   const [dirty, setDirty] = useState(false);
-  const [status, setStatus] = useState<SaveStatus>('idle');
+  // The outcome of the last save; 'saving' comes from the save mutation.
+  const [status, setStatus] = useState<Exclude<SaveStatus, 'saving'>>('idle');
   const [error, setError] = useState('');
   const textRef = useRef(text);
   const dirtyRef = useRef(false);
-  const inFlight = useRef<Promise<boolean> | null>(null);
 
   const markDirty = (value: boolean) => {
     dirtyRef.current = value;
@@ -68,7 +75,7 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     setTextState(next);
     markDirty(true);
     setError('');
-    setStatus((current) => (current === 'saving' ? current : 'idle'));
+    setStatus('idle');
   }, []);
 
   const accept = useCallback((next: string) => {
@@ -79,33 +86,56 @@ export function useContentDraft(articleId: string, platform: Platform, serverCon
     setStatus('saved');
   }, []);
 
-  const save = useCallback(async (): Promise<boolean> => {
-    if (inFlight.current) await inFlight.current;
-    if (!dirtyRef.current) return true;
-    const sent = textRef.current;
-    // Blocked: the editor already shows the limit message under the text.
-    if (limitMessageOf(platform, sent)) return false;
-    setStatus('saving');
-    const run = (async () => {
-      try {
-        const { article } = await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } });
-        if (textRef.current === sent) dirtyRef.current = false;
-        queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
-        setDirty(dirtyRef.current);
-        setError('');
-        setStatus('saved');
-        return true;
-      } catch (err) {
-        setError(`Failed to save ${platform} content: ${errorText(err, CreateMessages.updateFailed[platform])}`);
-        setStatus('error');
-        return false;
-      } finally {
-        inFlight.current = null;
-      }
-    })();
-    inFlight.current = run;
-    return run;
-  }, [articleId, platform, queryClient]);
+  const mutationKey = ['content-save', articleId, platform];
+  const update = useMutation({
+    mutationKey,
+    // One save at a time, in the order asked: each starts when the one before it has ended.
+    scope: { id: mutationKey.join(':') },
+    mutationFn: async (): Promise<'unchanged' | 'blocked' | 'saved'> => {
+      // What to save is read when this save's turn comes: the one before may have saved it already.
+      if (!dirtyRef.current) return 'unchanged';
+      const sent = textRef.current;
+      // Blocked: the editor already shows the limit message under the text.
+      if (limitMessageOf(platform, sent)) return 'blocked';
+      const { article } = await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } });
+      if (textRef.current === sent) dirtyRef.current = false;
+      queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
+      return 'saved';
+    },
+    onSuccess: (outcome) => {
+      if (outcome !== 'saved') return;
+      setDirty(dirtyRef.current);
+      setError('');
+      setStatus('saved');
+    },
+    onError: (err) => {
+      setError(`Failed to save ${platform} content: ${errorText(err, CreateMessages.updateFailed[platform])}`);
+      setStatus('error');
+    },
+  });
+  const { mutateAsync } = update;
 
-  return { platform, text, setText, dirty, status, error, tooLong, limitMessage, save, accept };
+  const save = useCallback(async (): Promise<boolean> => {
+    // Nothing typed and no save under way (whose outcome a caller waits for): nothing to do.
+    const idle = queryClient.isMutating({ mutationKey: ['content-save', articleId, platform] }) === 0;
+    if (idle && !dirtyRef.current) return true;
+    if (idle && limitMessageOf(platform, textRef.current)) return false;
+    return mutateAsync().then(
+      (outcome) => outcome !== 'blocked',
+      () => false,
+    );
+  }, [articleId, platform, queryClient, mutateAsync]);
+
+  return {
+    platform,
+    text,
+    setText,
+    dirty,
+    status: update.isPending ? 'saving' : status,
+    error,
+    tooLong,
+    limitMessage,
+    save,
+    accept,
+  };
 }
