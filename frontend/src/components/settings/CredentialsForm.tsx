@@ -1,6 +1,6 @@
 import { useId, useRef, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { FieldValues, Path, PathValue } from 'react-hook-form';
+import type { DefaultValues, FieldValues, Path } from 'react-hook-form';
 import { firstError, useZodForm, type FormSchema } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { TextField, type TextFieldProps } from '../Field';
@@ -45,7 +45,7 @@ export function useCredentialsForm<S, V extends FieldValues, B, T, A>(config: Cr
   const { status } = config;
   const action = useRef('save');
   const empty = config.values(undefined);
-  const form = useZodForm<V, B>(() => config.schema(status, action.current), empty as never, {
+  const form = useZodForm<V, B>(() => config.schema(status, action.current), empty as DefaultValues<V>, {
     // The saved values replace the fields the user has not typed in.
     values: config.values(status),
     resetOptions: { keepDirtyValues: true },
@@ -56,10 +56,9 @@ export function useCredentialsForm<S, V extends FieldValues, B, T, A>(config: Cr
     mutationFn: config.save.run,
     onSuccess: async (answer, body) => {
       config.save.done(answer, body);
-      const kept = form.getValues();
-      for (const secret of config.secrets) kept[secret] = '' as PathValue<V, typeof secret> as V[typeof secret];
+      const blank = Object.fromEntries(config.secrets.map((name) => [name, '']));
       // Not the dirty values kept as the status arrives: these are the values now.
-      form.reset(kept, { keepDirtyValues: false, keepFieldsRef: true });
+      form.reset({ ...form.getValues(), ...blank }, { keepDirtyValues: false, keepFieldsRef: true });
       await config.refetch();
       config.onReload();
     },

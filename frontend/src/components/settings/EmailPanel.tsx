@@ -15,25 +15,19 @@ import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCar
 import { EMAIL_QUERY_KEY, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 
-/** The Gmail panel's form state. */
-export interface EmailForm {
-  notificationEmail: string;
-  gmailClientId: string;
-  gmailClientSecret: string;
-  gmailRefreshToken: string;
-}
-type Field = keyof EmailForm;
-
-const EMPTY: EmailForm = { notificationEmail: '', gmailClientId: '', gmailClientSecret: '', gmailRefreshToken: '' };
-const FIELDS: Field[] = ['notificationEmail', 'gmailClientId', 'gmailClientSecret', 'gmailRefreshToken'];
 const M = PanelMessages.email;
-/** The values as sent, trimmed; the rules are each button's (schemaFor). */
+/** The Gmail panel's values as sent, trimmed; what each button needs is schemaFor's. */
 const EmailFormSchema = z.object({
   notificationEmail: z.string().trim(),
   gmailClientId: z.string().trim(),
   gmailClientSecret: z.string().trim(),
   gmailRefreshToken: z.string().trim(),
 });
+export type EmailForm = z.output<typeof EmailFormSchema>;
+type Field = keyof EmailForm;
+
+const EMPTY: EmailForm = { notificationEmail: '', gmailClientId: '', gmailClientSecret: '', gmailRefreshToken: '' };
+const FIELDS: Field[] = ['notificationEmail', 'gmailClientId', 'gmailClientSecret', 'gmailRefreshToken'];
 
 /** Whether a secret is saved, and whether it still counts for the typed client id (both trimmed). */
 function secretState(status: EmailStatus | undefined, clientId: string, typedSecret: string) {
@@ -56,14 +50,7 @@ export const LEGACY_EMAIL_KEYS = ['email_host', 'email_port', 'email_user', 'ema
 const TEST_MESSAGE =
   'This is a test e-mail from Content Publisher. If you can read it, the Gmail API settings work and approval notifications will arrive here.';
 const BULLET = /[•●∙·]/;
-const EMPTY_STATUS: EmailStatus = {
-  success: true,
-  notificationEmail: '',
-  gmailClientId: '',
-  gmailClientSecret: '',
-  gmailRefreshToken: '',
-  authenticated: false,
-};
+const EMPTY_STATUS: EmailStatus = { success: true, ...EMPTY, authenticated: false };
 
 /**
  * What each button needs (docs/product.md, Settings, Gmail); of several problems of a field the first
@@ -176,11 +163,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   });
 
   const [clientId, typedSecret] = useWatch({ control: form.control, name: ['gmailClientId', 'gmailClientSecret'] });
-  const { savedSecret, otherClient, keepsSavedSecret, hasSecret } = secretState(
-    status,
-    clientId.trim(),
-    typedSecret.trim(),
-  );
+  const secret = secretState(status, clientId.trim(), typedSecret.trim());
   const savedToken = !!status?.authenticated || !!status?.gmailRefreshToken;
   const busy = credentials.pending || oauth.starting || clear.isPending;
   const disabled = busy || query.isPending;
@@ -241,11 +224,11 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
             label: 'Gmail Client Secret',
             type: 'password',
             autoComplete: 'new-password',
-            placeholder: (keepsSavedSecret && status?.gmailClientSecret) || 'GOCSPX-…',
-            required: !keepsSavedSecret,
-            hint: keepsSavedSecret
+            placeholder: (secret.keepsSavedSecret && status?.gmailClientSecret) || 'GOCSPX-…',
+            required: !secret.keepsSavedSecret,
+            hint: secret.keepsSavedSecret
               ? 'Saved. Leave blank to keep it, or type a new one to replace it.'
-              : savedSecret && otherClient
+              : secret.savedSecret && secret.otherClient
                 ? M.secretForClient
                 : undefined,
           },
@@ -293,7 +276,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
             type="button"
             className={`btn ${savedToken ? 'btn--secondary' : 'btn--primary'}`}
             onClick={authenticate}
-            disabled={busy || oauth.popupOpen || !clientId.trim() || !hasSecret}
+            disabled={busy || oauth.popupOpen || !clientId.trim() || !secret.hasSecret}
             busy={oauth.starting || oauth.popupOpen}
             label={savedToken ? 'Re-authenticate' : 'Authenticate with Google'}
             busyLabel="Authenticating..."
