@@ -12,16 +12,16 @@ const NAV_ID = 'app-sidenav';
 /** docs/product.md (Shell): side navigation, top bar and the routed page. */
 export default function Shell() {
   const { user } = useSession();
-  const [navOpen, setNavOpen] = useState(false);
   const { pathname } = useLocation();
-
-  // The drawer (narrow screens) closes on navigation and on Escape.
-  useEffect(() => setNavOpen(false), [pathname]);
+  // The drawer (narrow screens) is open on the page it was opened on: navigating closes it, as Escape does.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const navOpen = openOn === pathname;
+  const setNavOpen = (open: boolean) => setOpenOn(open ? pathname : null);
   useEffect(() => {
     if (!navOpen) return;
     document.getElementById(NAV_ID)?.querySelector<HTMLElement>('a')?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setNavOpen(false);
+      if (event.key === 'Escape') setOpenOn(null);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -35,7 +35,7 @@ export default function Shell() {
       <SideNav id={NAV_ID} showAdmin={isAdmin(user)} open={navOpen} onNavigate={() => setNavOpen(false)} />
       {navOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setNavOpen(false)} />}
       <div className="shell__body">
-        <TopBar user={user} navOpen={navOpen} navId={NAV_ID} onToggleNav={() => setNavOpen((value) => !value)} />
+        <TopBar user={user} navOpen={navOpen} navId={NAV_ID} onToggleNav={() => setNavOpen(!navOpen)} />
         <main id="main-content" className="shell__main" tabIndex={-1}>
           <Suspense fallback={<PageSpinner />}>
             <Outlet />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useEffectEvent, useRef, type RefObject } from 'react';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -14,8 +14,7 @@ interface DialogOptions {
  * close, Tab stays inside, Escape closes, the page behind does not scroll.
  */
 export function useDialog(ref: RefObject<HTMLElement | null>, { onClose, initialFocus }: DialogOptions): void {
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const close = useEffectEvent(onClose);
   const initialFocusRef = useRef(initialFocus);
 
   useEffect(() => {
@@ -33,7 +32,7 @@ export function useDialog(ref: RefObject<HTMLElement | null>, { onClose, initial
       if (!node) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onCloseRef.current();
+        close();
         return;
       }
       if (event.key !== 'Tab') return;

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 
 /** docs/product.md (Settings): theme preference stored under `app-theme`; values system, light, dark; default system. */
 export const THEME_STORAGE_KEY = 'app-theme';
@@ -35,6 +35,12 @@ export function systemTheme(): EffectiveTheme {
   return darkQuery()?.matches ? 'dark' : 'light';
 }
 
+function subscribeToSystemTheme(onChange: () => void): () => void {
+  const query = darkQuery();
+  query?.addEventListener('change', onChange);
+  return () => query?.removeEventListener('change', onChange);
+}
+
 export function resolveTheme(preference: ThemePreference, system: EffectiveTheme = systemTheme()): EffectiveTheme {
   return preference === 'system' ? system : preference;
 }
@@ -58,17 +64,8 @@ const ThemeContext = createContext<ThemeContextValue | null>(null);
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const [preference, setPreferenceState] = useState<ThemePreference>(readStoredTheme);
-  const [system, setSystem] = useState<EffectiveTheme>(systemTheme);
-
   // Browser Default follows the system's light/dark mode live.
-  useEffect(() => {
-    const query = darkQuery();
-    if (!query) return;
-    const onChange = (event: MediaQueryListEvent) => setSystem(event.matches ? 'dark' : 'light');
-    setSystem(query.matches ? 'dark' : 'light');
-    query.addEventListener('change', onChange);
-    return () => query.removeEventListener('change', onChange);
-  }, []);
+  const system = useSyncExternalStore(subscribeToSystemTheme, systemTheme);
 
   // Another tab changed the preference.
   useEffect(() => {

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { httpUrlOrNull, type Platform } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
@@ -19,19 +18,25 @@ export default function Approve() {
   const { theme } = useTheme();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [preview, setPreview] = useState<ApprovalPreview | null>(null);
-  const [error, setError] = useState('');
-
-  useEffect(() => {
-    if (!token) {
-      setError('This approval link is incomplete. Open the article on the Schedule page instead.');
-      return;
-    }
-    request('approvals.preview', { body: { token } })
+  const previewQuery = useQuery({
+    queryKey: ['approval-preview', token],
+    queryFn: async (): Promise<ApprovalPreview> => {
+      const answer = await request('approvals.preview', { body: { token } });
       // A post address only ever becomes an href when it is http(s).
-      .then((answer) => setPreview({ ...answer, postUrl: httpUrlOrNull(answer.postUrl) }))
-      .catch((err) => setError(errorText(err, 'Failed to load the approval. Try the link again.')));
-  }, [token]);
+      return { ...answer, postUrl: httpUrlOrNull(answer.postUrl) };
+    },
+    enabled: token !== '',
+    retry: false,
+    // Opening the page shows what would be published; it is not read again behind the person's back.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  const preview = previewQuery.data ?? null;
+  const error = !token
+    ? 'This approval link is incomplete. Open the article on the Schedule page instead.'
+    : previewQuery.error
+      ? errorText(previewQuery.error, 'Failed to load the approval. Try the link again.')
+      : '';
 
   const confirm = useMutation({ mutationFn: () => request('approvals.confirm', { body: { token } }) });
   const busy = confirm.isPending;

@@ -96,7 +96,8 @@ export default function DashboardPage() {
 
 function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedAt: number }) {
   const stats = useMemo(() => {
-    const now = new Date(updatedAt || Date.now());
+    // The moment of the answer: every card of it is counted at the same time.
+    const now = new Date(updatedAt);
     return {
       trends: publishingTrends(articles, now),
       distribution: platformDistribution(articles),

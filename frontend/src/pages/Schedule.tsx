@@ -46,7 +46,7 @@ export default function SchedulePage() {
 
   const articles = listQuery.data;
   // One "now" per answer, so every card of a refresh is judged at the same moment.
-  const now = useMemo(() => new Date(), [listQuery.dataUpdatedAt]);
+  const now = useMemo(() => new Date(listQuery.dataUpdatedAt), [listQuery.dataUpdatedAt]);
   const hasArticles = (articles?.length ?? 0) > 0;
   useEffect(() => {
     if (hasArticles) void loadScheduleModal().catch(() => undefined);
