@@ -64,7 +64,7 @@ type UnauthorizedHandler = (path: string) => void;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
 
 /**
- * Called when a call outside /auth answers 401: the session has ended (logged out elsewhere or
+ * Called when a call outside /api/auth/ answers 401: the session has ended (logged out elsewhere or
  * deactivated by an admin). Returns an unregister function.
  */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
@@ -88,41 +88,6 @@ async function readBody(res: Response): Promise<unknown> {
     return text;
   }
 }
-
-export async function apiRequest<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  let payload: string | undefined;
-  if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(`${API_BASE}${path}`, {
-    method,
-    headers,
-    body: payload,
-    credentials: 'include',
-    signal: options.signal,
-  });
-  const data = await readBody(res);
-  if (!res.ok) {
-    if (res.status === 401 && !path.startsWith('/auth/')) unauthorizedHandler?.(path);
-    throw new ApiError(res.status, data);
-  }
-  return data as T;
-}
-
-export const api = {
-  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body, options),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PUT', path, body, options),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
-};
 
 /** The input argument of route K: optional when the route needs nothing (or only optional parts). */
 type InputArgs<K extends RouteId> = object extends RouteInput<K> ? [input?: RouteInput<K>] : [input: RouteInput<K>];

@@ -4,9 +4,9 @@ import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import App from '../App';
 import { AuthModal, type AuthMode } from './AuthModal';
-import { deferred, makeUser, mockApi, renderWithProviders, type MockReply } from '../test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
-const signedOut = { 'GET /api/auth/me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } } };
+const signedOut: MockRoutes = { 'auth.me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } } };
 
 async function openModal(mode: 'Login' | 'Register') {
   const user = userEvent.setup();
@@ -120,8 +120,8 @@ describe('AuthModal', () => {
   });
 
   it('logs in: sends the trimmed payload with credentials, shows "Please wait..." and enters the app', async () => {
-    const answer = deferred<MockReply>();
-    const { requests } = mockApi({ ...signedOut, 'POST /api/auth/login': () => answer.promise });
+    const answer = deferred<Reply<'auth.login'>>();
+    const { requests } = mockApi({ ...signedOut, 'auth.login': () => answer.promise });
     renderWithProviders(<App />, { route: '/welcome' });
     const { user, dialog } = await openModal('Login');
 
@@ -134,7 +134,7 @@ describe('AuthModal', () => {
     const login = requests.find((r) => r.path === '/api/auth/login');
     expect(login).toMatchObject({ method: 'POST', body: { email: 'jane@example.com', password: 'secret' }, credentials: 'include' });
 
-    answer.resolve({ body: { user: makeUser(), message: 'Logged in successfully' } });
+    answer.resolve({ user: makeUser(), message: 'Logged in successfully' });
     expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
     expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
@@ -142,11 +142,11 @@ describe('AuthModal', () => {
   });
 
   it("shows the server's error text in the modal, else the fallback", async () => {
-    let reply: MockReply = {
+    let reply: Reply<'auth.login'> = {
       status: 403,
       body: { error: 'Your account is awaiting admin approval.', message: 'Your account is awaiting admin approval.' },
     };
-    mockApi({ ...signedOut, 'POST /api/auth/login': () => reply });
+    mockApi({ ...signedOut, 'auth.login': () => reply });
     renderWithProviders(<App />, { route: '/welcome' });
     const { user, dialog } = await openModal('Login');
 
@@ -156,7 +156,7 @@ describe('AuthModal', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your account is awaiting admin approval.');
     expect(within(dialog).getByRole('button', { name: 'Login' })).toBeEnabled();
 
-    reply = { status: 500, body: {} };
+    reply = { status: 500, body: null };
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent(/^Login failed$/));
   });
@@ -164,10 +164,7 @@ describe('AuthModal', () => {
   it('registers the first account: the admin is logged in', async () => {
     const { requests } = mockApi({
       ...signedOut,
-      'POST /api/auth/register': {
-        status: 201,
-        body: { user: makeUser({ role: 'admin' }), message: 'Admin account created. You are logged in.' },
-      },
+      'auth.register': { user: makeUser({ role: 'admin' }), message: 'Admin account created. You are logged in.' },
     });
     renderWithProviders(<App />, { route: '/welcome' });
     const { user, dialog } = await openModal('Register');
@@ -193,8 +190,8 @@ describe('AuthModal', () => {
   it('asks for the setup code while the deployment has no admin yet, and sends it', async () => {
     const { requests } = mockApi({
       ...signedOut,
-      'GET /api/auth/setup': { body: { setupCodeRequired: true } },
-      'POST /api/auth/register': { status: 400, body: { error: 'The setup code is not correct.', message: 'The setup code is not correct.', code: 'setup_code_wrong' } },
+      'auth.setup': { setupCodeRequired: true },
+      'auth.register': { status: 400, body: { error: 'The setup code is not correct.', message: 'The setup code is not correct.', code: 'setup_code_wrong' } },
     });
     renderWithProviders(<App />, { route: '/welcome' });
     const { user, dialog } = await openModal('Register');
@@ -213,7 +210,7 @@ describe('AuthModal', () => {
   });
 
   it('has no setup code field when the deployment does not ask for one', async () => {
-    mockApi({ ...signedOut, 'GET /api/auth/setup': { body: { setupCodeRequired: false } } });
+    mockApi({ ...signedOut, 'auth.setup': { setupCodeRequired: false } });
     renderWithProviders(<App />, { route: '/welcome' });
     const { dialog } = await openModal('Register');
     await waitFor(() => expect(within(dialog).getByLabelText('Name')).toBeInTheDocument());
@@ -224,7 +221,7 @@ describe('AuthModal', () => {
   it('registration without a user closes the modal, resets the mode to login and stays signed out', async () => {
     mockApi({
       ...signedOut,
-      'POST /api/auth/register': { status: 201, body: { message: 'Registration received. Await admin approval.' } },
+      'auth.register': { message: 'Registration received. Await admin approval.' },
     });
     renderWithProviders(<Harness />);
     const user = userEvent.setup();

@@ -10,8 +10,7 @@ import {
   type LoginInput,
   type RegisterInput,
 } from '@app/shared';
-import { authApi } from '../api/auth';
-import { errorText } from '../api/client';
+import { errorText, request } from '../api/client';
 import { useSession } from '../hooks/useSession';
 import { useTheme } from '../hooks/useTheme';
 import { useZodForm } from '../lib/form';
@@ -79,7 +78,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   // A deployment without an admin yet may ask for its setup code (AWS); a laptop never does.
   const setup = useQuery({
     queryKey: ['auth-setup'],
-    queryFn: authApi.setup,
+    queryFn: () => request('auth.setup'),
     enabled: isRegister,
     retry: false,
     staleTime: 0,
@@ -96,14 +95,11 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   const { errors } = form.formState;
 
   const send = useMutation({
-    mutationFn: async (body: LoginInput | RegisterInput) => {
-      if (isRegister) return authApi.register(body as RegisterInput);
-      const answer = await authApi.login(body);
-      if (!answer?.user) throw new Error('No user in the login answer');
-      return answer;
-    },
+    mutationFn: (body: LoginInput | RegisterInput) =>
+      isRegister ? request('auth.register', { body: body as RegisterInput }) : request('auth.login', { body }),
     onSuccess: (answer) => {
-      if (answer?.user) {
+      // Registering answers no user unless it made the first account (the admin, signed in at once).
+      if (answer.user) {
         setUser(answer.user);
         toast.success(isRegister ? Messages.adminCreated : Messages.loggedIn);
         return;

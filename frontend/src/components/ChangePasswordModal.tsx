@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ChangePasswordSchema, Messages, PASSWORD_MIN_LENGTH } from '@app/shared';
-import { authApi } from '../api/auth';
-import { errorText } from '../api/client';
+import { ChangePasswordSchema, PASSWORD_MIN_LENGTH, type ChangePasswordInput } from '@app/shared';
+import { errorText, request } from '../api/client';
 import { useZodForm } from '../lib/form';
 import { toast } from '../lib/toast';
 import { TextField } from './Field';
@@ -39,9 +38,9 @@ export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   const id = (field: Field) => `${uid}-${field}`;
 
   const change = useMutation({
-    mutationFn: authApi.changePassword,
-    onSuccess: (answer) => {
-      toast.success(answer?.message ?? Messages.passwordChanged);
+    mutationFn: (body: ChangePasswordInput) => request('auth.changePassword', { body }),
+    onSuccess: ({ message }) => {
+      toast.success(message);
       onClose();
     },
   });

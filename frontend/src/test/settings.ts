@@ -1,6 +1,6 @@
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '@app/shared';
 import { screen } from '@testing-library/react';
-import type { MockReply, RecordedRequest } from './utils';
+import type { MockRoutes, RecordedRequest } from './utils';
 
 /** Answers of the integration status calls for a user who has configured nothing yet. */
 export const wordpressStatus = (overrides: Partial<WordPressStatus> = {}): WordPressStatus => ({
@@ -35,16 +35,14 @@ export const emailStatus = (overrides: Partial<EmailStatus> = {}): EmailStatus =
   ...overrides,
 });
 
-type Handler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
-
 /** The /settings page's load calls, answered for an empty account; pass routes to override. */
-export function settingsRoutes(routes: Record<string, Handler> = {}): Record<string, Handler> {
+export function settingsRoutes(routes: MockRoutes = {}): MockRoutes {
   return {
-    'GET /api/settings?mask=true': { body: [] },
-    'GET /api/wordpress/credentials': { body: wordpressStatus() },
-    'GET /api/linkedin/status': { body: linkedinStatus() },
-    'GET /api/linkedin/zapier-webhook': { body: { success: true, webhookUrl: '', hasSigningSecret: false } },
-    'GET /api/email/settings': { body: emailStatus() },
+    'settings.list': [],
+    'wordpress.status': wordpressStatus(),
+    'linkedin.status': linkedinStatus(),
+    'linkedin.getWebhook': { success: true, webhookUrl: '', hasSigningSecret: false },
+    'email.status': emailStatus(),
     ...routes,
   };
 }

@@ -43,16 +43,6 @@ type Handler<K extends JsonRouteId> = Reply<K> | ((request: MockRequest<K>) => R
 /** Replies by route id: a change of a route's answer type breaks the tests that mock it. */
 export type MockRoutes = { [K in JsonRouteId]?: Handler<K> };
 
-/**
- * Path-keyed replies (`"METHOD /api/path"` → `{status, body}`), untyped. Only until the form
- * components' tests move to route ids; then this goes.
- */
-export interface MockReply {
-  status?: number;
-  body?: unknown;
-}
-type LegacyRoutes = Record<string, MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>)>;
-
 const isErrorReply = (reply: unknown): reply is ErrorReply =>
   !!reply &&
   typeof reply === 'object' &&
@@ -69,9 +59,7 @@ const notFound: ErrorReply = { status: 404, body: { error: 'Not found', message:
  * A reply is the route's answer or a function of the request. Unknown calls answer 404, so a test
  * notices a request it did not expect. Returns the mock and the list of requests sent.
  */
-export function mockApi(routes: MockRoutes): MockedApi;
-export function mockApi(routes: LegacyRoutes): MockedApi;
-export function mockApi(routes: MockRoutes | LegacyRoutes): MockedApi {
+export function mockApi(routes: MockRoutes): MockedApi {
   const requests: RecordedRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -89,11 +77,6 @@ export function mockApi(routes: MockRoutes | LegacyRoutes): MockedApi {
       credentials: init.credentials,
     };
     requests.push(request);
-    const legacy = (routes as LegacyRoutes)[`${method} ${path}`];
-    if (legacy) {
-      const reply = typeof legacy === 'function' ? await legacy(request) : legacy;
-      return jsonResponse(reply.status ?? 200, reply.body);
-    }
     const handler = request.route && (routes as Record<string, unknown>)[request.route];
     const reply: unknown = !handler ? notFound : typeof handler === 'function' ? await handler(request) : handler;
     return isErrorReply(reply) ? jsonResponse(reply.status, reply.body ?? undefined) : jsonResponse(200, reply);

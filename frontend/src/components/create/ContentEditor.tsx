@@ -10,8 +10,7 @@ import {
   type Article,
   type GptEditInput,
 } from '@app/shared';
-import { articlesApi } from '../../api/articles';
-import { errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
@@ -53,16 +52,10 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
     { editRequest: '' },
   );
   const edit = useMutation({
-    mutationFn: async (input: GptEditInput) => {
-      const answer = await articlesApi.gptEdit(input);
-      const edited =
-        typeof answer?.editedContent === 'string' ? answer.editedContent : answer?.article?.[platform]?.content;
-      if (typeof edited !== 'string') throw new Error('No edited content in the answer');
-      return { article: answer.article, edited };
-    },
-    onSuccess: ({ article, edited }) => {
-      if (article) queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
-      draft.accept(edited);
+    mutationFn: (body: GptEditInput) => request('articles.gptEdit', { body }),
+    onSuccess: ({ article, editedContent }) => {
+      queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
+      draft.accept(editedContent);
       form.reset();
       onEdited?.(`Edit applied to the ${labels.noun}.`);
     },

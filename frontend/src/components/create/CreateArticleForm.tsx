@@ -2,11 +2,10 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
 import { CreateArticleSchema, type Article, type CreateArticleInput } from '@app/shared';
-import { articlesApi } from '../../api/articles';
-import { errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
-import { CreateMessages, isArticle, ShownError } from './articleQuery';
+import { CreateMessages } from './articleQuery';
 
 /** docs/product.md (Create): the five fields, kept in the browser under the key `draft`. */
 export const DRAFT_STORAGE_KEY = 'draft';
@@ -87,15 +86,7 @@ export function CreateArticleForm({ onCreated }: { onCreated: (article: Article)
   );
 
   const create = useMutation({
-    mutationFn: async (input: CreateArticleInput) => {
-      const answer = (await articlesApi.create(input)) as unknown;
-      if (!answer || typeof answer !== 'object' || !('article' in answer)) {
-        throw new ShownError(CreateMessages.invalidResponse);
-      }
-      const { article } = answer as { article: unknown };
-      if (!isArticle(article)) throw new ShownError(CreateMessages.notFoundOrInvalid);
-      return article;
-    },
+    mutationFn: async (body: CreateArticleInput) => (await request('articles.create', { body })).article,
     onSuccess: (article) => {
       form.reset({ ...EMPTY });
       writeDraft(null);
@@ -104,12 +95,7 @@ export function CreateArticleForm({ onCreated }: { onCreated: (article: Article)
   });
   const loading = create.isPending;
   // The first problem of the fields (the schema's order), else the server's.
-  const error =
-    firstError(form.formState.errors, FIELDS) ??
-    (create.error &&
-      (create.error instanceof ShownError
-        ? create.error.message
-        : errorText(create.error, CreateMessages.createFailed)));
+  const error = firstError(form.formState.errors, FIELDS) ?? (create.error && errorText(create.error, CreateMessages.createFailed));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -7,7 +7,7 @@ import { timing } from '../../lib/timing';
 import { InlineNotice } from '../InlineNotice';
 import { Modal } from '../Modal';
 import { ButtonSpinner, Spinner } from '../Spinner';
-import { articleIdOf, articleQueryKey, CreateMessages, fetchArticle, ShownError } from './articleQuery';
+import { articleIdOf, articleQueryKey, CreateMessages, fetchArticle } from './articleQuery';
 import { ContentEditor } from './ContentEditor';
 import { ImageStep } from './ImageStep';
 import { useContentDraft } from './useContentDraft';
@@ -65,10 +65,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
         {articleQuery.isError ? (
           <>
             <div className="alert alert--error" role="alert">
-              Error:{' '}
-              {articleQuery.error instanceof ShownError
-                ? articleQuery.error.message
-                : errorText(articleQuery.error, CreateMessages.fetchFailed)}
+              Error: {errorText(articleQuery.error, CreateMessages.fetchFailed)}
             </div>
             <div className="modal__footer">
               <button type="button" className="btn btn--secondary" onClick={onClose}>

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ImageRequestSchema, type Article, type ArticleImage, type ImageStatus } from '@app/shared';
-import { imagesApi } from '../../api/images';
-import { errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
 import { timing } from '../../lib/timing';
 import { BusyButton, Spinner } from '../Spinner';
@@ -26,13 +25,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Polls GET /api/image/{id} until the generation is no longer pending (or ~3 minutes pass). */
+/** Polls the image status (images.status) until the generation is no longer pending (or ~3 minutes pass). */
 async function waitForImage(articleId: string, signal: AbortSignal): Promise<ImageStatus> {
   const started = Date.now();
   for (;;) {
     await sleep(timing.imagePollMs, signal);
-    const status = await imagesApi.status(articleId, { signal });
-    if (!status?.pending) return status;
+    const status = await request('images.status', { params: { articleId } }, { signal });
+    if (!status.pending) return status;
     if (Date.now() - started >= timing.imageTimeoutMs) throw new ImageTimeout(CreateMessages.imageTimeout);
   }
 }
@@ -66,7 +65,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const error = form.formState.errors.description?.message ?? failure;
 
   const finish = (status: ImageStatus, previous: string | null, fallback: string) => {
-    const next = status?.image ?? null;
+    const next = status.image;
     if (next && next.generatedAt !== previous) {
       setImage(next);
       setFailure('');
@@ -75,7 +74,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
       );
       onGenerated?.('Image generated.');
     } else {
-      setFailure(status?.error?.message || fallback);
+      setFailure(status.error?.message || fallback);
     }
   };
 
@@ -109,13 +108,12 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   // Opening the step while an earlier generation still runs (modal closed and reopened): follow it.
   useEffect(() => {
     let live = true;
-    imagesApi
-      .status(articleId)
+    request('images.status', { params: { articleId } })
       .then((status) => {
         if (!live || controllerRef.current) return;
         const current = imageRef.current;
-        if (status?.pending) follow(undefined, current?.generatedAt ?? null, CreateMessages.imageFailed.generate);
-        else if (status?.image && status.image.generatedAt !== current?.generatedAt) setImage(status.image);
+        if (status.pending) follow(undefined, current?.generatedAt ?? null, CreateMessages.imageFailed.generate);
+        else if (status.image && status.image.generatedAt !== current?.generatedAt) setImage(status.image);
       })
       .catch(() => undefined);
     return () => {
@@ -132,7 +130,8 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
     setFailure('');
     void form.handleSubmit(({ description }) => {
       const regenerate = hasImage;
-      const start = () => (regenerate ? imagesApi.regenerate : imagesApi.generate)(articleId, description);
+      const start = () =>
+        request(regenerate ? 'images.regenerate' : 'images.generate', { params: { articleId }, body: { description } });
       follow(
         start,
         image?.generatedAt ?? null,

@@ -6,8 +6,6 @@ export const articleQueryKey = (id: string) => ['article', id] as const;
 /** docs/product.md (Texts): fallbacks of the create screen's "Error: {message}". */
 export const CreateMessages = {
   createFailed: 'Failed to create article',
-  invalidResponse: 'Invalid response format from API',
-  notFoundOrInvalid: 'Article not found or invalid format',
   fetchFailed: 'Failed to fetch article',
   quota: 'OpenAI credits are insufficient. Please update your billing or try again later.',
   draftingFailed: 'Drafting failed. Retry, or write the text by hand.',
@@ -18,16 +16,6 @@ export const CreateMessages = {
   imageLoadFailed: 'Failed to load generated image',
   imageTimeout: 'The image is taking longer than expected. Please try again in a moment.',
 } as const;
-
-/** An error whose message is shown as it is (after "Error: "). */
-export class ShownError extends Error {}
-
-/** An article object the screens can work with: an object with an id. */
-export function isArticle(value: unknown): value is Article {
-  if (!value || typeof value !== 'object') return false;
-  const a = value as Partial<Article>;
-  return typeof (a._id ?? a.id) === 'string' && !!(a._id ?? a.id);
-}
 
 /** The article's id, whichever of `_id` / `id` the answer carries. */
 export const articleIdOf = (a: Pick<Article, '_id' | 'id'>): string => a._id || a.id;

@@ -7,7 +7,7 @@ import { articleListKey } from '../../hooks/useArticleLists';
 import { toLocalInput } from '../../lib/schedulePicker';
 import { formatDateTime } from '../../lib/userTime';
 import { makeArticle } from '../../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockReply, type RecordedRequest } from '../../test/utils';
+import { deferred, mockApi, renderWithProviders, type MockRequest, type RecordedRequest, type Reply } from '../../test/utils';
 
 // A fixed clock: 2030-03-04 10:07:42 on the browser's local clock.
 const NOW = new Date(2030, 2, 4, 10, 7, 42);
@@ -44,15 +44,14 @@ const setInput = (text: string) => {
 };
 
 /** Both schedule calls answer with the article as their own write left it. */
-function scheduleRoutes(article: Article, override: Partial<Record<'blog' | 'linkedin', MockReply>> = {}) {
+function scheduleRoutes(article: Article, override: Partial<Record<'blog' | 'linkedin', Reply<'schedule.set'>>> = {}) {
   return {
-    'PUT /api/articles/a1/schedule': (request: RecordedRequest): MockReply => {
-      const { platform, datetime } = request.body as { platform: 'blog' | 'linkedin'; datetime: string };
-      if (override[platform]) return override[platform]!;
-      return {
-        body: { success: true, article: { ...article, scheduled: { ...article.scheduled, [platform]: datetime } }, scheduledFor: datetime },
-      };
-    },
+    'schedule.set': ({ body: { platform, datetime } }: MockRequest<'schedule.set'>): Reply<'schedule.set'> =>
+      override[platform] ?? {
+        success: true,
+        article: { ...article, scheduled: { ...article.scheduled, [platform]: datetime } },
+        scheduledFor: datetime,
+      },
   };
 }
 
@@ -151,12 +150,12 @@ describe('ScheduleModal: submitting', () => {
     const seen: RecordedRequest[] = [];
     const routes = scheduleRoutes(article);
     const { requests } = mockApi({
-      'PUT /api/articles/a1/schedule': async (request) => {
+      'schedule.set': async (request) => {
         seen.push(request);
         await gate.promise; // both calls are on the wire before either answers
-        return routes['PUT /api/articles/a1/schedule'](request);
+        return routes['schedule.set'](request);
       },
-      'GET /api/articles/unpublished': { body: { articles: [article] } },
+      'articles.unpublished': { articles: [article] },
     });
     const { queryClient, closed } = renderModal(['blog', 'linkedin'], article);
     const user = userEvent.setup();
@@ -206,7 +205,7 @@ describe('ScheduleModal: submitting', () => {
 
   it('falls back to "Failed to schedule {platform} publication"; a partial failure keeps only the failed platform', async () => {
     const article = makeArticle();
-    const { requests } = mockApi(scheduleRoutes(article, { linkedin: { status: 500 } }));
+    const { requests } = mockApi(scheduleRoutes(article, { linkedin: { status: 500, body: null } }));
     const { closed } = renderModal(['blog', 'linkedin'], article);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Schedule' }));

@@ -5,8 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useController } from 'react-hook-form';
 import * as z from 'zod';
 import { ScheduleSchema, defaultTimeZone, type Article, type Platform, type ScheduleInput } from '@app/shared';
-import { errorText } from '../../api/client';
-import { articlesApi, type ScheduleAnswer } from '../../api/articles';
+import type { ScheduleAnswer } from '@app/shared/api';
+import { errorText, request } from '../../api/client';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
 import {
   SCHEDULE_MINUTE_STEP,
@@ -88,30 +88,28 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
 
   // Both platforms: two calls in parallel; each platform's outcome is its own.
   const schedule = useMutation({
-    mutationFn: (payloads: ScheduleInput[]) => Promise.allSettled(payloads.map((p) => articlesApi.schedule(id, p))),
+    mutationFn: (payloads: ScheduleInput[]) =>
+      Promise.allSettled(payloads.map((body) => request('schedule.set', { params: { id }, body }))),
     onSuccess: (results, payloads) => {
       const { datetime } = payloads[0]!;
-      const done: { platform: Platform; answer: ScheduleAnswer | null }[] = [];
+      const done: { platform: Platform; answer: ScheduleAnswer }[] = [];
       const failed: { platform: Platform; err: unknown }[] = [];
       results.forEach((result, index) => {
         const platform = payloads[index]!.platform;
-        if (result.status === 'fulfilled') done.push({ platform, answer: result.value ?? null });
+        if (result.status === 'fulfilled') done.push({ platform, answer: result.value });
         else failed.push({ platform, err: result.reason });
       });
 
       if (done.length > 0) {
         // Show the new state at once: each answer carries the article as its own write left it.
-        const base = done.find((d) => d.answer?.article)?.answer?.article;
-        if (base) {
-          const scheduled = { ...base.scheduled };
-          for (const d of done)
-            scheduled[d.platform] = d.answer?.scheduledFor ?? d.answer?.article?.scheduled?.[d.platform] ?? datetime;
-          const updated: Article = { ...base, scheduled };
-          queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
-            list?.map((a) => (articleIdOf(a) === id ? updated : a)),
-          );
-        }
-        const when = done[0]!.answer?.scheduledFor ?? datetime;
+        const base = done[0]!.answer.article;
+        const scheduled = { ...base.scheduled };
+        for (const d of done) scheduled[d.platform] = d.answer.scheduledFor;
+        const updated: Article = { ...base, scheduled };
+        queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
+          list?.map((a) => (articleIdOf(a) === id ? updated : a)),
+        );
+        const when = done[0]!.answer.scheduledFor ?? datetime;
         toast.success(
           ScheduleMessages.scheduled(
             done.map((d) => d.platform),

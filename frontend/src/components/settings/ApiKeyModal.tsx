@@ -1,8 +1,8 @@
 import { useId, useRef, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { SaveSettingSchema, SettingMessages, type Setting } from '@app/shared';
-import { settingsApi, type SaveSettingAnswer } from '../../api/settings';
-import { errorText } from '../../api/client';
+import { SaveSettingSchema, SettingMessages, type SaveSettingInput, type Setting } from '@app/shared';
+import type { SaveSettingAnswer } from '@app/shared/api';
+import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { Field, TextField } from '../Field';
@@ -33,10 +33,10 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const key = form.register('key');
 
   const save = useMutation({
-    mutationFn: settingsApi.save,
+    mutationFn: (body: SaveSettingInput) => request('settings.save', { body }),
     onSuccess: (answer) => {
-      panelToast.success(answer?.message || (editing ? SettingMessages.updated : SettingMessages.created));
-      onSaved(answer ?? {});
+      panelToast.success(answer.message);
+      onSaved(answer);
       onClose();
     },
     onError: () => panelToast.error(SettingMessages.saveFailed),

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Setting } from '@app/shared';
 import SettingsPage from '../../pages/Settings';
 import { settingsRoutes } from '../../test/settings';
-import { deferred, mockApi, renderWithProviders, type MockReply, type RecordedRequest } from '../../test/utils';
+import { deferred, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../../test/utils';
 
 const openai: Setting = {
   _id: 'openai_api_key',
@@ -16,7 +16,6 @@ const openai: Setting = {
 const legacy: Setting = { _id: 'old_key', key: 'old_key', value: '••••••••', description: '', updatedAt: null };
 const hidden: Setting = { _id: 'wordpress_username', key: 'wordpress_username', value: 'admin', description: '', updatedAt: null };
 
-const LIST = 'GET /api/settings?mask=true';
 const section = () => screen.getByRole('region', { name: 'API Keys' });
 const entry = (key: string) => within(section()).getByRole('heading', { name: key, level: 3 }).closest('li') as HTMLElement;
 const sent = (requests: RecordedRequest[], method: string) =>
@@ -24,7 +23,7 @@ const sent = (requests: RecordedRequest[], method: string) =>
 
 describe('Settings page', () => {
   it('shows Theme Settings first, the three integration panels, then API Keys', async () => {
-    mockApi(settingsRoutes({ [LIST]: { body: [] } }));
+    mockApi(settingsRoutes({ 'settings.list': [] }));
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -44,13 +43,13 @@ describe('Settings page', () => {
 
 describe('API Keys section', () => {
   it('shows a spinner, then the entries with masked values, descriptions and Last updated (Unknown if missing)', async () => {
-    const list = deferred<MockReply>();
-    const { requests } = mockApi(settingsRoutes({ [LIST]: () => list.promise }));
+    const list = deferred<Reply<'settings.list'>>();
+    const { requests } = mockApi(settingsRoutes({ 'settings.list': () => list.promise }));
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     expect(within(section()).getByRole('status', { name: 'Loading API keys' })).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Add New API Key' })).toBeInTheDocument();
 
-    list.resolve({ body: [openai, hidden, legacy] });
+    list.resolve([openai, hidden, legacy]);
     const first = await waitFor(() => entry('openai_api_key'));
     expect(requests.find((r) => r.path.startsWith('/api/settings'))).toMatchObject({
       path: '/api/settings?mask=true',
@@ -80,13 +79,13 @@ describe('API Keys section', () => {
   });
 
   it('shows the empty text when there are no keys', async () => {
-    mockApi(settingsRoutes({ [LIST]: { body: [hidden] } }));
+    mockApi(settingsRoutes({ 'settings.list': [hidden] }));
     renderWithProviders(<SettingsPage />);
     expect(await screen.findByText('No API keys found. Add your first key using the form.')).toBeInTheDocument();
   });
 
   it('toasts "Failed to load settings data" bottom-right when the list fails', async () => {
-    mockApi(settingsRoutes({ [LIST]: { status: 500, body: {} } }));
+    mockApi(settingsRoutes({ 'settings.list': { status: 500, body: null } }));
     renderWithProviders(<SettingsPage />);
     const toast = await screen.findByText('Failed to load settings data', { selector: '.Toastify__toast' });
     expect(toast.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');
@@ -96,11 +95,11 @@ describe('API Keys section', () => {
   it('creates a key: name normalised as typed, required fields checked, POST, toast, list reloaded', async () => {
     let stored: Setting[] = [];
     const { requests } = mockApi(settingsRoutes({
-      [LIST]: () => ({ body: stored }),
-      'POST /api/settings': ({ body }) => {
-        const input = body as { key: string; value: string; description: string };
-        stored = [{ _id: input.key, key: input.key, value: '••••••••', description: input.description, updatedAt: null }];
-        return { status: 201, body: { success: true, setting: stored[0], message: 'Created settings entry successfully' } };
+      'settings.list': () => stored,
+      'settings.save': ({ body }) => {
+        const setting: Setting = { _id: body.key, key: body.key, value: '••••••••', description: body.description ?? '', updatedAt: null };
+        stored = [setting];
+        return { success: true, setting, message: 'Created settings entry successfully' };
       },
     }));
     renderWithProviders(<SettingsPage />);
@@ -160,7 +159,7 @@ describe('API Keys section', () => {
   });
 
   it('editing: key fixed with its note; a blank value warns "No changes were made to the value" and closes without a request', async () => {
-    const { requests } = mockApi(settingsRoutes({ [LIST]: { body: [openai] } }));
+    const { requests } = mockApi(settingsRoutes({ 'settings.list': [openai] }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await waitFor(() => entry('openai_api_key'));
@@ -183,8 +182,8 @@ describe('API Keys section', () => {
 
   it('editing with a value sends POST with the fixed key and toasts "Updated settings entry successfully"', async () => {
     const { requests } = mockApi(settingsRoutes({
-      [LIST]: { body: [openai] },
-      'POST /api/settings': { status: 200, body: { success: true, message: 'Updated settings entry successfully' } },
+      'settings.list': [openai],
+      'settings.save': { success: true, setting: openai, message: 'Updated settings entry successfully' },
     }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
@@ -198,7 +197,7 @@ describe('API Keys section', () => {
   });
 
   it('a failed save toasts "Failed to create/update settings entry" and keeps the form open', async () => {
-    mockApi(settingsRoutes({ [LIST]: { body: [] }, 'POST /api/settings': { status: 500, body: {} } }));
+    mockApi(settingsRoutes({ 'settings.list': [], 'settings.save': { status: 500, body: null } }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await screen.findByText('No API keys found. Add your first key using the form.');
@@ -213,15 +212,11 @@ describe('API Keys section', () => {
 
   it('deletes after confirmation; cancelling sends nothing; a 404 counts as deleted', async () => {
     let stored = [openai, legacy];
-    let deleteReply: MockReply = { body: { success: true, message: 'Settings entry deleted successfully' } };
+    let deleteReply: Reply<'settings.delete'> = { success: true, message: 'Settings entry deleted successfully' };
     const { requests } = mockApi(settingsRoutes({
-      [LIST]: () => ({ body: stored }),
-      'DELETE /api/settings/openai_api_key': () => {
-        stored = stored.filter((s) => s.key !== 'openai_api_key');
-        return deleteReply;
-      },
-      'DELETE /api/settings/old_key': () => {
-        stored = stored.filter((s) => s.key !== 'old_key');
+      'settings.list': () => stored,
+      'settings.delete': ({ params }) => {
+        stored = stored.filter((s) => s.key !== params.key);
         return deleteReply;
       },
     }));
@@ -248,7 +243,7 @@ describe('API Keys section', () => {
   });
 
   it('a failed delete toasts "Failed to delete settings entry" and keeps the entry', async () => {
-    mockApi(settingsRoutes({ [LIST]: { body: [openai] }, 'DELETE /api/settings/openai_api_key': { status: 500, body: {} } }));
+    mockApi(settingsRoutes({ 'settings.list': [openai], 'settings.delete': { status: 500, body: null } }));
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SettingMessages, type Setting } from '@app/shared';
-import { settingsApi } from '../../api/settings';
+import { SettingMessages, isHiddenSettingKey, type Setting } from '@app/shared';
+import { request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
 import { ApiKeyModal } from './ApiKeyModal';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { API_KEYS_QUERY_KEY, type SettingsPanelProps } from './types';
+import { API_KEYS_QUERY_KEY, removeSetting, type SettingsPanelProps } from './types';
 
 const DELETE_KEY = [...API_KEYS_QUERY_KEY, 'delete'] as const;
 
@@ -16,13 +16,18 @@ type ModalState = { mode: 'create' } | { mode: 'edit'; setting: Setting } | null
 export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const queryClient = useQueryClient();
   const [modal, setModal] = useState<ModalState>(null);
-  const query = useQuery({ queryKey: API_KEYS_QUERY_KEY, queryFn: settingsApi.listApiKeys, retry: false });
+  const query = useQuery({
+    queryKey: API_KEYS_QUERY_KEY,
+    // Integration keys (wordpress_, linkedin_, ...) are changed in their own panels, so they are left out here.
+    queryFn: async () => (await request('settings.list', { query: { mask: 'true' } })).filter((s) => !isHiddenSettingKey(s.key)),
+    retry: false,
+  });
 
   useLoadFailedToast(query, SettingMessages.loadFailed, 'settings-load-failed');
 
   const remove = useMutation({
     mutationKey: DELETE_KEY,
-    mutationFn: (setting: Setting) => settingsApi.remove(setting.key),
+    mutationFn: (setting: Setting) => removeSetting(setting.key),
     onSuccess: (_answer, setting) => {
       queryClient.setQueryData<Setting[]>(API_KEYS_QUERY_KEY, (list) => list?.filter((s) => s.key !== setting.key));
       panelToast.success(SettingMessages.deleted);

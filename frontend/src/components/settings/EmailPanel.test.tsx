@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { IntegrationMessages, TEST_EMAIL_SUBJECT } from '@app/shared';
+import { IntegrationMessages, SettingMessages, TEST_EMAIL_SUBJECT } from '@app/shared';
+import type { SaveSettingAnswer } from '@app/shared/api';
 import { EmailPanel } from './EmailPanel';
 import { timing } from '../../lib/timing';
 import { emailStatus, findToast, queryToast, sentTo, settingsRoutes } from '../../test/settings';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../../test/utils';
+import { deferred, mockApi, renderWithProviders, type ErrorReply, type Reply } from '../../test/utils';
 
 const AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth?client_id=123-app.apps.googleusercontent.com';
 const saved = emailStatus({
@@ -17,6 +18,15 @@ const saved = emailStatus({
 });
 const authenticated = { ...saved, gmailRefreshToken: '••••••••wxyz', authenticated: true };
 const LEGACY = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'];
+/** The answer of saving the entry `key`. */
+const savedEntry = (key: string): SaveSettingAnswer => ({
+  success: true,
+  setting: { _id: key, key, value: '••••••••', description: '', updatedAt: null },
+  message: SettingMessages.created,
+});
+const deleted = { success: true, message: SettingMessages.deleted } as const;
+/** The entry was not there: the panel counts that as deleted. */
+const gone: ErrorReply = { status: 404, body: { error: SettingMessages.notFound, message: SettingMessages.notFound } };
 
 const panel = () => screen.getByRole('region', { name: 'Gmail API Configuration' });
 const field = (label: string) => within(panel()).getByLabelText(label);
@@ -47,7 +57,7 @@ afterEach(() => {
 
 describe('Gmail API Configuration panel: fields and Google Authentication', () => {
   it('shows the badge, the four fields with their types and help, and masked secrets only as placeholders', async () => {
-    setup({ 'GET /api/email/settings': { body: saved } });
+    setup({ 'email.status': saved });
     await loaded('owner@example.com');
     expect(within(panel()).getByText('Gmail API Only')).toHaveClass('badge');
     expect(field('Notification Email')).toHaveAttribute('type', 'email');
@@ -83,7 +93,7 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
   });
 
   it('a saved secret counts as present; with a token the text and label change', async () => {
-    setup({ 'GET /api/email/settings': { body: authenticated } });
+    setup({ 'email.status': authenticated });
     await loaded('owner@example.com');
     expect(within(authBox()).getByText('Gmail API is authenticated and ready to use')).toBeInTheDocument();
     expect(button('Re-authenticate')).toBeEnabled();
@@ -94,17 +104,17 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
   it('Authenticate: "Authenticating..." while busy, then the 500x600 popup; the popup\'s message refreshes and toasts', async () => {
     const popup = { closed: false, focus: vi.fn() } as unknown as Window & { closed: boolean };
     const open = vi.spyOn(window, 'open').mockReturnValue(popup);
-    const url = deferred<MockReply>();
+    const url = deferred<Reply<'email.authUrl'>>();
     let status = saved;
     const { user } = setup({
-      'GET /api/email/settings': () => ({ body: status }),
-      'GET /api/email/oauth/auth': () => url.promise,
+      'email.status': () => status,
+      'email.authUrl': () => url.promise,
     });
     await loaded('owner@example.com');
     expect(button('Authenticate with Google')).toBeEnabled();
     await user.click(button('Authenticate with Google'));
     expect(button('Authenticating...')).toBeDisabled();
-    url.resolve({ body: { success: true, authUrl: AUTH_URL } });
+    url.resolve({ success: true, authUrl: AUTH_URL });
     await waitFor(() => expect(open).toHaveBeenCalledWith(AUTH_URL, 'gmail-auth', 'width=500,height=600'));
     // Still "Authenticating..." while the popup is open.
     expect(button('Authenticating...')).toBeDisabled();
@@ -132,22 +142,22 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
 
   it('the server\'s refusal is shown; "Failed to get authentication URL" when it answers nothing useful', async () => {
     const open = vi.spyOn(window, 'open');
-    let reply: MockReply = {
+    let reply: Reply<'email.authUrl'> = {
       status: 400,
       body: { error: 'Please fill in Gmail API credentials', message: 'Please fill in Gmail API credentials', code: 'gmail_not_configured' },
     };
-    const { user } = setup({ 'GET /api/email/settings': { body: saved }, 'GET /api/email/oauth/auth': () => reply });
+    const { user } = setup({ 'email.status': saved, 'email.authUrl': () => reply });
     await loaded('owner@example.com');
     await user.click(button('Authenticate with Google'));
     expect(await findToast('Please fill in Gmail API credentials')).toBeInTheDocument();
-    reply = { status: 500, body: {} };
+    reply = { status: 500, body: null };
     await user.click(button('Authenticate with Google'));
     expect(await findToast('Failed to get authentication URL')).toBeInTheDocument();
     expect(open).not.toHaveBeenCalled();
   });
 
   it('back on /settings?gmail_connected=true: toast, query removed; gmail_error=access_denied: cancelled text', async () => {
-    setup({ 'GET /api/email/settings': { body: authenticated } }, '/settings?gmail_connected=true');
+    setup({ 'email.status': authenticated }, '/settings?gmail_connected=true');
     expect(await findToast('Gmail API authentication successful!')).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/settings$/);
     expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
@@ -167,7 +177,7 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
   });
 
   it('a popup message with a crafted error reads the same generic text', async () => {
-    setup({ 'GET /api/email/settings': { body: saved } });
+    setup({ 'email.status': saved });
     await loaded('owner@example.com');
     window.dispatchEvent(
       new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-error', error: 'Your account is suspended, call now' } }),
@@ -184,7 +194,7 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     });
     const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
     try {
-      setup({ 'GET /api/email/settings': { body: authenticated } }, '/settings?gmail_connected=true');
+      setup({ 'email.status': authenticated }, '/settings?gmail_connected=true');
       await waitFor(() => expect(postMessage).toHaveBeenCalledWith({ type: 'gmail-connected' }, window.location.origin));
       expect(close).toHaveBeenCalled();
       expect(queryToast('Gmail API authentication successful!')).not.toBeInTheDocument();
@@ -212,10 +222,10 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
 
   it('saves each key separately, skips the unchanged (masked) secret, deletes the five legacy keys (404 is fine)', async () => {
     const { user, requests, onReload } = setup({
-      'GET /api/email/settings': { body: saved },
-      'POST /api/settings': { body: { success: true } },
-      'DELETE /api/settings/email_host': { body: { success: true } },
-      // The other legacy keys are gone already: the mock answers 404.
+      'email.status': saved,
+      'settings.save': ({ body }) => savedEntry(body.key),
+      // The other legacy keys are gone already.
+      'settings.delete': ({ params }) => (params.key === 'email_host' ? deleted : gone),
     });
     await loaded('owner@example.com');
     await user.clear(field('Notification Email'));
@@ -233,10 +243,10 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('"Saving..." while busy; typed secret and token are written and the fields emptied', async () => {
-    const post = deferred<MockReply>();
+    const post = deferred<Reply<'settings.save'>>();
     let posts = 0;
     const { user, requests } = setup({
-      'POST /api/settings': () => (++posts === 1 ? post.promise : { body: { success: true } }),
+      'settings.save': ({ body }) => (++posts === 1 ? post.promise : savedEntry(body.key)),
     });
     await loaded();
     await user.type(field('Notification Email'), 'me@example.com');
@@ -246,7 +256,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     await user.click(button('Save Settings'));
     expect(button('Saving...')).toBeDisabled();
     expect(button('Test Connection')).toBeDisabled();
-    post.resolve({ body: { success: true } });
+    post.resolve(savedEntry('notification_email'));
     expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
     expect(sentTo(requests, 'POST').map((r) => (r.body as { key: string }).key)).toEqual([
       'notification_email',
@@ -260,7 +270,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('another Client ID needs its own secret: the saved one belongs to the saved client (the server removes it)', async () => {
-    const { user, requests } = setup({ 'GET /api/email/settings': { body: authenticated }, 'POST /api/settings': { body: { success: true } } });
+    const { user, requests } = setup({ 'email.status': authenticated, 'settings.save': ({ body }) => savedEntry(body.key) });
     await loaded('owner@example.com');
     expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', '••••••••abcd');
     await user.clear(field('Gmail Client ID'));
@@ -284,8 +294,8 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
 
   it('"Failed to save email settings" when a write fails', async () => {
     const { user } = setup({
-      'GET /api/email/settings': { body: saved },
-      'POST /api/settings': { status: 400, body: { error: 'Enter a valid email address', message: 'Enter a valid email address' } },
+      'email.status': saved,
+      'settings.save': { status: 400, body: { error: 'Enter a valid email address', message: 'Enter a valid email address' } },
     });
     await loaded('owner@example.com');
     await user.click(button('Save Settings'));
@@ -294,7 +304,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('refuses a pasted masked value', async () => {
-    const { user, requests } = setup({ 'GET /api/email/settings': { body: saved } });
+    const { user, requests } = setup({ 'email.status': saved });
     await loaded('owner@example.com');
     await user.type(field('Gmail Client Secret'), '••••••••abcd');
     await user.click(button('Save Settings'));
@@ -305,11 +315,9 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   it('Clear Settings: asks first; on yes deletes the four keys (404 ok), empties the fields and toasts', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, requests, onReload } = setup({
-      'GET /api/email/settings': { body: authenticated },
-      'DELETE /api/settings/notification_email': { body: { success: true } },
-      'DELETE /api/settings/gmail_client_id': { body: { success: true } },
-      'DELETE /api/settings/gmail_client_secret': { body: { success: true } },
-      // gmail_refresh_token answers 404: already gone.
+      'email.status': authenticated,
+      // gmail_refresh_token is already gone.
+      'settings.delete': ({ params }) => (params.key === 'gmail_refresh_token' ? gone : deleted),
     });
     await loaded('owner@example.com');
     await user.type(field('Gmail Client Secret'), 'typed');
@@ -335,8 +343,8 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   it('"Failed to clear email settings" when a delete fails', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = setup({
-      'GET /api/email/settings': { body: saved },
-      'DELETE /api/settings/notification_email': { status: 500, body: {} },
+      'email.status': saved,
+      'settings.delete': ({ params }) => (params.key === 'notification_email' ? { status: 500, body: null } : gone),
     });
     await loaded('owner@example.com');
     await user.click(button('Clear Settings'));
@@ -355,8 +363,8 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('Test Connection: "Testing...", then success; server refusals read "Test failed: {message}"; network "Failed to test email connection"', async () => {
-    const first = deferred<MockReply>();
-    const replies: Array<() => MockReply | Promise<MockReply>> = [
+    const first = deferred<Reply<'email.test'>>();
+    const replies: Array<() => Reply<'email.test'> | Promise<Reply<'email.test'>>> = [
       () => first.promise,
       () => ({ status: 502, body: { error: 'Gmail refused the token (invalid_grant).', message: 'Gmail refused the token (invalid_grant).' } }),
       () => {
@@ -364,13 +372,13 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
       },
     ];
     const { user, requests } = setup({
-      'GET /api/email/settings': { body: authenticated },
-      'POST /api/email/test': () => replies.shift()!(),
+      'email.status': authenticated,
+      'email.test': () => replies.shift()!(),
     });
     await loaded('owner@example.com');
     await user.click(button('Test Connection'));
     expect(button('Testing...')).toBeDisabled();
-    first.resolve({ body: { success: true, message: 'Test email sent successfully! Check your inbox.' } });
+    first.resolve({ success: true, message: 'Test email sent successfully! Check your inbox.' });
     expect(await findToast('Test email sent successfully! Check your inbox.')).toBeInTheDocument();
     expect(sentTo(requests, 'POST')[0]).toMatchObject({
       path: '/api/email/test',
@@ -385,7 +393,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('"Failed to load email settings" when they cannot be read', async () => {
-    setup({ 'GET /api/email/settings': { status: 500, body: {} } });
+    setup({ 'email.status': { status: 500, body: null } });
     expect(await findToast('Failed to load email settings')).toBeInTheDocument();
   });
 });

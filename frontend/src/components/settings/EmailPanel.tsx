@@ -3,16 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
 import * as z from 'zod';
 import { EmailSchema, IntegrationMessages, TEST_EMAIL_SUBJECT, type EmailStatus } from '@app/shared';
-import { ApiError } from '../../api/client';
-import { emailApi } from '../../api/integrations';
-import { settingsApi } from '../../api/settings';
+import { ApiError, request } from '../../api/client';
 import { panelToast } from '../../lib/toast';
 import { BusyButton } from '../Spinner';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { EMAIL_QUERY_KEY, type SettingsPanelProps } from './types';
+import { EMAIL_QUERY_KEY, removeSetting, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 
 const M = PanelMessages.email;
@@ -92,7 +90,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: EMAIL_QUERY_KEY,
-    queryFn: emailApi.status,
+    queryFn: () => request('email.status'),
     retry: false,
     refetchOnWindowFocus: true,
   });
@@ -119,29 +117,21 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
     secrets: ['gmailClientSecret', 'gmailRefreshToken'],
     test: {
       run: (values) =>
-        emailApi.sendTest({
-          to: values.notificationEmail,
-          subject: TEST_EMAIL_SUBJECT,
-          message: TEST_MESSAGE,
-          method: 'gmail',
+        request('email.test', {
+          body: { to: values.notificationEmail, subject: TEST_EMAIL_SUBJECT, message: TEST_MESSAGE, method: 'gmail' },
         }),
-      done: (answer) => {
-        if (answer?.success) panelToast.success(M.testSent);
-        else panelToast.error(M.testFailed(answer?.message || answer?.error || 'unknown error'));
-      },
+      done: () => panelToast.success(M.testSent),
       failed: (err) => panelToast.error(err instanceof ApiError ? M.testFailed(err.message) : M.testNetworkFailed),
     },
     save: {
       run: async (values) => {
         // Blank secrets are the saved ones, unchanged: they are not written.
         for (const field of FIELDS.filter((name) => values[name] !== '')) {
-          await settingsApi.save({
-            key: SETTING[field].key,
-            value: values[field],
-            description: SETTING[field].description,
+          await request('settings.save', {
+            body: { key: SETTING[field].key, value: values[field], description: SETTING[field].description },
           });
         }
-        await Promise.all(LEGACY_EMAIL_KEYS.map((key) => settingsApi.remove(key)));
+        await Promise.all(LEGACY_EMAIL_KEYS.map(removeSetting));
       },
       done: () => panelToast.success(M.saved),
       failed: () => panelToast.error(M.saveFailed),
@@ -152,7 +142,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const { form } = credentials;
 
   const clear = useMutation({
-    mutationFn: () => Promise.all(FIELDS.map((field) => settingsApi.remove(SETTING[field].key))),
+    mutationFn: () => Promise.all(FIELDS.map((field) => removeSetting(SETTING[field].key))),
     onSuccess: () => {
       form.reset(EMPTY, { keepDirtyValues: false, keepFieldsRef: true });
       queryClient.setQueryData<EmailStatus>(EMAIL_QUERY_KEY, EMPTY_STATUS);
@@ -170,7 +160,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const failure = credentials.save.error;
 
   const authenticate = () => {
-    if (!busy && !oauth.popupOpen) credentials.check('auth', () => oauth.signIn(status, () => emailApi.authUrl()));
+    if (!busy && !oauth.popupOpen) credentials.check('auth', () => oauth.signIn(status, () => request('email.authUrl')));
   };
 
   const clearSettings = () => {

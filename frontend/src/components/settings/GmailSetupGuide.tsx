@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { gmailRedirectUri } from '../../api/integrations';
 import { CopyableValue } from './fields';
+import { gmailRedirectUri } from './oauth';
 
 /** docs/product.md (Settings, Gmail): the setup steps, OAuth flow notes and troubleshooting. */
 export function GmailSetupGuide() {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LinkedInStatus } from '@app/shared';
+import type { WebhookAnswer } from '@app/shared/api';
 import { LinkedInPanel } from './LinkedInPanel';
 import { timing } from '../../lib/timing';
 import { findToast, linkedinStatus, queryToast, sentTo, settingsRoutes } from '../../test/settings';
@@ -10,6 +11,8 @@ import { mockApi, renderWithProviders } from '../../test/utils';
 const DAY = 24 * 3600 * 1000;
 const origin = () => window.location.origin;
 const AUTH_URL = 'https://www.linkedin.com/oauth/v2/authorization?client_id=86app&state=signed';
+/** The auth URL call, naming our own callback as the redirect URI. */
+const authPath = () => `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`;
 const saved = linkedinStatus({ clientId: '86app', hasClientSecret: true });
 const connected = (overrides: Partial<LinkedInStatus> = {}) =>
   linkedinStatus({
@@ -65,8 +68,8 @@ describe('LinkedIn Integration panel: credentials', () => {
 
   it('editing: a blank secret keeps the saved one; Save Credentials posts, toasts and reloads', async () => {
     const { user, requests, onReload } = setup({
-      'GET /api/linkedin/status': { body: saved },
-      'POST /api/linkedin/credentials': { body: { success: true, message: 'LinkedIn credentials saved' } },
+      'linkedin.status': saved,
+      'linkedin.saveCredentials': { success: true, message: 'LinkedIn credentials saved' },
     });
     const id = within(panel()).getByLabelText('Client ID');
     await waitFor(() => expect(id).toHaveValue('86app'));
@@ -91,8 +94,8 @@ describe('LinkedIn Integration panel: credentials', () => {
 
   it('Test Connection: "LinkedIn connection test failed" with the reason', async () => {
     const { user } = setup({
-      'GET /api/linkedin/status': { body: saved },
-      'POST /api/linkedin/test-connection': { body: { success: false, error: 'LinkedIn rejected the client ID.', message: 'LinkedIn rejected the client ID.' } },
+      'linkedin.status': saved,
+      'linkedin.testConnection': { success: false, error: 'LinkedIn rejected the client ID.', message: 'LinkedIn rejected the client ID.' },
     });
     await waitFor(() => expect(within(panel()).getByLabelText('Client ID')).toHaveValue('86app'));
     await user.click(button('Test Connection'));
@@ -116,15 +119,14 @@ describe('LinkedIn Integration panel: authentication', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(popup);
     let status = saved;
     const { user, requests } = setup({
-      'GET /api/linkedin/status': () => ({ body: status }),
-      [`GET /api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`]: {
-        body: { success: true, authUrl: AUTH_URL },
-      },
+      'linkedin.status': () => status,
+      'linkedin.authUrl': { success: true, authUrl: AUTH_URL },
     });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     await user.click(button('Authenticate with LinkedIn'));
 
     expect(open).toHaveBeenCalledWith(AUTH_URL, 'linkedin-auth', 'width=600,height=700');
+    expect(sentTo(requests, 'GET', '/api/linkedin/auth-url').map((r) => r.path)).toEqual([authPath()]);
     expect(await within(panel()).findByText(/Waiting for the LinkedIn sign-in/)).toBeInTheDocument();
     // While the popup is open the status is polled.
     const polls = () => sentTo(requests, 'GET', '/api/linkedin/status').length;
@@ -147,11 +149,9 @@ describe('LinkedIn Integration panel: authentication', () => {
 
   it('page posting is opt-in: unticked, the auth URL asks for no page access; ticked, it adds pages=true', async () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(fakePopup());
-    const authPath = `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`;
     const { user, requests } = setup({
-      'GET /api/linkedin/status': { body: saved },
-      [`GET ${authPath}`]: { body: { success: true, authUrl: AUTH_URL } },
-      [`GET ${authPath}&pages=true`]: { body: { success: true, authUrl: `${AUTH_URL}&pages` } },
+      'linkedin.status': saved,
+      'linkedin.authUrl': ({ path }) => ({ success: true, authUrl: path.endsWith('&pages=true') ? `${AUTH_URL}&pages` : AUTH_URL }),
     });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     const box = within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' });
@@ -160,7 +160,7 @@ describe('LinkedIn Integration panel: authentication', () => {
 
     await user.click(button('Authenticate with LinkedIn'));
     expect(open).toHaveBeenLastCalledWith(AUTH_URL, 'linkedin-auth', 'width=600,height=700');
-    expect(sentTo(requests, 'GET', authPath)).toHaveLength(1);
+    expect(requests.filter((r) => r.path === authPath())).toHaveLength(1);
     act(() => {
       window.dispatchEvent(new MessageEvent('message', { origin: origin(), data: { type: 'linkedin-error', error: 'user_cancelled_authorize' } }));
     });
@@ -169,23 +169,23 @@ describe('LinkedIn Integration panel: authentication', () => {
     await user.click(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }));
     await user.click(button('Authenticate with LinkedIn'));
     await waitFor(() => expect(open).toHaveBeenLastCalledWith(`${AUTH_URL}&pages`, 'linkedin-auth', 'width=600,height=700'));
-    expect(requests.filter((r) => r.path === `${authPath}&pages=true`)).toHaveLength(1);
+    expect(requests.filter((r) => r.path === `${authPath()}&pages=true`)).toHaveLength(1);
   });
 
   it('connected with page access: says so, and the box starts ticked so authenticating again keeps it', async () => {
-    setup({ 'GET /api/linkedin/status': { body: connected({ canPostAsPage: true }) } });
+    setup({ 'linkedin.status': connected({ canPostAsPage: true }) });
     expect(await within(panel()).findByText('Can also post to the LinkedIn Pages you administer.')).toBeInTheDocument();
     await waitFor(() => expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).toBeChecked());
   });
 
   it('connected without page access: says it posts as the profile only; the box stays unticked', async () => {
-    setup({ 'GET /api/linkedin/status': { body: connected({ canPostAsPage: false }) } });
+    setup({ 'linkedin.status': connected({ canPostAsPage: false }) });
     expect(await within(panel()).findByText('Posts as your personal profile only (no page access).')).toBeInTheDocument();
     expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).not.toBeChecked();
   });
 
   it('linkedin_error=unauthorized_scope_error points at the app\'s products and the page access box', async () => {
-    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=unauthorized_scope_error');
+    setup({ 'linkedin.status': saved }, '/settings?linkedin_error=unauthorized_scope_error');
     expect(
       await findToast(
         "LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick 'Also post to LinkedIn Pages I administer'.",
@@ -195,7 +195,7 @@ describe('LinkedIn Integration panel: authentication', () => {
 
   it('ignores messages from other origins', async () => {
     vi.spyOn(window, 'open').mockReturnValue(fakePopup());
-    setup({ 'GET /api/linkedin/status': { body: saved } });
+    setup({ 'linkedin.status': saved });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     act(() => {
       window.dispatchEvent(new MessageEvent('message', { origin: 'https://evil.example', data: { type: 'linkedin-connected' } }));
@@ -208,10 +208,8 @@ describe('LinkedIn Integration panel: authentication', () => {
     vi.spyOn(window, 'open').mockReturnValue(fakePopup());
     let status = saved;
     const { user } = setup({
-      'GET /api/linkedin/status': () => ({ body: status }),
-      [`GET /api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`]: {
-        body: { success: true, authUrl: AUTH_URL },
-      },
+      'linkedin.status': () => status,
+      'linkedin.authUrl': { success: true, authUrl: AUTH_URL },
     });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     await user.click(button('Authenticate with LinkedIn'));
@@ -222,8 +220,8 @@ describe('LinkedIn Integration panel: authentication', () => {
   it('"Failed to generate authorization URL" when the server cannot make one', async () => {
     const open = vi.spyOn(window, 'open');
     const { user } = setup({
-      'GET /api/linkedin/status': { body: saved },
-      [`GET /api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${origin()}/api/linkedin/callback`)}`]: { status: 500, body: {} },
+      'linkedin.status': saved,
+      'linkedin.authUrl': { status: 500, body: null },
     });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     await user.click(button('Authenticate with LinkedIn'));
@@ -233,7 +231,7 @@ describe('LinkedIn Integration panel: authentication', () => {
 
   it('back on /settings?linkedin_connected=true: status refetched, query removed (replace), success toast', async () => {
     let status = saved;
-    const { requests } = setup({ 'GET /api/linkedin/status': () => ({ body: status }) }, '/settings?linkedin_connected=true&tab=x');
+    const { requests } = setup({ 'linkedin.status': () => status }, '/settings?linkedin_connected=true&tab=x');
     status = connected();
     expect(await findToast('LinkedIn authentication successful!')).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/settings\?tab=x$/);
@@ -247,13 +245,13 @@ describe('LinkedIn Integration panel: authentication', () => {
     ['user_cancelled_login', 'LinkedIn sign-in was cancelled.'],
     ['user_cancelled_authorize', 'LinkedIn sign-in was cancelled.'],
   ])('linkedin_error=%s shows "%s" and leaves the address clean', async (code, text) => {
-    setup({ 'GET /api/linkedin/status': { body: saved } }, `/settings?linkedin_error=${code}`);
+    setup({ 'linkedin.status': saved }, `/settings?linkedin_error=${code}`);
     expect(await findToast(text)).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/settings$/);
   });
 
   it('an unknown linkedin_error shows one generic text, never the parameter itself', async () => {
-    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now');
+    setup({ 'linkedin.status': saved }, '/settings?linkedin_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now');
     expect(await findToast('LinkedIn sign-in did not complete. Please try again.')).toBeInTheDocument();
     expect(screen.queryByText(/suspended|555/)).not.toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/suspended/);
@@ -261,7 +259,7 @@ describe('LinkedIn Integration panel: authentication', () => {
   });
 
   it('a code that names an inherited property is unknown too', async () => {
-    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=constructor');
+    setup({ 'linkedin.status': saved }, '/settings?linkedin_error=constructor');
     expect(await findToast('LinkedIn sign-in did not complete. Please try again.')).toBeInTheDocument();
   });
 
@@ -272,7 +270,7 @@ describe('LinkedIn Integration panel: authentication', () => {
       value: { closed: false, location: { origin: origin() }, postMessage },
     });
     const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
-    setup({ 'GET /api/linkedin/status': { body: connected() } }, '/settings?linkedin_connected=true');
+    setup({ 'linkedin.status': connected() }, '/settings?linkedin_connected=true');
     await waitFor(() => expect(postMessage).toHaveBeenCalledWith({ type: 'linkedin-connected' }, origin()));
     expect(close).toHaveBeenCalled();
     expect(postMessage).toHaveBeenCalledTimes(1);
@@ -286,7 +284,7 @@ describe('LinkedIn Integration panel: authentication', () => {
       value: { closed: false, location: { origin: origin() }, postMessage },
     });
     vi.spyOn(window, 'close').mockImplementation(() => undefined);
-    setup({ 'GET /api/linkedin/status': { body: saved } }, '/settings?linkedin_error=user_cancelled_login');
+    setup({ 'linkedin.status': saved }, '/settings?linkedin_error=user_cancelled_login');
     await waitFor(() =>
       expect(postMessage).toHaveBeenCalledWith({ type: 'linkedin-error', error: 'user_cancelled_login' }, origin()),
     );
@@ -296,7 +294,7 @@ describe('LinkedIn Integration panel: authentication', () => {
 
 describe('LinkedIn Integration panel: connection state', () => {
   it('connected: member name and token expiry date', async () => {
-    setup({ 'GET /api/linkedin/status': { body: connected() } });
+    setup({ 'linkedin.status': connected() });
     const line = await within(panel()).findByText(/Connected as/);
     const status = line.closest('.integration-status') as HTMLElement;
     expect(status).toHaveTextContent('Connected as Lena Linked');
@@ -306,9 +304,7 @@ describe('LinkedIn Integration panel: connection state', () => {
 
   it('in the last 7 days: "expires in N days — reconnect soon"', async () => {
     setup({
-      'GET /api/linkedin/status': {
-        body: connected({ expiresAt: new Date(Date.now() + 3 * DAY - 60_000).toISOString(), expiringSoon: true }),
-      },
+      'linkedin.status': connected({ expiresAt: new Date(Date.now() + 3 * DAY - 60_000).toISOString(), expiringSoon: true }),
     });
     expect(await within(panel()).findByText('Access expires in 3 days — reconnect soon.')).toBeInTheDocument();
     expect(within(panel()).getByText('Expiring soon')).toHaveClass('badge');
@@ -316,9 +312,7 @@ describe('LinkedIn Integration panel: connection state', () => {
 
   it('expired: says so and asks to authenticate again', async () => {
     setup({
-      'GET /api/linkedin/status': {
-        body: connected({ connected: false, expired: true, expiresAt: new Date(Date.now() - DAY).toISOString() }),
-      },
+      'linkedin.status': connected({ connected: false, expired: true, expiresAt: new Date(Date.now() - DAY).toISOString() }),
     });
     const line = await within(panel()).findByText(/expired on/);
     expect(line.closest('.integration-status')).toHaveTextContent(/LinkedIn access for Lena Linked expired on .+Authenticate with LinkedIn again/);
@@ -326,23 +320,21 @@ describe('LinkedIn Integration panel: connection state', () => {
   });
 
   it('"Failed to load LinkedIn credentials" when the status cannot be read', async () => {
-    setup({ 'GET /api/linkedin/status': { status: 500, body: {} } });
+    setup({ 'linkedin.status': { status: 500, body: null } });
     expect(await findToast('Failed to load LinkedIn credentials')).toBeInTheDocument();
   });
 });
 
 describe('LinkedIn Integration panel: automation webhook', () => {
   it('saves the URL, shows the signing secret once with Copy ("Copied!" for a while), empty turns it off', async () => {
-    let hook = { success: true, webhookUrl: '', hasSigningSecret: false };
+    let hook: WebhookAnswer = { success: true, webhookUrl: '', hasSigningSecret: false };
     const { user, requests } = setup({
-      'GET /api/linkedin/zapier-webhook': () => ({ body: hook }),
-      'POST /api/linkedin/zapier-webhook': ({ body }) => {
-        const { webhookUrl } = body as { webhookUrl: string };
+      'linkedin.getWebhook': () => hook,
+      'linkedin.setWebhook': ({ body }) => {
+        const { webhookUrl } = body;
         const first = !hook.hasSigningSecret && !!webhookUrl;
         hook = { success: true, webhookUrl, hasSigningSecret: !!webhookUrl };
-        return {
-          body: { success: true, message: 'Automation webhook saved', webhookUrl, ...(first ? { signingSecret: 'whsec_once' } : {}) },
-        };
+        return { success: true, message: 'Automation webhook saved', webhookUrl, ...(first ? { signingSecret: 'whsec_once' } : {}) };
       },
     });
     // After userEvent.setup(), which puts its own clipboard in place.

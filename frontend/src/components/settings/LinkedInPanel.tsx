@@ -1,14 +1,14 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
-import { ApiError, errorText } from '../../api/client';
-import { linkedInRedirectUri, linkedinApi } from '../../api/integrations';
+import { ApiError, errorText, request } from '../../api/client';
 import { panelToast } from '../../lib/toast';
 import { ButtonSpinner } from '../Spinner';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { ConnectionBadge, CopyableValue, IntegrationStatus } from './fields';
 import { LinkedInWebhook } from './LinkedInWebhook';
 import { PanelMessages } from './messages';
+import { linkedInRedirectUri } from './oauth';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
 import { linkedInStatusQuery, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
@@ -77,13 +77,10 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
     schema: schemaFor,
     secrets: ['clientSecret'],
     test: {
-      run: (body) => linkedinApi.test(body),
+      run: (body) => request('linkedin.testConnection', { body }),
       done: (answer) => {
-        if (answer?.success) panelToast.success(answer.message || 'LinkedIn accepted the credentials.');
-        else {
-          const reason = answer?.error || answer?.message;
-          panelToast.error(reason ? `${M.testFailed}: ${reason}` : M.testFailed);
-        }
+        if (answer.success) panelToast.success(answer.message);
+        else panelToast.error(`${M.testFailed}: ${answer.error}`);
       },
       failed: (err) =>
         panelToast.error(
@@ -91,8 +88,8 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
         ),
     },
     save: {
-      run: (body) => linkedinApi.saveCredentials(body),
-      done: (answer) => panelToast.success(answer?.message || IntegrationMessages.linkedinSaved),
+      run: (body) => request('linkedin.saveCredentials', { body }),
+      done: (answer) => panelToast.success(answer.message),
       failed: (err) => panelToast.error(errorText(err, M.saveFailed)),
     },
     refetch: query.refetch,
@@ -104,7 +101,10 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const authenticate = () => {
     if (disabled) return;
     if (!hasSavedCredentials) panelToast.error(M.saveFirst, { toastId: 'linkedin-save-first' });
-    else oauth.signIn(status, () => linkedinApi.authUrl(undefined, pages));
+    else {
+      const query = { redirectUri: linkedInRedirectUri(), pages: pages ? ('true' as const) : undefined };
+      oauth.signIn(status, () => request('linkedin.authUrl', { query }));
+    }
   };
 
   return (

@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { IntegrationMessages, WebhookSchema } from '@app/shared';
-import { errorText } from '../../api/client';
-import { linkedinApi } from '../../api/integrations';
+import { WebhookSchema } from '@app/shared';
+import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { TextField } from '../Field';
@@ -21,7 +20,7 @@ const M = PanelMessages.linkedin;
 export function LinkedInWebhook() {
   const uid = useId();
   const titleId = `${uid}-title`;
-  const query = useQuery({ queryKey: LINKEDIN_WEBHOOK_QUERY_KEY, queryFn: linkedinApi.webhook, retry: false });
+  const query = useQuery({ queryKey: LINKEDIN_WEBHOOK_QUERY_KEY, queryFn: () => request('linkedin.getWebhook'), retry: false });
   const [secret, setSecret] = useState<string | null>(null);
   const form = useZodForm(
     WebhookSchema,
@@ -34,11 +33,11 @@ export function LinkedInWebhook() {
   );
 
   const save = useMutation({
-    mutationFn: ({ webhookUrl }: { webhookUrl: string }) => linkedinApi.setWebhook(webhookUrl),
+    mutationFn: (body: { webhookUrl: string }) => request('linkedin.setWebhook', { body }),
     onSuccess: async (answer, { webhookUrl }) => {
-      if (answer?.signingSecret) setSecret(answer.signingSecret);
+      if (answer.signingSecret) setSecret(answer.signingSecret);
       if (!webhookUrl) setSecret(null);
-      panelToast.success(webhookUrl ? answer?.message || IntegrationMessages.webhookSaved : M.webhookOff);
+      panelToast.success(webhookUrl ? answer.message : M.webhookOff);
       form.reset(form.getValues(), { keepDirtyValues: false, keepFieldsRef: true });
       await query.refetch();
     },

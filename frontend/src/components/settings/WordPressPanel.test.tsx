@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { IntegrationMessages } from '@app/shared';
 import { WordPressPanel } from './WordPressPanel';
 import { findToast, queryToast, sentTo, settingsRoutes, wordpressStatus } from '../../test/settings';
-import { deferred, mockApi, renderWithProviders, type MockReply } from '../../test/utils';
+import { deferred, mockApi, renderWithProviders, type Reply } from '../../test/utils';
 
 const saved = wordpressStatus({
   configured: true,
@@ -51,7 +51,7 @@ describe('WordPress Integration panel', () => {
   });
 
   it('editing: the site URL is locked with the note, the saved user is filled in, the password is blank with its placeholder', async () => {
-    setup({ 'GET /api/wordpress/credentials': { body: saved } });
+    setup({ 'wordpress.status': saved });
     await waitFor(() => expect(siteUrl()).toHaveValue('https://blog.example.com'));
     expect(siteUrl()).toBeDisabled();
     expect(within(panel()).getByText('Site URL cannot be changed')).toBeInTheDocument();
@@ -66,8 +66,8 @@ describe('WordPress Integration panel', () => {
   });
 
   it('Test Connection shows "Testing..." while busy and "Connection failed: {error}" when WordPress refuses', async () => {
-    const reply = deferred<MockReply>();
-    const { requests, user } = setup({ 'POST /api/wordpress/test-connection': () => reply.promise });
+    const reply = deferred<Reply<'wordpress.testConnection'>>();
+    const { requests, user } = setup({ 'wordpress.testConnection': () => reply.promise });
     await within(panel()).findByText(/^Not connected\. Enter/);
     await user.type(siteUrl(), 'https://blog.example.com');
     await user.type(username(), 'editor');
@@ -76,9 +76,7 @@ describe('WordPress Integration panel', () => {
 
     expect(button('Testing...')).toBeDisabled();
     expect(button('Save')).toBeDisabled();
-    reply.resolve({
-      body: { success: false, error: 'The application password is incorrect.', message: 'The application password is incorrect.', code: 'incorrect_password' },
-    });
+    reply.resolve({ success: false, error: 'The application password is incorrect.', message: 'The application password is incorrect.', code: 'incorrect_password' });
     expect(await findToast('Connection failed: The application password is incorrect.')).toBeInTheDocument();
     expect(button('Test Connection')).toBeEnabled();
     expect(sentTo(requests, 'POST')[0]).toMatchObject({
@@ -90,8 +88,8 @@ describe('WordPress Integration panel', () => {
 
   it('a passing test names the WordPress user', async () => {
     const { user } = setup({
-      'GET /api/wordpress/credentials': { body: saved },
-      'POST /api/wordpress/test-connection': { body: { success: true, user: { name: 'Eva Editor' }, message: 'Connected' } },
+      'wordpress.status': saved,
+      'wordpress.testConnection': { success: true, user: { name: 'Eva Editor' }, message: 'Connected' },
     });
     await waitFor(() => expect(username()).toHaveValue('editor'));
     await user.click(button('Test Connection'));
@@ -101,10 +99,10 @@ describe('WordPress Integration panel', () => {
   it('saving with a blank password keeps the saved one: skipPasswordUpdate, the locked site URL, success with the user name, reload', async () => {
     let status = saved;
     const { requests, user, onReload } = setup({
-      'GET /api/wordpress/credentials': () => ({ body: status }),
-      'POST /api/wordpress/credentials': ({ body }) => {
-        status = { ...saved, username: (body as { username: string }).username, updatedAt: '2025-03-05T10:00:00.000Z' };
-        return { body: { success: true, user: { name: 'Will Writer' }, message: 'WordPress credentials saved', siteUrl: saved.siteUrl } };
+      'wordpress.status': () => status,
+      'wordpress.saveCredentials': ({ body }) => {
+        status = { ...saved, username: body.username, updatedAt: '2025-03-05T10:00:00.000Z' };
+        return { success: true, user: { name: 'Will Writer' }, message: 'WordPress credentials saved', siteUrl: 'https://blog.example.com' };
       },
     });
     await waitFor(() => expect(username()).toHaveValue('editor'));
@@ -127,8 +125,8 @@ describe('WordPress Integration panel', () => {
 
   it('a new password is sent without skipPasswordUpdate', async () => {
     const { requests, user } = setup({
-      'GET /api/wordpress/credentials': { body: saved },
-      'POST /api/wordpress/credentials': { body: { success: true, user: { name: 'Eva Editor' }, message: 'WordPress credentials saved' } },
+      'wordpress.status': saved,
+      'wordpress.saveCredentials': { success: true, user: { name: 'Eva Editor' }, message: 'WordPress credentials saved', siteUrl: 'https://blog.example.com' },
     });
     await waitFor(() => expect(username()).toHaveValue('editor'));
     await user.type(password(), 'new1 pass 2345');
@@ -143,7 +141,7 @@ describe('WordPress Integration panel', () => {
   });
 
   it('refuses values containing bullets (masked values are never sent back)', async () => {
-    const { requests, user } = setup({ 'GET /api/wordpress/credentials': { body: saved } });
+    const { requests, user } = setup({ 'wordpress.status': saved });
     await waitFor(() => expect(username()).toHaveValue('editor'));
     await user.type(password(), '••••••••1234');
     await user.click(button('Save'));
@@ -155,7 +153,7 @@ describe('WordPress Integration panel', () => {
 
   it('a refused save shows "Failed to save credentials: {message}"', async () => {
     const { user } = setup({
-      'POST /api/wordpress/credentials': {
+      'wordpress.saveCredentials': {
         status: 400,
         body: { error: 'Cannot save invalid credentials: Unknown username.', message: 'Cannot save invalid credentials: Unknown username.' },
       },
@@ -170,7 +168,7 @@ describe('WordPress Integration panel', () => {
   });
 
   it('"Failed to load WordPress credentials" when the status cannot be read', async () => {
-    setup({ 'GET /api/wordpress/credentials': { status: 500, body: {} } });
+    setup({ 'wordpress.status': { status: 500, body: null } });
     expect(await findToast('Failed to load WordPress credentials')).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });

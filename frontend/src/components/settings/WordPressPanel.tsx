@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, WordPressTestSchema, type WordPressStatus } from '@app/shared';
-import { ApiError, errorText } from '../../api/client';
-import { wordpressApi, type WordPressCheckAnswer, type WordPressCredentialsBody } from '../../api/integrations';
+import { ApiError, errorText, request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
@@ -13,8 +12,8 @@ import { WORDPRESS_QUERY_KEY, type SettingsPanelProps } from './types';
 
 const M = PanelMessages.wordpress;
 
-/** The user's display name from a check answer; the login name when WordPress sent none. */
-const nameOf = (answer: WordPressCheckAnswer, fallback: string) => answer.user?.name?.trim() || fallback;
+/** The user's display name from a passing check; the login name when WordPress sent none. */
+const nameOf = (answer: { user: { name: string } }, fallback: string) => answer.user.name.trim() || fallback;
 
 /** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
 const schemaFor = (status: WordPressStatus | undefined) =>
@@ -32,7 +31,7 @@ const schemaFor = (status: WordPressStatus | undefined) =>
  * site URL is fixed and a blank password keeps the saved one.
  */
 export function WordPressPanel({ onReload }: SettingsPanelProps) {
-  const query = useQuery({ queryKey: WORDPRESS_QUERY_KEY, queryFn: wordpressApi.status, retry: false });
+  const query = useQuery({ queryKey: WORDPRESS_QUERY_KEY, queryFn: () => request('wordpress.status'), retry: false });
   const status = query.data;
   const editing = !!status?.configured;
   const [connectedAs, setConnectedAs] = useState<string | null>(null);
@@ -46,14 +45,14 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
     schema: schemaFor,
     secrets: ['appPassword'],
     test: {
-      run: (body) => wordpressApi.test(body),
+      run: (body) => request('wordpress.testConnection', { body }),
       done: (answer, body) => {
-        if (answer?.success) {
+        if (answer.success) {
           const name = nameOf(answer, body.username);
           setConnectedAs(name);
           panelToast.success(M.connected(name));
         } else {
-          panelToast.error(M.connectionFailed(answer?.error || answer?.message || 'unknown error'));
+          panelToast.error(M.connectionFailed(answer.error));
         }
       },
       failed: (err) =>
@@ -62,11 +61,9 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
     save: {
       // A blank password keeps the saved one.
       run: (body) =>
-        wordpressApi.save(
-          body.appPassword ? body : ({ ...body, skipPasswordUpdate: true } satisfies WordPressCredentialsBody),
-        ),
+        request('wordpress.saveCredentials', { body: body.appPassword ? body : { ...body, skipPasswordUpdate: true } }),
       done: (answer, body) => {
-        const name = nameOf(answer ?? {}, body.username);
+        const name = nameOf(answer, body.username);
         setConnectedAs(name);
         panelToast.success(M.saved(name));
       },

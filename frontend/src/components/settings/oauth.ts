@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { routeUrl } from '../../api/client';
 import { timing } from '../../lib/timing';
 
 /**
@@ -15,6 +16,10 @@ import { timing } from '../../lib/timing';
  *   a lost message still ends in the right state.
  */
 export type OAuthProvider = 'linkedin' | 'gmail';
+
+/** The addresses the providers redirect to (the callback routes); they must be registered with the provider exactly. */
+export const linkedInRedirectUri = () => `${window.location.origin}${routeUrl('linkedin.callback')}`;
+export const gmailRedirectUri = () => `${window.location.origin}${routeUrl('email.callback')}`;
 
 export type OAuthOutcome = { ok: true } | { ok: false; error: string };
 

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AuthUrlAnswer } from '@app/shared/api';
 import { ApiError, errorText } from '../../api/client';
 import { panelToast } from '../../lib/toast';
 import { PanelMessages, gmailErrorText, linkedInErrorText } from './messages';
@@ -72,18 +73,8 @@ export function useOAuthSignIn<S>(
 
   /** Gets the consent page's address from the server and opens it; `status` is the status when asked. */
   const start = useMutation({
-    mutationFn: ({
-      fetchAuthUrl,
-    }: {
-      status: S | undefined;
-      fetchAuthUrl: () => Promise<{ authUrl?: string } | undefined>;
-    }) => fetchAuthUrl(),
-    onSuccess: (answer, { status }) => {
-      const authUrl = answer?.authUrl;
-      if (!authUrl) {
-        panelToast.error(messages.authUrlFailed);
-        return;
-      }
+    mutationFn: ({ fetchAuthUrl }: { status: S | undefined; fetchAuthUrl: () => Promise<AuthUrlAnswer> }) => fetchAuthUrl(),
+    onSuccess: ({ authUrl }, { status }) => {
       try {
         awaiting.current = { before: status };
         // A blocked popup: sign in in this window instead; the callback brings the user back here.
@@ -105,7 +96,7 @@ export function useOAuthSignIn<S>(
     popupOpen: popup.isOpen,
     /** The server is asked for the consent page's address. */
     starting: start.isPending,
-    signIn: (status: S | undefined, fetchAuthUrl: () => Promise<{ authUrl?: string } | undefined>) =>
+    signIn: (status: S | undefined, fetchAuthUrl: () => Promise<AuthUrlAnswer>) =>
       start.mutate({ status, fetchAuthUrl }),
   };
 }

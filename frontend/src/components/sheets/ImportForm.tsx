@@ -9,10 +9,10 @@ import {
   noSpreadsheetsMatching,
   SheetsImportSchema,
   statusColumn,
+  type SheetsImportInput,
   type SheetsImportResult,
 } from '@app/shared';
-import { ApiError } from '../../api/client';
-import { sheetsApi } from '../../api/sheets';
+import { ApiError, request } from '../../api/client';
 import { firstError, useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { BusyButton, Spinner } from '../Spinner';
@@ -54,7 +54,11 @@ export function ImportForm({
   onWriteAccessLost,
 }: ImportFormProps) {
   const uid = useId();
-  const list = useQuery({ queryKey: SPREADSHEETS_QUERY_KEY, queryFn: sheetsApi.spreadsheets, retry: false });
+  const list = useQuery({
+    queryKey: SPREADSHEETS_QUERY_KEY,
+    queryFn: async () => (await request('sheets.list')).spreadsheets,
+    retry: false,
+  });
   const [search, setSearch] = useState('');
   const [chosenId, setChosenId] = useState('');
   const [result, setResult] = useState<SheetsImportResult | null>(null);
@@ -85,7 +89,7 @@ export function ImportForm({
   const range = useWatch({ control: form.control, name: 'range' });
 
   const importRows = useMutation({
-    mutationFn: sheetsApi.importRows,
+    mutationFn: (body: SheetsImportInput) => request('sheets.import', { body }),
     onSuccess: (answer) => {
       setResult(answer);
       const text = importResultText(answer.importedCount);
