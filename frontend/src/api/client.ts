@@ -5,14 +5,9 @@
  * (ApiErrorBody); authentication screens read `error`, the others read `message` (docs/product.md,
  * Texts), so both are kept.
  */
-import {
-  routePath,
-  type HttpMethod,
-  type JsonRouteId,
-  type RouteId,
-  type RouteInput,
-  type RouteResponse,
-} from '@app/shared/api';
+import type { HttpMethod, JsonRouteId, RouteId, RouteInput, RouteResponse } from '@app/shared/api';
+// Not from '@app/shared/api': that module graph holds the table's schemas (frontend/vite.config.ts says why).
+import { routePath } from '@app/shared/api/path';
 
 /** Each route's method and path, compiled in from the route table (frontend/vite.config.ts says why). */
 declare const __API_ROUTES__: Readonly<Record<RouteId, { method: HttpMethod; path: string }>>;

@@ -126,19 +126,9 @@ export const routeGroups = (): string[] => [...new Set(routes.map(routeGroup))];
 /** The entry of route `id`. */
 export const routeById = <K extends RouteId>(id: K): RouteOf<K> => routes.find((r) => r.id === id) as RouteOf<K>;
 
-/**
- * The path of a call to `route`: each `{name}` segment replaced by `params[name]`, URI-encoded
- * (API Gateway and matchRoute decode it again). A missing parameter is a programming error.
- */
-export function routePath(route: Pick<RouteDef, 'path'>, params: Readonly<Record<string, string>> = {}): string {
-  return route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${route.path}: no value for {${name}}`);
-    return encodeURIComponent(value);
-  });
-}
+export { routePath } from './path.js';
 
-// Built on first use, so that a bundle importing only the table (the SPA's client) carries no set-up work.
+// Built on first use, so that a bundle importing only the table carries no set-up work.
 let byKey: Map<string, RouteDef> | undefined;
 export const findRouteByKey = (key: string): RouteDef | undefined =>
   (byKey ??= new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]))).get(key);
