@@ -34,16 +34,20 @@ interface AuthModalProps {
 const SETUP_CODE_HINT =
   'This deployment has no admin yet. Enter the setup code that the command in the stack output SetupCodeCommand prints (not needed for the admin e-mail address chosen at deployment).';
 
-function zoneLabel(zone: string): string {
-  let offset = '';
+function zoneOffset(zone: string): string {
   try {
-    offset =
+    return (
       new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'shortOffset' })
         .formatToParts(new Date())
-        .find((part) => part.type === 'timeZoneName')?.value ?? '';
+        .find((part) => part.type === 'timeZoneName')?.value ?? ''
+    );
   } catch {
-    offset = '';
+    return '';
   }
+}
+
+function zoneLabel(zone: string): string {
+  const offset = zoneOffset(zone);
   const name = zone.replace(/_/g, ' ');
   return offset && offset !== zone ? `${name} (${offset})` : name;
 }
@@ -64,7 +68,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const tabRefs = useRef<Partial<Record<AuthMode, HTMLButtonElement | null>>>({});
 
-  const browserZone = useMemo(defaultTimeZone, []);
+  const browserZone = useMemo(() => defaultTimeZone(), []);
   const zones = useMemo(() => {
     const list: string[] = [...TIMEZONE_CHOICES];
     return list.includes(browserZone) ? list : [browserZone, ...list];

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ImageRequestSchema, type Article, type ArticleImage, type ImageStatus } from '@app/shared';
 import { errorText, request } from '../../api/client';
@@ -56,8 +56,6 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   // Why the last generation gave no image.
   const [failure, setFailure] = useState('');
   const controllerRef = useRef<AbortController | null>(null);
-  const imageRef = useRef(image);
-  imageRef.current = image;
 
   const hasImage = image !== null;
   const inputId = `${uid}-description`;
@@ -106,14 +104,16 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const pending = generation.isPending;
 
   // Opening the step while an earlier generation still runs (modal closed and reopened): follow it.
+  const onOpenStatus = useEffectEvent((status: ImageStatus) => {
+    if (controllerRef.current) return;
+    if (status.pending) follow(undefined, image?.generatedAt ?? null, CreateMessages.imageFailed.generate);
+    else if (status.image && status.image.generatedAt !== image?.generatedAt) setImage(status.image);
+  });
   useEffect(() => {
     let live = true;
     request('images.status', { params: { articleId } })
       .then((status) => {
-        if (!live || controllerRef.current) return;
-        const current = imageRef.current;
-        if (status.pending) follow(undefined, current?.generatedAt ?? null, CreateMessages.imageFailed.generate);
-        else if (status.image && status.image.generatedAt !== current?.generatedAt) setImage(status.image);
+        if (live) onOpenStatus(status);
       })
       .catch(() => undefined);
     return () => {

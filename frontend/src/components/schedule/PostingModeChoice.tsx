@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
 import type { PostingMode } from '@app/shared/api';
@@ -52,9 +52,11 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
   const noteId = `${uid}-page-note`;
 
   // Follow the server when the list refreshes, unless a change of ours is on its way.
-  useEffect(() => {
+  const [lastSaved, setLastSaved] = useState(saved);
+  if (saved !== lastSaved) {
+    setLastSaved(saved);
     if (!saving) setMode(saved);
-  }, [saved]);
+  }
 
   const change = (next: PostingMode) => {
     if (saving || next === mode) return;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { routeUrl } from '../../api/client';
 import { timing } from '../../lib/timing';
@@ -81,16 +81,14 @@ export function useOAuthReturn(provider: OAuthProvider, onOutcome: (outcome: OAu
   const outcome = outcomeFromQuery(searchParams, provider);
   const signature = outcome ? `${provider}:${searchParams.toString()}` : null;
   const handled = useRef<string | null>(null);
-  const onOutcomeRef = useLatest(onOutcome);
-  const [handingOver, setHandingOver] = useState(false);
+  // A popup that came back with an outcome hands it to the window that opened it, then closes.
+  const [opener] = useState(sameOriginOpener);
+  const handingOver = outcome !== null && opener !== null;
 
-  useEffect(() => {
-    if (!outcome || !signature || handled.current === signature) return;
-    handled.current = signature;
-    const opener = sameOriginOpener();
+  const handle = useEffectEvent(() => {
+    if (!outcome) return;
     if (opener) {
       opener.postMessage(toMessage(provider, outcome), window.location.origin);
-      setHandingOver(true);
       window.close();
       return;
     }
@@ -104,9 +102,14 @@ export function useOAuthReturn(provider: OAuthProvider, onOutcome: (outcome: OAu
       },
       { replace: true },
     );
-    onOutcomeRef.current(outcome);
-    // `outcome` is derived from `signature`, which is what changes.
-  }, [signature, provider, setSearchParams, onOutcomeRef]);
+    onOutcome(outcome);
+  });
+  // Once per outcome in the address (`signature` changes with it).
+  useEffect(() => {
+    if (!signature || handled.current === signature) return;
+    handled.current = signature;
+    handle();
+  }, [signature]);
 
   return handingOver;
 }

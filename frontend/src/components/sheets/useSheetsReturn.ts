@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /** `write`: the connection asked for write access, and Google granted it or the person unticked it. */
@@ -17,10 +17,13 @@ export function useSheetsReturn(onReturn: (outcome: SheetsReturn) => void): void
   const write = params.get('sheets_write');
   const signature = error !== null || connected ? params.toString() : null;
   const handled = useRef<string | null>(null);
-  const onReturnRef = useRef(onReturn);
-  useEffect(() => {
-    onReturnRef.current = onReturn;
-  });
+  const report = useEffectEvent(() =>
+    onReturn(
+      error !== null
+        ? { ok: false, error: error.trim() || 'unknown_error' }
+        : { ok: true, ...(write === 'granted' || write === 'denied' ? { write } : {}) },
+    ),
+  );
 
   useEffect(() => {
     if (!signature || handled.current === signature) return;
@@ -35,11 +38,6 @@ export function useSheetsReturn(onReturn: (outcome: SheetsReturn) => void): void
       },
       { replace: true },
     );
-    onReturnRef.current(
-      error !== null
-        ? { ok: false, error: error.trim() || 'unknown_error' }
-        : { ok: true, ...(write === 'granted' || write === 'denied' ? { write } : {}) },
-    );
-    // `error`, `connected` and `write` are read from `signature`'s params.
+    report();
   }, [signature, setParams]);
 }
