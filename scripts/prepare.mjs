@@ -37,7 +37,9 @@ export function ensureInstalled() {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) return;
   const fresh = !existsSync(join(root, 'node_modules'));
   console.log(fresh ? 'Installing dependencies (npm ci)…' : 'Dependencies changed: npm install…');
-  const status = run('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund'], { shell: process.platform === 'win32' });
+  const status = run('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund'], {
+    shell: process.platform === 'win32',
+  });
   if (status !== 0) {
     console.error('Installing dependencies failed: see the npm output above.');
     process.exit(status);

@@ -31,7 +31,11 @@ if (dev) {
   const apiPort = String(port + 1);
   start([...server, '--api-only'], { PORT: apiPort, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}` });
   // The front end's own Vite (npm may install it under frontend/node_modules when vitest needs another one).
-  const vite = join(dirname(createRequire(join(root, 'frontend', 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  const vite = join(
+    dirname(createRequire(join(root, 'frontend', 'package.json')).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
   start([vite, '--config', 'frontend/vite.config.ts', 'frontend'], { PORT: String(port), API_PORT: apiPort });
 } else {
   console.log('Building the front end…');

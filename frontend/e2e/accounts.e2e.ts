@@ -1,6 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, GRACE, browserAvailable, launchBrowser, removeData, snap, startApp, submitRegistration, type RunningApp } from './harness.js';
+import {
+  ADA,
+  GRACE,
+  browserAvailable,
+  launchBrowser,
+  removeData,
+  snap,
+  startApp,
+  submitRegistration,
+  type RunningApp,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -13,8 +23,15 @@ async function login(page: Page, email: string, password: string) {
 }
 
 async function logout(page: Page, name: string) {
-  await page.getByRole('button', { name: new RegExp(name) }).first().click();
-  await page.getByRole('menuitem', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).first().click();
+  await page
+    .getByRole('button', { name: new RegExp(name) })
+    .first()
+    .click();
+  await page
+    .getByRole('menuitem', { name: 'Logout' })
+    .or(page.getByRole('button', { name: 'Logout' }))
+    .first()
+    .click();
   await page.waitForURL(/\/welcome$/);
 }
 
@@ -50,7 +67,10 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
     await page.getByText('Registration received. Await admin approval.').first().waitFor();
     expect(page.url()).toMatch(/\/welcome$/);
     await login(page, 'grace@example.com', 'compiler');
-    await page.getByText(/awaiting admin approval/).first().waitFor();
+    await page
+      .getByText(/awaiting admin approval/)
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
 
     await login(page, 'ada@example.com', 'analytical');

@@ -21,7 +21,9 @@ import {
 describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () => {
   it('the welcome page loads ≤ 150 KB of gzipped JavaScript and no chart code', () => {
     const { files, totalGzip, withCharts, withDatepicker } = welcomeLoad();
-    console.log(`welcome first load: ${(totalGzip / 1000).toFixed(1)} kB gzipped (${files.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`);
+    console.log(
+      `welcome first load: ${(totalGzip / 1000).toFixed(1)} kB gzipped (${files.map((s) => `${s.file} ${(s.gzip / 1000).toFixed(1)}`).join(', ')})`,
+    );
     expect(totalGzip).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
     expect(withCharts, 'first-load scripts with chart code').toEqual([]);
     expect(withDatepicker, 'first-load scripts with date-picker code').toEqual([]);

@@ -1,6 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, browserAvailable, launchBrowser, registerOnDashboard, removeData, snap, startApp, type RunningApp } from './harness.js';
+import {
+  ADA,
+  browserAvailable,
+  launchBrowser,
+  registerOnDashboard,
+  removeData,
+  snap,
+  startApp,
+  type RunningApp,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -27,7 +36,9 @@ describe.skipIf(!hasBrowser)('create journey (Chromium, offline drafting)', () =
     await page.getByLabel('Title', { exact: true }).fill('Serverless cost control');
     await page.getByLabel('Topic', { exact: true }).fill('Keeping AWS Lambda bills predictable');
     await page.getByLabel('Keyword', { exact: true }).fill('serverless costs');
-    await page.getByLabel('Details', { exact: true }).fill('Right-size memory. Watch cold starts. Use budgets and alarms.');
+    await page
+      .getByLabel('Details', { exact: true })
+      .fill('Right-size memory. Watch cold starts. Use budgets and alarms.');
     await page.getByLabel('Image Description', { exact: true }).fill('A calm dashboard with falling cost lines');
     await page.reload();
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Serverless cost control');
@@ -65,11 +76,16 @@ describe.skipIf(!hasBrowser)('create journey (Chromium, offline drafting)', () =
     await page.waitForURL(/\/schedule$/);
 
     // What the browser did is what the server kept.
-    const saved = await page.evaluate(async (id) => (await (await fetch(`/api/articles/${id}`)).json()).article, articleId);
+    const saved = await page.evaluate(
+      async (id) => (await (await fetch(`/api/articles/${id}`)).json()).article,
+      articleId,
+    );
     expect(saved.blog.content).toBe('# Serverless cost control\n\nEdited by hand in the browser.');
     expect(saved.linkedin.content).toBe('Edited LinkedIn post from the browser #Serverless');
     expect(saved.image.generatedAt).toBeTruthy();
-    const unpublished = await page.evaluate(async () => (await (await fetch('/api/articles/unpublished')).json()).articles);
+    const unpublished = await page.evaluate(
+      async () => (await (await fetch('/api/articles/unpublished')).json()).articles,
+    );
     expect(unpublished.map((a: { _id: string }) => a._id)).toContain(articleId);
     expect(await page.evaluate(() => localStorage.getItem('draft'))).toBeNull();
     await page.close();

@@ -1,7 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../functions/src/http/security-headers.js';
-import { browserAvailable, launchBrowser, removeData, startApp, takeCspViolations, type RunningApp } from './harness.js';
+import {
+  browserAvailable,
+  launchBrowser,
+  removeData,
+  startApp,
+  takeCspViolations,
+  type RunningApp,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -31,7 +38,9 @@ describe.skipIf(!hasBrowser)('Content-Security-Policy (Chromium)', () => {
 
     // What an inline script in index.html (a theme bootstrap, say) would meet in AWS.
     await page.addScriptTag({ content: 'window.inlineScriptRan = true;' }).catch(() => undefined);
-    expect(await page.evaluate(() => (window as unknown as { inlineScriptRan?: boolean }).inlineScriptRan)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { inlineScriptRan?: boolean }).inlineScriptRan),
+    ).toBeUndefined();
     const seen: string[] = [];
     await expect
       .poll(() => {

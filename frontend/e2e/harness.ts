@@ -41,7 +41,8 @@ export async function startApp(
   dataDir = mkdtempSync(join(tmpdir(), 'cp-e2e-')),
   extraEnv: Record<string, string> = {},
 ): Promise<RunningApp> {
-  if (!existsSync(join(root, 'frontend/dist/index.html'))) throw new Error('frontend/dist is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'frontend/dist/index.html')))
+    throw new Error('frontend/dist is missing: run `npm run build` first');
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'functions/src/local/main.ts'], {
     cwd: root,
@@ -105,7 +106,8 @@ export function takeCspViolations(): string[] {
 
 function watchCsp(context: BrowserContext): void {
   context.on('console', (message) => {
-    if (CSP_VIOLATION.test(message.text())) cspViolations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
+    if (CSP_VIOLATION.test(message.text()))
+      cspViolations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
   });
 }
 
@@ -266,7 +268,11 @@ export async function registeredPage(
   browserTimezone: string,
   who: NewAccount,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await journey.browser.newContext({ timezoneId: browserTimezone, locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const context = await journey.browser.newContext({
+    timezoneId: browserTimezone,
+    locale: 'en-US',
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   await registerOnDashboard(page, journey.app, who);
   return { context, page };

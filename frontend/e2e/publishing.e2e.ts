@@ -1,6 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { GRACE, browserAvailable, callApi, connectWordPress, createArticleWithDrafts, registeredPage, snap, withAppAndFakeWordPress } from './harness.js';
+import {
+  GRACE,
+  browserAvailable,
+  callApi,
+  connectWordPress,
+  createArticleWithDrafts,
+  registeredPage,
+  snap,
+  withAppAndFakeWordPress,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -63,7 +72,11 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
       'Not Scheduled': '1 100%',
     });
     await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('0');
-    await page.getByRole('region', { name: 'Publishing Trends' }).locator('.recharts-area').first().waitFor({ state: 'attached' });
+    await page
+      .getByRole('region', { name: 'Publishing Trends' })
+      .locator('.recharts-area')
+      .first()
+      .waitFor({ state: 'attached' });
     await page.waitForTimeout(1800); // chart animations
     await snap(page, '20-dashboard-before');
 
@@ -73,7 +86,12 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     await card.waitFor();
     const blog = card.getByRole('region', { name: 'Blog' });
     expect(await blog.getByText('Will be processed after scheduling').isVisible()).toBe(true);
-    expect(await card.getByText(/^Overall status:/).locator('..').textContent()).toContain('Not Scheduled');
+    expect(
+      await card
+        .getByText(/^Overall status:/)
+        .locator('..')
+        .textContent(),
+    ).toContain('Not Scheduled');
     expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
     // docs/product.md (Schedule): a not-scheduled platform has no publish button at all, only the text and Schedule.
     expect(await card.getByRole('button', { name: /publish/i }).count()).toBe(0);
@@ -88,13 +106,20 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     // Publish Now appears once a platform is scheduled (docs/product.md, Schedule): schedule LinkedIn for later.
     await scheduleRow(page, card, 'LinkedIn', 'LinkedIn');
     // LinkedIn is not connected: the confirmation says so and points to Settings; nothing changes.
-    await card.getByRole('region', { name: 'LinkedIn' }).getByRole('button', { name: 'Publish Now to LinkedIn' }).click();
+    await card
+      .getByRole('region', { name: 'LinkedIn' })
+      .getByRole('button', { name: 'Publish Now to LinkedIn' })
+      .click();
     const liConfirm = page.getByRole('dialog', { name: 'Publish to LinkedIn now?' });
     await liConfirm.getByRole('button', { name: 'Confirm' }).click();
     const liError = liConfirm.getByRole('alert');
     await liError.waitFor();
-    expect(await liError.textContent()).toMatch(/^Error publishing LinkedIn content: Connect LinkedIn in Settings first/);
-    expect(await liError.getByRole('link', { name: 'Connect LinkedIn in Settings' }).getAttribute('href')).toBe('/settings');
+    expect(await liError.textContent()).toMatch(
+      /^Error publishing LinkedIn content: Connect LinkedIn in Settings first/,
+    );
+    expect(await liError.getByRole('link', { name: 'Connect LinkedIn in Settings' }).getAttribute('href')).toBe(
+      '/settings',
+    );
     await snap(page, '21b-linkedin-error');
     await liConfirm.getByRole('button', { name: 'Cancel' }).click();
     await liConfirm.waitFor({ state: 'detached' });
@@ -150,9 +175,15 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     // Dashboard after: the publication is counted; the article is still Scheduled (LinkedIn waits for its time).
     await page.goto(`${app.url}/dashboard`);
     await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('1');
-    expect(await contentStatus(page)).toMatchObject({ 'All Content Published': '0 0%', Scheduled: '1 100%', 'Not Scheduled': '0 0%' });
+    expect(await contentStatus(page)).toMatchObject({
+      'All Content Published': '0 0%',
+      Scheduled: '1 100%',
+      'Not Scheduled': '0 0%',
+    });
     const trends = page.getByRole('region', { name: 'Publishing Trends' });
-    expect(await trends.getByText('1 blog post and 0 LinkedIn posts published', { exact: false }).isVisible()).toBe(true);
+    expect(await trends.getByText('1 blog post and 0 LinkedIn posts published', { exact: false }).isVisible()).toBe(
+      true,
+    );
     await trends.locator('.recharts-area').first().waitFor({ state: 'attached' });
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
     await page.waitForTimeout(1800);

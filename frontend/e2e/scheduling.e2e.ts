@@ -2,7 +2,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
-import { ADA, browserAvailable, callApi, connectWordPress, createArticleWithDrafts, registeredPage, snap, withAppAndFakeWordPress, type RunningApp } from './harness.js';
+import {
+  ADA,
+  browserAvailable,
+  callApi,
+  connectWordPress,
+  createArticleWithDrafts,
+  registeredPage,
+  snap,
+  withAppAndFakeWordPress,
+  type RunningApp,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -22,7 +32,11 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
   it('schedule both platforms "now" from the badge → approval e-mail → approve page → published to WordPress once', async () => {
     const { app, wp } = journey;
     // The browser's clock is in Los Angeles; the user's own zone (Tokyo) is used for times shown back.
-    const { context, page } = await registeredPage(journey, 'America/Los_Angeles', { ...ADA, password: 'engines', timezone: 'Asia/Tokyo' });
+    const { context, page } = await registeredPage(journey, 'America/Los_Angeles', {
+      ...ADA,
+      password: 'engines',
+      timezone: 'Asia/Tokyo',
+    });
 
     await connectWordPress(page, wp);
 
@@ -112,7 +126,10 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     // The list shows the run: content is ready for approval.
     await page.reload();
     await card.getByRole('button', { name: 'Overall status: Content Created' }).waitFor({ timeout: 20_000 });
-    await card.getByRole('region', { name: 'Blog' }).getByText(/^Ready for approval, scheduled/).waitFor();
+    await card
+      .getByRole('region', { name: 'Blog' })
+      .getByText(/^Ready for approval, scheduled/)
+      .waitFor();
     await snap(page, '33-content-created');
     expect(wp.posts).toHaveLength(0);
 
@@ -134,7 +151,9 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await page.goto(`${app.url}/schedule`);
     const blog = page.getByRole('article', { name: title }).getByRole('region', { name: 'Blog' });
     await blog.getByText('Published', { exact: true }).waitFor();
-    expect(await blog.getByRole('link', { name: /View on WordPress/ }).getAttribute('href')).toMatch(new RegExp(`^${wp.url}/.*${wp.posts[0]!.slug}/$`));
+    expect(await blog.getByRole('link', { name: /View on WordPress/ }).getAttribute('href')).toMatch(
+      new RegExp(`^${wp.url}/.*${wp.posts[0]!.slug}/$`),
+    );
     await snap(page, '36-schedule-after-approval');
     await page.goto(`${app.url}/history`);
     const rows = page.getByRole('table').locator('tbody tr');
@@ -153,7 +172,10 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     // The modal in the dark theme; Escape closes the calendar first, then the dialog.
     await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
     await page.goto(`${app.url}/schedule`);
-    await page.getByRole('article', { name: title }).getByRole('button', { name: /^Overall status:/ }).click();
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: /^Overall status:/ })
+      .click();
     const dark = page.getByRole('dialog', { name: 'Schedule blog and LinkedIn' });
     const darkInput = dark.getByRole('textbox', { name: 'Date and time' });
     await darkInput.click();

@@ -27,7 +27,9 @@ async function registerFirstAccount(page: Page) {
 /** The whole settings page (the shell scrolls inside its main area, so the viewport is made tall first). */
 async function snapTall(page: Page, name: string) {
   const viewport = page.viewportSize()!;
-  const height = await page.evaluate(() => Math.max(...[...document.querySelectorAll('main, .page')].map((el) => el.scrollHeight), 900));
+  const height = await page.evaluate(() =>
+    Math.max(...[...document.querySelectorAll('main, .page')].map((el) => el.scrollHeight), 900),
+  );
   await page.setViewportSize({ width: viewport.width, height: height + 120 });
   await snap(page, name);
   await page.setViewportSize(viewport);
@@ -58,7 +60,12 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
   let google: FakeGoogle;
 
   beforeAll(async () => {
-    [wp, li, google, browser] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), startFakeGoogle(), launchBrowser()]);
+    [wp, li, google, browser] = await Promise.all([
+      startFakeWordPress(),
+      startFakeLinkedIn(),
+      startFakeGoogle(),
+      launchBrowser(),
+    ]);
     app = await startApp(undefined, {
       LINKEDIN_OAUTH_URL: li.oauthUrl,
       LINKEDIN_API_URL: li.apiUrl,
@@ -112,7 +119,9 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     expect(await wordpress.getByLabel('Site URL').isDisabled()).toBe(true);
     await wordpress.getByText('Site URL cannot be changed').waitFor();
     expect(await wordpress.getByLabel('Application Password').inputValue()).toBe('');
-    expect(await wordpress.getByLabel('Application Password').getAttribute('placeholder')).toBe('Leave blank to keep the saved password');
+    expect(await wordpress.getByLabel('Application Password').getAttribute('placeholder')).toBe(
+      'Leave blank to keep the saved password',
+    );
 
     // LinkedIn: credentials, then the OAuth popup through the fake and back.
     await linkedin.getByText(`${app.url}/api/linkedin/callback`).waitFor();
@@ -122,7 +131,9 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     await toast(page, 'LinkedIn credentials saved');
     await linkedin.getByText(/Credentials are saved/).waitFor();
     // Page posting is opt-in: unticked, the sign-in asks only for what every LinkedIn app may grant.
-    expect(await linkedin.getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }).isChecked()).toBe(false);
+    expect(await linkedin.getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }).isChecked()).toBe(
+      false,
+    );
     await throughPopup(page, () => linkedin.getByRole('button', { name: 'Authenticate with LinkedIn' }).click());
     await toast(page, 'LinkedIn authentication successful!');
     await linkedin.getByText(`Connected as ${li.member.name}`).waitFor();

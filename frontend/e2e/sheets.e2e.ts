@@ -1,11 +1,30 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPREADSHEET_MIME, defaultDriveFiles, defaultSpreadsheets, startFakeGoogle, type FakeGoogle } from '../../functions/test/fakes/google.js';
-import { ADA, browserAvailable, launchBrowser, registerOnDashboard, removeData, snap, startApp, type RunningApp } from './harness.js';
+import {
+  SPREADSHEET_MIME,
+  defaultDriveFiles,
+  defaultSpreadsheets,
+  startFakeGoogle,
+  type FakeGoogle,
+} from '../../functions/test/fakes/google.js';
+import {
+  ADA,
+  browserAvailable,
+  launchBrowser,
+  registerOnDashboard,
+  removeData,
+  snap,
+  startApp,
+  type RunningApp,
+} from './harness.js';
 
 const hasBrowser = browserAvailable();
 
-const TITLES = ['Plan a quarter of posts in one afternoon', 'Repurpose one webinar into ten posts', 'Measure what your newsletter earns'];
+const TITLES = [
+  'Plan a quarter of posts in one afternoon',
+  'Repurpose one webinar into ten posts',
+  'Measure what your newsletter earns',
+];
 
 /** A toast with this text (toasts stay 3 s on this screen). */
 const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text }).first().waitFor();
@@ -18,7 +37,15 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
   beforeAll(async () => {
     [google, browser] = await Promise.all([
       startFakeGoogle({
-        files: [...defaultDriveFiles(), { id: 'sheet-q3', name: 'Q3 content plan', mimeType: SPREADSHEET_MIME, modifiedTime: '2025-07-03T08:00:00.000Z' }],
+        files: [
+          ...defaultDriveFiles(),
+          {
+            id: 'sheet-q3',
+            name: 'Q3 content plan',
+            mimeType: SPREADSHEET_MIME,
+            modifiedTime: '2025-07-03T08:00:00.000Z',
+          },
+        ],
         spreadsheets: {
           ...defaultSpreadsheets(),
           'sheet-q3': {
@@ -26,7 +53,14 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
             sheets: {
               Plan: [
                 ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
-                [TITLES[0], 'Content planning', 'content calendar', 'Batch the ideas, then the outlines', 'A wall calendar full of notes', 'planning, productivity'],
+                [
+                  TITLES[0],
+                  'Content planning',
+                  'content calendar',
+                  'Batch the ideas, then the outlines',
+                  'A wall calendar full of notes',
+                  'planning, productivity',
+                ],
                 [TITLES[1], 'Content reuse', 'repurposing'],
                 [],
                 ['A row without keyword', 'Content reuse'],
@@ -38,7 +72,11 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
       }),
       launchBrowser(),
     ]);
-    app = await startApp(undefined, { GOOGLE_OAUTH_URL: google.oauthUrl, GOOGLE_API_URL: google.apiUrl, OPENAI_API_KEY: '' });
+    app = await startApp(undefined, {
+      GOOGLE_OAUTH_URL: google.oauthUrl,
+      GOOGLE_API_URL: google.apiUrl,
+      OPENAI_API_KEY: '',
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -55,8 +93,15 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
     const saved = await page.evaluate(
       async ({ clientId, clientSecret }) => {
         const save = (key: string, value: string) =>
-          fetch('/api/settings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, value }) });
-        return [(await save('gmail_client_id', clientId)).status, (await save('gmail_client_secret', clientSecret)).status];
+          fetch('/api/settings', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ key, value }),
+          });
+        return [
+          (await save('gmail_client_id', clientId)).status,
+          (await save('gmail_client_secret', clientSecret)).status,
+        ];
       },
       { clientId: google.client.clientId, clientSecret: google.client.clientSecret },
     );
@@ -96,7 +141,9 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
     await page.getByRole('button', { name: 'Import Articles' }).click();
     const results = page.getByRole('region', { name: 'Import results' });
     await results.getByText('Successfully imported 3 articles.').waitFor();
-    expect(await results.getByRole('list', { name: 'Import errors' }).getByRole('listitem').allTextContents()).toEqual(['Row 5: Keyword is required']);
+    expect(await results.getByRole('list', { name: 'Import errors' }).getByRole('listitem').allTextContents()).toEqual([
+      'Row 5: Keyword is required',
+    ]);
     await toast(page, 'Successfully imported 3 articles.');
     await snap(page, '32-sheets-imported');
 
@@ -111,7 +158,9 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
     await toast(page, 'Write access granted');
     await page.waitForURL((url) => url.pathname === '/sheets-import' && url.search === '');
     await page.getByLabel('Range').fill('Plan!A1:F20');
-    expect(await page.getByRole('checkbox', { name: "Write each row's status back to the sheet" }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: "Write each row's status back to the sheet" }).isChecked()).toBe(
+      true,
+    );
 
     // Importing the same rows again adds nothing, and writes each row's status into column G.
     await page.getByRole('button', { name: 'Import Articles' }).click();
@@ -133,10 +182,15 @@ describe.skipIf(!hasBrowser)('spreadsheet import journey (Chromium, fake Google)
     for (const title of TITLES) await page.getByText(title, { exact: true }).first().waitFor();
     await snap(page, '33-sheets-schedule');
 
-    const unpublished = await page.evaluate(async () => (await (await fetch('/api/articles/unpublished')).json()).articles);
+    const unpublished = await page.evaluate(
+      async () => (await (await fetch('/api/articles/unpublished')).json()).articles,
+    );
     const imported = unpublished.filter((a: { title: string }) => TITLES.includes(a.title));
     expect(imported).toHaveLength(3);
-    expect(imported.find((a: { title: string }) => a.title === TITLES[0])).toMatchObject({ keyword: 'content calendar', tags: ['planning', 'productivity'] });
+    expect(imported.find((a: { title: string }) => a.title === TITLES[0])).toMatchObject({
+      keyword: 'content calendar',
+      tags: ['planning', 'productivity'],
+    });
 
     // Disconnect: the connect card again.
     await page.goto(`${app.url}/sheets-import`);

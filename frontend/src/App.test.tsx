@@ -79,13 +79,11 @@ describe('routes and access rules', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/dashboard$/);
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Dashboard',
-      'Create',
-      'Schedule',
-      'History',
-      'Settings',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard', 'Create', 'Schedule', 'History', 'Settings']);
     expect(requests.some((r) => r.path.startsWith('/api/admin'))).toBe(false);
   });
 
@@ -144,7 +142,10 @@ describe('shell', () => {
     expect(location()).toHaveTextContent(/^\/welcome$/);
     expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
-    expect(requests.find((r) => r.path === '/api/auth/logout')).toMatchObject({ method: 'POST', credentials: 'include' });
+    expect(requests.find((r) => r.path === '/api/auth/logout')).toMatchObject({
+      method: 'POST',
+      credentials: 'include',
+    });
   });
 
   it('logs out everywhere: POST logout-everywhere, toast, back to /welcome', async () => {
@@ -160,7 +161,10 @@ describe('shell', () => {
     expect(await screen.findByText('Logged out on every device.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/welcome$/);
-    expect(requests.find((r) => r.path === '/api/auth/logout-everywhere')).toMatchObject({ method: 'POST', credentials: 'include' });
+    expect(requests.find((r) => r.path === '/api/auth/logout-everywhere')).toMatchObject({
+      method: 'POST',
+      credentials: 'include',
+    });
   });
 
   it('changes the password from the user menu: checks the confirmation first, then sends, toasts and closes', async () => {
@@ -169,7 +173,14 @@ describe('shell', () => {
       'auth.changePassword': ({ body }) =>
         body.currentPassword === 'old-passphrase'
           ? { message: 'Password changed. You were signed out everywhere else.' }
-          : { status: 400, body: { error: 'The current password is not correct', message: 'The current password is not correct', code: 'current_password_wrong' } },
+          : {
+              status: 400,
+              body: {
+                error: 'The current password is not correct',
+                message: 'The current password is not correct',
+                code: 'current_password_wrong',
+              },
+            },
     });
     renderWithProviders(<App />, { route: '/schedule' });
     const user = userEvent.setup();

@@ -23,7 +23,6 @@ const AdminOnly = lazy(() => import('./components/AdminOnly'));
 // The e-mailed approve link: public, signed in or not (its token authorizes).
 const Approve = lazy(() => import('./pages/Approve'));
 
-
 /** When a call answers 401 the session has ended (deactivated, logged out elsewhere). */
 function useSessionExpiry() {
   const queryClient = useQueryClient();

@@ -78,7 +78,8 @@ export class MetricsRecorder implements BusinessEvents {
     if (!this.metrics.hasStoredMetrics()) {
       // Dimensions are cleared by every flush (ours, logMetrics', or Powertools' own at 100 metrics).
       this.metrics.clearDimensions();
-      for (const [dimension, dimensionValue] of Object.entries(dimensions)) this.metrics.addDimension(dimension, dimensionValue);
+      for (const [dimension, dimensionValue] of Object.entries(dimensions))
+        this.metrics.addDimension(dimension, dimensionValue);
       this.stored = key;
     }
     this.metrics.addMetric(name, unit, value);
@@ -89,7 +90,10 @@ export class MetricsRecorder implements BusinessEvents {
   }
 
   publishFailed(platform: Platform, code: string): void {
-    this.record(MetricNames.publishFailed, MetricUnit.Count, 1, { platform: PLATFORM_DIMENSION[platform], code: codeDimension(code) });
+    this.record(MetricNames.publishFailed, MetricUnit.Count, 1, {
+      platform: PLATFORM_DIMENSION[platform],
+      code: codeDimension(code),
+    });
   }
 
   draftFailed(code: string): void {

@@ -51,11 +51,23 @@ export const MAIL_SEND_BUDGET_MS = 30_000;
 
 /** The longest each job can take, retries included, and the function it runs in. */
 export const JOB_WORST_CASES = [
-  { job: 'publish (Publish now, approval link)', ms: PUBLISH_DEADLINE_MS + API_RESERVE_MS, functionTimeoutS: API_FUNCTION_TIMEOUT_S },
+  {
+    job: 'publish (Publish now, approval link)',
+    ms: PUBLISH_DEADLINE_MS + API_RESERVE_MS,
+    functionTimeoutS: API_FUNCTION_TIMEOUT_S,
+  },
   { job: 'GPT edit', ms: AI_EDIT_TIMEOUT_MS + API_RESERVE_MS, functionTimeoutS: API_FUNCTION_TIMEOUT_S },
   // Both versions are drafted in parallel (ArticleService.generateContent).
-  { job: 'drafting (generate-content)', ms: AI_TEXT_BUDGET_MS + WORKER_RESERVE_MS, functionTimeoutS: WORKER_FUNCTION_TIMEOUT_S },
-  { job: 'image (generate-image)', ms: AI_IMAGE_BUDGET_MS + WORKER_RESERVE_MS, functionTimeoutS: WORKER_FUNCTION_TIMEOUT_S },
+  {
+    job: 'drafting (generate-content)',
+    ms: AI_TEXT_BUDGET_MS + WORKER_RESERVE_MS,
+    functionTimeoutS: WORKER_FUNCTION_TIMEOUT_S,
+  },
+  {
+    job: 'image (generate-image)',
+    ms: AI_IMAGE_BUDGET_MS + WORKER_RESERVE_MS,
+    functionTimeoutS: WORKER_FUNCTION_TIMEOUT_S,
+  },
   {
     job: 'scheduled run (generate-and-notify: drafting, then the approval e-mail)',
     ms: AI_TEXT_BUDGET_MS + MAIL_SEND_BUDGET_MS + WORKER_RESERVE_MS,

@@ -90,6 +90,8 @@ describe('article lists', () => {
     expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
     expect(JSON.parse(gunzipSync(gzipped.body).toString('utf8'))).toEqual(answer);
 
-    expect((await rawGet('/api/articles', { 'accept-encoding': 'gzip;q=0, deflate' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await rawGet('/api/articles', { 'accept-encoding': 'gzip;q=0, deflate' })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 });

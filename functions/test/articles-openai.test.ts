@@ -15,7 +15,9 @@ beforeAll(async () => {
   app = await startTestApp();
   user = new Client(app.url);
   await user.call('/api/auth/register', { body: registration() });
-  const saved = await user.call('/api/settings', { body: { key: 'openai_api_key', value: fake.apiKey, description: 'OpenAI' } });
+  const saved = await user.call('/api/settings', {
+    body: { key: 'openai_api_key', value: fake.apiKey, description: 'OpenAI' },
+  });
   expect(saved.status).toBe(201);
 });
 afterAll(async () => {
@@ -24,7 +26,13 @@ afterAll(async () => {
   delete process.env.OPENAI_BASE_URL;
 });
 
-const brief = { title: 'Edge caching for APIs', topic: 'CDN in front of JSON APIs', keyword: 'edge caching', details: 'Cache keys. TTLs.', imageDescription: 'a globe' };
+const brief = {
+  title: 'Edge caching for APIs',
+  topic: 'CDN in front of JSON APIs',
+  keyword: 'edge caching',
+  details: 'Cache keys. TTLs.',
+  imageDescription: 'a globe',
+};
 
 const drafted = (id: string) => draftedBy(user, id);
 
@@ -39,7 +47,9 @@ it('drafts both versions with OpenAI using the user key, and edits through it', 
   expect(textCalls.every((r) => r.authorized)).toBe(true);
   expect(JSON.stringify(textCalls.map((r) => r.body))).toContain('edge caching');
 
-  const edit = await user.call('/api/gpt-edit', { body: { articleId: article._id, contentType: 'linkedin', editRequest: 'Make it punchier' } });
+  const edit = await user.call('/api/gpt-edit', {
+    body: { articleId: article._id, contentType: 'linkedin', editRequest: 'Make it punchier' },
+  });
   expect(edit.status).toBe(200);
   expect(edit.json.editedContent.length).toBeGreaterThan(0);
   expect(edit.json.editedContent.length).toBeLessThanOrEqual(3000);
@@ -58,7 +68,9 @@ it('keeps the article and records insufficient_quota as lastError, without retry
   expect(article.lastError.message).toMatch(/quota/);
   expect(fake.requests).toHaveLength(2); // one per version, none retried
 
-  const edit = await user.call('/api/gpt-edit', { body: { articleId: article._id, contentType: 'blog', editRequest: 'shorter' } });
+  const edit = await user.call('/api/gpt-edit', {
+    body: { articleId: article._id, contentType: 'blog', editRequest: 'shorter' },
+  });
   expect(edit.status).toBe(402);
   expect(edit.json.code).toBe('insufficient_quota');
 

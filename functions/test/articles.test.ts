@@ -13,7 +13,9 @@ async function twoUsers() {
   const other = new Client(app.url);
   const body = registration();
   await other.call('/api/auth/register', { body });
-  const id = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  const id = (await admin.call('/api/admin/users')).json.users.find(
+    (u: { email: string }) => u.email === body.email,
+  )._id;
   await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
   await other.call('/api/auth/login', { body: { email: body.email, password: body.password } });
   return [admin, other] as const;
@@ -42,7 +44,12 @@ describe('articles', () => {
     const created = await owner.call('/api/articles', { body: brief });
     expect(created.status).toBe(201);
     expect(created.json.success).toBe(true);
-    expect(created.json.article).toMatchObject({ title: brief.title, keyword: brief.keyword, tags: [], linkedInMode: 'personal' });
+    expect(created.json.article).toMatchObject({
+      title: brief.title,
+      keyword: brief.keyword,
+      tags: [],
+      linkedInMode: 'personal',
+    });
     id = created.json.article._id;
     expect(created.json.article.id).toBe(id);
 
@@ -66,9 +73,15 @@ describe('articles', () => {
   });
 
   it('persists manual edits of both versions', async () => {
-    const blog = await owner.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: '# Edited blog\n\nNew text.' } });
+    const blog = await owner.call(`/api/articles/${id}/blog`, {
+      method: 'PUT',
+      body: { content: '# Edited blog\n\nNew text.' },
+    });
     expect(blog.status).toBe(200);
-    const linkedin = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Edited post ✨' } });
+    const linkedin = await owner.call(`/api/articles/${id}/linkedin`, {
+      method: 'PUT',
+      body: { content: 'Edited post ✨' },
+    });
     expect(linkedin.status).toBe(200);
     const article = await getArticle(owner, id);
     expect(article.blog.content).toBe('# Edited blog\n\nNew text.');
@@ -77,11 +90,17 @@ describe('articles', () => {
 
   it('refuses a LinkedIn text over 3000 characters and changes nothing', async () => {
     const before = await app.items();
-    const res = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'x'.repeat(3001) } });
+    const res = await owner.call(`/api/articles/${id}/linkedin`, {
+      method: 'PUT',
+      body: { content: 'x'.repeat(3001) },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('LinkedIn posts must be under 3000 characters. Please shorten your text.');
     expect(await app.items()).toEqual(before);
-    const exact = await owner.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'y'.repeat(3000) } });
+    const exact = await owner.call(`/api/articles/${id}/linkedin`, {
+      method: 'PUT',
+      body: { content: 'y'.repeat(3000) },
+    });
     expect(exact.status).toBe(200);
   });
 
@@ -96,14 +115,20 @@ describe('articles', () => {
   });
 
   it('validates GPT edit requests', async () => {
-    const blank = await owner.call('/api/gpt-edit', { body: { articleId: id, contentType: 'blog', editRequest: '   ' } });
+    const blank = await owner.call('/api/gpt-edit', {
+      body: { articleId: id, contentType: 'blog', editRequest: '   ' },
+    });
     expect(blank.status).toBe(400);
     const noId = await owner.call('/api/gpt-edit', { body: { contentType: 'blog', editRequest: 'shorter' } });
     expect(noId.status).toBe(400);
     expect(noId.json.message).toBe('Article ID is missing. Cannot process GPT edit.');
-    const missing = await owner.call('/api/gpt-edit', { body: { articleId: 'nope123', contentType: 'blog', editRequest: 'shorter' } });
+    const missing = await owner.call('/api/gpt-edit', {
+      body: { articleId: 'nope123', contentType: 'blog', editRequest: 'shorter' },
+    });
     expect(missing.status).toBe(404);
-    const badType = await owner.call('/api/gpt-edit', { body: { articleId: id, contentType: 'tweet', editRequest: 'shorter' } });
+    const badType = await owner.call('/api/gpt-edit', {
+      body: { articleId: id, contentType: 'tweet', editRequest: 'shorter' },
+    });
     expect(badType.status).toBe(400);
   });
 
@@ -161,7 +186,14 @@ describe('articles', () => {
       jobs: { enqueue: async () => {} },
       ai: async () => ({
         content: undefined as never,
-        image: { kind: 'offline' as const, generate: async () => (started(), await rendering, { blog: Buffer.from('old'), linkedin: Buffer.from('old'), contentType: 'image/png' as const }) },
+        image: {
+          kind: 'offline' as const,
+          generate: async () => (
+            started(),
+            await rendering,
+            { blog: Buffer.from('old'), linkedin: Buffer.from('old'), contentType: 'image/png' as const }
+          ),
+        },
       }),
     });
     const older = '2026-01-01T00:00:00.000Z';
@@ -203,7 +235,9 @@ describe('articles', () => {
 describe('settings (API keys)', () => {
   it('stores values as secrets, masks them, normalizes keys and hides integration keys', async () => {
     const secret = 'sk-test-abcdefghijklmnop1234';
-    const created = await owner.call('/api/settings', { body: { key: 'My Service Key', value: secret, description: 'For tests' } });
+    const created = await owner.call('/api/settings', {
+      body: { key: 'My Service Key', value: secret, description: 'For tests' },
+    });
     expect(created.status).toBe(201);
     expect(created.json.message).toBe('Created settings entry successfully');
     expect(created.json.setting.key).toBe('my_service_key');
@@ -211,10 +245,17 @@ describe('settings (API keys)', () => {
 
     // Integration keys are the panels' own (written after their checks): the generic call refuses them.
     const before = await app.items();
-    for (const key of ['wordpress_site_url', 'wordpress_app_password', 'linkedin_webhook_url', 'google_sheets_refresh_token']) {
+    for (const key of [
+      'wordpress_site_url',
+      'wordpress_app_password',
+      'linkedin_webhook_url',
+      'google_sheets_refresh_token',
+    ]) {
       const refused = await owner.call('/api/settings', { body: { key, value: 'http://169.254.169.254/latest' } });
       expect(refused.status).toBe(400);
-      expect(refused.json.message).toBe('This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.');
+      expect(refused.json.message).toBe(
+        'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+      );
       expect((await owner.call(`/api/settings/${key}`, { method: 'DELETE' })).status).toBe(400);
     }
     expect(await app.items()).toEqual(before);
@@ -235,7 +276,9 @@ describe('settings (API keys)', () => {
     }
     expect(JSON.stringify(await app.items())).not.toContain(secret);
 
-    const updated = await owner.call('/api/settings', { body: { key: 'my_service_key', value: 'another-secret-9999', description: 'Changed' } });
+    const updated = await owner.call('/api/settings', {
+      body: { key: 'my_service_key', value: 'another-secret-9999', description: 'Changed' },
+    });
     expect(updated.status).toBe(200);
     expect(updated.json.message).toBe('Updated settings entry successfully');
 
@@ -249,8 +292,12 @@ describe('settings (API keys)', () => {
 
   it('refuses bad settings input with the form messages', async () => {
     const before = await app.items();
-    expect((await owner.call('/api/settings', { body: { key: '  ', value: 'v' } })).json.message).toBe('Key name is required');
-    expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe('Value is required');
+    expect((await owner.call('/api/settings', { body: { key: '  ', value: 'v' } })).json.message).toBe(
+      'Key name is required',
+    );
+    expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe(
+      'Value is required',
+    );
     expect((await owner.call('/api/settings?mask=maybe')).status).toBe(400);
     expect(await app.items()).toEqual(before);
   });

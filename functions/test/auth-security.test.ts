@@ -21,14 +21,23 @@ async function audited(fn: () => Promise<void>): Promise<[string, Record<string,
 
 const db = () =>
   DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
 
 /** Moves a throttle lock into the past, as if its time had run out. */
 async function expireLock(tableName: string, subject: string) {
   const client = db();
   await client.send(
-    new UpdateCommand({ TableName: tableName, Key: { PK: `THROTTLE#${subject}`, SK: 'THROTTLE' }, UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': 1 } }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: `THROTTLE#${subject}`, SK: 'THROTTLE' },
+      UpdateExpression: 'SET lockedUntil = :past',
+      ExpressionAttributeValues: { ':past': 1 },
+    }),
   );
   client.destroy();
 }
@@ -65,11 +74,18 @@ describe('sign-in throttling', () => {
       for (let i = 0; i < 5; i++) expect((await attempt(`wrong-${i}-pass`)).status).toBe(401);
     });
     expect(events.filter(([e]) => e === 'login.failed')).toHaveLength(5);
-    expect(events.find(([e]) => e === 'login.locked')?.[1]).toMatchObject({ email, reason: 'account', lockedForSeconds: 30 });
+    expect(events.find(([e]) => e === 'login.locked')?.[1]).toMatchObject({
+      email,
+      reason: 'account',
+      lockedForSeconds: 30,
+    });
 
     const locked = await attempt('correct horse');
     expect(locked.status).toBe(429);
-    expect(locked.json).toMatchObject({ code: 'too_many_attempts', message: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in \d+ seconds?\.$/) });
+    expect(locked.json).toMatchObject({
+      code: 'too_many_attempts',
+      message: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in \d+ seconds?\.$/),
+    });
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(30);
@@ -83,7 +99,8 @@ describe('sign-in throttling', () => {
 
   it('doubles the lock with each further failure', async () => {
     const other = registration();
-    const attempt = (password: string) => new Client(app.url).call('/api/auth/login', { body: { email: other.email, password } });
+    const attempt = (password: string) =>
+      new Client(app.url).call('/api/auth/login', { body: { email: other.email, password } });
     for (let i = 0; i < 5; i++) await attempt(`wrong-${i}-pass`);
     await expireLock(app.tableName, `account#${other.email}`);
     expect((await attempt('wrong-6-pass')).status).toBe(401);
@@ -99,7 +116,10 @@ describe('sign-in throttling of unknown e-mails', () => {
   afterAll(() => app?.stop());
 
   it('locks an e-mail without an account the same way, so a lock tells nothing about who has one', async () => {
-    const attempt = () => new Client(app.url).call('/api/auth/login', { body: { email: 'nobody-here@example.com', password: 'wrong-pass' } });
+    const attempt = () =>
+      new Client(app.url).call('/api/auth/login', {
+        body: { email: 'nobody-here@example.com', password: 'wrong-pass' },
+      });
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
     expect((await attempt()).status).toBe(429);
   });
@@ -114,7 +134,9 @@ describe('per-address throttling', () => {
   it('locks a client address that fails 20 times across many accounts, for every account', async () => {
     const events = await audited(async () => {
       for (let i = 0; i < 20; i++) {
-        const res = await new Client(app.url).call('/api/auth/login', { body: { email: `guess-${i}@example.com`, password: 'wrong-pass' } });
+        const res = await new Client(app.url).call('/api/auth/login', {
+          body: { email: `guess-${i}@example.com`, password: 'wrong-pass' },
+        });
         expect(res.status).toBe(401);
       }
     });
@@ -168,28 +190,41 @@ describe('sessions end on the server', () => {
     const laptop = await signedIn(app, email);
     const phone = await signedIn(app, email);
     const events = await audited(async () => {
-      const res = await laptop.call('/api/auth/password', { body: { currentPassword: 'correct horse', newPassword: 'a new long passphrase' } });
+      const res = await laptop.call('/api/auth/password', {
+        body: { currentPassword: 'correct horse', newPassword: 'a new long passphrase' },
+      });
       expect(res.status).toBe(200);
       expect(res.json.message).toBe('Password changed. You were signed out everywhere else.');
     });
     expect(events.map(([e]) => e)).toContain('password.changed');
     expect((await laptop.call('/api/auth/me')).status).toBe(200);
     expect((await phone.call('/api/auth/me')).status).toBe(401);
-    expect((await new Client(app.url).call('/api/auth/login', { body: { email, password: 'correct horse' } })).status).toBe(401);
+    expect(
+      (await new Client(app.url).call('/api/auth/login', { body: { email, password: 'correct horse' } })).status,
+    ).toBe(401);
     await signedIn(app, email, 'a new long passphrase');
   });
 
   it('a password change refuses a wrong current password and a common new one, and changes nothing', async () => {
     const c = await signedIn(app, email, 'a new long passphrase');
     const before = await app.items();
-    const wrong = await c.call('/api/auth/password', { body: { currentPassword: 'not-the-password', newPassword: 'another long passphrase' } });
+    const wrong = await c.call('/api/auth/password', {
+      body: { currentPassword: 'not-the-password', newPassword: 'another long passphrase' },
+    });
     expect(wrong.status).toBe(400);
-    expect(wrong.json).toMatchObject({ code: 'current_password_wrong', message: 'The current password is not correct' });
-    const common = await c.call('/api/auth/password', { body: { currentPassword: 'a new long passphrase', newPassword: 'Password1' } });
+    expect(wrong.json).toMatchObject({
+      code: 'current_password_wrong',
+      message: 'The current password is not correct',
+    });
+    const common = await c.call('/api/auth/password', {
+      body: { currentPassword: 'a new long passphrase', newPassword: 'Password1' },
+    });
     expect(common.status).toBe(400);
     expect(common.json.code).toBe('password_too_common');
     // Only the failure count of the wrong current password was written.
-    const changed = (await app.items()).filter((item) => !before.some((b) => JSON.stringify(b) === JSON.stringify(item)));
+    const changed = (await app.items()).filter(
+      (item) => !before.some((b) => JSON.stringify(b) === JSON.stringify(item)),
+    );
     expect(changed.map((item) => item.PK)).toEqual([`THROTTLE#account#${email}`, 'THROTTLE#address#127.0.0.1']);
     expect((await c.call('/api/auth/me')).status).toBe(200);
   });
@@ -200,13 +235,19 @@ describe('registration', () => {
   beforeAll(async () => ({ app } = await appWithUser()));
   afterAll(() => app?.stop());
 
-  it.each(['Password1', 'qwerty123', 'iloveyou', 'LetMeIn1'])('refuses the common password %s and writes nothing', async (password) => {
-    const before = await app.items();
-    const res = await new Client(app.url).call('/api/auth/register', { body: registration({ password }) });
-    expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ code: 'password_too_common', message: 'This password is one of the most common ones and easy to guess: choose another' });
-    expect(await app.items()).toEqual(before);
-  });
+  it.each(['Password1', 'qwerty123', 'iloveyou', 'LetMeIn1'])(
+    'refuses the common password %s and writes nothing',
+    async (password) => {
+      const before = await app.items();
+      const res = await new Client(app.url).call('/api/auth/register', { body: registration({ password }) });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({
+        code: 'password_too_common',
+        message: 'This password is one of the most common ones and easy to guess: choose another',
+      });
+      expect(await app.items()).toEqual(before);
+    },
+  );
 
   it('records a duplicate registration in the audit trail, answering as for a new one', async () => {
     const body = registration();
@@ -216,7 +257,9 @@ describe('registration', () => {
       answer = (await new Client(app.url).call('/api/auth/register', { body })).json;
     });
     expect(answer).toEqual({ message: 'Registration received. Await admin approval.' });
-    expect(events).toEqual([['register.duplicate', expect.objectContaining({ email: body.email, address: '127.0.0.1' })]]);
+    expect(events).toEqual([
+      ['register.duplicate', expect.objectContaining({ email: body.email, address: '127.0.0.1' })],
+    ]);
   });
 });
 
@@ -273,7 +316,9 @@ describe('the first admin of a guarded deployment', () => {
     expect(res.status).toBe(201);
     expect(res.json.user).toMatchObject({ role: 'admin', isActive: true });
     expect((await new Client(app.url).call('/api/auth/setup')).json).toEqual({ setupCodeRequired: false });
-    const later = await new Client(app.url).call('/api/auth/register', { body: registration({ email: 'owner@example.com', setupCode }) });
+    const later = await new Client(app.url).call('/api/auth/register', {
+      body: registration({ email: 'owner@example.com', setupCode }),
+    });
     expect(later.json).toEqual({ message: 'Registration received. Await admin approval.' });
   });
 });
@@ -293,7 +338,9 @@ describe('the admin e-mail address of a guarded deployment', () => {
     expect((await new Client(app.url).call('/api/auth/setup')).json).toEqual({ setupCodeRequired: true });
     const stranger = await new Client(app.url).call('/api/auth/register', { body: registration() });
     expect(stranger.status).toBe(400);
-    const owner = await new Client(app.url).call('/api/auth/register', { body: registration({ email: 'owner@example.COM' }) });
+    const owner = await new Client(app.url).call('/api/auth/register', {
+      body: registration({ email: 'owner@example.COM' }),
+    });
     expect(owner.status).toBe(201);
     expect(owner.json.user).toMatchObject({ role: 'admin', email: 'owner@example.com' });
   });

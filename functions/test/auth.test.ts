@@ -61,7 +61,9 @@ describe('accounts and sessions', () => {
 
   it('refuses a wrong password and an unknown e-mail with the same answer', async () => {
     const wrong = await client().call('/api/auth/login', { body: { email: adminEmail, password: 'nope-nope' } });
-    const unknown = await client().call('/api/auth/login', { body: { email: 'nobody@example.com', password: 'nope-nope' } });
+    const unknown = await client().call('/api/auth/login', {
+      body: { email: 'nobody@example.com', password: 'nope-nope' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
@@ -83,11 +85,16 @@ describe('accounts and sessions', () => {
 
     const users = (await admin.call('/api/admin/users')).json.users as { _id: string; email: string }[];
     const grace = users.find((u) => u.email === 'grace.hopper@example.com')!;
-    const activated = await admin.call(`/api/admin/users/${grace._id}/status`, { method: 'PATCH', body: { isActive: true } });
+    const activated = await admin.call(`/api/admin/users/${grace._id}/status`, {
+      method: 'PATCH',
+      body: { isActive: true },
+    });
     expect(activated.status).toBe(200);
     expect(activated.json).toMatchObject({ user: { _id: grace._id, isActive: true }, message: 'User activated' });
 
-    const login = await c.call('/api/auth/login', { body: { email: 'GRACE.hopper@example.com', password: body.password } });
+    const login = await c.call('/api/auth/login', {
+      body: { email: 'GRACE.hopper@example.com', password: body.password },
+    });
     expect(login.status).toBe(200);
     expect((await c.call('/api/auth/me')).json.user.email).toBe('grace.hopper@example.com');
   });
@@ -108,7 +115,9 @@ describe('accounts and sessions', () => {
     const body = registration();
     const c = client();
     await c.call('/api/auth/register', { body });
-    const id = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+    const id = (await admin.call('/api/admin/users')).json.users.find(
+      (u: { email: string }) => u.email === body.email,
+    )._id;
     await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
     await c.call('/api/auth/login', { body: { email: body.email, password: body.password } });
     expect((await c.call('/api/auth/me')).status).toBe(200);
@@ -152,9 +161,18 @@ describe('accounts and sessions', () => {
     const userId = me.json.user._id as string;
     const key = new TextEncoder().encode(process.env.SESSION_SECRET!);
     const signed = (claims: Record<string, unknown>) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime('1h').sign(key);
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(userId)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key);
     const c = client();
-    for (const claims of [{ purpose: 'approve', aid: 'x', p: 'blog', at: new Date().toISOString() }, { purpose: 'linkedin', nonce: 'n' }, {}]) {
+    for (const claims of [
+      { purpose: 'approve', aid: 'x', p: 'blog', at: new Date().toISOString() },
+      { purpose: 'linkedin', nonce: 'n' },
+      {},
+    ]) {
       c.cookie = `session=${await signed(claims)}`;
       expect((await c.call('/api/auth/me')).status).toBe(401);
       expect((await c.call('/api/admin/users')).status).toBe(401);
@@ -169,14 +187,22 @@ describe('accounts and sessions', () => {
 describe('bad input changes nothing', () => {
   const cases: [string, Parameters<Client['call']>[1], RegExp][] = [
     ['malformed JSON', { method: 'POST', rawBody: '{"name": "Ada",' }, /not valid JSON/],
-    ['a 2 MB body', { method: 'POST', rawBody: JSON.stringify({ ...registration(), name: 'x'.repeat(2 * 1024 * 1024) }) }, /larger than 1 MB/],
+    [
+      'a 2 MB body',
+      { method: 'POST', rawBody: JSON.stringify({ ...registration(), name: 'x'.repeat(2 * 1024 * 1024) }) },
+      /larger than 1 MB/,
+    ],
     ['a short password', { body: registration({ password: '12345' }) }, /at least 6 characters/],
     ['a missing timezone', { body: { ...registration(), timezone: undefined } }, /Timezone is required/],
     ['an unknown time zone', { body: registration({ timezone: 'Mars/Olympus' }) }, /not a known time zone/],
     ['a missing name', { body: registration({ name: '   ' }) }, /Name is required/],
     ['an invalid e-mail', { body: registration({ email: 'not-an-email' }) }, /valid email/],
     ['an unknown field', { body: registration({ role: 'admin' }) }, /Unknown field: role/],
-    ['a wrong content type', { method: 'POST', rawBody: 'name=Ada', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, /JSON/],
+    [
+      'a wrong content type',
+      { method: 'POST', rawBody: 'name=Ada', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      /JSON/,
+    ],
     ['an empty body', { method: 'POST', headers: { 'content-type': 'application/json' } }, /body is required/],
   ];
   for (const [name, options, message] of cases) {
@@ -213,14 +239,19 @@ describe('access and origin rules', () => {
     const body = registration();
     user = client();
     await user.call('/api/auth/register', { body });
-    userId = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+    userId = (await admin.call('/api/admin/users')).json.users.find(
+      (u: { email: string }) => u.email === body.email,
+    )._id;
     await admin.call(`/api/admin/users/${userId}/status`, { method: 'PATCH', body: { isActive: true } });
     await user.call('/api/auth/login', { body: { email: body.email, password: body.password } });
   });
 
   it('refuses a cross-origin POST and writes nothing', async () => {
     await expectNothingWritten(async () => {
-      const res = await client().call('/api/auth/register', { body: registration(), headers: { origin: 'https://evil.example' } });
+      const res = await client().call('/api/auth/register', {
+        body: registration(),
+        headers: { origin: 'https://evil.example' },
+      });
       expect(res.status).toBe(403);
       expect(res.json.error).toBe('Cross-origin requests are not allowed');
       const fetchMeta = await admin.call(`/api/admin/users/${userId}/status`, {
@@ -243,17 +274,26 @@ describe('access and origin rules', () => {
   it('answers 403 to a regular user on admin routes and 401 to anonymous callers', async () => {
     await expectNothingWritten(async () => {
       expect((await user.call('/api/admin/users')).status).toBe(403);
-      const patch = await user.call(`/api/admin/users/${userId}/status`, { method: 'PATCH', body: { isActive: false } });
+      const patch = await user.call(`/api/admin/users/${userId}/status`, {
+        method: 'PATCH',
+        body: { isActive: false },
+      });
       expect(patch.status).toBe(403);
       expect(patch.json.error).toBe('Only admins can do this');
       expect((await client().call('/api/admin/users')).status).toBe(401);
-      expect((await client().call(`/api/admin/users/${userId}/status`, { method: 'PATCH', body: { isActive: true } })).status).toBe(401);
+      expect(
+        (await client().call(`/api/admin/users/${userId}/status`, { method: 'PATCH', body: { isActive: true } }))
+          .status,
+      ).toBe(401);
     });
   });
 
   it('never changes an admin account and answers 404 for an unknown user', async () => {
     await expectNothingWritten(async () => {
-      const res = await admin.call(`/api/admin/users/${adminId}/status`, { method: 'PATCH', body: { isActive: false } });
+      const res = await admin.call(`/api/admin/users/${adminId}/status`, {
+        method: 'PATCH',
+        body: { isActive: false },
+      });
       expect(res.status).toBe(403);
       expect(res.json.error).toBe('Admin accounts cannot be changed');
       const missing = await admin.call('/api/admin/users/00000000-0000-0000-0000-000000000000/status', {
@@ -261,7 +301,10 @@ describe('access and origin rules', () => {
         body: { isActive: true },
       });
       expect(missing.status).toBe(404);
-      const badBody = await admin.call(`/api/admin/users/${userId}/status`, { method: 'PATCH', body: { isActive: 'yes' } });
+      const badBody = await admin.call(`/api/admin/users/${userId}/status`, {
+        method: 'PATCH',
+        body: { isActive: 'yes' },
+      });
       expect(badBody.status).toBe(400);
       expect(badBody.json.message).toBe('isActive must be true or false');
     });

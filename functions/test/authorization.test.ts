@@ -33,7 +33,8 @@ beforeAll(async () => {
   const activate = async (c: Client) => {
     const body = registration();
     await c.call('/api/auth/register', { body });
-    const id = (await owner.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id as string;
+    const id = (await owner.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)
+      ._id as string;
     await owner.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
     await c.call('/api/auth/login', { body: { email: body.email, password: body.password } });
     return id;
@@ -52,7 +53,8 @@ afterAll(() => app?.stop());
 
 describe('authorization over the whole route table', () => {
   it('has an example body for every route that takes one', () => {
-    for (const route of routes) if ('body' in route && route.body) expect(EXAMPLE_BODIES[route.id], route.id).toBeDefined();
+    for (const route of routes)
+      if ('body' in route && route.body) expect(EXAMPLE_BODIES[route.id], route.id).toBeDefined();
   });
 
   it('refuses every protected route to anonymous callers and to a deactivated user, and changes nothing', async () => {
@@ -82,7 +84,7 @@ describe('authorization over the whole route table', () => {
     expect(await app.items()).toEqual(before);
   });
 
-  it("answers 404 to another user on everything the owner has, leaking nothing", async () => {
+  it('answers 404 to another user on everything the owner has, leaking nothing', async () => {
     const owned = routes.filter(isOwned);
     expect(owned.length).toBeGreaterThan(10);
     const before = await app.items();
@@ -94,7 +96,9 @@ describe('authorization over the whole route table', () => {
       expect(res.text, route.id).not.toContain(secretValue);
     }
     // Routes that take the article id in the body.
-    const edit = await other.call('/api/gpt-edit', { body: { articleId, contentType: 'blog', editRequest: 'shorter' } });
+    const edit = await other.call('/api/gpt-edit', {
+      body: { articleId, contentType: 'blog', editRequest: 'shorter' },
+    });
     expect(edit.status).toBe(404);
     expect(await app.items()).toEqual(before);
     // The owner still sees everything.
@@ -102,7 +106,12 @@ describe('authorization over the whole route table', () => {
   });
 
   it("lists show another user none of the owner's data", async () => {
-    for (const path of ['/api/articles', '/api/articles/unpublished', '/api/articles/published', '/api/settings?mask=false']) {
+    for (const path of [
+      '/api/articles',
+      '/api/articles/unpublished',
+      '/api/articles/published',
+      '/api/settings?mask=false',
+    ]) {
       const res = await other.call(path);
       expect(res.status, path).toBe(200);
       expect(res.text, path).not.toContain(title);

@@ -32,15 +32,23 @@ describe('SecretsManagerStore: one secret per owner', () => {
   const sm = mockClient(SecretsManagerClient);
   const store = new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), 'content-publisher/');
   beforeEach(() => sm.reset());
-  const exists = () => new ResourceExistsException({ message: "You can't modify an existing version, you can only create new versions.", $metadata: {} });
-  const written = (input: { SecretString?: string }) => JSON.parse(input.SecretString!) as { values: Record<string, string>; write: string };
+  const exists = () =>
+    new ResourceExistsException({
+      message: "You can't modify an existing version, you can only create new versions.",
+      $metadata: {},
+    });
+  const written = (input: { SecretString?: string }) =>
+    JSON.parse(input.SecretString!) as { values: Record<string, string>; write: string };
 
-  it('reads all of the owner\'s values with one GetSecretValue, and the version they were read at', async () => {
+  it("reads all of the owner's values with one GetSecretValue, and the version they were read at", async () => {
     sm.on(GetSecretValueCommand, { SecretId: 'content-publisher/user-1' }).resolves({
       VersionId: 'v-1',
       SecretString: JSON.stringify({ values: { openai_api_key: 'sk-1', wordpress_app_password: 'pw' }, write: 'w' }),
     });
-    expect(await store.read('user-1')).toEqual({ values: { openai_api_key: 'sk-1', wordpress_app_password: 'pw' }, version: 'v-1' });
+    expect(await store.read('user-1')).toEqual({
+      values: { openai_api_key: 'sk-1', wordpress_app_password: 'pw' },
+      version: 'v-1',
+    });
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
   });
 
@@ -51,14 +59,20 @@ describe('SecretsManagerStore: one secret per owner', () => {
 
   it('refuses a secret of that name that does not hold values, rather than overwrite it', async () => {
     sm.on(GetSecretValueCommand).resolves({ VersionId: 'v-1', SecretString: 'sk-not-json' });
-    await expect(store.read('user-1')).rejects.toThrow('The secret content-publisher/user-1 does not hold settings values');
+    await expect(store.read('user-1')).rejects.toThrow(
+      'The secret content-publisher/user-1 does not hold settings values',
+    );
   });
 
   it('creates the secret, tagged with its owner, on the first write', async () => {
     sm.on(CreateSecretCommand).resolves({});
     const version = await store.write('user-1', { gmail_client_secret: 'shh' }, undefined);
     const input = sm.commandCalls(CreateSecretCommand)[0]!.args[0].input;
-    expect(input).toMatchObject({ Name: 'content-publisher/user-1', ClientRequestToken: version, Tags: [{ Key: 'owner', Value: 'user-1' }] });
+    expect(input).toMatchObject({
+      Name: 'content-publisher/user-1',
+      ClientRequestToken: version,
+      Tags: [{ Key: 'owner', Value: 'user-1' }],
+    });
     expect(written(input).values).toEqual({ gmail_client_secret: 'shh' });
     expect(sm.commandCalls(PutSecretValueCommand)).toHaveLength(0);
   });
@@ -105,7 +119,11 @@ describe('SecretsManagerStore: one secret per owner', () => {
   describe('a secret whose deletion is still finishing', () => {
     const pendingDeletion = (verb: string) =>
       new InvalidRequestException({ message: `You can't ${verb} because it was marked for deletion.`, $metadata: {} });
-    const quick = new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), 'content-publisher/', [1, 1, 1]);
+    const quick = new SecretsManagerStore(
+      new SecretsManagerClient({ region: 'us-east-1' }),
+      'content-publisher/',
+      [1, 1, 1],
+    );
 
     it('reads as absent; an old per-key secret deletes as done', async () => {
       sm.on(GetSecretValueCommand).rejects(pendingDeletion('perform this operation on the secret'));
@@ -127,7 +145,9 @@ describe('SecretsManagerStore: one secret per owner', () => {
     });
 
     it('gives up with the error after its waits', async () => {
-      sm.on(CreateSecretCommand).rejects(pendingDeletion('create this secret because a secret with this name is already scheduled for'));
+      sm.on(CreateSecretCommand).rejects(
+        pendingDeletion('create this secret because a secret with this name is already scheduled for'),
+      );
       await expect(quick.write('u', { k: 'v' }, undefined)).rejects.toThrow(/scheduled for/);
       expect(sm.commandCalls(CreateSecretCommand)).toHaveLength(4);
     });
@@ -162,7 +182,8 @@ describe('SqsJobQueue', () => {
   const sqs = mockClient(SQSClient);
   const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/bulk-jobs';
   const queue = new SqsJobQueue(new SQSClient({ region: 'eu-west-1' }), url);
-  const jobs = (n: number): Job[] => Array.from({ length: n }, (_, i) => ({ type: 'generate-content', userId: 'u1', articleId: `a${i}` }));
+  const jobs = (n: number): Job[] =>
+    Array.from({ length: n }, (_, i) => ({ type: 'generate-content', userId: 'u1', articleId: `a${i}` }));
   const entries = (list: Job[], ids = list.map((_, i) => i)) =>
     list.map((job, i) => ({ Id: String(ids[i]), MessageBody: JSON.stringify(job) }));
   beforeEach(() => {
@@ -179,14 +200,20 @@ describe('SqsJobQueue', () => {
       { QueueUrl: url, Entries: entries(all.slice(10, 20)) },
       { QueueUrl: url, Entries: entries(all.slice(20)) },
     ]);
-    expect(JSON.parse(inputs[0]!.Entries![0]!.MessageBody!)).toEqual({ type: 'generate-content', userId: 'u1', articleId: 'a0' });
+    expect(JSON.parse(inputs[0]!.Entries![0]!.MessageBody!)).toEqual({
+      type: 'generate-content',
+      userId: 'u1',
+      articleId: 'a0',
+    });
   });
 
   it('enqueue sends one job as a batch of one; no jobs, no request', async () => {
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
     await queue.enqueue(jobs(1)[0]!);
     await queue.enqueueAll([]);
-    expect(sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input)).toEqual([{ QueueUrl: url, Entries: entries(jobs(1)) }]);
+    expect(sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: url, Entries: entries(jobs(1)) },
+    ]);
   });
 
   it('sends the entries SQS reports as failed once more, alone', async () => {
@@ -210,19 +237,22 @@ describe('SqsJobQueue', () => {
 
   it('throws JobsNotQueuedError with the jobs still failing after the retry (and those of a refused request); the rest are sent', async () => {
     const all = jobs(25);
-    sqs
-      .on(SendMessageBatchCommand)
-      .callsFake((input: { Entries: { Id: string; MessageBody: string }[] }) => {
-        const first = JSON.parse(input.Entries[0]!.MessageBody) as Job;
-        if (first.articleId === 'a10') throw new Error('AccessDenied');
-        // In the third batch, entry 2 (a22) always fails.
-        const failed = input.Entries.filter((e) => (JSON.parse(e.MessageBody) as Job).articleId === 'a22');
-        return { Successful: [], Failed: failed.map((e) => ({ Id: e.Id, SenderFault: false, Code: 'InternalError', Message: 'try again' })) };
-      });
+    sqs.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string; MessageBody: string }[] }) => {
+      const first = JSON.parse(input.Entries[0]!.MessageBody) as Job;
+      if (first.articleId === 'a10') throw new Error('AccessDenied');
+      // In the third batch, entry 2 (a22) always fails.
+      const failed = input.Entries.filter((e) => (JSON.parse(e.MessageBody) as Job).articleId === 'a22');
+      return {
+        Successful: [],
+        Failed: failed.map((e) => ({ Id: e.Id, SenderFault: false, Code: 'InternalError', Message: 'try again' })),
+      };
+    });
     const error = (await queue.enqueueAll(all).catch((e: unknown) => e)) as JobsNotQueuedError;
     expect(error).toBeInstanceOf(JobsNotQueuedError);
     expect(error.total).toBe(25);
-    expect(error.jobs.map((j) => j.articleId).sort()).toEqual([...all.slice(10, 20).map((j) => j.articleId), 'a22'].sort());
+    expect(error.jobs.map((j) => j.articleId).sort()).toEqual(
+      [...all.slice(10, 20).map((j) => j.articleId), 'a22'].sort(),
+    );
     expect(error.message).toBe('11 of 25 jobs could not be queued');
     // 3 batches, plus one retry of a22 (the refused request is not retried by us: the SDK already retries).
     const inputs = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
@@ -257,7 +287,12 @@ describe('EventBridgeScheduler', () => {
     deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:schedules-dlq',
     now: () => new Date('2026-11-20T00:00:00.000Z'), // a fixed clock: the run below stays in the future
   };
-  const run = { userId: 'u1', articleId: 'mbx1abc2def', platform: 'blog' as const, scheduledFor: '2026-12-01T08:30:00.000Z' };
+  const run = {
+    userId: 'u1',
+    articleId: 'mbx1abc2def',
+    platform: 'blog' as const,
+    scheduledFor: '2026-12-01T08:30:00.000Z',
+  };
 
   it('updates the schedule with the exact definition, the instant in UTC', async () => {
     const scheduler = mockClient(SchedulerClient);
@@ -283,10 +318,14 @@ describe('EventBridgeScheduler', () => {
 
   it('creates the schedule when it does not exist (never made, or already fired and deleted)', async () => {
     const scheduler = mockClient(SchedulerClient);
-    scheduler.on(UpdateScheduleCommand).rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
+    scheduler
+      .on(UpdateScheduleCommand)
+      .rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
     await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
-    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe('at(2026-12-01T08:30:00)');
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe(
+      'at(2026-12-01T08:30:00)',
+    );
   });
 
   it('is unambiguous in the hour a user zone repeats, and sends "now" a minute ahead (the run keeps its time)', async () => {
@@ -306,9 +345,18 @@ describe('EventBridgeScheduler', () => {
 
   it('cancels, ignoring a schedule that is already gone', async () => {
     const scheduler = mockClient(SchedulerClient);
-    scheduler.on(DeleteScheduleCommand).rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).cancel('u1', 'a1', 'linkedin');
-    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({ Name: 'article-a1-linkedin', GroupName: 'content-publisher' });
+    scheduler
+      .on(DeleteScheduleCommand)
+      .rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).cancel(
+      'u1',
+      'a1',
+      'linkedin',
+    );
+    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({
+      Name: 'article-a1-linkedin',
+      GroupName: 'content-publisher',
+    });
   });
 
   it('keeps names within 64 allowed characters for long ids', () => {

@@ -74,12 +74,15 @@ function acceptedKinds(schema: ZodType): Set<string> {
 function maxLength(schema: ZodType): number | null | undefined {
   const strings = nodes(schema).filter((s) => defOf(s).type === 'string');
   if (!strings.length) return undefined;
-  const limits = strings.map((s) => (s as unknown as { maxLength: number | null }).maxLength).filter((n): n is number => typeof n === 'number');
+  const limits = strings
+    .map((s) => (s as unknown as { maxLength: number | null }).maxLength)
+    .filter((n): n is number => typeof n === 'number');
   return limits.length ? Math.min(...limits) : null;
 }
 
 const shapeOf = (schema: ZodType): Record<string, ZodType> => defOf(schema).shape ?? {};
-const isStrict = (schema: ZodType) => defOf(schema).catchall !== undefined && defOf(defOf(schema).catchall!).type === 'never';
+const isStrict = (schema: ZodType) =>
+  defOf(schema).catchall !== undefined && defOf(defOf(schema).catchall!).type === 'never';
 const isRequired = (field: ZodType) => !field.safeParse(undefined).success;
 const enumOptions = (field: ZodType): string[] =>
   nodes(field).flatMap((s) => (defOf(s).type === 'enum' ? Object.values(defOf(s).entries!).map(String) : []));
@@ -107,21 +110,25 @@ interface Case {
 type Answer = { status: number; json: any; text: string; headers: Headers };
 
 /** zod's own wording names no field ("Invalid input: expected string, received number"). */
-const ZOD_WORDING = /^(Invalid input|Too big|Too small|Invalid option|Invalid string|Invalid email|Invalid element|Invalid key|Invalid value|Unrecognized key)|expected [a-z]+, received/;
+const ZOD_WORDING =
+  /^(Invalid input|Too big|Too small|Invalid option|Invalid string|Invalid email|Invalid element|Invalid key|Invalid value|Unrecognized key)|expected [a-z]+, received/;
 
 /** Why the answer is not a clear refusal, or undefined when it is. */
 function problem(route: RouteDef, res: Answer, { expect: expected, misleading }: Case): string | undefined {
-  if (expected === 'stripped' || expected === 'lenient') return res.status >= 500 ? `answered ${res.status}: ${res.text.slice(0, 200)}` : undefined;
+  if (expected === 'stripped' || expected === 'lenient')
+    return res.status >= 500 ? `answered ${res.status}: ${res.text.slice(0, 200)}` : undefined;
   // The OAuth callbacks are a browser's landing page: they may refuse by redirecting with an error.
   if (route.access === 'public' && route.method === 'GET' && res.status >= 300 && res.status < 400) {
     const location = res.headers.get('location') ?? '';
     return /[?&][a-z_]*error=/.test(location) ? undefined : `redirected to ${location} without an error`;
   }
-  if (expected === 'notFound' && res.status !== 404) return `answered ${res.status} instead of 404: ${res.text.slice(0, 200)}`;
+  if (expected === 'notFound' && res.status !== 404)
+    return `answered ${res.status} instead of 404: ${res.text.slice(0, 200)}`;
   if (res.status < 400 || res.status >= 500) return `answered ${res.status}: ${res.text.slice(0, 200)}`;
   const message: unknown = res.json?.message;
   if (typeof message !== 'string' || message.trim().length < 5) return `no clear message: ${res.text.slice(0, 200)}`;
-  if (/^\s*[[{]/.test(message) || message === Messages.internal || /internal server error/i.test(message)) return `unclear message: ${message}`;
+  if (/^\s*[[{]/.test(message) || message === Messages.internal || /internal server error/i.test(message))
+    return `unclear message: ${message}`;
   if (ZOD_WORDING.test(message)) return `zod's wording, naming no field: "${message}"`;
   if (misleading?.test(message)) return `misleading message: "${message}"`;
   if (/: ?(,|$)/.test(message)) return `a name is missing from the message: "${message}"`;
@@ -135,8 +142,9 @@ function changes(before: Item[], after: Item[]): string | undefined {
   const was = new Map(before.map((i) => [itemKey(i), JSON.stringify(i)]));
   const now = new Map(after.map((i) => [itemKey(i), JSON.stringify(i)]));
   const out: string[] = [];
-  for (const [k, v] of now) if (!was.has(k)) out.push(`added ${k}`);
-  else if (was.get(k) !== v) out.push(`changed ${k}`);
+  for (const [k, v] of now)
+    if (!was.has(k)) out.push(`added ${k}`);
+    else if (was.get(k) !== v) out.push(`changed ${k}`);
   for (const k of was.keys()) if (!now.has(k)) out.push(`deleted ${k}`);
   return out.length ? out.join(', ') : undefined;
 }
@@ -145,14 +153,19 @@ function changes(before: Item[], after: Item[]): string | undefined {
 function plainHttpCall(route: RouteDef, c: Case): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = c.options.rawBody ?? '';
-    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...(route.access !== 'public' && admin.cookie ? { cookie: admin.cookie } : {}) };
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...(route.access !== 'public' && admin.cookie ? { cookie: admin.cookie } : {}),
+    };
     const req = httpRequest(`${app.url}${c.path}`, { method: route.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') answerHeaders.set(name, value);
+        for (const [name, value] of Object.entries(res.headers))
+          if (typeof value === 'string') answerHeaders.set(name, value);
         let json: unknown;
         try {
           json = JSON.parse(text);
@@ -226,13 +239,20 @@ function existing(route: RouteDef, name: string): string {
 }
 
 function pathOf(route: RouteDef, overrides: Record<string, string> = {}, query = ''): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => overrides[name] ?? encodeURIComponent(existing(route, name)));
+  const path = route.path.replace(
+    /\{(\w+)\}/g,
+    (_m, name: string) => overrides[name] ?? encodeURIComponent(existing(route, name)),
+  );
   return query ? `${path}?${query}` : path;
 }
 
 const json = (body: unknown): CallOptions => ({ body });
-const raw = (rawBody: string, headers?: Record<string, string>): CallOptions => ({ rawBody, ...(headers ? { headers } : {}) });
-const without = (body: Record<string, unknown>, name: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== name));
+const raw = (rawBody: string, headers?: Record<string, string>): CallOptions => ({
+  rawBody,
+  ...(headers ? { headers } : {}),
+});
+const without = (body: Record<string, unknown>, name: string) =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => k !== name));
 const longer = (value: unknown, length: number) => {
   const start = typeof value === 'string' ? value.slice(0, length) : '';
   return start + 'a'.repeat(length - start.length);
@@ -253,7 +273,11 @@ const UNSAFE_CHARACTERS = [
  * an account made before the rule may have one with such a character: refusing it would lock it out.
  * The setup code is compared with the configured one and never stored (and ignored once an admin exists).
  */
-const UNSAFE_CHARACTERS_ALLOWED = new Set(['auth.login password', 'auth.changePassword currentPassword', 'auth.register setupCode']);
+const UNSAFE_CHARACTERS_ALLOWED = new Set([
+  'auth.login password',
+  'auth.changePassword currentPassword',
+  'auth.register setupCode',
+]);
 
 /** The example's text with `ch` in the middle (so that trimming cannot drop it), or a plain text with it. */
 const withCharacter = (value: unknown, ch: string) => {
@@ -284,16 +308,42 @@ function bodyCases(route: RouteDef): Case[] {
     { label: 'without a body', path, options: {} },
     { label: 'with an empty body', path, options: raw('') },
     { label: 'with the body as text/plain', path, options: raw(exampleJson, { 'content-type': 'text/plain' }) },
-    { label: 'with the body as a form', path, options: raw('a=1&b=2', { 'content-type': 'application/x-www-form-urlencoded' }) },
-    ...[[], [example], 'text', null, 42, true].map((value) => ({ label: `with the JSON ${JSON.stringify(value).slice(0, 30)} as body`, path, options: raw(JSON.stringify(value)) })),
-    { label: 'with deeply nested JSON', path, options: raw(`{"a":${'['.repeat(NESTING)}${']'.repeat(NESTING)}}`), plainHttp: true },
-    { label: 'with a body over 1 MB', path, options: raw(JSON.stringify({ ...example, padding: 'a'.repeat(MAX_BODY_BYTES) })) },
-    { label: 'with a body over 1 MB of multi-byte text', path, options: raw(JSON.stringify({ ...example, padding: 'é'.repeat(MAX_BODY_BYTES / 2 + 1) })) },
+    {
+      label: 'with the body as a form',
+      path,
+      options: raw('a=1&b=2', { 'content-type': 'application/x-www-form-urlencoded' }),
+    },
+    ...[[], [example], 'text', null, 42, true].map((value) => ({
+      label: `with the JSON ${JSON.stringify(value).slice(0, 30)} as body`,
+      path,
+      options: raw(JSON.stringify(value)),
+    })),
+    {
+      label: 'with deeply nested JSON',
+      path,
+      options: raw(`{"a":${'['.repeat(NESTING)}${']'.repeat(NESTING)}}`),
+      plainHttp: true,
+    },
+    {
+      label: 'with a body over 1 MB',
+      path,
+      options: raw(JSON.stringify({ ...example, padding: 'a'.repeat(MAX_BODY_BYTES) })),
+    },
+    {
+      label: 'with a body over 1 MB of multi-byte text',
+      path,
+      options: raw(JSON.stringify({ ...example, padding: 'é'.repeat(MAX_BODY_BYTES / 2 + 1) })),
+    },
   ];
   if (!schema.safeParse({}).success) cases.push({ label: 'with an empty object', path, options: json({}) });
 
   const stripped = !isStrict(schema);
-  cases.push({ label: 'with an unknown field', path, options: json({ ...example, unexpectedField: MARKER }), expect: stripped ? 'stripped' : 'refused' });
+  cases.push({
+    label: 'with an unknown field',
+    path,
+    options: json({ ...example, unexpectedField: MARKER }),
+    expect: stripped ? 'stripped' : 'refused',
+  });
   for (const key of ['__proto__', 'constructor']) {
     const body = `{"${key}":{"role":"admin","marker":"${MARKER}"}${exampleJson === '{}' ? '}' : `,${exampleJson.slice(1)}`}`;
     cases.push({ label: `with a ${key} field`, path, options: raw(body), expect: stripped ? 'stripped' : 'refused' });
@@ -309,15 +359,28 @@ function bodyCases(route: RouteDef): Case[] {
     }
     const max = maxLength(field);
     if (typeof max === 'number' && max < MAX_BODY_BYTES) {
-      cases.push({ label: `with ${name} of ${max + 1} characters`, path, options: json({ ...example, [name]: longer(example[name], max + 1) }), misleading: /required/i });
+      cases.push({
+        label: `with ${name} of ${max + 1} characters`,
+        path,
+        options: json({ ...example, [name]: longer(example[name], max + 1) }),
+        misleading: /required/i,
+      });
     }
     if (kinds.has('string') && !UNSAFE_CHARACTERS_ALLOWED.has(`${route.id} ${name}`)) {
       for (const [what, ch] of UNSAFE_CHARACTERS) {
-        cases.push({ label: `with ${name} containing ${what}`, path, options: json({ ...example, [name]: withCharacter(example[name], ch) }) });
+        cases.push({
+          label: `with ${name} containing ${what}`,
+          path,
+          options: json({ ...example, [name]: withCharacter(example[name], ch) }),
+        });
       }
     }
     if (name in DANGLING_REFERENCES) {
-      cases.push({ label: `with a ${name} that names nothing`, path, options: json({ ...example, [name]: DANGLING_REFERENCES[name] }) });
+      cases.push({
+        label: `with a ${name} that names nothing`,
+        path,
+        options: json({ ...example, [name]: DANGLING_REFERENCES[name] }),
+      });
     }
   }
   return cases;
@@ -329,9 +392,24 @@ function paramCases(route: RouteDef): Case[] {
   const shape = shapeOf(route.params!);
   return paramNames(route).flatMap((name) => {
     const max = maxLength(shape[name]!) ?? 64;
-    const malformed = ['bad%20id!', 'a'.repeat(max + 1), '%ZZ', '%E0%A4%A', '%2E%2E', '..%2F..%2Fetc', '%C3%A9t%C3%A9', '%00', "x'%20OR%20'1'%3D'1"];
+    const malformed = [
+      'bad%20id!',
+      'a'.repeat(max + 1),
+      '%ZZ',
+      '%E0%A4%A',
+      '%2E%2E',
+      '..%2F..%2Fetc',
+      '%C3%A9t%C3%A9',
+      '%00',
+      "x'%20OR%20'1'%3D'1",
+    ];
     return [
-      { label: `with a ${name} that does not exist`, path: pathOf(route, { [name]: `no-such-${name.toLowerCase()}-0000` }), options, expect: 'notFound' as const },
+      {
+        label: `with a ${name} that does not exist`,
+        path: pathOf(route, { [name]: `no-such-${name.toLowerCase()}-0000` }),
+        options,
+        expect: 'notFound' as const,
+      },
       ...malformed.map((value) => ({
         label: `with the ${name} ${value.length > max ? `of ${value.length} characters` : value}`,
         path: pathOf(route, { [name]: value }),
@@ -348,15 +426,28 @@ function queryCases(route: RouteDef): Case[] {
   for (const [name, field] of Object.entries(shapeOf(schema))) {
     for (const value of ['not-a-choice', '', '12345', 'true,false', '[object Object]']) {
       if (schema.safeParse({ [name]: value }).success) continue;
-      cases.push({ label: `with ?${name}=${value}`, path: pathOf(route, {}, `${name}=${encodeURIComponent(value)}`), options: {} });
+      cases.push({
+        label: `with ?${name}=${value}`,
+        path: pathOf(route, {}, `${name}=${encodeURIComponent(value)}`),
+        options: {},
+      });
     }
     const [option] = enumOptions(field);
     if (option !== undefined) {
-      cases.push({ label: `with ?${name} twice`, path: pathOf(route, {}, `${name}=${option}&${name}=${option}`), options: {} });
+      cases.push({
+        label: `with ?${name} twice`,
+        path: pathOf(route, {}, `${name}=${option}&${name}=${option}`),
+        options: {},
+      });
     }
     const max = maxLength(field);
     if (typeof max === 'number') {
-      cases.push({ label: `with ?${name} of ${max + 1} characters`, path: pathOf(route, {}, `${name}=${'a'.repeat(max + 1)}`), options: {}, misleading: /required/i });
+      cases.push({
+        label: `with ?${name} of ${max + 1} characters`,
+        path: pathOf(route, {}, `${name}=${'a'.repeat(max + 1)}`),
+        options: {},
+        misleading: /required/i,
+      });
     }
   }
   cases.push({
@@ -367,7 +458,12 @@ function queryCases(route: RouteDef): Case[] {
   });
   // Not %-encoding, an empty name, an empty pair: strict schemas refuse the unknown (empty) name, the others may ignore it all.
   const malformed = `${Object.keys(shapeOf(schema))[0] ?? 'x'}=%ZZ&=&&%E0%A4%A`;
-  cases.push({ label: 'with a malformed query string', path: pathOf(route, {}, malformed), options: {}, expect: isStrict(schema) ? 'refused' : 'lenient' });
+  cases.push({
+    label: 'with a malformed query string',
+    path: pathOf(route, {}, malformed),
+    options: {},
+    expect: isStrict(schema) ? 'refused' : 'lenient',
+  });
   return cases;
 }
 
@@ -384,8 +480,11 @@ beforeAll(async () => {
   await admin.call('/api/auth/register', { body: registration() });
   const pending = registration();
   await new Client(app.url).call('/api/auth/register', { body: pending });
-  pendingUserId = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === pending.email)._id;
-  articleId = (await admin.call('/api/articles', { body: { title: 'Bad input probe', topic: 'Refusals' } })).json.article._id;
+  pendingUserId = (await admin.call('/api/admin/users')).json.users.find(
+    (u: { email: string }) => u.email === pending.email,
+  )._id;
+  articleId = (await admin.call('/api/articles', { body: { title: 'Bad input probe', topic: 'Refusals' } })).json
+    .article._id;
   await drafted(admin, articleId);
   await admin.call('/api/settings', { body: { key: settingKey, value: 'probe-value' } });
 }, 60_000);
@@ -407,7 +506,8 @@ describe('the schemas behind the route table', () => {
         const schema = (route as RouteDef)[part];
         if (!schema) continue;
         expect(defOf(schema).type, `${route.id} ${part}`).toBe('object');
-        for (const [name, field] of Object.entries(shapeOf(schema))) if (maxLength(field) === null) unlimited.push(`${route.id} ${part}.${name}`);
+        for (const [name, field] of Object.entries(shapeOf(schema)))
+          if (maxLength(field) === null) unlimited.push(`${route.id} ${part}.${name}`);
       }
     }
     expect(unlimited).toEqual([]);

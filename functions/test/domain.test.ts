@@ -28,7 +28,11 @@ describe('sessions', () => {
     const next = readCookie([(await sessions.issue('user-1', 3)).split(';')[0]!], 'session');
     expect(await sessions.verify(next)).toMatchObject({ userId: 'user-1', version: 3 });
     expect((await sessions.verify(next))!.id).not.toBe((await sessions.verify(token))!.id);
-    const other = new Sessions({ key: async () => new TextEncoder().encode('x'.repeat(48)), ttlSeconds: 60, secureCookie: false });
+    const other = new Sessions({
+      key: async () => new TextEncoder().encode('x'.repeat(48)),
+      ttlSeconds: 60,
+      secureCookie: false,
+    });
     expect(await other.verify(token)).toBeUndefined();
     const expired = new Sessions({ key, ttlSeconds: -10, secureCookie: false });
     const old = readCookie([(await expired.issue('user-1')).split(';')[0]!], 'session');
@@ -62,15 +66,26 @@ describe('scheduleArticle', () => {
   it('puts the previous time back when the schedule cannot be made, so the card never shows a time that will not run', async () => {
     const previous = '2030-01-01T09:00:00.000Z';
     const { store, article } = oneArticleStore({ blog: previous, linkedin: null });
-    const scheduler = { schedule: async () => Promise.reject(new Error('ThrottlingException')), cancel: async () => {} } as unknown as Scheduler;
+    const scheduler = {
+      schedule: async () => Promise.reject(new Error('ThrottlingException')),
+      cancel: async () => {},
+    } as unknown as Scheduler;
     const now = new Date('2029-12-01T00:00:00.000Z');
     await expect(
-      scheduleArticle({ articles: store, scheduler, now }, 'u1', 'a1', { platform: 'blog', datetime: '2030-02-01T10:00:00.000Z' }),
+      scheduleArticle({ articles: store, scheduler, now }, 'u1', 'a1', {
+        platform: 'blog',
+        datetime: '2030-02-01T10:00:00.000Z',
+      }),
     ).rejects.toThrow('ThrottlingException');
     expect(article.scheduled.blog).toBe(previous);
 
     const { store: fresh, article: unscheduled } = oneArticleStore({ blog: null, linkedin: null });
-    await expect(scheduleArticle({ articles: fresh, scheduler, now }, 'u1', 'a1', { platform: 'linkedin', datetime: '2030-02-01T10:00:00.000Z' })).rejects.toThrow();
+    await expect(
+      scheduleArticle({ articles: fresh, scheduler, now }, 'u1', 'a1', {
+        platform: 'linkedin',
+        datetime: '2030-02-01T10:00:00.000Z',
+      }),
+    ).rejects.toThrow();
     expect(unscheduled.scheduled.linkedin).toBeNull();
   });
 });

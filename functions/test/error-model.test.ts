@@ -24,7 +24,11 @@ const handler = createApiHandler({
   },
 });
 
-const context = { functionName: 'auth', awsRequestId: 'req-1', invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth' } as Context;
+const context = {
+  functionName: 'auth',
+  awsRequestId: 'req-1',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth',
+} as Context;
 const event = {
   version: '2.0',
   routeKey: 'POST /api/auth/logout',
@@ -32,7 +36,13 @@ const event = {
   rawQueryString: '',
   headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com' },
   requestContext: {
-    http: { method: 'POST', path: '/api/auth/logout', protocol: 'HTTP/1.1', sourceIp: '130.176.1.1', userAgent: 'test' },
+    http: {
+      method: 'POST',
+      path: '/api/auth/logout',
+      protocol: 'HTTP/1.1',
+      sourceIp: '130.176.1.1',
+      userAgent: 'test',
+    },
     requestId: 'r',
     routeKey: 'POST /api/auth/logout',
     stage: '$default',
@@ -79,7 +89,9 @@ describe('error model: domain error kind → HTTP status (middleware only)', () 
   });
 
   it('an integration error no domain call mapped: 502 with its (user-facing) message and code, not a 500', async () => {
-    const res = await answer(new IntegrationError('LinkedIn refused the access token. Reconnect LinkedIn in Settings.', 'linkedin_token', 401));
+    const res = await answer(
+      new IntegrationError('LinkedIn refused the access token. Reconnect LinkedIn in Settings.', 'linkedin_token', 401),
+    );
     expect(res.status).toBe(502);
     expect(res.body).toEqual({
       error: 'LinkedIn refused the access token. Reconnect LinkedIn in Settings.',

@@ -32,7 +32,9 @@ beforeAll(async () => {
   other = new Client(app.url);
   const body = registration();
   await other.call('/api/auth/register', { body });
-  const id = (await admin.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  const id = (await admin.call('/api/admin/users')).json.users.find(
+    (u: { email: string }) => u.email === body.email,
+  )._id;
   await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
   await other.call('/api/auth/login', { body: { email: body.email, password: body.password } });
 });
@@ -56,14 +58,20 @@ describe('WordPress', () => {
 
   it('tests credentials with a reason a person can act on, and saves nothing that fails', async () => {
     const before = await app.items();
-    const wrong = await call(owner, '/api/wordpress/test-connection', { body: { ...good(), appPassword: 'nope nope nope nope' } });
+    const wrong = await call(owner, '/api/wordpress/test-connection', {
+      body: { ...good(), appPassword: 'nope nope nope nope' },
+    });
     expect(wrong.status).toBe(200);
     expect(wrong.json.success).toBe(false);
     expect(wrong.json.error).toMatch(/application password/i);
-    const save = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: 'nope nope nope nope' } });
+    const save = await call(owner, '/api/wordpress/credentials', {
+      body: { ...good(), appPassword: 'nope nope nope nope' },
+    });
     expect(save.status).toBe(400);
     expect(save.json.message).toMatch(/^Cannot save invalid credentials: /);
-    const masked = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: '••••••••5678' } });
+    const masked = await call(owner, '/api/wordpress/credentials', {
+      body: { ...good(), appPassword: '••••••••5678' },
+    });
     expect(masked.status).toBe(400);
     expect(await app.items()).toEqual(before);
 
@@ -77,10 +85,14 @@ describe('WordPress', () => {
     expect(saved.json).toMatchObject({ success: true, user: { name: FAKE_WP_EDITOR.name } });
     const status = await call(owner, '/api/wordpress/credentials');
     expect(status.json).toMatchObject({ configured: true, siteUrl: wp.url, username: 'editor', hasAppPassword: true });
-    expect((await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) => s.key.startsWith('wordpress_'))).toBe(false);
+    expect(
+      (await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) => s.key.startsWith('wordpress_')),
+    ).toBe(false);
 
     // Editing: a blank password keeps the saved one.
-    const edit = await call(owner, '/api/wordpress/credentials', { body: { ...good(), appPassword: '', skipPasswordUpdate: true } });
+    const edit = await call(owner, '/api/wordpress/credentials', {
+      body: { ...good(), appPassword: '', skipPasswordUpdate: true },
+    });
     expect(edit.status).toBe(200);
     const moved = await call(owner, '/api/wordpress/credentials', { body: { ...good(), siteUrl: `${wp.url}/other` } });
     expect(moved.status).toBe(400);
@@ -98,12 +110,18 @@ describe('LinkedIn', () => {
   });
 
   it('tests and saves the app credentials', async () => {
-    const bad = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId, clientSecret: 'wrong-secret' } });
+    const bad = await call(owner, '/api/linkedin/test-connection', {
+      body: { clientId: li.app.clientId, clientSecret: 'wrong-secret' },
+    });
     expect(bad.json.success).toBe(false);
     expect(bad.json.error).toBeTruthy();
-    const good = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+    const good = await call(owner, '/api/linkedin/test-connection', {
+      body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+    });
     expect(good.json.success).toBe(true);
-    const saved = await call(owner, '/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+    const saved = await call(owner, '/api/linkedin/credentials', {
+      body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+    });
     expect(saved.json).toEqual({ success: true, message: 'LinkedIn credentials saved' });
     const status = await call(owner, '/api/linkedin/status');
     expect(status.json).toMatchObject({ clientId: li.app.clientId, hasClientSecret: true, connected: false });
@@ -122,7 +140,10 @@ describe('LinkedIn', () => {
   });
 
   it('connects through the OAuth flow: token stored, redirect carries linkedin_connected=true', async () => {
-    const res = await call(owner, `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`);
+    const res = await call(
+      owner,
+      `/api/linkedin/auth-url?redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`,
+    );
     expect(res.json.success).toBe(true);
     const url = new URL(res.json.authUrl);
     expect(url.searchParams.get('client_id')).toBe(li.app.clientId);
@@ -131,7 +152,13 @@ describe('LinkedIn', () => {
     const done = await completeOAuth(owner, res.json.authUrl);
     expect(done).toMatchObject({ status: 302, location: '/settings?linkedin_connected=true' });
     const status = (await call(owner, '/api/linkedin/status')).json;
-    expect(status).toMatchObject({ connected: true, memberName: li.member.name, expiringSoon: false, expired: false, canPostAsPage: false });
+    expect(status).toMatchObject({
+      connected: true,
+      memberName: li.member.name,
+      expiringSoon: false,
+      expired: false,
+      canPostAsPage: false,
+    });
     expect(Date.parse(status.expiresAt) - Date.now()).toBeGreaterThan(59 * 24 * 3600 * 1000);
     const test = await call(owner, '/api/linkedin/test-connection', { body: { clientId: li.app.clientId } });
     expect(test.json).toMatchObject({ success: true, message: `Connected to LinkedIn as ${li.member.name}` });
@@ -151,18 +178,23 @@ describe('LinkedIn', () => {
     const connect = async (query = '') => {
       const res = await call(owner, `/api/linkedin/auth-url${query}`);
       expect(res.status).toBe(200);
-      return { scopes: new URL(res.json.authUrl).searchParams.get('scope')!.split(' '), done: await completeOAuth(owner, res.json.authUrl) };
+      return {
+        scopes: new URL(res.json.authUrl).searchParams.get('scope')!.split(' '),
+        done: await completeOAuth(owner, res.json.authUrl),
+      };
     };
     const status = async () => (await call(owner, '/api/linkedin/status')).json;
-    const storedScopes = async () =>
-      (await app.items()).find((i) => i.SK === 'SETTING#linkedin_scopes');
+    const storedScopes = async () => (await app.items()).find((i) => i.SK === 'SETTING#linkedin_scopes');
     const ownerId = async () => (await owner.call('/api/auth/me')).json.user._id as string;
 
     async function companyArticle(title: string) {
-      const id = (await owner.call('/api/articles', { body: { title, topic: 'LinkedIn pages', keyword: 'pages' } })).json.article._id as string;
+      const id = (await owner.call('/api/articles', { body: { title, topic: 'LinkedIn pages', keyword: 'pages' } }))
+        .json.article._id as string;
       await drafted(owner, id);
       expect((await owner.call(`/api/articles/${id}`)).json.article.linkedin.content.trim()).not.toBe('');
-      expect((await call(owner, `/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status).toBe(200);
+      expect(
+        (await call(owner, `/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status,
+      ).toBe(200);
       return id;
     }
 
@@ -174,7 +206,11 @@ describe('LinkedIn', () => {
       expect(await status()).toMatchObject({ connected: true, canPostAsPage: false });
       // The granted scopes are kept beside the token, out of the API Keys list.
       expect(await storedScopes()).toBeDefined();
-      expect((await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) => s.key.startsWith('linkedin_'))).toBe(false);
+      expect(
+        (await call(owner, '/api/settings?mask=false')).json.some((s: { key: string }) =>
+          s.key.startsWith('linkedin_'),
+        ),
+      ).toBe(false);
     });
 
     it('pages=true for an app without the Community Management API: LinkedIn refuses the consent, nothing changes', async () => {
@@ -189,7 +225,9 @@ describe('LinkedIn', () => {
     });
 
     it('pages=true for an app with the Community Management API: granted, and the status says page posting is available', async () => {
-      const { scopes, done } = await connect(`?pages=true&redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`);
+      const { scopes, done } = await connect(
+        `?pages=true&redirectUri=${encodeURIComponent(`${app.url}/api/linkedin/callback`)}`,
+      );
       expect(scopes).toEqual([...SELF_SERVE, ...ORG_SCOPES]);
       expect(done.location).toBe('/settings?linkedin_connected=true');
       expect(await status()).toMatchObject({ connected: true, canPostAsPage: true });
@@ -224,7 +262,9 @@ describe('LinkedIn', () => {
       expect(article.lastError).toMatchObject({ code: 'linkedin_page_access_needed' });
       // Only the failure is recorded on the article (and the article lists' version moves), as for every failed publish.
       const strip = (items: Record<string, unknown>[]) =>
-        items.map(({ articlesVersion: _v, ...i }) => (i.SK === `ARTICLE#${id}` ? { ...i, lastError: undefined, updatedAt: undefined } : i));
+        items.map(({ articlesVersion: _v, ...i }) =>
+          i.SK === `ARTICLE#${id}` ? { ...i, lastError: undefined, updatedAt: undefined } : i,
+        );
       expect(strip(await app.items())).toEqual(strip(before));
 
       expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
@@ -253,11 +293,15 @@ describe('LinkedIn', () => {
   });
 
   it('keeps an automation webhook with a signing secret shown once', async () => {
-    const set = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: 'https://hooks.example.com/abc' } });
+    const set = await call(owner, '/api/linkedin/zapier-webhook', {
+      body: { webhookUrl: 'https://hooks.example.com/abc' },
+    });
     expect(set.json.signingSecret).toMatch(/^whsec_/);
     const get = await call(owner, '/api/linkedin/zapier-webhook');
     expect(get.json).toEqual({ success: true, webhookUrl: 'https://hooks.example.com/abc', hasSigningSecret: true });
-    const again = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: 'https://hooks.example.com/def' } });
+    const again = await call(owner, '/api/linkedin/zapier-webhook', {
+      body: { webhookUrl: 'https://hooks.example.com/def' },
+    });
     expect(again.json.signingSecret).toBeUndefined();
     seen.splice(seen.indexOf(set.text), 1); // shown once on purpose
   });
@@ -278,8 +322,11 @@ describe('Gmail', () => {
     ]) {
       expect((await call(owner, '/api/settings', { body: { key, value } })).status).toBeLessThan(300);
     }
-    expect((await call(owner, '/api/settings', { body: { key: 'notification_email', value: 'not-an-address' } })).status).toBe(400);
-    for (const legacy of ['email_host', 'email_password']) expect((await call(owner, `/api/settings/${legacy}`, { method: 'DELETE' })).status).toBe(404);
+    expect(
+      (await call(owner, '/api/settings', { body: { key: 'notification_email', value: 'not-an-address' } })).status,
+    ).toBe(400);
+    for (const legacy of ['email_host', 'email_password'])
+      expect((await call(owner, `/api/settings/${legacy}`, { method: 'DELETE' })).status).toBe(404);
 
     const { authUrl } = (await call(owner, '/api/email/oauth/auth')).json;
     const params = new URL(authUrl).searchParams;
@@ -289,10 +336,16 @@ describe('Gmail', () => {
     const done = await completeOAuth(owner, authUrl);
     expect(done.location).toBe('/settings?gmail_connected=true');
     const status = (await call(owner, '/api/email/settings')).json;
-    expect(status).toMatchObject({ authenticated: true, notificationEmail: 'owner@example.com', gmailClientId: google.client.clientId });
+    expect(status).toMatchObject({
+      authenticated: true,
+      notificationEmail: 'owner@example.com',
+      gmailClientId: google.client.clientId,
+    });
     expect(status.gmailClientSecret).toMatch(/^•+/);
 
-    const sent = await call(owner, '/api/email/test', { body: { to: 'owner@example.com', subject: 'Zur Freigabe: Grüße ✅', message: 'Hallo', method: 'gmail' } });
+    const sent = await call(owner, '/api/email/test', {
+      body: { to: 'owner@example.com', subject: 'Zur Freigabe: Grüße ✅', message: 'Hallo', method: 'gmail' },
+    });
     expect(sent.json).toEqual({ success: true, message: 'Test email sent successfully! Check your inbox.' });
     const message = google.sentMessages.at(-1)!;
     expect(message.to).toBe('owner@example.com');

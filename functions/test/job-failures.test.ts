@@ -16,7 +16,8 @@ beforeAll(async () => {
   process.env.GOOGLE_API_URL = google.apiUrl;
   app = await startTestApp();
   owner = new Client(app.url);
-  userId = (await owner.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
+  userId = (await owner.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user
+    ._id;
   for (const [key, value] of [
     ['notification_email', 'owner@example.com'],
     ['gmail_client_id', google.client.clientId],
@@ -35,11 +36,18 @@ afterAll(async () => {
 });
 
 async function scheduledArticle(title: string) {
-  const id = (await owner.call('/api/articles', { body: { title, topic: 'Failures', keyword: 'retries' } })).json.article._id as string;
+  const id = (await owner.call('/api/articles', { body: { title, topic: 'Failures', keyword: 'retries' } })).json
+    .article._id as string;
   await drafted(owner, id);
   const at = new Date(Date.now() + 3600_000).toISOString();
-  expect((await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } })).status).toBe(200);
-  return { id, job: { type: 'generate-and-notify' as const, userId, articleId: id, platform: 'blog' as const, scheduledFor: at } };
+  expect(
+    (await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } }))
+      .status,
+  ).toBe(200);
+  return {
+    id,
+    job: { type: 'generate-and-notify' as const, userId, articleId: id, platform: 'blog' as const, scheduledFor: at },
+  };
 }
 
 const article = async (id: string) => (await owner.call(`/api/articles/${id}`)).json.article;
@@ -70,13 +78,22 @@ describe('a scheduled run whose approval e-mail cannot be sent', () => {
     const failedInvocation = {
       version: '1.0',
       timestamp: new Date().toISOString(),
-      requestContext: { requestId: 'r-1', functionArn: 'arn:aws:lambda:us-east-1:111111111111:function:worker:$LATEST', condition: 'RetriesExhausted', approximateInvokeCount: 3 },
+      requestContext: {
+        requestId: 'r-1',
+        functionArn: 'arn:aws:lambda:us-east-1:111111111111:function:worker:$LATEST',
+        condition: 'RetriesExhausted',
+        approximateInvokeCount: 3,
+      },
       requestPayload: job,
       responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
       responsePayload: { errorType: 'RecordedRunFailure', errorMessage: 'The approval e-mail could not be sent' },
     };
     const sentBefore = google.sentMessages.length;
-    const answer = await worker({ Records: [{ messageId: 'm-1', body: JSON.stringify(failedInvocation), attributes: { ApproximateReceiveCount: '1' } }] });
+    const answer = await worker({
+      Records: [
+        { messageId: 'm-1', body: JSON.stringify(failedInvocation), attributes: { ApproximateReceiveCount: '1' } },
+      ],
+    });
     expect(answer).toEqual({ batchItemFailures: [] });
     expect(google.sentMessages.length).toBe(sentBefore + 1);
     expect((await article(id)).lastError).toBeNull();
@@ -86,7 +103,13 @@ describe('a scheduled run whose approval e-mail cannot be sent', () => {
 describe('what the worker is sent', () => {
   it('an invocation that is not a job is thrown (so it ends in the failure queue) and records nothing', async () => {
     const { id } = await scheduledArticle('Not a job');
-    const failing = { type: 'generate-image' as const, userId, articleId: id, description: 'a lighthouse', requestedAt: 'not-a-time' };
+    const failing = {
+      type: 'generate-image' as const,
+      userId,
+      articleId: id,
+      description: 'a lighthouse',
+      requestedAt: 'not-a-time',
+    };
     await expect(worker(failing)).rejects.toThrow(/Not a job/);
     expect((await article(id)).lastError).toBeNull();
   });

@@ -43,7 +43,11 @@ describe('ListCache', () => {
       await gate;
       return 'body';
     };
-    const pending = [cache.get('u1', '1', 'all', build), cache.get('u1', '1', 'all', build), cache.get('u1', '1', 'all', build)];
+    const pending = [
+      cache.get('u1', '1', 'all', build),
+      cache.get('u1', '1', 'all', build),
+      cache.get('u1', '1', 'all', build),
+    ];
     release();
     expect(await Promise.all(pending)).toEqual(['body', 'body', 'body']);
     expect(calls).toBe(1);
@@ -51,7 +55,9 @@ describe('ListCache', () => {
 
   it('a failed build is not kept', async () => {
     const cache = new ListCache();
-    await expect(cache.get('u1', '1', 'all', async () => Promise.reject(new Error('DynamoDB is down')))).rejects.toThrow('DynamoDB is down');
+    await expect(
+      cache.get('u1', '1', 'all', async () => Promise.reject(new Error('DynamoDB is down'))),
+    ).rejects.toThrow('DynamoDB is down');
     expect(await cache.get('u1', '1', 'all', async () => 'body')).toBe('body');
   });
 

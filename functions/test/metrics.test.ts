@@ -13,13 +13,20 @@ import { createMetrics, MetricsRecorder, metricsEnabled } from '../src/metrics.j
 async function output(fn: () => unknown): Promise<Record<string, any>[]> {
   const lines: string[] = [];
   const record = (chunk: unknown) => (lines.push(String(chunk)), true);
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(record), vi.spyOn(process.stderr, 'write').mockImplementation(record)];
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(record),
+    vi.spyOn(process.stderr, 'write').mockImplementation(record),
+  ];
   try {
     await fn();
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
-  return lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return lines
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** The EMF lines `fn` printed (Powertools prints them to stdout). */
@@ -32,13 +39,18 @@ const emf = (line: Record<string, any>) => {
   return {
     namespace: directive.Namespace,
     dimensions: Object.fromEntries(dimensions.map((d) => [d, line[d]])),
-    metrics: Object.fromEntries(directive.Metrics.map((m: { Name: string; Unit: string }) => [m.Name, { unit: m.Unit, value: line[m.Name] }])),
+    metrics: Object.fromEntries(
+      directive.Metrics.map((m: { Name: string; Unit: string }) => [m.Name, { unit: m.Unit, value: line[m.Name] }]),
+    ),
   };
 };
 
 function recorder() {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-  const metrics = createMetrics({ POWERTOOLS_METRICS_NAMESPACE: 'content-publisher-test', POWERTOOLS_SERVICE_NAME: 'content-publisher-worker' });
+  const metrics = createMetrics({
+    POWERTOOLS_METRICS_NAMESPACE: 'content-publisher-test',
+    POWERTOOLS_SERVICE_NAME: 'content-publisher-worker',
+  });
   return { metrics, events: new MetricsRecorder(metrics) };
 }
 
@@ -80,10 +92,22 @@ describe('business metrics as EMF (metrics.ts)', () => {
       metrics.publishStoredMetrics();
     });
     expect(lines.map(emf).map(({ dimensions, metrics: m }) => ({ dimensions, metrics: m }))).toEqual([
-      { dimensions: { service: 'content-publisher-worker', code: 'ai_rate_limited' }, metrics: { DraftFailed: { unit: 'Count', value: 1 } } },
-      { dimensions: { service: 'content-publisher-worker' }, metrics: { ApprovalEmailSent: { unit: 'Count', value: 1 } } },
-      { dimensions: { service: 'content-publisher-worker', code: 'email_failed' }, metrics: { ApprovalEmailFailed: { unit: 'Count', value: 1 } } },
-      { dimensions: { service: 'content-publisher-worker', type: 'generate-and-notify' }, metrics: { JobDuration: { unit: 'Milliseconds', value: 1234 } } },
+      {
+        dimensions: { service: 'content-publisher-worker', code: 'ai_rate_limited' },
+        metrics: { DraftFailed: { unit: 'Count', value: 1 } },
+      },
+      {
+        dimensions: { service: 'content-publisher-worker' },
+        metrics: { ApprovalEmailSent: { unit: 'Count', value: 1 } },
+      },
+      {
+        dimensions: { service: 'content-publisher-worker', code: 'email_failed' },
+        metrics: { ApprovalEmailFailed: { unit: 'Count', value: 1 } },
+      },
+      {
+        dimensions: { service: 'content-publisher-worker', type: 'generate-and-notify' },
+        metrics: { JobDuration: { unit: 'Milliseconds', value: 1234 } },
+      },
     ]);
   });
 
@@ -164,7 +188,8 @@ function memoryStore(initial: ArticleRecord): ArticleStore {
   let stored = initial;
   return {
     get: async () => stored,
-    update: async (_u: string, _id: string, changes: Record<string, unknown>) => (stored = { ...stored, ...(changes as Partial<ArticleRecord>) }),
+    update: async (_u: string, _id: string, changes: Record<string, unknown>) =>
+      (stored = { ...stored, ...(changes as Partial<ArticleRecord>) }),
     claimNotify: async () => 'claimed',
     claimPublish: async () => stored,
     releasePublish: async () => {},
@@ -183,13 +208,18 @@ describe('the services report their outcomes to the events port', () => {
         articles: memoryStore(article({ blog: { ...article().blog, content: '' } })),
         objects: { put: async () => {}, get: async () => undefined },
         jobs: { enqueue: async () => {} },
-        ai: async () => ({ content: { kind: 'openai', draft, edit: async () => '' }, image: { kind: 'openai', generate: () => Promise.reject(new Error('unused')) } }),
+        ai: async () => ({
+          content: { kind: 'openai', draft, edit: async () => '' },
+          image: { kind: 'openai', generate: () => Promise.reject(new Error('unused')) },
+        }),
         events,
       });
       await service.generateContent('u1', 'a1');
       return calls;
     };
-    expect(await run(() => Promise.reject(new AiError('Slow down.', 'ai_rate_limited')))).toEqual([['draftFailed', 'ai_rate_limited']]);
+    expect(await run(() => Promise.reject(new AiError('Slow down.', 'ai_rate_limited')))).toEqual([
+      ['draftFailed', 'ai_rate_limited'],
+    ]);
     expect(await run(async () => 'A draft')).toEqual([]);
   });
 
@@ -205,7 +235,8 @@ describe('the services report their outcomes to the events port', () => {
         publicUrl: () => 'https://app.example.com',
         events,
       });
-      const run = () => service.generateAndNotify({ userId: 'u1', articleId: 'a1', platform: 'blog', scheduledFor: at });
+      const run = () =>
+        service.generateAndNotify({ userId: 'u1', articleId: 'a1', platform: 'blog', scheduledFor: at });
       return { run, calls };
     };
 
@@ -234,7 +265,14 @@ describe('the services report their outcomes to the events port', () => {
       const service = new PublishingService({
         articles: memoryStore(article()),
         objects: { put: async () => {}, get: async () => undefined },
-        wordpress: { stored: async () => ({ siteUrl: 'https://blog.example.com', username: 'u', appPassword: 'p', apiStyle: 'pretty' }) },
+        wordpress: {
+          stored: async () => ({
+            siteUrl: 'https://blog.example.com',
+            username: 'u',
+            appPassword: 'p',
+            apiStyle: 'pretty',
+          }),
+        },
         wordpressPublisher: { publish },
         events,
       } as unknown as PublishingDeps);
@@ -248,7 +286,9 @@ describe('the services report their outcomes to the events port', () => {
     });
 
     it('refused by the platform: publishFailed(blog, its code)', async () => {
-      const { publish, calls } = publisher(() => Promise.reject(new IntegrationError('WordPress refused the credentials.', 'wordpress_auth_failed', 401)));
+      const { publish, calls } = publisher(() =>
+        Promise.reject(new IntegrationError('WordPress refused the credentials.', 'wordpress_auth_failed', 401)),
+      );
       await expect(publish()).rejects.toMatchObject({ code: 'wordpress_auth_failed' });
       expect(calls).toEqual([['publishFailed', 'blog', 'wordpress_auth_failed']]);
     });

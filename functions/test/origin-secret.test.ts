@@ -22,7 +22,11 @@ const handler = createApiHandler({
   },
 });
 
-const context = { functionName: 'auth', awsRequestId: 'req-1', invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth' } as Context;
+const context = {
+  functionName: 'auth',
+  awsRequestId: 'req-1',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth',
+} as Context;
 const event = (headers: Record<string, string> = {}): APIGatewayProxyEventV2 =>
   ({
     version: '2.0',
@@ -31,7 +35,13 @@ const event = (headers: Record<string, string> = {}): APIGatewayProxyEventV2 =>
     rawQueryString: '',
     headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com', ...headers },
     requestContext: {
-      http: { method: 'POST', path: '/api/auth/logout', protocol: 'HTTP/1.1', sourceIp: '130.176.1.1', userAgent: 'test' },
+      http: {
+        method: 'POST',
+        path: '/api/auth/logout',
+        protocol: 'HTTP/1.1',
+        sourceIp: '130.176.1.1',
+        userAgent: 'test',
+      },
       requestId: 'r',
       routeKey: 'POST /api/auth/logout',
       stage: '$default',
@@ -137,12 +147,18 @@ describe('viewerIp (CloudFront-Viewer-Address values)', () => {
     expect(viewerIp(value)).toBe(ip);
   });
 
-  it.each([undefined, '', '198.51.100.10', 'not-an-ip:80', '198.51.100.10:', '[2001:db8::1]', '999.1.1.1:80', '198.51.100.10:80, 1.2.3.4:80'])(
-    'refuses %j',
-    (value) => {
-      expect(viewerIp(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    '198.51.100.10',
+    'not-an-ip:80',
+    '198.51.100.10:',
+    '[2001:db8::1]',
+    '999.1.1.1:80',
+    '198.51.100.10:80, 1.2.3.4:80',
+  ])('refuses %j', (value) => {
+    expect(viewerIp(value)).toBeUndefined();
+  });
 
   it('clientAddress falls back to sourceIp when a verified request has no usable header', () => {
     expect(clientAddress(event())).toBe('130.176.1.1');

@@ -27,7 +27,9 @@ it('keeps accounts and sessions across a restart of the local stack (DynamoDB Lo
     const sameTab = new Client(second.url);
     sameTab.cookie = browser.cookie; // the session cookie survives: the signing key is kept in .data
     expect((await sameTab.call('/api/auth/me')).json.user.email).toBe(body.email);
-    const login = await new Client(second.url).call('/api/auth/login', { body: { email: body.email, password: body.password } });
+    const login = await new Client(second.url).call('/api/auth/login', {
+      body: { email: body.email, password: body.password },
+    });
     expect(login.status).toBe(200);
     expect(login.json.user.role).toBe('admin');
   } finally {

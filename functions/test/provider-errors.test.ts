@@ -16,7 +16,13 @@ beforeAll(async () => {
   owner = new Client(app.url);
   await owner.call('/api/auth/register', { body: registration() });
   // Saved without a live check: the sign-in addresses are only built, nothing is sent to the providers.
-  expect((await owner.call('/api/linkedin/credentials', { body: { clientId: 'li-client', clientSecret: 'li-secret-value' } })).status).toBe(200);
+  expect(
+    (
+      await owner.call('/api/linkedin/credentials', {
+        body: { clientId: 'li-client', clientSecret: 'li-secret-value' },
+      })
+    ).status,
+  ).toBe(200);
   for (const [key, value] of [
     ['gmail_client_id', '123-app.apps.googleusercontent.com'],
     ['gmail_client_secret', 'GOCSPX-not-a-real-secret'],
@@ -52,15 +58,17 @@ describe('a provider error that is not an OAuth error code reaches the SPA as pr
   it.each(flows)('%s', async (_name, authPath, callback, prefix) => {
     const before = await app.items();
     expect(await landing(callback, await stateFrom(authPath), CRAFTED)).toBe(`${prefix}provider_error`);
-    expect(await landing(callback, await stateFrom(authPath), 'access_denied\u202egnp.exe')).toBe(`${prefix}provider_error`);
+    expect(await landing(callback, await stateFrom(authPath), 'access_denied\u202egnp.exe')).toBe(
+      `${prefix}provider_error`,
+    );
     // Real codes pass as they are, for the SPA to explain.
     expect(await landing(callback, await stateFrom(authPath), 'access_denied')).toBe(`${prefix}access_denied`);
     expect(await app.items()).toEqual(before);
   });
 
   it('LinkedIn’s own codes pass too', async () => {
-    expect(await landing('/api/linkedin/callback', await stateFrom('/api/linkedin/auth-url'), 'user_cancelled_login')).toBe(
-      '/settings?linkedin_error=user_cancelled_login',
-    );
+    expect(
+      await landing('/api/linkedin/callback', await stateFrom('/api/linkedin/auth-url'), 'user_cancelled_login'),
+    ).toBe('/settings?linkedin_error=user_cancelled_login');
   });
 });

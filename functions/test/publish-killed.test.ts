@@ -16,7 +16,16 @@ import { PUBLISH_CLAIM_STALE_MS } from '../src/time-budgets.js';
 import { parseMime } from './fakes/mime.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, completeOAuth, drafted, imageSettled, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  completeOAuth,
+  drafted,
+  imageSettled,
+  registration,
+  startTestApp,
+  waitUntil,
+  type TestApp,
+} from './helpers/app.js';
 import { startSecondServer, type SecondServer } from './helpers/second-server.js';
 
 let app: TestApp;
@@ -33,13 +42,21 @@ beforeAll(async () => {
   app = await startTestApp();
   user = new Client(app.url);
   userId = (await user.call('/api/auth/register', { body: registration() })).json.user._id;
-  await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
-  await user.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+  await user.call('/api/wordpress/credentials', {
+    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+  });
+  await user.call('/api/linkedin/credentials', {
+    body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+  });
   const { authUrl } = (await user.call('/api/linkedin/auth-url')).json;
   expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
   store = new DynamoArticleStore(
     DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      new DynamoDBClient({
+        endpoint: inject('dynamoEndpoint'),
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
       { marshallOptions: { removeUndefinedValues: true } },
     ),
     app.tableName,
@@ -51,7 +68,9 @@ afterAll(async () => {
 });
 
 async function newArticle(title: string) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing that survives a kill', keyword: 'retries' } })).json.article._id as string;
+  const id = (
+    await user.call('/api/articles', { body: { title, topic: 'Publishing that survives a kill', keyword: 'retries' } })
+  ).json.article._id as string;
   await drafted(user, id);
   await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
   await imageSettled(user, id);
@@ -82,7 +101,9 @@ async function killedMidPublish(path: string, body: unknown, made: () => boolean
 async function claimGoesStale(id: string, platform: 'blog' | 'linkedin') {
   const article = await store.get(userId, id);
   expect(article?.publishClaims?.[platform]).toBeDefined(); // the killed publish could not release it
-  await store.update(userId, id, { [`publishClaims.${platform}.at`]: new Date(Date.now() - PUBLISH_CLAIM_STALE_MS - 1000).toISOString() });
+  await store.update(userId, id, {
+    [`publishClaims.${platform}.at`]: new Date(Date.now() - PUBLISH_CLAIM_STALE_MS - 1000).toISOString(),
+  });
 }
 
 describe('a publish killed after the platform made the post, then retried', () => {
@@ -107,7 +128,9 @@ describe('a publish killed after the platform made the post, then retried', () =
     expect(mine()).toHaveLength(1);
     const post = mine()[0]!;
     expect(retry.json.post.link).toContain(`/${post.slug}/`);
-    expect(wp.requests.some((r) => r.method === 'GET' && r.route === '/wp/v2/posts' && r.path.includes(`slug=${post.slug}`))).toBe(true);
+    expect(
+      wp.requests.some((r) => r.method === 'GET' && r.route === '/wp/v2/posts' && r.path.includes(`slug=${post.slug}`)),
+    ).toBe(true);
     const article = (await user.call(`/api/articles/${id}`)).json.article;
     expect(article.blog).toMatchObject({ publishedToWordPress: true, wordpressPostUrl: retry.json.post.link });
     expect((await store.get(userId, id))?.wordpressPostId).toBe(post.id);
@@ -119,7 +142,10 @@ describe('a publish killed after the platform made the post, then retried', () =
 
   it('LinkedIn: the retry sends the same post again, LinkedIn answers that it has it: one post, recorded on the article', async () => {
     const id = await newArticle('Killed on LinkedIn');
-    await user.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'A post that survives a kill (really).' } });
+    await user.call(`/api/articles/${id}/linkedin`, {
+      method: 'PUT',
+      body: { content: 'A post that survives a kill (really).' },
+    });
     const mine = () => li.posts.filter((p) => p.body.commentary === 'A post that survives a kill \\(really\\).');
     li.holdAnswer = (r) => (r.method === 'POST' && r.path === '/rest/posts' ? 'never' : undefined);
     try {
@@ -148,9 +174,22 @@ describe('a publish killed after the platform made the post, then retried', () =
     const id = await newArticle('Killed approval');
     const at = new Date(Date.now() + 3600_000).toISOString();
     await user.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
-    expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at })).toBe('sent');
+    expect(
+      await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at }),
+    ).toBe('sent');
     const outbox = join(app.dataDir, 'outbox');
-    const mail = parseMime(readFileSync(join(outbox, readdirSync(outbox).filter((f) => f.endsWith('.eml')).sort().at(-1)!), 'utf8'));
+    const mail = parseMime(
+      readFileSync(
+        join(
+          outbox,
+          readdirSync(outbox)
+            .filter((f) => f.endsWith('.eml'))
+            .sort()
+            .at(-1)!,
+        ),
+        'utf8',
+      ),
+    );
     const token = decodeURIComponent(/\/approve\?token=([A-Za-z0-9._%-]+)/.exec(mail.text ?? '')![1]!);
 
     const mine = () => wp.posts.filter((p) => p.title === 'Killed approval');

@@ -4,7 +4,15 @@ import { renderMarkdown } from '@app/shared';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, completeOAuth, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  completeOAuth,
+  drafted,
+  imageSettled,
+  registration,
+  startTestApp,
+  type TestApp,
+} from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -13,7 +21,8 @@ let user: Client;
 let stranger: Client;
 
 async function newArticle(title: string, withImage = true) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing in tests', keyword: 'testing' } })).json.article._id;
+  const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing in tests', keyword: 'testing' } }))
+    .json.article._id;
   await drafted(user, id);
   if (withImage) {
     await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
@@ -32,12 +41,18 @@ beforeAll(async () => {
   stranger = new Client(app.url);
   const body = registration();
   await stranger.call('/api/auth/register', { body });
-  const sid = (await user.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  const sid = (await user.call('/api/admin/users')).json.users.find(
+    (u: { email: string }) => u.email === body.email,
+  )._id;
   await user.call(`/api/admin/users/${sid}/status`, { method: 'PATCH', body: { isActive: true } });
   await stranger.call('/api/auth/login', { body: { email: body.email, password: body.password } });
 
-  await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
-  await user.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+  await user.call('/api/wordpress/credentials', {
+    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+  });
+  await user.call('/api/linkedin/credentials', {
+    body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+  });
   // Page access too: the company-mode test posts as the administered page.
   const { authUrl } = (await user.call('/api/linkedin/auth-url?pages=true')).json;
   expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
@@ -70,7 +85,9 @@ describe('WordPress publishing', () => {
   it('makes exactly one post out of two concurrent publishes', async () => {
     const id = await newArticle('Race', false);
     const before = wp.posts.length;
-    const results = await Promise.all([1, 2, 3].map(() => user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })),
+    );
     expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
     for (const r of results) expect([200, 409]).toContain(r.status);
     expect(wp.posts.length).toBe(before + 1);
@@ -123,11 +140,15 @@ describe('WordPress publishing', () => {
     const res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
     expect(res.status).toBe(200);
 
-    const sent = wp.requests.filter((r) => r.route === '/wp/v2/posts' && r.method === 'POST').at(-1)!.body as { content: string };
+    const sent = wp.requests.filter((r) => r.route === '/wp/v2/posts' && r.method === 'POST').at(-1)!.body as {
+      content: string;
+    };
     expect(sent.content).toBe(renderMarkdown(content));
     expect(wp.posts.find((p) => res.json.post.link.includes(`/${p.slug}`))!.content).toBe(sent.content);
     expect(sent.content).not.toMatch(/<script|<iframe|onerror|onclick|javascript:|jav&#x61;script|data:/i);
-    expect(sent.content).toContain('<a href="https://example.com/ok" target="_blank" rel="noopener noreferrer">fine</a>');
+    expect(sent.content).toContain(
+      '<a href="https://example.com/ok" target="_blank" rel="noopener noreferrer">fine</a>',
+    );
     expect(sent.content).toContain('<img src="https://example.com/a.png" />');
     expect(sent.content).toContain('kept text');
   });
@@ -156,7 +177,9 @@ describe('WordPress publishing', () => {
     expect((await stranger.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(404);
     expect((await stranger.call(`/api/linkedin/publish/${id}`, { method: 'POST' })).status).toBe(404);
     expect((await stranger.call(`/api/linkedin/article/${id}/posting-mode`)).status).toBe(404);
-    expect((await stranger.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status).toBe(404);
+    expect(
+      (await stranger.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status,
+    ).toBe(404);
     expect(await app.items()).toEqual(before);
   });
 });
@@ -177,13 +200,18 @@ describe('LinkedIn publishing', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
     const port = (receiver.address() as { port: number }).port;
-    signingSecret = (await user.call('/api/linkedin/zapier-webhook', { body: { webhookUrl: `http://127.0.0.1:${port}/hook` } })).json.signingSecret;
+    signingSecret = (
+      await user.call('/api/linkedin/zapier-webhook', { body: { webhookUrl: `http://127.0.0.1:${port}/hook` } })
+    ).json.signingSecret;
   });
   afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 
   it('posts as the member with the image, escapes reserved characters, stores the URL, and delivers the signed webhook', async () => {
     const id = await newArticle('LinkedIn post');
-    await user.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: 'Ship it (today) — thanks to @team! #Launch' } });
+    await user.call(`/api/articles/${id}/linkedin`, {
+      method: 'PUT',
+      body: { content: 'Ship it (today) — thanks to @team! #Launch' },
+    });
     received = [];
     const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
     expect(res.status).toBe(200);
@@ -198,8 +226,19 @@ describe('LinkedIn publishing', () => {
 
     expect(received).toHaveLength(1);
     const hook = received[0]!;
-    expect(verifyWebhookSignature(signingSecret, hook.headers['x-webhook-timestamp'] as string, hook.body, hook.headers['x-webhook-signature'] as string)).toBe(true);
-    expect(JSON.parse(hook.body)).toMatchObject({ event: 'linkedin.published', articleId: id, postUrl: res.json.post.url });
+    expect(
+      verifyWebhookSignature(
+        signingSecret,
+        hook.headers['x-webhook-timestamp'] as string,
+        hook.body,
+        hook.headers['x-webhook-signature'] as string,
+      ),
+    ).toBe(true);
+    expect(JSON.parse(hook.body)).toMatchObject({
+      event: 'linkedin.published',
+      articleId: id,
+      postUrl: res.json.post.url,
+    });
 
     const again = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
     expect(again.status).toBe(409);
@@ -213,7 +252,10 @@ describe('LinkedIn publishing', () => {
     expect(bad.json.message).toBe('Valid mode (personal or company) is required');
     const set = await user.call(`/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } });
     expect(set.json).toEqual({ success: true, mode: 'company', message: 'LinkedIn posting mode set to Business Page' });
-    expect((await user.call(`/api/linkedin/article/${id}/posting-mode`)).json).toEqual({ success: true, mode: 'company' });
+    expect((await user.call(`/api/linkedin/article/${id}/posting-mode`)).json).toEqual({
+      success: true,
+      mode: 'company',
+    });
     const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
     expect(res.status).toBe(200);
     expect(li.posts.at(-1)!.body.author).toBe(`urn:li:organization:${li.organizations[0]!.id}`);

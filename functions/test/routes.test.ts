@@ -16,7 +16,19 @@ import { routeGroups, routes } from '@app/shared/api';
 // The table itself (unique ids and paths, parameters, matching, path building): shared/test/api.test.ts.
 describe('route table', () => {
   it('has a Lambda entry for every group and a handler for every route', () => {
-    const all = { ...authHandlers, ...adminHandlers, ...articleHandlers, ...imageHandlers, ...settingHandlers, ...wordpressHandlers, ...linkedinHandlers, ...emailHandlers, ...scheduleHandlers, ...approvalHandlers, ...sheetsHandlers };
+    const all = {
+      ...authHandlers,
+      ...adminHandlers,
+      ...articleHandlers,
+      ...imageHandlers,
+      ...settingHandlers,
+      ...wordpressHandlers,
+      ...linkedinHandlers,
+      ...emailHandlers,
+      ...scheduleHandlers,
+      ...approvalHandlers,
+      ...sheetsHandlers,
+    };
     for (const group of routeGroups()) expect(groupHandlers[group], group).toBeTypeOf('function');
     for (const route of routes) expect(all[route.id], route.id).toBeTypeOf('function');
     expect(Object.keys(all).sort()).toEqual(routes.map((r) => r.id).sort());

@@ -5,7 +5,12 @@ import { S3ObjectStore } from '../src/adapters/aws/s3-object-store.js';
 
 /** What S3 answers GetObject on a key the caller may not read, or on a missing key when it may not list. */
 const accessDenied = () =>
-  new S3ServiceException({ name: 'AccessDenied', $fault: 'client', message: 'Access Denied', $metadata: { httpStatusCode: 403 } });
+  new S3ServiceException({
+    name: 'AccessDenied',
+    $fault: 'client',
+    message: 'Access Denied',
+    $metadata: { httpStatusCode: 403 },
+  });
 
 describe('S3ObjectStore.get (the images in AWS)', () => {
   const s3 = mockClient(S3Client);
@@ -23,7 +28,9 @@ describe('S3ObjectStore.get (the images in AWS)', () => {
   });
 
   it('a missing key answered 404 NoSuchKey is no image', async () => {
-    s3.on(GetObjectCommand).rejects(new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } }));
+    s3.on(GetObjectCommand).rejects(
+      new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } }),
+    );
     expect(await store.get(key)).toBeUndefined();
     expect(s3.commandCalls(ListObjectsV2Command)).toHaveLength(0);
   });
@@ -33,7 +40,11 @@ describe('S3ObjectStore.get (the images in AWS)', () => {
     // Another key under the same prefix does not count: only this key.
     s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: `${key}.old` }], KeyCount: 1 });
     expect(await store.get(key)).toBeUndefined();
-    expect(s3.commandCalls(ListObjectsV2Command)[0]!.args[0].input).toEqual({ Bucket: 'images-bucket', Prefix: key, MaxKeys: 1 });
+    expect(s3.commandCalls(ListObjectsV2Command)[0]!.args[0].input).toEqual({
+      Bucket: 'images-bucket',
+      Prefix: key,
+      MaxKeys: 1,
+    });
   });
 
   it('a 403 on a key that exists is a real permission error: thrown', async () => {
@@ -49,7 +60,14 @@ describe('S3ObjectStore.get (the images in AWS)', () => {
   });
 
   it('other failures are thrown as they are', async () => {
-    s3.on(GetObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', message: 'Slow down', $metadata: { httpStatusCode: 503 } }));
+    s3.on(GetObjectCommand).rejects(
+      new S3ServiceException({
+        name: 'SlowDown',
+        $fault: 'server',
+        message: 'Slow down',
+        $metadata: { httpStatusCode: 503 },
+      }),
+    );
     await expect(store.get(key)).rejects.toMatchObject({ name: 'SlowDown' });
     expect(s3.commandCalls(ListObjectsV2Command)).toHaveLength(0);
   });

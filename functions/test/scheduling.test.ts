@@ -20,13 +20,19 @@ let userId: string;
 
 const articlesDb = () =>
   DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const outbox = () => {
   try {
-    return readdirSync(join(app.dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).sort();
+    return readdirSync(join(app.dataDir, 'outbox'))
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -43,7 +49,8 @@ function tokenFrom(eml: string): string {
 }
 
 async function newArticle(title: string) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Scheduling', keyword: 'schedules' } })).json.article._id as string;
+  const id = (await user.call('/api/articles', { body: { title, topic: 'Scheduling', keyword: 'schedules' } })).json
+    .article._id as string;
   await drafted(user, id);
   return id;
 }
@@ -54,8 +61,11 @@ beforeAll(async () => {
   wp = await startFakeWordPress();
   app = await startTestApp();
   user = new Client(app.url);
-  userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
-  await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
+  userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user
+    ._id;
+  await user.call('/api/wordpress/credentials', {
+    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -137,12 +147,20 @@ describe('the scheduled run', () => {
     const run = { userId, articleId: id, platform: 'linkedin' as const, scheduledFor: at };
     // Two deliveries at once: one sends; the other finds it in progress and fails, to be retried later
     // (or, when the first one was done before it started, finds it sent).
-    const both = await Promise.allSettled([approvalNotifier().generateAndNotify(run), approvalNotifier().generateAndNotify(run)]);
+    const both = await Promise.allSettled([
+      approvalNotifier().generateAndNotify(run),
+      approvalNotifier().generateAndNotify(run),
+    ]);
     const outcomes = both.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name)).sort();
-    expect([['NotifyInProgressError', 'sent'], ['duplicate', 'sent']]).toContainEqual(outcomes);
+    expect([
+      ['NotifyInProgressError', 'sent'],
+      ['duplicate', 'sent'],
+    ]).toContainEqual(outcomes);
     // …when the e-mail is out: the retry does nothing.
     expect(await approvalNotifier().generateAndNotify(run)).toBe('duplicate');
-    expect(await approvalNotifier().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe('stale');
+    expect(await approvalNotifier().generateAndNotify({ ...run, scheduledFor: new Date().toISOString() })).toBe(
+      'stale',
+    );
     expect(outbox().length).toBe(sent + 1);
   });
 
@@ -154,7 +172,16 @@ describe('the scheduled run', () => {
     const store = new DynamoArticleStore(articlesDb(), app.tableName);
     // The killed run claimed the e-mail a while ago and never finished.
     const claimedAt = new Date(Date.now() - NOTIFY_LEASE_MS - 1000);
-    expect(await store.claimNotify(userId, id, 'blog', at, claimedAt.toISOString(), new Date(claimedAt.getTime() + NOTIFY_LEASE_MS).toISOString())).toBe('claimed');
+    expect(
+      await store.claimNotify(
+        userId,
+        id,
+        'blog',
+        at,
+        claimedAt.toISOString(),
+        new Date(claimedAt.getTime() + NOTIFY_LEASE_MS).toISOString(),
+      ),
+    ).toBe('claimed');
     expect(await approvalNotifier().generateAndNotify(run)).toBe('sent');
     expect(withSubject('Approve for WordPress (blog): Cut off')).toHaveLength(1);
     expect(await approvalNotifier().generateAndNotify(run)).toBe('duplicate');
@@ -165,8 +192,19 @@ describe('the scheduled run', () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'linkedin', at);
     const store = new DynamoArticleStore(articlesDb(), app.tableName);
-    expect(await store.claimNotify(userId, id, 'linkedin', at, new Date().toISOString(), new Date(Date.now() + 60_000).toISOString())).toBe('claimed');
-    await expect(approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).rejects.toThrow(NotifyInProgressError);
+    expect(
+      await store.claimNotify(
+        userId,
+        id,
+        'linkedin',
+        at,
+        new Date().toISOString(),
+        new Date(Date.now() + 60_000).toISOString(),
+      ),
+    ).toBe('claimed');
+    await expect(
+      approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at }),
+    ).rejects.toThrow(NotifyInProgressError);
     expect(withSubject('Approve for LinkedIn: Held')).toHaveLength(0);
   });
 
@@ -174,7 +212,13 @@ describe('the scheduled run', () => {
     const id = await newArticle('After restart');
     await schedule(id, 'blog', new Date(Date.now() + 1500).toISOString());
     await app.stop(true);
-    const restarted = await startLocalStack({ port: 0, host: '127.0.0.1', dataDir: app.dataDir, dynamoEndpoint: inject('dynamoEndpoint'), tableName: app.tableName });
+    const restarted = await startLocalStack({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: app.dataDir,
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      tableName: app.tableName,
+    });
     try {
       await mailArrives('Approve for WordPress (blog): After restart');
       expect(withSubject('Approve for WordPress (blog): After restart')).toHaveLength(1);
@@ -182,8 +226,11 @@ describe('the scheduled run', () => {
       await restarted.stop();
       app = await startTestApp(); // later tests get a fresh app
       user = new Client(app.url);
-      userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user._id;
-      await user.call('/api/wordpress/credentials', { body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword } });
+      userId = (await user.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user
+        ._id;
+      await user.call('/api/wordpress/credentials', {
+        body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+      });
     }
   });
 });
@@ -199,10 +246,18 @@ describe('approval links', () => {
 
     const posts = wp.posts.length;
     const preview = await anonymous.call('/api/approvals/preview', { body: { token } });
-    expect(preview.json).toMatchObject({ success: true, title: 'Approve me', platform: 'blog', current: true, published: false });
+    expect(preview.json).toMatchObject({
+      success: true,
+      title: 'Approve me',
+      platform: 'blog',
+      current: true,
+      published: false,
+    });
     expect(wp.posts.length).toBe(posts); // looking never publishes
 
-    const tampered = await anonymous.call('/api/approvals/confirm', { body: { token: token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA') } });
+    const tampered = await anonymous.call('/api/approvals/confirm', {
+      body: { token: token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA') },
+    });
     expect(tampered.status).toBe(400);
     const expired = await new SignJWT({ purpose: 'approve', aid: id, p: 'blog', at })
       .setProtectedHeader({ alg: 'HS256' })
@@ -247,7 +302,9 @@ describe('publishing now', () => {
     expect(article.scheduled).toEqual({ blog: null, linkedin: later });
     expect(article.blog.publishedToWordPress).toBe(true);
     const sent = outbox().length;
-    expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: later })).toBe('stale');
+    expect(
+      await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: later }),
+    ).toBe('stale');
     expect(outbox().length).toBe(sent);
   });
 });
@@ -258,17 +315,31 @@ describe('a deactivated account', () => {
     const body = registration({ email: 'member@example.com' });
     expect((await member.call('/api/auth/register', { body })).status).toBeLessThan(300);
     const users = (await user.call('/api/admin/users')).json;
-    const memberId = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === body.email)._id as string;
-    const setActive = (isActive: boolean) => user.call(`/api/admin/users/${memberId}/status`, { method: 'PATCH', body: { isActive } });
+    const memberId = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === body.email)
+      ._id as string;
+    const setActive = (isActive: boolean) =>
+      user.call(`/api/admin/users/${memberId}/status`, { method: 'PATCH', body: { isActive } });
     expect((await setActive(true)).status).toBe(200);
     await member.call('/api/auth/login', { body: { email: body.email, password: body.password } });
-    const id = (await member.call('/api/articles', { body: { title: 'Member post', topic: 'Scheduling', keyword: 'schedules' } })).json.article._id as string;
+    const id = (
+      await member.call('/api/articles', { body: { title: 'Member post', topic: 'Scheduling', keyword: 'schedules' } })
+    ).json.article._id as string;
     await drafted(member, id);
     const at = new Date(Date.now() + 3600_000).toISOString();
     const later = new Date(Date.now() + 7200_000).toISOString();
     await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
-    await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'linkedin', datetime: later } });
-    expect(await approvalNotifier().generateAndNotify({ userId: memberId, articleId: id, platform: 'blog', scheduledFor: at })).toBe('sent');
+    await member.call(`/api/articles/${id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'linkedin', datetime: later },
+    });
+    expect(
+      await approvalNotifier().generateAndNotify({
+        userId: memberId,
+        articleId: id,
+        platform: 'blog',
+        scheduledFor: at,
+      }),
+    ).toBe('sent');
     const token = tokenFrom(mails().at(-1)!);
 
     expect((await setActive(false)).status).toBe(200);
@@ -280,7 +351,14 @@ describe('a deactivated account', () => {
       expect(res.json.code).toBe('invalid_approval');
     }
     const sent = outbox().length;
-    expect(await approvalNotifier().generateAndNotify({ userId: memberId, articleId: id, platform: 'linkedin', scheduledFor: later })).toBe('inactive');
+    expect(
+      await approvalNotifier().generateAndNotify({
+        userId: memberId,
+        articleId: id,
+        platform: 'linkedin',
+        scheduledFor: later,
+      }),
+    ).toBe('inactive');
     expect(outbox().length).toBe(sent);
     expect(await app.items()).toEqual(before);
   });
@@ -294,8 +372,12 @@ describe('the approval e-mail', () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
     await schedule(id, 'linkedin', at);
     const { schedulerServices } = await import('../src/wiring/scheduler.js');
-    await schedulerServices().articles.update(userId, id, { lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota' } });
-    expect(await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at })).toBe('sent');
+    await schedulerServices().articles.update(userId, id, {
+      lastError: { code: 'insufficient_quota', message: 'You exceeded your current quota' },
+    });
+    expect(
+      await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at }),
+    ).toBe('sent');
     const mail = parsed().at(-1)!;
     expect(mail.subject).toBe('Approve for LinkedIn: With picture');
     expect(mail.html).toContain('src="cid:article-image"');

@@ -16,11 +16,21 @@ describe('the secrets check', () => {
     check.track('p', 'a placeholder too short to be a secret');
     check.recordLog({
       where: 'log line (ERROR "Job failed") on stdout',
-      text: JSON.stringify({ level: 'ERROR', message: 'Job failed', error: { config: { headers: { Authorization: `Bearer ${token}` } } } }),
+      text: JSON.stringify({
+        level: 'ERROR',
+        message: 'Job failed',
+        error: { config: { headers: { Authorization: `Bearer ${token}` } } },
+      }),
       test: 'some test',
     });
-    check.recordResponse({ where: 'response body of POST /api/auth/login → 200', text: JSON.stringify({ user: { name: 'Ada', password } }) });
-    check.recordResponse({ where: 'response body of GET /api/settings → 200', text: '[{"key":"p","value":"••••••••5678"}]' });
+    check.recordResponse({
+      where: 'response body of POST /api/auth/login → 200',
+      text: JSON.stringify({ user: { name: 'Ada', password } }),
+    });
+    check.recordResponse({
+      where: 'response body of GET /api/settings → 200',
+      text: '[{"key":"p","value":"••••••••5678"}]',
+    });
 
     const leaks = check.leaks();
     expect(leaks.map((l) => [l.kind, l.where, l.test])).toEqual([
@@ -29,7 +39,9 @@ describe('the secrets check', () => {
     ]);
     const report = SecretsCheck.report(leaks);
     expect(report).toContain('2 secret value(s) left the server');
-    expect(report).toContain(`Google access token ${maskForReport(token)} in log line (ERROR "Job failed") on stdout (test: some test)`);
+    expect(report).toContain(
+      `Google access token ${maskForReport(token)} in log line (ERROR "Job failed") on stdout (test: some test)`,
+    );
     expect(report).toContain('Bearer [SECRET ya2…(45 chars)]');
     expect(report).not.toContain(token);
     expect(report).not.toContain(password);
@@ -55,7 +67,11 @@ describe('the secrets check', () => {
     const check = new SecretsCheck();
     const signingSecret = 'whsec_0123456789abcdefghij';
     check.track(signingSecret, '"signingSecret" issued by POST /api/linkedin/zapier-webhook → 200');
-    check.recordResponse({ where: 'the issuing response', text: JSON.stringify({ signingSecret }), allow: new Set([signingSecret]) });
+    check.recordResponse({
+      where: 'the issuing response',
+      text: JSON.stringify({ signingSecret }),
+      allow: new Set([signingSecret]),
+    });
     expect(check.leaks()).toEqual([]);
     check.recordResponse({ where: 'a later response', text: JSON.stringify({ signingSecret }) });
     expect(check.leaks().map((l) => l.where)).toEqual(['a later response']);
@@ -77,7 +93,9 @@ describe('the secrets check', () => {
     trackSecret('GOCSPX-probe-client-secret-42', 'a probe secret');
     // (An error's request fields are dropped by the log formatter, logger.test.ts; a plain field is not.)
     logger.error('Token exchange failed', { request: { data: 'client_secret=GOCSPX-probe-client-secret-42' } });
-    expect(check.leaks().map((l) => [l.kind, l.where])).toEqual([['a probe secret', 'log line (ERROR "Token exchange failed") on stderr']]);
+    expect(check.leaks().map((l) => [l.kind, l.where])).toEqual([
+      ['a probe secret', 'log line (ERROR "Token exchange failed") on stderr'],
+    ]);
     // Logged on purpose: take it out so this file's own check passes.
     check.logs.splice(before);
     check.secrets.delete('GOCSPX-probe-client-secret-42');
@@ -92,9 +110,12 @@ describe('the secrets check', () => {
         let body = '';
         req.on('data', (c: Buffer) => (body += c.toString()));
         req.on('end', () => {
-          if (req.url === '/login') res.setHeader('set-cookie', 'session=eyJhbGciOiJIUzI1NiJ9.session-token; HttpOnly; SameSite=Lax');
+          if (req.url === '/login')
+            res.setHeader('set-cookie', 'session=eyJhbGciOiJIUzI1NiJ9.session-token; HttpOnly; SameSite=Lax');
           res.setHeader('content-type', 'application/json');
-          res.end(req.url === '/echo' ? body : req.url === '/whoami' ? JSON.stringify({ cookie: req.headers.cookie }) : '{}');
+          res.end(
+            req.url === '/echo' ? body : req.url === '/whoami' ? JSON.stringify({ cookie: req.headers.cookie }) : '{}',
+          );
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -107,7 +128,11 @@ describe('the secrets check', () => {
       const check = secretsCheck();
       const before = check.responses.length;
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-        fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
       await post('/echo', { siteUrl: 'https://blog.example.com', appPassword: 'echoed app password 1234' });
       await post('/api/settings', { key: 'My Service Key', value: 'sk-not-echoed-abcdefgh' });
       await post('/api/settings', { key: 'Notification Email', value: 'owner@example.com' });

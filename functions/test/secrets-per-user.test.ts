@@ -105,7 +105,11 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
   };
 
   it('a fully configured user (WordPress, LinkedIn and its webhook, Gmail, Google Sheets, an OpenAI key) has exactly one secret', async () => {
-    await ok('/api/wordpress/credentials', { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword });
+    await ok('/api/wordpress/credentials', {
+      siteUrl: wp.url,
+      username: FAKE_WP_EDITOR.username,
+      appPassword: FAKE_WP_EDITOR.appPassword,
+    });
     await ok('/api/linkedin/credentials', { clientId: li.app.clientId, clientSecret: li.app.clientSecret });
     await connect('/api/linkedin/auth-url', '/settings?linkedin_connected=true');
     const { signingSecret } = await ok('/api/linkedin/zapier-webhook', { webhookUrl: 'https://hooks.example.com/abc' });
@@ -122,10 +126,24 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
     await connect('/api/sheets/auth', '/sheets-import?sheets_connected=true');
 
     // Everything is connected and reads back…
-    expect(await ok('/api/wordpress/credentials')).toMatchObject({ configured: true, hasAppPassword: true, siteUrl: wp.url });
-    expect(await ok('/api/linkedin/status')).toMatchObject({ connected: true, hasClientSecret: true, canPostAsPage: false });
-    expect(await ok('/api/linkedin/zapier-webhook')).toMatchObject({ webhookUrl: 'https://hooks.example.com/abc', hasSigningSecret: true });
-    expect(await ok('/api/email/settings')).toMatchObject({ authenticated: true, notificationEmail: 'owner@example.com' });
+    expect(await ok('/api/wordpress/credentials')).toMatchObject({
+      configured: true,
+      hasAppPassword: true,
+      siteUrl: wp.url,
+    });
+    expect(await ok('/api/linkedin/status')).toMatchObject({
+      connected: true,
+      hasClientSecret: true,
+      canPostAsPage: false,
+    });
+    expect(await ok('/api/linkedin/zapier-webhook')).toMatchObject({
+      webhookUrl: 'https://hooks.example.com/abc',
+      hasSigningSecret: true,
+    });
+    expect(await ok('/api/email/settings')).toMatchObject({
+      authenticated: true,
+      notificationEmail: 'owner@example.com',
+    });
     expect(await ok('/api/sheets/status')).toMatchObject({ authenticated: true });
     expect(await ok('/api/email/test', { to: 'owner@example.com', method: 'gmail' })).toMatchObject({ success: true });
 
@@ -139,7 +157,9 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
     expect(secret.linkedin_webhook_secret).toBe(signingSecret);
 
     // The values that are not secret are in the table, beside their records; no secret value is.
-    const records = (await app.items()).filter((i) => i.PK === `USER#${ownerId}` && String(i.SK).startsWith('SETTING#'));
+    const records = (await app.items()).filter(
+      (i) => i.PK === `USER#${ownerId}` && String(i.SK).startsWith('SETTING#'),
+    );
     expect(records.filter((r) => r.storedIn === 'table').map((r) => r.key)).toEqual(TABLE_KEYS);
     expect(records.filter((r) => r.storedIn === 'secret').map((r) => r.key)).toEqual(SECRET_KEYS);
     for (const r of records) expect(r.value !== undefined, String(r.key)).toBe(r.storedIn === 'table');
@@ -147,8 +167,14 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
     for (const [key, value] of Object.entries(secret)) expect(table, key).not.toContain(value);
   });
 
-  it('a request reads the user\'s secret at most once, and only when it needs a secret value', async () => {
-    for (const path of ['/api/settings', '/api/linkedin/status', '/api/wordpress/credentials', '/api/email/settings', '/api/sheets/status']) {
+  it("a request reads the user's secret at most once, and only when it needs a secret value", async () => {
+    for (const path of [
+      '/api/settings',
+      '/api/linkedin/status',
+      '/api/wordpress/credentials',
+      '/api/email/settings',
+      '/api/sheets/status',
+    ]) {
       const before = fake.count('GetSecretValue');
       await ok(path);
       expect(fake.count('GetSecretValue') - before, path).toBeLessThanOrEqual(1);
@@ -170,14 +196,19 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     // Three writes: both saves', one refused (its version had a follower already), and the retry.
     expect(fake.count('PutSecretValue') - puts).toBe(3);
-    expect(secretOf(name).values).toMatchObject({ first_key: 'first-value-1234', second_key: 'second-value-5678', openai_api_key: expect.any(String) });
+    expect(secretOf(name).values).toMatchObject({
+      first_key: 'first-value-1234',
+      second_key: 'second-value-5678',
+      openai_api_key: expect.any(String),
+    });
     expect(Object.keys(secretOf(name).values)).toHaveLength(SECRET_KEYS.length + 2);
   });
 
   it(`keeps at most ${MAX_API_KEYS} API keys: a new one beyond is refused with what to do; edits, deletions and the panels' keys still work`, async () => {
     const listed = async () => (await ok('/api/settings')) as { key: string }[];
     const apiKeys = async () => (await listed()).filter((s) => !/^(gmail_|notification_email)/.test(s.key)).length;
-    for (let i = await apiKeys(); i < MAX_API_KEYS; i++) await ok('/api/settings', { key: `key_${i}`, value: `value-${i}-${randomUUID()}` });
+    for (let i = await apiKeys(); i < MAX_API_KEYS; i++)
+      await ok('/api/settings', { key: `key_${i}`, value: `value-${i}-${randomUUID()}` });
     expect(await apiKeys()).toBe(MAX_API_KEYS);
 
     const writes = fake.count('PutSecretValue');
@@ -191,10 +222,15 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
     // Editing a key, and the e-mail panel's keys, are not new API keys.
     const last = `key_${MAX_API_KEYS - 1}`;
     expect((await owner.call('/api/settings', { body: { key: last, value: 'changed-value-1234' } })).status).toBe(200);
-    expect((await owner.call('/api/settings', { body: { key: 'gmail_client_secret', value: google.client.clientSecret } })).status).toBe(200);
+    expect(
+      (await owner.call('/api/settings', { body: { key: 'gmail_client_secret', value: google.client.clientSecret } }))
+        .status,
+    ).toBe(200);
     // Deleting one makes room.
     expect((await owner.call(`/api/settings/${last}`, { method: 'DELETE' })).status).toBe(200);
-    expect((await owner.call('/api/settings', { body: { key: 'one_more', value: 'value-abc-123456' } })).status).toBe(201);
+    expect((await owner.call('/api/settings', { body: { key: 'one_more', value: 'value-abc-123456' } })).status).toBe(
+      201,
+    );
     expect(fake.live()).toEqual([`${PREFIX}${ownerId}`]);
   });
 });
@@ -205,8 +241,10 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
   const warnings: { message: string; fields: Record<string, unknown> }[] = [];
   /** A function's SettingService: each Lambda function builds its own. */
   const service = () =>
-    new SettingService(new DynamoSettingStore(db, tableName), new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), PREFIX), (message, fields) =>
-      warnings.push({ message, fields }),
+    new SettingService(
+      new DynamoSettingStore(db, tableName),
+      new SecretsManagerStore(new SecretsManagerClient({ region: 'us-east-1' }), PREFIX),
+      (message, fields) => warnings.push({ message, fields }),
     );
 
   beforeAll(async () => {
@@ -238,7 +276,10 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
       'GetSecretValue',
       'PutSecretValue',
     ]);
-    expect(secretOf(`${PREFIX}${user}`).values).toEqual({ wordpress_app_password: 'pw-1', linkedin_access_token: 'token-1' });
+    expect(secretOf(`${PREFIX}${user}`).values).toEqual({
+      wordpress_app_password: 'pw-1',
+      linkedin_access_token: 'token-1',
+    });
     expect([...(await service().values(user, ['wordpress_app_password', 'linkedin_access_token']))]).toEqual([
       ['wordpress_app_password', 'pw-1'],
       ['linkedin_access_token', 'token-1'],
@@ -268,7 +309,16 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
         await db.send(
           new PutCommand({
             TableName: tableName,
-            Item: { PK: `USER#${user}`, SK: `SETTING#${key}`, type: 'setting', key, description: '', hasValue: true, createdAt: at, updatedAt: at },
+            Item: {
+              PK: `USER#${user}`,
+              SK: `SETTING#${key}`,
+              type: 'setting',
+              key,
+              description: '',
+              hasValue: true,
+              createdAt: at,
+              updatedAt: at,
+            },
           }),
         );
         fake.seed(`${PREFIX}${user}/${key}`, value);
@@ -277,12 +327,25 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: { PK: `USER#${user}`, SK: 'SETTING#orphan_key', type: 'setting', key: 'orphan_key', description: '', hasValue: true, createdAt: at, updatedAt: at },
+          Item: {
+            PK: `USER#${user}`,
+            SK: 'SETTING#orphan_key',
+            type: 'setting',
+            key: 'orphan_key',
+            description: '',
+            hasValue: true,
+            createdAt: at,
+            updatedAt: at,
+          },
         }),
       );
     }
     const records = (user: string) =>
-      queryAll(db, { TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `USER#${user}` } });
+      queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${user}` },
+      });
     const keys = [...Object.keys(OLD), 'orphan_key'];
 
     it('a function that may only read (IAM) reads the old secrets where they are, warns once, and stops trying', async () => {
@@ -316,7 +379,9 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
       for (const key of Object.keys(OLD)) {
         expect(fake.secrets.get(`${PREFIX}${user}/${key}`)!.deletion).toEqual({ recoveryDays: 7, force: false });
       }
-      const moved = Object.fromEntries((await records(user)).map((r) => [r.key, { storedIn: r.storedIn, value: r.value }]));
+      const moved = Object.fromEntries(
+        (await records(user)).map((r) => [r.key, { storedIn: r.storedIn, value: r.value }]),
+      );
       expect(moved).toEqual({
         wordpress_site_url: { storedIn: 'table', value: OLD.wordpress_site_url },
         wordpress_username: { storedIn: 'table', value: OLD.wordpress_username },
@@ -388,7 +453,11 @@ describe('locally (EncryptedSecretStore): the same shape, one item per user, com
   });
   afterAll(() => db.destroy());
   const items = (user: string) =>
-    queryAll(db, { TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `USER#${user}` } });
+    queryAll(db, {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${user}` },
+    });
 
   it('two saves at the same moment keep both keys, in one encrypted item', async () => {
     const user = randomUUID();
@@ -421,21 +490,46 @@ describe('locally (EncryptedSecretStore): the same shape, one item per user, com
     };
     const old = { gmail_client_id: 'client.apps.googleusercontent.com', gmail_client_secret: 'GOCSPX-old' };
     for (const [name, value] of Object.entries(old)) {
-      await db.send(new PutCommand({ TableName: tableName, Item: { PK: `USER#${user}`, SK: `SETTING#${name}`, type: 'setting', key: name, description: '', hasValue: true, createdAt: at, updatedAt: at } }));
-      await db.send(new PutCommand({ TableName: tableName, Item: { PK: `USER#${user}`, SK: `SECRET#${name}`, type: 'secret', ...sealOld(name, value) } }));
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            PK: `USER#${user}`,
+            SK: `SETTING#${name}`,
+            type: 'setting',
+            key: name,
+            description: '',
+            hasValue: true,
+            createdAt: at,
+            updatedAt: at,
+          },
+        }),
+      );
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { PK: `USER#${user}`, SK: `SECRET#${name}`, type: 'secret', ...sealOld(name, value) },
+        }),
+      );
     }
-    const settings = new SettingService(new DynamoSettingStore(db, tableName), new EncryptedSecretStore(db, tableName, key));
+    const settings = new SettingService(
+      new DynamoSettingStore(db, tableName),
+      new EncryptedSecretStore(db, tableName, key),
+    );
     expect(Object.fromEntries(await settings.values(user, Object.keys(old)))).toEqual(old);
     const after = await items(user);
     expect(after.map((i) => i.SK)).toEqual(['SECRETS', 'SETTING#gmail_client_id', 'SETTING#gmail_client_secret']);
-    expect(after.find((i) => i.SK === 'SETTING#gmail_client_id')).toMatchObject({ storedIn: 'table', value: old.gmail_client_id });
+    expect(after.find((i) => i.SK === 'SETTING#gmail_client_id')).toMatchObject({
+      storedIn: 'table',
+      value: old.gmail_client_id,
+    });
     expect(after.find((i) => i.SK === 'SETTING#gmail_client_secret')).toMatchObject({ storedIn: 'secret' });
     expect(PUBLIC_SETTING_KEYS.has('gmail_client_id')).toBe(true);
     expect(Object.fromEntries(await settings.values(user, Object.keys(old)))).toEqual(old);
   });
 });
 
-describe("the limits of one secret", () => {
+describe('the limits of one secret', () => {
   it(`refuses a value that would take the user's secret past ${SECRET_VALUES_MAX_BYTES} bytes (Secrets Manager holds 64 KB), keeping what is there`, async () => {
     const secrets = new MemorySecretStore();
     const settings = new SettingService(new MemorySettingStore(), secrets);
@@ -458,7 +552,10 @@ describe("the limits of one secret", () => {
       return undefined;
     };
     const settings = new SettingService(new MemorySettingStore(), secrets);
-    await expect(settings.put('u', 'openai_api_key', 'sk-1234')).rejects.toMatchObject({ kind: 'conflict', code: 'settings_busy' });
+    await expect(settings.put('u', 'openai_api_key', 'sk-1234')).rejects.toMatchObject({
+      kind: 'conflict',
+      code: 'settings_busy',
+    });
     expect(writes).toBe(6);
     expect(await settings.value('u', 'openai_api_key')).toBeUndefined();
   });

@@ -1,17 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SheetsMessages, writeBackFailed } from '@app/shared';
-import { SPREADSHEET_MIME, defaultDriveFiles, defaultSpreadsheets, startFakeGoogle, type CellValue, type FakeGoogle } from './fakes/google.js';
+import {
+  SPREADSHEET_MIME,
+  defaultDriveFiles,
+  defaultSpreadsheets,
+  startFakeGoogle,
+  type CellValue,
+  type FakeGoogle,
+} from './fakes/google.js';
 import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 const ENV_CLIENT_ID = '999999999999-deployment.apps.googleusercontent.com';
-const SCOPES = ['https://www.googleapis.com/auth/spreadsheets.readonly', 'https://www.googleapis.com/auth/drive.metadata.readonly'];
-const WRITE_SCOPES = ['https://www.googleapis.com/auth/spreadsheets', 'https://www.googleapis.com/auth/drive.metadata.readonly'];
+const SCOPES = [
+  'https://www.googleapis.com/auth/spreadsheets.readonly',
+  'https://www.googleapis.com/auth/drive.metadata.readonly',
+];
+const WRITE_SCOPES = [
+  'https://www.googleapis.com/auth/spreadsheets',
+  'https://www.googleapis.com/auth/drive.metadata.readonly',
+];
 const SELECT = 'Please select a spreadsheet and specify a range';
 
 /** The import sheet: a heading, valid, short, blank, invalid and repeated rows (rows 1–10 of tab "Plan"). */
 const planRows = (): CellValue[][] => [
   ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
-  ['Automate a content calendar', 'Content operations', 'content calendar', 'Plan a month in one sitting', 'A calendar on a desk', ' planning, automation ,, Planning ,ops '],
+  [
+    'Automate a content calendar',
+    'Content operations',
+    'content calendar',
+    'Plan a month in one sitting',
+    'A calendar on a desk',
+    ' planning, automation ,, Planning ,ops ',
+  ],
   ['Short rows are padded', 'Spreadsheets', 'padding'],
   ['Missing keyword', 'Spreadsheets'],
   [],
@@ -34,7 +54,14 @@ const ideaRows = (): CellValue[][] => [
 
 const bigRows = (n: number): CellValue[][] => [
   ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
-  ...Array.from({ length: n }, (_, i) => [`Bulk article ${i + 1}`, 'Bulk topic', `bulk-${i + 1}`, 'Some details', '', 'bulk, test']),
+  ...Array.from({ length: n }, (_, i) => [
+    `Bulk article ${i + 1}`,
+    'Bulk topic',
+    `bulk-${i + 1}`,
+    'Some details',
+    '',
+    'bulk, test',
+  ]),
 ];
 
 let app: TestApp;
@@ -52,7 +79,16 @@ async function call(c: Client, path: string, options?: Parameters<Client['call']
 const importRange = (c: Client, spreadsheetId: string, range: string, writeBack?: boolean) =>
   call(c, '/api/sheets/import', { body: { spreadsheetId, range, ...(writeBack === undefined ? {} : { writeBack }) } });
 const valuesUpdates = () => google.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v4/spreadsheets/'));
-const articles = async (c: Client) => (await call(c, '/api/articles')).json.articles as { _id: string; title: string; tags: string[]; keyword: string; details: string; imageDescription: string; generation: { status: string } }[];
+const articles = async (c: Client) =>
+  (await call(c, '/api/articles')).json.articles as {
+    _id: string;
+    title: string;
+    tags: string[];
+    keyword: string;
+    details: string;
+    imageDescription: string;
+    generation: { status: string };
+  }[];
 
 async function connect(c: Client) {
   const { authUrl } = (await call(c, '/api/sheets/auth')).json;
@@ -71,8 +107,15 @@ beforeAll(async () => {
       ...defaultSpreadsheets(),
       'sheet-plan': { title: 'Import plan', sheets: { Plan: planRows(), Other: [['Second tab', 'Tabs', 'tab']] } },
       'sheet-bulk': { title: 'Bulk 500', sheets: { Sheet1: bigRows(500) } },
-      'sheet-status': { title: 'Status sheet', sheets: { Ideas: ideaRows(), Later: [['Read-only run', 'Permissions', 'read only']] } },
-      'sheet-shared': { title: 'Shared with me', viewOnly: true, sheets: { Sheet1: [['Someone else’s idea', 'Sharing', 'view only']] } },
+      'sheet-status': {
+        title: 'Status sheet',
+        sheets: { Ideas: ideaRows(), Later: [['Read-only run', 'Permissions', 'read only']] },
+      },
+      'sheet-shared': {
+        title: 'Shared with me',
+        viewOnly: true,
+        sheets: { Sheet1: [['Someone else’s idea', 'Sharing', 'view only']] },
+      },
     },
   });
   process.env.GOOGLE_OAUTH_URL = google.oauthUrl;
@@ -87,7 +130,9 @@ beforeAll(async () => {
   other = new Client(app.url);
   const body = registration();
   await other.call('/api/auth/register', { body });
-  const id = (await owner.call('/api/admin/users')).json.users.find((u: { email: string }) => u.email === body.email)._id;
+  const id = (await owner.call('/api/admin/users')).json.users.find(
+    (u: { email: string }) => u.email === body.email,
+  )._id;
   await owner.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
   await other.call('/api/auth/login', { body: { email: body.email, password: body.password } });
   // The owner's own Google OAuth client (the Gmail settings), as the Settings page saves it.
@@ -111,14 +156,25 @@ describe('Google Sheets: connecting', () => {
     for (const path of ['/api/sheets/status', '/api/sheets/auth', '/api/sheets/spreadsheets']) {
       expect((await anonymous.call(path)).status, path).toBe(401);
     }
-    expect((await anonymous.call('/api/sheets/import', { body: { spreadsheetId: 'x', range: 'A1' } })).status).toBe(401);
+    expect((await anonymous.call('/api/sheets/import', { body: { spreadsheetId: 'x', range: 'A1' } })).status).toBe(
+      401,
+    );
   });
 
   it('is not connected at first: listing and importing say "Connect Google Sheets first"', async () => {
-    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: true });
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({
+      success: true,
+      authenticated: false,
+      canWrite: false,
+      clientConfigured: true,
+    });
     const list = await call(owner, '/api/sheets/spreadsheets');
     expect(list.status).toBe(400);
-    expect(list.json).toMatchObject({ message: 'Connect Google Sheets first', error: 'Connect Google Sheets first', code: 'sheets_not_connected' });
+    expect(list.json).toMatchObject({
+      message: 'Connect Google Sheets first',
+      error: 'Connect Google Sheets first',
+      code: 'sheets_not_connected',
+    });
     const imported = await importRange(owner, 'sheet-plan', 'Plan!A1:F10');
     expect(imported.status).toBe(400);
     expect(imported.json.message).toBe('Connect Google Sheets first');
@@ -126,7 +182,13 @@ describe('Google Sheets: connecting', () => {
 
   it('refuses a missing spreadsheet or range with one message, and writes nothing', async () => {
     const before = await app.items();
-    for (const body of [{ range: 'Sheet1!A1:F50' }, { spreadsheetId: 'sheet-plan' }, { spreadsheetId: '', range: '' }, { spreadsheetId: 'sheet-plan', range: '   ' }, {}]) {
+    for (const body of [
+      { range: 'Sheet1!A1:F50' },
+      { spreadsheetId: 'sheet-plan' },
+      { spreadsheetId: '', range: '' },
+      { spreadsheetId: 'sheet-plan', range: '   ' },
+      {},
+    ]) {
       const res = await call(owner, '/api/sheets/import', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.message).toBe(SELECT);
@@ -150,7 +212,12 @@ describe('Google Sheets: connecting', () => {
   });
 
   it("falls back to the deployment's OAuth client for a user without one", async () => {
-    expect((await call(other, '/api/sheets/status')).json).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: true });
+    expect((await call(other, '/api/sheets/status')).json).toEqual({
+      success: true,
+      authenticated: false,
+      canWrite: false,
+      clientConfigured: true,
+    });
     const url = new URL((await call(other, '/api/sheets/auth')).json.authUrl);
     expect(url.searchParams.get('client_id')).toBe(ENV_CLIENT_ID);
   });
@@ -165,7 +232,9 @@ describe('Google Sheets: connecting', () => {
 
     // A state made for another flow (Gmail) is not accepted here.
     const gmailState = new URL((await call(owner, '/api/email/oauth/auth')).json.authUrl).searchParams.get('state');
-    const crossFlow = await fetch(`${app.url}/api/sheets/callback?code=abc&state=${encodeURIComponent(gmailState!)}`, { redirect: 'manual' });
+    const crossFlow = await fetch(`${app.url}/api/sheets/callback?code=abc&state=${encodeURIComponent(gmailState!)}`, {
+      redirect: 'manual',
+    });
     expect(crossFlow.headers.get('location')).toBe('/sheets-import?sheets_error=invalid_state');
 
     // The owner's consent link completed in another user's browser session.
@@ -188,7 +257,12 @@ describe('Google Sheets: connecting', () => {
     const done = await connect(owner);
     expect(done).toMatchObject({ status: 302, location: '/sheets-import?sheets_connected=true' });
     // Read-only: write access is asked for only when the user wants statuses written back.
-    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: true, canWrite: false, clientConfigured: true });
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({
+      success: true,
+      authenticated: true,
+      canWrite: false,
+      clientConfigured: true,
+    });
     const items = await app.items();
     expect(items.some((i) => i.SK === 'SETTING#google_sheets_refresh_token')).toBe(true);
     // Encrypted at rest (local SecretStore): Google's refresh tokens start with 1//.
@@ -208,12 +282,23 @@ describe('Google Sheets: listing', () => {
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
     const names = (res.json.spreadsheets as { id: string; name: string }[]).map((s) => s.name);
-    expect(names.sort()).toEqual(['Archive 2024', 'Bulk 500', 'Content plan 2025', 'Editorial calendar', 'Import plan']);
-    expect(res.json.spreadsheets.find((s: { name: string }) => s.name === 'Import plan')).toEqual({ id: 'sheet-plan', name: 'Import plan' });
+    expect(names.sort()).toEqual([
+      'Archive 2024',
+      'Bulk 500',
+      'Content plan 2025',
+      'Editorial calendar',
+      'Import plan',
+    ]);
+    expect(res.json.spreadsheets.find((s: { name: string }) => s.name === 'Import plan')).toEqual({
+      id: 'sheet-plan',
+      name: 'Import plan',
+    });
     // Most recently modified first.
     expect(res.json.spreadsheets[0].name).toBe('Import plan');
 
-    const driveCalls = google.requests.filter((r) => r.path.startsWith('/drive/v3/files')).map((r) => new URL(r.path, google.url).searchParams);
+    const driveCalls = google.requests
+      .filter((r) => r.path.startsWith('/drive/v3/files'))
+      .map((r) => new URL(r.path, google.url).searchParams);
     expect(driveCalls).toHaveLength(3); // 5 spreadsheets, 2 a page
     expect(driveCalls[0]!.get('q')).toBe("mimeType='application/vnd.google-apps.spreadsheet' and trashed=false");
     expect(driveCalls[0]!.get('fields')).toBe('nextPageToken,files(id,name)');
@@ -241,7 +326,12 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     expect(google.sheetUpdates).toEqual([]);
     expect(ideas()).toEqual(ideaRows());
     // Asking explicitly for no write-back is the same.
-    expect((await importRange(owner, 'sheet-status', 'Ideas!A1:F2', false)).json).toEqual({ success: true, importedCount: 0, alreadyImported: 1, errors: [] });
+    expect((await importRange(owner, 'sheet-status', 'Ideas!A1:F2', false)).json).toEqual({
+      success: true,
+      importedCount: 0,
+      alreadyImported: 1,
+      errors: [],
+    });
     expect(valuesUpdates()).toEqual([]);
   });
 
@@ -265,7 +355,9 @@ describe('Google Sheets: writing statuses back (optional)', () => {
 
   it('refuses an access other than read or write, and a writeBack that is not a boolean', async () => {
     expect((await call(owner, '/api/sheets/auth?access=admin')).status).toBe(400);
-    const bad = await call(owner, '/api/sheets/import', { body: { spreadsheetId: 'sheet-status', range: 'Ideas!A1:F6', writeBack: 'yes' } });
+    const bad = await call(owner, '/api/sheets/import', {
+      body: { spreadsheetId: 'sheet-status', range: 'Ideas!A1:F6', writeBack: 'yes' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toBe('writeBack must be true or false');
   });
@@ -279,8 +371,15 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     const done = await completeOAuth(owner, authUrl);
     expect(done.location).toBe('/sheets-import?sheets_connected=true&sheets_write=granted');
     // Google's answer lists the read-only scopes granted before as well.
-    expect(done.callback.searchParams.get('scope')!.split(' ')).toEqual(expect.arrayContaining([...SCOPES, ...WRITE_SCOPES]));
-    expect((await call(owner, '/api/sheets/status')).json).toEqual({ success: true, authenticated: true, canWrite: true, clientConfigured: true });
+    expect(done.callback.searchParams.get('scope')!.split(' ')).toEqual(
+      expect.arrayContaining([...SCOPES, ...WRITE_SCOPES]),
+    );
+    expect((await call(owner, '/api/sheets/status')).json).toEqual({
+      success: true,
+      authenticated: true,
+      canWrite: true,
+      clientConfigured: true,
+    });
     // The granted scopes are kept beside the token, out of the API Keys list.
     const items = await app.items();
     expect(items.some((i) => i.SK === 'SETTING#google_sheets_scopes')).toBe(true);
@@ -308,7 +407,13 @@ describe('Google Sheets: writing statuses back (optional)', () => {
       ['Not imported: Duplicate of row 3 (same Title, Topic and Keyword)'],
     ];
     expect(google.sheetUpdates).toEqual([
-      { spreadsheetId: 'sheet-status', range: "'Ideas'!G1:G6", valueInputOption: 'RAW', majorDimension: 'ROWS', values: statuses },
+      {
+        spreadsheetId: 'sheet-status',
+        range: "'Ideas'!G1:G6",
+        valueInputOption: 'RAW',
+        majorDimension: 'ROWS',
+        values: statuses,
+      },
     ]);
     const [put] = valuesUpdates();
     expect(valuesUpdates()).toHaveLength(1);
@@ -316,7 +421,9 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     expect(put!.body).toEqual({ range: "'Ideas'!G1:G6", majorDimension: 'ROWS', values: statuses });
     // The sheet: columns A–F untouched, the statuses beside them.
     const sheet = ideas();
-    expect(sheet.map((row) => row.slice(0, 6))).toEqual(ideaRows().map((row) => [...row, ...Array(6 - row.length).fill('')]));
+    expect(sheet.map((row) => row.slice(0, 6))).toEqual(
+      ideaRows().map((row) => [...row, ...Array(6 - row.length).fill('')]),
+    );
     expect(sheet.map((row) => row[6])).toEqual(statuses.map(([s]) => s));
   });
 
@@ -324,12 +431,23 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     google.sheetUpdates.length = 0;
     // A range without the heading: no title row, statuses from row 3.
     const part = await importRange(owner, 'sheet-status', 'Ideas!A3:F4', true);
-    expect(part.json).toMatchObject({ importedCount: 0, alreadyImported: 1, writeBack: { status: 'written', updatedRange: 'Ideas!G3:G4', updatedRows: 2 } });
-    expect(google.sheetUpdates.at(-1)).toMatchObject({ range: "'Ideas'!G3:G4", values: [['Already imported'], ['Not imported: Keyword is required']] });
+    expect(part.json).toMatchObject({
+      importedCount: 0,
+      alreadyImported: 1,
+      writeBack: { status: 'written', updatedRange: 'Ideas!G3:G4', updatedRows: 2 },
+    });
+    expect(google.sheetUpdates.at(-1)).toMatchObject({
+      range: "'Ideas'!G3:G4",
+      values: [['Already imported'], ['Not imported: Keyword is required']],
+    });
 
     // Reading seven columns (the statuses too) imports the same and rewrites the statuses.
     const again = await importRange(owner, 'sheet-status', 'Ideas!A1:G6', true);
-    expect(again.json).toMatchObject({ importedCount: 0, alreadyImported: 2, writeBack: { status: 'written', updatedRange: 'Ideas!G1:G6' } });
+    expect(again.json).toMatchObject({
+      importedCount: 0,
+      alreadyImported: 2,
+      writeBack: { status: 'written', updatedRange: 'Ideas!G1:G6' },
+    });
     expect(google.sheetUpdates.at(-1)!.values.map(([v]) => v)).toEqual([
       'Status',
       'Already imported',
@@ -341,7 +459,10 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     // A range starting in column B puts the statuses in H, the column after its six.
     google.spreadsheets['sheet-status']!.sheets.Shifted = [[], [null, 'Shifted start', 'Columns', 'column b']];
     const shifted = await importRange(owner, 'sheet-status', 'Shifted!B2:G2', true);
-    expect(shifted.json).toMatchObject({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Shifted!H2' } });
+    expect(shifted.json).toMatchObject({
+      importedCount: 1,
+      writeBack: { status: 'written', updatedRange: 'Shifted!H2' },
+    });
     expect(google.spreadsheets['sheet-status']!.sheets.Shifted![1]![7]).toBe('Imported');
   });
 
@@ -369,18 +490,27 @@ describe('Google Sheets: writing statuses back (optional)', () => {
     expect((await articles(owner)).some((a) => a.title === 'Someone else’s idea')).toBe(true);
     expect((await call(owner, '/api/sheets/status')).json).toMatchObject({ authenticated: true, canWrite: true });
     // Importing it again: nothing new, and the same warning.
-    expect((await importRange(owner, 'sheet-shared', 'Sheet1!A1:F10', true)).json).toMatchObject({ importedCount: 0, alreadyImported: 1, writeBack: { status: 'failed' } });
+    expect((await importRange(owner, 'sheet-shared', 'Sheet1!A1:F10', true)).json).toMatchObject({
+      importedCount: 0,
+      alreadyImported: 1,
+      writeBack: { status: 'failed' },
+    });
   });
 
   it('the fake refuses a write with a read-only token, as Google does (403 insufficientPermissions)', async () => {
     const { accessToken } = google.issueTokens(SCOPES);
-    const res = await fetch(`${google.apiUrl}/v4/spreadsheets/sheet-status/values/${encodeURIComponent('Ideas!H1')}?valueInputOption=RAW`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ range: 'Ideas!H1', majorDimension: 'ROWS', values: [['x']] }),
-    });
+    const res = await fetch(
+      `${google.apiUrl}/v4/spreadsheets/sheet-status/values/${encodeURIComponent('Ideas!H1')}?valueInputOption=RAW`,
+      {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ range: 'Ideas!H1', majorDimension: 'ROWS', values: [['x']] }),
+      },
+    );
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED', errors: [{ reason: 'insufficientPermissions' }] } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 403, status: 'PERMISSION_DENIED', errors: [{ reason: 'insufficientPermissions' }] },
+    });
   });
 
   it('disconnecting forgets the granted scopes too', async () => {
@@ -422,9 +552,16 @@ describe('Google Sheets: importing', () => {
       imageDescription: 'A calendar on a desk',
       tags: ['planning', 'automation', 'ops'],
     });
-    expect(byTitle.get('Short rows are padded')).toMatchObject({ keyword: 'padding', details: '', imageDescription: '', tags: [] });
+    expect(byTitle.get('Short rows are padded')).toMatchObject({
+      keyword: 'padding',
+      details: '',
+      imageDescription: '',
+      tags: [],
+    });
     expect(byTitle.get('Serverless costs')).toMatchObject({ tags: ['aws'] });
-    firstIds = ['Automate a content calendar', 'Short rows are padded', 'Serverless costs'].map((t) => byTitle.get(t)!._id);
+    firstIds = ['Automate a content calendar', 'Short rows are padded', 'Serverless costs'].map(
+      (t) => byTitle.get(t)!._id,
+    );
 
     // Imported without content; the drafts are written in the background, as for a created article.
     const article = await drafted(owner, firstIds[0]!);
@@ -449,7 +586,10 @@ describe('Google Sheets: importing', () => {
 
     // A changed title is a new article.
     plan[3]![0] = 'Short rows are padded, renamed';
-    expect((await importRange(owner, 'sheet-plan', 'Plan!A1:F20')).json).toMatchObject({ importedCount: 1, alreadyImported: 3 });
+    expect((await importRange(owner, 'sheet-plan', 'Plan!A1:F20')).json).toMatchObject({
+      importedCount: 1,
+      alreadyImported: 3,
+    });
     const after = await articles(owner);
     expect(after).toHaveLength(before.length + 2);
     expect(after.map((a) => a._id)).toEqual(expect.arrayContaining(firstIds));
@@ -469,9 +609,16 @@ describe('Google Sheets: importing', () => {
     expect(missing.json).toMatchObject({ code: 'spreadsheet_not_found' });
     const badRange = await importRange(owner, 'sheet-plan', 'Nope!A1:F50');
     expect(badRange.status).toBe(400);
-    expect(badRange.json.message).toBe('Google Sheets cannot read the range "Nope!A1:F50". Use A1 notation with the tab\'s name, e.g. Sheet1!A1:F50.');
+    expect(badRange.json.message).toBe(
+      'Google Sheets cannot read the range "Nope!A1:F50". Use A1 notation with the tab\'s name, e.g. Sheet1!A1:F50.',
+    );
     const empty = await importRange(owner, 'sheet-archive', 'Sheet1!A1:F50');
-    expect(empty.json).toEqual({ success: true, importedCount: 0, alreadyImported: 0, errors: ['The range Sheet1!A1:F50 has no rows to import.'] });
+    expect(empty.json).toEqual({
+      success: true,
+      importedCount: 0,
+      alreadyImported: 0,
+      errors: ['The range Sheet1!A1:F50 has no rows to import.'],
+    });
   });
 
   it('keeps everything to its owner', async () => {
@@ -482,7 +629,9 @@ describe('Google Sheets: importing', () => {
     // Import markers live in the owner's own partition.
     const markers = (await app.items()).filter((i) => String(i.SK).startsWith('IMPORT#'));
     expect(new Set(markers.map((m) => m.PK)).size).toBe(1);
-    expect(markers).toContainEqual(expect.objectContaining({ spreadsheetId: 'sheet-plan', sheet: 'Plan', type: 'import' }));
+    expect(markers).toContainEqual(
+      expect.objectContaining({ spreadsheetId: 'sheet-plan', sheet: 'Plan', type: 'import' }),
+    );
   });
 
   it('imports 500 rows well within the API time limit (without waiting for the drafts)', async () => {
@@ -497,7 +646,10 @@ describe('Google Sheets: importing', () => {
     console.log(`500-row import: ${ms} ms`);
     const all = await articles(owner);
     expect(all).toHaveLength(before + 500);
-    expect(all.find((a) => a.title === 'Bulk article 500')).toMatchObject({ keyword: 'bulk-500', tags: ['bulk', 'test'] });
+    expect(all.find((a) => a.title === 'Bulk article 500')).toMatchObject({
+      keyword: 'bulk-500',
+      tags: ['bulk', 'test'],
+    });
   });
 });
 
@@ -506,7 +658,11 @@ describe('Google Sheets: losing the connection', () => {
     const res = await call(owner, '/api/sheets/disconnect', { method: 'POST' });
     expect(res.json).toEqual({ success: true, message: 'Disconnected from Google Sheets' });
     expect((await call(owner, '/api/sheets/status')).json.authenticated).toBe(false);
-    expect((await app.items()).some((i) => i.SK === 'SETTING#google_sheets_refresh_token' || i.SK === 'SECRET#google_sheets_refresh_token')).toBe(false);
+    expect(
+      (await app.items()).some(
+        (i) => i.SK === 'SETTING#google_sheets_refresh_token' || i.SK === 'SECRET#google_sheets_refresh_token',
+      ),
+    ).toBe(false);
     expect((await call(owner, '/api/sheets/spreadsheets')).json.message).toBe('Connect Google Sheets first');
     // Twice is fine.
     expect((await call(owner, '/api/sheets/disconnect', { method: 'POST' })).status).toBe(200);
@@ -518,7 +674,10 @@ describe('Google Sheets: losing the connection', () => {
     try {
       const res = await call(owner, '/api/sheets/spreadsheets');
       expect(res.status).toBe(400);
-      expect(res.json).toMatchObject({ code: 'sheets_reconnect', message: 'Google no longer accepts the Google Sheets connection. Connect Google Sheets again.' });
+      expect(res.json).toMatchObject({
+        code: 'sheets_reconnect',
+        message: 'Google no longer accepts the Google Sheets connection. Connect Google Sheets again.',
+      });
     } finally {
       google.setMode('ok');
     }

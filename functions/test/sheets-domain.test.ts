@@ -43,7 +43,11 @@ describe('spreadsheet rows', () => {
       3,
     );
     expect(rows).toEqual([
-      { row: 4, input: { title: 'A', topic: 'B', keyword: 'C', details: 'D', imageDescription: 'E' }, tags: ['x', 'y', 'z'] },
+      {
+        row: 4,
+        input: { title: 'A', topic: 'B', keyword: 'C', details: 'D', imageDescription: 'E' },
+        tags: ['x', 'y', 'z'],
+      },
       { row: 5, input: { title: 'Short', topic: 'Row', keyword: 'kw', details: '', imageDescription: '' }, tags: [] },
     ]);
     expect(errors).toEqual([
@@ -134,8 +138,12 @@ function service(
     release: async (u, k) => void markers.delete(`${u}/${k}`),
   };
   const google: GoogleOAuthClient = {
-    authorizationUrl: async ({ clientId, state }) => `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
-    exchangeCode: async () => ({ refreshToken: 'refresh', ...(options.exchangeScope !== undefined ? { scope: options.exchangeScope } : {}) }),
+    authorizationUrl: async ({ clientId, state }) =>
+      `https://accounts.example/auth?client_id=${clientId}&state=${state}`,
+    exchangeCode: async () => ({
+      refreshToken: 'refresh',
+      ...(options.exchangeScope !== undefined ? { scope: options.exchangeScope } : {}),
+    }),
   };
   const svc = new SheetsService({
     settings,
@@ -170,8 +178,16 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => [`Title ${i + 1}
 describe('SheetsService', () => {
   it('needs an OAuth client: the user’s Gmail client, else the deployment’s', async () => {
     const none = service();
-    expect(await none.svc.status('u1')).toEqual({ success: true, authenticated: false, canWrite: false, clientConfigured: false });
-    await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({ kind: 'invalid', message: SheetsMessages.clientMissing });
+    expect(await none.svc.status('u1')).toEqual({
+      success: true,
+      authenticated: false,
+      canWrite: false,
+      clientConfigured: false,
+    });
+    await expect(none.svc.authUrl('u1', 'http://x/cb')).rejects.toMatchObject({
+      kind: 'invalid',
+      message: SheetsMessages.clientMissing,
+    });
 
     const env = service({ defaultClient: true });
     expect(await env.svc.authUrl('u1', 'http://x/cb')).toContain('client_id=env-client');
@@ -182,14 +198,26 @@ describe('SheetsService', () => {
 
   it('refuses to list or import before connecting', async () => {
     const { svc } = service({ defaultClient: true });
-    await expect(svc.listSpreadsheets('u1')).rejects.toMatchObject({ kind: 'invalid', message: 'Connect Google Sheets first' });
-    await expect(svc.import('u1', { spreadsheetId: 's', range: 'A1:F5' })).rejects.toMatchObject({ kind: 'invalid', code: 'sheets_not_connected' });
+    await expect(svc.listSpreadsheets('u1')).rejects.toMatchObject({
+      kind: 'invalid',
+      message: 'Connect Google Sheets first',
+    });
+    await expect(svc.import('u1', { spreadsheetId: 's', range: 'A1:F5' })).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'sheets_not_connected',
+    });
   });
 
   it('stops starting rows when time runs out, and the next import picks up the rest', async () => {
     // Saving an article "takes" 300 ms; rows start at 0, 300, 600 and 900 ms, none after the 1000 ms deadline.
     let clock = 0;
-    const s = service({ values: rows(10), defaultClient: true, concurrency: 1, now: () => clock, onCreate: () => (clock += 300) });
+    const s = service({
+      values: rows(10),
+      defaultClient: true,
+      concurrency: 1,
+      now: () => clock,
+      onCreate: () => (clock += 300),
+    });
     await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
     const first = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' });
     expect(first.importedCount).toBe(4);
@@ -199,9 +227,17 @@ describe('SheetsService', () => {
     // Drafting starts once the rows are saved, for the saved ones.
     expect(s.drafting).toEqual(['Title 1', 'Title 2', 'Title 3', 'Title 4']);
     clock = 0;
-    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toMatchObject({ importedCount: 4, alreadyImported: 4 });
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toMatchObject({
+      importedCount: 4,
+      alreadyImported: 4,
+    });
     clock = 0;
-    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toEqual({ success: true, importedCount: 2, errors: [], alreadyImported: 8 });
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F10' })).toEqual({
+      success: true,
+      importedCount: 2,
+      errors: [],
+      alreadyImported: 8,
+    });
     expect(s.drafting).toHaveLength(10);
   });
 
@@ -220,7 +256,11 @@ describe('SheetsService', () => {
     const first = await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' });
     expect(first).toMatchObject({ importedCount: 2, errors: ['Row 2: Could not be saved. Import again to retry it.'] });
     failing = false;
-    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' })).toMatchObject({ importedCount: 1, alreadyImported: 2, errors: [] });
+    expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F3' })).toMatchObject({
+      importedCount: 1,
+      alreadyImported: 2,
+      errors: [],
+    });
   });
 
   it(`reads at most ${MAX_IMPORT_ROWS} rows and says where to go on`, async () => {
@@ -246,7 +286,8 @@ describe('SheetsService', () => {
   });
 });
 
-const READ = 'https://www.googleapis.com/auth/spreadsheets.readonly https://www.googleapis.com/auth/drive.metadata.readonly';
+const READ =
+  'https://www.googleapis.com/auth/spreadsheets.readonly https://www.googleapis.com/auth/drive.metadata.readonly';
 const WRITE = 'https://www.googleapis.com/auth/spreadsheets https://www.googleapis.com/auth/drive.metadata.readonly';
 
 describe('SheetsService: writing statuses back', () => {
@@ -291,13 +332,23 @@ describe('SheetsService: writing statuses back', () => {
     await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
     expect(await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F2' })).not.toHaveProperty('writeBack');
     const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A1:F2', writeBack: true });
-    expect(res).toMatchObject({ importedCount: 0, alreadyImported: 2, writeBack: { status: 'not_allowed', code: 'sheets_write_scope' } });
+    expect(res).toMatchObject({
+      importedCount: 0,
+      alreadyImported: 2,
+      writeBack: { status: 'not_allowed', code: 'sheets_write_scope' },
+    });
     expect(s.writes).toEqual([]);
   });
 
   it('marks the rows the deadline left out', async () => {
     let clock = 0;
-    const s = service({ values: rows(3), defaultClient: true, concurrency: 1, now: () => clock, onCreate: () => (clock += 600) });
+    const s = service({
+      values: rows(3),
+      defaultClient: true,
+      concurrency: 1,
+      now: () => clock,
+      onCreate: () => (clock += 600),
+    });
     await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
     await s.settings.put('u1', SHEETS_GRANT_SCOPES_KEY, WRITE);
     const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'Sheet1!A5:F7', writeBack: true });
@@ -315,13 +366,20 @@ describe('SheetsService: writing statuses back', () => {
       values: rows(1),
       defaultClient: true,
       writeValues: async () => {
-        throw new IntegrationError('The Google authorization does not allow editing spreadsheets.', 'sheets_write_scope', 403);
+        throw new IntegrationError(
+          'The Google authorization does not allow editing spreadsheets.',
+          'sheets_write_scope',
+          403,
+        );
       },
     });
     await s.settings.put('u1', SHEETS_TOKEN_KEY, 'refresh');
     await s.settings.put('u1', SHEETS_GRANT_SCOPES_KEY, WRITE);
     const res = await s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F1', writeBack: true });
-    expect(res).toMatchObject({ importedCount: 1, writeBack: { status: 'not_allowed', message: SheetsMessages.writeBackNotAllowed } });
+    expect(res).toMatchObject({
+      importedCount: 1,
+      writeBack: { status: 'not_allowed', message: SheetsMessages.writeBackNotAllowed },
+    });
     expect(await s.svc.status('u1')).toMatchObject({ authenticated: true, canWrite: false });
   });
 
@@ -353,14 +411,18 @@ describe('SheetsService: the grant belongs to the OAuth client it was issued to'
   it('uses the stored refresh token only with that client (never with another client’s secret)', async () => {
     const s = service({ defaultClient: true, values: rows(1) });
     const url = new URL(await s.svc.authUrl('u1', 'http://x/cb'));
-    expect(await s.svc.callback({ code: 'c', state: url.searchParams.get('state')! }, 'u1', 'http://x/cb')).toBe('sheets_connected=true');
+    expect(await s.svc.callback({ code: 'c', state: url.searchParams.get('state')! }, 'u1', 'http://x/cb')).toBe(
+      'sheets_connected=true',
+    );
     expect(await s.svc.status('u1')).toMatchObject({ authenticated: true });
 
     // The user's own client takes over: the deployment client's grant is not one of it.
     await s.settings.put('u1', 'gmail_client_id', 'own-client');
     await s.settings.put('u1', 'gmail_client_secret', 'own-secret');
     expect(await s.svc.status('u1')).toMatchObject({ authenticated: false, canWrite: false, clientConfigured: true });
-    await expect(s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F1' })).rejects.toMatchObject({ code: 'sheets_not_connected' });
+    await expect(s.svc.import('u1', { spreadsheetId: 's', range: 'A1:F1' })).rejects.toMatchObject({
+      code: 'sheets_not_connected',
+    });
 
     // Back to the client the grant was issued to: it works again.
     await s.settings.remove('u1', 'gmail_client_secret');

@@ -24,8 +24,16 @@ let owner: Client;
 beforeAll(async () => {
   [wp, li, google] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), startFakeGoogle()]);
   capture = await listen((req, res, _body, url) => {
-    captured.push({ method: req.method ?? '', url: url.pathname + url.search, authorization: req.headers.authorization });
-    sendJson(res, 401, { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
+    captured.push({
+      method: req.method ?? '',
+      url: url.pathname + url.search,
+      authorization: req.headers.authorization,
+    });
+    sendJson(res, 401, {
+      code: 'incorrect_password',
+      message: 'The provided password is an invalid application password.',
+      data: { status: 401 },
+    });
   });
   process.env.LINKEDIN_OAUTH_URL = li.oauthUrl;
   process.env.LINKEDIN_API_URL = li.apiUrl;
@@ -60,7 +68,9 @@ describe('WordPress: a blank application password is the saved one, for the save
         expect(res.status, `${path} ${siteUrl}`).toBe(400);
         expect(res.json.message).toBe(IntegrationMessages.wordpressPasswordForSite);
       }
-      const skip = await owner.call(path, { body: { siteUrl: capture.url, username: FAKE_WP_EDITOR.username, appPassword: '', skipPasswordUpdate: true } });
+      const skip = await owner.call(path, {
+        body: { siteUrl: capture.url, username: FAKE_WP_EDITOR.username, appPassword: '', skipPasswordUpdate: true },
+      });
       if (path.endsWith('credentials')) expect(skip.json.message).toBe(IntegrationMessages.wordpressPasswordForSite);
     }
     expect(captured).toEqual([]);
@@ -71,7 +81,9 @@ describe('WordPress: a blank application password is the saved one, for the save
   it('the same host under another scheme or path is another site', async () => {
     const wpRequests = wp.requests.length;
     for (const siteUrl of [wp.url.replace('http://', 'https://'), `${wp.url}/blog`]) {
-      const res = await owner.call('/api/wordpress/test-connection', { body: { siteUrl, username: FAKE_WP_EDITOR.username, appPassword: '' } });
+      const res = await owner.call('/api/wordpress/test-connection', {
+        body: { siteUrl, username: FAKE_WP_EDITOR.username, appPassword: '' },
+      });
       expect(res.status, siteUrl).toBe(400);
       expect(res.json.message).toBe(IntegrationMessages.wordpressPasswordForSite);
     }
@@ -80,7 +92,9 @@ describe('WordPress: a blank application password is the saved one, for the save
 
   it('the saved site, however it is spelled, keeps working with a blank password (and another login of the same account)', async () => {
     for (const siteUrl of [wp.url, `${wp.url}/`, ` ${wp.url}/wp-admin/ `, wp.url.replace('http://', 'HTTP://')]) {
-      const res = await owner.call('/api/wordpress/test-connection', { body: { siteUrl, username: FAKE_WP_EDITOR.username, appPassword: '' } });
+      const res = await owner.call('/api/wordpress/test-connection', {
+        body: { siteUrl, username: FAKE_WP_EDITOR.username, appPassword: '' },
+      });
       expect(res.json, siteUrl).toMatchObject({ success: true, user: { name: FAKE_WP_EDITOR.name } });
     }
     // WordPress accepts the account's e-mail address as well as its login name.
@@ -88,7 +102,11 @@ describe('WordPress: a blank application password is the saved one, for the save
       body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.email, appPassword: '', skipPasswordUpdate: true },
     });
     expect(edit.status).toBe(200);
-    expect((await owner.call('/api/wordpress/credentials')).json).toMatchObject({ siteUrl: wp.url, username: FAKE_WP_EDITOR.email, hasAppPassword: true });
+    expect((await owner.call('/api/wordpress/credentials')).json).toMatchObject({
+      siteUrl: wp.url,
+      username: FAKE_WP_EDITOR.email,
+      hasAppPassword: true,
+    });
     expect(captured).toEqual([]);
   });
 
@@ -116,7 +134,9 @@ describe('WordPress: a blank application password is the saved one, for the save
 
 describe('LinkedIn: a blank client secret is the saved one, for the saved Client ID only', () => {
   beforeAll(async () => {
-    const res = await owner.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+    const res = await owner.call('/api/linkedin/credentials', {
+      body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -134,7 +154,9 @@ describe('LinkedIn: a blank client secret is the saved one, for the saved Client
 
   it('the saved Client ID with a blank secret goes to LinkedIn (the configured host, not one from the request)', async () => {
     const liRequests = li.requests.length;
-    const res = await owner.call('/api/linkedin/test-connection', { body: { clientId: li.app.clientId, clientSecret: '' } });
+    const res = await owner.call('/api/linkedin/test-connection', {
+      body: { clientId: li.app.clientId, clientSecret: '' },
+    });
     expect(res.json.success).toBe(true);
     expect(li.requests.length).toBeGreaterThan(liRequests);
     // A redirect URI of the caller's choosing is refused, so no sign-in is steered elsewhere.
@@ -152,8 +174,12 @@ describe('Gmail: the client secret and the Google sign-ins belong to the saved C
   async function connectBoth() {
     expect((await save('gmail_client_id', google.client.clientId)).status).toBeLessThan(300);
     expect((await save('gmail_client_secret', google.client.clientSecret)).status).toBeLessThan(300);
-    expect((await completeOAuth(owner, (await owner.call('/api/email/oauth/auth')).json.authUrl)).location).toBe('/settings?gmail_connected=true');
-    expect((await completeOAuth(owner, (await owner.call('/api/sheets/auth')).json.authUrl)).location).toBe('/sheets-import?sheets_connected=true');
+    expect((await completeOAuth(owner, (await owner.call('/api/email/oauth/auth')).json.authUrl)).location).toBe(
+      '/settings?gmail_connected=true',
+    );
+    expect((await completeOAuth(owner, (await owner.call('/api/sheets/auth')).json.authUrl)).location).toBe(
+      '/sheets-import?sheets_connected=true',
+    );
     expect(await emailStatus()).toMatchObject({ gmailClientId: google.client.clientId, authenticated: true });
     expect(await sheetsStatus()).toMatchObject({ authenticated: true });
   }
@@ -177,13 +203,18 @@ describe('Gmail: the client secret and the Google sign-ins belong to the saved C
     const auth = await owner.call('/api/email/oauth/auth');
     expect(auth.status).toBe(400);
     expect(auth.json.message).toBe(IntegrationMessages.gmailCredentialsRequired);
-    expect((await owner.call('/api/email/test', { body: { to: 'owner@example.com', method: 'gmail' } })).status).toBe(400);
+    expect((await owner.call('/api/email/test', { body: { to: 'owner@example.com', method: 'gmail' } })).status).toBe(
+      400,
+    );
     // The Sheets import falls back to no client of the user's: its grant (of the old client) is gone too.
     expect(await sheetsStatus()).toMatchObject({ authenticated: false });
     expect(google.requests.length).toBe(googleRequests);
     const keys = (await app.items()).map((i) => String(i.SK));
     for (const gone of ['gmail_client_secret', 'gmail_refresh_token', 'google_sheets_refresh_token']) {
-      expect(keys.some((k) => k.includes(gone)), gone).toBe(false);
+      expect(
+        keys.some((k) => k.includes(gone)),
+        gone,
+      ).toBe(false);
     }
   });
 

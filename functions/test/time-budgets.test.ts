@@ -4,7 +4,12 @@
  * publishing/publish-deadline.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EDIT_TIMEOUT_MS, DEFAULT_IMAGE_TIMEOUT_MS, DEFAULT_TEXT_TIMEOUT_MS, MIN_RETRY_MS } from '../src/adapters/ai/openai.js';
+import {
+  DEFAULT_EDIT_TIMEOUT_MS,
+  DEFAULT_IMAGE_TIMEOUT_MS,
+  DEFAULT_TEXT_TIMEOUT_MS,
+  MIN_RETRY_MS,
+} from '../src/adapters/ai/openai.js';
 import { NOTIFY_LEASE_MS } from '../src/domain/scheduling.js';
 import {
   AI_IMAGE_BUDGET_MS,
@@ -17,9 +22,12 @@ import {
 } from '../src/time-budgets.js';
 
 describe('time budgets', () => {
-  it.each(JOB_WORST_CASES.map((c) => [c.job, c] as const))('%s ends before its function is stopped', (_job, { ms, functionTimeoutS }) => {
-    expect(ms).toBeLessThanOrEqual(functionTimeoutS * 1000);
-  });
+  it.each(JOB_WORST_CASES.map((c) => [c.job, c] as const))(
+    '%s ends before its function is stopped',
+    (_job, { ms, functionTimeoutS }) => {
+      expect(ms).toBeLessThanOrEqual(functionTimeoutS * 1000);
+    },
+  );
 
   it('in-request publishing ends below API Gateway’s 30 s, and a claim outlives any request that can hold it', () => {
     expect(API_FUNCTION_TIMEOUT_S).toBeLessThan(30);

@@ -36,13 +36,20 @@ const context = (awsRequestId: string): Context =>
 async function output(fn: () => Promise<unknown>): Promise<Record<string, any>[]> {
   const lines: string[] = [];
   const record = (chunk: unknown) => (lines.push(String(chunk)), true);
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(record), vi.spyOn(process.stderr, 'write').mockImplementation(record)];
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(record),
+    vi.spyOn(process.stderr, 'write').mockImplementation(record),
+  ];
   try {
     await fn().catch(() => undefined);
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
-  return lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return lines
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 const logLines = (lines: Record<string, any>[]) => lines.filter((l) => typeof l.level === 'string');
 /** EMF lines as metric name → dimensions. */
@@ -51,7 +58,11 @@ const emfMetrics = (lines: Record<string, any>[]) =>
     .filter((l) => l._aws)
     .flatMap((l) =>
       l._aws.CloudWatchMetrics.flatMap((d: { Metrics: { Name: string }[]; Dimensions: string[][] }) =>
-        d.Metrics.map((m) => ({ name: m.Name, value: l[m.Name], dimensions: Object.fromEntries(d.Dimensions[0]!.map((k) => [k, l[k]])) })),
+        d.Metrics.map((m) => ({
+          name: m.Name,
+          value: l[m.Name],
+          dimensions: Object.fromEntries(d.Dimensions[0]!.map((k) => [k, l[k]])),
+        })),
       ),
     );
 
@@ -71,10 +82,16 @@ describe('the worker Lambda: Lambda context in its logs, metrics flushed per inv
     const logs = logLines(lines);
     expect(logs.length).toBeGreaterThan(0);
     for (const line of logs) {
-      expect(line).toMatchObject({ function_request_id: 'req-1', function_name: 'content-publisher-worker', cold_start: expect.any(Boolean) });
+      expect(line).toMatchObject({
+        function_request_id: 'req-1',
+        function_name: 'content-publisher-worker',
+        cold_start: expect.any(Boolean),
+      });
     }
     expect(logs.find((l) => l.message === 'job')).toMatchObject({ type: 'generate-content', articleId: 'a1' });
-    expect(emfMetrics(lines)).toEqual([{ name: 'ApprovalEmailSent', value: 1, dimensions: { service: expect.any(String) } }]);
+    expect(emfMetrics(lines)).toEqual([
+      { name: 'ApprovalEmailSent', value: 1, dimensions: { service: expect.any(String) } },
+    ]);
     expect(lines.at(-1)!._aws).toBeDefined(); // flushed when the invocation ends
   });
 
@@ -86,14 +103,19 @@ describe('the worker Lambda: Lambda context in its logs, metrics flushed per inv
     let thrown: unknown;
     const lines = await output(() => worker(job, context('req-2')).catch((err: unknown) => void (thrown = err)));
     expect(thrown).toMatchObject({ message: 'boom' });
-    expect(emfMetrics(lines)).toEqual([{ name: 'ApprovalEmailFailed', value: 1, dimensions: { service: expect.any(String), code: 'email_failed' } }]);
+    expect(emfMetrics(lines)).toEqual([
+      { name: 'ApprovalEmailFailed', value: 1, dimensions: { service: expect.any(String), code: 'email_failed' } },
+    ]);
   });
 
   it('an SQS batch: the records’ log lines carry the invocation too, and the answer is still the batch response', async () => {
     vi.mocked(runJob).mockRejectedValueOnce(new Error('later')).mockResolvedValueOnce();
-    const record = (messageId: string) => ({ messageId, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+    const record = (messageId: string) =>
+      ({ messageId, body: JSON.stringify(job), attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
     let answer: unknown;
-    const lines = await output(async () => (answer = await worker({ Records: [record('m1'), record('m2')] }, context('req-3'))));
+    const lines = await output(
+      async () => (answer = await worker({ Records: [record('m1'), record('m2')] }, context('req-3'))),
+    );
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
     const logs = logLines(lines);
     expect(logs.filter((l) => l.messageId).map((l) => [l.messageId, l.function_request_id])).toEqual([
@@ -117,23 +139,40 @@ describe('a scheduled run through the real services (local stack)', () => {
   beforeAll(async () => {
     app = await startTestApp();
     owner = new Client(app.url);
-    userId = (await owner.call('/api/auth/register', { body: registration({ email: 'metrics@example.com' }) })).json.user._id;
+    userId = (await owner.call('/api/auth/register', { body: registration({ email: 'metrics@example.com' }) })).json
+      .user._id;
   });
   afterAll(() => app?.stop());
 
   it('sending the approval e-mail records ApprovalEmailSent and the job’s duration, flushed by the worker', async () => {
-    const id = (await owner.call('/api/articles', { body: { title: 'Metrics', topic: 'Observability', keyword: 'emf' } })).json.article._id as string;
+    const id = (
+      await owner.call('/api/articles', { body: { title: 'Metrics', topic: 'Observability', keyword: 'emf' } })
+    ).json.article._id as string;
     await drafted(owner, id);
     const at = new Date(Date.now() + 3600_000).toISOString();
-    expect((await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } })).status).toBe(200);
+    expect(
+      (await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } }))
+        .status,
+    ).toBe(200);
     await output(async () => metrics.publishStoredMetrics()); // what the local requests and jobs left behind
 
-    const lines = await output(() => worker({ type: 'generate-and-notify', userId, articleId: id, platform: 'blog', scheduledFor: at }, context('req-5')));
+    const lines = await output(() =>
+      worker(
+        { type: 'generate-and-notify', userId, articleId: id, platform: 'blog', scheduledFor: at },
+        context('req-5'),
+      ),
+    );
     expect(emfMetrics(lines)).toEqual([
       { name: 'ApprovalEmailSent', value: 1, dimensions: { service: expect.any(String) } },
-      { name: 'JobDuration', value: expect.any(Number), dimensions: { service: expect.any(String), type: 'generate-and-notify' } },
+      {
+        name: 'JobDuration',
+        value: expect.any(Number),
+        dimensions: { service: expect.any(String), type: 'generate-and-notify' },
+      },
     ]);
     for (const line of logLines(lines)) expect(line.function_request_id).toBe('req-5');
-    expect(lines.filter((l) => l._aws).every((l) => l._aws.CloudWatchMetrics[0].Namespace === 'content-publisher-test')).toBe(true);
+    expect(
+      lines.filter((l) => l._aws).every((l) => l._aws.CloudWatchMetrics[0].Namespace === 'content-publisher-test'),
+    ).toBe(true);
   });
 });

@@ -39,11 +39,14 @@ describe('worker handler', () => {
     await expect(handler(job('a1'))).rejects.toThrow('boom');
   });
 
-  it('runs each SQS record\'s job with transient failures retried, and reports only the failed records', async () => {
+  it("runs each SQS record's job with transient failures retried, and reports only the failed records", async () => {
     runJob.mockImplementation(async (j) => {
-      if (j.articleId === 'bad') throw new TransientDraftingError('bad', 'ai_rate_limited', 'OpenAI is rate-limiting this API key.');
+      if (j.articleId === 'bad')
+        throw new TransientDraftingError('bad', 'ai_rate_limited', 'OpenAI is rate-limiting this API key.');
     });
-    const event: SQSEvent = { Records: [record('m1', JSON.stringify(job('ok'))), record('m2', JSON.stringify(job('bad')))] };
+    const event: SQSEvent = {
+      Records: [record('m1', JSON.stringify(job('ok'))), record('m2', JSON.stringify(job('bad')))],
+    };
     await expect(handler(event)).resolves.toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
     expect(runJob.mock.calls).toEqual([
       [job('ok'), { retryTransient: true }],
@@ -53,7 +56,9 @@ describe('worker handler', () => {
 
   it('answers an empty failure list when every record succeeded', async () => {
     runJob.mockResolvedValue();
-    await expect(handler({ Records: [record('m1', JSON.stringify(job('a')))] })).resolves.toEqual({ batchItemFailures: [] });
+    await expect(handler({ Records: [record('m1', JSON.stringify(job('a')))] })).resolves.toEqual({
+      batchItemFailures: [],
+    });
   });
 
   it('drops records whose body is not a job (logged, never retried)', async () => {
@@ -118,7 +123,10 @@ describe('ArticleService.generateContent on AI failures', () => {
       articles,
       objects: { put: async () => {}, get: async () => undefined },
       jobs: { enqueue: async () => {} },
-      ai: async () => ({ content, image: { kind: 'openai', generate: async () => Promise.reject(new Error('unused')) } }),
+      ai: async () => ({
+        content,
+        image: { kind: 'openai', generate: async () => Promise.reject(new Error('unused')) },
+      }),
       now: () => new Date(at),
     });
     return { service, updates };
@@ -142,7 +150,9 @@ describe('ArticleService.generateContent on AI failures', () => {
 
   it('without throwIfTransient (interactive and scheduled jobs) records the failure and resolves, as before', async () => {
     const { service, updates } = serviceFailingWith(new AiError('Slow down.', 'ai_rate_limited'));
-    await expect(service.generateContent('u1', 'a1')).resolves.toMatchObject({ lastError: { code: 'ai_rate_limited' } });
+    await expect(service.generateContent('u1', 'a1')).resolves.toMatchObject({
+      lastError: { code: 'ai_rate_limited' },
+    });
     expect(updates).toHaveLength(1);
   });
 
@@ -152,6 +162,8 @@ describe('ArticleService.generateContent on AI failures', () => {
     ['ai_model_not_found', new AiError('Model missing.', 'ai_model_not_found')],
   ])('%s: retrying cannot fix it, so it resolves even with throwIfTransient', async (code, err) => {
     const { service } = serviceFailingWith(err);
-    await expect(service.generateContent('u1', 'a1', { throwIfTransient: true })).resolves.toMatchObject({ lastError: { code } });
+    await expect(service.generateContent('u1', 'a1', { throwIfTransient: true })).resolves.toMatchObject({
+      lastError: { code },
+    });
   });
 });

@@ -82,7 +82,11 @@ export class AppAlarms extends Construct {
     const minutes = period.toMinutes();
 
     const functions: [string, AppFunction, number][] = [
-      ...[...props.apiFunctions].map(([group, fn]): [string, AppFunction, number] => [group, fn, ALARM_DEFAULTS.apiFunctionErrors]),
+      ...[...props.apiFunctions].map(([group, fn]): [string, AppFunction, number] => [
+        group,
+        fn,
+        ALARM_DEFAULTS.apiFunctionErrors,
+      ]),
       ['worker', props.worker, ALARM_DEFAULTS.workerErrors],
     ];
     for (const [name, fn, errorThreshold] of functions) {

@@ -87,7 +87,9 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
  * The packages an esbuild metafile shows the bundle importing from outside itself (Node built-ins
  * aside, with or without `node:`: CommonJS dependencies such as postcss require 'fs'), sorted.
  */
-export function unbundledPackages(metafile: { inputs: Record<string, { imports: { path: string; external?: boolean }[] }> }): string[] {
+export function unbundledPackages(metafile: {
+  inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+}): string[] {
   const found = new Set<string>();
   for (const input of Object.values(metafile.inputs))
     for (const imported of input.imports) if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);

@@ -158,14 +158,18 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   'userSecrets:write': {
     actions: { userSecrets: USER_SECRET_WRITE_ACTIONS },
     grant: ({ fn, stack }) => {
-      Grant.addToPrincipal({ grantee: fn.role, actions: [...OLD_USER_SECRET_ACTIONS], resourceArns: [stack.oldUserSecretsArn] });
+      Grant.addToPrincipal({
+        grantee: fn.role,
+        actions: [...OLD_USER_SECRET_ACTIONS],
+        resourceArns: [stack.oldUserSecretsArn],
+      });
       const prefix = stack.stageNames.userSecretsPrefix;
       Validations.of(fn.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*/*]`,
         reason:
           `The one-per-key secrets of before (${prefix}<userId>/<key>) are moved into each user's secret at run time and then ` +
           'scheduled for deletion; their names are not known at deploy time: the policy allows DeleteSecret on those names only ' +
-          '(a user\'s own secret has no second slash), so no function can delete a user\'s secret.',
+          "(a user's own secret has no second slash), so no function can delete a user's secret.",
       });
     },
     environment: secretsEnvironment,
@@ -174,19 +178,34 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
     actions: { userSecrets: USER_SECRET_READ_ACTIONS },
     environment: (target) => ({
       ...secretsEnvironment(target),
-      ...Object.fromEntries(Object.entries(AI_CONTEXT_ENV).map(([key, variable]) => [variable, target.settings.ai?.[key as keyof AiSettings] || undefined])),
+      ...Object.fromEntries(
+        Object.entries(AI_CONTEXT_ENV).map(([key, variable]) => [
+          variable,
+          target.settings.ai?.[key as keyof AiSettings] || undefined,
+        ]),
+      ),
     }),
   },
   'jobs:enqueue': {
     // The function's own ARN, unqualified: no version or alias wildcard.
     grant: ({ fn, stack }) =>
-      Grant.addToPrincipal({ grantee: fn.role, actions: ['lambda:InvokeFunction'], resourceArns: [stack.worker.function.functionArn] }),
-    environment: (target) => ({ WORKER_FUNCTION_NAME: target.stack.worker.function.functionName, ...imagesBucketEnvironment(target) }),
+      Grant.addToPrincipal({
+        grantee: fn.role,
+        actions: ['lambda:InvokeFunction'],
+        resourceArns: [stack.worker.function.functionArn],
+      }),
+    environment: (target) => ({
+      WORKER_FUNCTION_NAME: target.stack.worker.function.functionName,
+      ...imagesBucketEnvironment(target),
+    }),
   },
   'jobs:bulk': {
     // SendMessage (and GetQueueAttributes, GetQueueUrl) on this queue only; SQS-managed encryption needs no KMS grant.
     grant: ({ fn, stack }) => void stack.bulkJobs.queue.grantSendMessages(fn.role),
-    environment: (target) => ({ BULK_JOB_QUEUE_URL: target.stack.bulkJobs.queue.queueUrl, ...imagesBucketEnvironment(target) }),
+    environment: (target) => ({
+      BULK_JOB_QUEUE_URL: target.stack.bulkJobs.queue.queueUrl,
+      ...imagesBucketEnvironment(target),
+    }),
   },
   'images:read': {
     actions: { images: ['s3:GetObject'] },
@@ -236,7 +255,10 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   },
   'firstAdmin:guard': {
     grant: ({ fn, stack }) => void stack.setupCodeSecret.grantRead(fn.role),
-    environment: ({ stack, settings }) => ({ SETUP_CODE_SECRET_ARN: stack.setupCodeSecret.secretArn, ADMIN_EMAIL: settings.adminEmail || undefined }),
+    environment: ({ stack, settings }) => ({
+      SETUP_CODE_SECRET_ARN: stack.setupCodeSecret.secretArn,
+      ADMIN_EMAIL: settings.adminEmail || undefined,
+    }),
   },
   'approvalLinks:sign': {
     grant: ({ fn, stack }) => {
@@ -248,12 +270,20 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
 };
 
 /** Grants one function its capabilities (in the order of CAPABILITIES) and sets the environment they need. */
-export function applyCapabilities(fn: AppFunction, access: readonly Capability[], stack: CapabilityResources, settings: CapabilitySettings): void {
+export function applyCapabilities(
+  fn: AppFunction,
+  access: readonly Capability[],
+  stack: CapabilityResources,
+  settings: CapabilitySettings,
+): void {
   const target: Target = { fn, stack, settings };
   const granted = (Object.keys(CAPABILITIES) as Capability[]).filter((capability) => access.includes(capability));
   const sharedActions = new Map<SharedStatementName, string[]>();
   for (const capability of granted) {
-    for (const [name, actions] of Object.entries(CAPABILITIES[capability].actions ?? {}) as [SharedStatementName, readonly string[]][]) {
+    for (const [name, actions] of Object.entries(CAPABILITIES[capability].actions ?? {}) as [
+      SharedStatementName,
+      readonly string[],
+    ][]) {
       sharedActions.set(name, [...new Set([...(sharedActions.get(name) ?? []), ...actions])]);
     }
   }

@@ -162,7 +162,9 @@ export class ContentPublisherStack extends Stack {
     this.stageNames = stageNames(props.stage);
     if (props.stage !== undefined && this.stackName !== this.stageNames.stackName) {
       // Generated account-wide names (schedule group, CloudFront policies) come from the stack name.
-      throw new Error(`The stack of stage "${props.stage}" must be named ${this.stageNames.stackName}, not ${this.stackName}`);
+      throw new Error(
+        `The stack of stage "${props.stage}" must be named ${this.stageNames.stackName}, not ${this.stackName}`,
+      );
     }
     checkCustomDomain(props.domainName, props.certificateArn);
 
@@ -317,19 +319,30 @@ export class ContentPublisherStack extends Stack {
       value: this.http.url,
     });
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.data.table.tableName });
-    new CfnOutput(this, 'SiteBucketName', { description: 'The bucket holding the built SPA', value: this.site.bucket.bucketName });
-    new CfnOutput(this, 'ImagesBucketName', { description: 'The bucket holding the generated images', value: this.imagesBucket.bucketName });
-    new CfnOutput(this, 'WorkerFunctionName', { description: 'The worker Lambda (async jobs)', value: this.worker.function.functionName });
+    new CfnOutput(this, 'SiteBucketName', {
+      description: 'The bucket holding the built SPA',
+      value: this.site.bucket.bucketName,
+    });
+    new CfnOutput(this, 'ImagesBucketName', {
+      description: 'The bucket holding the generated images',
+      value: this.imagesBucket.bucketName,
+    });
+    new CfnOutput(this, 'WorkerFunctionName', {
+      description: 'The worker Lambda (async jobs)',
+      value: this.worker.function.functionName,
+    });
     new CfnOutput(this, 'ScheduleGroupName', {
       description: 'The EventBridge Scheduler group of the one-off schedules',
       value: this.schedules.group.scheduleGroupName,
     });
     new CfnOutput(this, 'BulkJobDeadLetterQueueUrl', {
-      description: 'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt (alarmed)',
+      description:
+        'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt (alarmed)',
       value: this.bulkJobs.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'RedriveFailedJobsCommand', {
-      description: 'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
+      description:
+        'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
       value: redriveCommand(this.bulkJobs.deadLetterQueue.queueArn, this.bulkJobs.queue.queueArn, this.region),
     });
     new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {

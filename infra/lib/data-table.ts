@@ -1,5 +1,12 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { Attribute, AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  Attribute,
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition, type KeyAttribute } from '../../functions/src/adapters/table-definition.js';
 
@@ -50,9 +57,6 @@ export class DataTable extends Construct {
 
   /** ARNs of the table and of each of its indexes, named one by one (no wildcard). */
   get resourceArns(): string[] {
-    return [
-      this.table.tableArn,
-      ...tableIndexes.map((index) => `${this.table.tableArn}/index/${index.indexName}`),
-    ];
+    return [this.table.tableArn, ...tableIndexes.map((index) => `${this.table.tableArn}/index/${index.indexName}`)];
   }
 }

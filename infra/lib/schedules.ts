@@ -10,7 +10,11 @@ import { Construct } from 'constructs';
 import { deadLetterAlarm, notifyTopic } from './dead-letter-alarm.js';
 
 /** What the functions call to manage the one-off schedules (functions/src/adapters/aws/eventbridge-scheduler.ts). */
-export const SCHEDULE_MANAGE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'] as const;
+export const SCHEDULE_MANAGE_ACTIONS = [
+  'scheduler:CreateSchedule',
+  'scheduler:UpdateSchedule',
+  'scheduler:DeleteSchedule',
+] as const;
 
 /** Settings of the dead-letter queue and its alarm (asserted by the tests). */
 export const SCHEDULE_DLQ_DEFAULTS = {
@@ -91,8 +95,16 @@ export class Schedules extends Construct {
       }),
     });
     // The function's own ARN, unqualified: no version or alias wildcard.
-    Grant.addToPrincipal({ grantee: this.role, actions: ['lambda:InvokeFunction'], resourceArns: [props.target.functionArn] });
-    Grant.addToPrincipal({ grantee: this.role, actions: ['sqs:SendMessage'], resourceArns: [this.deadLetterQueue.queueArn] });
+    Grant.addToPrincipal({
+      grantee: this.role,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: [props.target.functionArn],
+    });
+    Grant.addToPrincipal({
+      grantee: this.role,
+      actions: ['sqs:SendMessage'],
+      resourceArns: [this.deadLetterQueue.queueArn],
+    });
 
     this.deadLetterAlarm = deadLetterAlarm(
       this,

@@ -37,11 +37,21 @@ const pathMatch = (path: string, positionalConstraint: 'EXACTLY' | 'STARTS_WITH'
   },
 });
 
-const rateRule = (name: string, priority: number, limit: number, scope: CfnWebACL.StatementProperty): CfnWebACL.RuleProperty => ({
+const rateRule = (
+  name: string,
+  priority: number,
+  limit: number,
+  scope: CfnWebACL.StatementProperty,
+): CfnWebACL.RuleProperty => ({
   name,
   priority,
   statement: {
-    rateBasedStatement: { aggregateKeyType: 'IP', limit, evaluationWindowSec: RATE_WINDOW_SECONDS, scopeDownStatement: scope },
+    rateBasedStatement: {
+      aggregateKeyType: 'IP',
+      limit,
+      evaluationWindowSec: RATE_WINDOW_SECONDS,
+      scopeDownStatement: scope,
+    },
   },
   action: { block: { customResponse: { responseCode: 429 } } },
   visibilityConfig: visibility(name),
@@ -64,7 +74,9 @@ export class EdgeWebAcl extends Construct {
     const advice =
       'deploy it to us-east-1, or give -c webAclArn=<a CLOUDFRONT web ACL made in us-east-1>, or -c waf=false to go without one';
     if (!Token.isUnresolved(stack.region) && stack.region !== WEB_ACL_REGION) {
-      throw new Error(`The stack creates its CloudFront web ACL, which AWS WAF keeps in ${WEB_ACL_REGION}; the stack is for ${stack.region}: ${advice}.`);
+      throw new Error(
+        `The stack creates its CloudFront web ACL, which AWS WAF keeps in ${WEB_ACL_REGION}; the stack is for ${stack.region}: ${advice}.`,
+      );
     }
 
     const authPaths = AUTH_RATE_LIMITED_ROUTES.map((routeId) => {
@@ -79,7 +91,9 @@ export class EdgeWebAcl extends Construct {
       defaultAction: { allow: {} },
       visibilityConfig: visibility('content-publisher'),
       rules: [
-        rateRule('auth-per-ip', 0, RATE_LIMITS.auth, { orStatement: { statements: authPaths.map((p) => pathMatch(p, 'EXACTLY')) } }),
+        rateRule('auth-per-ip', 0, RATE_LIMITS.auth, {
+          orStatement: { statements: authPaths.map((p) => pathMatch(p, 'EXACTLY')) },
+        }),
         rateRule('api-per-ip', 1, RATE_LIMITS.api, pathMatch('/api/', 'STARTS_WITH')),
       ],
     });

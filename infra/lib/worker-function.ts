@@ -35,7 +35,8 @@ export class WorkerFunction extends AppFunction {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     super(scope, id, {
       name: WORKER_ENTRY_NAME,
-      description: 'Content publisher worker: AI drafting, image generation and scheduled approval e-mails (async jobs)',
+      description:
+        'Content publisher worker: AI drafting, image generation and scheduled approval e-mails (async jobs)',
       roleDescription: 'Content publisher worker function (async jobs)',
       entry: props.entry,
       projectRoot: props.projectRoot,

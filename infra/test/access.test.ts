@@ -5,7 +5,14 @@ import { IMAGES_KEY_PREFIX } from '../lib/capabilities.js';
 import { FUNCTION_ACCESS, USER_SECRETS_PREFIX, type ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
-import { asArray, logicalId, synthesizeDefaultStack, type DefaultStack, type Resource, type Statement } from './helpers.js';
+import {
+  asArray,
+  logicalId,
+  synthesizeDefaultStack,
+  type DefaultStack,
+  type Resource,
+  type Statement,
+} from './helpers.js';
 
 let stack: ContentPublisherStack;
 let template: Template;
@@ -18,36 +25,92 @@ let policyOf: DefaultStack['policyOf'];
 let environmentOf: DefaultStack['environmentOf'];
 
 beforeAll(() => {
-  ({ stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } = synthesizeDefaultStack());
+  ({ stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } =
+    synthesizeDefaultStack());
 });
 
 describe('IAM', () => {
   const SM_READ = ['secretsmanager:GetSecretValue'];
   /** On the users' secrets; a function that writes them may also delete the one-per-key secrets of before (and only those). */
-  const SM_READ_WRITE = ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource'];
+  const SM_READ_WRITE = [
+    'secretsmanager:CreateSecret',
+    'secretsmanager:GetSecretValue',
+    'secretsmanager:PutSecretValue',
+    'secretsmanager:TagResource',
+  ];
   /**
    * Besides its logs, the table and (API functions) the session secret, what each function may do,
    * written out here on purpose: a change to FUNCTION_ACCESS must be made here too.
    */
   const EXPECTED: Record<
     string,
-    { userSecrets: string[]; invokesWorker: boolean; images: string[]; managesSchedules: boolean; sessionKey: boolean; sendsBulkJobs?: boolean }
+    {
+      userSecrets: string[];
+      invokesWorker: boolean;
+      images: string[];
+      managesSchedules: boolean;
+      sessionKey: boolean;
+      sendsBulkJobs?: boolean;
+    }
   > = {
     auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     admin: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
-    settings: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    settings: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: [],
+      managesSchedules: false,
+      sessionKey: true,
+    },
     articles: { userSecrets: SM_READ, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
-    images: { userSecrets: [], invokesWorker: true, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
-    wordpress: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
-    linkedin: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    images: {
+      userSecrets: [],
+      invokesWorker: true,
+      images: ['s3:GetObject'],
+      managesSchedules: false,
+      sessionKey: true,
+    },
+    wordpress: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: ['s3:GetObject'],
+      managesSchedules: false,
+      sessionKey: true,
+    },
+    linkedin: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: ['s3:GetObject'],
+      managesSchedules: false,
+      sessionKey: true,
+    },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
-    approvals: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject'], managesSchedules: false, sessionKey: true },
+    approvals: {
+      userSecrets: SM_READ,
+      invokesWorker: false,
+      images: ['s3:GetObject'],
+      managesSchedules: false,
+      sessionKey: true,
+    },
     // Its drafting jobs go to the bulk job queue (SQS), not to the worker directly.
-    sheets: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true, sendsBulkJobs: true },
+    sheets: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: [],
+      managesSchedules: false,
+      sessionKey: true,
+      sendsBulkJobs: true,
+    },
     // The session key signs the approval links it e-mails.
     // The approval e-mail carries the stored image: the worker reads images as well as writing them.
-    worker: { userSecrets: SM_READ, invokesWorker: false, images: ['s3:GetObject', 's3:PutObject'], managesSchedules: false, sessionKey: true },
+    worker: {
+      userSecrets: SM_READ,
+      invokesWorker: false,
+      images: ['s3:GetObject', 's3:PutObject'],
+      managesSchedules: false,
+      sessionKey: true,
+    },
   };
   const SCHEDULE_ENV = ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'];
   const schedulesArn = () => ({
@@ -68,7 +131,9 @@ describe('IAM', () => {
   const userSecretsArn = () => stack.resolve(stack.userSecretsArn) as unknown;
   const oldUserSecretsArn = () => stack.resolve(stack.oldUserSecretsArn) as unknown;
   const writesUserSecrets = (name: string) => EXPECTED[name]!.userSecrets.includes('secretsmanager:PutSecretValue');
-  const imagesObjectsArn = () => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]] });
+  const imagesObjectsArn = () => ({
+    'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]],
+  });
 
   /** [action, resource] of every statement of a function's role, one pair per action and resource. */
   const grantsOf = (name: string, service: string): [string, unknown][] =>
@@ -101,13 +166,17 @@ describe('IAM', () => {
       ],
     });
     // The one-per-key secrets of before, <prefix><userId>/<key>: a user's secret (<prefix><userId>) is not among them.
-    expect(JSON.stringify(oldUserSecretsArn())).toBe(JSON.stringify(userSecretsArn()).replace(':secret:content-publisher/*', ':secret:content-publisher/*/*'));
+    expect(JSON.stringify(oldUserSecretsArn())).toBe(
+      JSON.stringify(userSecretsArn()).replace(':secret:content-publisher/*', ':secret:content-publisher/*/*'),
+    );
   });
 
-  it('no function may delete a user\'s secret: DeleteSecret only on the one-per-key secrets of before, for the functions that write secrets', () => {
+  it("no function may delete a user's secret: DeleteSecret only on the one-per-key secrets of before, for the functions that write secrets", () => {
     for (const name of names()) {
       const deletes = grantsOf(name, 'secretsmanager').filter(([action]) => action === 'secretsmanager:DeleteSecret');
-      expect(deletes, name).toEqual(writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()]] : []);
+      expect(deletes, name).toEqual(
+        writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()]] : [],
+      );
     }
   });
 
@@ -146,24 +215,31 @@ describe('IAM', () => {
     ['secretsmanager:GetSecretValue', { Ref: logicalId(stack, construct) }],
   ];
 
-  it.each(names())('%s: Secrets Manager: the session secret (if it signs) and the per-user secrets it needs, nothing else', (name) => {
-    const expected: [string, unknown][] = [
-      // API functions check CloudFront's origin secret (infra/test/security.test.ts); auth reads the setup code.
-      ...(name === WORKER_ENTRY_NAME ? [] : readsSecret(stack.originSecret)),
-      ...(name === 'auth' ? readsSecret(stack.setupCodeSecret) : []),
-      ...(EXPECTED[name]!.sessionKey
-        ? ([
-            ['secretsmanager:DescribeSecret', { Ref: secretId }],
-            ['secretsmanager:GetSecretValue', { Ref: secretId }],
-          ] as [string, unknown][])
-        : []),
-      ...EXPECTED[name]!.userSecrets.map((a) => [a, userSecretsArn()] as [string, unknown]),
-      ...(writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()] as [string, unknown]] : []),
-    ];
-    expect(sorted(grantsOf(name, 'secretsmanager'))).toEqual(sorted(expected));
-    expect(environmentOf(name).SESSION_SECRET_ARN).toEqual(EXPECTED[name]!.sessionKey ? { Ref: secretId } : undefined);
-    expect(environmentOf(name).SECRETS_PREFIX).toBe(EXPECTED[name]!.userSecrets.length > 0 ? USER_SECRETS_PREFIX : undefined);
-  });
+  it.each(names())(
+    '%s: Secrets Manager: the session secret (if it signs) and the per-user secrets it needs, nothing else',
+    (name) => {
+      const expected: [string, unknown][] = [
+        // API functions check CloudFront's origin secret (infra/test/security.test.ts); auth reads the setup code.
+        ...(name === WORKER_ENTRY_NAME ? [] : readsSecret(stack.originSecret)),
+        ...(name === 'auth' ? readsSecret(stack.setupCodeSecret) : []),
+        ...(EXPECTED[name]!.sessionKey
+          ? ([
+              ['secretsmanager:DescribeSecret', { Ref: secretId }],
+              ['secretsmanager:GetSecretValue', { Ref: secretId }],
+            ] as [string, unknown][])
+          : []),
+        ...EXPECTED[name]!.userSecrets.map((a) => [a, userSecretsArn()] as [string, unknown]),
+        ...(writesUserSecrets(name) ? [['secretsmanager:DeleteSecret', oldUserSecretsArn()] as [string, unknown]] : []),
+      ];
+      expect(sorted(grantsOf(name, 'secretsmanager'))).toEqual(sorted(expected));
+      expect(environmentOf(name).SESSION_SECRET_ARN).toEqual(
+        EXPECTED[name]!.sessionKey ? { Ref: secretId } : undefined,
+      );
+      expect(environmentOf(name).SECRETS_PREFIX).toBe(
+        EXPECTED[name]!.userSecrets.length > 0 ? USER_SECRETS_PREFIX : undefined,
+      );
+    },
+  );
 
   it('auth and admin get nothing of Secrets Manager but the session secret, the origin secret and (auth) the setup code', () => {
     for (const group of ['auth', 'admin']) {
@@ -191,35 +267,43 @@ describe('IAM', () => {
     for (const group of ['auth', 'admin', 'settings']) expect(grantsOf(group, 'lambda')).toEqual([]);
   });
 
-  it.each(names())('%s: EventBridge Scheduler: manages the group\'s schedules and passes the scheduler role exactly when it schedules', (name) => {
-    const scheduler = sorted(grantsOf(name, 'scheduler'));
-    const passRole = policyOf(name).filter((s) => asArray(s.Action).includes('iam:PassRole'));
-    const variables = environmentOf(name);
-    if (EXPECTED[name]!.managesSchedules) {
-      expect(scheduler).toEqual(
-        sorted(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'].map((a) => [a, schedulesArn()])),
-      );
-      expect(passRole).toEqual([
-        {
-          Effect: 'Allow',
-          Action: 'iam:PassRole',
-          Resource: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
-          Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
-        },
-      ]);
-      // All four, or the code falls back to in-process timers.
-      expect(variables).toMatchObject({
-        SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
-        SCHEDULE_TARGET_ARN: { 'Fn::GetAtt': [workerId, 'Arn'] },
-        SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
-        SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.deadLetterQueue), 'Arn'] },
-      });
-    } else {
-      expect(scheduler).toEqual([]);
-      expect(passRole).toEqual([]);
-      for (const variable of SCHEDULE_ENV) expect(variables[variable], variable).toBeUndefined();
-    }
-  });
+  it.each(names())(
+    "%s: EventBridge Scheduler: manages the group's schedules and passes the scheduler role exactly when it schedules",
+    (name) => {
+      const scheduler = sorted(grantsOf(name, 'scheduler'));
+      const passRole = policyOf(name).filter((s) => asArray(s.Action).includes('iam:PassRole'));
+      const variables = environmentOf(name);
+      if (EXPECTED[name]!.managesSchedules) {
+        expect(scheduler).toEqual(
+          sorted(
+            ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'].map((a) => [
+              a,
+              schedulesArn(),
+            ]),
+          ),
+        );
+        expect(passRole).toEqual([
+          {
+            Effect: 'Allow',
+            Action: 'iam:PassRole',
+            Resource: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
+            Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+          },
+        ]);
+        // All four, or the code falls back to in-process timers.
+        expect(variables).toMatchObject({
+          SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
+          SCHEDULE_TARGET_ARN: { 'Fn::GetAtt': [workerId, 'Arn'] },
+          SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
+          SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.deadLetterQueue), 'Arn'] },
+        });
+      } else {
+        expect(scheduler).toEqual([]);
+        expect(passRole).toEqual([]);
+        for (const variable of SCHEDULE_ENV) expect(variables[variable], variable).toBeUndefined();
+      }
+    },
+  );
 
   it('only the schedule function manages schedules; no policy but its own passes a role', () => {
     expect(names().filter((n) => EXPECTED[n]!.managesSchedules)).toEqual(['schedule']);
@@ -236,22 +320,44 @@ describe('IAM', () => {
 
   const imagesBucketArn = () => ({ 'Fn::GetAtt': [imagesBucketId, 'Arn'] });
   /** Readers may list the images' prefix: S3 then answers a missing image 404, not 403 (s3-object-store.ts). */
-  const listImages = () => ({ Effect: 'Allow', Action: 's3:ListBucket', Resource: imagesBucketArn(), Condition: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } } });
+  const listImages = () => ({
+    Effect: 'Allow',
+    Action: 's3:ListBucket',
+    Resource: imagesBucketArn(),
+    Condition: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } },
+  });
 
   it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
     const reads = EXPECTED[name]!.images.includes('s3:GetObject');
     expect(sorted(grantsOf(name, 's3'))).toEqual(
-      sorted([...EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()] as [string, unknown]), ...(reads ? [['s3:ListBucket', imagesBucketArn()] as [string, unknown]] : [])]),
+      sorted([
+        ...EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()] as [string, unknown]),
+        ...(reads ? [['s3:ListBucket', imagesBucketArn()] as [string, unknown]] : []),
+      ]),
     );
     // Listing only under users/ (the s3:prefix condition), and only for the functions that read images.
-    expect(policyOf(name).filter((st) => asArray(st.Action).includes('s3:ListBucket'))).toEqual(reads ? [listImages()] : []);
-    const needsBucket = EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker || Boolean(EXPECTED[name]!.sendsBulkJobs);
+    expect(policyOf(name).filter((st) => asArray(st.Action).includes('s3:ListBucket'))).toEqual(
+      reads ? [listImages()] : [],
+    );
+    const needsBucket =
+      EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker || Boolean(EXPECTED[name]!.sendsBulkJobs);
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
   });
 
   it('IMAGES_BUCKET goes to the job starters, the publishers and the worker; WORKER_FUNCTION_NAME to the job starters', () => {
-    const withVariable = (variable: string) => names().filter((n) => environmentOf(n)[variable] !== undefined).sort();
-    expect(withVariable('IMAGES_BUCKET')).toEqual(['approvals', 'articles', 'images', 'linkedin', 'sheets', 'wordpress', 'worker']);
+    const withVariable = (variable: string) =>
+      names()
+        .filter((n) => environmentOf(n)[variable] !== undefined)
+        .sort();
+    expect(withVariable('IMAGES_BUCKET')).toEqual([
+      'approvals',
+      'articles',
+      'images',
+      'linkedin',
+      'sheets',
+      'wordpress',
+      'worker',
+    ]);
     expect(withVariable('WORKER_FUNCTION_NAME')).toEqual(['articles', 'images']);
     expect(withVariable('BULK_JOB_QUEUE_URL')).toEqual(['sheets']);
   });
@@ -259,29 +365,41 @@ describe('IAM', () => {
   const bulkQueueId = () => logicalId(stack, stack.bulkJobs.queue);
   const bulkQueueArn = () => ({ 'Fn::GetAtt': [bulkQueueId(), 'Arn'] });
 
-  it.each(names())('%s: SQS: sends to the bulk job queue exactly when it hands over bulk jobs; only the worker consumes it', (name) => {
-    const sqs = sorted(grantsOf(name, 'sqs'));
-    if (EXPECTED[name]!.sendsBulkJobs) {
-      expect(sqs).toEqual(sorted(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, bulkQueueArn()])));
-      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toEqual({ Ref: bulkQueueId() });
-    } else if (name === WORKER_ENTRY_NAME) {
-      // The event source mapping's consumer permissions, on this queue only; it never sends to it. Its
-      // failed async invocations go to the job failure queue (the on-failure destination, sent as the worker).
-      const failureQueueArn = { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.deadLetterQueue), 'Arn'] };
-      expect(sqs).toEqual(
-        sorted([
-          ...['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map(
-            (a): [string, unknown] => [a, bulkQueueArn()],
-          ),
-          ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a): [string, unknown] => [a, failureQueueArn]),
-        ]),
-      );
-      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
-    } else {
-      expect(sqs).toEqual([]);
-      expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
-    }
-  });
+  it.each(names())(
+    '%s: SQS: sends to the bulk job queue exactly when it hands over bulk jobs; only the worker consumes it',
+    (name) => {
+      const sqs = sorted(grantsOf(name, 'sqs'));
+      if (EXPECTED[name]!.sendsBulkJobs) {
+        expect(sqs).toEqual(
+          sorted(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => [a, bulkQueueArn()])),
+        );
+        expect(environmentOf(name).BULK_JOB_QUEUE_URL).toEqual({ Ref: bulkQueueId() });
+      } else if (name === WORKER_ENTRY_NAME) {
+        // The event source mapping's consumer permissions, on this queue only; it never sends to it. Its
+        // failed async invocations go to the job failure queue (the on-failure destination, sent as the worker).
+        const failureQueueArn = { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.deadLetterQueue), 'Arn'] };
+        expect(sqs).toEqual(
+          sorted([
+            ...[
+              'sqs:ChangeMessageVisibility',
+              'sqs:DeleteMessage',
+              'sqs:GetQueueAttributes',
+              'sqs:GetQueueUrl',
+              'sqs:ReceiveMessage',
+            ].map((a): [string, unknown] => [a, bulkQueueArn()]),
+            ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a): [string, unknown] => [
+              a,
+              failureQueueArn,
+            ]),
+          ]),
+        );
+        expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
+      } else {
+        expect(sqs).toEqual([]);
+        expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
+      }
+    },
+  );
 
   it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS and the worker (its failed invocations) to its dead-letter queue', () => {
     const senders: string[] = [];
@@ -290,7 +408,8 @@ describe('IAM', () => {
       for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
         const text = JSON.stringify(statement.Resource);
         const roles = (policy.Properties.Roles as { Ref: string }[]).map((r) => r.Ref);
-        if (asArray(statement.Action).includes('sqs:SendMessage') && text.includes(`"${bulkQueueId()}"`)) senders.push(...roles);
+        if (asArray(statement.Action).includes('sqs:SendMessage') && text.includes(`"${bulkQueueId()}"`))
+          senders.push(...roles);
         if (text.includes(`"${logicalId(stack, stack.bulkJobs.deadLetterQueue)}"`)) failureSenders.push(...roles);
       }
     }
@@ -298,30 +417,40 @@ describe('IAM', () => {
     expect([...new Set(failureSenders)]).toEqual([logicalId(stack, stack.worker.role)]);
   });
 
-  it.each(names())('%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)', (name) => {
-    const allowedPatterns = [JSON.stringify(userSecretsArn()), JSON.stringify(oldUserSecretsArn()), JSON.stringify(imagesObjectsArn())];
-    if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
-    // Active tracing: the X-Ray actions have no resource but *, and nothing else is granted on *.
-    const tracing = policyOf(name).filter((s) => s.Resource === '*');
-    expect(tracing).toEqual([{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' }]);
-    for (const statement of policyOf(name).filter((s) => s.Resource !== '*')) {
-      expect(statement.Effect).toBe('Allow');
-      // The conditions: PassRole to EventBridge Scheduler only, listing the images' prefix only (checked above).
-      if (asArray(statement.Action).includes('iam:PassRole') || asArray(statement.Action).includes('s3:ListBucket')) expect(statement.Condition).toBeDefined();
-      else expect(statement.Condition).toBeUndefined();
-      for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
-      for (const resource of asArray(statement.Resource)) {
-        const text = JSON.stringify(resource);
-        if (!allowedPatterns.includes(text)) expect(text).not.toMatch(/\*/);
+  it.each(names())(
+    '%s: nothing broad (no wildcard action, no wildcard resource but the name prefixes, no managed policy)',
+    (name) => {
+      const allowedPatterns = [
+        JSON.stringify(userSecretsArn()),
+        JSON.stringify(oldUserSecretsArn()),
+        JSON.stringify(imagesObjectsArn()),
+      ];
+      if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
+      // Active tracing: the X-Ray actions have no resource but *, and nothing else is granted on *.
+      const tracing = policyOf(name).filter((s) => s.Resource === '*');
+      expect(tracing).toEqual([
+        { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
+      ]);
+      for (const statement of policyOf(name).filter((s) => s.Resource !== '*')) {
+        expect(statement.Effect).toBe('Allow');
+        // The conditions: PassRole to EventBridge Scheduler only, listing the images' prefix only (checked above).
+        if (asArray(statement.Action).includes('iam:PassRole') || asArray(statement.Action).includes('s3:ListBucket'))
+          expect(statement.Condition).toBeDefined();
+        else expect(statement.Condition).toBeUndefined();
+        for (const action of asArray(statement.Action)) expect(action).not.toContain('*');
+        for (const resource of asArray(statement.Resource)) {
+          const text = JSON.stringify(resource);
+          if (!allowedPatterns.includes(text)) expect(text).not.toMatch(/\*/);
+        }
+        expect(asArray(statement.Action)).not.toContain('dynamodb:Scan');
       }
-      expect(asArray(statement.Action)).not.toContain('dynamodb:Scan');
-    }
-    const role = template.findResources('AWS::IAM::Role')[logicalId(stack, roleOf(name))] as Resource;
-    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
-    ]);
-  });
+      const role = template.findResources('AWS::IAM::Role')[logicalId(stack, roleOf(name))] as Resource;
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+    },
+  );
 
   it('grants no wildcard action anywhere in the stack (without the SPA upload)', () => {
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {

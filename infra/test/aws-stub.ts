@@ -47,7 +47,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.1',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -56,13 +60,23 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
   const secrets = new Map<string, StoredSecret>();
   for (const [arn, value] of fixed) {
     const version = randomUUID();
-    secrets.set(arn, { arn, name: arn, versions: new Map([[version, value]]), current: version, tags: [], deleted: false });
+    secrets.set(arn, {
+      arn,
+      name: arn,
+      versions: new Map([[version, value]]),
+      current: version,
+      tags: [],
+      deleted: false,
+    });
   }
   const byId = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.name === id);
   const stub: Omit<AwsStub, 'url' | 'stop'> = { invocations: [], schedules: [], secretCalls: [], unexpected: [] };
 
   const notFound = (res: ServerResponse) =>
-    json(res, 400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });
+    json(res, 400, {
+      __type: 'ResourceNotFoundException',
+      message: "Secrets Manager can't find the specified secret.",
+    });
 
   function secretsManager(operation: string, input: any, res: ServerResponse): void {
     const id = String(input.SecretId ?? input.Name ?? '');
@@ -75,13 +89,26 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
         if (!live) return notFound(res);
         const version = input.VersionId ?? live.current;
         if (!live.versions.has(version)) return notFound(res);
-        return json(res, 200, { ...answer(live, version), SecretString: live.versions.get(version), VersionStages: version === live.current ? ['AWSCURRENT'] : [], CreatedDate: Date.now() / 1000 });
+        return json(res, 200, {
+          ...answer(live, version),
+          SecretString: live.versions.get(version),
+          VersionStages: version === live.current ? ['AWSCURRENT'] : [],
+          CreatedDate: Date.now() / 1000,
+        });
       }
       case 'DescribeSecret':
         if (!live) return notFound(res);
-        return json(res, 200, { ...answer(live), Tags: live.tags, VersionIdsToStages: { [live.current]: ['AWSCURRENT'] } });
+        return json(res, 200, {
+          ...answer(live),
+          Tags: live.tags,
+          VersionIdsToStages: { [live.current]: ['AWSCURRENT'] },
+        });
       case 'CreateSecret': {
-        if (live) return json(res, 400, { __type: 'ResourceExistsException', message: 'The operation failed because the secret already exists.' });
+        if (live)
+          return json(res, 400, {
+            __type: 'ResourceExistsException',
+            message: 'The operation failed because the secret already exists.',
+          });
         const version = String(input.ClientRequestToken ?? randomUUID());
         const name = String(input.Name);
         const created: StoredSecret = {
@@ -101,7 +128,10 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
         const value = String(input.SecretString ?? '');
         const existing = live.versions.get(version);
         if (existing !== undefined && existing !== value) {
-          return json(res, 400, { __type: 'ResourceExistsException', message: 'You can’t modify an existing version, you can only create new versions.' });
+          return json(res, 400, {
+            __type: 'ResourceExistsException',
+            message: 'You can’t modify an existing version, you can only create new versions.',
+          });
         }
         live.versions.set(version, value);
         live.current = version;
@@ -117,7 +147,10 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
         return json(res, 200, {});
       default:
         stub.unexpected.push(`secretsmanager.${operation}`);
-        return json(res, 400, { __type: 'UnknownOperationException', message: `The stub does not answer ${operation}` });
+        return json(res, 400, {
+          __type: 'UnknownOperationException',
+          message: `The stub does not answer ${operation}`,
+        });
     }
   }
 
@@ -126,22 +159,37 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://stub');
       const target = String(req.headers['x-amz-target'] ?? '');
-      if (target.startsWith('secretsmanager.')) return secretsManager(target.slice('secretsmanager.'.length), JSON.parse(body || '{}'), res);
+      if (target.startsWith('secretsmanager.'))
+        return secretsManager(target.slice('secretsmanager.'.length), JSON.parse(body || '{}'), res);
       const invoke = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname);
       if (invoke && req.method === 'POST') {
         const invocationType = String(req.headers['x-amz-invocation-type'] ?? 'RequestResponse');
-        stub.invocations.push({ functionName: decodeURIComponent(invoke[1]!), invocationType, payload: body ? JSON.parse(body) : undefined });
+        stub.invocations.push({
+          functionName: decodeURIComponent(invoke[1]!),
+          invocationType,
+          payload: body ? JSON.parse(body) : undefined,
+        });
         res.writeHead(invocationType === 'Event' ? 202 : 200, { 'content-length': 0 });
         return res.end();
       }
       const schedule = /^\/schedules\/([^/]+)$/.exec(url.pathname);
       if (schedule && req.method === 'PUT') {
-        return json(res, 404, { Message: 'Schedule not found' }, { 'x-amzn-errortype': 'ResourceNotFoundException', 'content-type': 'application/json' });
+        return json(
+          res,
+          404,
+          { Message: 'Schedule not found' },
+          { 'x-amzn-errortype': 'ResourceNotFoundException', 'content-type': 'application/json' },
+        );
       }
       if (schedule && req.method === 'POST') {
         const name = decodeURIComponent(schedule[1]!);
         stub.schedules.push({ name, input: JSON.parse(body || '{}') });
-        return json(res, 200, { ScheduleArn: `arn:aws:scheduler:${REGION}:${ACCOUNT}:schedule/${name}` }, { 'content-type': 'application/json' });
+        return json(
+          res,
+          200,
+          { ScheduleArn: `arn:aws:scheduler:${REGION}:${ACCOUNT}:schedule/${name}` },
+          { 'content-type': 'application/json' },
+        );
       }
       stub.unexpected.push(`${req.method} ${url.pathname} ${target}`.trim());
       json(res, 400, { __type: 'UnknownOperationException', message: 'Not answered by the AWS stub of the tests' });

@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
 import { WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
-import { deadLetterAlarmProperties, logicalId, only, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
+import {
+  deadLetterAlarmProperties,
+  logicalId,
+  only,
+  synthesizeDefaultStack,
+  type Resource,
+  type Statement,
+} from './helpers.js';
 
 let stack: ContentPublisherStack;
 let template: Template;
@@ -19,7 +26,9 @@ describe('bulk job queue (SQS)', () => {
   const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
 
   it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
-    expect(Object.keys(queues()).sort()).toEqual([queueId(), dlqId(), logicalId(stack, stack.schedules.deadLetterQueue)].sort());
+    expect(Object.keys(queues()).sort()).toEqual(
+      [queueId(), dlqId(), logicalId(stack, stack.schedules.deadLetterQueue)].sort(),
+    );
     const queue = queues()[queueId()]!;
     expect(queue.Properties).toEqual({
       SqsManagedSseEnabled: true,
@@ -29,20 +38,27 @@ describe('bulk job queue (SQS)', () => {
     });
     expect(queue.Properties.VisibilityTimeout).toBe(1800);
     expect(BULK_JOBS_DEFAULTS.maxReceiveCount).toBe(3);
-    expect(queues()[dlqId()]!.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    expect(queues()[dlqId()]!.Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
   });
 
   it.each([
     ['the queue', () => queueId()],
     ['its dead-letter queue', () => dlqId()],
   ])('%s refuses requests without TLS, and its policy allows nothing', (_name, id) => {
-    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>).filter((p) =>
-      JSON.stringify(p.Properties.Queues).includes(`"${id()}"`),
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>).filter(
+      (p) => JSON.stringify(p.Properties.Queues).includes(`"${id()}"`),
     );
     expect(policies).toHaveLength(1);
     const statements = policies[0]!.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
     expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
     );
     for (const statement of statements) expect(statement.Effect).toBe('Deny');
   });
@@ -60,7 +76,9 @@ describe('bulk job queue (SQS)', () => {
   });
 
   it('alarms as soon as one dead letter waits (5-minute period)', () => {
-    const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.bulkJobs.deadLetterAlarm)] as Resource;
+    const alarm = template.findResources('AWS::CloudWatch::Alarm')[
+      logicalId(stack, stack.bulkJobs.deadLetterAlarm)
+    ] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
     // The two dead-letter alarms, and those of the functions and the API (alarms.ts, observability.test.ts).

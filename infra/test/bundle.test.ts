@@ -47,7 +47,10 @@ describe('real bundling (esbuild, local)', () => {
     expect(bundle).not.toMatch(/(from|import\()\s*"@aws-sdk\//);
     // Minified: few, long lines.
     expect(bundle.split('\n').length).toBeLessThan(200);
-    const map = JSON.parse(readFileSync(join(assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    const map = JSON.parse(readFileSync(join(assetDir, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+      sourcesContent?: unknown;
+    };
     expect(map.sources.some((s) => s.includes(`functions/src/lambda/${group}.ts`))).toBe(true);
     expect(map.sourcesContent).toBeUndefined();
 
@@ -59,7 +62,12 @@ describe('real bundling (esbuild, local)', () => {
       cpSync(assetDir, loadDir, { recursive: true });
       const probe = spawnSync(
         process.execPath,
-        ['--enable-source-maps', '--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(loadDir, 'index.mjs')).href)}); console.log(typeof m.handler);`],
+        [
+          '--enable-source-maps',
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(pathToFileURL(join(loadDir, 'index.mjs')).href)}); console.log(typeof m.handler);`,
+        ],
         { encoding: 'utf8', env: { ...process.env, TABLE_NAME: 't', AWS_REGION: 'us-east-1' }, timeout: 30_000 },
       );
       expect(probe.stderr).toBe('');

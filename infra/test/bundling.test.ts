@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { ON_DEMAND_MODULES_BY_FUNCTION, lambdaBuildOptions, onDemandModulesOf, unbundledPackages } from '../lib/bundling.js';
+import {
+  ON_DEMAND_MODULES_BY_FUNCTION,
+  lambdaBuildOptions,
+  onDemandModulesOf,
+  unbundledPackages,
+} from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 

@@ -19,19 +19,36 @@ const guide = (): string => {
 /** The context keys infra/lib/app.ts reads. */
 const contextKeys = (): string[] => {
   const source = readFileSync(join(repoRoot, 'infra', 'lib', 'app.ts'), 'utf8');
-  const read = [...source.matchAll(/(?:contextString|contextFlag)\(app, '(\w+)'\)|tryGetContext\('(\w+)'\)/g)].map((m) => m[1] ?? m[2]!);
+  const read = [...source.matchAll(/(?:contextString|contextFlag)\(app, '(\w+)'\)|tryGetContext\('(\w+)'\)/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
   return [...new Set([...read, ...Object.keys(AI_CONTEXT_ENV)])].sort();
 };
 
 describe('README: Deploy to AWS stays true to the stack', () => {
   it('has a row for every context value the app reads', () => {
     const keys = contextKeys();
-    expect(keys).toEqual(expect.arrayContaining(['stage', 'adminEmail', 'publicUrl', 'domainName', 'certificateArn', 'alarmEmail', 'waf', 'webAclArn']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'stage',
+        'adminEmail',
+        'publicUrl',
+        'domainName',
+        'certificateArn',
+        'alarmEmail',
+        'waf',
+        'webAclArn',
+      ]),
+    );
     const rows = guide()
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split('|')[1]!);
-    for (const key of keys) expect(rows.some((cell) => cell.includes(`\`${key}\``)), key).toBe(true);
+    for (const key of keys)
+      expect(
+        rows.some((cell) => cell.includes(`\`${key}\``)),
+        key,
+      ).toBe(true);
   });
 
   it('names the OAuth callback paths of the route table', () => {

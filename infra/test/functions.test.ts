@@ -18,7 +18,8 @@ let functionIds: DefaultStack['functionIds'];
 let environmentOf: DefaultStack['environmentOf'];
 
 beforeAll(() => {
-  ({ stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } = synthesizeDefaultStack());
+  ({ stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } =
+    synthesizeDefaultStack());
 });
 
 describe('Lambda functions', () => {
@@ -30,7 +31,9 @@ describe('Lambda functions', () => {
   it('exist once per route group, plus the worker, and only those', () => {
     expect([...stack.functions.keys()].sort()).toEqual(routeGroups().sort());
     expect(apiFunctions()).toHaveLength(routeGroups().length);
-    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual([...functionIds.values(), workerId].sort());
+    expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual(
+      [...functionIds.values(), workerId].sort(),
+    );
   });
 
   it.each(routeGroups())('%s: Node.js 22 on arm64, handler `handler`, bounded timeout', (group) => {
@@ -64,14 +67,17 @@ describe('Lambda functions', () => {
     expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
 
-  it.each(routeGroups())('%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them', (group) => {
-    const bundling = stack.functions.get(group)!.bundling;
-    const installed = [...onDemandModulesOf(group)];
-    expect(bundling.nodeModules ?? []).toEqual(installed);
-    // nodeModules are external to esbuild by construction; the other on-demand packages are kept out too.
-    expect([...(bundling.externalModules ?? []), ...installed].sort()).toEqual([...ON_DEMAND_MODULES].sort());
-    expect(bundling.externalModules).not.toContain('@aws-sdk/*');
-  });
+  it.each(routeGroups())(
+    '%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them',
+    (group) => {
+      const bundling = stack.functions.get(group)!.bundling;
+      const installed = [...onDemandModulesOf(group)];
+      expect(bundling.nodeModules ?? []).toEqual(installed);
+      // nodeModules are external to esbuild by construction; the other on-demand packages are kept out too.
+      expect([...(bundling.externalModules ?? []), ...installed].sort()).toEqual([...ON_DEMAND_MODULES].sort());
+      expect(bundling.externalModules).not.toContain('@aws-sdk/*');
+    },
+  );
 });
 
 describe('worker function', () => {
@@ -104,7 +110,9 @@ describe('worker function', () => {
       // generate-and-notify signs the approval link with the session key…
       SESSION_SECRET_ARN: { Ref: secretId },
       // …on the app's URL: outside a request there is no host header (no publicUrl context: the distribution).
-      PUBLIC_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.site.distribution), 'DomainName'] }]] },
+      PUBLIC_URL: {
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.site.distribution), 'DomainName'] }]],
+      },
     });
     expect(variables.WORKER_FUNCTION_NAME).toBeUndefined();
     for (const name of ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN']) {
@@ -128,11 +136,15 @@ describe('worker function', () => {
 
   it('logs to its own log group with its own role, and no API route reaches it', () => {
     const logGroupRef = worker().Properties.LoggingConfig.LogGroup as { Ref: string };
-    expect((template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource).Properties.RetentionInDays).toBe(30);
+    expect(
+      (template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource).Properties.RetentionInDays,
+    ).toBe(30);
     const roleIds = [...stack.functions.values()].map((fn) => logicalId(stack, fn.role));
     expect(roleIds).not.toContain(logicalId(stack, stack.worker.role));
     expect(worker().Properties.Role).toEqual({ 'Fn::GetAtt': [logicalId(stack, stack.worker.role), 'Arn'] });
-    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>);
+    const integrations = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>,
+    );
     expect(JSON.stringify(integrations)).not.toContain(`"${workerId}"`);
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
     expect(JSON.stringify(permissions)).not.toContain(`"${workerId}"`);

@@ -12,7 +12,12 @@ import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
 /** A resource of a synthesized template, and a statement of an IAM policy in it. */
-export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+export type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 export const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -40,7 +45,10 @@ export const unbuiltSpaDir = (): string => tempDir('nodist');
 export function builtSpaDir(): string {
   const dir = tempDir('dist');
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
   return dir;
@@ -49,7 +57,8 @@ export function builtSpaDir(): string {
 /** Every Lambda entry the stack bundles: one per route group, and the worker. */
 export const lambdaEntryNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
 
-export const missingEntryGroups = (): string[] => lambdaEntryNames().filter((g) => !existsSync(lambdaEntryPath(repoRoot, g)));
+export const missingEntryGroups = (): string[] =>
+  lambdaEntryNames().filter((g) => !existsSync(lambdaEntryPath(repoRoot, g)));
 
 /**
  * The project root the stack bundles from: the repository itself when every route group (and the
@@ -145,15 +154,16 @@ export function synthesizeDefaultStack(): DefaultStack {
     roleOf,
     policyOf: (name) => {
       const roleId = logicalId(stack, roleOf(name));
-      const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
-        (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+      const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter(
+        (p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
       );
       expect(policies).toHaveLength(1);
       return policies[0]!.Properties.PolicyDocument.Statement as Statement[];
     },
     environmentOf: (name) => {
       const id = name === WORKER_ENTRY_NAME ? workerId : functionIds.get(name)!;
-      return (template.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment.Variables as Record<string, unknown>;
+      return (template.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment
+        .Variables as Record<string, unknown>;
     },
   };
 }

@@ -13,7 +13,8 @@ beforeAll(() => {
 });
 
 describe('HTTP API', () => {
-  const routeResources = () => Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
+  const routeResources = () =>
+    Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
 
   it('is an HTTP API', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
@@ -32,7 +33,9 @@ describe('HTTP API', () => {
       const route = routeResources().find((r) => r.Properties.RouteKey === routeKey)!;
       const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
       expect(target['Fn::Join'][1][0]).toBe('integrations/');
-      const integration = template.findResources('AWS::ApiGatewayV2::Integration')[target['Fn::Join'][1][1].Ref] as Resource;
+      const integration = template.findResources('AWS::ApiGatewayV2::Integration')[
+        target['Fn::Join'][1][1].Ref
+      ] as Resource;
       expect(integration.Properties).toMatchObject({
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',

@@ -25,25 +25,32 @@ describe('images bucket', () => {
   });
 
   it('is encrypted at rest and refuses requests without TLS', () => {
-    expect(bucket().Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault).toEqual({
+    expect(
+      bucket().Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault,
+    ).toEqual({
       SSEAlgorithm: 'AES256',
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: imagesBucketId },
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Deny',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
         ]),
       },
     });
   });
 
-  it('grants nobody anything in its bucket policy (access is by the functions\' IAM policies)', () => {
+  it("grants nobody anything in its bucket policy (access is by the functions' IAM policies)", () => {
     const policies = Object.values(template.findResources('AWS::S3::BucketPolicy') as Record<string, Resource>).filter(
       (p) => p.Properties.Bucket?.Ref === imagesBucketId,
     );
     expect(policies).toHaveLength(1);
-    for (const statement of policies[0]!.Properties.PolicyDocument.Statement as Statement[]) expect(statement.Effect).toBe('Deny');
+    for (const statement of policies[0]!.Properties.PolicyDocument.Statement as Statement[])
+      expect(statement.Effect).toBe('Deny');
   });
 
   it('is retained with the stack, logs access to the logs bucket and aborts stale multipart uploads', () => {

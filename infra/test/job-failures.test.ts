@@ -36,14 +36,20 @@ describe('no worker job is lost silently', () => {
       Roles: Match.arrayWith([{ Ref: roleId }]),
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Effect: 'Allow', Resource: { 'Fn::GetAtt': [failureQueueId, 'Arn'] } }),
+          Match.objectLike({
+            Action: Match.arrayWith(['sqs:SendMessage']),
+            Effect: 'Allow',
+            Resource: { 'Fn::GetAtt': [failureQueueId, 'Arn'] },
+          }),
         ]),
       },
     });
   });
 
   it('the failure queue is alarmed, to the alarm topic', () => {
-    const alarms = template.findResources('AWS::CloudWatch::Alarm', { Properties: deadLetterAlarmProperties(failureQueueId) });
+    const alarms = template.findResources('AWS::CloudWatch::Alarm', {
+      Properties: deadLetterAlarmProperties(failureQueueId),
+    });
     expect(Object.keys(alarms)).toHaveLength(1);
     const alarm = Object.values(alarms)[0] as { Properties: { AlarmActions?: unknown[]; AlarmDescription: string } };
     expect(alarm.Properties.AlarmActions).toHaveLength(1);
@@ -55,6 +61,8 @@ describe('no worker job is lost silently', () => {
     expect(JSON.stringify(output.Value)).toContain('aws sqs start-message-move-task --source-arn ');
     expect(JSON.stringify(output.Value)).toContain(failureQueueId);
     expect(JSON.stringify(output.Value)).toContain(logicalId(stack, stack.bulkJobs.queue));
-    expect(redriveCommand('SRC', 'DST', 'eu-west-1')).toBe('aws sqs start-message-move-task --source-arn SRC --destination-arn DST --region eu-west-1');
+    expect(redriveCommand('SRC', 'DST', 'eu-west-1')).toBe(
+      'aws sqs start-message-move-task --source-arn SRC --destination-arn DST --region eu-west-1',
+    );
   });
 });

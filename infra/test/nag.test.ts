@@ -39,7 +39,10 @@ function synthWithNag(options: TestAppOptions = {}, extend?: (app: App) => void)
 
 const describeViolations = (violations: Violation[]): string =>
   violations
-    .map((v) => `${v.severity} ${v.ruleName}: ${v.description} at ${(v.violatingConstructs ?? []).map((c) => c.constructPath).join(', ')}`)
+    .map(
+      (v) =>
+        `${v.severity} ${v.ruleName}: ${v.description} at ${(v.violatingConstructs ?? []).map((c) => c.constructPath).join(', ')}`,
+    )
     .join('\n');
 
 /** Every acknowledgment recorded in the tree: [construct path, rule id, reason]. */
@@ -112,11 +115,15 @@ describe('cdk-nag AwsSolutions', () => {
       .filter(([, id]) => id.startsWith('AwsSolutions-'))
       .map(([path, id]) => `${path.replace(/^ContentPublisher\//, '')} ${id}`)
       .sort();
-    const imagesBucketId = stack.resolve(stack.getLogicalId(stack.imagesBucket.node.defaultChild as CfnBucket)) as string;
+    const imagesBucketId = stack.resolve(
+      stack.getLogicalId(stack.imagesBucket.node.defaultChild as CfnBucket),
+    ) as string;
     // IAM5: names made at run time, allowed by prefix only (the reasons are in the stack).
-    const userSecrets = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*]';
+    const userSecrets =
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*]';
     // DeleteSecret on the one-per-key secrets of before (<prefix><userId>/<key>), for the functions that write secrets.
-    const oldUserSecrets = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*/*]';
+    const oldUserSecrets =
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:content-publisher/*/*]';
     const userImages = `AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/users/*]`;
     const schedules = `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${stack.schedules.group.scheduleGroupName}/*]`;
     expect(ids).toEqual(
@@ -133,7 +140,9 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-approvals/Role ${userSecrets}`,
         `Fn-sheets/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
-        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets'].map((group) => `Fn-${group}/Role ${oldUserSecrets}`),
+        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets'].map(
+          (group) => `Fn-${group}/Role ${oldUserSecrets}`,
+        ),
         `Fn-images/Role ${userImages}`,
         `Fn-wordpress/Role ${userImages}`,
         `Fn-linkedin/Role ${userImages}`,

@@ -28,14 +28,25 @@ beforeAll(() => {
 
 describe('alarms: every function and the API, to the alarm topic', () => {
   it('the stack has no Lambda function but its route groups and the worker (so "every function" is these)', () => {
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(names().map((n) => logicalId(stack, appFunction(n).function)).sort());
+    expect(
+      ofType('AWS::Lambda::Function')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(
+      names()
+        .map((n) => logicalId(stack, appFunction(n).function))
+        .sort(),
+    );
   });
 
-  it.each(names())("%s: an Errors and a Throttles alarm on the function, each notifying the alarm topic", (name) => {
+  it.each(names())('%s: an Errors and a Throttles alarm on the function, each notifying the alarm topic', (name) => {
     const fnId = logicalId(stack, appFunction(name).function);
     const on = (metricName: string) =>
       alarms().filter(
-        ([, p]) => p.Namespace === 'AWS/Lambda' && p.MetricName === metricName && JSON.stringify(p.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: fnId } }]),
+        ([, p]) =>
+          p.Namespace === 'AWS/Lambda' &&
+          p.MetricName === metricName &&
+          JSON.stringify(p.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: fnId } }]),
       );
     const common = {
       Statistic: 'Sum',
@@ -82,7 +93,12 @@ describe('alarms: every function and the API, to the alarm topic', () => {
   it('every alarm of the stack notifies the topic, and the topic lets CloudWatch publish for exactly these alarms', () => {
     for (const [id, p] of alarms()) expect(p.AlarmActions, id).toEqual([{ Ref: topicId }]);
     const [[, policy]] = ofType('AWS::SNS::TopicPolicy') as [[string, Resource]];
-    const allowed = (policy.Properties.PolicyDocument.Statement as { Effect: string; Condition?: { ArnLike?: { 'aws:SourceArn': unknown } } }[])
+    const allowed = (
+      policy.Properties.PolicyDocument.Statement as {
+        Effect: string;
+        Condition?: { ArnLike?: { 'aws:SourceArn': unknown } };
+      }[]
+    )
       .filter((s) => s.Effect === 'Allow')
       .map((s) => s.Condition!.ArnLike!['aws:SourceArn']);
     expect(allowed).toEqual(alarms().map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
@@ -108,11 +124,16 @@ describe('tracing and metrics settings of every function', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string[]; Resource: unknown }[]);
-    expect(statements).toContainEqual({ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' });
+    expect(statements).toContainEqual({
+      Effect: 'Allow',
+      Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+      Resource: '*',
+    });
   });
 
   it.each(names())('%s: Powertools service name and metrics namespace (the stack name) for EMF metrics', (name) => {
-    const variables = resources[logicalId(stack, appFunction(name).function)]!.Properties.Environment.Variables as Record<string, unknown>;
+    const variables = resources[logicalId(stack, appFunction(name).function)]!.Properties.Environment
+      .Variables as Record<string, unknown>;
     expect(variables).toMatchObject({
       POWERTOOLS_SERVICE_NAME: `content-publisher-${name}`,
       POWERTOOLS_METRICS_NAMESPACE: 'ContentPublisher',

@@ -2,7 +2,16 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
-import { asArray, deadLetterAlarmProperties, logicalId, only, synthesizeDefaultStack, testApp, type Resource, type Statement } from './helpers.js';
+import {
+  asArray,
+  deadLetterAlarmProperties,
+  logicalId,
+  only,
+  synthesizeDefaultStack,
+  testApp,
+  type Resource,
+  type Statement,
+} from './helpers.js';
 
 let stack: ContentPublisherStack;
 let template: Template;
@@ -77,18 +86,25 @@ describe('EventBridge Scheduler', () => {
       Queues: [{ Ref: queueId() }],
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Deny',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
         ]),
       },
     });
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>);
     for (const policy of policies) {
-      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) expect(statement.Effect).toBe('Deny');
+      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[])
+        expect(statement.Effect).toBe('Deny');
     }
   });
 
   it('an alarm fires as soon as one dead letter waits (5-minute period); no topic without alarmEmail', () => {
-    const alarm = template.findResources('AWS::CloudWatch::Alarm')[logicalId(stack, stack.schedules.deadLetterAlarm)] as Resource;
+    const alarm = template.findResources('AWS::CloudWatch::Alarm')[
+      logicalId(stack, stack.schedules.deadLetterAlarm)
+    ] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(queueId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
     template.resourceCountIs('AWS::SNS::Topic', 0);
@@ -100,18 +116,28 @@ describe('EventBridge Scheduler', () => {
     const t = Template.fromStack(s);
     const [topicId] = only(t.findResources('AWS::SNS::Topic') as Record<string, Resource>);
     const [, subscription] = only(t.findResources('AWS::SNS::Subscription') as Record<string, Resource>);
-    expect(subscription.Properties).toEqual({ Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    expect(subscription.Properties).toEqual({
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
     const alarmId = logicalId(s, s.schedules.deadLetterAlarm);
     const alarm = t.findResources('AWS::CloudWatch::Alarm')[alarmId] as Resource;
     expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
     // The bulk jobs' dead-letter alarm notifies the same topic (one subscription to confirm).
     const bulkAlarmId = logicalId(s, s.bulkJobs.deadLetterAlarm);
-    expect((t.findResources('AWS::CloudWatch::Alarm')[bulkAlarmId] as Resource).Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect((t.findResources('AWS::CloudWatch::Alarm')[bulkAlarmId] as Resource).Properties.AlarmActions).toEqual([
+      { Ref: topicId },
+    ]);
     const [, topicPolicy] = only(t.findResources('AWS::SNS::TopicPolicy') as Record<string, Resource>);
     const statements = topicPolicy.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
     expect(statements).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sns:Publish',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
         expect.objectContaining({
           Effect: 'Allow',
           Action: 'sns:Publish',
@@ -126,9 +152,9 @@ describe('EventBridge Scheduler', () => {
     // One Allow per alarm of the stack (these two, and the functions' and the API's, alarms.ts), each by its own ARN.
     const alarmIds = Object.keys(t.findResources('AWS::CloudWatch::Alarm'));
     expect(alarmIds).toEqual(expect.arrayContaining([alarmId, bulkAlarmId]));
-    expect(statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike)).toEqual(
-      alarmIds.map((id) => ({ 'aws:SourceArn': { 'Fn::GetAtt': [id, 'Arn'] } })),
-    );
+    expect(
+      statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike),
+    ).toEqual(alarmIds.map((id) => ({ 'aws:SourceArn': { 'Fn::GetAtt': [id, 'Arn'] } })));
   });
 
   it('refuses an alarmEmail that is not an e-mail address', () => {

@@ -18,7 +18,10 @@ describe('CloudFront security headers', () => {
 
   it('are the shared definition: CSP (frame-ancestors), X-Frame-Options, Referrer-Policy, nosniff', () => {
     const security = config.SecurityHeadersConfig;
-    expect(security.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: SECURITY_HEADERS.contentSecurityPolicy, Override: true });
+    expect(security.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy: SECURITY_HEADERS.contentSecurityPolicy,
+      Override: true,
+    });
     expect(SECURITY_HEADERS.contentSecurityPolicy).toContain("frame-ancestors 'none'");
     expect(security.FrameOptions).toEqual({ FrameOption: SECURITY_HEADERS.frameOptions, Override: true });
     expect(security.ReferrerPolicy).toEqual({ ReferrerPolicy: SECURITY_HEADERS.referrerPolicy, Override: true });

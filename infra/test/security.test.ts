@@ -21,8 +21,10 @@ function synth(context: Record<string, unknown> = {}) {
   const { stack } = testApp({ context });
   const template = Template.fromStack(stack);
   const resources = template.toJSON().Resources as Record<string, Resource>;
-  const distribution = () => Object.values(template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>)[0]!;
-  const apiBehaviour = () => (distribution().Properties.DistributionConfig.CacheBehaviors as any[]).find((b) => b.PathPattern === '/api/*');
+  const distribution = () =>
+    Object.values(template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>)[0]!;
+  const apiBehaviour = () =>
+    (distribution().Properties.DistributionConfig.CacheBehaviors as any[]).find((b) => b.PathPattern === '/api/*');
   const apiOrigin = () =>
     (distribution().Properties.DistributionConfig.Origins as any[]).find((o) => o.Id === apiBehaviour().TargetOriginId);
   const fnOf = (name: string) => (name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!);
@@ -32,7 +34,9 @@ function synth(context: Record<string, unknown> = {}) {
   const secretGrantsOf = (name: string): [string, unknown][] => {
     const roleId = logicalId(stack, fnOf(name).role);
     return Object.values(resources)
-      .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === roleId))
+      .filter(
+        (r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === roleId),
+      )
       .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
       .flatMap((s) =>
         asArray(s.Action)
@@ -73,7 +77,9 @@ describe('web ACL: per-client rate limits (on by default)', () => {
     }
     const [auth, api] = rules.map((r) => r.Statement.RateBasedStatement);
     expect(auth.Limit).toBe(100);
-    const authPaths = routes.filter((r) => (AUTH_RATE_LIMITED_ROUTES as readonly string[]).includes(r.id)).map((r) => r.path);
+    const authPaths = routes
+      .filter((r) => (AUTH_RATE_LIMITED_ROUTES as readonly string[]).includes(r.id))
+      .map((r) => r.path);
     expect(authPaths.sort()).toEqual(['/api/auth/login', '/api/auth/register']);
     expect(auth.ScopeDownStatement.OrStatement.Statements.map((st: any) => st.ByteMatchStatement)).toEqual(
       authPaths.map((path) =>
@@ -89,7 +95,10 @@ describe('web ACL: per-client rate limits (on by default)', () => {
   });
 
   it('stops a deployment outside us-east-1 before anything is created (template rule on AWS::Region)', () => {
-    const rules = s.template.toJSON().Rules as Record<string, { Assertions: { Assert: unknown; AssertDescription: string }[] }>;
+    const rules = s.template.toJSON().Rules as Record<
+      string,
+      { Assertions: { Assert: unknown; AssertDescription: string }[] }
+    >;
     const rule = Object.values(rules).find((r) => JSON.stringify(r).includes(WEB_ACL_REGION))!;
     expect(rule.Assertions).toEqual([
       {
@@ -129,8 +138,18 @@ describe('web ACL context values', () => {
   });
 
   it('reads yes/no context values as the CLI passes them (strings) or as cdk.json does (booleans)', () => {
-    const flag = (value: unknown) => contextFlag(new App({ context: value === undefined ? {} : { waf: value } }), 'waf');
-    expect([undefined, '', true, 'true', 'TRUE', '1', 'yes', 'on'].map(flag)).toEqual([undefined, undefined, true, true, true, true, true, true]);
+    const flag = (value: unknown) =>
+      contextFlag(new App({ context: value === undefined ? {} : { waf: value } }), 'waf');
+    expect([undefined, '', true, 'true', 'TRUE', '1', 'yes', 'on'].map(flag)).toEqual([
+      undefined,
+      undefined,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect([false, 'false', 'False', '0', 'no', 'off'].map(flag)).toEqual([false, false, false, false, false, false]);
     expect(() => flag('maybe')).toThrow(/waf must be true or false/);
   });
@@ -190,7 +209,9 @@ describe('client address: CloudFront-Viewer-Address reaches the API', () => {
   it('the /api/* behaviour uses AllViewerExceptHostHeader, which adds the viewer location headers (CloudFront-Viewer-Address among them), and no custom policy', () => {
     const s = synth();
     expect(VIEWER_ADDRESS_HEADER).toBe('cloudfront-viewer-address');
-    expect(s.apiBehaviour().OriginRequestPolicyId).toBe(OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId);
+    expect(s.apiBehaviour().OriginRequestPolicyId).toBe(
+      OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+    );
     expect(s.template.findResources('AWS::CloudFront::OriginRequestPolicy')).toEqual({});
   });
 });
@@ -215,7 +236,10 @@ describe('first admin: the one-time setup code', () => {
       const reads = s.secretGrantsOf(name).filter(([, r]) => JSON.stringify(r) === JSON.stringify({ Ref: setupId }));
       if (name === 'auth') {
         expect(s.environmentOf(name).SETUP_CODE_SECRET_ARN).toEqual({ Ref: setupId });
-        expect(reads.map(([a]) => a).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+        expect(reads.map(([a]) => a).sort()).toEqual([
+          'secretsmanager:DescribeSecret',
+          'secretsmanager:GetSecretValue',
+        ]);
       } else {
         expect(s.environmentOf(name).SETUP_CODE_SECRET_ARN, name).toBeUndefined();
         expect(reads, name).toEqual([]);
@@ -226,13 +250,25 @@ describe('first admin: the one-time setup code', () => {
   it('the SetupCodeCommand output is the command that prints it', () => {
     const output = s.template.findOutputs('SetupCodeCommand').SetupCodeCommand!;
     expect(output.Value).toEqual({
-      'Fn::Join': ['', ['aws secretsmanager get-secret-value --secret-id ', { Ref: setupId }, ' --region ', { Ref: 'AWS::Region' }, ' --query SecretString --output text']],
+      'Fn::Join': [
+        '',
+        [
+          'aws secretsmanager get-secret-value --secret-id ',
+          { Ref: setupId },
+          ' --region ',
+          { Ref: 'AWS::Region' },
+          ' --query SecretString --output text',
+        ],
+      ],
     });
-    expect(setupCodeCommand('ARN', 'eu-west-1')).toBe('aws secretsmanager get-secret-value --secret-id ARN --region eu-west-1 --query SecretString --output text');
+    expect(setupCodeCommand('ARN', 'eu-west-1')).toBe(
+      'aws secretsmanager get-secret-value --secret-id ARN --region eu-west-1 --query SecretString --output text',
+    );
   });
 
   it('no ADMIN_EMAIL without the adminEmail context value', () => {
-    for (const name of [...routeGroups(), WORKER_ENTRY_NAME]) expect(s.environmentOf(name).ADMIN_EMAIL, name).toBeUndefined();
+    for (const name of [...routeGroups(), WORKER_ENTRY_NAME])
+      expect(s.environmentOf(name).ADMIN_EMAIL, name).toBeUndefined();
   });
 
   it('adminEmail becomes ADMIN_EMAIL of the auth function only', () => {

@@ -102,7 +102,8 @@ function resolveValue(value: unknown, where: string): string {
   if (v['Fn::GetAtt']) {
     const [ref, attribute] = v['Fn::GetAtt'] as [string, string];
     const type = resources[ref]?.Type;
-    if (type === 'AWS::Lambda::Function' && attribute === 'Arn') return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName(ref)}`;
+    if (type === 'AWS::Lambda::Function' && attribute === 'Arn')
+      return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName(ref)}`;
     if (type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${REGION}:${ACCOUNT}:${ref}`;
     if (type === 'AWS::IAM::Role' && attribute === 'Arn') return `arn:aws:iam::${ACCOUNT}:role/${ref}`;
     if (type === 'AWS::CloudFront::Distribution' && attribute === 'DomainName') return DISTRIBUTION_DOMAIN;
@@ -187,11 +188,21 @@ async function invoke(name: string, event: unknown): Promise<Invocation> {
     ...fn.environment,
   };
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(work, 'runner.mjs'), join(fn.assetDir, 'index.mjs'), eventFile, resultFile, String(fn.timeoutSeconds * 1000)], {
-      cwd: fn.assetDir,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(work, 'runner.mjs'),
+        join(fn.assetDir, 'index.mjs'),
+        eventFile,
+        resultFile,
+        String(fn.timeoutSeconds * 1000),
+      ],
+      {
+        cwd: fn.assetDir,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
     child.stderr.on('data', (d: Buffer) => (text += d.toString()));
@@ -207,20 +218,33 @@ async function invoke(name: string, event: unknown): Promise<Invocation> {
 }
 
 /** An API Gateway HTTP API (payload 2.0) event, as CloudFront → API Gateway deliver it. */
-function apiEvent(method: string, path: string, options: { body?: unknown; cookies?: string[]; query?: Record<string, string>; originSecret?: string | null } = {}) {
+function apiEvent(
+  method: string,
+  path: string,
+  options: { body?: unknown; cookies?: string[]; query?: Record<string, string>; originSecret?: string | null } = {},
+) {
   const match = matchRoute(method, path);
   if (!match || !('route' in match)) throw new Error(`No route for ${method} ${path}`);
   const key = routeKey(match.route);
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   const now = new Date();
-  const originSecret = options.originSecret === undefined ? secretValues.get(logicalIdOfSecret('ORIGIN_SECRET_ARN')) : options.originSecret;
+  const originSecret =
+    options.originSecret === undefined
+      ? secretValues.get(logicalIdOfSecret('ORIGIN_SECRET_ARN'))
+      : options.originSecret;
   const headers: Record<string, string> = {
     host: DISTRIBUTION_DOMAIN,
     'user-agent': 'Mozilla/5.0 (shipped-bundles test)',
     'cloudfront-viewer-address': '203.0.113.10:52144',
     'x-forwarded-for': '203.0.113.10',
     ...(originSecret ? { 'x-origin-verify': originSecret } : {}),
-    ...(body ? { 'content-type': 'application/json', origin: `https://${DISTRIBUTION_DOMAIN}`, 'sec-fetch-site': 'same-origin' } : {}),
+    ...(body
+      ? {
+          'content-type': 'application/json',
+          origin: `https://${DISTRIBUTION_DOMAIN}`,
+          'sec-fetch-site': 'same-origin',
+        }
+      : {}),
   };
   return {
     version: '2.0',
@@ -256,7 +280,9 @@ function logicalIdOfSecret(variable: string): string {
 
 /** The function the HTTP API sends a route to: route → integration → function, from the template. */
 function functionForRoute(key: string): string {
-  const route = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === key);
+  const route = Object.values(resources).find(
+    (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === key,
+  );
   if (!route) throw new Error(`The HTTP API has no route ${key}`);
   const target = resolveTarget(route.Properties.Target);
   const integration = resources[target]!;
@@ -274,7 +300,13 @@ async function api(method: string, path: string, options: Parameters<typeof apiE
   const name = functionForRoute(event.routeKey);
   const out = await invoke(name, event);
   if (!out.ok) throw new Error(`${name} threw on ${method} ${path}: ${out.error?.message}\n${out.output.slice(-3000)}`);
-  const response = out.result as { statusCode: number; headers?: Record<string, string>; body?: string; cookies?: string[]; isBase64Encoded?: boolean };
+  const response = out.result as {
+    statusCode: number;
+    headers?: Record<string, string>;
+    body?: string;
+    cookies?: string[];
+    isBase64Encoded?: boolean;
+  };
   const type = response.headers?.['content-type'] ?? response.headers?.['Content-Type'] ?? '';
   const json = type.includes('json') && response.body ? JSON.parse(response.body) : undefined;
   return { name, response, json, output: out.output };
@@ -289,7 +321,9 @@ beforeAll(async () => {
   const assembly = app.synth();
   cdkOut = assembly.directory;
   console.log(`shipped-bundles: synthesized with bundling in ${((Date.now() - synthStarted) / 1000).toFixed(1)} s`);
-  const template = JSON.parse(readFileSync(join(cdkOut, `${stack.artifactId}.template.json`), 'utf8')) as { Resources: Record<string, Resource> };
+  const template = JSON.parse(readFileSync(join(cdkOut, `${stack.artifactId}.template.json`), 'utf8')) as {
+    Resources: Record<string, Resource>;
+  };
   resources = template.Resources;
 
   for (const [id, r] of Object.entries(resources)) {
@@ -303,7 +337,12 @@ beforeAll(async () => {
   await ensureTable(dynamo.endpoint, TABLE);
 
   const appFunctions: [string, AppFunction][] = [...stack.functions, [WORKER_ENTRY_NAME, stack.worker]];
-  const ours = new Map(appFunctions.map(([name, fn]) => [stack.resolve(stack.getLogicalId(fn.function.node.defaultChild as never)) as string, name]));
+  const ours = new Map(
+    appFunctions.map(([name, fn]) => [
+      stack.resolve(stack.getLogicalId(fn.function.node.defaultChild as never)) as string,
+      name,
+    ]),
+  );
   functions = new Map();
   for (const [logicalId, r] of Object.entries(resources)) {
     if (r.Type !== 'AWS::Lambda::Function') continue;
@@ -311,8 +350,17 @@ beforeAll(async () => {
     if (!name) throw new Error(`A Lambda function the app does not know: ${logicalId}`);
     const assetDir = join(cdkOut, `asset.${String(r.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
     const variables = (r.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
-    const environment = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, resolveValue(v, `${name}.${k}`)]));
-    functions.set(name, { name, logicalId, assetDir, environment, timeoutSeconds: r.Properties.Timeout, memory: r.Properties.MemorySize });
+    const environment = Object.fromEntries(
+      Object.entries(variables).map(([k, v]) => [k, resolveValue(v, `${name}.${k}`)]),
+    );
+    functions.set(name, {
+      name,
+      logicalId,
+      assetDir,
+      environment,
+      timeoutSeconds: r.Properties.Timeout,
+      memory: r.Properties.MemorySize,
+    });
   }
 }, 420_000);
 
@@ -332,16 +380,25 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     for (const fn of functions.values()) {
       expect(existsSync(join(fn.assetDir, 'index.mjs')), fn.name).toBe(true);
       const modules = onDemandModulesOf(fn.name);
-      for (const m of modules) expect(existsSync(join(fn.assetDir, 'node_modules', m, 'package.json')), `${fn.name}: ${m}`).toBe(true);
+      for (const m of modules)
+        expect(existsSync(join(fn.assetDir, 'node_modules', m, 'package.json')), `${fn.name}: ${m}`).toBe(true);
       if (modules.length === 0) expect(existsSync(join(fn.assetDir, 'node_modules')), fn.name).toBe(false);
       else {
-        const installed = JSON.parse(readFileSync(join(fn.assetDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+        const installed = JSON.parse(readFileSync(join(fn.assetDir, 'package.json'), 'utf8')) as {
+          dependencies: Record<string, string>;
+        };
         expect(Object.keys(installed.dependencies).sort(), fn.name).toEqual([...modules].sort());
       }
       if (modules.includes('sharp')) {
         const img = readdirSync(join(fn.assetDir, 'node_modules', '@img'));
-        expect(img.some((d) => d.startsWith('sharp-linux-arm64')), `${fn.name}: ${img.join(', ')}`).toBe(true);
-        expect(img.some((d) => d.includes('x64')), `${fn.name}: ${img.join(', ')}`).toBe(false);
+        expect(
+          img.some((d) => d.startsWith('sharp-linux-arm64')),
+          `${fn.name}: ${img.join(', ')}`,
+        ).toBe(true);
+        expect(
+          img.some((d) => d.includes('x64')),
+          `${fn.name}: ${img.join(', ')}`,
+        ).toBe(false);
       }
     }
   });
@@ -359,13 +416,27 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     const setup = await api('GET', '/api/auth/setup');
     expect(setup.response.statusCode).toBe(200);
     const weak = await api('POST', '/api/auth/register', {
-      body: { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'qwerty123', timezone: 'Europe/London', setupCode: secretValues.get(logicalIdOfSecret('SETUP_CODE_SECRET_ARN')) },
+      body: {
+        name: 'Ada',
+        surname: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'qwerty123',
+        timezone: 'Europe/London',
+        setupCode: secretValues.get(logicalIdOfSecret('SETUP_CODE_SECRET_ARN')),
+      },
     });
     // A common password: refused by the list loaded from the asset's node_modules.
     expect(weak.response.statusCode, weak.output.slice(-2000)).toBe(400);
     expect(weak.json).toMatchObject({ code: 'password_too_common' });
     const registered = await api('POST', '/api/auth/register', {
-      body: { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'correct horse battery', timezone: 'Europe/London', setupCode: secretValues.get(logicalIdOfSecret('SETUP_CODE_SECRET_ARN')) },
+      body: {
+        name: 'Ada',
+        surname: 'Lovelace',
+        email: 'ada@example.com',
+        password: 'correct horse battery',
+        timezone: 'Europe/London',
+        setupCode: secretValues.get(logicalIdOfSecret('SETUP_CODE_SECRET_ARN')),
+      },
     });
     expect(registered.response.statusCode, registered.output.slice(-2000)).toBe(201);
     cookies = (registered.response.cookies ?? []).map((c) => c.split(';')[0]!);
@@ -384,7 +455,10 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
   });
 
   it('settings: the OpenAI key is saved as the user’s secret (Secrets Manager) and listed masked', async () => {
-    const saved = await api('POST', '/api/settings', { cookies, body: { key: 'openai_api_key', value: openai.apiKey } });
+    const saved = await api('POST', '/api/settings', {
+      cookies,
+      body: { key: 'openai_api_key', value: openai.apiKey },
+    });
     expect(saved.name).toBe('settings');
     expect(saved.response.statusCode, saved.output.slice(-2000)).toBeLessThan(300);
     const listed = await api('GET', '/api/settings', { cookies });
@@ -394,13 +468,20 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
   });
 
   it('articles: POST /api/articles saves the article and invokes the worker asynchronously', async () => {
-    const created = await api('POST', '/api/articles', { cookies, body: { title: 'Shipped bundles', topic: 'Testing what ships', keyword: 'cdk' } });
+    const created = await api('POST', '/api/articles', {
+      cookies,
+      body: { title: 'Shipped bundles', topic: 'Testing what ships', keyword: 'cdk' },
+    });
     expect(created.name).toBe('articles');
     expect(created.response.statusCode, created.output.slice(-2000)).toBe(201);
     articleId = created.json.article._id;
     const worker = functions.get(WORKER_ENTRY_NAME)!;
     expect(stub.invocations).toEqual([
-      { functionName: functionName(worker.logicalId), invocationType: 'Event', payload: { type: 'generate-content', userId, articleId } },
+      {
+        functionName: functionName(worker.logicalId),
+        invocationType: 'Event',
+        payload: { type: 'generate-content', userId, articleId },
+      },
     ]);
   });
 
@@ -408,12 +489,25 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     const ran = await invoke(WORKER_ENTRY_NAME, stub.invocations[0]!.payload);
     expect(ran.ok, `${ran.error?.message}\n${ran.output.slice(-3000)}`).toBe(true);
     expect(ran.result).toBeNull();
-    expect(openai.requests.filter((r) => r.path === '/v1/responses' || r.path === '/v1/chat/completions').every((r) => r.authorized)).toBe(true);
+    expect(
+      openai.requests
+        .filter((r) => r.path === '/v1/responses' || r.path === '/v1/chat/completions')
+        .every((r) => r.authorized),
+    ).toBe(true);
     expect(openai.requests.length).toBeGreaterThanOrEqual(2);
     // EMF in the namespace the template gives (POWERTOOLS_METRICS_NAMESPACE), with the Lambda context in the log lines.
-    const lines = ran.output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-    expect(lines.find((l) => l._aws)?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: functions.get(WORKER_ENTRY_NAME)!.environment.POWERTOOLS_METRICS_NAMESPACE, Metrics: [{ Name: 'JobDuration' }] });
-    expect(lines.find((l) => l.message === 'job')).toMatchObject({ function_name: functionName(functions.get(WORKER_ENTRY_NAME)!.logicalId), function_request_id: expect.any(String) });
+    const lines = ran.output
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    expect(lines.find((l) => l._aws)?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: functions.get(WORKER_ENTRY_NAME)!.environment.POWERTOOLS_METRICS_NAMESPACE,
+      Metrics: [{ Name: 'JobDuration' }],
+    });
+    expect(lines.find((l) => l.message === 'job')).toMatchObject({
+      function_name: functionName(functions.get(WORKER_ENTRY_NAME)!.logicalId),
+      function_request_id: expect.any(String),
+    });
 
     const article = await api('GET', `/api/articles/${articleId}`, { cookies });
     expect(article.response.statusCode).toBe(200);
@@ -424,13 +518,32 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
   it('images: the preview is read from S3 through the on-demand S3 client; a missing image answers "no image" (404)', async () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     const base = `users/${userId}/articles/${articleId}/1700000000000`;
-    const client = new S3Client({ region: REGION, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${base}-blog.png`, Body: png, ContentType: 'image/png' }));
+    const client = new S3Client({
+      region: REGION,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: `${base}-blog.png`, Body: png, ContentType: 'image/png' }),
+    );
     client.destroy();
     // What the worker's image job records (it needs sharp, which only runs on arm64 here).
-    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: REGION, endpoint: dynamo.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: REGION,
+        endpoint: dynamo.endpoint,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      }),
+    );
     await new DynamoArticleStore(db, TABLE).update(userId, articleId, {
-      image: { blogKey: `${base}-blog.png`, linkedinKey: `${base}-linkedin.png`, contentType: 'image/png', description: 'a ship', generatedAt: new Date().toISOString() },
+      image: {
+        blogKey: `${base}-blog.png`,
+        linkedinKey: `${base}-linkedin.png`,
+        contentType: 'image/png',
+        description: 'a ship',
+        generatedAt: new Date().toISOString(),
+      },
     });
     db.destroy();
 
@@ -440,12 +553,18 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     expect(Buffer.from(blog.response.body!, blog.response.isBase64Encoded ? 'base64' : 'utf8').equals(png)).toBe(true);
     const linkedin = await api('GET', `/api/image/preview/${articleId}`, { cookies, query: { platform: 'linkedin' } });
     expect(linkedin.response.statusCode, linkedin.output.slice(-2000)).toBe(404);
-    expect(linkedin.json).toMatchObject({ code: 'image_not_found', message: 'The image file is missing; generate it again' });
+    expect(linkedin.json).toMatchObject({
+      code: 'image_not_found',
+      message: 'The image file is missing; generate it again',
+    });
   });
 
   it('schedule: PUT …/schedule creates the one-off schedule (EventBridge Scheduler) whose input the worker runs', async () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
-    const scheduled = await api('PUT', `/api/articles/${articleId}/schedule`, { cookies, body: { platform: 'blog', datetime: at } });
+    const scheduled = await api('PUT', `/api/articles/${articleId}/schedule`, {
+      cookies,
+      body: { platform: 'blog', datetime: at },
+    });
     expect(scheduled.name).toBe('schedule');
     expect(scheduled.response.statusCode, scheduled.output.slice(-2000)).toBe(200);
     expect(stub.schedules).toHaveLength(1);
@@ -472,7 +591,10 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
       awsRegion: REGION,
     });
     const ran = await invoke(WORKER_ENTRY_NAME, {
-      Records: [record('m1', JSON.stringify({ type: 'generate-content', userId, articleId })), record('m2', 'not a job')],
+      Records: [
+        record('m1', JSON.stringify({ type: 'generate-content', userId, articleId })),
+        record('m2', 'not a job'),
+      ],
     });
     expect(ran.ok, `${ran.error?.message}\n${ran.output.slice(-3000)}`).toBe(true);
     expect(ran.result).toEqual({ batchItemFailures: [] });

@@ -13,11 +13,14 @@ beforeAll(() => {
 });
 
 describe('site bucket and CloudFront', () => {
-  const distribution = () => only(template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>)[1];
+  const distribution = () =>
+    only(template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>)[1];
   const config = () => distribution().Properties.DistributionConfig as Record<string, any>;
   const siteBucketId = () => logicalId(stack, stack.site.bucket);
-  const functionCode = (id: string) => (template.findResources('AWS::CloudFront::Function')[id] as Resource).Properties.FunctionCode;
-  const functionIdOf = (association: { FunctionARN: { 'Fn::GetAtt': [string, string] } }) => association.FunctionARN['Fn::GetAtt'][0];
+  const functionCode = (id: string) =>
+    (template.findResources('AWS::CloudFront::Function')[id] as Resource).Properties.FunctionCode;
+  const functionIdOf = (association: { FunctionARN: { 'Fn::GetAtt': [string, string] } }) =>
+    association.FunctionARN['Fn::GetAtt'][0];
 
   it('keeps the SPA in a private, encrypted bucket that requires TLS', () => {
     const bucket = template.findResources('AWS::S3::Bucket')[siteBucketId()] as Resource;
@@ -27,7 +30,9 @@ describe('site bucket and CloudFront', () => {
       IgnorePublicAcls: true,
       RestrictPublicBuckets: true,
     });
-    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault).toEqual({
+    expect(
+      bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault,
+    ).toEqual({
       SSEAlgorithm: 'AES256',
     });
     expect(bucket.Properties.LoggingConfiguration).toBeDefined();
@@ -44,7 +49,11 @@ describe('site bucket and CloudFront', () => {
   it('reads the bucket through origin access control, granted to this distribution only', () => {
     template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
-      OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+      OriginAccessControlConfig: {
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      },
     });
     const s3Origin = (config().Origins as any[]).find((o) => o.S3OriginConfig);
     expect(s3Origin.DomainName).toEqual({ 'Fn::GetAtt': [siteBucketId(), 'RegionalDomainName'] });
@@ -123,9 +132,11 @@ describe('site bucket and CloudFront', () => {
     });
   });
 
-  it('uses the default certificate unless the context gives one, and the stack\'s own web ACL (infra/test/security.test.ts)', () => {
+  it("uses the default certificate unless the context gives one, and the stack's own web ACL (infra/test/security.test.ts)", () => {
     expect(config().Aliases).toBeUndefined();
-    expect(config().WebACLId).toEqual({ 'Fn::GetAtt': [stack.resolve(stack.getLogicalId(stack.webAcl!.webAcl)), 'Arn'] });
+    expect(config().WebACLId).toEqual({
+      'Fn::GetAtt': [stack.resolve(stack.getLogicalId(stack.webAcl!.webAcl)), 'Arn'],
+    });
   });
 });
 
@@ -150,7 +161,12 @@ describe('CloudFront function code', () => {
   );
 
   it('API: copies Host into x-forwarded-host, replacing a value sent by the viewer', () => {
-    const out = host(request('/api/auth/me', { host: { value: 'd111.cloudfront.net' }, 'x-forwarded-host': { value: 'evil.example' } }));
+    const out = host(
+      request('/api/auth/me', {
+        host: { value: 'd111.cloudfront.net' },
+        'x-forwarded-host': { value: 'evil.example' },
+      }),
+    );
     expect(out.headers['x-forwarded-host']).toEqual({ value: 'd111.cloudfront.net' });
     expect(out.uri).toBe('/api/auth/me');
   });
@@ -173,7 +189,9 @@ describe('SPA upload', () => {
   it('uploads a built SPA: hashed assets immutable first, then the pages with an invalidation', () => {
     const built = testApp({ stack: { spaDistDir: builtSpaDir() } }).stack;
     const t = Template.fromStack(built);
-    const deployments = Object.entries(t.findResources('Custom::CDKBucketDeployment') as Record<string, Resource & { DependsOn?: string[] }>);
+    const deployments = Object.entries(
+      t.findResources('Custom::CDKBucketDeployment') as Record<string, Resource & { DependsOn?: string[] }>,
+    );
     expect(deployments).toHaveLength(2);
     const bucketRef = { Ref: logicalId(built, built.site.bucket) };
     const [assetsId, assets] = deployments.find(([, d]) => d.Properties.Include)!;

@@ -32,14 +32,15 @@ describe('context values', () => {
     const t = Template.fromStack(s);
     for (const fn of s.functions.values()) {
       const id = logicalId(s, fn.function);
-      expect((t.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment.Variables.PUBLIC_URL).toBe(
-        'https://publish.example.com',
-      );
+      expect(
+        (t.findResources('AWS::Lambda::Function')[id] as Resource).Properties.Environment.Variables.PUBLIC_URL,
+      ).toBe('https://publish.example.com');
     }
     // The approval links the worker e-mails use it too.
-    expect((t.findResources('AWS::Lambda::Function')[logicalId(s, s.worker.function)] as Resource).Properties.Environment.Variables.PUBLIC_URL).toBe(
-      'https://publish.example.com',
-    );
+    expect(
+      (t.findResources('AWS::Lambda::Function')[logicalId(s, s.worker.function)] as Resource).Properties.Environment
+        .Variables.PUBLIC_URL,
+    ).toBe('https://publish.example.com');
   });
 
   it('a custom domain with its certificate raises the minimum TLS version; webAclArn attaches a web ACL', () => {
@@ -65,12 +66,17 @@ describe('context values', () => {
     }).stack;
     const t = Template.fromStack(s);
     const variablesOf = (fn: { function: { node: { defaultChild?: unknown } } }) =>
-      (t.findResources('AWS::Lambda::Function')[logicalId(s, fn.function)] as Resource).Properties.Environment.Variables;
+      (t.findResources('AWS::Lambda::Function')[logicalId(s, fn.function)] as Resource).Properties.Environment
+        .Variables;
     const all = new Map([...s.functions, [WORKER_ENTRY_NAME, s.worker] as const]);
     for (const [name, fn] of all) {
       const variables = variablesOf(fn);
       if (name === 'articles' || name === WORKER_ENTRY_NAME) {
-        expect(variables).toMatchObject({ OPENAI_BASE_URL: 'https://ai.example.com/v1', TEXT_MODEL: 'text-model-x', IMAGE_MODEL: 'image-model-y' });
+        expect(variables).toMatchObject({
+          OPENAI_BASE_URL: 'https://ai.example.com/v1',
+          TEXT_MODEL: 'text-model-x',
+          IMAGE_MODEL: 'image-model-y',
+        });
       } else {
         expect(Object.keys(variables)).not.toEqual(expect.arrayContaining(['OPENAI_BASE_URL']));
         expect(variables.TEXT_MODEL).toBeUndefined();
@@ -95,7 +101,9 @@ describe('outputs and environment', () => {
     expect(outputs.ImagesBucketName?.Value).toEqual({ Ref: imagesBucketId });
     expect(outputs.WorkerFunctionName?.Value).toEqual({ Ref: workerId });
     expect(outputs.ScheduleGroupName?.Value).toBe(stack.schedules.group.scheduleGroupName);
-    expect(outputs.ScheduleDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(stack, stack.schedules.deadLetterQueue) });
+    expect(outputs.ScheduleDeadLetterQueueUrl?.Value).toEqual({
+      Ref: logicalId(stack, stack.schedules.deadLetterQueue),
+    });
   });
 
   it('has no dependency cycle between its resources (references and DependsOn)', () => {
@@ -106,7 +114,8 @@ describe('outputs and environment', () => {
       else if (value && typeof value === 'object') {
         for (const [key, v] of Object.entries(value)) {
           if (key === 'Ref' && typeof v === 'string' && v in resources) into.add(v);
-          else if (key === 'Fn::GetAtt' && Array.isArray(v) && typeof v[0] === 'string' && v[0] in resources) into.add(v[0]);
+          else if (key === 'Fn::GetAtt' && Array.isArray(v) && typeof v[0] === 'string' && v[0] in resources)
+            into.add(v[0]);
           else collect(v, into);
         }
       }

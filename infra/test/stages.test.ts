@@ -81,8 +81,14 @@ function literalNames(s: Synthesized): Map<string, string> {
 const SCOPED_NAMES: [RegExp, string][] = [
   [/^AWS::DynamoDB::Table .*\.(AttributeName|IndexName)$/, 'keys and indexes of the (generated-name) table'],
   [/^AWS::IAM::Policy .*\.PolicyName$/, "an inline policy's name is scoped to its (generated-name) role"],
-  [/^AWS::CloudWatch::Alarm .*\.(MetricName|Dimensions\[\d+\]\.Name)$/, "the metric an alarm watches; its dimension values are the stage's resources"],
-  [/^AWS::WAFv2::WebACL .*\.(Rules\[\d+\]\.Name|MetricName)$/, 'rules and metrics of the web ACL, whose name CloudFormation generates'],
+  [
+    /^AWS::CloudWatch::Alarm .*\.(MetricName|Dimensions\[\d+\]\.Name)$/,
+    "the metric an alarm watches; its dimension values are the stage's resources",
+  ],
+  [
+    /^AWS::WAFv2::WebACL .*\.(Rules\[\d+\]\.Name|MetricName)$/,
+    'rules and metrics of the web ACL, whose name CloudFormation generates',
+  ],
   [/^AWS::ApiGatewayV2::Stage .*\.StageName$/, "the HTTP API's $default stage"],
   [/^AWS::ApiGatewayV2::Api .*\.Name$/, 'HTTP API names need not be unique (the API id is)'],
   [/^AWS::CloudFront::Distribution .*\.HeaderName$/, 'an HTTP header (x-origin-verify), not a resource'],
@@ -110,7 +116,10 @@ describe('stages: dev and prod side by side in one account and region', () => {
         JSON.stringify({ 'Fn::Join': ['', [{ Ref: 'AWS::Region' }, 'ContentPublisherrdedHostFunction910BA6C5']] }),
       ].sort(),
     });
-    expect(secretsScope(unstaged)).toEqual({ prefixes: ['content-publisher/'], arns: ['content-publisher/*', 'content-publisher/*/*'] });
+    expect(secretsScope(unstaged)).toEqual({
+      prefixes: ['content-publisher/'],
+      arns: ['content-publisher/*', 'content-publisher/*/*'],
+    });
   });
 
   it('each stage names the stack, the schedule group, the response-headers policy, the origin access control and the CloudFront functions', () => {
@@ -129,12 +138,24 @@ describe('stages: dev and prod side by side in one account and region', () => {
 
   it("each stage's functions use its own secrets prefix, and their IAM policies reach no other stage's secrets", () => {
     // <prefix>* and, for DeleteSecret, the one-per-key names of before, <prefix>*/*.
-    expect(secretsScope(dev)).toEqual({ prefixes: ['content-publisher-dev/'], arns: ['content-publisher-dev/*', 'content-publisher-dev/*/*'] });
-    expect(secretsScope(prod)).toEqual({ prefixes: ['content-publisher-prod/'], arns: ['content-publisher-prod/*', 'content-publisher-prod/*/*'] });
+    expect(secretsScope(dev)).toEqual({
+      prefixes: ['content-publisher-dev/'],
+      arns: ['content-publisher-dev/*', 'content-publisher-dev/*/*'],
+    });
+    expect(secretsScope(prod)).toEqual({
+      prefixes: ['content-publisher-prod/'],
+      arns: ['content-publisher-prod/*', 'content-publisher-prod/*/*'],
+    });
     expect(dev.stack.stageNames.userSecretsPrefix).toBe('content-publisher-dev/');
     // An ARN pattern `<prefix>*` covers exactly the names starting with the prefix: none starts another's.
-    const prefixes = ['content-publisher/', 'content-publisher-dev/', 'content-publisher-prod/', stageNames('dev2').userSecretsPrefix];
-    for (const a of prefixes) for (const b of prefixes) if (a !== b) expect(b.startsWith(a), `${a} covers ${b}`).toBe(false);
+    const prefixes = [
+      'content-publisher/',
+      'content-publisher-dev/',
+      'content-publisher-prod/',
+      stageNames('dev2').userSecretsPrefix,
+    ];
+    for (const a of prefixes)
+      for (const b of prefixes) if (a !== b) expect(b.startsWith(a), `${a} covers ${b}`).toBe(false);
   });
 
   it("each stage's functions emit their metrics to a namespace of its own", () => {
@@ -142,7 +163,11 @@ describe('stages: dev and prod side by side in one account and region', () => {
       new Set(
         Object.values(s.resources)
           .filter((r) => r.Type === 'AWS::Lambda::Function')
-          .map((r) => (r.Properties!.Environment as { Variables: Record<string, unknown> }).Variables.POWERTOOLS_METRICS_NAMESPACE),
+          .map(
+            (r) =>
+              (r.Properties!.Environment as { Variables: Record<string, unknown> }).Variables
+                .POWERTOOLS_METRICS_NAMESPACE,
+          ),
       );
     expect(namespaces(unstaged)).toEqual(new Set(['ContentPublisher']));
     expect(namespaces(dev)).toEqual(new Set(['ContentPublisher-dev']));
@@ -169,7 +194,8 @@ describe('stages: dev and prod side by side in one account and region', () => {
       ['AWS::CloudWatch::Alarm', 'AlarmName'],
       ['AWS::WAFv2::WebACL', 'Name'],
     ] as const) {
-      for (const r of Object.values(prod.resources).filter((x) => x.Type === type)) expect(r.Properties?.[property], `${type}.${property}`).toBeUndefined();
+      for (const r of Object.values(prod.resources).filter((x) => x.Type === type))
+        expect(r.Properties?.[property], `${type}.${property}`).toBeUndefined();
     }
   });
 });
@@ -185,9 +211,14 @@ describe('the stage context value', () => {
     expect(parseStage('  ')).toBeUndefined();
   });
 
-  it.each(['Dev', 'dev_1', '-dev', 'dev-', '1dev', 'dev/prod', 'a'.repeat(17)])('refuses %s at synthesis, saying what a stage may be', (stage) => {
-    expect(() => testApp({ context: { stage } })).toThrow(/stage must be 1 to 16 lower-case letters, digits or inner hyphens/);
-  });
+  it.each(['Dev', 'dev_1', '-dev', 'dev-', '1dev', 'dev/prod', 'a'.repeat(17)])(
+    'refuses %s at synthesis, saying what a stage may be',
+    (stage) => {
+      expect(() => testApp({ context: { stage } })).toThrow(
+        /stage must be 1 to 16 lower-case letters, digits or inner hyphens/,
+      );
+    },
+  );
 });
 
 describe('custom domain: domainName and certificateArn go together', () => {
@@ -205,7 +236,12 @@ describe('custom domain: domainName and certificateArn go together', () => {
 
   it('a certificate outside us-east-1 fails synthesis (CloudFront takes certificates from us-east-1 only)', () => {
     expect(() =>
-      testApp({ context: { domainName: 'publish.example.com', certificateArn: certificateArn.replace('us-east-1', 'eu-west-1') } }),
+      testApp({
+        context: {
+          domainName: 'publish.example.com',
+          certificateArn: certificateArn.replace('us-east-1', 'eu-west-1'),
+        },
+      }),
     ).toThrow(/certificateArn is in eu-west-1, but CloudFront uses ACM certificates from us-east-1 only/);
   });
 

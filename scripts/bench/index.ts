@@ -29,9 +29,20 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'WARN';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 for (const name of [
-  'PUBLIC_URL', 'PORT', 'OUTBOX_DIR', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SESSION_SECRET', 'SESSION_SECRET_ARN',
-  'LOCAL_SECRETS_KEY', 'OPENAI_API_KEY', 'WORKER_FUNCTION_NAME', 'SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN',
-  'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN',
+  'PUBLIC_URL',
+  'PORT',
+  'OUTBOX_DIR',
+  'DYNAMODB_ENDPOINT',
+  'S3_ENDPOINT',
+  'SESSION_SECRET',
+  'SESSION_SECRET_ARN',
+  'LOCAL_SECRETS_KEY',
+  'OPENAI_API_KEY',
+  'WORKER_FUNCTION_NAME',
+  'SCHEDULE_GROUP_NAME',
+  'SCHEDULE_TARGET_ARN',
+  'SCHEDULER_ROLE_ARN',
+  'SCHEDULE_DLQ_ARN',
 ]) {
   delete process.env[name];
 }
@@ -65,7 +76,8 @@ function printTable() {
   const cells = [header, ...rows.map((r) => ({ ...r, ok: r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED' }))];
   const width = (k: 'what' | 'measured' | 'budget') => Math.max(...cells.map((c) => c[k].length));
   const [w1, w2, w3] = [width('what'), width('measured'), width('budget')];
-  const line = (c: (typeof cells)[number]) => `${c.what.padEnd(w1)}  ${c.measured.padStart(w2)}  ${c.budget.padEnd(w3)}  ${c.ok}`.trimEnd();
+  const line = (c: (typeof cells)[number]) =>
+    `${c.what.padEnd(w1)}  ${c.measured.padStart(w2)}  ${c.budget.padEnd(w3)}  ${c.ok}`.trimEnd();
   console.log('');
   console.log(line(header));
   console.log(`${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(w3)}  ------`);
@@ -74,7 +86,8 @@ function printTable() {
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
-const kB = (bytes: number) => `${(bytes / 1000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kB`;
+const kB = (bytes: number) =>
+  `${(bytes / 1000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kB`;
 const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
 const perSecond = (r: LoadResult) => (r.latencies.length / r.elapsedMs) * 1000;
 const progress = (text: string) => console.log(`· ${text}`);
@@ -98,11 +111,21 @@ function newestMtime(path: string): number {
 /** Builds the SPA when frontend/dist is missing or older than its sources. */
 function ensureSpaBuilt() {
   const built = join(root, 'frontend/dist/index.html');
-  const sources = ['frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'shared/src', 'package-lock.json'];
+  const sources = [
+    'frontend/src',
+    'frontend/public',
+    'frontend/index.html',
+    'frontend/vite.config.ts',
+    'shared/src',
+    'package-lock.json',
+  ];
   const newest = Math.max(...sources.map((p) => newestMtime(join(root, p))));
   if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
   progress(existsSync(built) ? 'the front end changed since its last build: building it…' : 'building the front end…');
-  const out = spawnSync('npm', ['run', 'build', '-w', 'frontend', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const out = spawnSync('npm', ['run', 'build', '-w', 'frontend', '--silent'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (out.status !== 0) throw new Error('Building the front end failed: see the output above.');
 }
 
@@ -110,8 +133,18 @@ async function measureWelcome() {
   ensureSpaBuilt();
   const { welcomeLoad } = await import('../../frontend/e2e/first-load.js');
   const load = welcomeLoad(join(root, 'frontend/dist'));
-  row(`welcome page JS, gzipped (${load.files.length} files)`, kB(load.totalGzip), `≤ ${kB(BUDGET.welcomeGzip)}`, load.totalGzip <= BUDGET.welcomeGzip);
-  row('chart code in the welcome page JS', load.withCharts.length ? load.withCharts.join(', ') : 'none', 'none (only /dashboard)', load.withCharts.length === 0);
+  row(
+    `welcome page JS, gzipped (${load.files.length} files)`,
+    kB(load.totalGzip),
+    `≤ ${kB(BUDGET.welcomeGzip)}`,
+    load.totalGzip <= BUDGET.welcomeGzip,
+  );
+  row(
+    'chart code in the welcome page JS',
+    load.withCharts.length ? load.withCharts.join(', ') : 'none',
+    'none (only /dashboard)',
+    load.withCharts.length === 0,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,8 +163,18 @@ async function measureBundles() {
     measureLambdaBundles(): Promise<Array<{ name: string; bytes: number; importMs: number }>>;
   };
   for (const m of await measureLambdaBundles()) {
-    row(`Lambda ${m.name}: bundle size (minified)`, kB(m.bytes), `≤ ${kB(BUDGET.bundleBytes)}`, m.bytes <= BUDGET.bundleBytes);
-    row(`Lambda ${m.name}: import in a fresh Node`, ms(m.importMs), `≤ ${BUDGET.importMs} ms`, m.importMs <= BUDGET.importMs);
+    row(
+      `Lambda ${m.name}: bundle size (minified)`,
+      kB(m.bytes),
+      `≤ ${kB(BUDGET.bundleBytes)}`,
+      m.bytes <= BUDGET.bundleBytes,
+    );
+    row(
+      `Lambda ${m.name}: import in a fresh Node`,
+      ms(m.importMs),
+      `≤ ${BUDGET.importMs} ms`,
+      m.importMs <= BUDGET.importMs,
+    );
   }
 }
 
@@ -144,7 +187,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function call(url: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
   const res = await fetch(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...(init.cookie ? { cookie: init.cookie } : {}) },
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
@@ -154,7 +200,8 @@ async function call(url: string, init: { method?: string; body?: unknown; cookie
 
 /** Failed requests are a result too: a row that misses, and the run goes on. */
 function checked(result: LoadResult, what: string): LoadResult {
-  if (result.errors) row(`${what}: failed requests`, `${result.errors} (${result.errorSamples.join('; ')})`, 'none', false);
+  if (result.errors)
+    row(`${what}: failed requests`, `${result.errors} (${result.errorSamples.join('; ')})`, 'none', false);
   return result;
 }
 
@@ -183,14 +230,23 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
   const stack = await startLocalStack({ port: 0, host: '127.0.0.1', dataDir, tableName });
   onCleanup(() => stack.stop());
   const api = `http://127.0.0.1:${stack.port}`;
-  const db = createDocumentClient({ region: process.env.AWS_REGION ?? 'us-east-1', dynamoEndpoint: process.env.DYNAMODB_ENDPOINT });
+  const db = createDocumentClient({
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+  });
   onCleanup(async () => db.destroy());
   const load = new LoadClient();
   onCleanup(() => load.close());
 
   // The first account is an active admin and is signed in at once.
   const registered = await call(`${api}/api/auth/register`, {
-    body: { name: 'Bench', surname: 'Mark', email: 'bench@example.com', password: 'correct horse battery', timezone: 'Europe/London' },
+    body: {
+      name: 'Bench',
+      surname: 'Mark',
+      email: 'bench@example.com',
+      password: 'correct horse battery',
+      timezone: 'Europe/London',
+    },
   });
   const cookie = registered.res.headers.getSetCookie()[0]?.split(';')[0];
   const userId: string = registered.json.user._id;
@@ -255,7 +311,12 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
   row(`GET /api/articles answer, ${ARTICLES} articles`, `${kB(listBytes)}, ${kB(sentBytes)} sent`);
   row('GET /api/articles p50 @1 conn, right after a write', ms(coldP50));
   row('bare DynamoDB: user GetItem + article Query (all pages) p50', ms(bareP50));
-  row('  articles p50 after a write / bare DynamoDB p50', times(ratio1), `≤ ${BUDGET.articlesVsBare}×`, ratio1 <= BUDGET.articlesVsBare);
+  row(
+    '  articles p50 after a write / bare DynamoDB p50',
+    times(ratio1),
+    `≤ ${BUDGET.articlesVsBare}×`,
+    ratio1 <= BUDGET.articlesVsBare,
+  );
   row('GET /api/articles p50 @1 conn, list unchanged', ms(warmP50));
 
   // 50 connections: the two calls alternate in rounds.
@@ -263,8 +324,15 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
   const many: LoadResult[] = [];
   const me: LoadResult[] = [];
   for (let round = 0; round < 2; round++) {
-    many.push(checked(await load.run({ url: articlesUrl, headers, connections: 50, durationMs: 4000 }), 'GET /api/articles @50'));
-    me.push(checked(await load.run({ url: meUrl, headers, connections: 50, durationMs: 4000 }), 'GET /api/auth/me @50'));
+    many.push(
+      checked(
+        await load.run({ url: articlesUrl, headers, connections: 50, durationMs: 4000 }),
+        'GET /api/articles @50',
+      ),
+    );
+    me.push(
+      checked(await load.run({ url: meUrl, headers, connections: 50, durationMs: 4000 }), 'GET /api/auth/me @50'),
+    );
   }
   const articles50 = merge(many);
   const me50 = merge(me);
@@ -285,7 +353,11 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
   for (const article of candidates) {
     const before = new Set(mails());
     const at = Date.now() + 1000;
-    await call(`${api}/api/articles/${article.id}/schedule`, { method: 'PUT', cookie, body: { platform: 'blog', datetime: new Date(at).toISOString() } });
+    await call(`${api}/api/articles/${article.id}/schedule`, {
+      method: 'PUT',
+      cookie,
+      body: { platform: 'blog', datetime: new Date(at).toISOString() },
+    });
     let fresh: string | undefined;
     while (!fresh && Date.now() < at + 10_000) {
       await sleep(20);
@@ -318,7 +390,7 @@ async function main() {
   /** Runs the cleanup (once) and resolves when everything registered so far is released. */
   const cleanup = async () => {
     cleaning ??= drain();
-    for (let current; current !== cleaning; ) await (current = cleaning);
+    for (let current; current !== cleaning;) await (current = cleaning);
   };
   const onCleanup = (fn: Cleanup) => {
     cleanups.push(fn);

@@ -29,7 +29,10 @@ export interface LambdaBundleMeasure {
 export const lambdaNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
 
 /** Bundles one entry like the stack does; returns the bundle's path, size and on-demand imports. */
-export async function bundleLambda(name: string, outDir: string): Promise<{ file: string; bytes: number; onDemand: string[] }> {
+export async function bundleLambda(
+  name: string,
+  outDir: string,
+): Promise<{ file: string; bytes: number; onDemand: string[] }> {
   const file = join(outDir, name, 'index.mjs');
   const result = await build({
     ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
@@ -48,7 +51,12 @@ function importOnce(file: string): { wallMs: number; cpuMs: number } {
     `const u = process.cpuUsage(c); process.stdout.write(JSON.stringify([performance.now() - t, (u.user + u.system) / 1000]));`;
   const probe = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      TABLE_NAME: 'bench',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     timeout: 30_000,
   });
   if (probe.status !== 0) throw new Error(`Importing ${file} failed: ${probe.stderr.slice(0, 500)}`);
@@ -86,7 +94,13 @@ export async function measureLambdaBundles(names: string[] = lambdaNames()): Pro
     for (const name of names) bundles.push({ name, ...(await bundleLambda(name, outDir)) });
     await stopEsbuild();
     const times = importTimes(bundles.map((b) => b.file));
-    return bundles.map(({ name, bytes, onDemand }, i) => ({ name, bytes, importMs: times[i]!.wallMs, importCpuMs: times[i]!.cpuMs, onDemand }));
+    return bundles.map(({ name, bytes, onDemand }, i) => ({
+      name,
+      bytes,
+      importMs: times[i]!.wallMs,
+      importCpuMs: times[i]!.cpuMs,
+      onDemand,
+    }));
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
@@ -96,5 +110,7 @@ export async function measureLambdaBundles(names: string[] = lambdaNames()): Pro
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const names = process.argv.slice(2);
   for (const m of await measureLambdaBundles(names.length ? names : undefined))
-    console.log(`${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B ${m.importMs.toFixed(0).padStart(5)} ms (cpu ${m.importCpuMs.toFixed(0).padStart(4)} ms)  ${m.onDemand.join(', ')}`);
+    console.log(
+      `${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B ${m.importMs.toFixed(0).padStart(5)} ms (cpu ${m.importCpuMs.toFixed(0).padStart(4)} ms)  ${m.onDemand.join(', ')}`,
+    );
 }

@@ -10,7 +10,8 @@ const agents = new Map();
 async function generate(options) {
   const url = new URL(options.url);
   let agent = agents.get(options.connections);
-  if (!agent) agents.set(options.connections, (agent = new Agent({ keepAlive: true, maxSockets: options.connections })));
+  if (!agent)
+    agents.set(options.connections, (agent = new Agent({ keepAlive: true, maxSockets: options.connections })));
   /** @type {number[]} */
   const latencies = [];
   /** @type {string[]} */

@@ -29,7 +29,10 @@ const COMMON = (
   'content calendar audience strategy publishing workflow review draft editor schedule channel ' +
   'newsletter engagement analytics keyword search team process weekly monthly goal measure'
 ).split(' ');
-const SYLLABLES = 'ba ce di fo gu ha je ki lo mu na pe qui ro su ta ve wi xo ya ze bri cla dre fli gro pla sta tri vol ment tion ing er ly al'.split(' ');
+const SYLLABLES =
+  'ba ce di fo gu ha je ki lo mu na pe qui ro su ta ve wi xo ya ze bri cla dre fli gro pla sta tri vol ment tion ing er ly al'.split(
+    ' ',
+  );
 const VOCABULARY = (() => {
   const rnd = random(42);
   const words = [...COMMON];
@@ -41,8 +44,26 @@ const VOCABULARY = (() => {
 })();
 const word = (rnd: () => number) => VOCABULARY[Math.floor(VOCABULARY.length * rnd() ** 2.2)]!;
 
-const TOPICS = ['Content marketing', 'Remote teams', 'Product launches', 'Customer success', 'Hiring', 'SEO basics', 'Data privacy', 'Pricing'];
-const KEYWORDS = ['content calendar', 'remote work', 'launch plan', 'onboarding', 'interviews', 'search ranking', 'gdpr', 'pricing page'];
+const TOPICS = [
+  'Content marketing',
+  'Remote teams',
+  'Product launches',
+  'Customer success',
+  'Hiring',
+  'SEO basics',
+  'Data privacy',
+  'Pricing',
+];
+const KEYWORDS = [
+  'content calendar',
+  'remote work',
+  'launch plan',
+  'onboarding',
+  'interviews',
+  'search ranking',
+  'gdpr',
+  'pricing page',
+];
 
 function sentence(rnd: () => number): string {
   const n = 8 + Math.floor(rnd() * 14);
@@ -110,7 +131,9 @@ export function benchArticle(userId: string, index: number, now = Date.now()): A
       content: linkedInPost(rnd, keyword, 800 + Math.floor(rnd() * 500)),
       publishedToLinkedIn: linkedinPublished,
       lastPublished: linkedinPublished ? scheduledPast : null,
-      linkedinPostUrl: linkedinPublished ? `https://www.linkedin.com/feed/update/urn:li:share:${7000000 + index}` : null,
+      linkedinPostUrl: linkedinPublished
+        ? `https://www.linkedin.com/feed/update/urn:li:share:${7000000 + index}`
+        : null,
     },
     scheduled: {
       blog: blogPublished ? scheduledPast : rnd() < 0.5 ? scheduledFuture : null,
@@ -134,7 +157,12 @@ export function benchArticle(userId: string, index: number, now = Date.now()): A
 }
 
 /** Writes `count` articles for the user through DynamoArticleStore.put, a few at a time. */
-export async function seedArticles(db: DynamoDBDocumentClient, tableName: string, userId: string, count: number): Promise<ArticleRecord[]> {
+export async function seedArticles(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  count: number,
+): Promise<ArticleRecord[]> {
   const store = new DynamoArticleStore(db, tableName);
   const now = Date.now();
   const articles = Array.from({ length: count }, (_, i) => benchArticle(userId, i, now));

@@ -46,7 +46,10 @@ export const BlogContentSchema = z.strictObject({
     .check(safeCharacters('Blog content')),
 });
 export const LinkedInContentSchema = z.strictObject({
-  content: z.string({ error: 'content must be text' }).max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong).check(safeCharacters('LinkedIn content')),
+  content: z
+    .string({ error: 'content must be text' })
+    .max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong)
+    .check(safeCharacters('LinkedIn content')),
 });
 
 export const ArticleIdSchema = z
@@ -150,10 +153,16 @@ export const ScheduleSchema = z.strictObject({
   datetime: z
     .string({ error: ScheduleMessages.invalidDate })
     .max(40, ScheduleMessages.invalidDate)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), ScheduleMessages.invalidDate),
+    .refine(
+      (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+      ScheduleMessages.invalidDate,
+    ),
 });
 export type ScheduleInput = z.infer<typeof ScheduleSchema>;
 
 export const ApprovalSchema = z.strictObject({
-  token: z.string({ error: 'The approval link is incomplete' }).min(20, 'The approval link is incomplete').max(4000, 'The approval link is not valid'),
+  token: z
+    .string({ error: 'The approval link is incomplete' })
+    .min(20, 'The approval link is incomplete')
+    .max(4000, 'The approval link is not valid'),
 });

@@ -83,7 +83,11 @@ export const UserStatusSchema = z.strictObject({
 export type UserStatusInput = z.infer<typeof UserStatusSchema>;
 
 export const IdParamsSchema = z.strictObject({
-  id: z.string().min(1, 'id is required').max(64, 'id is too long').regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
+  id: z
+    .string()
+    .min(1, 'id is required')
+    .max(64, 'id is too long')
+    .regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
 });
 
 export const ROLE_ADMIN = 'admin';
@@ -108,6 +112,7 @@ export function firstIssueMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input';
   // A name that is not a plain word (empty, spaces, odd characters) is quoted, so that it can be seen.
-  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.map((k) => (/^[\w.-]+$/.test(k) ? k : JSON.stringify(k))).join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `Unknown field: ${issue.keys.map((k) => (/^[\w.-]+$/.test(k) ? k : JSON.stringify(k))).join(', ')}`;
   return issue.message;
 }

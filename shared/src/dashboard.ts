@@ -47,7 +47,13 @@ export function publishingTrends(articles: DashboardArticle[], now: Date = new D
 export function platformDistribution(articles: DashboardArticle[]) {
   const blog = articles.filter((a) => a.blog.publishedToWordPress).length;
   const linkedin = articles.filter((a) => a.linkedin.publishedToLinkedIn).length;
-  return { bars: [{ platform: 'WordPress', count: blog }, { platform: 'LinkedIn', count: linkedin }], total: blog + linkedin };
+  return {
+    bars: [
+      { platform: 'WordPress', count: blog },
+      { platform: 'LinkedIn', count: linkedin },
+    ],
+    total: blog + linkedin,
+  };
 }
 
 export const DEMO_KEYWORDS = [
@@ -59,7 +65,10 @@ export const DEMO_KEYWORDS = [
 ];
 
 /** Top keywords from keyword and tags: words longer than 2 characters, or "ai". Demo data when there are none. */
-export function topKeywords(articles: DashboardArticle[], limit = 5): { keywords: { keyword: string; count: number }[]; demo: boolean } {
+export function topKeywords(
+  articles: DashboardArticle[],
+  limit = 5,
+): { keywords: { keyword: string; count: number }[]; demo: boolean } {
   const counts = new Map<string, number>();
   for (const a of articles) {
     for (const source of [a.keyword, ...a.tags]) {

@@ -7,7 +7,8 @@ const LINKEDIN_PAGES_LABEL = 'Also post to LinkedIn Pages I administer';
 
 export const IntegrationMessages = {
   allFieldsRequired: 'All fields are required',
-  obfuscated: 'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
+  obfuscated:
+    'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
   siteUrlLocked: 'Site URL cannot be changed',
   /** A blank password means the saved one, which only ever goes to the site it was saved for. */
   wordpressPasswordForSite: 'Enter the application password for this site',
@@ -66,7 +67,11 @@ export const WordPressTestSchema = z.strictObject({
 });
 
 export const WordPressCredentialsSchema = WordPressTestSchema.extend({
-  siteId: z.string({ error: 'siteId must be text' }).max(100, 'siteId must be at most 100 characters').check(safeCharacters('siteId')).optional(),
+  siteId: z
+    .string({ error: 'siteId must be text' })
+    .max(100, 'siteId must be at most 100 characters')
+    .check(safeCharacters('siteId'))
+    .optional(),
   skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
 });
 export type WordPressCredentialsInput = z.input<typeof WordPressCredentialsSchema>;
@@ -90,7 +95,9 @@ export const LinkedInCredentialsSchema = z.strictObject({
 });
 export type LinkedInCredentialsInput = z.input<typeof LinkedInCredentialsSchema>;
 
-export const RedirectQuerySchema = z.strictObject({ redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional() });
+export const RedirectQuerySchema = z.strictObject({
+  redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional(),
+});
 
 /** GET /api/linkedin/auth-url: `pages=true` asks for the organization scopes too (LinkedIn Pages the member administers). */
 export const LinkedInAuthQuerySchema = RedirectQuerySchema.extend({
@@ -117,13 +124,24 @@ export const WebhookSchema = z.strictObject({
     .trim()
     .max(1000, 'The webhook URL must be at most 1000 characters')
     .check(safeCharacters('The webhook URL'))
-    .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Enter an http(s) URL, or leave it empty to turn the webhook off'),
+    .refine(
+      (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
+      'Enter an http(s) URL, or leave it empty to turn the webhook off',
+    ),
 });
 
 export const EmailTestSchema = z.strictObject({
   to: EmailSchema,
-  subject: z.string({ error: 'subject must be text' }).max(300, 'The subject must be at most 300 characters').check(safeCharacters('The subject')).optional(),
-  message: z.string({ error: 'message must be text' }).max(10_000, 'The message must be at most 10000 characters').check(safeCharacters('The message')).optional(),
+  subject: z
+    .string({ error: 'subject must be text' })
+    .max(300, 'The subject must be at most 300 characters')
+    .check(safeCharacters('The subject'))
+    .optional(),
+  message: z
+    .string({ error: 'message must be text' })
+    .max(10_000, 'The message must be at most 10000 characters')
+    .check(safeCharacters('The message'))
+    .optional(),
   method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
 });
 

@@ -57,5 +57,7 @@ export const RunFailureMessages = {
   run_failed: 'The scheduled run did not finish. It is tried again; if this stays, reschedule the article.',
 } as const;
 export type RunFailureCode = keyof typeof RunFailureMessages;
-export const RUN_FAILURES_FIXED_IN_SETTINGS: ReadonlySet<string> = new Set<RunFailureCode>(['email_failed', 'email_not_configured']);
-
+export const RUN_FAILURES_FIXED_IN_SETTINGS: ReadonlySet<string> = new Set<RunFailureCode>([
+  'email_failed',
+  'email_not_configured',
+]);

@@ -18,10 +18,12 @@ export const SettingMessages = {
   notFound: 'Settings entry not found',
   loadFailed: 'Failed to load settings data',
   saveFailed: 'Failed to create/update settings entry',
-  integrationKey: 'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+  integrationKey:
+    'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
   deleteFailed: 'Failed to delete settings entry',
   tooManyApiKeys: `You can keep at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
-  secretsTooLarge: 'Your saved keys and connections together are too large to keep (64 KB at most). Delete a key you no longer use first.',
+  secretsTooLarge:
+    'Your saved keys and connections together are too large to keep (64 KB at most). Delete a key you no longer use first.',
   secretsBusy: 'Your settings were being saved elsewhere at the same moment. Try again.',
 } as const;
 

@@ -29,15 +29,18 @@ export const SheetsMessages = {
 } as const;
 
 /** SheetsImportResult.writeBack when Google refused the statuses: the import itself is kept. */
-export const writeBackFailed = (reason: string) => `The articles are imported, but the statuses were not written to the sheet. ${reason}`;
+export const writeBackFailed = (reason: string) =>
+  `The articles are imported, but the statuses were not written to the sheet. ${reason}`;
 
 /** The results box's line after a write-back. */
-export const writeBackDoneText = (updatedRange: string) => `Each row's status was written to the sheet (${updatedRange}).`;
+export const writeBackDoneText = (updatedRange: string) =>
+  `Each row's status was written to the sheet (${updatedRange}).`;
 
 export const noSpreadsheetsMatching = (search: string) => `No spreadsheets found matching "${search}"`;
 
 /** The results box's first line (docs/product.md, Sheets import). */
-export const importResultText = (count: number) => `Successfully imported ${count} ${count === 1 ? 'article' : 'articles'}.`;
+export const importResultText = (count: number) =>
+  `Successfully imported ${count} ${count === 1 ? 'article' : 'articles'}.`;
 
 /** docs/product.md, Sheets import. */
 export const DEFAULT_IMPORT_RANGE = 'Sheet1!A1:F50';
@@ -69,7 +72,8 @@ export const RowStatus = {
 /** Column number (1 = A) → letters. */
 export function columnLetters(column: number): string {
   let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;
 }
 

@@ -48,7 +48,11 @@ export const QUOTA_TOOLTIP_FALLBACK = 'OpenAI credits insufficient';
 export const QUOTA_BANNER = 'OpenAI credits are insufficient. Please update your billing or try again later.';
 
 /** The badge of one platform: "Not enough credit" when AI credit ran out and it is not published. */
-export function platformBadge(article: StatusInput, platform: Platform, now: Date = new Date()): { label: string; tooltip?: string } {
+export function platformBadge(
+  article: StatusInput,
+  platform: Platform,
+  now: Date = new Date(),
+): { label: string; tooltip?: string } {
   const status = platformStatus(article, platform, now);
   if (status !== 'published' && article.lastError?.code === 'insufficient_quota') {
     return { label: QUOTA_BADGE, tooltip: article.lastError.message || QUOTA_TOOLTIP_FALLBACK };

@@ -25,4 +25,5 @@ export const unsafeCharactersMessage = (label: string): string =>
  * The check every stored text field carries: `z.string().max(…).check(safeCharacters('Title'))`.
  * A check, not a wrapper, so the field stays a plain string schema (its limits remain readable).
  */
-export const safeCharacters = (label: string) => z.refine<string>((value) => !hasUnsafeCharacters(value), unsafeCharactersMessage(label));
+export const safeCharacters = (label: string) =>
+  z.refine<string>((value) => !hasUnsafeCharacters(value), unsafeCharactersMessage(label));

@@ -59,7 +59,9 @@ describe('route table', () => {
 describe('routePath', () => {
   it('puts each parameter, URI-encoded, into its {name} segment', () => {
     expect(routePath(routeById('articles.get'), { id: 'a1' })).toBe('/api/articles/a1');
-    expect(routePath(routeById('settings.delete'), { key: 'my key/1?x=é' })).toBe('/api/settings/my%20key%2F1%3Fx%3D%C3%A9');
+    expect(routePath(routeById('settings.delete'), { key: 'my key/1?x=é' })).toBe(
+      '/api/settings/my%20key%2F1%3Fx%3D%C3%A9',
+    );
     expect(routePath(routeById('images.preview'), { articleId: 'x' })).toBe('/api/image/preview/x');
     expect(routePath(routeById('auth.me'))).toBe('/api/auth/me');
   });
@@ -88,13 +90,18 @@ describe('the contract types', () => {
   });
 
   it('JsonRouteId leaves out the redirects and the image bytes', () => {
-    expectTypeOf<Exclude<RouteId, JsonRouteId>>().toEqualTypeOf<'images.preview' | 'linkedin.callback' | 'email.callback' | 'sheets.callback'>();
+    expectTypeOf<Exclude<RouteId, JsonRouteId>>().toEqualTypeOf<
+      'images.preview' | 'linkedin.callback' | 'email.callback' | 'sheets.callback'
+    >();
   });
 
   it('RouteInput has a part only where the route has a schema for it, required unless all its fields are optional', () => {
     expectTypeOf<keyof RouteInput<'auth.me'>>().toEqualTypeOf<never>();
     expectTypeOf<RouteInput<'articles.get'>>().toEqualTypeOf<{ params: { id: string } }>();
-    expectTypeOf<RouteInput<'admin.setUserStatus'>>().toEqualTypeOf<{ params: { id: string }; body: { isActive: boolean } }>();
+    expectTypeOf<RouteInput<'admin.setUserStatus'>>().toEqualTypeOf<{
+      params: { id: string };
+      body: { isActive: boolean };
+    }>();
     // Every field of the settings query is optional, so the query may be left out.
     expectTypeOf<RouteInput<'settings.list'>>().toEqualTypeOf<{ query?: { mask?: 'true' | 'false' | undefined } }>();
     // z.input: a field with a default may be left out by the caller.

@@ -31,8 +31,12 @@ describe('login schema', () => {
   it('needs e-mail and a password of at least 6 characters', () => {
     expect(LoginSchema.safeParse({ email: 'a@b.co', password: 'secret' }).success).toBe(true);
     expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co' }).error!)).toBe('Password is required');
-    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: '' }).error!)).toBe('Password is required');
-    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: 'five5' }).error!)).toBe('Password must be at least 6 characters');
+    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: '' }).error!)).toBe(
+      'Password is required',
+    );
+    expect(firstIssueMessage(LoginSchema.safeParse({ email: 'a@b.co', password: 'five5' }).error!)).toBe(
+      'Password must be at least 6 characters',
+    );
   });
 });
 

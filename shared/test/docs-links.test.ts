@@ -47,7 +47,9 @@ describe('the repository explains itself', () => {
     const citations = files.flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, i) => (NOTES.some((note) => line.includes(note)) ? [`${relative(repoRoot, file)}:${i + 1}`] : [])),
+        .flatMap((line, i) =>
+          NOTES.some((note) => line.includes(note)) ? [`${relative(repoRoot, file)}:${i + 1}`] : [],
+        ),
     );
     expect(citations).toEqual([]);
   });

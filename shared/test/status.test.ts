@@ -32,10 +32,28 @@ describe('per-platform status', () => {
   it.each([
     ['no time', article(), 'not-scheduled'],
     ['future time', article({ scheduled: { blog: future, linkedin: null } }), 'scheduled'],
-    ['past time with content', article({ scheduled: { blog: past, linkedin: null }, blog: { content: 'x', publishedToWordPress: false, lastPublished: null } }), 'content-created'],
+    [
+      'past time with content',
+      article({
+        scheduled: { blog: past, linkedin: null },
+        blog: { content: 'x', publishedToWordPress: false, lastPublished: null },
+      }),
+      'content-created',
+    ],
     ['past time without content yet', article({ scheduled: { blog: past, linkedin: null } }), 'scheduled'],
-    ['published', article({ scheduled: { blog: past, linkedin: null }, blog: { content: 'x', publishedToWordPress: true, lastPublished: past } }), 'published'],
-    ['flag without date is not published', article({ blog: { content: 'x', publishedToWordPress: true, lastPublished: null } }), 'not-scheduled'],
+    [
+      'published',
+      article({
+        scheduled: { blog: past, linkedin: null },
+        blog: { content: 'x', publishedToWordPress: true, lastPublished: past },
+      }),
+      'published',
+    ],
+    [
+      'flag without date is not published',
+      article({ blog: { content: 'x', publishedToWordPress: true, lastPublished: null } }),
+      'not-scheduled',
+    ],
   ])('%s', (_name, a, expected) => {
     expect(platformStatus(a, 'blog', now)).toBe(expected);
   });
@@ -45,13 +63,34 @@ describe('overall status', () => {
   const pub = { content: 'x', publishedToWordPress: true, publishedToLinkedIn: true, lastPublished: past };
   it('follows the SPEC order', () => {
     expect(overallStatus(article(), now)).toBe('not-scheduled');
-    expect(overallStatus(article({ scheduled: { blog: future, linkedin: past }, linkedin: { content: 'x', publishedToLinkedIn: false, lastPublished: null } }), now)).toBe('scheduled');
-    expect(overallStatus(article({ scheduled: { blog: past, linkedin: null }, blog: { content: 'x', publishedToWordPress: false, lastPublished: null } }), now)).toBe('content-created');
-    expect(overallStatus(article({ blog: pub, linkedin: pub, scheduled: { blog: past, linkedin: past } }), now)).toBe('published');
+    expect(
+      overallStatus(
+        article({
+          scheduled: { blog: future, linkedin: past },
+          linkedin: { content: 'x', publishedToLinkedIn: false, lastPublished: null },
+        }),
+        now,
+      ),
+    ).toBe('scheduled');
+    expect(
+      overallStatus(
+        article({
+          scheduled: { blog: past, linkedin: null },
+          blog: { content: 'x', publishedToWordPress: false, lastPublished: null },
+        }),
+        now,
+      ),
+    ).toBe('content-created');
+    expect(overallStatus(article({ blog: pub, linkedin: pub, scheduled: { blog: past, linkedin: past } }), now)).toBe(
+      'published',
+    );
   });
   it('shows Not enough credit for unpublished platforms when credit ran out', () => {
     const a = article({ lastError: { code: 'insufficient_quota', message: '' }, blog: pub });
-    expect(platformBadge(a, 'linkedin', now)).toEqual({ label: 'Not enough credit', tooltip: 'OpenAI credits insufficient' });
+    expect(platformBadge(a, 'linkedin', now)).toEqual({
+      label: 'Not enough credit',
+      tooltip: 'OpenAI credits insufficient',
+    });
     expect(platformBadge(a, 'blog', now).label).toBe('All Content Published');
   });
 });
@@ -79,14 +118,24 @@ describe('dashboard aggregations', () => {
       : { linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: at } };
 
   it('counts publications per ISO week and platform', () => {
-    const articles = [article(published('blog', '2026-11-20T10:00:00Z')), article(published('linkedin', '2026-11-02T10:00:00Z')), article(published('blog', '2026-10-01T10:00:00Z'))];
+    const articles = [
+      article(published('blog', '2026-11-20T10:00:00Z')),
+      article(published('linkedin', '2026-11-02T10:00:00Z')),
+      article(published('blog', '2026-10-01T10:00:00Z')),
+    ];
     expect(publishingTrends(articles, now)).toEqual([
       { week: '2026-W44', blog: 0, linkedin: 0 },
       { week: '2026-W45', blog: 0, linkedin: 1 }, // Monday 2 November opens W45
       { week: '2026-W46', blog: 0, linkedin: 0 },
       { week: '2026-W47', blog: 1, linkedin: 0 },
     ]);
-    expect(platformDistribution(articles)).toEqual({ bars: [{ platform: 'WordPress', count: 2 }, { platform: 'LinkedIn', count: 1 }], total: 3 });
+    expect(platformDistribution(articles)).toEqual({
+      bars: [
+        { platform: 'WordPress', count: 2 },
+        { platform: 'LinkedIn', count: 1 },
+      ],
+      total: 3,
+    });
   });
 
   it('takes keywords longer than 2 characters, or "ai", from keyword and tags', () => {
@@ -105,7 +154,18 @@ describe('dashboard aggregations', () => {
   });
 
   it('gives the four statuses with percentages of the total', () => {
-    const stats = contentStatus([article(), article({ scheduled: { blog: future, linkedin: null } }), article(), article({ blog: { content: 'x', publishedToWordPress: true, lastPublished: past }, linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: past } })], now);
+    const stats = contentStatus(
+      [
+        article(),
+        article({ scheduled: { blog: future, linkedin: null } }),
+        article(),
+        article({
+          blog: { content: 'x', publishedToWordPress: true, lastPublished: past },
+          linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: past },
+        }),
+      ],
+      now,
+    );
     expect(stats).toEqual([
       { status: 'published', count: 1, percent: 25 },
       { status: 'scheduled', count: 1, percent: 25 },

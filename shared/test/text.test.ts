@@ -73,18 +73,72 @@ const FIELDS: [string, string, ZodType, Record<string, unknown>, string][] = [
   ['articles', 'imageDescription', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Image description'],
   ['blog', 'content', BlogContentSchema, { content: 'x' }, 'Blog content'],
   ['linkedin', 'content', LinkedInContentSchema, { content: 'x' }, 'LinkedIn content'],
-  ['gpt edit', 'editRequest', GptEditSchema, { articleId: 'a1', contentType: 'blog', editRequest: 'x' }, 'The edit request'],
+  [
+    'gpt edit',
+    'editRequest',
+    GptEditSchema,
+    { articleId: 'a1', contentType: 'blog', editRequest: 'x' },
+    'The edit request',
+  ],
   ['image', 'description', ImageRequestSchema, { description: 'x' }, 'The image description'],
-  ['register', 'name', RegisterSchema, { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' }, 'Name'],
-  ['register', 'surname', RegisterSchema, { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' }, 'Surname'],
-  ['register', 'password', RegisterSchema, { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' }, 'Password'],
-  ['change password', 'newPassword', ChangePasswordSchema, { currentPassword: 'old-pass', newPassword: 'secret1' }, 'Password'],
+  [
+    'register',
+    'name',
+    RegisterSchema,
+    { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
+    'Name',
+  ],
+  [
+    'register',
+    'surname',
+    RegisterSchema,
+    { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
+    'Surname',
+  ],
+  [
+    'register',
+    'password',
+    RegisterSchema,
+    { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
+    'Password',
+  ],
+  [
+    'change password',
+    'newPassword',
+    ChangePasswordSchema,
+    { currentPassword: 'old-pass', newPassword: 'secret1' },
+    'Password',
+  ],
   ['settings', 'value', SaveSettingSchema, { key: 'k', value: 'v' }, 'The value'],
   ['settings', 'description', SaveSettingSchema, { key: 'k', value: 'v' }, 'The description'],
-  ['wordpress', 'siteUrl', WordPressCredentialsSchema, { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' }, 'The site URL'],
-  ['wordpress', 'username', WordPressCredentialsSchema, { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' }, 'The username'],
-  ['wordpress', 'appPassword', WordPressCredentialsSchema, { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' }, 'The application password'],
-  ['wordpress', 'siteId', WordPressCredentialsSchema, { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' }, 'siteId'],
+  [
+    'wordpress',
+    'siteUrl',
+    WordPressCredentialsSchema,
+    { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
+    'The site URL',
+  ],
+  [
+    'wordpress',
+    'username',
+    WordPressCredentialsSchema,
+    { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
+    'The username',
+  ],
+  [
+    'wordpress',
+    'appPassword',
+    WordPressCredentialsSchema,
+    { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
+    'The application password',
+  ],
+  [
+    'wordpress',
+    'siteId',
+    WordPressCredentialsSchema,
+    { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
+    'siteId',
+  ],
   ['linkedin', 'clientId', LinkedInCredentialsSchema, { clientId: 'id', clientSecret: 's' }, 'The Client ID'],
   ['linkedin', 'clientSecret', LinkedInCredentialsSchema, { clientId: 'id', clientSecret: 's' }, 'The Client Secret'],
   ['webhook', 'webhookUrl', WebhookSchema, { webhookUrl: 'https://hooks.example/x' }, 'The webhook URL'],
@@ -111,13 +165,17 @@ describe('stored text fields refuse control and text-direction characters with a
   });
 
   it('the message reads "<Field> contains characters that are not allowed (control or text-direction characters)"', () => {
-    expect(unsafeCharactersMessage('Title')).toBe('Title contains characters that are not allowed (control or text-direction characters)');
+    expect(unsafeCharactersMessage('Title')).toBe(
+      'Title contains characters that are not allowed (control or text-direction characters)',
+    );
   });
 });
 
 describe('passwords of existing accounts are left as they are', () => {
   it('login and the current password accept any characters (only new passwords are checked)', () => {
     expect(LoginSchema.safeParse({ email: 'a@example.com', password: 'old\u0007pass\u202e' }).success).toBe(true);
-    expect(ChangePasswordSchema.safeParse({ currentPassword: 'old\u0007pass', newPassword: 'new-pass-1' }).success).toBe(true);
+    expect(
+      ChangePasswordSchema.safeParse({ currentPassword: 'old\u0007pass', newPassword: 'new-pass-1' }).success,
+    ).toBe(true);
   });
 });

@@ -9,7 +9,9 @@ describe('request', () => {
   it('calls the route with the method and path of the table, JSON body and credentials, and returns the parsed body', async () => {
     const user = makeUser({ _id: 'a b/1' });
     const { fetchMock, requests } = mockApi({ 'admin.setUserStatus': { user, message: 'Activated' } });
-    await expect(request('admin.setUserStatus', { params: { id: 'a b/1' }, body: { isActive: true } })).resolves.toEqual({
+    await expect(
+      request('admin.setUserStatus', { params: { id: 'a b/1' }, body: { isActive: true } }),
+    ).resolves.toEqual({
       user,
       message: 'Activated',
     });
@@ -37,7 +39,9 @@ describe('request', () => {
       'sheets.authUrl': { success: true, authUrl: 'https://accounts.google.com/x' },
     });
     await request('settings.list', { query: { mask: 'false' } });
-    await request('linkedin.authUrl', { query: { redirectUri: 'http://localhost:3000/api/linkedin/callback', pages: 'true' } });
+    await request('linkedin.authUrl', {
+      query: { redirectUri: 'http://localhost:3000/api/linkedin/callback', pages: 'true' },
+    });
     await request('sheets.authUrl', { query: { access: undefined } });
     await request('sheets.authUrl');
     expect(requests.map((r) => r.path)).toEqual([
@@ -90,9 +94,12 @@ describe('request', () => {
 
 describe('routeUrl', () => {
   it('builds the address of a route the browser loads itself', () => {
-    expect(routeUrl('images.preview', { params: { articleId: 'a 1' }, query: { platform: 'blog', t: '2025-03-01T11:00:00Z' } })).toBe(
-      '/api/image/preview/a%201?platform=blog&t=2025-03-01T11%3A00%3A00Z',
-    );
+    expect(
+      routeUrl('images.preview', {
+        params: { articleId: 'a 1' },
+        query: { platform: 'blog', t: '2025-03-01T11:00:00Z' },
+      }),
+    ).toBe('/api/image/preview/a%201?platform=blog&t=2025-03-01T11%3A00%3A00Z');
     expect(routeUrl('linkedin.callback')).toBe('/api/linkedin/callback');
   });
 });

@@ -6,7 +6,9 @@ import App from '../App';
 import { AuthModal, type AuthMode } from './AuthModal';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
-const signedOut: MockRoutes = { 'auth.me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } } };
+const signedOut: MockRoutes = {
+  'auth.me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } },
+};
 
 async function openModal(mode: 'Login' | 'Register') {
   const user = userEvent.setup();
@@ -132,7 +134,11 @@ describe('AuthModal', () => {
     const busy = within(dialog).getByRole('button', { name: 'Please wait...' });
     expect(busy).toBeDisabled();
     const login = requests.find((r) => r.path === '/api/auth/login');
-    expect(login).toMatchObject({ method: 'POST', body: { email: 'jane@example.com', password: 'secret' }, credentials: 'include' });
+    expect(login).toMatchObject({
+      method: 'POST',
+      body: { email: 'jane@example.com', password: 'secret' },
+      credentials: 'include',
+    });
 
     answer.resolve({ user: makeUser(), message: 'Logged in successfully' });
     expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
@@ -191,7 +197,14 @@ describe('AuthModal', () => {
     const { requests } = mockApi({
       ...signedOut,
       'auth.setup': { setupCodeRequired: true },
-      'auth.register': { status: 400, body: { error: 'The setup code is not correct.', message: 'The setup code is not correct.', code: 'setup_code_wrong' } },
+      'auth.register': {
+        status: 400,
+        body: {
+          error: 'The setup code is not correct.',
+          message: 'The setup code is not correct.',
+          code: 'setup_code_wrong',
+        },
+      },
     });
     renderWithProviders(<App />, { route: '/welcome' });
     const { user, dialog } = await openModal('Register');
@@ -206,7 +219,10 @@ describe('AuthModal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
 
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The setup code is not correct.');
-    expect(requests.find((r) => r.path === '/api/auth/register')?.body).toMatchObject({ email: 'ada@example.com', setupCode: 'k3y-from-the-stack' });
+    expect(requests.find((r) => r.path === '/api/auth/register')?.body).toMatchObject({
+      email: 'ada@example.com',
+      setupCode: 'k3y-from-the-stack',
+    });
   });
 
   it('has no setup code field when the deployment does not ask for one', async () => {

@@ -16,7 +16,16 @@ interface ModalProps {
 }
 
 /** A modal dialog: labelled by its title, focus kept inside, Escape and the backdrop close it. */
-export function Modal({ title, subtitle, onClose, children, size = 'md', className = '', closeDisabled, initialFocus }: ModalProps) {
+export function Modal({
+  title,
+  subtitle,
+  onClose,
+  children,
+  size = 'md',
+  className = '',
+  closeDisabled,
+  initialFocus,
+}: ModalProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const subtitleId = useId();

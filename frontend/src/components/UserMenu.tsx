@@ -69,10 +69,15 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
             </span>
             {user?.email && <span className="user-menu__email">{user.email}</span>}
           </div>
-          <MenuItem ref={itemRef} icon="lock" disabled={isLoggingOut} onClick={() => {
+          <MenuItem
+            ref={itemRef}
+            icon="lock"
+            disabled={isLoggingOut}
+            onClick={() => {
               setOpen(false);
               setChangingPassword(true);
-            }}>
+            }}
+          >
             Change password
           </MenuItem>
           <MenuItem icon="logout" disabled={isLoggingOut} onClick={() => void logoutEverywhere()}>

@@ -57,7 +57,12 @@ function LinkHarness() {
     <>
       <button
         type="button"
-        onClick={() => show('success', 'Successfully published to WordPress!', { href: 'https://blog.example.com/p/', label: 'View on WordPress' })}
+        onClick={() =>
+          show('success', 'Successfully published to WordPress!', {
+            href: 'https://blog.example.com/p/',
+            label: 'View on WordPress',
+          })
+        }
       >
         publish
       </button>

@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 
 /** docs/product.md (Settings): theme preference stored under `app-theme`; values system, light, dark; default system. */
 export const THEME_STORAGE_KEY = 'app-theme';
@@ -28,7 +37,9 @@ export function readStoredTheme(): ThemePreference {
 }
 
 function darkQuery(): MediaQueryList | null {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : null;
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia(DARK_QUERY)
+    : null;
 }
 
 export function systemTheme(): EffectiveTheme {

@@ -54,7 +54,12 @@ describe('defaultScheduleTime', () => {
 
   it('is one real hour ahead across a daylight-saving change (DST-safe)', () => {
     // Whatever the zone, the answer is 60 to 65 minutes of real time later and on a 5-minute step.
-    for (const now of [local(2025, 3, 30, 1, 58), local(2025, 3, 9, 1, 31), local(2025, 10, 26, 1, 59), local(2025, 11, 2, 1, 2)]) {
+    for (const now of [
+      local(2025, 3, 30, 1, 58),
+      local(2025, 3, 9, 1, 31),
+      local(2025, 10, 26, 1, 59),
+      local(2025, 11, 2, 1, 2),
+    ]) {
       const at = defaultScheduleTime(now);
       const ahead = at.getTime() - now.getTime();
       expect(ahead).toBeGreaterThanOrEqual(60 * 60_000);
@@ -79,7 +84,7 @@ describe('clampToNow', () => {
     expect(clampToNow(local(2026, 1, 1, 0, 0), now)).toEqual(local(2026, 1, 1, 0, 0));
   });
 
-  it('returns a copy, not the caller\'s now', () => {
+  it("returns a copy, not the caller's now", () => {
     const clamped = clampToNow(local(2025, 1, 1), now);
     expect(clamped).not.toBe(now);
   });
@@ -105,7 +110,19 @@ describe('toLocalInput / parseLocalInput', () => {
   });
 
   it('refuses other shapes and dates that do not exist', () => {
-    for (const bad of ['', '2025-03-04', '2025-03-04 10:05', '2025-3-4T10:05', '2025-03-04T10:05:00', '2025-03-04T24:00', '2025-03-04T10:60', '2025-02-30T10:00', '2025-13-01T10:00', '2025-00-10T10:00', 'tomorrow']) {
+    for (const bad of [
+      '',
+      '2025-03-04',
+      '2025-03-04 10:05',
+      '2025-3-4T10:05',
+      '2025-03-04T10:05:00',
+      '2025-03-04T24:00',
+      '2025-03-04T10:60',
+      '2025-02-30T10:00',
+      '2025-13-01T10:00',
+      '2025-00-10T10:00',
+      'tomorrow',
+    ]) {
       expect(parseLocalInput(bad), bad).toBeNull();
     }
     expect(parseLocalInput('2024-02-29T12:00')).toEqual(local(2024, 2, 29, 12, 0));
@@ -122,8 +139,14 @@ describe('validateScheduleInput', () => {
   });
 
   it('"Please choose a future date and time." for a past minute', () => {
-    expect(validateScheduleInput('2025-03-04T10:06', now)).toEqual({ ok: false, message: 'Please choose a future date and time.' });
-    expect(validateScheduleInput('2025-03-03T23:55', now)).toEqual({ ok: false, message: 'Please choose a future date and time.' });
+    expect(validateScheduleInput('2025-03-04T10:06', now)).toEqual({
+      ok: false,
+      message: 'Please choose a future date and time.',
+    });
+    expect(validateScheduleInput('2025-03-03T23:55', now)).toEqual({
+      ok: false,
+      message: 'Please choose a future date and time.',
+    });
   });
 
   it('accepts the current minute (a past pick clamped to now) and any later time', () => {

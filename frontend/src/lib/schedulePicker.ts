@@ -76,4 +76,3 @@ export function validateScheduleInput(value: string | null | undefined, now: Dat
   if (date.getTime() < currentMinute) return { ok: false, message: ScheduleMessages.pastDate };
   return { ok: true, date };
 }
-

@@ -48,7 +48,9 @@ describe('Admin page', () => {
     await screen.findByRole('table');
     const ada = row('Ada Lovelace');
     expect(within(ada).queryByRole('button')).not.toBeInTheDocument();
-    const badge = within(ada).getAllByText('Admin').find((el) => el.classList.contains('badge'));
+    const badge = within(ada)
+      .getAllByText('Admin')
+      .find((el) => el.classList.contains('badge'));
     expect(badge).toBeDefined();
     expect(within(row('Jane Doe')).queryByText('Admin')).not.toBeInTheDocument();
   });
@@ -85,7 +87,10 @@ describe('Admin page', () => {
   it('activates a user and toasts "User activated"', async () => {
     mockApi({
       'admin.listUsers': { users: [pendingUser] },
-      'admin.setUserStatus': ({ body }) => ({ user: { ...pendingUser, isActive: body.isActive }, message: 'User activated' }),
+      'admin.setUserStatus': ({ body }) => ({
+        user: { ...pendingUser, isActive: body.isActive },
+        message: 'User activated',
+      }),
     });
     renderWithProviders(<AdminPage />);
     const user = userEvent.setup();
@@ -95,7 +100,10 @@ describe('Admin page', () => {
   });
 
   it("toasts the server's error, else Failed to update user, and keeps the row", async () => {
-    let reply: Reply<'admin.setUserStatus'> = { status: 403, body: { error: 'Admin accounts cannot be changed', message: 'x' } };
+    let reply: Reply<'admin.setUserStatus'> = {
+      status: 403,
+      body: { error: 'Admin accounts cannot be changed', message: 'x' },
+    };
     mockApi({
       'admin.listUsers': { users: [active] },
       'admin.setUserStatus': () => reply,

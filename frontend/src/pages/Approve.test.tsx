@@ -20,10 +20,17 @@ describe('Approve page', () => {
   it('shows what would be published and publishes only after the explicit confirmation', async () => {
     const { requests } = mockApi({
       'approvals.preview': preview,
-      'approvals.confirm': { success: true, message: 'Published', platform: 'blog', postUrl: 'https://blog.example.com/p/1' },
+      'approvals.confirm': {
+        success: true,
+        message: 'Published',
+        platform: 'blog',
+        postUrl: 'https://blog.example.com/p/1',
+      },
     });
     renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
-    expect(await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress?' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress?' }),
+    ).toBeInTheDocument();
     expect(screen.getByText(/Right-size memory/)).toBeInTheDocument();
     expect(requests.map((r) => r.path)).toEqual(['/api/approvals/preview']);
     expect(requests[0]!.body).toEqual({ token: 'signed-token-value' });
@@ -35,7 +42,12 @@ describe('Approve page', () => {
   });
 
   it('explains an invalid or expired link and offers no approval', async () => {
-    mockApi({ 'approvals.preview': { status: 400, body: { error: 'x', message: 'This approval link is not valid or has expired.' } } });
+    mockApi({
+      'approvals.preview': {
+        status: 400,
+        body: { error: 'x', message: 'This approval link is not valid or has expired.' },
+      },
+    });
     renderWithProviders(<Approve />, { route: '/approve?token=bad-token-value-000000' });
     expect(await screen.findByRole('alert')).toHaveTextContent('This approval link is not valid or has expired.');
     expect(screen.queryByRole('button', { name: /Approve and publish/ })).not.toBeInTheDocument();

@@ -64,10 +64,18 @@ export default function Approve() {
           {preview && !done && (
             <>
               <p className="welcome-card__lead">
-                Scheduled for {new Date(preview.scheduledFor).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hour12: false })}.
-                {!preview.current && ' This link is for an earlier schedule of this article.'}
+                Scheduled for{' '}
+                {new Date(preview.scheduledFor).toLocaleString(undefined, {
+                  dateStyle: 'medium',
+                  timeStyle: 'short',
+                  hour12: false,
+                })}
+                .{!preview.current && ' This link is for an earlier schedule of this article.'}
               </p>
-              <blockquote className="approve__preview" style={{ whiteSpace: 'pre-wrap', maxHeight: 240, overflow: 'auto' }}>
+              <blockquote
+                className="approve__preview"
+                style={{ whiteSpace: 'pre-wrap', maxHeight: 240, overflow: 'auto' }}
+              >
                 {preview.preview || 'There is no text yet.'}
               </blockquote>
               {preview.published ? (
@@ -81,7 +89,12 @@ export default function Approve() {
                 </p>
               ) : (
                 <div className="welcome-card__actions">
-                  <button type="button" className="btn btn--primary btn--lg" onClick={() => confirm.mutate()} disabled={busy || !preview.current}>
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--lg"
+                    onClick={() => confirm.mutate()}
+                    disabled={busy || !preview.current}
+                  >
                     {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
                   </button>
                   <Link className="btn btn--secondary btn--lg" to="/schedule">

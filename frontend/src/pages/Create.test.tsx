@@ -93,7 +93,13 @@ describe('Create page: the Create Article form', () => {
     });
     window.localStorage.setItem(
       'draft',
-      JSON.stringify({ title: ' Fresh article ', topic: 'Topic', keyword: 'kw', details: 'dd', imageDescription: 'pic' }),
+      JSON.stringify({
+        title: ' Fresh article ',
+        topic: 'Topic',
+        keyword: 'kw',
+        details: 'dd',
+        imageDescription: 'pic',
+      }),
     );
     renderWithProviders(<CreatePage />, { route: '/create' });
     const user = userEvent.setup();
@@ -118,14 +124,20 @@ describe('Create page: the Create Article form', () => {
   });
 
   it.each<[string, ErrorReply, string]>([
-    ['the server message', { status: 400, body: { error: 'Bad', message: 'Title is required' } }, 'Error: Title is required'],
+    [
+      'the server message',
+      { status: 400, body: { error: 'Bad', message: 'Title is required' } },
+      'Error: Title is required',
+    ],
     ['Failed to create article without one', { status: 500, body: null }, 'Error: Failed to create article'],
   ])('shows %s', async (_name, reply, text) => {
     mockApi({ 'articles.create': reply });
     window.localStorage.setItem('draft', JSON.stringify({ title: 'T', topic: 'P' }));
     renderWithProviders(<CreatePage />, { route: '/create' });
     await userEvent.setup().click(submitButton());
-    expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
     // Nothing was lost: the draft and the fields are still there, the button usable again.
     expect(screen.getByLabelText('Title')).toHaveValue('T');
     expect(JSON.parse(window.localStorage.getItem('draft')!)).toMatchObject({ title: 'T' });
@@ -146,7 +158,9 @@ describe('Create page: the Create Article form', () => {
     renderWithProviders(<CreatePage />, { route: '/create?articleId=a1' });
     const dialog = await screen.findByRole('dialog', { name: 'Generated Content' });
     // The editor may render before the article's text arrives: wait for the value, not the field.
-    await waitFor(() => expect(within(dialog).getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'),
+    );
     await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(location()).toHaveTextContent(/^\/create$/);

@@ -32,8 +32,18 @@ function articles(): Article[] {
       id: 'd1',
       keyword: 'serverless costs',
       tags: ['aws', 'ai'],
-      blog: { content: 'b', publishedToWordPress: true, lastPublished: now.toISOString(), wordpressPostUrl: 'https://b/1' },
-      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: now.toISOString(), linkedinPostUrl: 'https://l/1' },
+      blog: {
+        content: 'b',
+        publishedToWordPress: true,
+        lastPublished: now.toISOString(),
+        wordpressPostUrl: 'https://b/1',
+      },
+      linkedin: {
+        content: 'l',
+        publishedToLinkedIn: true,
+        lastPublished: now.toISOString(),
+        linkedinPostUrl: 'https://l/1',
+      },
       scheduled: { blog: daysAgo(1), linkedin: daysAgo(1) },
     }),
     // Blog published a week ago, LinkedIn scheduled.
@@ -78,19 +88,20 @@ describe('Dashboard page', () => {
     expect(within(distribution).getByTestId('distribution-total')).toHaveTextContent('3');
     expect(within(distribution).getByText('published posts in total')).toBeInTheDocument();
     expect(within(distribution).getByRole('link', { name: 'New Article' })).toHaveAttribute('href', '/create');
-    const bars = await within(distribution).findByRole('img', { name: /Platform distribution, bar chart\. WordPress 2, LinkedIn 1\. Total 3\./ });
+    const bars = await within(distribution).findByRole('img', {
+      name: /Platform distribution, bar chart\. WordPress 2, LinkedIn 1\. Total 3\./,
+    });
     expect(bars.querySelector('.recharts-bar')).not.toBeNull();
 
     // Top Keywords: from keyword and tags, no demo note.
     const keywords = card('Top Keywords');
     expect(within(keywords).queryByText('Demo data')).not.toBeInTheDocument();
     const legend = within(keywords).getByRole('list', { name: 'Top keywords' });
-    expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'ai2',
-      'aws2',
-      'costs2',
-      'serverless2',
-    ]);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['ai2', 'aws2', 'costs2', 'serverless2']);
     const donut = await within(keywords).findByRole('img', { name: /^Top keywords, donut chart\. ai 2, aws 2/ });
     expect(donut.querySelector('.recharts-pie')).not.toBeNull();
 
@@ -124,7 +135,10 @@ describe('Dashboard page', () => {
     mockApi({ 'articles.list': () => (++calls === 1 ? list.promise : { articles: articles() }) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
-    list.resolve({ status: 500, body: { error: 'Failed to fetch articles: 500', message: 'Failed to fetch articles: 500' } });
+    list.resolve({
+      status: 500,
+      body: { error: 'Failed to fetch articles: 500', message: 'Failed to fetch articles: 500' },
+    });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('region', { name: 'Content Status' })).toBeInTheDocument();
@@ -134,18 +148,44 @@ describe('Dashboard page', () => {
 describe('Dashboard: needs attention', () => {
   it('lists the articles whose last run failed, with the way to fix each, and is absent when none did', async () => {
     const failed = [
-      makeArticle({ _id: 'f1', id: 'f1', title: 'Mail broke', updatedAt: daysAgo(1), lastError: { code: 'email_failed', message: 'The approval e-mail could not be sent: reconnect Gmail in Settings.' } }),
-      makeArticle({ _id: 'f2', id: 'f2', title: 'Draft broke', updatedAt: daysAgo(0), lastError: { code: 'draft_failed', message: 'Drafting did not finish.' } }),
+      makeArticle({
+        _id: 'f1',
+        id: 'f1',
+        title: 'Mail broke',
+        updatedAt: daysAgo(1),
+        lastError: {
+          code: 'email_failed',
+          message: 'The approval e-mail could not be sent: reconnect Gmail in Settings.',
+        },
+      }),
+      makeArticle({
+        _id: 'f2',
+        id: 'f2',
+        title: 'Draft broke',
+        updatedAt: daysAgo(0),
+        lastError: { code: 'draft_failed', message: 'Drafting did not finish.' },
+      }),
       makeArticle({ _id: 'ok', id: 'ok', title: 'Fine one', lastError: null }),
     ];
     mockApi({ 'articles.list': { articles: failed } });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     const region = await screen.findByRole('region', { name: 'Needs attention' });
-    expect(within(region).getByText('2 articles could not be processed. Fix the cause, then try again.')).toBeInTheDocument();
+    expect(
+      within(region).getByText('2 articles could not be processed. Fix the cause, then try again.'),
+    ).toBeInTheDocument();
     const items = within(region).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('.attention-list__title')!.textContent)).toEqual(['Draft broke', 'Mail broke']);
-    expect(within(items[1]!).getByRole('link', { name: 'Open Settings for Mail broke' })).toHaveAttribute('href', '/settings');
-    expect(within(items[0]!).getByRole('link', { name: 'Open Draft broke' })).toHaveAttribute('href', '/create?articleId=f2');
+    expect(items.map((li) => li.querySelector('.attention-list__title')!.textContent)).toEqual([
+      'Draft broke',
+      'Mail broke',
+    ]);
+    expect(within(items[1]!).getByRole('link', { name: 'Open Settings for Mail broke' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    expect(within(items[0]!).getByRole('link', { name: 'Open Draft broke' })).toHaveAttribute(
+      'href',
+      '/create?articleId=f2',
+    );
     expect(within(region).queryByText('Fine one')).not.toBeInTheDocument();
   });
 

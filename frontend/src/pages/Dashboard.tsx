@@ -161,7 +161,8 @@ function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedA
           </ul>
           {attention.length > ATTENTION_SHOWN && (
             <p className="dashboard-card__note">
-              {plural(attention.length - ATTENTION_SHOWN, 'more article')} on the <Link to="/schedule">Schedule</Link> page.
+              {plural(attention.length - ATTENTION_SHOWN, 'more article')} on the <Link to="/schedule">Schedule</Link>{' '}
+              page.
             </p>
           )}
         </DashboardCard>

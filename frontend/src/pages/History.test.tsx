@@ -8,7 +8,12 @@ const both = makeArticle({
   _id: 'h1',
   id: 'h1',
   title: 'Both platforms',
-  blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-04T15:05:00.000Z', wordpressPostUrl: 'https://blog.example.com/both/' },
+  blog: {
+    content: 'b',
+    publishedToWordPress: true,
+    lastPublished: '2025-03-04T15:05:00.000Z',
+    wordpressPostUrl: 'https://blog.example.com/both/',
+  },
   linkedin: {
     content: 'l',
     publishedToLinkedIn: true,
@@ -20,7 +25,12 @@ const blogOnly = makeArticle({
   _id: 'h2',
   id: 'h2',
   title: 'Blog only',
-  blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-05T23:45:00.000Z', wordpressPostUrl: 'https://blog.example.com/only/' },
+  blog: {
+    content: 'b',
+    publishedToWordPress: true,
+    lastPublished: '2025-03-05T23:45:00.000Z',
+    wordpressPostUrl: 'https://blog.example.com/only/',
+  },
 });
 // Flag without a time: not published by the shared rule (docs/product.md, Schedule), so no row.
 const flagOnly = makeArticle({
@@ -50,7 +60,12 @@ describe('History page', () => {
       'Actions',
     ]);
     const rows = bodyRows();
-    expect(rows.map((tr) => [within(tr).getAllByRole('cell')[0]!.textContent, within(tr).getAllByRole('cell')[1]!.textContent])).toEqual([
+    expect(
+      rows.map((tr) => [
+        within(tr).getAllByRole('cell')[0]!.textContent,
+        within(tr).getAllByRole('cell')[1]!.textContent,
+      ]),
+    ).toEqual([
       ['Both platforms', 'LinkedIn'],
       ['Blog only', 'WordPress'],
       ['Both platforms', 'WordPress'],
@@ -61,7 +76,10 @@ describe('History page', () => {
     expect(linkedinView).toHaveAttribute('target', '_blank');
     expect(linkedinView).toHaveAttribute('rel', 'noopener noreferrer');
     expect(linkedinView).toHaveAccessibleName('View Post Both platforms on LinkedIn (opens in a new tab)');
-    expect(within(rows[2]!).getByRole('link', { name: /^View Post/ })).toHaveAttribute('href', 'https://blog.example.com/both/');
+    expect(within(rows[2]!).getByRole('link', { name: /^View Post/ })).toHaveAttribute(
+      'href',
+      'https://blog.example.com/both/',
+    );
   });
 
   it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {
@@ -69,8 +87,18 @@ describe('History page', () => {
       _id: 'h4',
       id: 'h4',
       title: 'Odd links',
-      blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-07T10:00:00.000Z', wordpressPostUrl: 'javascript:alert(1)' },
-      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: '2025-03-07T11:00:00.000Z', linkedinPostUrl: 'data:text/html,<script>alert(2)</script>' },
+      blog: {
+        content: 'b',
+        publishedToWordPress: true,
+        lastPublished: '2025-03-07T10:00:00.000Z',
+        wordpressPostUrl: 'javascript:alert(1)',
+      },
+      linkedin: {
+        content: 'l',
+        publishedToLinkedIn: true,
+        lastPublished: '2025-03-07T11:00:00.000Z',
+        linkedinPostUrl: 'data:text/html,<script>alert(2)</script>',
+      },
     });
     mockApi({ ...session('UTC'), 'articles.published': { articles: [hostile] } });
     const { container } = renderWithProviders(<HistoryPage />, { route: '/history' });
@@ -97,7 +125,10 @@ describe('History page', () => {
     expect(dates[1]).toHaveTextContent(/Mar 5, 2025/);
     expect(dates[1]).toHaveTextContent(/18:45/);
     expect(dates[1]).not.toHaveTextContent(/PM/);
-    expect(within(dates[1]!).getByText(/18:45/).closest('time')).toHaveAttribute('dateTime', '2025-03-05T23:45:00.000Z');
+    expect(within(dates[1]!).getByText(/18:45/).closest('time')).toHaveAttribute(
+      'dateTime',
+      '2025-03-05T23:45:00.000Z',
+    );
   });
 
   it('uses another zone when the user has one: Asia/Tokyo moves the date to the next day', async () => {
@@ -122,7 +153,12 @@ describe('History page', () => {
   });
 
   it('shows "Failed to load published articles" when the list cannot be loaded', async () => {
-    mockApi({ 'articles.published': { status: 500, body: { error: 'Failed to fetch published articles', message: 'Failed to fetch published articles' } } });
+    mockApi({
+      'articles.published': {
+        status: 500,
+        body: { error: 'Failed to fetch published articles', message: 'Failed to fetch published articles' },
+      },
+    });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load published articles');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
@@ -133,7 +169,12 @@ describe('History page', () => {
       _id: 'n1',
       id: 'n1',
       title: 'No link',
-      blog: { content: 'b', publishedToWordPress: true, lastPublished: '2025-03-04T15:05:00.000Z', wordpressPostUrl: null },
+      blog: {
+        content: 'b',
+        publishedToWordPress: true,
+        lastPublished: '2025-03-04T15:05:00.000Z',
+        wordpressPostUrl: null,
+      },
     });
     expect(historyRows([noLink])).toEqual([
       { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },

@@ -91,7 +91,12 @@ export default function HistoryPage() {
                     </td>
                     <td className="table__action">
                       {row.url ? (
-                        <a className="btn btn--secondary btn--sm" href={row.url} target="_blank" rel="noopener noreferrer">
+                        <a
+                          className="btn btn--secondary btn--sm"
+                          href={row.url}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
                           View Post
                           <span className="sr-only">
                             {' '}

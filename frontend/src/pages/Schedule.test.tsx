@@ -13,7 +13,8 @@ const HOUR = 3600_000;
 const future = () => new Date(Date.now() + 2 * HOUR).toISOString();
 const past = () => new Date(Date.now() - 2 * HOUR).toISOString();
 
-const notScheduled = () => makeArticle({ _id: 'a1', id: 'a1', title: 'Fresh idea', keyword: 'content automation', tags: ['ai', 'growth'] });
+const notScheduled = () =>
+  makeArticle({ _id: 'a1', id: 'a1', title: 'Fresh idea', keyword: 'content automation', tags: ['ai', 'growth'] });
 const blogScheduled = () =>
   makeArticle({ _id: 'a2', id: 'a2', title: 'Planned post', scheduled: { blog: future(), linkedin: null } });
 const contentCreated = () =>
@@ -33,7 +34,8 @@ const halfPublished = () =>
   });
 
 const card = (title: string) => screen.getByRole('article', { name: title });
-const row = (title: string, platform: 'Blog' | 'LinkedIn') => within(card(title)).getByRole('region', { name: platform });
+const row = (title: string, platform: 'Blog' | 'LinkedIn') =>
+  within(card(title)).getByRole('region', { name: platform });
 const listRoute = (articles: Article[]): MockRoutes => ({
   'articles.unpublished': { articles },
 });
@@ -63,7 +65,11 @@ describe('Schedule page: list', () => {
     const fresh = card('Fresh idea');
     expect(within(fresh).getByText(/^Created/)).toHaveTextContent(/Mar 1, 2025/);
     const tags = within(fresh).getByRole('list', { name: 'Keyword and tags' });
-    expect(within(tags).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['content automation', 'ai', 'growth']);
+    expect(
+      within(tags)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['content automation', 'ai', 'growth']);
   });
 
   it('Create New Article goes to /create', async () => {
@@ -160,15 +166,27 @@ describe('Schedule page: card statuses and actions', () => {
     const noPublish = (r: HTMLElement) => {
       expect(within(r).getByText('Will be processed after scheduling')).toBeInTheDocument();
       expect(within(r).queryByRole('button', { name: /publish/i })).not.toBeInTheDocument();
-      expect(within(r).getAllByRole('button').map((b) => b.textContent)).toEqual([`Schedule ${r.querySelector('h3')!.textContent}`]);
+      expect(
+        within(r)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual([`Schedule ${r.querySelector('h3')!.textContent}`]);
     };
     for (const platform of ['Blog', 'LinkedIn'] as const) noPublish(row('Fresh idea', platform));
-    expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+    expect(
+      within(row('Planned post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' }),
+    ).toBeInTheDocument();
     expect(within(row('Planned post', 'Blog')).getByRole('button', { name: 'Reschedule Blog' })).toBeInTheDocument();
-    expect(within(row('Planned post', 'Blog')).queryByText('Will be processed after scheduling')).not.toBeInTheDocument();
+    expect(
+      within(row('Planned post', 'Blog')).queryByText('Will be processed after scheduling'),
+    ).not.toBeInTheDocument();
     noPublish(row('Planned post', 'LinkedIn'));
-    expect(within(row('Ready post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
-    expect(within(row('Ready post', 'LinkedIn')).getByRole('button', { name: 'Publish Now to LinkedIn' })).toBeInTheDocument();
+    expect(
+      within(row('Ready post', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' }),
+    ).toBeInTheDocument();
+    expect(
+      within(row('Ready post', 'LinkedIn')).getByRole('button', { name: 'Publish Now to LinkedIn' }),
+    ).toBeInTheDocument();
   });
 
   it('a published blog can be published again (updates the post); a published LinkedIn post cannot', async () => {
@@ -176,20 +194,29 @@ describe('Schedule page: card statuses and actions', () => {
       _id: 'a5',
       id: 'a5',
       title: 'LinkedIn out',
-      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:9/' },
+      linkedin: {
+        content: 'l',
+        publishedToLinkedIn: true,
+        lastPublished: past(),
+        linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:9/',
+      },
       scheduled: { blog: future(), linkedin: past() },
     });
     mockApi(listRoute([halfPublished(), linkedinDone]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Half out' });
-    expect(within(row('Half out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress again' })).toBeInTheDocument();
+    expect(
+      within(row('Half out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress again' }),
+    ).toBeInTheDocument();
     const li = row('LinkedIn out', 'LinkedIn');
     expect(within(li).getByText('Published')).toBeInTheDocument();
     expect(within(li).queryByRole('button', { name: /Publish/i })).not.toBeInTheDocument();
     expect(within(li).getByRole('link', { name: /View on LinkedIn/ })).toHaveAttribute('target', '_blank');
     // The posting mode no longer matters once LinkedIn is published.
     expect(within(li).getByRole('group', { name: 'LinkedIn posting mode' })).toBeDisabled();
-    expect(within(row('LinkedIn out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' })).toBeInTheDocument();
+    expect(
+      within(row('LinkedIn out', 'Blog')).getByRole('button', { name: 'Publish Now to WordPress' }),
+    ).toBeInTheDocument();
   });
 
   it('insufficient_quota: "Not enough credit" on unpublished platforms with the error as tooltip, and the banner', async () => {
@@ -197,7 +224,12 @@ describe('Schedule page: card statuses and actions', () => {
     mockApi(
       listRoute([
         { ...halfPublished(), lastError: quota },
-        makeArticle({ _id: 'q2', id: 'q2', title: 'No message', lastError: { code: 'insufficient_quota', message: '' } }),
+        makeArticle({
+          _id: 'q2',
+          id: 'q2',
+          title: 'No message',
+          lastError: { code: 'insufficient_quota', message: '' },
+        }),
       ]),
     );
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -222,7 +254,9 @@ describe('Schedule page: card statuses and actions', () => {
   });
 
   it('shows no banner without a quota error, and shows another last error on its card', async () => {
-    mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }]));
+    mockApi(
+      listRoute([{ ...notScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }]),
+    );
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Fresh idea' });
     expect(screen.queryByText(QUOTA_BANNER)).not.toBeInTheDocument();
@@ -235,8 +269,13 @@ describe('Schedule page: card statuses and actions', () => {
     mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'email_failed', message } }]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Fresh idea' });
-    expect(within(card('Fresh idea')).getByText(`Last attempt failed: ${message}`, { exact: false })).toBeInTheDocument();
-    expect(within(card('Fresh idea')).getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings');
+    expect(
+      within(card('Fresh idea')).getByText(`Last attempt failed: ${message}`, { exact: false }),
+    ).toBeInTheDocument();
+    expect(within(card('Fresh idea')).getByRole('link', { name: 'Open Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
   });
 });
 
@@ -250,16 +289,30 @@ describe('Schedule page: publishing', () => {
     const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
     const published = {
       ...freshScheduled(),
-      blog: { ...notScheduled().blog, publishedToWordPress: true, lastPublished: new Date().toISOString(), wordpressPostUrl: 'javascript:alert(1)' },
+      blog: {
+        ...notScheduled().blog,
+        publishedToWordPress: true,
+        lastPublished: new Date().toISOString(),
+        wordpressPostUrl: 'javascript:alert(1)',
+      },
     };
     let listCalls = 0;
     mockApi({
       'articles.unpublished': () => ({ articles: [++listCalls === 1 ? freshScheduled() : published] }),
-      'wordpress.publish': { success: true, post: { link: 'javascript:alert(1)' }, article: published, message: 'Successfully published to WordPress!' },
+      'wordpress.publish': {
+        success: true,
+        post: { link: 'javascript:alert(1)' },
+        article: published,
+        message: 'Successfully published to WordPress!',
+      },
     });
     const { container } = renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(
+      within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', {
+        name: 'Publish Now to WordPress',
+      }),
+    );
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     const message = await screen.findByText('Successfully published to WordPress!');
     expect(within(message).queryByRole('link')).not.toBeInTheDocument();
@@ -274,7 +327,12 @@ describe('Schedule page: publishing', () => {
     const freshScheduled = () => ({ ...notScheduled(), scheduled: { blog: future(), linkedin: null } });
     const published = {
       ...freshScheduled(),
-      blog: { ...notScheduled().blog, publishedToWordPress: true, lastPublished: new Date().toISOString(), wordpressPostUrl: 'https://blog.example.com/fresh-idea/' },
+      blog: {
+        ...notScheduled().blog,
+        publishedToWordPress: true,
+        lastPublished: new Date().toISOString(),
+        wordpressPostUrl: 'https://blog.example.com/fresh-idea/',
+      },
     };
     let listCalls = 0;
     const { requests } = mockApi({
@@ -283,7 +341,11 @@ describe('Schedule page: publishing', () => {
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', { name: 'Publish Now to WordPress' }));
+    await user.click(
+      within(await screen.findByRole('region', { name: 'Blog' })).getByRole('button', {
+        name: 'Publish Now to WordPress',
+      }),
+    );
 
     const dialog = screen.getByRole('dialog', { name: 'Publish to WordPress now?' });
     expect(within(dialog).getByText('Fresh idea')).toBeInTheDocument();
@@ -293,7 +355,10 @@ describe('Schedule page: publishing', () => {
     const busy = within(dialog).getByRole('button', { name: /Publishing\.\.\./ });
     expect(busy).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
-    expect(requests.find((r) => r.method === 'POST')).toMatchObject({ path: '/api/wordpress/publish/a1', credentials: 'include' });
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+      path: '/api/wordpress/publish/a1',
+      credentials: 'include',
+    });
 
     publish.resolve({
       success: true,
@@ -331,7 +396,11 @@ describe('Schedule page: publishing', () => {
       ...listRoute([blogScheduled()]),
       'wordpress.publish': {
         status: 502,
-        body: { error: 'x', message: 'WordPress refused the upload: the file is too large.', code: 'wordpress_upload_failed' },
+        body: {
+          error: 'x',
+          message: 'WordPress refused the upload: the file is too large.',
+          code: 'wordpress_upload_failed',
+        },
       },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -347,12 +416,17 @@ describe('Schedule page: publishing', () => {
   });
 
   it('falls back to "Failed to publish to WordPress" when the server gives no message', async () => {
-    mockApi({ ...listRoute([blogScheduled()]), 'wordpress.publish': () => Promise.reject(new TypeError('Failed to fetch')) });
+    mockApi({
+      ...listRoute([blogScheduled()]),
+      'wordpress.publish': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Publish Now to WordPress' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Error publishing blog content: Failed to publish to WordPress');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Error publishing blog content: Failed to publish to WordPress',
+    );
   });
 
   it('a WordPress that is not connected links to Settings', async () => {
@@ -373,7 +447,10 @@ describe('Schedule page: publishing', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Error publishing blog content: Connect WordPress in Settings first');
-    expect(within(alert).getByRole('link', { name: 'Connect WordPress in Settings' })).toHaveAttribute('href', '/settings');
+    expect(within(alert).getByRole('link', { name: 'Connect WordPress in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
   });
 
   it('LinkedIn: success shows View on LinkedIn; linkedin_token_invalid says to reconnect in Settings', async () => {
@@ -404,7 +481,10 @@ describe('Schedule page: publishing', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Error publishing LinkedIn content: LinkedIn did not accept the access token.');
-    expect(within(alert).getByRole('link', { name: 'Reconnect LinkedIn in Settings' })).toHaveAttribute('href', '/settings');
+    expect(within(alert).getByRole('link', { name: 'Reconnect LinkedIn in Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
 
     await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
     const message = await screen.findByText('Successfully published to LinkedIn!');
@@ -417,7 +497,10 @@ describe('Schedule page: publishing', () => {
   it('the Settings link of linkedin_token_invalid goes to /settings', async () => {
     mockApi({
       ...listRoute([contentCreated()]),
-      'linkedin.publish': { status: 502, body: { error: 'Token invalid', message: 'Token invalid', code: 'linkedin_token_invalid' } },
+      'linkedin.publish': {
+        status: 502,
+        body: { error: 'Token invalid', message: 'Token invalid', code: 'linkedin_token_invalid' },
+      },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -432,16 +515,30 @@ describe('Schedule page: publishing', () => {
     const half = () => ({ ...halfPublished(), scheduled: { blog: past(), linkedin: future() } });
     const done = {
       ...half(),
-      linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: new Date().toISOString(), linkedinPostUrl: 'https://li/1' },
+      linkedin: {
+        content: 'x',
+        publishedToLinkedIn: true,
+        lastPublished: new Date().toISOString(),
+        linkedinPostUrl: 'https://li/1',
+      },
     };
     let listCalls = 0;
     mockApi({
       'articles.unpublished': () => ({ articles: ++listCalls === 1 ? [half()] : [] }),
-      'linkedin.publish': { success: true, post: { url: 'https://li/1' }, article: done, message: 'Successfully published to LinkedIn!' },
+      'linkedin.publish': {
+        success: true,
+        post: { url: 'https://li/1' },
+        article: done,
+        message: 'Successfully published to LinkedIn!',
+      },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', { name: 'Publish Now to LinkedIn' }));
+    await user.click(
+      within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', {
+        name: 'Publish Now to LinkedIn',
+      }),
+    );
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Successfully published to LinkedIn!')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Half out' })).not.toBeInTheDocument());
@@ -455,7 +552,10 @@ describe('Schedule page: LinkedIn posting mode', () => {
       'linkedin.setPostingMode': ({ body }) => ({
         success: true,
         mode: body.mode,
-        message: body.mode === 'company' ? 'LinkedIn posting mode set to Business Page' : 'LinkedIn posting mode set to Personal Profile',
+        message:
+          body.mode === 'company'
+            ? 'LinkedIn posting mode set to Business Page'
+            : 'LinkedIn posting mode set to Personal Profile',
       }),
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -467,7 +567,11 @@ describe('Schedule page: LinkedIn posting mode', () => {
     expect(await screen.findByText('LinkedIn posting mode set to Business Page')).toBeInTheDocument();
     expect(within(group).getByRole('radio', { name: 'Business Page' })).toBeChecked();
     expect(requests.filter((r) => r.method === 'POST')).toEqual([
-      expect.objectContaining({ path: '/api/linkedin/article/a1/posting-mode', body: { mode: 'company' }, credentials: 'include' }),
+      expect.objectContaining({
+        path: '/api/linkedin/article/a1/posting-mode',
+        body: { mode: 'company' },
+        credentials: 'include',
+      }),
     ]);
 
     await user.click(within(group).getByRole('radio', { name: 'Personal Profile' }));
@@ -475,7 +579,7 @@ describe('Schedule page: LinkedIn posting mode', () => {
     expect(within(group).getByRole('radio', { name: 'Personal Profile' })).toBeChecked();
   });
 
-  it('starts from the article\'s saved mode', async () => {
+  it("starts from the article's saved mode", async () => {
     mockApi(listRoute([{ ...notScheduled(), linkedInMode: 'company' }]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     expect(await screen.findByRole('radio', { name: 'Business Page' })).toBeChecked();
@@ -484,7 +588,13 @@ describe('Schedule page: LinkedIn posting mode', () => {
   it('shows "Error updating LinkedIn mode: {message}" and puts the choice back', async () => {
     mockApi({
       ...listRoute([notScheduled()]),
-      'linkedin.setPostingMode': { status: 400, body: { error: 'Valid mode (personal or company) is required', message: 'Valid mode (personal or company) is required' } },
+      'linkedin.setPostingMode': {
+        status: 400,
+        body: {
+          error: 'Valid mode (personal or company) is required',
+          message: 'Valid mode (personal or company) is required',
+        },
+      },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
@@ -520,7 +630,9 @@ describe('ArticleCard overall badge when AI credit ran out', () => {
   it('reads "Not enough credit" (danger, error as tooltip) and still opens scheduling for both platforms', async () => {
     const onSchedule = vi.fn();
     const article = { ...blogScheduled(), lastError: quota };
-    renderWithProviders(<ArticleCard article={article} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={onSchedule} />);
+    renderWithProviders(
+      <ArticleCard article={article} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={onSchedule} />,
+    );
     const badge = overallButton();
     expect(badge).toHaveAccessibleName('Overall status: Not enough credit');
     expect(badge).toHaveAccessibleDescription(quota.message);
@@ -532,7 +644,12 @@ describe('ArticleCard overall badge when AI credit ran out', () => {
 
   it('falls back to "OpenAI credits insufficient" without a message; plain text without onSchedule', () => {
     renderWithProviders(
-      <ArticleCard article={{ ...notScheduled(), lastError: { code: 'insufficient_quota', message: '' } }} now={new Date()} timeZone="UTC" onPublish={vi.fn()} />,
+      <ArticleCard
+        article={{ ...notScheduled(), lastError: { code: 'insufficient_quota', message: '' } }}
+        now={new Date()}
+        timeZone="UTC"
+        onPublish={vi.fn()}
+      />,
     );
     const label = screen.getByText(/^Overall status:/).parentElement!;
     expect(label).toHaveTextContent('Overall status: Not enough credit');
@@ -543,7 +660,13 @@ describe('ArticleCard overall badge when AI credit ran out', () => {
 
   it('is unchanged for another error, or when every platform is published', () => {
     const { rerender } = renderWithProviders(
-      <ArticleCard article={{ ...blogScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />,
+      <ArticleCard
+        article={{ ...blogScheduled(), lastError: { code: 'publish_failed', message: 'WordPress answered 500.' } }}
+        now={new Date()}
+        timeZone="UTC"
+        onPublish={vi.fn()}
+        onSchedule={vi.fn()}
+      />,
     );
     expect(overallButton()).toHaveAccessibleName('Overall status: Scheduled');
     expect(overallButton()).not.toHaveAccessibleDescription();
@@ -554,7 +677,9 @@ describe('ArticleCard overall badge when AI credit ran out', () => {
       linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: 'https://li/2' },
       lastError: quota,
     };
-    rerender(<ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />);
+    rerender(
+      <ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />,
+    );
     expect(overallButton()).toHaveAccessibleName('Overall status: All Content Published');
     expect(screen.queryByText('Not enough credit')).not.toBeInTheDocument();
   });
@@ -583,7 +708,9 @@ describe('Schedule page: scheduling', () => {
     expect(within(dialog).getByText('Fresh idea')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
 
-    expect(await screen.findByText(/^Successfully scheduled blog and LinkedIn for .+ \d{2}:\d{2} \S+$/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Successfully scheduled blog and LinkedIn for .+ \d{2}:\d{2} \S+$/),
+    ).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const puts = requests.filter((r) => r.method === 'PUT');
     expect(puts.map((r) => (r.body as { platform: string }).platform)).toEqual(['blog', 'linkedin']);
@@ -607,7 +734,7 @@ describe('Schedule page: scheduling', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a1$/);
   });
 
-  it('a platform row\'s Schedule button schedules that platform only', async () => {
+  it("a platform row's Schedule button schedules that platform only", async () => {
     const { requests } = mockApi(scheduling(notScheduled()));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();

@@ -63,7 +63,10 @@ describe('Sheets import page: not connected', () => {
     expect(screen.queryByLabelText('Select Spreadsheet')).not.toBeInTheDocument();
 
     const format = screen.getByRole('complementary', { name: 'Expected format' });
-    const items = within(format).getAllByRole('listitem').slice(0, 6).map((li) => li.textContent);
+    const items = within(format)
+      .getAllByRole('listitem')
+      .slice(0, 6)
+      .map((li) => li.textContent);
     expect(items).toEqual([
       'ATitle (required)',
       'BTopic (required)',
@@ -84,7 +87,9 @@ describe('Sheets import page: not connected', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect to Google Sheets' }));
     expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
     answer.resolve({ success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' });
-    await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?x=1'));
+    await waitFor(() =>
+      expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?x=1'),
+    );
     expect(requests.find((r) => r.path === '/api/sheets/auth?access=read')?.credentials).toBe('include');
   });
 
@@ -97,7 +102,10 @@ describe('Sheets import page: not connected', () => {
   });
 
   it.each([
-    [{ status: 400, body: { error: 'Add a client', message: 'Add a client' } }, 'Failed to get authentication URL: Add a client'],
+    [
+      { status: 400, body: { error: 'Add a client', message: 'Add a client' } },
+      'Failed to get authentication URL: Add a client',
+    ],
     [{ status: 500, body: null }, 'Failed to get authentication URL: Error: 500'],
   ])('toasts a failed auth URL (%#)', async (reply, text) => {
     mockApi({ 'sheets.status': status(), 'sheets.authUrl': reply });
@@ -141,7 +149,9 @@ describe('Sheets import page: back from Google', () => {
 
   it('an unknown sheets_error shows one generic text, never the parameter itself', async () => {
     mockApi({ 'sheets.status': status() });
-    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import?sheets_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now' });
+    renderWithProviders(<SheetsImportPage />, {
+      route: '/sheets-import?sheets_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now',
+    });
     await panelToastWith('Authentication failed: the Google sign-in did not complete. Try again.');
     expect(document.body.textContent).not.toMatch(/suspended/);
     await waitFor(() => expect(location()).toHaveTextContent(/^\/sheets-import$/));
@@ -153,14 +163,22 @@ describe('Sheets import page: connected', () => {
     mockApi(connected());
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await waitFor(() => expect(select()).toHaveValue('s-plan'));
-    expect(within(select()).getAllByRole('option').map((o) => o.textContent)).toEqual(SHEETS.map((s) => s.name));
+    expect(
+      within(select())
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(SHEETS.map((s) => s.name));
     expect(screen.getByLabelText('Range')).toHaveValue('Sheet1!A1:F50');
     expect(screen.getByText('Sheet1!A1:F50', { selector: 'code' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Disconnect' })).toBeEnabled();
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Search Spreadsheets'), 'CALENDAR');
-    expect(within(select()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Editorial Calendar']);
+    expect(
+      within(select())
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Editorial Calendar']);
     expect(select()).toHaveValue('s-editorial');
 
     await user.clear(screen.getByLabelText('Search Spreadsheets'));
@@ -186,7 +204,7 @@ describe('Sheets import page: connected', () => {
     expect(importButton()).toBeDisabled();
   });
 
-  it('checks the import with the API\'s own schema: an over-long range is refused before any request', async () => {
+  it("checks the import with the API's own schema: an over-long range is refused before any request", async () => {
     const { requests } = mockApi(connected({}));
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
     await waitFor(() => expect(select()).toHaveValue('s-plan'));
@@ -221,7 +239,11 @@ describe('Sheets import page: connected', () => {
     expect(busy).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Disconnect' })).toBeDisabled();
     expect(requests.filter((r) => r.method === 'POST')).toEqual([
-      expect.objectContaining({ path: '/api/sheets/import', body: { spreadsheetId: 's-plan', range: 'Plan!A2:F9' }, credentials: 'include' }),
+      expect.objectContaining({
+        path: '/api/sheets/import',
+        body: { spreadsheetId: 's-plan', range: 'Plan!A2:F9' },
+        credentials: 'include',
+      }),
     ]);
     answer.resolve(result());
     expect(await screen.findByRole('button', { name: 'Import Articles' })).toBeEnabled();
@@ -230,7 +252,11 @@ describe('Sheets import page: connected', () => {
   it('shows the results box: the count, the rows not imported, and Go to Schedule', async () => {
     mockApi(
       connected({
-        'sheets.import': result({ importedCount: 3, alreadyImported: 2, errors: ['Row 4: Keyword is required', 'Row 7: Topic is required'] }),
+        'sheets.import': result({
+          importedCount: 3,
+          alreadyImported: 2,
+          errors: ['Row 4: Keyword is required', 'Row 7: Topic is required'],
+        }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -240,10 +266,11 @@ describe('Sheets import page: connected', () => {
     const box = await screen.findByRole('region', { name: 'Import results' });
     expect(within(box).getByText('Successfully imported 3 articles.')).toBeInTheDocument();
     expect(within(box).getByText('2 rows were imported before and skipped.')).toBeInTheDocument();
-    expect(within(within(box).getByRole('list', { name: 'Import errors' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Row 4: Keyword is required',
-      'Row 7: Topic is required',
-    ]);
+    expect(
+      within(within(box).getByRole('list', { name: 'Import errors' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Row 4: Keyword is required', 'Row 7: Topic is required']);
     await panelToastWith('Successfully imported 3 articles.');
     await user.click(within(box).getByRole('button', { name: 'Go to Schedule' }));
     expect(location()).toHaveTextContent(/^\/schedule$/);
@@ -252,7 +279,13 @@ describe('Sheets import page: connected', () => {
   it.each([
     [{ status: 502, body: null }, 'Failed to import articles from Google Sheets: Error: 502'],
     [
-      { status: 400, body: { error: 'Please select a spreadsheet and specify a range', message: 'Please select a spreadsheet and specify a range' } },
+      {
+        status: 400,
+        body: {
+          error: 'Please select a spreadsheet and specify a range',
+          message: 'Please select a spreadsheet and specify a range',
+        },
+      },
       'Failed to import articles from Google Sheets: Please select a spreadsheet and specify a range',
     ],
   ])('toasts a failed import (%#)', async (reply, text) => {
@@ -275,7 +308,9 @@ describe('Sheets import page: connected', () => {
       },
     });
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
-    await panelToastWith('Failed to fetch spreadsheets: Google no longer accepts the Google Sheets connection. Connect Google Sheets again.');
+    await panelToastWith(
+      'Failed to fetch spreadsheets: Google no longer accepts the Google Sheets connection. Connect Google Sheets again.',
+    );
     expect(await screen.findByRole('button', { name: 'Connect to Google Sheets' })).toBeInTheDocument();
   });
 
@@ -296,7 +331,10 @@ describe('Sheets import page: connected', () => {
     await panelToastWith('Disconnected from Google Sheets');
     expect(await screen.findByRole('button', { name: 'Connect to Google Sheets' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Select Spreadsheet')).not.toBeInTheDocument();
-    expect(requests.find((r) => r.method === 'POST')).toMatchObject({ path: '/api/sheets/disconnect', body: undefined });
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+      path: '/api/sheets/disconnect',
+      body: undefined,
+    });
   });
 
   it('toasts a failed disconnect and stays connected', async () => {
@@ -316,7 +354,10 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     const { requests } = mockApi(
       connected({
         'sheets.status': status({ authenticated: true, canWrite: true }),
-        'sheets.import': result({ importedCount: 1, writeBack: { status: 'written', updatedRange: 'Plan!H2:H9', updatedRows: 8 } }),
+        'sheets.import': result({
+          importedCount: 1,
+          writeBack: { status: 'written', updatedRange: 'Plan!H2:H9', updatedRows: 8 },
+        }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -338,7 +379,10 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     const box = await screen.findByRole('region', { name: 'Import results' });
     expect(within(box).getByText("Each row's status was written to the sheet (Plan!H2:H9).")).toBeInTheDocument();
     expect(requests.filter((r) => r.method === 'POST')).toEqual([
-      expect.objectContaining({ path: '/api/sheets/import', body: { spreadsheetId: 's-plan', range: 'Plan!B2:G9', writeBack: true } }),
+      expect.objectContaining({
+        path: '/api/sheets/import',
+        body: { spreadsheetId: 's-plan', range: 'Plan!B2:G9', writeBack: true },
+      }),
     ]);
   });
 
@@ -347,7 +391,9 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     const { requests } = mockApi(
       connected({
         'sheets.authUrl': () => answer.promise,
-        'sheets.import': result({ writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed } }),
+        'sheets.import': result({
+          writeBack: { status: 'not_allowed', code: 'sheets_write_scope', message: SheetsMessages.writeBackNotAllowed },
+        }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
@@ -368,16 +414,22 @@ describe('Sheets import page: writing statuses back (optional)', () => {
     await user.click(screen.getByRole('button', { name: 'Reconnect with write access' }));
     expect(screen.getByRole('button', { name: /Connecting\.\.\./ })).toBeDisabled();
     answer.resolve({ success: true, authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets' });
-    await waitFor(() => expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets'));
+    await waitFor(() =>
+      expect(browser.assign).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?scope=spreadsheets'),
+    );
     expect(requests.some((r) => r.path === '/api/sheets/auth?access=write')).toBe(true);
   });
 
   it('warns when Google refused the statuses, keeping the import result', async () => {
-    const message = 'The articles are imported, but the statuses were not written to the sheet. Your Google account can view this spreadsheet but not edit it.';
+    const message =
+      'The articles are imported, but the statuses were not written to the sheet. Your Google account can view this spreadsheet but not edit it.';
     mockApi(
       connected({
         'sheets.status': status({ authenticated: true, canWrite: true }),
-        'sheets.import': result({ importedCount: 3, writeBack: { status: 'failed', code: 'spreadsheet_read_only', message } }),
+        'sheets.import': result({
+          importedCount: 3,
+          writeBack: { status: 'failed', code: 'spreadsheet_read_only', message },
+        }),
       }),
     );
     renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });

@@ -23,7 +23,12 @@ export const SHEETS_STATUS_QUERY_KEY = ['sheets', 'status'] as const;
 export default function SheetsImportPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: SHEETS_STATUS_QUERY_KEY, queryFn: () => request('sheets.status'), retry: false, staleTime: 0 });
+  const status = useQuery({
+    queryKey: SHEETS_STATUS_QUERY_KEY,
+    queryFn: () => request('sheets.status'),
+    retry: false,
+    staleTime: 0,
+  });
   /** Write each row's status back to the sheet: off by default, on after granting write access for it. */
   const [writeBack, setWriteBack] = useState(false);
 
@@ -57,13 +62,19 @@ export default function SheetsImportPage() {
   const connectionLost = useCallback(() => {
     queryClient.removeQueries({ queryKey: SPREADSHEETS_QUERY_KEY });
     setWriteBack(false);
-    queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, authenticated: false });
+    queryClient.setQueryData<SheetsStatus>(
+      SHEETS_STATUS_QUERY_KEY,
+      (current) => current && { ...current, authenticated: false },
+    );
     void queryClient.invalidateQueries({ queryKey: SHEETS_STATUS_QUERY_KEY });
   }, [queryClient]);
 
   /** The grant may read only now (the edit permission was taken back at Google). */
   const writeAccessLost = useCallback(() => {
-    queryClient.setQueryData<SheetsStatus>(SHEETS_STATUS_QUERY_KEY, (current) => current && { ...current, canWrite: false });
+    queryClient.setQueryData<SheetsStatus>(
+      SHEETS_STATUS_QUERY_KEY,
+      (current) => current && { ...current, canWrite: false },
+    );
   }, [queryClient]);
 
   const connect = useMutation({
@@ -96,7 +107,12 @@ export default function SheetsImportPage() {
           {sheetsErrorText(status.error, SheetsMessages.statusFailed)}
         </p>
         <div className="sheets-actions">
-          <button type="button" className="btn btn--secondary" onClick={() => void status.refetch()} disabled={status.isFetching}>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={() => void status.refetch()}
+            disabled={status.isFetching}
+          >
             Try again
           </button>
         </div>
@@ -117,7 +133,13 @@ export default function SheetsImportPage() {
       />
     );
   } else {
-    main = <ConnectCard clientConfigured={status.data.clientConfigured !== false} connecting={connecting} onConnect={() => startConnect()} />;
+    main = (
+      <ConnectCard
+        clientConfigured={status.data.clientConfigured !== false}
+        connecting={connecting}
+        onConnect={() => startConnect()}
+      />
+    );
   }
 
   return (

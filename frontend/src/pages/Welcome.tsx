@@ -49,8 +49,8 @@ export default function Welcome() {
             Create, schedule and publish content across every channel
           </h1>
           <p className="welcome-card__lead">
-            A content automation tool for creating, scheduling and publishing content across channels: draft
-            articles and social posts, approve them, and let them go out on time.
+            A content automation tool for creating, scheduling and publishing content across channels: draft articles
+            and social posts, approve them, and let them go out on time.
           </p>
           <div className="welcome-card__actions">
             <button

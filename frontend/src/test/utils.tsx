@@ -91,7 +91,10 @@ interface MockedApi {
 }
 
 const jsonResponse = (status: number, body: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 
 /** A promise whose settling the test controls: for "while pending" states. */
 export function deferred<T>() {
@@ -167,7 +170,8 @@ export function mockColorScheme(initialDark: boolean) {
   return {
     setDark(next: boolean) {
       dark = next;
-      for (const listener of [...listeners]) listener({ matches: next, media: '(prefers-color-scheme: dark)' } as MediaQueryListEvent);
+      for (const listener of [...listeners])
+        listener({ matches: next, media: '(prefers-color-scheme: dark)' } as MediaQueryListEvent);
     },
     listenerCount: () => listeners.size,
   };

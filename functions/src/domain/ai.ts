@@ -55,7 +55,12 @@ export class AiError extends Error {
  * connection failures and time-outs (the adapter already retried once). Not insufficient_quota,
  * a refused key or a missing model: retrying cannot fix those.
  */
-export const TRANSIENT_AI_ERROR_CODES: ReadonlySet<string> = new Set(['ai_rate_limited', 'ai_server_error', 'ai_connection', 'ai_timeout']);
+export const TRANSIENT_AI_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ai_rate_limited',
+  'ai_server_error',
+  'ai_connection',
+  'ai_timeout',
+]);
 
 export interface AiSettings {
   apiKey?: string;

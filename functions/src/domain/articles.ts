@@ -8,7 +8,14 @@ import {
   type GptEditInput,
   type Platform,
 } from '@app/shared';
-import { AiError, AiQuotaError, TRANSIENT_AI_ERROR_CODES, type ArticleBrief, type ContentGenerator, type ImageGenerator } from './ai.js';
+import {
+  AiError,
+  AiQuotaError,
+  TRANSIENT_AI_ERROR_CODES,
+  type ArticleBrief,
+  type ContentGenerator,
+  type ImageGenerator,
+} from './ai.js';
 import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
 import type { ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
@@ -29,7 +36,11 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   userId: string;
   /** Stored as the images' object keys; the API shows their URLs instead (http/article-view.ts). */
   image: StoredImage | null;
-  imageJob: { status: 'pending' | 'done' | 'failed'; requestedAt: string; error: { code: string; message: string } | null } | null;
+  imageJob: {
+    status: 'pending' | 'done' | 'failed';
+    requestedAt: string;
+    error: { code: string; message: string } | null;
+  } | null;
   /** In-flight publish claims per platform (see ArticleStore.claimPublish). */
   publishClaims?: Partial<Record<Platform, { id: string; at: string }>>;
   /** Per platform, a post an attempt may have created, not yet recorded (ArticleStore.notePublishAttempt). */
@@ -157,7 +168,8 @@ export class ArticleService {
   }
 
   async updateContent(userId: string, id: string, platform: Platform, content: string): Promise<ArticleRecord> {
-    if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS) throw badRequest(ArticleMessages.linkedinTooLong);
+    if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS)
+      throw badRequest(ArticleMessages.linkedinTooLong);
     const updated = await this.deps.articles.update(userId, id, {
       [`${platform}.content`]: content,
       updatedAt: this.now().toISOString(),
@@ -171,7 +183,11 @@ export class ArticleService {
    * as the article's lastError; with `throwIfTransient`, a transient one (TRANSIENT_AI_ERROR_CODES)
    * then throws TransientDraftingError so the caller can try again later.
    */
-  async generateContent(userId: string, id: string, options: { throwIfTransient?: boolean } = {}): Promise<ArticleRecord | undefined> {
+  async generateContent(
+    userId: string,
+    id: string,
+    options: { throwIfTransient?: boolean } = {},
+  ): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
     const missing = PLATFORMS.filter((p) => !article[p].content.trim());
@@ -190,7 +206,9 @@ export class ArticleService {
     changes.lastError = failure ?? (article.lastError?.code === 'insufficient_quota' ? null : article.lastError);
     changes.updatedAt = at;
     // Only fill versions that are still empty: a manual edit made meanwhile wins.
-    const updated = await this.deps.articles.update(userId, id, changes, { onlyIfEmpty: missing.filter((p) => `${p}.content` in changes) });
+    const updated = await this.deps.articles.update(userId, id, changes, {
+      onlyIfEmpty: missing.filter((p) => `${p}.content` in changes),
+    });
     const failed = failure as { code: string; message: string } | null;
     if (failed) this.deps.events?.draftFailed(failed.code);
     if (options.throwIfTransient && failed && TRANSIENT_AI_ERROR_CODES.has(failed.code)) {
@@ -203,7 +221,10 @@ export class ArticleService {
   async retryGeneration(userId: string, id: string): Promise<ArticleRecord> {
     const article = await this.get(userId, id);
     const at = this.now().toISOString();
-    const updated = await this.deps.articles.update(userId, id, { generation: { status: 'pending', updatedAt: at }, updatedAt: at });
+    const updated = await this.deps.articles.update(userId, id, {
+      generation: { status: 'pending', updatedAt: at },
+      updatedAt: at,
+    });
     await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });
     return updated ?? article;
   }
@@ -305,11 +326,12 @@ export class ArticleService {
     };
   }
 
-
   async imageBytes(userId: string, id: string, platform: Platform) {
     const article = await this.get(userId, id);
     if (!article.image) throw notFound('This article has no image yet', 'image_not_found');
-    const object = await this.deps.objects.get(platform === 'linkedin' ? article.image.linkedinKey : article.image.blogKey);
+    const object = await this.deps.objects.get(
+      platform === 'linkedin' ? article.image.linkedinKey : article.image.blogKey,
+    );
     if (!object) throw notFound('The image file is missing; generate it again', 'image_not_found');
     return { ...object, generatedAt: article.image.generatedAt };
   }

@@ -56,11 +56,22 @@ export class EmailService {
     const v = await this.values(userId);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
-    if (!clientId || !clientSecret) throw badRequest(IntegrationMessages.gmailCredentialsRequired, 'gmail_not_configured');
-    return this.google.authorizationUrl({ clientId, clientSecret, redirectUri, state: await this.state.sign(userId, 'gmail'), scopes: this.scopes });
+    if (!clientId || !clientSecret)
+      throw badRequest(IntegrationMessages.gmailCredentialsRequired, 'gmail_not_configured');
+    return this.google.authorizationUrl({
+      clientId,
+      clientSecret,
+      redirectUri,
+      state: await this.state.sign(userId, 'gmail'),
+      scopes: this.scopes,
+    });
   }
 
-  async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
+  async callback(
+    query: { code?: string; state?: string; error?: string },
+    sessionUserId: string | undefined,
+    redirectUri: string,
+  ): Promise<string> {
     const userId = await this.state.verify(query.state, 'gmail');
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'gmail_error=invalid_state';
     if (query.error) return `gmail_error=${providerErrorCode(query.error)}`;
@@ -90,7 +101,10 @@ export class EmailService {
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
     const refreshToken = v.get(EMAIL_KEYS.refreshToken);
-    const mailer = clientId && clientSecret && refreshToken ? this.mailers.gmail({ clientId, clientSecret, refreshToken }) : this.mailers.fallback();
+    const mailer =
+      clientId && clientSecret && refreshToken
+        ? this.mailers.gmail({ clientId, clientSecret, refreshToken })
+        : this.mailers.fallback();
     return { address: v.get(EMAIL_KEYS.notificationEmail), mailer };
   }
 
@@ -100,7 +114,8 @@ export class EmailService {
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
     const refreshToken = v.get(EMAIL_KEYS.refreshToken);
-    if (!clientId || !clientSecret || !refreshToken) throw badRequest(IntegrationMessages.gmailNotConfigured, 'gmail_not_configured');
+    if (!clientId || !clientSecret || !refreshToken)
+      throw badRequest(IntegrationMessages.gmailNotConfigured, 'gmail_not_configured');
     const text = input.message?.trim() || 'This is a test e-mail from Content Publisher. Gmail API sending works.';
     const message: MailMessage = {
       to: input.to,
@@ -112,7 +127,10 @@ export class EmailService {
       await this.mailers.gmail({ clientId, clientSecret, refreshToken }).send(message);
     } catch (err) {
       if (err instanceof IntegrationError) throw new UpstreamError(err.message, err.code);
-      throw new UpstreamError('Gmail did not accept the message. Check the Gmail API settings and try again.', 'gmail_failed');
+      throw new UpstreamError(
+        'Gmail did not accept the message. Check the Gmail API settings and try again.',
+        'gmail_failed',
+      );
     }
     return { success: true, message: IntegrationMessages.testEmailSent };
   }

@@ -44,15 +44,30 @@ export interface LinkedInTokens {
 
 export interface LinkedInClient {
   authorizationUrl(input: { clientId: string; redirectUri: string; state: string; scopes: string[] }): string;
-  exchangeCode(input: { clientId: string; clientSecret: string; code: string; redirectUri: string }): Promise<LinkedInTokens>;
+  exchangeCode(input: {
+    clientId: string;
+    clientSecret: string;
+    code: string;
+    redirectUri: string;
+  }): Promise<LinkedInTokens>;
   /** OIDC userinfo: `sub` is the member id (author urn:li:person:{sub}). */
   userInfo(accessToken: string): Promise<{ sub: string; name?: string; email?: string }>;
   /** Checks client id/secret without a member: LinkedIn answers invalid_client only for bad credentials. */
-  checkClient(input: { clientId: string; clientSecret: string; redirectUri: string }): Promise<{ ok: true } | { ok: false; message: string }>;
+  checkClient(input: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+  }): Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 export interface GoogleOAuthClient {
-  authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): Promise<string>;
+  authorizationUrl(input: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    state: string;
+    scopes: string[];
+  }): Promise<string>;
   exchangeCode(input: {
     clientId: string;
     clientSecret: string;
@@ -137,7 +152,11 @@ export interface WordPressPublisher {
    * updates the post with status publish and featured_media, and checks that WordPress kept the
    * featured image (core ignores a bad id silently).
    */
-  publish(site: WordPressSite, post: WordPressPostInput, run?: PublishRun<{ slug: string }>): Promise<{ postId: number; link: string; mediaId?: number }>;
+  publish(
+    site: WordPressSite,
+    post: WordPressPostInput,
+    run?: PublishRun<{ slug: string }>,
+  ): Promise<{ postId: number; link: string; mediaId?: number }>;
 }
 
 export interface LinkedInPostInput {
@@ -166,12 +185,24 @@ export interface LinkedInPublisher {
    * Sends a post exactly as an earlier attempt sent it (that attempt may have created it): LinkedIn
    * answers a duplicate with the existing post, so there is one post either way.
    */
-  resend(accessToken: string, post: LinkedInSentPost, run?: PublishRun<LinkedInSentPost>): Promise<{ urn: string; url: string }>;
+  resend(
+    accessToken: string,
+    post: LinkedInSentPost,
+    run?: PublishRun<LinkedInSentPost>,
+  ): Promise<{ urn: string; url: string }>;
   /** Organizations the member administers (organizationAcls, roleAssignee, APPROVED). */
-  administeredOrganizations(accessToken: string, run?: Pick<PublishRun<never>, 'deadline'>): Promise<{ urn: string; role: string }[]>;
+  administeredOrganizations(
+    accessToken: string,
+    run?: Pick<PublishRun<never>, 'deadline'>,
+  ): Promise<{ urn: string; role: string }[]>;
 }
 
 export interface WebhookDelivery {
   /** POSTs JSON signed with HMAC-SHA256; never throws (returns the outcome). `timeoutMs` shortens its own timeout. */
-  deliver(url: string, secret: string, payload: unknown, options?: { timeoutMs?: number }): Promise<{ ok: boolean; status?: number; error?: string }>;
+  deliver(
+    url: string,
+    secret: string,
+    payload: unknown,
+    options?: { timeoutMs?: number },
+  ): Promise<{ ok: boolean; status?: number; error?: string }>;
 }

@@ -91,7 +91,10 @@ export class LinkedInService {
     const clientSecret = input.clientSecret || (stored.clientId === input.clientId ? stored.clientSecret : undefined);
     if (!clientSecret) {
       const otherApp = !!stored.clientSecret && stored.clientId !== input.clientId;
-      throw badRequest(otherApp ? IntegrationMessages.linkedinSecretForClient : IntegrationMessages.linkedinClientSecretRequired, 'validation_failed');
+      throw badRequest(
+        otherApp ? IntegrationMessages.linkedinSecretForClient : IntegrationMessages.linkedinClientSecretRequired,
+        'validation_failed',
+      );
     }
     return { creds: { clientId: input.clientId, clientSecret }, previousClientId: stored.clientId };
   }
@@ -102,7 +105,13 @@ export class LinkedInService {
     await this.settings.put(userId, LI_KEYS.clientSecret, creds.clientSecret, 'LinkedIn app client secret');
     // A token belongs to the app that issued it: another app means connecting again.
     if (previousClientId && previousClientId !== creds.clientId) {
-      for (const key of [LI_KEYS.accessToken, LI_KEYS.tokenExpiry, LI_KEYS.memberId, LI_KEYS.memberName, LI_KEYS.scopes]) {
+      for (const key of [
+        LI_KEYS.accessToken,
+        LI_KEYS.tokenExpiry,
+        LI_KEYS.memberId,
+        LI_KEYS.memberName,
+        LI_KEYS.scopes,
+      ]) {
         await this.settings.remove(userId, key);
       }
     }
@@ -118,11 +127,17 @@ export class LinkedInService {
         const member = await this.client.userInfo(token);
         return { success: true as const, message: `Connected to LinkedIn as ${member.name ?? member.sub}` };
       } catch (err) {
-        const message = err instanceof IntegrationError ? err.message : 'LinkedIn refused the access token. Reconnect LinkedIn in Settings.';
+        const message =
+          err instanceof IntegrationError
+            ? err.message
+            : 'LinkedIn refused the access token. Reconnect LinkedIn in Settings.';
         return { success: false as const, error: message, message };
       }
     }
-    return { success: true as const, message: 'LinkedIn accepted the client ID and secret. Authenticate to connect your account.' };
+    return {
+      success: true as const,
+      message: 'LinkedIn accepted the client ID and secret. Authenticate to connect your account.',
+    };
   }
 
   /** The scopes to ask for: the configured (self-serve) ones, plus the organization scopes for `pages`. */
@@ -160,11 +175,17 @@ export class LinkedInService {
       const tokens = await this.client.exchangeCode({ clientId, clientSecret, code: query.code, redirectUri });
       const member = await this.client.userInfo(tokens.accessToken);
       await this.settings.put(userId, LI_KEYS.accessToken, tokens.accessToken, 'LinkedIn access token');
-      await this.settings.put(userId, LI_KEYS.tokenExpiry, new Date(now + tokens.expiresIn * 1000).toISOString(), 'LinkedIn token expiry');
+      await this.settings.put(
+        userId,
+        LI_KEYS.tokenExpiry,
+        new Date(now + tokens.expiresIn * 1000).toISOString(),
+        'LinkedIn token expiry',
+      );
       await this.settings.put(userId, LI_KEYS.memberId, member.sub, 'LinkedIn member id');
       await this.settings.put(userId, LI_KEYS.memberName, member.name ?? member.sub, 'LinkedIn member');
       // LinkedIn lists the granted scopes; an answer without them granted what was asked for.
-      const granted = tokens.scope !== undefined ? scopeList(tokens.scope) : this.scopesFor(signed.extra.pages === 'true');
+      const granted =
+        tokens.scope !== undefined ? scopeList(tokens.scope) : this.scopesFor(signed.extra.pages === 'true');
       await this.settings.put(userId, LI_KEYS.scopes, granted.join(' '), 'LinkedIn: the scopes LinkedIn granted');
       return 'linkedin_connected=true';
     } catch (err) {

@@ -40,8 +40,18 @@ const MINUTE = 60_000;
  * password guesser gets about a hundred tries a day instead of thousands a minute. Per client
  * address, which may try many accounts: 20 free failures, the same back-off.
  */
-export const ACCOUNT_POLICY: ThrottlePolicy = { freeFailures: 5, firstLockMs: 30_000, maxLockMs: 15 * MINUTE, memoryMs: 24 * 60 * MINUTE };
-export const ADDRESS_POLICY: ThrottlePolicy = { freeFailures: 20, firstLockMs: 30_000, maxLockMs: 15 * MINUTE, memoryMs: 60 * MINUTE };
+export const ACCOUNT_POLICY: ThrottlePolicy = {
+  freeFailures: 5,
+  firstLockMs: 30_000,
+  maxLockMs: 15 * MINUTE,
+  memoryMs: 24 * 60 * MINUTE,
+};
+export const ADDRESS_POLICY: ThrottlePolicy = {
+  freeFailures: 20,
+  firstLockMs: 30_000,
+  maxLockMs: 15 * MINUTE,
+  memoryMs: 60 * MINUTE,
+};
 
 /** How long the n-th failure locks the subject for (0: not yet). */
 export function lockDuration(policy: ThrottlePolicy, failures: number): number {
@@ -85,7 +95,10 @@ export class LoginThrottle {
   }
 
   /** Counts a failed sign-in; says which subjects this failure locked (for the audit trail). */
-  async failed(subjects: AttemptSubjects, now = Date.now()): Promise<{ accountLockedFor: number; addressLockedFor: number }> {
+  async failed(
+    subjects: AttemptSubjects,
+    now = Date.now(),
+  ): Promise<{ accountLockedFor: number; addressLockedFor: number }> {
     const count = async (subject: string, policy: ThrottlePolicy) => {
       const { failures } = await this.store.addFailure(subject, now, policy.memoryMs);
       const lockMs = lockDuration(policy, failures);

@@ -26,7 +26,10 @@ export class OAuthState {
   }
 
   /** The user id and the `extra` values signed with it, or undefined (as verify). */
-  async read(state: string | undefined, purpose: OAuthPurpose): Promise<{ userId: string; extra: Record<string, unknown> } | undefined> {
+  async read(
+    state: string | undefined,
+    purpose: OAuthPurpose,
+  ): Promise<{ userId: string; extra: Record<string, unknown> } | undefined> {
     if (!state) return undefined;
     try {
       const { payload } = await jwtVerify(state, await this.key(), { algorithms: ['HS256'] });

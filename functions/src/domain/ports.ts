@@ -40,7 +40,13 @@ export interface ArticleStore {
    * publish must not send). It stays until the post is recorded or the platform refused it, so an
    * attempt cut off or left without an answer is followed by one that finds that post.
    */
-  notePublishAttempt(userId: string, id: string, platform: Platform, claimId: string, attempt: PublishAttempt): Promise<boolean>;
+  notePublishAttempt(
+    userId: string,
+    id: string,
+    platform: Platform,
+    claimId: string,
+    attempt: PublishAttempt,
+  ): Promise<boolean>;
   /** Forgets the platform's attempt (the platform refused it: it made no post). */
   forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void>;
   /**
@@ -54,7 +60,14 @@ export interface ArticleStore {
    * 'done' when that run's e-mail went out already, or 'held' while another delivery's unexpired
    * lease holds it. A run cut off before sending leaves only a lease, which expires: the retry sends.
    */
-  claimNotify(userId: string, id: string, platform: Platform, scheduledFor: string, now: string, leaseUntil: string): Promise<NotifyClaim>;
+  claimNotify(
+    userId: string,
+    id: string,
+    platform: Platform,
+    scheduledFor: string,
+    now: string,
+    leaseUntil: string,
+  ): Promise<NotifyClaim>;
   /** Records that the run's e-mail was sent (after sending), ending the lease. */
   finishNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
   /** Gives up the run's lease (the send failed): a retry may claim it at once. */
@@ -99,7 +112,12 @@ export interface SettingStore {
    * Sets `changes` on a record that has no `storedIn` yet and still has `updatedAt` (a conditional
    * write): false when it is gone or was written since.
    */
-  migrate(userId: string, key: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>): Promise<boolean>;
+  migrate(
+    userId: string,
+    key: string,
+    updatedAt: string,
+    changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+  ): Promise<boolean>;
 }
 
 /** All of a user's secret values, read together, and the version they were read at. */
@@ -120,7 +138,11 @@ export interface SecretStore {
    * Replaces the owner's values if they are still at `version` (as read): the new version, or
    * undefined when another write came first (nothing was written).
    */
-  write(userId: string, values: Readonly<Record<string, string>>, version: string | undefined): Promise<string | undefined>;
+  write(
+    userId: string,
+    values: Readonly<Record<string, string>>,
+    version: string | undefined,
+  ): Promise<string | undefined>;
   /** A value in the layout of before (one secret per owner and key), while it is still there. */
   readLegacy(userId: string, key: string): Promise<string | undefined>;
   /** Removes that old value (Secrets Manager: scheduled for deletion); nothing when it is gone. */

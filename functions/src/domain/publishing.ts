@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
-import { ConflictError, DomainError, UpstreamError, UpstreamTimeoutError, badRequest, conflict, notFound } from './errors.js';
+import {
+  ConflictError,
+  DomainError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  badRequest,
+  conflict,
+  notFound,
+} from './errors.js';
 import type { BusinessEvents } from './events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
-import { IntegrationError, type LinkedInPublisher, type LinkedInSentPost, type PublishRun, type WebhookDelivery, type WordPressPublisher } from './integrations.js';
+import {
+  IntegrationError,
+  type LinkedInPublisher,
+  type LinkedInSentPost,
+  type PublishRun,
+  type WebhookDelivery,
+  type WordPressPublisher,
+} from './integrations.js';
 import { grantAllowsPages, LI_KEYS } from './linkedin.js';
 import type { ArticleStore, ObjectStore, PublishAttempt } from './ports.js';
 import type { SettingService } from './settings.js';
@@ -14,15 +29,18 @@ import type { WordPressService } from './wordpress.js';
 const MIN_WEBHOOK_MS = 500;
 
 export const PublishMessages = {
-  inProgress: 'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
+  inProgress:
+    'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
   wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
   linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
   linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',
   linkedinAlreadyPublished: 'This article is already published on LinkedIn.',
-  noContent: (platform: Platform) => `There is no ${platform === 'blog' ? 'blog' : 'LinkedIn'} text to publish yet. Write or generate it first.`,
+  noContent: (platform: Platform) =>
+    `There is no ${platform === 'blog' ? 'blog' : 'LinkedIn'} text to publish yet. Write or generate it first.`,
   /** Company mode with a grant that lacks the organization scopes. */
   linkedinPageAccessNeeded: IntegrationMessages.linkedinPageAccessNeeded,
-  noOrganization: 'No LinkedIn page found that you administer. Switch the posting mode to Personal Profile, or get admin rights on the page.',
+  noOrganization:
+    'No LinkedIn page found that you administer. Switch the posting mode to Personal Profile, or get admin rights on the page.',
 } as const;
 
 export interface PublishingDeps {
@@ -93,7 +111,12 @@ export class PublishingService {
       noted: claimed.publishAttempts !== undefined,
       note: async (fields) => {
         // A claim taken over (this attempt outlived PUBLISH_CLAIM_STALE_MS) must not send anything.
-        if (!(await this.deps.articles.notePublishAttempt(userId, article.id, platform, claimId, { at: new Date().toISOString(), ...fields }))) {
+        if (
+          !(await this.deps.articles.notePublishAttempt(userId, article.id, platform, claimId, {
+            at: new Date().toISOString(),
+            ...fields,
+          }))
+        ) {
           throw conflict(PublishMessages.inProgress, 'publish_in_progress');
         }
         attempt.noted = true;
@@ -119,7 +142,8 @@ export class PublishingService {
       this.deps.events?.publishFailed(platform, error.code);
       await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
       if (err instanceof DomainError) throw err;
-      if (err instanceof IntegrationError && err.code === 'publish_timeout') throw new UpstreamTimeoutError(error.message, error.code);
+      if (err instanceof IntegrationError && err.code === 'publish_timeout')
+        throw new UpstreamTimeoutError(error.message, error.code);
       throw new UpstreamError(error.message, error.code);
     } finally {
       if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
@@ -127,7 +151,11 @@ export class PublishingService {
   }
 
   /** The run of one publish: its deadline, and the note of the attempt before the post is created. */
-  private run<A>(deadline: number, attempt: AttemptNote, fields: (sent: A) => Omit<PublishAttempt, 'at'>): PublishRun<A> {
+  private run<A>(
+    deadline: number,
+    attempt: AttemptNote,
+    fields: (sent: A) => Omit<PublishAttempt, 'at'>,
+  ): PublishRun<A> {
     return { deadline, beforeCreate: (sent) => attempt.note(fields(sent)) };
   }
 
@@ -194,7 +222,8 @@ export class PublishingService {
     }
     const content = article.linkedin.content.trim();
     if (!content) throw badRequest(PublishMessages.noContent('linkedin'), 'no_content');
-    if (content.length > LINKEDIN_MAX_CHARS) throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
+    if (content.length > LINKEDIN_MAX_CHARS)
+      throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
     const v = await this.deps.settings.values(userId, [
       LI_KEYS.accessToken,
       LI_KEYS.tokenExpiry,
@@ -207,10 +236,12 @@ export class PublishingService {
     const memberId = v.get(LI_KEYS.memberId);
     if (!token || !memberId) throw badRequest(PublishMessages.linkedinNotConnected, 'linkedin_not_connected');
     const expiry = v.get(LI_KEYS.tokenExpiry);
-    if (expiry && Date.parse(expiry) <= this.now().getTime()) throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
+    if (expiry && Date.parse(expiry) <= this.now().getTime())
+      throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
 
     const published = await this.withClaim(userId, article, 'linkedin', async (fresh, attempt) => {
-      if (fresh.linkedin.publishedToLinkedIn) throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
+      if (fresh.linkedin.publishedToLinkedIn)
+        throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
       const run = this.run<LinkedInSentPost>(deadline, attempt, (post) => ({ post }));
       let author = `urn:li:person:${memberId}`;
       let result: { urn: string; url: string };
@@ -225,13 +256,19 @@ export class PublishingService {
         if (fresh.linkedInMode === 'company') {
           // Known not to include page access: say how to get it, before asking LinkedIn anything.
           // (A connection made before the granted scopes were kept tries, as it always did.)
-          if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false) throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
+          if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false)
+            throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
           const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token, { deadline });
           if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
           author = organization.urn;
         }
         result = await this.deps.linkedinPublisher.publish(
-          { accessToken: token, author, commentary: fresh.linkedin.content.trim(), image: await this.imageFor(fresh, 'linkedin') },
+          {
+            accessToken: token,
+            author,
+            commentary: fresh.linkedin.content.trim(),
+            image: await this.imageFor(fresh, 'linkedin'),
+          },
           run,
         );
       }
@@ -257,23 +294,31 @@ export class PublishingService {
     if (webhookUrl && secret && left < MIN_WEBHOOK_MS) {
       this.deps.onWebhookResult?.({ ok: false, error: 'Publishing used all its time: the webhook was not called.' });
     } else if (webhookUrl && secret) {
-      const outcome = await this.deps.webhooks.deliver(webhookUrl, secret, {
-        event: 'linkedin.published',
-        articleId: article.id,
-        title: article.title,
-        content,
-        author: published.author,
-        postUrl: published.url,
-        imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
-        publishedAt: published.at,
-      }, { timeoutMs: left });
+      const outcome = await this.deps.webhooks.deliver(
+        webhookUrl,
+        secret,
+        {
+          event: 'linkedin.published',
+          articleId: article.id,
+          title: article.title,
+          content,
+          author: published.author,
+          postUrl: published.url,
+          imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
+          publishedAt: published.at,
+        },
+        { timeoutMs: left },
+      );
       this.deps.onWebhookResult?.(outcome);
     }
     return { url: published.url, article: published.article };
   }
 
   async setPostingMode(userId: string, id: string, mode: 'personal' | 'company'): Promise<void> {
-    const updated = await this.deps.articles.update(userId, id, { linkedInMode: mode, updatedAt: this.now().toISOString() });
+    const updated = await this.deps.articles.update(userId, id, {
+      linkedInMode: mode,
+      updatedAt: this.now().toISOString(),
+    });
     if (!updated) throw notFound('Article not found', 'article_not_found');
   }
 
@@ -297,7 +342,11 @@ interface AttemptNote {
  */
 export function postSlug(title: string, articleId: string): string {
   const base = slug(title).replace(/^featured-image$/, 'post');
-  const tag = articleId.toLowerCase().replace(/[^a-z0-9]/g, '').slice(-10) || 'article';
+  const tag =
+    articleId
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(-10) || 'article';
   return `${base}-${tag}`;
 }
 

@@ -1,5 +1,12 @@
 import { SignJWT, jwtVerify } from 'jose';
-import { RUN_FAILURES_FIXED_IN_SETTINGS, RunFailureMessages, ScheduleMessages, type Platform, type RunFailureCode, type ScheduleInput } from '@app/shared';
+import {
+  RUN_FAILURES_FIXED_IN_SETTINGS,
+  RunFailureMessages,
+  ScheduleMessages,
+  type Platform,
+  type RunFailureCode,
+  type ScheduleInput,
+} from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
@@ -14,13 +21,15 @@ const APPROVAL_TTL = '7d';
 
 export const ApprovalMessages = {
   invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
-  outdated: 'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
+  outdated:
+    'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
   done: 'Approved and published.',
 } as const;
 
 const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Records the platform's time and creates or moves its one-off schedule. */
 export async function scheduleArticle(
@@ -64,7 +73,12 @@ const approvalTokens = {
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
-      return { userId: payload.sub, articleId: String(payload.aid), platform: payload.p as Platform, scheduledFor: String(payload.at) };
+      return {
+        userId: payload.sub,
+        articleId: String(payload.aid),
+        platform: payload.p as Platform,
+        scheduledFor: String(payload.at),
+      };
     } catch {
       throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     }
@@ -135,13 +149,21 @@ export class ApprovalNotifier {
     const owner = await this.deps.activeOwner(userId);
     if (!owner) return 'inactive';
     const now = this.now();
-    const claim = await this.deps.articles.claimNotify(userId, articleId, platform, scheduledFor, now.toISOString(), new Date(now.getTime() + NOTIFY_LEASE_MS).toISOString());
+    const claim = await this.deps.articles.claimNotify(
+      userId,
+      articleId,
+      platform,
+      scheduledFor,
+      now.toISOString(),
+      new Date(now.getTime() + NOTIFY_LEASE_MS).toISOString(),
+    );
     if (claim === 'done') return 'duplicate';
     // Another delivery of this run is sending now: fail, so that this one is retried later and then
     // finds the e-mail sent (or the lease of a run that was cut off expired).
     if (claim === 'held') throw new NotifyInProgressError(articleId, platform);
     try {
-      if (!article[platform].content.trim()) article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
+      if (!article[platform].content.trim())
+        article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
       const { address, mailer } = await this.deps.email.notifier(userId);
       const to = address ?? owner.email;
       if (!mailer || !to) {
@@ -161,7 +183,8 @@ export class ApprovalNotifier {
       this.deps.events?.approvalEmailSent();
       await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
       // A previous failure of this run's e-mail is over.
-      if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code)) await this.deps.articles.update(userId, articleId, { lastError: null });
+      if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code))
+        await this.deps.articles.update(userId, articleId, { lastError: null });
       return 'sent';
     } catch (err) {
       await this.deps.articles.releaseNotify(userId, articleId, platform, scheduledFor); // let the retry try again
@@ -180,9 +203,15 @@ export class ApprovalNotifier {
     const scheduleUrl = `${base}/schedule`;
     const text = article[run.platform].content.trim();
     const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
-    const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone, hourCycle: 'h23' }).format(new Date(run.scheduledFor));
+    const when = new Intl.DateTimeFormat('en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: timezone,
+      hourCycle: 'h23',
+    }).format(new Date(run.scheduledFor));
     const imageKey = article.image && (run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
-    const image = imageKey && this.deps.objects ? await this.deps.objects.get(imageKey).catch(() => undefined) : undefined;
+    const image =
+      imageKey && this.deps.objects ? await this.deps.objects.get(imageKey).catch(() => undefined) : undefined;
     const quota = article.lastError?.code === 'insufficient_quota';
     const problem = quota
       ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
@@ -214,7 +243,18 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.desc
       subject,
       text: lines.join('\n'),
       html,
-      ...(image ? { inline: [{ cid: 'article-image', filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`, contentType: image.contentType, content: image.body }] } : {}),
+      ...(image
+        ? {
+            inline: [
+              {
+                cid: 'article-image',
+                filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`,
+                contentType: image.contentType,
+                content: image.body,
+              },
+            ],
+          }
+        : {}),
     };
   }
 }
@@ -242,7 +282,8 @@ export class ApprovalLinks {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    const published = run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    const published =
+      run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
     return {
       success: true,
       title: article.title,
@@ -265,9 +306,11 @@ export class ApprovalLinks {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    if (article.scheduled[run.platform] !== run.scheduledFor) throw conflict(ApprovalMessages.outdated, 'outdated_approval');
+    if (article.scheduled[run.platform] !== run.scheduledFor)
+      throw conflict(ApprovalMessages.outdated, 'outdated_approval');
     const approved = (article as ArticleRecord & { approved?: Partial<Record<Platform, string>> }).approved;
-    if (approved?.[run.platform] === run.scheduledFor) throw conflict('This approval was already used.', 'already_approved');
+    if (approved?.[run.platform] === run.scheduledFor)
+      throw conflict('This approval was already used.', 'already_approved');
     const url =
       run.platform === 'blog'
         ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId)).link

@@ -28,7 +28,8 @@ export interface Session {
 }
 
 /** How a revoked session is recorded: expiry first, so that stale entries can be pruned without parsing tokens. */
-export const revokedSessionEntry = (session: Pick<Session, 'id' | 'expiresAt'>): string => `${session.expiresAt}:${session.id}`;
+export const revokedSessionEntry = (session: Pick<Session, 'id' | 'expiresAt'>): string =>
+  `${session.expiresAt}:${session.id}`;
 export const revokedEntryExpiry = (entry: string): number => Number(entry.slice(0, entry.indexOf(':')));
 
 /**
@@ -65,7 +66,8 @@ export class Sessions {
     try {
       const { payload } = await jwtVerify(token, await this.options.key(), { algorithms: ['HS256'] });
       const { purpose, sub, sv, jti, exp } = payload;
-      if (purpose !== SESSION_PURPOSE || typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') return undefined;
+      if (purpose !== SESSION_PURPOSE || typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number')
+        return undefined;
       if (typeof sv !== 'number' || !Number.isInteger(sv)) return undefined;
       return { userId: sub, version: sv, id: jti, expiresAt: exp };
     } catch {

@@ -134,7 +134,10 @@ export class SettingService {
   /** The owner's settings for one service call, moved to the new layout first when they were not. */
   private async owner(userId: string): Promise<OwnerSettings> {
     const records = new Map((await this.settings.list(userId)).map((r) => [r.key, r] as const));
-    const { unmoved, secret } = await this.migrate(userId, [...records.values()].filter((r) => r.storedIn === undefined));
+    const { unmoved, secret } = await this.migrate(
+      userId,
+      [...records.values()].filter((r) => r.storedIn === undefined),
+    );
     return new OwnerSettings(records, unmoved, () => this.secrets.read(userId), secret);
   }
 
@@ -146,7 +149,10 @@ export class SettingService {
    * may not write secrets (a reader) only reads them.
    * @returns the values of those records, and the owner's secret when it was read.
    */
-  private async migrate(userId: string, legacy: SettingRecord[]): Promise<{ unmoved: Map<string, string>; secret?: SecretValues }> {
+  private async migrate(
+    userId: string,
+    legacy: SettingRecord[],
+  ): Promise<{ unmoved: Map<string, string>; secret?: SecretValues }> {
     const unmoved = new Map<string, string>();
     if (legacy.length === 0) return { unmoved };
     let secret = await this.secrets.read(userId);
@@ -156,7 +162,9 @@ export class SettingService {
     });
     if (this.migrationDenied) return { unmoved, secret };
     try {
-      const toSecret = legacy.filter((r) => !inTable(r.key) && unmoved.has(r.key) && secret.values[r.key] === undefined);
+      const toSecret = legacy.filter(
+        (r) => !inTable(r.key) && unmoved.has(r.key) && secret.values[r.key] === undefined,
+      );
       if (toSecret.length > 0) {
         secret = await this.updateSecret(userId, (values) => {
           for (const r of toSecret) values[r.key] ??= unmoved.get(r.key)!;
@@ -202,7 +210,14 @@ export class SettingService {
   }
 
   /** Writes one value where it belongs, then its record. */
-  private async store(userId: string, existing: SettingRecord | undefined, key: string, value: string, description: string, now: string) {
+  private async store(
+    userId: string,
+    existing: SettingRecord | undefined,
+    key: string,
+    value: string,
+    description: string,
+    now: string,
+  ) {
     const record = { key, description, hasValue: true, createdAt: existing?.createdAt ?? now, updatedAt: now };
     if (inTable(key)) {
       await this.settings.put(userId, { ...record, storedIn: 'table', value });
@@ -261,7 +276,8 @@ export class SettingService {
     if (!existing && isApiKey(input.key) && [...owner.records.keys()].filter(isApiKey).length >= MAX_API_KEYS) {
       throw badRequest(SettingMessages.tooManyApiKeys, 'too_many_api_keys');
     }
-    if (input.key === GOOGLE_CLIENT.id) await this.clientChanged(userId, owner, await owner.value(input.key), input.value);
+    if (input.key === GOOGLE_CLIENT.id)
+      await this.clientChanged(userId, owner, await owner.value(input.key), input.value);
     await this.store(userId, existing, input.key, input.value, input.description, now);
     const setting: Setting = {
       _id: input.key,
@@ -283,10 +299,18 @@ export class SettingService {
   }
 
   /** gmail_client_id goes from `previous` to `next` (undefined: none): forgets what belonged to the previous client. */
-  private async clientChanged(userId: string, owner: OwnerSettings, previous: string | undefined, next: string | undefined): Promise<void> {
+  private async clientChanged(
+    userId: string,
+    owner: OwnerSettings,
+    previous: string | undefined,
+    next: string | undefined,
+  ): Promise<void> {
     if (previous === next) return;
     const keys: string[] = [...(previous !== undefined ? [GOOGLE_CLIENT.secret] : []), ...GOOGLE_CLIENT.grants];
-    await this.drop(userId, keys.map((k) => owner.records.get(k)).filter((r): r is SettingRecord => r !== undefined));
+    await this.drop(
+      userId,
+      keys.map((k) => owner.records.get(k)).filter((r): r is SettingRecord => r !== undefined),
+    );
   }
 
   /** A value for server-side use (e.g. the user's openai_api_key). */

@@ -73,7 +73,9 @@ export class SheetsGrants {
   constructor(private readonly deps: SheetsGrantsDeps) {}
 
   /** The user's Google OAuth client (the Gmail one), else the deployment's; and the stored grant. */
-  private async connection(userId: string): Promise<{ client?: GoogleClientCredentials; refreshToken?: string; canWrite: boolean }> {
+  private async connection(
+    userId: string,
+  ): Promise<{ client?: GoogleClientCredentials; refreshToken?: string; canWrite: boolean }> {
     const v = await this.deps.settings.values(userId, [
       EMAIL_KEYS.clientId,
       EMAIL_KEYS.clientSecret,
@@ -86,7 +88,8 @@ export class SheetsGrants {
     const client = clientId && clientSecret ? { clientId, clientSecret } : this.deps.defaultClient;
     const grantClient = v.get(SHEETS_GRANT_CLIENT_KEY);
     // A grant of another client is no grant: its token never goes to Google with this client's secret.
-    const refreshToken = grantClient === undefined || grantClient === client?.clientId ? v.get(SHEETS_TOKEN_KEY) : undefined;
+    const refreshToken =
+      grantClient === undefined || grantClient === client?.clientId ? v.get(SHEETS_TOKEN_KEY) : undefined;
     return {
       client,
       refreshToken,
@@ -116,7 +119,8 @@ export class SheetsGrants {
     } catch (err) {
       if (!(err instanceof IntegrationError)) throw err;
       if (err.code === 'sheets_reconnect') await this.forget(userId);
-      const userFixable = err.code === 'sheets_reconnect' || (err.status !== undefined && err.status >= 400 && err.status < 500);
+      const userFixable =
+        err.code === 'sheets_reconnect' || (err.status !== undefined && err.status >= 400 && err.status < 500);
       throw userFixable ? new InvalidError(err.message, err.code) : new UpstreamError(err.message, err.code);
     }
   }
@@ -136,7 +140,12 @@ export class SheetsGrants {
     const { client } = await this.connection(userId);
     if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
     const state = await this.deps.state.sign(userId, 'sheets', { access });
-    return this.deps.google.authorizationUrl({ ...client, redirectUri, state, scopes: access === 'write' ? SHEETS_WRITE_SCOPES : SHEETS_SCOPES });
+    return this.deps.google.authorizationUrl({
+      ...client,
+      redirectUri,
+      state,
+      scopes: access === 'write' ? SHEETS_WRITE_SCOPES : SHEETS_SCOPES,
+    });
   }
 
   /**
@@ -144,7 +153,11 @@ export class SheetsGrants {
    * `sheets_error=…`); after asking for write access, also `sheets_write=granted` or `=denied`
    * (the person unticked the edit permission: connected read-only).
    */
-  async callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
+  async callback(
+    query: { code?: string; state?: string; error?: string },
+    sessionUserId: string | undefined,
+    redirectUri: string,
+  ): Promise<string> {
     const state = await this.deps.state.read(query.state, 'sheets');
     const userId = state?.userId;
     if (!userId || (sessionUserId && sessionUserId !== userId)) return 'sheets_error=invalid_state';
@@ -159,7 +172,8 @@ export class SheetsGrants {
       if (!tokens.refreshToken) return 'sheets_error=no_refresh_token';
       // The consent screen lets a person untick a scope: a grant that cannot list or read is no use.
       const granted = tokens.scope?.split(/\s+/);
-      if (granted && !SCOPE_GROUPS.every((group) => group.some((s) => granted.includes(s)))) return 'sheets_error=missing_scope';
+      if (granted && !SCOPE_GROUPS.every((group) => group.some((s) => granted.includes(s))))
+        return 'sheets_error=missing_scope';
       // Google lists the granted scopes; an answer without them grants what was asked for.
       const scopes = (granted ?? (askedWrite ? SHEETS_WRITE_SCOPES : SHEETS_SCOPES)).join(' ');
       const canWrite = allowsWrite(scopes);
@@ -169,9 +183,21 @@ export class SheetsGrants {
         tokens.refreshToken,
         `Google Sheets import: ${canWrite ? 'read and write' : 'read-only'} refresh token`,
       );
-      await this.deps.settings.put(userId, SHEETS_GRANT_SCOPES_KEY, scopes, 'Google Sheets import: the scopes Google granted');
-      await this.deps.settings.put(userId, SHEETS_GRANT_CLIENT_KEY, client.clientId, 'Google Sheets import: the OAuth client the grant belongs to');
-      return askedWrite ? `sheets_connected=true&sheets_write=${canWrite ? 'granted' : 'denied'}` : 'sheets_connected=true';
+      await this.deps.settings.put(
+        userId,
+        SHEETS_GRANT_SCOPES_KEY,
+        scopes,
+        'Google Sheets import: the scopes Google granted',
+      );
+      await this.deps.settings.put(
+        userId,
+        SHEETS_GRANT_CLIENT_KEY,
+        client.clientId,
+        'Google Sheets import: the OAuth client the grant belongs to',
+      );
+      return askedWrite
+        ? `sheets_connected=true&sheets_write=${canWrite ? 'granted' : 'denied'}`
+        : 'sheets_connected=true';
     } catch (err) {
       return `sheets_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
     }

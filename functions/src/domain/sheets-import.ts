@@ -57,7 +57,12 @@ export interface SheetsClient {
    * values.update with valueInputOption RAW, rows major. Code `sheets_write_scope` means the grant
    * may not edit spreadsheets (reconnect with write access).
    */
-  writeValues(grant: GoogleGrant, spreadsheetId: string, range: string, values: string[][]): Promise<{ updatedRange: string; updatedRows: number }>;
+  writeValues(
+    grant: GoogleGrant,
+    spreadsheetId: string,
+    range: string,
+    values: string[][],
+  ): Promise<{ updatedRange: string; updatedRows: number }>;
 }
 
 export interface ImportMarker {
@@ -97,7 +102,18 @@ interface RowError {
   message: string;
 }
 
-const HEADER_WORDS = new Set(['title', 'topic', 'keyword', 'keywords', 'details', 'detail', 'image description', 'image', 'tags', 'tag']);
+const HEADER_WORDS = new Set([
+  'title',
+  'topic',
+  'keyword',
+  'keywords',
+  'details',
+  'detail',
+  'image description',
+  'image',
+  'tags',
+  'tag',
+]);
 const headerWord = (cell: string) =>
   cell
     .toLowerCase()
@@ -120,7 +136,8 @@ function missingMessage(labels: string[]): string {
 /** Comma separated, trimmed, empty ones dropped; a tag repeated in another case is kept once, as first written. */
 export function splitTags(cell: string): string[] {
   const tags = new Map<string, string>();
-  for (const tag of cell.split(',').map((t) => t.trim())) if (tag && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
+  for (const tag of cell.split(',').map((t) => t.trim()))
+    if (tag && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
   return [...tags.values()];
 }
 
@@ -129,7 +146,10 @@ export function splitTags(cell: string): string[] {
  * one. `firstRow` is the sheet row of `values[0]`. A first row that looks like the heading is
  * skipped, blank rows are skipped, short rows (Sheets leaves out trailing empty cells) are padded.
  */
-export function parseSheetRows(values: unknown[][], firstRow: number): { rows: ImportRow[]; errors: RowError[]; header: boolean } {
+export function parseSheetRows(
+  values: unknown[][],
+  firstRow: number,
+): { rows: ImportRow[]; errors: RowError[]; header: boolean } {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
   let header = false;
@@ -141,7 +161,14 @@ export function parseSheetRows(values: unknown[][], firstRow: number): { rows: I
       header = true;
       return;
     }
-    const [title, topic, keyword, details, imageDescription, tags] = cells as [string, string, string, string, string, string];
+    const [title, topic, keyword, details, imageDescription, tags] = cells as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const missing = SHEET_COLUMNS.filter((column, i) => column.required && !cells[i]).map((c) => c.label);
     if (missing.length) {
       errors.push({ row, message: missingMessage(missing) });
@@ -180,9 +207,14 @@ export function statusRange(sheet: string, readRange: string, firstRow: number, 
 const normalize = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The import marker's key of a row (see the note at the top of this file). */
-export function importKey(spreadsheetId: string, input: Pick<CreateArticleInput, 'title' | 'topic' | 'keyword'>): string {
+export function importKey(
+  spreadsheetId: string,
+  input: Pick<CreateArticleInput, 'title' | 'topic' | 'keyword'>,
+): string {
   return createHash('sha256')
-    .update([spreadsheetId, normalize(input.title), normalize(input.topic), normalize(input.keyword ?? '')].join('\u001f'))
+    .update(
+      [spreadsheetId, normalize(input.title), normalize(input.topic), normalize(input.keyword ?? '')].join('\u001f'),
+    )
     .digest('base64url');
 }
 
@@ -217,10 +249,15 @@ export class SheetsImport {
     return this.deps.grants.callGoogle(userId, () => this.deps.sheets.listSpreadsheets(grant));
   }
 
-  async import(userId: string, input: { spreadsheetId: string; range: string; writeBack?: boolean }): Promise<SheetsImportResult> {
+  async import(
+    userId: string,
+    input: { spreadsheetId: string; range: string; writeBack?: boolean },
+  ): Promise<SheetsImportResult> {
     const started = this.now();
     const grant = await this.deps.grants.grant(userId);
-    const read = await this.deps.grants.callGoogle(userId, () => this.deps.sheets.readRange(grant, input.spreadsheetId, input.range));
+    const read = await this.deps.grants.callGoogle(userId, () =>
+      this.deps.sheets.readRange(grant, input.spreadsheetId, input.range),
+    );
     const { sheet, row: firstRow } = rangeStart(read.range);
     const values = read.values.slice(0, MAX_IMPORT_ROWS);
     const { rows, errors, header } = parseSheetRows(values, firstRow);
@@ -231,7 +268,8 @@ export class SheetsImport {
           `were left out. Import them with a second range that starts at row ${firstRow + values.length}.`,
       );
     }
-    if (!rows.length && !errors.length && !notes.length) notes.push(`The range ${read.range || input.range} has no rows to import.`);
+    if (!rows.length && !errors.length && !notes.length)
+      notes.push(`The range ${read.range || input.range} has no rows to import.`);
 
     // The same row twice in one range: import it once.
     const unique: (ImportRow & { key: string })[] = [];
@@ -256,7 +294,12 @@ export class SheetsImport {
     const save = async ({ row, input: article, tags, key }: (typeof unique)[number]) => {
       let claimed = false;
       try {
-        claimed = await this.deps.markers.claim(userId, key, { spreadsheetId: input.spreadsheetId, sheet, row, importedAt });
+        claimed = await this.deps.markers.claim(userId, key, {
+          spreadsheetId: input.spreadsheetId,
+          sheet,
+          row,
+          importedAt,
+        });
         if (!claimed) {
           alreadyImported++;
           outcome.set(row, RowStatus.alreadyImported);
@@ -280,7 +323,8 @@ export class SheetsImport {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, unique.length) }, worker));
     if (next < unique.length) {
       const left = unique.slice(next);
-      for (const { row } of left) outcome.set(row, RowStatus.notImported('the import ran out of time. Import again to continue.'));
+      for (const { row } of left)
+        outcome.set(row, RowStatus.notImported('the import ran out of time. Import again to continue.'));
       notes.push(
         `${left.length} ${left.length === 1 ? 'row was' : 'rows were'} not imported (rows ${left[0]!.row} to ${left.at(-1)!.row}) ` +
           'because the import ran out of time. Import again to continue: rows already imported are skipped.',
@@ -288,7 +332,9 @@ export class SheetsImport {
     }
     const notQueued = await articles.startDrafting();
     if (notQueued) {
-      notes.push(`Drafting could not be started for ${notQueued} of the imported articles. They are saved without drafts: open them from the Schedule page to write their content.`);
+      notes.push(
+        `Drafting could not be started for ${notQueued} of the imported articles. They are saved without drafts: open them from the Schedule page to write their content.`,
+      );
     }
 
     errors.sort((a, b) => a.row - b.row);
@@ -301,8 +347,16 @@ export class SheetsImport {
     if (input.writeBack && values.length > 0) {
       for (const e of errors) outcome.set(e.row, RowStatus.notImported(e.message));
       // One status a row; the heading gets a title; blank rows get an empty cell (clearing an old status).
-      const statuses = values.map((_, i) => [i === 0 && header ? STATUS_COLUMN_TITLE : (outcome.get(firstRow + i) ?? '')]);
-      result.writeBack = await this.writeBack(userId, grant, input.spreadsheetId, statusRange(sheet, read.range || input.range, firstRow, values.length), statuses);
+      const statuses = values.map((_, i) => [
+        i === 0 && header ? STATUS_COLUMN_TITLE : (outcome.get(firstRow + i) ?? ''),
+      ]);
+      result.writeBack = await this.writeBack(
+        userId,
+        grant,
+        input.spreadsheetId,
+        statusRange(sheet, read.range || input.range, firstRow, values.length),
+        statuses,
+      );
     }
     return result;
   }
@@ -315,7 +369,11 @@ export class SheetsImport {
     range: string,
     statuses: string[][],
   ): Promise<SheetsWriteBack> {
-    const notAllowed: SheetsWriteBack = { status: 'not_allowed', message: SheetsMessages.writeBackNotAllowed, code: 'sheets_write_scope' };
+    const notAllowed: SheetsWriteBack = {
+      status: 'not_allowed',
+      message: SheetsMessages.writeBackNotAllowed,
+      code: 'sheets_write_scope',
+    };
     if (!grant.canWrite) return notAllowed;
     try {
       const { updatedRange, updatedRows } = await this.deps.sheets.writeValues(grant, spreadsheetId, range, statuses);
@@ -327,8 +385,15 @@ export class SheetsImport {
         await this.deps.grants.markReadOnly(userId).catch(() => undefined);
         return notAllowed;
       }
-      const reason = err instanceof IntegrationError ? err.message : 'Something went wrong while writing to Google Sheets. Try again later.';
-      return { status: 'failed', message: writeBackFailed(reason), code: err instanceof IntegrationError ? err.code : 'write_back_failed' };
+      const reason =
+        err instanceof IntegrationError
+          ? err.message
+          : 'Something went wrong while writing to Google Sheets. Try again later.';
+      return {
+        status: 'failed',
+        message: writeBackFailed(reason),
+        code: err instanceof IntegrationError ? err.code : 'write_back_failed',
+      };
     }
   }
 }

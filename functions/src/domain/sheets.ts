@@ -27,7 +27,11 @@ export class SheetsService {
     return this.grants.authUrl(userId, redirectUri, access);
   }
 
-  callback(query: { code?: string; state?: string; error?: string }, sessionUserId: string | undefined, redirectUri: string): Promise<string> {
+  callback(
+    query: { code?: string; state?: string; error?: string },
+    sessionUserId: string | undefined,
+    redirectUri: string,
+  ): Promise<string> {
     return this.grants.callback(query, sessionUserId, redirectUri);
   }
 
@@ -39,7 +43,10 @@ export class SheetsService {
     return this.rows.listSpreadsheets(userId);
   }
 
-  import(userId: string, input: { spreadsheetId: string; range: string; writeBack?: boolean }): Promise<SheetsImportResult> {
+  import(
+    userId: string,
+    input: { spreadsheetId: string; range: string; writeBack?: boolean },
+  ): Promise<SheetsImportResult> {
     return this.rows.import(userId, input);
   }
 }

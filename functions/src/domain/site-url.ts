@@ -11,7 +11,8 @@ import { IntegrationError } from './integrations.js';
  */
 export function normaliseSiteUrl(input: string): string {
   let text = input.trim();
-  if (!text) throw new IntegrationError('Enter the address of the WordPress site, e.g. https://example.com.', 'forbidden_url');
+  if (!text)
+    throw new IntegrationError('Enter the address of the WordPress site, e.g. https://example.com.', 'forbidden_url');
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text)) {
       throw new IntegrationError('Only http:// and https:// addresses can be used.', 'forbidden_url');
@@ -22,7 +23,10 @@ export function normaliseSiteUrl(input: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new IntegrationError(`“${input.trim()}” is not a valid web address. Enter it like https://example.com.`, 'forbidden_url');
+    throw new IntegrationError(
+      `“${input.trim()}” is not a valid web address. Enter it like https://example.com.`,
+      'forbidden_url',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new IntegrationError('Only http:// and https:// addresses can be used.', 'forbidden_url');

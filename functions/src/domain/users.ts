@@ -90,7 +90,6 @@ export interface FirstAdminGuard {
   adminEmail?: string;
 }
 
-
 /** Where a sign-in or an account change comes from. */
 export interface RequestContext {
   address: string;
@@ -151,7 +150,11 @@ export class UserService {
    * answers like a new one and changes nothing, so registering tells nobody who has an account.
    * @returns the user, or undefined for such a duplicate.
    */
-  async register(input: RegisterInput, context: NewPasswordContext, now = new Date().toISOString()): Promise<UserRecord | undefined> {
+  async register(
+    input: RegisterInput,
+    context: NewPasswordContext,
+    now = new Date().toISOString(),
+  ): Promise<UserRecord | undefined> {
     await this.checkNewPassword(input.password, context);
     const email = normalizeEmail(input.email);
     const base = {
@@ -168,7 +171,11 @@ export class UserService {
     try {
       if (!(await this.store.isFirstAdminClaimed())) {
         if (!(await this.mayClaimFirstAdmin(input, email))) {
-          this.audit('register.setup_code_refused', { email, address: context.address, reason: input.setupCode ? 'wrong_code' : 'no_code' });
+          this.audit('register.setup_code_refused', {
+            email,
+            address: context.address,
+            reason: input.setupCode ? 'wrong_code' : 'no_code',
+          });
           throw input.setupCode?.trim()
             ? badRequest(Messages.setupCodeWrong, 'setup_code_wrong')
             : badRequest(Messages.setupCodeRequired, 'setup_code_required');
@@ -216,7 +223,12 @@ export class UserService {
     else await burnPasswordCheck(input.password); // the same time as a real check: unknown e-mails cannot be told by timing
     if (!user || !passwordOk) {
       const locked = await this.options.throttle.failed(subjects);
-      this.audit('login.failed', { email, userId: user?.id, address: context.address, reason: user ? 'wrong_password' : 'unknown_email' });
+      this.audit('login.failed', {
+        email,
+        userId: user?.id,
+        address: context.address,
+        reason: user ? 'wrong_password' : 'unknown_email',
+      });
       const lockedForMs = Math.max(locked.accountLockedFor, locked.addressLockedFor);
       if (lockedForMs > 0) {
         this.audit('login.locked', {
@@ -231,7 +243,12 @@ export class UserService {
     }
     await this.options.throttle.succeeded(email);
     if (!user.isActive) {
-      this.audit('login.failed', { email, userId: user.id, address: context.address, reason: user.approvedAt ? 'deactivated' : 'pending' });
+      this.audit('login.failed', {
+        email,
+        userId: user.id,
+        address: context.address,
+        reason: user.approvedAt ? 'deactivated' : 'pending',
+      });
       throw user.approvedAt
         ? forbidden(Messages.accountDeactivated, 'account_inactive')
         : forbidden(Messages.accountPending, 'account_pending');
@@ -280,12 +297,21 @@ export class UserService {
    * Changes the password after checking the current one (throttled like a sign-in, so it cannot be
    * used to guess it); every session ends. @returns the user after, for a new session of this browser.
    */
-  async changePassword(user: UserRecord, input: ChangePasswordInput, context: NewPasswordContext, now = new Date().toISOString()): Promise<UserRecord> {
+  async changePassword(
+    user: UserRecord,
+    input: ChangePasswordInput,
+    context: NewPasswordContext,
+    now = new Date().toISOString(),
+  ): Promise<UserRecord> {
     const subjects: AttemptSubjects = { email: user.email, address: context.address };
     await this.options.throttle.check(subjects);
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
       await this.options.throttle.failed(subjects);
-      this.audit('password.change_failed', { userId: user.id, address: context.address, reason: 'wrong_current_password' });
+      this.audit('password.change_failed', {
+        userId: user.id,
+        address: context.address,
+        reason: 'wrong_current_password',
+      });
       throw badRequest(Messages.currentPasswordWrong, 'current_password_wrong');
     }
     await this.checkNewPassword(input.newPassword, context);
@@ -303,7 +329,12 @@ export class UserService {
     return this.store.getById(id);
   }
 
-  async setActive(actor: UserRecord, id: string, isActive: boolean, now = new Date().toISOString()): Promise<UserRecord> {
+  async setActive(
+    actor: UserRecord,
+    id: string,
+    isActive: boolean,
+    now = new Date().toISOString(),
+  ): Promise<UserRecord> {
     const existing = await this.store.getById(id);
     if (!existing) throw notFound(Messages.userNotFound);
     if (existing.role === ROLE_ADMIN) throw forbidden(Messages.adminImmutable, 'admin_immutable');

@@ -18,7 +18,8 @@ export interface StoredWordPress {
   apiStyle: 'pretty' | 'query';
 }
 
-type Input = Required<Omit<WordPressCredentialsInput, 'siteId' | 'skipPasswordUpdate'>> & Pick<WordPressCredentialsInput, 'skipPasswordUpdate'>;
+type Input = Required<Omit<WordPressCredentialsInput, 'siteId' | 'skipPasswordUpdate'>> &
+  Pick<WordPressCredentialsInput, 'skipPasswordUpdate'>;
 
 /** WordPress connection: only credentials that pass a live check are saved; the site URL is fixed once saved. */
 export class WordPressService {
@@ -79,11 +80,13 @@ export class WordPressService {
   async save(userId: string, input: Input): Promise<Extract<WordPressCheck, { ok: true }>> {
     const { existing, credentials } = await this.resolve(userId, input);
     // The site is fixed once saved: another address is refused before any request goes out.
-    if (existing && !sameSiteUrl(input.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
+    if (existing && !sameSiteUrl(input.siteUrl, existing.siteUrl))
+      throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     const check = await this.client.check(credentials);
     if (!check.ok) throw badRequest(`${IntegrationMessages.cannotSaveInvalid}: ${check.message}`, check.code);
     // …and a site that redirected elsewhere (www., https) is not the saved one either.
-    if (existing && !sameSiteUrl(check.siteUrl, existing.siteUrl)) throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
+    if (existing && !sameSiteUrl(check.siteUrl, existing.siteUrl))
+      throw badRequest(IntegrationMessages.siteUrlLocked, 'site_url_locked');
     await this.settings.put(userId, WP_KEYS.siteUrl, check.siteUrl, 'WordPress site');
     await this.settings.put(userId, WP_KEYS.username, credentials.username, 'WordPress user');
     await this.settings.put(userId, WP_KEYS.apiStyle, check.apiStyle, 'WordPress REST API style');

@@ -9,6 +9,9 @@ export const handlers = defineHandlers('admin', {
 
   'admin.setUserStatus': async ({ params, body, user: admin }) => {
     const user = await deps().users.setActive(admin, params.id, body.isActive);
-    return json(200, { user: toPublicUser(user), message: user.isActive ? Messages.userActivated : Messages.userDeactivated });
+    return json(200, {
+      user: toPublicUser(user),
+      message: user.isActive ? Messages.userActivated : Messages.userDeactivated,
+    });
   },
 });

@@ -18,18 +18,29 @@ const GZIP_FROM_CHARS = 4096;
  * The lists of the owner's articles (each with previews of its long texts: toApiListArticle),
  * gzipped when the client accepts it, as browsers do. Both forms are built once per list version.
  */
-async function list(which: 'all' | 'published' | 'unpublished', user: UserRecord, event: APIGatewayProxyEventV2): Promise<Reply<ArticleListAnswer>> {
+async function list(
+  which: 'all' | 'published' | 'unpublished',
+  user: UserRecord,
+  event: APIGatewayProxyEventV2,
+): Promise<Reply<ArticleListAnswer>> {
   const owner = `${deps().config.tableName}/${user.id}`;
   // Read with the session's user at the start of this request, so before the list is.
   const version = String(user.articlesVersion ?? 0);
   const text = await lists.get(owner, version, which, async () =>
-    serialize<ArticleListAnswer>({ articles: (await articleServices().articles.list(user.id, which)).map(toApiListArticle) }),
+    serialize<ArticleListAnswer>({
+      articles: (await articleServices().articles.list(user.id, which)).map(toApiListArticle),
+    }),
   );
   if (text.length < GZIP_FROM_CHARS || !acceptsGzip(event.headers['accept-encoding'])) return jsonText(200, text);
   return jsonGzip(200, await lists.get(owner, version, `${which}.gz`, () => gzipBase64(text)));
 }
 
-async function updateContent(userId: string, id: string, platform: Platform, content: string): Promise<Reply<ArticleSavedAnswer>> {
+async function updateContent(
+  userId: string,
+  id: string,
+  platform: Platform,
+  content: string,
+): Promise<Reply<ArticleSavedAnswer>> {
   const article = await articleServices().articles.updateContent(userId, id, platform, content);
   return json(200, { success: true, article: toApiArticle(article) });
 }
@@ -42,7 +53,8 @@ export const handlers = defineHandlers('articles', {
   'articles.list': ({ user, event }) => list('all', user, event),
   'articles.unpublished': ({ user, event }) => list('unpublished', user, event),
   'articles.published': ({ user, event }) => list('published', user, event),
-  'articles.get': async ({ user, params }) => json(200, { article: toApiArticle(await articleServices().articles.get(user.id, params.id)) }),
+  'articles.get': async ({ user, params }) =>
+    json(200, { article: toApiArticle(await articleServices().articles.get(user.id, params.id)) }),
   'articles.updateBlog': ({ user, params, body }) => updateContent(user.id, params.id, 'blog', body.content),
   'articles.updateLinkedIn': ({ user, params, body }) => updateContent(user.id, params.id, 'linkedin', body.content),
   'articles.retryGeneration': async ({ user, params }) => {

@@ -16,7 +16,9 @@ export const handlers = defineHandlers('auth', {
     const { users, sessions } = deps();
     const user = await users.register(body, newPasswordContext(event));
     if (user?.isActive) {
-      return json(201, { user: toPublicUser(user), message: Messages.adminCreated }, [await sessions.issue(user.id, user.sessionVersion)]);
+      return json(201, { user: toPublicUser(user), message: Messages.adminCreated }, [
+        await sessions.issue(user.id, user.sessionVersion),
+      ]);
     }
     // A new account awaiting approval and an e-mail that has an account already get the same answer.
     return json(201, { message: Messages.registrationReceived });
@@ -27,7 +29,9 @@ export const handlers = defineHandlers('auth', {
   'auth.login': async ({ event, body }) => {
     const { users, sessions } = deps();
     const user = await users.login(body, context(event));
-    return json(200, { user: toPublicUser(user), message: Messages.loggedIn }, [await sessions.issue(user.id, user.sessionVersion)]);
+    return json(200, { user: toPublicUser(user), message: Messages.loggedIn }, [
+      await sessions.issue(user.id, user.sessionVersion),
+    ]);
   },
 
   'auth.me': async ({ user }) => json(200, { user: toPublicUser(user) }),

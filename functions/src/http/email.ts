@@ -11,7 +11,8 @@ const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, de
 export const handlers = defineHandlers('email', {
   'email.status': async ({ user }) => json(200, await integrations().email.status(user.id)),
 
-  'email.authUrl': async ({ event, user }) => json(200, { success: true, authUrl: await integrations().email.authUrl(user.id, callbackUri(event)) }),
+  'email.authUrl': async ({ event, user }) =>
+    json(200, { success: true, authUrl: await integrations().email.authUrl(user.id, callbackUri(event)) }),
 
   /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
   'email.callback': async ({ event, query }) => {

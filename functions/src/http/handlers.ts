@@ -1,5 +1,13 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { ApiResponses, GroupRouteId, RouteDef, RouteGroup, RouteId, RouteOf, RouteParsedInput } from '@app/shared/api';
+import type {
+  ApiResponses,
+  GroupRouteId,
+  RouteDef,
+  RouteGroup,
+  RouteId,
+  RouteOf,
+  RouteParsedInput,
+} from '@app/shared/api';
 import type { UserRecord } from '../domain/users.js';
 import type { Reply } from './response.js';
 
@@ -28,4 +36,5 @@ export type RouteHandlers = { [K in RouteId]?: RouteHandler<K> };
  * The handlers of group G (one Lambda function). Each handler's input and answer are typed from the
  * contract, and a route of the group without a handler, or a handler of another route, does not compile.
  */
-export const defineHandlers = <G extends RouteGroup>(_group: G, handlers: GroupHandlers<G>): GroupHandlers<G> => handlers;
+export const defineHandlers = <G extends RouteGroup>(_group: G, handlers: GroupHandlers<G>): GroupHandlers<G> =>
+  handlers;

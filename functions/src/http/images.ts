@@ -13,11 +13,15 @@ async function generate(userId: string, articleId: string, description: string):
 export const handlers = defineHandlers('images', {
   'images.generate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
   'images.regenerate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
-  'images.status': async ({ user, params }) => json(200, toApiImageStatus(await articleServices().articles.imageStatus(user.id, params.articleId))),
+  'images.status': async ({ user, params }) =>
+    json(200, toApiImageStatus(await articleServices().articles.imageStatus(user.id, params.articleId))),
   'images.preview': async ({ user, params, query }) => {
     const image = await articleServices().articles.imageBytes(user.id, params.articleId, query.platform);
     // A URL carrying the current version (t) never changes content; without it, revalidate.
     const cache = query.t === image.generatedAt ? 'private, max-age=31536000, immutable' : 'private, no-cache';
-    return binary(200, image.body, image.contentType, { 'cache-control': cache, etag: `"${Date.parse(image.generatedAt)}-${query.platform}"` });
+    return binary(200, image.body, image.contentType, {
+      'cache-control': cache,
+      etag: `"${Date.parse(image.generatedAt)}-${query.platform}"`,
+    });
   },
 });

@@ -20,7 +20,8 @@ export const handlers = defineHandlers('linkedin', {
     return json(200, { success: true, message: IntegrationMessages.linkedinSaved });
   },
 
-  'linkedin.testConnection': async ({ event, user, body }) => json(200, await integrations().linkedin.test(user.id, body, callbackUri(event))),
+  'linkedin.testConnection': async ({ event, user, body }) =>
+    json(200, await integrations().linkedin.test(user.id, body, callbackUri(event))),
 
   /** The redirect URI is always our own callback; a caller may name it, but not change it. */
   'linkedin.authUrl': async ({ event, user, query }) => {
@@ -28,7 +29,10 @@ export const handlers = defineHandlers('linkedin', {
     if (query.redirectUri && query.redirectUri !== expected) {
       throw badRequest(`redirectUri must be ${expected}`, 'invalid_redirect_uri');
     }
-    return json(200, { success: true, authUrl: await integrations().linkedin.authUrl(user.id, expected, query.pages === 'true') });
+    return json(200, {
+      success: true,
+      authUrl: await integrations().linkedin.authUrl(user.id, expected, query.pages === 'true'),
+    });
   },
 
   /** Public: the provider's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
@@ -38,14 +42,24 @@ export const handlers = defineHandlers('linkedin', {
     return redirect(`/settings?${outcome}`);
   },
 
-  'linkedin.getWebhook': async ({ user }) => json(200, { success: true, ...(await integrations().linkedin.webhook(user.id)) }),
+  'linkedin.getWebhook': async ({ user }) =>
+    json(200, { success: true, ...(await integrations().linkedin.webhook(user.id)) }),
 
   'linkedin.setWebhook': async ({ user, body }) =>
-    json(200, { success: true, message: IntegrationMessages.webhookSaved, ...(await integrations().linkedin.setWebhook(user.id, body.webhookUrl)) }),
+    json(200, {
+      success: true,
+      message: IntegrationMessages.webhookSaved,
+      ...(await integrations().linkedin.setWebhook(user.id, body.webhookUrl)),
+    }),
 
   'linkedin.publish': async ({ user, params }) => {
     const { url, article } = await publishing().publishLinkedIn(user.id, params.id);
-    return json(200, { success: true, post: { url }, article: toApiArticle(article), message: 'Successfully published to LinkedIn!' });
+    return json(200, {
+      success: true,
+      post: { url },
+      article: toApiArticle(article),
+      message: 'Successfully published to LinkedIn!',
+    });
   },
 
   'linkedin.setPostingMode': async ({ user, params, body }) => {
@@ -53,5 +67,6 @@ export const handlers = defineHandlers('linkedin', {
     return json(200, { success: true, mode: body.mode, message: PostingModeMessages[body.mode] });
   },
 
-  'linkedin.getPostingMode': async ({ user, params }) => json(200, { success: true, mode: await publishing().postingMode(user.id, params.id) }),
+  'linkedin.getPostingMode': async ({ user, params }) =>
+    json(200, { success: true, mode: await publishing().postingMode(user.id, params.id) }),
 });

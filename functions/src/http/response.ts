@@ -74,12 +74,26 @@ export function jsonText<T>(statusCode: number, body: JsonText<T>, cookies?: str
 }
 
 /** Error bodies carry the text in both `error` and `message` (the screens read one or the other: docs/product.md, Texts). */
-export function errorResponse(statusCode: number, message: string, code?: string, cookies?: string[]): Reply<ApiErrorBody> {
-  return json<ApiErrorBody>(statusCode, code ? { error: message, message, code } : { error: message, message }, cookies);
+export function errorResponse(
+  statusCode: number,
+  message: string,
+  code?: string,
+  cookies?: string[],
+): Reply<ApiErrorBody> {
+  return json<ApiErrorBody>(
+    statusCode,
+    code ? { error: message, message, code } : { error: message, message },
+    cookies,
+  );
 }
 
 /** Bytes (an image): API Gateway needs them base64-encoded with isBase64Encoded. */
-export function binary(statusCode: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): Reply<Binary> {
+export function binary(
+  statusCode: number,
+  body: Buffer,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Reply<Binary> {
   return reply<Binary>({
     statusCode,
     headers: { 'content-type': contentType, 'content-length': String(body.length), ...headers },

@@ -8,7 +8,11 @@ export const handlers = defineHandlers('settings', {
 
   'settings.save': async ({ user, body }) => {
     const { created, setting } = await deps().settings.save(user.id, body);
-    return json(created ? 201 : 200, { success: true, setting, message: created ? SettingMessages.created : SettingMessages.updated });
+    return json(created ? 201 : 200, {
+      success: true,
+      setting,
+      message: created ? SettingMessages.created : SettingMessages.updated,
+    });
   },
 
   'settings.delete': async ({ user, params }) => {

@@ -11,7 +11,8 @@ const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, de
 
 export const handlers = defineHandlers('sheets', {
   /** `?access=write`: also ask for permission to edit spreadsheets (to write statuses back). */
-  'sheets.authUrl': async ({ event, user, query }) => json(200, { success: true, authUrl: await sheets().authUrl(user.id, callbackUri(event), query.access) }),
+  'sheets.authUrl': async ({ event, user, query }) =>
+    json(200, { success: true, authUrl: await sheets().authUrl(user.id, callbackUri(event), query.access) }),
 
   /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
   'sheets.callback': async ({ event, query }) => {
@@ -26,7 +27,8 @@ export const handlers = defineHandlers('sheets', {
     return json(200, { success: true, message: SheetsMessages.disconnected });
   },
 
-  'sheets.list': async ({ user }) => json(200, { success: true, spreadsheets: await sheets().listSpreadsheets(user.id) }),
+  'sheets.list': async ({ user }) =>
+    json(200, { success: true, spreadsheets: await sheets().listSpreadsheets(user.id) }),
 
   'sheets.import': async ({ user, body }) => json(200, await sheets().import(user.id, body)),
 });

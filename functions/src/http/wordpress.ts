@@ -12,16 +12,30 @@ export const handlers = defineHandlers('wordpress', {
   'wordpress.testConnection': async ({ user, body }) => {
     const check = await integrations().wordpress.test(user.id, body);
     if (!check.ok) return json(200, { success: false, error: check.message, message: check.message, code: check.code });
-    return json(200, { success: true, user: { name: check.user.name }, message: `Connected to ${check.siteUrl} as ${check.user.name}` });
+    return json(200, {
+      success: true,
+      user: { name: check.user.name },
+      message: `Connected to ${check.siteUrl} as ${check.user.name}`,
+    });
   },
 
   'wordpress.saveCredentials': async ({ user, body }) => {
     const check = await integrations().wordpress.save(user.id, body);
-    return json(200, { success: true, user: { name: check.user.name }, message: IntegrationMessages.wordpressSaved, siteUrl: check.siteUrl });
+    return json(200, {
+      success: true,
+      user: { name: check.user.name },
+      message: IntegrationMessages.wordpressSaved,
+      siteUrl: check.siteUrl,
+    });
   },
 
   'wordpress.publish': async ({ user, params }) => {
     const { link, article } = await publishing().publishWordPress(user.id, params.id);
-    return json(200, { success: true, post: { link }, article: toApiArticle(article), message: 'Successfully published to WordPress!' });
+    return json(200, {
+      success: true,
+      post: { link },
+      article: toApiArticle(article),
+      message: 'Successfully published to WordPress!',
+    });
   },
 });

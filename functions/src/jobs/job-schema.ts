@@ -8,15 +8,29 @@ const instant = z.iso.datetime();
 /** A job as the worker receives it (async invoke, a schedule, a queue message): checked like API input. */
 export const JobSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('generate-content'), userId: id, articleId: id }),
-  z.strictObject({ type: z.literal('generate-image'), userId: id, articleId: id, description: z.string().max(10_000), requestedAt: instant }),
-  z.strictObject({ type: z.literal('generate-and-notify'), userId: id, articleId: id, platform: z.enum(PLATFORMS), scheduledFor: instant }),
+  z.strictObject({
+    type: z.literal('generate-image'),
+    userId: id,
+    articleId: id,
+    description: z.string().max(10_000),
+    requestedAt: instant,
+  }),
+  z.strictObject({
+    type: z.literal('generate-and-notify'),
+    userId: id,
+    articleId: id,
+    platform: z.enum(PLATFORMS),
+    scheduledFor: instant,
+  }),
 ]) satisfies z.ZodType<Job>;
 
 /**
  * What Lambda sends to a failure destination: the invocation record, with the job as requestPayload.
  * Moved back to the job queue (a DLQ redrive), such a message is run as its job.
  */
-const InvocationRecordSchema = z.object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() }).loose();
+const InvocationRecordSchema = z
+  .object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() })
+  .loose();
 
 /** The job in a queue message body: a job as sent, or a failed invocation's record. Undefined when it is neither. */
 export function jobOfMessage(body: string): Job | undefined {

@@ -22,9 +22,15 @@ async function recordFailure(job: Job, err: unknown): Promise<void> {
   const code = FAILURE_CODES[job.type];
   logger.error('Job failed', { type: job.type, articleId: job.articleId, code, error: err as Error });
   try {
-    await articleServices().articles.recordFailure(job.userId, job.articleId, { code, message: RunFailureMessages[code] });
+    await articleServices().articles.recordFailure(job.userId, job.articleId, {
+      code,
+      message: RunFailureMessages[code],
+    });
   } catch (recordErr) {
-    logger.error('Could not record the failure on the article', { articleId: job.articleId, error: recordErr as Error });
+    logger.error('Could not record the failure on the article', {
+      articleId: job.articleId,
+      error: recordErr as Error,
+    });
   }
 }
 

@@ -12,4 +12,16 @@ import { handler as sheets } from './sheets.js';
 import { handler as wordpress } from './wordpress.js';
 
 /** Every group's Lambda entry, for the local server (each is bundled on its own for AWS). */
-export const groupHandlers: Record<string, LambdaHandler> = { auth, admin, articles, images, settings, wordpress, linkedin, email, schedule, approvals, sheets };
+export const groupHandlers: Record<string, LambdaHandler> = {
+  auth,
+  admin,
+  articles,
+  images,
+  settings,
+  wordpress,
+  linkedin,
+  email,
+  schedule,
+  approvals,
+  sheets,
+};

@@ -16,14 +16,27 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
   for (const record of event.Records) {
     const job = jobOfMessage(record.body);
     if (!job) {
-      logger.error('Dropped a queue message that is not a job', { messageId: record.messageId, bodyLength: record.body?.length ?? 0 });
+      logger.error('Dropped a queue message that is not a job', {
+        messageId: record.messageId,
+        bodyLength: record.body?.length ?? 0,
+      });
       continue;
     }
-    logger.info('job', { type: job.type, articleId: job.articleId, messageId: record.messageId, receiveCount: record.attributes?.ApproximateReceiveCount });
+    logger.info('job', {
+      type: job.type,
+      articleId: job.articleId,
+      messageId: record.messageId,
+      receiveCount: record.attributes?.ApproximateReceiveCount,
+    });
     try {
       await runJob(job, { retryTransient: true });
     } catch (err) {
-      logger.warn('Queued job failed; it will be retried', { type: job.type, articleId: job.articleId, messageId: record.messageId, error: err as Error });
+      logger.warn('Queued job failed; it will be retried', {
+        type: job.type,
+        articleId: job.articleId,
+        messageId: record.messageId,
+        error: err as Error,
+      });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }
@@ -58,4 +71,7 @@ async function runWorker(event: unknown): Promise<SQSBatchResponse | void> {
 export const handler = middy<unknown, SQSBatchResponse | void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
-  .handler((event) => runWorker(event)) as unknown as (event: unknown, context?: Context) => Promise<SQSBatchResponse | void>;
+  .handler((event) => runWorker(event)) as unknown as (
+  event: unknown,
+  context?: Context,
+) => Promise<SQSBatchResponse | void>;

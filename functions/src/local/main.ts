@@ -25,7 +25,9 @@ async function main() {
   });
   const warning = exposureWarning(host, stack.port);
   if (warning) console.warn(warning);
-  console.log(`Content Publisher is running on ${process.env.PUBLIC_URL ?? stack.url} (data in ${dataDir}). Ctrl-C stops it.`);
+  console.log(
+    `Content Publisher is running on ${process.env.PUBLIC_URL ?? stack.url} (data in ${dataDir}). Ctrl-C stops it.`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

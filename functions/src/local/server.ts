@@ -46,7 +46,10 @@ export function toApiGatewayEvent(
   const headers = headerMap(req);
   const query: Record<string, string> = {};
   for (const name of new Set(url.searchParams.keys())) query[name] = url.searchParams.getAll(name).join(',');
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const isText = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
   const now = new Date();
   return {
@@ -109,7 +112,8 @@ function send(res: ServerResponse, result: ApiResponse): void {
   // CloudFront's response-headers policy overrides the handler's values on /api/* too (infra/lib/site.ts).
   Object.assign(headers, LOCAL_SECURITY_HEADERS);
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(body);

@@ -63,7 +63,8 @@ const originCheck = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse,
     if (!STATE_CHANGING.has(event.requestContext.http.method)) return;
     const origin = event.headers.origin;
     if (origin !== undefined) {
-      if (!allowedOrigins(event, deps().config.publicUrl).has(origin)) throw forbidden(Messages.crossOrigin, 'cross_origin');
+      if (!allowedOrigins(event, deps().config.publicUrl).has(origin))
+        throw forbidden(Messages.crossOrigin, 'cross_origin');
       return;
     }
     const site = event.headers['sec-fetch-site'];

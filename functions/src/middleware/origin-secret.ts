@@ -40,7 +40,6 @@ function read(arn: string, region: string): Cached {
   return entry;
 }
 
-
 /**
  * In AWS (ORIGIN_SECRET_ARN set) the API answers only requests that carry CloudFront's origin
  * secret header, so the execute-api endpoint cannot be used to get around the web ACL and the
@@ -48,7 +47,12 @@ function read(arn: string, region: string): Cached {
  * container and again after a mismatch (at most once a minute), so a rotated value is picked up.
  * Locally (unset) there is nothing to check.
  */
-export const originSecretCheck = <C extends Context>(): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, Error, C> => ({
+export const originSecretCheck = <C extends Context>(): middy.MiddlewareObj<
+  APIGatewayProxyEventV2,
+  ApiResponse,
+  Error,
+  C
+> => ({
   before: async (request) => {
     const { originSecretArn, region } = deps().config;
     if (!originSecretArn) return;

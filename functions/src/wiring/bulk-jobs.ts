@@ -10,7 +10,9 @@ import { createJobQueue, eachToQueue } from './jobs.js';
  * Interactive jobs (a user's own drafting, images) keep createJobQueue, so they never wait behind an
  * import. (Its own module, so only the sheets bundle carries the SQS client.)
  */
-export function createBulkJobQueue(config: Pick<Config, 'region' | 'workerFunctionName' | 'bulkJobQueueUrl'>): BulkJobQueue {
+export function createBulkJobQueue(
+  config: Pick<Config, 'region' | 'workerFunctionName' | 'bulkJobQueueUrl'>,
+): BulkJobQueue {
   if (config.bulkJobQueueUrl) return new SqsJobQueue(new SQSClient({ region: config.region }), config.bulkJobQueueUrl);
   return eachToQueue(createJobQueue(config, BULK_JOB_CONCURRENCY));
 }

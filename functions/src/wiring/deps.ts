@@ -53,7 +53,10 @@ async function secretString(secretsManager: () => SecretsManagerClient, arn: str
 }
 
 /** The setup code of a guarded first registration (undefined when none is configured). */
-export function setupCodeLoader(config: Config, secretsManager: () => SecretsManagerClient): FirstAdminGuard['setupCode'] {
+export function setupCodeLoader(
+  config: Config,
+  secretsManager: () => SecretsManagerClient,
+): FirstAdminGuard['setupCode'] {
   if (config.setupCode) return async () => config.setupCode;
   const arn = config.setupCodeSecretArn;
   if (!arn) return undefined;
@@ -84,7 +87,9 @@ export function buildDeps(config: Config = loadConfig()): Deps {
   const secrets: SecretStore = config.localSecretsKey
     ? new EncryptedSecretStore(db, config.tableName, Buffer.from(config.localSecretsKey, 'base64'))
     : new SecretsManagerStore(secretsManager(), config.secretsPrefix);
-  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets, (message, fields) => logger.warn(message, fields));
+  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets, (message, fields) =>
+    logger.warn(message, fields),
+  );
   const signingKey = sessionKeyLoader(config, secretsManager);
   return {
     config,

@@ -9,7 +9,10 @@ import { logger } from '../logger.js';
  * The worker Lambda (async invoke) in AWS; the local server's in-process runner otherwise, where
  * `localConcurrency` bounds the jobs running at once.
  */
-export function createJobQueue(config: Pick<Config, 'region' | 'workerFunctionName'>, localConcurrency?: number): JobQueue {
+export function createJobQueue(
+  config: Pick<Config, 'region' | 'workerFunctionName'>,
+  localConcurrency?: number,
+): JobQueue {
   return config.workerFunctionName
     ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
     : new InProcessJobQueue(

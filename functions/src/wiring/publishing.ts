@@ -22,7 +22,10 @@ function build(): PublishingService {
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
     webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
     imageUrl: imagePreviewPath,
-    onWebhookResult: (r) => (r.ok ? logger.info('webhook delivered', { status: r.status }) : logger.warn('webhook failed', { status: r.status, error: r.error })),
+    onWebhookResult: (r) =>
+      r.ok
+        ? logger.info('webhook delivered', { status: r.status })
+        : logger.warn('webhook failed', { status: r.status, error: r.error }),
     events: businessEvents,
   });
 }

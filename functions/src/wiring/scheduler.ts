@@ -34,7 +34,8 @@ function build(): SchedulerServices {
     config.tableName,
     // Locally the run goes where EventBridge would send it: the job runner (loaded on first fire).
     (run) => runLocalJob({ type: 'generate-and-notify', ...run }),
-    (run, err) => logger.error('Scheduled run failed', { articleId: run.articleId, platform: run.platform, error: err as Error }),
+    (run, err) =>
+      logger.error('Scheduled run failed', { articleId: run.articleId, platform: run.platform, error: err as Error }),
   );
   return { articles, scheduler: timers, restore: () => timers.restore(), stop: () => timers.stopAll() };
 }

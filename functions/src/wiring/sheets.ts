@@ -58,9 +58,12 @@ function build(): SheetsService {
     sheets: new GoogleSheetsClient({ apiUrl: config.googleApiUrl, oauthUrl: config.googleOAuthUrl }),
     articles: articleImport,
     markers: new DynamoImportMarkers(db, config.tableName),
-    ...(googleClientId && googleClientSecret ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } } : {}),
+    ...(googleClientId && googleClientSecret
+      ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } }
+      : {}),
     onRowFailure: (row, error) => logger.error('Spreadsheet row import failed', { row, error: error as Error }),
-    onWriteBackFailure: (error) => logger.warn('Writing import statuses back to the sheet failed', { error: error as Error }),
+    onWriteBackFailure: (error) =>
+      logger.warn('Writing import statuses back to the sheet failed', { error: error as Error }),
   });
 }
 

@@ -11,8 +11,18 @@ import { OpenAiContentGenerator, OpenAiImageGenerator } from '../../src/adapters
 
 describe('aiSettingsFromEnv', () => {
   it('reads OPENAI_API_KEY, OPENAI_BASE_URL, TEXT_MODEL and IMAGE_MODEL', () => {
-    const env = { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', TEXT_MODEL: 't', IMAGE_MODEL: 'i' };
-    expect(aiSettingsFromEnv(undefined, env)).toEqual({ apiKey: 'sk-env', baseURL: 'http://127.0.0.1:9/v1', textModel: 't', imageModel: 'i' });
+    const env = {
+      OPENAI_API_KEY: 'sk-env',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      TEXT_MODEL: 't',
+      IMAGE_MODEL: 'i',
+    };
+    expect(aiSettingsFromEnv(undefined, env)).toEqual({
+      apiKey: 'sk-env',
+      baseURL: 'http://127.0.0.1:9/v1',
+      textModel: 't',
+      imageModel: 'i',
+    });
   });
 
   it('prefers the user’s openai_api_key setting and treats blank values as unset', () => {
@@ -23,7 +33,12 @@ describe('aiSettingsFromEnv', () => {
 
   it('defaults to current models (not the retired gpt-image-1 / DALL·E)', () => {
     const s = aiSettingsFromEnv(undefined, { TEXT_MODEL: ' ', IMAGE_MODEL: '' });
-    expect(s).toEqual({ apiKey: undefined, baseURL: undefined, textModel: DEFAULT_TEXT_MODEL, imageModel: DEFAULT_IMAGE_MODEL });
+    expect(s).toEqual({
+      apiKey: undefined,
+      baseURL: undefined,
+      textModel: DEFAULT_TEXT_MODEL,
+      imageModel: DEFAULT_IMAGE_MODEL,
+    });
     expect(DEFAULT_IMAGE_MODEL).toBe('gpt-image-1.5');
     expect(DEFAULT_TEXT_MODEL).not.toMatch(/^gpt-5-mini$|^gpt-4|^gpt-3/);
   });

@@ -22,7 +22,11 @@ const brief: ArticleBrief = {
 };
 
 const gen = new OfflineContentGenerator();
-const h2s = (md: string) => md.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3));
+const h2s = (md: string) =>
+  md
+    .split('\n')
+    .filter((l) => l.startsWith('## '))
+    .map((l) => l.slice(3));
 
 describe('OfflineContentGenerator blog drafts', () => {
   it('is a structured Markdown article built from the brief, plainly marked as offline', async () => {
@@ -65,9 +69,21 @@ describe('OfflineContentGenerator blog drafts', () => {
   });
 
   it('groups many detail points into four sections and reads lists line by line', async () => {
-    const details = ['- Plan the calendar', '- Write drafts early', '- Review with the team', '- Schedule posts', '- Measure results', '- Repeat monthly'].join('\n');
+    const details = [
+      '- Plan the calendar',
+      '- Write drafts early',
+      '- Review with the team',
+      '- Schedule posts',
+      '- Measure results',
+      '- Repeat monthly',
+    ].join('\n');
     const sections = h2s(await gen.draft({ ...brief, details }, 'blog'));
-    expect(sections.slice(0, 4)).toEqual(['Plan the calendar', 'Review with the team', 'Measure results', 'Repeat monthly']);
+    expect(sections.slice(0, 4)).toEqual([
+      'Plan the calendar',
+      'Review with the team',
+      'Measure results',
+      'Repeat monthly',
+    ]);
   });
 
   it('is deterministic for the same brief and changes with it', async () => {
@@ -97,7 +113,10 @@ describe('OfflineContentGenerator LinkedIn drafts', () => {
       ...brief,
       title: 'Very long title '.repeat(40),
       topic: 'An endless topic '.repeat(60),
-      details: Array.from({ length: 200 }, (_, i) => `Point ${i} is a statement about something quite specific and long.`).join(' '),
+      details: Array.from(
+        { length: 200 },
+        (_, i) => `Point ${i} is a statement about something quite specific and long.`,
+      ).join(' '),
       tags: Array.from({ length: 50 }, (_, i) => `tag number ${i}`),
     };
     const post = await gen.draft(huge, 'linkedin');
@@ -136,7 +155,9 @@ describe('OfflineContentGenerator edits', () => {
     expect(await edit(post, 'add hashtags growth hacking, ai and #DevOps')).toBe(
       'Hook line.\n\nBody text.\n\n#AI #Marketing #GrowthHacking #DevOps',
     );
-    expect(await edit('Hook line.', 'add hashtags')).toBe('Hook line.\n\n#ContentAutomation #Marketing #AI #SocialMedia #SEOTips');
+    expect(await edit('Hook line.', 'add hashtags')).toBe(
+      'Hook line.\n\n#ContentAutomation #Marketing #AI #SocialMedia #SEOTips',
+    );
     expect(await edit('Hook line about #AI.\n\n#AI #Marketing', 'remove the hashtags')).toBe('Hook line about AI.');
   });
 
@@ -145,11 +166,18 @@ describe('OfflineContentGenerator edits', () => {
       'We love startups. Small Teams rock.',
     );
     expect(await edit('Big Teams rock.', 'replace "big teams" with "startups"')).toBe('startups rock.');
-    await expect(edit('Nothing here.', 'replace "missing" with "x"')).rejects.toMatchObject({ code: 'edit_not_applicable' });
+    await expect(edit('Nothing here.', 'replace "missing" with "x"')).rejects.toMatchObject({
+      code: 'edit_not_applicable',
+    });
   });
 
   it('refuses requests that need a language model, even when part of them could be done', async () => {
-    for (const request of ['Make it more formal', 'shorter and more casual', 'Translate to French', 'Rewrite the intro']) {
+    for (const request of [
+      'Make it more formal',
+      'shorter and more casual',
+      'Translate to French',
+      'Rewrite the intro',
+    ]) {
       const err = await edit('Some text. More text.', request).catch((e: unknown) => e);
       expect(err, request).toBeInstanceOf(AiError);
       expect((err as AiError).message).toBe(OFFLINE_EDIT_NEEDS_KEY);
@@ -196,7 +224,10 @@ describe('OfflineImageGenerator', () => {
   });
 
   it('wraps text to whole words over a limited number of lines', () => {
-    expect(wrap('one two three four five', 9, 3)).toEqual({ lines: ['one two', 'three', 'four five'], truncated: false });
+    expect(wrap('one two three four five', 9, 3)).toEqual({
+      lines: ['one two', 'three', 'four five'],
+      truncated: false,
+    });
     const cut = wrap('one two three four five six seven', 9, 2);
     expect(cut.truncated).toBe(true);
     expect(cut.lines).toHaveLength(2);

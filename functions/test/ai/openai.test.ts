@@ -4,7 +4,12 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LINKEDIN_MAX_CHARS } from '@app/shared';
 import { AiError, AiQuotaError, type AiSettings, type ArticleBrief } from '../../src/domain/ai.js';
-import { DEFAULT_EDIT_TIMEOUT_MS, OpenAiContentGenerator, OpenAiImageGenerator, retryDelay } from '../../src/adapters/ai/openai.js';
+import {
+  DEFAULT_EDIT_TIMEOUT_MS,
+  OpenAiContentGenerator,
+  OpenAiImageGenerator,
+  retryDelay,
+} from '../../src/adapters/ai/openai.js';
 import { longLinkedInPost, QUOTA_MESSAGE, startFakeOpenAi, type FakeOpenAi } from '../fakes/openai.js';
 
 const brief: ArticleBrief = {
@@ -166,7 +171,9 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     // The first answer is a 500 after 1.5 s; with a 1.6 s budget, a retry could not finish in time.
     fake.setMode('server_error', { times: 1, delayMs: 1500 });
     const started = Date.now();
-    const err = await failure(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).draft(brief, 'blog'));
+    const err = await failure(
+      new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).draft(brief, 'blog'),
+    );
     expect((err as AiError).code).toBe('ai_server_error');
     expect(fake.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(1600);
@@ -174,11 +181,22 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     // Images too; with time left, the retry is made (and succeeds).
     fake.reset();
     fake.setMode('server_error', { times: 1, delayMs: 1500 });
-    expect((await failure(new OpenAiImageGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).generate({ brief, description: 'a desk' }))).message).toMatch(/HTTP 500/);
+    expect(
+      (
+        await failure(
+          new OpenAiImageGenerator(settings(), { retryDelayMs: 10, budgetMs: 1600 }).generate({
+            brief,
+            description: 'a desk',
+          }),
+        )
+      ).message,
+    ).toMatch(/HTTP 500/);
     expect(fake.requests).toHaveLength(1);
     fake.reset();
     fake.setMode('server_error', { times: 1, delayMs: 200 });
-    await expect(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 10_000 }).draft(brief, 'blog')).resolves.toContain('Fake answer');
+    await expect(
+      new OpenAiContentGenerator(settings(), { retryDelayMs: 10, budgetMs: 10_000 }).draft(brief, 'blog'),
+    ).resolves.toContain('Fake answer');
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -223,12 +241,24 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
   it('an in-request GPT edit gets its own short timeout and no retry, so it ends before the API function does', async () => {
     fake.setMode('slow', { delayMs: 1500 });
     // The fake answers after 1.5 s: with the 120 s text timeout the edit would succeed.
-    const edit = new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({ brief, platform: 'blog', content: 'Old.', request: 'Shorter' });
+    const edit = new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({
+      brief,
+      platform: 'blog',
+      content: 'Old.',
+      request: 'Shorter',
+    });
     const err = await failure(edit);
     expect((err as AiError).code).toBe('ai_timeout');
     expect(err.message).toBe('OpenAI did not answer within 1 s. Try again in a moment.');
     fake.setMode('server_error', { times: 1 });
-    const again = await failure(new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({ brief, platform: 'blog', content: 'Old.', request: 'Shorter' }));
+    const again = await failure(
+      new OpenAiContentGenerator(settings(), { retryDelayMs: 10, editTimeoutMs: 200 }).edit({
+        brief,
+        platform: 'blog',
+        content: 'Old.',
+        request: 'Shorter',
+      }),
+    );
     expect((again as AiError).code).toBe('ai_server_error');
     expect(fake.requests).toHaveLength(2); // one per edit: no retry
     expect(DEFAULT_EDIT_TIMEOUT_MS).toBeLessThan(25_000); // the API functions' timeout (infra/lib/api-function.ts)
@@ -308,7 +338,9 @@ describe('the fake OpenAI speaks the documented shapes', () => {
 
   it('refuses the sizes of retired DALL·E models', async () => {
     const client = new OpenAI({ apiKey: fake.apiKey, baseURL: fake.url, maxRetries: 0 });
-    await expect(client.images.generate({ model: 'gpt-image-1.5', prompt: 'x', size: '1792x1024' })).rejects.toMatchObject({
+    await expect(
+      client.images.generate({ model: 'gpt-image-1.5', prompt: 'x', size: '1792x1024' }),
+    ).rejects.toMatchObject({
       status: 400,
       code: 'invalid_value',
     });

@@ -42,13 +42,9 @@ describe('fitToLength', () => {
 
 describe('hashtagsFor', () => {
   it('CamelCases, deduplicates case-insensitively, skips empty and numeric ones, and stops at five', () => {
-    expect(hashtagsFor(['content automation', 'AI', 'ai', 'e-commerce', '2026', '', '  ', 'social media', 'seo', 'more'])).toEqual([
-      '#ContentAutomation',
-      '#AI',
-      '#ECommerce',
-      '#SocialMedia',
-      '#Seo',
-    ]);
+    expect(
+      hashtagsFor(['content automation', 'AI', 'ai', 'e-commerce', '2026', '', '  ', 'social media', 'seo', 'more']),
+    ).toEqual(['#ContentAutomation', '#AI', '#ECommerce', '#SocialMedia', '#Seo']);
   });
 });
 

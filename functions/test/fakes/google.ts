@@ -43,9 +43,26 @@ export const GOOGLE_SCOPE = {
   spreadsheets: 'https://www.googleapis.com/auth/spreadsheets',
 } as const;
 
-const SEND_SCOPES = [GOOGLE_SCOPE.gmailSend, 'https://www.googleapis.com/auth/gmail.compose', 'https://www.googleapis.com/auth/gmail.modify', 'https://mail.google.com/'];
-const DRIVE_LIST_SCOPES = [GOOGLE_SCOPE.drive, GOOGLE_SCOPE.driveReadonly, GOOGLE_SCOPE.driveMetadataReadonly, 'https://www.googleapis.com/auth/drive.metadata', GOOGLE_SCOPE.driveFile];
-const SHEETS_READ_SCOPES = [GOOGLE_SCOPE.spreadsheets, GOOGLE_SCOPE.spreadsheetsReadonly, GOOGLE_SCOPE.drive, GOOGLE_SCOPE.driveReadonly, GOOGLE_SCOPE.driveFile];
+const SEND_SCOPES = [
+  GOOGLE_SCOPE.gmailSend,
+  'https://www.googleapis.com/auth/gmail.compose',
+  'https://www.googleapis.com/auth/gmail.modify',
+  'https://mail.google.com/',
+];
+const DRIVE_LIST_SCOPES = [
+  GOOGLE_SCOPE.drive,
+  GOOGLE_SCOPE.driveReadonly,
+  GOOGLE_SCOPE.driveMetadataReadonly,
+  'https://www.googleapis.com/auth/drive.metadata',
+  GOOGLE_SCOPE.driveFile,
+];
+const SHEETS_READ_SCOPES = [
+  GOOGLE_SCOPE.spreadsheets,
+  GOOGLE_SCOPE.spreadsheetsReadonly,
+  GOOGLE_SCOPE.drive,
+  GOOGLE_SCOPE.driveReadonly,
+  GOOGLE_SCOPE.driveFile,
+];
 const SHEETS_WRITE_SCOPES = [GOOGLE_SCOPE.spreadsheets, GOOGLE_SCOPE.drive, GOOGLE_SCOPE.driveFile];
 
 export const SPREADSHEET_MIME = 'application/vnd.google-apps.spreadsheet';
@@ -154,10 +171,31 @@ interface AccessGrant {
 
 export function defaultDriveFiles(): FakeDriveFile[] {
   return [
-    { id: 'sheet-content-plan', name: 'Content plan 2025', mimeType: SPREADSHEET_MIME, modifiedTime: '2025-06-30T08:00:00.000Z' },
-    { id: 'sheet-old-ideas', name: 'Old ideas', mimeType: SPREADSHEET_MIME, trashed: true, modifiedTime: '2024-01-10T08:00:00.000Z' },
-    { id: 'doc-notes', name: 'Meeting notes', mimeType: 'application/vnd.google-apps.document', modifiedTime: '2025-06-01T08:00:00.000Z' },
-    { id: 'sheet-editorial', name: 'Editorial calendar', mimeType: SPREADSHEET_MIME, modifiedTime: '2025-05-20T08:00:00.000Z' },
+    {
+      id: 'sheet-content-plan',
+      name: 'Content plan 2025',
+      mimeType: SPREADSHEET_MIME,
+      modifiedTime: '2025-06-30T08:00:00.000Z',
+    },
+    {
+      id: 'sheet-old-ideas',
+      name: 'Old ideas',
+      mimeType: SPREADSHEET_MIME,
+      trashed: true,
+      modifiedTime: '2024-01-10T08:00:00.000Z',
+    },
+    {
+      id: 'doc-notes',
+      name: 'Meeting notes',
+      mimeType: 'application/vnd.google-apps.document',
+      modifiedTime: '2025-06-01T08:00:00.000Z',
+    },
+    {
+      id: 'sheet-editorial',
+      name: 'Editorial calendar',
+      mimeType: SPREADSHEET_MIME,
+      modifiedTime: '2025-05-20T08:00:00.000Z',
+    },
     { id: 'sheet-archive', name: 'Archive 2024', mimeType: SPREADSHEET_MIME, modifiedTime: '2024-12-31T08:00:00.000Z' },
   ];
 }
@@ -177,14 +215,27 @@ export function defaultSpreadsheets(): Record<string, FakeSpreadsheet> {
         Notes: [['Only notes here']],
       },
     },
-    'sheet-editorial': { title: 'Editorial calendar', sheets: { Sheet1: [['Title', 'Topic'], ['Q3 roadmap', 'Planning']] } },
+    'sheet-editorial': {
+      title: 'Editorial calendar',
+      sheets: {
+        Sheet1: [
+          ['Title', 'Topic'],
+          ['Q3 roadmap', 'Planning'],
+        ],
+      },
+    },
     'sheet-archive': { title: 'Archive 2024', sheets: { Sheet1: [] } },
     'sheet-old-ideas': { title: 'Old ideas', sheets: { Sheet1: [['Title'], ['Stale idea']] } },
   };
 }
 
 export async function startFakeGoogle(
-  options: { client?: Partial<FakeGoogleClient>; files?: FakeDriveFile[]; spreadsheets?: Record<string, FakeSpreadsheet>; drivePageSize?: number } = {},
+  options: {
+    client?: Partial<FakeGoogleClient>;
+    files?: FakeDriveFile[];
+    spreadsheets?: Record<string, FakeSpreadsheet>;
+    drivePageSize?: number;
+  } = {},
 ): Promise<FakeGoogle> {
   const client: FakeGoogleClient = {
     clientId: '123456789012-fakeclient.apps.googleusercontent.com',
@@ -217,8 +268,17 @@ export async function startFakeGoogle(
     return token;
   };
 
-  function apiError(res: ServerResponse, code: number, message: string, status: string, reason: string, extra: Record<string, string> = {}) {
-    sendJson(res, code, { error: { code, message, errors: [{ message, domain: 'global', reason, ...extra }], status } });
+  function apiError(
+    res: ServerResponse,
+    code: number,
+    message: string,
+    status: string,
+    reason: string,
+    extra: Record<string, string> = {},
+  ) {
+    sendJson(res, code, {
+      error: { code, message, errors: [{ message, domain: 'global', reason, ...extra }], status },
+    });
   }
 
   /** The access grant, or undefined after answering 401/403. */
@@ -237,7 +297,13 @@ export async function startFakeGoogle(
       return undefined;
     }
     if (!grant.scopes.some((s) => scopes.includes(s))) {
-      apiError(res, 403, 'Request had insufficient authentication scopes.', 'PERMISSION_DENIED', 'insufficientPermissions');
+      apiError(
+        res,
+        403,
+        'Request had insufficient authentication scopes.',
+        'PERMISSION_DENIED',
+        'insufficientPermissions',
+      );
       return undefined;
     }
     return grant;
@@ -256,18 +322,34 @@ export async function startFakeGoogle(
   const oauthAuth = (res: ServerResponse, url: URL) => {
     const q = url.searchParams;
     if (q.get('client_id') !== client.clientId) {
-      return sendHtml(res, 401, '<html><body><h1>Access blocked: Authorization Error</h1><p>The OAuth client was not found.</p><p>Error 401: invalid_client</p></body></html>');
+      return sendHtml(
+        res,
+        401,
+        '<html><body><h1>Access blocked: Authorization Error</h1><p>The OAuth client was not found.</p><p>Error 401: invalid_client</p></body></html>',
+      );
     }
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!validRedirect(redirectUri, client.redirectUris)) {
-      return sendHtml(res, 400, "<html><body><h1>Access blocked: This app's request is invalid</h1><p>Error 400: redirect_uri_mismatch</p></body></html>");
+      return sendHtml(
+        res,
+        400,
+        "<html><body><h1>Access blocked: This app's request is invalid</h1><p>Error 400: redirect_uri_mismatch</p></body></html>",
+      );
     }
     if (q.get('response_type') !== 'code') {
-      return sendHtml(res, 400, '<html><body><p>Error 400: invalid_request</p><p>Invalid response_type</p></body></html>');
+      return sendHtml(
+        res,
+        400,
+        '<html><body><p>Error 400: invalid_request</p><p>Invalid response_type</p></body></html>',
+      );
     }
     const scopes = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
     if (scopes.length === 0) {
-      return sendHtml(res, 400, '<html><body><p>Error 400: invalid_request</p><p>Missing required parameter: scope</p></body></html>');
+      return sendHtml(
+        res,
+        400,
+        '<html><body><p>Error 400: invalid_request</p><p>Missing required parameter: scope</p></body></html>',
+      );
     }
     const target = new URL(redirectUri);
     const state = q.get('state');
@@ -299,12 +381,16 @@ export async function startFakeGoogle(
     const form = formBody(req, raw);
     record.body = mask(form, ['client_secret', 'code', 'refresh_token', 'code_verifier']);
     const auth = clientAuth(req, form);
-    if (auth.id !== client.clientId) return sendJson(res, 401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
-    if (auth.secret !== client.clientSecret) return sendJson(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+    if (auth.id !== client.clientId)
+      return sendJson(res, 401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
+    if (auth.secret !== client.clientSecret)
+      return sendJson(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
     if (form.grant_type === 'authorization_code') {
       const grant = form.code ? codes.get(form.code) : undefined;
-      if (!grant || grant.used) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'Malformed auth code.' });
-      if (grant.redirectUri !== form.redirect_uri) return sendJson(res, 400, { error: 'redirect_uri_mismatch', error_description: 'Bad Request' });
+      if (!grant || grant.used)
+        return sendJson(res, 400, { error: 'invalid_grant', error_description: 'Malformed auth code.' });
+      if (grant.redirectUri !== form.redirect_uri)
+        return sendJson(res, 400, { error: 'redirect_uri_mismatch', error_description: 'Bad Request' });
       grant.used = true;
       const body: Record<string, unknown> = {
         access_token: newAccessToken(grant.scopes),
@@ -323,9 +409,17 @@ export async function startFakeGoogle(
       if (mode === 'revoked' || !stored || stored.revoked) {
         return sendJson(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       }
-      return sendJson(res, 200, { access_token: newAccessToken(stored.scopes), expires_in: 3599, scope: stored.scopes.join(' '), token_type: 'Bearer' });
+      return sendJson(res, 200, {
+        access_token: newAccessToken(stored.scopes),
+        expires_in: 3599,
+        scope: stored.scopes.join(' '),
+        token_type: 'Bearer',
+      });
     }
-    return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${form.grant_type ?? ''}` });
+    return sendJson(res, 400, {
+      error: 'unsupported_grant_type',
+      error_description: `Invalid grant_type: ${form.grant_type ?? ''}`,
+    });
   };
 
   const gmailSend = (req: IncomingMessage, res: ServerResponse, raw: Buffer, userId: string) => {
@@ -338,13 +432,25 @@ export async function startFakeGoogle(
       return apiError(res, 400, "Invalid value at 'message.raw'", 'INVALID_ARGUMENT', 'invalidArgument');
     }
     if (!/^[A-Za-z0-9+/_=-]+$/.test(body.raw)) {
-      return apiError(res, 400, "Invalid value at 'message.raw' (TYPE_BYTES), Base64 decoding failed", 'INVALID_ARGUMENT', 'invalidArgument');
+      return apiError(
+        res,
+        400,
+        "Invalid value at 'message.raw' (TYPE_BYTES), Base64 decoding failed",
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+      );
     }
     const text = Buffer.from(body.raw, 'base64url').toString('utf8');
     const mime = parseMime(text);
-    const recipients = [mime.to, mime.headers.cc ?? '', mime.headers.bcc ?? ''].join(',').split(',').map((s) => s.trim()).filter(Boolean);
-    if (recipients.length === 0) return apiError(res, 400, 'Recipient address required', 'INVALID_ARGUMENT', 'invalidArgument');
-    if (recipients.some((r) => !/@/.test(r))) return apiError(res, 400, 'Invalid To header', 'INVALID_ARGUMENT', 'invalidArgument');
+    const recipients = [mime.to, mime.headers.cc ?? '', mime.headers.bcc ?? '']
+      .join(',')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (recipients.length === 0)
+      return apiError(res, 400, 'Recipient address required', 'INVALID_ARGUMENT', 'invalidArgument');
+    if (recipients.some((r) => !/@/.test(r)))
+      return apiError(res, 400, 'Invalid To header', 'INVALID_ARGUMENT', 'invalidArgument');
     const id = randomBytes(8).toString('hex');
     const message: SentMessage = {
       id,
@@ -366,17 +472,32 @@ export async function startFakeGoogle(
     if (!authorize(req, res, DRIVE_LIST_SCOPES)) return;
     const q = url.searchParams.get('q') ?? '';
     const filter = parseDriveQuery(q);
-    if (!filter) return apiError(res, 400, 'Invalid Value', 'INVALID_ARGUMENT', 'invalid', { location: 'q', locationType: 'parameter' });
+    if (!filter)
+      return apiError(res, 400, 'Invalid Value', 'INVALID_ARGUMENT', 'invalid', {
+        location: 'q',
+        locationType: 'parameter',
+      });
     const pageSizeParam = url.searchParams.get('pageSize');
     const requested = pageSizeParam === null ? 100 : Number(pageSizeParam);
     if (!Number.isInteger(requested) || requested < 1 || requested > 1000) {
-      return apiError(res, 400, `Invalid value '${pageSizeParam}'. Values must be within the range: [1, 1000]`, 'INVALID_ARGUMENT', 'invalid', { location: 'pageSize', locationType: 'parameter' });
+      return apiError(
+        res,
+        400,
+        `Invalid value '${pageSizeParam}'. Values must be within the range: [1, 1000]`,
+        'INVALID_ARGUMENT',
+        'invalid',
+        { location: 'pageSize', locationType: 'parameter' },
+      );
     }
     let offset = 0;
     const pageToken = url.searchParams.get('pageToken');
     if (pageToken) {
       const decoded = /^offset:(\d+)$/.exec(Buffer.from(pageToken, 'base64url').toString('utf8'));
-      if (!decoded) return apiError(res, 400, 'Invalid Value', 'INVALID_ARGUMENT', 'invalid', { location: 'pageToken', locationType: 'parameter' });
+      if (!decoded)
+        return apiError(res, 400, 'Invalid Value', 'INVALID_ARGUMENT', 'invalid', {
+          location: 'pageToken',
+          locationType: 'parameter',
+        });
       offset = Number(decoded[1]);
     }
     let matches = api.files.filter(filter);
@@ -385,14 +506,22 @@ export async function startFakeGoogle(
       const [key, dir] = orderBy.split(',')[0]!.trim().split(/\s+/) as [string, string?];
       const field = key === 'modifiedTime' || key === 'name' || key === 'createdTime' ? key : undefined;
       if (field) {
-        matches = [...matches].sort((a, b) => String(a[field] ?? '').localeCompare(String(b[field] ?? '')) * (dir === 'desc' ? -1 : 1));
+        matches = [...matches].sort(
+          (a, b) => String(a[field] ?? '').localeCompare(String(b[field] ?? '')) * (dir === 'desc' ? -1 : 1),
+        );
       }
     }
     const size = Math.min(requested, api.drivePageSize);
     const page = matches.slice(offset, offset + size);
-    const next = offset + size < matches.length ? Buffer.from(`offset:${offset + size}`).toString('base64url') : undefined;
+    const next =
+      offset + size < matches.length ? Buffer.from(`offset:${offset + size}`).toString('base64url') : undefined;
     const fields = url.searchParams.get('fields');
-    const fileFields = fields ? /files\(([^)]*)\)/.exec(fields)?.[1]?.split(',').map((f) => f.trim()) : undefined;
+    const fileFields = fields
+      ? /files\(([^)]*)\)/
+          .exec(fields)?.[1]
+          ?.split(',')
+          .map((f) => f.trim())
+      : undefined;
     const shape = (f: FakeDriveFile): Record<string, unknown> => {
       const full: Record<string, unknown> = {
         kind: 'drive#file',
@@ -405,7 +534,12 @@ export async function startFakeGoogle(
         parents: f.parents ?? ['root'],
         webViewLink: `https://docs.google.com/spreadsheets/d/${f.id}/edit`,
       };
-      const keep = fileFields && !fileFields.includes('*') ? fileFields : fields === '*' ? Object.keys(full) : ['kind', 'id', 'name', 'mimeType'];
+      const keep =
+        fileFields && !fileFields.includes('*')
+          ? fileFields
+          : fields === '*'
+            ? Object.keys(full)
+            : ['kind', 'id', 'name', 'mimeType'];
       return Object.fromEntries(Object.entries(full).filter(([k]) => keep.includes(k)));
     };
     const all: Record<string, unknown> = {
@@ -414,11 +548,24 @@ export async function startFakeGoogle(
       incompleteSearch: false,
       files: page.map(shape),
     };
-    const top = fields && fields !== '*' ? fields.replace(/\([^)]*\)/g, '').split(',').map((f) => f.trim()) : undefined;
+    const top =
+      fields && fields !== '*'
+        ? fields
+            .replace(/\([^)]*\)/g, '')
+            .split(',')
+            .map((f) => f.trim())
+        : undefined;
     return sendJson(res, 200, top ? Object.fromEntries(Object.entries(all).filter(([k]) => top.includes(k))) : all);
   };
 
-  const sheets = (req: IncomingMessage, res: ServerResponse, url: URL, raw: Buffer, api: FakeGoogle, record: RecordedGoogleRequest) => {
+  const sheets = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    raw: Buffer,
+    api: FakeGoogle,
+    record: RecordedGoogleRequest,
+  ) => {
     const match = /^\/v4\/spreadsheets\/([^/]+)(?:\/values\/(.+))?$/.exec(url.pathname);
     if (!match) return false;
     const id = decodeURIComponent(match[1]!);
@@ -475,7 +622,15 @@ export async function startFakeGoogle(
     if (req.method === 'PUT') {
       const option = url.searchParams.get('valueInputOption');
       if (option !== 'RAW' && option !== 'USER_ENTERED') {
-        apiError(res, 400, option ? `Invalid value at 'value_input_option' (${option})` : "'valueInputOption' is required but not specified", 'INVALID_ARGUMENT', 'badRequest');
+        apiError(
+          res,
+          400,
+          option
+            ? `Invalid value at 'value_input_option' (${option})`
+            : "'valueInputOption' is required but not specified",
+          'INVALID_ARGUMENT',
+          'badRequest',
+        );
         return true;
       }
       if (book.viewOnly) {
@@ -486,16 +641,32 @@ export async function startFakeGoogle(
       record.body = body;
       const where = rangeText.includes('!') ? rangeText : `${quoteSheet(range.sheet)}!${rangeText}`;
       if (typeof body?.range === 'string' && !sameRange(parseRange(body.range, book), range)) {
-        apiError(res, 400, `Requested range [${where}] doesn't match the range in the body [${body.range}]`, 'INVALID_ARGUMENT', 'badRequest');
+        apiError(
+          res,
+          400,
+          `Requested range [${where}] doesn't match the range in the body [${body.range}]`,
+          'INVALID_ARGUMENT',
+          'badRequest',
+        );
         return true;
       }
       const major = body?.majorDimension ?? 'ROWS';
       if (major !== 'ROWS' && major !== 'COLUMNS') {
-        apiError(res, 400, `Invalid value at 'data.major_dimension' (${String(major)})`, 'INVALID_ARGUMENT', 'badRequest');
+        apiError(
+          res,
+          400,
+          `Invalid value at 'data.major_dimension' (${String(major)})`,
+          'INVALID_ARGUMENT',
+          'badRequest',
+        );
         return true;
       }
       const given: unknown = body?.values ?? [];
-      const valid = Array.isArray(given) && given.every((r) => Array.isArray(r) && r.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)));
+      const valid =
+        Array.isArray(given) &&
+        given.every(
+          (r) => Array.isArray(r) && r.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+        );
       if (!valid) {
         apiError(res, 400, "Invalid value at 'data.values'", 'INVALID_ARGUMENT', 'badRequest');
         return true;
@@ -507,11 +678,23 @@ export async function startFakeGoogle(
       const height = rowsMajor.length;
       const width = Math.max(0, ...rowsMajor.map((r) => r.length));
       if (range.r2 !== undefined && range.r1 + height - 1 > range.r2) {
-        apiError(res, 400, `Requested writing within range [${where}], but tried writing to row [${range.r2 + 1}]`, 'INVALID_ARGUMENT', 'badRequest');
+        apiError(
+          res,
+          400,
+          `Requested writing within range [${where}], but tried writing to row [${range.r2 + 1}]`,
+          'INVALID_ARGUMENT',
+          'badRequest',
+        );
         return true;
       }
       if (range.c2 !== undefined && range.c1 + width - 1 > range.c2) {
-        apiError(res, 400, `Requested writing within range [${where}], but tried writing to column [${a1(range.c2 + 1, 1).replace(/\d+$/, '')}]`, 'INVALID_ARGUMENT', 'badRequest');
+        apiError(
+          res,
+          400,
+          `Requested writing within range [${where}], but tried writing to column [${a1(range.c2 + 1, 1).replace(/\d+$/, '')}]`,
+          'INVALID_ARGUMENT',
+          'badRequest',
+        );
         return true;
       }
       // null (and, after transposing, a missing cell) leaves the cell as it is; "" empties it.
@@ -542,13 +725,21 @@ export async function startFakeGoogle(
         });
         if (any) rowsWritten++;
       });
-      sheetUpdates.push({ spreadsheetId: id, range: rangeText, valueInputOption: option, majorDimension: major, values });
+      sheetUpdates.push({
+        spreadsheetId: id,
+        range: rangeText,
+        valueInputOption: option,
+        majorDimension: major,
+        values,
+      });
       sendJson(res, 200, {
         spreadsheetId: id,
         updatedRange: cellsWritten
           ? `${quoteSheet(range.sheet)}!${a1(left, top)}${cellsWritten > 1 ? `:${a1(right, bottom)}` : ''}`
           : `${quoteSheet(range.sheet)}!${a1(range.c1, range.r1)}`,
-        ...(cellsWritten ? { updatedRows: rowsWritten, updatedColumns: columnsWritten.size, updatedCells: cellsWritten } : {}),
+        ...(cellsWritten
+          ? { updatedRows: rowsWritten, updatedColumns: columnsWritten.size, updatedCells: cellsWritten }
+          : {}),
       });
       return true;
     }
@@ -595,11 +786,17 @@ export async function startFakeGoogle(
   };
 
   const server = await listen((req, res, raw, url) => {
-    const record: RecordedGoogleRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: safeHeaders(req) };
+    const record: RecordedGoogleRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: safeHeaders(req),
+    };
     requests.push(record);
-    if (mode === 'down') return apiError(res, 503, 'The service is currently unavailable.', 'UNAVAILABLE', 'backendError');
+    if (mode === 'down')
+      return apiError(res, 503, 'The service is currently unavailable.', 'UNAVAILABLE', 'backendError');
     const path = url.pathname;
-    if (req.method === 'GET' && ['/auth', '/o/oauth2/auth', '/o/oauth2/v2/auth'].includes(path)) return oauthAuth(res, url);
+    if (req.method === 'GET' && ['/auth', '/o/oauth2/auth', '/o/oauth2/v2/auth'].includes(path))
+      return oauthAuth(res, url);
     if (req.method === 'POST' && ['/token', '/o/oauth2/token'].includes(path)) return oauthToken(req, res, raw, record);
     if (req.method === 'POST' && path === '/revoke') {
       const token = formBody(req, raw).token ?? url.searchParams.get('token') ?? '';
@@ -657,7 +854,10 @@ export function parseDriveQuery(q: string): ((f: FakeDriveFile) => boolean) | un
   const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
   const predicates: ((f: FakeDriveFile) => boolean)[] = [];
   for (const raw of terms) {
-    const term = raw.trim().replace(/^\((.*)\)$/, '$1').trim();
+    const term = raw
+      .trim()
+      .replace(/^\((.*)\)$/, '$1')
+      .trim();
     let m: RegExpExecArray | null;
     if ((m = new RegExp(`^mimeType\\s*(=|!=)\\s*${str}$`).exec(term))) {
       const [, op, value] = m as unknown as [string, string, string];
@@ -710,7 +910,8 @@ function columnNumber(letters: string): number {
 
 function a1(column: number, row: number): string {
   let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return `${letters}${row}`;
 }
 
@@ -719,7 +920,10 @@ function quoteSheet(title: string): string {
 }
 
 /** A1 notation: "Sheet1!A1:D5", "'My sheet'!A:D", "Sheet1", "A1:B2" (first sheet), "2:5", "B3". */
-function parseRange(text: string, book: FakeSpreadsheet): { sheet: string; r1: number; c1: number; r2?: number; c2?: number } | undefined {
+function parseRange(
+  text: string,
+  book: FakeSpreadsheet,
+): { sheet: string; r1: number; c1: number; r2?: number; c2?: number } | undefined {
   const titles = Object.keys(book.sheets);
   let sheet: string | undefined;
   let cells = text;

@@ -55,14 +55,32 @@ export function holdAnswer(res: ServerResponse, hold: AnswerHold): void {
   }) as ServerResponse['end'];
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': Buffer.byteLength(html), ...headers });
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=UTF-8',
+    'Content-Length': Buffer.byteLength(html),
+    ...headers,
+  });
   res.end(html);
 }
 

@@ -34,7 +34,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearer, formBody, holdAnswer, jsonBody, listen, redirect, safeHeaders, sendHtml, sendJson, type AnswerHold } from './http-helpers.js';
+import {
+  bearer,
+  formBody,
+  holdAnswer,
+  jsonBody,
+  listen,
+  redirect,
+  safeHeaders,
+  sendHtml,
+  sendJson,
+  type AnswerHold,
+} from './http-helpers.js';
 import { trackSecret } from '../helpers/secrets.js';
 
 export interface FakeLinkedInApp {
@@ -58,7 +69,13 @@ export interface FakeLinkedInOrganization {
   id: string;
   name: string;
   vanityName: string;
-  role: 'ADMINISTRATOR' | 'DIRECT_SPONSORED_CONTENT_POSTER' | 'CONTENT_ADMIN' | 'ANALYST' | 'RECRUITING_POSTER' | 'LEAD_GEN_FORMS_MANAGER';
+  role:
+    | 'ADMINISTRATOR'
+    | 'DIRECT_SPONSORED_CONTENT_POSTER'
+    | 'CONTENT_ADMIN'
+    | 'ANALYST'
+    | 'RECRUITING_POSTER'
+    | 'LEAD_GEN_FORMS_MANAGER';
   state: 'APPROVED' | 'REQUESTED' | 'REJECTED' | 'REVOKED';
 }
 
@@ -136,7 +153,11 @@ interface Token {
 }
 
 export async function startFakeLinkedIn(
-  options: { app?: Partial<FakeLinkedInApp>; member?: Partial<FakeLinkedInMember>; organizations?: FakeLinkedInOrganization[] } = {},
+  options: {
+    app?: Partial<FakeLinkedInApp>;
+    member?: Partial<FakeLinkedInMember>;
+    organizations?: FakeLinkedInOrganization[];
+  } = {},
 ): Promise<FakeLinkedIn> {
   const app: FakeLinkedInApp = {
     clientId: '86fakeclientid',
@@ -198,7 +219,12 @@ export async function startFakeLinkedIn(
   function versioned(req: IncomingMessage, res: ServerResponse): string | undefined {
     const version = req.headers['linkedin-version'];
     if (typeof version !== 'string' || !/^\d{6}(\.\d{2})?$/.test(version)) {
-      apiError(res, 400, 'VERSION_MISSING', 'A version must be present. Please specify a version by adding the LinkedIn-Version header.');
+      apiError(
+        res,
+        400,
+        'VERSION_MISSING',
+        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+      );
       return undefined;
     }
     if (req.headers['x-restli-protocol-version'] !== '2.0.0') {
@@ -215,7 +241,11 @@ export async function startFakeLinkedIn(
     }
     const orgId = typeof author === 'string' ? /^urn:li:organization:(\d+)$/.exec(author)?.[1] : undefined;
     const org = organizations.find((o) => o.id === orgId);
-    if (!org || org.state !== 'APPROVED' || !['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMIN'].includes(org.role)) {
+    if (
+      !org ||
+      org.state !== 'APPROVED' ||
+      !['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMIN'].includes(org.role)
+    ) {
       return 'author';
     }
     return grant.scopes.includes('w_organization_social') ? undefined : 'w_organization_social';
@@ -235,9 +265,18 @@ export async function startFakeLinkedIn(
       const q = url.searchParams;
       const clientId = q.get('client_id');
       const redirectUri = q.get('redirect_uri') ?? '';
-      if (clientId !== app.clientId) return sendHtml(res, 400, '<html><body><h1>Bummer, something went wrong.</h1><p>Invalid client_id</p></body></html>');
+      if (clientId !== app.clientId)
+        return sendHtml(
+          res,
+          400,
+          '<html><body><h1>Bummer, something went wrong.</h1><p>Invalid client_id</p></body></html>',
+        );
       if (!validRedirect(redirectUri, app.redirectUris)) {
-        return sendHtml(res, 400, '<html><body><h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p></body></html>');
+        return sendHtml(
+          res,
+          400,
+          '<html><body><h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p></body></html>',
+        );
       }
       const target = new URL(redirectUri);
       const state = q.get('state');
@@ -252,7 +291,10 @@ export async function startFakeLinkedIn(
       const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
       const unknown = scopes.find((s) => !app.scopes.includes(s));
       if (scopes.length === 0 || unknown) {
-        return answer({ error: 'unauthorized_scope_error', error_description: `Scope "${unknown ?? ''}" is not authorized for your application` });
+        return answer({
+          error: 'unauthorized_scope_error',
+          error_description: `Scope "${unknown ?? ''}" is not authorized for your application`,
+        });
       }
       if (mode === 'cancel') {
         return answer({ error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization' });
@@ -264,15 +306,25 @@ export async function startFakeLinkedIn(
     }
     if (path === '/oauth/v2/accessToken' && method === 'POST') {
       const form = formBody(req, raw);
-      record.body = { ...form, ...(form.client_secret ? { client_secret: '***' } : {}), ...(form.code ? { code: '***' } : {}) };
+      record.body = {
+        ...form,
+        ...(form.client_secret ? { client_secret: '***' } : {}),
+        ...(form.code ? { code: '***' } : {}),
+      };
       if (form.client_id !== app.clientId || form.client_secret !== app.clientSecret) {
         return sendJson(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
       }
       if (form.grant_type !== 'authorization_code') {
-        return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: 'The provided grant_type is not supported' });
+        return sendJson(res, 400, {
+          error: 'unsupported_grant_type',
+          error_description: 'The provided grant_type is not supported',
+        });
       }
       if (!form.redirect_uri) {
-        return sendJson(res, 400, { error: 'invalid_request', error_description: 'A required parameter "redirect_uri" is missing' });
+        return sendJson(res, 400, {
+          error: 'invalid_request',
+          error_description: 'A required parameter "redirect_uri" is missing',
+        });
       }
       const grant = form.code ? codes.get(form.code) : undefined;
       if (!grant || grant.used || grant.expiresAt <= Date.now()) {
@@ -290,18 +342,30 @@ export async function startFakeLinkedIn(
       }
       grant.used = true;
       const accessToken = issueToken(grant.scopes);
-      return sendJson(res, 200, { access_token: accessToken, expires_in: 5_184_000, scope: grant.scopes.join(','), token_type: 'Bearer' });
+      return sendJson(res, 200, {
+        access_token: accessToken,
+        expires_in: 5_184_000,
+        scope: grant.scopes.join(','),
+        token_type: 'Bearer',
+      });
     }
 
     // ---- API ----
     if (path === '/v2/userinfo' && method === 'GET') {
       const grant = authorize(req, res);
       if (!grant) return;
-      if (!grant.scopes.includes('openid')) return apiError(res, 403, 'ACCESS_DENIED', 'Not enough permissions to access: userinfo.GET.NO_VERSION', 100);
+      if (!grant.scopes.includes('openid'))
+        return apiError(res, 403, 'ACCESS_DENIED', 'Not enough permissions to access: userinfo.GET.NO_VERSION', 100);
       return sendJson(res, 200, {
         sub: member.sub,
         ...(grant.scopes.includes('profile')
-          ? { name: member.name, given_name: member.givenName, family_name: member.familyName, picture: `${base}/media/${member.sub}.jpg`, locale: { country: 'DE', language: 'de' } }
+          ? {
+              name: member.name,
+              given_name: member.givenName,
+              family_name: member.familyName,
+              picture: `${base}/media/${member.sub}.jpg`,
+              locale: { country: 'DE', language: 'de' },
+            }
           : {}),
         ...(grant.scopes.includes('email') ? { email: member.email, email_verified: true } : {}),
       });
@@ -314,15 +378,31 @@ export async function startFakeLinkedIn(
       record.body = body;
       const owner = body?.initializeUploadRequest?.owner;
       if (typeof owner !== 'string') {
-        return apiError(res, 422, 'FIELD_REQUIRED', '/initializeUploadRequest/owner :: field is required but not found and has no default value');
+        return apiError(
+          res,
+          422,
+          'FIELD_REQUIRED',
+          '/initializeUploadRequest/owner :: field is required but not found and has no default value',
+        );
       }
       const missing = mayAct(grant, owner);
-      if (missing) return apiError(res, 403, 'ACCESS_DENIED', `Not enough permissions to access: images.action.NO_VERSION (${missing})`, 100);
+      if (missing)
+        return apiError(
+          res,
+          403,
+          'ACCESS_DENIED',
+          `Not enough permissions to access: images.action.NO_VERSION (${missing})`,
+          100,
+        );
       const id = `D4E${randomBytes(9).toString('hex')}`;
       const image: FakeLinkedInImage = { urn: `urn:li:image:${id}`, owner };
       images.push(image);
       return sendJson(res, 200, {
-        value: { uploadUrlExpiresAt: Date.now() + 86_400_000, uploadUrl: `${base}/upload/images/${id}?ca=vector_feedshare&cn=uploads`, image: image.urn },
+        value: {
+          uploadUrlExpiresAt: Date.now() + 86_400_000,
+          uploadUrl: `${base}/upload/images/${id}?ca=vector_feedshare&cn=uploads`,
+          image: image.urn,
+        },
       });
     }
     const uploadMatch = /^\/upload\/images\/([A-Za-z0-9]+)$/.exec(path);
@@ -359,29 +439,53 @@ export async function startFakeLinkedIn(
       if (!version) return;
       const body = jsonBody(raw);
       record.body = body;
-      if (!body || typeof body !== 'object') return apiError(res, 400, 'INVALID_JSON', 'Request body is not valid JSON');
+      if (!body || typeof body !== 'object')
+        return apiError(res, 400, 'INVALID_JSON', 'Request body is not valid JSON');
       for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
         if (body[field] === undefined) {
-          return apiError(res, 422, 'FIELD_REQUIRED', `/${field} :: field is required but not found and has no default value`);
+          return apiError(
+            res,
+            422,
+            'FIELD_REQUIRED',
+            `/${field} :: field is required but not found and has no default value`,
+          );
         }
       }
       const missing = mayAct(grant, body.author);
-      if (missing) return apiError(res, 403, 'ACCESS_DENIED', `Not enough permissions to access: partnerApiPostsExternal.CREATE.${version} (${missing})`, 100);
+      if (missing)
+        return apiError(
+          res,
+          403,
+          'ACCESS_DENIED',
+          `Not enough permissions to access: partnerApiPostsExternal.CREATE.${version} (${missing})`,
+          100,
+        );
       const mediaIds: unknown[] = [
         ...(body.content?.media?.id ? [body.content.media.id] : []),
-        ...(Array.isArray(body.content?.multiImage?.images) ? body.content.multiImage.images.map((i: { id?: unknown }) => i?.id) : []),
+        ...(Array.isArray(body.content?.multiImage?.images)
+          ? body.content.multiImage.images.map((i: { id?: unknown }) => i?.id)
+          : []),
       ];
       for (const id of mediaIds) {
         const image = images.find((i) => i.urn === id);
-        if (!image || !image.bytes) return apiError(res, 400, 'INVALID_CONTENT', `/content/media/id :: ${String(id)} is not an uploaded image`);
-        if (image.owner !== body.author) return apiError(res, 400, 'INVALID_CONTENT', `/content/media/id :: ${String(id)} is owned by ${image.owner}, not the author`);
+        if (!image || !image.bytes)
+          return apiError(res, 400, 'INVALID_CONTENT', `/content/media/id :: ${String(id)} is not an uploaded image`);
+        if (image.owner !== body.author)
+          return apiError(
+            res,
+            400,
+            'INVALID_CONTENT',
+            `/content/media/id :: ${String(id)} is owned by ${image.owner}, not the author`,
+          );
       }
       const same = posts.find((p) => p.body.author === body.author && p.body.commentary === body.commentary);
       if (same) {
         return sendJson(res, 422, {
           errorDetailType: 'com.linkedin.common.error.BadRequest',
           message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${same.urn}`,
-          errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+          errorDetails: {
+            inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }],
+          },
           status: 422,
         });
       }
@@ -394,9 +498,22 @@ export async function startFakeLinkedIn(
       const grant = authorize(req, res);
       if (!grant) return;
       if (!versioned(req, res)) return;
-      if (url.searchParams.get('q') !== 'roleAssignee') return apiError(res, 400, 'ILLEGAL_ARGUMENT', 'Invalid finder: q must be roleAssignee');
-      if (!grant.scopes.some((s) => ['r_organization_admin', 'rw_organization_admin', 'r_organization_social', 'w_organization_social'].includes(s))) {
-        return apiError(res, 403, 'ACCESS_DENIED', 'Not enough permissions to access: organizationAcls.FINDER-roleAssignee', 100);
+      if (url.searchParams.get('q') !== 'roleAssignee')
+        return apiError(res, 400, 'ILLEGAL_ARGUMENT', 'Invalid finder: q must be roleAssignee');
+      if (
+        !grant.scopes.some((s) =>
+          ['r_organization_admin', 'rw_organization_admin', 'r_organization_social', 'w_organization_social'].includes(
+            s,
+          ),
+        )
+      ) {
+        return apiError(
+          res,
+          403,
+          'ACCESS_DENIED',
+          'Not enough permissions to access: organizationAcls.FINDER-roleAssignee',
+          100,
+        );
       }
       const role = url.searchParams.get('role');
       const state = url.searchParams.get('state');

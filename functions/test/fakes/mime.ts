@@ -137,9 +137,7 @@ export function decodeEncodedWords(value: string): string {
       out += joined.slice(last, m.index);
     }
     const bytes =
-      kind.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64')
-        : decodeQuotedPrintable(text.replace(/_/g, ' '));
+      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : decodeQuotedPrintable(text.replace(/_/g, ' '));
     if (pending && pending.charset.toLowerCase() === charset.toLowerCase()) pending.bytes.push(bytes);
     else {
       flush();

@@ -136,7 +136,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       return;
     }
     // 'slow' answers late; any other mode given a delayMs fails late (a 500 after a long wait).
-    if (m === 'slow' || (m !== 'ok' && modeOptions.delayMs !== undefined)) await new Promise((r) => setTimeout(r, modeOptions.delayMs ?? 1000));
+    if (m === 'slow' || (m !== 'ok' && modeOptions.delayMs !== undefined))
+      await new Promise((r) => setTimeout(r, modeOptions.delayMs ?? 1000));
     if (res.destroyed) return;
 
     if (m === 'bad_key' || !authorized) {
@@ -151,7 +152,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
         'invalid_api_key',
       );
     }
-    if (m === 'insufficient_quota') return sendError(res, 429, QUOTA_MESSAGE, 'insufficient_quota', 'insufficient_quota');
+    if (m === 'insufficient_quota')
+      return sendError(res, 429, QUOTA_MESSAGE, 'insufficient_quota', 'insufficient_quota');
     if (m === 'insufficient_quota_legacy') return sendError(res, 429, QUOTA_MESSAGE, 'insufficient_quota', null);
     if (m === 'rate_limited') {
       res.setHeader('retry-after-ms', String(modeOptions.retryAfterMs ?? 50));
@@ -164,7 +166,13 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       );
     }
     if (m === 'server_error') {
-      return sendError(res, 500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
+      return sendError(
+        res,
+        500,
+        'The server had an error while processing your request. Sorry about that!',
+        'server_error',
+        null,
+      );
     }
     if (m === 'model_not_found') {
       return sendError(
@@ -176,17 +184,32 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       );
     }
 
-    if (req.method !== 'POST') return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
+    if (req.method !== 'POST')
+      return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
     if (typeof body !== 'object' || body === null) {
       return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
     }
     if (typeof body.model !== 'string' || !body.model) {
-      return sendError(res, 400, "Missing required parameter: 'model'.", 'invalid_request_error', 'missing_required_parameter', 'model');
+      return sendError(
+        res,
+        400,
+        "Missing required parameter: 'model'.",
+        'invalid_request_error',
+        'missing_required_parameter',
+        'model',
+      );
     }
 
     if (path === '/v1/responses') {
       if (body.input === undefined) {
-        return sendError(res, 400, "Missing required parameter: 'input'.", 'invalid_request_error', 'missing_required_parameter', 'input');
+        return sendError(
+          res,
+          400,
+          "Missing required parameter: 'input'.",
+          'invalid_request_error',
+          'missing_required_parameter',
+          'input',
+        );
       }
       const instructions = typeof body.instructions === 'string' ? body.instructions : '';
       const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input);
@@ -196,18 +219,37 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
 
     if (path === '/v1/chat/completions') {
       if (!Array.isArray(body.messages) || !body.messages.length) {
-        return sendError(res, 400, "Missing required parameter: 'messages'.", 'invalid_request_error', 'missing_required_parameter', 'messages');
+        return sendError(
+          res,
+          400,
+          "Missing required parameter: 'messages'.",
+          'invalid_request_error',
+          'missing_required_parameter',
+          'messages',
+        );
       }
       const all = body.messages.map((msg: { content?: unknown }) =>
         typeof msg.content === 'string' ? msg.content : JSON.stringify(msg.content),
       );
-      const text = answerText(body.model, all.slice(0, -1).join('\n\n'), all[all.length - 1] ?? '', m === 'long_linkedin');
+      const text = answerText(
+        body.model,
+        all.slice(0, -1).join('\n\n'),
+        all[all.length - 1] ?? '',
+        m === 'long_linkedin',
+      );
       return sendJson(res, 200, {
         id: `chatcmpl-fake${counter}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal: null, annotations: [] },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
         usage: usage(all.join(' '), text),
         service_tier: 'default',
         system_fingerprint: null,
@@ -216,13 +258,33 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
 
     if (path === '/v1/images/generations') {
       if (typeof body.prompt !== 'string' || !body.prompt) {
-        return sendError(res, 400, "Missing required parameter: 'prompt'.", 'invalid_request_error', 'missing_required_parameter', 'prompt');
+        return sendError(
+          res,
+          400,
+          "Missing required parameter: 'prompt'.",
+          'invalid_request_error',
+          'missing_required_parameter',
+          'prompt',
+        );
       }
       if (RETIRED_IMAGE_MODELS.includes(body.model)) {
-        return sendError(res, 404, `The model \`${body.model}\` has been deprecated.`, 'invalid_request_error', 'model_not_found');
+        return sendError(
+          res,
+          404,
+          `The model \`${body.model}\` has been deprecated.`,
+          'invalid_request_error',
+          'model_not_found',
+        );
       }
       if ('response_format' in body) {
-        return sendError(res, 400, "Unknown parameter: 'response_format'.", 'invalid_request_error', 'unknown_parameter', 'response_format');
+        return sendError(
+          res,
+          400,
+          "Unknown parameter: 'response_format'.",
+          'invalid_request_error',
+          'unknown_parameter',
+          'response_format',
+        );
       }
       const size = body.size ?? 'auto';
       if (!GPT_IMAGE_SIZES.includes(size)) {
@@ -237,7 +299,14 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       }
       const n = body.n ?? 1;
       if (!Number.isInteger(n) || n < 1 || n > 10) {
-        return sendError(res, 400, `Invalid 'n': integer ${n} is out of range.`, 'invalid_request_error', 'integer_above_max_value', 'n');
+        return sendError(
+          res,
+          400,
+          `Invalid 'n': integer ${n} is out of range.`,
+          'invalid_request_error',
+          'integer_above_max_value',
+          'n',
+        );
       }
       const actual = size === 'auto' ? '1024x1024' : size;
       if (!pngs.has(actual)) pngs.set(actual, fakePng(actual));
@@ -249,7 +318,12 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
         output_format: 'png',
         quality: 'medium',
         size: actual,
-        usage: { input_tokens: 50, input_tokens_details: { image_tokens: 0, text_tokens: 50 }, output_tokens: 1056, total_tokens: 1106 },
+        usage: {
+          input_tokens: 50,
+          input_tokens_details: { image_tokens: 0, text_tokens: 50 },
+          output_tokens: 1056,
+          total_tokens: 1106,
+        },
       });
     }
 

@@ -24,10 +24,14 @@ interface FakeSecret {
 }
 
 const meta = { $metadata: {} };
-const pending = (verb: string) => new InvalidRequestException({ message: `You can't ${verb} because it was marked for deletion.`, ...meta });
-const missing = () => new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret.", ...meta });
+const pending = (verb: string) =>
+  new InvalidRequestException({ message: `You can't ${verb} because it was marked for deletion.`, ...meta });
+const missing = () =>
+  new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret.", ...meta });
 const accessDenied = (action: string) =>
-  Object.assign(new Error(`User is not authorized to perform: secretsmanager:${action}`), { name: 'AccessDeniedException' });
+  Object.assign(new Error(`User is not authorized to perform: secretsmanager:${action}`), {
+    name: 'AccessDeniedException',
+  });
 
 /**
  * Secrets Manager as aws-sdk-client-mock answers it, with the documented behaviour the stores rely
@@ -48,9 +52,15 @@ export class FakeSecretsManager {
 
   install(sm: AwsStub<ServiceInputTypes, ServiceOutputTypes, SecretsManagerClientResolvedConfig>): void {
     sm.on(GetSecretValueCommand).callsFake((input) => this.get(input.SecretId!));
-    sm.on(CreateSecretCommand).callsFake((input) => this.create(input.Name!, input.SecretString!, input.ClientRequestToken, input.Tags ?? []));
-    sm.on(PutSecretValueCommand).callsFake((input) => this.put(input.SecretId!, input.SecretString!, input.ClientRequestToken));
-    sm.on(DeleteSecretCommand).callsFake((input) => this.delete(input.SecretId!, input.RecoveryWindowInDays, input.ForceDeleteWithoutRecovery));
+    sm.on(CreateSecretCommand).callsFake((input) =>
+      this.create(input.Name!, input.SecretString!, input.ClientRequestToken, input.Tags ?? []),
+    );
+    sm.on(PutSecretValueCommand).callsFake((input) =>
+      this.put(input.SecretId!, input.SecretString!, input.ClientRequestToken),
+    );
+    sm.on(DeleteSecretCommand).callsFake((input) =>
+      this.delete(input.SecretId!, input.RecoveryWindowInDays, input.ForceDeleteWithoutRecovery),
+    );
   }
 
   /** The next `count` GetSecretValue calls all answer only once all of them have been made: reads that interleave. */
@@ -111,15 +121,25 @@ export class FakeSecretsManager {
     const secret = this.secrets.get(name);
     if (!secret) throw missing();
     if (secret.deletion) throw pending('perform this operation on the secret');
-    return { Name: name, VersionId: secret.current, SecretString: secret.versions.get(secret.current), VersionStages: ['AWSCURRENT'] };
+    return {
+      Name: name,
+      VersionId: secret.current,
+      SecretString: secret.versions.get(secret.current),
+      VersionStages: ['AWSCURRENT'],
+    };
   }
 
   private async create(name: string, text: string, token: string | undefined, tags: FakeSecret['tags']) {
     this.failure('CreateSecret', name);
     if (this.readOnly) throw accessDenied('CreateSecret');
     const existing = this.secrets.get(name);
-    if (existing?.deletion) throw pending('create this secret because a secret with this name is already scheduled for deletion');
-    if (existing) throw new ResourceExistsException({ message: `The operation failed because the secret ${name} already exists.`, ...meta });
+    if (existing?.deletion)
+      throw pending('create this secret because a secret with this name is already scheduled for deletion');
+    if (existing)
+      throw new ResourceExistsException({
+        message: `The operation failed because the secret ${name} already exists.`,
+        ...meta,
+      });
     const id = token ?? randomUUID();
     this.secrets.set(name, { name, versions: new Map([[id, text]]), current: id, tags });
     return { Name: name, VersionId: id };
@@ -135,7 +155,10 @@ export class FakeSecretsManager {
     const same = secret.versions.get(id);
     if (same !== undefined) {
       if (same === text) return { Name: name, VersionId: id };
-      throw new ResourceExistsException({ message: "You can't modify an existing version, you can only create new versions.", ...meta });
+      throw new ResourceExistsException({
+        message: "You can't modify an existing version, you can only create new versions.",
+        ...meta,
+      });
     }
     secret.versions.set(id, text);
     secret.current = id;

@@ -196,7 +196,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   let nextId = 100;
   let site = '';
 
-  const apiUrl = (route: string) => (mode === 'query-only' ? `${site}/?rest_route=${route}` : `${site}/wp-json${route}`);
+  const apiUrl = (route: string) =>
+    mode === 'query-only' ? `${site}/?rest_route=${route}` : `${site}/wp-json${route}`;
 
   function authenticate(req: IncomingMessage): { user?: FakeWpUser; error?: WpErr } {
     if (mode === 'strip-auth') return {};
@@ -213,10 +214,17 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     if (!user && isEmail) user = users.find((u) => u.email.toLowerCase() === login.toLowerCase());
     if (!user) {
       return isEmail
-        ? { error: err('invalid_email', '<strong>Error:</strong> Unknown email address. Check again or try your username.', 401) }
+        ? {
+            error: err(
+              'invalid_email',
+              '<strong>Error:</strong> Unknown email address. Check again or try your username.',
+              401,
+            ),
+          }
         : { error: err('invalid_username', '<strong>Error:</strong> The provided username is not registered.', 401) };
     }
-    if (mode === 'app-passwords-disabled') return { error: err('application_passwords_disabled', 'Application passwords are not available.', 401) };
+    if (mode === 'app-passwords-disabled')
+      return { error: err('application_passwords_disabled', 'Application passwords are not available.', 401) };
     if (user.appPasswordsAllowed === false) {
       return {
         error: err(
@@ -235,7 +243,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
 
   /** 401 when nobody is logged in, 403 otherwise (rest_authorization_required_code). */
   const denied = (user: FakeWpUser | undefined, code: string, message: string) => err(code, message, user ? 403 : 401);
-  const hasRole = (user: FakeWpUser | undefined, roles: string[]) => !!user && user.roles.some((r) => roles.includes(r));
+  const hasRole = (user: FakeWpUser | undefined, roles: string[]) =>
+    !!user && user.roles.some((r) => roles.includes(r));
   const mayEdit = (user: FakeWpUser | undefined, post: FakeWpPost) =>
     !!user && (hasRole(user, EDITS_OTHERS) || (post.author === user.id && hasRole(user, CAN_CREATE)));
 
@@ -317,7 +326,11 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       description: '',
       link: `${site}/author/${slug}/`,
       slug,
-      avatar_urls: { 24: 'https://secure.gravatar.com/avatar/0?s=24', 48: 'https://secure.gravatar.com/avatar/0?s=48', 96: 'https://secure.gravatar.com/avatar/0?s=96' },
+      avatar_urls: {
+        24: 'https://secure.gravatar.com/avatar/0?s=24',
+        48: 'https://secure.gravatar.com/avatar/0?s=48',
+        96: 'https://secure.gravatar.com/avatar/0?s=96',
+      },
       meta: [],
       ...(edit
         ? {
@@ -329,7 +342,12 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
             nickname: user.username,
             registered_date: '2024-01-01T00:00:00+00:00',
             roles: user.roles,
-            capabilities: Object.fromEntries([...user.roles, ...(hasRole(user, CAN_PUBLISH) ? ['publish_posts', 'upload_files'] : [])].map((c) => [c, true])),
+            capabilities: Object.fromEntries(
+              [...user.roles, ...(hasRole(user, CAN_PUBLISH) ? ['publish_posts', 'upload_files'] : [])].map((c) => [
+                c,
+                true,
+              ]),
+            ),
             extra_capabilities: Object.fromEntries(user.roles.map((r) => [r, true])),
           }
         : {}),
@@ -370,14 +388,22 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       params: { [param]: why },
     });
     const text = (v: unknown): string | undefined =>
-      typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
+      typeof v === 'string'
+        ? v
+        : typeof v === 'object' && v !== null && typeof (v as { raw?: unknown }).raw === 'string'
+          ? (v as { raw: string }).raw
+          : undefined;
 
     let status = existing?.status ?? 'draft';
     if (body.status !== undefined) {
       if (typeof body.status !== 'string' || !STATUSES.includes(body.status)) {
         return invalid('status', `status is not one of ${STATUSES.join(', ')}.`);
       }
-      if (body.status !== existing?.status && ['publish', 'future', 'private'].includes(body.status) && !hasRole(user, CAN_PUBLISH)) {
+      if (
+        body.status !== existing?.status &&
+        ['publish', 'future', 'private'].includes(body.status) &&
+        !hasRole(user, CAN_PUBLISH)
+      ) {
         return err(
           'rest_cannot_publish',
           body.status === 'private'
@@ -397,8 +423,12 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     let featured = existing?.featuredMedia ?? 0;
     if (body.featured_media !== undefined) {
-      const id = typeof body.featured_media === 'string' && /^\d+$/.test(body.featured_media) ? Number(body.featured_media) : body.featured_media;
-      if (typeof id !== 'number' || !Number.isInteger(id)) return invalid('featured_media', 'featured_media is not of type integer.');
+      const id =
+        typeof body.featured_media === 'string' && /^\d+$/.test(body.featured_media)
+          ? Number(body.featured_media)
+          : body.featured_media;
+      if (typeof id !== 'number' || !Number.isInteger(id))
+        return invalid('featured_media', 'featured_media is not of type integer.');
       if (id === 0) featured = 0;
       else if (media.some((m) => m.id === id)) featured = id;
       else if (featuredMediaErrors) return err('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
@@ -421,7 +451,10 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       modifiedGmt: nowGmt(),
       featuredMedia: featured,
       author: existing?.author ?? user.id,
-      slug: typeof body.slug === 'string' && body.slug ? uniqueSlug(body.slug, id) : (existing?.slug ?? uniqueSlug(title, id)),
+      slug:
+        typeof body.slug === 'string' && body.slug
+          ? uniqueSlug(body.slug, id)
+          : (existing?.slug ?? uniqueSlug(title, id)),
     };
     if (existing) Object.assign(existing, post);
     else posts.push(post);
@@ -472,18 +505,35 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return item;
   }
 
-  function rest(req: IncomingMessage, res: ServerResponse, route: string, url: URL, raw: Buffer, record: RecordedWpRequest) {
+  function rest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string,
+    url: URL,
+    raw: Buffer,
+    record: RecordedWpRequest,
+  ) {
     fake.onRest?.(record);
     const hold = fake.holdAnswer?.(record);
     if (hold !== undefined) holdAnswer(res, hold);
     const auth = authenticate(req);
     if (auth.user) record.user = auth.user.username;
-    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, headers);
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      sendJson(res, status, body, headers);
     const fail = (e: WpErr) =>
-      reply(e.status, { code: e.code, message: e.message, data: { status: e.status, ...(e.params ? { params: e.params } : {}) } });
+      reply(e.status, {
+        code: e.code,
+        message: e.message,
+        data: { status: e.status, ...(e.params ? { params: e.params } : {}) },
+      });
     if (auth.error) return fail(auth.error);
     const user = auth.user;
-    const method = (url.searchParams.get('_method') ?? (req.headers['x-http-method-override'] as string | undefined) ?? req.method ?? 'GET').toUpperCase();
+    const method = (
+      url.searchParams.get('_method') ??
+      (req.headers['x-http-method-override'] as string | undefined) ??
+      req.method ??
+      'GET'
+    ).toUpperCase();
     const edit = url.searchParams.get('context') === 'edit';
     publishDue();
 
@@ -509,7 +559,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         url: site,
         home: site,
         namespaces: ['oembed/1.0', 'wp/v2'],
-        authentication: { 'application-passwords': { endpoints: { authorization: `${site}/wp-admin/authorize-application.php` } } },
+        authentication: {
+          'application-passwords': { endpoints: { authorization: `${site}/wp-admin/authorize-application.php` } },
+        },
         routes: {},
       });
     }
@@ -519,7 +571,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     if (route === '/wp/v2/media' && method === 'POST') {
       record.body = { bytes: raw.length };
-      if (!hasRole(user, CAN_UPLOAD)) return fail(denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.'));
+      if (!hasRole(user, CAN_UPLOAD))
+        return fail(denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.'));
       const result = upload(req, raw, user!);
       if ('code' in result) return fail(result);
       return reply(201, mediaJson(result), { Location: apiUrl(`/wp/v2/media/${result.id}`) });
@@ -531,7 +584,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return reply(200, mediaJson(item));
     }
     if (route === '/wp/v2/posts' && method === 'POST') {
-      if (!hasRole(user, CAN_CREATE)) return fail(denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.'));
+      if (!hasRole(user, CAN_CREATE))
+        return fail(denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.'));
       if (body.id) return fail(err('rest_post_exists', 'Cannot create existing post.', 400));
       const result = savePost(user!, body);
       if ('code' in result) return fail(result);
@@ -540,16 +594,31 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     if (route === '/wp/v2/posts' && method === 'GET') {
       // get_items_permissions_check() and sanitize_post_statuses(): edit context and any status
       // but the default (publish) need edit_posts.
-      if (edit && !hasRole(user, CAN_CREATE)) return fail(denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.'));
-      const statuses = (url.searchParams.get('status') ?? 'publish').split(',').map((v) => v.trim()).filter(Boolean);
+      if (edit && !hasRole(user, CAN_CREATE))
+        return fail(
+          denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.'),
+        );
+      const statuses = (url.searchParams.get('status') ?? 'publish')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
       for (const status of statuses) {
         if (status === 'publish') continue;
         if (!hasRole(user, CAN_CREATE)) return fail(denied(user, 'rest_forbidden_status', 'Status is forbidden.'));
         if (status !== 'any' && !STATUSES.includes(status)) {
-          return fail({ code: 'rest_invalid_param', message: 'Invalid parameter(s): status', status: 400, params: { status: `status[0] is not one of ${STATUSES.join(', ')}, and any.` } });
+          return fail({
+            code: 'rest_invalid_param',
+            message: 'Invalid parameter(s): status',
+            status: 400,
+            params: { status: `status[0] is not one of ${STATUSES.join(', ')}, and any.` },
+          });
         }
       }
-      const slugs = url.searchParams.get('slug')?.split(',').map((v) => v.trim()).filter(Boolean);
+      const slugs = url.searchParams
+        .get('slug')
+        ?.split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
       const found = posts
         .filter((p) => statuses.includes('any') || statuses.includes(p.status))
@@ -569,8 +638,10 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       if (!post) return fail(err('rest_post_invalid_id', 'Invalid post ID.', 404));
       const canEdit = mayEdit(user, post);
       if (method === 'GET') {
-        if (edit && !canEdit) return fail(denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.'));
-        if (post.status !== 'publish' && !canEdit) return fail(denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.'));
+        if (edit && !canEdit)
+          return fail(denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.'));
+        if (post.status !== 'publish' && !canEdit)
+          return fail(denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.'));
         return reply(200, postJson(post, edit));
       }
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
@@ -596,10 +667,15 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         req.socket.destroy();
         return;
       }
-      return sendHtml(res, 500, '<!DOCTYPE html><html><body><p>There has been a critical error on this website.</p></body></html>');
+      return sendHtml(
+        res,
+        500,
+        '<!DOCTYPE html><html><body><p>There has been a critical error on this website.</p></body></html>',
+      );
     }
     if (url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/')) {
-      if (mode === 'query-only') return sendHtml(res, 404, themePage('Page not found', 'It looks like nothing was found at this location.'));
+      if (mode === 'query-only')
+        return sendHtml(res, 404, themePage('Page not found', 'It looks like nothing was found at this location.'));
       record.route = url.pathname.slice('/wp-json'.length) || '/';
       record.style = 'pretty';
       return rest(req, res, record.route, url, raw, record);
@@ -618,7 +694,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     if (url.pathname === '/') {
       const api = mode === 'query-only' ? `${site}/?rest_route=/` : `${site}/wp-json/`;
-      return sendHtml(res, 200, themePage('Fake WordPress', 'Just another WordPress site', api), { Link: `<${api}>; rel="https://api.w.org/"` });
+      return sendHtml(res, 200, themePage('Fake WordPress', 'Just another WordPress site', api), {
+        Link: `<${api}>; rel="https://api.w.org/"`,
+      });
     }
     return sendHtml(res, 404, themePage('Page not found', 'It looks like nothing was found at this location.'));
   });

@@ -82,7 +82,11 @@ export class Client {
       headers['content-type'] ??= 'application/json';
     }
     if (options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${this.baseUrl}${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+    });
     for (const setCookie of res.headers.getSetCookie()) {
       const [pair] = setCookie.split(';');
       const value = pair!.slice(pair!.indexOf('=') + 1);
@@ -113,14 +117,24 @@ export async function completeOAuth(client: Client, authUrl: string) {
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const back = new URL(consent.headers.get('location')!);
   const res = await fetch(back, { redirect: 'manual', headers: client.cookie ? { cookie: client.cookie } : {} });
-  return { consentStatus: consent.status, status: res.status, location: res.headers.get('location') ?? '', callback: back };
+  return {
+    consentStatus: consent.status,
+    status: res.status,
+    location: res.headers.get('location') ?? '',
+    callback: back,
+  };
 }
 
 /**
  * Polls `probe` until `done` holds and answers its last value. The limit is wide on purpose: on a
  * busy CI machine background work may take seconds; how fast it is belongs to `npm run bench`.
  */
-export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, limitMs = 20_000): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  limitMs = 20_000,
+): Promise<T> {
   const until = Date.now() + limitMs;
   for (;;) {
     const value = await probe();
@@ -146,7 +160,11 @@ export async function drafted(client: Client, id: string) {
 
 /** Polls an article's image until its generation has ended (and its job's writes are done); answers the last status. */
 export async function imageSettled(client: Client, id: string) {
-  const status = await waitUntil(async () => (await client.call(`/api/image/${id}`)).json, (s) => !s.pending, 'image generation');
+  const status = await waitUntil(
+    async () => (await client.call(`/api/image/${id}`)).json,
+    (s) => !s.pending,
+    'image generation',
+  );
   await localJobsIdle();
   return status;
 }

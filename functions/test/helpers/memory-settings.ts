@@ -23,7 +23,10 @@ export class MemorySettingStore implements SettingStore {
   async migrate(userId: string, key: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>) {
     const r = this.records.get(`${userId}/${key}`);
     if (!r || r.storedIn !== undefined || r.updatedAt !== updatedAt) return false;
-    this.records.set(`${userId}/${key}`, { ...r, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) });
+    this.records.set(`${userId}/${key}`, {
+      ...r,
+      ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+    });
     return true;
   }
 }

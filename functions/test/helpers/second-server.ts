@@ -26,7 +26,14 @@ export async function startSecondServer(app: TestApp): Promise<SecondServer> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve(here, 'second-server-main.ts')], {
     cwd: root,
     // The parent's environment carries the app's session and local secrets keys and the fakes' addresses.
-    env: { ...process.env, [MAIN]: JSON.stringify({ dataDir: app.dataDir, tableName: app.tableName, dynamoEndpoint: inject('dynamoEndpoint') }) },
+    env: {
+      ...process.env,
+      [MAIN]: JSON.stringify({
+        dataDir: app.dataDir,
+        tableName: app.tableName,
+        dynamoEndpoint: inject('dynamoEndpoint'),
+      }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let errors = '';

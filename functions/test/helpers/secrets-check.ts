@@ -25,7 +25,8 @@ import { SESSION_COOKIE } from '../../src/domain/sessions.js';
 import { resetSecretsCheck, SecretsCheck, secretsCheck, trackSecret } from './secrets.js';
 
 /** Field names whose values are secrets, in request bodies and in responses (a paging token is not one). */
-export const SECRET_FIELD = /^(?!.*page_?token)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential|setup_?code))/i;
+export const SECRET_FIELD =
+  /^(?!.*page_?token)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential|setup_?code))/i;
 /** Environment variables that hold secrets (SESSION_SECRET, LOCAL_SECRETS_KEY, GOOGLE_CLIENT_SECRET, OPENAI_API_KEY, …). */
 const SECRET_ENV = /(SECRET|PASSWORD|TOKEN|API_KEY|SECRETS_KEY|SECRET_ACCESS_KEY|SETUP_CODE)$/;
 
@@ -35,7 +36,8 @@ const showLogs = process.env.TEST_LOGS === '1';
 const currentTest = (): string | undefined => expect.getState().currentTestName;
 
 function trackEnvSecrets(): void {
-  for (const [name, value] of Object.entries(process.env)) if (SECRET_ENV.test(name)) trackSecret(value, `environment variable ${name}`);
+  for (const [name, value] of Object.entries(process.env))
+    if (SECRET_ENV.test(name)) trackSecret(value, `environment variable ${name}`);
 }
 
 /** Visits every key/value pair of a JSON value, iteratively: request bodies may be nested very deep (bad-input suite). */
@@ -71,7 +73,8 @@ function trackRequestSecrets(method: string, url: URL, body: unknown): void {
   });
   const setting = json as { key?: unknown; value?: unknown } | undefined;
   if (method === 'POST' && url.pathname === '/api/settings' && typeof setting?.key === 'string') {
-    if (!PUBLIC_SETTING_KEYS.has(normalizeSettingKey(setting.key))) trackSecret(setting.value, `value of the setting "${setting.key}"`);
+    if (!PUBLIC_SETTING_KEYS.has(normalizeSettingKey(setting.key)))
+      trackSecret(setting.value, `value of the setting "${setting.key}"`);
   }
 }
 
@@ -86,7 +89,13 @@ function issuedSecrets(check: SecretsCheck, json: unknown, call: string): Set<st
   return issued;
 }
 
-async function recordApiResponse(check: SecretsCheck, method: string, url: URL, res: Response, test: string | undefined) {
+async function recordApiResponse(
+  check: SecretsCheck,
+  method: string,
+  url: URL,
+  res: Response,
+  test: string | undefined,
+) {
   const call = `${method} ${url.pathname} → ${res.status}`;
   const headers: string[] = [];
   res.headers.forEach((value, name) => {
@@ -104,13 +113,21 @@ async function recordApiResponse(check: SecretsCheck, method: string, url: URL, 
   check.recordResponse({ where: `response headers of ${call}`, text: headers.join('\n'), test });
   if (/^(image|audio|video)\/|octet-stream/.test(res.headers.get('content-type') ?? '')) return;
   const text = await res.text();
-  check.recordResponse({ where: `response body of ${call}`, text, test, allow: issuedSecrets(check, parseJson(text), call) });
+  check.recordResponse({
+    where: `response body of ${call}`,
+    text,
+    test,
+    allow: issuedSecrets(check, parseJson(text), call),
+  });
 }
 
 /** Records our API's responses, whoever calls fetch (Client.call, completeOAuth, raw fetch in a test). */
 function wrapFetch(): void {
   const realFetch = globalThis.fetch;
-  globalThis.fetch = async function fetchAndRecord(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  globalThis.fetch = async function fetchAndRecord(
+    input: string | URL | Request,
+    init?: RequestInit,
+  ): Promise<Response> {
     const check = secretsCheck();
     const url = new URL(input instanceof Request ? input.url : input);
     if (!check.apiOrigins.has(url.origin)) return realFetch(input, init);
@@ -140,8 +157,10 @@ interface PowertoolsLine {
  */
 function powertoolsLine(line: string): PowertoolsLine | undefined {
   if (!line.startsWith('{')) return undefined;
-  const json = parseJson(line) as (PowertoolsLine & { _aws?: { CloudWatchMetrics?: unknown; Timestamp?: unknown } }) | undefined;
-  if (json && Array.isArray(json._aws?.CloudWatchMetrics)) return { level: 'METRICS', message: 'EMF', timestamp: json._aws.Timestamp };
+  const json = parseJson(line) as
+    (PowertoolsLine & { _aws?: { CloudWatchMetrics?: unknown; Timestamp?: unknown } }) | undefined;
+  if (json && Array.isArray(json._aws?.CloudWatchMetrics))
+    return { level: 'METRICS', message: 'EMF', timestamp: json._aws.Timestamp };
   return json && typeof json.level === 'string' && 'message' in json && 'timestamp' in json ? json : undefined;
 }
 
@@ -155,7 +174,9 @@ function recordLines(text: string, source: string): boolean {
     any = true;
     const log = powertoolsLine(line);
     if (!log) onlyLogs = false;
-    const where = log ? `log line (${String(log.level)} ${JSON.stringify(String(log.message)).slice(0, 80)}) on ${source}` : `output line on ${source}`;
+    const where = log
+      ? `log line (${String(log.level)} ${JSON.stringify(String(log.message)).slice(0, 80)}) on ${source}`
+      : `output line on ${source}`;
     check.recordLog({ where, text: line, test });
   }
   return any && onlyLogs;
@@ -165,7 +186,8 @@ function recordLines(text: string, source: string): boolean {
 function wrapStream(stream: NodeJS.WriteStream, source: string): void {
   const write = stream.write;
   stream.write = function recordAndWrite(this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : '';
+    const text =
+      typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : '';
     if (recordLines(text, source) && !showLogs) {
       const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
       if (callback) process.nextTick(callback);
@@ -208,7 +230,8 @@ afterAll(async () => {
   await check.settled();
   const file = expect.getState().testPath;
   if (process.env.SECRETS_CHECK_STATS) {
-    const count = (values: string[]) => values.reduce<Record<string, number>>((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {});
+    const count = (values: string[]) =>
+      values.reduce<Record<string, number>>((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {});
     const stats = {
       file: file ? relative(process.cwd(), file) : undefined,
       secrets: check.secrets.size,

@@ -106,7 +106,13 @@ export class SecretsCheck {
             if (seen.has(key)) continue;
             seen.add(key);
             const from = at - starts[index]!;
-            found.push({ kind, masked: maskForReport(secret), where: item.where, test: item.test, excerpt: this.excerpt(item.text, from, form.length) });
+            found.push({
+              kind,
+              masked: maskForReport(secret),
+              where: item.where,
+              test: item.test,
+              excerpt: this.excerpt(item.text, from, form.length),
+            });
           }
         }
       }
@@ -126,7 +132,9 @@ export class SecretsCheck {
 
   /** A failure message naming each leak's secret kind and place; never the secret itself. */
   static report(leaks: Leak[], max = 20): string {
-    const lines = leaks.slice(0, max).map((l) => `- ${l.kind} ${l.masked} in ${l.where}${l.test ? ` (test: ${l.test})` : ''}\n    …${l.excerpt}…`);
+    const lines = leaks
+      .slice(0, max)
+      .map((l) => `- ${l.kind} ${l.masked} in ${l.where}${l.test ? ` (test: ${l.test})` : ''}\n    …${l.excerpt}…`);
     if (leaks.length > max) lines.push(`- and ${leaks.length - max} more`);
     return `${leaks.length} secret value(s) left the server in an API response or a log line:\n${lines.join('\n')}`;
   }

@@ -27,23 +27,48 @@ describe('fake WordPress: media and posts', () => {
   const auth = (user = FAKE_WP_EDITOR) => ({ Authorization: basicAuthHeader(user.username, user.appPassword) });
   const api = (route: string, style: 'pretty' | 'query' = 'pretty') => wordpressApiUrl(wp.url, style, route);
   const upload = (headers: Record<string, string>, body?: Buffer) =>
-    fetch(api('/wp/v2/media'), { method: 'POST', headers: { ...auth(), ...headers }, ...(body ? { body: new Uint8Array(body) } : {}) });
+    fetch(api('/wp/v2/media'), {
+      method: 'POST',
+      headers: { ...auth(), ...headers },
+      ...(body ? { body: new Uint8Array(body) } : {}),
+    });
   const post = (body: unknown, route = '/wp/v2/posts', user = FAKE_WP_EDITOR) =>
-    fetch(api(route), { method: 'POST', headers: { ...auth(user), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(api(route), {
+      method: 'POST',
+      headers: { ...auth(user), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('checks uploads in core’s order', async () => {
     const code = async (r: Response) => ({ status: r.status, code: ((await r.json()) as { code: string }).code });
     expect(await code(await upload({}))).toEqual({ status: 400, code: 'rest_upload_no_data' });
     expect(await code(await upload({}, PNG))).toEqual({ status: 400, code: 'rest_upload_no_content_type' });
-    expect(await code(await upload({ 'Content-Type': 'image/png' }, PNG))).toEqual({ status: 400, code: 'rest_upload_no_content_disposition' });
-    expect(await code(await upload({ 'Content-Type': 'image/png', 'Content-Disposition': 'attachment' }, PNG))).toEqual({
+    expect(await code(await upload({ 'Content-Type': 'image/png' }, PNG))).toEqual({
       status: 400,
-      code: 'rest_upload_invalid_disposition',
+      code: 'rest_upload_no_content_disposition',
     });
+    expect(await code(await upload({ 'Content-Type': 'image/png', 'Content-Disposition': 'attachment' }, PNG))).toEqual(
+      {
+        status: 400,
+        code: 'rest_upload_invalid_disposition',
+      },
+    );
     expect(
-      await code(await upload({ 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"', 'Content-MD5': 'x' }, PNG)),
+      await code(
+        await upload(
+          { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"', 'Content-MD5': 'x' },
+          PNG,
+        ),
+      ),
     ).toEqual({ status: 412, code: 'rest_upload_hash_mismatch' });
-    expect(await code(await upload({ 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' }, Buffer.from('no png')))).toEqual({
+    expect(
+      await code(
+        await upload(
+          { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
+          Buffer.from('no png'),
+        ),
+      ),
+    ).toEqual({
       status: 500,
       code: 'rest_upload_sideload_error',
     });
@@ -52,11 +77,19 @@ describe('fake WordPress: media and posts', () => {
 
   it('stores an upload and serves it at source_url', async () => {
     const res = await upload(
-      { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="hero image.png"', 'Content-MD5': createHash('md5').update(PNG).digest('hex') },
+      {
+        'Content-Type': 'image/png',
+        'Content-Disposition': 'attachment; filename="hero image.png"',
+        'Content-MD5': createHash('md5').update(PNG).digest('hex'),
+      },
       PNG,
     );
     expect(res.status).toBe(201);
-    const media = (await res.json()) as { id: number; source_url: string; media_details: { width: number; height: number } };
+    const media = (await res.json()) as {
+      id: number;
+      source_url: string;
+      media_details: { width: number; height: number };
+    };
     expect(media.media_details).toMatchObject({ width: 2, height: 3 });
     expect(media.source_url).toMatch(new RegExp(`^${wp.url}/wp-content/uploads/\\d{4}/\\d{2}/hero-image\\.png$`));
     expect(Buffer.from(await (await fetch(media.source_url)).arrayBuffer())).toEqual(PNG);
@@ -66,11 +99,19 @@ describe('fake WordPress: media and posts', () => {
   it('contributors cannot upload; anonymous requests get 401', async () => {
     const res = await fetch(api('/wp/v2/media'), {
       method: 'POST',
-      headers: { ...auth(FAKE_WP_CONTRIBUTOR), 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
+      headers: {
+        ...auth(FAKE_WP_CONTRIBUTOR),
+        'Content-Type': 'image/png',
+        'Content-Disposition': 'attachment; filename="a.png"',
+      },
       body: new Uint8Array(PNG),
     });
     expect(res.status).toBe(403);
-    const anonymous = await fetch(api('/wp/v2/posts'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(api('/wp/v2/posts'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { code: string }).code).toBe('rest_cannot_create');
   });
@@ -81,16 +122,26 @@ describe('fake WordPress: media and posts', () => {
     ).json()) as { id: number };
     const created = await post({ title: 'Hello', content: '<p>Body</p>', status: 'publish', featured_media: media.id });
     expect(created.status).toBe(201);
-    const body = (await created.json()) as { id: number; link: string; status: string; featured_media: number; date_gmt: string };
+    const body = (await created.json()) as {
+      id: number;
+      link: string;
+      status: string;
+      featured_media: number;
+      date_gmt: string;
+    };
     expect(body).toMatchObject({ status: 'publish', featured_media: media.id });
     expect(body.date_gmt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     expect(body.link).toMatch(new RegExp(`^${wp.url}/\\d{4}/\\d{2}/\\d{2}/hello/$`));
     expect(created.headers.get('location')).toBe(api(`/wp/v2/posts/${body.id}`));
 
-    const read = (await (await fetch(api(`/wp/v2/posts/${body.id}`, 'query'))).json()) as { title: { rendered: string } };
+    const read = (await (await fetch(api(`/wp/v2/posts/${body.id}`, 'query'))).json()) as {
+      title: { rendered: string };
+    };
     expect(read.title.rendered).toBe('Hello');
 
-    const updated = (await (await post({ title: 'Hello again', featured_media: 0 }, `/wp/v2/posts/${body.id}`)).json()) as {
+    const updated = (await (
+      await post({ title: 'Hello again', featured_media: 0 }, `/wp/v2/posts/${body.id}`)
+    ).json()) as {
       title: { raw: string };
       featured_media: number;
     };
@@ -103,7 +154,11 @@ describe('fake WordPress: media and posts', () => {
     await post({ title: 'Held', status: 'pending', slug: 'held-1' });
     const list = async (query: string, headers: Record<string, string> = auth()) => {
       const res = await fetch(`${api('/wp/v2/posts')}?${query}`, { headers });
-      return { status: res.status, total: res.headers.get('x-wp-total'), body: (await res.json()) as { slug: string; code?: string }[] & { code?: string } };
+      return {
+        status: res.status,
+        total: res.headers.get('x-wp-total'),
+        body: (await res.json()) as { slug: string; code?: string }[] & { code?: string },
+      };
     };
     expect((await list('slug=held-1')).body).toEqual([]); // status defaults to publish
     const any = await list('slug=held-1,public-1&status=any&context=edit');
@@ -131,7 +186,11 @@ describe('fake WordPress: media and posts', () => {
         body: JSON.stringify({ title: 'x', featured_media: 999 }),
       });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'rest_invalid_featured_media', message: 'Invalid featured media ID.', data: { status: 400 } });
+      expect(await res.json()).toMatchObject({
+        code: 'rest_invalid_featured_media',
+        message: 'Invalid featured media ID.',
+        data: { status: 400 },
+      });
       expect(strict.posts).toHaveLength(0);
     } finally {
       await strict.stop();
@@ -140,10 +199,16 @@ describe('fake WordPress: media and posts', () => {
 
   it('schedules: publish with a date_gmt more than 60 s ahead is stored as future', async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
-    const future = (await (await post({ title: 'Later', status: 'publish', date_gmt: later })).json()) as { status: string; date_gmt: string; link: string };
+    const future = (await (await post({ title: 'Later', status: 'publish', date_gmt: later })).json()) as {
+      status: string;
+      date_gmt: string;
+      link: string;
+    };
     expect(future).toMatchObject({ status: 'future', date_gmt: later });
     expect(future.link).toMatch(/\?p=\d+$/);
-    const past = (await (await post({ title: 'Now', status: 'future', date_gmt: '2020-01-01T00:00:00' })).json()) as { status: string };
+    const past = (await (await post({ title: 'Now', status: 'future', date_gmt: '2020-01-01T00:00:00' })).json()) as {
+      status: string;
+    };
     expect(past.status).toBe('publish');
   });
 
@@ -175,7 +240,9 @@ describe('fake WordPress: media and posts', () => {
   it('unknown post → 404 rest_post_invalid_id; bad credentials fail every REST call', async () => {
     const missing = await fetch(api('/wp/v2/posts/424242'), { headers: auth() });
     expect(missing.status).toBe(404);
-    const wrong = await fetch(api('/wp/v2/posts/424242'), { headers: { Authorization: basicAuthHeader('editor', 'wrong') } });
+    const wrong = await fetch(api('/wp/v2/posts/424242'), {
+      headers: { Authorization: basicAuthHeader('editor', 'wrong') },
+    });
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { code: string }).code).toBe('incorrect_password');
   });
@@ -194,7 +261,10 @@ describe('fake LinkedIn: images, posts, organizations', () => {
     token = li.issueToken();
   });
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    fetch(`${li.apiUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...versionHeaders, ...init.headers } });
+    fetch(`${li.apiUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...versionHeaders, ...init.headers },
+    });
 
   it('uploads an image in three steps and posts it as the member', async () => {
     const owner = `urn:li:person:${li.member.sub}`;
@@ -207,7 +277,11 @@ describe('fake LinkedIn: images, posts, organizations', () => {
     const { value } = (await init.json()) as { value: { uploadUrl: string; image: string } };
     expect(value.image).toMatch(/^urn:li:image:/);
     expect(value.uploadUrl.startsWith(li.url)).toBe(true);
-    const put = await fetch(value.uploadUrl, { method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'image/png' }, body: new Uint8Array(PNG) });
+    const put = await fetch(value.uploadUrl, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'image/png' },
+      body: new Uint8Array(PNG),
+    });
     expect(put.status).toBe(201);
     expect(li.images[0]!.bytes).toEqual(PNG);
 
@@ -220,28 +294,50 @@ describe('fake LinkedIn: images, posts, organizations', () => {
       lifecycleState: 'PUBLISHED',
       isReshareDisabledByAuthor: false,
     };
-    const created = await call('/rest/posts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await call('/rest/posts', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-restli-id')).toMatch(/^urn:li:share:\d+$/);
     expect(li.posts).toEqual([{ urn: created.headers.get('x-restli-id'), body, linkedInVersion: '202601' }]);
   });
 
   it('requires the version headers on /rest calls', async () => {
-    const res = await fetch(`${li.apiUrl}/rest/posts`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
+    const res = await fetch(`${li.apiUrl}/rest/posts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: '{}',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('VERSION_MISSING');
   });
 
   it('lists organization roles and lets administrators post as the organization', async () => {
-    const acls = (await (await call('/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')).json()) as {
+    const acls = (await (
+      await call('/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
+    ).json()) as {
       elements: { organization: string; role: string; state: string }[];
     };
-    expect(acls.elements).toEqual([expect.objectContaining({ organization: 'urn:li:organization:2414183', role: 'ADMINISTRATOR', state: 'APPROVED' })]);
+    expect(acls.elements).toEqual([
+      expect.objectContaining({
+        organization: 'urn:li:organization:2414183',
+        role: 'ADMINISTRATOR',
+        state: 'APPROVED',
+      }),
+    ]);
     const post = (author: string) =>
       call('/rest/posts', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ author, commentary: 'x', visibility: 'PUBLIC', distribution: { feedDistribution: 'MAIN_FEED' }, lifecycleState: 'PUBLISHED' }),
+        body: JSON.stringify({
+          author,
+          commentary: 'x',
+          visibility: 'PUBLIC',
+          distribution: { feedDistribution: 'MAIN_FEED' },
+          lifecycleState: 'PUBLISHED',
+        }),
       });
     expect((await post('urn:li:organization:2414183')).status).toBe(201);
     expect((await post('urn:li:organization:5550001')).status).toBe(403); // ANALYST may not post
@@ -275,7 +371,10 @@ describe('fake Google: Drive list and Sheets values', () => {
       let pages = 0;
       do {
         const params = new URLSearchParams({ q, pageSize: '100', ...(pageToken ? { pageToken } : {}) });
-        const page = (await (await get(`/drive/v3/files?${params}`)).json()) as { files: { name: string }[]; nextPageToken?: string };
+        const page = (await (await get(`/drive/v3/files?${params}`)).json()) as {
+          files: { name: string }[];
+          nextPageToken?: string;
+        };
         names.push(...page.files.map((f) => f.name));
         pageToken = page.nextPageToken;
         pages++;
@@ -303,22 +402,44 @@ describe('fake Google: Drive list and Sheets values', () => {
       [],
       ['After an empty row', 'Testing', '', '', 'done'],
     ]);
-    const first = (await (await get('/v4/spreadsheets/sheet-content-plan/values/A1:B2')).json()) as { range: string; values: string[][] };
-    expect(first).toMatchObject({ range: 'Articles!A1:B2', values: [['Title', 'Topic'], ['How Small Teams Automate Publishing', 'Content automation']] });
+    const first = (await (await get('/v4/spreadsheets/sheet-content-plan/values/A1:B2')).json()) as {
+      range: string;
+      values: string[][];
+    };
+    expect(first).toMatchObject({
+      range: 'Articles!A1:B2',
+      values: [
+        ['Title', 'Topic'],
+        ['How Small Teams Automate Publishing', 'Content automation'],
+      ],
+    });
     const empty = (await (await get('/v4/spreadsheets/sheet-archive/values/Sheet1')).json()) as Record<string, unknown>;
     expect(empty.values).toBeUndefined();
     expect((await get('/v4/spreadsheets/nope/values/A1')).status).toBe(404);
     expect((await get('/v4/spreadsheets/sheet-content-plan/values/Missing!A1')).status).toBe(400);
 
-    const put = await fetch(`${google.apiUrl}/v4/spreadsheets/sheet-content-plan/values/${encodeURIComponent('Articles!E2')}?valueInputOption=RAW`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ values: [['imported']] }),
-    });
+    const put = await fetch(
+      `${google.apiUrl}/v4/spreadsheets/sheet-content-plan/values/${encodeURIComponent('Articles!E2')}?valueInputOption=RAW`,
+      {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ values: [['imported']] }),
+      },
+    );
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ updatedRange: 'Articles!E2', updatedCells: 1 });
-    expect(google.sheetUpdates).toEqual([{ spreadsheetId: 'sheet-content-plan', range: 'Articles!E2', majorDimension: 'ROWS', valueInputOption: 'RAW', values: [['imported']] }]);
-    const row = (await (await get('/v4/spreadsheets/sheet-content-plan/values/Articles!A2:E2')).json()) as { values: string[][] };
+    expect(google.sheetUpdates).toEqual([
+      {
+        spreadsheetId: 'sheet-content-plan',
+        range: 'Articles!E2',
+        majorDimension: 'ROWS',
+        valueInputOption: 'RAW',
+        values: [['imported']],
+      },
+    ]);
+    const row = (await (await get('/v4/spreadsheets/sheet-content-plan/values/Articles!A2:E2')).json()) as {
+      values: string[][];
+    };
     expect(row.values[0]![4]).toBe('imported');
   });
 

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GMAIL_SEND_SCOPE, GoogleOAuth } from '../../src/adapters/integrations/google.js';
-import { base64Url, buildMimeMessage, encodeWords, GmailSender, OutboxSender } from '../../src/adapters/integrations/mail.js';
+import {
+  base64Url,
+  buildMimeMessage,
+  encodeWords,
+  GmailSender,
+  OutboxSender,
+} from '../../src/adapters/integrations/mail.js';
 import { IntegrationError } from '../../src/domain/integrations.js';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google.js';
 import { decodeEncodedWords, parseMime } from '../fakes/mime.js';
@@ -27,7 +33,9 @@ const clientInput = () => ({ clientId: google.client.clientId, clientSecret: goo
 
 describe('GoogleOAuth', () => {
   it('authorization URL: offline access, forced consent, gmail.send, state, on GOOGLE_OAUTH_URL', async () => {
-    const url = new URL(await oauth.authorizationUrl({ ...clientInput(), state: 'signed-state', scopes: [GMAIL_SEND_SCOPE] }));
+    const url = new URL(
+      await oauth.authorizationUrl({ ...clientInput(), state: 'signed-state', scopes: [GMAIL_SEND_SCOPE] }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe(`${google.oauthUrl}/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       access_type: 'offline',
@@ -48,7 +56,9 @@ describe('GoogleOAuth', () => {
   });
 
   it('exchangeCode returns a refresh token (offline + consent) against the fake token endpoint', async () => {
-    const query = await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }));
+    const query = await authorize(
+      await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }),
+    );
     expect(query.get('state')).toBe('st');
     const before = Date.now();
     const tokens = await oauth.exchangeCode({ ...clientInput(), code: query.get('code')! });
@@ -57,11 +67,17 @@ describe('GoogleOAuth', () => {
     expect(tokens.scope).toBe(GMAIL_SEND_SCOPE);
     expect(tokens.expiryDate).toBeGreaterThan(before + 3_500_000);
     const tokenCall = google.requests.find((r) => r.path === '/token')!;
-    expect(tokenCall.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: redirectUri, client_id: google.client.clientId });
+    expect(tokenCall.body).toMatchObject({
+      grant_type: 'authorization_code',
+      redirect_uri: redirectUri,
+      client_id: google.client.clientId,
+    });
   });
 
   it('exchangeCode with a used code → google_invalid_grant, actionable, no secret', async () => {
-    const code = (await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
+    const code = (
+      await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))
+    ).get('code')!;
     await oauth.exchangeCode({ ...clientInput(), code });
     const error = await rejection(oauth.exchangeCode({ ...clientInput(), code }));
     expect(error).toBeInstanceOf(IntegrationError);
@@ -71,7 +87,9 @@ describe('GoogleOAuth', () => {
   });
 
   it('exchangeCode with a wrong client secret → google_invalid_client, no secret', async () => {
-    const code = (await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))).get('code')!;
+    const code = (
+      await authorize(await oauth.authorizationUrl({ ...clientInput(), state: 'st', scopes: [GMAIL_SEND_SCOPE] }))
+    ).get('code')!;
     const wrong = 'GOCSPX-wrong-secret-value';
     const error = await rejection(oauth.exchangeCode({ ...clientInput(), clientSecret: wrong, code }));
     expect(error.code).toBe('google_invalid_client');
@@ -128,7 +146,9 @@ describe('GmailSender', () => {
   it('a revoked refresh token → IntegrationError "Authenticate with Google again", no secret', async () => {
     const { refreshToken } = google.issueTokens([GMAIL_SEND_SCOPE]);
     google.setMode('revoked');
-    const error = await rejection(sender(refreshToken).send({ to: 'a@example.com', subject: SUBJECT, text: 't', html: '<p>t</p>' }));
+    const error = await rejection(
+      sender(refreshToken).send({ to: 'a@example.com', subject: SUBJECT, text: 't', html: '<p>t</p>' }),
+    );
     expect(error).toBeInstanceOf(IntegrationError);
     expect(error.code).toBe('google_invalid_grant');
     expect(error.message).toBe('Google refused the saved refresh token. Authenticate with Google again in Settings.');
@@ -138,7 +158,9 @@ describe('GmailSender', () => {
 
   it('a token without the send scope → google_insufficient_scope', async () => {
     const { refreshToken } = google.issueTokens(['https://www.googleapis.com/auth/drive.metadata.readonly']);
-    const error = await rejection(sender(refreshToken).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }));
+    const error = await rejection(
+      sender(refreshToken).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }),
+    );
     expect(error.code).toBe('google_insufficient_scope');
     expect(error.message).toMatch(/Authenticate with Google again/);
   });
@@ -146,7 +168,9 @@ describe('GmailSender', () => {
   it('a wrong client secret → google_invalid_client, no secret', async () => {
     const { refreshToken } = google.issueTokens([GMAIL_SEND_SCOPE]);
     const wrong = 'GOCSPX-not-the-secret';
-    const error = await rejection(sender(refreshToken, { clientSecret: wrong }).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }));
+    const error = await rejection(
+      sender(refreshToken, { clientSecret: wrong }).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }),
+    );
     expect(error.code).toBe('google_invalid_client');
     expectNoSecrets(error.message, [wrong, refreshToken, google.client.clientSecret]);
   });
@@ -158,7 +182,14 @@ describe('GmailSender', () => {
     try {
       const { refreshToken } = google.issueTokens([GMAIL_SEND_SCOPE]);
       const started = Date.now();
-      const error = await rejection(sender(refreshToken, { oauthUrl: url, apiUrl: url, budgetMs: 500 }).send({ to: 'a@example.com', subject: 'S', text: 't', html: '<p>t</p>' }));
+      const error = await rejection(
+        sender(refreshToken, { oauthUrl: url, apiUrl: url, budgetMs: 500 }).send({
+          to: 'a@example.com',
+          subject: 'S',
+          text: 't',
+          html: '<p>t</p>',
+        }),
+      );
       expect(error).toBeInstanceOf(IntegrationError);
       expect((error as IntegrationError).code).toBe('gmail_timeout');
       expect(error.message).toBe('Gmail did not answer within 1 second. Try again later.');
@@ -172,7 +203,12 @@ describe('GmailSender', () => {
   it('Google unreachable → google_unreachable', async () => {
     const port = await closedPort();
     const error = await rejection(
-      sender('1//x', { apiUrl: `http://127.0.0.1:${port}`, oauthUrl: `http://127.0.0.1:${port}` }).send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' }),
+      sender('1//x', { apiUrl: `http://127.0.0.1:${port}`, oauthUrl: `http://127.0.0.1:${port}` }).send({
+        to: 'a@example.com',
+        subject: 's',
+        text: 't',
+        html: 'h',
+      }),
     );
     expect(error.code).toBe('google_unreachable');
     expectNoSecrets(error.message, ['1//x', google.client.clientSecret]);
@@ -211,7 +247,9 @@ describe('OutboxSender', () => {
     const html = `<p>${'x'.repeat(24 * 1024 * 1024)}</p>`; // written in many chunks
     const seen: string[] = [];
     let done = false;
-    const sending = outbox.send({ to: 'anna@example.com', subject: 'Big', text: 't', html }).finally(() => (done = true));
+    const sending = outbox
+      .send({ to: 'anna@example.com', subject: 'Big', text: 't', html })
+      .finally(() => (done = true));
     while (!done) {
       const names = await readdir(folder).catch(() => [] as string[]);
       for (const name of names.filter((n) => n.endsWith('.eml'))) seen.push(await readFile(join(folder, name), 'utf8'));
@@ -231,11 +269,21 @@ describe('OutboxSender', () => {
 });
 
 describe('buildMimeMessage', () => {
-  const fixed = { date: new Date(Date.UTC(2025, 6, 1, 9, 5, 0)), messageId: 'abc-123@example.com', boundary: '=_alt_test' };
+  const fixed = {
+    date: new Date(Date.UTC(2025, 6, 1, 9, 5, 0)),
+    messageId: 'abc-123@example.com',
+    boundary: '=_alt_test',
+  };
 
   it('writes RFC 5322 headers and a multipart/alternative body with CRLF line endings', () => {
     const mime = buildMimeMessage(
-      { from: 'Redaktion <news@example.com>', to: 'Anna Müller <anna@example.com>', subject: SUBJECT, text: 'Grüße', html: '<p>Grüße</p>' },
+      {
+        from: 'Redaktion <news@example.com>',
+        to: 'Anna Müller <anna@example.com>',
+        subject: SUBJECT,
+        text: 'Grüße',
+        html: '<p>Grüße</p>',
+      },
       fixed,
     );
     const cut = mime.indexOf('\r\n\r\n');
@@ -251,12 +299,22 @@ describe('buildMimeMessage', () => {
       'Content-Type: multipart/alternative; boundary="=_alt_test"',
     ]);
     expect(mime.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
-    expect(body).toContain('--=_alt_test\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n');
-    expect(body).toContain('--=_alt_test\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n');
+    expect(body).toContain(
+      '--=_alt_test\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n',
+    );
+    expect(body).toContain(
+      '--=_alt_test\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n',
+    );
     expect(body.trimEnd().endsWith('--=_alt_test--')).toBe(true);
     expect(body.indexOf('text/plain')).toBeLessThan(body.indexOf('text/html'));
     const parsed = parseMime(mime);
-    expect(parsed).toMatchObject({ subject: SUBJECT, to: 'Anna Müller <anna@example.com>', text: 'Grüße', html: '<p>Grüße</p>', crlf: true });
+    expect(parsed).toMatchObject({
+      subject: SUBJECT,
+      to: 'Anna Müller <anna@example.com>',
+      text: 'Grüße',
+      html: '<p>Grüße</p>',
+      crlf: true,
+    });
   });
 
   it('splits long subjects into encoded-words under 76 characters without cutting a character', () => {
@@ -270,16 +328,23 @@ describe('buildMimeMessage', () => {
   });
 
   it('refuses line breaks in addresses (header injection) and flattens them in the subject', () => {
-    expect(() => buildMimeMessage({ to: 'a@example.com\r\nBcc: victim@example.com', subject: 's', text: 't', html: 'h' })).toThrow(
-      /line break/,
-    );
-    const mime = buildMimeMessage({ to: 'a@example.com', subject: 'Hi\r\nBcc: victim@example.com', text: 't', html: 'h' });
+    expect(() =>
+      buildMimeMessage({ to: 'a@example.com\r\nBcc: victim@example.com', subject: 's', text: 't', html: 'h' }),
+    ).toThrow(/line break/);
+    const mime = buildMimeMessage({
+      to: 'a@example.com',
+      subject: 'Hi\r\nBcc: victim@example.com',
+      text: 't',
+      html: 'h',
+    });
     expect(mime).not.toMatch(/^Bcc:/m);
     expect(parseMime(mime).subject).toBe('Hi Bcc: victim@example.com');
   });
 
   it('base64Url has no padding and no + or /', () => {
-    const encoded = base64Url(buildMimeMessage({ to: 'a@example.com', subject: '???>>>', text: '\u00ff\u00fe'.repeat(50), html: 'h' }));
+    const encoded = base64Url(
+      buildMimeMessage({ to: 'a@example.com', subject: '???>>>', text: '\u00ff\u00fe'.repeat(50), html: 'h' }),
+    );
     expect(encoded).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 });

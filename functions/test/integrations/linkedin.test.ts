@@ -21,14 +21,23 @@ const credentials = () => ({ clientId: li.app.clientId, clientSecret: li.app.cli
 
 /** The browser step: authorization URL → the fake's immediate redirect → the code. */
 async function codeFor(scopes = LINKEDIN_SCOPES): Promise<string> {
-  const query = await authorize(client.authorizationUrl({ clientId: li.app.clientId, redirectUri, state: 'st-1', scopes }));
+  const query = await authorize(
+    client.authorizationUrl({ clientId: li.app.clientId, redirectUri, state: 'st-1', scopes }),
+  );
   expect(query.get('state')).toBe('st-1');
   return query.get('code')!;
 }
 
 describe('HttpLinkedInClient', () => {
   it('authorizationUrl carries response_type, client_id, redirect_uri, state and the space-delimited scopes', () => {
-    const url = new URL(client.authorizationUrl({ clientId: 'abc', redirectUri, state: 'xyz', scopes: ['openid', 'profile', 'w_member_social'] }));
+    const url = new URL(
+      client.authorizationUrl({
+        clientId: 'abc',
+        redirectUri,
+        state: 'xyz',
+        scopes: ['openid', 'profile', 'w_member_social'],
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe(`${li.oauthUrl}/authorization`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
@@ -41,7 +50,10 @@ describe('HttpLinkedInClient', () => {
   });
 
   it('the default production URL is LinkedIn’s', () => {
-    const prod = new HttpLinkedInClient({ oauthUrl: 'https://www.linkedin.com/oauth/v2/', apiUrl: 'https://api.linkedin.com' });
+    const prod = new HttpLinkedInClient({
+      oauthUrl: 'https://www.linkedin.com/oauth/v2/',
+      apiUrl: 'https://api.linkedin.com',
+    });
     expect(prod.authorizationUrl({ clientId: 'a', redirectUri, state: 's', scopes: ['openid'] })).toMatch(
       /^https:\/\/www\.linkedin\.com\/oauth\/v2\/authorization\?response_type=code&/,
     );
@@ -59,7 +71,11 @@ describe('HttpLinkedInClient', () => {
     expect(tokens.refreshToken).toBeUndefined();
     const form = li.requests.find((r) => r.path === '/oauth/v2/accessToken')!;
     expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(form.body).toMatchObject({ grant_type: 'authorization_code', client_id: li.app.clientId, redirect_uri: redirectUri });
+    expect(form.body).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: li.app.clientId,
+      redirect_uri: redirectUri,
+    });
   });
 
   it('exchangeCode with a used code → IntegrationError with LinkedIn’s description', async () => {
@@ -68,13 +84,17 @@ describe('HttpLinkedInClient', () => {
     const error = await rejection(client.exchangeCode({ ...credentials(), code }));
     expect(error).toBeInstanceOf(IntegrationError);
     expect(error.code).toBe('linkedin_invalid_grant');
-    expect(error.message).toContain('The provided authorization grant or refresh token is invalid, expired or revoked.');
+    expect(error.message).toContain(
+      'The provided authorization grant or refresh token is invalid, expired or revoked.',
+    );
     expectNoSecrets(error.message, [code, li.app.clientSecret]);
   });
 
   it('exchangeCode with another redirect_uri than the authorization’s → IntegrationError', async () => {
     const code = await codeFor();
-    const error = await rejection(client.exchangeCode({ ...credentials(), redirectUri: 'http://localhost:3000/other', code }));
+    const error = await rejection(
+      client.exchangeCode({ ...credentials(), redirectUri: 'http://localhost:3000/other', code }),
+    );
     expect(error.code).toBe('linkedin_oauth_failed');
     expect(error.message).toMatch(/redirect uri/);
   });
@@ -90,7 +110,11 @@ describe('HttpLinkedInClient', () => {
 
   it('userInfo returns the member id, name and e-mail', async () => {
     const { accessToken } = await client.exchangeCode({ ...credentials(), code: await codeFor() });
-    expect(await client.userInfo(accessToken)).toEqual({ sub: li.member.sub, name: li.member.name, email: li.member.email });
+    expect(await client.userInfo(accessToken)).toEqual({
+      sub: li.member.sub,
+      name: li.member.name,
+      email: li.member.email,
+    });
     const call = li.requests.find((r) => r.path === '/v2/userinfo')!;
     expect(call.method).toBe('GET');
   });
@@ -123,7 +147,10 @@ describe('HttpLinkedInClient', () => {
 
   it('checkClient: LinkedIn unreachable → not ok, "Could not reach LinkedIn"', async () => {
     const port = await closedPort();
-    const offline = new HttpLinkedInClient({ oauthUrl: `http://127.0.0.1:${port}/oauth/v2`, apiUrl: `http://127.0.0.1:${port}` });
+    const offline = new HttpLinkedInClient({
+      oauthUrl: `http://127.0.0.1:${port}/oauth/v2`,
+      apiUrl: `http://127.0.0.1:${port}`,
+    });
     const result = await offline.checkClient(credentials());
     expect(result).toEqual({ ok: false, message: expect.stringMatching(/^Could not reach LinkedIn/) });
     const error = await rejection(offline.userInfo('x'));
@@ -132,7 +159,9 @@ describe('HttpLinkedInClient', () => {
 
   it('the member cancelling consent comes back as error=user_cancelled_authorize with the state', async () => {
     li.setMode('cancel');
-    const query = await authorize(client.authorizationUrl({ clientId: li.app.clientId, redirectUri, state: 'st-2', scopes: LINKEDIN_SCOPES }));
+    const query = await authorize(
+      client.authorizationUrl({ clientId: li.app.clientId, redirectUri, state: 'st-2', scopes: LINKEDIN_SCOPES }),
+    );
     expect(query.get('error')).toBe('user_cancelled_authorize');
     expect(query.get('state')).toBe('st-2');
     expect(query.get('code')).toBeNull();
@@ -146,24 +175,41 @@ describe('HttpLinkedInClient with answers of unexpected shape (checked with zod)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const base = `http://127.0.0.1:${port}`;
-    return { client: new HttpLinkedInClient({ oauthUrl: `${base}/oauth/v2`, apiUrl: base }), close: () => new Promise((r) => server.close(r)) };
+    return {
+      client: new HttpLinkedInClient({ oauthUrl: `${base}/oauth/v2`, apiUrl: base }),
+      close: () => new Promise((r) => server.close(r)),
+    };
   }
 
   it('a token answer whose fields have other types is a failed sign-in, not a crash', async () => {
-    const li2 = await odd(400, JSON.stringify({ access_token: 42, error: ['invalid_grant'], error_description: { text: 'x' } }));
+    const li2 = await odd(
+      400,
+      JSON.stringify({ access_token: 42, error: ['invalid_grant'], error_description: { text: 'x' } }),
+    );
     try {
-      const error = await rejection(li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri }));
+      const error = await rejection(
+        li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri }),
+      );
       expect(error).toBeInstanceOf(IntegrationError);
-      expect(error).toMatchObject({ code: 'linkedin_oauth_failed', message: 'LinkedIn did not complete the sign-in (HTTP 400). Connect LinkedIn again.' });
+      expect(error).toMatchObject({
+        code: 'linkedin_oauth_failed',
+        message: 'LinkedIn did not complete the sign-in (HTTP 400). Connect LinkedIn again.',
+      });
     } finally {
       await li2.close();
     }
   });
 
   it('a token answer with the token but odd optional fields keeps the token and drops the rest', async () => {
-    const li2 = await odd(200, JSON.stringify({ access_token: 'AQtoken', expires_in: '5184000', scope: 7, refresh_token: null }));
+    const li2 = await odd(
+      200,
+      JSON.stringify({ access_token: 'AQtoken', expires_in: '5184000', scope: 7, refresh_token: null }),
+    );
     try {
-      expect(await li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri })).toEqual({ accessToken: 'AQtoken', expiresIn: 5184000 });
+      expect(await li2.client.exchangeCode({ clientId: 'c', clientSecret: 's', code: 'x', redirectUri })).toEqual({
+        accessToken: 'AQtoken',
+        expiresIn: 5184000,
+      });
     } finally {
       await li2.close();
     }
@@ -174,7 +220,10 @@ describe('HttpLinkedInClient with answers of unexpected shape (checked with zod)
       const li2 = await odd(200, body);
       try {
         const error = await rejection(li2.client.userInfo('AQtoken'));
-        expect(error).toMatchObject({ code: 'linkedin_error', message: 'LinkedIn could not return the member profile (HTTP 200). Try again later.' });
+        expect(error).toMatchObject({
+          code: 'linkedin_error',
+          message: 'LinkedIn could not return the member profile (HTTP 200). Try again later.',
+        });
       } finally {
         await li2.close();
       }

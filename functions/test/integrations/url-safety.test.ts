@@ -6,10 +6,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assertPublicUrl, fetchChecked, isPublicAddress } from '../../src/adapters/integrations/url-safety.js';
 
 /** The module's own DNS lookup (node:dns/promises), answered by a test while `dns.answer` is set. */
-const dns = vi.hoisted(() => ({ answer: undefined as undefined | ((host: string) => Promise<{ address: string; family: number }[]>) }));
+const dns = vi.hoisted(() => ({
+  answer: undefined as undefined | ((host: string) => Promise<{ address: string; family: number }[]>),
+}));
 vi.mock('node:dns/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns/promises')>();
-  const lookup = ((host: string, options: object) => (dns.answer ? dns.answer(host) : real.lookup(host, options as never))) as typeof real.lookup;
+  const lookup = ((host: string, options: object) =>
+    dns.answer ? dns.answer(host) : real.lookup(host, options as never)) as typeof real.lookup;
   return { ...real, default: { ...real, lookup }, lookup };
 });
 
@@ -44,12 +47,17 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::6810:84e5', '::ffff:93.184.215.14', '2a00:1450:4001:82b::200e'])(
-    'allows %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::6810:84e5',
+    '::ffff:93.184.215.14',
+    '2a00:1450:4001:82b::200e',
+  ])('allows %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   it('refuses text that is not an address', () => {
     expect(isPublicAddress('example.com')).toBe(false);
@@ -65,30 +73,52 @@ describe('assertPublicUrl', () => {
   };
 
   it('accepts a host whose every address is public', async () => {
-    const url = await assertPublicUrl('https://blog.example/x', { allowPrivate: false }, resolver({ 'blog.example': ['93.184.215.14', '2606:4700::1'] }));
+    const url = await assertPublicUrl(
+      'https://blog.example/x',
+      { allowPrivate: false },
+      resolver({ 'blog.example': ['93.184.215.14', '2606:4700::1'] }),
+    );
     expect(url.hostname).toBe('blog.example');
   });
 
   it('refuses a host with any private address (e.g. DNS pointing at the metadata service)', async () => {
     await expect(
-      assertPublicUrl('https://evil.example', { allowPrivate: false }, resolver({ 'evil.example': ['93.184.215.14', '169.254.169.254'] })),
+      assertPublicUrl(
+        'https://evil.example',
+        { allowPrivate: false },
+        resolver({ 'evil.example': ['93.184.215.14', '169.254.169.254'] }),
+      ),
     ).rejects.toMatchObject({ code: 'forbidden_url' });
   });
 
   it('refuses literal private addresses, including IPv4 forms the URL parser normalises', async () => {
-    for (const url of ['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00::1]:8080/']) {
-      await expect(assertPublicUrl(url, { allowPrivate: false }, resolver({}))).rejects.toMatchObject({ code: 'forbidden_url' });
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[fd00::1]:8080/',
+    ]) {
+      await expect(assertPublicUrl(url, { allowPrivate: false }, resolver({}))).rejects.toMatchObject({
+        code: 'forbidden_url',
+      });
     }
   });
 
   it('an unknown host → unreachable', async () => {
-    await expect(assertPublicUrl('https://nope.example', { allowPrivate: false }, resolver({}))).rejects.toMatchObject({ code: 'unreachable' });
+    await expect(assertPublicUrl('https://nope.example', { allowPrivate: false }, resolver({}))).rejects.toMatchObject({
+      code: 'unreachable',
+    });
   });
 
   it('allowPrivate skips the address check but never the scheme check', async () => {
     await expect(assertPublicUrl('http://127.0.0.1:8080/', { allowPrivate: true })).resolves.toBeInstanceOf(URL);
-    await expect(assertPublicUrl('file:///etc/passwd', { allowPrivate: true })).rejects.toMatchObject({ code: 'forbidden_url' });
-    await expect(assertPublicUrl('gopher://127.0.0.1/', { allowPrivate: true })).rejects.toMatchObject({ code: 'forbidden_url' });
+    await expect(assertPublicUrl('file:///etc/passwd', { allowPrivate: true })).rejects.toMatchObject({
+      code: 'forbidden_url',
+    });
+    await expect(assertPublicUrl('gopher://127.0.0.1/', { allowPrivate: true })).rejects.toMatchObject({
+      code: 'forbidden_url',
+    });
   });
 });
 
@@ -111,7 +141,9 @@ describe('fetchChecked connects to the address it checked (no second lookup: DNS
   };
 
   /** A local HTTP server on 127.0.0.1 that logs what reaches it. */
-  const server = async (handler: (req: { url?: string; headers: IncomingHttpHeaders }, res: import('node:http').ServerResponse) => void) => {
+  const server = async (
+    handler: (req: { url?: string; headers: IncomingHttpHeaders }, res: import('node:http').ServerResponse) => void,
+  ) => {
     const hits: { url?: string; headers: IncomingHttpHeaders }[] = [];
     const srv: Server = createServer((req, res) => {
       hits.push({ url: req.url, headers: req.headers });
@@ -175,7 +207,9 @@ describe('fetchChecked connects to the address it checked (no second lookup: DNS
     const connections = watchConnections();
     for (const answer of [['169.254.169.254'], ['93.184.215.14', '127.0.0.1'], ['::ffff:10.0.0.1']]) {
       const dns = rebinding([answer]);
-      await expect(fetchChecked('https://rebind.example/wp-json/', {}, { allowPrivate: false }, dns.resolve)).rejects.toMatchObject({
+      await expect(
+        fetchChecked('https://rebind.example/wp-json/', {}, { allowPrivate: false }, dns.resolve),
+      ).rejects.toMatchObject({
         code: 'forbidden_url',
         message: expect.stringContaining('private or local network address'),
       });
@@ -203,7 +237,10 @@ describe('fetchChecked connects to the address it checked (no second lookup: DNS
     expect(url).toBe(`http://wp.example:${site.port}/wp-json/?a=1`);
     expect(dns.asked).toEqual(['wp.example']);
     expect(site.hits).toHaveLength(1);
-    expect(site.hits[0]).toMatchObject({ url: '/wp-json/?a=1', headers: { host: `wp.example:${site.port}`, authorization: 'Basic eDp5' } });
+    expect(site.hits[0]).toMatchObject({
+      url: '/wp-json/?a=1',
+      headers: { host: `wp.example:${site.port}`, authorization: 'Basic eDp5' },
+    });
   });
 
   it('sends a POST body and returns a redirect answer to it unfollowed', async () => {
@@ -236,7 +273,12 @@ describe('fetchChecked connects to the address it checked (no second lookup: DNS
       } else res.end('final');
     });
     const dns = rebinding([['127.0.0.1']]);
-    const { response, url } = await fetchChecked(`http://wp.example:${site.port}/wp-json/`, {}, { allowPrivate: true }, dns.resolve);
+    const { response, url } = await fetchChecked(
+      `http://wp.example:${site.port}/wp-json/`,
+      {},
+      { allowPrivate: true },
+      dns.resolve,
+    );
     expect(await response.text()).toBe('final');
     expect(url).toBe(`http://www.wp.example:${site.port}/wp-json/`);
     expect(dns.asked).toEqual(['wp.example', 'www.wp.example']);
@@ -257,7 +299,9 @@ describe('fetchChecked connects to the address it checked (no second lookup: DNS
     const port = (tls.address() as AddressInfo).port;
     const dns = rebinding([['127.0.0.1']]);
 
-    await expect(fetchChecked(`https://wp.example:${port}/`, {}, { allowPrivate: true, timeoutMs: 2_000 }, dns.resolve)).rejects.toMatchObject({
+    await expect(
+      fetchChecked(`https://wp.example:${port}/`, {}, { allowPrivate: true, timeoutMs: 2_000 }, dns.resolve),
+    ).rejects.toMatchObject({
       code: 'unreachable',
     });
     expect(names).toEqual(['wp.example']);

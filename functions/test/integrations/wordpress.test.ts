@@ -27,7 +27,9 @@ function failure(result: WordPressCheck) {
 }
 
 /** A server answering every request with `handler`. */
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+async function serve(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -193,7 +195,10 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
         res.writeHead(301, { Location: req.url.replace('/old/', '/new/') });
         return res.end();
       }
-      if (req.url?.startsWith('/new/wp-json/wp/v2/users/me') && req.headers.authorization === basicAuthHeader('editor', 'pw')) {
+      if (
+        req.url?.startsWith('/new/wp-json/wp/v2/users/me') &&
+        req.headers.authorization === basicAuthHeader('editor', 'pw')
+      ) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return res.end(JSON.stringify({ id: 7, name: 'Moved Blog', roles: ['author'] }));
       }
@@ -202,7 +207,12 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
     });
     try {
       const result = await local.check({ siteUrl: `${site.url}/old`, username: 'editor', appPassword: 'pw' });
-      expect(result).toEqual({ ok: true, siteUrl: `${site.url}/new`, apiStyle: 'pretty', user: { id: 7, name: 'Moved Blog', roles: ['author'] } });
+      expect(result).toEqual({
+        ok: true,
+        siteUrl: `${site.url}/new`,
+        apiStyle: 'pretty',
+        user: { id: 7, name: 'Moved Blog', roles: ['author'] },
+      });
     } finally {
       await site.close();
     }
@@ -233,7 +243,13 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
   it('other WordPress errors → http_error carrying the plain-text WordPress message', async () => {
     const site = await serve((_req, res) => {
       res.writeHead(403, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ code: 'rest_cannot_access', message: '<strong>Error:</strong> Only authenticated users can access the REST API.', data: { status: 403 } }));
+      res.end(
+        JSON.stringify({
+          code: 'rest_cannot_access',
+          message: '<strong>Error:</strong> Only authenticated users can access the REST API.',
+          data: { status: 403 },
+        }),
+      );
     });
     try {
       const result = failure(await local.check({ siteUrl: site.url, username: 'editor', appPassword: 'pw' }));
@@ -256,8 +272,12 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
 
 describe('wordpressApiUrl and normaliseSiteUrl', () => {
   it('builds both API styles', () => {
-    expect(wordpressApiUrl('https://example.com', 'pretty', '/wp/v2/posts')).toBe('https://example.com/wp-json/wp/v2/posts');
-    expect(wordpressApiUrl('https://example.com/blog/', 'query', '/wp/v2/posts')).toBe('https://example.com/blog/?rest_route=/wp/v2/posts');
+    expect(wordpressApiUrl('https://example.com', 'pretty', '/wp/v2/posts')).toBe(
+      'https://example.com/wp-json/wp/v2/posts',
+    );
+    expect(wordpressApiUrl('https://example.com/blog/', 'query', '/wp/v2/posts')).toBe(
+      'https://example.com/blog/?rest_route=/wp/v2/posts',
+    );
     expect(wordpressApiUrl('https://example.com', 'pretty', '/wp/v2/posts/5', { context: 'edit' })).toBe(
       'https://example.com/wp-json/wp/v2/posts/5?context=edit',
     );

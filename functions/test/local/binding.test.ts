@@ -19,7 +19,8 @@ const wordBytes = (hex: string): number[] => [6, 4, 2, 0].map((i) => parseInt(he
 function procAddress(hex: string): string {
   if (hex.length === 8) return wordBytes(hex).join('.');
   const bytes = [0, 8, 16, 24].flatMap((i) => wordBytes(hex.slice(i, i + 8)));
-  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12).join('.');
+  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff)
+    return bytes.slice(12).join('.');
   if (bytes.every((b) => b === 0)) return '::';
   if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return '::1';
   return Array.from({ length: 8 }, (_, i) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!).toString(16)).join(':');
@@ -70,7 +71,12 @@ describe('the local stack with default options', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cp-binding-'));
     // Its own DynamoDB Local, started as `npm start` starts it (not the run's shared one).
-    stack = await startLocalStack({ port: 0, dataDir, inMemory: true, tableName: `binding-${randomBytes(4).toString('hex')}` });
+    stack = await startLocalStack({
+      port: 0,
+      dataDir,
+      inMemory: true,
+      tableName: `binding-${randomBytes(4).toString('hex')}`,
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -80,7 +86,9 @@ describe('the local stack with default options', () => {
   const services = () => ({ app: stack.port, dynamodb: portOf(stack.dynamoEndpoint), s3: portOf(stack.s3Endpoint) });
 
   it.runIf(hasProcNet)('the app, DynamoDB Local and the S3 store listen on 127.0.0.1 only', () => {
-    const bound = Object.fromEntries(Object.entries(services()).map(([name, port]) => [name, listeningAddresses(port)]));
+    const bound = Object.fromEntries(
+      Object.entries(services()).map(([name, port]) => [name, listeningAddresses(port)]),
+    );
     expect(bound).toEqual({ app: ['127.0.0.1'], dynamodb: ['127.0.0.1'], s3: ['127.0.0.1'] });
   });
 
@@ -109,7 +117,8 @@ describe('HOST', () => {
       expect(isLoopback(host), host).toBe(true);
       expect(exposureWarning(host, 3480), host).toBeUndefined();
     }
-    for (const host of ['0.0.0.0', '::', '192.168.1.20']) expect(exposureWarning(host, 3480), host).toMatch(/reachable from other machines/);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20'])
+      expect(exposureWarning(host, 3480), host).toMatch(/reachable from other machines/);
   });
 
   it('gives a URL that reaches the server', () => {
@@ -119,50 +128,64 @@ describe('HOST', () => {
     expect(localUrl('fd00::5', 3480)).toBe('http://[fd00::5]:3480');
   });
 
-  it(
-    'HOST=0.0.0.0: `npm start` listens on every interface and prints one warning line at start-up',
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'cp-host-'));
-      const env: NodeJS.ProcessEnv = { ...process.env, HOST: '0.0.0.0', PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN' };
-      for (const name of ['PUBLIC_URL', 'SESSION_SECRET', 'LOCAL_SECRETS_KEY', 'OUTBOX_DIR', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT']) {
-        delete env[name];
-      }
-      const child = spawn(process.execPath, ['--import', 'tsx', 'functions/src/local/main.ts', '--api-only'], {
-        cwd: root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      try {
-        const url = await new Promise<string>((resolvePromise, reject) => {
-          const timer = setTimeout(() => reject(new Error(`not started within 90 s:\n${output}`)), 90_000);
-          child.stdout.on('data', () => {
-            const m = /is running on (\S+)/.exec(output);
-            if (m) {
-              clearTimeout(timer);
-              resolvePromise(m[1]!);
-            }
-          });
-          child.once('exit', (code) => {
+  it('HOST=0.0.0.0: `npm start` listens on every interface and prints one warning line at start-up', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cp-host-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOST: '0.0.0.0',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+    };
+    for (const name of [
+      'PUBLIC_URL',
+      'SESSION_SECRET',
+      'LOCAL_SECRETS_KEY',
+      'OUTBOX_DIR',
+      'TABLE_NAME',
+      'DYNAMODB_ENDPOINT',
+      'S3_ENDPOINT',
+    ]) {
+      delete env[name];
+    }
+    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/src/local/main.ts', '--api-only'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      const url = await new Promise<string>((resolvePromise, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not started within 90 s:\n${output}`)), 90_000);
+        child.stdout.on('data', () => {
+          const m = /is running on (\S+)/.exec(output);
+          if (m) {
             clearTimeout(timer);
-            reject(new Error(`exited with ${code}:\n${output}`));
-          });
+            resolvePromise(m[1]!);
+          }
         });
-        const port = portOf(url);
-        const warnings = output.split('\n').filter((line) => line.includes('WARNING'));
-        expect(warnings).toEqual([expect.stringMatching(new RegExp(`^WARNING: HOST=0\\.0\\.0\\.0: .*reachable from other machines on port ${port}\\b`))]);
-        if (hasProcNet) expect(listeningAddresses(port)).toEqual(['0.0.0.0']);
-      } finally {
-        if (child.exitCode === null) {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGTERM');
-          await exited;
-        }
-        rmSync(dataDir, { recursive: true, force: true });
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`exited with ${code}:\n${output}`));
+        });
+      });
+      const port = portOf(url);
+      const warnings = output.split('\n').filter((line) => line.includes('WARNING'));
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(`^WARNING: HOST=0\\.0\\.0\\.0: .*reachable from other machines on port ${port}\\b`),
+        ),
+      ]);
+      if (hasProcNet) expect(listeningAddresses(port)).toEqual(['0.0.0.0']);
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
       }
-    },
-    120_000,
-  );
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -23,7 +23,10 @@ describe('the local server sends the deployed security headers', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cp-headers-'));
     const dist = join(dataDir, 'dist');
     mkdirSync(join(dist, 'assets'), { recursive: true });
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc.js"></script>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc.js"></script>',
+    );
     writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log("app")');
     delete process.env.PUBLIC_URL;
     stack = await startLocalStack({
@@ -42,7 +45,11 @@ describe('the local server sends the deployed security headers', () => {
   const headersOf = async (path: string) => {
     const res = await fetch(`${stack.url}${path}`);
     await res.arrayBuffer();
-    return { status: res.status, headers: Object.fromEntries(Object.keys(deployed).map((name) => [name, res.headers.get(name)])), all: res.headers };
+    return {
+      status: res.status,
+      headers: Object.fromEntries(Object.keys(deployed).map((name) => [name, res.headers.get(name)])),
+      all: res.headers,
+    };
   };
 
   it('the shared CSP forbids framing and inline scripts', () => {

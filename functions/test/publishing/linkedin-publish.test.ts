@@ -89,7 +89,14 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
   });
 
   it('a page the member only analyses: 403 → not an admin of the page', async () => {
-    const error = await rejection(publisher.publish({ accessToken: li.issueToken(), author: 'urn:li:organization:5550001', commentary: 'x', image: png }));
+    const error = await rejection(
+      publisher.publish({
+        accessToken: li.issueToken(),
+        author: 'urn:li:organization:5550001',
+        commentary: 'x',
+        image: png,
+      }),
+    );
     expect(error).toBeInstanceOf(IntegrationError);
     expect(error).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
     expect(error.message).toMatch(/administrator/);
@@ -115,13 +122,19 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
       () => publisher.administeredOrganizations(token),
     ]) {
       const error = await rejection(attempt());
-      expect(error).toMatchObject({ code: 'linkedin_token_invalid', status: 401, message: LINKEDIN_TOKEN_INVALID_MESSAGE });
+      expect(error).toMatchObject({
+        code: 'linkedin_token_invalid',
+        status: 401,
+        message: LINKEDIN_TOKEN_INVALID_MESSAGE,
+      });
       expectNoSecrets(error.message, [token]);
     }
     li.setMode('ok');
     const revoked = li.issueToken();
     li.revokeToken(revoked);
-    expect((await rejection(publisher.publish({ accessToken: revoked, author: person(), commentary: 'x' }))).code).toBe('linkedin_token_invalid');
+    expect((await rejection(publisher.publish({ accessToken: revoked, author: person(), commentary: 'x' }))).code).toBe(
+      'linkedin_token_invalid',
+    );
     expect(li.posts).toHaveLength(0);
   });
 
@@ -138,7 +151,10 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
   it('announces the post exactly as sent before sending it; resend sends it unchanged and a duplicate answers the post LinkedIn has', async () => {
     const token = li.issueToken();
     const sent: unknown[] = [];
-    const first = await publisher.publish({ accessToken: token, author: person(), commentary: 'Once (only)', image: png }, { beforeCreate: async (post) => void sent.push(post) });
+    const first = await publisher.publish(
+      { accessToken: token, author: person(), commentary: 'Once (only)', image: png },
+      { beforeCreate: async (post) => void sent.push(post) },
+    );
     expect(sent).toEqual([{ author: person(), commentary: 'Once \\(only\\)', imageUrn: li.images[0]!.urn }]);
     expect(li.posts).toHaveLength(1);
 
@@ -162,26 +178,43 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
     li.holdAnswer = (r) => (r.method === 'GET' && r.path.startsWith('/rest/images/') ? 'never' : undefined);
     const patient = new HttpLinkedInPublisher({ apiUrl: li.apiUrl, imageReadyTimeoutMs: 60_000, imagePollMs: 10 });
     const started = Date.now();
-    await patient.publish({ accessToken: token, author: person(), commentary: 'In time', image: png }, { deadline: Date.now() + 7000 });
+    await patient.publish(
+      { accessToken: token, author: person(), commentary: 'In time', image: png },
+      { deadline: Date.now() + 7000 },
+    );
     expect(Date.now() - started).toBeLessThan(3500);
     expect(li.posts).toHaveLength(1);
 
     li.holdAnswer = (r) => (r.method === 'POST' && r.path === '/rest/posts' ? 'never' : undefined);
-    const cut = await rejection(publisher.publish({ accessToken: token, author: person(), commentary: 'Cut off' }, { deadline: Date.now() + 1500 }));
+    const cut = await rejection(
+      publisher.publish(
+        { accessToken: token, author: person(), commentary: 'Cut off' },
+        { deadline: Date.now() + 1500 },
+      ),
+    );
     expect(cut).toMatchObject({ code: 'publish_timeout', outcome: 'unknown' });
     expect(li.posts).toHaveLength(2);
-    const early = await rejection(publisher.publish({ accessToken: token, author: person(), commentary: 'Too late' }, { deadline: Date.now() + 200 }));
+    const early = await rejection(
+      publisher.publish(
+        { accessToken: token, author: person(), commentary: 'Too late' },
+        { deadline: Date.now() + 200 },
+      ),
+    );
     expect(early).toMatchObject({ code: 'publish_timeout', outcome: undefined });
   });
 
   it('LinkedIn down or unreachable → linkedin_unreachable', async () => {
     li.setMode('down');
-    const error = await rejection(publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: 'x' }));
+    const error = await rejection(
+      publisher.publish({ accessToken: li.issueToken(), author: person(), commentary: 'x' }),
+    );
     expect(error).toMatchObject({ code: 'linkedin_unreachable', status: 503 });
     expect(error.message).toMatch(/try again later/);
 
     const nowhere = new HttpLinkedInPublisher({ apiUrl: `http://127.0.0.1:${await closedPort()}` });
-    expect((await rejection(nowhere.publish({ accessToken: 't', author: person(), commentary: 'x' }))).code).toBe('linkedin_unreachable');
+    expect((await rejection(nowhere.publish({ accessToken: 't', author: person(), commentary: 'x' }))).code).toBe(
+      'linkedin_unreachable',
+    );
   });
 });
 
@@ -191,20 +224,29 @@ describe('HttpLinkedInPublisher against a scripted LinkedIn', () => {
     const server = await serve((req, res) => {
       const url = req.url!;
       if (url.startsWith('/rest/images?action=initializeUpload')) {
-        return sendJson(res, 200, { value: { uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`, image: 'urn:li:image:1' } });
+        return sendJson(res, 200, {
+          value: {
+            uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`,
+            image: 'urn:li:image:1',
+          },
+        });
       }
       if (url.startsWith('/upload/')) {
         res.writeHead(201, { 'Content-Length': 0 });
         return res.end();
       }
-      if (url.startsWith('/rest/images/')) return sendJson(res, 200, { id: 'urn:li:image:1', status: 'PROCESSING_FAILED' });
-      if (postStatus === 429) return sendJson(res, 429, { status: 429, message: 'Resource level throttle limit reached' });
+      if (url.startsWith('/rest/images/'))
+        return sendJson(res, 200, { id: 'urn:li:image:1', status: 'PROCESSING_FAILED' });
+      if (postStatus === 429)
+        return sendJson(res, 429, { status: 429, message: 'Resource level throttle limit reached' });
       res.writeHead(201, { 'Content-Length': 0 });
       return res.end();
     });
     try {
       const scripted = new HttpLinkedInPublisher({ apiUrl: server.url, imagePollMs: 10 });
-      const limited = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x' }));
+      const limited = await rejection(
+        scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x' }),
+      );
       expect(limited).toMatchObject({ code: 'linkedin_rate_limited', status: 429 });
       expect(limited.message).toMatch(/limit/);
       expect(limited.message).toMatch(/midnight UTC/);
@@ -214,7 +256,9 @@ describe('HttpLinkedInPublisher against a scripted LinkedIn', () => {
       expect(noId.code).toBe('linkedin_error');
       expect(noId.message).toMatch(/Check your LinkedIn feed/);
 
-      const failed = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }));
+      const failed = await rejection(
+        scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }),
+      );
       expect(failed.code).toBe('linkedin_image_failed');
       const upload = server.received.find((r) => r.url.startsWith('/upload/'))!;
       expect(upload.method).toBe('PUT');
@@ -225,10 +269,14 @@ describe('HttpLinkedInPublisher against a scripted LinkedIn', () => {
   });
 
   it('refuses to send the token to a plain-http upload URL on another host', async () => {
-    const server = await serve((req, res) => sendJson(res, 200, { value: { uploadUrl: 'http://evil.example/upload', image: 'urn:li:image:2' } }));
+    const server = await serve((req, res) =>
+      sendJson(res, 200, { value: { uploadUrl: 'http://evil.example/upload', image: 'urn:li:image:2' } }),
+    );
     try {
       const scripted = new HttpLinkedInPublisher({ apiUrl: server.url });
-      const error = await rejection(scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }));
+      const error = await rejection(
+        scripted.publish({ accessToken: 't', author: 'urn:li:person:x', commentary: 'x', image: png }),
+      );
       expect(error.code).toBe('linkedin_error');
       expect(server.received).toHaveLength(1);
     } finally {
@@ -250,7 +298,10 @@ describe('HttpLinkedInPublisher with answers of unexpected shape (checked with z
     let id: unknown = 'urn:li:share:7';
     const server = await serve((_req, res) => sendJson(res, 201, { id }));
     try {
-      expect(await publish(server.url)).toEqual({ urn: 'urn:li:share:7', url: 'https://www.linkedin.com/feed/update/urn:li:share:7' });
+      expect(await publish(server.url)).toEqual({
+        urn: 'urn:li:share:7',
+        url: 'https://www.linkedin.com/feed/update/urn:li:share:7',
+      });
       for (id of [7, { urn: 'urn:li:share:7' }, 'share:7']) {
         const error = await rejection(publish(server.url));
         expect(error, JSON.stringify(id)).toMatchObject({ code: 'linkedin_error', status: 201, outcome: 'unknown' });
@@ -262,7 +313,12 @@ describe('HttpLinkedInPublisher with answers of unexpected shape (checked with z
   });
 
   it('an image registration without a usable upload address or image URN sends nothing more', async () => {
-    for (const value of [{ uploadUrl: 42, image: 'urn:li:image:1' }, { uploadUrl: 'https://upload.example/1', image: ['urn:li:image:1'] }, 'urn:li:image:1', null]) {
+    for (const value of [
+      { uploadUrl: 42, image: 'urn:li:image:1' },
+      { uploadUrl: 'https://upload.example/1', image: ['urn:li:image:1'] },
+      'urn:li:image:1',
+      null,
+    ]) {
       const server = await serve((_req, res) => sendJson(res, 200, { value }));
       try {
         const error = await rejection(publish(server.url, png));
@@ -279,7 +335,12 @@ describe('HttpLinkedInPublisher with answers of unexpected shape (checked with z
     const server = await serve((req, res) => {
       const url = req.url!;
       if (url.startsWith('/rest/images?action=initializeUpload')) {
-        return sendJson(res, 200, { value: { uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`, image: 'urn:li:image:1' } });
+        return sendJson(res, 200, {
+          value: {
+            uploadUrl: `http://127.0.0.1:${(req.socket.localPort ?? 0).toString()}/upload/1`,
+            image: 'urn:li:image:1',
+          },
+        });
       }
       if (url.startsWith('/upload/')) {
         res.writeHead(201, { 'Content-Length': 0 });
@@ -298,23 +359,40 @@ describe('HttpLinkedInPublisher with answers of unexpected shape (checked with z
   });
 
   it('error bodies: a message of another type is no detail; input errors of another shape are skipped', async () => {
-    let answer: { status: number; body: unknown } = { status: 422, body: { message: 42, errorDetails: { inputErrors: 'INVALID_VALUE' } } };
+    let answer: { status: number; body: unknown } = {
+      status: 422,
+      body: { message: 42, errorDetails: { inputErrors: 'INVALID_VALUE' } },
+    };
     const server = await serve((_req, res) => sendJson(res, answer.status, answer.body));
     try {
       const refused = await rejection(publish(server.url));
       expect(refused).toMatchObject({ code: 'linkedin_error', status: 422 });
-      expect(refused.message).toBe('LinkedIn refused the post (HTTP 422). The post is kept; try again, or edit it if the problem persists.');
+      expect(refused.message).toBe(
+        'LinkedIn refused the post (HTTP 422). The post is kept; try again, or edit it if the problem persists.',
+      );
 
       // Input errors that are no list name no post; the details still say it is a duplicate.
-      answer = { status: 422, body: { message: ['Content is a duplicate of urn:li:share:9'], errorDetails: { inputErrors: 'DUPLICATE_POST' } } };
+      answer = {
+        status: 422,
+        body: {
+          message: ['Content is a duplicate of urn:li:share:9'],
+          errorDetails: { inputErrors: 'DUPLICATE_POST' },
+        },
+      };
       expect(await rejection(publish(server.url))).toMatchObject({ code: 'linkedin_duplicate', status: 422 });
 
       // The duplicate's code among input errors of other shapes still names the post LinkedIn has.
       answer = {
         status: 422,
-        body: { message: 'Content is a duplicate of urn:li:share:9', errorDetails: { inputErrors: [null, 'x', { code: 5 }, { code: 'DUPLICATE_POST' }] } },
+        body: {
+          message: 'Content is a duplicate of urn:li:share:9',
+          errorDetails: { inputErrors: [null, 'x', { code: 5 }, { code: 'DUPLICATE_POST' }] },
+        },
       };
-      expect(await publish(server.url)).toEqual({ urn: 'urn:li:share:9', url: 'https://www.linkedin.com/feed/update/urn:li:share:9' });
+      expect(await publish(server.url)).toEqual({
+        urn: 'urn:li:share:9',
+        url: 'https://www.linkedin.com/feed/update/urn:li:share:9',
+      });
 
       answer = { status: 403, body: { message: { text: 'Not enough permissions' } } };
       const forbidden = await rejection(publish(server.url));
@@ -340,7 +418,9 @@ describe('HttpLinkedInPublisher with answers of unexpected shape (checked with z
     const server = await serve((_req, res) => sendJson(res, 200, body));
     try {
       const publisher = new HttpLinkedInPublisher({ apiUrl: server.url });
-      expect(await publisher.administeredOrganizations('t')).toEqual([{ urn: 'urn:li:organization:4', role: 'CONTENT_ADMIN' }]);
+      expect(await publisher.administeredOrganizations('t')).toEqual([
+        { urn: 'urn:li:organization:4', role: 'CONTENT_ADMIN' },
+      ]);
       expect(server.received).toHaveLength(1);
 
       body = { elements: { organization: 'urn:li:organization:4', role: 'ADMINISTRATOR' }, paging: 'none' };
@@ -364,7 +444,9 @@ describe('HttpLinkedInPublisher.administeredOrganizations', () => {
       ],
     });
     try {
-      const pages = await new HttpLinkedInPublisher({ apiUrl: fake.apiUrl }).administeredOrganizations(fake.issueToken());
+      const pages = await new HttpLinkedInPublisher({ apiUrl: fake.apiUrl }).administeredOrganizations(
+        fake.issueToken(),
+      );
       expect(pages).toEqual([
         { urn: 'urn:li:organization:3', role: 'ADMINISTRATOR' },
         { urn: 'urn:li:organization:2', role: 'CONTENT_ADMIN' },

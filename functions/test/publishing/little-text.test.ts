@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLittleText, fitLinkedInCommentary, LITTLE_RESERVED_CHARACTERS } from '../../src/adapters/integrations/little-text.js';
+import {
+  escapeLittleText,
+  fitLinkedInCommentary,
+  LITTLE_RESERVED_CHARACTERS,
+} from '../../src/adapters/integrations/little-text.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

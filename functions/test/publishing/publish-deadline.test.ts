@@ -21,7 +21,13 @@ import { imagePreviewPath } from '../../src/http/article-view.js';
 import { ensureTable } from '../../src/local/dynamo.js';
 import { PUBLISH_CLAIM_STALE_MS } from '../../src/time-budgets.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
-import { FAKE_WP_CONTRIBUTOR, FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress, type FakeWpUser } from '../fakes/wordpress.js';
+import {
+  FAKE_WP_CONTRIBUTOR,
+  FAKE_WP_EDITOR,
+  startFakeWordPress,
+  type FakeWordPress,
+  type FakeWpUser,
+} from '../fakes/wordpress.js';
 import { PNG } from './helpers.js';
 
 // Long enough that the steps before the post (lookup, media upload) never use it up on a busy CI machine.
@@ -40,7 +46,11 @@ beforeAll(async () => {
   await ensureTable(inject('dynamoEndpoint'), tableName);
   store = new DynamoArticleStore(
     DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      new DynamoDBClient({
+        endpoint: inject('dynamoEndpoint'),
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
       { marshallOptions: { removeUndefinedValues: true } },
     ),
     tableName,
@@ -57,8 +67,21 @@ const service = (deadlineMs = DEADLINE_MS) =>
   new PublishingService({
     articles: store,
     objects: { get: async () => ({ body: PNG, contentType: 'image/png' }), put: async () => undefined },
-    settings: { values: async () => new Map([[LI_KEYS.accessToken, token], [LI_KEYS.memberId, li.member.sub]]) } as unknown as SettingService,
-    wordpress: { stored: async () => ({ siteUrl: wp.url, username: wpUser.username, appPassword: wpUser.appPassword, apiStyle: 'pretty' }) } as unknown as WordPressService,
+    settings: {
+      values: async () =>
+        new Map([
+          [LI_KEYS.accessToken, token],
+          [LI_KEYS.memberId, li.member.sub],
+        ]),
+    } as unknown as SettingService,
+    wordpress: {
+      stored: async () => ({
+        siteUrl: wp.url,
+        username: wpUser.username,
+        appPassword: wpUser.appPassword,
+        apiStyle: 'pretty',
+      }),
+    } as unknown as WordPressService,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: true }),
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: li.apiUrl, imagePollMs: 20, imageGraceMs: 20 }),
     webhooks: { deliver: async () => ({ ok: true }) },
@@ -81,12 +104,19 @@ async function newArticle(title: string, withImage = true): Promise<string> {
     createdAt: at,
     updatedAt: at,
     blog: { content: `# ${title}\n\nBody.`, publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
-    linkedin: { content: `${title}: the post.`, publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
+    linkedin: {
+      content: `${title}: the post.`,
+      publishedToLinkedIn: false,
+      lastPublished: null,
+      linkedinPostUrl: null,
+    },
     scheduled: { blog: null, linkedin: null },
     lastError: null,
     linkedInMode: 'personal',
     generation: { status: 'done', updatedAt: at },
-    image: withImage ? { blogKey: 'b.png', linkedinKey: 'l.png', contentType: 'image/png', description: 'x', generatedAt: at } : null,
+    image: withImage
+      ? { blogKey: 'b.png', linkedinKey: 'l.png', contentType: 'image/png', description: 'x', generatedAt: at }
+      : null,
     imageJob: null,
     publishClaims: {},
   };
@@ -104,7 +134,9 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
 }
 
 async function claimGoesStale(id: string, platform: 'blog' | 'linkedin') {
-  await store.update(userId, id, { [`publishClaims.${platform}.at`]: new Date(Date.now() - PUBLISH_CLAIM_STALE_MS - 1000).toISOString() });
+  await store.update(userId, id, {
+    [`publishClaims.${platform}.at`]: new Date(Date.now() - PUBLISH_CLAIM_STALE_MS - 1000).toISOString(),
+  });
 }
 
 describe('WordPress', () => {
@@ -128,7 +160,10 @@ describe('WordPress', () => {
 
     // The claim stays while WordPress may still be busy with the request…
     delete wp.holdAnswer;
-    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ kind: 'conflict', code: 'publish_in_progress' });
+    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({
+      kind: 'conflict',
+      code: 'publish_in_progress',
+    });
     // …and the retry after it looks the post up and updates it.
     await claimGoesStale(id, 'blog');
     const retry = await service().publishWordPress(userId, id);
@@ -146,7 +181,9 @@ describe('WordPress', () => {
     const err = await failure(service().publishWordPress(userId, id));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1000);
     expect(err).toMatchObject({ kind: 'upstream_timeout', code: 'publish_timeout' });
-    expect(err.message).toBe('WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. The article is kept; try again.');
+    expect(err.message).toBe(
+      'WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. The article is kept; try again.',
+    );
     expect(wp.posts).toHaveLength(0);
     expect((await store.get(userId, id))!.publishAttempts?.blog).toBeUndefined();
     delete wp.holdAnswer;
@@ -157,7 +194,10 @@ describe('WordPress', () => {
   it('a post WordPress refused leaves nothing to look for: the note is forgotten', async () => {
     const id = await newArticle('Refused', false);
     wpUser = FAKE_WP_CONTRIBUTOR; // may not publish: 403 rest_cannot_publish
-    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({ kind: 'upstream', code: 'wordpress_permission' });
+    expect(await failure(service().publishWordPress(userId, id))).toMatchObject({
+      kind: 'upstream',
+      code: 'wordpress_permission',
+    });
     expect((await store.get(userId, id))!.publishAttempts?.blog).toBeUndefined();
     wpUser = FAKE_WP_EDITOR;
     await service().publishWordPress(userId, id);
@@ -186,7 +226,9 @@ describe('LinkedIn', () => {
     const err = await failure(service().publishLinkedIn(userId, id));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1000);
     expect(err).toMatchObject({ kind: 'upstream_timeout', code: 'publish_timeout' });
-    expect(err.message).toMatch(/^LinkedIn did not answer in time, so the post may or may not be on LinkedIn\. Try again in a minute/);
+    expect(err.message).toMatch(
+      /^LinkedIn did not answer in time, so the post may or may not be on LinkedIn\. Try again in a minute/,
+    );
     expect(li.posts).toHaveLength(1);
     const post = li.posts[0]!;
     expect((await store.get(userId, id))!.publishAttempts?.linkedin?.post).toEqual({
@@ -201,7 +243,11 @@ describe('LinkedIn', () => {
     expect(li.posts).toHaveLength(1);
     expect(li.images).toHaveLength(1); // the same image, not uploaded again
     expect(retry.url).toBe(`https://www.linkedin.com/feed/update/${post.urn}`);
-    expect(retry.article).toMatchObject({ linkedinPostUrn: post.urn, linkedin: { publishedToLinkedIn: true }, publishAttempts: { linkedin: null } });
+    expect(retry.article).toMatchObject({
+      linkedinPostUrn: post.urn,
+      linkedin: { publishedToLinkedIn: true },
+      publishAttempts: { linkedin: null },
+    });
   });
 
   it('LinkedIn refusing a post as a duplicate answers the post it has', async () => {

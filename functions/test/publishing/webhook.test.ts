@@ -5,7 +5,12 @@ import { closedPort } from '../integrations/helpers.js';
 import { serve } from './helpers.js';
 
 const SECRET = 'whsec_test_0123456789';
-const payload = { event: 'linkedin.published', articleId: 'a1', title: 'Grüße (1)', postUrl: 'https://www.linkedin.com/feed/update/urn:li:share:1' };
+const payload = {
+  event: 'linkedin.published',
+  articleId: 'a1',
+  title: 'Grüße (1)',
+  postUrl: 'https://www.linkedin.com/feed/update/urn:li:share:1',
+};
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -40,7 +45,9 @@ describe('HttpWebhookDelivery', () => {
     expect(Number(timestamp)).toBeLessThanOrEqual(before + 5);
     const signature = request.headers['x-webhook-signature'] as string;
     // independent of signWebhook: the documented scheme
-    expect(signature).toBe(`sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${request.body}`).digest('hex')}`);
+    expect(signature).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${request.body}`).digest('hex')}`,
+    );
     expect(verifyWebhookSignature(SECRET, timestamp, request.body, signature)).toBe(true);
 
     expect(verifyWebhookSignature('other secret', timestamp, request.body, signature)).toBe(false);
@@ -52,8 +59,12 @@ describe('HttpWebhookDelivery', () => {
   it('verifyWebhookSignature rejects stale timestamps (replay)', () => {
     const body = '{"a":1}';
     const signature = signWebhook(SECRET, 1_700_000_000, body);
-    expect(verifyWebhookSignature(SECRET, '1700000000', body, signature, { now: new Date(1_700_000_100_000) })).toBe(true);
-    expect(verifyWebhookSignature(SECRET, '1700000000', body, signature, { now: new Date(1_700_000_400_000) })).toBe(false);
+    expect(verifyWebhookSignature(SECRET, '1700000000', body, signature, { now: new Date(1_700_000_100_000) })).toBe(
+      true,
+    );
+    expect(verifyWebhookSignature(SECRET, '1700000000', body, signature, { now: new Date(1_700_000_400_000) })).toBe(
+      false,
+    );
     expect(verifyWebhookSignature(SECRET, 'abc', body, signature)).toBe(false);
   });
 
@@ -76,7 +87,11 @@ describe('HttpWebhookDelivery', () => {
   });
 
   it('a receiver that is down gives ok:false without throwing', async () => {
-    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true }).deliver(`http://127.0.0.1:${await closedPort()}/hook`, SECRET, payload);
+    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true }).deliver(
+      `http://127.0.0.1:${await closedPort()}/hook`,
+      SECRET,
+      payload,
+    );
     expect(result.ok).toBe(false);
     expect(result.status).toBeUndefined();
     expect(result.error).toMatch(/refused the connection/);
@@ -85,7 +100,11 @@ describe('HttpWebhookDelivery', () => {
   it('a receiver that never answers times out with ok:false', async () => {
     const silent = await serve(() => undefined);
     servers.push(silent);
-    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true, timeoutMs: 200 }).deliver(silent.url, SECRET, payload);
+    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true, timeoutMs: 200 }).deliver(
+      silent.url,
+      SECRET,
+      payload,
+    );
     expect(result).toMatchObject({ ok: false });
     expect(result.error).toMatch(/did not answer/);
   });
@@ -105,7 +124,9 @@ describe('HttpWebhookDelivery', () => {
   });
 
   it('never throws, even for a payload that cannot be serialised', async () => {
-    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true }).deliver('http://127.0.0.1:1/', SECRET, { n: 1n });
+    const result = await new HttpWebhookDelivery({ allowPrivateUrls: true }).deliver('http://127.0.0.1:1/', SECRET, {
+      n: 1n,
+    });
     expect(result.ok).toBe(false);
     expect(result.error).toBeTruthy();
   });

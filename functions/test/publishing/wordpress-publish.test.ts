@@ -2,7 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpWordPressPublisher, safeUploadFilename } from '../../src/adapters/integrations/wordpress-publish.js';
 import { basicAuthHeader } from '../../src/adapters/integrations/wordpress.js';
 import { IntegrationError, type WordPressSite } from '../../src/domain/integrations.js';
-import { FAKE_WP_CONTRIBUTOR, FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress, type FakeWpUser } from '../fakes/wordpress.js';
+import {
+  FAKE_WP_CONTRIBUTOR,
+  FAKE_WP_EDITOR,
+  startFakeWordPress,
+  type FakeWordPress,
+  type FakeWpUser,
+} from '../fakes/wordpress.js';
 import { closedPort, expectNoSecrets, rejection } from '../integrations/helpers.js';
 import { PNG, sendJson, serve } from './helpers.js';
 
@@ -15,32 +21,66 @@ beforeAll(async () => {
 afterAll(() => wp.stop());
 beforeEach(() => wp.reset());
 
-const site = (user: FakeWpUser = FAKE_WP_EDITOR, apiStyle: WordPressSite['apiStyle'] = 'pretty', url = wp.url): WordPressSite => ({
+const site = (
+  user: FakeWpUser = FAKE_WP_EDITOR,
+  apiStyle: WordPressSite['apiStyle'] = 'pretty',
+  url = wp.url,
+): WordPressSite => ({
   siteUrl: url,
   username: user.username,
   appPassword: user.appPassword,
   apiStyle,
 });
 const image = (filename = 'Café Über.png') => ({ bytes: PNG, contentType: 'image/png', filename });
-const secretsOf = (user: FakeWpUser) => [user.appPassword, user.appPassword.replace(/\s/g, ''), basicAuthHeader(user.username, user.appPassword).slice(6)];
+const secretsOf = (user: FakeWpUser) => [
+  user.appPassword,
+  user.appPassword.replace(/\s/g, ''),
+  basicAuthHeader(user.username, user.appPassword).slice(6),
+];
 
 describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
   it('uploads the featured image, then creates one published post that uses it', async () => {
-    const result = await publisher.publish(site(), { title: 'Hello World', html: '<p>Body</p>', featuredImage: image() });
+    const result = await publisher.publish(site(), {
+      title: 'Hello World',
+      html: '<p>Body</p>',
+      featuredImage: image(),
+    });
 
     expect(wp.media).toHaveLength(1);
     const media = wp.media[0]!;
-    expect(media).toMatchObject({ filename: 'Cafe-Uber.png', mimeType: 'image/png', width: 2, height: 3, author: FAKE_WP_EDITOR.id });
+    expect(media).toMatchObject({
+      filename: 'Cafe-Uber.png',
+      mimeType: 'image/png',
+      width: 2,
+      height: 3,
+      author: FAKE_WP_EDITOR.id,
+    });
     expect(media.bytes.equals(PNG)).toBe(true);
 
     expect(wp.posts).toHaveLength(1);
     const post = wp.posts[0]!;
-    expect(post).toMatchObject({ title: 'Hello World', content: '<p>Body</p>', status: 'publish', featuredMedia: media.id, author: FAKE_WP_EDITOR.id });
-    expect(result).toEqual({ postId: post.id, link: expect.stringMatching(new RegExp(`^${wp.url}/\\d{4}/\\d{2}/\\d{2}/hello-world/$`)), mediaId: media.id });
+    expect(post).toMatchObject({
+      title: 'Hello World',
+      content: '<p>Body</p>',
+      status: 'publish',
+      featuredMedia: media.id,
+      author: FAKE_WP_EDITOR.id,
+    });
+    expect(result).toEqual({
+      postId: post.id,
+      link: expect.stringMatching(new RegExp(`^${wp.url}/\\d{4}/\\d{2}/\\d{2}/hello-world/$`)),
+      mediaId: media.id,
+    });
 
     const [upload, create] = wp.requests;
     expect(wp.requests).toHaveLength(2);
-    expect(upload).toMatchObject({ method: 'POST', route: '/wp/v2/media', style: 'pretty', user: 'editor', body: { bytes: PNG.length } });
+    expect(upload).toMatchObject({
+      method: 'POST',
+      route: '/wp/v2/media',
+      style: 'pretty',
+      user: 'editor',
+      body: { bytes: PNG.length },
+    });
     expect(upload!.headers['content-type']).toBe('image/png');
     expect(upload!.headers['content-disposition']).toBe('attachment; filename="Cafe-Uber.png"');
     expect(create).toMatchObject({
@@ -69,13 +109,24 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     });
     expect(second.postId).toBe(first.postId);
     expect(wp.posts).toHaveLength(1);
-    expect(wp.posts[0]).toMatchObject({ id: first.postId, title: 'Second', content: '<p>2</p>', status: 'publish', featuredMedia: second.mediaId });
+    expect(wp.posts[0]).toMatchObject({
+      id: first.postId,
+      title: 'Second',
+      content: '<p>2</p>',
+      status: 'publish',
+      featuredMedia: second.mediaId,
+    });
     expect(second.mediaId).not.toBe(first.mediaId);
     expect(wp.requests.at(-1)).toMatchObject({ method: 'POST', route: `/wp/v2/posts/${first.postId}` });
   });
 
   it('a post link that is not http(s) counts as none: the ?p= address is answered instead', async () => {
-    for (const odd of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', '//evil.example/x']) {
+    for (const odd of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      '//evil.example/x',
+    ]) {
       wp.postLink = odd;
       const result = await publisher.publish(site(), { title: 'Odd', html: '<p>x</p>' });
       expect(result.link).toBe(`${wp.url}/?p=${result.postId}`);
@@ -97,7 +148,9 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     wp.onRest = (request) => {
       if (request.route === '/wp/v2/posts') wp.media.length = 0;
     };
-    const error = await rejection(publisher.publish(site(), { title: 'No image kept', html: '<p>x</p>', featuredImage: image() }));
+    const error = await rejection(
+      publisher.publish(site(), { title: 'No image kept', html: '<p>x</p>', featuredImage: image() }),
+    );
     expect(error).toBeInstanceOf(IntegrationError);
     expect(error.code).toBe('wordpress_featured_media');
     expect(error.message).toMatch(/did not keep the featured image/);
@@ -109,7 +162,14 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     wp.onRest = (request) => {
       if (request.route === `/wp/v2/posts/${first.postId}`) wp.media.splice(1);
     };
-    const error = await rejection(publisher.publish(site(), { title: 'Two', html: '<p>2</p>', featuredImage: image('two.png'), existingPostId: first.postId }));
+    const error = await rejection(
+      publisher.publish(site(), {
+        title: 'Two',
+        html: '<p>2</p>',
+        featuredImage: image('two.png'),
+        existingPostId: first.postId,
+      }),
+    );
     expect(error.code).toBe('wordpress_featured_media');
     expect(wp.posts[0]!.featuredMedia).toBe(first.mediaId);
   });
@@ -120,7 +180,13 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
       strict.onRest = (request) => {
         if (request.route === '/wp/v2/posts') strict.media.length = 0;
       };
-      const error = await rejection(publisher.publish(site(FAKE_WP_EDITOR, 'pretty', strict.url), { title: 'x', html: 'x', featuredImage: image() }));
+      const error = await rejection(
+        publisher.publish(site(FAKE_WP_EDITOR, 'pretty', strict.url), {
+          title: 'x',
+          html: 'x',
+          featuredImage: image(),
+        }),
+      );
       expect(error).toMatchObject({ code: 'wordpress_featured_media', status: 400 });
       expect(strict.posts).toHaveLength(0);
     } finally {
@@ -130,7 +196,11 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
 
   it('works on a site without pretty permalinks through ?rest_route=', async () => {
     wp.setMode('query-only');
-    const result = await publisher.publish(site(FAKE_WP_EDITOR, 'query'), { title: 'Query style', html: '<p>q</p>', featuredImage: image('q.png') });
+    const result = await publisher.publish(site(FAKE_WP_EDITOR, 'query'), {
+      title: 'Query style',
+      html: '<p>q</p>',
+      featuredImage: image('q.png'),
+    });
     expect(wp.posts).toHaveLength(1);
     expect(wp.posts[0]).toMatchObject({ featuredMedia: result.mediaId, status: 'publish' });
     expect(result.link).toBe(`${wp.url}/?p=${result.postId}`);
@@ -138,13 +208,19 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
       ['query', '/?rest_route=/wp/v2/media'],
       ['query', '/?rest_route=/wp/v2/posts'],
     ]);
-    const update = await publisher.publish(site(FAKE_WP_EDITOR, 'query'), { title: 'Again', html: '<p>q</p>', existingPostId: result.postId });
+    const update = await publisher.publish(site(FAKE_WP_EDITOR, 'query'), {
+      title: 'Again',
+      html: '<p>q</p>',
+      existingPostId: result.postId,
+    });
     expect(update.postId).toBe(result.postId);
     expect(wp.requests.at(-1)!.path).toBe(`/?rest_route=/wp/v2/posts/${result.postId}`);
   });
 
   it('a contributor gets an actionable permission error (cannot upload media, cannot publish)', async () => {
-    const withImage = await rejection(publisher.publish(site(FAKE_WP_CONTRIBUTOR), { title: 'x', html: 'x', featuredImage: image() }));
+    const withImage = await rejection(
+      publisher.publish(site(FAKE_WP_CONTRIBUTOR), { title: 'x', html: 'x', featuredImage: image() }),
+    );
     expect(withImage).toMatchObject({ code: 'wordpress_permission', status: 403 });
     expect(withImage.message).toMatch(/Contributors/);
     expect(withImage.message).toMatch(/Author, Editor or Administrator/);
@@ -185,7 +261,12 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     expect(closed.code).toBe('wordpress_unreachable');
     expect(closed.message).toMatch(/article is kept; try again/);
 
-    const nobody = await rejection(publisher.publish(site(FAKE_WP_EDITOR, 'pretty', `http://127.0.0.1:${await closedPort()}`), { title: 'x', html: 'x' }));
+    const nobody = await rejection(
+      publisher.publish(site(FAKE_WP_EDITOR, 'pretty', `http://127.0.0.1:${await closedPort()}`), {
+        title: 'x',
+        html: 'x',
+      }),
+    );
     expect(nobody.code).toBe('wordpress_unreachable');
     expect(nobody.message).toMatch(/refused the connection/);
   });
@@ -202,20 +283,30 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     expect(wp.requests[0]!.body).toMatchObject({ slug: 'slugged-0a1b2c3d4e' });
 
     // An update announces nothing (it cannot make a second post).
-    await publisher.publish(site(), { title: 'Slugged', html: '<p>y</p>', slug: 'slugged-0a1b2c3d4e', existingPostId: result.postId }, { beforeCreate: async () => void seen.push('update') });
+    await publisher.publish(
+      site(),
+      { title: 'Slugged', html: '<p>y</p>', slug: 'slugged-0a1b2c3d4e', existingPostId: result.postId },
+      { beforeCreate: async () => void seen.push('update') },
+    );
     expect(seen).toHaveLength(1);
 
     wp.setMode('down');
     const error = await rejection(publisher.publish(site(), { title: 'Down', html: 'x', slug: 'down-1' }));
     expect(error).toMatchObject({ code: 'wordpress_unreachable', outcome: 'unknown' });
-    expect(error.message).toMatch(/Publishing again looks for this post on WordPress first, so it is never published twice\.$/);
+    expect(error.message).toMatch(
+      /Publishing again looks for this post on WordPress first, so it is never published twice\.$/,
+    );
   });
 
   it('findBySlug: a post an earlier attempt created is found (any status, pretty or query API) and updated, not created again', async () => {
     for (const apiStyle of ['pretty', 'query'] as const) {
       wp.reset();
       if (apiStyle === 'query') wp.setMode('query-only');
-      const first = await publisher.publish(site(FAKE_WP_EDITOR, apiStyle), { title: 'Once', html: '<p>1</p>', slug: 'once-0a1b2c3d4e' });
+      const first = await publisher.publish(site(FAKE_WP_EDITOR, apiStyle), {
+        title: 'Once',
+        html: '<p>1</p>',
+        slug: 'once-0a1b2c3d4e',
+      });
       wp.posts[0]!.status = 'pending'; // e.g. a plugin held it for review
       const again = await publisher.publish(
         site(FAKE_WP_EDITOR, apiStyle),
@@ -236,13 +327,21 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
   });
 
   it('shares one deadline: a request that cannot finish in time is not started, one cut off is a publish_timeout', async () => {
-    const late = await rejection(publisher.publish(site(), { title: 'x', html: 'x', featuredImage: image() }, { deadline: Date.now() + 500 }));
+    const late = await rejection(
+      publisher.publish(site(), { title: 'x', html: 'x', featuredImage: image() }, { deadline: Date.now() + 500 }),
+    );
     expect(late).toMatchObject({ code: 'publish_timeout', outcome: undefined });
     expect(wp.requests).toHaveLength(0);
 
     wp.holdAnswer = (r) => (r.route === '/wp/v2/posts' ? 'never' : undefined);
     const started = Date.now();
-    const cut = await rejection(publisher.publish(site(), { title: 'x', html: 'x', featuredImage: image(), slug: 'x-1' }, { deadline: Date.now() + 1500 }));
+    const cut = await rejection(
+      publisher.publish(
+        site(),
+        { title: 'x', html: 'x', featuredImage: image(), slug: 'x-1' },
+        { deadline: Date.now() + 1500 },
+      ),
+    );
     expect(Date.now() - started).toBeLessThan(2500);
     expect(cut).toMatchObject({ code: 'publish_timeout', outcome: 'unknown' });
     expect(wp.media).toHaveLength(1);
@@ -260,13 +359,21 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
   it('maps upload, server and redirect answers to actionable errors', async () => {
     const server = await serve((req, res) => {
       if (req.url!.includes('/wp/v2/media')) {
-        return sendJson(res, 400, { code: 'rest_upload_file_too_big', message: 'The file is too large.', data: { status: 400 } });
+        return sendJson(res, 400, {
+          code: 'rest_upload_file_too_big',
+          message: 'The file is too large.',
+          data: { status: 400 },
+        });
       }
       if (req.url!.includes('/wp/v2/posts/7')) {
         res.writeHead(301, { Location: 'https://www.example.org/wp-json/wp/v2/posts/7' });
         return res.end();
       }
-      return sendJson(res, 500, { code: 'db_insert_error', message: 'Could not insert post into the database.', data: { status: 500 } });
+      return sendJson(res, 500, {
+        code: 'db_insert_error',
+        message: 'Could not insert post into the database.',
+        data: { status: 500 },
+      });
     });
     try {
       const own = site(FAKE_WP_EDITOR, 'pretty', server.url);

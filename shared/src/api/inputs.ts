@@ -5,7 +5,8 @@ type Part = 'params' | 'query' | 'body';
 /** One object type instead of an intersection of parts (what editors show, and what type equality compares). */
 type Flat<T> = { [P in keyof T]: T[P] };
 /** The schema of one part of route K's request, or never when the route takes none. */
-type SchemaOf<K extends RouteId, P extends Part> = RouteOf<K> extends { readonly [Q in P]: infer S extends z.ZodType } ? S : never;
+type SchemaOf<K extends RouteId, P extends Part> =
+  RouteOf<K> extends { readonly [Q in P]: infer S extends z.ZodType } ? S : never;
 
 /**
  * One part as the caller gives it (z.input: before defaults and transforms): present only when the
@@ -25,5 +26,9 @@ type InputPart<K extends RouteId, P extends Part> = [SchemaOf<K, P>] extends [ne
 export type RouteInput<K extends RouteId> = Flat<InputPart<K, 'params'> & InputPart<K, 'query'> & InputPart<K, 'body'>>;
 
 /** What the middleware hands a handler of route K (z.output: after defaults and transforms), same keys as RouteInput. */
-export type RouteParsedInput<K extends RouteId> = Flat<ParsedPart<K, 'params'> & ParsedPart<K, 'query'> & ParsedPart<K, 'body'>>;
-type ParsedPart<K extends RouteId, P extends Part> = [SchemaOf<K, P>] extends [never] ? object : { [Q in P]: z.output<SchemaOf<K, P>> };
+export type RouteParsedInput<K extends RouteId> = Flat<
+  ParsedPart<K, 'params'> & ParsedPart<K, 'query'> & ParsedPart<K, 'body'>
+>;
+type ParsedPart<K extends RouteId, P extends Part> = [SchemaOf<K, P>] extends [never]
+  ? object
+  : { [Q in P]: z.output<SchemaOf<K, P>> };

@@ -133,7 +133,8 @@ export interface WordPressPublishAnswer {
 }
 
 /** A failed LinkedIn check is an answer, not an error: `success: false` with the reason. */
-export type LinkedInCheckAnswer = { success: true; message: string } | { success: false; error: string; message: string };
+export type LinkedInCheckAnswer =
+  { success: true; message: string } | { success: false; error: string; message: string };
 
 /** The provider's sign-in page to send the browser to. */
 export interface AuthUrlAnswer {

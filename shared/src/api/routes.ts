@@ -56,22 +56,77 @@ export const routes = [
   // Public: the register form asks whether the first account needs the setup code.
   { id: 'auth.setup', method: 'GET', path: '/api/auth/setup', access: 'public' },
   { id: 'admin.listUsers', method: 'GET', path: '/api/admin/users', access: 'admin' },
-  { id: 'admin.setUserStatus', method: 'PATCH', path: '/api/admin/users/{id}/status', access: 'admin', params: IdParamsSchema, body: UserStatusSchema },
+  {
+    id: 'admin.setUserStatus',
+    method: 'PATCH',
+    path: '/api/admin/users/{id}/status',
+    access: 'admin',
+    params: IdParamsSchema,
+    body: UserStatusSchema,
+  },
 
   { id: 'articles.list', method: 'GET', path: '/api/articles', access: 'user' },
   { id: 'articles.create', method: 'POST', path: '/api/articles', access: 'user', body: CreateArticleSchema },
   { id: 'articles.unpublished', method: 'GET', path: '/api/articles/unpublished', access: 'user' },
   { id: 'articles.published', method: 'GET', path: '/api/articles/published', access: 'user' },
   { id: 'articles.get', method: 'GET', path: '/api/articles/{id}', access: 'user', params: ArticleParamsSchema },
-  { id: 'articles.updateBlog', method: 'PUT', path: '/api/articles/{id}/blog', access: 'user', params: ArticleParamsSchema, body: BlogContentSchema },
-  { id: 'articles.updateLinkedIn', method: 'PUT', path: '/api/articles/{id}/linkedin', access: 'user', params: ArticleParamsSchema, body: LinkedInContentSchema },
-  { id: 'articles.retryGeneration', method: 'POST', path: '/api/articles/{id}/generate', access: 'user', params: ArticleParamsSchema },
-  { id: 'schedule.set', method: 'PUT', path: '/api/articles/{id}/schedule', access: 'user', params: ArticleParamsSchema, body: ScheduleSchema },
+  {
+    id: 'articles.updateBlog',
+    method: 'PUT',
+    path: '/api/articles/{id}/blog',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: BlogContentSchema,
+  },
+  {
+    id: 'articles.updateLinkedIn',
+    method: 'PUT',
+    path: '/api/articles/{id}/linkedin',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: LinkedInContentSchema,
+  },
+  {
+    id: 'articles.retryGeneration',
+    method: 'POST',
+    path: '/api/articles/{id}/generate',
+    access: 'user',
+    params: ArticleParamsSchema,
+  },
+  {
+    id: 'schedule.set',
+    method: 'PUT',
+    path: '/api/articles/{id}/schedule',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: ScheduleSchema,
+  },
   { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
 
-  { id: 'images.generate', method: 'POST', path: '/api/image/generate/{articleId}', access: 'user', params: ImageParamsSchema, body: ImageRequestSchema },
-  { id: 'images.regenerate', method: 'POST', path: '/api/image/regenerate/{articleId}', access: 'user', params: ImageParamsSchema, body: ImageRequestSchema },
-  { id: 'images.preview', method: 'GET', path: '/api/image/preview/{articleId}', access: 'user', params: ImageParamsSchema, query: PreviewQuerySchema },
+  {
+    id: 'images.generate',
+    method: 'POST',
+    path: '/api/image/generate/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    body: ImageRequestSchema,
+  },
+  {
+    id: 'images.regenerate',
+    method: 'POST',
+    path: '/api/image/regenerate/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    body: ImageRequestSchema,
+  },
+  {
+    id: 'images.preview',
+    method: 'GET',
+    path: '/api/image/preview/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    query: PreviewQuerySchema,
+  },
   { id: 'images.status', method: 'GET', path: '/api/image/{articleId}', access: 'user', params: ImageParamsSchema },
 
   { id: 'settings.list', method: 'GET', path: '/api/settings', access: 'user', query: SettingsQuerySchema },
@@ -79,25 +134,98 @@ export const routes = [
   { id: 'settings.delete', method: 'DELETE', path: '/api/settings/{key}', access: 'user', params: SettingParamsSchema },
 
   { id: 'wordpress.status', method: 'GET', path: '/api/wordpress/credentials', access: 'user' },
-  { id: 'wordpress.testConnection', method: 'POST', path: '/api/wordpress/test-connection', access: 'user', body: WordPressTestSchema },
-  { id: 'wordpress.saveCredentials', method: 'POST', path: '/api/wordpress/credentials', access: 'user', body: WordPressCredentialsSchema },
-  { id: 'wordpress.publish', method: 'POST', path: '/api/wordpress/publish/{id}', access: 'user', params: PublishParamsSchema },
+  {
+    id: 'wordpress.testConnection',
+    method: 'POST',
+    path: '/api/wordpress/test-connection',
+    access: 'user',
+    body: WordPressTestSchema,
+  },
+  {
+    id: 'wordpress.saveCredentials',
+    method: 'POST',
+    path: '/api/wordpress/credentials',
+    access: 'user',
+    body: WordPressCredentialsSchema,
+  },
+  {
+    id: 'wordpress.publish',
+    method: 'POST',
+    path: '/api/wordpress/publish/{id}',
+    access: 'user',
+    params: PublishParamsSchema,
+  },
 
   { id: 'linkedin.status', method: 'GET', path: '/api/linkedin/status', access: 'user' },
-  { id: 'linkedin.saveCredentials', method: 'POST', path: '/api/linkedin/credentials', access: 'user', body: LinkedInCredentialsSchema },
-  { id: 'linkedin.testConnection', method: 'POST', path: '/api/linkedin/test-connection', access: 'user', body: LinkedInCredentialsSchema },
-  { id: 'linkedin.authUrl', method: 'GET', path: '/api/linkedin/auth-url', access: 'user', query: LinkedInAuthQuerySchema },
+  {
+    id: 'linkedin.saveCredentials',
+    method: 'POST',
+    path: '/api/linkedin/credentials',
+    access: 'user',
+    body: LinkedInCredentialsSchema,
+  },
+  {
+    id: 'linkedin.testConnection',
+    method: 'POST',
+    path: '/api/linkedin/test-connection',
+    access: 'user',
+    body: LinkedInCredentialsSchema,
+  },
+  {
+    id: 'linkedin.authUrl',
+    method: 'GET',
+    path: '/api/linkedin/auth-url',
+    access: 'user',
+    query: LinkedInAuthQuerySchema,
+  },
   // Public: the provider's redirect; the signed state names (and binds) the user.
-  { id: 'linkedin.callback', method: 'GET', path: '/api/linkedin/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  {
+    id: 'linkedin.callback',
+    method: 'GET',
+    path: '/api/linkedin/callback',
+    access: 'public',
+    query: OAuthCallbackQuerySchema,
+  },
   { id: 'linkedin.getWebhook', method: 'GET', path: '/api/linkedin/zapier-webhook', access: 'user' },
-  { id: 'linkedin.setWebhook', method: 'POST', path: '/api/linkedin/zapier-webhook', access: 'user', body: WebhookSchema },
-  { id: 'linkedin.publish', method: 'POST', path: '/api/linkedin/publish/{id}', access: 'user', params: PublishParamsSchema },
-  { id: 'linkedin.setPostingMode', method: 'POST', path: '/api/linkedin/article/{id}/posting-mode', access: 'user', params: PublishParamsSchema, body: PostingModeSchema },
-  { id: 'linkedin.getPostingMode', method: 'GET', path: '/api/linkedin/article/{id}/posting-mode', access: 'user', params: PublishParamsSchema },
+  {
+    id: 'linkedin.setWebhook',
+    method: 'POST',
+    path: '/api/linkedin/zapier-webhook',
+    access: 'user',
+    body: WebhookSchema,
+  },
+  {
+    id: 'linkedin.publish',
+    method: 'POST',
+    path: '/api/linkedin/publish/{id}',
+    access: 'user',
+    params: PublishParamsSchema,
+  },
+  {
+    id: 'linkedin.setPostingMode',
+    method: 'POST',
+    path: '/api/linkedin/article/{id}/posting-mode',
+    access: 'user',
+    params: PublishParamsSchema,
+    body: PostingModeSchema,
+  },
+  {
+    id: 'linkedin.getPostingMode',
+    method: 'GET',
+    path: '/api/linkedin/article/{id}/posting-mode',
+    access: 'user',
+    params: PublishParamsSchema,
+  },
 
   { id: 'email.status', method: 'GET', path: '/api/email/settings', access: 'user' },
   { id: 'email.authUrl', method: 'GET', path: '/api/email/oauth/auth', access: 'user' },
-  { id: 'email.callback', method: 'GET', path: '/api/email/oauth/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  {
+    id: 'email.callback',
+    method: 'GET',
+    path: '/api/email/oauth/callback',
+    access: 'public',
+    query: OAuthCallbackQuerySchema,
+  },
   // Public: the e-mailed link's signed token authorizes; a GET never publishes (mail scanners prefetch).
   { id: 'approvals.preview', method: 'POST', path: '/api/approvals/preview', access: 'public', body: ApprovalSchema },
   { id: 'approvals.confirm', method: 'POST', path: '/api/approvals/confirm', access: 'public', body: ApprovalSchema },
@@ -105,7 +233,13 @@ export const routes = [
 
   { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user', query: SheetsAuthQuerySchema },
   // Public: Google's redirect; the signed state names (and binds) the user.
-  { id: 'sheets.callback', method: 'GET', path: '/api/sheets/callback', access: 'public', query: OAuthCallbackQuerySchema },
+  {
+    id: 'sheets.callback',
+    method: 'GET',
+    path: '/api/sheets/callback',
+    access: 'public',
+    query: OAuthCallbackQuerySchema,
+  },
   { id: 'sheets.status', method: 'GET', path: '/api/sheets/status', access: 'user' },
   { id: 'sheets.disconnect', method: 'POST', path: '/api/sheets/disconnect', access: 'user' },
   { id: 'sheets.list', method: 'GET', path: '/api/sheets/spreadsheets', access: 'user' },
@@ -155,7 +289,11 @@ const compile = () =>
 export function matchRoute(
   method: string,
   path: string,
-): { route: RouteDef; params: Record<string, string> } | { methodNotAllowed: true } | { malformedPath: true } | undefined {
+):
+  | { route: RouteDef; params: Record<string, string> }
+  | { methodNotAllowed: true }
+  | { malformedPath: true }
+  | undefined {
   let pathMatched = false;
   for (const { route, regex, names } of (compiled ??= compile())) {
     const m = regex.exec(path);

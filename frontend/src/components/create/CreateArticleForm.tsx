@@ -95,7 +95,8 @@ export function CreateArticleForm({ onCreated }: { onCreated: (article: Article)
   });
   const loading = create.isPending;
   // The first problem of the fields (the schema's order), else the server's.
-  const error = firstError(form.formState.errors, FIELDS) ?? (create.error && errorText(create.error, CreateMessages.createFailed));
+  const error =
+    firstError(form.formState.errors, FIELDS) ?? (create.error && errorText(create.error, CreateMessages.createFailed));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -8,7 +8,14 @@ import { ContentEditor } from './ContentEditor';
 import { useContentDraft } from './useContentDraft';
 import { timing } from '../../lib/timing';
 import { makeArticle, pendingArticle } from '../../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockRoutes, type RecordedRequest, type Reply } from '../../test/utils';
+import {
+  deferred,
+  mockApi,
+  renderWithProviders,
+  type MockRoutes,
+  type RecordedRequest,
+  type Reply,
+} from '../../test/utils';
 
 const saved = { ...timing };
 beforeEach(() => {
@@ -45,7 +52,9 @@ describe('generated-content modal, step 1: content', () => {
     expect(await screen.findByText('Drafting your blog article and LinkedIn post…')).toBeInTheDocument();
     expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
 
-    await waitFor(() => expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text'), {
+      timeout: 3000,
+    });
     expect(screen.getByLabelText('LinkedIn content')).toHaveValue('LinkedIn draft text');
     expect(screen.queryByText('Drafting your blog article and LinkedIn post…')).not.toBeInTheDocument();
     expect(calls(requests, 'GET', '/api/articles/a1').length).toBeGreaterThanOrEqual(3);
@@ -95,7 +104,10 @@ describe('generated-content modal, step 1: content', () => {
 
   it('saves manual edits with PUT (Save button and on blur) and shows the saved state and word count', async () => {
     const { requests, user } = openModal({
-      'articles.updateBlog': ({ body }) => ({ success: true, article: makeArticle({ blog: { ...makeArticle().blog, content: body.content } }) }),
+      'articles.updateBlog': ({ body }) => ({
+        success: true,
+        article: makeArticle({ blog: { ...makeArticle().blog, content: body.content } }),
+      }),
       'articles.updateLinkedIn': ({ body }) => ({
         success: true,
         article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: body.content } }),
@@ -123,7 +135,9 @@ describe('generated-content modal, step 1: content', () => {
     await user.type(linkedin, ' more');
     await user.click(screen.getByRole('heading', { name: 'LinkedIn Post' }));
     await waitFor(() => expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')).toHaveLength(1));
-    expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')[0]!.body).toEqual({ content: 'LinkedIn draft text more' });
+    expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')[0]!.body).toEqual({
+      content: 'LinkedIn draft text more',
+    });
     await waitFor(() => expect(within(region('LinkedIn Post')).getByText('Saved')).toBeInTheDocument());
   });
 
@@ -157,7 +171,9 @@ describe('generated-content modal, step 1: content', () => {
     expect(counter).toHaveTextContent('3001 / 3000');
     expect(counter).toHaveClass('is-over');
     expect(
-      within(region('LinkedIn Post')).getByText('LinkedIn posts must be under 3000 characters. Please shorten your text.'),
+      within(region('LinkedIn Post')).getByText(
+        'LinkedIn posts must be under 3000 characters. Please shorten your text.',
+      ),
     ).toBeInTheDocument();
     expect(linkedin).toHaveAttribute('aria-invalid', 'true');
     expect(within(region('LinkedIn Post')).getByRole('button', { name: 'Save' })).toBeDisabled();
@@ -172,7 +188,9 @@ describe('generated-content modal, step 1: content', () => {
     const { requests } = openModal({});
     const blog = await screen.findByLabelText('Blog content');
     fireEvent.change(blog, { target: { value: 'x'.repeat(BLOG_CONTENT_MAX + 1) } });
-    expect(within(region('Blog Article')).getByText(`Blog content must be at most ${BLOG_CONTENT_MAX} characters`)).toBeInTheDocument();
+    expect(
+      within(region('Blog Article')).getByText(`Blog content must be at most ${BLOG_CONTENT_MAX} characters`),
+    ).toBeInTheDocument();
     expect(blog).toHaveAttribute('aria-invalid', 'true');
     expect(within(region('Blog Article')).getByRole('button', { name: 'Save' })).toBeDisabled();
     fireEvent.blur(blog);
@@ -211,7 +229,11 @@ describe('generated-content modal, step 1: content', () => {
     });
 
     const edited = 'LinkedIn draft text\n\n#AI';
-    edit.resolve({ success: true, editedContent: edited, article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: edited } }) });
+    edit.resolve({
+      success: true,
+      editedContent: edited,
+      article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: edited } }),
+    });
     await waitFor(() => expect(screen.getByLabelText('LinkedIn content')).toHaveValue(edited));
     expect(within(linkedinRegion).getByLabelText('Edit request')).toHaveValue('');
     expect(screen.getByText('Edit applied to the LinkedIn post.')).toBeInTheDocument();
@@ -221,7 +243,10 @@ describe('generated-content modal, step 1: content', () => {
   it("GPT edit failures show the server's message, else Failed to process edit", async () => {
     let reply: Reply<'articles.gptEdit'> = {
       status: 502,
-      body: { error: 'x', message: 'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys.' },
+      body: {
+        error: 'x',
+        message: 'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys.',
+      },
     };
     const { user } = openModal({ 'articles.gptEdit': () => reply });
     await screen.findByLabelText('Blog content');
@@ -257,14 +282,19 @@ describe('generated-content modal, step 1: content', () => {
     await screen.findByLabelText('Blog content');
     await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
 
-    const html = within(region('Blog Article')).getByRole('document', { name: 'Blog preview' }).querySelector('.markdown')!;
+    const html = within(region('Blog Article'))
+      .getByRole('document', { name: 'Blog preview' })
+      .querySelector('.markdown')!;
     const published = document.createElement('div');
     published.innerHTML = renderMarkdown(content); // as the browser reads what WordPress gets
     expect(html.innerHTML).toBe(published.innerHTML);
     expect(html.querySelector('script, [onerror], [href^="javascript" i]')).toBeNull();
     expect(html.innerHTML).not.toMatch(/<script|onerror|javascript:/i);
     expect(within(html as HTMLElement).getByRole('heading', { level: 1, name: 'Automate' })).toBeInTheDocument();
-    expect(within(html as HTMLElement).getByRole('link', { name: 'ok' })).toHaveAttribute('href', 'https://example.com/ok');
+    expect(within(html as HTMLElement).getByRole('link', { name: 'ok' })).toHaveAttribute(
+      'href',
+      'https://example.com/ok',
+    );
     expect(within(html as HTMLElement).queryByRole('link', { name: /bad|worse/ })).not.toBeInTheDocument();
   });
 });
@@ -382,7 +412,10 @@ describe('generated-content modal, step 2: image', () => {
 
   it('starts with Regenerate Image and the preview when the article already has an image; Back and Continue to Schedule', async () => {
     const existing = image('2025-02-01T09:00:00.000Z');
-    const { user } = openModal({ 'images.status': status({ hasImage: true, image: existing }) }, makeArticle({ image: existing }));
+    const { user } = openModal(
+      { 'images.status': status({ hasImage: true, image: existing }) },
+      makeArticle({ image: existing }),
+    );
     await screen.findByLabelText('Blog content');
     await user.click(within(dialog()).getByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('button', { name: 'Regenerate Image' })).toBeInTheDocument();
@@ -408,7 +441,11 @@ describe('generated-content modal, step 2: image', () => {
       fireEvent.error(img);
     }
     const t = encodeURIComponent('2025-02-01T09:00:00.000Z');
-    expect(tried).toEqual([`/uploads/a1.png?t=${t}`, `/api/uploads/a1.png?t=${t}`, `/api/image/preview/a1?platform=blog&t=${t}`]);
+    expect(tried).toEqual([
+      `/uploads/a1.png?t=${t}`,
+      `/api/uploads/a1.png?t=${t}`,
+      `/api/image/preview/a1?platform=blog&t=${t}`,
+    ]);
     expect(await screen.findByText('Failed to load generated image')).toBeInTheDocument();
   });
 });

@@ -112,13 +112,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
         : failure?.message || CreateMessages.draftingFailed;
 
   return (
-    <Modal
-      title="Generated Content"
-      subtitle={article.title}
-      onClose={close}
-      size="xl"
-      className="content-modal"
-    >
+    <Modal title="Generated Content" subtitle={article.title} onClose={close} size="xl" className="content-modal">
       <ol className="steps" aria-label="Steps">
         {STEPS.map((item, index) => (
           <li
@@ -175,7 +169,12 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
               </div>
             )}
             <div className="editors">
-              <ContentEditor articleId={id} title="Blog Article" draft={blog} onEdited={(text) => show('success', text)} />
+              <ContentEditor
+                articleId={id}
+                title="Blog Article"
+                draft={blog}
+                onEdited={(text) => show('success', text)}
+              />
               <ContentEditor
                 articleId={id}
                 title="LinkedIn Post"

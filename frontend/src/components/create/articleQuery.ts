@@ -20,4 +20,5 @@ export const CreateMessages = {
 /** The article's id, whichever of `_id` / `id` the answer carries. */
 export const articleIdOf = (a: Pick<Article, '_id' | 'id'>): string => a._id || a.id;
 
-export const fetchArticle = async (id: string): Promise<Article> => (await request('articles.get', { params: { id } })).article;
+export const fetchArticle = async (id: string): Promise<Article> =>
+  (await request('articles.get', { params: { id } })).article;

@@ -39,7 +39,13 @@ const tooltipItemStyle: CSSProperties = { color: 'var(--text)' };
 const legendStyle: CSSProperties = { fontSize: 12.5, color: 'var(--text-muted)' };
 
 /** The palette of the keyword donut, in order. */
-export const KEYWORD_COLOURS = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
+export const KEYWORD_COLOURS = [
+  'var(--chart-1)',
+  'var(--chart-2)',
+  'var(--chart-3)',
+  'var(--chart-4)',
+  'var(--chart-5)',
+];
 
 interface ChartFrameProps {
   label: string;
@@ -121,7 +127,12 @@ export function DistributionChart({ data, label }: { data: { platform: string; c
   }));
   return (
     <ChartFrame label={label} height={160}>
-      <BarChart data={bars} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }} accessibilityLayer={false}>
+      <BarChart
+        data={bars}
+        layout="vertical"
+        margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+        accessibilityLayer={false}
+      >
         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} />
         <YAxis type="category" dataKey="platform" tick={axisTick} tickLine={false} axisLine={false} width={80} />

@@ -64,7 +64,10 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
           {keywords.length > 0 && (
             <ul className="tag-list" aria-label="Keyword and tags">
               {keywords.map((keyword, index) => (
-                <li key={`${keyword}-${index}`} className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}>
+                <li
+                  key={`${keyword}-${index}`}
+                  className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}
+                >
                   {keyword}
                 </li>
               ))}
@@ -161,8 +164,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
       <div className="platform-row__body">
         {status === 'published' ? (
           <p className="platform-row__detail">
-            Published{' '}
-            {publishedAt && <time dateTime={publishedAt}>{formatDateTime(publishedAt, timeZone)}</time>}
+            Published {publishedAt && <time dateTime={publishedAt}>{formatDateTime(publishedAt, timeZone)}</time>}
             {url && (
               <>
                 {' · '}
@@ -196,7 +198,12 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
                 Publish Now<span className="sr-only"> {sr}</span>
               </button>
               {onSchedule && status === 'scheduled' && (
-                <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  aria-haspopup="dialog"
+                  onClick={onSchedule}
+                >
                   Reschedule<span className="sr-only"> {names.row}</span>
                 </button>
               )}
@@ -206,15 +213,11 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
               Publish Now<span className="sr-only"> {sr} again</span>
             </button>
-          ) : (
-            // Published LinkedIn: no button, deliberately (LinkedIn refuses a duplicate post).
-            null
-          )}
+          ) : // Published LinkedIn: no button, deliberately (LinkedIn refuses a duplicate post).
+          null}
         </div>
 
-        {platform === 'linkedin' && (
-          <PostingModeChoice article={article} disabled={status === 'published'} />
-        )}
+        {platform === 'linkedin' && <PostingModeChoice article={article} disabled={status === 'published'} />}
       </div>
     </section>
   );

@@ -32,7 +32,9 @@ describe('PostingModeChoice: page access note', () => {
 
   it('a cached status without page access: the choice stays, with a note on Business Page', async () => {
     mockApi({});
-    const { queryClient } = renderWithProviders(<PostingModeChoice article={makeArticle({ linkedInMode: 'company' })} />);
+    const { queryClient } = renderWithProviders(
+      <PostingModeChoice article={makeArticle({ linkedInMode: 'company' })} />,
+    );
     act(() => {
       queryClient.setQueryData(LINKEDIN_QUERY_KEY, linkedinStatus({ connected: true, canPostAsPage: false }));
     });

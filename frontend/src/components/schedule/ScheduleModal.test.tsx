@@ -7,7 +7,14 @@ import { articleListKey } from '../../hooks/useArticleLists';
 import { toLocalInput } from '../../lib/schedulePicker';
 import { formatDateTime } from '../../lib/userTime';
 import { makeArticle } from '../../test/articles';
-import { deferred, mockApi, renderWithProviders, type MockRequest, type RecordedRequest, type Reply } from '../../test/utils';
+import {
+  deferred,
+  mockApi,
+  renderWithProviders,
+  type MockRequest,
+  type RecordedRequest,
+  type Reply,
+} from '../../test/utils';
 
 // A fixed clock: 2030-03-04 10:07:42 on the browser's local clock.
 const NOW = new Date(2030, 2, 4, 10, 7, 42);
@@ -56,7 +63,7 @@ function scheduleRoutes(article: Article, override: Partial<Record<'blog' | 'lin
 }
 
 describe('ScheduleModal: the picker', () => {
-  it('defaults to one hour from now, rounded up to the next 5 minutes, and says when it goes out in the user\'s zone', () => {
+  it("defaults to one hour from now, rounded up to the next 5 minutes, and says when it goes out in the user's zone", () => {
     mockApi({});
     renderModal(['blog', 'linkedin']);
     const dialog = screen.getByRole('dialog', { name: 'Schedule blog and LinkedIn' });
@@ -90,7 +97,9 @@ describe('ScheduleModal: the picker', () => {
     const user = userEvent.setup();
     await user.click(input());
     // 10:05 today is before 10:07:42: it becomes now.
-    const item = [...document.querySelectorAll('.react-datepicker__time-list-item')].find((li) => li.textContent === '10:05')!;
+    const item = [...document.querySelectorAll('.react-datepicker__time-list-item')].find(
+      (li) => li.textContent === '10:05',
+    )!;
     await user.click(item);
     await waitFor(() => expect(input().value).toBe('2030-03-04 10:07'));
 
@@ -134,17 +143,19 @@ describe('ScheduleModal: the picker', () => {
 });
 
 describe('ScheduleModal: rescheduling', () => {
-  it('shows the time a platform is scheduled for at present, in the user\'s zone', () => {
+  it("shows the time a platform is scheduled for at present, in the user's zone", () => {
     mockApi({});
     const at = new Date(2030, 2, 5, 9, 30).toISOString();
     renderModal(['blog', 'linkedin'], makeArticle({ scheduled: { blog: at, linkedin: null } }));
-    expect(screen.getByText(/^Blog is scheduled for/)).toHaveTextContent(`Blog is scheduled for ${formatDateTime(at, ZONE)} at present.`);
+    expect(screen.getByText(/^Blog is scheduled for/)).toHaveTextContent(
+      `Blog is scheduled for ${formatDateTime(at, ZONE)} at present.`,
+    );
     expect(screen.queryByText(/^LinkedIn is scheduled for/)).not.toBeInTheDocument();
   });
 });
 
 describe('ScheduleModal: submitting', () => {
-  it('both platforms: two PUTs in parallel with the ISO time, one success toast in the user\'s zone, list updated, closed', async () => {
+  it("both platforms: two PUTs in parallel with the ISO time, one success toast in the user's zone, list updated, closed", async () => {
     const article = makeArticle();
     const gate = deferred<void>();
     const seen: RecordedRequest[] = [];
@@ -189,12 +200,22 @@ describe('ScheduleModal: submitting', () => {
     await waitFor(() => expect(input().value).toBe('2030-03-04 10:07'));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
     await screen.findByText(/^Successfully scheduled LinkedIn for /);
-    expect(requests.find((r) => r.method === 'PUT')!.body).toEqual({ platform: 'linkedin', datetime: NOW.toISOString() });
+    expect(requests.find((r) => r.method === 'PUT')!.body).toEqual({
+      platform: 'linkedin',
+      datetime: NOW.toISOString(),
+    });
   });
 
   it('shows "Error scheduling: {message}" from the server and keeps the dialog open', async () => {
     const article = makeArticle();
-    mockApi(scheduleRoutes(article, { blog: { status: 400, body: { error: 'Please choose a future date and time.', message: 'Please choose a future date and time.' } } }));
+    mockApi(
+      scheduleRoutes(article, {
+        blog: {
+          status: 400,
+          body: { error: 'Please choose a future date and time.', message: 'Please choose a future date and time.' },
+        },
+      }),
+    );
     const { closed } = renderModal(['blog'], article);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
     const alert = await screen.findByRole('alert');

@@ -11,10 +11,14 @@ export const ScheduleMessages = {
   loadFailed: 'Failed to load unpublished articles',
   empty: 'No unpublished articles. Create one to get started.',
   afterScheduling: 'Will be processed after scheduling',
-  publishFailed: { blog: 'Failed to publish to WordPress', linkedin: 'Failed to publish to LinkedIn' } satisfies Record<Platform, string>,
+  publishFailed: { blog: 'Failed to publish to WordPress', linkedin: 'Failed to publish to LinkedIn' } satisfies Record<
+    Platform,
+    string
+  >,
   viewOn: { blog: 'View on WordPress', linkedin: 'View on LinkedIn' } satisfies Record<Platform, string>,
   /** "Error publishing {platform} content: {message}" */
-  publishError: (platform: Platform, message: string) => `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,
+  publishError: (platform: Platform, message: string) =>
+    `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,
   /** "Error updating LinkedIn mode: {message}" */
   modeError: (message: string) => `Error updating LinkedIn mode: ${message}`,
   modeFailed: 'Failed to update LinkedIn posting mode',

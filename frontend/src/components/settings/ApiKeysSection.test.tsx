@@ -14,10 +14,17 @@ const openai: Setting = {
   updatedAt: '2025-03-04T13:05:00.000Z',
 };
 const legacy: Setting = { _id: 'old_key', key: 'old_key', value: '••••••••', description: '', updatedAt: null };
-const hidden: Setting = { _id: 'wordpress_username', key: 'wordpress_username', value: 'admin', description: '', updatedAt: null };
+const hidden: Setting = {
+  _id: 'wordpress_username',
+  key: 'wordpress_username',
+  value: 'admin',
+  description: '',
+  updatedAt: null,
+};
 
 const section = () => screen.getByRole('region', { name: 'API Keys' });
-const entry = (key: string) => within(section()).getByRole('heading', { name: key, level: 3 }).closest('li') as HTMLElement;
+const entry = (key: string) =>
+  within(section()).getByRole('heading', { name: key, level: 3 }).closest('li') as HTMLElement;
 const sent = (requests: RecordedRequest[], method: string) =>
   requests.filter((r) => r.method === method && r.path.startsWith('/api/settings'));
 
@@ -94,14 +101,22 @@ describe('API Keys section', () => {
 
   it('creates a key: name normalised as typed, required fields checked, POST, toast, list reloaded', async () => {
     let stored: Setting[] = [];
-    const { requests } = mockApi(settingsRoutes({
-      'settings.list': () => stored,
-      'settings.save': ({ body }) => {
-        const setting: Setting = { _id: body.key, key: body.key, value: '••••••••', description: body.description ?? '', updatedAt: null };
-        stored = [setting];
-        return { success: true, setting, message: 'Created settings entry successfully' };
-      },
-    }));
+    const { requests } = mockApi(
+      settingsRoutes({
+        'settings.list': () => stored,
+        'settings.save': ({ body }) => {
+          const setting: Setting = {
+            _id: body.key,
+            key: body.key,
+            value: '••••••••',
+            description: body.description ?? '',
+            updatedAt: null,
+          };
+          stored = [setting];
+          return { success: true, setting, message: 'Created settings entry successfully' };
+        },
+      }),
+    );
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await screen.findByText('No API keys found. Add your first key using the form.');
@@ -130,7 +145,9 @@ describe('API Keys section', () => {
     await user.type(value, 'x');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
-      within(dialog).getByText('This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.'),
+      within(dialog).getByText(
+        'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+      ),
     ).toBeInTheDocument();
     expect(sent(requests, 'POST')).toHaveLength(0);
     await user.clear(key);
@@ -181,10 +198,12 @@ describe('API Keys section', () => {
   });
 
   it('editing with a value sends POST with the fixed key and toasts "Updated settings entry successfully"', async () => {
-    const { requests } = mockApi(settingsRoutes({
-      'settings.list': [openai],
-      'settings.save': { success: true, setting: openai, message: 'Updated settings entry successfully' },
-    }));
+    const { requests } = mockApi(
+      settingsRoutes({
+        'settings.list': [openai],
+        'settings.save': { success: true, setting: openai, message: 'Updated settings entry successfully' },
+      }),
+    );
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
     await waitFor(() => entry('openai_api_key'));
@@ -193,7 +212,11 @@ describe('API Keys section', () => {
     await user.type(within(dialog).getByLabelText('Value'), 'sk-new');
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Updated settings entry successfully')).toBeInTheDocument();
-    expect(sent(requests, 'POST')[0]!.body).toEqual({ key: 'openai_api_key', value: 'sk-new', description: 'Drafts and images' });
+    expect(sent(requests, 'POST')[0]!.body).toEqual({
+      key: 'openai_api_key',
+      value: 'sk-new',
+      description: 'Drafts and images',
+    });
   });
 
   it('a failed save toasts "Failed to create/update settings entry" and keeps the form open', async () => {
@@ -206,20 +229,24 @@ describe('API Keys section', () => {
     await user.type(within(dialog).getByLabelText('Key Name'), 'k');
     await user.type(within(dialog).getByLabelText('Value'), 'v');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Failed to create/update settings entry', { selector: '.Toastify__toast' })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to create/update settings entry', { selector: '.Toastify__toast' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Add New API Key' })).toBeInTheDocument();
   });
 
   it('deletes after confirmation; cancelling sends nothing; a 404 counts as deleted', async () => {
     let stored = [openai, legacy];
     let deleteReply: Reply<'settings.delete'> = { success: true, message: 'Settings entry deleted successfully' };
-    const { requests } = mockApi(settingsRoutes({
-      'settings.list': () => stored,
-      'settings.delete': ({ params }) => {
-        stored = stored.filter((s) => s.key !== params.key);
-        return deleteReply;
-      },
-    }));
+    const { requests } = mockApi(
+      settingsRoutes({
+        'settings.list': () => stored,
+        'settings.delete': ({ params }) => {
+          stored = stored.filter((s) => s.key !== params.key);
+          return deleteReply;
+        },
+      }),
+    );
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
@@ -233,11 +260,15 @@ describe('API Keys section', () => {
     await user.click(screen.getByRole('button', { name: 'Delete openai_api_key' }));
     expect(await screen.findByText('Settings entry deleted successfully')).toBeInTheDocument();
     expect(sent(requests, 'DELETE')[0]).toMatchObject({ path: '/api/settings/openai_api_key', credentials: 'include' });
-    await waitFor(() => expect(within(section()).queryByRole('heading', { name: 'openai_api_key' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(section()).queryByRole('heading', { name: 'openai_api_key' })).not.toBeInTheDocument(),
+    );
 
     deleteReply = { status: 404, body: { error: 'Settings entry not found', message: 'Settings entry not found' } };
     await user.click(screen.getByRole('button', { name: 'Delete old_key' }));
-    await waitFor(() => expect(screen.getAllByText('Settings entry deleted successfully').length).toBeGreaterThanOrEqual(1));
+    await waitFor(() =>
+      expect(screen.getAllByText('Settings entry deleted successfully').length).toBeGreaterThanOrEqual(1),
+    );
     expect(await screen.findByText('No API keys found. Add your first key using the form.')).toBeInTheDocument();
     expect(screen.queryByText('Failed to delete settings entry')).not.toBeInTheDocument();
   });

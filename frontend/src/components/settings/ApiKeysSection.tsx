@@ -19,7 +19,8 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const query = useQuery({
     queryKey: API_KEYS_QUERY_KEY,
     // Integration keys (wordpress_, linkedin_, ...) are changed in their own panels, so they are left out here.
-    queryFn: async () => (await request('settings.list', { query: { mask: 'true' } })).filter((s) => !isHiddenSettingKey(s.key)),
+    queryFn: async () =>
+      (await request('settings.list', { query: { mask: 'true' } })).filter((s) => !isHiddenSettingKey(s.key)),
     retry: false,
   });
 

@@ -70,7 +70,9 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', '••••••••abcd');
     expect(field('Gmail Refresh Token')).toHaveAttribute('type', 'password');
     expect(field('Gmail Refresh Token')).not.toHaveAttribute('aria-required');
-    expect(within(panel()).getByText('Leave empty for initial setup, generated during the OAuth flow')).toBeInTheDocument();
+    expect(
+      within(panel()).getByText('Leave empty for initial setup, generated during the OAuth flow'),
+    ).toBeInTheDocument();
     expect(within(panel()).getByRole('heading', { name: 'Gmail API setup instructions' })).toBeInTheDocument();
     expect(
       within(panel()).getByText(`${window.location.origin}/api/email/oauth/callback`, { selector: '.copyable__value' }),
@@ -120,7 +122,9 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     expect(button('Authenticating...')).toBeDisabled();
 
     status = authenticated;
-    window.dispatchEvent(new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-connected' } }));
+    window.dispatchEvent(
+      new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-connected' } }),
+    );
     expect(await findToast('Gmail API authentication successful!')).toBeInTheDocument();
     popup.closed = true;
     await waitFor(() => expect(button('Re-authenticate')).toBeEnabled());
@@ -144,7 +148,11 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     const open = vi.spyOn(window, 'open');
     let reply: Reply<'email.authUrl'> = {
       status: 400,
-      body: { error: 'Please fill in Gmail API credentials', message: 'Please fill in Gmail API credentials', code: 'gmail_not_configured' },
+      body: {
+        error: 'Please fill in Gmail API credentials',
+        message: 'Please fill in Gmail API credentials',
+        code: 'gmail_not_configured',
+      },
     };
     const { user } = setup({ 'email.status': saved, 'email.authUrl': () => reply });
     await loaded('owner@example.com');
@@ -180,7 +188,10 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     setup({ 'email.status': saved });
     await loaded('owner@example.com');
     window.dispatchEvent(
-      new MessageEvent('message', { origin: window.location.origin, data: { type: 'gmail-error', error: 'Your account is suspended, call now' } }),
+      new MessageEvent('message', {
+        origin: window.location.origin,
+        data: { type: 'gmail-error', error: 'Your account is suspended, call now' },
+      }),
     );
     expect(await findToast('Google sign-in did not complete. Please try again.')).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/suspended/);
@@ -195,7 +206,9 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
     try {
       setup({ 'email.status': authenticated }, '/settings?gmail_connected=true');
-      await waitFor(() => expect(postMessage).toHaveBeenCalledWith({ type: 'gmail-connected' }, window.location.origin));
+      await waitFor(() =>
+        expect(postMessage).toHaveBeenCalledWith({ type: 'gmail-connected' }, window.location.origin),
+      );
       expect(close).toHaveBeenCalled();
       expect(queryToast('Gmail API authentication successful!')).not.toBeInTheDocument();
     } finally {
@@ -237,7 +250,11 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
       { key: 'notification_email', value: 'alerts@example.com', description: 'Where approval notifications are sent' },
       { key: 'gmail_client_id', value: '123-app.apps.googleusercontent.com', description: 'Gmail API OAuth client ID' },
     ]);
-    expect(sentTo(requests, 'DELETE').map((r) => r.path).sort()).toEqual(LEGACY.map((key) => `/api/settings/${key}`).sort());
+    expect(
+      sentTo(requests, 'DELETE')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(LEGACY.map((key) => `/api/settings/${key}`).sort());
     expect(queryToast('Failed to save email settings')).not.toBeInTheDocument();
     expect(onReload).toHaveBeenCalled();
   });
@@ -270,7 +287,10 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
   });
 
   it('another Client ID needs its own secret: the saved one belongs to the saved client (the server removes it)', async () => {
-    const { user, requests } = setup({ 'email.status': authenticated, 'settings.save': ({ body }) => savedEntry(body.key) });
+    const { user, requests } = setup({
+      'email.status': authenticated,
+      'settings.save': ({ body }) => savedEntry(body.key),
+    });
     await loaded('owner@example.com');
     expect(field('Gmail Client Secret')).toHaveAttribute('placeholder', '••••••••abcd');
     await user.clear(field('Gmail Client ID'));
@@ -289,18 +309,27 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     await user.type(field('Gmail Client Secret'), 'GOCSPX-other');
     await user.click(button('Save Settings'));
     expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
-    expect(sentTo(requests, 'POST').map((r) => (r.body as { key: string }).key)).toEqual(['notification_email', 'gmail_client_id', 'gmail_client_secret']);
+    expect(sentTo(requests, 'POST').map((r) => (r.body as { key: string }).key)).toEqual([
+      'notification_email',
+      'gmail_client_id',
+      'gmail_client_secret',
+    ]);
   });
 
   it('"Failed to save email settings" when a write fails', async () => {
     const { user } = setup({
       'email.status': saved,
-      'settings.save': { status: 400, body: { error: 'Enter a valid email address', message: 'Enter a valid email address' } },
+      'settings.save': {
+        status: 400,
+        body: { error: 'Enter a valid email address', message: 'Enter a valid email address' },
+      },
     });
     await loaded('owner@example.com');
     await user.click(button('Save Settings'));
     expect(await findToast('Failed to save email settings')).toBeInTheDocument();
-    expect(within(panel()).getByRole('alert')).toHaveTextContent('Failed to save email settings: Enter a valid email address');
+    expect(within(panel()).getByRole('alert')).toHaveTextContent(
+      'Failed to save email settings: Enter a valid email address',
+    );
   });
 
   it('refuses a pasted masked value', async () => {
@@ -329,8 +358,14 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     confirm.mockReturnValue(true);
     await user.click(button('Clear Settings'));
     expect(await findToast('Gmail API settings cleared successfully!')).toBeInTheDocument();
-    expect(sentTo(requests, 'DELETE').map((r) => r.path).sort()).toEqual(
-      ['gmail_client_id', 'gmail_client_secret', 'gmail_refresh_token', 'notification_email'].map((k) => `/api/settings/${k}`),
+    expect(
+      sentTo(requests, 'DELETE')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(
+      ['gmail_client_id', 'gmail_client_secret', 'gmail_refresh_token', 'notification_email'].map(
+        (k) => `/api/settings/${k}`,
+      ),
     );
     for (const label of ['Notification Email', 'Gmail Client ID', 'Gmail Client Secret', 'Gmail Refresh Token']) {
       expect(field(label)).toHaveValue('');
@@ -366,7 +401,13 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     const first = deferred<Reply<'email.test'>>();
     const replies: Array<() => Reply<'email.test'> | Promise<Reply<'email.test'>>> = [
       () => first.promise,
-      () => ({ status: 502, body: { error: 'Gmail refused the token (invalid_grant).', message: 'Gmail refused the token (invalid_grant).' } }),
+      () => ({
+        status: 502,
+        body: {
+          error: 'Gmail refused the token (invalid_grant).',
+          message: 'Gmail refused the token (invalid_grant).',
+        },
+      }),
       () => {
         throw new TypeError('Failed to fetch');
       },

@@ -160,7 +160,8 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const failure = credentials.save.error;
 
   const authenticate = () => {
-    if (!busy && !oauth.popupOpen) credentials.check('auth', () => oauth.signIn(status, () => request('email.authUrl')));
+    if (!busy && !oauth.popupOpen)
+      credentials.check('auth', () => oauth.signIn(status, () => request('email.authUrl')));
   };
 
   const clearSettings = () => {

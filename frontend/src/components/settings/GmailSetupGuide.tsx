@@ -75,8 +75,8 @@ export function GmailSetupGuide() {
             <code>invalid_grant</code> when sending
           </dt>
           <dd>
-            The refresh token was revoked or expired (access removed, password changed, the 7-day Testing limit, or
-            long unused). Choose Re-authenticate.
+            The refresh token was revoked or expired (access removed, password changed, the 7-day Testing limit, or long
+            unused). Choose Re-authenticate.
           </dd>
           <dt>“Access blocked” or “has not completed the Google verification process”</dt>
           <dd>

@@ -95,7 +95,11 @@ describe('LinkedIn Integration panel: credentials', () => {
   it('Test Connection: "LinkedIn connection test failed" with the reason', async () => {
     const { user } = setup({
       'linkedin.status': saved,
-      'linkedin.testConnection': { success: false, error: 'LinkedIn rejected the client ID.', message: 'LinkedIn rejected the client ID.' },
+      'linkedin.testConnection': {
+        success: false,
+        error: 'LinkedIn rejected the client ID.',
+        message: 'LinkedIn rejected the client ID.',
+      },
     });
     await waitFor(() => expect(within(panel()).getByLabelText('Client ID')).toHaveValue('86app'));
     await user.click(button('Test Connection'));
@@ -114,7 +118,7 @@ describe('LinkedIn Integration panel: authentication', () => {
     expect(requests.some((r) => r.path.startsWith('/api/linkedin/auth-url'))).toBe(false);
   });
 
-  it('opens the 600x700 popup on the authorization URL; the popup\'s message refreshes the status and toasts', async () => {
+  it("opens the 600x700 popup on the authorization URL; the popup's message refreshes the status and toasts", async () => {
     const popup = fakePopup();
     const open = vi.spyOn(window, 'open').mockReturnValue(popup);
     let status = saved;
@@ -140,7 +144,9 @@ describe('LinkedIn Integration panel: authentication', () => {
 
     // The popup closes: polling stops.
     popup.closed = true;
-    await waitFor(() => expect(within(panel()).getByText(/Connected as/)).toHaveTextContent('Connected as Lena Linked'));
+    await waitFor(() =>
+      expect(within(panel()).getByText(/Connected as/)).toHaveTextContent('Connected as Lena Linked'),
+    );
     const after = polls();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(polls()).toBe(after);
@@ -151,7 +157,10 @@ describe('LinkedIn Integration panel: authentication', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(fakePopup());
     const { user, requests } = setup({
       'linkedin.status': saved,
-      'linkedin.authUrl': ({ path }) => ({ success: true, authUrl: path.endsWith('&pages=true') ? `${AUTH_URL}&pages` : AUTH_URL }),
+      'linkedin.authUrl': ({ path }) => ({
+        success: true,
+        authUrl: path.endsWith('&pages=true') ? `${AUTH_URL}&pages` : AUTH_URL,
+      }),
     });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     const box = within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' });
@@ -162,29 +171,42 @@ describe('LinkedIn Integration panel: authentication', () => {
     expect(open).toHaveBeenLastCalledWith(AUTH_URL, 'linkedin-auth', 'width=600,height=700');
     expect(requests.filter((r) => r.path === authPath())).toHaveLength(1);
     act(() => {
-      window.dispatchEvent(new MessageEvent('message', { origin: origin(), data: { type: 'linkedin-error', error: 'user_cancelled_authorize' } }));
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: origin(),
+          data: { type: 'linkedin-error', error: 'user_cancelled_authorize' },
+        }),
+      );
     });
     await waitFor(() => expect(button('Authenticate with LinkedIn')).toBeEnabled());
 
     await user.click(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }));
     await user.click(button('Authenticate with LinkedIn'));
-    await waitFor(() => expect(open).toHaveBeenLastCalledWith(`${AUTH_URL}&pages`, 'linkedin-auth', 'width=600,height=700'));
+    await waitFor(() =>
+      expect(open).toHaveBeenLastCalledWith(`${AUTH_URL}&pages`, 'linkedin-auth', 'width=600,height=700'),
+    );
     expect(requests.filter((r) => r.path === `${authPath()}&pages=true`)).toHaveLength(1);
   });
 
   it('connected with page access: says so, and the box starts ticked so authenticating again keeps it', async () => {
     setup({ 'linkedin.status': connected({ canPostAsPage: true }) });
     expect(await within(panel()).findByText('Can also post to the LinkedIn Pages you administer.')).toBeInTheDocument();
-    await waitFor(() => expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).toBeChecked());
+    await waitFor(() =>
+      expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).toBeChecked(),
+    );
   });
 
   it('connected without page access: says it posts as the profile only; the box stays unticked', async () => {
     setup({ 'linkedin.status': connected({ canPostAsPage: false }) });
-    expect(await within(panel()).findByText('Posts as your personal profile only (no page access).')).toBeInTheDocument();
-    expect(within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' })).not.toBeChecked();
+    expect(
+      await within(panel()).findByText('Posts as your personal profile only (no page access).'),
+    ).toBeInTheDocument();
+    expect(
+      within(panel()).getByRole('checkbox', { name: 'Also post to LinkedIn Pages I administer' }),
+    ).not.toBeChecked();
   });
 
-  it('linkedin_error=unauthorized_scope_error points at the app\'s products and the page access box', async () => {
+  it("linkedin_error=unauthorized_scope_error points at the app's products and the page access box", async () => {
     setup({ 'linkedin.status': saved }, '/settings?linkedin_error=unauthorized_scope_error');
     expect(
       await findToast(
@@ -198,7 +220,9 @@ describe('LinkedIn Integration panel: authentication', () => {
     setup({ 'linkedin.status': saved });
     await within(panel()).findByText(/^Not connected\. Credentials are saved/);
     act(() => {
-      window.dispatchEvent(new MessageEvent('message', { origin: 'https://evil.example', data: { type: 'linkedin-connected' } }));
+      window.dispatchEvent(
+        new MessageEvent('message', { origin: 'https://evil.example', data: { type: 'linkedin-connected' } }),
+      );
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(queryToast('LinkedIn authentication successful!')).not.toBeInTheDocument();
@@ -236,7 +260,9 @@ describe('LinkedIn Integration panel: authentication', () => {
     expect(await findToast('LinkedIn authentication successful!')).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/settings\?tab=x$/);
     expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
-    await waitFor(() => expect(within(panel()).getByText(/Connected as/)).toHaveTextContent('Connected as Lena Linked'));
+    await waitFor(() =>
+      expect(within(panel()).getByText(/Connected as/)).toHaveTextContent('Connected as Lena Linked'),
+    );
     expect(sentTo(requests, 'GET', '/api/linkedin/status').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -251,7 +277,10 @@ describe('LinkedIn Integration panel: authentication', () => {
   });
 
   it('an unknown linkedin_error shows one generic text, never the parameter itself', async () => {
-    setup({ 'linkedin.status': saved }, '/settings?linkedin_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now');
+    setup(
+      { 'linkedin.status': saved },
+      '/settings?linkedin_error=Your%20account%20is%20suspended%2C%20call%20%2B1%20555%200100%20now',
+    );
     expect(await findToast('LinkedIn sign-in did not complete. Please try again.')).toBeInTheDocument();
     expect(screen.queryByText(/suspended|555/)).not.toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/suspended/);
@@ -304,7 +333,10 @@ describe('LinkedIn Integration panel: connection state', () => {
 
   it('in the last 7 days: "expires in N days — reconnect soon"', async () => {
     setup({
-      'linkedin.status': connected({ expiresAt: new Date(Date.now() + 3 * DAY - 60_000).toISOString(), expiringSoon: true }),
+      'linkedin.status': connected({
+        expiresAt: new Date(Date.now() + 3 * DAY - 60_000).toISOString(),
+        expiringSoon: true,
+      }),
     });
     expect(await within(panel()).findByText('Access expires in 3 days — reconnect soon.')).toBeInTheDocument();
     expect(within(panel()).getByText('Expiring soon')).toHaveClass('badge');
@@ -312,10 +344,16 @@ describe('LinkedIn Integration panel: connection state', () => {
 
   it('expired: says so and asks to authenticate again', async () => {
     setup({
-      'linkedin.status': connected({ connected: false, expired: true, expiresAt: new Date(Date.now() - DAY).toISOString() }),
+      'linkedin.status': connected({
+        connected: false,
+        expired: true,
+        expiresAt: new Date(Date.now() - DAY).toISOString(),
+      }),
     });
     const line = await within(panel()).findByText(/expired on/);
-    expect(line.closest('.integration-status')).toHaveTextContent(/LinkedIn access for Lena Linked expired on .+Authenticate with LinkedIn again/);
+    expect(line.closest('.integration-status')).toHaveTextContent(
+      /LinkedIn access for Lena Linked expired on .+Authenticate with LinkedIn again/,
+    );
     expect(within(panel()).getByText('Expired')).toHaveClass('badge');
   });
 
@@ -334,7 +372,12 @@ describe('LinkedIn Integration panel: automation webhook', () => {
         const { webhookUrl } = body;
         const first = !hook.hasSigningSecret && !!webhookUrl;
         hook = { success: true, webhookUrl, hasSigningSecret: !!webhookUrl };
-        return { success: true, message: 'Automation webhook saved', webhookUrl, ...(first ? { signingSecret: 'whsec_once' } : {}) };
+        return {
+          success: true,
+          message: 'Automation webhook saved',
+          webhookUrl,
+          ...(first ? { signingSecret: 'whsec_once' } : {}),
+        };
       },
     });
     // After userEvent.setup(), which puts its own clipboard in place.
@@ -359,7 +402,9 @@ describe('LinkedIn Integration panel: automation webhook', () => {
     await user.click(within(secretBox).getByRole('button', { name: 'Copy signing secret' }));
     expect(writeText).toHaveBeenCalledWith('whsec_once');
     expect(within(secretBox).getByRole('button', { name: /Copied!/ })).toBeInTheDocument();
-    await waitFor(() => expect(within(secretBox).getByRole('button', { name: 'Copy signing secret' })).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(secretBox).getByRole('button', { name: 'Copy signing secret' })).toBeInTheDocument(),
+    );
 
     await user.clear(url);
     await user.click(within(box).getByRole('button', { name: 'Save Webhook' }));

@@ -20,7 +20,11 @@ const M = PanelMessages.linkedin;
 export function LinkedInWebhook() {
   const uid = useId();
   const titleId = `${uid}-title`;
-  const query = useQuery({ queryKey: LINKEDIN_WEBHOOK_QUERY_KEY, queryFn: () => request('linkedin.getWebhook'), retry: false });
+  const query = useQuery({
+    queryKey: LINKEDIN_WEBHOOK_QUERY_KEY,
+    queryFn: () => request('linkedin.getWebhook'),
+    retry: false,
+  });
   const [secret, setSecret] = useState<string | null>(null);
   const form = useZodForm(
     WebhookSchema,

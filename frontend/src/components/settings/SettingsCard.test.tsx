@@ -28,7 +28,11 @@ describe('settings panel parts', () => {
 
   it('PanelQueryState: spinner, then the failure with Try again, then the content', async () => {
     const { rerender } = render(
-      <PanelQueryState query={query({ isPending: true })} loadingLabel="Loading things" failedText="Failed to load things">
+      <PanelQueryState
+        query={query({ isPending: true })}
+        loadingLabel="Loading things"
+        failedText="Failed to load things"
+      >
         <p>Loaded</p>
       </PanelQueryState>,
     );
@@ -37,7 +41,11 @@ describe('settings panel parts', () => {
 
     const refetch = vi.fn(() => Promise.resolve());
     rerender(
-      <PanelQueryState query={query({ isError: true }, refetch)} loadingLabel="Loading things" failedText="Failed to load things">
+      <PanelQueryState
+        query={query({ isError: true }, refetch)}
+        loadingLabel="Loading things"
+        failedText="Failed to load things"
+      >
         <p>Loaded</p>
       </PanelQueryState>,
     );
@@ -62,7 +70,14 @@ describe('settings panel parts', () => {
   });
 
   it('SavedSecretField: required until a value is saved, then blank keeps it', () => {
-    const field = { id: 'secret', label: 'Secret', what: 'secret', placeholder: 'Your secret', value: '', onChange: () => {} };
+    const field = {
+      id: 'secret',
+      label: 'Secret',
+      what: 'secret',
+      placeholder: 'Your secret',
+      value: '',
+      onChange: () => {},
+    };
     const { rerender } = render(<SavedSecretField {...field} saved={false} />);
     const input = screen.getByLabelText('Secret');
     expect(input).toHaveAttribute('type', 'password');

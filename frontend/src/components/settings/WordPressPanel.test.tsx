@@ -59,7 +59,9 @@ describe('WordPress Integration panel', () => {
     expect(password()).toHaveValue('');
     expect(password()).toHaveAttribute('placeholder', 'Leave blank to keep the saved password');
     expect(password()).not.toHaveAttribute('aria-required');
-    const status = within(panel()).getByText(/Connected to/).closest('.integration-status') as HTMLElement;
+    const status = within(panel())
+      .getByText(/Connected to/)
+      .closest('.integration-status') as HTMLElement;
     expect(status).toHaveTextContent('Connected to https://blog.example.com as editor');
     expect(status).toHaveTextContent(/Last updated: (?!Unknown)/);
     expect(within(panel()).getByText('Connected')).toHaveClass('badge');
@@ -76,7 +78,12 @@ describe('WordPress Integration panel', () => {
 
     expect(button('Testing...')).toBeDisabled();
     expect(button('Save')).toBeDisabled();
-    reply.resolve({ success: false, error: 'The application password is incorrect.', message: 'The application password is incorrect.', code: 'incorrect_password' });
+    reply.resolve({
+      success: false,
+      error: 'The application password is incorrect.',
+      message: 'The application password is incorrect.',
+      code: 'incorrect_password',
+    });
     expect(await findToast('Connection failed: The application password is incorrect.')).toBeInTheDocument();
     expect(button('Test Connection')).toBeEnabled();
     expect(sentTo(requests, 'POST')[0]).toMatchObject({
@@ -102,7 +109,12 @@ describe('WordPress Integration panel', () => {
       'wordpress.status': () => status,
       'wordpress.saveCredentials': ({ body }) => {
         status = { ...saved, username: body.username, updatedAt: '2025-03-05T10:00:00.000Z' };
-        return { success: true, user: { name: 'Will Writer' }, message: 'WordPress credentials saved', siteUrl: 'https://blog.example.com' };
+        return {
+          success: true,
+          user: { name: 'Will Writer' },
+          message: 'WordPress credentials saved',
+          siteUrl: 'https://blog.example.com',
+        };
       },
     });
     await waitFor(() => expect(username()).toHaveValue('editor'));
@@ -119,14 +131,25 @@ describe('WordPress Integration panel', () => {
       skipPasswordUpdate: true,
     });
     expect(onReload).toHaveBeenCalled();
-    await waitFor(() => expect(within(panel()).getByText(/Connected to/).closest('.integration-status')).toHaveTextContent('as Will Writer'));
+    await waitFor(() =>
+      expect(
+        within(panel())
+          .getByText(/Connected to/)
+          .closest('.integration-status'),
+      ).toHaveTextContent('as Will Writer'),
+    );
     expect(username()).toHaveValue('writer');
   });
 
   it('a new password is sent without skipPasswordUpdate', async () => {
     const { requests, user } = setup({
       'wordpress.status': saved,
-      'wordpress.saveCredentials': { success: true, user: { name: 'Eva Editor' }, message: 'WordPress credentials saved', siteUrl: 'https://blog.example.com' },
+      'wordpress.saveCredentials': {
+        success: true,
+        user: { name: 'Eva Editor' },
+        message: 'WordPress credentials saved',
+        siteUrl: 'https://blog.example.com',
+      },
     });
     await waitFor(() => expect(username()).toHaveValue('editor'));
     await user.type(password(), 'new1 pass 2345');
@@ -146,7 +169,9 @@ describe('WordPress Integration panel', () => {
     await user.type(password(), '••••••••1234');
     await user.click(button('Save'));
     expect(await findToast(IntegrationMessages.obfuscated)).toBeInTheDocument();
-    expect(within(panel()).getByText(IntegrationMessages.obfuscated, { selector: '.field__error' })).toBeInTheDocument();
+    expect(
+      within(panel()).getByText(IntegrationMessages.obfuscated, { selector: '.field__error' }),
+    ).toBeInTheDocument();
     await user.click(button('Test Connection'));
     expect(sentTo(requests, 'POST')).toHaveLength(0);
   });
@@ -155,7 +180,10 @@ describe('WordPress Integration panel', () => {
     const { user } = setup({
       'wordpress.saveCredentials': {
         status: 400,
-        body: { error: 'Cannot save invalid credentials: Unknown username.', message: 'Cannot save invalid credentials: Unknown username.' },
+        body: {
+          error: 'Cannot save invalid credentials: Unknown username.',
+          message: 'Cannot save invalid credentials: Unknown username.',
+        },
       },
     });
     await within(panel()).findByText(/^Not connected\. Enter/);
@@ -163,7 +191,9 @@ describe('WordPress Integration panel', () => {
     await user.type(username(), 'nobody');
     await user.type(password(), 'abcd');
     await user.click(button('Save'));
-    expect(await findToast('Failed to save credentials: Cannot save invalid credentials: Unknown username.')).toBeInTheDocument();
+    expect(
+      await findToast('Failed to save credentials: Cannot save invalid credentials: Unknown username.'),
+    ).toBeInTheDocument();
     expect(queryToast(/^WordPress credentials saved/)).not.toBeInTheDocument();
   });
 

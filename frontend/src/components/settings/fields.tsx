@@ -85,7 +85,17 @@ export function CopyButton({ value, label = 'Copy', what }: { value: string; lab
 }
 
 /** A value to copy somewhere else (a redirect URI, a signing secret), shown in full with a copy button. */
-export function CopyableValue({ label, value, what, hint }: { label: string; value: string; what: string; hint?: ReactNode }) {
+export function CopyableValue({
+  label,
+  value,
+  what,
+  hint,
+}: {
+  label: string;
+  value: string;
+  what: string;
+  hint?: ReactNode;
+}) {
   return (
     <div className="copyable">
       <span className="copyable__label">{label}</span>
@@ -116,11 +126,21 @@ export function IntegrationStatus({
 
 /** "Connected" / "Not connected" next to a panel's title. */
 export function ConnectionBadge({ connected }: { connected: boolean }) {
-  return <span className={`badge${connected ? ' badge--success' : ''}`}>{connected ? 'Connected' : 'Not connected'}</span>;
+  return (
+    <span className={`badge${connected ? ' badge--success' : ''}`}>{connected ? 'Connected' : 'Not connected'}</span>
+  );
 }
 
 /** The "Test Connection" button of an integration panel. */
-export function TestConnectionButton({ testing, disabled, onTest }: { testing: boolean; disabled: boolean; onTest: () => void }) {
+export function TestConnectionButton({
+  testing,
+  disabled,
+  onTest,
+}: {
+  testing: boolean;
+  disabled: boolean;
+  onTest: () => void;
+}) {
   return (
     <BusyButton
       type="button"

@@ -65,7 +65,8 @@ const LINKEDIN_ERRORS: Record<string, string> = {
   missing_code: 'LinkedIn did not send an authorization code. Please try again.',
   unauthorized_scope_error: `LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app; page access needs the Community Management API product, otherwise untick '${IntegrationMessages.linkedinPagesLabel}'.`,
   access_denied: 'LinkedIn did not grant the requested permissions. Check the products enabled for your LinkedIn app.',
-  linkedin_invalid_client: "LinkedIn rejected the client ID or secret. Copy both again from the app's Auth tab in the LinkedIn Developer Portal.",
+  linkedin_invalid_client:
+    "LinkedIn rejected the client ID or secret. Copy both again from the app's Auth tab in the LinkedIn Developer Portal.",
   linkedin_invalid_grant: 'The LinkedIn authorization expired before it could be used. Please try again.',
   linkedin_unreachable: 'LinkedIn could not be reached. Please try again later.',
 };

@@ -46,7 +46,8 @@ export function outcomeFromMessage(data: unknown, provider: OAuthProvider): OAut
   if (!data || typeof data !== 'object') return null;
   const { type, error } = data as { type?: unknown; error?: unknown };
   if (type === `${provider}-connected`) return { ok: true };
-  if (type === `${provider}-error`) return { ok: false, error: typeof error === 'string' && error ? error : 'unknown_error' };
+  if (type === `${provider}-error`)
+    return { ok: false, error: typeof error === 'string' && error ? error : 'unknown_error' };
   return null;
 }
 

@@ -73,7 +73,8 @@ export function useOAuthSignIn<S>(
 
   /** Gets the consent page's address from the server and opens it; `status` is the status when asked. */
   const start = useMutation({
-    mutationFn: ({ fetchAuthUrl }: { status: S | undefined; fetchAuthUrl: () => Promise<AuthUrlAnswer> }) => fetchAuthUrl(),
+    mutationFn: ({ fetchAuthUrl }: { status: S | undefined; fetchAuthUrl: () => Promise<AuthUrlAnswer> }) =>
+      fetchAuthUrl(),
     onSuccess: ({ authUrl }, { status }) => {
       try {
         awaiting.current = { before: status };

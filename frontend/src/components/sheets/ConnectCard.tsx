@@ -19,17 +19,17 @@ export function ConnectCard({ clientConfigured, connecting, onConnect }: Connect
           Connect to Google Sheets
         </h2>
         <p className="card-description">
-          Allow read-only access to your Google Drive so you can pick a spreadsheet and turn its rows into articles. The app
-          reads spreadsheet names and cell values; it changes a sheet only if you later choose to write each row’s import status
-          back, which asks Google for permission to edit.
+          Allow read-only access to your Google Drive so you can pick a spreadsheet and turn its rows into articles. The
+          app reads spreadsheet names and cell values; it changes a sheet only if you later choose to write each row’s
+          import status back, which asks Google for permission to edit.
         </p>
       </div>
       <ul className="sheets-notes">
         <li>You will be taken to Google to sign in and allow access, then brought back here.</li>
         <li>
           It uses the Google OAuth client from <Link to="/settings">Settings → Email</Link>. Add{' '}
-          <code className="sheets-code">{callback}</code> to that client’s authorized redirect URIs, and enable the Google
-          Sheets API and Google Drive API in its Google Cloud project.
+          <code className="sheets-code">{callback}</code> to that client’s authorized redirect URIs, and enable the
+          Google Sheets API and Google Drive API in its Google Cloud project.
         </li>
       </ul>
       {!clientConfigured && (

@@ -18,7 +18,9 @@ export function ExpectedFormat() {
             </span>
             <span>
               <strong>{column.label}</strong>{' '}
-              <span className="muted">({column.required ? 'required' : 'note' in column ? column.note : 'optional'})</span>
+              <span className="muted">
+                ({column.required ? 'required' : 'note' in column ? column.note : 'optional'})
+              </span>
             </span>
           </li>
         ))}

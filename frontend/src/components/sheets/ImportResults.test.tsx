@@ -14,7 +14,11 @@ describe('ImportResults', () => {
   });
 
   it('counts the problems', () => {
-    renderWithProviders(<ImportResults result={{ success: true, importedCount: 0, errors: ['Row 2: Title is required'], alreadyImported: 1 }} />);
+    renderWithProviders(
+      <ImportResults
+        result={{ success: true, importedCount: 0, errors: ['Row 2: Title is required'], alreadyImported: 1 }}
+      />,
+    );
     expect(screen.getByText('Successfully imported 0 articles.')).toBeInTheDocument();
     expect(screen.getByText('1 problem')).toBeInTheDocument();
     expect(screen.getByText('1 row was imported before and skipped.')).toBeInTheDocument();
@@ -23,7 +27,9 @@ describe('ImportResults', () => {
 
 describe('authErrorReason', () => {
   it('turns callback codes into sentences, naming the redirect URI to register', () => {
-    expect(authErrorReason('google_redirect_uri_mismatch', 'https://app.example')).toContain('https://app.example/api/sheets/callback');
+    expect(authErrorReason('google_redirect_uri_mismatch', 'https://app.example')).toContain(
+      'https://app.example/api/sheets/callback',
+    );
     expect(authErrorReason('missing_scope')).toMatch(/allow both permissions/);
     // The code comes from the address: an unknown one is never repeated.
     expect(authErrorReason('weird')).toBe('the Google sign-in did not complete. Try again.');

@@ -16,7 +16,9 @@ export function ImportResults({ result }: { result: SheetsImportResult }) {
           {skipped} {skipped === 1 ? 'row was' : 'rows were'} imported before and skipped.
         </p>
       )}
-      {result.writeBack?.status === 'written' && <p className="sheets-results__write-back">{writeBackDoneText(result.writeBack.updatedRange)}</p>}
+      {result.writeBack?.status === 'written' && (
+        <p className="sheets-results__write-back">{writeBackDoneText(result.writeBack.updatedRange)}</p>
+      )}
       {result.writeBack && result.writeBack.status !== 'written' && (
         <p className="alert alert--warning" role="status">
           {result.writeBack.message}

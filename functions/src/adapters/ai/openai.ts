@@ -32,7 +32,13 @@ import {
   type Platform,
 } from '../../domain/ai.js';
 import { logger } from '../../logger.js';
-import { AI_EDIT_TIMEOUT_MS, AI_IMAGE_BUDGET_MS, AI_IMAGE_TIMEOUT_MS, AI_TEXT_BUDGET_MS, AI_TEXT_TIMEOUT_MS } from '../../time-budgets.js';
+import {
+  AI_EDIT_TIMEOUT_MS,
+  AI_IMAGE_BUDGET_MS,
+  AI_IMAGE_TIMEOUT_MS,
+  AI_TEXT_BUDGET_MS,
+  AI_TEXT_TIMEOUT_MS,
+} from '../../time-budgets.js';
 import { toPlatformSizes } from './images.js';
 import { draftPrompt, editPrompt, imagePrompt } from './prompts.js';
 import { fitToLength, stripCodeFence } from './text.js';
@@ -90,7 +96,11 @@ class OpenAiCaller {
   }
 
   /** `timeoutMs`/`retry` override the caller's defaults for one call (in-request edits). */
-  async call<T>(what: string, fn: (client: OpenAI, timeoutMs: number) => Promise<T>, once: { timeoutMs?: number; retry?: boolean } = {}): Promise<T> {
+  async call<T>(
+    what: string,
+    fn: (client: OpenAI, timeoutMs: number) => Promise<T>,
+    once: { timeoutMs?: number; retry?: boolean } = {},
+  ): Promise<T> {
     const started = Date.now();
     const timeoutMs = Math.min(once.timeoutMs ?? this.timeoutMs, this.budgetMs);
     const sdk = await loadSdk();
@@ -109,7 +119,11 @@ class OpenAiCaller {
       // The retry gets what is left of the budget: a first call that failed late leaves less.
       const left = Math.min(timeoutMs, this.budgetMs - (Date.now() - started) - wait);
       if (left < MIN_RETRY_MS) {
-        logger.warn('OpenAI call failed; no time left for a retry', { what, model: this.model, budgetMs: this.budgetMs });
+        logger.warn('OpenAI call failed; no time left for a retry', {
+          what,
+          model: this.model,
+          budgetMs: this.budgetMs,
+        });
         throw this.toAiError(sdk, err, timeoutMs);
       }
       const api = err instanceof sdk.APIError ? err : undefined;
@@ -145,7 +159,10 @@ class OpenAiCaller {
     if (err instanceof APIUserAbortError) return new AiError('The OpenAI request was cancelled.', 'ai_timeout');
     if (err instanceof APIConnectionError) {
       const where = this.settings.baseURL ? ` at ${safeHost(this.settings.baseURL)} (OPENAI_BASE_URL)` : '';
-      return new AiError(`Could not reach OpenAI${where}. Check the network connection and try again.`, 'ai_connection');
+      return new AiError(
+        `Could not reach OpenAI${where}. Check the network connection and try again.`,
+        'ai_connection',
+      );
     }
     if (err instanceof APIError) {
       const detail = redact(openAiMessage(err));
@@ -154,7 +171,9 @@ class OpenAiCaller {
         return new AiError('The OpenAI API key was refused. Check the openai_api_key setting.', 'ai_auth');
       }
       if (status === 404 || err.code === 'model_not_found') {
-        const base = this.settings.baseURL ? ` (or that OPENAI_BASE_URL ${safeHost(this.settings.baseURL)} is right)` : '';
+        const base = this.settings.baseURL
+          ? ` (or that OPENAI_BASE_URL ${safeHost(this.settings.baseURL)} is right)`
+          : '';
         return new AiError(
           `The OpenAI model "${this.model}" was not found or this API key cannot use it. Set ${this.setting} to a model your account can use${base}.`,
           'ai_model_not_found',
@@ -170,7 +189,10 @@ class OpenAiCaller {
         return new AiError('OpenAI is rate-limiting this API key. Wait a minute and try again.', 'ai_rate_limited');
       }
       if (status >= 500) {
-        return new AiError(`OpenAI had a server error (HTTP ${status}). Try again in a few minutes.`, 'ai_server_error');
+        return new AiError(
+          `OpenAI had a server error (HTTP ${status}). Try again in a few minutes.`,
+          'ai_server_error',
+        );
       }
       if (err.code === 'moderation_blocked' || err.code === 'content_policy_violation') {
         return new AiError(
@@ -194,7 +216,13 @@ export class OpenAiContentGenerator implements ContentGenerator {
   private readonly editTimeoutMs: number;
 
   constructor(settings: AiSettings, options: OpenAiOptions = {}) {
-    this.api = new OpenAiCaller(settings, settings.textModel, 'TEXT_MODEL', { timeoutMs: DEFAULT_TEXT_TIMEOUT_MS, budgetMs: AI_TEXT_BUDGET_MS }, options);
+    this.api = new OpenAiCaller(
+      settings,
+      settings.textModel,
+      'TEXT_MODEL',
+      { timeoutMs: DEFAULT_TEXT_TIMEOUT_MS, budgetMs: AI_TEXT_BUDGET_MS },
+      options,
+    );
     this.editTimeoutMs = options.editTimeoutMs ?? DEFAULT_EDIT_TIMEOUT_MS;
   }
 
@@ -203,10 +231,16 @@ export class OpenAiContentGenerator implements ContentGenerator {
   }
 
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {
-    return finish(await this.complete(editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }), input.platform);
+    return finish(
+      await this.complete(editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }),
+      input.platform,
+    );
   }
 
-  private async complete(prompt: { instructions: string; input: string }, once?: { timeoutMs: number; retry: boolean }): Promise<string> {
+  private async complete(
+    prompt: { instructions: string; input: string },
+    once?: { timeoutMs: number; retry: boolean },
+  ): Promise<string> {
     const response = await this.api.call(
       'text',
       (client, timeout) =>
@@ -222,7 +256,10 @@ export class OpenAiContentGenerator implements ContentGenerator {
       once,
     );
     if (response.status === 'incomplete' && response.incomplete_details?.reason === 'content_filter') {
-      throw new AiError("OpenAI's content filter stopped the answer. Change the brief and try again.", 'ai_content_refused');
+      throw new AiError(
+        "OpenAI's content filter stopped the answer. Change the brief and try again.",
+        'ai_content_refused',
+      );
     }
     const text = stripCodeFence(response.output_text ?? '');
     if (!text) {
@@ -240,7 +277,13 @@ export class OpenAiImageGenerator implements ImageGenerator {
   private readonly api: OpenAiCaller;
 
   constructor(settings: AiSettings, options: OpenAiOptions = {}) {
-    this.api = new OpenAiCaller(settings, settings.imageModel, 'IMAGE_MODEL', { timeoutMs: DEFAULT_IMAGE_TIMEOUT_MS, budgetMs: AI_IMAGE_BUDGET_MS }, options);
+    this.api = new OpenAiCaller(
+      settings,
+      settings.imageModel,
+      'IMAGE_MODEL',
+      { timeoutMs: DEFAULT_IMAGE_TIMEOUT_MS, budgetMs: AI_IMAGE_BUDGET_MS },
+      options,
+    );
   }
 
   async generate(input: { brief: ArticleBrief; description: string }): Promise<GeneratedImages> {
@@ -286,7 +329,10 @@ function isRetryable(sdk: Sdk, err: unknown): boolean {
 
 /** retry-after-ms, else retry-after (seconds or an HTTP date), capped at MAX_RETRY_DELAY_MS. */
 export function retryDelay(err: unknown, fallbackMs: number): number {
-  const headers = (err as { headers?: unknown } | undefined)?.headers instanceof Headers ? (err as { headers: Headers }).headers : undefined;
+  const headers =
+    (err as { headers?: unknown } | undefined)?.headers instanceof Headers
+      ? (err as { headers: Headers }).headers
+      : undefined;
   let ms: number | undefined;
   const afterMs = headers?.get('retry-after-ms');
   if (afterMs && Number.isFinite(Number(afterMs))) ms = Number(afterMs);

@@ -60,12 +60,10 @@ export function draftPrompt(brief: ArticleBrief, platform: Platform): { instruct
   };
 }
 
-export function editPrompt(input: {
-  brief: ArticleBrief;
-  platform: Platform;
-  content: string;
-  request: string;
-}): { instructions: string; input: string } {
+export function editPrompt(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): {
+  instructions: string;
+  input: string;
+} {
   const what = input.platform === 'blog' ? 'blog article (Markdown)' : 'LinkedIn post';
   return {
     instructions: [
@@ -90,7 +88,10 @@ export function editPrompt(input: {
 
 export function imagePrompt(brief: ArticleBrief, description: string): string {
   const subject = (description || brief.imageDescription || '').trim().slice(0, MAX_IMAGE_PROMPT_CHARS);
-  const context = [brief.title.trim() && `titled "${field(brief.title).slice(0, 300)}"`, brief.topic.trim() && `about ${field(brief.topic).slice(0, 500)}`]
+  const context = [
+    brief.title.trim() && `titled "${field(brief.title).slice(0, 300)}"`,
+    brief.topic.trim() && `about ${field(brief.topic).slice(0, 500)}`,
+  ]
     .filter(Boolean)
     .join(' ');
   return [

@@ -83,7 +83,9 @@ export class EventBridgeScheduler implements Scheduler {
 
   async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
     try {
-      await this.client.send(new DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }));
+      await this.client.send(
+        new DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }),
+      );
     } catch (err) {
       if (!(err instanceof ResourceNotFoundException)) throw err;
     }

@@ -10,7 +10,11 @@ export class LambdaJobQueue implements JobQueue {
 
   async enqueue(job: Job): Promise<void> {
     await this.client.send(
-      new InvokeCommand({ FunctionName: this.functionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(job)) }),
+      new InvokeCommand({
+        FunctionName: this.functionName,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(job)),
+      }),
     );
   }
 }

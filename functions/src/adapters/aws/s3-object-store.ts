@@ -72,7 +72,11 @@ export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' |
       new S3Client({
         region: config.region,
         ...(config.s3Endpoint
-          ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+          ? {
+              endpoint: config.s3Endpoint,
+              forcePathStyle: true,
+              credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+            }
           : {}),
       }),
     config.imagesBucket,

@@ -99,7 +99,11 @@ export class SecretsManagerStore implements SecretStore {
     }
   }
 
-  async write(userId: string, values: Readonly<Record<string, string>>, version: string | undefined): Promise<string | undefined> {
+  async write(
+    userId: string,
+    values: Readonly<Record<string, string>>,
+    version: string | undefined,
+  ): Promise<string | undefined> {
     const SecretId = this.name(userId);
     const SecretString = JSON.stringify({ values, write: randomUUID() } satisfies Stored);
     if (version === undefined) return this.create(userId, SecretString);
@@ -119,7 +123,12 @@ export class SecretsManagerStore implements SecretStore {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.client.send(
-          new CreateSecretCommand({ Name: this.name(userId), SecretString, ClientRequestToken, Tags: [{ Key: 'owner', Value: userId }] }),
+          new CreateSecretCommand({
+            Name: this.name(userId),
+            SecretString,
+            ClientRequestToken,
+            Tags: [{ Key: 'owner', Value: userId }],
+          }),
         );
         return ClientRequestToken;
       } catch (err) {
@@ -143,7 +152,9 @@ export class SecretsManagerStore implements SecretStore {
 
   async deleteLegacy(userId: string, key: string): Promise<void> {
     try {
-      await this.client.send(new DeleteSecretCommand({ SecretId: this.legacyName(userId, key), RecoveryWindowInDays: LEGACY_RECOVERY_DAYS }));
+      await this.client.send(
+        new DeleteSecretCommand({ SecretId: this.legacyName(userId, key), RecoveryWindowInDays: LEGACY_RECOVERY_DAYS }),
+      );
     } catch (err) {
       if (!isGone(err)) throw err;
     }

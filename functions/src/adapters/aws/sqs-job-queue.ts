@@ -28,7 +28,9 @@ export class SqsJobQueue implements BulkJobQueue, JobQueue {
     const notQueued: Job[] = [];
     let cause: unknown;
     for (let i = 0; i < batches.length; i += PARALLEL_BATCHES) {
-      const results = await Promise.allSettled(batches.slice(i, i + PARALLEL_BATCHES).map((batch) => this.sendBatch(batch)));
+      const results = await Promise.allSettled(
+        batches.slice(i, i + PARALLEL_BATCHES).map((batch) => this.sendBatch(batch)),
+      );
       results.forEach((result, j) => {
         if (result.status === 'rejected') {
           notQueued.push(...batches[i + j]!);
@@ -44,13 +46,17 @@ export class SqsJobQueue implements BulkJobQueue, JobQueue {
 
   /** One SendMessageBatch (ids are the entries' positions), then one retry of the failed entries. */
   private async sendBatch(batch: readonly Job[]): Promise<{ failed: Job[]; reason?: string }> {
-    let pending: SendMessageBatchRequestEntry[] = batch.map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job) }));
+    let pending: SendMessageBatchRequestEntry[] = batch.map((job, i) => ({
+      Id: String(i),
+      MessageBody: JSON.stringify(job),
+    }));
     let reason: string | undefined;
     for (let attempt = 0; attempt < 2 && pending.length; attempt++) {
       const answer = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: pending }));
       const failedIds = new Set((answer.Failed ?? []).map((f) => f.Id));
       const first = answer.Failed?.[0];
-      if (first) reason = `SQS refused ${failedIds.size} message(s): ${first.Code ?? 'error'}${first.Message ? ` (${first.Message})` : ''}`;
+      if (first)
+        reason = `SQS refused ${failedIds.size} message(s): ${first.Code ?? 'error'}${first.Message ? ` (${first.Message})` : ''}`;
       pending = pending.filter((entry) => failedIds.has(entry.Id));
     }
     return { failed: pending.map((entry) => batch[Number(entry.Id)]!), reason };

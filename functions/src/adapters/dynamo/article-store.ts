@@ -17,7 +17,10 @@ export class DynamoArticleStore implements ArticleStore {
 
   async put(article: ArticleRecord): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...key(article.userId, article.id), type: 'article', ...article } }),
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...key(article.userId, article.id), type: 'article', ...article },
+      }),
     );
     await this.changed(article.userId);
   }
@@ -60,7 +63,9 @@ export class DynamoArticleStore implements ArticleStore {
   }
 
   async get(userId: string, id: string): Promise<ArticleRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }),
+    );
     return out.Item ? fromItem(out.Item as Item) : undefined;
   }
 
@@ -162,7 +167,13 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async notePublishAttempt(userId: string, id: string, platform: Platform, claimId: string, attempt: PublishAttempt): Promise<boolean> {
+  async notePublishAttempt(
+    userId: string,
+    id: string,
+    platform: Platform,
+    claimId: string,
+    attempt: PublishAttempt,
+  ): Promise<boolean> {
     await this.ensureMap(userId, id, 'publishAttempts');
     return conditionHeld(
       this.db.send(
@@ -172,7 +183,12 @@ export class DynamoArticleStore implements ArticleStore {
           UpdateExpression: 'SET #attempts.#p = :attempt',
           // Only while this publish holds the claim: one whose claim was taken over must not send.
           ConditionExpression: '#claims.#p.#id = :claim',
-          ExpressionAttributeNames: { '#attempts': 'publishAttempts', '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
+          ExpressionAttributeNames: {
+            '#attempts': 'publishAttempts',
+            '#claims': 'publishClaims',
+            '#p': platform,
+            '#id': 'id',
+          },
           ExpressionAttributeValues: { ':attempt': attempt, ':claim': claimId },
         }),
       ),
@@ -193,7 +209,13 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async markOnce(userId: string, id: string, field: 'notified' | 'approved', platform: Platform, value: string): Promise<boolean> {
+  async markOnce(
+    userId: string,
+    id: string,
+    field: 'notified' | 'approved',
+    platform: Platform,
+    value: string,
+  ): Promise<boolean> {
     await this.ensureMap(userId, id, field);
     return conditionHeld(
       this.db.send(
@@ -223,7 +245,14 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async claimNotify(userId: string, id: string, platform: Platform, scheduledFor: string, now: string, leaseUntil: string): Promise<NotifyClaim> {
+  async claimNotify(
+    userId: string,
+    id: string,
+    platform: Platform,
+    scheduledFor: string,
+    now: string,
+    leaseUntil: string,
+  ): Promise<NotifyClaim> {
     await this.ensureMap(userId, id, 'notifyLeases');
     const claimed = await conditionHeld(
       this.db.send(
@@ -234,13 +263,24 @@ export class DynamoArticleStore implements ArticleStore {
           ConditionExpression:
             'attribute_exists(PK) AND (attribute_not_exists(#notified.#p) OR #notified.#p <> :for) AND ' +
             '(attribute_not_exists(#leases.#p) OR #leases.#p.#until < :now OR #leases.#p.#for <> :for)',
-          ExpressionAttributeNames: { '#leases': 'notifyLeases', '#notified': 'notified', '#p': platform, '#until': 'until', '#for': 'for' },
-          ExpressionAttributeValues: { ':lease': { for: scheduledFor, until: leaseUntil }, ':for': scheduledFor, ':now': now },
+          ExpressionAttributeNames: {
+            '#leases': 'notifyLeases',
+            '#notified': 'notified',
+            '#p': platform,
+            '#until': 'until',
+            '#for': 'for',
+          },
+          ExpressionAttributeValues: {
+            ':lease': { for: scheduledFor, until: leaseUntil },
+            ':for': scheduledFor,
+            ':now': now,
+          },
         }),
       ),
     );
     if (claimed) return 'claimed';
-    const article = (await this.get(userId, id)) as (ArticleRecord & { notified?: Partial<Record<Platform, string>> }) | undefined;
+    const article = (await this.get(userId, id)) as
+      (ArticleRecord & { notified?: Partial<Record<Platform, string>> }) | undefined;
     return article?.notified?.[platform] === scheduledFor ? 'done' : 'held';
   }
 

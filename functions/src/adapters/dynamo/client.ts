@@ -32,7 +32,8 @@ export async function queryAll<T = Record<string, unknown>>(
 }
 
 /** Whether an error is DynamoDB's answer to a condition that did not hold. */
-const isConditionFailed = (err: unknown): boolean => (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
+const isConditionFailed = (err: unknown): boolean =>
+  (err as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 /** Awaits a conditional write: its output when it was made, undefined when its condition did not hold. */
 export async function ifConditionHeld<T>(write: Promise<T>): Promise<T | undefined> {

@@ -34,20 +34,30 @@ export class EncryptedSecretStore implements SecretStore {
     const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, Buffer.from(item.iv as string, 'base64'));
     decipher.setAAD(Buffer.from(aad));
     decipher.setAuthTag(Buffer.from(item.tag as string, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(item.data as string, 'base64')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(item.data as string, 'base64')), decipher.final()]).toString(
+      'utf8',
+    );
   }
 
   /** Not `<userId>/<name>` (a per-key item's): neither kind of ciphertext opens as the other. */
   private static aad = (userId: string) => `secrets:${userId}`;
 
   async read(userId: string): Promise<SecretValues> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: itemKey(userId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: itemKey(userId), ConsistentRead: true }),
+    );
     if (!out.Item) return { values: {}, version: undefined };
-    const values = (JSON.parse(this.open(EncryptedSecretStore.aad(userId), out.Item)) as { values: Record<string, string> }).values;
+    const values = (
+      JSON.parse(this.open(EncryptedSecretStore.aad(userId), out.Item)) as { values: Record<string, string> }
+    ).values;
     return { values, version: String(out.Item.version) };
   }
 
-  async write(userId: string, values: Readonly<Record<string, string>>, version: string | undefined): Promise<string | undefined> {
+  async write(
+    userId: string,
+    values: Readonly<Record<string, string>>,
+    version: string | undefined,
+  ): Promise<string | undefined> {
     const next = version === undefined ? 1 : Number(version) + 1;
     const sealed = this.seal(EncryptedSecretStore.aad(userId), JSON.stringify({ values }));
     const made = await ifConditionHeld(
@@ -57,7 +67,11 @@ export class EncryptedSecretStore implements SecretStore {
           Item: { ...itemKey(userId), type: 'secrets', version: next, ...sealed },
           ...(version === undefined
             ? { ConditionExpression: 'attribute_not_exists(PK)' }
-            : { ConditionExpression: '#version = :read', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':read': Number(version) } }),
+            : {
+                ConditionExpression: '#version = :read',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':read': Number(version) },
+              }),
         }),
       ),
     );
@@ -65,7 +79,9 @@ export class EncryptedSecretStore implements SecretStore {
   }
 
   async readLegacy(userId: string, name: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: legacyKey(userId, name), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: legacyKey(userId, name), ConsistentRead: true }),
+    );
     return out.Item ? this.open(`${userId}/${name}`, out.Item) : undefined;
   }
 

@@ -1,4 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { SettingRecord, SettingStore } from '../../domain/ports.js';
 import { conditionHeld, queryAll } from './client.js';
 
@@ -23,15 +29,24 @@ export class DynamoSettingStore implements SettingStore {
   }
 
   async get(userId: string, settingKey: string): Promise<SettingRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key(userId, settingKey), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: key(userId, settingKey), ConsistentRead: true }),
+    );
     return out.Item ? fromItem(out.Item as Item) : undefined;
   }
 
   async put(userId: string, record: SettingRecord): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...key(userId, record.key), type: 'setting', ...record } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...key(userId, record.key), type: 'setting', ...record } }),
+    );
   }
 
-  async migrate(userId: string, settingKey: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>): Promise<boolean> {
+  async migrate(
+    userId: string,
+    settingKey: string,
+    updatedAt: string,
+    changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+  ): Promise<boolean> {
     const set = Object.entries(changes).filter(([, v]) => v !== undefined);
     if (set.length === 0) return true;
     return conditionHeld(
@@ -41,8 +56,15 @@ export class DynamoSettingStore implements SettingStore {
           Key: key(userId, settingKey),
           UpdateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(SK) AND attribute_not_exists(#storedIn) AND #updatedAt = :updatedAt',
-          ExpressionAttributeNames: { ...Object.fromEntries(set.map(([name]) => [`#${name}`, name])), '#storedIn': 'storedIn', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: { ...Object.fromEntries(set.map(([name, v]) => [`:${name}`, v])), ':updatedAt': updatedAt },
+          ExpressionAttributeNames: {
+            ...Object.fromEntries(set.map(([name]) => [`#${name}`, name])),
+            '#storedIn': 'storedIn',
+            '#updatedAt': 'updatedAt',
+          },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(set.map(([name, v]) => [`:${name}`, v])),
+            ':updatedAt': updatedAt,
+          },
         }),
       ),
     );

@@ -1,4 +1,10 @@
-import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { FailureCount, ThrottleStore } from '../../domain/login-throttle.js';
 import { conditionHeld, ifConditionHeld } from './client.js';
 
@@ -26,7 +32,9 @@ export class DynamoThrottleStore implements ThrottleStore {
 
   async read(subjects: readonly string[], now: number): Promise<Map<string, FailureCount>> {
     const out = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: subjects.map(throttleKey), ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: { [this.tableName]: { Keys: subjects.map(throttleKey), ConsistentRead: true } },
+      }),
     );
     const counts = new Map<string, FailureCount>();
     for (const item of (out.Responses?.[this.tableName] ?? []) as ThrottleItem[]) {
@@ -52,7 +60,9 @@ export class DynamoThrottleStore implements ThrottleStore {
       ),
     );
     if (added) return toCount(added.Attributes as ThrottleItem);
-    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...throttleKey(subject), failures: 1, expiresAt } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...throttleKey(subject), failures: 1, expiresAt } }),
+    );
     return { failures: 1 };
   }
 

@@ -1,10 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
 import { ifConditionHeld, queryAll } from './client.js';
@@ -41,7 +36,15 @@ export class DynamoUserStore implements UserStore {
       { Put: { TableName, Item: item, ConditionExpression: notExists } },
       { Put: { TableName, Item: { ...emailKey(user.email), userId: user.id }, ConditionExpression: notExists } },
       ...(claimFirstAdmin
-        ? [{ Put: { TableName, Item: { ...FIRST_ADMIN_KEY, userId: user.id, claimedAt: user.createdAt }, ConditionExpression: notExists } }]
+        ? [
+            {
+              Put: {
+                TableName,
+                Item: { ...FIRST_ADMIN_KEY, userId: user.id, claimedAt: user.createdAt },
+                ConditionExpression: notExists,
+              },
+            },
+          ]
         : []),
     ];
     try {
@@ -57,17 +60,23 @@ export class DynamoUserStore implements UserStore {
   }
 
   async isFirstAdminClaimed(): Promise<boolean> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: FIRST_ADMIN_KEY, ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: FIRST_ADMIN_KEY, ConsistentRead: true }),
+    );
     return Boolean(out.Item);
   }
 
   async getById(id: string): Promise<UserRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: userKey(id), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: userKey(id), ConsistentRead: true }),
+    );
     return out.Item ? fromItem(out.Item as UserItem) : undefined;
   }
 
   async getByEmail(email: string): Promise<UserRecord | undefined> {
-    const claim = await this.db.send(new GetCommand({ TableName: this.tableName, Key: emailKey(email), ConsistentRead: true }));
+    const claim = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: emailKey(email), ConsistentRead: true }),
+    );
     const userId = claim.Item?.userId as string | undefined;
     return userId ? this.getById(userId) : undefined;
   }
@@ -95,7 +104,12 @@ export class DynamoUserStore implements UserStore {
             ? 'SET isActive = :active, updatedAt = :now, approvedAt = if_not_exists(approvedAt, :now)'
             : `SET isActive = :active, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':active': isActive, ':now': now, ':admin': ROLE_ADMIN, ...(isActive ? {} : SESSION_VERSION_VALUES) },
+          ExpressionAttributeValues: {
+            ':active': isActive,
+            ':now': now,
+            ':admin': ROLE_ADMIN,
+            ...(isActive ? {} : SESSION_VERSION_VALUES),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       ),
@@ -104,7 +118,11 @@ export class DynamoUserStore implements UserStore {
   }
 
   /** One update of an existing user (nothing when there is none): the user after it. */
-  private async updateExisting(id: string, UpdateExpression: string, values: Record<string, unknown>): Promise<UserRecord | undefined> {
+  private async updateExisting(
+    id: string,
+    UpdateExpression: string,
+    values: Record<string, unknown>,
+  ): Promise<UserRecord | undefined> {
     const out = await ifConditionHeld(
       this.db.send(
         new UpdateCommand({
@@ -123,7 +141,8 @@ export class DynamoUserStore implements UserStore {
   async revokeSession(id: string, entry: string, expiredEntries: readonly string[]): Promise<void> {
     await this.updateExisting(id, 'ADD revokedSessions :entry', { ':entry': new Set([entry]) });
     // A separate write: one update expression cannot both ADD to and DELETE from the same set.
-    if (expiredEntries.length) await this.updateExisting(id, 'DELETE revokedSessions :expired', { ':expired': new Set(expiredEntries) });
+    if (expiredEntries.length)
+      await this.updateExisting(id, 'DELETE revokedSessions :expired', { ':expired': new Set(expiredEntries) });
   }
 
   async endAllSessions(id: string): Promise<UserRecord | undefined> {
@@ -131,10 +150,14 @@ export class DynamoUserStore implements UserStore {
   }
 
   async setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined> {
-    return this.updateExisting(id, `SET passwordHash = :hash, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`, {
-      ':hash': passwordHash,
-      ':now': now,
-      ...SESSION_VERSION_VALUES,
-    });
+    return this.updateExisting(
+      id,
+      `SET passwordHash = :hash, updatedAt = :now, ${NEXT_SESSION_VERSION} REMOVE revokedSessions`,
+      {
+        ':hash': passwordHash,
+        ':now': now,
+        ...SESSION_VERSION_VALUES,
+      },
+    );
   }
 }

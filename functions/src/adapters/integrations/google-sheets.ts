@@ -83,11 +83,15 @@ export class GoogleSheetsClient implements SheetsClient {
 
   async readRange(grant: GoogleGrant, spreadsheetId: string, range: string): Promise<SheetValues> {
     try {
-      const { data } = await (await this.auth(grant)).request<{ range?: string; values?: unknown[][] }>({
+      const { data } = await (
+        await this.auth(grant)
+      ).request<{ range?: string; values?: unknown[][] }>({
         url: `${this.sheetsRoot}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`,
         params: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' },
       });
-      const values = (data.values ?? []).map((row) => (Array.isArray(row) ? row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))) : []));
+      const values = (data.values ?? []).map((row) =>
+        Array.isArray(row) ? row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))) : [],
+      );
       return { range: data.range ?? range, values };
     } catch (err) {
       throw sheetsError(err, 'read', range);
@@ -95,9 +99,16 @@ export class GoogleSheetsClient implements SheetsClient {
   }
 
   /** values.update: RAW (the statuses are text, never formulas), rows major; null cells are left as they are. */
-  async writeValues(grant: GoogleGrant, spreadsheetId: string, range: string, values: string[][]): Promise<{ updatedRange: string; updatedRows: number }> {
+  async writeValues(
+    grant: GoogleGrant,
+    spreadsheetId: string,
+    range: string,
+    values: string[][],
+  ): Promise<{ updatedRange: string; updatedRows: number }> {
     try {
-      const { data } = await (await this.auth(grant)).request<{ updatedRange?: string; updatedRows?: number }>({
+      const { data } = await (
+        await this.auth(grant)
+      ).request<{ updatedRange?: string; updatedRows?: number }>({
         url: `${this.sheetsRoot}/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`,
         method: 'PUT',
         params: { valueInputOption: 'RAW' },
@@ -120,8 +131,7 @@ export function sheetsError(error: unknown, operation: Operation, range?: string
   const err = error as { status?: number; response?: { status?: number; data?: unknown } };
   const status = err?.response?.status ?? (typeof err?.status === 'number' ? err.status : undefined);
   const data = err?.response?.data as
-    | { error?: string | { message?: string; status?: string; errors?: { reason?: string }[] } }
-    | undefined;
+    { error?: string | { message?: string; status?: string; errors?: { reason?: string }[] } } | undefined;
   const oauthError = typeof data?.error === 'string' ? data.error : undefined;
   const apiError = typeof data?.error === 'object' && data.error !== null ? data.error : undefined;
   const message = apiError?.message ?? '';
@@ -131,7 +141,11 @@ export function sheetsError(error: unknown, operation: Operation, range?: string
   if (oauthError === 'invalid_client') return googleError(error, 'oauth');
   // The refresh token no longer works: revoked at Google, expired, or issued to another OAuth client.
   if (oauthError === 'invalid_grant' || oauthError === 'unauthorized_client' || status === 401) {
-    return new IntegrationError(`Google no longer accepts the Google Sheets connection. ${RECONNECT}`, 'sheets_reconnect', status);
+    return new IntegrationError(
+      `Google no longer accepts the Google Sheets connection. ${RECONNECT}`,
+      'sheets_reconnect',
+      status,
+    );
   }
   if (operation === 'write' && status === 403 && (reason === 'insufficientPermissions' || /scope/i.test(message))) {
     return new IntegrationError(
@@ -184,10 +198,18 @@ export function sheetsError(error: unknown, operation: Operation, range?: string
     );
   }
   if (status === 429 || reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded') {
-    return new IntegrationError('Google is limiting requests right now. Wait a minute and try again.', 'google_rate_limited', status);
+    return new IntegrationError(
+      'Google is limiting requests right now. Wait a minute and try again.',
+      'google_rate_limited',
+      status,
+    );
   }
   if (status !== undefined && status >= 500) {
-    return new IntegrationError(`Google ${operation === 'list' ? 'Drive' : 'Sheets'} is not answering properly (HTTP ${status}). Try again later.`, 'google_unavailable', status);
+    return new IntegrationError(
+      `Google ${operation === 'list' ? 'Drive' : 'Sheets'} is not answering properly (HTTP ${status}). Try again later.`,
+      'google_unavailable',
+      status,
+    );
   }
   return googleError(error, 'oauth');
 }

@@ -33,7 +33,13 @@ export class GoogleOAuth implements GoogleOAuthClient {
     this.endpoints = googleOAuthEndpoints(options.oauthUrl);
   }
 
-  async authorizationUrl(input: { clientId: string; clientSecret: string; redirectUri: string; state: string; scopes: string[] }): Promise<string> {
+  async authorizationUrl(input: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    state: string;
+    scopes: string[];
+  }): Promise<string> {
     return (await this.client(input)).generateAuthUrl({
       // offline: Google returns a refresh token, so mail can be sent later without the user
       access_type: 'offline',
@@ -52,7 +58,9 @@ export class GoogleOAuth implements GoogleOAuthClient {
     code: string;
   }): Promise<{ refreshToken?: string; accessToken?: string; expiryDate?: number; scope?: string }> {
     try {
-      const { tokens } = await (await this.client(input)).getToken({ code: input.code, redirect_uri: input.redirectUri });
+      const { tokens } = await (
+        await this.client(input)
+      ).getToken({ code: input.code, redirect_uri: input.redirectUri });
       return {
         ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
         ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
@@ -89,7 +97,10 @@ export function googleError(error: unknown, during: 'oauth' | 'gmail'): Integrat
   };
   const status = err?.response?.status ?? (typeof err?.status === 'number' ? err.status : undefined);
   const data = err?.response?.data as
-    | { error?: string | { code?: number; message?: string; status?: string; errors?: { reason?: string }[] }; error_description?: string }
+    | {
+        error?: string | { code?: number; message?: string; status?: string; errors?: { reason?: string }[] };
+        error_description?: string;
+      }
     | undefined;
   const oauthError = typeof data?.error === 'string' ? data.error : undefined;
   const apiError = typeof data?.error === 'object' && data.error !== null ? data.error : undefined;
@@ -124,11 +135,19 @@ export function googleError(error: unknown, during: 'oauth' | 'gmail'): Integrat
   }
   if (oauthError) {
     const description = data?.error_description ? `: ${data.error_description}` : ` (${oauthError})`;
-    return new IntegrationError(`Google refused the request${description}. Authenticate with Google again in Settings.`, `google_${oauthError}`, status);
+    return new IntegrationError(
+      `Google refused the request${description}. Authenticate with Google again in Settings.`,
+      `google_${oauthError}`,
+      status,
+    );
   }
   if (apiError) {
     if (status === 401) {
-      return new IntegrationError('Google refused the access token. Authenticate with Google again in Settings.', 'google_token_invalid', status);
+      return new IntegrationError(
+        'Google refused the access token. Authenticate with Google again in Settings.',
+        'google_token_invalid',
+        status,
+      );
     }
     if (status === 403 && (reason === 'insufficientPermissions' || /scope/i.test(apiError.message ?? ''))) {
       return new IntegrationError(
@@ -137,8 +156,17 @@ export function googleError(error: unknown, during: 'oauth' | 'gmail'): Integrat
         status,
       );
     }
-    if (status === 429 || reason === 'userRateLimitExceeded' || reason === 'rateLimitExceeded' || reason === 'dailyLimitExceeded') {
-      return new IntegrationError('Gmail\'s sending limit has been reached. Try again later.', 'gmail_rate_limited', status);
+    if (
+      status === 429 ||
+      reason === 'userRateLimitExceeded' ||
+      reason === 'rateLimitExceeded' ||
+      reason === 'dailyLimitExceeded'
+    ) {
+      return new IntegrationError(
+        "Gmail's sending limit has been reached. Try again later.",
+        'gmail_rate_limited',
+        status,
+      );
     }
     if (status === 403 && /has not been used|is disabled/i.test(apiError.message ?? '')) {
       return new IntegrationError(
@@ -148,7 +176,11 @@ export function googleError(error: unknown, during: 'oauth' | 'gmail'): Integrat
       );
     }
     const what = during === 'gmail' ? 'Gmail refused the message' : 'Google refused the request';
-    return new IntegrationError(`${what}: ${apiError.message ?? `HTTP ${status}`}.`, during === 'gmail' ? 'gmail_error' : 'google_error', status);
+    return new IntegrationError(
+      `${what}: ${apiError.message ?? `HTTP ${status}`}.`,
+      during === 'gmail' ? 'gmail_error' : 'google_error',
+      status,
+    );
   }
   if (status !== undefined) {
     return new IntegrationError(

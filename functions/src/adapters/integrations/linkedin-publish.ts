@@ -57,7 +57,12 @@ export const MIN_REQUEST_MS = 1_000;
 export const POST_RESERVE_MS = 5_000;
 
 /** organizationAcls roles that may post as the page (w_organization_social), best first. */
-export const LINKEDIN_POSTING_ROLES = ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER'] as const;
+export const LINKEDIN_POSTING_ROLES = [
+  'ADMINISTRATOR',
+  'CONTENT_ADMINISTRATOR',
+  'CONTENT_ADMIN',
+  'DIRECT_SPONSORED_CONTENT_POSTER',
+] as const;
 
 export interface HttpLinkedInPublisherOptions {
   /** LINKEDIN_API_URL, default https://api.linkedin.com */
@@ -138,7 +143,10 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     this.imageGraceMs = options.imageGraceMs ?? 3_000;
   }
 
-  async publish(input: LinkedInPostInput, run: PublishRun<LinkedInSentPost> = {}): Promise<{ urn: string; url: string }> {
+  async publish(
+    input: LinkedInPostInput,
+    run: PublishRun<LinkedInSentPost> = {},
+  ): Promise<{ urn: string; url: string }> {
     const { accessToken, author } = input;
     let imageUrn: string | undefined;
     if (input.image) imageUrn = await this.uploadImage(accessToken, author, input.image, run.deadline);
@@ -150,12 +158,21 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     return this.send(accessToken, post, run, false);
   }
 
-  async resend(accessToken: string, post: LinkedInSentPost, run: PublishRun<LinkedInSentPost> = {}): Promise<{ urn: string; url: string }> {
+  async resend(
+    accessToken: string,
+    post: LinkedInSentPost,
+    run: PublishRun<LinkedInSentPost> = {},
+  ): Promise<{ urn: string; url: string }> {
     return this.send(accessToken, post, run, true);
   }
 
   /** POST /rest/posts; a duplicate of a post that is there answers that post. */
-  private async send(accessToken: string, post: LinkedInSentPost, run: PublishRun<LinkedInSentPost>, again: boolean): Promise<{ urn: string; url: string }> {
+  private async send(
+    accessToken: string,
+    post: LinkedInSentPost,
+    run: PublishRun<LinkedInSentPost>,
+    again: boolean,
+  ): Promise<{ urn: string; url: string }> {
     const body = {
       author: post.author,
       commentary: post.commentary,
@@ -180,8 +197,19 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       // with this content was made, this time or before; a refused token or a limit says nothing
       // about an earlier attempt of the same post.
       const outcome: PublishOutcome | undefined =
-        answer.status >= 500 ? 'unknown' : !again || answer.status === 400 || answer.status === 422 ? 'not-created' : undefined;
-      throw outcome ? new IntegrationError(outcome === 'unknown' ? `${error.message} ${SENT_AGAIN}` : error.message, error.code, error.status, outcome) : error;
+        answer.status >= 500
+          ? 'unknown'
+          : !again || answer.status === 400 || answer.status === 422
+            ? 'not-created'
+            : undefined;
+      throw outcome
+        ? new IntegrationError(
+            outcome === 'unknown' ? `${error.message} ${SENT_AGAIN}` : error.message,
+            error.code,
+            error.status,
+            outcome,
+          )
+        : error;
     }
     const urn = PostUrn.safeParse(answer.headers.get('x-restli-id') ?? CreatedPost.parse(answer.json).id);
     if (!urn.success) {
@@ -195,13 +223,26 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     return { urn: urn.data, url: `${LINKEDIN_POST_URL_PREFIX}${urn.data}` };
   }
 
-  async administeredOrganizations(accessToken: string, run: Pick<PublishRun<never>, 'deadline'> = {}): Promise<{ urn: string; role: string }[]> {
+  async administeredOrganizations(
+    accessToken: string,
+    run: Pick<PublishRun<never>, 'deadline'> = {},
+  ): Promise<{ urn: string; role: string }[]> {
     const best = new Map<string, string>();
     const rank = (role: string) => (LINKEDIN_POSTING_ROLES as readonly string[]).indexOf(role);
     const count = 100;
     for (let start = 0, page = 0; page < 20; page++) {
-      const query = new URLSearchParams({ q: 'roleAssignee', state: 'APPROVED', start: String(start), count: String(count) });
-      const answer = await this.call(`${this.apiUrl}/rest/organizationAcls?${query}`, { headers: this.headers(accessToken, false) }, run.deadline, 'other');
+      const query = new URLSearchParams({
+        q: 'roleAssignee',
+        state: 'APPROVED',
+        start: String(start),
+        count: String(count),
+      });
+      const answer = await this.call(
+        `${this.apiUrl}/rest/organizationAcls?${query}`,
+        { headers: this.headers(accessToken, false) },
+        run.deadline,
+        'other',
+      );
       if (answer.status !== 200) throw toError(answer, 'organizations');
       const { elements, paging } = OrganizationAclsAnswer.parse(answer.json);
       for (const element of elements) {
@@ -216,9 +257,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       start += elements.length;
       if (elements.length === 0 || total === undefined || start >= total) break;
     }
-    return [...best]
-      .map(([urn, role]) => ({ urn, role }))
-      .sort((a, b) => rank(a.role) - rank(b.role));
+    return [...best].map(([urn, role]) => ({ urn, role })).sort((a, b) => rank(a.role) - rank(b.role));
   }
 
   private headers(accessToken: string, json: boolean): Record<string, string> {
@@ -232,24 +271,40 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
   }
 
   /** The three Images API steps; returns the image URN. */
-  private async uploadImage(accessToken: string, owner: string, image: { bytes: Buffer; contentType: string }, deadline: Deadline): Promise<string> {
+  private async uploadImage(
+    accessToken: string,
+    owner: string,
+    image: { bytes: Buffer; contentType: string },
+    deadline: Deadline,
+  ): Promise<string> {
     const init = await this.call(
       `${this.apiUrl}/rest/images?action=initializeUpload`,
-      { method: 'POST', headers: this.headers(accessToken, true), body: JSON.stringify({ initializeUploadRequest: { owner } }) },
+      {
+        method: 'POST',
+        headers: this.headers(accessToken, true),
+        body: JSON.stringify({ initializeUploadRequest: { owner } }),
+      },
       deadline,
       'other',
     );
     if (init.status !== 200 && init.status !== 201) throw toError(init, 'image', owner);
     const { uploadUrl, image: imageUrn } = InitializeUploadAnswer.parse(init.json).value;
     if (uploadUrl === undefined || imageUrn === undefined || !this.trustedUploadUrl(uploadUrl)) {
-      throw new IntegrationError('LinkedIn did not return a usable image upload address. Try again later.', 'linkedin_error', init.status);
+      throw new IntegrationError(
+        'LinkedIn did not return a usable image upload address. Try again later.',
+        'linkedin_error',
+        init.status,
+      );
     }
 
     const put = await this.call(
       uploadUrl,
       {
         method: 'PUT',
-        headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': image.contentType || 'application/octet-stream' },
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          'Content-Type': image.contentType || 'application/octet-stream',
+        },
         body: new Uint8Array(image.bytes),
       },
       deadline,
@@ -274,7 +329,12 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       let answer: Answer;
       try {
         // A status that does not come before it is time to post is not waited for.
-        answer = await this.call(`${this.apiUrl}/rest/images/${encodeURIComponent(imageUrn)}`, { headers: this.headers(accessToken, false) }, postBy, 'other');
+        answer = await this.call(
+          `${this.apiUrl}/rest/images/${encodeURIComponent(imageUrn)}`,
+          { headers: this.headers(accessToken, false) },
+          postBy,
+          'other',
+        );
       } catch (error) {
         if (error instanceof IntegrationError && error.code === 'publish_timeout') return;
         throw error;
@@ -311,7 +371,12 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
    * could not finish in time is not started; one the deadline cut off is a publish_timeout. A
    * `create` request that got no answer may have made the post (outcome 'unknown').
    */
-  private async call(url: string, init: RequestInit, deadline: Deadline, request: 'create' | 'create-again' | 'other'): Promise<Answer> {
+  private async call(
+    url: string,
+    init: RequestInit,
+    deadline: Deadline,
+    request: 'create' | 'create-again' | 'other',
+  ): Promise<Answer> {
     const left = deadline === undefined ? Infinity : deadline - Date.now();
     // Not sent: nothing was posted now (when sending again, an earlier attempt may have posted).
     if (left < MIN_REQUEST_MS) throw deadlineError(request === 'create-again');
@@ -348,7 +413,8 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
 }
 
 /** Said when the post may have been made although the answer did not say so. */
-const SENT_AGAIN = 'Publishing again sends this same post, which LinkedIn does not take twice, so it is never posted twice.';
+const SENT_AGAIN =
+  'Publishing again sends this same post, which LinkedIn does not take twice, so it is never posted twice.';
 
 /** The deadline of the publish passed before the post was sent, or while it was. */
 function deadlineError(sent: boolean): IntegrationError {
@@ -359,7 +425,10 @@ function deadlineError(sent: boolean): IntegrationError {
         undefined,
         'unknown',
       )
-    : new IntegrationError('LinkedIn did not answer in time, so publishing stopped before the post was sent: nothing was posted. The post is kept; try again.', 'publish_timeout');
+    : new IntegrationError(
+        'LinkedIn did not answer in time, so publishing stopped before the post was sent: nothing was posted. The post is kept; try again.',
+        'publish_timeout',
+      );
 }
 
 /**
@@ -391,7 +460,7 @@ function toError(answer: Answer, step: Step, author?: string): IntegrationError 
   }
   if (status === 429) {
     return new IntegrationError(
-      'LinkedIn\'s daily request limit for this app or member is reached (it resets at midnight UTC). The post is kept; try again later.',
+      "LinkedIn's daily request limit for this app or member is reached (it resets at midnight UTC). The post is kept; try again later.",
       'linkedin_rate_limited',
       429,
     );
@@ -411,7 +480,13 @@ function toError(answer: Answer, step: Step, author?: string): IntegrationError 
     );
   }
   const what =
-    step === 'image' ? 'the image upload' : step === 'upload' ? 'the image' : step === 'organizations' ? 'the list of your pages' : 'the post';
+    step === 'image'
+      ? 'the image upload'
+      : step === 'upload'
+        ? 'the image'
+        : step === 'organizations'
+          ? 'the list of your pages'
+          : 'the post';
   return new IntegrationError(
     `LinkedIn refused ${what} (HTTP ${status}${detail ? `: ${detail}` : ''}). The post is kept; try again, or edit it if the problem persists.`,
     'linkedin_error',

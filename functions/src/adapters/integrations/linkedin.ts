@@ -49,7 +49,8 @@ export interface HttpLinkedInClientOptions {
 }
 
 export const LINKEDIN_TOKEN_INVALID_MESSAGE = 'LinkedIn refused the access token. Reconnect LinkedIn in Settings.';
-const BAD_CLIENT_MESSAGE = 'LinkedIn rejected the client ID or secret. Copy both again from the app\'s Auth tab in the LinkedIn Developer Portal.';
+const BAD_CLIENT_MESSAGE =
+  "LinkedIn rejected the client ID or secret. Copy both again from the app's Auth tab in the LinkedIn Developer Portal.";
 
 export class HttpLinkedInClient implements LinkedInClient {
   private readonly oauthUrl: string;
@@ -74,7 +75,12 @@ export class HttpLinkedInClient implements LinkedInClient {
     return `${this.oauthUrl}/authorization?${params.toString().replace(/\+/g, '%20')}`;
   }
 
-  async exchangeCode(input: { clientId: string; clientSecret: string; code: string; redirectUri: string }): Promise<LinkedInTokens> {
+  async exchangeCode(input: {
+    clientId: string;
+    clientSecret: string;
+    code: string;
+    redirectUri: string;
+  }): Promise<LinkedInTokens> {
     const { status, json: body } = await this.tokenRequest({
       grant_type: 'authorization_code',
       code: input.code,
@@ -114,7 +120,8 @@ export class HttpLinkedInClient implements LinkedInClient {
       throw new IntegrationError(unreachableMessage(error), 'linkedin_unreachable');
     }
     const json = UserInfoAnswer.parse(await readJson(response));
-    if (response.status === 401) throw new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
+    if (response.status === 401)
+      throw new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
     if (!response.ok || json.sub === undefined) {
       const detail = json.message ?? `HTTP ${response.status}`;
       throw new IntegrationError(
@@ -132,7 +139,11 @@ export class HttpLinkedInClient implements LinkedInClient {
     };
   }
 
-  async checkClient(input: { clientId: string; clientSecret: string; redirectUri: string }): Promise<{ ok: true } | { ok: false; message: string }> {
+  async checkClient(input: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+  }): Promise<{ ok: true } | { ok: false; message: string }> {
     let result: { status: number; json: Record<string, unknown> };
     try {
       // A made-up code: LinkedIn checks the client first, so only bad credentials give invalid_client.
@@ -144,11 +155,19 @@ export class HttpLinkedInClient implements LinkedInClient {
         redirect_uri: input.redirectUri,
       });
     } catch (error) {
-      return { ok: false, message: error instanceof IntegrationError ? error.message : 'Could not reach LinkedIn. Try again later.' };
+      return {
+        ok: false,
+        message: error instanceof IntegrationError ? error.message : 'Could not reach LinkedIn. Try again later.',
+      };
     }
     const { status } = result;
-    if (TokenAnswer.parse(result.json).error === 'invalid_client' || status === 401) return { ok: false, message: BAD_CLIENT_MESSAGE };
-    if (status >= 500) return { ok: false, message: `LinkedIn could not check the credentials right now (HTTP ${status}). Try again later.` };
+    if (TokenAnswer.parse(result.json).error === 'invalid_client' || status === 401)
+      return { ok: false, message: BAD_CLIENT_MESSAGE };
+    if (status >= 500)
+      return {
+        ok: false,
+        message: `LinkedIn could not check the credentials right now (HTTP ${status}). Try again later.`,
+      };
     return { ok: true };
   }
 
@@ -171,7 +190,9 @@ export class HttpLinkedInClient implements LinkedInClient {
 async function readJson(response: Response): Promise<Record<string, unknown>> {
   try {
     const value: unknown = JSON.parse(await response.text());
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -179,6 +200,7 @@ async function readJson(response: Response): Promise<Record<string, unknown>> {
 
 function unreachableMessage(error: unknown): string {
   const name = (error as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return 'Could not reach LinkedIn: it did not answer in time. Try again later.';
-  return 'Could not reach LinkedIn. Check the server\'s internet connection and try again later.';
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return 'Could not reach LinkedIn: it did not answer in time. Try again later.';
+  return "Could not reach LinkedIn. Check the server's internet connection and try again later.";
 }

@@ -20,7 +20,23 @@
  */
 
 /** The little format's reserved characters (LinkedIn: little-text-format, "Text"). */
-export const LITTLE_RESERVED_CHARACTERS = ['|', '{', '}', '@', '[', ']', '(', ')', '<', '>', '#', '\\', '*', '_', '~'] as const;
+export const LITTLE_RESERVED_CHARACTERS = [
+  '|',
+  '{',
+  '}',
+  '@',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '#',
+  '\\',
+  '*',
+  '_',
+  '~',
+] as const;
 
 /** LinkedIn's commentary limit (Postiz maxLength(), Ayrshare: "up to 3,000 characters"). */
 export const LINKEDIN_COMMENTARY_MAX = 3000;
@@ -56,7 +72,8 @@ function lastCodePoint(text: string): string {
   const last = text.codePointAt(text.length - 1);
   if (last === undefined) return '';
   // a low surrogate: take the pair
-  if (last >= 0xdc00 && last <= 0xdfff && text.length >= 2) return String.fromCodePoint(text.codePointAt(text.length - 2)!);
+  if (last >= 0xdc00 && last <= 0xdfff && text.length >= 2)
+    return String.fromCodePoint(text.codePointAt(text.length - 2)!);
   return String.fromCodePoint(last);
 }
 
@@ -88,7 +105,11 @@ const ELLIPSIS = '…';
  * surrogate pair), preferably at the last whitespace of the allowed part when that keeps at least
  * 80% of it, trailing whitespace is dropped and "…" appended.
  */
-export function fitLinkedInCommentary(text: string, max: number = LINKEDIN_COMMENTARY_MAX, options: LittleTextOptions = {}): string {
+export function fitLinkedInCommentary(
+  text: string,
+  max: number = LINKEDIN_COMMENTARY_MAX,
+  options: LittleTextOptions = {},
+): string {
   const escaped = escapeLittleText(text, options);
   if (escaped.length <= max) return escaped;
   if (max <= ELLIPSIS.length) return ELLIPSIS.slice(0, Math.max(0, max));
@@ -97,7 +118,7 @@ export function fitLinkedInCommentary(text: string, max: number = LINKEDIN_COMME
   const budget = max - ELLIPSIS.length;
   let cut = 0;
   let length = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const code = text.codePointAt(i)!;
     const width = code > 0xffff ? 2 : 1;
     const ch = text.slice(i, i + width);

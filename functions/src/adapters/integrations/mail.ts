@@ -43,11 +43,24 @@ export function buildMimeMessage(msg: MailMessage, options: MimeOptions = {}): s
     'MIME-Version: 1.0',
   ];
   const part = (type: string, body: string) =>
-    [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', base64Lines(body)].join(CRLF);
+    [
+      `--${boundary}`,
+      `Content-Type: ${type}; charset=utf-8`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      base64Lines(body),
+    ].join(CRLF);
   const alternative = [part('text/plain', msg.text), part('text/html', msg.html), `--${boundary}--`];
   const inline = msg.inline ?? [];
   if (!inline.length) {
-    return [...headers, `Content-Type: multipart/alternative; boundary="${boundary}"`, '', 'This is a multipart message in MIME format.', ...alternative, ''].join(CRLF);
+    return [
+      ...headers,
+      `Content-Type: multipart/alternative; boundary="${boundary}"`,
+      '',
+      'This is a multipart message in MIME format.',
+      ...alternative,
+      '',
+    ].join(CRLF);
   }
   // Inline images: multipart/related around the alternative body, each image found by its Content-ID.
   const related = `${boundary}_rel`;
@@ -105,7 +118,8 @@ export function encodeWords(text: string): string {
 
 /** "a@x.org, Name <b@y.org>" with non-ASCII display names encoded; refuses header injection. */
 function formatAddressList(value: string, header: string): string {
-  if (/[\r\n]/.test(value)) throw new IntegrationError(`The ${header} address contains a line break.`, 'mail_invalid_address');
+  if (/[\r\n]/.test(value))
+    throw new IntegrationError(`The ${header} address contains a line break.`, 'mail_invalid_address');
   const list = splitAddresses(value).map((entry) => {
     const match = /^(.*?)\s*<([^<>]+)>$/.exec(entry);
     if (!match) return entry;
@@ -142,7 +156,11 @@ function splitAddresses(value: string): string[] {
 }
 
 function base64Lines(text: string): string {
-  return (Buffer.from(text, 'utf8').toString('base64').match(/.{1,76}/g) ?? ['']).join(CRLF);
+  return (
+    Buffer.from(text, 'utf8')
+      .toString('base64')
+      .match(/.{1,76}/g) ?? ['']
+  ).join(CRLF);
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -207,7 +225,13 @@ export class GmailSender implements MailSender {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new IntegrationError(`Gmail did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again later.`, 'gmail_timeout')),
+        () =>
+          reject(
+            new IntegrationError(
+              `Gmail did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again later.`,
+              'gmail_timeout',
+            ),
+          ),
         this.budgetMs,
       );
     });
@@ -222,8 +246,11 @@ export class GmailSender implements MailSender {
     const from = message.from ?? this.from;
     const raw = base64Url(buildMimeMessage({ ...message, ...(from ? { from } : {}) }));
     try {
-      const res = await (await this.client).request<{ id?: string }>({ url: this.sendUrl, method: 'POST', data: { raw }, timeout: this.timeoutMs });
-      if (!res.data.id) throw new IntegrationError('Gmail accepted the message but returned no id.', 'gmail_error', res.status);
+      const res = await (
+        await this.client
+      ).request<{ id?: string }>({ url: this.sendUrl, method: 'POST', data: { raw }, timeout: this.timeoutMs });
+      if (!res.data.id)
+        throw new IntegrationError('Gmail accepted the message but returned no id.', 'gmail_error', res.status);
       return { id: res.data.id };
     } catch (error) {
       if (error instanceof IntegrationError) throw error;

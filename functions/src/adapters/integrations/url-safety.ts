@@ -73,12 +73,21 @@ async function resolveChecked(parsed: URL, options: UrlSafetyOptions, resolve: L
     addresses = [{ address: host, family: literal }];
   } else {
     try {
-      addresses = (await resolve(host)).map(({ address, family }) => ({ address, family: family === 6 || isIP(address) === 6 ? 6 : 4 }));
+      addresses = (await resolve(host)).map(({ address, family }) => ({
+        address,
+        family: family === 6 || isIP(address) === 6 ? 6 : 4,
+      }));
     } catch {
-      throw new IntegrationError(`The host name ${host} could not be found. Check the address for typos.`, 'unreachable');
+      throw new IntegrationError(
+        `The host name ${host} could not be found. Check the address for typos.`,
+        'unreachable',
+      );
     }
     if (addresses.length === 0) {
-      throw new IntegrationError(`The host name ${host} could not be found. Check the address for typos.`, 'unreachable');
+      throw new IntegrationError(
+        `The host name ${host} could not be found. Check the address for typos.`,
+        'unreachable',
+      );
     }
   }
   if (options.allowPrivate) return addresses;
@@ -144,7 +153,8 @@ function parseV6(address: string): number[] | undefined {
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const toWords = (s: string) => (s === '' ? [] : s.split(':').map((w) => (/^[0-9a-f]{1,4}$/.test(w) ? parseInt(w, 16) : NaN)));
+  const toWords = (s: string) =>
+    s === '' ? [] : s.split(':').map((w) => (/^[0-9a-f]{1,4}$/.test(w) ? parseInt(w, 16) : NaN));
   const head = toWords(halves[0]!);
   const rest = halves.length === 2 ? toWords(halves[1]!) : [];
   if ([...head, ...rest].some(Number.isNaN)) return undefined;
@@ -245,12 +255,21 @@ export async function fetchChecked(
 /** A `lookup` for net/tls that answers the given addresses and never asks DNS. */
 function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, lookupOptions, callback) => {
-    const wanted = lookupOptions?.family === 4 || lookupOptions?.family === 6 ? addresses.filter((a) => a.family === lookupOptions.family) : addresses;
+    const wanted =
+      lookupOptions?.family === 4 || lookupOptions?.family === 6
+        ? addresses.filter((a) => a.family === lookupOptions.family)
+        : addresses;
     if (wanted.length === 0) {
-      const error = Object.assign(new Error(`No IPv${lookupOptions.family} address for ${_hostname}`), { code: 'ENOTFOUND', hostname: _hostname });
+      const error = Object.assign(new Error(`No IPv${lookupOptions.family} address for ${_hostname}`), {
+        code: 'ENOTFOUND',
+        hostname: _hostname,
+      });
       callback(error, '', 0);
     } else if (lookupOptions?.all) {
-      (callback as unknown as (err: null, list: ResolvedAddress[]) => void)(null, wanted.map((a) => ({ ...a })));
+      (callback as unknown as (err: null, list: ResolvedAddress[]) => void)(
+        null,
+        wanted.map((a) => ({ ...a })),
+      );
     } else {
       callback(null, wanted[0]!.address, wanted[0]!.family);
     }
@@ -303,16 +322,23 @@ async function fetchPinned(url: URL, addresses: readonly ResolvedAddress[], init
         try {
           const status = res.statusCode ?? 0;
           const responseHeaders = new Headers();
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+            responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
           if (method === 'HEAD' || NULL_BODY.has(status)) {
             res.resume();
-            resolvePromise(new Response(null, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
+            resolvePromise(
+              new Response(null, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }),
+            );
             return;
           }
           const decoders = contentDecoders(res.headers['content-encoding']);
-          const stream: Readable = decoders.length ? (pipeline([res, ...decoders], () => undefined) as unknown as Readable) : res;
+          const stream: Readable = decoders.length
+            ? (pipeline([res, ...decoders], () => undefined) as unknown as Readable)
+            : res;
           const webBody = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
-          resolvePromise(new Response(webBody, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
+          resolvePromise(
+            new Response(webBody, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }),
+          );
         } catch (error) {
           res.destroy();
           reject(new TypeError('fetch failed', { cause: error }));
@@ -339,7 +365,13 @@ function contentDecoders(header: string | undefined): Transform[] {
   for (const coding of codings.reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') decoders.push(zlib.createGunzip(lenient));
     else if (coding === 'deflate') decoders.push(zlib.createInflate(lenient));
-    else if (coding === 'br') decoders.push(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
+    else if (coding === 'br')
+      decoders.push(
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
     else return [];
   }
   return decoders;
@@ -364,14 +396,20 @@ export function describeNetworkError(error: unknown, url: URL, timeoutMs: number
   const err = error as { name?: string; cause?: { code?: string; name?: string } };
   const code = err?.cause?.code ?? '';
   const host = url.host;
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.cause?.name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    err?.name === 'TimeoutError' ||
+    err?.name === 'AbortError' ||
+    err?.cause?.name === 'TimeoutError' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `${host} did not answer within ${Math.round(timeoutMs / 1000)} seconds. Check the address and that the site is online.`;
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return `The host name ${url.hostname} could not be found. Check the address for typos.`;
   }
   if (code === 'ECONNREFUSED') return `${host} refused the connection. Check the address and that the site is online.`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `${host} closed the connection without answering. Try again later.`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return `${host} closed the connection without answering. Try again later.`;
   if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) {
     return `The HTTPS certificate of ${host} is not valid (${code}). Fix the certificate or use the address the certificate is issued for.`;
   }

@@ -53,7 +53,8 @@ export function verifyWebhookSignature(
   options: { toleranceSeconds?: number; now?: Date } = {},
 ): boolean {
   if (!secret || timestamp === undefined || !signature) return false;
-  const seconds = typeof timestamp === 'number' ? timestamp : /^\d{1,12}$/.test(timestamp.trim()) ? Number(timestamp.trim()) : NaN;
+  const seconds =
+    typeof timestamp === 'number' ? timestamp : /^\d{1,12}$/.test(timestamp.trim()) ? Number(timestamp.trim()) : NaN;
   if (!Number.isFinite(seconds)) return false;
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - seconds) > (options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS)) return false;
@@ -73,7 +74,12 @@ export class HttpWebhookDelivery implements WebhookDelivery {
     this.now = options.now ?? (() => new Date());
   }
 
-  async deliver(url: string, secret: string, payload: unknown, options: { timeoutMs?: number } = {}): Promise<{ ok: boolean; status?: number; error?: string }> {
+  async deliver(
+    url: string,
+    secret: string,
+    payload: unknown,
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ ok: boolean; status?: number; error?: string }> {
     // A publish hands on what is left of its deadline (PublishingService): never more than our own timeout.
     const timeoutMs = Math.min(this.timeoutMs, options.timeoutMs ?? this.timeoutMs);
     try {
@@ -84,13 +90,21 @@ export class HttpWebhookDelivery implements WebhookDelivery {
         [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
         ...(secret ? { [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, timestamp, body) } : {}),
       };
-      const { response } = await fetchChecked(url.trim(), { method: 'POST', headers, body }, { allowPrivate: this.allowPrivate, timeoutMs });
+      const { response } = await fetchChecked(
+        url.trim(),
+        { method: 'POST', headers, body },
+        { allowPrivate: this.allowPrivate, timeoutMs },
+      );
       await response.body?.cancel().catch(() => undefined);
       const { status } = response;
       if (status >= 200 && status < 300) return { ok: true, status };
       if (status >= 300 && status < 400) {
         const location = response.headers.get('location');
-        return { ok: false, status, error: `The webhook redirected (HTTP ${status}${location ? ` to ${safeOrigin(location, url)}` : ''}). Enter the final webhook address.` };
+        return {
+          ok: false,
+          status,
+          error: `The webhook redirected (HTTP ${status}${location ? ` to ${safeOrigin(location, url)}` : ''}). Enter the final webhook address.`,
+        };
       }
       return { ok: false, status, error: `The webhook answered HTTP ${status}.` };
     } catch (error) {

@@ -127,7 +127,11 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  async publish(site: WordPressSite, post: WordPressPostInput, run: PublishRun<{ slug: string }> = {}): Promise<{ postId: number; link: string; mediaId?: number }> {
+  async publish(
+    site: WordPressSite,
+    post: WordPressPostInput,
+    run: PublishRun<{ slug: string }> = {},
+  ): Promise<{ postId: number; link: string; mediaId?: number }> {
     const { deadline } = run;
     let siteUrl: string;
     try {
@@ -136,28 +140,40 @@ export class HttpWordPressPublisher implements WordPressPublisher {
       throw new IntegrationError((error as Error).message, 'wordpress_forbidden_url');
     }
     const auth = basicAuthHeader(site.username.trim(), site.appPassword.trim());
-    const api = (route: string, query?: Record<string, string>) => wordpressApiUrl(siteUrl, site.apiStyle, route, query);
+    const api = (route: string, query?: Record<string, string>) =>
+      wordpressApiUrl(siteUrl, site.apiStyle, route, query);
 
     let existingPostId = post.existingPostId;
     if (existingPostId === undefined && post.findBySlug && post.slug) {
-      existingPostId = await this.findBySlug(api('/wp/v2/posts', { slug: post.slug, status: 'any', context: 'edit' }), auth, post.slug, siteUrl, deadline);
+      existingPostId = await this.findBySlug(
+        api('/wp/v2/posts', { slug: post.slug, status: 'any', context: 'edit' }),
+        auth,
+        post.slug,
+        siteUrl,
+        deadline,
+      );
     }
 
     let mediaId: number | undefined;
     if (post.featuredImage) {
       const { bytes, contentType } = post.featuredImage;
       const filename = safeUploadFilename(post.featuredImage.filename, contentType);
-      const answer = await this.send(api('/wp/v2/media'), {
-        method: 'POST',
-        headers: {
-          Authorization: auth,
-          Accept: 'application/json',
-          'Content-Type': contentType,
-          'Content-Disposition': `attachment; filename="${filename}"`,
-          'Content-MD5': createHash('md5').update(bytes).digest('hex'),
+      const answer = await this.send(
+        api('/wp/v2/media'),
+        {
+          method: 'POST',
+          headers: {
+            Authorization: auth,
+            Accept: 'application/json',
+            'Content-Type': contentType,
+            'Content-Disposition': `attachment; filename="${filename}"`,
+            'Content-MD5': createHash('md5').update(bytes).digest('hex'),
+          },
+          body: new Uint8Array(bytes),
         },
-        body: new Uint8Array(bytes),
-      }, deadline, 'media');
+        deadline,
+        'media',
+      );
       const media = answer.json;
       if (answer.status !== 200 && answer.status !== 201) throw toError(answer, 'media', siteUrl);
       if (!isObject(media) || typeof media.id !== 'number') {
@@ -187,12 +203,18 @@ export class HttpWordPressPublisher implements WordPressPublisher {
     if (existingPostId !== undefined) {
       answer = await this.send(api(`/wp/v2/posts/${existingPostId}`), json(fields), deadline, 'update');
       // deleted (or emptied from the trash) since the last publish: publish it again as a new post
-      if (answer.status === 404 && isWpError(answer.json) && answer.json.code === 'rest_post_invalid_id') answer = undefined;
+      if (answer.status === 404 && isWpError(answer.json) && answer.json.code === 'rest_post_invalid_id')
+        answer = undefined;
     }
     if (!answer) {
       request = 'create';
       if (post.slug) await run.beforeCreate?.({ slug: post.slug });
-      answer = await this.send(api('/wp/v2/posts'), json({ ...fields, ...(post.slug ? { slug: post.slug } : {}) }), deadline, 'create');
+      answer = await this.send(
+        api('/wp/v2/posts'),
+        json({ ...fields, ...(post.slug ? { slug: post.slug } : {}) }),
+        deadline,
+        'create',
+      );
     }
     // Only a refusal says that no post was created; a server error may come after it was saved.
     const created: PublishOutcome | undefined = request === 'create' ? 'unknown' : undefined;
@@ -224,8 +246,19 @@ export class HttpWordPressPublisher implements WordPressPublisher {
   }
 
   /** The id of the post an earlier attempt created with `slug`, if WordPress has it. */
-  private async findBySlug(url: string, auth: string, slug: string, siteUrl: string, deadline: number | undefined): Promise<number | undefined> {
-    const answer = await this.send(url, { headers: { Authorization: auth, Accept: 'application/json' } }, deadline, 'lookup');
+  private async findBySlug(
+    url: string,
+    auth: string,
+    slug: string,
+    siteUrl: string,
+    deadline: number | undefined,
+  ): Promise<number | undefined> {
+    const answer = await this.send(
+      url,
+      { headers: { Authorization: auth, Accept: 'application/json' } },
+      deadline,
+      'lookup',
+    );
     if (answer.status !== 200) {
       const error = toError(answer, 'post', siteUrl);
       throw new IntegrationError(
@@ -234,7 +267,9 @@ export class HttpWordPressPublisher implements WordPressPublisher {
         error.status,
       );
     }
-    const found = Array.isArray(answer.json) ? answer.json.find((p) => isObject(p) && p.slug === slug && typeof p.id === 'number') : undefined;
+    const found = Array.isArray(answer.json)
+      ? answer.json.find((p) => isObject(p) && p.slug === slug && typeof p.id === 'number')
+      : undefined;
     return found ? (found.id as number) : undefined;
   }
 
@@ -242,12 +277,18 @@ export class HttpWordPressPublisher implements WordPressPublisher {
    * One request, with what is left of the deadline (at most the request timeout). A request that
    * could not finish in time is not started; one the deadline cut off is a publish_timeout.
    */
-  private async send(url: string, init: RequestInit, deadline: number | undefined, request: Request): Promise<WpAnswer> {
+  private async send(
+    url: string,
+    init: RequestInit,
+    deadline: number | undefined,
+    request: Request,
+  ): Promise<WpAnswer> {
     const left = deadline === undefined ? Infinity : deadline - Date.now();
     if (left < MIN_REQUEST_MS) throw deadlineError(request, false);
     const timeoutMs = Math.min(this.timeoutMs, left);
     const cutOff = (error: unknown) => {
-      if (deadline !== undefined && timeoutMs === left && Date.now() >= deadline - 50) return deadlineError(request, true);
+      if (deadline !== undefined && timeoutMs === left && Date.now() >= deadline - 50)
+        return deadlineError(request, true);
       const thrown = fromThrown(error);
       // The create request went out and no answer came back: the post may exist.
       return request === 'create' ? withOutcome(thrown, 'unknown') : thrown;
@@ -279,9 +320,15 @@ function deadlineError(request: Request, sent: boolean): IntegrationError {
     );
   }
   if (request === 'update') {
-    return new IntegrationError(`WordPress did not answer in time while updating the post. ${KEPT}: the same post is updated.`, 'publish_timeout');
+    return new IntegrationError(
+      `WordPress did not answer in time while updating the post. ${KEPT}: the same post is updated.`,
+      'publish_timeout',
+    );
   }
-  return new IntegrationError(`WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. ${KEPT}.`, 'publish_timeout');
+  return new IntegrationError(
+    `WordPress did not answer in time, so publishing stopped before the post was sent: nothing was published. ${KEPT}.`,
+    'publish_timeout',
+  );
 }
 
 /** The same error, saying what it left on WordPress (and, when the post may exist, that a retry is safe). */
@@ -294,11 +341,13 @@ function fromThrown(error: unknown): IntegrationError {
   if (error instanceof IntegrationError) {
     if (error.code === 'forbidden_url') return new IntegrationError(error.message, 'wordpress_forbidden_url');
     if (error.code === 'redirect_elsewhere') return new IntegrationError(error.message, 'wordpress_redirect');
-    if (error.code === 'unreachable') return new IntegrationError(`${UNREACHABLE}: ${error.message} ${KEPT} later.`, 'wordpress_unreachable');
+    if (error.code === 'unreachable')
+      return new IntegrationError(`${UNREACHABLE}: ${error.message} ${KEPT} later.`, 'wordpress_unreachable');
     return error;
   }
   const name = (error as { name?: string })?.name;
-  const why = name === 'TimeoutError' || name === 'AbortError' ? 'it did not answer in time.' : 'the connection failed.';
+  const why =
+    name === 'TimeoutError' || name === 'AbortError' ? 'it did not answer in time.' : 'the connection failed.';
   return new IntegrationError(`${UNREACHABLE}: ${why} ${KEPT} later.`, 'wordpress_unreachable');
 }
 
@@ -342,7 +391,13 @@ function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationErro
     );
   }
 
-  if (code === 'rest_cannot_create' || code === 'rest_cannot_publish' || code === 'rest_cannot_edit' || code === 'rest_cannot_edit_others' || code === 'rest_cannot_assign_term') {
+  if (
+    code === 'rest_cannot_create' ||
+    code === 'rest_cannot_publish' ||
+    code === 'rest_cannot_edit' ||
+    code === 'rest_cannot_edit_others' ||
+    code === 'rest_cannot_assign_term'
+  ) {
     const action =
       step === 'media'
         ? 'upload the featured image, so its role cannot publish from here (Contributors can neither upload media nor publish)'
@@ -364,7 +419,10 @@ function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationErro
     );
   }
 
-  if (step === 'media' && (code.startsWith('rest_upload') || status === 413 || status === 415 || (code && status < 500))) {
+  if (
+    step === 'media' &&
+    (code.startsWith('rest_upload') || status === 413 || status === 415 || (code && status < 500))
+  ) {
     const hint =
       status === 413 || code === 'rest_upload_file_too_big'
         ? ' The image is larger than the site allows (upload_max_filesize or the web server limit).'

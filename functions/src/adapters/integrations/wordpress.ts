@@ -86,7 +86,8 @@ export class HttpWordPressClient implements WordPressClient {
     const username = credentials.username.trim();
     const password = credentials.appPassword.trim();
     if (!username) return fail('invalid_username', 'Enter the WordPress user name or e-mail address.');
-    if (!password) return fail('wrong_password', 'Enter an application password (Users → Profile → Application Passwords).');
+    if (!password)
+      return fail('wrong_password', 'Enter an application password (Users → Profile → Application Passwords).');
     const headers = { Authorization: basicAuthHeader(username, password), Accept: 'application/json' };
 
     let pretty: Attempt;
@@ -108,7 +109,9 @@ export class HttpWordPressClient implements WordPressClient {
 
     if (result.status >= 200 && result.status < 300 && isWpUser(result.json)) {
       const user = result.json;
-      const roles = Array.isArray(user.roles) ? user.roles.filter((r): r is string => typeof r === 'string') : undefined;
+      const roles = Array.isArray(user.roles)
+        ? user.roles.filter((r): r is string => typeof r === 'string')
+        : undefined;
       return {
         ok: true,
         siteUrl: siteFromApiUrl(result.url, result.style) ?? site,
@@ -122,7 +125,10 @@ export class HttpWordPressClient implements WordPressClient {
     }
     if (isWpError(result.json)) return fromWpError(result.status, result.json, username);
     if (pretty.status >= 500 && result.status >= 500) {
-      return fail('http_error', `The site answered HTTP ${result.status} (a server error) instead of WordPress data. Try again later or ask the site's host.`);
+      return fail(
+        'http_error',
+        `The site answered HTTP ${result.status} (a server error) instead of WordPress data. Try again later or ask the site's host.`,
+      );
     }
     if ((result.status === 401 || result.status === 403) && (pretty.status === 401 || pretty.status === 403)) {
       return fail(

@@ -23,7 +23,13 @@ export class TimerScheduler implements Scheduler {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...key(run.articleId, run.platform), GSI1PK: 'SCHEDULES', GSI1SK: `${run.scheduledFor}#${run.articleId}#${run.platform}`, type: 'schedule', ...run },
+        Item: {
+          ...key(run.articleId, run.platform),
+          GSI1PK: 'SCHEDULES',
+          GSI1SK: `${run.scheduledFor}#${run.articleId}#${run.platform}`,
+          type: 'schedule',
+          ...run,
+        },
       }),
     );
     this.arm(run);
@@ -43,7 +49,12 @@ export class TimerScheduler implements Scheduler {
       ExpressionAttributeValues: { ':s': 'SCHEDULES' },
     });
     for (const item of items) {
-      this.arm({ userId: item.userId, articleId: item.articleId, platform: item.platform, scheduledFor: item.scheduledFor });
+      this.arm({
+        userId: item.userId,
+        articleId: item.articleId,
+        platform: item.platform,
+        scheduledFor: item.scheduledFor,
+      });
     }
     return items.length;
   }
@@ -59,11 +70,14 @@ export class TimerScheduler implements Scheduler {
     // setTimeout holds at most ~24.8 days; longer waits re-arm on the way.
     const MAX = 2 ** 31 - 1;
     const wait = Math.max(0, Date.parse(run.scheduledFor) - Date.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
-      if (wait > MAX) return this.arm(run);
-      void this.run(run);
-    }, Math.min(wait, MAX));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        if (wait > MAX) return this.arm(run);
+        void this.run(run);
+      },
+      Math.min(wait, MAX),
+    );
     timer.unref?.();
     this.timers.set(id, timer);
   }
@@ -78,15 +92,17 @@ export class TimerScheduler implements Scheduler {
   private async run(run: ScheduledRun): Promise<void> {
     try {
       await this.fire(run);
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: key(run.articleId, run.platform),
-          // Keep the item when the run was moved meanwhile (a newer schedule owns it).
-          ConditionExpression: 'scheduledFor = :at',
-          ExpressionAttributeValues: { ':at': run.scheduledFor },
-        }),
-      ).catch(() => undefined);
+      await this.db
+        .send(
+          new DeleteCommand({
+            TableName: this.tableName,
+            Key: key(run.articleId, run.platform),
+            // Keep the item when the run was moved meanwhile (a newer schedule owns it).
+            ConditionExpression: 'scheduledFor = :at',
+            ExpressionAttributeValues: { ':at': run.scheduledFor },
+          }),
+        )
+        .catch(() => undefined);
     } catch (err) {
       this.onError(run, err);
     }

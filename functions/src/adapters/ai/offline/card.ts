@@ -62,7 +62,11 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-export function cardSvg(input: { title: string; subtitle: string; label: string }, width: number, height: number): string {
+export function cardSvg(
+  input: { title: string; subtitle: string; label: string },
+  width: number,
+  height: number,
+): string {
   const [c1, c2, accent] = PALETTES[hash(`${input.title}|${input.label}`) % PALETTES.length]!;
   const pad = 80;
   const textWidth = width - 2 * pad;

@@ -9,7 +9,8 @@ import { briefHashtags, clip, fitToLength, LIST_ITEM, lowerFirst, sentences, upp
 
 export const OFFLINE_BLOG_MARKER =
   '> Offline draft — composed from your brief without AI. Add an OpenAI key in Settings → API Keys (openai_api_key) for AI drafts.';
-export const OFFLINE_LINKEDIN_MARKER = '[Offline draft — composed from your brief without AI. Delete this line before publishing.]';
+export const OFFLINE_LINKEDIN_MARKER =
+  '[Offline draft — composed from your brief without AI. Delete this line before publishing.]';
 
 interface Section {
   heading: string;
@@ -44,7 +45,10 @@ export function detailPoints(details: string): string[] {
 function headingFor(point: string): { heading: string; instruction: boolean; rest: string } {
   const [first = point, ...others] = sentences(point);
   const instruction = INSTRUCTION.test(first);
-  let h = first.replace(INSTRUCTION, '').replace(/[.!?…:;,]+$/u, '').trim();
+  let h = first
+    .replace(INSTRUCTION, '')
+    .replace(/[.!?…:;,]+$/u, '')
+    .trim();
   if (h.length > 70) {
     const clause = h.slice(0, 70).search(/[,:;–—(](?=[^,:;–—(]*$)/u);
     h = clause >= 25 ? h.slice(0, clause).trim() : clip(h, 70);
@@ -55,7 +59,9 @@ function headingFor(point: string): { heading: string; instruction: boolean; res
 const GENERIC_SECTIONS: ReadonlyArray<(subject: string, k: string) => Section> = [
   (subject, k) => ({
     // A topic that already asks why ("Why compilers matter") is the heading as it is.
-    heading: /^why\b/i.test(subject.trim()) ? upperFirst(clip(subject.trim().replace(/[.!?]+$/u, ''), 70)) : `Why ${clip(subject, 60)} matters`,
+    heading: /^why\b/i.test(subject.trim())
+      ? upperFirst(clip(subject.trim().replace(/[.!?]+$/u, ''), 70))
+      : `Why ${clip(subject, 60)} matters`,
     body: `${upperFirst(k)} is more than a passing trend. Getting it right saves time, builds trust with your audience and gives you results you can measure.`,
   }),
   (_s, k) => ({

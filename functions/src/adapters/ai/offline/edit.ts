@@ -27,7 +27,12 @@ export const OFFLINE_EDIT_NEEDS_KEY =
   'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys, or switch to Manual and edit by hand.';
 
 /** Applies the mechanical edits described at the top of this file, or throws the needs-a-key error. */
-export function offlineEdit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): string {
+export function offlineEdit(input: {
+  brief: ArticleBrief;
+  platform: Platform;
+  content: string;
+  request: string;
+}): string {
   let rest = ` ${input.request.replace(/\s+/g, ' ').trim()} `;
   const ops: Array<(text: string) => string> = [];
   const take = (re: RegExp, fn: (m: RegExpExecArray) => void) => {
@@ -38,21 +43,24 @@ export function offlineEdit(input: { brief: ArticleBrief; platform: Platform; co
   };
 
   // replace "old" with "new"
-  take(/\b(?:replace|change|swap)\s+["“'‘]([^"”'’]+)["”'’]\s+(?:with|to|for|by|into)\s+["“'‘]([^"”'’]*)["”'’]/gi, (m) => {
-    const from = m[1]!;
-    const to = m[2]!;
-    ops.push((text) => {
-      if (text.includes(from)) return text.split(from).join(to);
-      const loose = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
-      if (!loose.test(text)) {
-        throw new AiError(
-          `"${clip(from, 60)}" does not appear in the text, so it could not be replaced. Check the spelling, or switch to Manual and edit by hand.`,
-          'edit_not_applicable',
-        );
-      }
-      return text.replace(loose, () => to);
-    });
-  });
+  take(
+    /\b(?:replace|change|swap)\s+["“'‘]([^"”'’]+)["”'’]\s+(?:with|to|for|by|into)\s+["“'‘]([^"”'’]*)["”'’]/gi,
+    (m) => {
+      const from = m[1]!;
+      const to = m[2]!;
+      ops.push((text) => {
+        if (text.includes(from)) return text.split(from).join(to);
+        const loose = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+        if (!loose.test(text)) {
+          throw new AiError(
+            `"${clip(from, 60)}" does not appear in the text, so it could not be replaced. Check the spelling, or switch to Manual and edit by hand.`,
+            'edit_not_applicable',
+          );
+        }
+        return text.replace(loose, () => to);
+      });
+    },
+  );
   // remove emoji
   take(/\b(?:remove|drop|delete|strip|no|without)\s+(?:the\s+|all\s+)?(?:emojis?|emoticons?)\b/gi, () =>
     ops.push((text) =>
@@ -139,7 +147,12 @@ function shorten(text: string): string {
     .split(/\n{2,}/)
     .map((block) => {
       const lines = block.split('\n');
-      if (/^\s*(?:#|>)/.test(block) || /^\s*\[[^\n]*\]\s*$/.test(block) || lines.every((l) => /^\s*#[\p{L}\p{N}_]/u.test(l))) return block;
+      if (
+        /^\s*(?:#|>)/.test(block) ||
+        /^\s*\[[^\n]*\]\s*$/.test(block) ||
+        lines.every((l) => /^\s*#[\p{L}\p{N}_]/u.test(l))
+      )
+        return block;
       if (lines.some((l) => LIST_ITEM.test(l))) {
         let items = 0;
         return lines.filter((l) => !LIST_ITEM.test(l) || ++items <= 3).join('\n');
