@@ -295,6 +295,11 @@ describe('settings (API keys)', () => {
     expect((await owner.call('/api/settings', { body: { key: '  ', value: 'v' } })).json.message).toBe(
       'Key name is required',
     );
+    // Spaces only are refused, not saved as underscores.
+    const blank = await owner.call('/api/settings', { body: { key: '   ', value: 'sk-secret-value-1234' } });
+    expect(blank.status).toBe(400);
+    expect(blank.json.message).toBe('Key name is required');
+    expect((await owner.call('/api/settings?mask=false')).json).toEqual([]);
     expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe(
       'Value is required',
     );

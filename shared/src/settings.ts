@@ -34,17 +34,27 @@ export const isHiddenSettingKey = (key: string) => HIDDEN_SETTING_PREFIXES.some(
 /** Key names are lower-cased with spaces turned into underscores (docs/product.md, Settings). */
 export const normalizeSettingKey = (key: string): string => key.trim().toLowerCase().replace(/\s+/g, '_');
 
+/**
+ * A key name as the form shows it while it is typed: lower case, spaces between words already
+ * underscores. Spaces before the first and after the last word stay spaces, so a name of spaces
+ * alone stays blank and is refused (SettingKeySchema) rather than saved as underscores;
+ * normalizeSettingKey gives the same key for the typed form as for the raw text.
+ */
+export const typedSettingKey = (key: string): string => key.toLowerCase().replace(/(?<=\S)\s+(?=\S)/g, '_');
+
 export const SETTING_KEY_MAX = 64;
 export const SETTING_VALUE_MAX = 10_000;
 export const SETTING_DESCRIPTION_MAX = 500;
 
 export const SettingKeySchema = z
   .string({ error: SettingMessages.keyRequired })
+  // Blank (spaces only) is refused before the spaces could become underscores.
+  .trim()
+  .min(1, SettingMessages.keyRequired)
   .transform(normalizeSettingKey)
   .pipe(
     z
       .string()
-      .min(1, SettingMessages.keyRequired)
       .max(SETTING_KEY_MAX, `Key names must be at most ${SETTING_KEY_MAX} characters`)
       .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -')
       // The integration panels write these after a live check (WordPress's site is locked, the

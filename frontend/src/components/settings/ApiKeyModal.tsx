@@ -1,6 +1,6 @@
 import { useId, useRef, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { SaveSettingSchema, SettingMessages, type SaveSettingInput, type Setting } from '@app/shared';
+import { SaveSettingSchema, SettingMessages, typedSettingKey, type SaveSettingInput, type Setting } from '@app/shared';
 import type { SaveSettingAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
@@ -15,9 +15,6 @@ interface ApiKeyModalProps {
   onClose: () => void;
   onSaved: (answer: SaveSettingAnswer) => void;
 }
-
-/** Key names as typed: lower case, spaces turned into underscores (docs/product.md, Settings). */
-const asTypedKey = (value: string) => value.toLowerCase().replace(/\s/g, '_');
 
 /** docs/product.md (Settings): "Add New API Key" / "Edit API Key". */
 export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
@@ -87,7 +84,7 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
             errors.key ? undefined : editing ? 'Key names cannot be changed' : 'Lower case; spaces become underscores.'
           }
           onChange={(event) => {
-            event.target.value = asTypedKey(event.target.value);
+            event.target.value = typedSettingKey(event.target.value);
             return key.onChange(event);
           }}
         />

@@ -175,6 +175,24 @@ describe('API Keys section', () => {
     expect(sent(requests, 'GET').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('a key name of spaces only is refused with "Key name is required" and nothing is sent', async () => {
+    const { requests } = mockApi(settingsRoutes({ 'settings.list': [] }));
+    renderWithProviders(<SettingsPage />);
+    const user = userEvent.setup();
+    await screen.findByText('No API keys found. Add your first key using the form.');
+    await user.click(screen.getByRole('button', { name: 'Add New API Key' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Add New API Key' });
+    await user.type(within(dialog).getByLabelText('Key Name'), '   ');
+    await user.type(within(dialog).getByLabelText('Value'), 'sk-secret-value-1234');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await within(dialog).findByText('Key name is required')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Key Name')).not.toHaveValue('___');
+    expect(sent(requests, 'POST')).toHaveLength(0);
+    expect(screen.getByRole('dialog', { name: 'Add New API Key' })).toBeInTheDocument();
+  });
+
   it('editing: key fixed with its note; a blank value warns "No changes were made to the value" and closes without a request', async () => {
     const { requests } = mockApi(settingsRoutes({ 'settings.list': [openai] }));
     renderWithProviders(<SettingsPage />);
