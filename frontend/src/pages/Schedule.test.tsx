@@ -680,7 +680,11 @@ describe('ArticleCard overall badge when AI credit ran out', () => {
     rerender(
       <ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} onSchedule={vi.fn()} />,
     );
-    expect(overallButton()).toHaveAccessibleName('Overall status: All Content Published');
+    // Nothing is left to schedule, so the badge is plain text rather than a button.
+    expect(screen.getByText(/^Overall status:/).parentElement).toHaveTextContent(
+      'Overall status: All Content Published',
+    );
+    expect(screen.queryByRole('button', { name: /^Overall status:/ })).not.toBeInTheDocument();
     expect(screen.queryByText('Not enough credit')).not.toBeInTheDocument();
   });
 });
@@ -732,6 +736,24 @@ describe('Schedule page: scheduling', () => {
     // Edit still goes to the editor.
     await user.click(screen.getByRole('button', { name: 'Edit Fresh idea' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a1$/);
+  });
+
+  it('with the blog already published, the badge opens the modal for LinkedIn only and sends only its PUT', async () => {
+    const { requests } = mockApi(scheduling(halfPublished()));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await user.click(
+      await within(await screen.findByRole('article', { name: 'Half out' })).findByRole('button', {
+        name: /^Overall status:/,
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule LinkedIn' });
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText(/^Successfully scheduled LinkedIn for /)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([
+      expect.objectContaining({ platform: 'linkedin' }),
+    ]);
   });
 
   it("a platform row's Schedule button schedules that platform only", async () => {

@@ -29,7 +29,8 @@ export interface ArticleCardProps {
   onPublish: (article: Article, platform: Platform) => void;
   /**
    * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
-   * becomes a button that schedules both platforms (docs/product.md, Schedule), each not-scheduled platform gets a
+   * becomes a button that schedules the platforms not yet published (docs/product.md, Schedule; none left, no
+   * button: a published platform is not scheduled again), each not-scheduled platform gets a
    * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
@@ -50,6 +51,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
   // docs/product.md (Schedule): out of AI credit, the card's badge reads "Not enough credit" (with the error as its
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
+  const unpublished = PLATFORMS.filter((platform) => platformStatus(article, platform, now) !== 'published');
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
@@ -80,7 +82,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
             tone={quota ? 'danger' : STATUS_TONES[overall]}
             tooltip={quota?.tooltip}
             srPrefix="Overall status:"
-            onClick={onSchedule ? () => onSchedule(article, [...PLATFORMS]) : undefined}
+            onClick={onSchedule && unpublished.length > 0 ? () => onSchedule(article, unpublished) : undefined}
           />
           {/* docs/product.md (Schedule): Edit is shown unless the overall status is not-scheduled. */}
           {overall !== 'not-scheduled' && (

@@ -27,7 +27,7 @@ import '../../styles/schedule-modal.css';
 
 export interface ScheduleModalProps {
   article: Article;
-  /** Both platforms from the card's badge, one from a platform row's Schedule button. */
+  /** The unpublished platforms from the card's badge, one from a platform row's Schedule button. */
   platforms: Platform[];
   /** The user's time zone, for the times shown back (the picker itself uses the browser's clock). */
   timeZone: string;
