@@ -309,6 +309,25 @@ describe('publishing now', () => {
   });
 });
 
+describe('a published platform', () => {
+  it('is not scheduled again: 409 with the reason, nothing changed; the unpublished platform still can be', async () => {
+    const id = await newArticle('Already live');
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    const before = (await user.call(`/api/articles/${id}`)).json.article;
+    const at = new Date(Date.now() + 3600_000).toISOString();
+
+    const refused = await schedule(id, 'blog', at);
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe(
+      'WordPress (blog) is already published for this article, so it cannot be scheduled again.',
+    );
+    expect((await user.call(`/api/articles/${id}`)).json.article).toEqual(before);
+
+    expect((await schedule(id, 'linkedin', at)).status).toBe(200);
+    expect((await user.call(`/api/articles/${id}`)).json.article.scheduled).toEqual({ blog: null, linkedin: at });
+  });
+});
+
 describe('a deactivated account', () => {
   it('its approval links publish nothing and its scheduled runs draft and send nothing', async () => {
     const member = new Client(app.url);

@@ -3,6 +3,7 @@ import {
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
   ScheduleMessages,
+  isPublished,
   type Platform,
   type RunFailureCode,
   type ScheduleInput,
@@ -28,6 +29,12 @@ export const ApprovalMessages = {
 
 const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
 
+export const SchedulingMessages = {
+  /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
+  alreadyPublished: (platform: Platform) =>
+    `${PLATFORM_NAMES[platform]} is already published for this article, so it cannot be scheduled again.`,
+} as const;
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -45,6 +52,8 @@ export async function scheduleArticle(
   const scheduledFor = at.toISOString();
   const before = await deps.articles.get(userId, id);
   if (!before) throw notFound('Article not found', 'article_not_found');
+  if (isPublished(before, input.platform))
+    throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
   const field = `scheduled.${input.platform}`;
   const updated = await deps.articles.update(userId, id, { [field]: scheduledFor, updatedAt: now.toISOString() });
   if (!updated) throw notFound('Article not found', 'article_not_found');
