@@ -38,6 +38,7 @@ describe('routes and access rules', () => {
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/welcome$/);
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(document.title).toBe('Content Publisher');
   });
 
   it('treats a failed session check as logged out', async () => {
@@ -118,6 +119,22 @@ describe('shell', () => {
 
     await user.click(within(nav).getByRole('link', { name: 'Settings' }));
     expect(await screen.findByRole('heading', { name: 'Theme Settings' })).toBeInTheDocument();
+  });
+
+  it('names the page in the browser tab and renames it on navigation', async () => {
+    mockApi(me(makeUser()));
+    renderWithProviders(<App />, { route: '/schedule' });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Article Schedule', level: 1 });
+    expect(document.title).toBe('Schedule · Content Publisher');
+
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Dashboard' }));
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(document.title).toBe('Dashboard · Content Publisher');
+
+    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: '+ New Article' }));
+    await screen.findByRole('heading', { name: 'Create Article', level: 1 });
+    expect(document.title).toBe('Create Article · Content Publisher');
   });
 
   it("shows the user's name in the user menu, with the fallback User", async () => {

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Messages } from '@app/shared';
 import { setUnauthorizedHandler } from './api/client';
+import { useRouteTitle } from './hooks/useRouteTitle';
 import { SESSION_QUERY_KEY, setSessionUser, useSession } from './hooks/useSession';
 import { toast } from './lib/toast';
 import { PageSpinner } from './components/Spinner';
@@ -40,6 +41,7 @@ function useSessionExpiry() {
 export default function App() {
   const { user, isPending } = useSession();
   useSessionExpiry();
+  useRouteTitle();
 
   // docs/product.md (Welcome): nothing is displayed while the session check is pending.
   if (isPending) return null;
