@@ -11,7 +11,7 @@ interface ModalProps {
   className?: string;
   /** While true the close button, Escape and backdrop clicks do nothing (a save is running). */
   closeDisabled?: boolean;
-  /** The element to focus on open; the dialog itself otherwise. */
+  /** The element to focus on open; the first control otherwise (see useDialog). */
   initialFocus?: () => HTMLElement | null | undefined;
 }
 

@@ -5,8 +5,14 @@ const FOCUSABLE =
 
 interface DialogOptions {
   onClose: () => void;
-  /** The element to focus when the dialog opens; the dialog itself otherwise. */
+  /** The element to focus when the dialog opens; its first control otherwise (the dialog itself if it has none). */
   initialFocus?: () => HTMLElement | null | undefined;
+}
+
+function focusableIn(node: HTMLElement): HTMLElement[] {
+  return Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => !el.closest('[hidden]') && el.tabIndex >= 0,
+  );
 }
 
 /**
@@ -20,8 +26,8 @@ export function useDialog(ref: RefObject<HTMLElement | null>, { onClose, initial
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = ref.current;
-    const target = initialFocusRef.current?.() ?? dialog;
-    if (dialog && !target?.hasAttribute('tabindex') && target === dialog) dialog.tabIndex = -1;
+    const target = initialFocusRef.current?.() ?? (dialog && (focusableIn(dialog)[0] ?? dialog));
+    if (dialog && target === dialog && !dialog.hasAttribute('tabindex')) dialog.tabIndex = -1;
     target?.focus();
 
     const { overflow } = document.body.style;
@@ -36,9 +42,7 @@ export function useDialog(ref: RefObject<HTMLElement | null>, { onClose, initial
         return;
       }
       if (event.key !== 'Tab') return;
-      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-        (el) => !el.closest('[hidden]') && el.tabIndex >= 0,
-      );
+      const items = focusableIn(node);
       if (items.length === 0) {
         event.preventDefault();
         return;

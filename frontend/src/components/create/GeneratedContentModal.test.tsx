@@ -299,6 +299,26 @@ describe('generated-content modal, step 1: content', () => {
   });
 });
 
+describe('generated-content modal, focus', () => {
+  it('opens on its first control (Close), not on the dialog', async () => {
+    openModal({});
+    await screen.findByLabelText('Blog content');
+    expect(within(dialog()).getByRole('button', { name: 'Close' })).toHaveFocus();
+  });
+
+  it('Shift+Tab on open goes to the last control of the modal, not to the form behind; Tab from there back to the first', async () => {
+    const { user } = openModal({});
+    await screen.findByLabelText('Blog content');
+    const first = within(dialog()).getByRole('button', { name: 'Close' });
+    const last = within(dialog()).getByRole('button', { name: 'Next' });
+
+    await user.tab({ shift: true });
+    expect(last).toHaveFocus();
+    await user.tab();
+    expect(first).toHaveFocus();
+  });
+});
+
 describe('generated-content modal, step 2: image', () => {
   const image = (generatedAt: string) => ({
     url: `/api/image/preview/a1?platform=blog&t=${encodeURIComponent(generatedAt)}`,
