@@ -9,11 +9,21 @@ interface TableCardStateProps {
   /** The list is empty: `emptyText` instead of the table. */
   empty: boolean;
   emptyText: string;
+  /** Shown beside `emptyText`: what to do next (a link to the page that fills the list). */
+  emptyAction?: ReactNode;
   children: ReactNode;
 }
 
 /** The loading, failed ("Try again") and empty states of a table card (admin.css), then the table. */
-export function TableCardState({ query, loadingLabel, failedText, empty, emptyText, children }: TableCardStateProps) {
+export function TableCardState({
+  query,
+  loadingLabel,
+  failedText,
+  empty,
+  emptyText,
+  emptyAction,
+  children,
+}: TableCardStateProps) {
   if (query.isPending) {
     return (
       <div className="admin-card__state">
@@ -31,6 +41,14 @@ export function TableCardState({ query, loadingLabel, failedText, empty, emptyTe
         <button type="button" className="btn btn--secondary" onClick={() => void query.refetch()}>
           Try again
         </button>
+      </div>
+    );
+  }
+  if (empty && emptyAction) {
+    return (
+      <div className="admin-card__state">
+        <p>{emptyText}</p>
+        {emptyAction}
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import HistoryPage, { historyRows } from './History';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
@@ -150,6 +151,17 @@ describe('History page', () => {
     list.resolve({ articles: [] });
     expect(await screen.findByText('Nothing published yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('with nothing published offers a link to the Create page', async () => {
+    mockApi({ 'articles.published': { articles: [] } });
+    const user = userEvent.setup();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    const create = await screen.findByRole('link', { name: 'Create New Article' });
+    expect(create).toHaveAttribute('href', '/create');
+
+    await user.click(create);
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create$/);
   });
 
   it('shows "Failed to load published articles" when the list cannot be loaded', async () => {

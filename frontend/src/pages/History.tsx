@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
 import { httpUrlOrNull, isPublished, type Article, type Platform } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
 import { TableCardState } from '../components/TableCardState';
@@ -62,6 +63,11 @@ export default function HistoryPage() {
           failedText={HistoryMessages.loadFailed}
           empty={rows.length === 0}
           emptyText={HistoryMessages.empty}
+          emptyAction={
+            <Link className="btn btn--primary btn--sm" to="/create">
+              Create New Article
+            </Link>
+          }
         >
           <div className="table-wrap">
             <table className="table history-table">
