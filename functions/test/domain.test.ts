@@ -49,7 +49,13 @@ describe('sessions', () => {
 describe('scheduleArticle', () => {
   /** Just what scheduleArticle uses of the article store: get and update of one article. */
   function oneArticleStore(scheduled: { blog: string | null; linkedin: string | null }) {
-    const article = { id: 'a1', scheduled: { ...scheduled } } as unknown as ArticleRecord;
+    const article = {
+      id: 'a1',
+      scheduled: { ...scheduled },
+      // Unpublished versions: scheduling refuses a platform that is live already.
+      blog: { publishedToWordPress: false },
+      linkedin: { publishedToLinkedIn: false },
+    } as unknown as ArticleRecord;
     const store = {
       get: async () => structuredClone(article),
       update: async (_userId: string, _id: string, changes: Record<string, unknown>) => {
