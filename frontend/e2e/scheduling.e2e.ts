@@ -169,14 +169,15 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     expect(await page.getByRole('button', { name: /Approve and publish/ }).count()).toBe(0);
     expect(wp.posts).toHaveLength(1);
 
-    // The modal in the dark theme; Escape closes the calendar first, then the dialog.
+    // The modal in the dark theme, from the badge, which now offers only LinkedIn (the blog is live);
+    // Escape closes the calendar first, then the dialog.
     await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
     await page.goto(`${app.url}/schedule`);
     await page
       .getByRole('article', { name: title })
       .getByRole('button', { name: /^Overall status:/ })
       .click();
-    const dark = page.getByRole('dialog', { name: 'Schedule blog and LinkedIn' });
+    const dark = page.getByRole('dialog', { name: 'Schedule LinkedIn' });
     const darkInput = dark.getByRole('textbox', { name: 'Date and time' });
     await darkInput.click();
     await dark.locator('.react-datepicker__time-list-item').first().waitFor();
