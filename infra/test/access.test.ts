@@ -1,33 +1,13 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
 import { IMAGES_KEY_PREFIX } from '../lib/capabilities.js';
-import { FUNCTION_ACCESS, USER_SECRETS_PREFIX, type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { FUNCTION_ACCESS, USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
-import {
-  asArray,
-  logicalId,
-  synthesizeDefaultStack,
-  type DefaultStack,
-  type Resource,
-  type Statement,
-} from './helpers.js';
+import { asArray, logicalId, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let tableId: string;
-let secretId: string;
-let workerId: string;
-let imagesBucketId: string;
-let roleOf: DefaultStack['roleOf'];
-let policyOf: DefaultStack['policyOf'];
-let environmentOf: DefaultStack['environmentOf'];
-
-beforeAll(() => {
-  ({ stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } =
-    synthesizeDefaultStack());
-});
+const { stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } =
+  synthesizeDefaultStack();
 
 describe('IAM', () => {
   const SM_READ = ['secretsmanager:GetSecretValue'];

@@ -1,6 +1,4 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { describe, expect, it } from 'vitest';
 import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
 import { WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
 import {
@@ -12,13 +10,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let workerId: string;
-
-beforeAll(() => {
-  ({ stack, template, workerId } = synthesizeDefaultStack());
-});
+const { stack, template, workerId } = synthesizeDefaultStack();
 
 describe('bulk job queue (SQS)', () => {
   const queueId = () => logicalId(stack, stack.bulkJobs.queue);

@@ -1,14 +1,9 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../functions/src/adapters/table-definition.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { only, synthesizeDefaultStack, type Resource } from './helpers.js';
 
-let template: Template;
-
-beforeAll(() => {
-  ({ template } = synthesizeDefaultStack());
-});
+const { template } = synthesizeDefaultStack();
 
 describe('DynamoDB table', () => {
   it('is the one table, keyed as tableDefinition says', () => {

@@ -1,26 +1,14 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
 import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
 import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
-import { USER_SECRETS_PREFIX, type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
-import { logicalId, synthesizeDefaultStack, type DefaultStack, type Resource } from './helpers.js';
+import { logicalId, synthesizeDefaultStack, type Resource } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let tableId: string;
-let secretId: string;
-let workerId: string;
-let imagesBucketId: string;
-let functionIds: DefaultStack['functionIds'];
-let environmentOf: DefaultStack['environmentOf'];
-
-beforeAll(() => {
-  ({ stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } =
-    synthesizeDefaultStack());
-});
+const { stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } =
+  synthesizeDefaultStack();
 
 describe('Lambda functions', () => {
   const apiFunctions = () =>

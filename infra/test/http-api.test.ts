@@ -1,16 +1,8 @@
-import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeGroup, routeGroups, routes } from '@app/shared/api';
-import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
-import { logicalId, only, synthesizeDefaultStack, type DefaultStack, type Resource } from './helpers.js';
+import { logicalId, only, synthesizeDefaultStack, type Resource } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let functionIds: DefaultStack['functionIds'];
-
-beforeAll(() => {
-  ({ stack, template, functionIds } = synthesizeDefaultStack());
-});
+const { stack, template, functionIds } = synthesizeDefaultStack();
 
 describe('HTTP API', () => {
   const routeResources = () =>

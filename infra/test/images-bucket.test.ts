@@ -1,15 +1,8 @@
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
 import { logicalId, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let imagesBucketId: string;
-
-beforeAll(() => {
-  ({ stack, template, imagesBucketId } = synthesizeDefaultStack());
-});
+const { stack, template, imagesBucketId } = synthesizeDefaultStack();
 
 describe('images bucket', () => {
   const bucket = () => template.findResources('AWS::S3::Bucket')[imagesBucketId] as Resource;

@@ -1,6 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { describe, expect, it } from 'vitest';
 import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
 import {
   asArray,
@@ -13,13 +12,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-let workerId: string;
-
-beforeAll(() => {
-  ({ stack, template, workerId } = synthesizeDefaultStack());
-});
+const { stack, template, workerId } = synthesizeDefaultStack();
 
 describe('EventBridge Scheduler', () => {
   const groupId = () => logicalId(stack, stack.schedules.group);

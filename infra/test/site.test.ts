@@ -1,16 +1,10 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
 import { builtSpaDir, logicalId, only, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
-let stack: ContentPublisherStack;
-let template: Template;
-
-beforeAll(() => {
-  ({ stack, template } = synthesizeDefaultStack());
-});
+const { stack, template } = synthesizeDefaultStack();
 
 describe('site bucket and CloudFront', () => {
   const distribution = () =>
