@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetDeps } from '../src/wiring/lazy.js';
 import { AiQuotaError } from '../src/domain/ai.js';
@@ -15,6 +14,7 @@ import {
 import { IntegrationError } from '../src/domain/integrations.js';
 import { TooManyAttemptsError } from '../src/domain/login-throttle.js';
 import { createApiHandler } from '../src/middleware/api.js';
+import { lambdaContext, logoutEvent } from './helpers/lambda-event.js';
 
 /** The one error model: the domain throws domain errors; only the middleware turns them into statuses. */
 let toThrow: unknown;
@@ -24,35 +24,9 @@ const handler = createApiHandler({
   },
 });
 
-const context = {
-  functionName: 'auth',
-  awsRequestId: 'req-1',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth',
-} as Context;
-const event = {
-  version: '2.0',
-  routeKey: 'POST /api/auth/logout',
-  rawPath: '/api/auth/logout',
-  rawQueryString: '',
-  headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com' },
-  requestContext: {
-    http: {
-      method: 'POST',
-      path: '/api/auth/logout',
-      protocol: 'HTTP/1.1',
-      sourceIp: '130.176.1.1',
-      userAgent: 'test',
-    },
-    requestId: 'r',
-    routeKey: 'POST /api/auth/logout',
-    stage: '$default',
-  },
-  isBase64Encoded: false,
-} as unknown as APIGatewayProxyEventV2;
-
 async function answer(err: unknown) {
   toThrow = err;
-  const res = await handler(event, context);
+  const res = await handler(logoutEvent(), lambdaContext);
   return { status: res.statusCode, body: JSON.parse(res.body!) as Record<string, unknown>, headers: res.headers ?? {} };
 }
 

@@ -1,5 +1,4 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDeps } from '../src/wiring/lazy.js';
@@ -7,6 +6,7 @@ import { clientAddress, viewerIp } from '../src/http/client-address.js';
 import { json } from '../src/http/response.js';
 import { createApiHandler } from '../src/middleware/api.js';
 import { ORIGIN_SECRET_HEADER } from '../src/middleware/origin-secret.js';
+import { lambdaContext, logoutEvent } from './helpers/lambda-event.js';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
 const SECRET = 'origin-secret-value-0123456789abcdefABCDEF';
@@ -22,33 +22,7 @@ const handler = createApiHandler({
   },
 });
 
-const context = {
-  functionName: 'auth',
-  awsRequestId: 'req-1',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:auth',
-} as Context;
-const event = (headers: Record<string, string> = {}): APIGatewayProxyEventV2 =>
-  ({
-    version: '2.0',
-    routeKey: 'POST /api/auth/logout',
-    rawPath: '/api/auth/logout',
-    rawQueryString: '',
-    headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com', ...headers },
-    requestContext: {
-      http: {
-        method: 'POST',
-        path: '/api/auth/logout',
-        protocol: 'HTTP/1.1',
-        sourceIp: '130.176.1.1',
-        userAgent: 'test',
-      },
-      requestId: 'r',
-      routeKey: 'POST /api/auth/logout',
-      stage: '$default',
-    },
-    isBase64Encoded: false,
-  }) as unknown as APIGatewayProxyEventV2;
-const call = (headers?: Record<string, string>) => handler(event(headers), context);
+const call = (headers?: Record<string, string>) => handler(logoutEvent(headers), lambdaContext);
 
 beforeEach(() => {
   sm.reset();
@@ -161,6 +135,6 @@ describe('viewerIp (CloudFront-Viewer-Address values)', () => {
   });
 
   it('clientAddress falls back to sourceIp when a verified request has no usable header', () => {
-    expect(clientAddress(event())).toBe('130.176.1.1');
+    expect(clientAddress(logoutEvent())).toBe('130.176.1.1');
   });
 });
