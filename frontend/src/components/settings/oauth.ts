@@ -63,15 +63,6 @@ export function sameOriginOpener(): Window | null {
   }
 }
 
-/** Keeps the latest callback in a ref, so effects and listeners need not re-subscribe. */
-function useLatest<T>(value: T) {
-  const ref = useRef(value);
-  useEffect(() => {
-    ref.current = value;
-  });
-  return ref;
-}
-
 /**
  * Handles `?{provider}_connected=true` / `?{provider}_error=…` on /settings. In the popup it hands the
  * outcome to the opener and closes; otherwise it removes the query (replacing the history entry) and
@@ -131,18 +122,20 @@ interface PopupOptions {
 export function useOAuthPopup(provider: OAuthProvider, options: PopupOptions) {
   const popupRef = useRef<Window | null>(null);
   const [isOpen, setOpen] = useState(false);
-  const optionsRef = useLatest(options);
+  const onOutcome = useEffectEvent((outcome: OAuthOutcome) => options.onOutcome(outcome));
+  const onPoll = useEffectEvent(() => options.onPoll());
+  const onClosed = useEffectEvent(() => options.onClosed?.());
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== window.location.origin) return;
       const outcome = outcomeFromMessage(event.data, provider);
       if (!outcome) return;
-      optionsRef.current.onOutcome(outcome);
+      onOutcome(outcome);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [provider, optionsRef]);
+  }, [provider]);
 
   useEffect(() => {
     if (!isOpen) return;
@@ -152,13 +145,13 @@ export function useOAuthPopup(provider: OAuthProvider, options: PopupOptions) {
         window.clearInterval(timer);
         popupRef.current = null;
         setOpen(false);
-        optionsRef.current.onClosed?.();
+        onClosed();
         return;
       }
-      optionsRef.current.onPoll();
+      onPoll();
     }, timing.oauthPopupPollMs);
     return () => window.clearInterval(timer);
-  }, [isOpen, optionsRef]);
+  }, [isOpen]);
 
   /** Opens the popup; false when the browser blocked it. */
   const open = useCallback((url: string, name: string, features: string): boolean => {
