@@ -1,18 +1,60 @@
 import { overallStatus, type OverallStatus, type StatusInput } from './status.js';
 
-/** ISO 8601 week label YYYY-Www (weeks start on Monday; week 1 holds the year's first Thursday). */
-export function isoWeek(date: Date): string {
-  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-  const day = d.getUTCDay() || 7;
-  d.setUTCDate(d.getUTCDate() + 4 - day); // the Thursday of this week decides the year
+export interface CalendarDate {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+}
+
+const calendarFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date an instant falls on in an IANA time zone (what a wall calendar there shows). */
+export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
+  let format = calendarFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    });
+    calendarFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)!.value);
+  return { year: part('year'), month: part('month'), day: part('day') };
+}
+
+/** ISO 8601 week label YYYY-Www of a calendar date (weeks start on Monday; week 1 holds the year's first Thursday). */
+function isoWeekOfDate({ year, month, day }: CalendarDate): string {
+  // Date arithmetic on a UTC midnight: a calendar date has no daylight saving changes.
+  const d = new Date(Date.UTC(year, month - 1, day));
+  const weekday = d.getUTCDay() || 7;
+  d.setUTCDate(d.getUTCDate() + 4 - weekday); // the Thursday of this week decides the year
   const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
   const week = Math.ceil(((d.getTime() - yearStart) / 86_400_000 + 1) / 7);
   return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
-/** The last `count` ISO weeks ending with the current one, oldest first. */
-export function lastIsoWeeks(now: Date, count = 4): string[] {
-  return Array.from({ length: count }, (_, i) => isoWeek(new Date(now.getTime() - (count - 1 - i) * 7 * 86_400_000)));
+/**
+ * The ISO week an instant falls in for someone in `timeZone`: the week of its calendar date there, so a post
+ * published late on Sunday in UTC belongs to the next week in Tokyo. A pure function of (instant, zone) so
+ * that server-side aggregates can count the same weeks.
+ */
+export function isoWeek(instant: Date, timeZone: string): string {
+  return isoWeekOfDate(calendarDateIn(instant, timeZone));
+}
+
+/**
+ * The last `count` ISO weeks in `timeZone` ending with the current one, oldest first. Counted back on the
+ * calendar date, not in multiples of 168 hours: weeks with a daylight saving change are an hour shorter or longer.
+ */
+export function lastIsoWeeks(now: Date, timeZone: string, count = 4): string[] {
+  const today = calendarDateIn(now, timeZone);
+  return Array.from({ length: count }, (_, i) => isoWeekOfDate({ ...today, day: today.day - (count - 1 - i) * 7 }));
 }
 
 export interface DashboardArticle extends StatusInput {
@@ -26,17 +68,17 @@ export interface TrendPoint {
   linkedin: number;
 }
 
-/** Publications per platform per ISO week over the last 4 weeks. */
-export function publishingTrends(articles: DashboardArticle[], now: Date = new Date()): TrendPoint[] {
-  const weeks = lastIsoWeeks(now);
+/** Publications per platform per ISO week of the user's time zone over the last 4 weeks. */
+export function publishingTrends(articles: DashboardArticle[], now: Date, timeZone: string): TrendPoint[] {
+  const weeks = lastIsoWeeks(now, timeZone);
   const points = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
   for (const a of articles) {
     if (a.blog.publishedToWordPress && a.blog.lastPublished) {
-      const p = points.get(isoWeek(new Date(a.blog.lastPublished)));
+      const p = points.get(isoWeek(new Date(a.blog.lastPublished), timeZone));
       if (p) p.blog++;
     }
     if (a.linkedin.publishedToLinkedIn && a.linkedin.lastPublished) {
-      const p = points.get(isoWeek(new Date(a.linkedin.lastPublished)));
+      const p = points.get(isoWeek(new Date(a.linkedin.lastPublished), timeZone));
       if (p) p.linkedin++;
     }
   }

@@ -104,10 +104,15 @@ describe('ISO weeks', () => {
     ['2026-11-23T00:00:00Z', '2026-W48'], // weeks start on Monday
     ['2026-11-22T23:59:59Z', '2026-W47'],
   ])('%s is %s', (date, week) => {
-    expect(isoWeek(new Date(date))).toBe(week);
+    expect(isoWeek(new Date(date), 'UTC')).toBe(week);
   });
   it('lists the last four weeks across New Year, oldest first', () => {
-    expect(lastIsoWeeks(new Date('2027-01-06T00:00:00Z'))).toEqual(['2026-W51', '2026-W52', '2026-W53', '2027-W01']);
+    expect(lastIsoWeeks(new Date('2027-01-06T00:00:00Z'), 'UTC')).toEqual([
+      '2026-W51',
+      '2026-W52',
+      '2026-W53',
+      '2027-W01',
+    ]);
   });
 });
 
@@ -123,7 +128,7 @@ describe('dashboard aggregations', () => {
       article(published('linkedin', '2026-11-02T10:00:00Z')),
       article(published('blog', '2026-10-01T10:00:00Z')),
     ];
-    expect(publishingTrends(articles, now)).toEqual([
+    expect(publishingTrends(articles, now, 'UTC')).toEqual([
       { week: '2026-W44', blog: 0, linkedin: 0 },
       { week: '2026-W45', blog: 0, linkedin: 1 }, // Monday 2 November opens W45
       { week: '2026-W46', blog: 0, linkedin: 0 },
