@@ -108,7 +108,7 @@ describe('shell', () => {
     await screen.findByRole('heading', { name: 'Published Articles History' });
 
     const banner = screen.getByRole('banner');
-    expect(within(banner).getByText('Create Article')).toBeInTheDocument();
+    expect(within(banner).getByText('History')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'History' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');

@@ -1,5 +1,6 @@
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@app/shared';
+import { pageNameFor } from '../hooks/useRouteTitle';
 import { Icon } from './icons';
 import { UserMenu } from './UserMenu';
 
@@ -10,9 +11,10 @@ interface TopBarProps {
   onToggleNav: () => void;
 }
 
-/** docs/product.md (Shell): title Create Article, a "+ New Article" button and the user menu. */
+/** docs/product.md (Shell): the current page's name, a "+ New Article" button and the user menu. */
 export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   return (
     <header className="topbar">
       <button
@@ -25,7 +27,9 @@ export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
       >
         <Icon name={navOpen ? 'close' : 'menu'} size={20} />
       </button>
-      <span className="topbar__title">Create Article</span>
+      <span className="topbar__title" data-testid="topbar-title">
+        {pageNameFor(pathname)}
+      </span>
       <div className="topbar__actions">
         <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
           + New Article

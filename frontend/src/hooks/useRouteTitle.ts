@@ -4,23 +4,26 @@ import { useLocation } from 'react-router-dom';
 const APP_NAME = 'Content Publisher';
 
 /**
- * Each route's page name in the browser tab, as the side nav, top bar and pages name it (components/SideNav.tsx,
- * components/TopBar.tsx); the routes themselves are declared in App.tsx. A path not listed here (the welcome
- * page, or one about to be redirected) shows the product name alone.
+ * Each route's page name, shown in the top bar (components/TopBar.tsx) and the browser tab, as the side nav
+ * names it (components/SideNav.tsx); the routes themselves are declared in App.tsx. A path not listed here
+ * (the welcome page, or one about to be redirected) has no page name: the tab shows the product name alone.
  */
-const ROUTE_TITLES: Readonly<Record<string, string>> = {
+const PAGE_NAMES: Readonly<Record<string, string>> = {
   '/dashboard': 'Dashboard',
   '/create': 'Create Article',
   '/schedule': 'Schedule',
   '/history': 'History',
   '/settings': 'Settings',
-  '/sheets-import': 'Import Articles from Google Sheets',
+  '/sheets-import': 'Sheets Import',
   '/admin': 'Admin',
   '/approve': 'Approval',
 };
 
+/** The page name of `pathname` ("/schedule/" → "Schedule"), or null for a path without one. */
+export const pageNameFor = (pathname: string): string | null => PAGE_NAMES[pathname.replace(/\/+$/, '') || '/'] ?? null;
+
 const documentTitleFor = (pathname: string): string => {
-  const page = ROUTE_TITLES[pathname.replace(/\/+$/, '') || '/'];
+  const page = pageNameFor(pathname);
   return page ? `${page} · ${APP_NAME}` : APP_NAME;
 };
 
