@@ -1,11 +1,11 @@
 import { cloneElement, type ReactElement } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isoWeek, lastIsoWeeks, type Article } from '@app/shared';
 import DashboardPage from './Dashboard';
 import { makeArticle } from '../test/articles';
-import { deferred, mockApi, renderWithProviders, type Reply } from '../test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type Reply } from '../test/utils';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
@@ -65,7 +65,10 @@ const card = (title: string) => screen.getByRole('region', { name: title });
 
 describe('Dashboard page', () => {
   it('renders the four cards from the full article list', async () => {
-    const { requests } = mockApi({ 'articles.list': { articles: articles() } });
+    const { requests } = mockApi({
+      'auth.me': { user: makeUser({ timezone: 'UTC' }) },
+      'articles.list': { articles: articles() },
+    });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(await screen.findByRole('region', { name: 'Publishing Trends' })).toBeInTheDocument();
     expect(requests.map((r) => r.path)).toContain('/api/articles');
@@ -74,10 +77,12 @@ describe('Dashboard page', () => {
     const trends = card('Publishing Trends');
     expect(within(trends).getByRole('link', { name: 'Schedule' })).toHaveAttribute('href', '/schedule');
     expect(within(trends).getByText(/2 blog posts and 1 LinkedIn post published from/)).toBeInTheDocument();
-    const weeks = lastIsoWeeks(now);
+    const weeks = lastIsoWeeks(now, 'UTC');
     const trendsChart = await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ });
-    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(now)}: Blog 1, LinkedIn 1`);
-    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(new Date(daysAgo(7)))}: Blog 1, LinkedIn 0`);
+    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(now, 'UTC')}: Blog 1, LinkedIn 1`);
+    expect(trendsChart.getAttribute('aria-label')).toContain(
+      `${isoWeek(new Date(daysAgo(7)), 'UTC')}: Blog 1, LinkedIn 0`,
+    );
     for (const week of weeks) expect(week).toMatch(/^\d{4}-W\d{2}$/);
     // recharts drew the area chart with its axis labels.
     expect(trendsChart.querySelector('.recharts-area')).not.toBeNull();
@@ -142,6 +147,53 @@ describe('Dashboard page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch articles. Please try again later.');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('region', { name: 'Content Status' })).toBeInTheDocument();
+  });
+});
+
+describe('Dashboard: weeks in the user’s time zone', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // Sunday 29 November 2026 23:00 in UTC: Monday 08:00 in Tokyo (2026-W49), Sunday 15:00 in Los Angeles (2026-W48).
+  const sundayNightUtc = '2026-11-29T23:00:00.000Z';
+  const published = makeArticle({
+    _id: 'tz1',
+    id: 'tz1',
+    blog: { content: 'b', publishedToWordPress: true, lastPublished: sundayNightUtc, wordpressPostUrl: 'https://b/9' },
+    linkedin: {
+      content: 'l',
+      publishedToLinkedIn: true,
+      lastPublished: sundayNightUtc,
+      linkedinPostUrl: 'https://l/9',
+    },
+  });
+
+  it.each([
+    ['Asia/Tokyo', ['2026-W46', '2026-W47', '2026-W48', '2026-W49'], '2026-W49'],
+    ['America/Los_Angeles', ['2026-W45', '2026-W46', '2026-W47', '2026-W48'], '2026-W48'],
+  ])('counts and labels the weeks of a user in %s', async (timezone, weeks, weekOfPost) => {
+    // Half an hour after the post: whatever the browser's zone, the two users see different weeks.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-29T23:30:00.000Z'));
+    mockApi({ 'auth.me': { user: makeUser({ timezone }) }, 'articles.list': { articles: [published] } });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+
+    const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
+    const chart = await within(trends).findByRole('img', {
+      name: new RegExp(`${weekOfPost}: Blog 1, LinkedIn 1\\.$`),
+    });
+    expect(chart.getAttribute('aria-label')).toBe(
+      `Publishing trends, area chart. ${weeks
+        .map((week) => `${week}: Blog ${week === weekOfPost ? 1 : 0}, LinkedIn ${week === weekOfPost ? 1 : 0}`)
+        .join('; ')}.`,
+    );
+    for (const week of weeks) expect(within(chart).getByText(week)).toBeInTheDocument();
+    expect(
+      within(trends).getByText(
+        `1 blog post and 1 LinkedIn post published from ${weeks[0]} to ${weekOfPost} (weeks from Monday to Sunday, ${timezone} time).`,
+      ),
+    ).toBeInTheDocument();
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { useAllArticles } from '../hooks/useArticleLists';
+import { useUserTimeZone } from '../lib/userTime';
 import '../styles/dashboard.css';
 
 // recharts is imported only by components/dashboard/charts, loaded here on demand: the chart
@@ -95,23 +96,25 @@ export default function DashboardPage() {
 }
 
 function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedAt: number }) {
+  // Weeks are the user's own (Monday to Sunday where they live), not UTC's nor the browser's.
+  const timeZone = useUserTimeZone();
   const stats = useMemo(() => {
     // The moment of the answer: every card of it is counted at the same time.
     const now = new Date(updatedAt);
     return {
-      trends: publishingTrends(articles, now),
+      trends: publishingTrends(articles, now, timeZone),
       distribution: platformDistribution(articles),
       keywords: topKeywords(articles),
       status: contentStatus(articles, now),
     };
-  }, [articles, updatedAt]);
+  }, [articles, updatedAt, timeZone]);
 
   const { trends, distribution, keywords, status } = stats;
   const blogTotal = trends.reduce((sum, p) => sum + p.blog, 0);
   const linkedinTotal = trends.reduce((sum, p) => sum + p.linkedin, 0);
   const first = trends[0]?.week ?? '';
   const last = trends[trends.length - 1]?.week ?? '';
-  const trendsSummary = `${plural(blogTotal, 'blog post')} and ${plural(linkedinTotal, 'LinkedIn post')} published from ${first} to ${last}.`;
+  const trendsSummary = `${plural(blogTotal, 'blog post')} and ${plural(linkedinTotal, 'LinkedIn post')} published from ${first} to ${last} (weeks from Monday to Sunday, ${timeZone} time).`;
   const trendsLabel = `Publishing trends, area chart. ${trends
     .map((p) => `${p.week}: Blog ${p.blog}, LinkedIn ${p.linkedin}`)
     .join('; ')}.`;
