@@ -47,6 +47,17 @@ describe('accounts and sessions', () => {
     expect(list.json.users.filter((u: { role: string }) => u.role === 'admin')).toHaveLength(1);
   });
 
+  it('the session check answers 200 with no user without a valid session (a signed-out page load logs no error); other routes still answer 401', async () => {
+    const anonymous = await client().call('/api/auth/me');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.json).toEqual({ user: null });
+    const forged = client();
+    forged.cookie = 'session=not-a-token';
+    expect(await forged.call('/api/auth/me')).toMatchObject({ status: 200, json: { user: null } });
+    expect((await forged.call('/api/articles')).status).toBe(401);
+    expect((await client().call('/api/auth/logout-everywhere', { method: 'POST' })).status).toBe(401);
+  });
+
   it('sets an HttpOnly, SameSite=Lax session cookie and never returns password material', async () => {
     const c = client();
     const res = await c.call('/api/auth/login', { body: { email: adminEmail, password: 'correct horse' } });
@@ -120,13 +131,14 @@ describe('accounts and sessions', () => {
     )._id;
     await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: true } });
     await c.call('/api/auth/login', { body: { email: body.email, password: body.password } });
-    expect((await c.call('/api/auth/me')).status).toBe(200);
+    expect((await c.call('/api/articles')).status).toBe(200);
 
     const off = await admin.call(`/api/admin/users/${id}/status`, { method: 'PATCH', body: { isActive: false } });
     expect(off.json).toMatchObject({ user: { isActive: false }, message: 'User deactivated' });
-    const me = await c.call('/api/auth/me');
-    expect(me.status).toBe(401);
-    expect(me.json.error).toBe('Not authenticated');
+    expect((await c.call('/api/auth/me')).json.user).toBeNull();
+    const refused = await c.call('/api/articles');
+    expect(refused.status).toBe(401);
+    expect(refused.json.error).toBe('Not authenticated');
 
     const again = await client().call('/api/auth/login', { body: { email: body.email, password: body.password } });
     expect(again.status).toBe(403);
@@ -141,7 +153,7 @@ describe('accounts and sessions', () => {
     expect(out.json.message).toBe('Logged out.');
     expect(out.headers.get('set-cookie')).toMatch(/^session=; .*Max-Age=0/);
     expect(c.cookie).toBeUndefined();
-    expect((await c.call('/api/auth/me')).status).toBe(401);
+    expect((await c.call('/api/articles')).status).toBe(401);
   });
 
   it('rejects forged or tampered session tokens', async () => {
@@ -150,7 +162,7 @@ describe('accounts and sessions', () => {
     const [head, payload, signature] = admin.cookie!.slice('session='.length).split('.');
     const flipped = `${signature![0] === 'A' ? 'B' : 'A'}${signature!.slice(1)}`;
     c.cookie = `session=${head}.${payload}.${flipped}`;
-    expect((await c.call('/api/auth/me')).status).toBe(401);
+    expect((await c.call('/api/articles')).status).toBe(401);
     c.cookie = 'session=not-a-token';
     expect((await c.call('/api/admin/users')).status).toBe(401);
   });
@@ -174,13 +186,13 @@ describe('accounts and sessions', () => {
       {},
     ]) {
       c.cookie = `session=${await signed(claims)}`;
-      expect((await c.call('/api/auth/me')).status).toBe(401);
+      expect((await c.call('/api/articles')).status).toBe(401);
       expect((await c.call('/api/admin/users')).status).toBe(401);
     }
     c.cookie = `session=${await signed({ purpose: 'session' })}`; // a session token from before sessions had a version and an id
-    expect((await c.call('/api/auth/me')).status).toBe(401);
+    expect((await c.call('/api/articles')).status).toBe(401);
     c.cookie = `session=${await signed({ purpose: 'session', sv: 0, jti: 'any-id' })}`; // the same key does make sessions
-    expect((await c.call('/api/auth/me')).status).toBe(200);
+    expect((await c.call('/api/articles')).status).toBe(200);
   });
 });
 

@@ -403,13 +403,13 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     }
   });
 
-  it('auth: the origin check is on (no x-origin-verify: 403); GET /api/auth/me without a session: 401 JSON', async () => {
+  it('auth: the origin check is on (no x-origin-verify: 403); GET /api/auth/me without a session: 200 {user: null}', async () => {
     const refused = await api('GET', '/api/auth/me', { originSecret: null });
     expect(refused.response.statusCode).toBe(403);
     const me = await api('GET', '/api/auth/me');
     expect(me.name).toBe('auth');
-    expect(me.response.statusCode).toBe(401);
-    expect(me.json).toMatchObject({ code: 'not_authenticated' });
+    expect(me.response.statusCode).toBe(200);
+    expect(me.json).toEqual({ user: null });
   });
 
   it('auth: the first account registers with the setup code (Secrets Manager) and the common-password list (on-demand package)', async () => {

@@ -33,6 +33,14 @@ describe('useSession / useLogout', () => {
     expect(result.current.user?.email).toBe('jane@example.com');
   });
 
+  it('signed out, the session check answers 200 with no user', async () => {
+    mockApi({ 'auth.me': { user: null } });
+    const { wrapper } = setup();
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() => expect(result.current.isPending).toBe(false));
+    expect(result.current.user).toBeNull();
+  });
+
   it('logout posts, clears the user and cached data, toasts and replaces the entry with /welcome', async () => {
     navigateSpy.mockClear();
     const { requests } = mockApi({

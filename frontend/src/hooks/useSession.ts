@@ -7,7 +7,7 @@ import { toast } from '../lib/toast';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
-/** GET /api/auth/me: any failure means "Not authenticated", i.e. logged out. */
+/** GET /api/auth/me: `{user: null}` when signed out; a failure (server down) counts as signed out too. */
 export async function loadSession(): Promise<PublicUser | null> {
   try {
     const { user } = await request('auth.me');

@@ -34,7 +34,12 @@ export const handlers = defineHandlers('auth', {
     ]);
   },
 
-  'auth.me': async ({ user }) => json(200, { user: toPublicUser(user) }),
+  /** The session check (public): no valid session is an answer, `{user: null}`, not a failure. */
+  'auth.me': async ({ event }) => {
+    const { users, sessions } = deps();
+    const user = await users.sessionUser(await sessions.verify(readCookie(event.cookies, SESSION_COOKIE)));
+    return json(200, { user: user ? toPublicUser(user) : null });
+  },
 
   /** Ends this browser's session on the server too, so a copied cookie stops working. */
   'auth.logout': async ({ event }) => {

@@ -65,7 +65,7 @@ describe('the local server sends the deployed security headers', () => {
   });
 
   it('on API answers too, over the handler values (as CloudFront overrides them), keeping the others of middy', async () => {
-    const me = await headersOf('/api/auth/me');
+    const me = await headersOf('/api/articles');
     expect(me.status).toBe(401);
     expect(me.headers).toEqual(deployed);
     expect(me.all.get('strict-transport-security')).toMatch(/max-age=/); // middy's, through the Lambda handler

@@ -42,9 +42,9 @@ export interface SuccessAnswer {
   message: string;
 }
 
-/** The signed-in user (GET /api/auth/me). */
+/** The signed-in user (GET /api/auth/me); null without a valid session. */
 export interface CurrentUserAnswer {
-  user: PublicUser;
+  user: PublicUser | null;
 }
 
 /** Signed in: the user, and a session cookie is set. */

@@ -49,7 +49,9 @@ export interface RouteDef {
 export const routes = [
   { id: 'auth.register', method: 'POST', path: '/api/auth/register', access: 'public', body: RegisterSchema },
   { id: 'auth.login', method: 'POST', path: '/api/auth/login', access: 'public', body: LoginSchema },
-  { id: 'auth.me', method: 'GET', path: '/api/auth/me', access: 'user' },
+  // Public: the SPA's session check on every page load; signed out, it answers `{user: null}`, not 401,
+  // so that a normal signed-out load logs no failed request in the browser's console.
+  { id: 'auth.me', method: 'GET', path: '/api/auth/me', access: 'public' },
   { id: 'auth.logout', method: 'POST', path: '/api/auth/logout', access: 'public' },
   { id: 'auth.logoutEverywhere', method: 'POST', path: '/api/auth/logout-everywhere', access: 'user' },
   { id: 'auth.changePassword', method: 'POST', path: '/api/auth/password', access: 'user', body: ChangePasswordSchema },
