@@ -4,6 +4,7 @@ import {
   RunFailureMessages,
   ScheduleMessages,
   isPublished,
+  isValidTimeZone,
   type Platform,
   type RunFailureCode,
   type ScheduleInput,
@@ -120,6 +121,29 @@ export class RecordedRunFailure extends Error {
   }
 }
 
+/**
+ * The scheduled time as the approval e-mail shows it: in the owner's zone and naming it, e.g. "Tuesday,
+ * 26 November 2030 at 09:00 GMT+9 (Asia/Tokyo)" — the reader may be travelling, or read it on a device set to
+ * another zone. A zone no longer known falls back to UTC, named too (frontend/src/lib/userTime.ts falls back to the
+ * browser's zone; a server has none of its own to offer).
+ */
+export function approvalEmailTime(instant: Date, timeZone: string): string {
+  const zone = timeZone && isValidTimeZone(timeZone) ? timeZone : 'UTC';
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(instant);
+  // "… 09:00 CET (Europe/Paris)"; a zone whose short name is its id (UTC) is named once.
+  return local.endsWith(` ${zone}`) ? local : `${local} (${zone})`;
+}
+
 export interface ApprovalNotifierDeps {
   articles: ArticleStore;
   /** The stored images, so the e-mail can show the platform's picture inline. */
@@ -212,12 +236,7 @@ export class ApprovalNotifier {
     const scheduleUrl = `${base}/schedule`;
     const text = article[run.platform].content.trim();
     const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
-    const when = new Intl.DateTimeFormat('en-GB', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: timezone,
-      hourCycle: 'h23',
-    }).format(new Date(run.scheduledFor));
+    const when = approvalEmailTime(new Date(run.scheduledFor), timezone);
     const imageKey = article.image && (run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
     const image =
       imageKey && this.deps.objects ? await this.deps.objects.get(imageKey).catch(() => undefined) : undefined;
