@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SettingMessages, isHiddenSettingKey, type Setting } from '@app/shared';
-import { request } from '../../api/client';
+import { SettingMessages, type Setting } from '@app/shared';
 import { formatLastUpdated } from '../../lib/dates';
 import { panelToast } from '../../lib/toast';
 import { ApiKeyModal } from './ApiKeyModal';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { API_KEYS_QUERY_KEY, removeSetting, type SettingsPanelProps } from './types';
+import { API_KEYS_QUERY_KEY, apiKeysQuery, removeSetting, type SettingsPanelProps } from './types';
 
 const DELETE_KEY = [...API_KEYS_QUERY_KEY, 'delete'] as const;
 
@@ -16,13 +15,7 @@ type ModalState = { mode: 'create' } | { mode: 'edit'; setting: Setting } | null
 export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const queryClient = useQueryClient();
   const [modal, setModal] = useState<ModalState>(null);
-  const query = useQuery({
-    queryKey: API_KEYS_QUERY_KEY,
-    // Integration keys (wordpress_, linkedin_, ...) are changed in their own panels, so they are left out here.
-    queryFn: async () =>
-      (await request('settings.list', { query: { mask: 'true' } })).filter((s) => !isHiddenSettingKey(s.key)),
-    retry: false,
-  });
+  const query = useQuery(apiKeysQuery);
 
   useLoadFailedToast(query, SettingMessages.loadFailed, 'settings-load-failed');
 

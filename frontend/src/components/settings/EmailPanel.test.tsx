@@ -17,7 +17,6 @@ const saved = emailStatus({
   authenticated: false,
 });
 const authenticated = { ...saved, gmailRefreshToken: '••••••••wxyz', authenticated: true };
-const LEGACY = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'];
 /** The answer of saving the entry `key`. */
 const savedEntry = (key: string): SaveSettingAnswer => ({
   success: true,
@@ -233,11 +232,13 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     expect(sentTo(requests, 'DELETE')).toHaveLength(0);
   });
 
-  it('saves each key separately, skips the unchanged (masked) secret, deletes the five legacy keys (404 is fine)', async () => {
+  it('saves each key separately, skips the unchanged (masked) secret, deletes the legacy SMTP keys the account still has (no request that would answer 404)', async () => {
+    const entry = (key: string) => ({ _id: key, key, value: '••••', description: '', updatedAt: null });
     const { user, requests, onReload } = setup({
       'email.status': saved,
+      // Of the SMTP settings of old only email_host is left; openai_api_key is an API key of the user's own.
+      'settings.list': [entry('email_host'), entry('openai_api_key')],
       'settings.save': ({ body }) => savedEntry(body.key),
-      // The other legacy keys are gone already.
       'settings.delete': ({ params }) => (params.key === 'email_host' ? deleted : gone),
     });
     await loaded('owner@example.com');
@@ -250,13 +251,18 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
       { key: 'notification_email', value: 'alerts@example.com', description: 'Where approval notifications are sent' },
       { key: 'gmail_client_id', value: '123-app.apps.googleusercontent.com', description: 'Gmail API OAuth client ID' },
     ]);
-    expect(
-      sentTo(requests, 'DELETE')
-        .map((r) => r.path)
-        .sort(),
-    ).toEqual(LEGACY.map((key) => `/api/settings/${key}`).sort());
+    expect(sentTo(requests, 'DELETE').map((r) => r.path)).toEqual(['/api/settings/email_host']);
     expect(queryToast('Failed to save email settings')).not.toBeInTheDocument();
     expect(onReload).toHaveBeenCalled();
+  });
+
+  it('an account without SMTP settings of old: saving deletes nothing', async () => {
+    const { user, requests } = setup({ 'email.status': saved, 'settings.save': ({ body }) => savedEntry(body.key) });
+    await loaded('owner@example.com');
+    await user.click(button('Save Settings'));
+    expect(await findToast('Email settings saved successfully!')).toBeInTheDocument();
+    expect(sentTo(requests, 'POST')).toHaveLength(2);
+    expect(sentTo(requests, 'DELETE')).toEqual([]);
   });
 
   it('"Saving..." while busy; typed secret and token are written and the fields emptied', async () => {

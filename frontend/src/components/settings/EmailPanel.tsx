@@ -10,7 +10,7 @@ import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
-import { EMAIL_QUERY_KEY, removeSetting, type SettingsPanelProps } from './types';
+import { EMAIL_QUERY_KEY, apiKeysQuery, removeSetting, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 
 const M = PanelMessages.email;
@@ -131,7 +131,10 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
             body: { key: SETTING[field].key, value: values[field], description: SETTING[field].description },
           });
         }
-        await Promise.all(LEGACY_EMAIL_KEYS.map(removeSetting));
+        // Only those the account still has: a delete of one long gone would answer 404, an error in the console.
+        const listed = await queryClient.fetchQuery(apiKeysQuery);
+        const legacy = LEGACY_EMAIL_KEYS.filter((key) => listed.some((setting) => setting.key === key));
+        await Promise.all(legacy.map(removeSetting));
       },
       done: () => panelToast.success(M.saved),
       failed: () => panelToast.error(M.saveFailed),

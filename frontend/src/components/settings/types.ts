@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { isHiddenSettingKey } from '@app/shared';
 import { ApiError, request } from '../../api/client';
 
 /** Every settings panel gets this: it asks the page to reload the settings data after a change. */
@@ -9,6 +10,13 @@ export interface SettingsPanelProps {
 /** All settings queries start with this key, so one invalidation reloads every panel. */
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 export const API_KEYS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'api-keys'] as const;
+/** The API Keys list; integration keys (wordpress_, linkedin_, ...) are changed in their own panels, so they are left out. */
+export const apiKeysQuery = queryOptions({
+  queryKey: API_KEYS_QUERY_KEY,
+  queryFn: async () =>
+    (await request('settings.list', { query: { mask: 'true' } })).filter((s) => !isHiddenSettingKey(s.key)),
+  retry: false,
+});
 export const WORDPRESS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'wordpress'] as const;
 export const LINKEDIN_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'linkedin'] as const;
 /** The LinkedIn status, read by its settings panel and by the Schedule cards (page access). */
