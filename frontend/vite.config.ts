@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './vite-precompress';
 // A relative import: Vite bundles it into the config (the workspace package is TypeScript source).
 import { routes } from '../shared/src/api/routes.js';
 
@@ -24,7 +25,7 @@ export const apiRoutesDefine = {
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   define: apiRoutesDefine,
   build: {
     outDir: 'dist',

@@ -144,6 +144,10 @@ export function createLocalServer(options: { staticDir?: string } = {}): Server 
     ? sirv(options.staticDir!, {
         single: true,
         etag: true,
+        // The build writes each text file brotli- and gzip-compressed beside it (frontend/vite.config.ts,
+        // precompress): sent by Accept-Encoding with Vary, as CloudFront compresses in AWS.
+        brotli: true,
+        gzip: true,
         setHeaders: (res, pathname) => {
           res.setHeader(
             'cache-control',
