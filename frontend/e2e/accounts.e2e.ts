@@ -11,6 +11,7 @@ import {
   submitRegistration,
   type RunningApp,
 } from './harness.js';
+import { PHONE, onPhone, pageScrollWidth, rightEdgeOf } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -77,6 +78,14 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
     await page.waitForURL(/\/dashboard$/);
     await page.goto(`${app.url}/admin`);
     const row = page.getByRole('row', { name: /grace@example\.com/ });
+    // On a phone each user is a card: Activate is on screen, not past the right edge of a scrolled table.
+    await onPhone(page, async () => {
+      await expect
+        .poll(() => rightEdgeOf(row.getByRole('button', { name: 'Activate' })))
+        .toBeLessThanOrEqual(PHONE.width);
+      expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      await snap(page, '02b-admin-phone');
+    });
     await row.getByRole('button', { name: 'Activate' }).click();
     await row.getByRole('button', { name: 'Deactivate' }).waitFor();
     await page.getByText('User activated').first().waitFor();

@@ -10,6 +10,7 @@ import {
   snap,
   withAppAndFakeWordPress,
 } from './harness.js';
+import { PHONE, onPhone, pageScrollWidth, rightEdgeOf } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -171,6 +172,12 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     expect(await viewPost.getAttribute('href')).toBe(href);
     expect(await viewPost.getAttribute('target')).toBe('_blank');
     await snap(page, '25-history');
+    // On a phone each publication is a card: View Post is on screen, not past the right edge of a scrolled table.
+    await onPhone(page, async () => {
+      await expect.poll(() => rightEdgeOf(viewPost)).toBeLessThanOrEqual(PHONE.width);
+      expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      await snap(page, '25b-history-phone');
+    });
 
     // Dashboard after: the publication is counted; the article is still Scheduled (LinkedIn waits for its time).
     await page.goto(`${app.url}/dashboard`);

@@ -54,7 +54,7 @@ export default function AdminPage() {
           emptyText="No users yet."
         >
           <div className="table-wrap">
-            <table className="table">
+            <table className="table table--stacked">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -72,10 +72,14 @@ export default function AdminPage() {
                   const busy = pending.includes(user._id);
                   return (
                     <tr key={user._id}>
-                      <td className="table__name">{fullName}</td>
-                      <td className="table__email">{user.email}</td>
-                      <td>{isAdmin(user) ? 'Admin' : 'User'}</td>
-                      <td>
+                      <td className="table__name" data-label="Name">
+                        {fullName}
+                      </td>
+                      <td className="table__email" data-label="Email">
+                        {user.email}
+                      </td>
+                      <td data-label="Role">{isAdmin(user) ? 'Admin' : 'User'}</td>
+                      <td data-label="Status">
                         <span className={`status-pill ${user.isActive ? 'status-pill--on' : 'status-pill--off'}`}>
                           {user.isActive ? 'Active' : 'Inactive'}
                         </span>

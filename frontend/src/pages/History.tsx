@@ -70,7 +70,7 @@ export default function HistoryPage() {
           }
         >
           <div className="table-wrap">
-            <table className="table history-table">
+            <table className="table table--stacked history-table">
               <thead>
                 <tr>
                   <th scope="col">Title</th>
@@ -84,11 +84,13 @@ export default function HistoryPage() {
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.key}>
-                    <td className="history-table__title">{row.title}</td>
-                    <td>
+                    <td className="history-table__title" data-label="Title">
+                      {row.title}
+                    </td>
+                    <td data-label="Platform">
                       <span className={`platform-tag platform-tag--${row.platform.toLowerCase()}`}>{row.platform}</span>
                     </td>
-                    <td className="history-table__date">
+                    <td className="history-table__date" data-label="Published Date">
                       {row.publishedAt ? (
                         <time dateTime={row.publishedAt}>{formatDateTime(row.publishedAt, timeZone)}</time>
                       ) : (
