@@ -57,6 +57,29 @@ describe.skipIf(!hasBrowser)('create journey (Chromium, offline drafting)', () =
     await expect.poll(() => linkedin.inputValue()).not.toBe('');
     await snap(page, '11-drafts');
 
+    // GPT edit without an OpenAI key: a mechanical request is applied offline, and its notice floats over the
+    // modal instead of pushing it (the modal keeps its height while the notice shows and after it leaves).
+    const linkedinEditor = modal.getByRole('region', { name: 'LinkedIn Post' });
+    await linkedinEditor.getByRole('button', { name: 'GPT' }).click();
+    const modalHeight = async () => (await modal.boundingBox())!.height;
+    const heightBefore = await modalHeight();
+    await linkedinEditor.getByLabel('Edit request').fill('add hashtags Cloud');
+    await linkedinEditor.getByRole('button', { name: 'Send' }).click();
+    const applied = modal.getByText('Edit applied to the LinkedIn post.');
+    await applied.waitFor();
+    expect(await modalHeight()).toBe(heightBefore);
+    await snap(page, '11b-edit-notice');
+    await applied.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await modalHeight()).toBe(heightBefore);
+    expect(await linkedin.inputValue()).toMatch(/#Cloud$/);
+    // A request only a language model can do is refused, saying the editing is offline and what to do about it.
+    await linkedinEditor.getByLabel('Edit request').fill('make it funnier');
+    await linkedinEditor.getByRole('button', { name: 'Send' }).click();
+    const refusal = linkedinEditor.getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toMatch(/offline.*OpenAI key.*Settings/i);
+    await snap(page, '11c-edit-offline');
+    await linkedinEditor.getByRole('button', { name: 'Switch to Manual' }).click();
+
     await blog.fill('# Serverless cost control\n\nEdited by hand in the browser.');
     await modal.getByRole('region', { name: 'Blog Article' }).getByRole('button', { name: 'Save' }).click();
     await modal.getByRole('region', { name: 'Blog Article' }).getByText('Saved').waitFor();

@@ -132,6 +132,29 @@ describe('articles', () => {
     expect(badType.status).toBe(400);
   });
 
+  it('GPT edit offline (no OpenAI key): applies a mechanical request, and refuses one it cannot do, saying it is offline and what to do', async () => {
+    const fresh = (await owner.call('/api/articles', { body: { ...brief, title: 'Offline editing' } })).json.article
+      ._id;
+    await drafted(owner, fresh);
+
+    const applied = await owner.call('/api/gpt-edit', {
+      body: { articleId: fresh, contentType: 'linkedin', editRequest: 'add hashtags Cloud' },
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.json.editedContent).toMatch(/#Cloud$/);
+    const before = await getArticle(owner, fresh);
+    expect(before.linkedin.content).toBe(applied.json.editedContent);
+
+    const refused = await owner.call('/api/gpt-edit', {
+      body: { articleId: fresh, contentType: 'linkedin', editRequest: 'make it funnier' },
+    });
+    expect(refused.status).toBe(502);
+    expect(refused.json.code).toBe('ai_unavailable');
+    expect(refused.json.message).toMatch(/^Not applied: GPT editing is offline \(no OpenAI key\)/);
+    expect(refused.json.message).toContain('add your OpenAI key (openai_api_key) in Settings → API Keys');
+    expect(await getArticle(owner, fresh)).toMatchObject({ linkedin: { content: before.linkedin.content } });
+  });
+
   it('generates an image in the worker; the UI polls, then the preview serves both sizes', async () => {
     const empty = await owner.call(`/api/image/generate/${id}`, { body: { description: '  ' } });
     expect(empty.status).toBe(400);

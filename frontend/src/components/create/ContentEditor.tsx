@@ -10,7 +10,7 @@ import {
   type Article,
   type GptEditInput,
 } from '@app/shared';
-import { errorText, request } from '../../api/client';
+import { ApiError, errorText, request } from '../../api/client';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
@@ -64,6 +64,9 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   const requestError =
     firstError(form.formState.errors, ['articleId', 'contentType', 'editRequest']) ??
     (edit.error ? errorText(edit.error, CreateMessages.processEditFailed) : '');
+  // Without an OpenAI key the server edits offline and refuses what it cannot do (functions/src/adapters/ai/
+  // offline/edit.ts): its message says so; the way on from here is editing by hand.
+  const offlineRefusal = edit.error instanceof ApiError && edit.error.code === 'ai_unavailable';
 
   const showPreview = preview && platform === 'blog';
   // Exactly the HTML that publishing sends to WordPress (shared/src/markdown.ts), sanitized there:
@@ -235,6 +238,15 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
             <p id={ids.requestError} className="field__error" role="alert">
               {requestError}
             </p>
+          )}
+          {offlineRefusal && (
+            <button
+              type="button"
+              className="btn btn--secondary btn--sm editor__gpt-manual"
+              onClick={() => void switchMode('manual')}
+            >
+              Switch to Manual
+            </button>
           )}
         </form>
       )}

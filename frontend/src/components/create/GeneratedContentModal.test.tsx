@@ -240,13 +240,33 @@ describe('generated-content modal, step 1: content', () => {
     expect(screen.getByTestId('linkedin-counter')).toHaveTextContent(`${edited.length} / 3000`);
   });
 
+  it('GPT edit offline (no OpenAI key): the refusal says so, keeps the text, and offers Manual', async () => {
+    const offline =
+      'Not applied: GPT editing is offline (no OpenAI key), and offline it can only shorten, add or remove hashtags, remove emoji and replace "quoted" text. To apply this request, add your OpenAI key (openai_api_key) in Settings → API Keys, or switch to Manual and edit by hand.';
+    const { user } = openModal({
+      'articles.gptEdit': { status: 502, body: { error: offline, message: offline, code: 'ai_unavailable' } },
+    });
+    await screen.findByLabelText('Blog content');
+    const blogRegion = region('Blog Article');
+    await user.click(within(blogRegion).getByRole('button', { name: 'GPT' }));
+    await user.type(within(blogRegion).getByLabelText('Edit request'), 'make it funnier');
+    await user.click(within(blogRegion).getByRole('button', { name: 'Send' }));
+
+    expect(await within(blogRegion).findByRole('alert')).toHaveTextContent(offline);
+    expect(within(blogRegion).getByLabelText('Edit request')).toHaveAccessibleDescription(offline);
+    expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text');
+    expect(screen.queryByText(/^Edit applied/)).not.toBeInTheDocument();
+
+    await user.click(within(blogRegion).getByRole('button', { name: 'Switch to Manual' }));
+    expect(within(blogRegion).getByRole('button', { name: 'Manual' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByLabelText('Blog content')).not.toHaveAttribute('readonly');
+    expect(within(blogRegion).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it("GPT edit failures show the server's message, else Failed to process edit", async () => {
     let reply: Reply<'articles.gptEdit'> = {
       status: 502,
-      body: {
-        error: 'x',
-        message: 'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys.',
-      },
+      body: { error: 'x', message: 'The AI service failed. Please try again, or edit by hand.', code: 'ai_error' },
     };
     const { user } = openModal({ 'articles.gptEdit': () => reply });
     await screen.findByLabelText('Blog content');
@@ -254,7 +274,9 @@ describe('generated-content modal, step 1: content', () => {
     await user.click(within(blogRegion).getByRole('button', { name: 'GPT' }));
     await user.type(within(blogRegion).getByLabelText('Edit request'), 'make it funnier');
     await user.click(within(blogRegion).getByRole('button', { name: 'Send' }));
-    expect(await within(blogRegion).findByRole('alert')).toHaveTextContent(/needs an OpenAI key/);
+    expect(await within(blogRegion).findByRole('alert')).toHaveTextContent(/^The AI service failed/);
+    // Only the offline refusal offers Manual: another failure may pass on a second try.
+    expect(within(blogRegion).queryByRole('button', { name: 'Switch to Manual' })).not.toBeInTheDocument();
     expect(screen.getByLabelText('Blog content')).toHaveValue('# Automate\n\nBlog draft text');
 
     reply = { status: 500, body: null };

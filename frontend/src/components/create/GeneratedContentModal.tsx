@@ -128,7 +128,12 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
         ))}
       </ol>
 
-      <InlineNotice notice={notice} className="content-modal__notice" />
+      {/* The notice floats over the top of the modal's visible part: showing it does not move the editors. */}
+      <div className="content-modal__notice-anchor">
+        <div className="content-modal__notice-layer">
+          <InlineNotice notice={notice} />
+        </div>
+      </div>
 
       <div hidden={step !== 'content'} className="content-step">
         {drafting ? (

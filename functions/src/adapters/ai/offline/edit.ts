@@ -12,19 +12,16 @@
  */
 import { LINKEDIN_MAX_CHARS } from '@app/shared';
 import { AiError, type ArticleBrief, type Platform } from '../../../domain/ai.js';
-import {
-  briefHashtags,
-  clip,
-  fitToLength,
-  LIST_ITEM,
-  lowerFirst,
-  sentences,
-  splitTrailingHashtags,
-  toHashtag,
-} from '../text.js';
+import { briefHashtags, clip, fitToLength, LIST_ITEM, sentences, splitTrailingHashtags, toHashtag } from '../text.js';
 
+/** What to do for edits the offline editor cannot make. */
+const OFFLINE_WAY_OUT =
+  'add your OpenAI key (openai_api_key) in Settings → API Keys, or switch to Manual and edit by hand.';
+
+/** Said for a request the offline editor cannot apply: that nothing was applied, why, and what to do. */
 export const OFFLINE_EDIT_NEEDS_KEY =
-  'Editing with instructions needs an OpenAI key: add openai_api_key in Settings → API Keys, or switch to Manual and edit by hand.';
+  'Not applied: GPT editing is offline (no OpenAI key), and offline it can only shorten, add or remove ' +
+  `hashtags, remove emoji and replace "quoted" text. To apply this request, ${OFFLINE_WAY_OUT}`;
 
 /** Applies the mechanical edits described at the top of this file, or throws the needs-a-key error. */
 export function offlineEdit(input: {
@@ -114,7 +111,7 @@ export function offlineEdit(input: {
   text = text.replace(/\n{3,}/g, '\n\n').trim();
   if (text === before) {
     throw new AiError(
-      `Nothing to change offline: the text already matches the request. For other changes, ${lowerFirst(OFFLINE_EDIT_NEEDS_KEY)}`,
+      `Nothing to change offline: the text already matches the request. For other changes, ${OFFLINE_WAY_OUT}`,
       'ai_unavailable',
     );
   }
