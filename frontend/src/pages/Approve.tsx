@@ -72,7 +72,10 @@ export default function Approve() {
                 })}
                 .{!preview.current && ' This link is for an earlier schedule of this article.'}
               </p>
+              {/* Scrolls when long, so it takes the keyboard focus to be scrolled without a mouse. */}
               <blockquote
+                tabIndex={0}
+                aria-label="Text to be published"
                 className="approve__preview"
                 style={{ whiteSpace: 'pre-wrap', maxHeight: 240, overflow: 'auto' }}
               >
