@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { panelToast, toast } from '../lib/toast';
+import { panelToast, settingsToast, toast } from '../lib/toast';
 import { renderWithProviders } from '../test/utils';
 
 describe('toasts', () => {
@@ -17,6 +17,15 @@ describe('toasts', () => {
     await user.click(screen.getByRole('button', { name: 'elsewhere' }));
     await user.keyboard('{Alt>}t{/Alt}');
     expect(text.closest('.Toastify__toast')).toContainElement(document.activeElement as HTMLElement);
+  });
+
+  it('settingsToast shows toasts top-right, where the Settings panels keep no buttons under them at the bottom of the screen', async () => {
+    renderWithProviders(<div />);
+    act(() => {
+      settingsToast.success('Settings saved');
+    });
+    const text = await screen.findByText('Settings saved');
+    expect(text.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--top-right');
   });
 
   it('panelToast shows toasts bottom-right', async () => {

@@ -1,5 +1,6 @@
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '@app/shared';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
 import type { MockRoutes, RecordedRequest } from './utils';
 
 /** Answers of the integration status calls for a user who has configured nothing yet. */
@@ -53,3 +54,21 @@ export const sentTo = (requests: RecordedRequest[], method: string, prefix = '')
 /** A toast with exactly this text (not an inline copy of it). */
 export const findToast = (text: string | RegExp) => screen.findByText(text, { selector: '.Toastify__toast' });
 export const queryToast = (text: string | RegExp) => screen.queryByText(text, { selector: '.Toastify__toast' });
+
+/**
+ * A problem shown once, in the panel (a field's error or the panel's alert beside its buttons), and
+ * not repeated as a toast (issue #15: one message per failure, in one place).
+ */
+export async function findInPanelOnly(panel: HTMLElement, text: string | RegExp): Promise<HTMLElement> {
+  const [found] = await within(panel).findAllByText(text);
+  expect(queryToast(text)).not.toBeInTheDocument();
+  return found!;
+}
+
+/** The panel's alert of a failed Test or Save, beside its buttons; never a toast as well. */
+export async function findPanelAlert(panel: HTMLElement, text: string): Promise<HTMLElement> {
+  const alert = await within(panel).findByRole('alert');
+  expect(alert).toHaveTextContent(text);
+  expect(queryToast(text)).not.toBeInTheDocument();
+  return alert;
+}

@@ -4,7 +4,7 @@ import { SaveSettingSchema, SettingMessages, typedSettingKey, type SaveSettingIn
 import type { SaveSettingAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { Field, TextField } from '../Field';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
@@ -32,11 +32,10 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const save = useMutation({
     mutationFn: (body: SaveSettingInput) => request('settings.save', { body }),
     onSuccess: (answer) => {
-      panelToast.success(answer.message);
+      settingsToast.success(answer.message);
       onSaved(answer);
       onClose();
     },
-    onError: () => panelToast.error(SettingMessages.saveFailed),
   });
   const saving = save.isPending;
 
@@ -46,7 +45,7 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
     save.reset();
     if (editing && !form.getValues('value').trim()) {
       // docs/product.md (Settings): nothing to change; say so and close without a request.
-      panelToast.warning(SettingMessages.noValueChange);
+      settingsToast.warning(SettingMessages.noValueChange);
       onClose();
       return;
     }

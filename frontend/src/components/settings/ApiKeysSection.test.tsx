@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Setting } from '@app/shared';
 import SettingsPage from '../../pages/Settings';
-import { settingsRoutes } from '../../test/settings';
+import { findInPanelOnly, queryToast, settingsRoutes } from '../../test/settings';
 import { deferred, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../../test/utils';
 
 const openai: Setting = {
@@ -91,11 +91,10 @@ describe('API Keys section', () => {
     expect(await screen.findByText('No API keys found. Add your first key using the form.')).toBeInTheDocument();
   });
 
-  it('toasts "Failed to load settings data" bottom-right when the list fails', async () => {
+  it('shows "Failed to load settings data" once, in the section with Try again (not as a toast too), when the list fails', async () => {
     mockApi(settingsRoutes({ 'settings.list': { status: 500, body: null } }));
     renderWithProviders(<SettingsPage />);
-    const toast = await screen.findByText('Failed to load settings data', { selector: '.Toastify__toast' });
-    expect(toast.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');
+    expect(await findInPanelOnly(section(), 'Failed to load settings data')).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
@@ -210,7 +209,7 @@ describe('API Keys section', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
     const warning = await screen.findByText('No changes were made to the value');
-    expect(warning.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--bottom-right');
+    expect(warning.closest('.Toastify__toast-container')).toHaveClass('Toastify__toast-container--top-right');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(sent(requests, 'POST')).toHaveLength(0);
   });
@@ -237,7 +236,7 @@ describe('API Keys section', () => {
     });
   });
 
-  it('a failed save toasts "Failed to create/update settings entry" and keeps the form open', async () => {
+  it('a failed save shows "Failed to create/update settings entry" in the form, once, and keeps it open', async () => {
     mockApi(settingsRoutes({ 'settings.list': [], 'settings.save': { status: 500, body: null } }));
     renderWithProviders(<SettingsPage />);
     const user = userEvent.setup();
@@ -247,9 +246,8 @@ describe('API Keys section', () => {
     await user.type(within(dialog).getByLabelText('Key Name'), 'k');
     await user.type(within(dialog).getByLabelText('Value'), 'v');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(
-      await screen.findByText('Failed to create/update settings entry', { selector: '.Toastify__toast' }),
-    ).toBeInTheDocument();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to create/update settings entry');
+    expect(queryToast('Failed to create/update settings entry')).not.toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Add New API Key' })).toBeInTheDocument();
   });
 

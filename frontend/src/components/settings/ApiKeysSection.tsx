@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SettingMessages, type Setting } from '@app/shared';
 import { formatLastUpdated } from '../../lib/dates';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { ApiKeyModal } from './ApiKeyModal';
-import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
+import { PanelQueryState, SettingsCard } from './SettingsCard';
 import { API_KEYS_QUERY_KEY, apiKeysQuery, removeSetting, type SettingsPanelProps } from './types';
 
 const DELETE_KEY = [...API_KEYS_QUERY_KEY, 'delete'] as const;
@@ -17,17 +17,15 @@ export function ApiKeysSection({ onReload }: SettingsPanelProps) {
   const [modal, setModal] = useState<ModalState>(null);
   const query = useQuery(apiKeysQuery);
 
-  useLoadFailedToast(query, SettingMessages.loadFailed, 'settings-load-failed');
-
   const remove = useMutation({
     mutationKey: DELETE_KEY,
     mutationFn: (setting: Setting) => removeSetting(setting.key),
     onSuccess: (_answer, setting) => {
       queryClient.setQueryData<Setting[]>(API_KEYS_QUERY_KEY, (list) => list?.filter((s) => s.key !== setting.key));
-      panelToast.success(SettingMessages.deleted);
+      settingsToast.success(SettingMessages.deleted);
       onReload();
     },
-    onError: () => panelToast.error(SettingMessages.deleteFailed),
+    onError: () => settingsToast.error(SettingMessages.deleteFailed),
   });
   // Each row's delete runs on its own: the keys being deleted now.
   const deleting = useMutationState({

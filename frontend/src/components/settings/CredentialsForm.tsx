@@ -1,8 +1,7 @@
-import { useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { DefaultValues, FieldValues, Path } from 'react-hook-form';
-import { firstError, useZodForm, type FormSchema } from '../../lib/form';
-import { panelToast } from '../../lib/toast';
+import { useZodForm, type FormSchema } from '../../lib/form';
 import { TextField, type TextFieldProps } from '../Field';
 import { BusyButton } from '../Spinner';
 import { SavedSecretField, TestConnectionButton } from './fields';
@@ -10,14 +9,16 @@ import { SavedSecretField, TestConnectionButton } from './fields';
 /** What a button of the form does with the checked values: its call, then what follows its answer or failure. */
 export interface CredentialsCall<B, A> {
   run: (body: B) => Promise<A>;
-  /** The toast and anything else an answer brings (a test LinkedIn or WordPress refused answers too). */
-  done: (answer: A, body: B) => void;
-  failed: (error: unknown) => void;
+  /**
+   * The toast and anything else an answer brings. A test LinkedIn or WordPress refused answers too:
+   * the text returned then is shown as the failure.
+   */
+  done: (answer: A, body: B) => string | void;
+  /** The failure's text, shown in the panel beside its buttons. */
+  failed: (error: unknown) => string;
 }
 
 export interface CredentialsConfig<S, V extends FieldValues, B, T, A> {
-  /** Starts the ids of the panel's toasts. */
-  name: string;
   /** The panel's status from the server; undefined while it loads. */
   status: S | undefined;
   /** What the fields show for `status`: the saved values, secrets blank; the keys in the fields' order. */
@@ -39,7 +40,9 @@ export interface CredentialsConfig<S, V extends FieldValues, B, T, A> {
 /**
  * The credentials of an integration panel (WordPress, LinkedIn, Gmail): the form of saved values that
  * follows the server until the user types, Test and Save as mutations, one check for every button.
- * A field's problem shows next to it, the first as a toast too, and that field gets the focus.
+ * Each problem is said once, where it is: a field's next to it (that field gets the focus), a failed
+ * Test or Save beside the buttons (`failure`) until the next attempt or a change of a field. Toasts
+ * are for outcomes only: a toast could cover the buttons, and a copy of an inline message says nothing new.
  */
 export function useCredentialsForm<S, V extends FieldValues, B, T, A>(config: CredentialsConfig<S, V, B, T, A>) {
   const { status } = config;
@@ -51,33 +54,48 @@ export function useCredentialsForm<S, V extends FieldValues, B, T, A>(config: Cr
     resetOptions: { keepDirtyValues: true },
   });
 
+  const [failure, setFailure] = useState<string | null>(null);
+  // A failure of values the user has since changed is stale.
+  useEffect(() => {
+    const subscription = form.watch((_values, { type }) => {
+      if (type === 'change') setFailure(null);
+    });
+    return () => subscription.unsubscribe();
+  }, [form]);
+
   const test = useMutation({ mutationFn: config.test.run });
   const save = useMutation({
     mutationFn: config.save.run,
     onSuccess: async (answer, body) => {
-      config.save.done(answer, body);
+      const refusal = config.save.done(answer, body);
+      if (refusal) setFailure(refusal);
       const blank = Object.fromEntries(config.secrets.map((name) => [name, '']));
       // Not the dirty values kept as the status arrives: these are the values now.
       form.reset({ ...form.getValues(), ...blank }, { keepDirtyValues: false, keepFieldsRef: true });
       await config.refetch();
       config.onReload();
     },
-    onError: config.save.failed,
+    onError: (err) => setFailure(config.save.failed(err)),
   });
   const pending = test.isPending || save.isPending;
   // The answer's toast comes with the buttons' state: these callbacks run as the mutation's result is published.
-  const runTest = (body: B) => test.mutate(body, { onSuccess: config.test.done, onError: config.test.failed });
+  const runTest = (body: B) =>
+    test.mutate(body, {
+      onSuccess: (answer, sent) => {
+        const refusal = config.test.done(answer, sent);
+        if (refusal) setFailure(refusal);
+      },
+      onError: (err) => setFailure(config.test.failed(err)),
+    });
 
-  /** Checks the values for `next` (a toast for the first problem), then hands the payload to `onValid`. */
+  /** Checks the values for `next` (each problem at its field), then hands the payload to `onValid`. */
   const check = (next: string, onValid: (body: B) => void) => {
     action.current = next;
-    void form.handleSubmit(onValid, (errors) => {
-      const text = firstError(errors, Object.keys(empty));
-      if (text) panelToast.error(text, { toastId: `${config.name}-invalid-${text}` });
-    })();
+    setFailure(null);
+    void form.handleSubmit(onValid)();
   };
 
-  return { form, test, save, pending, check, runTest };
+  return { form, test, save, pending, check, runTest, failure, clearFailure: () => setFailure(null) };
 }
 
 export type CredentialField<V extends FieldValues> = Omit<TextFieldProps, 'id' | 'name' | 'error'> & {
@@ -93,8 +111,6 @@ interface CredentialsFormProps<V extends FieldValues, B> {
   fields: CredentialField<V>[];
   /** Everything is disabled: a call of the panel is running or its status is loading. */
   disabled: boolean;
-  /** A failure shown above the fields. */
-  alert?: string;
   save: { label: string; primary: boolean; first?: boolean };
   /** Between the fields and the buttons. */
   children?: ReactNode;
@@ -147,11 +163,6 @@ export function CredentialsForm<V extends FieldValues, B>(props: CredentialsForm
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate aria-label={props.label}>
-      {props.alert && (
-        <div className="alert alert--error" role="alert">
-          {props.alert}
-        </div>
-      )}
       <div className="settings-form__grid">
         {fields.map(({ name, secret, ...field }) => {
           const shared = {
@@ -169,6 +180,11 @@ export function CredentialsForm<V extends FieldValues, B>(props: CredentialsForm
         })}
       </div>
       {props.children}
+      {credentials.failure && (
+        <div className="alert alert--error" role="alert">
+          {credentials.failure}
+        </div>
+      )}
       {props.startAction ? (
         <div className="settings-form__actions settings-form__actions--split">
           {props.startAction}

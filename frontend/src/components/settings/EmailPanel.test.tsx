@@ -5,7 +5,15 @@ import { IntegrationMessages, SettingMessages, TEST_EMAIL_SUBJECT } from '@app/s
 import type { SaveSettingAnswer } from '@app/shared/api';
 import { EmailPanel } from './EmailPanel';
 import { timing } from '../../lib/timing';
-import { emailStatus, findToast, queryToast, sentTo, settingsRoutes } from '../../test/settings';
+import {
+  emailStatus,
+  findInPanelOnly,
+  findPanelAlert,
+  findToast,
+  queryToast,
+  sentTo,
+  settingsRoutes,
+} from '../../test/settings';
 import { deferred, mockApi, renderWithProviders, type ErrorReply, type Reply } from '../../test/utils';
 
 const AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth?client_id=123-app.apps.googleusercontent.com';
@@ -137,7 +145,9 @@ describe('Gmail API Configuration panel: fields and Google Authentication', () =
     await user.type(field('Gmail Client ID'), 'id');
     await user.type(field('Gmail Client Secret'), 'secret');
     await user.click(button('Authenticate with Google'));
-    expect(await findToast('Save the Gmail API credentials first, then authenticate with Google.')).toBeInTheDocument();
+    expect(
+      await findInPanelOnly(panel(), 'Save the Gmail API credentials first, then authenticate with Google.'),
+    ).toBeInTheDocument();
     expect(field('Gmail Client ID')).toHaveAttribute('aria-invalid', 'true');
     expect(requests.some((r) => r.path === '/api/email/oauth/auth')).toBe(false);
     expect(open).not.toHaveBeenCalled();
@@ -221,12 +231,12 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     const { user, requests } = setup();
     await loaded();
     await user.click(button('Save Settings'));
-    expect(await findToast('Please enter a notification email address')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Please enter a notification email address')).toBeInTheDocument();
     expect(field('Notification Email')).toHaveFocus();
     await user.type(field('Notification Email'), 'me@example.com');
     await user.type(field('Gmail Client ID'), 'id');
     await user.click(button('Save Settings'));
-    expect(await findToast('Please fill in Gmail API credentials')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Please fill in Gmail API credentials')).toBeInTheDocument();
     expect(field('Gmail Client Secret')).toHaveFocus();
     expect(sentTo(requests, 'POST')).toHaveLength(0);
     expect(sentTo(requests, 'DELETE')).toHaveLength(0);
@@ -307,7 +317,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     expect(button('Re-authenticate')).toBeDisabled();
 
     await user.click(button('Save Settings'));
-    expect(await findToast(IntegrationMessages.gmailSecretForClient)).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), IntegrationMessages.gmailSecretForClient)).toBeInTheDocument();
     expect(field('Gmail Client Secret')).toHaveFocus();
     expect(sentTo(requests, 'POST')).toHaveLength(0);
 
@@ -332,10 +342,11 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     });
     await loaded('owner@example.com');
     await user.click(button('Save Settings'));
-    expect(await findToast('Failed to save email settings')).toBeInTheDocument();
-    expect(within(panel()).getByRole('alert')).toHaveTextContent(
-      'Failed to save email settings: Enter a valid email address',
-    );
+    await findPanelAlert(panel(), 'Failed to save email settings: Enter a valid email address');
+    expect(queryToast('Failed to save email settings')).not.toBeInTheDocument();
+    // Fixing a field makes the message stale: it goes.
+    await user.type(field('Notification Email'), 'x');
+    expect(within(panel()).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('refuses a pasted masked value', async () => {
@@ -343,7 +354,7 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     await loaded('owner@example.com');
     await user.type(field('Gmail Client Secret'), '••••••••abcd');
     await user.click(button('Save Settings'));
-    expect(await findToast(/looks masked/)).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), /looks masked/)).toBeInTheDocument();
     expect(sentTo(requests, 'POST')).toHaveLength(0);
   });
 
@@ -396,10 +407,10 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     const { user, requests } = setup();
     await loaded();
     await user.click(button('Test Connection'));
-    expect(await findToast('Please enter a notification email address first')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Please enter a notification email address first')).toBeInTheDocument();
     await user.type(field('Notification Email'), 'me@example.com');
     await user.click(button('Test Connection'));
-    expect(await findToast('Please enter Gmail API credentials first')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Please enter Gmail API credentials first')).toBeInTheDocument();
     expect(sentTo(requests, 'POST')).toHaveLength(0);
   });
 
@@ -434,13 +445,15 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     });
 
     await user.click(button('Test Connection'));
-    expect(await findToast('Test failed: Gmail refused the token (invalid_grant).')).toBeInTheDocument();
+    await findPanelAlert(panel(), 'Test failed: Gmail refused the token (invalid_grant).');
     await user.click(button('Test Connection'));
-    expect(await findToast('Failed to test email connection')).toBeInTheDocument();
+    await findPanelAlert(panel(), 'Failed to test email connection');
+    // The newer failure replaces the older: one message.
+    expect(within(panel()).getAllByRole('alert')).toHaveLength(1);
   });
 
   it('"Failed to load email settings" when they cannot be read', async () => {
     setup({ 'email.status': { status: 500, body: null } });
-    expect(await findToast('Failed to load email settings')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Failed to load email settings')).toBeInTheDocument();
   });
 });

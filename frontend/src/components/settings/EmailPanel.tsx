@@ -4,12 +4,12 @@ import { useWatch } from 'react-hook-form';
 import * as z from 'zod';
 import { EmailSchema, IntegrationMessages, TEST_EMAIL_SUBJECT, type EmailStatus } from '@app/shared';
 import { ApiError, request } from '../../api/client';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { BusyButton } from '../Spinner';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages } from './messages';
-import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
+import { PanelQueryState, SettingsCard } from './SettingsCard';
 import { EMAIL_QUERY_KEY, apiKeysQuery, removeSetting, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 
@@ -96,8 +96,6 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   });
   const status = query.data;
 
-  useLoadFailedToast(query, M.loadFailed, 'email-load-failed');
-
   // A different (masked) token than before the popup opened means the sign-in worked.
   const oauth = useOAuthSignIn(
     'gmail',
@@ -106,7 +104,6 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   );
 
   const credentials = useCredentialsForm({
-    name: 'email',
     status,
     values: (saved) => ({
       ...EMPTY,
@@ -120,8 +117,8 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
         request('email.test', {
           body: { to: values.notificationEmail, subject: TEST_EMAIL_SUBJECT, message: TEST_MESSAGE, method: 'gmail' },
         }),
-      done: () => panelToast.success(M.testSent),
-      failed: (err) => panelToast.error(err instanceof ApiError ? M.testFailed(err.message) : M.testNetworkFailed),
+      done: () => void settingsToast.success(M.testSent),
+      failed: (err) => (err instanceof ApiError ? M.testFailed(err.message) : M.testNetworkFailed),
     },
     save: {
       run: async (values) => {
@@ -136,8 +133,9 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
         const legacy = LEGACY_EMAIL_KEYS.filter((key) => listed.some((setting) => setting.key === key));
         await Promise.all(legacy.map(removeSetting));
       },
-      done: () => panelToast.success(M.saved),
-      failed: () => panelToast.error(M.saveFailed),
+      done: () => void settingsToast.success(M.saved),
+      failed: (err) =>
+        err instanceof ApiError && err.serverMessage ? `${M.saveFailed}: ${err.serverMessage}` : M.saveFailed,
     },
     refetch: query.refetch,
     onReload,
@@ -149,10 +147,10 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
     onSuccess: () => {
       form.reset(EMPTY, { keepDirtyValues: false, keepFieldsRef: true });
       queryClient.setQueryData<EmailStatus>(EMAIL_QUERY_KEY, EMPTY_STATUS);
-      panelToast.success(M.cleared);
+      settingsToast.success(M.cleared);
       onReload();
     },
-    onError: () => panelToast.error(M.clearFailed),
+    onError: () => settingsToast.error(M.clearFailed),
   });
 
   const [clientId, typedSecret] = useWatch({ control: form.control, name: ['gmailClientId', 'gmailClientSecret'] });
@@ -160,7 +158,6 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const savedToken = !!status?.authenticated || !!status?.gmailRefreshToken;
   const busy = credentials.pending || oauth.starting || clear.isPending;
   const disabled = busy || query.isPending;
-  const failure = credentials.save.error;
 
   const authenticate = () => {
     if (!busy && !oauth.popupOpen)
@@ -170,6 +167,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const clearSettings = () => {
     if (busy || !window.confirm(M.clearConfirm)) return;
     credentials.save.reset();
+    credentials.clearFailure();
     clear.mutate();
   };
 
@@ -190,9 +188,6 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
         credentials={credentials}
         label="Gmail API settings"
         disabled={disabled}
-        alert={
-          failure instanceof ApiError && failure.serverMessage ? `${M.saveFailed}: ${failure.serverMessage}` : undefined
-        }
         save={{ label: 'Save Settings', primary: true }}
         fields={[
           {

@@ -5,7 +5,15 @@ import type { LinkedInStatus } from '@app/shared';
 import type { WebhookAnswer } from '@app/shared/api';
 import { LinkedInPanel } from './LinkedInPanel';
 import { timing } from '../../lib/timing';
-import { findToast, linkedinStatus, queryToast, sentTo, settingsRoutes } from '../../test/settings';
+import {
+  findInPanelOnly,
+  findPanelAlert,
+  findToast,
+  linkedinStatus,
+  queryToast,
+  sentTo,
+  settingsRoutes,
+} from '../../test/settings';
 import { mockApi, renderWithProviders } from '../../test/utils';
 
 const DAY = 24 * 3600 * 1000;
@@ -58,10 +66,10 @@ describe('LinkedIn Integration panel: credentials', () => {
     expect(within(panel()).getByLabelText('Client Secret')).toHaveAttribute('type', 'password');
 
     await user.click(button('Save Credentials'));
-    expect(await findToast('Client ID is required')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Client ID is required')).toBeInTheDocument();
     await user.type(within(panel()).getByLabelText('Client ID'), '86app');
     await user.click(button('Save Credentials'));
-    expect(await findToast('Client Secret is required')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Client Secret is required')).toBeInTheDocument();
     expect(within(panel()).getByLabelText('Client Secret')).toHaveFocus();
     expect(sentTo(requests, 'POST')).toHaveLength(0);
   });
@@ -88,7 +96,7 @@ describe('LinkedIn Integration panel: credentials', () => {
     await user.clear(id);
     await user.type(id, '77other');
     await user.click(button('Save Credentials'));
-    expect(await findToast('Enter the Client Secret for this Client ID')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Enter the Client Secret for this Client ID')).toBeInTheDocument();
     expect(sentTo(requests, 'POST')).toHaveLength(1);
   });
 
@@ -103,7 +111,7 @@ describe('LinkedIn Integration panel: credentials', () => {
     });
     await waitFor(() => expect(within(panel()).getByLabelText('Client ID')).toHaveValue('86app'));
     await user.click(button('Test Connection'));
-    expect(await findToast('LinkedIn connection test failed: LinkedIn rejected the client ID.')).toBeInTheDocument();
+    await findPanelAlert(panel(), 'LinkedIn connection test failed: LinkedIn rejected the client ID.');
   });
 });
 
@@ -359,7 +367,7 @@ describe('LinkedIn Integration panel: connection state', () => {
 
   it('"Failed to load LinkedIn credentials" when the status cannot be read', async () => {
     setup({ 'linkedin.status': { status: 500, body: null } });
-    expect(await findToast('Failed to load LinkedIn credentials')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Failed to load LinkedIn credentials')).toBeInTheDocument();
   });
 });
 

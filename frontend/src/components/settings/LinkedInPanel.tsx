@@ -2,14 +2,14 @@ import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { ButtonSpinner } from '../Spinner';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { ConnectionBadge, CopyableValue, IntegrationStatus } from './fields';
 import { LinkedInWebhook } from './LinkedInWebhook';
 import { PanelMessages } from './messages';
 import { linkedInRedirectUri } from './oauth';
-import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
+import { PanelQueryState, SettingsCard } from './SettingsCard';
 import { linkedInStatusQuery, type SettingsPanelProps } from './types';
 import { useOAuthSignIn } from './useOAuthSignIn';
 
@@ -61,8 +61,6 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   const [pagesChoice, setPages] = useState<boolean | null>(null);
   const pages = pagesChoice ?? status?.canPostAsPage === true;
 
-  useLoadFailedToast(query, M.loadFailed, 'linkedin-load-failed');
-
   // A different token expiry than before the popup opened means the sign-in worked.
   const oauth = useOAuthSignIn(
     'linkedin',
@@ -71,7 +69,6 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
   );
 
   const credentials = useCredentialsForm({
-    name: 'linkedin',
     status,
     values: (saved) => ({ clientId: saved?.clientId ?? '', clientSecret: '' }),
     schema: schemaFor,
@@ -79,18 +76,16 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
     test: {
       run: (body) => request('linkedin.testConnection', { body }),
       done: (answer) => {
-        if (answer.success) panelToast.success(answer.message);
-        else panelToast.error(`${M.testFailed}: ${answer.error}`);
+        if (!answer.success) return `${M.testFailed}: ${answer.error}`;
+        settingsToast.success(answer.message);
       },
       failed: (err) =>
-        panelToast.error(
-          err instanceof ApiError && err.serverMessage ? `${M.testFailed}: ${err.serverMessage}` : M.testFailed,
-        ),
+        err instanceof ApiError && err.serverMessage ? `${M.testFailed}: ${err.serverMessage}` : M.testFailed,
     },
     save: {
       run: (body) => request('linkedin.saveCredentials', { body }),
-      done: (answer) => panelToast.success(answer.message),
-      failed: (err) => panelToast.error(errorText(err, M.saveFailed)),
+      done: (answer) => void settingsToast.success(answer.message),
+      failed: (err) => errorText(err, M.saveFailed),
     },
     refetch: query.refetch,
     onReload,
@@ -100,7 +95,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
 
   const authenticate = () => {
     if (disabled) return;
-    if (!hasSavedCredentials) panelToast.error(M.saveFirst, { toastId: 'linkedin-save-first' });
+    if (!hasSavedCredentials) settingsToast.error(M.saveFirst, { toastId: 'linkedin-save-first' });
     else {
       const query = { redirectUri: linkedInRedirectUri(), pages: pages ? ('true' as const) : undefined };
       oauth.signIn(status, () => request('linkedin.authUrl', { query }));

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { WebhookSchema } from '@app/shared';
 import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { TextField } from '../Field';
 import { BusyButton } from '../Spinner';
 import { CopyableValue } from './fields';
@@ -41,11 +41,10 @@ export function LinkedInWebhook() {
     onSuccess: async (answer, { webhookUrl }) => {
       if (answer.signingSecret) setSecret(answer.signingSecret);
       if (!webhookUrl) setSecret(null);
-      panelToast.success(webhookUrl ? answer.message : M.webhookOff);
+      settingsToast.success(webhookUrl ? answer.message : M.webhookOff);
       form.reset(form.getValues(), { keepDirtyValues: false, keepFieldsRef: true });
       await query.refetch();
     },
-    onError: (err) => panelToast.error(errorText(err, M.webhookSaveFailed)),
   });
   const disabled = save.isPending || query.isPending;
   const submit = form.handleSubmit((body) => !save.isPending && save.mutate(body));
@@ -77,7 +76,7 @@ export function LinkedInWebhook() {
         aria-label="Automation webhook"
       >
         <TextField
-          {...form.register('webhookUrl')}
+          {...form.register('webhookUrl', { onChange: () => save.reset() })}
           id={`${uid}-url`}
           label="Webhook URL"
           type="url"
@@ -96,6 +95,11 @@ export function LinkedInWebhook() {
           busyLabel="Saving..."
         />
       </form>
+      {save.error && (
+        <div className="alert alert--error" role="alert">
+          {errorText(save.error, M.webhookSaveFailed)}
+        </div>
+      )}
 
       {secret ? (
         <div className="secret-once" role="region" aria-label="Webhook signing secret">

@@ -1,5 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
-import { panelToast } from '../../lib/toast';
+import { useId, type ReactNode } from 'react';
 import { Spinner } from '../Spinner';
 
 interface SettingsCardProps {
@@ -39,7 +38,7 @@ interface PanelQueryStateProps {
   children?: ReactNode;
 }
 
-/** A panel's spinner while its data loads, the failure with "Try again", then `children`. */
+/** A panel's spinner while its data loads, the failure with "Try again" (its one message, no toast), then `children`. */
 export function PanelQueryState({ query, loadingLabel, failedText, children }: PanelQueryStateProps) {
   if (query.isPending) {
     return (
@@ -61,11 +60,4 @@ export function PanelQueryState({ query, loadingLabel, failedText, children }: P
     );
   }
   return <>{children}</>;
-}
-
-/** A toast each time the panel's data fails to load (`toastId` keeps it to one on screen). */
-export function useLoadFailedToast(query: { isError: boolean; errorUpdatedAt: number }, text: string, toastId: string) {
-  useEffect(() => {
-    if (query.isError) panelToast.error(text, { toastId });
-  }, [query.isError, query.errorUpdatedAt, text, toastId]);
 }

@@ -3,7 +3,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IntegrationMessages } from '@app/shared';
 import { WordPressPanel } from './WordPressPanel';
-import { findToast, queryToast, sentTo, settingsRoutes, wordpressStatus } from '../../test/settings';
+import {
+  findInPanelOnly,
+  findPanelAlert,
+  findToast,
+  queryToast,
+  sentTo,
+  settingsRoutes,
+  wordpressStatus,
+} from '../../test/settings';
 import { deferred, mockApi, renderWithProviders, type Reply } from '../../test/utils';
 
 const saved = wordpressStatus({
@@ -37,7 +45,7 @@ describe('WordPress Integration panel', () => {
     expect(within(panel()).queryByText(IntegrationMessages.siteUrlLocked)).not.toBeInTheDocument();
 
     await user.click(button('Save'));
-    expect(await findToast('All fields are required')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'All fields are required')).toBeInTheDocument();
     expect(siteUrl()).toHaveAttribute('aria-invalid', 'true');
     expect(siteUrl()).toHaveFocus();
 
@@ -84,13 +92,16 @@ describe('WordPress Integration panel', () => {
       message: 'The application password is incorrect.',
       code: 'incorrect_password',
     });
-    expect(await findToast('Connection failed: The application password is incorrect.')).toBeInTheDocument();
+    await findPanelAlert(panel(), 'Connection failed: The application password is incorrect.');
     expect(button('Test Connection')).toBeEnabled();
     expect(sentTo(requests, 'POST')[0]).toMatchObject({
       path: '/api/wordpress/test-connection',
       credentials: 'include',
       body: { siteUrl: 'https://blog.example.com', username: 'editor', appPassword: 'abcd EFGH 1234' },
     });
+    // Changing a field makes the message stale: it goes.
+    await user.type(password(), '5');
+    expect(within(panel()).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('a passing test names the WordPress user', async () => {
@@ -168,7 +179,7 @@ describe('WordPress Integration panel', () => {
     await waitFor(() => expect(username()).toHaveValue('editor'));
     await user.type(password(), '••••••••1234');
     await user.click(button('Save'));
-    expect(await findToast(IntegrationMessages.obfuscated)).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), IntegrationMessages.obfuscated)).toBeInTheDocument();
     expect(
       within(panel()).getByText(IntegrationMessages.obfuscated, { selector: '.field__error' }),
     ).toBeInTheDocument();
@@ -191,15 +202,17 @@ describe('WordPress Integration panel', () => {
     await user.type(username(), 'nobody');
     await user.type(password(), 'abcd');
     await user.click(button('Save'));
-    expect(
-      await findToast('Failed to save credentials: Cannot save invalid credentials: Unknown username.'),
-    ).toBeInTheDocument();
+    await findPanelAlert(panel(), 'Failed to save credentials: Cannot save invalid credentials: Unknown username.');
     expect(queryToast(/^WordPress credentials saved/)).not.toBeInTheDocument();
+    // Trying again replaces the message: still one.
+    await user.click(button('Save'));
+    await findPanelAlert(panel(), 'Failed to save credentials: Cannot save invalid credentials: Unknown username.');
+    expect(within(panel()).getAllByRole('alert')).toHaveLength(1);
   });
 
   it('"Failed to load WordPress credentials" when the status cannot be read', async () => {
     setup({ 'wordpress.status': { status: 500, body: null } });
-    expect(await findToast('Failed to load WordPress credentials')).toBeInTheDocument();
+    expect(await findInPanelOnly(panel(), 'Failed to load WordPress credentials')).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { IntegrationMessages, WordPressTestSchema, type WordPressStatus } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
 import { ConnectionBadge, IntegrationStatus } from './fields';
 import { PanelMessages } from './messages';
-import { PanelQueryState, SettingsCard, useLoadFailedToast } from './SettingsCard';
+import { PanelQueryState, SettingsCard } from './SettingsCard';
 import { WORDPRESS_QUERY_KEY, type SettingsPanelProps } from './types';
 
 const M = PanelMessages.wordpress;
@@ -36,10 +36,7 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
   const editing = !!status?.configured;
   const [connectedAs, setConnectedAs] = useState<string | null>(null);
 
-  useLoadFailedToast(query, M.loadFailed, 'wordpress-load-failed');
-
   const credentials = useCredentialsForm({
-    name: 'wordpress',
     status,
     values: (saved) => ({ siteUrl: saved?.siteUrl ?? '', username: saved?.username ?? '', appPassword: '' }),
     schema: schemaFor,
@@ -47,16 +44,12 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
     test: {
       run: (body) => request('wordpress.testConnection', { body }),
       done: (answer, body) => {
-        if (answer.success) {
-          const name = nameOf(answer, body.username);
-          setConnectedAs(name);
-          panelToast.success(M.connected(name));
-        } else {
-          panelToast.error(M.connectionFailed(answer.error));
-        }
+        if (!answer.success) return M.connectionFailed(answer.error);
+        const name = nameOf(answer, body.username);
+        setConnectedAs(name);
+        settingsToast.success(M.connected(name));
       },
-      failed: (err) =>
-        panelToast.error(M.connectionFailed(err instanceof ApiError ? err.message : 'the server could not be reached')),
+      failed: (err) => M.connectionFailed(err instanceof ApiError ? err.message : 'the server could not be reached'),
     },
     save: {
       // A blank password keeps the saved one.
@@ -65,9 +58,9 @@ export function WordPressPanel({ onReload }: SettingsPanelProps) {
       done: (answer, body) => {
         const name = nameOf(answer, body.username);
         setConnectedAs(name);
-        panelToast.success(M.saved(name));
+        settingsToast.success(M.saved(name));
       },
-      failed: (err) => panelToast.error(M.saveFailed(errorText(err, 'the server could not be reached'))),
+      failed: (err) => M.saveFailed(errorText(err, 'the server could not be reached')),
     },
     refetch: query.refetch,
     onReload,

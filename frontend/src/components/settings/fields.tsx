@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { timing } from '../../lib/timing';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { TextField, type TextFieldProps } from '../Field';
 import { BusyButton } from '../Spinner';
 import { PanelMessages } from './messages';
@@ -61,7 +61,7 @@ export function CopyButton({ value, label = 'Copy', what }: { value: string; lab
     try {
       await writeClipboard(value);
     } catch {
-      panelToast.error(PanelMessages.copyFailed);
+      settingsToast.error(PanelMessages.copyFailed);
       return;
     }
     setCopied(true);

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AuthUrlAnswer } from '@app/shared/api';
 import { ApiError, errorText } from '../../api/client';
-import { panelToast } from '../../lib/toast';
+import { settingsToast } from '../../lib/toast';
 import { PanelMessages, gmailErrorText, linkedInErrorText } from './messages';
 import { useOAuthPopup, useOAuthReturn, type OAuthOutcome, type OAuthProvider } from './oauth';
 import { EMAIL_QUERY_KEY, LINKEDIN_QUERY_KEY } from './types';
@@ -41,7 +41,7 @@ export function useOAuthSignIn<S>(
 
   const succeeded = () => {
     awaiting.current = null;
-    panelToast.success(messages.connected, { toastId: `${provider}-connected` });
+    settingsToast.success(messages.connected, { toastId: `${provider}-connected` });
   };
 
   /** A fresh read of the status: a read started before the sign-in finished may be stale. */
@@ -55,7 +55,7 @@ export function useOAuthSignIn<S>(
     if (outcome.ok) succeeded();
     else {
       awaiting.current = null;
-      panelToast.error(sign.errorText(outcome.error), { toastId: `${provider}-auth-error` });
+      settingsToast.error(sign.errorText(outcome.error), { toastId: `${provider}-auth-error` });
     }
   };
 
@@ -82,12 +82,12 @@ export function useOAuthSignIn<S>(
         if (!popup.open(authUrl, sign.popup.name, sign.popup.features)) window.location.assign(authUrl);
       } catch {
         awaiting.current = null;
-        panelToast.error(messages.authStartFailed);
+        settingsToast.error(messages.authStartFailed);
       }
     },
     // A 400 says why (e.g. "Please save LinkedIn credentials first").
     onError: (err) =>
-      panelToast.error(
+      settingsToast.error(
         err instanceof ApiError && err.status === 400 ? errorText(err, messages.authUrlFailed) : messages.authUrlFailed,
       ),
   });
