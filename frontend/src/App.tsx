@@ -11,14 +11,36 @@ import Welcome from './pages/Welcome';
 
 // Everything behind the login is loaded on demand so the welcome page's JavaScript stays small
 // (docs/testing.md, Performance budgets); each page is its own chunk (charts load only with /dashboard).
-const Shell = lazy(() => import('./components/Shell'));
-const Dashboard = lazy(() => import('./pages/Dashboard'));
-const Create = lazy(() => import('./pages/Create'));
-const Schedule = lazy(() => import('./pages/Schedule'));
-const History = lazy(() => import('./pages/History'));
-const Settings = lazy(() => import('./pages/Settings'));
-const SheetsImport = lazy(() => import('./pages/SheetsImport'));
-const Admin = lazy(() => import('./pages/Admin'));
+const loadShell = () => import('./components/Shell');
+const pageLoaders = {
+  '/dashboard': () => import('./pages/Dashboard'),
+  '/create': () => import('./pages/Create'),
+  '/schedule': () => import('./pages/Schedule'),
+  '/history': () => import('./pages/History'),
+  '/settings': () => import('./pages/Settings'),
+  '/sheets-import': () => import('./pages/SheetsImport'),
+  '/admin': () => import('./pages/Admin'),
+};
+const Shell = lazy(loadShell);
+const Dashboard = lazy(pageLoaders['/dashboard']);
+const Create = lazy(pageLoaders['/create']);
+const Schedule = lazy(pageLoaders['/schedule']);
+const History = lazy(pageLoaders['/history']);
+const Settings = lazy(pageLoaders['/settings']);
+const SheetsImport = lazy(pageLoaders['/sheets-import']);
+const Admin = lazy(pageLoaders['/admin']);
+
+/**
+ * A page behind the login opened directly (a bookmark, a reload): its code and the shell's are
+ * fetched while the session check runs instead of after it (Lighthouse, docs/testing.md). At other
+ * paths nothing is fetched, so the welcome page loads only its own code.
+ */
+export function preloadPage(pathname: string): void {
+  const page = Object.entries(pageLoaders).find(([path]) => pathname === path || pathname.startsWith(`${path}/`));
+  if (!page) return;
+  void loadShell();
+  void page[1]();
+}
 // /admin: role admin only, anyone else is sent to /dashboard.
 const AdminOnly = lazy(() => import('./components/AdminOnly'));
 // The e-mailed approve link: public, signed in or not (its token authorizes).
