@@ -4,6 +4,7 @@ import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import App from '../App';
 import { AuthModal, type AuthMode } from './AuthModal';
+import { queryToast } from '../test/settings';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
 const signedOut: MockRoutes = {
@@ -147,7 +148,7 @@ describe('AuthModal', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it("shows the server's error text in the modal, else the fallback", async () => {
+  it("shows the server's error text in the modal, once (not as a toast too), else the fallback", async () => {
     let reply: Reply<'auth.login'> = {
       status: 403,
       body: { error: 'Your account is awaiting admin approval.', message: 'Your account is awaiting admin approval.' },
@@ -161,10 +162,12 @@ describe('AuthModal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your account is awaiting admin approval.');
     expect(within(dialog).getByRole('button', { name: 'Login' })).toBeEnabled();
+    expect(queryToast('Your account is awaiting admin approval.')).not.toBeInTheDocument();
 
     reply = { status: 500, body: null };
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent(/^Login failed$/));
+    expect(queryToast('Login failed')).not.toBeInTheDocument();
   });
 
   it('registers the first account: the admin is logged in', async () => {

@@ -73,8 +73,6 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
     const list: string[] = [...TIMEZONE_CHOICES];
     return list.includes(browserZone) ? list : [browserZone, ...list];
   }, [browserZone]);
-  // The last error toast of this modal: replaced by the next attempt, gone after a success.
-  const errorToastRef = useRef<ReturnType<typeof toast.error> | null>(null);
 
   useDialog(dialogRef, { onClose, initialFocus: () => formRef.current?.querySelector<HTMLElement>('input, select') });
 
@@ -113,11 +111,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
       onClose();
       toast.success(Messages.registrationReceived);
     },
-    onError: (err) => {
-      errorToastRef.current = toast.error(
-        errorText(err, isRegister ? Messages.registrationFailed : Messages.loginFailed, 'error'),
-      );
-    },
+    // The failure is shown in the form (send.error), once: a toast would repeat it.
   });
   const busy = send.isPending;
 
@@ -145,8 +139,6 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
     event.preventDefault();
     if (busy) return;
     send.reset();
-    if (errorToastRef.current !== null) toast.dismiss(errorToastRef.current);
-    errorToastRef.current = null;
     // The schema's output (trimmed) is the payload sent.
     void form.handleSubmit((body) => send.mutate(body))(event);
   };
