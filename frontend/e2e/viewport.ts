@@ -7,6 +7,8 @@ export const PHONE = { width: 390, height: 844 } as const;
 export async function onPhone(page: Page, check: () => Promise<void>): Promise<void> {
   const own = page.viewportSize();
   await page.setViewportSize(PHONE);
+  // The side nav slides away into its drawer when the viewport narrows: let that transition end first.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
   try {
     await check();
   } finally {

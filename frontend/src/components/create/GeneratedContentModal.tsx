@@ -113,6 +113,12 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
 
   return (
     <Modal title="Generated Content" subtitle={article.title} onClose={close} size="xl" className="content-modal">
+      {/* The notice floats (beside the steps, or at the top of the scrolled view): it never moves the editors. */}
+      <div className="content-modal__notice-anchor">
+        <div className="content-modal__notice-layer">
+          <InlineNotice notice={notice} />
+        </div>
+      </div>
       <ol className="steps" aria-label="Steps">
         {STEPS.map((item, index) => (
           <li
@@ -127,13 +133,6 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
           </li>
         ))}
       </ol>
-
-      {/* The notice floats over the top of the modal's visible part: showing it does not move the editors. */}
-      <div className="content-modal__notice-anchor">
-        <div className="content-modal__notice-layer">
-          <InlineNotice notice={notice} />
-        </div>
-      </div>
 
       <div hidden={step !== 'content'} className="content-step">
         {drafting ? (
