@@ -8,11 +8,13 @@
  *     at 50 connections p50/p99/throughput side by side with GET /api/auth/me;
  *   - each Lambda bundle's minified size and import time in a fresh Node process (lambda-bundles.ts);
  *   - the welcome page's gzipped first-load JavaScript, and that no chart code is in it;
- *   - how late the local scheduler fires (PUT /api/articles/{id}/schedule → the approval e-mail).
+ *   - how late the local scheduler fires (PUT /api/articles/{id}/schedule → the approval e-mail);
+ *   - Lighthouse's performance, accessibility and best-practices scores of the welcome page and the
+ *     dashboard, signed in with articles (lighthouse.ts), the median of three runs each.
  *
  * Run it with `npm run bench` (installs what is missing, checks Java) or
- * `node --import tsx scripts/bench/index.ts`; `npm run bench -- stack` (or welcome, lambdas) runs
- * only those parts.
+ * `node --import tsx scripts/bench/index.ts`; `npm run bench -- stack` (or welcome, lambdas,
+ * lighthouse) runs only those parts.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -55,6 +57,13 @@ const BUDGET = {
   importMs: 150,
   welcomeGzip: 150 * 1000,
   schedulerLagMs: 1000,
+  /** Lighthouse scores (0–100), default configuration: a phone with simulated mobile throttling. */
+  lighthouse: {
+    performance: { welcome: 90, dashboard: 80 } as Record<string, number>,
+    accessibility: 100,
+    bestPractices: 100,
+    runs: 3,
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -375,8 +384,52 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Lighthouse (scripts/bench/lighthouse.ts)
+// ---------------------------------------------------------------------------------------------
 
-const PARTS = ['welcome', 'lambdas', 'stack'];
+async function measureLighthouse(onCleanup: (fn: Cleanup) => void) {
+  const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromePath)) {
+    row('Lighthouse', 'not measured', `no Chromium at ${chromePath}`, false);
+    return;
+  }
+  ensureSpaBuilt();
+  const { measurePages, startBenchApp } = await import('./lighthouse.js');
+  const { runs } = BUDGET.lighthouse;
+  progress('starting the app for Lighthouse (as npm start, a fresh data folder, a signed-in user with articles)…');
+  const app = await startBenchApp();
+  onCleanup(app.stop);
+  progress(`Lighthouse, ${runs} runs per page (a phone, simulated mobile throttling)…`);
+  const pages = await measurePages(app, runs, (page, run) =>
+    progress(
+      `${page}: performance ${run.performance}, accessibility ${run.accessibility}, ` +
+        `best practices ${run.bestPractices}, LCP ${ms(run.lcpMs)}`,
+    ),
+  );
+  for (const { page, path, median, runs: all } of pages) {
+    const performance = BUDGET.lighthouse.performance[page]!;
+    const checks = [
+      median.performance >= performance,
+      median.accessibility >= BUDGET.lighthouse.accessibility,
+      median.bestPractices >= BUDGET.lighthouse.bestPractices,
+    ];
+    const of = `median of ${all.length}`;
+    row(`Lighthouse ${page} (${path}): performance, ${of}`, String(median.performance), `≥ ${performance}`, checks[0]);
+    row(`  accessibility`, String(median.accessibility), `≥ ${BUDGET.lighthouse.accessibility}`, checks[1]);
+    row(`  best practices`, String(median.bestPractices), `≥ ${BUDGET.lighthouse.bestPractices}`, checks[2]);
+    row(`  largest contentful paint`, ms(median.lcpMs));
+    // What Lighthouse found, for a page that misses a budget (BENCH_LIGHTHOUSE_REPORTS=<folder> keeps the reports).
+    if (checks.includes(false)) {
+      const typical = all.find((run) => run.performance === median.performance) ?? all[0]!;
+      console.log(`Lighthouse on ${page} (the run of median performance):`);
+      for (const note of typical.notes) console.log(`  ${note}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const PARTS = ['welcome', 'lambdas', 'stack', 'lighthouse'];
 
 async function main() {
   const started = Date.now();
@@ -406,7 +459,7 @@ async function main() {
       void cleanup().then(() => setTimeout(() => process.exit(130), 3000).unref());
     });
   }
-  // `npm run bench -- stack` (or welcome, lambdas): only those parts.
+  // `npm run bench -- stack` (or welcome, lambdas, lighthouse): only those parts.
   const parts = process.argv.slice(2);
   const unknown = parts.filter((p) => !PARTS.includes(p));
   if (unknown.length) {
@@ -419,6 +472,7 @@ async function main() {
     if (wanted('welcome')) await measureWelcome();
     if (wanted('lambdas')) await measureBundles();
     if (wanted('stack')) await measureStack(onCleanup);
+    if (wanted('lighthouse')) await measureLighthouse(onCleanup);
   } catch (err) {
     failure = err;
   } finally {
