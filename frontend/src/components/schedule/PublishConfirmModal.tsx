@@ -48,6 +48,45 @@ function remedy(code: string | undefined, articleId: string): { to: string; labe
 }
 
 /**
+ * The failure with its remedy as a link, in one text: where the server's message already names the
+ * step ("Connect WordPress in Settings first"), those words become the link; otherwise the step
+ * follows as a sentence of its own. Appending it every time read the step twice.
+ */
+function FailureText({
+  text,
+  fix,
+  onFollow,
+}: {
+  text: string;
+  fix: { to: string; label: string } | null;
+  onFollow: () => void;
+}) {
+  if (!fix) return <>{text}</>;
+  const at = text.toLowerCase().indexOf(fix.label.toLowerCase());
+  if (at >= 0) {
+    const end = at + fix.label.length;
+    return (
+      <>
+        {text.slice(0, at)}
+        <Link to={fix.to} onClick={onFollow}>
+          {text.slice(at, end)}
+        </Link>
+        {text.slice(end)}
+      </>
+    );
+  }
+  return (
+    <>
+      {/[.!?]$/.test(text) ? text : `${text}.`}{' '}
+      <Link to={fix.to} onClick={onFollow}>
+        {fix.label}
+      </Link>
+      .
+    </>
+  );
+}
+
+/**
  * The publish-confirmation modal (docs/product.md, Schedule): "Publish to WordPress now?" or "Publish to
  * LinkedIn now?" with the article's title, then the platform's dedicated publish call. A failure is
  * shown here, where the person acted, and stays until they retry or close.
@@ -101,15 +140,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
       </p>
       {failure && (
         <div className="alert alert--error publish-confirm__error" role="alert">
-          {failure.text}
-          {fix && (
-            <>
-              {' '}
-              <Link to={fix.to} onClick={onClose}>
-                {fix.label}
-              </Link>
-            </>
-          )}
+          <FailureText text={failure.text} fix={fix} onFollow={onClose} />
         </div>
       )}
       <div className="modal__footer">
