@@ -43,6 +43,22 @@ async function snapPanel(panel: Locator, name: string) {
 /** A toast with this text (toasts stay 3 s on this screen). */
 const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text }).first().waitFor();
 
+/**
+ * What a normal session must not log (issue #15, console noise): console errors, and answers of 400 or
+ * more, which Chromium prints as console errors of their own.
+ */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400)
+      errors.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
+  return errors;
+}
+
 /** Opens the provider's popup with `click`, and waits until it has gone through the fake and closed itself. */
 async function throughPopup(page: Page, click: () => Promise<void>) {
   const popupEvent = page.waitForEvent('popup');
@@ -95,8 +111,12 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
+    const errors = collectErrors(page);
 
+    // A signed-out load: the session check answers without an error.
     await page.goto(app.url);
+    await page.getByRole('button', { name: 'Register', exact: true }).first().waitFor();
+    expect(errors).toEqual([]);
     await registerFirstAccount(page);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL(/\/settings$/);
@@ -150,6 +170,8 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     await gmail.getByLabel('Gmail Client Secret').fill(google.client.clientSecret);
     await gmail.getByRole('button', { name: 'Save Settings' }).click();
     await toast(page, 'Email settings saved successfully!');
+    // Saving sends no request expected to fail (the SMTP settings of old are only deleted when there are some).
+    expect(errors).toEqual([]);
     await expect.poll(() => gmail.getByLabel('Gmail Client Secret').getAttribute('placeholder')).toMatch(/^•+/);
     expect(await gmail.getByLabel('Gmail Client Secret').inputValue()).toBe('');
     await throughPopup(page, () => gmail.getByRole('button', { name: 'Authenticate with Google' }).click());
@@ -204,6 +226,7 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
       for (const secret of secrets) expect(body.includes(secret), `${url} answered with a secret`).toBe(false);
     }
     expect(apiBodies.some(({ url }) => url.includes('/api/email/settings'))).toBe(true);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
