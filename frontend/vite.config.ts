@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './vite-precompress';
+import { prerenderWelcome } from './vite-prerender';
 // A relative import: Vite bundles it into the config (the workspace package is TypeScript source).
 import { routes } from '../shared/src/api/routes.js';
 
@@ -25,7 +26,7 @@ export const apiRoutesDefine = {
 
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), prerenderWelcome(apiRoutesDefine), precompress()],
   define: apiRoutesDefine,
   build: {
     outDir: 'dist',

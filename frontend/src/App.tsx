@@ -60,13 +60,41 @@ function useSessionExpiry() {
   );
 }
 
-export default function App() {
+/**
+ * Whether this browser's last session was signed in, in localStorage for public/boot.js: it shows the
+ * welcome page prerendered into index.html only when not, so a signed-in user never sees it flash.
+ */
+export const SIGNED_IN_MARK = 'app-signed-in';
+
+function useSignedInMark(signedIn: boolean, isPending: boolean) {
+  useEffect(() => {
+    if (isPending) return;
+    try {
+      if (signedIn) window.localStorage.setItem(SIGNED_IN_MARK, '1');
+      else window.localStorage.removeItem(SIGNED_IN_MARK);
+    } catch {
+      // Storage unavailable (private mode): the welcome page is shown first, as to anyone signed out.
+    }
+  }, [signedIn, isPending]);
+}
+
+interface AppProps {
+  /**
+   * The welcome page prerendered into index.html is on screen (public/boot.js showed it): the app
+   * renders it too while the session check runs, taking its place without a blank frame.
+   */
+  welcomeShown?: boolean;
+}
+
+export default function App({ welcomeShown = false }: AppProps) {
   const { user, isPending } = useSession();
   useSessionExpiry();
   useRouteTitle();
+  useSignedInMark(Boolean(user), isPending);
 
-  // docs/product.md (Welcome): nothing is displayed while the session check is pending.
-  if (isPending) return null;
+  // docs/product.md (Welcome): nothing is displayed while the session check is pending, unless the
+  // prerendered welcome page is already on screen.
+  if (isPending && !welcomeShown) return null;
 
   if (!user) {
     return (

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Logo } from '../components/Logo';
-import { useTheme } from '../hooks/useTheme';
+import { useTheme, type EffectiveTheme } from '../hooks/useTheme';
 import type { AuthMode } from '../components/AuthModal';
 import '../styles/welcome.css';
 
@@ -24,20 +24,20 @@ const FEATURES = [
   },
 ];
 
-/** docs/product.md (Welcome): what signed-out visitors see, at any path. */
-export default function Welcome() {
-  const { theme } = useTheme();
-  const [mode, setMode] = useState<AuthMode>('login');
-  const [open, setOpen] = useState(false);
+interface WelcomeViewProps {
+  theme: EffectiveTheme;
+  onOpen: (mode: AuthMode) => void;
+  /** Starts loading the sign-in modal (on hover or focus of its buttons). */
+  onPrefetch: () => void;
+  /** The sign-in modal, when open. */
+  children?: ReactNode;
+}
 
-  const openModal = (next: AuthMode) => {
-    setMode(next);
-    setOpen(true);
-  };
-  const prefetch = () => {
-    void loadAuthModal();
-  };
-
+/**
+ * The page's markup, without state: rendered by Welcome below and, at build time, into index.html
+ * (src/prerender.tsx), so that its largest paint does not wait for the app's JavaScript.
+ */
+export function WelcomeView({ theme, onOpen, onPrefetch, children }: WelcomeViewProps) {
   return (
     <div className="welcome">
       <div className="welcome__glow" aria-hidden="true" />
@@ -56,18 +56,18 @@ export default function Welcome() {
             <button
               type="button"
               className="btn btn--primary btn--lg"
-              onClick={() => openModal('login')}
-              onPointerEnter={prefetch}
-              onFocus={prefetch}
+              onClick={() => onOpen('login')}
+              onPointerEnter={onPrefetch}
+              onFocus={onPrefetch}
             >
               Login
             </button>
             <button
               type="button"
               className="btn btn--secondary btn--lg"
-              onClick={() => openModal('register')}
-              onPointerEnter={prefetch}
-              onFocus={prefetch}
+              onClick={() => onOpen('register')}
+              onPointerEnter={onPrefetch}
+              onFocus={onPrefetch}
             >
               Register
             </button>
@@ -96,11 +96,32 @@ export default function Welcome() {
           </ul>
         </section>
       </main>
+      {children}
+    </div>
+  );
+}
+
+/** docs/product.md (Welcome): what signed-out visitors see, at any path. */
+export default function Welcome() {
+  const { theme } = useTheme();
+  const [mode, setMode] = useState<AuthMode>('login');
+  const [open, setOpen] = useState(false);
+
+  const openModal = (next: AuthMode) => {
+    setMode(next);
+    setOpen(true);
+  };
+  const prefetch = () => {
+    void loadAuthModal();
+  };
+
+  return (
+    <WelcomeView theme={theme} onOpen={openModal} onPrefetch={prefetch}>
       {open && (
         <Suspense fallback={null}>
           <AuthModal mode={mode} onModeChange={setMode} onClose={() => setOpen(false)} />
         </Suspense>
       )}
-    </div>
+    </WelcomeView>
   );
 }
