@@ -163,6 +163,9 @@ describe('AuthModal', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your account is awaiting admin approval.');
     expect(within(dialog).getByRole('button', { name: 'Login' })).toBeEnabled();
     expect(queryToast('Your account is awaiting admin approval.')).not.toBeInTheDocument();
+    // Changing a field makes the message stale: it goes.
+    await user.type(within(dialog).getByLabelText('Password'), '!');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
 
     reply = { status: 500, body: null };
     await user.click(within(dialog).getByRole('button', { name: 'Login' }));

@@ -210,6 +210,8 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
           className="auth-form"
           noValidate
           onSubmit={onSubmit}
+          // A failure of values the user has since changed is stale.
+          onChange={() => send.isError && send.reset()}
           aria-busy={busy || undefined}
         >
           {send.error && (
