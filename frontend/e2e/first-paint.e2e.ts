@@ -45,6 +45,8 @@ describe.skipIf(!hasBrowser)('the first paint (Chromium)', () => {
     await expect.poll(() => heading.isVisible()).toBe(true);
     // In the visitor's theme from the start (public/boot.js), not light first.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('[data-prerendered] .logo--dark').isVisible()).toBe(true);
+    expect(await page.locator('[data-prerendered] .logo--light').isVisible()).toBe(false);
 
     await release();
     await page.waitForURL(/\/welcome$/);

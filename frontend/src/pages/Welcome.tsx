@@ -25,7 +25,8 @@ const FEATURES = [
 ];
 
 interface WelcomeViewProps {
-  theme: EffectiveTheme;
+  /** `both`: the two variants of the logo, for index.html, where CSS shows the one of the theme. */
+  theme: EffectiveTheme | 'both';
   onOpen: (mode: AuthMode) => void;
   /** Starts loading the sign-in modal (on hover or focus of its buttons). */
   onPrefetch: () => void;
@@ -43,7 +44,14 @@ export function WelcomeView({ theme, onOpen, onPrefetch, children }: WelcomeView
       <div className="welcome__glow" aria-hidden="true" />
       <main className="welcome__main">
         <section className="welcome-card" aria-labelledby="welcome-title">
-          <Logo variant={theme} className="welcome-card__logo" />
+          {theme === 'both' ? (
+            <>
+              <Logo variant="light" className="welcome-card__logo" />
+              <Logo variant="dark" className="welcome-card__logo" />
+            </>
+          ) : (
+            <Logo variant={theme} className="welcome-card__logo" />
+          )}
           <p className="welcome-card__eyebrow">Content automation</p>
           <h1 id="welcome-title" className="welcome-card__title">
             Create, schedule and publish content across every channel
