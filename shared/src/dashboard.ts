@@ -106,38 +106,68 @@ export const DEMO_KEYWORDS = [
   { keyword: 'growth', count: 1 },
 ];
 
-/** Top keywords from keyword and tags: words longer than 2 characters, or "ai". Demo data when there are none. */
-export function topKeywords(
-  articles: DashboardArticle[],
-  limit = 5,
-): { keywords: { keyword: string; count: number }[]; demo: boolean } {
-  const counts = new Map<string, number>();
-  for (const a of articles) {
-    for (const source of [a.keyword, ...a.tags]) {
-      for (const word of (source ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-        if (word.length > 2 || word === 'ai') counts.set(word, (counts.get(word) ?? 0) + 1);
-      }
+/** The words of an article's keyword and tags that Top Keywords counts: longer than 2 characters, or "ai"; once per occurrence. */
+export function keywordWords(article: Pick<DashboardArticle, 'keyword' | 'tags'>): string[] {
+  const words: string[] = [];
+  for (const source of [article.keyword, ...article.tags]) {
+    for (const word of (source ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length > 2 || word === 'ai') words.push(word);
     }
   }
-  if (!counts.size) return { keywords: DEMO_KEYWORDS.slice(0, limit), demo: true };
-  const keywords = [...counts]
-    .map(([keyword, count]) => ({ keyword, count }))
-    .sort((x, y) => y.count - x.count || x.keyword.localeCompare(y.keyword))
-    .slice(0, limit);
-  return { keywords, demo: false };
+  return words;
 }
 
-/** The four Content Status statistics, each with its share of all articles. */
-export function contentStatus(articles: DashboardArticle[], now: Date = new Date()) {
-  const order: OverallStatus[] = ['published', 'scheduled', 'content-created', 'not-scheduled'];
-  const counts = new Map<OverallStatus, number>(order.map((s) => [s, 0]));
+export interface KeywordCount {
+  keyword: string;
+  count: number;
+}
+
+/** The `limit` most counted words (ties alphabetically), or demo data when there are none. */
+export function topOfCounts(
+  counts: Iterable<[string, number]>,
+  limit = 5,
+): { keywords: KeywordCount[]; demo: boolean } {
+  const keywords = [...counts].filter(([, count]) => count > 0).map(([keyword, count]) => ({ keyword, count }));
+  if (!keywords.length) return { keywords: DEMO_KEYWORDS.slice(0, limit), demo: true };
+  keywords.sort((x, y) => y.count - x.count || x.keyword.localeCompare(y.keyword));
+  return { keywords: keywords.slice(0, limit), demo: false };
+}
+
+/** Top keywords from keyword and tags: words longer than 2 characters, or "ai". Demo data when there are none. */
+export function topKeywords(articles: DashboardArticle[], limit = 5): { keywords: KeywordCount[]; demo: boolean } {
+  const counts = new Map<string, number>();
+  for (const a of articles) for (const word of keywordWords(a)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return topOfCounts(counts, limit);
+}
+
+export interface StatusCount {
+  status: OverallStatus;
+  count: number;
+  /** Share of all articles, rounded to a whole percent. */
+  percent: number;
+}
+
+const STATUS_ORDER: readonly OverallStatus[] = ['published', 'scheduled', 'content-created', 'not-scheduled'];
+
+/**
+ * The four statistics from the statuses of `articles` at `now`, plus `alsoPublished` articles known to be
+ * published everywhere without being listed (the dashboard's summary counts those: dashboard-summary.ts).
+ */
+export function statusCounts(articles: StatusInput[], now: Date, alsoPublished = 0): StatusCount[] {
+  const counts = new Map<OverallStatus, number>(STATUS_ORDER.map((s) => [s, 0]));
+  counts.set('published', alsoPublished);
   for (const a of articles) {
     const s = overallStatus(a, now);
     counts.set(s, counts.get(s)! + 1);
   }
-  const total = articles.length;
-  return order.map((status) => {
+  const total = articles.length + alsoPublished;
+  return STATUS_ORDER.map((status) => {
     const count = counts.get(status)!;
     return { status, count, percent: total ? Math.round((count / total) * 100) : 0 };
   });
+}
+
+/** The four Content Status statistics, each with its share of all articles. */
+export function contentStatus(articles: DashboardArticle[], now: Date = new Date()): StatusCount[] {
+  return statusCounts(articles, now);
 }

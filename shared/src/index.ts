@@ -6,6 +6,7 @@ export * from './settings.js';
 export * from './integrations.js';
 export * from './status.js';
 export * from './dashboard.js';
+export * from './dashboard-summary.js';
 export * from './sheets.js';
 export * from './text.js';
 export * from './markdown.js';

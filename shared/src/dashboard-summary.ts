@@ -1,0 +1,231 @@
+import type { Platform } from './articles.js';
+import {
+  isoWeek,
+  keywordWords,
+  lastIsoWeeks,
+  platformDistribution,
+  publishingTrends,
+  statusCounts,
+  topKeywords,
+  topOfCounts,
+  type DashboardArticle,
+  type KeywordCount,
+  type StatusCount,
+  type TrendPoint,
+} from './dashboard.js';
+
+/**
+ * The dashboard's four cards kept as sums over a user's articles, so that showing them does not read every
+ * article (docs/data-model.md, dashboard summary). Each article contributes a few counts; a write that changes
+ * an article adds contribution(new) − contribution(old). Status is not in it: it depends on the time of
+ * asking, so it is counted live over the articles not yet published everywhere, and every other article
+ * is published everywhere, whatever the time.
+ */
+export interface DashboardSummary {
+  /** All articles. */
+  articles: number;
+  /** Articles published on both platforms (the flags): those not in the unpublished list. */
+  fullyPublished: number;
+  /** Articles published per platform (Platform Distribution). */
+  published: Record<Platform, number>;
+  /** Occurrences of each word Top Keywords counts (keywordWords); no zero entries. */
+  keywords: Record<string, number>;
+  /**
+   * Per platform, publications by the 15-minute UTC interval of their lastPublished: key = start of the
+   * interval in ms since 1970 / SUMMARY_BUCKET_MS. Every UTC offset in use since 2000 is a multiple of
+   * 15 minutes, so a local midnight never falls inside an interval and the ISO weeks of any time zone are
+   * exact sums of them. No zero entries; intervals older than SUMMARY_BUCKET_RETENTION_MS are dropped.
+   */
+  buckets: Record<Platform, Record<string, number>>;
+}
+
+export const SUMMARY_BUCKET_MS = 15 * 60_000;
+
+/**
+ * Publishing Trends shows the last 4 ISO weeks of the user's zone, which start at most 28 days and a daylight
+ * saving hour before the time of asking. Six weeks leaves two for clocks that differ between servers.
+ */
+export const SUMMARY_BUCKET_RETENTION_MS = 42 * 86_400_000;
+
+const PLATFORM_FLAGS = {
+  blog: (a: DashboardArticle) => a.blog.publishedToWordPress,
+  linkedin: (a: DashboardArticle) => a.linkedin.publishedToLinkedIn,
+} as const satisfies Record<Platform, (a: DashboardArticle) => boolean>;
+
+export function emptySummary(): DashboardSummary {
+  return {
+    articles: 0,
+    fullyPublished: 0,
+    published: { blog: 0, linkedin: 0 },
+    keywords: {},
+    buckets: { blog: {}, linkedin: {} },
+  };
+}
+
+/** The interval key of an instant (see DashboardSummary.buckets). */
+export const bucketOf = (instant: string | Date): string =>
+  String(Math.floor(new Date(instant).getTime() / SUMMARY_BUCKET_MS));
+
+const countOf = (counts: Record<string, number>, key: string) => (Object.hasOwn(counts, key) ? counts[key]! : 0);
+
+function addCount(counts: Record<string, number>, key: string, n: number): void {
+  const next = countOf(counts, key) + n;
+  if (next === 0) delete counts[key];
+  else counts[key] = next;
+}
+
+/** What one article adds to its owner's summary (undefined: no article). */
+export function contribution(article: DashboardArticle | undefined): DashboardSummary {
+  const c = emptySummary();
+  if (!article) return c;
+  c.articles = 1;
+  for (const platform of ['blog', 'linkedin'] as const) {
+    if (!PLATFORM_FLAGS[platform](article)) continue;
+    c.published[platform] = 1;
+    // As publishingTrends: a publication without its time is in no week.
+    const at = article[platform].lastPublished;
+    if (at) addCount(c.buckets[platform], bucketOf(at), 1);
+  }
+  if (c.published.blog && c.published.linkedin) c.fullyPublished = 1;
+  for (const word of keywordWords(article)) addCount(c.keywords, word, 1);
+  return c;
+}
+
+/** Whether two articles contribute the same (then a write from one to the other leaves the summary). */
+export function sameContribution(a: DashboardArticle | undefined, b: DashboardArticle | undefined): boolean {
+  return JSON.stringify(contribution(a)) === JSON.stringify(contribution(b));
+}
+
+/** `summary` + sign × `delta`, in place. */
+function addInto(summary: DashboardSummary, delta: DashboardSummary, sign: 1 | -1): void {
+  summary.articles += sign * delta.articles;
+  summary.fullyPublished += sign * delta.fullyPublished;
+  for (const platform of ['blog', 'linkedin'] as const) {
+    summary.published[platform] += sign * delta.published[platform];
+    for (const [key, n] of Object.entries(delta.buckets[platform])) addCount(summary.buckets[platform], key, sign * n);
+  }
+  for (const [word, n] of Object.entries(delta.keywords)) addCount(summary.keywords, word, sign * n);
+}
+
+/**
+ * The summary after an article changed from `before` to `after` (undefined: created or deleted), at `now`:
+ * summary + contribution(after) − contribution(before), without the intervals too old to be shown. Dropping
+ * them after adding keeps every interval still shown exact (a later change to an old publication only
+ * touches dropped intervals), as long as the dashboard is asked at `now` or later.
+ */
+export function applyChange(
+  summary: DashboardSummary,
+  before: DashboardArticle | undefined,
+  after: DashboardArticle | undefined,
+  now: Date,
+): DashboardSummary {
+  const next = structuredClone(summary);
+  addInto(next, contribution(after), 1);
+  addInto(next, contribution(before), -1);
+  return pruneBuckets(next, now);
+}
+
+/** Drops the intervals that ended more than SUMMARY_BUCKET_RETENTION_MS before `now`, in place. */
+export function pruneBuckets(summary: DashboardSummary, now: Date): DashboardSummary {
+  const oldest = Math.floor((now.getTime() - SUMMARY_BUCKET_RETENTION_MS) / SUMMARY_BUCKET_MS);
+  for (const platform of ['blog', 'linkedin'] as const) {
+    for (const key of Object.keys(summary.buckets[platform])) {
+      if (Number(key) < oldest) delete summary.buckets[platform][key];
+    }
+  }
+  return summary;
+}
+
+/** The summary of a whole list of articles (the backfill, and what the maintained one must equal). */
+export function summaryOf(articles: Iterable<DashboardArticle>, now: Date): DashboardSummary {
+  const summary = emptySummary();
+  for (const article of articles) addInto(summary, contribution(article), 1);
+  return pruneBuckets(summary, now);
+}
+
+/** The four cards of the dashboard (docs/product.md, Dashboard) and the number of articles. */
+export interface DashboardCards {
+  trends: TrendPoint[];
+  distribution: ReturnType<typeof platformDistribution>;
+  keywords: { keywords: KeywordCount[]; demo: boolean };
+  status: StatusCount[];
+  total: number;
+}
+
+/** The cards counted over every article: what the dashboard showed from the full list, and the reference. */
+export function dashboardFromArticles(articles: DashboardArticle[], timeZone: string, now: Date): DashboardCards {
+  return {
+    trends: publishingTrends(articles, now, timeZone),
+    distribution: platformDistribution(articles),
+    keywords: topKeywords(articles),
+    status: statusCounts(articles, now),
+    total: articles.length,
+  };
+}
+
+/**
+ * The same cards from the summary and the articles not yet published everywhere (their statuses depend on
+ * `now`; every other article is published). Equal to dashboardFromArticles over all the articles.
+ */
+export function dashboardFromSummary(
+  summary: DashboardSummary,
+  unpublished: DashboardArticle[],
+  timeZone: string,
+  now: Date,
+): DashboardCards {
+  const weeks = lastIsoWeeks(now, timeZone);
+  const trends = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
+  const weekOfBucket = new Map<string, string>();
+  for (const platform of ['blog', 'linkedin'] as const) {
+    for (const [key, n] of Object.entries(summary.buckets[platform])) {
+      let week = weekOfBucket.get(key);
+      if (week === undefined) {
+        week = isoWeek(new Date(Number(key) * SUMMARY_BUCKET_MS), timeZone);
+        weekOfBucket.set(key, week);
+      }
+      const point = trends.get(week);
+      if (point) point[platform] += n;
+    }
+  }
+  const { blog, linkedin } = summary.published;
+  return {
+    trends: [...trends.values()],
+    distribution: {
+      bars: [
+        { platform: 'WordPress', count: blog },
+        { platform: 'LinkedIn', count: linkedin },
+      ],
+      total: blog + linkedin,
+    },
+    keywords: topOfCounts(Object.entries(summary.keywords)),
+    status: statusCounts(unpublished, now, summary.fullyPublished),
+    total: summary.articles,
+  };
+}
+
+/** An article whose last background run failed (drafting, an image, a scheduled e-mail). */
+export interface AttentionItem {
+  id: string;
+  title: string;
+  updatedAt: string;
+  lastError: { code: string; message: string };
+}
+
+/** How many articles the Needs attention card lists. */
+export const ATTENTION_SHOWN = 5;
+
+/** The articles with a lastError, newest change first: how many, and the first `shown`. */
+export function needsAttention(
+  articles: (DashboardArticle & { id: string; title: string; updatedAt: string })[],
+  shown = ATTENTION_SHOWN,
+): { count: number; articles: AttentionItem[] } {
+  const failed = articles
+    .filter((a) => a.lastError)
+    .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  return {
+    count: failed.length,
+    articles: failed
+      .slice(0, shown)
+      .map((a) => ({ id: a.id, title: a.title, updatedAt: a.updatedAt, lastError: a.lastError! })),
+  };
+}
