@@ -16,6 +16,25 @@ import {
 
 const hasBrowser = browserAvailable();
 
+// The user's zone in this journey: Tokyo, UTC+9 all year (no daylight saving).
+const TOKYO_MS = 9 * 60 * 60_000;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** "YYYY-MM-DD HH:mm" on Tokyo's clock. */
+function tokyoText(instant: number): string {
+  const t = new Date(instant + TOKYO_MS);
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}`;
+}
+/** The instant a "YYYY-MM-DD HH:mm" on Tokyo's clock stands for. */
+function tokyoInstant(text: string): number {
+  const [y, m, d, h, min] = text.split(/[- :]/).map(Number) as [number, number, number, number, number];
+  return Date.UTC(y, m - 1, d, h, min) - TOKYO_MS;
+}
+/** Today in Tokyo ("YYYY-MM-DD") and the minute of its day. */
+function tokyoNow(): [string, number] {
+  const text = tokyoText(Date.now());
+  return [text.slice(0, 10), Number(text.slice(11, 13)) * 60 + Number(text.slice(14, 16))];
+}
+
 /** The messages the local stack wrote into the outbox so far. */
 function outbox(app: RunningApp): ParsedMime[] {
   const dir = join(app.dataDir, 'outbox');
@@ -31,7 +50,8 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
 
   it('schedule both platforms "now" from the badge → approval e-mail → approve page → published to WordPress once', async () => {
     const { app, wp } = journey;
-    // The browser's clock is in Los Angeles; the user's own zone (Tokyo) is used for times shown back.
+    // The browser's clock is in Los Angeles; the picker and the times shown back are on the user's own
+    // zone's clock (Tokyo).
     const { context, page } = await registeredPage(journey, 'America/Los_Angeles', {
       ...ADA,
       password: 'engines',
@@ -58,37 +78,58 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await dialog.waitFor();
     const input = dialog.getByRole('textbox', { name: 'Date and time' });
 
-    // Default: one hour ahead on the browser's clock, on a 5-minute step.
+    // Default: one hour ahead on the user's clock (Tokyo, UTC+9 all year), not the browser's
+    // (Los Angeles), on a 5-minute step.
     const shown = await input.inputValue();
     expect(shown).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
-    const ahead = await page.evaluate((text) => {
-      const [d, t] = text.split(' ');
-      const [y, m, day] = d!.split('-').map(Number);
-      const [h, min] = t!.split(':').map(Number);
-      return new Date(y!, m! - 1, day!, h!, min!).getTime() - Date.now();
-    }, shown);
+    const ahead = tokyoInstant(shown) - Date.now();
     expect(ahead).toBeGreaterThan(55 * 60_000);
     expect(ahead).toBeLessThanOrEqual(65 * 60_000);
     expect(Number(shown.slice(-2)) % 5).toBe(0);
+    const hint = dialog.getByText(/^24-hour clock/);
+    expect(await hint.textContent()).toMatch(
+      /^24-hour clock, 5-minute steps, in your time zone \(Asia\/Tokyo\)\. Goes out .+ GMT\+9\.$/,
+    );
 
-    // The calendar with its 24-hour list in 5-minute steps.
+    // The calendar with its 24-hour list in 5-minute steps; today's past slots (on Tokyo's clock) are disabled.
     await input.click();
     const timeList = dialog.locator('.react-datepicker__time-list-item');
     await timeList.first().waitFor();
     expect(await timeList.count()).toBe(288);
     expect(await timeList.nth(13 * 12 + 7).textContent()).toBe('13:35');
+    const disabled = await dialog.locator('.react-datepicker__time-list-item[aria-disabled="true"]').count();
+    const [today, minuteOfDay] = tokyoNow();
+    // The list is of the shown day: today's slots before the minute under way are past (none on tomorrow's).
+    const expected = shown.startsWith(today) ? Math.ceil(minuteOfDay / 5) : 0;
+    expect([expected, expected + 1]).toContain(disabled); // the minute may turn meanwhile
     await page.waitForTimeout(250); // the modal's entrance animation
     await snap(page, '30-schedule-modal');
 
-    // "Now": the current minute on the browser's clock (already under way, so clamped to now).
-    const nowText = await page.evaluate(() => {
-      const d = new Date();
-      const p = (n: number) => String(n).padStart(2, '0');
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+    // Text the picker cannot read stays as typed, is refused under the field, and nothing is sent.
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && /\/schedule$/.test(r.url())) puts.push(r.postData() ?? '');
     });
+    await input.fill('tomorrow');
+    await dialog.getByText(/^24-hour clock/).click(); // leave the field: the picker closes
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.getByText('Please select a valid date and time.').waitFor();
+    expect(await input.inputValue()).toBe('tomorrow');
+    await snap(page, '30b-schedule-invalid');
+    // A past time (two minutes ago on Tokyo's clock) is refused too: nothing is moved to now.
+    const past = tokyoText(Date.now() - 2 * 60_000);
+    await input.fill(past);
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.getByText('Please choose a future date and time.').waitFor();
+    expect(await input.inputValue()).toBe(past);
+    expect(puts).toEqual([]);
+
+    // "Now": the current minute on the user's clock (already under way, still "now"; the server takes it as
+    // now). Not in a minute's last seconds, so that it is still under way when Schedule is pressed.
+    while (new Date().getSeconds() > 45) await page.waitForTimeout(1000);
+    const nowText = tokyoText(Date.now());
     await input.fill(nowText);
-    await input.press('Enter');
-    await dialog.getByText(/24-hour clock/).click(); // leave the field: the picker closes
+    await dialog.getByText(/^24-hour clock/).click(); // leave the field
     expect(await input.inputValue()).toBe(nowText);
     await snap(page, '31-schedule-now');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
@@ -104,6 +145,11 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await badge.waitFor();
     await snap(page, '32-scheduled');
 
+    // What was sent is the time the field showed, read on Tokyo's clock.
+    expect(puts.map((body) => JSON.parse(body).datetime)).toEqual([
+      new Date(tokyoInstant(nowText)).toISOString(),
+      new Date(tokyoInstant(nowText)).toISOString(),
+    ]);
     const article = (await callApi(page, `/api/articles/${id}`)).json.article;
     expect(article.scheduled.blog).toBeTruthy();
     // "Now" is the server's now for each of the two calls.
@@ -183,6 +229,19 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await dark.locator('.react-datepicker__time-list-item').first().waitFor();
     await page.waitForTimeout(250);
     await snap(page, '38-schedule-modal-dark');
+    // On a phone (390×844): the calendar and the time list side by side, within the dialog.
+    // The time list is scrolled to where today's past (disabled) slots end, to show both kinds.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dark.locator('.react-datepicker__time-list').evaluate((list) => {
+      const past = list.querySelectorAll<HTMLElement>('[aria-disabled="true"]');
+      const last = past[past.length - 1];
+      if (last) list.scrollTop = last.offsetTop - list.clientHeight / 2;
+    });
+    await page.waitForTimeout(250);
+    await snap(page, '38b-schedule-modal-dark-phone');
+    const picker = (await dark.locator('.react-datepicker').boundingBox())!;
+    expect(picker.x).toBeGreaterThanOrEqual(0);
+    expect(picker.x + picker.width).toBeLessThanOrEqual(390);
     await page.keyboard.press('Escape');
     await dark.locator('.react-datepicker').waitFor({ state: 'detached' });
     expect(await dark.isVisible()).toBe(true);

@@ -1,157 +1,285 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  clampToNow,
   defaultScheduleTime,
-  parseLocalInput,
+  formatWallClock,
+  fromPickerDate,
+  isSelectableSlot,
+  parseWallClock,
+  pickerNow,
+  pickerToday,
   roundUpToStep,
-  startOfToday,
-  toLocalInput,
+  scheduleFieldText,
+  slotFilter,
+  toPickerDate,
   validateScheduleInput,
+  wallClockExists,
+  wallClockOf,
+  wallClockToInstant,
+  type WallClock,
 } from './schedulePicker';
 
-// The test process runs in the zone of the machine; local dates are built with the local constructor
-// so every expectation holds in any zone.
-const local = (y: number, m: number, d: number, h = 0, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s);
+// Instants are written in UTC and wall clocks as fields. The browser's zone is set with vi.stubEnv('TZ', …)
+// (Node applies it at once): UTC unless a test says otherwise, so that the picker's Dates (browser-local)
+// can stand for any wall clock; the zone arithmetic is checked under several browser zones.
+const at = (iso: string) => new Date(iso);
+const wall = (text: string): WallClock => {
+  const parsed = parseWallClock(text);
+  if (!parsed) throw new Error(`not a wall clock: ${text}`);
+  return parsed;
+};
+/** Browser zones the zone arithmetic must not depend on: none, one with its own DST, two far away. */
+const BROWSER_ZONES = [
+  'UTC',
+  'Europe/Paris',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Asia/Kolkata',
+  'Pacific/Kiritimati',
+];
+
+beforeEach(() => {
+  vi.stubEnv('TZ', 'UTC');
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe('roundUpToStep', () => {
   it('rounds up to the next 5 minutes, drops seconds, and keeps an exact step', () => {
-    expect(roundUpToStep(local(2025, 3, 4, 10, 1), 5)).toEqual(local(2025, 3, 4, 10, 5));
-    expect(roundUpToStep(local(2025, 3, 4, 10, 4, 59), 5)).toEqual(local(2025, 3, 4, 10, 5));
-    expect(roundUpToStep(local(2025, 3, 4, 10, 5), 5)).toEqual(local(2025, 3, 4, 10, 5));
-    expect(roundUpToStep(local(2025, 3, 4, 10, 5, 1), 5)).toEqual(local(2025, 3, 4, 10, 10));
-    expect(roundUpToStep(new Date(local(2025, 3, 4, 10, 5).getTime() + 1), 5)).toEqual(local(2025, 3, 4, 10, 10));
+    expect(roundUpToStep(at('2025-03-04T10:01:00Z'), 5)).toEqual(at('2025-03-04T10:05:00Z'));
+    expect(roundUpToStep(at('2025-03-04T10:04:59Z'), 5)).toEqual(at('2025-03-04T10:05:00Z'));
+    expect(roundUpToStep(at('2025-03-04T10:05:00Z'), 5)).toEqual(at('2025-03-04T10:05:00Z'));
+    expect(roundUpToStep(at('2025-03-04T10:05:01Z'), 5)).toEqual(at('2025-03-04T10:10:00Z'));
+    expect(roundUpToStep(at('2025-03-04T10:05:00.001Z'), 5)).toEqual(at('2025-03-04T10:10:00Z'));
   });
 
   it('rolls over the hour, the day, the month and the year', () => {
-    expect(roundUpToStep(local(2025, 3, 4, 10, 57), 5)).toEqual(local(2025, 3, 4, 11, 0));
-    expect(roundUpToStep(local(2025, 3, 4, 23, 58), 5)).toEqual(local(2025, 3, 5, 0, 0));
-    expect(roundUpToStep(local(2025, 2, 28, 23, 56), 5)).toEqual(local(2025, 3, 1, 0, 0));
-    expect(roundUpToStep(local(2025, 12, 31, 23, 59, 30), 5)).toEqual(local(2026, 1, 1, 0, 0));
-  });
-
-  it('always lands on a local minute that is a multiple of 5', () => {
-    for (let minute = 0; minute < 24 * 60; minute += 7) {
-      const rounded = roundUpToStep(new Date(local(2025, 6, 15).getTime() + minute * 60_000 + 1234), 5);
-      expect(rounded.getMinutes() % 5).toBe(0);
-      expect(rounded.getSeconds()).toBe(0);
-      expect(rounded.getMilliseconds()).toBe(0);
-    }
+    expect(roundUpToStep(at('2025-03-04T10:57:00Z'), 5)).toEqual(at('2025-03-04T11:00:00Z'));
+    expect(roundUpToStep(at('2025-03-04T23:58:00Z'), 5)).toEqual(at('2025-03-05T00:00:00Z'));
+    expect(roundUpToStep(at('2025-02-28T23:56:00Z'), 5)).toEqual(at('2025-03-01T00:00:00Z'));
+    expect(roundUpToStep(at('2025-12-31T23:59:30Z'), 5)).toEqual(at('2026-01-01T00:00:00Z'));
   });
 });
 
 describe('defaultScheduleTime', () => {
   it('is one hour from now, rounded up to the next 5 minutes', () => {
-    expect(defaultScheduleTime(local(2025, 3, 4, 10, 0))).toEqual(local(2025, 3, 4, 11, 0));
-    expect(defaultScheduleTime(local(2025, 3, 4, 10, 2, 30))).toEqual(local(2025, 3, 4, 11, 5));
-    expect(defaultScheduleTime(local(2025, 3, 4, 10, 56))).toEqual(local(2025, 3, 4, 12, 0));
+    expect(defaultScheduleTime(at('2025-03-04T10:00:00Z'))).toEqual(at('2025-03-04T11:00:00Z'));
+    expect(defaultScheduleTime(at('2025-03-04T10:02:30Z'))).toEqual(at('2025-03-04T11:05:00Z'));
+    expect(defaultScheduleTime(at('2025-03-04T10:56:00Z'))).toEqual(at('2025-03-04T12:00:00Z'));
+    expect(defaultScheduleTime(at('2025-12-31T23:58:00Z'))).toEqual(at('2026-01-01T01:00:00Z'));
   });
 
-  it('rolls over into the next day, month and year', () => {
-    expect(defaultScheduleTime(local(2025, 3, 4, 23, 3))).toEqual(local(2025, 3, 5, 0, 5));
-    expect(defaultScheduleTime(local(2025, 4, 30, 23, 30))).toEqual(local(2025, 5, 1, 0, 30));
-    expect(defaultScheduleTime(local(2025, 12, 31, 23, 58))).toEqual(local(2026, 1, 1, 1, 0));
+  it("lands on a 5-minute step of the user's clock, whatever the zone's offset", () => {
+    const now = at('2030-03-04T10:07:42Z');
+    expect(scheduleFieldText(defaultScheduleTime(now), 'Asia/Kolkata')).toBe('2030-03-04 16:40'); // +05:30
+    expect(scheduleFieldText(defaultScheduleTime(now), 'Asia/Kathmandu')).toBe('2030-03-04 16:55'); // +05:45
+    expect(scheduleFieldText(defaultScheduleTime(now), 'America/New_York')).toBe('2030-03-04 06:10');
+    expect(scheduleFieldText(defaultScheduleTime(now), 'Pacific/Kiritimati')).toBe('2030-03-05 01:10'); // +14
   });
 
-  it('is one real hour ahead across a daylight-saving change (DST-safe)', () => {
-    // Whatever the zone, the answer is 60 to 65 minutes of real time later and on a 5-minute step.
-    for (const now of [
-      local(2025, 3, 30, 1, 58),
-      local(2025, 3, 9, 1, 31),
-      local(2025, 10, 26, 1, 59),
-      local(2025, 11, 2, 1, 2),
-    ]) {
-      const at = defaultScheduleTime(now);
-      const ahead = at.getTime() - now.getTime();
-      expect(ahead).toBeGreaterThanOrEqual(60 * 60_000);
-      expect(ahead).toBeLessThan(65 * 60_000);
-      expect(at.getMinutes() % 5).toBe(0);
-    }
+  it('is one real hour ahead across a daylight-saving change', () => {
+    // 01:31 EST on the night New York's clocks go forward: an hour later is 03:31 EDT, rounded to 03:35.
+    const now = at('2026-03-08T06:31:00Z');
+    expect(scheduleFieldText(now, 'America/New_York')).toBe('2026-03-08 01:31');
+    expect(scheduleFieldText(defaultScheduleTime(now), 'America/New_York')).toBe('2026-03-08 03:35');
+    // 01:02 EDT on the night they go back: an hour later is 01:05 EST (the second 01:05).
+    const back = at('2026-11-01T05:02:00Z');
+    expect(defaultScheduleTime(back)).toEqual(at('2026-11-01T06:05:00Z'));
+    expect(scheduleFieldText(defaultScheduleTime(back), 'America/New_York')).toBe('2026-11-01 01:05');
   });
 });
 
-describe('clampToNow', () => {
-  const now = local(2025, 3, 4, 10, 7, 42);
-
-  it('turns a time earlier than now into now', () => {
-    expect(clampToNow(local(2025, 3, 4, 10, 5), now)).toEqual(now);
-    expect(clampToNow(local(2025, 3, 4, 9, 0), now)).toEqual(now);
-    expect(clampToNow(local(2024, 12, 31, 23, 55), now)).toEqual(now);
+describe('parseWallClock / formatWallClock', () => {
+  it('reads the field\'s "YYYY-MM-DD HH:mm" (and the SPEC\'s YYYY-MM-DDTHH:mm) and writes it back', () => {
+    expect(parseWallClock('2025-03-04 09:05')).toEqual({ year: 2025, month: 3, day: 4, hour: 9, minute: 5 });
+    expect(parseWallClock('2025-03-04T09:05')).toEqual({ year: 2025, month: 3, day: 4, hour: 9, minute: 5 });
+    expect(parseWallClock(' 2025-12-31 23:55 ')).toEqual({ year: 2025, month: 12, day: 31, hour: 23, minute: 55 });
+    expect(parseWallClock('2024-02-29 12:00')).toEqual({ year: 2024, month: 2, day: 29, hour: 12, minute: 0 });
+    expect(formatWallClock({ year: 2026, month: 1, day: 1, hour: 0, minute: 0 })).toBe('2026-01-01 00:00');
+    expect(formatWallClock(wall('2025-07-14 18:45'))).toBe('2025-07-14 18:45');
   });
 
-  it('keeps now and later times as they are', () => {
-    expect(clampToNow(now, now)).toEqual(now);
-    expect(clampToNow(local(2025, 3, 4, 10, 10), now)).toEqual(local(2025, 3, 4, 10, 10));
-    expect(clampToNow(local(2026, 1, 1, 0, 0), now)).toEqual(local(2026, 1, 1, 0, 0));
-  });
-
-  it("returns a copy, not the caller's now", () => {
-    const clamped = clampToNow(local(2025, 1, 1), now);
-    expect(clamped).not.toBe(now);
-  });
-});
-
-describe('startOfToday', () => {
-  it('is local midnight of the same day', () => {
-    expect(startOfToday(local(2025, 3, 4, 23, 59, 59))).toEqual(local(2025, 3, 4));
-    expect(startOfToday(local(2025, 1, 1, 0, 0))).toEqual(local(2025, 1, 1));
-  });
-});
-
-describe('toLocalInput / parseLocalInput', () => {
-  it('formats YYYY-MM-DDTHH:mm on the local clock, 24-hour, zero-padded', () => {
-    expect(toLocalInput(local(2025, 3, 4, 9, 5))).toBe('2025-03-04T09:05');
-    expect(toLocalInput(local(2025, 12, 31, 23, 55, 59))).toBe('2025-12-31T23:55');
-    expect(toLocalInput(local(2026, 1, 1, 0, 0))).toBe('2026-01-01T00:00');
-  });
-
-  it('reads back what it writes', () => {
-    const date = local(2025, 7, 14, 18, 45);
-    expect(parseLocalInput(toLocalInput(date))).toEqual(date);
-  });
-
-  it('refuses other shapes and dates that do not exist', () => {
+  it('refuses other shapes, half-typed values and dates or times that do not exist', () => {
     for (const bad of [
+      null,
+      undefined,
       '',
-      '2025-03-04',
-      '2025-03-04 10:05',
-      '2025-3-4T10:05',
-      '2025-03-04T10:05:00',
-      '2025-03-04T24:00',
-      '2025-03-04T10:60',
-      '2025-02-30T10:00',
-      '2025-13-01T10:00',
-      '2025-00-10T10:00',
       'tomorrow',
+      '2026-13-45 99:99',
+      '2025-03-04',
+      '2025-03-04 1',
+      '2025-03-04 10:0',
+      '2025-3-4 10:05',
+      '2025-03-04 10:05:00',
+      '04/03/2025 10:05',
+      '2025-03-04 24:00',
+      '2025-03-04 10:60',
+      '2025-02-29 10:00',
+      '2025-02-30 10:00',
+      '2025-04-31 10:00',
+      '2025-13-01 10:00',
+      '2025-00-10 10:00',
+      '2025-01-00 10:00',
     ]) {
-      expect(parseLocalInput(bad), bad).toBeNull();
+      expect(parseWallClock(bad), String(bad)).toBeNull();
     }
-    expect(parseLocalInput('2024-02-29T12:00')).toEqual(local(2024, 2, 29, 12, 0));
+  });
+});
+
+describe('wallClockOf / wallClockToInstant', () => {
+  it("converts between an instant and the user's clock", () => {
+    const instant = at('2030-03-04T10:07:42Z');
+    expect(scheduleFieldText(instant, 'Asia/Kolkata')).toBe('2030-03-04 15:37');
+    expect(scheduleFieldText(instant, 'America/Los_Angeles')).toBe('2030-03-04 02:07');
+    expect(scheduleFieldText(instant, 'Asia/Tokyo')).toBe('2030-03-04 19:07');
+    expect(wallClockToInstant(wall('2030-03-04 16:40'), 'Asia/Kolkata')).toEqual(at('2030-03-04T11:10:00Z'));
+    expect(wallClockToInstant(wall('2030-07-01 09:00'), 'Europe/Paris')).toEqual(at('2030-07-01T07:00:00Z'));
+    expect(wallClockToInstant(wall('2030-01-01 09:00'), 'Europe/Paris')).toEqual(at('2030-01-01T08:00:00Z'));
+  });
+
+  it("does not depend on the browser's own zone", () => {
+    for (const browser of BROWSER_ZONES) {
+      vi.stubEnv('TZ', browser);
+      expect(wallClockToInstant(wall('2026-03-29 02:30'), 'Asia/Kolkata'), browser).toEqual(at('2026-03-28T21:00:00Z'));
+      expect(wallClockToInstant(wall('2026-03-08 02:30'), 'Europe/Paris'), browser).toEqual(at('2026-03-08T01:30:00Z'));
+      expect(wallClockOf(at('2026-03-29T01:30:00Z'), 'America/New_York'), browser).toEqual(wall('2026-03-28 21:30'));
+    }
+  });
+
+  it('moves a time skipped by a daylight-saving change forward (New York, 2026-03-08 02:00-02:59 do not exist)', () => {
+    const ny = 'America/New_York';
+    for (const browser of BROWSER_ZONES) {
+      vi.stubEnv('TZ', browser);
+      expect(wallClockToInstant(wall('2026-03-08 01:59'), ny), browser).toEqual(at('2026-03-08T06:59:00Z')); // EST
+      expect(wallClockToInstant(wall('2026-03-08 02:00'), ny), browser).toEqual(at('2026-03-08T07:00:00Z')); // 03:00 EDT
+      expect(wallClockToInstant(wall('2026-03-08 02:30'), ny), browser).toEqual(at('2026-03-08T07:30:00Z')); // 03:30 EDT
+      expect(wallClockToInstant(wall('2026-03-08 03:00'), ny), browser).toEqual(at('2026-03-08T07:00:00Z'));
+      expect(scheduleFieldText(wallClockToInstant(wall('2026-03-08 02:30'), ny), ny)).toBe('2026-03-08 03:30');
+    }
+    // Paris goes forward at 02:00 too (UTC+1 → UTC+2).
+    expect(wallClockToInstant(wall('2026-03-29 02:30'), 'Europe/Paris')).toEqual(at('2026-03-29T01:30:00Z'));
+    expect(wallClockExists(wall('2026-03-08 02:30'), ny)).toBe(false);
+    expect(wallClockExists(wall('2026-03-08 03:30'), ny)).toBe(true);
+    expect(wallClockExists(wall('2026-03-08 02:30'), 'Asia/Kolkata')).toBe(true);
+  });
+
+  it('takes the first of a time shown twice (New York, 2026-11-01 01:30 EDT, then 01:30 EST)', () => {
+    const ny = 'America/New_York';
+    for (const browser of BROWSER_ZONES) {
+      vi.stubEnv('TZ', browser);
+      expect(wallClockToInstant(wall('2026-11-01 00:59'), ny), browser).toEqual(at('2026-11-01T04:59:00Z'));
+      expect(wallClockToInstant(wall('2026-11-01 01:30'), ny), browser).toEqual(at('2026-11-01T05:30:00Z'));
+      expect(wallClockToInstant(wall('2026-11-01 02:00'), ny), browser).toEqual(at('2026-11-01T07:00:00Z'));
+      expect(wallClockExists(wall('2026-11-01 01:30'), ny), browser).toBe(true);
+    }
+    // Paris goes back at 03:00 (UTC+2 → UTC+1): 02:30 CEST first.
+    expect(wallClockToInstant(wall('2026-10-25 02:30'), 'Europe/Paris')).toEqual(at('2026-10-25T00:30:00Z'));
+  });
+});
+
+describe("the picker's Dates", () => {
+  it("carry the user's wall clock in their browser-local fields", () => {
+    vi.stubEnv('TZ', 'America/Los_Angeles');
+    const now = at('2030-03-04T20:00:00Z'); // 12:00 in Los Angeles, 05:00 the next day in Tokyo
+    const date = pickerNow(now, 'Asia/Tokyo');
+    expect(fromPickerDate(date)).toEqual(wall('2030-03-05 05:00'));
+    expect(pickerToday(now, 'Asia/Tokyo')).toEqual(new Date(2030, 2, 5));
+    expect(pickerToday(now, 'America/Los_Angeles')).toEqual(new Date(2030, 2, 4));
+    expect(fromPickerDate(toPickerDate(wall('2030-12-31 23:55')))).toEqual(wall('2030-12-31 23:55'));
+  });
+});
+
+describe('isSelectableSlot', () => {
+  const zone = 'Asia/Kolkata';
+  const slot = (text: string) => toPickerDate(wall(text));
+
+  it("disables the slots of today that have passed on the user's clock; the minute under way still counts", () => {
+    const now = at('2030-03-04T10:07:42Z'); // 15:37:42 in Kolkata
+    expect(isSelectableSlot(slot('2030-03-04 00:00'), now, zone)).toBe(false);
+    expect(isSelectableSlot(slot('2030-03-04 15:35'), now, zone)).toBe(false);
+    expect(isSelectableSlot(slot('2030-03-04 15:40'), now, zone)).toBe(true);
+    expect(isSelectableSlot(slot('2030-03-05 00:00'), now, zone)).toBe(true);
+    expect(isSelectableSlot(slot('2030-03-04 15:35'), at('2030-03-04T10:05:30Z'), zone)).toBe(true);
+  });
+
+  it('disables the slots a daylight-saving change skips', () => {
+    const now = at('2026-03-01T00:00:00Z');
+    expect(isSelectableSlot(slot('2026-03-08 01:55'), now, 'America/New_York')).toBe(true);
+    expect(isSelectableSlot(slot('2026-03-08 02:30'), now, 'America/New_York')).toBe(false);
+    expect(isSelectableSlot(slot('2026-03-08 03:00'), now, 'America/New_York')).toBe(true);
+  });
+});
+
+describe('slotFilter', () => {
+  it('agrees with isSelectableSlot on every slot, on plain days and on days the offset changes', () => {
+    const cases: [zone: string, day: string, now: string][] = [
+      ['Asia/Kolkata', '2030-03-04', '2030-03-04T10:07:42Z'],
+      ['Asia/Kolkata', '2030-03-05', '2030-03-04T10:07:42Z'],
+      ['America/New_York', '2026-03-08', '2026-03-08T05:00:00Z'], // 00:00 EST; 02:00-02:55 skipped
+      ['America/New_York', '2026-11-01', '2026-11-01T05:32:00Z'], // 01:32 EDT; 01:00-01:55 twice
+      ['Europe/Paris', '2026-03-29', '2026-03-28T12:00:00Z'],
+      ['Pacific/Kiritimati', '2030-03-05', '2030-03-04T10:07:42Z'],
+    ];
+    for (const [zone, day, nowIso] of cases) {
+      const now = at(nowIso);
+      const filter = slotFilter(now, zone);
+      for (let minute = 0; minute < 24 * 60; minute += 5) {
+        const slot = toPickerDate({ ...wall(`${day} 00:00`), hour: Math.floor(minute / 60), minute: minute % 60 });
+        expect(filter(slot), `${zone} ${day} ${minute}`).toBe(isSelectableSlot(slot, now, zone));
+      }
+    }
+    const ny = slotFilter(at('2026-03-08T05:00:00Z'), 'America/New_York');
+    expect(ny(toPickerDate(wall('2026-03-08 02:30')))).toBe(false);
+    expect(ny(toPickerDate(wall('2026-03-08 03:30')))).toBe(true);
   });
 });
 
 describe('validateScheduleInput', () => {
-  const now = local(2025, 3, 4, 10, 7, 42);
+  const now = at('2030-03-04T10:07:42Z'); // 15:37:42 in Kolkata
+  const zone = 'Asia/Kolkata';
 
-  it('"Please select a valid date and time." unless it matches YYYY-MM-DDTHH:mm', () => {
-    for (const bad of [null, undefined, '', '04/03/2025 10:05', '2025-03-04 10:05', '2025-02-30T10:00']) {
-      expect(validateScheduleInput(bad, now)).toEqual({ ok: false, message: 'Please select a valid date and time.' });
+  it('"Please select a valid date and time." unless it reads as YYYY-MM-DD HH:mm', () => {
+    for (const bad of [null, undefined, '', 'tomorrow', '2026-13-45 99:99', '2030-03-0', '04/03/2030 10:05']) {
+      expect(validateScheduleInput(bad, now, zone)).toEqual({
+        ok: false,
+        message: 'Please select a valid date and time.',
+      });
     }
   });
 
-  it('"Please choose a future date and time." for a past minute', () => {
-    expect(validateScheduleInput('2025-03-04T10:06', now)).toEqual({
-      ok: false,
-      message: 'Please choose a future date and time.',
+  it('"Please choose a future date and time." for a past minute on the user\'s clock', () => {
+    for (const past of ['2030-03-04 15:36', '2030-03-04 10:07', '2030-03-03 23:55']) {
+      expect(validateScheduleInput(past, now, zone), past).toEqual({
+        ok: false,
+        message: 'Please choose a future date and time.',
+      });
+    }
+  });
+
+  it("accepts the current minute and any later time, and gives the instant in the user's zone", () => {
+    expect(validateScheduleInput('2030-03-04 15:37', now, zone)).toEqual({
+      ok: true,
+      date: at('2030-03-04T10:07:00Z'),
+      text: '2030-03-04 15:37',
     });
-    expect(validateScheduleInput('2025-03-03T23:55', now)).toEqual({
-      ok: false,
-      message: 'Please choose a future date and time.',
+    expect(validateScheduleInput('2030-03-04T16:40', now, zone)).toEqual({
+      ok: true,
+      date: at('2030-03-04T11:10:00Z'),
+      text: '2030-03-04 16:40',
+    });
+    // The same text means another instant in another zone.
+    expect(validateScheduleInput('2030-03-04 16:40', now, 'America/New_York')).toMatchObject({
+      ok: true,
+      date: at('2030-03-04T21:40:00Z'),
     });
   });
 
-  it('accepts the current minute (a past pick clamped to now) and any later time', () => {
-    expect(validateScheduleInput('2025-03-04T10:07', now)).toEqual({ ok: true, date: local(2025, 3, 4, 10, 7) });
-    expect(validateScheduleInput('2025-03-04T10:10', now)).toEqual({ ok: true, date: local(2025, 3, 4, 10, 10) });
-    expect(validateScheduleInput('2026-01-01T00:00', now)).toEqual({ ok: true, date: local(2026, 1, 1, 0, 0) });
+  it('moves a skipped time forward, in the instant and in the text', () => {
+    expect(validateScheduleInput('2026-03-08 02:30', at('2026-03-01T00:00:00Z'), 'America/New_York')).toEqual({
+      ok: true,
+      date: at('2026-03-08T07:30:00Z'),
+      text: '2026-03-08 03:30',
+    });
   });
 });

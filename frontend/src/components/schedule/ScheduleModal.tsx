@@ -4,21 +4,28 @@ import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useController } from 'react-hook-form';
 import * as z from 'zod';
-import { ScheduleSchema, defaultTimeZone, type Article, type Platform, type ScheduleInput } from '@app/shared';
+import { ScheduleSchema, type Article, type Platform, type ScheduleInput } from '@app/shared';
 import type { ScheduleAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
 import {
+  SCHEDULE_FIELD_FORMAT,
   SCHEDULE_MINUTE_STEP,
-  clampToNow,
   defaultScheduleTime,
-  startOfToday,
-  toLocalInput,
+  formatWallClock,
+  fromPickerDate,
+  parseWallClock,
+  pickerNow,
+  pickerToday,
+  scheduleFieldText,
+  slotFilter,
+  toPickerDate,
   validateScheduleInput,
+  wallClockToInstant,
 } from '../../lib/schedulePicker';
 import { useZodForm } from '../../lib/form';
 import { toast } from '../../lib/toast';
-import { formatDateTime } from '../../lib/userTime';
+import { formatDateTime, resolveUserTimeZone } from '../../lib/userTime';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
@@ -29,7 +36,7 @@ export interface ScheduleModalProps {
   article: Article;
   /** The unpublished platforms from the card's badge, one from a platform row's Schedule button. */
   platforms: Platform[];
-  /** The user's time zone, for the times shown back (the picker itself uses the browser's clock). */
+  /** The user's time zone: the picker's days and times, and the times shown back, are on its clock. */
   timeZone: string;
   onClose: () => void;
   /** The clock, for tests. */
@@ -42,24 +49,40 @@ const systemNow = () => new Date();
 const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
 
 /**
- * The picked time, checked as docs/product.md (Schedule) says at `moment`, becomes the ISO time sent: the
- * value may be the minute already under way, which is sent as "now" (the server takes it as now).
+ * The field's text, checked as docs/product.md (Schedule) says at `moment`, becomes the ISO time sent: the
+ * wall-clock time it reads in the user's zone. It may be the minute already under way (the server takes
+ * it as now); nothing is clamped or kept from an earlier pick.
  */
-const pickedTimeSchema = (moment: Date) =>
-  z.object({ when: z.date().nullable() }).transform(({ when }, ctx) => {
-    const check = validateScheduleInput(when ? toLocalInput(when) : '', moment);
-    if (check.ok && when) return { datetime: clampToNow(when, moment).toISOString() };
-    ctx.addIssue({ code: 'custom', path: ['when'], message: check.ok ? ScheduleMessages.invalidData : check.message });
+const pickedTimeSchema = (moment: Date, timeZone: string) =>
+  z.object({ when: z.string() }).transform(({ when }, ctx) => {
+    const check = validateScheduleInput(when, moment, timeZone);
+    if (check.ok) return { datetime: check.date.toISOString(), text: check.text };
+    ctx.addIssue({ code: 'custom', path: ['when'], message: check.message });
     return z.NEVER;
   });
 
+/** Whether a picker callback comes from typing in the field (its text is taken as typed, not as parsed). */
+const fromTyping = (event: { target?: EventTarget | null; type?: string } | undefined) =>
+  event?.target instanceof HTMLInputElement && event.type === 'change';
+
 /**
- * The schedule modal (docs/product.md, Schedule): a date-time picker with a 24-hour clock and 5-minute
- * steps, one hour ahead by default, where a time earlier than now becomes now. Submitting sends
- * PUT /api/articles/{id}/schedule with the ISO time, for both platforms in parallel.
- * At that time the server makes the content ready and e-mails the user to approve it.
+ * The schedule modal (docs/product.md, Schedule): a date-time picker on the user's clock (their profile's
+ * zone, not the browser's) with a 24-hour clock and 5-minute steps, one hour ahead by default; past slots
+ * are disabled and a past or unreadable time is refused. The field's text is the value: what is sent is
+ * what it shows. Submitting sends PUT /api/articles/{id}/schedule with the ISO time, for both platforms
+ * in parallel. At that time the server makes the content ready and e-mails the user to approve it.
+ *
+ * react-datepicker knows only the browser's clock (its own timeZone prop loads date-fns-tz with a require()
+ * our ESM build cannot run), so it is given Dates whose browser-local fields are the user's wall clock
+ * (lib/schedulePicker), and the text is converted to an instant with the user's zone.
  */
-export default function ScheduleModal({ article, platforms, timeZone, onClose, now = systemNow }: ScheduleModalProps) {
+export default function ScheduleModal({
+  article,
+  platforms,
+  timeZone: profileZone,
+  onClose,
+  now = systemNow,
+}: ScheduleModalProps) {
   const queryClient = useQueryClient();
   const fieldId = useId();
   const hintId = useId();
@@ -70,21 +93,45 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
   const [pending, setPending] = useState<Platform[]>(platforms);
   const [failure, setFailure] = useState<string | null>(null);
   const [calendarOpen, setCalendarOpen] = useState(false);
-  const form = useZodForm(() => pickedTimeSchema(now()), { when: defaultScheduleTime(now()) });
+  const timeZone = resolveUserTimeZone(profileZone);
+  const form = useZodForm(
+    () => pickedTimeSchema(now(), timeZone),
+    {
+      when: scheduleFieldText(defaultScheduleTime(now()), timeZone),
+    },
+    { mode: 'onTouched' },
+  );
   const { field } = useController({ control: form.control, name: 'when' });
   const fieldError = form.formState.errors.when?.message;
-  const selected = field.value ?? null;
+  const text = field.value;
+  // What the text means: the picker's Date (the user's wall clock) and the instant it goes out at.
+  const wall = parseWallClock(text);
+  const selected = wall ? toPickerDate(wall) : null;
+  const goesOut = wall ? wallClockToInstant(wall, timeZone) : null;
 
-  const browserZone = defaultTimeZone();
   const current = pending
     .map((p) => ({ platform: p, at: article.scheduled?.[p] }))
     .filter((c): c is { platform: Platform; at: string } => !!c.at && Date.parse(c.at) > now().getTime());
 
-  const change = (date: Date | null) => {
+  const setText = (value: string) => {
     setFailure(null);
-    // docs/product.md (Schedule): a picked time earlier than now is clamped to now.
-    field.onChange(date ? clampToNow(date, now()) : null);
+    field.onChange(value);
   };
+
+  // A time skipped by a daylight-saving change reads as the time the clocks show then (02:30 → 03:30).
+  const leaveField = () => {
+    if (wall && goesOut) {
+      const shown = scheduleFieldText(goesOut, timeZone);
+      if (shown !== text) setText(shown);
+    }
+    field.onBlur();
+  };
+
+  const today = pickerToday(now(), timeZone);
+  const isToday = (day: Date) =>
+    day.getFullYear() === today.getFullYear() &&
+    day.getMonth() === today.getMonth() &&
+    day.getDate() === today.getDate();
 
   // Both platforms: two calls in parallel; each platform's outcome is its own.
   const schedule = useMutation({
@@ -130,7 +177,9 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
     event.preventDefault();
     if (busy) return;
     setFailure(null);
-    void form.handleSubmit(({ datetime }) => {
+    void form.handleSubmit(({ datetime, text: shown }) => {
+      // What is sent is what the field shows (a skipped time is shown moved forward first).
+      if (shown !== text) field.onChange(shown);
       const payloads = pending.map((platform) => ({ platform, datetime }));
       if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
         setFailure(ScheduleMessages.invalidData);
@@ -174,15 +223,27 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
             name="datetime"
             // The focus goes to the picker's input when its time is refused.
             ref={(picker) => field.ref(picker && { focus: () => picker.setFocus() })}
+            // The field always shows the text (typed text is never replaced by an earlier pick)…
+            value={text}
+            onChangeRaw={(event) => {
+              if (fromTyping(event)) setText((event!.target as HTMLInputElement).value);
+            }}
+            // …and a day or a time picked in the calendar writes it.
+            onChange={(date: Date | null, event?: { target?: EventTarget | null; type?: string }) => {
+              if (date && !fromTyping(event)) setText(formatWallClock(fromPickerDate(date)));
+            }}
+            onBlur={leaveField}
             selected={selected}
-            onChange={change}
+            openToDate={selected ? undefined : pickerNow(now(), timeZone)}
             showTimeSelect
             timeFormat="HH:mm"
             timeIntervals={SCHEDULE_MINUTE_STEP}
             timeCaption="Time"
-            dateFormat="yyyy-MM-dd HH:mm"
+            filterTime={slotFilter(now(), timeZone)}
+            dateFormat={SCHEDULE_FIELD_FORMAT}
             placeholderText="YYYY-MM-DD HH:mm"
-            minDate={startOfToday(now())}
+            minDate={today}
+            dayClassName={(day) => (isToday(day) ? 'schedule-modal__today' : '')}
             strictParsing
             autoComplete="off"
             calendarStartDay={1}
@@ -201,12 +262,11 @@ export default function ScheduleModal({ article, platforms, timeZone, onClose, n
             </p>
           )}
           <p id={hintId} className="field__hint">
-            24-hour clock, 5-minute steps, in this browser's time zone ({browserZone}).
-            {selected && (
+            24-hour clock, 5-minute steps, in your time zone ({timeZone}).
+            {goesOut && (
               <>
                 {' '}
-                Goes out <strong>{formatDateTime(selected.toISOString(), timeZone)}</strong>
-                {timeZone !== browserZone && ' in your time zone'}.
+                Goes out <strong>{formatDateTime(goesOut.toISOString(), timeZone)}</strong>.
               </>
             )}
           </p>
