@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './vite-precompress';
-import { prerenderWelcome } from './vite-prerender';
+import { precompress } from './vite-precompress.js';
+import { prerenderWelcome } from './vite-prerender.js';
 // A relative import: Vite bundles it into the config (the workspace package is TypeScript source).
 import { routes } from '../shared/src/api/routes.js';
 
