@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import type { Platform } from './articles.js';
+import { TimeZoneSchema } from './auth.js';
 import {
   isoWeek,
   keywordWords,
@@ -228,4 +230,14 @@ export function needsAttention(
       .slice(0, shown)
       .map((a) => ({ id: a.id, title: a.title, updatedAt: a.updatedAt, lastError: a.lastError! })),
   };
+}
+
+/** GET /api/dashboard: the zone whose weeks to count (the one the SPA shows); without it, the user's own. */
+export const DashboardQuerySchema = z.strictObject({ timeZone: TimeZoneSchema.optional() });
+
+/** GET /api/dashboard: the four cards, and the articles that need attention, counted at one moment. */
+export interface DashboardAnswer extends DashboardCards {
+  /** The zone whose ISO weeks `trends` counts. */
+  timeZone: string;
+  attention: { count: number; articles: AttentionItem[] };
 }

@@ -1,0 +1,107 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dashboardFromArticles, dashboardFromSummary, summaryOf, type DashboardArticle } from '@app/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { DynamoSummaryStore, summaryKey, type TransactItem } from '../src/adapters/dynamo/summary-store.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+
+/** The summary item against DynamoDB Local: transactions with the article's write, conflicts, the backfill. */
+let app: TestApp;
+let db: DynamoDBDocumentClient;
+let store: DynamoSummaryStore;
+const now = new Date('2026-11-25T12:00:00Z');
+
+beforeAll(async () => {
+  app = await startTestApp();
+  db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  store = new DynamoSummaryStore(db, app.tableName, () => now);
+});
+afterAll(async () => {
+  db?.destroy();
+  await app?.stop();
+});
+
+type Stored = DashboardArticle & { id: string };
+
+const article = (id: string, keyword: string, publishedAt?: string): Stored => ({
+  id,
+  keyword,
+  tags: ['aws'],
+  blog: { content: '', publishedToWordPress: Boolean(publishedAt), lastPublished: publishedAt ?? null },
+  linkedin: { content: '', publishedToLinkedIn: false, lastPublished: null },
+  scheduled: { blog: null, linkedin: null },
+  lastError: null,
+});
+
+/** The article's Put as the article store would send it: only onto what `before` was (here: no item yet). */
+const createItem = (userId: string, a: Stored): TransactItem => ({
+  Put: {
+    TableName: app.tableName,
+    Item: { PK: `USER#${userId}`, SK: `ARTICLE#${a.id}`, type: 'article', ...a },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+describe('the dashboard summary store', () => {
+  it('writes the summary with each article in one transaction, also when writes meet', async () => {
+    const user = 'u-concurrent';
+    const articles = Array.from({ length: 12 }, (_, i) =>
+      article(`a${i}`, i % 2 ? 'serverless costs' : 'ai', i % 3 ? '2026-11-24T08:00:00Z' : undefined),
+    );
+    const results = await Promise.all(
+      articles.map((a) => store.writeWithArticle(user, undefined, a, createItem(user, a))),
+    );
+    expect(results).toEqual(articles.map(() => 'written'));
+    const { summary, version } = await store.get(user);
+    expect(summary).toEqual(summaryOf(articles, now));
+    expect(version).toBe(12);
+    expect(dashboardFromSummary(summary, [], 'Asia/Kathmandu', now).distribution.total).toBe(8);
+  });
+
+  it('writes neither the article nor the summary when the article is not what the change was computed from', async () => {
+    const user = 'u-condition';
+    const a = article('x', 'first');
+    expect(await store.writeWithArticle(user, undefined, a, createItem(user, a))).toBe('written');
+    // The same creation again: the article exists now, so its condition fails.
+    const again = { ...a, keyword: 'second' };
+    expect(await store.writeWithArticle(user, undefined, again, createItem(user, again))).toBe(
+      'article-condition-failed',
+    );
+    expect((await store.get(user)).summary).toEqual(summaryOf([a], now));
+  });
+
+  it('rebuilds a summary from the articles (the backfill), and a second run changes nothing', async () => {
+    const user = 'u-backfill';
+    const articles = [
+      article('b1', 'Serverless', '2026-11-23T00:00:00Z'),
+      article('b2', 'costs'),
+      article('b3', 'ai', '2026-01-01T00:00:00Z'), // older than the intervals kept
+    ];
+    // Articles written before summaries existed: no summary item.
+    for (const a of articles) {
+      await db.send(
+        new PutCommand({ TableName: app.tableName, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, ...a } }),
+      );
+    }
+    expect((await store.get(user)).version).toBe(0);
+    const first = await store.rebuild(user);
+    expect(first.changed).toBe(true);
+    expect(first.summary).toEqual(summaryOf(articles, now));
+    const second = await store.rebuild(user);
+    expect(second).toEqual({ changed: false, summary: first.summary });
+    expect((await store.get(user)).version).toBe(1);
+    expect(dashboardFromSummary((await store.get(user)).summary, articles, 'UTC', now)).toEqual(
+      dashboardFromArticles(articles, 'UTC', now),
+    );
+    // Only the owner's summary item was added beside the articles.
+    const items = (await app.items()).filter((i) => i.PK === `USER#${user}`);
+    expect(items.map((i) => i.SK)).toEqual(['ARTICLE#b1', 'ARTICLE#b2', 'ARTICLE#b3', summaryKey(user).SK]);
+  });
+});
