@@ -8,13 +8,11 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tableDefinition, type KeyAttribute } from '../../functions/src/adapters/table-definition.js';
-
-interface IndexDefinition {
-  indexName: string;
-  partitionKey: KeyAttribute;
-  sortKey?: KeyAttribute;
-}
+import {
+  tableDefinition,
+  type IndexDefinition,
+  type KeyAttribute,
+} from '../../functions/src/adapters/table-definition.js';
 
 /** The table's global secondary indexes, read as a plain list so a new index needs no change here. */
 export const tableIndexes: readonly IndexDefinition[] = tableDefinition.globalSecondaryIndexes;
@@ -49,8 +47,8 @@ export class DataTable extends Construct {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
-        sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
-        projectionType: ProjectionType.ALL,
+        sortKey: attribute(index.sortKey),
+        projectionType: index.projection === 'KEYS_ONLY' ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
       });
     }
   }

@@ -9,9 +9,10 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../adapters/table-definition.js';
+import { tableDefinition, type IndexDefinition, type KeyAttribute } from '../adapters/table-definition.js';
 import { assertJava, assertJavaRunsSource } from './java.js';
 import { freePort, LOOPBACK } from './ports.js';
 
@@ -105,50 +106,72 @@ export async function startDynamoLocal(options: { dataDir?: string } = {}): Prom
   };
 }
 
-/** Creates the table from the shared key definition unless it exists already. */
+const attributeDefinitions = (keys: KeyAttribute[]) =>
+  [...new Map(keys.map((k) => [k.name, k.type] as const))].map(([AttributeName, AttributeType]) => ({
+    AttributeName,
+    AttributeType,
+  }));
+
+const indexSpec = (g: IndexDefinition) => ({
+  IndexName: g.indexName,
+  KeySchema: [
+    { AttributeName: g.partitionKey.name, KeyType: 'HASH' as const },
+    { AttributeName: g.sortKey.name, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: g.projection },
+});
+
+/**
+ * Creates the table from the shared key definition unless it exists already; a table made by an
+ * older version gains the indexes it lacks (one at a time, as DynamoDB allows), so its data is
+ * kept. The article index attributes are then set by the start-up backfill (local/stack.ts).
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return;
-  } catch (err) {
-    if (!(err instanceof ResourceNotFoundException)) throw err;
-  } finally {
-    // keep the client for the create below
-  }
   const def = tableDefinition;
-  const attributes = new Map<string, 'S' | 'N'>();
-  for (const k of [
-    def.partitionKey,
-    def.sortKey,
-    ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
-  ]) {
-    attributes.set(k.name, k.type);
-  }
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
-      KeySchema: [
-        { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
-        { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((g) => ({
-        IndexName: g.indexName,
+  try {
+    let existing: Set<string> | undefined;
+    try {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName!));
+    } catch (err) {
+      if (!(err instanceof ResourceNotFoundException)) throw err;
+    }
+    if (existing) {
+      for (const g of def.globalSecondaryIndexes.filter((g) => !existing.has(g.indexName))) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            AttributeDefinitions: attributeDefinitions([g.partitionKey, g.sortKey]),
+            GlobalSecondaryIndexUpdates: [{ Create: indexSpec(g) }],
+          }),
+        );
+      }
+      return;
+    }
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributeDefinitions([
+          def.partitionKey,
+          def.sortKey,
+          ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
+        ]),
         KeySchema: [
-          { AttributeName: g.partitionKey.name, KeyType: 'HASH' },
-          { AttributeName: g.sortKey.name, KeyType: 'RANGE' },
+          { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+          { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    }),
-  );
-  await client.send(
-    new UpdateTimeToLiveCommand({
-      TableName: tableName,
-      TimeToLiveSpecification: { AttributeName: def.timeToLiveAttribute, Enabled: true },
-    }),
-  );
-  client.destroy();
+        GlobalSecondaryIndexes: def.globalSecondaryIndexes.map(indexSpec),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: def.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 }
