@@ -13,6 +13,7 @@ export const ArticleMessages = {
   articleNotFound: 'Article not found',
   titleRequired: 'Title is required',
   topicRequired: 'Topic is required',
+  invalidCursor: 'Invalid cursor',
 } as const;
 
 export const TITLE_MAX = 200;
@@ -84,6 +85,27 @@ export const ImageParamsSchema = z.strictObject({ articleId: ArticleIdSchema });
 export const PreviewQuerySchema = z.strictObject({
   platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
   t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+});
+
+/** Articles per page of GET /api/articles and /api/articles/published: the default, and the most one may ask. */
+export const ARTICLE_PAGE_DEFAULT = 50;
+export const ARTICLE_PAGE_MAX = 100;
+const PAGE_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX}`;
+
+/** `limit` and `cursor` (a page's opaque nextCursor) of the paged article lists. */
+export const ArticlePageQuerySchema = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)
+    .transform(Number)
+    .pipe(z.number().int().min(1, PAGE_LIMIT_MESSAGE).max(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE))
+    .optional(),
+  cursor: z
+    .string()
+    .min(1, ArticleMessages.invalidCursor)
+    .max(200, 'cursor must be at most 200 characters')
+    .regex(/^[A-Za-z0-9_-]+$/, ArticleMessages.invalidCursor)
+    .optional(),
 });
 
 export interface PlatformContent {

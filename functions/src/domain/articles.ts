@@ -18,7 +18,7 @@ import {
 } from './ai.js';
 import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
-import type { ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
+import type { ArticlePosition, ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
 export interface StoredImage {
   blogKey: string;
@@ -78,8 +78,66 @@ export const briefOf = (a: ArticleRecord): ArticleBrief => ({
   tags: a.tags,
 });
 
-const isPublished = (a: ArticleRecord) => a.blog.publishedToWordPress || a.linkedin.publishedToLinkedIn;
-const isFullyPublished = (a: ArticleRecord) => a.blog.publishedToWordPress && a.linkedin.publishedToLinkedIn;
+/** What the lists' rules read of an article (also all that the index backfill reads of an item). */
+export interface PublicationState {
+  updatedAt: string;
+  blog: Pick<ArticleRecord['blog'], 'publishedToWordPress' | 'lastPublished'>;
+  linkedin: Pick<ArticleRecord['linkedin'], 'publishedToLinkedIn' | 'lastPublished'>;
+}
+
+const publishedOn = (a: PublicationState, platform: Platform) =>
+  platform === 'blog' ? a.blog.publishedToWordPress : a.linkedin.publishedToLinkedIn;
+/** Published on at least one platform: in History (the published list). */
+export const isPublished = (a: PublicationState) => PLATFORMS.some((p) => publishedOn(a, p));
+/** Published on both platforms: off the Schedule page (the unpublished list). */
+export const isFullyPublished = (a: PublicationState) => PLATFORMS.every((p) => publishedOn(a, p));
+
+/**
+ * History's order: the latest publication time of the platforms the article is published on
+ * (an article published before times were kept counts from its last change); undefined while it
+ * is published nowhere.
+ */
+export function publishedAtOf(a: PublicationState): string | undefined {
+  const times = PLATFORMS.filter((p) => publishedOn(a, p)).map((p) => a[p].lastPublished ?? a.updatedAt);
+  return times.length ? times.reduce((latest, t) => (t > latest ? t : latest)) : undefined;
+}
+
+/** A page of a list as the API answers it: `nextCursor` is null on the last page. */
+export interface ArticleListPage {
+  articles: ArticleRecord[];
+  nextCursor: string | null;
+}
+
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const CURSOR_TIME = /^[0-9A-Za-z:.+-]{1,40}$/;
+
+/**
+ * The opaque cursor of a page's end: base64url of the position (never a table key: the server
+ * builds the key itself from the session's user, so a cursor cannot reach another partition).
+ */
+export const encodeCursor = (position: ArticlePosition): string =>
+  Buffer.from(
+    JSON.stringify(position.publishedAt === undefined ? [position.id] : [position.id, position.publishedAt]),
+    'utf8',
+  ).toString('base64url');
+
+/** The position a cursor of list `which` names; anything else (tampered, another list's) answers 400. */
+export function decodeCursor(cursor: string, which: 'all' | 'published'): ArticlePosition {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  const parts = Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : [];
+  const [id, publishedAt] = parts;
+  const valid =
+    parts.length === (which === 'published' ? 2 : 1) &&
+    CURSOR_ID.test(id ?? '') &&
+    (publishedAt === undefined || CURSOR_TIME.test(publishedAt));
+  if (!valid) throw badRequest(ArticleMessages.invalidCursor, 'invalid_cursor');
+  return publishedAt === undefined ? { id: id! } : { id: id!, publishedAt };
+}
 
 function aiErrorToApi(err: unknown): QuotaExceededError | UpstreamError {
   if (err instanceof AiQuotaError) return new QuotaExceededError(err.message, 'insufficient_quota');
@@ -160,11 +218,34 @@ export class ArticleService {
     return article;
   }
 
-  async list(userId: string, which: 'all' | 'published' | 'unpublished' = 'all'): Promise<ArticleRecord[]> {
-    const all = await this.deps.articles.list(userId);
-    if (which === 'published') return all.filter(isPublished);
-    if (which === 'unpublished') return all.filter((a) => !isFullyPublished(a));
-    return all;
+  /** Every article of the owner, newest first (one read of the whole partition). */
+  async list(userId: string): Promise<ArticleRecord[]> {
+    return this.deps.articles.list(userId);
+  }
+
+  /** Articles not yet published on both platforms, newest first (Schedule): read through their index only. */
+  async unpublished(userId: string): Promise<ArticleRecord[]> {
+    return (await this.deps.articles.listOpen(userId)).filter((a) => !isFullyPublished(a));
+  }
+
+  /**
+   * One page of list `which`: 'all' newest created first, 'published' latest publication first.
+   * `cursor` is a page's nextCursor (decodeCursor).
+   */
+  async page(
+    userId: string,
+    which: 'all' | 'published',
+    { limit, cursor }: { limit: number; cursor?: string },
+  ): Promise<ArticleListPage> {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, which);
+    const page =
+      which === 'all'
+        ? await this.deps.articles.page(userId, limit, after)
+        : await this.deps.articles.publishedPage(userId, limit, after);
+    return {
+      articles: which === 'all' ? page.articles : page.articles.filter(isPublished),
+      nextCursor: page.next ? encodeCursor(page.next) : null,
+    };
   }
 
   async updateContent(userId: string, id: string, platform: Platform, content: string): Promise<ArticleRecord> {

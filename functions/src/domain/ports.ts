@@ -8,6 +8,21 @@ export interface ArticleStore {
   get(userId: string, id: string): Promise<ArticleRecord | undefined>;
   /** Newest first, one Query over the owner's partition. */
   list(userId: string): Promise<ArticleRecord[]>;
+  /** One page of the owner's articles, newest created first. */
+  page(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage>;
+  /**
+   * One page of the articles published on at least one platform, latest publication first
+   * (publishedAtOf): read through an index of those articles only, so its cost does not grow with
+   * the number of articles. Each article is as it is now; one published in the last moments may be
+   * missing (the index is eventually consistent).
+   */
+  publishedPage(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage>;
+  /**
+   * Every article that may not be published on both platforms, newest first, each as it is now
+   * (the caller applies isFullyPublished): read through an index of those articles only, so its
+   * cost does not grow with the number of published articles; an article just created is in it.
+   */
+  listOpen(userId: string): Promise<ArticleRecord[]>;
   /**
    * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
    * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty; with
@@ -75,6 +90,18 @@ export interface ArticleStore {
 }
 
 export type NotifyClaim = 'claimed' | 'done' | 'held';
+
+/** Where a page ended: the last article given, and for the published list its publication time. */
+export interface ArticlePosition {
+  id: string;
+  publishedAt?: string;
+}
+
+export interface ArticlePage {
+  articles: ArticleRecord[];
+  /** Where the next page starts; undefined on the last page. */
+  next?: ArticlePosition;
+}
 
 /** A post a publish was about to create, as a later attempt finds it again (ArticleStore.notePublishAttempt). */
 export interface PublishAttempt {

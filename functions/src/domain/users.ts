@@ -28,6 +28,8 @@ export interface UserRecord extends Omit<PublicUser, '_id'> {
    * list answers are reused while it stays the same (http/list-cache.ts).
    */
   articlesVersion?: number;
+  /** ISO time of that move: how long the article indexes have had to catch up (http/articles.ts). */
+  articlesChangedAt?: string;
   /** Sessions issued at another version have ended (logout everywhere, password change, deactivation). Absent = 0. */
   sessionVersion?: number;
   /** Sessions ended one by one (logout), as `<expiry>:<session id>` (see revokedSessionEntry). */

@@ -1,5 +1,11 @@
-import type { Platform } from '@app/shared';
-import type { ArticleListAnswer, ArticleSavedAnswer } from '@app/shared/api';
+import { createHash } from 'node:crypto';
+import { ARTICLE_PAGE_DEFAULT, type Platform } from '@app/shared';
+import type {
+  ArticleListAnswer,
+  ArticleListOrPageAnswer,
+  ArticlePageAnswer,
+  ArticleSavedAnswer,
+} from '@app/shared/api';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
@@ -7,32 +13,95 @@ import { articleServices } from '../wiring/articles.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
-import { acceptsGzip, gzipBase64, json, jsonGzip, jsonText, serialize, type Reply } from './response.js';
+import {
+  acceptsGzip,
+  gzipBase64,
+  json,
+  jsonGzip,
+  jsonText,
+  notModified,
+  serialize,
+  type JsonText,
+  type Reply,
+} from './response.js';
 
 /** Per process: list answers are reused until one of the owner's articles changes (list-cache.ts). */
 const lists = new ListCache();
 /** Smaller answers are sent as they are. */
 const GZIP_FROM_CHARS = 4096;
+/**
+ * A list read through an eventually consistent index (the published history: its pages come from
+ * GSI2, whose newest entries may lag a write by a moment) is kept and given an ETag only once the
+ * owner's articles have been unchanged this long; until then each request reads it again, so an
+ * answer that missed a just-published article is never held on to (here or in the browser) under
+ * the new version. The unpublished list needs no wait: its store read shows every write
+ * (DynamoArticleStore.listOpen), as the base-table pages do.
+ */
+const INDEX_SETTLE_MS = 10_000;
+
+type ListName = 'all' | 'unpublished' | 'published';
+interface PageParams {
+  limit?: number;
+  cursor?: string;
+}
+
+/** A strong-enough tag of one answer: whose list, at which version, which list and page. */
+const etagOf = (parts: string[]) =>
+  `W/"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}"`;
+
+/** Whether If-None-Match names `etag` (weak comparison, as RFC 9110 asks of GET). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
 
 /**
- * The lists of the owner's articles (each with previews of its long texts: toApiListArticle),
+ * A list of the owner's articles (each with previews of its long texts: toApiListArticle),
  * gzipped when the client accepts it, as browsers do. Both forms are built once per list version.
+ *
+ * Conditional requests: the answer's ETag is derived from the owner's `articlesVersion` (read with
+ * the session's user, before anything else), the list and the page asked for, so a request whose
+ * If-None-Match names it is answered 304 before any article is read: the Schedule page's 15-second
+ * refresh costs nothing while nothing changed. `Cache-Control: private, no-cache` lets the browser
+ * keep the answer and revalidate it on every fetch; its HTTP cache turns a 304 back into the kept
+ * answer, so the SPA's fetch sees a 200 either way.
  */
-async function list(
-  which: 'all' | 'published' | 'unpublished',
+async function list<T extends ArticleListAnswer>(
+  which: ListName,
+  page: PageParams | undefined,
   user: UserRecord,
   event: APIGatewayProxyEventV2,
-): Promise<Reply<ArticleListAnswer>> {
+  build: () => Promise<T>,
+): Promise<Reply<T>> {
   const owner = `${deps().config.tableName}/${user.id}`;
   // Read with the session's user at the start of this request, so before the list is.
   const version = String(user.articlesVersion ?? 0);
-  const text = await lists.get(owner, version, which, async () =>
-    serialize<ArticleListAnswer>({
-      articles: (await articleServices().articles.list(user.id, which)).map(toApiListArticle),
-    }),
-  );
-  if (text.length < GZIP_FROM_CHARS || !acceptsGzip(event.headers['accept-encoding'])) return jsonText(200, text);
-  return jsonGzip(200, await lists.get(owner, version, `${which}.gz`, () => gzipBase64(text)));
+  const answer = `${which}:${page?.limit ?? ''}:${page?.cursor ?? ''}`;
+  const changedAt = Date.parse(user.articlesChangedAt ?? '');
+  const settled = which !== 'published' || !(Date.now() - changedAt < INDEX_SETTLE_MS);
+  const gzip = (text: JsonText<T>) => text.length >= GZIP_FROM_CHARS && acceptsGzip(event.headers['accept-encoding']);
+  if (!settled) {
+    const text = serialize<T>(await build());
+    return gzip(text) ? jsonGzip(200, await gzipBase64(text)) : jsonText(200, text);
+  }
+  const etag = etagOf([owner, version, answer]);
+  const caching = { etag, 'cache-control': 'private, no-cache' };
+  if (matches(event.headers['if-none-match'], etag)) return notModified<T>(caching);
+  const text = await lists.get(owner, version, answer, async () => serialize<T>(await build()));
+  const reply = gzip(text)
+    ? jsonGzip(200, await lists.get(owner, version, `${answer}.gz`, () => gzipBase64(text)))
+    : jsonText(200, text);
+  return { ...reply, headers: { ...reply.headers, ...caching } };
+}
+
+/** One page of `which` as the API answers it. */
+async function pageOf(userId: string, which: 'all' | 'published', page: PageParams): Promise<ArticlePageAnswer> {
+  const { articles, nextCursor } = await articleServices().articles.page(userId, which, {
+    limit: page.limit ?? ARTICLE_PAGE_DEFAULT,
+    cursor: page.cursor,
+  });
+  return { articles: articles.map(toApiListArticle), nextCursor };
 }
 
 async function updateContent(
@@ -50,9 +119,21 @@ export const handlers = defineHandlers('articles', {
     const article = await articleServices().articles.create(user.id, body);
     return json(201, { success: true, article: toApiArticle(article) });
   },
-  'articles.list': ({ user, event }) => list('all', user, event),
-  'articles.unpublished': ({ user, event }) => list('unpublished', user, event),
-  'articles.published': ({ user, event }) => list('published', user, event),
+  'articles.list': ({ user, query, event }) =>
+    query.limit === undefined && query.cursor === undefined
+      ? // Every article (the dashboard's source): one read of the whole partition.
+        list<ArticleListOrPageAnswer>('all', undefined, user, event, async () => ({
+          articles: (await articleServices().articles.list(user.id)).map(toApiListArticle),
+          nextCursor: null,
+        }))
+      : list<ArticleListOrPageAnswer>('all', query, user, event, () => pageOf(user.id, 'all', query)),
+  'articles.unpublished': ({ user, event }) =>
+    list<ArticleListAnswer>('unpublished', undefined, user, event, async () => ({
+      articles: (await articleServices().articles.unpublished(user.id)).map(toApiListArticle),
+    })),
+  // Without parameters: the first page (the answer never grows with the history).
+  'articles.published': ({ user, query, event }) =>
+    list<ArticlePageAnswer>('published', query, user, event, () => pageOf(user.id, 'published', query)),
   'articles.get': async ({ user, params }) =>
     json(200, { article: toApiArticle(await articleServices().articles.get(user.id, params.id)) }),
   'articles.updateBlog': ({ user, params, body }) => updateContent(user.id, params.id, 'blog', body.content),

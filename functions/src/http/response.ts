@@ -73,6 +73,14 @@ export function jsonText<T>(statusCode: number, body: JsonText<T>, cookies?: str
   });
 }
 
+/**
+ * 304 Not Modified: the client's copy of a T, named by its ETag, is still right (no body). The
+ * answer repeats the ETag and the caching headers of the 200 it stands for.
+ */
+export function notModified<T>(headers: Record<string, string>): Reply<T> {
+  return reply<T>({ statusCode: 304, headers, body: '' });
+}
+
 /** Error bodies carry the text in both `error` and `message` (the screens read one or the other: docs/product.md, Texts). */
 export function errorResponse(
   statusCode: number,

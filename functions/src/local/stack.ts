@@ -7,6 +7,8 @@ import { resetDeps } from '../wiring/lazy.js';
 import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
+import { backfillArticleIndexes } from '../adapters/dynamo/article-index-backfill.js';
+import { createDocumentClient } from '../adapters/dynamo/client.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
 import { localUrl } from './host.js';
 import { LOOPBACK } from './ports.js';
@@ -73,6 +75,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     }
     await ensureTable(env.DYNAMODB_ENDPOINT, config.tableName);
+    // Articles saved before the list indexes existed get their index attributes (idempotent; the
+    // AWS counterpart is in docs/operations.md).
+    const db = createDocumentClient({ region: config.region, dynamoEndpoint: env.DYNAMODB_ENDPOINT });
+    try {
+      await backfillArticleIndexes(db, config.tableName);
+    } finally {
+      db.destroy();
+    }
 
     s3 = await startLocalS3({ directory: join(options.dataDir, 's3'), buckets: [config.imagesBucket] });
     stops.push(() => s3!.stop());

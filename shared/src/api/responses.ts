@@ -78,6 +78,19 @@ export interface ArticleListAnswer {
   articles: Article[];
 }
 
+/** One page of a list (GET /api/articles, /api/articles/published); `nextCursor` is null on the last page. */
+export interface ArticlePageAnswer extends ArticleListAnswer {
+  nextCursor: string | null;
+}
+
+/**
+ * GET /api/articles: a page, or without limit and cursor every article. The server always sends
+ * `nextCursor`; it is optional here only so that callers (and mocks) of the whole list need not name it.
+ */
+export interface ArticleListOrPageAnswer extends ArticleListAnswer {
+  nextCursor?: string | null;
+}
+
 /** One article, in full. */
 export interface ArticleAnswer {
   article: Article;
@@ -216,10 +229,10 @@ export interface ApiResponses {
   'admin.listUsers': UserListAnswer;
   'admin.setUserStatus': UserStatusAnswer;
 
-  'articles.list': ArticleListAnswer;
+  'articles.list': ArticleListOrPageAnswer;
   'articles.create': ArticleSavedAnswer;
   'articles.unpublished': ArticleListAnswer;
-  'articles.published': ArticleListAnswer;
+  'articles.published': ArticlePageAnswer;
   'articles.get': ArticleAnswer;
   'articles.updateBlog': ArticleSavedAnswer;
   'articles.updateLinkedIn': ArticleSavedAnswer;

@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import {
   ApprovalSchema,
+  ArticlePageQuerySchema,
   ArticleParamsSchema,
   BlogContentSchema,
   CreateArticleSchema,
@@ -67,10 +68,17 @@ export const routes = [
     body: UserStatusSchema,
   },
 
-  { id: 'articles.list', method: 'GET', path: '/api/articles', access: 'user' },
+  // Without limit or cursor: every article (the dashboard's source until it has its own call); with either, one page.
+  { id: 'articles.list', method: 'GET', path: '/api/articles', access: 'user', query: ArticlePageQuerySchema },
   { id: 'articles.create', method: 'POST', path: '/api/articles', access: 'user', body: CreateArticleSchema },
   { id: 'articles.unpublished', method: 'GET', path: '/api/articles/unpublished', access: 'user' },
-  { id: 'articles.published', method: 'GET', path: '/api/articles/published', access: 'user' },
+  {
+    id: 'articles.published',
+    method: 'GET',
+    path: '/api/articles/published',
+    access: 'user',
+    query: ArticlePageQuerySchema,
+  },
   { id: 'articles.get', method: 'GET', path: '/api/articles/{id}', access: 'user', params: ArticleParamsSchema },
   {
     id: 'articles.updateBlog',

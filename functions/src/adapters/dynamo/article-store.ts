@@ -1,13 +1,134 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Platform } from '@app/shared';
-import type { ArticleRecord } from '../../domain/articles.js';
-import type { ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { PLATFORMS, type Platform } from '@app/shared';
+import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { userKey } from './user-store.js';
 
-const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `ARTICLE#${id}` });
-type Item = ArticleRecord & { PK: string; SK: string; type: 'article' };
-const fromItem = ({ PK: _p, SK: _s, type: _t, ...article }: Item): ArticleRecord => article;
+const ARTICLE_PREFIX = 'ARTICLE#';
+const key = (userId: string, id: string) => ({ PK: `USER#${userId}`, SK: `${ARTICLE_PREFIX}${id}` });
+const idOf = (sk: string) => sk.slice(ARTICLE_PREFIX.length);
+
+/**
+ * The sparse index attributes of an article's item (adapters/table-definition.ts): GSI1 holds the
+ * articles not yet published on both platforms (the Schedule page's list), GSI2 those published on
+ * at least one, by latest publication (History). An attribute absent here is absent on the item.
+ */
+export interface IndexAttributes {
+  GSI1PK?: string;
+  GSI1SK?: string;
+  GSI2PK?: string;
+  GSI2SK?: string;
+}
+export const INDEX_ATTRIBUTES = ['GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'] as const;
+
+export function indexAttributesOf(article: PublicationState & { userId: string; id: string }): IndexAttributes {
+  const publishedAt = publishedAtOf(article);
+  return {
+    ...(isFullyPublished(article)
+      ? {}
+      : { GSI1PK: `OPEN#${article.userId}`, GSI1SK: `${ARTICLE_PREFIX}${article.id}` }),
+    ...(publishedAt === undefined ? {} : { GSI2PK: `PUB#${article.userId}`, GSI2SK: `${publishedAt}#${article.id}` }),
+  };
+}
+
+/** Whether an item's index attributes are the ones its article should have. */
+export const indexAttributesRight = (item: IndexAttributes, wanted: IndexAttributes): boolean =>
+  INDEX_ATTRIBUTES.every((name) => item[name] === wanted[name]);
+
+/**
+ * Articles created this recently are read from the table itself when listing the open ones, in
+ * case the index (eventually consistent, usually behind by well under a second) lacks them yet.
+ */
+const INDEX_LAG_ALLOWANCE_MS = 5 * 60_000;
+/** BatchGetItem takes at most this many keys per call. */
+const BATCH_GET_MAX = 100;
+
+type Item = ArticleRecord & IndexAttributes & { PK: string; SK: string; type: 'article' };
+const fromItem = ({
+  PK: _p,
+  SK: _s,
+  type: _t,
+  GSI1PK: _g1,
+  GSI1SK: _g2,
+  GSI2PK: _g3,
+  GSI2SK: _g4,
+  ...article
+}: Item): ArticleRecord => article;
+
+/**
+ * Sets an item's index attributes to `wanted` (absent ones removed), only while the item's
+ * publication state is still `state`: a write that changed it since makes its own correction, so a
+ * late correction never overwrites a newer one. False when the state had changed (or the item is gone).
+ */
+export async function setIndexAttributes(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  itemKey: { PK: string; SK: string },
+  state: PublicationState,
+  wanted: IndexAttributes,
+): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const name of INDEX_ATTRIBUTES) {
+    names[`#${name}`] = name;
+    const value = wanted[name];
+    if (value === undefined) removes.push(`#${name}`);
+    else {
+      values[`:${name}`] = value;
+      sets.push(`#${name} = :${name}`);
+    }
+  }
+  // Everything indexAttributesOf reads must be as it was read.
+  const conditions = ['attribute_exists(PK)'];
+  const expect = (path: string[], value: unknown, i: number) => {
+    const ref = path
+      .map((part, j) => {
+        names[`#s${i}_${j}`] = part;
+        return `#s${i}_${j}`;
+      })
+      .join('.');
+    if (value === null || value === undefined) {
+      values[':nullType'] = 'NULL';
+      conditions.push(`(attribute_not_exists(${ref}) OR attribute_type(${ref}, :nullType))`);
+    } else {
+      values[`:s${i}`] = value;
+      conditions.push(`${ref} = :s${i}`);
+    }
+  };
+  expect(['blog', 'publishedToWordPress'], state.blog.publishedToWordPress, 0);
+  expect(['blog', 'lastPublished'], state.blog.lastPublished, 1);
+  expect(['linkedin', 'publishedToLinkedIn'], state.linkedin.publishedToLinkedIn, 2);
+  expect(['linkedin', 'lastPublished'], state.linkedin.lastPublished, 3);
+  if (PLATFORMS.some((p) => state[p].lastPublished == null)) expect(['updatedAt'], state.updatedAt, 4);
+  return conditionHeld(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: itemKey,
+        UpdateExpression: [
+          sets.length ? `SET ${sets.join(', ')}` : '',
+          removes.length ? `REMOVE ${removes.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+      }),
+    ),
+  );
+}
 
 export class DynamoArticleStore implements ArticleStore {
   constructor(
@@ -19,7 +140,7 @@ export class DynamoArticleStore implements ArticleStore {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...key(article.userId, article.id), type: 'article', ...article },
+        Item: { ...key(article.userId, article.id), type: 'article', ...article, ...indexAttributesOf(article) },
       }),
     );
     await this.changed(article.userId);
@@ -33,17 +154,48 @@ export class DynamoArticleStore implements ArticleStore {
    */
   private async changed(userId: string): Promise<void> {
     // The condition fails only when there is no such user: then nobody lists these articles.
+    // articlesChangedAt tells how long the indexes have had to catch up (http/articles.ts).
     await conditionHeld(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: userKey(userId),
-          UpdateExpression: 'ADD articlesVersion :one',
+          UpdateExpression: 'ADD articlesVersion :one SET articlesChangedAt = :at',
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':one': 1 },
+          ExpressionAttributeValues: { ':one': 1, ':at': new Date().toISOString() },
         }),
       ),
     );
+  }
+
+  /** Reads items by key, strongly consistent, in the keys' order (items gone meanwhile are left out). */
+  private async getMany(keys: { PK: string; SK: string }[]): Promise<ArticleRecord[]> {
+    const found = new Map<string, Item>();
+    for (let i = 0; i < keys.length; i += BATCH_GET_MAX) {
+      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_MAX);
+      for (let attempt = 0; pending?.length; attempt++) {
+        if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        const out: BatchGetCommandOutput = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of (out.Responses?.[this.tableName] ?? []) as Item[]) found.set(item.SK, item);
+        pending = out.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
+    }
+    return keys.flatMap((k) => {
+      const item = found.get(k.SK);
+      return item ? [fromItem(item)] : [];
+    });
+  }
+
+  /**
+   * After an update: when the article's publication changed, its index attributes follow (before
+   * the version moves, so a list read after the new version finds them). Most writes find them right.
+   */
+  private async keepIndexesRight(item: Item): Promise<void> {
+    const wanted = indexAttributesOf(item);
+    if (indexAttributesRight(item, wanted)) return;
+    await setIndexAttributes(this.db, this.tableName, { PK: item.PK, SK: item.SK }, item, wanted);
   }
 
   /** Creates an empty map attribute on an existing article that has none yet, so a nested key can be set in it. */
@@ -67,6 +219,86 @@ export class DynamoArticleStore implements ArticleStore {
       new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }),
     );
     return out.Item ? fromItem(out.Item as Item) : undefined;
+  }
+
+  async page(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage> {
+    // One more than asked: whether there is a next page is known without a further empty read.
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': ARTICLE_PREFIX },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: limit + 1,
+        ExclusiveStartKey: after && key(userId, after.id),
+      }),
+    );
+    const items = (out.Items ?? []) as Item[];
+    const articles = items.slice(0, limit).map(fromItem);
+    return items.length > limit ? { articles, next: { id: articles[limit - 1]!.id } } : { articles };
+  }
+
+  async publishedPage(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage> {
+    const pub = `PUB#${userId}`;
+    // The index holds keys only (KEYS_ONLY): the articles themselves are then read from the table,
+    // strongly consistent, so each shows as it is now even when the index is a moment behind.
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pub',
+        ExpressionAttributeValues: { ':pub': pub },
+        ScanIndexForward: false,
+        Limit: limit + 1,
+        ExclusiveStartKey: after && {
+          ...key(userId, after.id),
+          GSI2PK: pub,
+          GSI2SK: `${after.publishedAt}#${after.id}`,
+        },
+      }),
+    );
+    const keys = ((out.Items ?? []) as (IndexAttributes & { PK: string; SK: string })[]).slice(0, limit + 1);
+    const articles = await this.getMany(keys.slice(0, limit).map(({ PK, SK }) => ({ PK, SK })));
+    if (keys.length <= limit) return { articles };
+    const last = keys[limit - 1]!;
+    const sortKey = last.GSI2SK ?? '';
+    return { articles, next: { id: idOf(last.SK), publishedAt: sortKey.slice(0, sortKey.lastIndexOf('#')) } };
+  }
+
+  /**
+   * The open articles' keys come from GSI1; the articles themselves are read from the table,
+   * strongly consistent (one just published on both platforms shows as such and the caller drops
+   * it), and those created within INDEX_LAG_ALLOWANCE_MS are read from the table directly, since
+   * the index may lack them yet. So the list shows every write its request's version counts, as
+   * the whole-partition read it replaces did (http/list-cache.ts), at a cost that grows with the
+   * open articles only.
+   */
+  async listOpen(userId: string): Promise<ArticleRecord[]> {
+    const pk = `USER#${userId}`;
+    const since = (Date.now() - INDEX_LAG_ALLOWANCE_MS).toString(36).padStart(9, '0');
+    const [indexed, recent] = await Promise.all([
+      queryAll<{ PK: string; SK: string }>(this.db, {
+        TableName: this.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :open',
+        ExpressionAttributeValues: { ':open': `OPEN#${userId}` },
+        ProjectionExpression: 'PK, SK',
+        ScanIndexForward: false,
+      }),
+      queryAll<Item>(this.db, {
+        TableName: this.tableName,
+        // Ids start with their creation time in base 36 (domain/articles.ts newArticleId); '~' sorts after them.
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': `${ARTICLE_PREFIX}${since}`, ':to': `${ARTICLE_PREFIX}~` },
+        ConsistentRead: true,
+      }),
+    ]);
+    const recentKeys = new Set(recent.map((item) => item.SK));
+    const others = await this.getMany(
+      indexed.filter((k) => k.PK === pk && !recentKeys.has(k.SK)).map(({ PK, SK }) => ({ PK, SK })),
+    );
+    return [...recent.map(fromItem), ...others].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 
   async list(userId: string): Promise<ArticleRecord[]> {
@@ -122,6 +354,7 @@ export class DynamoArticleStore implements ArticleStore {
       ),
     );
     if (!out) return undefined;
+    await this.keepIndexesRight(out.Attributes as Item);
     await this.changed(userId);
     return fromItem(out.Attributes as Item);
   }

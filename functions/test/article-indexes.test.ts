@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { backfillArticleIndexes } from '../src/adapters/dynamo/article-index-backfill.js';
+import { DynamoArticleStore, setIndexAttributes } from '../src/adapters/dynamo/article-store.js';
+import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
+import { ensureTable } from '../src/local/dynamo.js';
+import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+/**
+ * The article lists' indexes (docs/data-model.md): GSI1 holds the articles not published on both
+ * platforms, GSI2 the published ones by latest publication; every write keeps them right, the
+ * backfill repairs older items, and the lists read only them.
+ */
+const db = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: inject('dynamoEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
+const tableName = `indexes-${randomBytes(6).toString('hex')}`;
+const store = new DynamoArticleStore(db, tableName);
+
+beforeAll(() => ensureTable(inject('dynamoEndpoint'), tableName));
+afterAll(() => db.destroy());
+
+// Created long ago: the lists find these through the indexes, not as just-created articles.
+let clock = Date.parse('2020-01-01T00:00:00Z');
+function article(userId: string, title = 'T'): ArticleRecord {
+  const at = new Date((clock += 1000)).toISOString();
+  return {
+    id: newArticleId(clock),
+    userId,
+    title,
+    topic: 'topic',
+    keyword: 'k',
+    details: '',
+    imageDescription: '',
+    tags: [],
+    createdAt: at,
+    updatedAt: at,
+    blog: { content: 'b', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
+    linkedin: { content: 'l', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
+    scheduled: { blog: null, linkedin: null },
+    lastError: null,
+    linkedInMode: 'personal',
+    generation: { status: 'done', updatedAt: at },
+    image: null,
+    imageJob: null,
+  };
+}
+const rawItem = async (userId: string, id: string) =>
+  (await db.send(new GetCommand({ TableName: tableName, Key: { PK: `USER#${userId}`, SK: `ARTICLE#${id}` } }))).Item!;
+const indexOf = (item: Record<string, unknown>) => ({
+  GSI1PK: item.GSI1PK,
+  GSI1SK: item.GSI1SK,
+  GSI2PK: item.GSI2PK,
+  GSI2SK: item.GSI2SK,
+});
+const publish = (userId: string, id: string, platform: 'blog' | 'linkedin', at: string) =>
+  store.update(userId, id, {
+    [platform === 'blog' ? 'blog.publishedToWordPress' : 'linkedin.publishedToLinkedIn']: true,
+    [`${platform}.lastPublished`]: at,
+    updatedAt: at,
+  });
+
+describe('index attributes on every write', () => {
+  it('open from creation, published from the first platform, off the open index once both are, back if unpublished', async () => {
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const a = article(user);
+    await store.put(a);
+    expect(indexOf(await rawItem(user, a.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${a.id}`,
+      GSI2PK: undefined,
+      GSI2SK: undefined,
+    });
+
+    await store.update(user, a.id, { 'blog.content': 'edited' }); // no change of publication
+    expect(indexOf(await rawItem(user, a.id)).GSI2PK).toBeUndefined();
+
+    await publish(user, a.id, 'blog', '2030-02-01T10:00:00.000Z');
+    expect(indexOf(await rawItem(user, a.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${a.id}`,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-02-01T10:00:00.000Z#${a.id}`,
+    });
+
+    await publish(user, a.id, 'linkedin', '2030-02-02T10:00:00.000Z');
+    expect(indexOf(await rawItem(user, a.id))).toEqual({
+      GSI1PK: undefined,
+      GSI1SK: undefined,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-02-02T10:00:00.000Z#${a.id}`,
+    });
+    expect(await store.listOpen(user)).toEqual([]);
+
+    await store.update(user, a.id, { 'linkedin.publishedToLinkedIn': false, 'linkedin.lastPublished': null });
+    expect(indexOf(await rawItem(user, a.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${a.id}`,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-02-01T10:00:00.000Z#${a.id}`,
+    });
+    expect((await store.listOpen(user)).map((x) => x.id)).toEqual([a.id]);
+    // The index attributes never show in what the store answers.
+    expect(Object.keys((await store.get(user, a.id))!).filter((k) => k.startsWith('GSI'))).toEqual([]);
+  });
+
+  it('a late correction never overwrites a newer state', async () => {
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const a = article(user);
+    await store.put(a);
+    await publish(user, a.id, 'blog', '2030-03-01T00:00:00.000Z');
+    const before = indexOf(await rawItem(user, a.id));
+    // Computed from the article as created (unpublished): its state has changed since.
+    const held = await setIndexAttributes(db, tableName, { PK: `USER#${user}`, SK: `ARTICLE#${a.id}` }, a, {
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${a.id}`,
+    });
+    expect(held).toBe(false);
+    expect(indexOf(await rawItem(user, a.id))).toEqual(before);
+  });
+});
+
+describe('lists read through the indexes', () => {
+  const user = `u-${randomBytes(4).toString('hex')}`;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 5; i++) {
+      const a = article(user, `A${i}`);
+      ids.push(a.id);
+      await store.put(a);
+    }
+    // Publication order differs from creation order: 3, then 0, then 4 (both platforms), then 1.
+    await publish(user, ids[3]!, 'blog', '2030-05-01T00:00:00.000Z');
+    await publish(user, ids[0]!, 'linkedin', '2030-05-02T00:00:00.000Z');
+    await publish(user, ids[4]!, 'blog', '2030-05-03T00:00:00.000Z');
+    await publish(user, ids[4]!, 'linkedin', '2030-05-03T01:00:00.000Z');
+    await publish(user, ids[1]!, 'blog', '2030-05-04T00:00:00.000Z');
+  });
+
+  it('open: every article not published on both platforms, newest first', async () => {
+    expect((await store.listOpen(user)).map((a) => a.title)).toEqual(['A3', 'A2', 'A1', 'A0']);
+  });
+
+  it('published: pages by latest publication, the last page without a next position', async () => {
+    const first = await store.publishedPage(user, 2);
+    expect(first.articles.map((a) => a.title)).toEqual(['A1', 'A4']);
+    expect(first.next).toEqual({ id: ids[4], publishedAt: '2030-05-03T01:00:00.000Z' });
+    const second = await store.publishedPage(user, 2, first.next);
+    expect(second.articles.map((a) => a.title)).toEqual(['A0', 'A3']);
+    expect(second.next).toBeUndefined();
+    expect((await store.publishedPage(user, 4)).next).toBeUndefined();
+  });
+
+  it('all: pages newest created first', async () => {
+    const first = await store.page(user, 3);
+    expect(first.articles.map((a) => a.title)).toEqual(['A4', 'A3', 'A2']);
+    const second = await store.page(user, 3, first.next);
+    expect(second.articles.map((a) => a.title)).toEqual(['A1', 'A0']);
+    expect(second.next).toBeUndefined();
+  });
+});
+
+describe('backfill', () => {
+  it('sets and removes index attributes where they are wrong, and a second run writes nothing', async () => {
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const open = article(user, 'open');
+    const half = article(user, 'half');
+    half.blog = { ...half.blog, publishedToWordPress: true, lastPublished: '2030-06-01T00:00:00.000Z' };
+    const full = article(user, 'full');
+    full.blog = { ...full.blog, publishedToWordPress: true, lastPublished: '2030-06-02T00:00:00.000Z' };
+    full.linkedin = { ...full.linkedin, publishedToLinkedIn: true, lastPublished: '2030-06-03T00:00:00.000Z' };
+    // As written before the indexes existed, plus one with a stale open entry.
+    for (const a of [open, half, full]) {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            PK: `USER#${user}`,
+            SK: `ARTICLE#${a.id}`,
+            type: 'article',
+            ...a,
+            ...(a === full ? { GSI1PK: `OPEN#${user}`, GSI1SK: `ARTICLE#${full.id}` } : {}),
+          },
+        }),
+      );
+    }
+    expect((await store.publishedPage(user, 10)).articles).toEqual([]);
+
+    const first = await backfillArticleIndexes(db, tableName, { pageSize: 2 });
+    expect(first.fixed).toBeGreaterThanOrEqual(3);
+    expect(first.skipped).toBe(0);
+    expect(indexOf(await rawItem(user, open.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${open.id}`,
+      GSI2PK: undefined,
+      GSI2SK: undefined,
+    });
+    expect(indexOf(await rawItem(user, half.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${half.id}`,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-06-01T00:00:00.000Z#${half.id}`,
+    });
+    expect(indexOf(await rawItem(user, full.id))).toEqual({
+      GSI1PK: undefined,
+      GSI1SK: undefined,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-06-03T00:00:00.000Z#${full.id}`,
+    });
+    expect((await store.listOpen(user)).map((a) => a.title)).toEqual(['half', 'open']);
+    expect((await store.publishedPage(user, 10)).articles.map((a) => a.title)).toEqual(['full', 'half']);
+
+    const second = await backfillArticleIndexes(db, tableName);
+    expect(second).toEqual({ articles: first.articles, fixed: 0, skipped: 0 });
+  });
+});
+
+describe('the list API', () => {
+  let app: TestApp;
+  let owner: Client;
+  let ownerId: string;
+  let appStore: DynamoArticleStore;
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    owner = new Client(app.url);
+    await owner.call('/api/auth/register', { body: registration() });
+    ownerId = (await owner.call('/api/auth/me')).json.user._id;
+    appStore = new DynamoArticleStore(db, app.tableName);
+    for (let i = 0; i < 4; i++) {
+      const res = await owner.call('/api/articles', { body: { title: `P${i}`, topic: 'Pages', keyword: 'pages' } });
+      created.push(res.json.article._id);
+    }
+    // Published in the order 2, 0, 3.
+    for (const [i, at] of [
+      [2, '2030-07-01T00:00:00.000Z'],
+      [0, '2030-07-02T00:00:00.000Z'],
+      [3, '2030-07-03T00:00:00.000Z'],
+    ] as const) {
+      await appStore.update(ownerId, created[i]!, { 'blog.publishedToWordPress': true, 'blog.lastPublished': at });
+    }
+  });
+  afterAll(() => app?.stop());
+
+  const titles = (res: { json: { articles: { title: string }[] } }) => res.json.articles.map((a) => a.title);
+
+  it('pages the history by publication time, with an opaque cursor bound to the session user', async () => {
+    const first = await owner.call('/api/articles/published?limit=2');
+    expect(first.status).toBe(200);
+    expect(titles(first)).toEqual(['P3', 'P0']);
+    expect(typeof first.json.nextCursor).toBe('string');
+    const second = await owner.call(`/api/articles/published?limit=2&cursor=${first.json.nextCursor}`);
+    expect(titles(second)).toEqual(['P2']);
+    expect(second.json.nextCursor).toBeNull();
+
+    // Without parameters: the old shape plus nextCursor, one page.
+    const plain = await owner.call('/api/articles/published');
+    expect(titles(plain)).toEqual(['P3', 'P0', 'P2']);
+    expect(plain.json.nextCursor).toBeNull();
+
+    // Another user's cursor reads only that user's own partition.
+    const other = new Client(app.url);
+    const account = registration();
+    await other.call('/api/auth/register', { body: account });
+    const { _id } = (await owner.call('/api/admin/users')).json.users.find(
+      (u: { email: string }) => u.email === account.email,
+    );
+    await owner.call(`/api/admin/users/${_id}/status`, { method: 'PATCH', body: { isActive: true } });
+    await other.call('/api/auth/login', { body: { email: account.email, password: account.password } });
+    const foreign = await other.call(`/api/articles/published?limit=2&cursor=${first.json.nextCursor}`);
+    expect(foreign.status).toBe(200);
+    expect(foreign.json).toEqual({ articles: [], nextCursor: null });
+  });
+
+  it('pages GET /api/articles newest created first; without parameters it is every article', async () => {
+    const first = await owner.call('/api/articles?limit=3');
+    expect(titles(first)).toEqual(['P3', 'P2', 'P1']);
+    const second = await owner.call(`/api/articles?limit=3&cursor=${first.json.nextCursor}`);
+    expect(titles(second)).toEqual(['P0']);
+    expect(second.json.nextCursor).toBeNull();
+    expect(titles(await owner.call('/api/articles'))).toEqual(['P3', 'P2', 'P1', 'P0']);
+  });
+
+  it('answers 400 "Invalid cursor" to a tampered cursor or one of another list', async () => {
+    const all = await owner.call('/api/articles?limit=1');
+    const tampered = [
+      'bm90LWpzb24',
+      Buffer.from(JSON.stringify({ PK: 'USER#someone-else', SK: 'ARTICLE#x' })).toString('base64url'),
+      Buffer.from(JSON.stringify(['../x'])).toString('base64url'),
+      all.json.nextCursor, // a cursor of GET /api/articles has no publication time
+    ];
+    for (const cursor of tampered) {
+      const res = await owner.call(`/api/articles/published?cursor=${cursor}`);
+      expect(res.status, cursor).toBe(400);
+      expect(res.json.message).toBe('Invalid cursor');
+    }
+    expect((await owner.call('/api/articles/published?limit=101')).status).toBe(400);
+  });
+
+  it('answers 304 to a matching If-None-Match without reading any article, and 200 again after a write', async () => {
+    const first = await owner.call('/api/articles/unpublished');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect(titles(first)).toEqual(['P3', 'P2', 'P1', 'P0']);
+
+    const send = vi.spyOn(DynamoDBDocumentClient.prototype, 'send');
+    try {
+      const again = await owner.call('/api/articles/unpublished', { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      const reads = send.mock.calls
+        .map(([command]) => command.constructor.name)
+        .filter((name) => /Query|BatchGet|Scan/.test(name));
+      expect(reads).toEqual([]);
+      expect(send.mock.calls.length).toBeGreaterThan(0); // the session's user was read: the spy sees the app's calls
+    } finally {
+      send.mockRestore();
+    }
+
+    // Each list and page has its own tag.
+    const published = await owner.call('/api/articles/published', { headers: { 'if-none-match': etag } });
+    expect(published.status).toBe(200);
+
+    await owner.call(`/api/articles/${created[1]}/linkedin`, { method: 'PUT', body: { content: 'Changed' } });
+    const changed = await owner.call('/api/articles/unpublished', { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+});
