@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { SCHEDULE_REFRESH_MS } from '@app/shared';
 import { request } from '../api/client';
 
@@ -36,11 +36,18 @@ export function useUnpublishedArticles() {
   });
 }
 
-/** Articles published on at least one platform, for /history. */
+/**
+ * Articles published on at least one platform, for /history: latest publication first, one page
+ * (the server's default size) at a time; `fetchNextPage` loads the next while there is one.
+ */
 export function usePublishedArticles() {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: articleListKey.published,
-    queryFn: async () => (await request('articles.published')).articles,
+    queryFn: ({ pageParam, signal }) =>
+      request('articles.published', { query: pageParam === null ? {} : { cursor: pageParam } }, { signal }),
+    initialPageParam: null as string | null,
+    // null on the last page: then there is no next one.
+    getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
   });
 }

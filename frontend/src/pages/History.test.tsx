@@ -49,7 +49,7 @@ const bodyRows = () => screen.getAllByRole('row').slice(1);
 
 describe('History page', () => {
   it('lists one row per published platform, newest first, with View Post links', async () => {
-    mockApi({ ...session('UTC'), 'articles.published': { articles: [blogOnly, both, flagOnly] } });
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [blogOnly, both, flagOnly], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(screen.getByRole('heading', { name: 'Published Articles History', level: 1 })).toBeInTheDocument();
 
@@ -101,7 +101,7 @@ describe('History page', () => {
         linkedinPostUrl: 'data:text/html,<script>alert(2)</script>',
       },
     });
-    mockApi({ ...session('UTC'), 'articles.published': { articles: [hostile] } });
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [hostile], nextCursor: null } });
     const { container } = renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     expect(bodyRows()).toHaveLength(2);
@@ -111,7 +111,7 @@ describe('History page', () => {
   });
 
   it("shows dates in the user's time zone (not the browser's), 24-hour, with the zone's name", async () => {
-    mockApi({ ...session('America/New_York'), 'articles.published': { articles: [both, blogOnly] } });
+    mockApi({ ...session('America/New_York'), 'articles.published': { articles: [both, blogOnly], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     // The description names the zone once the session is known.
@@ -133,7 +133,7 @@ describe('History page', () => {
   });
 
   it('uses another zone when the user has one: Asia/Tokyo moves the date to the next day', async () => {
-    mockApi({ ...session('Asia/Tokyo'), 'articles.published': { articles: [blogOnly] } });
+    mockApi({ ...session('Asia/Tokyo'), 'articles.published': { articles: [blogOnly], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByText(/Times are shown in Asia\/Tokyo/);
     const date = within(bodyRows()[0]!).getAllByRole('cell')[2]!;
@@ -148,13 +148,13 @@ describe('History page', () => {
     mockApi({ 'articles.published': () => list.promise });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(screen.getByText('Loading published articles...')).toBeInTheDocument();
-    list.resolve({ articles: [] });
+    list.resolve({ articles: [], nextCursor: null });
     expect(await screen.findByText('Nothing published yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('with nothing published offers a link to the Create page', async () => {
-    mockApi({ 'articles.published': { articles: [] } });
+    mockApi({ 'articles.published': { articles: [], nextCursor: null } });
     const user = userEvent.setup();
     renderWithProviders(<HistoryPage />, { route: '/history' });
     const create = await screen.findByRole('link', { name: 'Create New Article' });
@@ -191,9 +191,51 @@ describe('History page', () => {
     expect(historyRows([noLink])).toEqual([
       { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },
     ]);
-    mockApi({ 'articles.published': { articles: [noLink] } });
+    mockApi({ 'articles.published': { articles: [noLink], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     expect(within(bodyRows()[0]!).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('loads the next page with "Load more" (busy while it loads), until the last page', async () => {
+    const older = makeArticle({
+      _id: 'h5',
+      id: 'h5',
+      title: 'Older post',
+      blog: {
+        content: 'b',
+        publishedToWordPress: true,
+        lastPublished: '2025-02-01T12:00:00.000Z',
+        wordpressPostUrl: 'https://blog.example.com/older/',
+      },
+    });
+    const next = deferred<Reply<'articles.published'>>();
+    const api = mockApi({
+      ...session('Asia/Tokyo'),
+      'articles.published': (req) =>
+        req.path.includes('cursor=page-2') ? next.promise : { articles: [both, blogOnly], nextCursor: 'page-2' },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    expect(bodyRows()).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const busy = screen.getByRole('button', { name: 'Loading more' });
+    expect(busy).toBeDisabled();
+    expect(busy).toHaveAttribute('aria-busy', 'true');
+    expect(api.requests.filter((r) => r.route === 'articles.published').map((r) => r.path)).toEqual([
+      '/api/articles/published',
+      '/api/articles/published?cursor=page-2',
+    ]);
+
+    next.resolve({ articles: [older], nextCursor: null });
+    await screen.findByText('Older post');
+    const rows = bodyRows();
+    expect(rows).toHaveLength(4);
+    // Still in the user's zone: 2025-02-01T12:00Z is 21:00 in Tokyo.
+    expect(within(rows[3]!).getAllByRole('cell')[2]!).toHaveTextContent(/Feb 1, 2025.*21:00/);
+    // The last page: nothing more to load.
+    expect(screen.queryByRole('button', { name: /Load more|Loading more/ })).not.toBeInTheDocument();
   });
 });

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { httpUrlOrNull, isPublished, type Article, type Platform } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
+import { Spinner } from '../components/Spinner';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
 import { PLATFORM_NAMES } from '../components/schedule/messages';
@@ -13,6 +14,9 @@ import '../styles/history.css';
 export const HistoryMessages = {
   loadFailed: 'Failed to load published articles',
   empty: 'Nothing published yet.',
+  loadMore: 'Load more',
+  loadingMore: 'Loading more',
+  loadMoreFailed: 'Failed to load more published articles. Try Load more again.',
 } as const;
 
 export interface HistoryRow {
@@ -48,7 +52,8 @@ export function historyRows(articles: Article[]): HistoryRow[] {
 export default function HistoryPage() {
   const timeZone = useUserTimeZone();
   const query = usePublishedArticles();
-  const rows = useMemo(() => historyRows(query.data ?? []), [query.data]);
+  // Every page loaded so far; rows are ordered across them (an article's older platform may fall below a later page's rows).
+  const rows = useMemo(() => historyRows(query.data?.pages.flatMap((page) => page.articles) ?? []), [query.data]);
 
   return (
     <div className="page">
@@ -120,6 +125,33 @@ export default function HistoryPage() {
               </tbody>
             </table>
           </div>
+          {query.hasNextPage && (
+            <div className="history-more">
+              <button
+                type="button"
+                className="btn btn--secondary"
+                onClick={() => void query.fetchNextPage()}
+                disabled={query.isFetchingNextPage}
+                aria-busy={query.isFetchingNextPage}
+              >
+                {query.isFetchingNextPage ? (
+                  <>
+                    <span aria-hidden="true">
+                      <Spinner size="sm" />
+                    </span>
+                    {HistoryMessages.loadingMore}
+                  </>
+                ) : (
+                  HistoryMessages.loadMore
+                )}
+              </button>
+              {query.isFetchNextPageError && (
+                <p className="alert alert--error" role="alert">
+                  {HistoryMessages.loadMoreFailed}
+                </p>
+              )}
+            </div>
+          )}
         </TableCardState>
       </section>
     </div>
