@@ -3,6 +3,7 @@ import { groupHandlers } from '../src/lambda/index.js';
 import { handlers as authHandlers } from '../src/http/auth.js';
 import { handlers as adminHandlers } from '../src/http/admin.js';
 import { handlers as articleHandlers } from '../src/http/articles.js';
+import { handlers as dashboardHandlers } from '../src/http/dashboard.js';
 import { handlers as imageHandlers } from '../src/http/images.js';
 import { handlers as settingHandlers } from '../src/http/settings.js';
 import { handlers as wordpressHandlers } from '../src/http/wordpress.js';
@@ -20,6 +21,7 @@ describe('route table', () => {
       ...authHandlers,
       ...adminHandlers,
       ...articleHandlers,
+      ...dashboardHandlers,
       ...imageHandlers,
       ...settingHandlers,
       ...wordpressHandlers,

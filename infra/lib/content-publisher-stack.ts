@@ -56,6 +56,8 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   settings: ['userSecrets:read', 'userSecrets:write'],
   /** GPT edit runs in the request with the user's key; drafting is a worker job. */
   articles: ['ai', 'jobs:enqueue'],
+  /** The dashboard's cards: the owner's summary item and unpublished articles (table reads only). */
+  dashboard: [],
   /** Starts image jobs, reports their status and serves the stored images. */
   images: ['jobs:enqueue', 'images:read'],
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */

@@ -2,10 +2,10 @@ import { cloneElement, type ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { isoWeek, lastIsoWeeks, type Article } from '@app/shared';
+import { dashboardFromArticles, isoWeek, lastIsoWeeks, needsAttention, type Article } from '@app/shared';
 import DashboardPage from './Dashboard';
 import { makeArticle } from '../test/articles';
-import { deferred, makeUser, mockApi, renderWithProviders, type Reply } from '../test/utils';
+import { deferred, makeUser, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../test/utils';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
@@ -61,17 +61,33 @@ function articles(): Article[] {
   ];
 }
 
+/**
+ * GET /api/dashboard as the server answers it for these articles: the cards of the full list (which the
+ * server's summary equals: shared/test/dashboard-summary.test.ts), in the zone the page asked for, now.
+ */
+const dashboardOf =
+  (list: Article[]) =>
+  (request: Pick<RecordedRequest, 'path'>): Reply<'dashboard.get'> => {
+    const timeZone = new URLSearchParams(request.path.split('?')[1]).get('timeZone') ?? 'UTC';
+    return {
+      timeZone,
+      ...dashboardFromArticles(list, timeZone, new Date()),
+      attention: needsAttention(list),
+    };
+  };
+
 const card = (title: string) => screen.getByRole('region', { name: title });
 
 describe('Dashboard page', () => {
   it('renders the four cards from the full article list', async () => {
     const { requests } = mockApi({
       'auth.me': { user: makeUser({ timezone: 'UTC' }) },
-      'articles.list': { articles: articles() },
+      'dashboard.get': dashboardOf(articles()),
     });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(await screen.findByRole('region', { name: 'Publishing Trends' })).toBeInTheDocument();
-    expect(requests.map((r) => r.path)).toContain('/api/articles');
+    // One call, for the user's zone.
+    expect(requests.map((r) => r.path)).toEqual(['/api/auth/me', '/api/dashboard?timeZone=UTC']);
 
     // Publishing Trends: the last 4 ISO weeks, Blog and LinkedIn, and a Schedule link.
     const trends = card('Publishing Trends');
@@ -121,7 +137,7 @@ describe('Dashboard page', () => {
   });
 
   it('shows demo keywords with a "Demo data" note when articles have none', async () => {
-    mockApi({ 'articles.list': { articles: [makeArticle({ keyword: '', tags: [] })] } });
+    mockApi({ 'dashboard.get': dashboardOf([makeArticle({ keyword: '', tags: [] })]) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     const keywords = await screen.findByRole('region', { name: 'Top Keywords' });
     expect(within(keywords).getByText('Demo data')).toBeInTheDocument();
@@ -135,9 +151,9 @@ describe('Dashboard page', () => {
   });
 
   it('shows a loading state, then "Failed to fetch articles. Please try again later." on failure', async () => {
-    const list = deferred<Reply<'articles.list'>>();
+    const list = deferred<Reply<'dashboard.get'>>();
     let calls = 0;
-    mockApi({ 'articles.list': () => (++calls === 1 ? list.promise : { articles: articles() }) });
+    mockApi({ 'dashboard.get': (request) => (++calls === 1 ? list.promise : dashboardOf(articles())(request)) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
     list.resolve({
@@ -176,7 +192,7 @@ describe('Dashboard: weeks in the user’s time zone', () => {
     // Half an hour after the post: whatever the browser's zone, the two users see different weeks.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-29T23:30:00.000Z'));
-    mockApi({ 'auth.me': { user: makeUser({ timezone }) }, 'articles.list': { articles: [published] } });
+    mockApi({ 'auth.me': { user: makeUser({ timezone }) }, 'dashboard.get': dashboardOf([published]) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
 
     const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
@@ -219,7 +235,7 @@ describe('Dashboard: needs attention', () => {
       }),
       makeArticle({ _id: 'ok', id: 'ok', title: 'Fine one', lastError: null }),
     ];
-    mockApi({ 'articles.list': { articles: failed } });
+    mockApi({ 'dashboard.get': dashboardOf(failed) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     const region = await screen.findByRole('region', { name: 'Needs attention' });
     expect(
@@ -242,7 +258,7 @@ describe('Dashboard: needs attention', () => {
   });
 
   it('shows no such card when every run went well', async () => {
-    mockApi({ 'articles.list': { articles: articles() } });
+    mockApi({ 'dashboard.get': dashboardOf(articles()) });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     await screen.findByRole('region', { name: 'Content Status' });
     expect(screen.queryByRole('region', { name: 'Needs attention' })).not.toBeInTheDocument();

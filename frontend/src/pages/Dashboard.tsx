@@ -1,17 +1,12 @@
-import { lazy, Suspense, useMemo, useId, type ReactNode } from 'react';
+import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  RUN_FAILURES_FIXED_IN_SETTINGS,
-  STATUS_LABELS,
-  contentStatus,
-  platformDistribution,
-  publishingTrends,
-  topKeywords,
-  type Article,
-} from '@app/shared';
+import { useQuery } from '@tanstack/react-query';
+import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
+import type { ApiResponses } from '@app/shared/api';
+import { request } from '../api/client';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
-import { useAllArticles } from '../hooks/useArticleLists';
+import { ARTICLE_LISTS_KEY } from '../hooks/useArticleLists';
 import { useUserTimeZone } from '../lib/userTime';
 import '../styles/dashboard.css';
 
@@ -28,9 +23,6 @@ export const DashboardMessages = {
 
 /** The donut's colours, repeated in its legend (same order as charts.tsx KEYWORD_COLOURS). */
 const KEYWORD_SWATCHES = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
-
-/** How many articles that need attention the dashboard lists. */
-const ATTENTION_SHOWN = 5;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -64,9 +56,23 @@ function ChartFallback({ height }: { height: number }) {
   );
 }
 
-/** docs/product.md (Dashboard): four cards computed from the full article list with the shared rules. */
+/**
+ * The dashboard's one call: the cards counted by the server from the owner's summary (GET /api/dashboard),
+ * in the weeks of the zone this page shows. Under the lists' key, so that any change to an article refreshes it.
+ */
+function useDashboard(timeZone: string) {
+  return useQuery({
+    queryKey: [...ARTICLE_LISTS_KEY, 'dashboard', timeZone],
+    queryFn: () => request('dashboard.get', { query: { timeZone } }),
+    staleTime: 0,
+  });
+}
+
+/** docs/product.md (Dashboard): four cards counted over all the user's articles with the shared rules. */
 export default function DashboardPage() {
-  const query = useAllArticles();
+  // Weeks are the user's own (Monday to Sunday where they live), not UTC's nor the browser's.
+  const timeZone = useUserTimeZone();
+  const query = useDashboard(timeZone);
 
   return (
     <div className="page dashboard">
@@ -89,27 +95,14 @@ export default function DashboardPage() {
           </button>
         </div>
       ) : (
-        <DashboardCards articles={query.data} updatedAt={query.dataUpdatedAt} />
+        <DashboardCards stats={query.data} />
       )}
     </div>
   );
 }
 
-function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedAt: number }) {
-  // Weeks are the user's own (Monday to Sunday where they live), not UTC's nor the browser's.
-  const timeZone = useUserTimeZone();
-  const stats = useMemo(() => {
-    // The moment of the answer: every card of it is counted at the same time.
-    const now = new Date(updatedAt);
-    return {
-      trends: publishingTrends(articles, now, timeZone),
-      distribution: platformDistribution(articles),
-      keywords: topKeywords(articles),
-      status: contentStatus(articles, now),
-    };
-  }, [articles, updatedAt, timeZone]);
-
-  const { trends, distribution, keywords, status } = stats;
+function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
+  const { trends, distribution, keywords, status, total, timeZone } = stats;
   const blogTotal = trends.reduce((sum, p) => sum + p.blog, 0);
   const linkedinTotal = trends.reduce((sum, p) => sum + p.linkedin, 0);
   const first = trends[0]?.week ?? '';
@@ -124,15 +117,12 @@ function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedA
   const keywordsLabel = `Top keywords${keywords.demo ? ' (demo data)' : ''}, donut chart. ${keywords.keywords
     .map((k) => `${k.keyword} ${k.count}`)
     .join(', ')}.`;
-  const total = articles.length;
   // Articles whose last background run failed (drafting, an image, a scheduled e-mail): newest first.
-  const attention = articles
-    .filter((a) => a.lastError)
-    .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  const attention = stats.attention;
 
   return (
     <div className="dashboard-grid">
-      {attention.length > 0 && (
+      {attention.count > 0 && (
         <DashboardCard
           title="Needs attention"
           className="dashboard-card--wide dashboard-card--attention"
@@ -143,28 +133,28 @@ function DashboardCards({ articles, updatedAt }: { articles: Article[]; updatedA
           }
         >
           <p className="dashboard-card__summary">
-            {plural(attention.length, 'article')} could not be processed. Fix the cause, then try again.
+            {plural(attention.count, 'article')} could not be processed. Fix the cause, then try again.
           </p>
           <ul className="attention-list">
-            {attention.slice(0, ATTENTION_SHOWN).map((article) => (
-              <li key={article._id} className="attention-list__item">
+            {attention.articles.map((article) => (
+              <li key={article.id} className="attention-list__item">
                 <span className="attention-list__title">{article.title}</span>
-                <span className="attention-list__message">{article.lastError!.message}</span>
-                {RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError!.code) ? (
+                <span className="attention-list__message">{article.lastError.message}</span>
+                {RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code) ? (
                   <Link to="/settings">
                     Open Settings<span className="sr-only"> for {article.title}</span>
                   </Link>
                 ) : (
-                  <Link to={`/create?articleId=${encodeURIComponent(article._id)}`}>
+                  <Link to={`/create?articleId=${encodeURIComponent(article.id)}`}>
                     Open<span className="sr-only"> {article.title}</span>
                   </Link>
                 )}
               </li>
             ))}
           </ul>
-          {attention.length > ATTENTION_SHOWN && (
+          {attention.count > ATTENTION_SHOWN && (
             <p className="dashboard-card__note">
-              {plural(attention.length - ATTENTION_SHOWN, 'more article')} on the <Link to="/schedule">Schedule</Link>{' '}
+              {plural(attention.count - ATTENTION_SHOWN, 'more article')} on the <Link to="/schedule">Schedule</Link>{' '}
               page.
             </p>
           )}

@@ -3,6 +3,7 @@ import { handler as admin } from './admin.js';
 import { handler as approvals } from './approvals.js';
 import { handler as articles } from './articles.js';
 import { handler as auth } from './auth.js';
+import { handler as dashboard } from './dashboard.js';
 import { handler as email } from './email.js';
 import { handler as images } from './images.js';
 import { handler as linkedin } from './linkedin.js';
@@ -16,6 +17,7 @@ export const groupHandlers: Record<string, LambdaHandler> = {
   auth,
   admin,
   articles,
+  dashboard,
   images,
   settings,
   wordpress,

@@ -24,6 +24,7 @@ import {
   WordPressCredentialsSchema,
   WordPressTestSchema,
 } from '../integrations.js';
+import { DashboardQuerySchema } from '../dashboard-summary.js';
 import { SaveSettingSchema, SettingParamsSchema, SettingsQuerySchema } from '../settings.js';
 import { SheetsAuthQuerySchema, SheetsImportSchema } from '../sheets.js';
 
@@ -112,6 +113,8 @@ export const routes = [
     body: ScheduleSchema,
   },
   { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
+  // The dashboard's cards from the owner's summary item and unpublished articles (docs/data-model.md).
+  { id: 'dashboard.get', method: 'GET', path: '/api/dashboard', access: 'user', query: DashboardQuerySchema },
 
   {
     id: 'images.generate',
