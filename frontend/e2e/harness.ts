@@ -104,7 +104,17 @@ export function takeCspViolations(): string[] {
   return cspViolations.splice(0);
 }
 
-function watchCsp(context: BrowserContext): void {
+async function watchCsp(context: BrowserContext): Promise<void> {
+  // Some violations never reach the console (a caught `new Function('')` probe, say): only the page's
+  // securitypolicyviolation event tells of them, so it is echoed there.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `Content Security Policy violation: ${event.effectiveDirective} blocked ${event.blockedURI} ` +
+          `(${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
   context.on('console', (message) => {
     if (CSP_VIOLATION.test(message.text()))
       cspViolations.push(`${message.location().url || message.page()?.url()}: ${message.text()}`);
@@ -134,7 +144,7 @@ export async function launchBrowser(): Promise<Browser> {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
-    watchCsp(context);
+    await watchCsp(context);
     return context;
   };
   // A violation reported after a file's last check still fails it, when the browser closes in afterAll.

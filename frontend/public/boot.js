@@ -2,6 +2,13 @@
 // Runs before the first paint: a classic script in index.html's <head> (the CSP allows no inline
 // script, functions/src/http/security-headers.ts). Kept in step with src/ by src/test/boot.test.ts.
 (function () {
+  // zod builds its object parsers with `new Function` unless told not to, and probes for it with a
+  // caught `new Function('')` that the CSP still reports as an eval violation. Its config lives on this
+  // global (zod/v4/core/core.js) and is read when the first schema is built, so it is set before any
+  // module of the app loads: every zod schema of the SPA runs jitless, as the CSP makes it anyway.
+  var zodConfig = (window.__zod_globalConfig = window.__zod_globalConfig || {});
+  zodConfig.jitless = true;
+
   var root = document.documentElement;
   var stored = null;
   var signedIn = false;

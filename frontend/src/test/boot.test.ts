@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
+import * as z from 'zod';
 import { SIGNED_IN_MARK } from '../App';
 import { readStoredTheme, resolveTheme, THEME_STORAGE_KEY } from '../hooks/useTheme';
 
@@ -51,4 +52,15 @@ it.each([
   if (signedInBefore) window.localStorage.setItem(SIGNED_IN_MARK, '1');
   runBoot();
   expect(document.documentElement.dataset.welcome).toBe(expected);
+});
+
+it("turns zod's code generation off in the config zod itself reads, before the app builds a schema", () => {
+  setSystemDark(false);
+  const before = z.config().jitless;
+  try {
+    runBoot();
+    expect(z.config().jitless).toBe(true);
+  } finally {
+    z.config({ jitless: before });
+  }
 });
