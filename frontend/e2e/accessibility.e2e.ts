@@ -228,6 +228,11 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
     await page.waitForTimeout(1600); // the charts' own (script) animations
     await audit(page, 'dashboard', { snapDark: '40-a11y-dashboard-dark' });
+    // A phone's layout hides and folds parts of the shell (the user menu shows only initials).
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await audit(page, 'dashboard (390 px wide)');
+    await page.setViewportSize(desktop);
 
     // Settings: every disclosure open, then the API key dialog.
     await page.goto(`${app.url}/settings`);
