@@ -234,7 +234,9 @@ export class Site extends Construct {
    * (index.html, public files) revalidated on each use, with a CloudFront invalidation.
    */
   private deploySpa(distDir: string): void {
-    const source = Source.asset(distDir);
+    // The build's .br/.gz copies are for the local server (functions/src/local/server.ts); CloudFront
+    // compresses on its own, so they are not uploaded.
+    const source = Source.asset(distDir, { exclude: ['**/*.br', '**/*.gz'] });
     const assets = new BucketDeployment(this, 'DeployAssets', {
       sources: [source],
       destinationBucket: this.bucket,

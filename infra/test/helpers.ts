@@ -51,6 +51,10 @@ export function builtSpaDir(): string {
   );
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  // The precompressed copies the build writes for the local server (frontend/vite-precompress.ts).
+  writeFileSync(join(dir, 'assets', 'index-abc123.js.br'), 'brotli');
+  writeFileSync(join(dir, 'assets', 'index-abc123.js.gz'), 'gzip');
+  writeFileSync(join(dir, 'index.html.br'), 'brotli');
   return dir;
 }
 

@@ -1,5 +1,7 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
 import { builtSpaDir, logicalId, only, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
@@ -205,5 +207,13 @@ describe('SPA upload', () => {
       DistributionPaths: ['/*'],
     });
     expect(pages.DependsOn).toContain(assetsId);
+  });
+
+  it("uploads the built files without the build's .br/.gz copies (CloudFront compresses on its own)", () => {
+    const { app } = testApp({ stack: { spaDistDir: builtSpaDir() } });
+    const assembly = app.synth();
+    const staged = readdirSync(assembly.directory, { recursive: true, encoding: 'utf8' });
+    expect(staged.some((file) => file.endsWith(join('assets', 'index-abc123.js')))).toBe(true);
+    expect(staged.filter((file) => /\.(br|gz)$/.test(file))).toEqual([]);
   });
 });
