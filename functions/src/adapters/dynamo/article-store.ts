@@ -2,7 +2,6 @@ import {
   BatchGetCommand,
   type BatchGetCommandOutput,
   GetCommand,
-  PutCommand,
   QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -11,6 +10,7 @@ import { PLATFORMS, type Platform } from '@app/shared';
 import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
 import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
+import { DynamoSummaryStore, type TransactItem } from './summary-store.js';
 import { userKey } from './user-store.js';
 
 const ARTICLE_PREFIX = 'ARTICLE#';
@@ -51,6 +51,73 @@ export const indexAttributesRight = (item: IndexAttributes, wanted: IndexAttribu
 const INDEX_LAG_ALLOWANCE_MS = 5 * 60_000;
 /** BatchGetItem takes at most this many keys per call. */
 const BATCH_GET_MAX = 100;
+
+/**
+ * The attribute paths the dashboard summary's contribution reads (shared/src/dashboard-summary.ts): a write
+ * that sets one of them (or a map holding one) moves the summary, in the same transaction.
+ */
+const CONTRIBUTION_PATHS = [
+  ['keyword'],
+  ['tags'],
+  ['blog', 'publishedToWordPress'],
+  ['blog', 'lastPublished'],
+  ['linkedin', 'publishedToLinkedIn'],
+  ['linkedin', 'lastPublished'],
+] as const;
+
+const touchesContribution = (changes: Record<string, unknown>) =>
+  Object.keys(changes).some((path) => {
+    const parts = path.split('.');
+    return CONTRIBUTION_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part));
+  });
+
+/** Reads a nested attribute path of an article (undefined when a map on the way is missing). */
+const valueAt = (article: object, path: readonly string[]): unknown =>
+  path.reduce<unknown>((value, part) => (value as Record<string, unknown> | undefined)?.[part], article);
+
+/** `article` with `changes` (attribute paths, as ArticleStore.update takes them) set, as DynamoDB will. */
+function withChanges(article: ArticleRecord, changes: Record<string, unknown>): ArticleRecord {
+  const next = structuredClone(article) as unknown as Record<string, unknown>;
+  for (const [path, value] of Object.entries(changes)) {
+    const parts = path.split('.');
+    let map = next;
+    for (const part of parts.slice(0, -1)) map = map[part] as Record<string, unknown>;
+    map[parts.at(-1)!] = structuredClone(value);
+  }
+  return next as unknown as ArticleRecord;
+}
+
+/**
+ * A condition that the item's contribution fields are still those of `article` as read, so that the
+ * summary's delta computed from it is right; with `names` and `values` to merge into the write's.
+ */
+function contributionUnchanged(article: ArticleRecord): {
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const conditions = CONTRIBUTION_PATHS.map((path, i) => {
+    const ref = path
+      .map((part, j) => {
+        names[`#u${i}_${j}`] = part;
+        return `#u${i}_${j}`;
+      })
+      .join('.');
+    const value = valueAt(article, path);
+    if (value === null || value === undefined) {
+      values[':u_null'] = 'NULL';
+      return `(attribute_not_exists(${ref}) OR attribute_type(${ref}, :u_null))`;
+    }
+    values[`:u${i}`] = value;
+    return `${ref} = :u${i}`;
+  });
+  return { condition: conditions.join(' AND '), names, values };
+}
+
+/** Attempts of a write whose article another write changed between its read and its transaction. */
+const CONTRIBUTION_WRITE_ATTEMPTS = 8;
 
 type Item = ArticleRecord & IndexAttributes & { PK: string; SK: string; type: 'article' };
 const fromItem = ({
@@ -131,18 +198,40 @@ export async function setIndexAttributes(
 }
 
 export class DynamoArticleStore implements ArticleStore {
+  /** The owner's dashboard summary, written with every article write that changes what it counts. */
+  private readonly summaries: DynamoSummaryStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.summaries = new DynamoSummaryStore(db, tableName);
+  }
 
+  /** Writes the article whole, with the owner's summary moved by it (one transaction). */
   async put(article: ArticleRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...key(article.userId, article.id), type: 'article', ...article, ...indexAttributesOf(article) },
-      }),
-    );
+    const Item = { ...key(article.userId, article.id), type: 'article', ...article, ...indexAttributesOf(article) };
+    // Mostly a new article: written on the condition that there is none, without reading first.
+    let before: ArticleRecord | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const unchanged = before && contributionUnchanged(before);
+      const write: TransactItem = {
+        Put: {
+          TableName: this.tableName,
+          Item,
+          ...(unchanged
+            ? {
+                ConditionExpression: unchanged.condition,
+                ExpressionAttributeNames: unchanged.names,
+                ExpressionAttributeValues: unchanged.values,
+              }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        },
+      };
+      if ((await this.summaries.writeWithArticle(article.userId, before, article, write)) === 'written') break;
+      if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${article.id} kept changing; not written`);
+      before = await this.get(article.userId, article.id);
+    }
     await this.changed(article.userId);
   }
 
@@ -340,6 +429,9 @@ export class DynamoArticleStore implements ArticleStore {
       values[':c_requestedAt'] = options.onlyIfImageJob;
       conditions.push('#c_imageJob.#c_requestedAt = :c_requestedAt');
     }
+    if (touchesContribution(changes)) {
+      return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
+    }
     const out = await ifConditionHeld(
       this.db.send(
         new UpdateCommand({
@@ -357,6 +449,52 @@ export class DynamoArticleStore implements ArticleStore {
     await this.keepIndexesRight(out.Attributes as Item);
     await this.changed(userId);
     return fromItem(out.Attributes as Item);
+  }
+
+  /**
+   * An update that changes what the dashboard summary counts (a publication, the keyword or tags): the
+   * article is read, the summary's delta computed from it, and both written in one transaction on the
+   * condition that the article's counted fields are still as read (else read again and retried).
+   */
+  private async updateWithSummary(
+    userId: string,
+    id: string,
+    changes: Record<string, unknown>,
+    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string },
+    update: { sets: string[]; conditions: string[]; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<ArticleRecord | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const before = await this.get(userId, id);
+      // The caller's own conditions, as the write would find them (it checks them again).
+      if (
+        !before ||
+        (options.onlyIfEmpty ?? []).some((p) => before[p].content !== '') ||
+        (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob)
+      ) {
+        return undefined;
+      }
+      const unchanged = contributionUnchanged(before);
+      const write: TransactItem = {
+        Update: {
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: `SET ${update.sets.join(', ')}`,
+          ConditionExpression: [...update.conditions, unchanged.condition].join(' AND '),
+          ExpressionAttributeNames: { ...update.names, ...unchanged.names },
+          ExpressionAttributeValues: { ...update.values, ...unchanged.values },
+        },
+      };
+      const result = await this.summaries.writeWithArticle(userId, before, withChanges(before, changes), write);
+      if (result === 'written') break;
+      if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
+    }
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    await this.keepIndexesRight(out.Item as Item);
+    await this.changed(userId);
+    return fromItem(out.Item as Item);
   }
 
   async claimPublish(
