@@ -43,6 +43,7 @@ describe('IAM', () => {
       sessionKey: true,
     },
     articles: { userSecrets: SM_READ, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
+    dashboard: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     images: {
       userSecrets: [],
       invokesWorker: true,
