@@ -144,6 +144,9 @@ export function createLocalServer(options: { staticDir?: string } = {}): Server 
     ? sirv(options.staticDir!, {
         single: true,
         etag: true,
+        // Looks files up per request instead of listing them once at start: a rebuild while the app runs
+        // (`npm run build` beside `npm start`) is served, not a crash on a file that is gone.
+        dev: true,
         // The build writes each text file brotli- and gzip-compressed beside it (frontend/vite.config.ts,
         // precompress): sent by Accept-Encoding with Vary, as CloudFront compresses in AWS.
         brotli: true,

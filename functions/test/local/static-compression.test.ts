@@ -106,4 +106,16 @@ describe('the local server sends the built assets precompressed', () => {
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body.toString()).toBe(small);
   });
+
+  it('a rebuild while the server runs is served: new chunks are found, removed ones are no crash', async () => {
+    writeFileSync(join(dir, 'assets/rebuilt-def.js'), script);
+    writeFileSync(join(dir, 'assets/rebuilt-def.js.br'), brotliCompressSync(script));
+    rmSync(join(dir, 'assets/index-abc.js.br'));
+    const rebuilt = await get('/assets/rebuilt-def.js', 'br');
+    expect(rebuilt.status).toBe(200);
+    expect(decode(rebuilt.headers['content-encoding'], rebuilt.body).toString()).toBe(script);
+    const old = await get('/assets/index-abc.js', 'br');
+    expect(old.status).toBe(200);
+    expect(decode(old.headers['content-encoding'], old.body).toString()).toBe(script);
+  });
 });
