@@ -3,8 +3,13 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dashboardFromArticles, dashboardFromSummary, summaryOf, type DashboardArticle } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { DynamoSummaryStore, summaryKey, type TransactItem } from '../src/adapters/dynamo/summary-store.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import {
+  DynamoSummaryStore,
+  backfillDashboardSummaries,
+  summaryKey,
+  type TransactItem,
+} from '../src/adapters/dynamo/summary-store.js';
+import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** The summary item against DynamoDB Local: transactions with the article's write, conflicts, the backfill. */
 let app: TestApp;
@@ -103,5 +108,24 @@ describe('the dashboard summary store', () => {
     // Only the owner's summary item was added beside the articles.
     const items = (await app.items()).filter((i) => i.PK === `USER#${user}`);
     expect(items.map((i) => i.SK)).toEqual(['ARTICLE#b1', 'ARTICLE#b2', 'ARTICLE#b3', summaryKey(user).SK]);
+  });
+
+  it('backfills the summaries of users whose articles predate them, once: a second run writes nothing', async () => {
+    const owner = new Client(app.url);
+    const userId = (await owner.call('/api/auth/register', { body: registration() })).json.user._id as string;
+    const old = [article('o1', 'legacy posts', '2026-11-20T10:00:00Z'), article('o2', 'ai')];
+    for (const a of old) {
+      await db.send(
+        new PutCommand({ TableName: app.tableName, Item: { PK: `USER#${userId}`, SK: `ARTICLE#${a.id}`, ...a } }),
+      );
+    }
+    const backfill = (onlyMissing: boolean) => backfillDashboardSummaries(db, app.tableName, { onlyMissing });
+    expect(await backfill(true)).toEqual({ users: 1, rebuilt: 1 });
+    const built = await store.get(userId);
+    expect(built.summary).toEqual(summaryOf(old, new Date()));
+    expect(await backfill(true)).toEqual({ users: 1, rebuilt: 0 });
+    // The full recompute (the AWS step) finds it right too and leaves it.
+    expect(await backfill(false)).toEqual({ users: 1, rebuilt: 0 });
+    expect((await store.get(userId)).version).toBe(built.version);
   });
 });

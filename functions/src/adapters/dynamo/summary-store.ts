@@ -170,3 +170,39 @@ function withDefaults(item: Partial<DashboardArticle>): DashboardArticle {
     scheduled: { blog: null, linkedin: null },
   };
 }
+
+export interface SummaryBackfillResult {
+  /** Users looked at. */
+  users: number;
+  /** Summaries written because they were missing or differed from the articles. */
+  rebuilt: number;
+}
+
+/**
+ * The backfill of the dashboard summaries (docs/operations.md): every user's summary recomputed from
+ * their articles (DynamoSummaryStore.rebuild), or with `onlyMissing` only those of users who have none
+ * yet. Idempotent, and safe while the app runs: a rebuild holds only while no write moved the summary.
+ * Users are found through the GSI1 partition that lists accounts (user-store.ts).
+ */
+export async function backfillDashboardSummaries(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  options: { onlyMissing?: boolean } = {},
+): Promise<SummaryBackfillResult> {
+  const store = new DynamoSummaryStore(db, tableName);
+  const users = await queryAll<{ PK: string }>(db, {
+    TableName: tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :users',
+    ExpressionAttributeValues: { ':users': 'USERS' },
+    ProjectionExpression: 'PK',
+  });
+  const result: SummaryBackfillResult = { users: 0, rebuilt: 0 };
+  for (const { PK } of users) {
+    const userId = PK.slice('USER#'.length);
+    result.users++;
+    if (options.onlyMissing && (await store.get(userId)).version > 0) continue;
+    if ((await store.rebuild(userId)).changed) result.rebuilt++;
+  }
+  return result;
+}
