@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { backfillArticleIndexes } from '../src/adapters/dynamo/article-index-backfill.js';
 import { DynamoArticleStore, setIndexAttributes } from '../src/adapters/dynamo/article-store.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import { ensureTable } from '../src/local/dynamo.js';
+import { startLocalStack } from '../src/local/stack.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -219,6 +223,59 @@ describe('backfill', () => {
 
     const second = await backfillArticleIndexes(db, tableName);
     expect(second).toEqual({ articles: first.articles, fixed: 0, skipped: 0 });
+  });
+});
+
+describe('local start-up', () => {
+  it('gives a table made before GSI2 the index, and the articles saved before it their index attributes', async () => {
+    const old = `before-gsi2-${randomBytes(6).toString('hex')}`;
+    // The table as the local stack created it before issue #16: GSI1 only.
+    await db.send(
+      new CreateTableCommand({
+        TableName: old,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['PK', 'SK', 'GSI1PK', 'GSI1SK'].map((AttributeName) => ({
+          AttributeName,
+          AttributeType: 'S',
+        })),
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'GSI1',
+            KeySchema: [
+              { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+              { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const draft = article(user, 'draft');
+    const posted = article(user, 'posted');
+    posted.blog = { ...posted.blog, publishedToWordPress: true, lastPublished: '2030-08-01T00:00:00.000Z' };
+    for (const a of [draft, posted]) {
+      await db.send(
+        new PutCommand({ TableName: old, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, type: 'article', ...a } }),
+      );
+    }
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'cp-indexes-'));
+    const stack = await startLocalStack({ port: 0, dataDir, dynamoEndpoint: inject('dynamoEndpoint'), tableName: old });
+    try {
+      const { Table } = await db.send(new DescribeTableCommand({ TableName: old }));
+      expect(Table!.GlobalSecondaryIndexes!.map((g) => g.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
+      const oldStore = new DynamoArticleStore(db, old);
+      expect((await oldStore.listOpen(user)).map((a) => a.title)).toEqual(['posted', 'draft']);
+      expect((await oldStore.publishedPage(user, 10)).articles.map((a) => a.title)).toEqual(['posted']);
+    } finally {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -121,6 +121,16 @@ const indexSpec = (g: IndexDefinition) => ({
   Projection: { ProjectionType: g.projection },
 });
 
+/** Waits until every index of the table is built (a new one on existing data takes a moment). */
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let waited = 0; ; waited += 100) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === 'ACTIVE')) return;
+    if (waited > 120_000) throw new Error(`The indexes of ${tableName} are still being built after two minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Creates the table from the shared key definition unless it exists already; a table made by an
  * older version gains the indexes it lacks (one at a time, as DynamoDB allows), so its data is
@@ -146,6 +156,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
             GlobalSecondaryIndexUpdates: [{ Create: indexSpec(g) }],
           }),
         );
+        await indexesActive(client, tableName);
       }
       return;
     }
