@@ -1,9 +1,9 @@
 /**
  * Serialized list answers kept per owner while the owner's articles are unchanged.
  *
- * A list answer is a read of every article of the owner (a multi-page Query, then the JSON of
- * all of them): the heaviest call the screens make, and /schedule repeats it every 15 s. The
- * answer is reused for as long as the owner's `articlesVersion` is the one read before it was
+ * A list answer is a read of many articles (the whole list, the open ones through their index, or
+ * a page) and the JSON of them: the heaviest calls the screens make, and /schedule repeats one
+ * every 15 s (answered 304 while unchanged: http/articles.ts). The answer is reused for as long as the owner's `articlesVersion` is the one read before it was
  * built; it comes with the session's user, which every request reads strongly consistently
  * anyway. Every article write moves the version after it lands, so a changed list is never
  * served. Each process (Lambda container) keeps its own entries, bounded in size and age.
