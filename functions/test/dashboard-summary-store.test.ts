@@ -1,11 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dashboardFromArticles, dashboardFromSummary, summaryOf, type DashboardArticle } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import {
   DynamoSummaryStore,
+  SUMMARY_SHARDS,
   backfillDashboardSummaries,
+  shardOf,
   summaryKey,
   type TransactItem,
 } from '../src/adapters/dynamo/summary-store.js';
@@ -54,29 +56,38 @@ const createItem = (userId: string, a: Stored): TransactItem => ({
   },
 });
 
+/** The versions of the owner's shards, added up: how many times they were written. */
+const versions = async (userId: string) =>
+  (await Promise.all(Array.from({ length: SUMMARY_SHARDS }, (_, s) => store.getShard(userId, s)))).reduce(
+    (sum, shard) => sum + shard.version,
+    0,
+  );
+
 describe('the dashboard summary store', () => {
-  it('writes the summary with each article in one transaction, also when writes meet', async () => {
+  it('writes the summary with each article in one transaction, also when 50 writes meet (a bulk import)', async () => {
     const user = 'u-concurrent';
-    const articles = Array.from({ length: 12 }, (_, i) =>
+    const articles = Array.from({ length: 50 }, (_, i) =>
       article(`a${i}`, i % 2 ? 'serverless costs' : 'ai', i % 3 ? '2026-11-24T08:00:00Z' : undefined),
     );
     const results = await Promise.all(
-      articles.map((a) => store.writeWithArticle(user, undefined, a, createItem(user, a))),
+      articles.map((a) => store.writeWithArticle(user, a.id, undefined, a, createItem(user, a))),
     );
     expect(results).toEqual(articles.map(() => 'written'));
-    const { summary, version } = await store.get(user);
+    const { summary, shards } = await store.get(user);
     expect(summary).toEqual(summaryOf(articles, now));
-    expect(version).toBe(12);
-    expect(dashboardFromSummary(summary, [], 'Asia/Kathmandu', now).distribution.total).toBe(8);
+    expect(shards).toBe(SUMMARY_SHARDS);
+    // Each creation moved its own shard once.
+    expect(await versions(user)).toBe(50);
+    expect(dashboardFromSummary(summary, [], 'Asia/Kathmandu', now).distribution.total).toBe(33);
   });
 
   it('writes neither the article nor the summary when the article is not what the change was computed from', async () => {
     const user = 'u-condition';
     const a = article('x', 'first');
-    expect(await store.writeWithArticle(user, undefined, a, createItem(user, a))).toBe('written');
+    expect(await store.writeWithArticle(user, a.id, undefined, a, createItem(user, a))).toBe('written');
     // The same creation again: the article exists now, so its condition fails.
     const again = { ...a, keyword: 'second' };
-    expect(await store.writeWithArticle(user, undefined, again, createItem(user, again))).toBe(
+    expect(await store.writeWithArticle(user, again.id, undefined, again, createItem(user, again))).toBe(
       'article-condition-failed',
     );
     expect((await store.get(user)).summary).toEqual(summaryOf([a], now));
@@ -95,19 +106,25 @@ describe('the dashboard summary store', () => {
         new PutCommand({ TableName: app.tableName, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, ...a } }),
       );
     }
-    expect((await store.get(user)).version).toBe(0);
+    expect((await store.get(user)).shards).toBe(0);
     const first = await store.rebuild(user);
     expect(first.changed).toBe(true);
     expect(first.summary).toEqual(summaryOf(articles, now));
     const second = await store.rebuild(user);
     expect(second).toEqual({ changed: false, summary: first.summary });
-    expect((await store.get(user)).version).toBe(1);
+    const shardsUsed = [...new Set(articles.map((a) => shardOf(a.id)))].sort();
+    expect(await versions(user)).toBe(shardsUsed.length);
     expect(dashboardFromSummary((await store.get(user)).summary, articles, 'UTC', now)).toEqual(
       dashboardFromArticles(articles, 'UTC', now),
     );
-    // Only the owner's summary item was added beside the articles.
+    // Only the shards holding articles were added beside them.
     const items = (await app.items()).filter((i) => i.PK === `USER#${user}`);
-    expect(items.map((i) => i.SK)).toEqual(['ARTICLE#b1', 'ARTICLE#b2', 'ARTICLE#b3', summaryKey(user).SK]);
+    expect(items.map((i) => i.SK)).toEqual([
+      'ARTICLE#b1',
+      'ARTICLE#b2',
+      'ARTICLE#b3',
+      ...shardsUsed.map((shard) => summaryKey(user, shard).SK),
+    ]);
   });
 
   it('backfills the summaries of users whose articles predate them, once: a second run writes nothing', async () => {
@@ -121,11 +138,32 @@ describe('the dashboard summary store', () => {
     }
     const backfill = (onlyMissing: boolean) => backfillDashboardSummaries(db, app.tableName, { onlyMissing });
     expect(await backfill(true)).toEqual({ users: 1, rebuilt: 1 });
-    const built = await store.get(userId);
-    expect(built.summary).toEqual(summaryOf(old, new Date()));
+    expect((await store.get(userId)).summary).toEqual(summaryOf(old, new Date()));
+    const written = await versions(userId);
     expect(await backfill(true)).toEqual({ users: 1, rebuilt: 0 });
     // The full recompute (the AWS step) finds it right too and leaves it.
     expect(await backfill(false)).toEqual({ users: 1, rebuilt: 0 });
-    expect((await store.get(userId)).version).toBe(built.version);
+    expect(await versions(userId)).toBe(written);
+  });
+
+  it('drops on reading what no dashboard reads again: intervals older than six weeks, counts at 0', async () => {
+    const user = 'u-prune';
+    const a = article('p1', 'pruned words', '2026-11-24T08:00:00Z');
+    await store.writeWithArticle(user, a.id, undefined, a, createItem(user, a));
+    const key = summaryKey(user, shardOf(a.id));
+    // An interval of May and a keyword whose articles changed theirs, as writes leave them.
+    await db.send(
+      new UpdateCommand({
+        TableName: app.tableName,
+        Key: key,
+        UpdateExpression: 'SET #old = :one, #zero = :zero',
+        ExpressionAttributeNames: { '#old': 'b:blog:1975000', '#zero': 'kw:gone' },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+      }),
+    );
+    expect((await store.get(user)).summary).toEqual(summaryOf([a], now));
+    const item = (await db.send(new GetCommand({ TableName: app.tableName, Key: key, ConsistentRead: true }))).Item!;
+    expect(Object.keys(item).filter((name) => name === 'b:blog:1975000' || name === 'kw:gone')).toEqual([]);
+    expect(item['kw:pruned']).toBe(1);
   });
 });

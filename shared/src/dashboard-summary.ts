@@ -138,6 +138,13 @@ export function pruneBuckets(summary: DashboardSummary, now: Date): DashboardSum
   return summary;
 }
 
+/** The sum of several summaries (the shards a user's summary is kept in: adapters/dynamo/summary-store.ts). */
+export function sumOfSummaries(summaries: Iterable<DashboardSummary>): DashboardSummary {
+  const total = emptySummary();
+  for (const summary of summaries) addInto(total, summary, 1);
+  return total;
+}
+
 /** The summary of a whole list of articles (the backfill, and what the maintained one must equal). */
 export function summaryOf(articles: Iterable<DashboardArticle>, now: Date): DashboardSummary {
   const summary = emptySummary();

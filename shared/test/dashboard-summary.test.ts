@@ -11,6 +11,7 @@ import {
   needsAttention,
   sameContribution,
   summaryOf,
+  sumOfSummaries,
   type DashboardArticle,
   type DashboardSummary,
   type Platform,
@@ -268,6 +269,23 @@ describe('the dashboard summary, maintained write by write', () => {
       }),
     ).toBe(false);
     expect(sameContribution(a, undefined)).toBe(false);
+  });
+
+  it('sums summaries kept apart (shards) into the summary of all their articles', () => {
+    const published = (id: string, at: string): Model => ({
+      ...article(id, 'ai costs', ['aws']),
+      blog: { content: 'x', publishedToWordPress: true, lastPublished: at },
+    });
+    const articles = [
+      published('a', '2026-11-20T10:00:00Z'),
+      published('b', '2026-11-20T10:05:00Z'),
+      article('c', 'ai'),
+    ];
+    const now = new Date('2026-11-21T00:00:00Z');
+    expect(sumOfSummaries([summaryOf(articles.slice(0, 1), now), summaryOf(articles.slice(1), now)])).toEqual(
+      summaryOf(articles, now),
+    );
+    expect(sumOfSummaries([])).toEqual(emptySummary());
   });
 
   it('keeps no interval older than six weeks', () => {

@@ -228,7 +228,8 @@ export class DynamoArticleStore implements ArticleStore {
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
         },
       };
-      if ((await this.summaries.writeWithArticle(article.userId, before, article, write)) === 'written') break;
+      if ((await this.summaries.writeWithArticle(article.userId, article.id, before, article, write)) === 'written')
+        break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${article.id} kept changing; not written`);
       before = await this.get(article.userId, article.id);
     }
@@ -484,7 +485,7 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeValues: { ...update.values, ...unchanged.values },
         },
       };
-      const result = await this.summaries.writeWithArticle(userId, before, withChanges(before, changes), write);
+      const result = await this.summaries.writeWithArticle(userId, id, before, withChanges(before, changes), write);
       if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
     }

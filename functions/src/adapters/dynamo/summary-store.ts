@@ -1,31 +1,116 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
+  PLATFORMS,
+  SUMMARY_BUCKET_MS,
+  SUMMARY_BUCKET_RETENTION_MS,
   applyChange,
   emptySummary,
   sameContribution,
+  sumOfSummaries,
   summaryOf,
   type DashboardArticle,
   type DashboardSummary,
+  type Platform,
 } from '@app/shared';
 import { ifConditionHeld, queryAll } from './client.js';
 
-/** The owner's dashboard summary item (docs/data-model.md, dashboard summary). */
-export const summaryKey = (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUMMARY' });
+/**
+ * A user's summary is kept in this many items (shards), each summing the articles whose id falls in it.
+ * A bulk import creates dozens of one user's articles at once (domain/sheets-import.ts): spread over
+ * shards, fewer of their transactions meet on the same item.
+ */
+export const SUMMARY_SHARDS = 4;
 
-/** A summary as read, with the version a conditional write of it must still find (0: no item yet). */
+/**
+ * Each count is a top-level number attribute, so that a write adds its delta (ADD) without reading the
+ * item first: writes that meet do not invalidate each other. Keywords and 15-minute intervals are named
+ * by prefix. A count that falls to 0 stays as 0 until a read drops it (prune).
+ */
+const ATTR = {
+  articles: 'articles',
+  fullyPublished: 'fullyPublished',
+  published: (platform: Platform) => `published:${platform}`,
+  keyword: (word: string) => `kw:${word}`,
+  bucket: (platform: Platform, key: string) => `b:${platform}:${key}`,
+} as const;
+const KEYWORD_PREFIX = 'kw:';
+const BUCKET_PREFIX = /^b:(blog|linkedin):(-?\d+)$/;
+
+const SUMMARY_PREFIX = 'SUMMARY#';
+
+/** The shard of an article: always the same one, so that a change's delta lands where its contribution is. */
+export const shardOf = (articleId: string): number =>
+  createHash('sha256').update(articleId).digest().readUInt32BE(0) % SUMMARY_SHARDS;
+
+/** One shard item of the owner's dashboard summary (docs/data-model.md, dashboard summary). */
+export const summaryKey = (userId: string, shard: number) => ({
+  PK: `USER#${userId}`,
+  SK: `${SUMMARY_PREFIX}${shard}`,
+});
+
+/** A shard as read, with the version a conditional write of it must still find (0: no item yet). */
 export interface StoredSummary {
   summary: DashboardSummary;
   version: number;
 }
 
-type SummaryItem = DashboardSummary & { PK: string; SK: string; type: 'dashboard-summary'; version: number };
+type ShardItem = Record<string, unknown> & { PK: string; SK: string; version?: number };
+
+/** The first interval still kept at `now` (older ones are never shown, so never read). */
+const oldestKept = (now: Date) => Math.floor((now.getTime() - SUMMARY_BUCKET_RETENTION_MS) / SUMMARY_BUCKET_MS);
+
+/** A shard item's counts as a summary: no zero entries, no interval older than kept at `now`. */
+function fromItem(item: Record<string, unknown>, now: Date): DashboardSummary {
+  const summary = emptySummary();
+  summary.articles = Number(item[ATTR.articles] ?? 0);
+  summary.fullyPublished = Number(item[ATTR.fullyPublished] ?? 0);
+  for (const platform of PLATFORMS) summary.published[platform] = Number(item[ATTR.published(platform)] ?? 0);
+  const oldest = oldestKept(now);
+  for (const [name, value] of Object.entries(item)) {
+    const n = Number(value);
+    if (typeof value !== 'number' || n === 0) continue;
+    if (name.startsWith(KEYWORD_PREFIX)) summary.keywords[name.slice(KEYWORD_PREFIX.length)] = n;
+    const bucket = BUCKET_PREFIX.exec(name);
+    if (bucket && Number(bucket[2]) >= oldest) summary.buckets[bucket[1] as Platform][bucket[2]!] = n;
+  }
+  return summary;
+}
+
+/** A summary (or a delta) as attribute name → number, zero entries left out. */
+function attributesOf(summary: DashboardSummary): Record<string, number> {
+  const out: Record<string, number> = {
+    [ATTR.articles]: summary.articles,
+    [ATTR.fullyPublished]: summary.fullyPublished,
+  };
+  for (const platform of PLATFORMS) {
+    out[ATTR.published(platform)] = summary.published[platform];
+    for (const [key, n] of Object.entries(summary.buckets[platform])) out[ATTR.bucket(platform, key)] = n;
+  }
+  for (const [word, n] of Object.entries(summary.keywords)) out[ATTR.keyword(word)] = n;
+  return Object.fromEntries(Object.entries(out).filter(([, n]) => n !== 0));
+}
+
+/** Attribute names a read may drop: intervals older than kept, and counts that fell to 0. */
+function prunable(item: Record<string, unknown>, now: Date): { old: string[]; zero: string[] } {
+  const oldest = oldestKept(now);
+  const old: string[] = [];
+  const zero: string[] = [];
+  for (const [name, value] of Object.entries(item)) {
+    const bucket = BUCKET_PREFIX.exec(name);
+    if (bucket && Number(bucket[2]) < oldest) old.push(name);
+    else if ((bucket || name.startsWith(KEYWORD_PREFIX)) && value === 0) zero.push(name);
+  }
+  return { old, zero };
+}
 
 /** One write of a TransactWriteItems call (the article's, given by the article store). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -33,21 +118,22 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** How a write of an article together with its summary ended. */
 export type SummaryWrite = 'written' | 'article-condition-failed';
 
-/** Attempts of a write whose summary another write moved meanwhile (each re-reads it). */
-const SUMMARY_ATTEMPTS = 8;
+/** Attempts of a write whose shard another transaction held at the same moment (or a rebuild, written meanwhile). */
+const SUMMARY_ATTEMPTS = 16;
 
 const cancellationCodes = (err: unknown): (string | undefined)[] | undefined =>
   (err as Error | undefined)?.name === 'TransactionCanceledException'
     ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code)
     : undefined;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Exponential back-off with full jitter: writes that met spread out instead of meeting again. */
+const backOff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 10 * 2 ** attempt)));
 
 /**
  * The per-user dashboard summary: sums of every article's contribution (shared/src/dashboard-summary.ts),
- * written in the same transaction as each article write that changes a contribution, so that the two never
- * disagree. Each write replaces the item whole on the condition that its version is the one read
- * (writes of one user that meet are retried); DynamoDB bills an update by the whole item anyway.
+ * added in the same transaction as each article write that changes a contribution, so that the two never
+ * disagree.
  */
 export class DynamoSummaryStore {
   constructor(
@@ -56,61 +142,124 @@ export class DynamoSummaryStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async get(userId: string): Promise<StoredSummary> {
+  /** One shard, strongly consistent, with its version (0: no item yet). */
+  async getShard(userId: string, shard: number): Promise<StoredSummary> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: summaryKey(userId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: summaryKey(userId, shard), ConsistentRead: true }),
     );
     if (!out.Item) return { summary: emptySummary(), version: 0 };
-    const { articles, fullyPublished, published, keywords, buckets, version } = out.Item as SummaryItem;
-    return { summary: { articles, fullyPublished, published, keywords, buckets }, version };
+    return { summary: fromItem(out.Item, this.now()), version: Number((out.Item as ShardItem).version ?? 0) };
   }
 
-  /** The Put of `summary` as the version after `version`, only while the item is still at `version`. */
-  private put(userId: string, summary: DashboardSummary, version: number): TransactItem {
-    const item: SummaryItem = { ...summaryKey(userId), type: 'dashboard-summary', ...summary, version: version + 1 };
+  /**
+   * The owner's whole summary: one Query of the shard items, summed; `shards` says how many exist. Drops
+   * from the items what no dashboard will read again (intervals older than kept, counts at 0), when any.
+   */
+  async get(userId: string): Promise<{ summary: DashboardSummary; shards: number }> {
+    const items = await queryAll<ShardItem>(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': SUMMARY_PREFIX },
+      ConsistentRead: true,
+    });
+    const now = this.now();
+    await Promise.all(items.map((item) => this.prune(item, now)));
+    return { summary: sumOfSummaries(items.map((item) => fromItem(item, now))), shards: items.length };
+  }
+
+  /**
+   * Removes an item's old intervals (never read again: a later change to one is not even added) and its
+   * zero counts (only while still 0), a bounded number at a time.
+   */
+  private async prune(item: ShardItem, now: Date): Promise<void> {
+    const { old, zero } = prunable(item, now);
+    const names = [...old, ...zero].slice(0, 100);
+    if (!names.length) return;
+    const zeros = names.filter((name) => zero.includes(name));
+    await ifConditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: `REMOVE ${names.map((_, i) => `#r${i}`).join(', ')}`,
+          ...(zeros.length
+            ? {
+                ConditionExpression: names
+                  .map((name, i) => (zeros.includes(name) ? `#r${i} = :zero` : ''))
+                  .filter(Boolean)
+                  .join(' AND '),
+                ExpressionAttributeValues: { ':zero': 0 },
+              }
+            : {}),
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#r${i}`, name])),
+        }),
+      ),
+    );
+  }
+
+  /** The Put of a whole shard (the backfill), only while the item is still at `version`. */
+  private put(userId: string, shard: number, summary: DashboardSummary, version: number): PutCommand {
+    return new PutCommand({
+      TableName: this.tableName,
+      Item: { ...summaryKey(userId, shard), type: 'dashboard-summary', ...attributesOf(summary), version: version + 1 },
+      ...(version === 0
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : {
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': version },
+          }),
+    });
+  }
+
+  /** The Update adding `delta` to a shard (creating it when missing); it moves the version a backfill checks. */
+  private add(userId: string, shard: number, delta: DashboardSummary): TransactItem {
+    const counts = Object.entries({ ...attributesOf(delta), version: 1 });
     return {
-      Put: {
+      Update: {
         TableName: this.tableName,
-        Item: item,
-        ...(version === 0
-          ? { ConditionExpression: 'attribute_not_exists(PK)' }
-          : {
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':version': version },
-            }),
+        Key: summaryKey(userId, shard),
+        UpdateExpression: `SET #type = :type ADD ${counts.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
+        ExpressionAttributeNames: {
+          '#type': 'type',
+          ...Object.fromEntries(counts.map(([name], i) => [`#a${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ':type': 'dashboard-summary',
+          ...Object.fromEntries(counts.map(([, n], i) => [`:a${i}`, n])),
+        },
       },
     };
   }
 
   /**
-   * Writes an article change (`articleWrite`: a conditioned Put or Update of the article, built from
-   * `before`) and the summary moved by contribution(after) − contribution(before), in one transaction.
-   * A write that changes no contribution goes alone. 'article-condition-failed' when the article's
-   * condition did not hold (nothing was written: the caller reads the article again and decides);
-   * a summary moved meanwhile by another write is read again and the write retried.
+   * Writes an article change (`articleWrite`: a conditioned Put or Update of article `articleId`, built
+   * from `before`) and the article's shard moved by contribution(after) − contribution(before), in one
+   * transaction. A write that changes no contribution goes alone. 'article-condition-failed' when the
+   * article's condition did not hold (nothing was written: the caller reads the article again and
+   * decides); a shard moved meanwhile by another write is read again and the write retried.
    */
   async writeWithArticle(
     userId: string,
+    articleId: string,
     before: DashboardArticle | undefined,
     after: DashboardArticle | undefined,
     articleWrite: TransactItem,
   ): Promise<SummaryWrite> {
-    const moves = !sameContribution(before, after);
+    const items = [articleWrite];
+    if (!sameContribution(before, after)) {
+      // contribution(after) − contribution(before), without intervals too old to be shown.
+      items.push(this.add(userId, shardOf(articleId), applyChange(emptySummary(), before, after, this.now())));
+    }
     for (let attempt = 1; ; attempt++) {
-      const items = [articleWrite];
-      if (moves) {
-        const { summary, version } = await this.get(userId);
-        items.push(this.put(userId, applyChange(summary, before, after, this.now()), version));
-      }
       const codes = await this.transact(items);
       if (!codes) return 'written';
       if (codes[0] === 'ConditionalCheckFailed') return 'article-condition-failed';
-      // The summary moved, or another transaction held one of the items at the same moment.
+      // Another transaction held the shard at the same moment.
       if (attempt >= SUMMARY_ATTEMPTS) {
-        throw new Error(`The dashboard summary of ${userId} kept changing; the write was not made`);
+        throw new Error(`The dashboard summary of ${userId} stayed busy; the write was not made`);
       }
-      await pause(Math.random() * 20 * attempt);
+      await backOff(attempt);
     }
   }
 
@@ -127,19 +276,21 @@ export class DynamoSummaryStore {
   }
 
   /**
-   * Backfill: recomputes the owner's summary from all their articles and writes it, unless a write moved
-   * the summary meanwhile (then again). Running it twice writes the same item; the answer says whether
-   * the stored summary was different (or missing).
+   * Backfill: recomputes the owner's summary from all their articles and writes each shard that differs,
+   * unless a write moved it meanwhile (then again). Running it twice writes nothing the second time.
+   * `changed`: whether any shard was missing or different.
    */
   async rebuild(userId: string): Promise<{ changed: boolean; summary: DashboardSummary }> {
     for (let attempt = 1; ; attempt++) {
-      const { summary: stored, version } = await this.get(userId);
-      const articles = await queryAll<DashboardArticle>(this.db, {
+      const stored = await Promise.all(
+        Array.from({ length: SUMMARY_SHARDS }, (_, shard) => this.getShard(userId, shard)),
+      );
+      const articles = await queryAll<Partial<DashboardArticle> & { SK: string }>(this.db, {
         TableName: this.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
-        // Only what a contribution reads: a fraction of each article's size (read units are per size).
-        ProjectionExpression: '#k, #t, #b.#bp, #b.#lp, #l.#lip, #l.#lp',
+        // Only what a contribution reads (and the key, for the shard).
+        ProjectionExpression: 'SK, #k, #t, #b.#bp, #b.#lp, #l.#lip, #l.#lp',
         ExpressionAttributeNames: {
           '#k': 'keyword',
           '#t': 'tags',
@@ -150,12 +301,23 @@ export class DynamoSummaryStore {
           '#lp': 'lastPublished',
         },
       });
-      const summary = summaryOf(articles.map(withDefaults), this.now());
-      if (version > 0 && isDeepStrictEqual(summary, stored)) return { changed: false, summary };
-      const put = this.put(userId, summary, version).Put!;
-      if (await ifConditionHeld(this.db.send(new PutCommand(put)))) return { changed: true, summary };
-      if (attempt >= SUMMARY_ATTEMPTS)
+      const now = this.now();
+      const shards = stored.map((_, shard) =>
+        summaryOf(articles.filter((a) => shardOf(a.SK.slice('ARTICLE#'.length)) === shard).map(withDefaults), now),
+      );
+      let changed = false;
+      let held = true;
+      for (const [shard, summary] of shards.entries()) {
+        const { summary: before, version } = stored[shard]!;
+        // A shard that is right is not written (nor one that would be empty and is missing).
+        if (isDeepStrictEqual(summary, before)) continue;
+        changed = true;
+        if (!(await ifConditionHeld(this.db.send(this.put(userId, shard, summary, version))))) held = false;
+      }
+      if (held) return { changed, summary: sumOfSummaries(shards) };
+      if (attempt >= SUMMARY_ATTEMPTS) {
         throw new Error(`The dashboard summary of ${userId} kept changing during its rebuild`);
+      }
     }
   }
 }
@@ -174,14 +336,14 @@ function withDefaults(item: Partial<DashboardArticle>): DashboardArticle {
 export interface SummaryBackfillResult {
   /** Users looked at. */
   users: number;
-  /** Summaries written because they were missing or differed from the articles. */
+  /** Users whose summary was written because it was missing or differed from their articles. */
   rebuilt: number;
 }
 
 /**
  * The backfill of the dashboard summaries (docs/operations.md): every user's summary recomputed from
  * their articles (DynamoSummaryStore.rebuild), or with `onlyMissing` only those of users who have none
- * yet. Idempotent, and safe while the app runs: a rebuild holds only while no write moved the summary.
+ * yet. Idempotent, and safe while the app runs: a rebuilt shard is written only while no write moved it.
  * Users are found through the GSI1 partition that lists accounts (user-store.ts).
  */
 export async function backfillDashboardSummaries(
@@ -201,7 +363,7 @@ export async function backfillDashboardSummaries(
   for (const { PK } of users) {
     const userId = PK.slice('USER#'.length);
     result.users++;
-    if (options.onlyMissing && (await store.get(userId)).version > 0) continue;
+    if (options.onlyMissing && (await store.get(userId)).shards > 0) continue;
     if ((await store.rebuild(userId)).changed) result.rebuilt++;
   }
   return result;
