@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dashboardFromArticles, dashboardFromSummary, summaryOf, type DashboardArticle } from '@app/shared';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import {
@@ -165,5 +166,87 @@ describe('the dashboard summary store', () => {
     const item = (await db.send(new GetCommand({ TableName: app.tableName, Key: key, ConsistentRead: true }))).Item!;
     expect(Object.keys(item).filter((name) => name === 'b:blog:1975000' || name === 'kw:gone')).toEqual([]);
     expect(item['kw:pruned']).toBe(1);
+  });
+
+  it('stays equal to the articles through random writes of the article store, some at the same time', async () => {
+    const { DynamoArticleStore } = await import('../src/adapters/dynamo/article-store.js');
+    const articleStore = new DynamoArticleStore(db, app.tableName);
+    const summaries = new DynamoSummaryStore(db, app.tableName);
+    const words = ['ai', 'serverless costs', 'growth', 'x', 'Café'];
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('create' as const), keyword: fc.constantFrom(...words) }),
+      fc.record({
+        kind: fc.constant('publish' as const),
+        pick: fc.nat(),
+        platform: fc.constantFrom('blog' as const, 'linkedin' as const),
+        minutesAgo: fc.integer({ min: 0, max: 60 * 24 * 50 }),
+      }),
+      fc.record({
+        kind: fc.constant('keywords' as const),
+        pick: fc.nat(),
+        keyword: fc.constantFrom(...words),
+        tags: fc.array(fc.constantFrom(...words), { maxLength: 2 }),
+      }),
+      fc.record({ kind: fc.constant('content' as const), pick: fc.nat() }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+        async (batches) => {
+          const userId = `u-random-${run++}`;
+          const ids: string[] = [];
+          for (const batch of batches) {
+            // The writes of a batch go at the same time.
+            await Promise.all(
+              batch.map(async (o, i) => {
+                if (o.kind === 'create') {
+                  const id = `r${ids.length}-${i}-${Math.random().toString(36).slice(2, 8)}`;
+                  ids.push(id);
+                  const at = new Date().toISOString();
+                  await articleStore.put({
+                    ...article(id, o.keyword),
+                    userId,
+                    title: id,
+                    topic: 't',
+                    details: '',
+                    imageDescription: '',
+                    createdAt: at,
+                    updatedAt: at,
+                    blog: { content: '', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
+                    linkedin: { content: '', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
+                    lastError: null,
+                    linkedInMode: 'personal',
+                    generation: { status: 'done', updatedAt: at },
+                    image: null,
+                    imageJob: null,
+                  });
+                  return;
+                }
+                if (!ids.length) return;
+                const id = ids[o.pick % ids.length]!;
+                if (o.kind === 'publish') {
+                  const at = new Date(Date.now() - o.minutesAgo * 60_000).toISOString();
+                  await articleStore.update(
+                    userId,
+                    id,
+                    o.platform === 'blog'
+                      ? { 'blog.publishedToWordPress': true, 'blog.lastPublished': at }
+                      : { 'linkedin.publishedToLinkedIn': true, 'linkedin.lastPublished': at },
+                  );
+                } else if (o.kind === 'keywords') {
+                  await articleStore.update(userId, id, { keyword: o.keyword, tags: o.tags });
+                } else {
+                  await articleStore.update(userId, id, { 'blog.content': 'edited' });
+                }
+              }),
+            );
+          }
+          const all = await articleStore.list(userId);
+          expect((await summaries.get(userId)).summary).toEqual(summaryOf(all, new Date()));
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });
