@@ -96,6 +96,7 @@ const PAGE_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ARTICLE_PAG
 export const ArticlePageQuerySchema = z.strictObject({
   limit: z
     .string()
+    .max(3, PAGE_LIMIT_MESSAGE)
     .regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)
     .transform(Number)
     .pipe(z.number().int().min(1, PAGE_LIMIT_MESSAGE).max(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE))
