@@ -20,7 +20,7 @@ describe('the welcome page prerendered into index.html (public/boot.js showed it
 
   it('gives way to the dashboard when the session check finds a user after all', async () => {
     const pending = deferred<Reply<'auth.me'>>();
-    mockApi({ 'auth.me': () => pending.promise, 'articles.list': { articles: [] } });
+    mockApi({ 'auth.me': () => pending.promise });
     renderWithProviders(<App welcomeShown />, { route: '/' });
     await screen.findByRole('button', { name: 'Register' });
     pending.resolve({ user: makeUser() });
@@ -31,7 +31,7 @@ describe('the welcome page prerendered into index.html (public/boot.js showed it
 
 describe('the signed-in mark public/boot.js reads', () => {
   it('is set once the session check finds a user, so the next load does not show the welcome page first', async () => {
-    mockApi({ 'auth.me': { user: makeUser() }, 'articles.list': { articles: [] } });
+    mockApi({ 'auth.me': { user: makeUser() } });
     renderWithProviders(<App />, { route: '/dashboard' });
     await screen.findByRole('heading', { name: 'Dashboard' });
     expect(window.localStorage.getItem(SIGNED_IN_MARK)).toBe('1');

@@ -11,6 +11,7 @@ import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import { ensureTable } from '../src/local/dynamo.js';
 import { startLocalStack } from '../src/local/stack.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { ARTICLE_PAGE_DEFAULT } from '@app/shared';
 
 /**
  * The article lists' indexes (docs/data-model.md): GSI1 holds the articles not published on both
@@ -337,7 +338,26 @@ describe('the list API', () => {
     expect(foreign.json).toEqual({ articles: [], nextCursor: null });
   });
 
-  it('pages GET /api/articles newest created first; without parameters it is every article', async () => {
+  it('answers GET /api/articles without parameters with the first page only', async () => {
+    const many = new Client(app.url);
+    const account = registration();
+    await many.call('/api/auth/register', { body: account });
+    const { _id } = (await owner.call('/api/admin/users')).json.users.find(
+      (u: { email: string }) => u.email === account.email,
+    );
+    await owner.call(`/api/admin/users/${_id}/status`, { method: 'PATCH', body: { isActive: true } });
+    await many.call('/api/auth/login', { body: { email: account.email, password: account.password } });
+    for (let i = 0; i <= ARTICLE_PAGE_DEFAULT; i++)
+      await many.call('/api/articles', { body: { title: `M${i}`, topic: 'Many' } });
+    const plain = await many.call('/api/articles');
+    expect(plain.json.articles).toHaveLength(ARTICLE_PAGE_DEFAULT);
+    expect(plain.json.articles[0].title).toBe(`M${ARTICLE_PAGE_DEFAULT}`);
+    const rest = await many.call(`/api/articles?cursor=${plain.json.nextCursor}`);
+    expect(titles(rest)).toEqual(['M0']);
+    expect(rest.json.nextCursor).toBeNull();
+  });
+
+  it('pages GET /api/articles newest created first; without parameters it is the first page', async () => {
     const first = await owner.call('/api/articles?limit=3');
     expect(titles(first)).toEqual(['P3', 'P2', 'P1']);
     const second = await owner.call(`/api/articles?limit=3&cursor=${first.json.nextCursor}`);

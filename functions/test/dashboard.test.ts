@@ -1,6 +1,6 @@
 import { dashboardFromArticles, needsAttention, type Article } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { allPages, Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /**
  * GET /api/dashboard on the local stack: the summary item maintained by the article writes (in the same
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const allArticles = async () => (await owner.call('/api/articles')).json.articles as Article[];
+const allArticles = async () => (await allPages(owner, '/api/articles')) as Article[];
 
 /** What the dashboard showed from the full list (the reference), next to what GET /api/dashboard answers. */
 async function compare(timeZone?: string) {

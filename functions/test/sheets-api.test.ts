@@ -79,8 +79,18 @@ async function call(c: Client, path: string, options?: Parameters<Client['call']
 const importRange = (c: Client, spreadsheetId: string, range: string, writeBack?: boolean) =>
   call(c, '/api/sheets/import', { body: { spreadsheetId, range, ...(writeBack === undefined ? {} : { writeBack }) } });
 const valuesUpdates = () => google.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v4/spreadsheets/'));
-const articles = async (c: Client) =>
-  (await call(c, '/api/articles')).json.articles as {
+/** Every article of the user, page by page (GET /api/articles answers one page at a time). */
+const articles = async (c: Client) => {
+  const all = [];
+  let cursor: string | null = null;
+  do {
+    const page: { articles: unknown[]; nextCursor: string | null } = (
+      await call(c, cursor ? `/api/articles?cursor=${cursor}` : '/api/articles')
+    ).json;
+    all.push(...page.articles);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all as {
     _id: string;
     title: string;
     tags: string[];
@@ -89,6 +99,7 @@ const articles = async (c: Client) =>
     imageDescription: string;
     generation: { status: string };
   }[];
+};
 
 async function connect(c: Client) {
   const { authUrl } = (await call(c, '/api/sheets/auth')).json;

@@ -5,7 +5,6 @@ import { request } from '../api/client';
 /** Every list of articles hangs under this key, so one invalidation refreshes them all. */
 export const ARTICLE_LISTS_KEY = ['articles'] as const;
 export const articleListKey = {
-  all: [...ARTICLE_LISTS_KEY, 'all'] as const,
   unpublished: [...ARTICLE_LISTS_KEY, 'unpublished'] as const,
   published: [...ARTICLE_LISTS_KEY, 'published'] as const,
 };
@@ -16,15 +15,6 @@ export const refreshArticleLists = (queryClient: QueryClient) =>
 
 // Lists are cheap and change behind the page's back (drafting, another tab, the scheduler), so they
 // are refetched whenever a page that shows them mounts (staleTime 0).
-
-/** The full list (newest first), for the dashboard. */
-export function useAllArticles() {
-  return useQuery({
-    queryKey: articleListKey.all,
-    queryFn: async () => (await request('articles.list')).articles,
-    staleTime: 0,
-  });
-}
 
 /** Articles not yet published everywhere, for /schedule: refreshed every 15 s (docs/product.md, Schedule). */
 export function useUnpublishedArticles() {

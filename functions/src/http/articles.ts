@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ARTICLE_PAGE_DEFAULT, type Platform } from '@app/shared';
-import type {
-  ArticleListAnswer,
-  ArticleListOrPageAnswer,
-  ArticlePageAnswer,
-  ArticleSavedAnswer,
-} from '@app/shared/api';
+import type { ArticleListAnswer, ArticlePageAnswer, ArticleSavedAnswer } from '@app/shared/api';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
@@ -119,14 +114,9 @@ export const handlers = defineHandlers('articles', {
     const article = await articleServices().articles.create(user.id, body);
     return json(201, { success: true, article: toApiArticle(article) });
   },
+  // Without parameters: the first page, as for the published list.
   'articles.list': ({ user, query, event }) =>
-    query.limit === undefined && query.cursor === undefined
-      ? // Every article (the dashboard's source): one read of the whole partition.
-        list<ArticleListOrPageAnswer>('all', undefined, user, event, async () => ({
-          articles: (await articleServices().articles.list(user.id)).map(toApiListArticle),
-          nextCursor: null,
-        }))
-      : list<ArticleListOrPageAnswer>('all', query, user, event, () => pageOf(user.id, 'all', query)),
+    list<ArticlePageAnswer>('all', query, user, event, () => pageOf(user.id, 'all', query)),
   'articles.unpublished': ({ user, event }) =>
     list<ArticleListAnswer>('unpublished', undefined, user, event, async () => ({
       articles: (await articleServices().articles.unpublished(user.id)).map(toApiListArticle),

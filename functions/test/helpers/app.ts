@@ -103,6 +103,19 @@ export class Client {
   }
 }
 
+/** Every article of a paged list (GET /api/articles, /api/articles/published), following nextCursor. */
+export async function allPages(client: Client, path: string): Promise<any[]> {
+  const articles: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page = await client.call(cursor ? `${path}${separator}cursor=${cursor}` : path);
+    articles.push(...page.json.articles);
+    cursor = page.json.nextCursor;
+  } while (cursor);
+  return articles;
+}
+
 export const registration = (overrides: Record<string, unknown> = {}) => ({
   name: 'Ada',
   surname: 'Lovelace',

@@ -84,14 +84,6 @@ export interface ArticlePageAnswer extends ArticleListAnswer {
   nextCursor: string | null;
 }
 
-/**
- * GET /api/articles: a page, or without limit and cursor every article. The server always sends
- * `nextCursor`; it is optional here only so that callers (and mocks) of the whole list need not name it.
- */
-export interface ArticleListOrPageAnswer extends ArticleListAnswer {
-  nextCursor?: string | null;
-}
-
 /** One article, in full. */
 export interface ArticleAnswer {
   article: Article;
@@ -230,7 +222,7 @@ export interface ApiResponses {
   'admin.listUsers': UserListAnswer;
   'admin.setUserStatus': UserStatusAnswer;
 
-  'articles.list': ArticleListOrPageAnswer;
+  'articles.list': ArticlePageAnswer;
   'articles.create': ArticleSavedAnswer;
   'articles.unpublished': ArticleListAnswer;
   'articles.published': ArticlePageAnswer;

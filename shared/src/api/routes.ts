@@ -69,7 +69,7 @@ export const routes = [
     body: UserStatusSchema,
   },
 
-  // Without limit or cursor: every article (the dashboard's source until it has its own call); with either, one page.
+  // Paged, newest created first; without limit or cursor, the first page.
   { id: 'articles.list', method: 'GET', path: '/api/articles', access: 'user', query: ArticlePageQuerySchema },
   { id: 'articles.create', method: 'POST', path: '/api/articles', access: 'user', body: CreateArticleSchema },
   { id: 'articles.unpublished', method: 'GET', path: '/api/articles/unpublished', access: 'user' },
