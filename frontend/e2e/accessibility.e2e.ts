@@ -226,7 +226,6 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await page.goto(`${app.url}/dashboard`);
     await expect.poll(() => page.getByTestId('distribution-total').textContent()).toBe('1');
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
-    await page.waitForTimeout(1600); // the charts' own (script) animations
     await audit(page, 'dashboard', { snapDark: '40-a11y-dashboard-dark' });
     // A phone's layout hides and folds parts of the shell (the user menu shows only initials).
     const desktop = page.viewportSize()!;

@@ -78,7 +78,6 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
       .locator('.recharts-area')
       .first()
       .waitFor({ state: 'attached' });
-    await page.waitForTimeout(1800); // chart animations
     await snap(page, '20-dashboard-before');
 
     // /schedule: the card, its blog row, and publishing now.
@@ -193,7 +192,6 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     );
     await trends.locator('.recharts-area').first().waitFor({ state: 'attached' });
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
-    await page.waitForTimeout(1800);
     await snap(page, '26-dashboard-after');
     await page.getByRole('region', { name: 'Content Status' }).scrollIntoViewIfNeeded();
     await snap(page, '26b-dashboard-status');
@@ -202,7 +200,6 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
     await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
     await page.reload();
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
-    await page.waitForTimeout(1800); // let the chart animations finish for the screenshot
     await snap(page, '27-dashboard-dark');
     await page.goto(`${app.url}/schedule`);
     await page.getByRole('article', { name: title }).waitFor();
