@@ -9,12 +9,14 @@
  *   - each Lambda bundle's minified size and import time in a fresh Node process (lambda-bundles.ts);
  *   - the welcome page's gzipped first-load JavaScript, and that no chart code is in it;
  *   - how late the local scheduler fires (PUT /api/articles/{id}/schedule → the approval e-mail);
+ *   - scale: the Schedule, History and dashboard calls and their DynamoDB read units with 100 and
+ *     with 10,000 articles, side by side (scale.ts);
  *   - Lighthouse's performance, accessibility and best-practices scores of the welcome page and the
  *     dashboard, signed in with articles (lighthouse.ts), the median of three runs each.
  *
  * Run it with `npm run bench` (installs what is missing, checks Java) or
  * `node --import tsx scripts/bench/index.ts`; `npm run bench -- stack` (or welcome, lambdas,
- * lighthouse) runs only those parts.
+ * scale, lighthouse) runs only those parts.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -384,6 +386,15 @@ async function measureStack(onCleanup: (fn: Cleanup) => void) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Scale: 100 and 10,000 articles side by side (scripts/bench/scale.ts)
+// ---------------------------------------------------------------------------------------------
+
+async function measureScale(onCleanup: (fn: Cleanup) => void) {
+  const { measureScale: measure } = await import('./scale.js');
+  await measure(onCleanup, row);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Lighthouse (scripts/bench/lighthouse.ts)
 // ---------------------------------------------------------------------------------------------
 
@@ -429,7 +440,7 @@ async function measureLighthouse(onCleanup: (fn: Cleanup) => void) {
 
 // ---------------------------------------------------------------------------------------------
 
-const PARTS = ['welcome', 'lambdas', 'stack', 'lighthouse'];
+const PARTS = ['welcome', 'lambdas', 'stack', 'scale', 'lighthouse'];
 
 async function main() {
   const started = Date.now();
@@ -459,7 +470,7 @@ async function main() {
       void cleanup().then(() => setTimeout(() => process.exit(130), 3000).unref());
     });
   }
-  // `npm run bench -- stack` (or welcome, lambdas, lighthouse): only those parts.
+  // `npm run bench -- stack` (or welcome, lambdas, scale, lighthouse): only those parts.
   const parts = process.argv.slice(2);
   const unknown = parts.filter((p) => !PARTS.includes(p));
   if (unknown.length) {
@@ -472,6 +483,7 @@ async function main() {
     if (wanted('welcome')) await measureWelcome();
     if (wanted('lambdas')) await measureBundles();
     if (wanted('stack')) await measureStack(onCleanup);
+    if (wanted('scale')) await measureScale(onCleanup);
     if (wanted('lighthouse')) await measureLighthouse(onCleanup);
   } catch (err) {
     failure = err;

@@ -3,8 +3,8 @@
  * real drafts (a blog post of 3–6 KB in Markdown, a LinkedIn post of about 1 KB) and the states
  * vary like a year of use: most published somewhere, some scheduled, a few with an image or an error.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoArticleStore } from '../../functions/src/adapters/dynamo/article-store.js';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoArticleStore, indexAttributesOf } from '../../functions/src/adapters/dynamo/article-store.js';
 import { newArticleId, type ArticleRecord } from '../../functions/src/domain/articles.js';
 
 /** A small deterministic PRNG (mulberry32), so every run lists the same articles. */
@@ -173,4 +173,92 @@ export async function seedArticles(
     }),
   );
   return articles;
+}
+
+/** Articles of each account that are not yet published on both platforms (`npm run bench -- scale`). */
+export const SCALE_OPEN_ARTICLES = 10;
+
+/**
+ * An account's articles for `npm run bench -- scale`: the same pipeline of SCALE_OPEN_ARTICLES open
+ * articles whatever the history (four drafts, three scheduled on both platforms, three published on
+ * the blog with LinkedIn still scheduled), and the rest published on both platforms, their publications
+ * spread evenly over the past year. The texts are benchArticle's.
+ */
+export function scaleArticles(userId: string, count: number, now = Date.now()): ArticleRecord[] {
+  const DAY = 24 * 3600 * 1000;
+  const published = count - SCALE_OPEN_ARTICLES;
+  return Array.from({ length: count }, (_, index) => {
+    const base = benchArticle(userId, index, now);
+    const rnd = random(1_000_003 + index);
+    const open = index < SCALE_OPEN_ARTICLES;
+    // Open ones were created in the past two weeks; published ones a day or two before their publication.
+    const publishedAt = open
+      ? now - Math.floor(rnd() * 3 * DAY)
+      : now - Math.floor(((index - SCALE_OPEN_ARTICLES + rnd()) / published) * 365 * DAY);
+    const created = open ? now - Math.floor((3 + rnd() * 11) * DAY) : publishedAt - Math.floor((1 + rnd()) * DAY);
+    const future = iso(now + Math.floor((1 + rnd() * 20) * DAY));
+    const kind = !open ? 'published' : index < 4 ? 'draft' : index < 7 ? 'scheduled' : 'blog-only';
+    const blogDone = kind === 'published' || kind === 'blog-only';
+    const linkedinDone = kind === 'published';
+    const updated = iso(Math.max(created, publishedAt));
+    return {
+      ...base,
+      id: newArticleId(created),
+      createdAt: iso(created),
+      updatedAt: updated,
+      blog: {
+        ...base.blog,
+        publishedToWordPress: blogDone,
+        lastPublished: blogDone ? iso(publishedAt) : null,
+        wordpressPostUrl: blogDone ? `https://blog.example.com/?p=${1000 + index}` : null,
+      },
+      linkedin: {
+        ...base.linkedin,
+        publishedToLinkedIn: linkedinDone,
+        lastPublished: linkedinDone ? iso(publishedAt) : null,
+        linkedinPostUrl: linkedinDone ? `https://www.linkedin.com/feed/update/urn:li:share:${7000000 + index}` : null,
+      },
+      scheduled: {
+        blog: blogDone ? iso(publishedAt) : kind === 'scheduled' ? future : null,
+        linkedin: linkedinDone ? iso(publishedAt) : kind === 'draft' ? null : future,
+      },
+      lastError: null,
+      generation: { status: 'done', updatedAt: updated },
+    };
+  });
+}
+
+/**
+ * Writes articles with BatchWriteItem (25 a call, several calls at once), each item exactly as
+ * DynamoArticleStore.put writes it: the article, its key, its type and its index attributes
+ * (indexAttributesOf). Nothing else: the owner's dashboard summary is left to the production backfill
+ * (DynamoSummaryStore.rebuild) and the list version to the next store write.
+ */
+export async function batchWriteArticles(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  articles: ArticleRecord[],
+): Promise<void> {
+  const items = articles.map((article) => ({
+    PK: `USER#${article.userId}`,
+    SK: `ARTICLE#${article.id}`,
+    type: 'article',
+    ...article,
+    ...indexAttributesOf(article),
+  }));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      while (next < items.length) {
+        const batch = items.slice(next, next + 25);
+        next += batch.length;
+        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+        for (let attempt = 0; pending.length; attempt++) {
+          if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+          const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+          pending = (out.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+        }
+      }
+    }),
+  );
 }
