@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
@@ -16,6 +16,8 @@ const loadCharts = () => import('../components/dashboard/charts');
 const TrendsChart = lazy(() => loadCharts().then((m) => ({ default: m.TrendsChart })));
 const DistributionChart = lazy(() => loadCharts().then((m) => ({ default: m.DistributionChart })));
 const KeywordsChart = lazy(() => loadCharts().then((m) => ({ default: m.KeywordsChart })));
+// Fetched as soon as this page's code runs, beside the dashboard's call rather than after its answer.
+void loadCharts();
 
 export const DashboardMessages = {
   loadFailed: 'Failed to fetch articles. Please try again later.',
@@ -73,11 +75,14 @@ export default function DashboardPage() {
   // Weeks are the user's own (Monday to Sunday where they live), not UTC's nor the browser's.
   const timeZone = useUserTimeZone();
   const query = useDashboard(timeZone);
+  // The cards (and their charts) render as a transition, in slices that leave the page responsive, not
+  // in one long task when the answer arrives.
+  const stats = useDeferredValue(query.data);
 
   return (
     <div className="page dashboard">
       <PageHeader title="Dashboard" description="How your publishing is going, from all your articles." />
-      {query.isPending ? (
+      {query.isPending || (query.isSuccess && !stats) ? (
         <div className="dashboard__state">
           <Spinner label="Loading dashboard" />
           <span>Loading dashboard...</span>
@@ -95,7 +100,7 @@ export default function DashboardPage() {
           </button>
         </div>
       ) : (
-        <DashboardCards stats={query.data} />
+        stats && <DashboardCards stats={stats} />
       )}
     </div>
   );
