@@ -111,7 +111,7 @@ interface Sample {
 
 export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow): Promise<void> {
   const { startLocalStack } = await import('../../functions/src/local/stack.js');
-  const { createDocumentClient } = await import('../../functions/src/adapters/dynamo/client.js');
+  const { createDocumentClient, queryAll } = await import('../../functions/src/adapters/dynamo/client.js');
   const { DynamoArticleStore } = await import('../../functions/src/adapters/dynamo/article-store.js');
   const { DynamoSummaryStore } = await import('../../functions/src/adapters/dynamo/summary-store.js');
   const { backfillArticleIndexes } = await import('../../functions/src/adapters/dynamo/article-index-backfill.js');
@@ -122,6 +122,8 @@ export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow
   onCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   const tableName = `bench-scale-${randomBytes(4).toString('hex')}`;
   process.env.SESSION_SECRET = randomBytes(32).toString('hex');
+  // Left by a part that ran before in this process (the stack part): this stack sets its own.
+  for (const name of ['PUBLIC_URL', 'PORT', 'OUTBOX_DIR']) delete process.env[name];
   progress('scale: starting the local stack (DynamoDB Local in memory, the API server)…');
   const stack = await startLocalStack({ port: 0, host: '127.0.0.1', dataDir, tableName, inMemory: true });
   onCleanup(() => stack.stop());
@@ -202,6 +204,23 @@ export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow
     `≤ ${SEED_BUDGET_MS / 1000} s`,
     seedMs <= SEED_BUDGET_MS,
   );
+
+  // The size of each account's dashboard summary: what GET /api/dashboard reads besides the open articles.
+  const summarySize = new Map<number, string>();
+  for (const account of accounts) {
+    const shards = await queryAll<Record<string, unknown>>(db, {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${account.userId}`, ':prefix': 'SUMMARY#' },
+    });
+    const attributes = shards.reduce((n, item) => n + Object.keys(item).length, 0);
+    const intervals = shards.reduce((n, item) => n + Object.keys(item).filter((k) => k.startsWith('b:')).length, 0);
+    const bytes = shards.reduce((n, item) => n + Buffer.byteLength(JSON.stringify(item)), 0);
+    summarySize.set(
+      account.size,
+      `${shards.length} items, ${attributes} attributes (${intervals} per-interval counts), ~${(bytes / 1000).toFixed(1)} kB`,
+    );
+  }
 
   // A change to the owner's articles as any edit makes (not one the dashboard counts): the list version
   // moves, so every list answer kept by the process (http/list-cache.ts) or the browser is stale.
@@ -366,5 +385,7 @@ export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow
   console.log('');
   console.log('Reads of one call (command, index or key, read units):');
   for (const [what, reads] of breakdown) console.log(`  ${what}: ${reads}`);
+  console.log('Dashboard summary (SUMMARY#0–3):');
+  for (const [size, text] of summarySize) console.log(`  @${size}: ${text}`);
   console.log('');
 }
