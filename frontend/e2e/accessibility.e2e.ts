@@ -330,7 +330,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     const report = findings.map(
       (f) => `- ${f.screen} [${f.theme}] ${f.rule} (${f.impact}): ${f.help}\n    ${f.targets.join('\n    ')}`,
     );
-    expect(checked).toHaveLength(2 * 25);
+    expect(checked).toHaveLength(2 * 26);
     expect(findings.length, `axe found violations:\n${report.join('\n')}`).toBe(0);
   }, 300_000);
 });
