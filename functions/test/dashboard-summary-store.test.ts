@@ -147,24 +147,26 @@ describe('the dashboard summary store', () => {
     expect(await versions(userId)).toBe(written);
   });
 
-  it('drops on reading what no dashboard reads again: intervals older than six weeks, counts at 0', async () => {
+  it('drops on reading what no dashboard reads again: weeks and intervals older than six weeks, counts at 0', async () => {
     const user = 'u-prune';
     const a = article('p1', 'pruned words', '2026-11-24T08:00:00Z');
     await store.writeWithArticle(user, a.id, undefined, a, createItem(user, a));
     const key = summaryKey(user, shardOf(a.id));
-    // An interval of May and a keyword whose articles changed theirs, as writes leave them.
+    // An interval and a week of May, and a keyword whose articles changed theirs, as writes leave them.
     await db.send(
       new UpdateCommand({
         TableName: app.tableName,
         Key: key,
-        UpdateExpression: 'SET #old = :one, #zero = :zero',
-        ExpressionAttributeNames: { '#old': 'b:blog:1975000', '#zero': 'kw:gone' },
+        UpdateExpression: 'SET #old = :one, #oldWeek = :one, #zero = :zero',
+        ExpressionAttributeNames: { '#old': 'b:blog:1975000', '#oldWeek': 'w:linkedin:2026-W20', '#zero': 'kw:gone' },
         ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
       }),
     );
     expect((await store.get(user)).summary).toEqual(summaryOf([a], now));
     const item = (await db.send(new GetCommand({ TableName: app.tableName, Key: key, ConsistentRead: true }))).Item!;
-    expect(Object.keys(item).filter((name) => name === 'b:blog:1975000' || name === 'kw:gone')).toEqual([]);
+    expect(
+      Object.keys(item).filter((name) => ['b:blog:1975000', 'w:linkedin:2026-W20', 'kw:gone'].includes(name)),
+    ).toEqual([]);
     expect(item['kw:pruned']).toBe(1);
   });
 

@@ -10,6 +10,9 @@ import {
   statusCounts,
   topKeywords,
   topOfCounts,
+  utcIsoWeek,
+  utcStartOfIsoWeek,
+  utcWeekStart,
   type DashboardArticle,
   type KeywordCount,
   type StatusCount,
@@ -33,15 +36,48 @@ export interface DashboardSummary {
   /** Occurrences of each word Top Keywords counts (keywordWords); no zero entries. */
   keywords: Record<string, number>;
   /**
-   * Per platform, publications by the 15-minute UTC interval of their lastPublished: key = start of the
-   * interval in ms since 1970 / SUMMARY_BUCKET_MS. Every UTC offset in use since 2000 is a multiple of
-   * 15 minutes, so a local midnight never falls inside an interval and the ISO weeks of any time zone are
-   * exact sums of them. No zero entries; intervals older than SUMMARY_BUCKET_RETENTION_MS are dropped.
+   * Per platform, publications whose lastPublished is outside every week-start window (inWeekStartWindow)
+   * by their UTC ISO week (YYYY-Www): the week every time zone puts them in. At most one key per week.
+   */
+  weeks: Record<Platform, Record<string, number>>;
+  /**
+   * Per platform, publications inside a week-start window by the 15-minute UTC interval of their
+   * lastPublished: key = start of the interval in ms since 1970 / SUMMARY_BUCKET_MS. Every UTC offset in
+   * use since 2000 is a multiple of 15 minutes, so a local midnight never falls inside an interval and
+   * the ISO weeks of any time zone are exact sums of them. At most 104 keys per week (26 hours).
    */
   buckets: Record<Platform, Record<string, number>>;
+  // Neither holds zero entries; keys that ended more than SUMMARY_BUCKET_RETENTION_MS ago are dropped.
 }
 
 export const SUMMARY_BUCKET_MS = 15 * 60_000;
+
+const HOUR_MS = 3_600_000;
+const WEEK_MS = 7 * 24 * HOUR_MS;
+
+/**
+ * The extreme UTC offsets of the zones Intl knows (checked over all of them, 2000–2040, in
+ * shared/test/dashboard-summary.test.ts): +14 h (Pacific/Kiritimati, Etc/GMT-14; Pacific/Apia in summer
+ * until 2021) and −12 h (Etc/GMT+12).
+ */
+export const MAX_UTC_OFFSET_MS = 14 * HOUR_MS;
+export const MIN_UTC_OFFSET_MS = -12 * HOUR_MS;
+
+/**
+ * A week starts at Monday 00:00 local time, i.e. at UTC Monday 00:00 minus the zone's offset: between
+ * Sunday 10:00 UTC (+14 h) and Monday 12:00 UTC (−12 h). The window around each UTC week start is
+ * [Monday 00:00 UTC − MAX_UTC_OFFSET_MS, Monday 00:00 UTC − MIN_UTC_OFFSET_MS): outside it, an instant's
+ * local wall time (instant + offset) lies in the same Monday-to-Sunday span as its UTC one, so every zone
+ * gives it the UTC ISO week (year included).
+ */
+const WINDOW_BEFORE_WEEK_START_MS = MAX_UTC_OFFSET_MS;
+const WINDOW_AFTER_WEEK_START_MS = -MIN_UTC_OFFSET_MS;
+
+/** Whether some zone may put the instant in another ISO week than UTC does (see the window above). */
+export function inWeekStartWindow(ms: number): boolean {
+  const sinceWeekStart = ms - utcWeekStart(ms);
+  return sinceWeekStart < WINDOW_AFTER_WEEK_START_MS || sinceWeekStart >= WEEK_MS - WINDOW_BEFORE_WEEK_START_MS;
+}
 
 /**
  * Publishing Trends shows the last 4 ISO weeks of the user's zone, which start at most 28 days and a daylight
@@ -60,6 +96,7 @@ export function emptySummary(): DashboardSummary {
     fullyPublished: 0,
     published: { blog: 0, linkedin: 0 },
     keywords: {},
+    weeks: { blog: {}, linkedin: {} },
     buckets: { blog: {}, linkedin: {} },
   };
 }
@@ -67,6 +104,19 @@ export function emptySummary(): DashboardSummary {
 /** The interval key of an instant (see DashboardSummary.buckets). */
 export const bucketOf = (instant: string | Date): string =>
   String(Math.floor(new Date(instant).getTime() / SUMMARY_BUCKET_MS));
+
+/** The first instant after what a week key counts: its UTC week's end, less the window before the next one. */
+export const weekKeyEnd = (week: string): number => utcStartOfIsoWeek(week) + WEEK_MS - WINDOW_BEFORE_WEEK_START_MS;
+
+/** The first instant after an interval key's interval. */
+export const bucketKeyEnd = (key: string): number => (Number(key) + 1) * SUMMARY_BUCKET_MS;
+
+/**
+ * Keys that ended at or before this instant are dropped at `now` (the start of the 15-minute interval
+ * SUMMARY_BUCKET_RETENTION_MS before it). It only grows with `now`, so a key dropped stays dropped.
+ */
+export const summaryCutoff = (now: Date): number =>
+  Math.floor((now.getTime() - SUMMARY_BUCKET_RETENTION_MS) / SUMMARY_BUCKET_MS) * SUMMARY_BUCKET_MS;
 
 const countOf = (counts: Record<string, number>, key: string) => (Object.hasOwn(counts, key) ? counts[key]! : 0);
 
@@ -86,7 +136,10 @@ export function contribution(article: DashboardArticle | undefined): DashboardSu
     c.published[platform] = 1;
     // As publishingTrends: a publication without its time is in no week.
     const at = article[platform].lastPublished;
-    if (at) addCount(c.buckets[platform], bucketOf(at), 1);
+    if (!at) continue;
+    const ms = new Date(at).getTime();
+    if (inWeekStartWindow(ms)) addCount(c.buckets[platform], bucketOf(at), 1);
+    else addCount(c.weeks[platform], utcIsoWeek(ms), 1);
   }
   if (c.published.blog && c.published.linkedin) c.fullyPublished = 1;
   for (const word of keywordWords(article)) addCount(c.keywords, word, 1);
@@ -104,6 +157,7 @@ function addInto(summary: DashboardSummary, delta: DashboardSummary, sign: 1 | -
   summary.fullyPublished += sign * delta.fullyPublished;
   for (const platform of ['blog', 'linkedin'] as const) {
     summary.published[platform] += sign * delta.published[platform];
+    for (const [key, n] of Object.entries(delta.weeks[platform])) addCount(summary.weeks[platform], key, sign * n);
     for (const [key, n] of Object.entries(delta.buckets[platform])) addCount(summary.buckets[platform], key, sign * n);
   }
   for (const [word, n] of Object.entries(delta.keywords)) addCount(summary.keywords, word, sign * n);
@@ -124,15 +178,18 @@ export function applyChange(
   const next = structuredClone(summary);
   addInto(next, contribution(after), 1);
   addInto(next, contribution(before), -1);
-  return pruneBuckets(next, now);
+  return pruneOldCounts(next, now);
 }
 
-/** Drops the intervals that ended more than SUMMARY_BUCKET_RETENTION_MS before `now`, in place. */
-export function pruneBuckets(summary: DashboardSummary, now: Date): DashboardSummary {
-  const oldest = Math.floor((now.getTime() - SUMMARY_BUCKET_RETENTION_MS) / SUMMARY_BUCKET_MS);
+/** Drops the week and interval keys that ended by summaryCutoff(now), in place. */
+export function pruneOldCounts(summary: DashboardSummary, now: Date): DashboardSummary {
+  const cutoff = summaryCutoff(now);
   for (const platform of ['blog', 'linkedin'] as const) {
+    for (const week of Object.keys(summary.weeks[platform])) {
+      if (weekKeyEnd(week) <= cutoff) delete summary.weeks[platform][week];
+    }
     for (const key of Object.keys(summary.buckets[platform])) {
-      if (Number(key) < oldest) delete summary.buckets[platform][key];
+      if (bucketKeyEnd(key) <= cutoff) delete summary.buckets[platform][key];
     }
   }
   return summary;
@@ -149,7 +206,7 @@ export function sumOfSummaries(summaries: Iterable<DashboardSummary>): Dashboard
 export function summaryOf(articles: Iterable<DashboardArticle>, now: Date): DashboardSummary {
   const summary = emptySummary();
   for (const article of articles) addInto(summary, contribution(article), 1);
-  return pruneBuckets(summary, now);
+  return pruneOldCounts(summary, now);
 }
 
 /** The four cards of the dashboard (docs/product.md, Dashboard) and the number of articles. */
@@ -184,9 +241,17 @@ export function dashboardFromSummary(
 ): DashboardCards {
   const weeks = lastIsoWeeks(now, timeZone);
   const trends = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
+  // The first week shown began in this zone no earlier than its UTC Monday minus the largest offset.
+  const shownFrom = utcStartOfIsoWeek(weeks[0]!) - WINDOW_BEFORE_WEEK_START_MS;
   const weekOfBucket = new Map<string, string>();
   for (const platform of ['blog', 'linkedin'] as const) {
+    // Outside the windows every zone counts the UTC week.
+    for (const [week, n] of Object.entries(summary.weeks[platform])) {
+      const point = trends.get(week);
+      if (point) point[platform] += n;
+    }
     for (const [key, n] of Object.entries(summary.buckets[platform])) {
+      if (bucketKeyEnd(key) <= shownFrom) continue;
       let week = weekOfBucket.get(key);
       if (week === undefined) {
         week = isoWeek(new Date(Number(key) * SUMMARY_BUCKET_MS), timeZone);

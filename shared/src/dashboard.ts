@@ -39,6 +39,30 @@ function isoWeekOfDate({ year, month, day }: CalendarDate): string {
   return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+/** 1970-01-01 was a Thursday: the UTC Monday 00:00 that began its ISO week was three days earlier. */
+const FIRST_MONDAY_MS = -3 * DAY_MS;
+
+/** The UTC Monday 00:00 (ms since 1970) that began the UTC ISO week of an instant. */
+export function utcWeekStart(ms: number): number {
+  return ms - ((((ms - FIRST_MONDAY_MS) % WEEK_MS) + WEEK_MS) % WEEK_MS);
+}
+
+/** The ISO week of an instant in UTC, by arithmetic (no Intl): isoWeek(instant, 'UTC'). */
+export function utcIsoWeek(ms: number): string {
+  const d = new Date(ms);
+  return isoWeekOfDate({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+}
+
+/** The UTC Monday 00:00 (ms since 1970) of an ISO week label YYYY-Www: week 1 holds 4 January. */
+export function utcStartOfIsoWeek(week: string): number {
+  const match = /^(\d{4})-W(\d{2})$/.exec(week);
+  if (!match) throw new Error(`Not an ISO week: ${week}`);
+  const january4 = Date.UTC(Number(match[1]), 0, 4);
+  return utcWeekStart(january4) + (Number(match[2]) - 1) * WEEK_MS;
+}
+
 /**
  * The ISO week an instant falls in for someone in `timeZone`: the week of its calendar date there, so a post
  * published late on Sunday in UTC belongs to the next week in Tokyo. A pure function of (instant, zone) so

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_UTC_OFFSET_MS,
+  MIN_UTC_OFFSET_MS,
   SUMMARY_BUCKET_MS,
   SUMMARY_BUCKET_RETENTION_MS,
   applyChange,
@@ -8,10 +10,15 @@ import {
   dashboardFromArticles,
   dashboardFromSummary,
   emptySummary,
+  inWeekStartWindow,
+  isoWeek,
   needsAttention,
   sameContribution,
   summaryOf,
   sumOfSummaries,
+  utcIsoWeek,
+  utcStartOfIsoWeek,
+  utcWeekStart,
   type DashboardArticle,
   type DashboardSummary,
   type Platform,
@@ -46,6 +53,7 @@ const ZONES = [
   'Europe/Paris',
   'Pacific/Kiritimati', // +14
   'Pacific/Pago_Pago', // -11
+  'Etc/GMT+12', // -12, the furthest west (POSIX sign: GMT+12 is twelve hours behind)
 ];
 
 const HOUR = 3_600_000;
@@ -115,6 +123,16 @@ const step = fc.oneof(
     platform: fc.constantFrom<Platform>('blog', 'linkedin'),
     weeksBack: fc.integer({ min: 0, max: 5 }),
     msAfter: fc.oneof(fc.constantFrom(-1, 0, 1), fc.integer({ min: -20 * 60_000, max: 20 * 60_000 })),
+  }),
+  // Published at an edge of the window around a recent UTC week start where zones disagree on the week
+  // (dashboard-summary.ts, inWeekStartWindow): Sunday 10:00 UTC and Monday 12:00 UTC, to the millisecond.
+  fc.record({
+    kind: fc.constant('publish-at-window-edge' as const),
+    pick: fc.nat(),
+    platform: fc.constantFrom<Platform>('blog', 'linkedin'),
+    weeksBack: fc.integer({ min: 0, max: 5 }),
+    edge: fc.constantFrom(-MAX_UTC_OFFSET_MS, -MIN_UTC_OFFSET_MS),
+    msAfter: fc.oneof(fc.constantFrom(-1, 0), fc.integer({ min: -30 * 60_000, max: 30 * 60_000 })),
   }),
   fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
   // The clock moves to just before one of the zone's next Monday midnights: the oldest week shown then began
@@ -194,12 +212,14 @@ function run(
       else if (s.kind === 'schedule')
         after.scheduled[s.platform] = new Date(clock + s.offsetMinutes * 60_000).toISOString();
       else if (s.kind === 'unschedule') after.scheduled[s.platform] = null;
-      else if (s.kind === 'publish' || s.kind === 'publish-at-week-start') {
+      else if (s.kind === 'publish' || s.kind === 'publish-at-week-start' || s.kind === 'publish-at-window-edge') {
         // As domain/publishing.ts records a post: the flag and the time together.
         const at = new Date(
           s.kind === 'publish'
             ? clock - s.secondsBefore * 1000
-            : weekStart(new Date(clock), zone, s.weeksBack).getTime() + s.msAfter,
+            : s.kind === 'publish-at-week-start'
+              ? weekStart(new Date(clock), zone, s.weeksBack).getTime() + s.msAfter
+              : utcWeekStart(clock) - s.weeksBack * 7 * DAY + s.edge + s.msAfter,
         ).toISOString();
         if (s.platform === 'blog') after.blog = { ...after.blog, publishedToWordPress: true, lastPublished: at };
         else after.linkedin = { ...after.linkedin, publishedToLinkedIn: true, lastPublished: at };
@@ -296,6 +316,125 @@ describe('the dashboard summary, maintained write by write', () => {
     const summary = summaryOf([old], new Date('2026-03-01T00:00:00Z'));
     expect(summary.buckets.blog).toEqual({});
     expect(summary.published.blog).toBe(1);
+  });
+});
+
+/** Every zone a user may have: Intl's canonical ones and the fixed-offset Etc/GMT±N it also accepts. */
+const ALL_ZONES = [
+  ...Intl.supportedValuesOf('timeZone'),
+  ...Array.from({ length: 27 }, (_, i) => i - 14)
+    .filter((n) => n !== 0)
+    .map((n) => `Etc/GMT${n > 0 ? '+' : ''}${n}`),
+];
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A zone's UTC offset at an instant, in ms (from its "GMT+hh:mm" name). */
+function offsetAt(zone: string, at: Date): number {
+  let format = offsetFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+    offsetFormats.set(zone, format);
+  }
+  const name = format.formatToParts(at).find((p) => p.type === 'timeZoneName')!.value;
+  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+  if (!match) throw new Error(`${zone}: ${name}`);
+  if (!match[1]) return 0;
+  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * HOUR + Number(match[3]) * 60_000);
+}
+
+describe('the week-start window: where zones may disagree with UTC on the ISO week', () => {
+  it('bounds every zone’s offset, winter and summer of 2000–2040, and both extremes are in use', () => {
+    expect(ALL_ZONES).toContain('Etc/GMT+12');
+    const offsets = new Set<number>();
+    for (const zone of ALL_ZONES) {
+      for (let year = 2000; year <= 2040; year++) {
+        for (const month of [0, 6]) offsets.add(offsetAt(zone, new Date(Date.UTC(year, month, 15))));
+      }
+    }
+    expect(Math.max(...offsets)).toBe(MAX_UTC_OFFSET_MS); // Pacific/Kiritimati, +14
+    expect(Math.min(...offsets)).toBe(MIN_UTC_OFFSET_MS); // Etc/GMT+12, -12
+    expect(offsetAt('Pacific/Kiritimati', new Date('2026-11-24T00:00:00Z'))).toBe(14 * HOUR);
+    // And every offset is a whole number of quarter hours (the intervals in the window).
+    expect([...offsets].filter((o) => o % SUMMARY_BUCKET_MS !== 0)).toEqual([]);
+  });
+
+  it('is Sunday 10:00 UTC to Monday 12:00 UTC, and every zone counts the UTC week outside it', () => {
+    // Mondays 00:00 UTC from 2020 to 2031, the 53-week 2020 and 2026 among them.
+    const firstMonday = utcWeekStart(Date.parse('2020-01-01T00:00:00Z'));
+    const weeks = Math.ceil((Date.parse('2031-01-01T00:00:00Z') - firstMonday) / (7 * DAY));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ALL_ZONES),
+        fc.oneof(
+          fc.integer({ min: 0, max: weeks }),
+          // The turns of 2026/2027 (2026-W53) and 2020/2021 (2020-W53).
+          fc.constantFrom(
+            Math.round((Date.parse('2026-12-28T00:00:00Z') - firstMonday) / (7 * DAY)),
+            Math.round((Date.parse('2027-01-04T00:00:00Z') - firstMonday) / (7 * DAY)),
+            Math.round((Date.parse('2021-01-04T00:00:00Z') - firstMonday) / (7 * DAY)),
+          ),
+        ),
+        // Within a week: the first and last instants outside the window, or any other.
+        fc.oneof(
+          fc.constantFrom(12 * HOUR, 7 * DAY - 14 * HOUR - 1),
+          fc.integer({ min: 12 * HOUR, max: 7 * DAY - 14 * HOUR - 1 }),
+        ),
+        (zone, week, msAfterWeekStart) => {
+          const start = firstMonday + week * 7 * DAY;
+          const at = start + msAfterWeekStart;
+          expect(inWeekStartWindow(at)).toBe(false);
+          expect(utcIsoWeek(at)).toBe(isoWeek(new Date(at), 'UTC'));
+          expect(isoWeek(new Date(at), zone)).toBe(utcIsoWeek(at));
+          expect(utcStartOfIsoWeek(utcIsoWeek(at))).toBe(start);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('is no wider than needed: at its edges the extreme zones already disagree with UTC', () => {
+    const monday = Date.parse('2027-01-04T00:00:00Z'); // 2027-W01; the week before is 2026-W53
+    const sunday10 = monday - 14 * HOUR;
+    const monday12 = monday + 12 * HOUR;
+    expect(inWeekStartWindow(sunday10 - 1)).toBe(false);
+    expect(inWeekStartWindow(sunday10)).toBe(true);
+    expect(inWeekStartWindow(monday12 - 1)).toBe(true);
+    expect(inWeekStartWindow(monday12)).toBe(false);
+    // Monday 00:00 at +14 is Sunday 10:00 UTC; Monday 00:00 at -12 is Monday 12:00 UTC.
+    expect(isoWeek(new Date(sunday10 - 1), 'Pacific/Kiritimati')).toBe('2026-W53');
+    expect(isoWeek(new Date(sunday10), 'Pacific/Kiritimati')).toBe('2027-W01');
+    expect(utcIsoWeek(sunday10)).toBe('2026-W53');
+    expect(isoWeek(new Date(monday12 - 1), 'Etc/GMT+12')).toBe('2026-W53');
+    expect(isoWeek(new Date(monday12), 'Etc/GMT+12')).toBe('2027-W01');
+    expect(utcIsoWeek(monday12 - 1)).toBe('2027-W01');
+  });
+
+  it('keeps a summary’s size independent of the publishing rate: one week key, at most 104 intervals a week', () => {
+    const now = new Date('2027-01-20T00:00:00Z');
+    // A publication on both platforms every 7 minutes over the six weeks kept: 8,640 of them each.
+    const articles: Model[] = [];
+    for (let at = now.getTime() - SUMMARY_BUCKET_RETENTION_MS; at < now.getTime(); at += 7 * 60_000) {
+      const iso = new Date(at).toISOString();
+      articles.push({
+        ...article(`p${at}`),
+        blog: { content: 'x', publishedToWordPress: true, lastPublished: iso },
+        linkedin: { content: 'x', publishedToLinkedIn: true, lastPublished: iso },
+      });
+    }
+    const summary = summaryOf(articles, now);
+    for (const platform of ['blog', 'linkedin'] as const) {
+      // Six weeks touch at most seven UTC weeks, and seven windows.
+      expect(Object.keys(summary.weeks[platform]).length).toBeLessThanOrEqual(7);
+      expect(Object.keys(summary.buckets[platform]).length).toBeLessThanOrEqual(7 * 104);
+      const counted = [...Object.values(summary.weeks[platform]), ...Object.values(summary.buckets[platform])];
+      expect(counted.reduce((a, b) => a + b, 0)).toBe(articles.length);
+    }
+    for (const zone of ['UTC', 'Pacific/Kiritimati', 'Etc/GMT+12', 'Asia/Kathmandu']) {
+      expect(dashboardFromSummary(summary, [], zone, now).trends).toEqual(
+        dashboardFromArticles(articles, zone, now).trends,
+      );
+    }
   });
 });
 

@@ -10,13 +10,14 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import {
   PLATFORMS,
-  SUMMARY_BUCKET_MS,
-  SUMMARY_BUCKET_RETENTION_MS,
   applyChange,
+  bucketKeyEnd,
   emptySummary,
   sameContribution,
   sumOfSummaries,
+  summaryCutoff,
   summaryOf,
+  weekKeyEnd,
   type DashboardArticle,
   type DashboardSummary,
   type Platform,
@@ -32,18 +33,39 @@ export const SUMMARY_SHARDS = 4;
 
 /**
  * Each count is a top-level number attribute, so that a write adds its delta (ADD) without reading the
- * item first: writes that meet do not invalidate each other. Keywords and 15-minute intervals are named
- * by prefix. A count that falls to 0 stays as 0 until a read drops it (prune).
+ * item first: writes that meet do not invalidate each other. Keywords, weeks and 15-minute intervals are
+ * named by prefix. A count that falls to 0 stays as 0 until a read drops it (prune).
  */
 const ATTR = {
   articles: 'articles',
   fullyPublished: 'fullyPublished',
   published: (platform: Platform) => `published:${platform}`,
   keyword: (word: string) => `kw:${word}`,
+  week: (platform: Platform, week: string) => `w:${platform}:${week}`,
   bucket: (platform: Platform, key: string) => `b:${platform}:${key}`,
 } as const;
 const KEYWORD_PREFIX = 'kw:';
-const BUCKET_PREFIX = /^b:(blog|linkedin):(-?\d+)$/;
+const WEEK_NAME = /^w:(blog|linkedin):(\d{4}-W\d{2})$/;
+const BUCKET_NAME = /^b:(blog|linkedin):(-?\d+)$/;
+
+/** What a count attribute's name holds; undefined for the other attributes. */
+type Count =
+  { kind: 'keyword'; word: string } | { kind: 'weeks' | 'buckets'; platform: Platform; key: string; end: number };
+
+function countOfName(name: string): Count | undefined {
+  if (name.startsWith(KEYWORD_PREFIX)) return { kind: 'keyword', word: name.slice(KEYWORD_PREFIX.length) };
+  // Names are told apart by their first character before any pattern is run.
+  if (name.startsWith('w:')) {
+    const week = WEEK_NAME.exec(name);
+    if (week) return { kind: 'weeks', platform: week[1] as Platform, key: week[2]!, end: weekKeyEnd(week[2]!) };
+  } else if (name.startsWith('b:')) {
+    const bucket = BUCKET_NAME.exec(name);
+    if (bucket) {
+      return { kind: 'buckets', platform: bucket[1] as Platform, key: bucket[2]!, end: bucketKeyEnd(bucket[2]!) };
+    }
+  }
+  return undefined;
+}
 
 const SUMMARY_PREFIX = 'SUMMARY#';
 
@@ -65,24 +87,32 @@ export interface StoredSummary {
 
 type ShardItem = Record<string, unknown> & { PK: string; SK: string; version?: number };
 
-/** The first interval still kept at `now` (older ones are never shown, so never read). */
-const oldestKept = (now: Date) => Math.floor((now.getTime() - SUMMARY_BUCKET_RETENTION_MS) / SUMMARY_BUCKET_MS);
-
-/** A shard item's counts as a summary: no zero entries, no interval older than kept at `now`. */
-function fromItem(item: Record<string, unknown>, now: Date): DashboardSummary {
+/**
+ * A shard item read in one pass over its attributes: its counts as a summary (no zero entries, no week or
+ * interval that ended by summaryCutoff(now): never shown again, so never read), and the attribute names
+ * a read may drop: those old keys, and counts that fell to 0.
+ */
+function readItem(
+  item: Record<string, unknown>,
+  now: Date,
+): { summary: DashboardSummary; old: string[]; zero: string[] } {
   const summary = emptySummary();
   summary.articles = Number(item[ATTR.articles] ?? 0);
   summary.fullyPublished = Number(item[ATTR.fullyPublished] ?? 0);
   for (const platform of PLATFORMS) summary.published[platform] = Number(item[ATTR.published(platform)] ?? 0);
-  const oldest = oldestKept(now);
+  const cutoff = summaryCutoff(now);
+  const old: string[] = [];
+  const zero: string[] = [];
   for (const [name, value] of Object.entries(item)) {
-    const n = Number(value);
-    if (typeof value !== 'number' || n === 0) continue;
-    if (name.startsWith(KEYWORD_PREFIX)) summary.keywords[name.slice(KEYWORD_PREFIX.length)] = n;
-    const bucket = BUCKET_PREFIX.exec(name);
-    if (bucket && Number(bucket[2]) >= oldest) summary.buckets[bucket[1] as Platform][bucket[2]!] = n;
+    const count = countOfName(name);
+    if (!count) continue;
+    if (count.kind !== 'keyword' && count.end <= cutoff) old.push(name);
+    else if (value === 0) zero.push(name);
+    else if (typeof value !== 'number') continue;
+    else if (count.kind === 'keyword') summary.keywords[count.word] = value;
+    else summary[count.kind][count.platform][count.key] = value;
   }
-  return summary;
+  return { summary, old, zero };
 }
 
 /** A summary (or a delta) as attribute name → number, zero entries left out. */
@@ -93,23 +123,11 @@ function attributesOf(summary: DashboardSummary): Record<string, number> {
   };
   for (const platform of PLATFORMS) {
     out[ATTR.published(platform)] = summary.published[platform];
+    for (const [week, n] of Object.entries(summary.weeks[platform])) out[ATTR.week(platform, week)] = n;
     for (const [key, n] of Object.entries(summary.buckets[platform])) out[ATTR.bucket(platform, key)] = n;
   }
   for (const [word, n] of Object.entries(summary.keywords)) out[ATTR.keyword(word)] = n;
   return Object.fromEntries(Object.entries(out).filter(([, n]) => n !== 0));
-}
-
-/** Attribute names a read may drop: intervals older than kept, and counts that fell to 0. */
-function prunable(item: Record<string, unknown>, now: Date): { old: string[]; zero: string[] } {
-  const oldest = oldestKept(now);
-  const old: string[] = [];
-  const zero: string[] = [];
-  for (const [name, value] of Object.entries(item)) {
-    const bucket = BUCKET_PREFIX.exec(name);
-    if (bucket && Number(bucket[2]) < oldest) old.push(name);
-    else if ((bucket || name.startsWith(KEYWORD_PREFIX)) && value === 0) zero.push(name);
-  }
-  return { old, zero };
 }
 
 /** One write of a TransactWriteItems call (the article's, given by the article store). */
@@ -148,7 +166,7 @@ export class DynamoSummaryStore {
       new GetCommand({ TableName: this.tableName, Key: summaryKey(userId, shard), ConsistentRead: true }),
     );
     if (!out.Item) return { summary: emptySummary(), version: 0 };
-    return { summary: fromItem(out.Item, this.now()), version: Number((out.Item as ShardItem).version ?? 0) };
+    return { summary: readItem(out.Item, this.now()).summary, version: Number((out.Item as ShardItem).version ?? 0) };
   }
 
   /**
@@ -163,16 +181,16 @@ export class DynamoSummaryStore {
       ConsistentRead: true,
     });
     const now = this.now();
-    await Promise.all(items.map((item) => this.prune(item, now)));
-    return { summary: sumOfSummaries(items.map((item) => fromItem(item, now))), shards: items.length };
+    const read = items.map((item) => ({ item, ...readItem(item, now) }));
+    await Promise.all(read.map(({ item, old, zero }) => this.prune(item, old, zero)));
+    return { summary: sumOfSummaries(read.map(({ summary }) => summary)), shards: items.length };
   }
 
   /**
-   * Removes an item's old intervals (never read again: a later change to one is not even added) and its
-   * zero counts (only while still 0), a bounded number at a time.
+   * Removes an item's old weeks and intervals (never read again: a later change to one is not even added)
+   * and its zero counts (only while still 0), a bounded number at a time.
    */
-  private async prune(item: ShardItem, now: Date): Promise<void> {
-    const { old, zero } = prunable(item, now);
+  private async prune(item: ShardItem, old: string[], zero: string[]): Promise<void> {
     const names = [...old, ...zero].slice(0, 100);
     if (!names.length) return;
     const zeros = names.filter((name) => zero.includes(name));
@@ -248,7 +266,7 @@ export class DynamoSummaryStore {
   ): Promise<SummaryWrite> {
     const items = [articleWrite];
     if (!sameContribution(before, after)) {
-      // contribution(after) − contribution(before), without intervals too old to be shown.
+      // contribution(after) − contribution(before), without weeks and intervals too old to be shown.
       items.push(this.add(userId, shardOf(articleId), applyChange(emptySummary(), before, after, this.now())));
     }
     for (let attempt = 1; ; attempt++) {
