@@ -214,11 +214,14 @@ export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow
       ExpressionAttributeValues: { ':pk': `USER#${account.userId}`, ':prefix': 'SUMMARY#' },
     });
     const attributes = shards.reduce((n, item) => n + Object.keys(item).length, 0);
-    const intervals = shards.reduce((n, item) => n + Object.keys(item).filter((k) => k.startsWith('b:')).length, 0);
+    const named = (prefix: string) =>
+      shards.reduce((n, item) => n + Object.keys(item).filter((k) => k.startsWith(prefix)).length, 0);
+    const weeks = named('w:');
+    const intervals = named('b:');
     const bytes = shards.reduce((n, item) => n + Buffer.byteLength(JSON.stringify(item)), 0);
     summarySize.set(
       account.size,
-      `${shards.length} items, ${attributes} attributes (${intervals} per-interval counts), ~${(bytes / 1000).toFixed(1)} kB`,
+      `${shards.length} items, ${attributes} attributes (${weeks} per-week and ${intervals} per-interval counts), ~${(bytes / 1000).toFixed(1)} kB`,
     );
   }
 
