@@ -485,6 +485,13 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     ]);
   });
 
+  it('dashboard: GET /api/dashboard counts the new article from the summary the create wrote in its transaction', async () => {
+    const dashboard = await api('GET', '/api/dashboard', { cookies });
+    expect(dashboard.name).toBe('dashboard');
+    expect(dashboard.response.statusCode, dashboard.output.slice(-2000)).toBe(200);
+    expect(dashboard.json).toMatchObject({ total: 1, keywords: { demo: false } });
+  });
+
   it('worker: the async invocation drafts with the user’s key through the openai package (fake OpenAI), records its metrics', async () => {
     const ran = await invoke(WORKER_ENTRY_NAME, stub.invocations[0]!.payload);
     expect(ran.ok, `${ran.error?.message}\n${ran.output.slice(-3000)}`).toBe(true);
