@@ -277,7 +277,8 @@ describe('local start-up', () => {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // DynamoDB Local builds a new index on existing data slowly on a busy machine (start-up waits up to 2 minutes).
+  }, 150_000);
 });
 
 describe('the list API', () => {
