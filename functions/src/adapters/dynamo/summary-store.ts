@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
+  BatchGetCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -170,16 +172,24 @@ export class DynamoSummaryStore {
   }
 
   /**
-   * The owner's whole summary: one Query of the shard items, summed; `shards` says how many exist. Drops
-   * from the items what no dashboard will read again (intervals older than kept, counts at 0), when any.
+   * The owner's whole summary: one BatchGetItem of the shard items by key, summed; `shards` says how many
+   * exist. By key rather than a Query of the SUMMARY# prefix, whose time grows with the articles in the
+   * same partition on DynamoDB Local (the scale bench: about 7 ms more at 10,000 articles). Drops from
+   * the items what no dashboard will read again (weeks and intervals older than kept, counts at 0), when any.
    */
   async get(userId: string): Promise<{ summary: DashboardSummary; shards: number }> {
-    const items = await queryAll<ShardItem>(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': SUMMARY_PREFIX },
-      ConsistentRead: true,
-    });
+    const items: ShardItem[] = [];
+    let pending: Record<string, unknown>[] | undefined = Array.from({ length: SUMMARY_SHARDS }, (_, shard) =>
+      summaryKey(userId, shard),
+    );
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt) await backOff(attempt);
+      const out: BatchGetCommandOutput = await this.db.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      items.push(...((out.Responses?.[this.tableName] ?? []) as ShardItem[]));
+      pending = out.UnprocessedKeys?.[this.tableName]?.Keys;
+    }
     const now = this.now();
     const read = items.map((item) => ({ item, ...readItem(item, now) }));
     await Promise.all(read.map(({ item, old, zero }) => this.prune(item, old, zero)));
