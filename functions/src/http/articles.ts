@@ -41,8 +41,13 @@ interface PageParams {
 }
 
 /** A strong-enough tag of one answer: whose list, at which version, which list and page. */
+/** Moved whenever the list answers change shape, so a browser's copy from before a deployment is not reused. */
+const LIST_ANSWER_FORMAT = '2';
 const etagOf = (parts: string[]) =>
-  `W/"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}"`;
+  `W/"${createHash('sha256')
+    .update(JSON.stringify([LIST_ANSWER_FORMAT, ...parts]))
+    .digest('base64url')
+    .slice(0, 32)}"`;
 
 /** Whether If-None-Match names `etag` (weak comparison, as RFC 9110 asks of GET). */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
