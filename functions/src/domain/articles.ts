@@ -218,11 +218,6 @@ export class ArticleService {
     return article;
   }
 
-  /** Every article of the owner, newest first (one read of the whole partition). */
-  async list(userId: string): Promise<ArticleRecord[]> {
-    return this.deps.articles.list(userId);
-  }
-
   /** Articles not yet published on both platforms, newest first (Schedule): read through their index only. */
   async unpublished(userId: string): Promise<ArticleRecord[]> {
     return (await this.deps.articles.listOpen(userId)).filter((a) => !isFullyPublished(a));

@@ -24,6 +24,7 @@ import {
   type DashboardSummary,
   type Platform,
 } from '@app/shared';
+import { logger } from '../../logger.js';
 import { ifConditionHeld, queryAll } from './client.js';
 
 /**
@@ -146,6 +147,9 @@ const cancellationCodes = (err: unknown): (string | undefined)[] | undefined =>
     ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code)
     : undefined;
 
+/** Cancellation reasons that pass: another transaction on the same item, or throttling. */
+const PASSING_CANCELLATIONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+
 /** Exponential back-off with full jitter: writes that met spread out instead of meeting again. */
 const backOff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 10 * 2 ** attempt)));
@@ -192,7 +196,14 @@ export class DynamoSummaryStore {
     }
     const now = this.now();
     const read = items.map((item) => ({ item, ...readItem(item, now) }));
-    await Promise.all(read.map(({ item, old, zero }) => this.prune(item, old, zero)));
+    // Housekeeping only: a failed prune (throttled, say) is tried again by the next read, never fails this one.
+    await Promise.all(
+      read.map(({ item, old, zero }) =>
+        this.prune(item, old, zero).catch((err: unknown) =>
+          logger.warn('dashboard summary prune failed', { error: (err as Error).name }),
+        ),
+      ),
+    );
     return { summary: sumOfSummaries(read.map(({ summary }) => summary)), shards: items.length };
   }
 
@@ -283,6 +294,12 @@ export class DynamoSummaryStore {
       const codes = await this.transact(items);
       if (!codes) return 'written';
       if (codes[0] === 'ConditionalCheckFailed') return 'article-condition-failed';
+      // Anything but another transaction (or throttling) on the same items will not pass by retrying: a
+      // shard grown past DynamoDB's item size, say.
+      const lasting = codes.filter((code) => code && code !== 'None' && !PASSING_CANCELLATIONS.has(code));
+      if (lasting.length) {
+        throw new Error(`The dashboard summary write of ${userId} was refused (${lasting.join(', ')})`);
+      }
       // Another transaction held the shard at the same moment.
       if (attempt >= SUMMARY_ATTEMPTS) {
         throw new Error(`The dashboard summary of ${userId} stayed busy; the write was not made`);
@@ -317,6 +334,8 @@ export class DynamoSummaryStore {
         TableName: this.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
+        // Strongly consistent: a write already counted in a shard's version just read is in this list too.
+        ConsistentRead: true,
         // Only what a contribution reads (and the key, for the shard).
         ProjectionExpression: 'SK, #k, #t, #b.#bp, #b.#lp, #l.#lip, #l.#lp',
         ExpressionAttributeNames: {
