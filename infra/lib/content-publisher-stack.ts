@@ -56,7 +56,7 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   settings: ['userSecrets:read', 'userSecrets:write'],
   /** GPT edit runs in the request with the user's key; drafting is a worker job. */
   articles: ['ai', 'jobs:enqueue'],
-  /** The dashboard's cards: the owner's summary item and unpublished articles (table reads only). */
+  /** The dashboard's cards: the owner's summary items and unpublished articles (the table only; a read may prune old counts). */
   dashboard: [],
   /** Starts image jobs, reports their status and serves the stored images. */
   images: ['jobs:enqueue', 'images:read'],
