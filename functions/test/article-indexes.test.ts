@@ -116,6 +116,46 @@ describe('index attributes on every write', () => {
     expect(Object.keys((await store.get(user, a.id))!).filter((k) => k.startsWith('GSI'))).toEqual([]);
   });
 
+  it('a publish writes its index attributes in the same transaction: a crash right after it leaves none wrong', async () => {
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const a = article(user);
+    await store.put(a);
+    // A process that dies as soon as the transaction is made: no later request of it reaches the table.
+    const dying = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: inject('dynamoEndpoint'),
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+    let transacted = false;
+    dying.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (transacted) throw new Error('the process is gone');
+        const out = await next(args);
+        if (context.commandName === 'TransactWriteItemsCommand') transacted = true;
+        return out;
+      },
+      { step: 'initialize' },
+    );
+    const crashing = new DynamoArticleStore(dying, tableName);
+    await expect(
+      crashing.update(user, a.id, {
+        'blog.publishedToWordPress': true,
+        'blog.lastPublished': '2030-03-01T10:00:00.000Z',
+        updatedAt: '2030-03-01T10:00:00.000Z',
+      }),
+    ).rejects.toThrow('the process is gone');
+    expect(transacted).toBe(true);
+    expect(indexOf(await rawItem(user, a.id))).toEqual({
+      GSI1PK: `OPEN#${user}`,
+      GSI1SK: `ARTICLE#${a.id}`,
+      GSI2PK: `PUB#${user}`,
+      GSI2SK: `2030-03-01T10:00:00.000Z#${a.id}`,
+    });
+  });
+
   it('a late correction never overwrites a newer state', async () => {
     const user = `u-${randomBytes(4).toString('hex')}`;
     const a = article(user);

@@ -40,6 +40,29 @@ export function indexAttributesOf(article: PublicationState & { userId: string; 
   };
 }
 
+/** The SET and REMOVE parts that give an item the index attributes `wanted`, with their names and values. */
+function indexUpdate(wanted: IndexAttributes): {
+  sets: string[];
+  remove: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const name of INDEX_ATTRIBUTES) {
+    names[`#${name}`] = name;
+    const value = wanted[name];
+    if (value === undefined) removes.push(`#${name}`);
+    else {
+      values[`:${name}`] = value;
+      sets.push(`#${name} = :${name}`);
+    }
+  }
+  return { sets, remove: removes.length ? `REMOVE ${removes.join(', ')}` : '', names, values };
+}
+
 /** Whether an item's index attributes are the ones its article should have. */
 export const indexAttributesRight = (item: IndexAttributes, wanted: IndexAttributes): boolean =>
   INDEX_ATTRIBUTES.every((name) => item[name] === wanted[name]);
@@ -143,19 +166,7 @@ export async function setIndexAttributes(
   state: PublicationState,
   wanted: IndexAttributes,
 ): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removes: string[] = [];
-  for (const name of INDEX_ATTRIBUTES) {
-    names[`#${name}`] = name;
-    const value = wanted[name];
-    if (value === undefined) removes.push(`#${name}`);
-    else {
-      values[`:${name}`] = value;
-      sets.push(`#${name} = :${name}`);
-    }
-  }
+  const { sets, remove, names, values } = indexUpdate(wanted);
   // Everything indexAttributesOf reads must be as it was read.
   const conditions = ['attribute_exists(PK)'];
   const expect = (path: string[], value: unknown, i: number) => {
@@ -183,12 +194,7 @@ export async function setIndexAttributes(
       new UpdateCommand({
         TableName: tableName,
         Key: itemKey,
-        UpdateExpression: [
-          sets.length ? `SET ${sets.join(', ')}` : '',
-          removes.length ? `REMOVE ${removes.join(', ')}` : '',
-        ]
-          .filter(Boolean)
-          .join(' '),
+        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', remove].filter(Boolean).join(' '),
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
@@ -475,17 +481,39 @@ export class DynamoArticleStore implements ArticleStore {
         return undefined;
       }
       const unchanged = contributionUnchanged(before);
+      const after = withChanges(before, changes);
+      // The list indexes follow in the same write: a publish is never left out of History by a crash
+      // between two writes. The condition pins the publication fields they are computed from, and
+      // updatedAt too when it stands in for a missing publish time (publishedAtOf).
+      const indexes = indexUpdate(indexAttributesOf(after));
+      const pinUpdatedAt = !('updatedAt' in changes) && PLATFORMS.some((p) => after[p].lastPublished == null);
       const write: TransactItem = {
         Update: {
           TableName: this.tableName,
           Key: key(userId, id),
-          UpdateExpression: `SET ${update.sets.join(', ')}`,
-          ConditionExpression: [...update.conditions, unchanged.condition].join(' AND '),
-          ExpressionAttributeNames: { ...update.names, ...unchanged.names },
-          ExpressionAttributeValues: { ...update.values, ...unchanged.values },
+          UpdateExpression: [`SET ${[...update.sets, ...indexes.sets].join(', ')}`, indexes.remove]
+            .filter(Boolean)
+            .join(' '),
+          ConditionExpression: [
+            ...update.conditions,
+            unchanged.condition,
+            ...(pinUpdatedAt ? ['#pin_updatedAt = :pin_updatedAt'] : []),
+          ].join(' AND '),
+          ExpressionAttributeNames: {
+            ...update.names,
+            ...unchanged.names,
+            ...indexes.names,
+            ...(pinUpdatedAt ? { '#pin_updatedAt': 'updatedAt' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ...update.values,
+            ...unchanged.values,
+            ...indexes.values,
+            ...(pinUpdatedAt ? { ':pin_updatedAt': before.updatedAt } : {}),
+          },
         },
       };
-      const result = await this.summaries.writeWithArticle(userId, id, before, withChanges(before, changes), write);
+      const result = await this.summaries.writeWithArticle(userId, id, before, after, write);
       if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
     }
