@@ -8,6 +8,8 @@ export interface CalendarDate {
 }
 
 const calendarFormats = new Map<string, Intl.DateTimeFormat>();
+/** Zone names come from requests (`?timeZone=`, in any letter case): the cache is bounded. */
+const CALENDAR_FORMATS_KEPT = 64;
 
 /** The calendar date an instant falls on in an IANA time zone (what a wall calendar there shows). */
 export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
@@ -21,6 +23,7 @@ export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
       month: 'numeric',
       day: 'numeric',
     });
+    if (calendarFormats.size >= CALENDAR_FORMATS_KEPT) calendarFormats.clear();
     calendarFormats.set(timeZone, format);
   }
   const parts = format.formatToParts(instant);
