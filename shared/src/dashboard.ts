@@ -7,13 +7,22 @@ export interface CalendarDate {
   day: number;
 }
 
-const calendarFormats = new Map<string, Intl.DateTimeFormat>();
-/** Zone names come from requests (`?timeZone=`, in any letter case): the cache is bounded. */
-const CALENDAR_FORMATS_KEPT = 64;
+/** A time on a clock, with no zone. */
+export interface WallClock extends CalendarDate {
+  hour: number;
+  minute: number;
+}
 
-/** The calendar date an instant falls on in an IANA time zone (what a wall calendar there shows). */
-export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
-  let format = calendarFormats.get(timeZone);
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+/** Zone names come from requests (`?timeZone=`, in any letter case): the cache is bounded. */
+const WALL_CLOCK_FORMATS_KEPT = 64;
+
+/**
+ * What a clock in an IANA time zone shows at an instant, from Intl (the Gregorian calendar, Latin
+ * digits and a 0–23 hour, whatever the locale defaults).
+ */
+export function wallClockIn(instant: Date, timeZone: string): WallClock {
+  let format = wallClockFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -22,13 +31,24 @@ export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
       year: 'numeric',
       month: 'numeric',
       day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
     });
-    if (calendarFormats.size >= CALENDAR_FORMATS_KEPT) calendarFormats.clear();
-    calendarFormats.set(timeZone, format);
+    if (wallClockFormats.size >= WALL_CLOCK_FORMATS_KEPT) wallClockFormats.clear();
+    wallClockFormats.set(timeZone, format);
   }
-  const parts = format.formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)!.value);
-  return { year: part('year'), month: part('month'), day: part('day') };
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+  for (const part of format.formatToParts(instant)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
+}
+
+/** The calendar date an instant falls on in an IANA time zone (what a wall calendar there shows). */
+export function calendarDateIn(instant: Date, timeZone: string): CalendarDate {
+  const { year, month, day } = wallClockIn(instant, timeZone);
+  return { year, month, day };
 }
 
 /** ISO 8601 week label YYYY-Www of a calendar date (weeks start on Monday; week 1 holds the year's first Thursday). */

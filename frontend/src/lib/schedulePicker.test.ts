@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { wallClockIn } from '@app/shared';
 import {
   defaultScheduleTime,
   formatWallClock,
@@ -13,7 +14,6 @@ import {
   toPickerDate,
   validateScheduleInput,
   wallClockExists,
-  wallClockOf,
   wallClockToInstant,
   type WallClock,
 } from './schedulePicker';
@@ -127,7 +127,7 @@ describe('parseWallClock / formatWallClock', () => {
   });
 });
 
-describe('wallClockOf / wallClockToInstant', () => {
+describe('wallClockIn / wallClockToInstant', () => {
   it("converts between an instant and the user's clock", () => {
     const instant = at('2030-03-04T10:07:42Z');
     expect(scheduleFieldText(instant, 'Asia/Kolkata')).toBe('2030-03-04 15:37');
@@ -143,7 +143,7 @@ describe('wallClockOf / wallClockToInstant', () => {
       vi.stubEnv('TZ', browser);
       expect(wallClockToInstant(wall('2026-03-29 02:30'), 'Asia/Kolkata'), browser).toEqual(at('2026-03-28T21:00:00Z'));
       expect(wallClockToInstant(wall('2026-03-08 02:30'), 'Europe/Paris'), browser).toEqual(at('2026-03-08T01:30:00Z'));
-      expect(wallClockOf(at('2026-03-29T01:30:00Z'), 'America/New_York'), browser).toEqual(wall('2026-03-28 21:30'));
+      expect(wallClockIn(at('2026-03-29T01:30:00Z'), 'America/New_York'), browser).toEqual(wall('2026-03-28 21:30'));
     }
   });
 

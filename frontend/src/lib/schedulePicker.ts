@@ -1,5 +1,7 @@
 import { toZonedTime } from 'date-fns-tz';
-import { ScheduleMessages } from '@app/shared';
+import { ScheduleMessages, wallClockIn, type WallClock } from '@app/shared';
+
+export type { WallClock };
 
 /**
  * The schedule modal's date-time rules (docs/product.md, Schedule), as pure functions of "now" and the
@@ -23,15 +25,6 @@ export const SCHEDULE_FIELD_FORMAT = 'yyyy-MM-dd HH:mm';
 
 const MINUTE_MS = 60 * 1000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
-
-/** A time on a clock, with no zone: month 1-12. */
-export interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-}
 
 /**
  * Rounds up to the next multiple of `stepMinutes` (seconds dropped; an exact multiple stays).
@@ -73,42 +66,15 @@ export function parseWallClock(text: string | null | undefined): WallClock | nul
   return { year, month, day, hour, minute };
 }
 
-const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The wall clock of `instant` in `timeZone`, from Intl (date-fns-tz's getTimezoneOffset reads its Date
- * as a wall clock, and toZonedTime gives a Date on the browser's clock, which may itself skip that hour).
- */
-export function wallClockOf(instant: Date, timeZone: string): WallClock {
-  let format = wallClockFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      hourCycle: 'h23',
-    });
-    wallClockFormats.set(timeZone, format);
-  }
-  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
-  for (const part of format.formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
-}
-
 /** The zone's offset from UTC at `instant` (a whole minute), in milliseconds. */
 function offsetAt(instant: number, timeZone: string): number {
-  const wall = wallClockOf(new Date(instant), timeZone);
+  const wall = wallClockIn(new Date(instant), timeZone);
   return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - instant;
 }
 
 /** The field's text for `instant` in `timeZone`. */
 export function scheduleFieldText(instant: Date, timeZone: string): string {
-  return formatWallClock(wallClockOf(instant, timeZone));
+  return formatWallClock(wallClockIn(instant, timeZone));
 }
 
 const sameWallClock = (a: WallClock, b: WallClock) => formatWallClock(a) === formatWallClock(b);
@@ -136,7 +102,7 @@ export function wallClockToInstant(wall: WallClock, timeZone: string): Date {
 
 /** Whether the clocks of `timeZone` ever show `wall` (false inside a daylight-saving gap). */
 export function wallClockExists(wall: WallClock, timeZone: string): boolean {
-  return sameWallClock(wallClockOf(wallClockToInstant(wall, timeZone), timeZone), wall);
+  return sameWallClock(wallClockIn(wallClockToInstant(wall, timeZone), timeZone), wall);
 }
 
 /** The picker's Date for a wall clock: its browser-local fields are the wall clock. */
@@ -162,7 +128,7 @@ export function pickerNow(now: Date, timeZone: string): Date {
 
 /** The first moment of today on the user's clock, as the picker's Date (its minDate). */
 export function pickerToday(now: Date, timeZone: string): Date {
-  const wall = wallClockOf(now, timeZone);
+  const wall = wallClockIn(now, timeZone);
   return new Date(wall.year, wall.month - 1, wall.day);
 }
 
@@ -176,7 +142,7 @@ const currentMinute = (now: Date) => Math.floor(now.getTime() / MINUTE_MS) * MIN
 export function isSelectableSlot(slot: Date, now: Date, timeZone: string): boolean {
   const wall = fromPickerDate(slot);
   const instant = wallClockToInstant(wall, timeZone);
-  return sameWallClock(wallClockOf(instant, timeZone), wall) && instant.getTime() >= currentMinute(now);
+  return sameWallClock(wallClockIn(instant, timeZone), wall) && instant.getTime() >= currentMinute(now);
 }
 
 /**
