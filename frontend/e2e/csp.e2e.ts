@@ -1,33 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../functions/src/http/security-headers.js';
-import {
-  browserAvailable,
-  launchBrowser,
-  removeData,
-  startApp,
-  takeCspViolations,
-  type RunningApp,
-} from './harness.js';
+import { browserAvailable, takeCspViolations, withAppAndBrowser } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
 describe.skipIf(!hasBrowser)('Content-Security-Policy (Chromium)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeData(app);
-  });
+  const journey = withAppAndBrowser();
 
   it('the journeys run under the deployed CSP: the welcome page loads without a violation, an inline script is refused and fails the journey', async () => {
-    const page = await browser.newPage();
-    const response = await page.goto(app.url);
+    const page = await journey.browser.newPage();
+    const response = await page.goto(journey.app.url);
     const headers = response!.headers();
     expect(headers['content-security-policy']).toBe(SECURITY_HEADERS.contentSecurityPolicy);
     expect(headers['x-frame-options']).toBe(SECURITY_HEADERS.frameOptions);

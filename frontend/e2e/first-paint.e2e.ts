@@ -1,14 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADA,
-  browserAvailable,
-  launchBrowser,
-  registerOnDashboard,
-  removeData,
-  startApp,
-  type RunningApp,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADA, browserAvailable, registerOnDashboard, withAppAndBrowser } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -25,22 +17,12 @@ async function withoutAppScripts(page: Page): Promise<() => Promise<void>> {
 }
 
 describe.skipIf(!hasBrowser)('the first paint (Chromium)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeData(app);
-  });
+  const journey = withAppAndBrowser();
 
   it('a signed-out visitor sees the welcome page before the app JavaScript has loaded; the app then takes over', async () => {
-    const page = await browser.newPage({ colorScheme: 'dark' });
+    const page = await journey.browser.newPage({ colorScheme: 'dark' });
     const release = await withoutAppScripts(page);
-    await page.goto(app.url, { waitUntil: 'commit' });
+    await page.goto(journey.app.url, { waitUntil: 'commit' });
     const heading = page.getByRole('heading', { level: 1, name: /publish content across every channel/i });
     await expect.poll(() => heading.isVisible()).toBe(true);
     // In the visitor's theme from the start (public/boot.js), not light first.
@@ -57,13 +39,13 @@ describe.skipIf(!hasBrowser)('the first paint (Chromium)', () => {
   });
 
   it('a signed-in user opening / or /dashboard never sees the welcome page', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await registerOnDashboard(page, app, ADA);
+    await registerOnDashboard(page, journey.app, ADA);
 
     for (const path of ['/', '/dashboard']) {
       const release = await withoutAppScripts(page);
-      await page.goto(`${app.url}${path}`, { waitUntil: 'commit' });
+      await page.goto(`${journey.app.url}${path}`, { waitUntil: 'commit' });
       // Painted without the app: nothing of the welcome page is visible.
       await page.waitForFunction(() => document.documentElement.dataset.welcome !== undefined && !!document.body);
       await page.waitForTimeout(300);

@@ -243,6 +243,26 @@ export async function createArticleWithDrafts(page: Page, article: NewArticle): 
   return id;
 }
 
+/** What a journey on the app alone runs on; filled in before its tests. */
+export interface AppJourney {
+  app: RunningApp;
+  browser: Browser;
+}
+
+/** Call in a describe: the app and Chromium start before its tests and stop after them, the app's data removed. */
+export function withAppAndBrowser(): AppJourney {
+  const journey = {} as AppJourney;
+  beforeAll(async () => {
+    [journey.app, journey.browser] = await Promise.all([startApp(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await journey.app?.stop();
+    if (journey.app) removeData(journey.app);
+  });
+  return journey;
+}
+
 /** What a journey against the fake WordPress runs on; filled in before its tests. */
 export interface WordPressJourney {
   app: RunningApp;
