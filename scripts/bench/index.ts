@@ -24,6 +24,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { call } from './http.js';
 import { LoadClient, percentile, type LoadResult } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -194,20 +195,6 @@ async function measureBundles() {
 // ---------------------------------------------------------------------------------------------
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function call(url: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
-  const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.cookie ? { cookie: init.cookie } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return { res, text, json: text ? JSON.parse(text) : undefined };
-}
 
 /** Failed requests are a result too: a row that misses, and the run goes on. */
 function checked(result: LoadResult, what: string): LoadResult {

@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { call } from './http.js';
 import { percentile } from './load.js';
 
 type Cleanup = () => Promise<void>;
@@ -138,19 +139,7 @@ export async function measureScale(onCleanup: (fn: Cleanup) => void, row: AddRow
   onCleanup(async () => db.destroy());
   const store = new DynamoArticleStore(db, tableName);
 
-  const request = async (path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) => {
-    const res = await fetch(`${api}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(init.cookie ? { cookie: init.cookie } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return { res, json: text ? JSON.parse(text) : undefined };
-  };
+  const request = (path: string, init: Parameters<typeof call>[1] = {}) => call(`${api}${path}`, init);
   const cookieOf = (res: Response) => {
     const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
     if (!cookie) throw new Error('no session cookie was set');
