@@ -7,7 +7,7 @@ import { resetDeps } from '../wiring/lazy.js';
 import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
-import { backfillArticleIndexes } from '../adapters/dynamo/article-index-backfill.js';
+import { backfillArticleIndexesOnce } from '../adapters/dynamo/article-index-backfill.js';
 import { backfillDashboardSummaries } from '../adapters/dynamo/summary-store.js';
 import { createDocumentClient } from '../adapters/dynamo/client.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
@@ -76,11 +76,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     }
     await ensureTable(env.DYNAMODB_ENDPOINT, config.tableName);
-    // Articles saved before the list indexes existed get their index attributes (idempotent; the
-    // AWS counterpart is in docs/operations.md).
+    // Articles saved before the list indexes existed get their index attributes, once per table (idempotent;
+    // the AWS counterpart is in docs/operations.md).
     const db = createDocumentClient({ region: config.region, dynamoEndpoint: env.DYNAMODB_ENDPOINT });
     try {
-      await backfillArticleIndexes(db, config.tableName);
+      await backfillArticleIndexesOnce(db, config.tableName);
       // Users whose articles predate the dashboard summary get one. Nothing writes yet here, so only the
       // missing ones need it; from now on every write keeps it (docs/operations.md has the AWS step).
       await backfillDashboardSummaries(db, config.tableName, { onlyMissing: true });
