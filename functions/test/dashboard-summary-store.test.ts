@@ -12,6 +12,7 @@ import {
   summaryKey,
   type TransactItem,
 } from '../src/adapters/dynamo/summary-store.js';
+import type { ArticleRecord } from '../src/domain/articles.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** The summary item against DynamoDB Local: transactions with the article's write, conflicts, the backfill. */
@@ -244,7 +245,10 @@ describe('the dashboard summary store', () => {
               }),
             );
           }
-          const all = await articleStore.list(userId);
+          const all: ArticleRecord[] = [];
+          let page = await articleStore.page(userId, 100);
+          for (all.push(...page.articles); page.next; all.push(...page.articles))
+            page = await articleStore.page(userId, 100, page.next);
           expect((await summaries.get(userId)).summary).toEqual(summaryOf(all, new Date()));
         },
       ),

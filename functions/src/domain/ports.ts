@@ -6,8 +6,6 @@ import type { ArticleRecord } from './articles.js';
 export interface ArticleStore {
   put(article: ArticleRecord): Promise<void>;
   get(userId: string, id: string): Promise<ArticleRecord | undefined>;
-  /** Newest first, one Query over the owner's partition. */
-  list(userId: string): Promise<ArticleRecord[]>;
   /** One page of the owner's articles, newest created first. */
   page(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage>;
   /**

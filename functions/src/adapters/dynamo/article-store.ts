@@ -397,16 +397,6 @@ export class DynamoArticleStore implements ArticleStore {
     return [...recent.map(fromItem), ...others].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 
-  async list(userId: string): Promise<ArticleRecord[]> {
-    const items = await queryAll<Item>(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'ARTICLE#' },
-      ScanIndexForward: false,
-    });
-    return items.map(fromItem);
-  }
-
   async update(
     userId: string,
     id: string,
