@@ -8,7 +8,10 @@ export async function onPhone(page: Page, check: () => Promise<void>): Promise<v
   const own = page.viewportSize();
   await page.setViewportSize(PHONE);
   // The side nav slides away into its drawer when the viewport narrows: let that transition end first.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+  // A transition replaced by another is cancelled, and its `finished` rejects: that one has ended too.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
   try {
     await check();
   } finally {
