@@ -10,4 +10,5 @@ export * from './dashboard-summary.js';
 export * from './sheets.js';
 export * from './text.js';
 export * from './markdown.js';
+export * from './little-text.js';
 export * from './urls.js';

@@ -97,3 +97,18 @@ const SANITIZE: sanitizeHtml.IOptions = {
 export function renderMarkdown(source: string): string {
   return sanitizeHtml(markdown.parse(source, { async: false }), SANITIZE);
 }
+
+/** The WordPress post an article makes: the fields of POST /wp/v2/posts that come from its text. */
+export interface WordPressPostContent {
+  title: string;
+  /** The sanitized HTML of the blog text (renderMarkdown). */
+  html: string;
+}
+
+/**
+ * What publishing sends to WordPress as the post's title and content (functions/src/domain/publishing.ts),
+ * and what the editor's WordPress preview shows: one function, so the two cannot differ.
+ */
+export function wordpressPost(article: { title: string; blogContent: string }): WordPressPostContent {
+  return { title: article.title, html: renderMarkdown(article.blogContent) };
+}

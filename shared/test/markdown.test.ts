@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpUrlOrNull, renderMarkdown } from '../src/index.js';
+import { httpUrlOrNull, renderMarkdown, wordpressPost } from '../src/index.js';
 
 const ALLOWED_TAGS = new Set(
   'h1 h2 h3 h4 h5 h6 p br hr blockquote pre code strong em b i u s del ul ol li a img table thead tbody tr th td'.split(
@@ -226,5 +226,16 @@ describe('httpUrlOrNull: only an absolute http(s) address is kept', () => {
     42,
   ])('%s is refused', (url) => {
     expect(httpUrlOrNull(url)).toBeNull();
+  });
+});
+
+describe('wordpressPost: the title and content publishing sends', () => {
+  it('is the title as it is and the blog text as sanitized HTML', () => {
+    const blogContent = '# Hello <script>alert(1)</script>\n\nText with [a link](https://example.com).';
+    expect(wordpressPost({ title: 'Tips & <tricks>', blogContent })).toEqual({
+      title: 'Tips & <tricks>',
+      html: renderMarkdown(blogContent),
+    });
+    expect(wordpressPost({ title: 't', blogContent }).html).not.toMatch(/<script/);
   });
 });

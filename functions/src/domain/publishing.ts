@@ -188,8 +188,7 @@ export class PublishingService {
       const result = await this.deps.wordpressPublisher.publish(
         site,
         {
-          title: fresh.title,
-          html: await markdownToHtml(fresh.blog.content),
+          ...(await wordpressPostOf(fresh)),
           featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
           existingPostId: fresh.wordpressPostId ?? undefined,
           slug: earlier ?? postSlug(fresh.title, fresh.id),
@@ -359,10 +358,10 @@ const slug = (title: string) =>
     .slice(0, 60) || 'featured-image';
 
 /**
- * The blog text as the sanitized HTML the editor's preview shows (shared/src/markdown.ts), loaded
- * on the first publish rather than at every cold start.
+ * The post's title and sanitized HTML exactly as the editor's WordPress preview shows them
+ * (wordpressPost, shared/src/markdown.ts), loaded on the first publish rather than at every cold start.
  */
-async function markdownToHtml(markdown: string): Promise<string> {
-  const { renderMarkdown } = await import('@app/shared/markdown');
-  return renderMarkdown(markdown);
+async function wordpressPostOf(article: ArticleRecord): Promise<{ title: string; html: string }> {
+  const { wordpressPost } = await import('@app/shared/markdown');
+  return wordpressPost({ title: article.title, blogContent: article.blog.content });
 }

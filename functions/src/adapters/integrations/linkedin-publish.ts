@@ -12,7 +12,8 @@
  *
  * Every /rest call sends `LinkedIn-Version` (default 202601, supported until January 2027) and
  * `X-Restli-Protocol-Version: 2.0.0`. The commentary is escaped for the "little" format and cut to
- * 3000 characters after escaping (little-text.ts). The base URL comes from config
+ * 3000 characters after escaping (linkedInCommentary, shared/src/little-text.ts, which the editor's
+ * LinkedIn preview shows too). The base URL comes from config
  * (LINKEDIN_API_URL), so it is not a user-given address and needs no private-address check; the
  * upload URL LinkedIn hands out must be https (or on the API's own origin, as with the fake) since
  * it receives the access token.
@@ -37,6 +38,7 @@
  *                            whether the post may exist)
  */
 import * as z from 'zod';
+import { linkedInCommentary } from '@app/shared';
 import {
   IntegrationError,
   type LinkedInPostInput,
@@ -46,7 +48,6 @@ import {
   type PublishRun,
 } from '../../domain/integrations.js';
 import { LINKEDIN_TOKEN_INVALID_MESSAGE } from './linkedin.js';
-import { fitLinkedInCommentary, LINKEDIN_COMMENTARY_MAX } from './little-text.js';
 
 export const LINKEDIN_API_VERSION = '202601';
 export const LINKEDIN_POST_URL_PREFIX = 'https://www.linkedin.com/feed/update/';
@@ -71,7 +72,7 @@ export interface HttpLinkedInPublisherOptions {
   version?: string;
   /** Per request (default 30 000 ms). */
   timeoutMs?: number;
-  /** Keep `#hashtag` clickable in the commentary (default true; see little-text.ts). */
+  /** Keep `#hashtag` clickable in the commentary (default true; see shared/src/little-text.ts). */
   keepHashtags?: boolean;
   /** How long to wait for an uploaded image to become AVAILABLE (default 15 000 ms). */
   imageReadyTimeoutMs?: number;
@@ -152,7 +153,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     if (input.image) imageUrn = await this.uploadImage(accessToken, author, input.image, run.deadline);
     const post: LinkedInSentPost = {
       author,
-      commentary: fitLinkedInCommentary(input.commentary, LINKEDIN_COMMENTARY_MAX, { keepHashtags: this.keepHashtags }),
+      commentary: linkedInCommentary(input.commentary, { keepHashtags: this.keepHashtags }),
       ...(imageUrn ? { imageUrn } : {}),
     };
     return this.send(accessToken, post, run, false);

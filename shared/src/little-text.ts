@@ -149,3 +149,100 @@ function previousBoundary(text: string, index: number): number {
   const low = text.charCodeAt(index - 1);
   return low >= 0xdc00 && low <= 0xdfff && index >= 2 ? index - 2 : index - 1;
 }
+
+/**
+ * The commentary exactly as publishing sends it to LinkedIn (functions/src/adapters/integrations/
+ * linkedin-publish.ts): the post's text trimmed, escaped for the little format and fitted to 3000
+ * characters. The editor's LinkedIn preview shows this same string as LinkedIn reads it
+ * (littleTextSegments), so the card and the post cannot differ.
+ */
+export function linkedInCommentary(text: string, options: LittleTextOptions = {}): string {
+  return fitLinkedInCommentary(text.trim(), LINKEDIN_COMMENTARY_MAX, options);
+}
+
+/** A run of the commentary as LinkedIn shows it: plain text, or a hashtag (shown as a link). */
+export type LittleSegment = { kind: 'text'; text: string } | { kind: 'hashtag'; text: string };
+
+/**
+ * Reads little text back the way LinkedIn shows it: `\x` is the character x, and an unescaped `#`
+ * followed by letters, digits or marks is a hashtag (the `#` and that run). Everything else is text.
+ * escapeLittleText leaves a `#` unescaped only where it starts a hashtag, so this is its inverse.
+ */
+export function littleTextSegments(commentary: string): LittleSegment[] {
+  const segments: LittleSegment[] = [];
+  const pushText = (text: string) => {
+    const last = segments.at(-1);
+    if (last?.kind === 'text') last.text += text;
+    else segments.push({ kind: 'text', text });
+  };
+  const chars = [...commentary];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch === '\\' && i + 1 < chars.length) {
+      pushText(chars[++i]!);
+      continue;
+    }
+    if (ch === '#') {
+      let end = i + 1;
+      while (end < chars.length && TAG_CHAR.test(chars[end]!)) end++;
+      if (end > i + 1) {
+        segments.push({ kind: 'hashtag', text: chars.slice(i, end).join('') });
+        i = end - 1;
+        continue;
+      }
+    }
+    pushText(ch);
+  }
+  return segments;
+}
+
+/**
+ * Where LinkedIn's feed folds a post behind "…see more" (docs/integrations.md, LinkedIn, "Preview"):
+ * it shows about the first three lines, or about 210 characters of a long paragraph, whichever comes first.
+ */
+export const LINKEDIN_FEED_FOLD = { lines: 3, characters: 210 } as const;
+
+/**
+ * The part of a post the feed shows before "…see more": `visible` is empty-free segments up to the
+ * fold (trailing whitespace dropped), `folded` false when the whole post shows. The cut is at the end
+ * of the third line or at the 210th character, moved back to the last space before it when that keeps
+ * at least 80% of the line, and never inside a hashtag.
+ */
+export function foldLinkedInPost(
+  segments: LittleSegment[],
+  rule: { lines: number; characters: number } = LINKEDIN_FEED_FOLD,
+): { visible: LittleSegment[]; folded: boolean } {
+  const text = segments.map((s) => s.text).join('');
+  let cut = text.length;
+  // the end of the allowed lines
+  for (let line = 1, at = text.indexOf('\n'); at !== -1; line++, at = text.indexOf('\n', at + 1)) {
+    if (line === rule.lines) {
+      cut = at;
+      break;
+    }
+  }
+  if (cut > rule.characters) {
+    cut = rule.characters;
+    const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
+    const space = text.slice(0, cut + 1).search(/\s\S*$/);
+    if (space > lineStart && space - lineStart >= (cut - lineStart) * 0.8) cut = space;
+  }
+  if (cut >= text.trimEnd().length) return { visible: segments, folded: false };
+
+  const visible: LittleSegment[] = [];
+  let offset = 0;
+  for (const segment of segments) {
+    const end = offset + segment.text.length;
+    if (end <= cut) visible.push({ ...segment });
+    else if (segment.kind === 'text' && offset < cut)
+      visible.push({ kind: 'text', text: segment.text.slice(0, cut - offset) });
+    if (end >= cut) break;
+    offset = end;
+  }
+  const last = visible.at(-1);
+  if (last?.kind === 'text') {
+    last.text = last.text.trimEnd();
+    if (!last.text) visible.pop();
+  }
+  return { visible, folded: true };
+}
