@@ -7,6 +7,7 @@ export * from './integrations.js';
 export * from './status.js';
 export * from './dashboard.js';
 export * from './dashboard-summary.js';
+export * from './calendar.js';
 export * from './sheets.js';
 export * from './text.js';
 export * from './markdown.js';

@@ -22,6 +22,11 @@ export interface ArticleStore {
    */
   listOpen(userId: string): Promise<ArticleRecord[]>;
   /**
+   * The owner's articles with a calendar entry (domain/calendar.ts calendarSlotsOf) in [from, to), ISO
+   * instants: a range read of the entries, then those articles, strongly consistent.
+   */
+  calendarRange(userId: string, from: string, to: string): Promise<ArticleRecord[]>;
+  /**
    * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
    * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty; with
    * `onlyIfImageJob`, the image job must still be the one requested at that time.

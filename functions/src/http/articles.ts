@@ -5,6 +5,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
 import { articleServices } from '../wiring/articles.js';
+import { calendarServices } from '../wiring/calendar.js';
+import { calendarOf } from '../domain/calendar.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
@@ -126,6 +128,16 @@ export const handlers = defineHandlers('articles', {
     list<ArticleListAnswer>('unpublished', undefined, user, event, async () => ({
       articles: (await articleServices().articles.unpublished(user.id)).map(toApiListArticle),
     })),
+  // Only the range asked for is read (domain/calendar.ts); never cached: statuses move with the clock.
+  'articles.calendar': async ({ user, query }) => {
+    const { entries, articles } = await calendarOf(calendarServices(), user.id, query);
+    return json(200, {
+      from: new Date(query.from).toISOString(),
+      to: new Date(query.to).toISOString(),
+      entries,
+      articles: articles.map(toApiListArticle),
+    });
+  },
   // Without parameters: the first page (the answer never grows with the history).
   'articles.published': ({ user, query, event }) =>
     list<ArticlePageAnswer>('published', query, user, event, () => pageOf(user.id, 'published', query)),

@@ -8,6 +8,7 @@ import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
 import { backfillArticleIndexesOnce } from '../adapters/dynamo/article-index-backfill.js';
+import { backfillCalendarEntriesOnce } from '../adapters/dynamo/calendar-backfill.js';
 import { backfillDashboardSummaries } from '../adapters/dynamo/summary-store.js';
 import { createDocumentClient } from '../adapters/dynamo/client.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
@@ -81,6 +82,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const db = createDocumentClient({ region: config.region, dynamoEndpoint: env.DYNAMODB_ENDPOINT });
     try {
       await backfillArticleIndexesOnce(db, config.tableName);
+      // Articles from before the calendar get their entries, once per table (the AWS step: docs/operations.md).
+      await backfillCalendarEntriesOnce(db, config.tableName);
       // Users whose articles predate the dashboard summary get one. Nothing writes yet here, so only the
       // missing ones need it; from now on every write keeps it (docs/operations.md has the AWS step).
       await backfillDashboardSummaries(db, config.tableName, { onlyMissing: true });

@@ -1,5 +1,6 @@
 import type { Article, ImageStatus, Platform } from '../articles.js';
 import type { PublicUser, SetupStatus } from '../auth.js';
+import type { CalendarAnswer } from '../calendar.js';
 import type { DashboardAnswer } from '../dashboard-summary.js';
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
 import type { Setting } from '../settings.js';
@@ -232,6 +233,7 @@ export interface ApiResponses {
   'articles.retryGeneration': ArticleSavedAnswer;
   'schedule.set': ScheduleAnswer;
   'articles.gptEdit': GptEditAnswer;
+  'articles.calendar': CalendarAnswer;
   'dashboard.get': DashboardAnswer;
 
   'images.generate': ImageStartAnswer;

@@ -24,6 +24,7 @@ import {
   WordPressCredentialsSchema,
   WordPressTestSchema,
 } from '../integrations.js';
+import { CalendarQuerySchema } from '../calendar.js';
 import { DashboardQuerySchema } from '../dashboard-summary.js';
 import { SaveSettingSchema, SettingParamsSchema, SettingsQuerySchema } from '../settings.js';
 import { SheetsAuthQuerySchema, SheetsImportSchema } from '../sheets.js';
@@ -113,6 +114,8 @@ export const routes = [
     body: ScheduleSchema,
   },
   { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
+  // The calendar's entries in a range of at most CALENDAR_MAX_DAYS: a range read (docs/data-model.md, calendar).
+  { id: 'articles.calendar', method: 'GET', path: '/api/calendar', access: 'user', query: CalendarQuerySchema },
   // The dashboard's cards from the owner's summary item and unpublished articles (docs/data-model.md).
   { id: 'dashboard.get', method: 'GET', path: '/api/dashboard', access: 'user', query: DashboardQuerySchema },
 

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '@app/shared';
 import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
 import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { DynamoSummaryStore, type TransactItem } from './summary-store.js';
@@ -88,11 +89,66 @@ const CONTRIBUTION_PATHS = [
   ['linkedin', 'lastPublished'],
 ] as const;
 
-const touchesContribution = (changes: Record<string, unknown>) =>
+/**
+ * The attribute paths the calendar entries are derived from besides those (domain/calendar.ts
+ * calendarSlotsOf): a write that sets one of them moves the entries in the same transaction too.
+ */
+const CALENDAR_PATHS = [
+  ['scheduled', 'blog'],
+  ['scheduled', 'linkedin'],
+] as const;
+
+/** Everything kept beside the article in its writes' transactions: the summary and the calendar entries. */
+const DERIVED_PATHS = [...CONTRIBUTION_PATHS, ...CALENDAR_PATHS] as const;
+
+const touchesDerived = (changes: Record<string, unknown>) =>
   Object.keys(changes).some((path) => {
     const parts = path.split('.');
-    return CONTRIBUTION_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part));
+    return DERIVED_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part));
   });
+
+const CALENDAR_PREFIX = 'CAL#';
+
+/**
+ * A calendar entry item (docs/data-model.md): in the owner's partition, sorted by time, so a view's
+ * range is one Query of `SK BETWEEN CAL#<from> AND CAL#<to>`.
+ */
+export const calendarKey = (userId: string, articleId: string, slot: CalendarSlot) => ({
+  PK: `USER#${userId}`,
+  SK: `${CALENDAR_PREFIX}${slot.at}#${articleId}#${slot.platform}`,
+});
+
+/**
+ * The writes that turn the article's calendar entries from those of `before` into those of `after`
+ * (undefined: no article), for the article write's transaction. Empty when its slots stay.
+ */
+export function calendarWrites(
+  tableName: string,
+  userId: string,
+  articleId: string,
+  before: CalendarState | undefined,
+  after: CalendarState | undefined,
+): TransactItem[] {
+  const slotsOf = (state: CalendarState | undefined) =>
+    new Map((state ? calendarSlotsOf(state) : []).map((slot) => [calendarKey(userId, articleId, slot).SK, slot]));
+  const old = slotsOf(before);
+  const wanted = slotsOf(after);
+  const writes: TransactItem[] = [];
+  for (const [sk, slot] of old) {
+    if (!wanted.has(sk)) writes.push({ Delete: { TableName: tableName, Key: calendarKey(userId, articleId, slot) } });
+  }
+  for (const [sk, slot] of wanted) {
+    if (!old.has(sk)) {
+      writes.push({
+        Put: {
+          TableName: tableName,
+          Item: { ...calendarKey(userId, articleId, slot), type: 'calendar-entry', articleId, ...slot },
+        },
+      });
+    }
+  }
+  return writes;
+}
 
 /** Reads a nested attribute path of an article (undefined when a map on the way is missing). */
 const valueAt = (article: object, path: readonly string[]): unknown =>
@@ -111,17 +167,18 @@ function withChanges(article: ArticleRecord, changes: Record<string, unknown>): 
 }
 
 /**
- * A condition that the item's contribution fields are still those of `article` as read, so that the
- * summary's delta computed from it is right; with `names` and `values` to merge into the write's.
+ * A condition that the item's contribution and calendar fields are still those of `article` as read, so
+ * that the summary's delta and the calendar entries computed from it are right; with `names` and `values`
+ * to merge into the write's.
  */
-function contributionUnchanged(article: ArticleRecord): {
+function derivedUnchanged(article: ArticleRecord): {
   condition: string;
   names: Record<string, string>;
   values: Record<string, unknown>;
 } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const conditions = CONTRIBUTION_PATHS.map((path, i) => {
+  const conditions = DERIVED_PATHS.map((path, i) => {
     const ref = path
       .map((part, j) => {
         names[`#u${i}_${j}`] = part;
@@ -220,7 +277,7 @@ export class DynamoArticleStore implements ArticleStore {
     // Mostly a new article: written on the condition that there is none, without reading first.
     let before: ArticleRecord | undefined;
     for (let attempt = 1; ; attempt++) {
-      const unchanged = before && contributionUnchanged(before);
+      const unchanged = before && derivedUnchanged(before);
       const write: TransactItem = {
         Put: {
           TableName: this.tableName,
@@ -234,8 +291,9 @@ export class DynamoArticleStore implements ArticleStore {
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
         },
       };
-      if ((await this.summaries.writeWithArticle(article.userId, article.id, before, article, write)) === 'written')
-        break;
+      const entries = calendarWrites(this.tableName, article.userId, article.id, before, article);
+      const result = await this.summaries.writeWithArticle(article.userId, article.id, before, article, write, entries);
+      if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${article.id} kept changing; not written`);
       before = await this.get(article.userId, article.id);
     }
@@ -397,6 +455,23 @@ export class DynamoArticleStore implements ArticleStore {
     return [...recent.map(fromItem), ...others].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 
+  async calendarRange(userId: string, from: string, to: string): Promise<ArticleRecord[]> {
+    // '~' sorts after every id and platform, so entries at `to` itself are read too (the caller drops them).
+    const entries = await queryAll<{ articleId: string }>(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': `USER#${userId}`,
+        ':from': `${CALENDAR_PREFIX}${from}`,
+        ':to': `${CALENDAR_PREFIX}${to}~`,
+      },
+      ProjectionExpression: 'articleId',
+      ConsistentRead: true,
+    });
+    const ids = [...new Set(entries.map((entry) => entry.articleId))];
+    return this.getMany(ids.map((id) => key(userId, id)));
+  }
+
   async update(
     userId: string,
     id: string,
@@ -426,7 +501,7 @@ export class DynamoArticleStore implements ArticleStore {
       values[':c_requestedAt'] = options.onlyIfImageJob;
       conditions.push('#c_imageJob.#c_requestedAt = :c_requestedAt');
     }
-    if (touchesContribution(changes)) {
+    if (touchesDerived(changes)) {
       return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
     }
     const out = await ifConditionHeld(
@@ -449,9 +524,10 @@ export class DynamoArticleStore implements ArticleStore {
   }
 
   /**
-   * An update that changes what the dashboard summary counts (a publication, the keyword or tags): the
-   * article is read, the summary's delta computed from it, and both written in one transaction on the
-   * condition that the article's counted fields are still as read (else read again and retried).
+   * An update that changes what the dashboard summary counts (a publication, the keyword or tags) or
+   * where the article is on the calendar (a schedule): the article is read, the summary's delta and the
+   * calendar entries' changes computed from it, and all written in one transaction on the condition that
+   * the article's fields they derive from are still as read (else read again and retried).
    */
   private async updateWithSummary(
     userId: string,
@@ -470,7 +546,7 @@ export class DynamoArticleStore implements ArticleStore {
       ) {
         return undefined;
       }
-      const unchanged = contributionUnchanged(before);
+      const unchanged = derivedUnchanged(before);
       const after = withChanges(before, changes);
       // The list indexes follow in the same write: a publish is never left out of History by a crash
       // between two writes. The condition pins the publication fields they are computed from, and
@@ -503,7 +579,8 @@ export class DynamoArticleStore implements ArticleStore {
           },
         },
       };
-      const result = await this.summaries.writeWithArticle(userId, id, before, after, write);
+      const entries = calendarWrites(this.tableName, userId, id, before, after);
+      const result = await this.summaries.writeWithArticle(userId, id, before, after, write, entries);
       if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
     }

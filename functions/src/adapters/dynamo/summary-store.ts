@@ -274,7 +274,8 @@ export class DynamoSummaryStore {
   /**
    * Writes an article change (`articleWrite`: a conditioned Put or Update of article `articleId`, built
    * from `before`) and the article's shard moved by contribution(after) − contribution(before), in one
-   * transaction. A write that changes no contribution goes alone. 'article-condition-failed' when the
+   * transaction, with `alongside` (the article's calendar entries' writes, article-store.ts). A write that
+   * changes no contribution goes without the shard. 'article-condition-failed' when the
    * article's condition did not hold (nothing was written: the caller reads the article again and
    * decides); a shard moved meanwhile by another write is read again and the write retried.
    */
@@ -284,8 +285,9 @@ export class DynamoSummaryStore {
     before: DashboardArticle | undefined,
     after: DashboardArticle | undefined,
     articleWrite: TransactItem,
+    alongside: TransactItem[] = [],
   ): Promise<SummaryWrite> {
-    const items = [articleWrite];
+    const items = [articleWrite, ...alongside];
     if (!sameContribution(before, after)) {
       // contribution(after) − contribution(before), without weeks and intervals too old to be shown.
       items.push(this.add(userId, shardOf(articleId), applyChange(emptySummary(), before, after, this.now())));

@@ -1,0 +1,168 @@
+import {
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+  type ScanCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import { PLATFORMS } from '@app/shared';
+import type { CalendarState } from '../../domain/calendar.js';
+import { calendarWrites } from './article-store.js';
+import type { TransactItem } from './summary-store.js';
+
+export interface CalendarBackfillResult {
+  /** Article items looked at. */
+  articles: number;
+  /** Articles (or entries whose article is gone) whose entries were written or removed. */
+  fixed: number;
+  /** Articles changed by another write while this ran: that write set their entries itself. */
+  skipped: number;
+}
+
+type ArticleItem = CalendarState & { PK: string; SK: string; id: string; userId: string };
+type EntryItem = { PK: string; SK: string; articleId: string; platform: string; at: string; kind: string };
+
+/** The fields calendarSlotsOf reads, as a condition that they are still `state`'s (or that there is no article). */
+function stateUnchanged(state: CalendarState | undefined): {
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  if (!state) return { ConditionExpression: 'attribute_not_exists(PK)' };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const paths = [
+    ...PLATFORMS.map((p) => ['scheduled', p]),
+    ['blog', 'publishedToWordPress'],
+    ['blog', 'lastPublished'],
+    ['linkedin', 'publishedToLinkedIn'],
+    ['linkedin', 'lastPublished'],
+  ];
+  const conditions = paths.map((path, i) => {
+    const ref = path
+      .map((part, j) => {
+        names[`#c${i}_${j}`] = part;
+        return `#c${i}_${j}`;
+      })
+      .join('.');
+    const value = path.reduce<unknown>((v, part) => (v as Record<string, unknown> | undefined)?.[part], state);
+    if (value === null || value === undefined) {
+      values[':null'] = 'NULL';
+      return `(attribute_not_exists(${ref}) OR attribute_type(${ref}, :null))`;
+    }
+    values[`:c${i}`] = value;
+    return `${ref} = :c${i}`;
+  });
+  return {
+    ConditionExpression: ['attribute_exists(PK)', ...conditions].join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Gives every article the calendar entries it should have (article-store.ts calendarWrites), for articles
+ * written before the entries existed, and removes entries that no article accounts for. Idempotent: an
+ * article whose entries are right is not written, so a second run writes nothing. Safe while the app runs:
+ * each article's correction is one transaction holding only while the article is as read (a write made
+ * meanwhile moved its entries itself). One strongly consistent Scan of the article and entry items.
+ */
+export async function backfillCalendarEntries(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<CalendarBackfillResult> {
+  const articles = new Map<string, ArticleItem>();
+  const entries = new Map<string, EntryItem[]>();
+  const attributes = [
+    'PK',
+    'SK',
+    'id',
+    'userId',
+    'blog',
+    'linkedin',
+    'scheduled',
+    'articleId',
+    'platform',
+    'at',
+    'kind',
+  ];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page: ScanCommandOutput = await db.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: '(begins_with(SK, :article) AND #type = :articleType) OR begins_with(SK, :entry)',
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: {
+          '#type': 'type',
+          ...Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+        },
+        ExpressionAttributeValues: { ':article': 'ARTICLE#', ':articleType': 'article', ':entry': 'CAL#' },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if ((item.SK as string).startsWith('CAL#')) {
+        const entry = item as EntryItem;
+        const owner = `${entry.PK}/${entry.articleId}`;
+        entries.set(owner, [...(entries.get(owner) ?? []), entry]);
+      } else {
+        const article = item as ArticleItem;
+        articles.set(`${article.PK}/${article.id}`, article);
+      }
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+
+  const result: CalendarBackfillResult = { articles: articles.size, fixed: 0, skipped: 0 };
+  for (const owner of new Set([...articles.keys(), ...entries.keys()])) {
+    const [pk, articleId] = owner.split('/') as [string, string];
+    const userId = pk.slice('USER#'.length);
+    const article = articles.get(owner);
+    const existing = entries.get(owner) ?? [];
+    const wanted = calendarWrites(tableName, userId, articleId, undefined, article).flatMap((w) =>
+      w.Put ? [w.Put] : [],
+    );
+    const wantedKeys = new Set(wanted.map((put) => put.Item!.SK as string));
+    const existingKeys = new Set(existing.map((e) => e.SK));
+    const writes: TransactItem[] = [
+      ...existing
+        .filter((e) => !wantedKeys.has(e.SK))
+        .map((e): TransactItem => ({ Delete: { TableName: tableName, Key: { PK: e.PK, SK: e.SK } } })),
+      ...wanted.filter((put) => !existingKeys.has(put.Item!.SK as string)).map((Put): TransactItem => ({ Put })),
+    ];
+    if (!writes.length) continue;
+    const check: TransactItem = {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: { PK: pk, SK: `ARTICLE#${articleId}` },
+        ...stateUnchanged(article),
+      },
+    };
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: [check, ...writes] }));
+      result.fixed++;
+    } catch (err) {
+      if ((err as Error).name !== 'TransactionCanceledException') throw err;
+      result.skipped++;
+    }
+  }
+  return result;
+}
+
+/** Marks a table whose articles have had the calendar backfill: every write since keeps their entries right. */
+const BACKFILLED = { PK: 'META', SK: 'BACKFILL#calendar-entries-v1' };
+
+/** The backfill once per table (local start-up). `undefined` when the table was marked already. */
+export async function backfillCalendarEntriesOnce(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<CalendarBackfillResult | undefined> {
+  const marked = await db.send(new GetCommand({ TableName: tableName, Key: BACKFILLED, ConsistentRead: true }));
+  if (marked.Item) return undefined;
+  const result = await backfillCalendarEntries(db, tableName);
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...BACKFILLED, at: new Date().toISOString() } }));
+  return result;
+}
