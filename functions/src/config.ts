@@ -39,6 +39,10 @@ export interface Config {
   setupCodeSecretArn?: string;
   /** The e-mail address that may claim the first admin account without the setup code. */
   adminEmail?: string;
+  /** AWS: the EventBridge bus the domain events go to (set by the stack on the functions that emit). */
+  eventBusName?: string;
+  /** Local: the file the domain events are appended to as JSON lines (the local stack: `$DATA_DIR/events.jsonl`). */
+  eventsFile?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,5 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     setupCode: env.SETUP_CODE?.trim() || undefined,
     setupCodeSecretArn: env.SETUP_CODE_SECRET_ARN || undefined,
     adminEmail: env.ADMIN_EMAIL?.trim() || undefined,
+    eventBusName: env.EVENT_BUS_NAME || undefined,
+    eventsFile: env.EVENTS_FILE || undefined,
   };
 }

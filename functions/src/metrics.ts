@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Platform } from '@app/shared';
+import { AUTOMATION_EVENT_NAMES } from './domain/automation-events.js';
 import type { BusinessEvents } from './domain/events.js';
 import type { Job } from './domain/ports.js';
 import { logger } from './logger.js';
@@ -13,6 +14,7 @@ export const MetricNames = {
   draftFailed: 'DraftFailed',
   approvalEmailSent: 'ApprovalEmailSent',
   approvalEmailFailed: 'ApprovalEmailFailed',
+  automationEventFailed: 'AutomationEventFailed',
   jobDuration: 'JobDuration',
 } as const;
 
@@ -106,6 +108,14 @@ export class MetricsRecorder implements BusinessEvents {
 
   approvalEmailFailed(code: string): void {
     this.record(MetricNames.approvalEmailFailed, MetricUnit.Count, 1, { code: codeDimension(code) });
+  }
+
+  /** A domain event that did not reach the bus or the owner's webhook, by target and event name (6 names). */
+  automationEventFailed(target: 'bus' | 'webhook', eventName: string): void {
+    this.record(MetricNames.automationEventFailed, MetricUnit.Count, 1, {
+      target,
+      event: (AUTOMATION_EVENT_NAMES as readonly string[]).includes(eventName) ? eventName : 'other',
+    });
   }
 
   /** How long a worker job ran, by job type. */

@@ -82,6 +82,25 @@ describe('business metrics as EMF (metrics.ts)', () => {
     ]);
   });
 
+  it('an automation event not delivered: by target and event name (anything else is other)', async () => {
+    const { metrics, events } = recorder();
+    const lines = await printed(() => {
+      events.automationEventFailed('bus', 'PublishFailed');
+      events.automationEventFailed('webhook', 'NotAnEvent');
+      metrics.publishStoredMetrics();
+    });
+    expect(lines.map(emf).map(({ dimensions, metrics: m }) => ({ dimensions, metrics: m }))).toEqual([
+      {
+        dimensions: { service: 'content-publisher-worker', target: 'bus', event: 'PublishFailed' },
+        metrics: { AutomationEventFailed: { unit: 'Count', value: 1 } },
+      },
+      {
+        dimensions: { service: 'content-publisher-worker', target: 'webhook', event: 'other' },
+        metrics: { AutomationEventFailed: { unit: 'Count', value: 1 } },
+      },
+    ]);
+  });
+
   it('draft failed by code, approval e-mail sent and failed, job duration by type (ms)', async () => {
     const { metrics, events } = recorder();
     const lines = await printed(() => {
@@ -156,6 +175,7 @@ function fakeEvents() {
     draftFailed: (code) => void calls.push(['draftFailed', code]),
     approvalEmailSent: () => void calls.push(['approvalEmailSent']),
     approvalEmailFailed: (code) => void calls.push(['approvalEmailFailed', code]),
+    automationEventFailed: (target, name) => void calls.push(['automationEventFailed', target, name]),
   };
   return { events, calls };
 }
@@ -206,7 +226,7 @@ describe('the services report their outcomes to the events port', () => {
       const { events, calls } = fakeEvents();
       const service = new ArticleService({
         articles: memoryStore(article({ blog: { ...article().blog, content: '' } })),
-        objects: { put: async () => {}, get: async () => undefined },
+        objects: { put: async () => {}, get: async () => undefined, delete: async () => {} },
         jobs: { enqueue: async () => {} },
         ai: async () => ({
           content: { kind: 'openai', draft, edit: async () => '' },

@@ -18,6 +18,7 @@ import {
 } from './ai.js';
 import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
+import { eventPlatform, type AutomationEventSink } from './automation-events.js';
 import type { ArticlePosition, ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
 export interface StoredImage {
@@ -173,6 +174,8 @@ export interface ArticleServiceDeps {
   ai: (userId: string) => Promise<AiTools>;
   /** Reports failed drafting (metrics in AWS). */
   events?: Pick<BusinessEvents, 'draftFailed'>;
+  /** Domain events for automation: ArticleDrafted (drafting runs in the worker, locally in-process). */
+  automation?: AutomationEventSink;
   now?: () => Date;
 }
 
@@ -287,6 +290,16 @@ export class ArticleService {
     });
     const failed = failure as { code: string; message: string } | null;
     if (failed) this.deps.events?.draftFailed(failed.code);
+    // Only versions this run wrote (a version edited by hand meanwhile made the write not happen).
+    const drafted = updated ? missing.filter((p) => `${p}.content` in changes) : [];
+    if (updated && drafted.length) {
+      await this.deps.automation?.emit('ArticleDrafted', {
+        userId,
+        articleId: id,
+        title: updated.title,
+        platforms: drafted.map(eventPlatform),
+      });
+    }
     if (options.throwIfTransient && failed && TRANSIENT_AI_ERROR_CODES.has(failed.code)) {
       throw new TransientDraftingError(id, failed.code, failed.message);
     }

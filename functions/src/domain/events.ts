@@ -16,4 +16,6 @@ export interface BusinessEvents {
   approvalEmailSent(): void;
   /** A scheduled run could not e-mail its approval link (email_failed, email_not_configured). */
   approvalEmailFailed(code: string): void;
+  /** A domain event (automation-events.ts) did not reach the bus or the owner's webhook. */
+  automationEventFailed(target: 'bus' | 'webhook', eventName: string): void;
 }

@@ -11,6 +11,13 @@ import {
   notFound,
 } from './errors.js';
 import type { BusinessEvents } from './events.js';
+import {
+  eventErrorMessage,
+  eventPlatform,
+  MIN_WEBHOOK_MS,
+  type AutomationEventSink,
+  type AutomationWebhook,
+} from './automation-events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import {
   IntegrationError,
@@ -24,9 +31,6 @@ import { grantAllowsPages, LI_KEYS } from './linkedin.js';
 import type { ArticleStore, ObjectStore, PublishAttempt } from './ports.js';
 import type { SettingService } from './settings.js';
 import type { WordPressService } from './wordpress.js';
-
-/** The automation webhook is not called with less time than this left of the publish's deadline. */
-const MIN_WEBHOOK_MS = 500;
 
 export const PublishMessages = {
   inProgress:
@@ -59,6 +63,19 @@ export interface PublishingDeps {
   deadlineMs?: number;
   /** Reports each publish's outcome (metrics in AWS). */
   events?: Pick<BusinessEvents, 'publishSucceeded' | 'publishFailed'>;
+  /** Domain events for automation: PublishSucceeded and PublishFailed (EventBridge, events.jsonl, the webhook). */
+  automation?: AutomationEventSink;
+}
+
+/** What asked for a publish: Publish now in the app, or the owner confirming an approval link (for that schedule). */
+export type PublishOrigin = { trigger: 'manual' } | { trigger: 'approval'; scheduledFor: string };
+const MANUAL: PublishOrigin = { trigger: 'manual' };
+
+/** One publish as its events describe it: what asked for it, its deadline, and the owner's webhook if read already. */
+interface PublishContext {
+  origin: PublishOrigin;
+  deadline: number;
+  webhook?: AutomationWebhook | null;
 }
 
 /**
@@ -93,6 +110,7 @@ export class PublishingService {
     userId: string,
     article: ArticleRecord,
     platform: Platform,
+    context: PublishContext,
     work: (fresh: ArticleRecord, attempt: AttemptNote) => Promise<T>,
   ): Promise<T> {
     const claimId = randomUUID();
@@ -141,6 +159,15 @@ export class PublishingService {
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
       this.deps.events?.publishFailed(platform, error.code);
       await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
+      // Emitted exactly when lastError records a failed publish; it never changes the answer.
+      await this.deps.automation?.emit(
+        'PublishFailed',
+        {
+          ...this.eventBase(userId, article, platform, context.origin),
+          error: { code: error.code, message: eventErrorMessage(error.message) },
+        },
+        { webhookTimeoutMs: context.deadline - Date.now(), webhook: context.webhook },
+      );
       if (err instanceof DomainError) throw err;
       if (err instanceof IntegrationError && err.code === 'publish_timeout')
         throw new UpstreamTimeoutError(error.message, error.code);
@@ -148,6 +175,17 @@ export class PublishingService {
     } finally {
       if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
     }
+  }
+
+  private eventBase(userId: string, article: ArticleRecord, platform: Platform, origin: PublishOrigin) {
+    return {
+      userId,
+      articleId: article.id,
+      title: article.title,
+      platform: eventPlatform(platform),
+      trigger: origin.trigger,
+      scheduledFor: origin.trigger === 'approval' ? origin.scheduledFor : null,
+    };
   }
 
   /** The run of one publish: its deadline, and the note of the attempt before the post is created. */
@@ -174,13 +212,18 @@ export class PublishingService {
     return object ? { bytes: object.body, contentType: object.contentType } : undefined;
   }
 
-  async publishWordPress(userId: string, id: string): Promise<{ link: string | null; article: ArticleRecord }> {
+  async publishWordPress(
+    userId: string,
+    id: string,
+    origin: PublishOrigin = MANUAL,
+  ): Promise<{ link: string | null; article: ArticleRecord }> {
     const deadline = Date.now() + this.deadlineMs;
     const article = await this.load(userId, id);
     if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     const site = await this.deps.wordpress.stored(userId);
     if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
-    return this.withClaim(userId, article, 'blog', async (fresh, attempt) => {
+    const context: PublishContext = { origin, deadline };
+    const published = await this.withClaim(userId, article, 'blog', context, async (fresh, attempt) => {
       const image = await this.imageFor(fresh, 'blog');
       const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
       // An earlier attempt may have created the post with its slug: it is looked for first.
@@ -209,11 +252,21 @@ export class PublishingService {
         lastError: null,
         updatedAt: at,
       });
-      return { link, article: updated ?? article };
+      return { link, article: updated ?? article, at };
     });
+    await this.deps.automation?.emit(
+      'PublishSucceeded',
+      { ...this.eventBase(userId, article, 'blog', origin), postUrl: published.link, publishedAt: published.at },
+      { webhookTimeoutMs: deadline - Date.now() },
+    );
+    return { link: published.link, article: published.article };
   }
 
-  async publishLinkedIn(userId: string, id: string): Promise<{ url: string; article: ArticleRecord }> {
+  async publishLinkedIn(
+    userId: string,
+    id: string,
+    origin: PublishOrigin = MANUAL,
+  ): Promise<{ url: string; article: ArticleRecord }> {
     const deadline = Date.now() + this.deadlineMs;
     const article = await this.load(userId, id);
     if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) {
@@ -238,7 +291,11 @@ export class PublishingService {
     if (expiry && Date.parse(expiry) <= this.now().getTime())
       throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
 
-    const published = await this.withClaim(userId, article, 'linkedin', async (fresh, attempt) => {
+    const webhookUrl = v.get(LI_KEYS.webhookUrl);
+    const secret = v.get(LI_KEYS.webhookSecret);
+    const webhook = webhookUrl && secret ? { url: webhookUrl, secret } : null;
+    const context: PublishContext = { origin, deadline, webhook };
+    const published = await this.withClaim(userId, article, 'linkedin', context, async (fresh, attempt) => {
       if (fresh.linkedin.publishedToLinkedIn)
         throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
       const run = this.run<LinkedInSentPost>(deadline, attempt, (post) => ({ post }));
@@ -286,30 +343,43 @@ export class PublishingService {
     });
 
     // The automation webhook never fails the publish: its outcome is only logged. It gets what is
-    // left of the publish's deadline, so the answer still comes before the function's timeout.
-    const webhookUrl = v.get(LI_KEYS.webhookUrl);
-    const secret = v.get(LI_KEYS.webhookSecret);
+    // left of the publish's deadline, so the answer still comes before the function's timeout. It
+    // gets the `linkedin.published` payload its receivers know, and the PublishSucceeded event beside it.
     const left = deadline - Date.now();
-    if (webhookUrl && secret && left < MIN_WEBHOOK_MS) {
-      this.deps.onWebhookResult?.({ ok: false, error: 'Publishing used all its time: the webhook was not called.' });
-    } else if (webhookUrl && secret) {
-      const outcome = await this.deps.webhooks.deliver(
-        webhookUrl,
-        secret,
+    const legacyWebhook = async () => {
+      if (webhook && left < MIN_WEBHOOK_MS) {
+        this.deps.onWebhookResult?.({ ok: false, error: 'Publishing used all its time: the webhook was not called.' });
+      } else if (webhook) {
+        const outcome = await this.deps.webhooks.deliver(
+          webhook.url,
+          webhook.secret,
+          {
+            event: 'linkedin.published',
+            articleId: article.id,
+            title: article.title,
+            content,
+            author: published.author,
+            postUrl: published.url,
+            imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
+            publishedAt: published.at,
+          },
+          { timeoutMs: left },
+        );
+        this.deps.onWebhookResult?.(outcome);
+      }
+    };
+    await Promise.all([
+      legacyWebhook(),
+      this.deps.automation?.emit(
+        'PublishSucceeded',
         {
-          event: 'linkedin.published',
-          articleId: article.id,
-          title: article.title,
-          content,
-          author: published.author,
-          postUrl: published.url,
-          imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
+          ...this.eventBase(userId, article, 'linkedin', origin),
+          postUrl: httpUrlOrNull(published.url),
           publishedAt: published.at,
         },
-        { timeoutMs: left },
-      );
-      this.deps.onWebhookResult?.(outcome);
-    }
+        { webhookTimeoutMs: left, webhook },
+      ),
+    ]);
     return { url: published.url, article: published.article };
   }
 

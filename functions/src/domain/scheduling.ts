@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 import {
+  httpUrlOrNull,
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
   ScheduleMessages,
@@ -13,13 +14,16 @@ import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
 import type { BusinessEvents } from './events.js';
+import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
+import { PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler } from './ports.js';
 import type { PublishingService } from './publishing.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
 const NOW_GRACE_MS = 5 * 60 * 1000;
-const APPROVAL_TTL = '7d';
+/** How long an approval link works. */
+const APPROVAL_TTL_S = 7 * 24 * 3600;
 
 export const ApprovalMessages = {
   invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
@@ -71,13 +75,17 @@ export async function scheduleArticle(
 
 /** The signed approval link's token: made by the notifier, read by the approval page. */
 const approvalTokens = {
-  async sign(run: ScheduledRun, key: Uint8Array): Promise<string> {
-    return new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
+  /** The token and when it expires (epoch seconds). */
+  async sign(run: ScheduledRun, key: Uint8Array, now: Date): Promise<{ token: string; expiresAt: number }> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt = issuedAt + APPROVAL_TTL_S;
+    const token = await new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(run.userId)
-      .setIssuedAt()
-      .setExpirationTime(APPROVAL_TTL)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
       .sign(key);
+    return { token, expiresAt };
   },
   async verify(token: string, key: Uint8Array): Promise<ScheduledRun> {
     try {
@@ -156,8 +164,23 @@ export interface ApprovalNotifierDeps {
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
   events?: Pick<BusinessEvents, 'approvalEmailSent' | 'approvalEmailFailed'>;
+  /** Domain events for automation: ApprovalRequested, ScheduleMissed. */
+  automation?: AutomationEventSink;
   now?: () => Date;
 }
+
+/**
+ * Why a scheduled run could not ask for approval (ScheduleMissed's error code): the run-failure codes
+ * an article's lastError shows, and owner_inactive (a deactivated account's runs do nothing).
+ */
+export type ScheduleMissedCode =
+  Extract<RunFailureCode, 'email_not_configured' | 'email_failed' | 'run_failed'> | 'owner_inactive';
+const ScheduleMissedMessages: Record<ScheduleMissedCode, string> = {
+  email_not_configured: RunFailureMessages.email_not_configured,
+  email_failed: RunFailureMessages.email_failed,
+  run_failed: RunFailureMessages.run_failed,
+  owner_inactive: "The owner's account is deactivated: the scheduled run drafted and sent nothing.",
+};
 
 /**
  * The scheduled run (worker): makes sure of the content and e-mails the owner a signed approval
@@ -175,12 +198,57 @@ export class ApprovalNotifier {
    * Moved or cancelled schedules do nothing; a repeated delivery e-mails once.
    */
   async generateAndNotify(run: ScheduledRun): Promise<'stale' | 'inactive' | 'duplicate' | 'sent' | 'no-mailer'> {
+    let title: string | null = null;
+    try {
+      return await this.notify(run, (t) => (title = t));
+    } catch (err) {
+      // Failures recorded with their own code (email_failed) were emitted already; another delivery
+      // holding the lease is no failure. Anything else is this attempt's run_failed, and is retried.
+      if (!(err instanceof RecordedRunFailure) && !(err instanceof NotifyInProgressError))
+        await this.missed(run, title, 'run_failed', true);
+      throw err;
+    }
+  }
+
+  /** ScheduleMissed: the run could not ask the owner for approval. */
+  private async missed(
+    run: ScheduledRun,
+    title: string | null,
+    code: ScheduleMissedCode,
+    retryable: boolean,
+    options: { webhook?: null } = {},
+  ): Promise<void> {
+    await this.deps.automation?.emit(
+      'ScheduleMissed',
+      {
+        userId: run.userId,
+        articleId: run.articleId,
+        title,
+        platform: eventPlatform(run.platform),
+        scheduledFor: run.scheduledFor,
+        error: { code, message: eventErrorMessage(ScheduleMissedMessages[code]) },
+        retryable,
+      },
+      options,
+    );
+  }
+
+  private async notify(
+    run: ScheduledRun,
+    titled: (title: string) => void,
+  ): Promise<'stale' | 'inactive' | 'duplicate' | 'sent' | 'no-mailer'> {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
+    // Moved or cancelled: nothing was missed (the schedule of the new time, if any, runs then).
     if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
+    titled(article.title);
     // A deactivated account's schedules stay, but nothing runs for it (deactivation takes effect at once).
     const owner = await this.deps.activeOwner(userId);
-    if (!owner) return 'inactive';
+    if (!owner) {
+      // Not to the deactivated owner's webhook: nothing runs for that account.
+      await this.missed(run, article.title, 'owner_inactive', false, { webhook: null });
+      return 'inactive';
+    }
     const now = this.now();
     const claim = await this.deps.articles.claimNotify(
       userId,
@@ -203,18 +271,29 @@ export class ApprovalNotifier {
         await this.recordFailure(userId, articleId, 'email_not_configured');
         this.deps.events?.approvalEmailFailed('email_not_configured');
         await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
+        await this.missed(run, article.title, 'email_not_configured', false);
         return 'no-mailer';
       }
-      const message = await this.approvalEmail(article, run, to, owner.timezone);
+      const { message, expiresAt } = await this.approvalEmail(article, run, to, owner.timezone);
       try {
         await mailer.send(message);
       } catch (err) {
         this.deps.events?.approvalEmailFailed('email_failed');
         await this.recordFailure(userId, articleId, 'email_failed');
+        await this.missed(run, article.title, 'email_failed', true);
         throw new RecordedRunFailure('email_failed', { cause: err });
       }
       this.deps.events?.approvalEmailSent();
       await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
+      // No link in the event: it is a bearer token of the owner's.
+      await this.deps.automation?.emit('ApprovalRequested', {
+        userId,
+        articleId,
+        title: article.title,
+        platform: eventPlatform(platform),
+        scheduledFor,
+        approvalExpiresAt: new Date(expiresAt * 1000).toISOString(),
+      });
       // A previous failure of this run's e-mail is over.
       if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code))
         await this.deps.articles.update(userId, articleId, { lastError: null });
@@ -231,7 +310,7 @@ export class ApprovalNotifier {
 
   private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {
     const base = this.deps.publicUrl();
-    const token = await approvalTokens.sign(run, await this.deps.signingKey());
+    const { token, expiresAt } = await approvalTokens.sign(run, await this.deps.signingKey(), this.now());
     const approveUrl = `${base}/approve?token=${encodeURIComponent(token)}`;
     const scheduleUrl = `${base}/schedule`;
     const text = article[run.platform].content.trim();
@@ -266,7 +345,7 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.desc
 <p>${article.image ? `Image: ${escapeHtml(article.image.description)}` : 'No image yet.'}</p>
 <p><a href="${escapeHtml(approveUrl)}" style="background:#4f46e5;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Approve and publish</a></p>
 <p><a href="${escapeHtml(scheduleUrl)}">Review on the Schedule page</a></p>`;
-    return {
+    const message = {
       to,
       subject,
       text: lines.join('\n'),
@@ -284,6 +363,7 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.desc
           }
         : {}),
     };
+    return { message, expiresAt };
   }
 }
 
@@ -293,6 +373,8 @@ export interface ApprovalLinksDeps {
   /** Whether the account may still act: a deactivated owner's links publish nothing. */
   isActive: (userId: string) => Promise<boolean>;
   signingKey: () => Promise<Uint8Array>;
+  /** Domain events for automation: ArticleApproved (publishing emits PublishSucceeded/PublishFailed itself). */
+  automation?: AutomationEventSink;
 }
 
 /** The approval page: what a link shows, and the one-click approval that publishes. */
@@ -331,6 +413,7 @@ export class ApprovalLinks {
    * LinkedIn refuses a second), so a retry never posts twice (PublishingService).
    */
   async confirmApproval(token: string): Promise<ApprovalDone> {
+    const deadline = Date.now() + PUBLISH_DEADLINE_MS;
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
@@ -339,11 +422,33 @@ export class ApprovalLinks {
     const approved = (article as ArticleRecord & { approved?: Partial<Record<Platform, string>> }).approved;
     if (approved?.[run.platform] === run.scheduledFor)
       throw conflict('This approval was already used.', 'already_approved');
+    const origin = { trigger: 'approval', scheduledFor: run.scheduledFor } as const;
     const url =
       run.platform === 'blog'
-        ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId)).link
-        : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId)).url;
-    await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor);
+        ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId, origin)).link
+        : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId, origin)).url;
+    const first = await this.deps.articles.markOnce(
+      run.userId,
+      run.articleId,
+      'approved',
+      run.platform,
+      run.scheduledFor,
+    );
+    // Once per link: a confirmation whose publish failed emitted PublishFailed and left the link usable.
+    if (first) {
+      await this.deps.automation?.emit(
+        'ArticleApproved',
+        {
+          userId: run.userId,
+          articleId: run.articleId,
+          title: article.title,
+          platform: eventPlatform(run.platform),
+          scheduledFor: run.scheduledFor,
+          postUrl: httpUrlOrNull(url),
+        },
+        { webhookTimeoutMs: deadline - Date.now() },
+      );
+    }
     return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
   }
 }

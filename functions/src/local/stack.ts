@@ -61,6 +61,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   env.AWS_REGION ||= 'us-east-1';
   // Without Gmail configured, mail is written here as .eml files.
   env.OUTBOX_DIR ||= join(options.dataDir, 'outbox');
+  // The domain events, as EventBridge rules would see them (README, Events for automation).
+  env.EVENTS_FILE ||= join(options.dataDir, 'events.jsonl');
   // Local sites (a WordPress on localhost) are fine here; AWS refuses private addresses.
   env.ALLOW_PRIVATE_URLS ||= '1';
   const config = loadConfig(env);

@@ -3,6 +3,7 @@ import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 import { ApprovalLinks } from '../domain/scheduling.js';
 import { publishing } from './publishing.js';
+import { automationEvents } from './automation-events.js';
 
 /** The approval page's calls: preview and confirm a signed approval link (approvals group). */
 export const approvalLinks = lazy((): ApprovalLinks => {
@@ -12,5 +13,6 @@ export const approvalLinks = lazy((): ApprovalLinks => {
     publishing: publishing(),
     isActive: async (userId) => (await users.activeUser(userId)) !== undefined,
     signingKey,
+    automation: automationEvents(),
   });
 });

@@ -7,6 +7,7 @@ import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
 import { businessEvents } from '../metrics.js';
+import { automationEvents } from './automation-events.js';
 
 export interface ArticleServices {
   articles: ArticleService;
@@ -26,6 +27,8 @@ function build(): ArticleServices {
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },
     events: businessEvents,
+    // ArticleDrafted: drafting runs in the worker (in AWS the only function of these with the bus's grant).
+    automation: automationEvents(),
   });
   return { articles, jobs };
 }

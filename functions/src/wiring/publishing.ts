@@ -9,6 +9,7 @@ import { imagePreviewPath } from '../http/article-view.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
+import { automationEvents } from './automation-events.js';
 import { lazy } from './lazy.js';
 
 function build(): PublishingService {
@@ -27,6 +28,7 @@ function build(): PublishingService {
         ? logger.info('webhook delivered', { status: r.status })
         : logger.warn('webhook failed', { status: r.status, error: r.error }),
     events: businessEvents,
+    automation: automationEvents(),
   });
 }
 

@@ -26,6 +26,7 @@ export async function startTestApp(): Promise<TestApp> {
   process.env.SESSION_SECRET = randomBytes(32).toString('hex');
   delete process.env.PUBLIC_URL;
   delete process.env.OUTBOX_DIR; // each app writes mail into its own data folder
+  delete process.env.EVENTS_FILE; // and its events
   const stack: LocalStack = await startLocalStack({
     port: 0,
     host: '127.0.0.1',

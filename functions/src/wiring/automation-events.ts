@@ -1,0 +1,71 @@
+import { createEventBridgePublisher } from '../adapters/aws/eventbridge-event-publisher.js';
+import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
+import { JsonLinesEventPublisher } from '../adapters/local/jsonl-event-publisher.js';
+import type { Config } from '../config.js';
+import { AutomationEvents, type DomainEventPublisher, type EmitFailure } from '../domain/automation-events.js';
+import { LI_KEYS } from '../domain/linkedin.js';
+import { logger } from '../logger.js';
+import { businessEvents } from '../metrics.js';
+import { deps } from './deps.js';
+import { lazy } from './lazy.js';
+
+/** Where the local envelope says the events come from (EventBridge puts the real account in AWS). */
+const LOCAL_ACCOUNT = '000000000000';
+
+/**
+ * The bus: EventBridge (EVENT_BUS_NAME, set by the stack on the functions that emit), else the local
+ * JSON-lines file (EVENTS_FILE, `$DATA_DIR/events.jsonl` under the local stack), else none (then only
+ * the owner's webhook gets the events).
+ */
+export function createEventBus(config: Pick<Config, 'region' | 'eventBusName' | 'eventsFile'>): DomainEventPublisher {
+  if (config.eventBusName) return createEventBridgePublisher(config, config.eventBusName);
+  if (config.eventsFile)
+    return new JsonLinesEventPublisher(config.eventsFile, { account: LOCAL_ACCOUNT, region: config.region });
+  return { publish: async () => undefined };
+}
+
+/** Logged without the payload or the webhook's secret; counted as AutomationEventFailed. */
+function reportFailure(failure: EmitFailure): void {
+  const { event } = failure;
+  const fields = {
+    target: failure.target,
+    detailType: event.detailType,
+    eventId: event.detail.eventId,
+    articleId: event.detail.articleId,
+  };
+  if (failure.target === 'bus') {
+    const error = failure.error as { name?: string; message?: string };
+    logger.warn('automation event not put on the bus', {
+      ...fields,
+      error: { name: error?.name, message: error?.message },
+    });
+  } else {
+    logger.warn('automation event not delivered to the webhook', {
+      ...fields,
+      status: failure.status,
+      error: failure.error,
+    });
+  }
+  businessEvents.automationEventFailed(failure.target, event.name);
+}
+
+function build(): AutomationEvents {
+  const { config, settings } = deps();
+  return new AutomationEvents({
+    bus: createEventBus(config),
+    // The automation webhook of the LinkedIn settings: URL (in the table) and signing secret (the owner's secret, read only when a URL is set).
+    webhookOf: async (userId) => {
+      const url = await settings.value(userId, LI_KEYS.webhookUrl);
+      const secret = url ? await settings.value(userId, LI_KEYS.webhookSecret) : undefined;
+      return url && secret ? { url, secret } : undefined;
+    },
+    webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
+    where: { account: LOCAL_ACCOUNT, region: config.region },
+    onFailure: reportFailure,
+    onDelivered: (event, status) =>
+      logger.info('automation event delivered to the webhook', { detailType: event.detailType, status }),
+  });
+}
+
+/** The domain events' emitter (bus and the owner's webhook), built on first use. */
+export const automationEvents = lazy(build);
