@@ -1,11 +1,10 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 import {
   ArticleMessages,
   GptEditSchema,
   LINKEDIN_MAX_CHARS,
-  renderMarkdown,
   wordCount,
   type Article,
   type GptEditInput,
@@ -34,7 +33,7 @@ const LABELS = {
 /**
  * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for
  * LinkedIn the `n / 3000` counter. Manual text is saved on blur or with Save; GPT mode shows the text
- * read-only and sends an edit request.
+ * read-only and sends an edit request. Its preview is beside it (preview/PublishPreviews.tsx).
  */
 export function ContentEditor({ articleId, title, draft, onEdited }: ContentEditorProps) {
   const queryClient = useQueryClient();
@@ -42,7 +41,6 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   const { platform } = draft;
   const labels = LABELS[platform];
   const [mode, setMode] = useState<EditorMode>('manual');
-  const [preview, setPreview] = useState(false);
   // The request is checked with the payload's own schema, the article and version being this editor's.
   const form = useZodForm(
     z
@@ -68,10 +66,6 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   // offline/edit.ts): its message says so; the way on from here is editing by hand.
   const offlineRefusal = edit.error instanceof ApiError && edit.error.code === 'ai_unavailable';
 
-  const showPreview = preview && platform === 'blog';
-  // Exactly the HTML that publishing sends to WordPress (shared/src/markdown.ts), sanitized there:
-  // that is what makes it safe to set as the preview's HTML.
-  const previewHtml = useMemo(() => (showPreview ? renderMarkdown(draft.text) : ''), [showPreview, draft.text]);
   const length = draft.text.length;
   const words = wordCount(draft.text);
   const ids = {
@@ -121,16 +115,6 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
           {title}
         </h3>
         <div className="editor__tools">
-          {platform === 'blog' && (
-            <button
-              type="button"
-              className={`chip${preview ? ' is-active' : ''}`}
-              aria-pressed={preview}
-              onClick={() => setPreview((on) => !on)}
-            >
-              Preview
-            </button>
-          )}
           <div className="segmented" role="group" aria-label={`${title} editing mode`}>
             {(['manual', 'gpt'] as const).map((value) => (
               <button
@@ -148,31 +132,21 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         </div>
       </div>
 
-      {showPreview ? (
-        <div className="editor__preview" aria-label="Blog preview" role="document" tabIndex={0}>
-          {draft.text.trim() ? (
-            <div className="markdown" dangerouslySetInnerHTML={{ __html: previewHtml }} />
-          ) : (
-            <p className="muted">Nothing to preview yet.</p>
-          )}
-        </div>
-      ) : (
-        <textarea
-          id={ids.textarea}
-          className={`input textarea editor__text${draft.tooLong ? ' input--invalid' : ''}`}
-          aria-label={labels.textarea}
-          aria-describedby={describedBy}
-          aria-invalid={draft.tooLong || undefined}
-          rows={labels.rows}
-          value={draft.text}
-          readOnly={readOnly}
-          placeholder={readOnly ? '' : `Write the ${labels.noun} here…`}
-          onChange={(event) => draft.setText(event.target.value)}
-          onBlur={() => {
-            if (draft.dirty && !draft.tooLong) void draft.save();
-          }}
-        />
-      )}
+      <textarea
+        id={ids.textarea}
+        className={`input textarea editor__text${draft.tooLong ? ' input--invalid' : ''}`}
+        aria-label={labels.textarea}
+        aria-describedby={describedBy}
+        aria-invalid={draft.tooLong || undefined}
+        rows={labels.rows}
+        value={draft.text}
+        readOnly={readOnly}
+        placeholder={readOnly ? '' : `Write the ${labels.noun} here…`}
+        onChange={(event) => draft.setText(event.target.value)}
+        onBlur={() => {
+          if (draft.dirty && !draft.tooLong) void draft.save();
+        }}
+      />
 
       <div className="editor__meta" id={ids.meta}>
         <span className="editor__count">

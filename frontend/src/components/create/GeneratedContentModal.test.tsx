@@ -284,15 +284,26 @@ describe('generated-content modal, step 1: content', () => {
     await waitFor(() => expect(within(blogRegion).getByRole('alert')).toHaveTextContent(/^Failed to process edit$/));
   });
 
-  it('shows a rendered Markdown preview of the blog on demand', async () => {
-    const { user } = openModal({});
-    await screen.findByLabelText('Blog content');
-    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
-    expect(within(region('Blog Article')).getByRole('heading', { name: 'Automate' })).toBeInTheDocument();
-    expect(screen.queryByLabelText('Blog content')).not.toBeInTheDocument();
+  it('shows the WordPress post and the LinkedIn card beside the editors, following the text as it is typed', async () => {
+    const { requests, user } = openModal({});
+    const blogText = await screen.findByLabelText('Blog content');
+    const post = await within(dialog()).findByRole('article', { name: 'WordPress post' });
+    expect(within(post).getByRole('heading', { level: 1, name: 'Automate your content calendar' })).toBeInTheDocument();
+    expect(within(post).getByRole('heading', { level: 1, name: 'Automate' })).toBeInTheDocument();
+    const card = within(dialog()).getByRole('article', { name: 'LinkedIn post' });
+    expect(card).toHaveTextContent('LinkedIn draft text');
+
+    await user.type(blogText, '\n\n## Fresh section');
+    await waitFor(() =>
+      expect(within(post).getByRole('heading', { level: 2, name: 'Fresh section' })).toBeInTheDocument(),
+    );
+    // The text is not saved yet (it is on blur): the preview shows what is typed, with no call.
+    expect(requests.filter((r) => r.method === 'PUT')).toEqual([]);
+    await user.type(screen.getByLabelText('LinkedIn content'), ' #Fresh');
+    await waitFor(() => expect(card.querySelector('.li-card__hashtag')).toHaveTextContent('#Fresh'));
   });
 
-  it('the preview is exactly the sanitized HTML that publishing sends: no script, handler or javascript: link', async () => {
+  it('the WordPress preview is exactly the sanitized HTML that publishing sends: no script, handler or javascript: link', async () => {
     const content = [
       '# Automate',
       '',
@@ -300,13 +311,12 @@ describe('generated-content modal, step 1: content', () => {
       '',
       'Look <img src="https://example.com/a.png" onerror="alert(1)"> [bad](javascript:alert(2)) <a href="jav&#x61;script:alert(3)">worse</a> [ok](https://example.com/ok)',
     ].join('\n');
-    const { user } = openModal({}, makeArticle({ blog: { ...makeArticle().blog, content } }));
+    openModal({}, makeArticle({ blog: { ...makeArticle().blog, content } }));
     await screen.findByLabelText('Blog content');
-    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Preview' }));
 
-    const html = within(region('Blog Article'))
-      .getByRole('document', { name: 'Blog preview' })
-      .querySelector('.markdown')!;
+    const html = (await within(dialog()).findByRole('article', { name: 'WordPress post' })).querySelector(
+      '.wp-preview__body',
+    )!;
     const published = document.createElement('div');
     published.innerHTML = renderMarkdown(content); // as the browser reads what WordPress gets
     expect(html.innerHTML).toBe(published.innerHTML);

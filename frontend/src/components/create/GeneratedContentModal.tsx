@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
 import { errorText, request } from '../../api/client';
@@ -12,6 +12,11 @@ import { ContentEditor } from './ContentEditor';
 import { ImageStep } from './ImageStep';
 import { useContentDraft } from './useContentDraft';
 import '../../styles/create.css';
+
+// Loaded with the content step, not with the page: the Markdown renderer and sanitizer come with them.
+const loadPreviews = () => import('./preview/PublishPreviews');
+const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
+const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
 
 type Step = 'content' | 'image';
 
@@ -29,7 +34,8 @@ interface GeneratedContentModalProps {
 
 /**
  * The generated-content modal (docs/product.md, Create): step 1 reviews and edits the blog and LinkedIn
- * drafts (written in the background, polled until done), step 2 generates the image.
+ * drafts (written in the background, polled until done), each beside a preview of what publishing sends,
+ * step 2 generates the image.
  */
 export function GeneratedContentModal({ articleId, onClose, onFinish }: GeneratedContentModalProps) {
   const articleQuery = useQuery({
@@ -173,18 +179,38 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
               </div>
             )}
             <div className="editors">
-              <ContentEditor
-                articleId={id}
-                title="Blog Article"
-                draft={blog}
-                onEdited={(text) => show('success', text)}
-              />
-              <ContentEditor
-                articleId={id}
-                title="LinkedIn Post"
-                draft={linkedin}
-                onEdited={(text) => show('success', text)}
-              />
+              <div className="editor-pair">
+                <ContentEditor
+                  articleId={id}
+                  title="Blog Article"
+                  draft={blog}
+                  onEdited={(text) => show('success', text)}
+                />
+                <Suspense fallback={null}>
+                  <WordPressPreview
+                    articleId={id}
+                    title={article.title}
+                    blogContent={blog.text}
+                    image={article.image}
+                  />
+                </Suspense>
+              </div>
+              <div className="editor-pair">
+                <ContentEditor
+                  articleId={id}
+                  title="LinkedIn Post"
+                  draft={linkedin}
+                  onEdited={(text) => show('success', text)}
+                />
+                <Suspense fallback={null}>
+                  <LinkedInPreview
+                    articleId={id}
+                    text={linkedin.text}
+                    image={article.image}
+                    mode={article.linkedInMode}
+                  />
+                </Suspense>
+              </div>
             </div>
           </>
         )}

@@ -1,0 +1,186 @@
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  escapeLittleText,
+  foldLinkedInPost,
+  linkedInCommentary,
+  littleTextSegments,
+  wordpressPost,
+  type ArticleImage,
+  type LittleSegment,
+  type Platform,
+} from '@app/shared';
+import { routeUrl } from '../../../api/client';
+import { linkedInStatusQuery } from '../../settings/types';
+import '../../../styles/preview.css';
+
+/**
+ * The content step's previews (docs/product.md, Create): what publishing will send, computed by the functions the
+ * publishers call (wordpressPost in shared/src/markdown.ts, linkedInCommentary in shared/src/little-text.ts) from
+ * the editor's text as typed, saved or not. This module is loaded on demand with the modal, so marked and
+ * sanitize-html stay out of the pages that do not preview.
+ */
+
+/** What the previews need of the article's image. */
+type PreviewImage = Pick<ArticleImage, 'generatedAt' | 'description'>;
+
+/** The article image publishing sends to `platform` (the same stored object the preview route serves). */
+function imageSrc(articleId: string, image: PreviewImage, platform: Platform): string {
+  return routeUrl('images.preview', { params: { articleId }, query: { platform, t: image.generatedAt || undefined } });
+}
+
+interface WordPressPreviewProps {
+  articleId: string;
+  title: string;
+  /** The blog editor's text. */
+  blogContent: string;
+  image: PreviewImage | null;
+}
+
+/** The WordPress post: featured image (1200×800), title and the sanitized HTML publishing sends. */
+export function WordPressPreview({ articleId, title, blogContent, image }: WordPressPreviewProps) {
+  const headingId = useId();
+  // Typing stays responsive on a long article: the preview renders the text React can spare time for.
+  const content = useDeferredValue(blogContent);
+  const post = useMemo(() => wordpressPost({ title, blogContent: content }), [title, content]);
+  const empty = !content.trim();
+  return (
+    <section className="publish-preview" aria-labelledby={headingId}>
+      <h4 id={headingId} className="publish-preview__heading">
+        WordPress preview
+      </h4>
+      <article className="wp-preview" aria-label="WordPress post" tabIndex={0}>
+        {image ? (
+          <img
+            className="wp-preview__image"
+            src={imageSrc(articleId, image, 'blog')}
+            alt={image.description ? `Featured image: ${image.description}` : 'Featured image'}
+            width={1200}
+            height={800}
+          />
+        ) : (
+          <p className="wp-preview__no-image">No featured image yet: add one in the Image step.</p>
+        )}
+        <h1 className="wp-preview__title">{post.title}</h1>
+        {empty ? (
+          <p className="muted">Nothing to preview yet.</p>
+        ) : (
+          // The HTML of renderMarkdown, sanitized there with its allow-list (no script, handler or
+          // javascript: link): exactly what WordPress receives, and the only HTML set this way.
+          <div className="markdown wp-preview__body" dangerouslySetInnerHTML={{ __html: post.html }} />
+        )}
+      </article>
+    </section>
+  );
+}
+
+interface LinkedInPreviewProps {
+  articleId: string;
+  /** The LinkedIn editor's text. */
+  text: string;
+  image: PreviewImage | null;
+  mode: 'personal' | 'company';
+}
+
+/** Up to two initials of a name, for the avatar. */
+const initialsOf = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => [...word][0]!.toUpperCase())
+    .join('');
+
+function Segments({ segments }: { segments: LittleSegment[] }) {
+  return segments.map((segment, index) =>
+    segment.kind === 'hashtag' ? (
+      <span key={index} className="li-card__hashtag">
+        {segment.text}
+      </span>
+    ) : (
+      segment.text
+    ),
+  );
+}
+
+/** The author a post goes out as: the connected member, or (company mode) the page publishing picks. */
+function useAuthor(mode: 'personal' | 'company'): { name: string; detail: string; placeholder: boolean } {
+  const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000 });
+  if (!data?.connected) return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', placeholder: true };
+  if (mode === 'company') return { name: 'Your LinkedIn Page', detail: 'A page you administer', placeholder: true };
+  return { name: data.memberName || 'LinkedIn member', detail: 'Your profile', placeholder: !data.memberName };
+}
+
+/**
+ * The LinkedIn post card: author, the commentary as LinkedIn shows the text publishing sends (hashtags linked),
+ * folded behind "…see more" where the feed folds it (LINKEDIN_FEED_FOLD), and the 1200×627 image.
+ */
+export function LinkedInPreview({ articleId, text, image, mode }: LinkedInPreviewProps) {
+  const headingId = useId();
+  const textId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const author = useAuthor(mode);
+  const typed = useDeferredValue(text);
+  const { segments, fold, cut } = useMemo(() => {
+    const commentary = linkedInCommentary(typed);
+    const shown = littleTextSegments(commentary);
+    return {
+      segments: shown,
+      fold: foldLinkedInPost(shown),
+      // The escapes made the text longer than LinkedIn takes: publishing sends it cut.
+      cut: commentary !== escapeLittleText(typed.trim()),
+    };
+  }, [typed]);
+  const empty = segments.length === 0;
+
+  return (
+    <section className="publish-preview" aria-labelledby={headingId}>
+      <h4 id={headingId} className="publish-preview__heading">
+        LinkedIn preview
+      </h4>
+      <article className="li-card" aria-label="LinkedIn post">
+        <header className="li-card__author">
+          <span className={`li-card__avatar${author.placeholder ? ' is-placeholder' : ''}`} aria-hidden="true">
+            {initialsOf(author.name) || 'in'}
+          </span>
+          <span className="li-card__who">
+            <span className="li-card__name">{author.name}</span>
+            <span className="li-card__detail">{author.detail} · Now</span>
+          </span>
+        </header>
+        {empty ? (
+          <p className="li-card__text muted">Nothing to preview yet.</p>
+        ) : (
+          <p className="li-card__text" id={textId}>
+            <Segments segments={expanded || !fold.folded ? segments : fold.visible} />
+            {fold.folded && (
+              <button
+                type="button"
+                className="li-card__more"
+                aria-expanded={expanded}
+                aria-controls={textId}
+                onClick={() => setExpanded((open) => !open)}
+              >
+                {expanded ? ' see less' : '…see more'}
+              </button>
+            )}
+          </p>
+        )}
+        {image && (
+          <img
+            className="li-card__image"
+            src={imageSrc(articleId, image, 'linkedin')}
+            alt={image.description ? `Post image: ${image.description}` : 'Post image'}
+            width={1200}
+            height={627}
+          />
+        )}
+      </article>
+      {cut && (
+        <p className="publish-preview__note" role="note">
+          With LinkedIn&apos;s escapes this text is over 3000 characters: the post ends where the preview ends.
+        </p>
+      )}
+    </section>
+  );
+}
