@@ -10,9 +10,11 @@ import { describe, expect, it } from 'vitest';
 import {
   DATEPICKER,
   DEFAULT_DIST as dist,
+  MARKDOWN,
   RECHARTS,
   WELCOME_BUDGET_GZIP_BYTES as BUDGET_GZIP_BYTES,
   dynamicImports,
+  firstLoad,
   readDist as read,
   staticImports,
   welcomeLoad,
@@ -46,6 +48,26 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
       const code = read(join('assets', page));
       expect([...staticImports(code), ...dynamicImports(code)], page).not.toContain(pickers[0]);
     }
+  });
+
+  it("the Markdown renderer and sanitizer load only with the content step's previews, which the Create page imports on demand", () => {
+    const first = firstLoad(dist);
+    expect(
+      first.filter((f) => MARKDOWN.test(read(join('assets', f)))),
+      'first-load scripts with Markdown code',
+    ).toEqual([]);
+    const html = read('index.html');
+    const entry = /src="\/assets\/(index-[^"]+\.js)"/.exec(html)![1]!;
+    const create = dynamicImports(read(join('assets', entry))).find((f) => /^Create-/.test(f));
+    expect(create, 'a lazy Create chunk').toBeTruthy();
+    const createCode = read(join('assets', create!));
+    expect(createCode).not.toMatch(MARKDOWN);
+    expect(staticImports(createCode).some((f) => MARKDOWN.test(read(join('assets', f))))).toBe(false);
+    const previews = dynamicImports(createCode).filter((f) => MARKDOWN.test(read(join('assets', f))));
+    expect(previews).toHaveLength(1);
+    expect(previews[0]).toMatch(/^PublishPreviews-/);
+    const gzip = gzipSync(read(join('assets', previews[0]!)), { level: 9 }).length;
+    console.log(`content previews chunk ${previews[0]}: ${(gzip / 1000).toFixed(1)} kB gzipped`);
   });
 
   it('recharts is in a chunk that only the Dashboard page imports, on demand', () => {

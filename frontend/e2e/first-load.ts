@@ -14,6 +14,8 @@ export const WELCOME_BUDGET_GZIP_BYTES = 150 * 1000;
 export const DATEPICKER = /react-datepicker__(time-list-item|day--selected|input-container)/;
 /** Strings only recharts' code carries (its CSS class names). */
 export const RECHARTS = /recharts-(wrapper|surface|cartesian|area|bar|pie)/;
+/** Strings only marked's and sanitize-html's code carry (an error text of each, and an option only the sanitizer reads). */
+export const MARKDOWN = /markedjs\/marked|allowedSchemesAppliedToAttributes/;
 
 export const readDist = (file: string, dist = DEFAULT_DIST) => readFileSync(join(dist, file), 'utf8');
 
