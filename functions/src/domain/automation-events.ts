@@ -226,10 +226,22 @@ export class AutomationEvents {
   }
 
   private async toBus(event: DomainEvent): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.deps.bus.publish([event], { timeoutMs: EVENT_BUS_TIMEOUT_MS });
+      // The adapter gives up after timeoutMs itself; this bounds one that does not (a stuck file system, say).
+      await Promise.race([
+        this.deps.bus.publish([event], { timeoutMs: EVENT_BUS_TIMEOUT_MS }),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`The bus did not answer within ${EVENT_BUS_TIMEOUT_MS} ms`)),
+            EVENT_BUS_TIMEOUT_MS,
+          );
+        }),
+      ]);
     } catch (error) {
       this.report({ target: 'bus', event, error });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
