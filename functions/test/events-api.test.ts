@@ -32,7 +32,7 @@ let signingSecret: string;
 
 /** Every event of the app so far, each checked against its documented schema. */
 function events(): EventEnvelope[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(join(app.dataDir, 'events.jsonl'), 'utf8');
   } catch {
