@@ -118,6 +118,7 @@ describe('LinkedIn preview', () => {
   it('posting as a page shows the page as the author', async () => {
     renderCard('Hello', { mode: 'company' });
     expect(await within(card()).findByText('Your LinkedIn Page')).toBeInTheDocument();
+    expect(card().querySelector('.li-card__avatar.is-placeholder svg')).not.toBeNull();
   });
 
   it('not connected: a neutral author, no image, and "Nothing to preview yet." for an empty text', async () => {
@@ -126,6 +127,8 @@ describe('LinkedIn preview', () => {
     await waitFor(() => expect(requests.some((r) => r.route === 'linkedin.status')).toBe(true));
     expect(await within(card()).findByText(/Connect LinkedIn in Settings/)).toBeInTheDocument();
     expect(within(card()).getByText('LinkedIn member')).toBeInTheDocument();
+    expect(card().querySelector('.li-card__avatar')).toHaveClass('is-placeholder');
+    expect(card().querySelector('.li-card__avatar')).toHaveTextContent('');
     expect(within(card()).getByText('Nothing to preview yet.')).toBeInTheDocument();
     expect(within(card()).queryByRole('img')).not.toBeInTheDocument();
   });

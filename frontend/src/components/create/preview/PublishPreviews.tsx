@@ -103,12 +103,50 @@ function Segments({ segments }: { segments: LittleSegment[] }) {
   );
 }
 
+/** A neutral avatar for an author without a known name: a person, or a page's building. */
+const PLACEHOLDER_GLYPH = {
+  person: 'M10 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM4.5 16.5c.8-2.9 3-4.5 5.5-4.5s4.7 1.6 5.5 4.5',
+  page: 'M4.5 16.5V4h7v12.5M11.5 8h4v8.5M7 7h2M7 10h2M7 13h2M3 16.5h14',
+} as const;
+
+interface Author {
+  name: string;
+  detail: string;
+  /** Initials of the member's name, or the placeholder glyph shown instead. */
+  avatar: { initials: string } | { glyph: keyof typeof PLACEHOLDER_GLYPH };
+}
+
 /** The author a post goes out as: the connected member, or (company mode) the page publishing picks. */
-function useAuthor(mode: 'personal' | 'company'): { name: string; detail: string; placeholder: boolean } {
+function useAuthor(mode: 'personal' | 'company'): Author {
   const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000 });
-  if (!data?.connected) return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', placeholder: true };
-  if (mode === 'company') return { name: 'Your LinkedIn Page', detail: 'A page you administer', placeholder: true };
-  return { name: data.memberName || 'LinkedIn member', detail: 'Your profile', placeholder: !data.memberName };
+  if (!data?.connected)
+    return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', avatar: { glyph: 'person' } };
+  // Publishing posts as the first page the member administers (functions/src/domain/publishing.ts); its name
+  // is not known before then.
+  if (mode === 'company')
+    return { name: 'Your LinkedIn Page', detail: 'A page you administer', avatar: { glyph: 'page' } };
+  const initials = data.memberName ? initialsOf(data.memberName) : '';
+  return {
+    name: data.memberName || 'LinkedIn member',
+    detail: 'Your profile',
+    avatar: initials ? { initials } : { glyph: 'person' },
+  };
+}
+
+function Avatar({ avatar }: { avatar: Author['avatar'] }) {
+  if ('initials' in avatar)
+    return (
+      <span className="li-card__avatar" aria-hidden="true">
+        {avatar.initials}
+      </span>
+    );
+  return (
+    <span className="li-card__avatar is-placeholder" aria-hidden="true">
+      <svg viewBox="0 0 20 20" width="26" height="26" fill="none" stroke="currentColor" strokeWidth="1.5">
+        <path d={PLACEHOLDER_GLYPH[avatar.glyph]} strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    </span>
+  );
 }
 
 /**
@@ -140,9 +178,7 @@ export function LinkedInPreview({ articleId, text, image, mode }: LinkedInPrevie
       </h4>
       <article className="li-card" aria-label="LinkedIn post">
         <header className="li-card__author">
-          <span className={`li-card__avatar${author.placeholder ? ' is-placeholder' : ''}`} aria-hidden="true">
-            {initialsOf(author.name) || 'in'}
-          </span>
+          <Avatar avatar={author.avatar} />
           <span className="li-card__who">
             <span className="li-card__name">{author.name}</span>
             <span className="li-card__detail">{author.detail} · Now</span>
