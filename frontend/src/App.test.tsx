@@ -64,6 +64,7 @@ describe('routes and access rules', () => {
 
   it.each([
     ['/schedule', 'Article Schedule'],
+    ['/calendar', 'Content Calendar'],
     ['/history', 'Published Articles History'],
     ['/settings', 'Settings'],
     ['/sheets-import', 'Import Articles from Google Sheets'],
@@ -84,7 +85,7 @@ describe('routes and access rules', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Dashboard', 'Create', 'Schedule', 'History', 'Settings']);
+    ).toEqual(['Dashboard', 'Create', 'Schedule', 'Calendar', 'History', 'Settings']);
     expect(requests.some((r) => r.path.startsWith('/api/admin'))).toBe(false);
   });
 

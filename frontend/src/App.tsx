@@ -16,6 +16,7 @@ const pageLoaders = {
   '/dashboard': () => import('./pages/Dashboard'),
   '/create': () => import('./pages/Create'),
   '/schedule': () => import('./pages/Schedule'),
+  '/calendar': () => import('./pages/Calendar'),
   '/history': () => import('./pages/History'),
   '/settings': () => import('./pages/Settings'),
   '/sheets-import': () => import('./pages/SheetsImport'),
@@ -25,6 +26,7 @@ const Shell = lazy(loadShell);
 const Dashboard = lazy(pageLoaders['/dashboard']);
 const Create = lazy(pageLoaders['/create']);
 const Schedule = lazy(pageLoaders['/schedule']);
+const Calendar = lazy(pageLoaders['/calendar']);
 const History = lazy(pageLoaders['/history']);
 const Settings = lazy(pageLoaders['/settings']);
 const SheetsImport = lazy(pageLoaders['/sheets-import']);
@@ -119,6 +121,7 @@ export default function App({ welcomeShown = false }: AppProps) {
             <Route path="*" element={<Navigate to="/create" replace />} />
           </Route>
           <Route path="/schedule" element={<Schedule />} />
+          <Route path="/calendar" element={<Calendar />} />
           <Route path="/history" element={<History />} />
           <Route path="/settings" element={<Settings />} />
           <Route path="/sheets-import" element={<SheetsImport />} />

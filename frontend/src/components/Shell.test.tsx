@@ -8,6 +8,7 @@ const PAGES = [
   { route: '/dashboard', heading: 'Dashboard', name: 'Dashboard' },
   { route: '/create', heading: 'Create Article', name: 'Create Article' },
   { route: '/schedule', heading: 'Article Schedule', name: 'Schedule' },
+  { route: '/calendar', heading: 'Content Calendar', name: 'Calendar' },
   { route: '/history', heading: 'Published Articles History', name: 'History' },
   { route: '/settings', heading: 'Settings', name: 'Settings' },
   { route: '/sheets-import', heading: 'Import Articles from Google Sheets', name: 'Sheets Import' },

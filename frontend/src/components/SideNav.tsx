@@ -13,6 +13,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: 'dashboard' },
   { to: '/create', label: 'Create', icon: 'create' },
   { to: '/schedule', label: 'Schedule', icon: 'schedule' },
+  { to: '/calendar', label: 'Calendar', icon: 'calendar' },
   { to: '/history', label: 'History', icon: 'history' },
   { to: '/settings', label: 'Settings', icon: 'settings' },
 ];

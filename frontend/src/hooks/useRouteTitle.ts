@@ -12,6 +12,7 @@ const PAGE_NAMES: Readonly<Record<string, string>> = {
   '/dashboard': 'Dashboard',
   '/create': 'Create Article',
   '/schedule': 'Schedule',
+  '/calendar': 'Calendar',
   '/history': 'History',
   '/settings': 'Settings',
   '/sheets-import': 'Sheets Import',

@@ -1,0 +1,299 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Article, CalendarAnswer, CalendarEntry } from '@app/shared';
+import CalendarPage from './Calendar';
+import { makeArticle } from '../test/articles';
+import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
+
+// The user's zone (Tokyo, UTC+9) is not the browser's (Los Angeles): every day and hour shown must be Tokyo's.
+const USER_ZONE = 'Asia/Tokyo';
+const BROWSER_ZONE = 'America/Los_Angeles';
+// Wednesday 10 April 2030, 05:00 in Tokyo; still Tuesday 9 April in Los Angeles.
+const NOW = new Date('2030-04-09T20:00:00.000Z');
+
+beforeEach(() => {
+  vi.stubEnv('TZ', BROWSER_ZONE);
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+});
+
+const planned = (overrides: Partial<Article> = {}) =>
+  makeArticle({
+    _id: 'a1',
+    id: 'a1',
+    title: 'Spring launch',
+    // 01:30 on Thursday 11 April in Tokyo; 09:30 on Wednesday 10 April in Los Angeles.
+    scheduled: { blog: '2030-04-10T16:30:00.000Z', linkedin: null },
+    ...overrides,
+  });
+const entryOf = (article: Article, overrides: Partial<CalendarEntry> = {}): CalendarEntry => ({
+  articleId: article.id,
+  platform: 'blog',
+  at: article.scheduled.blog!,
+  kind: 'scheduled',
+  status: 'scheduled',
+  title: article.title,
+  url: null,
+  ...overrides,
+});
+const answer = (entries: CalendarEntry[], articles: Article[]): CalendarAnswer => ({
+  from: '',
+  to: '',
+  entries,
+  articles,
+});
+
+function routes(calendar: MockRoutes['articles.calendar'], extra: MockRoutes = {}): MockRoutes {
+  return { 'auth.me': { user: makeUser({ timezone: USER_ZONE }) }, 'articles.calendar': calendar, ...extra };
+}
+
+const cell = (name: string) => screen.getByRole('gridcell', { name });
+const itemIn = (cellName: string, title: RegExp) => within(cell(cellName)).getByRole('button', { name: title });
+
+/** An HTML5 drag of `item` onto `target`, as the browser fires it (jsdom has no DataTransfer of its own). */
+function drag(item: HTMLElement, target: HTMLElement) {
+  const dataTransfer = { setData: vi.fn(), getData: vi.fn(), effectAllowed: 'all', dropEffect: 'none' };
+  fireEvent.dragStart(item, { dataTransfer });
+  fireEvent.dragOver(target, { dataTransfer });
+  fireEvent.drop(target, { dataTransfer });
+  fireEvent.dragEnd(item, { dataTransfer });
+}
+
+describe('Calendar: month and week in the user zone', () => {
+  it("lays the month out on the user's clock: their today, the item on its Tokyo day and time, the range asked for", async () => {
+    const article = planned();
+    const { requests } = mockApi(routes(answer([entryOf(article)], [article])));
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+
+    expect(await screen.findByRole('heading', { name: 'April 2030' })).toBeInTheDocument();
+    // Today is Wednesday 10 April in Tokyo (the browser's clock still says the 9th).
+    const today = await screen.findByRole('gridcell', { name: 'Wednesday, April 10, 2030, today' });
+    expect(today).toHaveAttribute('aria-current', 'date');
+    expect(screen.getAllByRole('gridcell')).toHaveLength(42);
+    // Six weeks from Monday 1 April, Tokyo midnight to Tokyo midnight.
+    const call = requests.find((r) => r.route === 'articles.calendar')!;
+    expect(call.path).toBe(
+      `/api/calendar?from=${encodeURIComponent('2030-03-31T15:00:00.000Z')}&to=${encodeURIComponent('2030-05-12T15:00:00.000Z')}`,
+    );
+
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+    expect(item).toHaveAccessibleName('Spring launch, Blog, Scheduled 01:30, can be moved');
+    expect(item).toHaveClass('calendar-item--accent');
+    expect(item).toHaveAttribute('draggable', 'true');
+    expect(within(cell('Wednesday, April 10, 2030, today')).queryByRole('button')).toBeNull();
+  });
+
+  it('the week view puts each platform in its Tokyo hour with its status colour; a published one is not movable', async () => {
+    const article = planned({
+      linkedin: {
+        content: 'Post',
+        publishedToLinkedIn: true,
+        lastPublished: '2030-04-09T23:15:00.000Z',
+        linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:1',
+      },
+    });
+    const { requests } = mockApi(
+      routes(
+        answer(
+          [
+            entryOf(article, {
+              platform: 'linkedin',
+              at: '2030-04-09T23:15:00.000Z',
+              kind: 'published',
+              status: 'published',
+              url: 'https://www.linkedin.com/feed/update/urn:li:share:1',
+            }),
+            entryOf(article),
+          ],
+          [article],
+        ),
+      ),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    expect(await screen.findByRole('heading', { name: /Apr 8.*14, 2030/ })).toBeInTheDocument();
+    const published = await waitFor(() => itemIn('Wednesday, April 10, 2030, 08:00', /Spring launch, LinkedIn/));
+    expect(published).toHaveAccessibleName('Spring launch, LinkedIn, Published 08:15');
+    expect(published).toHaveClass('calendar-item--success');
+    expect(published).toHaveAttribute('draggable', 'false');
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveClass('calendar-item--accent');
+    expect(requests.find((r) => r.route === 'articles.calendar')!.path).toBe(
+      `/api/calendar?from=${encodeURIComponent('2030-04-07T15:00:00.000Z')}&to=${encodeURIComponent('2030-04-14T15:00:00.000Z')}`,
+    );
+  });
+
+  it('previous, next and today move the range; the view switch keeps the date', async () => {
+    const { requests } = mockApi(routes(answer([], [])));
+    const user = userEvent.setup();
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    await screen.findByRole('heading', { name: 'April 2030' });
+    await user.click(screen.getByRole('button', { name: /Next month/ }));
+    expect(screen.getByRole('heading', { name: 'May 2030' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /Previous month/ }));
+    await user.click(screen.getByRole('button', { name: /Previous month/ }));
+    expect(screen.getByRole('heading', { name: 'March 2030' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Today' }));
+    expect(screen.getByRole('heading', { name: 'April 2030' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Week' }));
+    expect(screen.getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('heading', { name: /Apr 8.*14, 2030/ })).toBeInTheDocument();
+    await waitFor(() =>
+      expect([
+        ...new Set(
+          requests
+            .filter((r) => r.route === 'articles.calendar')
+            .map((r) => new URL(r.path, 'http://app').searchParams.get('from')),
+        ),
+      ]).toEqual([
+        '2030-03-31T15:00:00.000Z', // April: from Monday 1 April
+        '2030-04-28T15:00:00.000Z', // May: from Monday 29 April
+        '2030-02-24T15:00:00.000Z', // March: from Monday 25 February
+        '2030-04-07T15:00:00.000Z', // the week of 10 April
+      ]),
+    );
+  }, 20_000);
+});
+
+describe('Calendar: states', () => {
+  it('shows loading, then says when the month is empty', async () => {
+    const reply = deferred<Reply<'articles.calendar'>>();
+    mockApi(routes(() => reply.promise));
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    expect(await screen.findByText('Loading the calendar...')).toBeInTheDocument();
+    reply.resolve(answer([], []));
+    expect(await screen.findByText(/Nothing is scheduled or published this month\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Schedule an article' })).toHaveAttribute('href', '/schedule');
+  });
+
+  it('shows the failure with Try again, which loads it again', async () => {
+    let calls = 0;
+    const article = planned();
+    mockApi(
+      routes(() => {
+        calls += 1;
+        return calls === 1 ? { status: 500, body: null } : answer([entryOf(article)], [article]);
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load the calendar');
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: /Spring launch, Blog/ })).toBeInTheDocument();
+  });
+});
+
+describe('Calendar: rescheduling', () => {
+  it('a drag to another day keeps the time of day, sends the schedule call, and Undo puts the old time back', async () => {
+    const article = planned();
+    let current = entryOf(article);
+    const { requests } = mockApi(
+      routes(() => answer([current], [article]), {
+        'schedule.set': (req) => {
+          const body = req.body as { platform: 'blog'; datetime: string };
+          current = { ...current, at: body.datetime };
+          return {
+            success: true,
+            article: { ...article, scheduled: { blog: body.datetime, linkedin: null } },
+            scheduledFor: body.datetime,
+          };
+        },
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+    drag(item, cell('Tuesday, April 16, 2030'));
+
+    // 01:30 on the 16th in Tokyo.
+    await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
+    expect(requests.find((r) => r.route === 'schedule.set')).toMatchObject({
+      method: 'PUT',
+      path: '/api/articles/a1/schedule',
+      body: { platform: 'blog', datetime: '2030-04-15T16:30:00.000Z' },
+    });
+    await waitFor(() => itemIn('Tuesday, April 16, 2030', /Spring launch/));
+    const toast = await screen.findByText(/Rescheduled "Spring launch" \(Blog\) to/);
+    expect(toast).toHaveTextContent(/Apr 16, 2030, 01:30/);
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(2));
+    expect(requests.filter((r) => r.route === 'schedule.set')[1]!.body).toEqual({
+      platform: 'blog',
+      datetime: '2030-04-10T16:30:00.000Z',
+    });
+    expect(await screen.findByText(/"Spring launch" is back at Apr 11, 2030, 01:30/)).toBeInTheDocument();
+    await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+  });
+
+  it('in the week view a drop on an hour moves it to that hour of that day', async () => {
+    const article = planned();
+    const { requests } = mockApi(
+      routes(answer([entryOf(article)], [article]), {
+        'schedule.set': (req) => ({
+          success: true,
+          article,
+          scheduledFor: (req.body as { datetime: string }).datetime,
+        }),
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030, 01:00', /Spring launch/));
+    drag(item, cell('Friday, April 12, 2030, 14:00'));
+    await waitFor(() =>
+      expect(requests.find((r) => r.route === 'schedule.set')?.body).toEqual({
+        platform: 'blog',
+        datetime: '2030-04-12T05:30:00.000Z', // 14:30 in Tokyo
+      }),
+    );
+  });
+
+  it("a move the server refuses shows the server's message and the item stays where it was", async () => {
+    const article = planned();
+    mockApi(
+      routes(answer([entryOf(article)], [article]), {
+        'schedule.set': {
+          status: 400,
+          body: { error: 'Please choose a future date and time.', message: 'Please choose a future date and time.' },
+        },
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+    drag(item, cell('Monday, April 1, 2030'));
+    expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
+    await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+    expect(within(cell('Monday, April 1, 2030')).queryByRole('button')).toBeNull();
+  });
+
+  it('the keyboard moves through days with the arrows, Enter opens the item, and Reschedule opens the date picker', async () => {
+    const article = planned();
+    mockApi(routes(answer([entryOf(article)], [article]), { 'linkedin.getPostingMode': { mode: 'personal' } }));
+    const user = userEvent.setup();
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+
+    // One tab stop: today's cell.
+    const today = cell('Wednesday, April 10, 2030, today');
+    expect(today).toHaveAttribute('tabindex', '0');
+    expect(screen.getAllByRole('gridcell').filter((c) => c.tabIndex === 0)).toHaveLength(1);
+    act(() => today.focus());
+    await user.keyboard('{ArrowDown}');
+    expect(cell('Wednesday, April 17, 2030')).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowRight}');
+    expect(cell('Thursday, April 11, 2030')).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const item = itemIn('Thursday, April 11, 2030', /Spring launch/);
+    expect(item).toHaveFocus();
+    await user.keyboard('{Enter}');
+
+    // The card actions, as the Schedule page offers them.
+    const dialog = await screen.findByRole('dialog', { name: /Blog · Apr 11, 2030, 01:30/ });
+    expect(within(dialog).getByRole('article', { name: 'Spring launch' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Reschedule Blog' }));
+    expect(await screen.findByRole('dialog', { name: 'Schedule Blog' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Date and time')).toBeInTheDocument();
+  }, 20_000);
+});

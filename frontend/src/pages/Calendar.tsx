@@ -1,0 +1,599 @@
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  PLATFORM_STATUS_LABELS,
+  type Article,
+  type CalendarAnswer,
+  type CalendarDate,
+  type CalendarEntry,
+  type Platform,
+} from '@app/shared';
+import { errorText, request } from '../api/client';
+import { Modal } from '../components/Modal';
+import { PageHeader } from '../components/PageHeader';
+import { Spinner } from '../components/Spinner';
+import { articleIdOf } from '../components/create/articleQuery';
+import { ArticleCard } from '../components/schedule/ArticleCard';
+import { PLATFORM_NAMES } from '../components/schedule/messages';
+import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
+import { STATUS_TONES } from '../components/schedule/StatusBadge';
+import { ARTICLE_LISTS_KEY, refreshArticleLists } from '../hooks/useArticleLists';
+import { useSession } from '../hooks/useSession';
+import {
+  addDays,
+  addMonths,
+  dayKey,
+  longDay,
+  movedTime,
+  parseDayKey,
+  placeOf,
+  sameDay,
+  timeOfDay,
+  todayIn,
+  viewDays,
+  viewRange,
+  viewTitle,
+  weekdayIndex,
+  weekdayNames,
+  type CalendarView,
+} from '../lib/calendarGrid';
+import { toast } from '../lib/toast';
+import { formatDateTime, useUserTimeZone } from '../lib/userTime';
+import '../styles/schedule.css';
+import '../styles/calendar.css';
+
+const loadScheduleModal = () => import('../components/schedule/ScheduleModal');
+const ScheduleModal = lazy(loadScheduleModal);
+
+/** The calendar's texts (docs/product.md, Calendar). */
+export const CalendarMessages = {
+  loadFailed: 'Failed to load the calendar',
+  empty: (view: CalendarView) => `Nothing is scheduled or published this ${view}.`,
+  moved: (title: string, platform: Platform, time: string) =>
+    `Rescheduled "${title}" (${PLATFORM_NAMES[platform].row}) to ${time}`,
+  movedBack: (title: string, time: string) => `"${title}" is back at ${time}`,
+  moveFailed: 'Could not reschedule',
+  undo: 'Undo',
+} as const;
+
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform'>) => `${e.articleId}:${e.platform}`;
+/** Only a time still ahead can be moved: a published post, or one whose time has come, stays where it is. */
+const canMove = (e: CalendarEntry) => e.kind === 'scheduled' && e.status === 'scheduled';
+const calendarKey = (from: string, to: string) => [...ARTICLE_LISTS_KEY, 'calendar', from, to] as const;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A roving-tabindex position: a day (month), a day's hour (week), or an item in one of them. */
+type FocusTarget = { kind: 'cell'; day: string; hour?: number } | { kind: 'item'; key: string; cell: string };
+const cellId = (day: string, hour?: number) => (hour === undefined ? `cell:${day}` : `cell:${day}:${hour}`);
+const focusIdOf = (t: FocusTarget) => (t.kind === 'cell' ? cellId(t.day, t.hour) : `item:${t.key}`);
+
+/** Moves an entry to `at` in every kept calendar answer, so it shows in its new place before the server's answer. */
+function moveInCache(queryClient: QueryClient, entry: CalendarEntry, at: string) {
+  queryClient.setQueriesData<CalendarAnswer>(
+    { queryKey: [...ARTICLE_LISTS_KEY, 'calendar'] },
+    (answer) =>
+      answer && {
+        ...answer,
+        entries: answer.entries.map((e) => (entryKey(e) === entryKey(entry) ? { ...e, at } : e)),
+      },
+  );
+}
+
+function UndoToast({ text, onUndo, closeToast }: { text: string; onUndo: () => void; closeToast?: () => void }) {
+  return (
+    <div className="calendar-toast">
+      <span>{text}</span>
+      <button
+        type="button"
+        className="btn btn--secondary btn--sm"
+        onClick={() => {
+          closeToast?.();
+          onUndo();
+        }}
+      >
+        {CalendarMessages.undo}
+      </button>
+    </div>
+  );
+}
+
+interface Opened {
+  entry: CalendarEntry;
+  article: Article;
+}
+
+/**
+ * docs/product.md (Calendar): each article's platforms at their scheduled or published time, by month or
+ * week, on the user's clock. Only the range on screen is fetched (GET /api/calendar). A scheduled item is
+ * dragged to another day or hour to move it (the Schedule page's call and checks), with Undo; a click or
+ * Enter opens its card actions; the grid moves with the arrow keys (one tab stop).
+ */
+export default function CalendarPage() {
+  const queryClient = useQueryClient();
+  const timeZone = useUserTimeZone();
+  // The range is the user's zone's: asked for once their profile (and so their zone) is known.
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const view: CalendarView = params.get('view') === 'week' ? 'week' : 'month';
+  const today = todayIn(new Date(), timeZone);
+  const anchor = parseDayKey(params.get('date')) ?? today;
+  const days = useMemo(() => viewDays(view, anchor), [view, anchor.year, anchor.month, anchor.day]); // eslint-disable-line react-hooks/exhaustive-deps
+  const range = viewRange(view, anchor, timeZone);
+  const calendar = useQuery({
+    queryKey: calendarKey(range.from, range.to),
+    queryFn: ({ signal }) => request('articles.calendar', { query: range }, { signal }),
+    enabled: Boolean(user),
+    staleTime: 0,
+  });
+  // One "now" per answer (the card's statuses are judged at it); the dialog opens only once there is one.
+  const now = useMemo(() => new Date(calendar.dataUpdatedAt), [calendar.dataUpdatedAt]);
+  const [focus, setFocus] = useState<FocusTarget | null>(null);
+  const [dragging, setDragging] = useState<CalendarEntry | null>(null);
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const [opened, setOpened] = useState<Opened | null>(null);
+  const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[] } | null>(null);
+  const [publishing, setPublishing] = useState<{ article: Article; platform: Platform } | null>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const moveFocusRef = useRef(false);
+
+  const setAnchor = (date: CalendarDate, nextView: CalendarView = view) => {
+    const next = new URLSearchParams(params);
+    next.set('view', nextView);
+    next.set('date', dayKey(date));
+    setParams(next, { replace: true });
+  };
+
+  const entries = useMemo(() => calendar.data?.entries ?? [], [calendar.data?.entries]);
+  const articles = useMemo(
+    () => new Map((calendar.data?.articles ?? []).map((a) => [articleIdOf(a), a])),
+    [calendar.data?.articles],
+  );
+  // Items by cell: the day (month) or the day and hour (week), in time order as the API answers.
+  const byCell = useMemo(() => {
+    const cells = new Map<string, CalendarEntry[]>();
+    for (const entry of entries) {
+      const place = placeOf(entry.at, timeZone);
+      const id = view === 'month' ? cellId(place.key) : cellId(place.key, place.hour);
+      cells.set(id, [...(cells.get(id) ?? []), entry]);
+    }
+    return cells;
+  }, [entries, timeZone, view]);
+
+  const visible = (date: CalendarDate) => days.some((d) => sameDay(d, date));
+  const defaultCell: FocusTarget = {
+    kind: 'cell',
+    day: dayKey(visible(today) ? today : view === 'month' ? { ...anchor, day: 1 } : days[0]!),
+    ...(view === 'week' ? { hour: 9 } : {}),
+  };
+  const current = focus ?? defaultCell;
+  const currentId = focusIdOf(current);
+
+  // After a key moved the position, the element there takes the focus (it may have just been rendered).
+  useEffect(() => {
+    if (!moveFocusRef.current) return;
+    moveFocusRef.current = false;
+    gridRef.current?.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(currentId)}"]`)?.focus();
+  });
+
+  const goTo = (target: FocusTarget) => {
+    moveFocusRef.current = true;
+    setFocus(target);
+  };
+
+  const goToDay = (date: CalendarDate, hour?: number) => {
+    if (!visible(date)) setAnchor(date);
+    goTo({ kind: 'cell', day: dayKey(date), ...(view === 'week' ? { hour: hour ?? 9 } : {}) });
+  };
+
+  const step = (direction: -1 | 1) => {
+    setFocus(null);
+    setAnchor(view === 'month' ? addMonths({ ...anchor, day: 1 }, direction) : addDays(anchor, 7 * direction));
+  };
+
+  const open = (entry: CalendarEntry) => {
+    const article = articles.get(entry.articleId);
+    if (article) setOpened({ entry, article });
+  };
+
+  const onCellKey = (event: KeyboardEvent, date: CalendarDate, hour?: number) => {
+    const cell = view === 'month' ? cellId(dayKey(date)) : cellId(dayKey(date), hour);
+    const items = byCell.get(cell) ?? [];
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => goToDay(addDays(date, -1), hour),
+      ArrowRight: () => goToDay(addDays(date, 1), hour),
+      ArrowUp: () => (view === 'month' ? goToDay(addDays(date, -7)) : goToDay(date, Math.max(0, (hour ?? 0) - 1))),
+      ArrowDown: () => (view === 'month' ? goToDay(addDays(date, 7)) : goToDay(date, Math.min(23, (hour ?? 0) + 1))),
+      Home: () => goToDay(addDays(date, -weekdayIndex(date)), hour),
+      End: () => goToDay(addDays(date, 6 - weekdayIndex(date)), hour),
+      PageUp: () => goToDay(view === 'month' ? addMonths(date, -1) : addDays(date, -7), hour),
+      PageDown: () => goToDay(view === 'month' ? addMonths(date, 1) : addDays(date, 7), hour),
+      Enter: () => {
+        if (items[0]) goTo({ kind: 'item', key: entryKey(items[0]), cell });
+      },
+    };
+    const action = keys[event.key === ' ' ? 'Enter' : event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  };
+
+  const onItemKey = (event: KeyboardEvent, entry: CalendarEntry, cell: string, date: CalendarDate, hour?: number) => {
+    const items = byCell.get(cell) ?? [];
+    const index = items.findIndex((e) => entryKey(e) === entryKey(entry));
+    const toItem = (i: number) => {
+      const next = items[Math.max(0, Math.min(items.length - 1, i))];
+      if (next) goTo({ kind: 'item', key: entryKey(next), cell });
+    };
+    const keys: Record<string, () => void> = {
+      ArrowUp: () => (index === 0 ? goTo({ kind: 'cell', day: dayKey(date), hour }) : toItem(index - 1)),
+      ArrowDown: () => toItem(index + 1),
+      ArrowLeft: () => goToDay(addDays(date, -1), hour),
+      ArrowRight: () => goToDay(addDays(date, 1), hour),
+      Escape: () => goTo({ kind: 'cell', day: dayKey(date), hour }),
+    };
+    const action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  };
+
+  /** PUT /api/articles/{id}/schedule, as the Schedule page does; the server refuses a past time with its message. */
+  const reschedule = async (entry: CalendarEntry, datetime: string, undoing = false) => {
+    if (datetime === entry.at) return;
+    moveInCache(queryClient, entry, datetime);
+    try {
+      const answer = await request('schedule.set', {
+        params: { id: entry.articleId },
+        body: { platform: entry.platform, datetime },
+      });
+      const at = answer.scheduledFor ?? datetime;
+      const when = formatDateTime(at, timeZone);
+      if (undoing) toast.success(CalendarMessages.movedBack(entry.title, when));
+      else {
+        toast.success(
+          ({ closeToast }) => (
+            <UndoToast
+              text={CalendarMessages.moved(entry.title, entry.platform, when)}
+              closeToast={closeToast}
+              onUndo={() => void reschedule({ ...entry, at }, entry.at, true)}
+            />
+          ),
+          { autoClose: 10_000 },
+        );
+      }
+    } catch (err) {
+      toast.error(errorText(err, CalendarMessages.moveFailed));
+    } finally {
+      void refreshArticleLists(queryClient);
+    }
+  };
+
+  const dropProps = (date: CalendarDate, id: string, hour?: number) => ({
+    onDragOver: (event: DragEvent) => {
+      if (!dragging) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+      if (dropTarget !== id) setDropTarget(id);
+    },
+    onDragLeave: () => setDropTarget((t) => (t === id ? null : t)),
+    onDrop: (event: DragEvent) => {
+      event.preventDefault();
+      const entry = dragging;
+      setDragging(null);
+      setDropTarget(null);
+      if (entry) void reschedule(entry, movedTime(entry.at, date, timeZone, hour));
+    },
+  });
+
+  const renderItems = (cell: string, date: CalendarDate, hour?: number): ReactNode => {
+    const items = byCell.get(cell) ?? [];
+    if (!items.length) return null;
+    return (
+      <ul className="calendar-items">
+        {items.map((entry) => {
+          const key = entryKey(entry);
+          const movable = canMove(entry);
+          const platform = PLATFORM_NAMES[entry.platform].row;
+          const time = timeOfDay(entry.at, timeZone);
+          return (
+            <li key={key}>
+              <button
+                type="button"
+                className={`calendar-item calendar-item--${STATUS_TONES[entry.status]} calendar-item--${entry.platform}${
+                  dragging && entryKey(dragging) === key ? ' is-dragging' : ''
+                }`}
+                data-focus-id={`item:${key}`}
+                tabIndex={currentId === `item:${key}` ? 0 : -1}
+                draggable={movable}
+                aria-haspopup="dialog"
+                aria-label={`${entry.title}, ${platform}, ${PLATFORM_STATUS_LABELS[entry.status]} ${time}${
+                  movable ? ', can be moved' : ''
+                }`}
+                title={movable ? 'Drag to another day or time to reschedule' : undefined}
+                onDragStart={(event) => {
+                  event.dataTransfer.setData('text/plain', key);
+                  event.dataTransfer.effectAllowed = 'move';
+                  setDragging(entry);
+                }}
+                onDragEnd={() => {
+                  setDragging(null);
+                  setDropTarget(null);
+                }}
+                onFocus={() => setFocus({ kind: 'item', key, cell })}
+                onKeyDown={(event) => onItemKey(event, entry, cell, date, hour)}
+                onClick={() => open(entry)}
+              >
+                <span className={`calendar-item__platform calendar-item__platform--${entry.platform}`} aria-hidden>
+                  {entry.platform === 'blog' ? 'WP' : 'in'}
+                </span>
+                <span className="calendar-item__time">{time}</span>
+                <span className="calendar-item__title">{entry.title}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  };
+
+  const cellProps = (date: CalendarDate, id: string, hour?: number) => ({
+    role: 'gridcell',
+    'data-focus-id': id,
+    tabIndex: currentId === id ? 0 : -1,
+    onFocus: (event: { target: EventTarget; currentTarget: EventTarget }) => {
+      if (event.target === event.currentTarget) setFocus({ kind: 'cell', day: dayKey(date), hour });
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.target === event.currentTarget) onCellKey(event, date, hour);
+    },
+    ...dropProps(date, id, hour),
+  });
+
+  const title = viewTitle(view, anchor);
+  const names = weekdayNames('short');
+  const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7));
+  const loaded = calendar.isSuccess;
+
+  return (
+    <div className="page calendar-page">
+      <PageHeader
+        title="Content Calendar"
+        description={
+          <>
+            Your articles on their scheduled and published days, in your time zone ({timeZone}). Drag a scheduled item
+            to move it, or open it with Enter.
+          </>
+        }
+      />
+
+      <div className="calendar-toolbar" role="toolbar" aria-label="Calendar">
+        <div className="calendar-toolbar__nav">
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => step(-1)}>
+            <span aria-hidden>‹</span> <span className="sr-only">Previous {view}</span>
+            <span className="calendar-toolbar__word" aria-hidden>
+              Previous
+            </span>
+          </button>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            onClick={() => {
+              setFocus(null);
+              setAnchor(today);
+            }}
+          >
+            Today
+          </button>
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => step(1)}>
+            <span className="calendar-toolbar__word" aria-hidden>
+              Next
+            </span>
+            <span className="sr-only">Next {view}</span> <span aria-hidden>›</span>
+          </button>
+        </div>
+        <h2 className="calendar-toolbar__title" aria-live="polite">
+          {title}
+        </h2>
+        <div className="calendar-toolbar__views" role="group" aria-label="View">
+          {(['month', 'week'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              className={`btn btn--sm ${view === v ? 'btn--primary' : 'btn--secondary'}`}
+              aria-pressed={view === v}
+              onClick={() => {
+                setFocus(null);
+                setAnchor(anchor, v);
+              }}
+            >
+              {v === 'month' ? 'Month' : 'Week'}
+            </button>
+          ))}
+        </div>
+      </div>
+
+      <div className="calendar-status">
+        {calendar.isPending && (
+          <span className="calendar-status__loading">
+            <Spinner label="Loading the calendar" size="sm" /> Loading the calendar...
+          </span>
+        )}
+        {calendar.isError && (
+          <div className="alert alert--error calendar-status__error" role="alert">
+            <span>{CalendarMessages.loadFailed}</span>
+            <button
+              type="button"
+              className="btn btn--secondary btn--sm"
+              disabled={calendar.isFetching}
+              onClick={() => void calendar.refetch()}
+            >
+              Try again
+            </button>
+          </div>
+        )}
+        {loaded && entries.length === 0 && (
+          <p className="calendar-status__empty">
+            {CalendarMessages.empty(view)} <Link to="/schedule">Schedule an article</Link>
+          </p>
+        )}
+      </div>
+
+      <div className={`calendar-scroll calendar-scroll--${view}`}>
+        <div
+          ref={gridRef}
+          role="grid"
+          aria-label={`${title}, ${view === 'month' ? 'month' : 'week'} view`}
+          aria-busy={calendar.isFetching}
+          className={`calendar-grid calendar-grid--${view}${dragging ? ' is-dragging' : ''}`}
+        >
+          {view === 'month' ? (
+            <>
+              <div role="row" className="calendar-grid__head">
+                {names.map((name) => (
+                  <div key={name} role="columnheader" className="calendar-grid__weekday">
+                    {name}
+                  </div>
+                ))}
+              </div>
+              {weeks.map((week) => (
+                <div key={dayKey(week[0]!)} role="row" className="calendar-grid__week">
+                  {week.map((date) => {
+                    const key = dayKey(date);
+                    const id = cellId(key);
+                    const isToday = sameDay(date, today);
+                    return (
+                      <div
+                        key={key}
+                        {...cellProps(date, id)}
+                        aria-label={`${longDay(date)}${isToday ? ', today' : ''}`}
+                        aria-current={isToday ? 'date' : undefined}
+                        className={`calendar-day${date.month === anchor.month ? '' : ' is-outside'}${
+                          isToday ? ' is-today' : ''
+                        }${dropTarget === id ? ' is-drop-target' : ''}`}
+                      >
+                        <span className="calendar-day__number" aria-hidden>
+                          {date.day}
+                        </span>
+                        {renderItems(id, date)}
+                      </div>
+                    );
+                  })}
+                </div>
+              ))}
+            </>
+          ) : (
+            <>
+              <div role="row" className="calendar-grid__head">
+                <div role="columnheader" className="calendar-grid__corner">
+                  <span className="sr-only">Hour</span>
+                </div>
+                {days.map((date) => {
+                  const isToday = sameDay(date, today);
+                  return (
+                    <div
+                      key={dayKey(date)}
+                      role="columnheader"
+                      aria-label={`${longDay(date)}${isToday ? ', today' : ''}`}
+                      className={`calendar-grid__weekday${isToday ? ' is-today' : ''}`}
+                    >
+                      <span aria-hidden>
+                        {names[weekdayIndex(date)]} <strong>{date.day}</strong>
+                      </span>
+                    </div>
+                  );
+                })}
+              </div>
+              {HOURS.map((hour) => (
+                <div key={hour} role="row" className="calendar-grid__hour-row">
+                  <div role="rowheader" className="calendar-grid__hour">
+                    {pad(hour)}:00
+                  </div>
+                  {days.map((date) => {
+                    const key = dayKey(date);
+                    const id = cellId(key, hour);
+                    const isToday = sameDay(date, today);
+                    return (
+                      <div
+                        key={key}
+                        {...cellProps(date, id, hour)}
+                        aria-label={`${longDay(date)}, ${pad(hour)}:00`}
+                        className={`calendar-slot${isToday ? ' is-today' : ''}${dropTarget === id ? ' is-drop-target' : ''}`}
+                      >
+                        {renderItems(id, date, hour)}
+                      </div>
+                    );
+                  })}
+                </div>
+              ))}
+            </>
+          )}
+        </div>
+      </div>
+
+      {opened && (
+        <Modal
+          title={`${PLATFORM_NAMES[opened.entry.platform].row} · ${formatDateTime(opened.entry.at, timeZone)}`}
+          subtitle={PLATFORM_STATUS_LABELS[opened.entry.status]}
+          onClose={() => setOpened(null)}
+          className="calendar-dialog"
+          size="xl"
+        >
+          <ArticleCard
+            article={opened.article}
+            now={now}
+            timeZone={timeZone}
+            onPublish={(article, platform) => {
+              setOpened(null);
+              setPublishing({ article, platform });
+            }}
+            onSchedule={(article, platforms) => {
+              setOpened(null);
+              setScheduling({ article, platforms });
+            }}
+          />
+        </Modal>
+      )}
+
+      {scheduling && (
+        <Suspense fallback={null}>
+          <ScheduleModal
+            article={scheduling.article}
+            platforms={scheduling.platforms}
+            timeZone={timeZone}
+            onClose={() => {
+              setScheduling(null);
+              void refreshArticleLists(queryClient);
+            }}
+          />
+        </Suspense>
+      )}
+
+      {publishing && (
+        <PublishConfirmModal
+          article={publishing.article}
+          platform={publishing.platform}
+          onClose={() => setPublishing(null)}
+          onPublished={(result: PublishResult) => {
+            setPublishing(null);
+            toast.success(result.message);
+            void refreshArticleLists(queryClient);
+          }}
+          onFailed={() => void refreshArticleLists(queryClient)}
+        />
+      )}
+    </div>
+  );
+}
