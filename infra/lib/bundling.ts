@@ -26,23 +26,27 @@ export const ON_DEMAND_MODULES = [
   '@aws-sdk/client-s3',
   /** The ranked common-password list, ~400 KB (only registration and password changes). */
   '@zxcvbn-ts/language-common',
+  /** EventBridge client, only when a domain event is emitted (publishing, drafting, scheduled runs). */
+  '@aws-sdk/client-eventbridge',
 ] as const;
 export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
 
 /**
  * The on-demand packages each function's code imports, installed next to its bundle (for
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
+ * The articles and images functions carry @aws-sdk/client-eventbridge with the article services
+ * (functions/src/wiring/articles.ts) but never load it: the drafting that emits runs in the worker.
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: ['@aws-sdk/client-s3', 'openai', 'sharp'],
-  images: ['@aws-sdk/client-s3', 'openai', 'sharp'],
-  wordpress: ['@aws-sdk/client-s3', 'google-auth-library'],
-  linkedin: ['@aws-sdk/client-s3', 'google-auth-library'],
+  articles: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'openai', 'sharp'],
+  images: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'openai', 'sharp'],
+  wordpress: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
+  linkedin: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
   email: ['google-auth-library'],
-  approvals: ['@aws-sdk/client-s3', 'google-auth-library'],
+  approvals: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
   sheets: ['@aws-sdk/client-s3', 'google-auth-library'],
-  worker: ['@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp'],
+  worker: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp'],
 };
 
 /** The on-demand packages installed next to a function's bundle. */

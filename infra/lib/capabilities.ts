@@ -4,6 +4,7 @@
  */
 import { Stack, Validations } from 'aws-cdk-lib';
 import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ApiFunction } from './api-function.js';
@@ -32,7 +33,9 @@ import type { WorkerFunction } from './worker-function.js';
  *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
  *   distribution's URL), for code that runs outside a request;
  * - `firstAdmin:guard`: reads the one-time setup code that claims the first (admin) account
- *   (SETUP_CODE_SECRET_ARN) and gets the optional adminEmail context value (ADMIN_EMAIL).
+ *   (SETUP_CODE_SECRET_ARN) and gets the optional adminEmail context value (ADMIN_EMAIL);
+ * - `events:publish`: puts the domain events for automation on the stack's EventBridge bus, that bus
+ *   only (events:PutEvents; EVENT_BUS_NAME; functions/src/domain/automation-events.ts).
  */
 export type Capability =
   | 'userSecrets:read'
@@ -44,7 +47,8 @@ export type Capability =
   | 'images:write'
   | 'schedules:manage'
   | 'approvalLinks:sign'
-  | 'firstAdmin:guard';
+  | 'firstAdmin:guard'
+  | 'events:publish';
 
 /** Per-user secrets: what `userSecrets:read` and `userSecrets:write` allow. */
 export const USER_SECRET_READ_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
@@ -82,6 +86,8 @@ export interface CapabilityResources {
   readonly sessionSecret: Secret;
   readonly setupCodeSecret: Secret;
   readonly publicUrl: string;
+  /** The bus of the domain events for automation (rules are added to it by the teams that consume them). */
+  readonly eventBus: IEventBus;
 }
 
 /** The deployment's settings that some capabilities hand to the function. */
@@ -259,6 +265,11 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
       SETUP_CODE_SECRET_ARN: stack.setupCodeSecret.secretArn,
       ADMIN_EMAIL: settings.adminEmail || undefined,
     }),
+  },
+  'events:publish': {
+    // events:PutEvents on the stack's bus ARN only: no other bus, no rule or target management.
+    grant: ({ fn, stack }) => void stack.eventBus.grantPutEventsTo(fn.role),
+    environment: ({ stack }) => ({ EVENT_BUS_NAME: stack.eventBus.eventBusName }),
   },
   'approvalLinks:sign': {
     grant: ({ fn, stack }) => {

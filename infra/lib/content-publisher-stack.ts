@@ -1,5 +1,6 @@
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -61,13 +62,13 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   /** Starts image jobs, reports their status and serves the stored images. */
   images: ['jobs:enqueue', 'images:read'],
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
-  wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
-  linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
+  wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
+  linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
   email: ['userSecrets:read', 'userSecrets:write'],
   /** Records a platform's time and creates, moves or deletes its one-off schedule (EventBridge Scheduler). */
   schedule: ['schedules:manage'],
   /** Approval links: publish the approved platform with the user's integration secrets and image. */
-  approvals: ['userSecrets:read', 'images:read'],
+  approvals: ['userSecrets:read', 'images:read', 'events:publish'],
   /**
    * Google Sheets import: stores and forgets the user's read-only Google grant (a per-user secret;
    * the OAuth client is the user's Gmail one), creates the imported articles and sends their
@@ -78,8 +79,10 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
    * Runs the jobs (async invoke, and the bulk job queue through its event source mapping): drafting
    * and image generation with the user's key, storing the images; and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
    * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
+   * Publishing (wordpress, linkedin, approvals) and the worker (drafting, scheduled runs) emit the
+   * domain events for automation: `events:publish`.
    */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'approvalLinks:sign'],
+  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'approvalLinks:sign', 'events:publish'],
 };
 
 /** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
@@ -157,6 +160,11 @@ export class ContentPublisherStack extends Stack {
   readonly stageNames: StageNames;
   /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
   readonly alarms: AppAlarms;
+  /**
+   * The bus of the domain events for automation (README, Events for automation): the functions that
+   * emit may only put events on it; teams add their own rules to it without touching the stack.
+   */
+  readonly eventBus: EventBus;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
@@ -294,6 +302,12 @@ export class ContentPublisherStack extends Stack {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
 
+    // Named after the stack, so each stage has its own and a rule can name it.
+    this.eventBus = new EventBus(this, 'Events', {
+      eventBusName: `${this.stageNames.stackName}-events`,
+      description: 'Content publisher: domain events for automation (ArticleDrafted.v1, PublishSucceeded.v1, …)',
+    });
+
     const allFunctions = new Map<string, AppFunction>([...this.functions, [WORKER_ENTRY_NAME, this.worker]]);
     for (const [name, fn] of allFunctions) {
       const access = FUNCTION_ACCESS[name];
@@ -350,6 +364,15 @@ export class ContentPublisherStack extends Stack {
     new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
       description: 'Scheduled runs that could not be delivered (alarmed)',
       value: this.schedules.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'EventBusName', {
+      description:
+        'The EventBridge bus of the domain events for automation: add rules to it (README, Events for automation)',
+      value: this.eventBus.eventBusName,
+    });
+    new CfnOutput(this, 'EventBusArn', {
+      description: 'The ARN of that bus',
+      value: this.eventBus.eventBusArn,
     });
     new CfnOutput(this, 'SetupCodeCommand', {
       description: 'Prints the one-time setup code that the first registration needs to become the admin',

@@ -31,6 +31,8 @@ describe('IAM', () => {
       managesSchedules: boolean;
       sessionKey: boolean;
       sendsBulkJobs?: boolean;
+      /** Emits domain events for automation: events:PutEvents on the stack's bus. */
+      putsEvents?: boolean;
     }
   > = {
     auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
@@ -57,6 +59,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
+      putsEvents: true,
     },
     linkedin: {
       userSecrets: SM_READ_WRITE,
@@ -64,6 +67,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
+      putsEvents: true,
     },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
@@ -73,6 +77,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
+      putsEvents: true,
     },
     // Its drafting jobs go to the bulk job queue (SQS), not to the worker directly.
     sheets: {
@@ -91,6 +96,7 @@ describe('IAM', () => {
       images: ['s3:GetObject', 's3:PutObject'],
       managesSchedules: false,
       sessionKey: true,
+      putsEvents: true,
     },
   };
   const SCHEDULE_ENV = ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'];
@@ -430,6 +436,18 @@ describe('IAM', () => {
       expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
         { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
       ]);
+    },
+  );
+
+  it.each(names())(
+    "%s: events:PutEvents on the stack's bus only (with EVENT_BUS_NAME), exactly when it emits domain events",
+    (name) => {
+      const busArn = stack.resolve(stack.eventBus.eventBusArn) as unknown;
+      const expected = EXPECTED[name]!.putsEvents ? [['events:PutEvents', busArn]] : [];
+      expect(grantsOf(name, 'events'), name).toEqual(expected);
+      expect(environmentOf(name).EVENT_BUS_NAME, name).toEqual(
+        EXPECTED[name]!.putsEvents ? stack.resolve(stack.eventBus.eventBusName) : undefined,
+      );
     },
   );
 
