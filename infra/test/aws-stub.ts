@@ -6,7 +6,8 @@
  * - Secrets Manager (JSON 1.1): the stack's secrets by ARN with the values given, and per-user
  *   secrets created, written, read and deleted in memory (versions as ClientRequestToken says);
  * - Lambda Invoke (REST): recorded (the worker is invoked by the test itself, with the payload);
- * - EventBridge Scheduler (REST JSON): UpdateSchedule answers "not found", CreateSchedule is recorded.
+ * - EventBridge Scheduler (REST JSON): UpdateSchedule answers "not found", CreateSchedule is recorded;
+ * - EventBridge PutEvents (JSON 1.1): the entries are recorded and accepted.
  * Anything else is answered with an error and kept in `unexpected`, so a call the test did not
  * foresee fails it instead of reaching AWS.
  */
@@ -29,6 +30,8 @@ export interface AwsStub {
   invocations: { functionName: string; invocationType: string; payload: unknown }[];
   /** CreateSchedule inputs (the schedule's name from the path, the body as sent). */
   schedules: { name: string; input: any }[];
+  /** PutEvents entries, as sent (EventBusName, Source, DetailType, Detail, Time). */
+  putEvents: Record<string, unknown>[];
   /** Every Secrets Manager call: operation and secret id. */
   secretCalls: { operation: string; secretId: string }[];
   /** Requests no stub answers: method, path and target. */
@@ -70,7 +73,13 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
     });
   }
   const byId = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.name === id);
-  const stub: Omit<AwsStub, 'url' | 'stop'> = { invocations: [], schedules: [], secretCalls: [], unexpected: [] };
+  const stub: Omit<AwsStub, 'url' | 'stop'> = {
+    invocations: [],
+    schedules: [],
+    putEvents: [],
+    secretCalls: [],
+    unexpected: [],
+  };
 
   const notFound = (res: ServerResponse) =>
     json(res, 400, {
@@ -161,6 +170,11 @@ export async function startAwsStub(fixed: ReadonlyMap<string, string>): Promise<
       const target = String(req.headers['x-amz-target'] ?? '');
       if (target.startsWith('secretsmanager.'))
         return secretsManager(target.slice('secretsmanager.'.length), JSON.parse(body || '{}'), res);
+      if (target === 'AWSEvents.PutEvents') {
+        const entries = (JSON.parse(body || '{}') as { Entries?: Record<string, unknown>[] }).Entries ?? [];
+        stub.putEvents.push(...entries);
+        return json(res, 200, { FailedEntryCount: 0, Entries: entries.map(() => ({ EventId: randomUUID() })) });
+      }
       const invoke = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname);
       if (invoke && req.method === 'POST') {
         const invocationType = String(req.headers['x-amz-invocation-type'] ?? 'RequestResponse');

@@ -7,7 +7,7 @@
  * function) or a worker event (the async-invoke payload, EventBridge Scheduler's input, an SQS batch).
  *
  * Around it: DynamoDB Local (the table), s3rver (the images bucket), a stub of Secrets Manager,
- * Lambda and EventBridge Scheduler (aws-stub.ts) and the fake OpenAI (the openaiBaseUrl context
+ * Lambda, EventBridge Scheduler and EventBridge PutEvents (aws-stub.ts) and the fake OpenAI (the openaiBaseUrl context
  * value, as a deployment would point at another endpoint). The bundles reach them through the AWS
  * SDK's own endpoint variables (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL for
  * the rest), not the app's local settings (DYNAMODB_ENDPOINT, S3_ENDPOINT, LOCAL_SECRETS_KEY), so
@@ -17,10 +17,12 @@
  *
  * Exercised: the middleware (origin secret, CSRF origin, sessions, routing, validation), DynamoDB,
  * Secrets Manager (the stack's secrets and a user's integration secret), S3 (an image served and a
- * missing one answered "no image"), the async invoke and the schedule a request makes, and these
+ * missing one answered "no image"), the async invoke and the schedule a request makes, the drafting's
+ * domain event (EventBridge PutEvents), and these
  * on-demand packages loaded from the asset's own node_modules (linux-arm64 installs of pure
  * JavaScript, which load here too): @zxcvbn-ts/language-common (registration), openai (the worker
- * drafting against the fake OpenAI), @aws-sdk/client-s3 (the image preview). sharp is NOT loaded:
+ * drafting against the fake OpenAI), @aws-sdk/client-s3 (the image preview), @aws-sdk/client-eventbridge
+ * (the worker's ArticleDrafted). sharp is NOT loaded:
  * its native linux-arm64 binary cannot run on this x64 machine, so no path here needs it (image
  * generation does); the test checks only that the arm64 build is in the assets that need it.
  * google-auth-library is installed in its assets (checked) but no call here reaches Google.
@@ -98,6 +100,7 @@ function resolveValue(value: unknown, where: string): string {
     if (type === 'AWS::SecretsManager::Secret') return secretArn(ref);
     if (type === 'AWS::Lambda::Function') return functionName(ref);
     if (type === 'AWS::SQS::Queue') return `${stub.url}/${ACCOUNT}/${ref}`;
+    if (type === 'AWS::Events::EventBus') return `ContentPublisher-${ref}`;
   }
   if (v['Fn::GetAtt']) {
     const [ref, attribute] = v['Fn::GetAtt'] as [string, string];
@@ -502,6 +505,15 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
         .every((r) => r.authorized),
     ).toBe(true);
     expect(openai.requests.length).toBeGreaterThanOrEqual(2);
+    // The drafts' domain event on the stack's bus, through the on-demand EventBridge client.
+    expect(stub.putEvents).toMatchObject([
+      {
+        EventBusName: functions.get(WORKER_ENTRY_NAME)!.environment.EVENT_BUS_NAME,
+        Source: 'content-publisher',
+        DetailType: 'ArticleDrafted.v1',
+      },
+    ]);
+    expect(JSON.parse(stub.putEvents[0]!.Detail as string)).toMatchObject({ articleId, userId });
     // EMF in the namespace the template gives (POWERTOOLS_METRICS_NAMESPACE), with the Lambda context in the log lines.
     const lines = ran.output
       .split('\n')
