@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../../functions/src/http/security-headers.js';
+import { SECURITY_HEADERS, contentSecurityPolicy } from '../../functions/src/http/security-headers.js';
 import { browserAvailable, takeCspViolations, withAppAndBrowser } from './harness.js';
 
 const hasBrowser = browserAvailable();
@@ -11,7 +11,12 @@ describe.skipIf(!hasBrowser)('Content-Security-Policy (Chromium)', () => {
     const page = await journey.browser.newPage();
     const response = await page.goto(journey.app.url);
     const headers = response!.headers();
-    expect(headers['content-security-policy']).toBe(SECURITY_HEADERS.contentSecurityPolicy);
+    // The deployed policy, with the local store as the upload origin (the images bucket's endpoint in AWS).
+    const uploadOrigin = /connect-src 'self' (http:\/\/127\.0\.0\.1:\d+);/.exec(
+      headers['content-security-policy'] ?? '',
+    )?.[1];
+    expect(uploadOrigin).toBeDefined();
+    expect(headers['content-security-policy']).toBe(contentSecurityPolicy(uploadOrigin));
     expect(headers['x-frame-options']).toBe(SECURITY_HEADERS.frameOptions);
     expect(headers['referrer-policy']).toBe(SECURITY_HEADERS.referrerPolicy);
     expect(headers['x-content-type-options']).toBe(SECURITY_HEADERS.contentTypeOptions);

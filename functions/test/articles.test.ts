@@ -205,7 +205,7 @@ describe('articles', () => {
     const renderingStarted = new Promise<void>((resolve) => (started = resolve));
     const service = new ArticleService({
       articles: store,
-      objects: { put: async () => {}, get: async () => undefined },
+      objects: { put: async () => {}, get: async () => undefined, delete: async () => {} },
       jobs: { enqueue: async () => {} },
       ai: async () => ({
         content: undefined as never,

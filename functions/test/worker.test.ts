@@ -121,7 +121,7 @@ describe('ArticleService.generateContent on AI failures', () => {
     };
     const service = new ArticleService({
       articles,
-      objects: { put: async () => {}, get: async () => undefined },
+      objects: { put: async () => {}, get: async () => undefined, delete: async () => {} },
       jobs: { enqueue: async () => {} },
       ai: async () => ({
         content,

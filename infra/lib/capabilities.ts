@@ -25,6 +25,9 @@ import type { WorkerFunction } from './worker-function.js';
  *   bounded concurrency (a spreadsheet import's drafting);
  * - `images:read` / `images:write`: GetObject / PutObject on the generated images; a reader may also
  *   list the images' prefix, so that S3 answers a missing image 404, not 403 (s3-object-store.ts);
+ * - `images:delete`: DeleteObject on the images (an article keeps its newest image only);
+ * - `images:upload`: signs the browser's presigned POST into the uploads prefix (the signer's role must
+ *   itself be allowed PutObject there) and reads, lists and deletes what arrives there, nothing else;
  * - `schedules:manage`: creates, moves and deletes the one-off schedules of the stack's schedule
  *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
  *   SCHEDULE_TARGET_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN: without all four the code would fall
@@ -45,6 +48,8 @@ export type Capability =
   | 'jobs:bulk'
   | 'images:read'
   | 'images:write'
+  | 'images:delete'
+  | 'images:upload'
   | 'schedules:manage'
   | 'approvalLinks:sign'
   | 'firstAdmin:guard'
@@ -63,6 +68,10 @@ export const OLD_USER_SECRET_ACTIONS = ['secretsmanager:DeleteSecret'] as const;
 
 /** Key prefix of the generated images in the images bucket (`users/<userId>/articles/…`). */
 export const IMAGES_KEY_PREFIX = 'users/';
+/** Key prefix of the browser's raw uploads (`uploads/<userId>/<articleId>/<random>`; functions/src/domain/images.ts). */
+export const UPLOADS_KEY_PREFIX = 'uploads/';
+/** What `images:upload` may do in the uploads prefix. */
+export const UPLOAD_ACTIONS = ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'] as const;
 
 /** Optional AI settings (context value → environment variable of the functions with `ai`). */
 export const AI_CONTEXT_ENV = {
@@ -134,8 +143,8 @@ const SHARED_STATEMENTS = {
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${IMAGES_KEY_PREFIX}*]`,
         reason:
           `Generated images are stored under ${IMAGES_KEY_PREFIX}<userId>/articles/<articleId>/…, keys made at run time: ` +
-          `the policy allows ${actions.join(', ')} on objects under that prefix of the images bucket only (no delete; ` +
-          `readers may list that prefix only, s3:prefix condition).`,
+          `the policy allows ${actions.join(', ')} on objects under that prefix of the images bucket only (` +
+          `${actions.includes('s3:DeleteObject') ? '' : 'no delete; '}readers may list that prefix only, s3:prefix condition).`,
       };
     },
   },
@@ -230,6 +239,38 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   },
   'images:write': {
     actions: { images: ['s3:PutObject'] },
+    environment: imagesBucketEnvironment,
+  },
+  'images:delete': {
+    actions: { images: ['s3:DeleteObject'] },
+    environment: imagesBucketEnvironment,
+  },
+  'images:upload': {
+    grant: ({ fn, stack }) => {
+      const bucket = stack.imagesBucket;
+      Grant.addToPrincipal({
+        grantee: fn.role,
+        actions: [...UPLOAD_ACTIONS],
+        resourceArns: [bucket.arnForObjects(`${UPLOADS_KEY_PREFIX}*`)],
+      });
+      // As for images:read: a missing upload then answers 404, not 403 (s3-object-store.ts).
+      fn.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': [`${UPLOADS_KEY_PREFIX}*`] } },
+        }),
+      );
+      const cfn = bucket.node.defaultChild as CfnBucket;
+      const bucketId = Stack.of(cfn).resolve(Stack.of(cfn).getLogicalId(cfn)) as string;
+      Validations.of(fn.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${UPLOADS_KEY_PREFIX}*]`,
+        reason:
+          `A browser uploads a user's own image to ${UPLOADS_KEY_PREFIX}<userId>/<articleId>/<random> with a presigned POST ` +
+          `this function signs (one key, one type, at most 15 MB, minutes long), keys made at run time: the policy allows ` +
+          `${UPLOAD_ACTIONS.join(', ')} under that prefix only, which the bucket expires after a day.`,
+      });
+    },
     environment: imagesBucketEnvironment,
   },
   'schedules:manage': {

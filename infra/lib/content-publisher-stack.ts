@@ -1,9 +1,9 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Lazy, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
@@ -11,7 +11,7 @@ import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from './api-function.js';
 import { BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
-import { applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
+import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable } from './data-table.js';
 import { HttpApiRoutes } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
@@ -59,8 +59,11 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   articles: ['ai', 'jobs:enqueue'],
   /** The dashboard's cards: the owner's summary items and unpublished articles (the table only; a read may prune old counts). */
   dashboard: [],
-  /** Starts image jobs, reports their status and serves the stored images. */
-  images: ['jobs:enqueue', 'images:read'],
+  /**
+   * Starts image jobs, reports their status and serves the stored images; signs the browser's uploads, then
+   * checks, crops and stores them, deleting the image they replace.
+   */
+  images: ['jobs:enqueue', 'images:read', 'images:write', 'images:delete', 'images:upload'],
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
@@ -77,12 +80,12 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   sheets: ['userSecrets:read', 'userSecrets:write', 'jobs:bulk'],
   /**
    * Runs the jobs (async invoke, and the bulk job queue through its event source mapping): drafting
-   * and image generation with the user's key, storing the images; and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
+   * and image generation with the user's key, storing the images (and deleting the one replaced); and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
    * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
    * Publishing (wordpress, linkedin, approvals) and the worker (drafting, scheduled runs) emit the
    * domain events for automation: `events:publish`.
    */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'approvalLinks:sign', 'events:publish'],
+  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'images:delete', 'approvalLinks:sign', 'events:publish'],
 };
 
 /** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
@@ -264,6 +267,8 @@ export class ContentPublisherStack extends Stack {
         : undefined,
       webAclArn: props.webAclArn ?? this.webAcl?.arn,
       apiOriginHeaders: { [ORIGIN_SECRET_HEADER]: this.originSecret.secretValue.unsafeUnwrap() },
+      // The images bucket is made below: its endpoint is filled in at synthesis.
+      uploadOrigin: Lazy.string({ produce: () => this.imageUploadOrigin(publicUrl) }),
     });
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
@@ -282,7 +287,13 @@ export class ContentPublisherStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.site.logsBucket,
       serverAccessLogsPrefix: 's3/images/',
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // A browser's upload is taken (and deleted) within minutes; one never completed goes after a day.
+        { id: 'expire-abandoned-uploads', prefix: UPLOADS_KEY_PREFIX, expiration: Duration.days(1) },
+      ],
+      // The SPA posts users' own images straight here (a presigned POST, functions/src/domain/images.ts).
+      cors: [{ allowedMethods: [HttpMethods.POST], allowedOrigins: [this.publicUrl], maxAge: 3000 }],
       // Users' images, referenced by their articles: never deleted with the stack.
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -381,6 +392,19 @@ export class ContentPublisherStack extends Stack {
   }
 
   /** Item reads and writes on the table and its indexes: every function. */
+  /**
+   * Where the browser posts an uploaded image: the images bucket's regional endpoint (what the presigned
+   * POST names). Without a public URL of its own the site is the distribution's address: the bucket's CORS
+   * rule then names the distribution while the distribution's CSP would name the bucket, a cycle that
+   * CloudFormation refuses; the CSP then allows the S3 hosts of the stack's region instead (img-src
+   * already allows any https: host, so no new way out of the page opens).
+   */
+  private imageUploadOrigin(publicUrl: string | undefined): string {
+    return publicUrl
+      ? `https://${this.imagesBucket.bucketRegionalDomainName}`
+      : `https://*.s3.${this.region}.${this.urlSuffix}`;
+  }
+
   private grantTableData(fn: AppFunction): void {
     Grant.addToPrincipal({ grantee: fn.role, actions: [...TABLE_DATA_ACTIONS], resourceArns: this.data.resourceArns });
   }

@@ -22,7 +22,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { SECURITY_HEADERS } from '../../functions/src/http/security-headers.js';
+import { SECURITY_HEADERS, contentSecurityPolicy } from '../../functions/src/http/security-headers.js';
 import { isBuiltSpa } from './paths.js';
 
 const BOOTSTRAP_QUALIFIER_CONTEXT = '@aws-cdk/core:bootstrapQualifier';
@@ -59,7 +59,7 @@ export const FORWARDED_HOST_FUNCTION = `function handler(event) {
 }`;
 
 // The headers' values live in functions/src/http/security-headers.ts: the local server sends the same.
-export { CONTENT_SECURITY_POLICY } from '../../functions/src/http/security-headers.js';
+export { contentSecurityPolicy } from '../../functions/src/http/security-headers.js';
 
 export interface SiteProps {
   /** Host name of the HTTP API's endpoint, the origin of /api/*. */
@@ -73,6 +73,8 @@ export interface SiteProps {
   webAclArn?: string;
   /** Headers CloudFront adds to every request to the API (the origin secret the functions check). */
   apiOriginHeaders?: Record<string, string>;
+  /** Where the SPA posts uploaded images (the images bucket's endpoint): the CSP's connect-src allows it. */
+  uploadOrigin?: string;
 }
 
 /**
@@ -131,7 +133,10 @@ export class Site extends Construct {
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Content publisher security headers',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: SECURITY_HEADERS.contentSecurityPolicy, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(props.uploadOrigin),
+          override: true,
+        },
         // CloudFront's only X-Content-Type-Options value is nosniff.
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: SECURITY_HEADERS.frameOptions as HeadersFrameOption, override: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { IMAGES_KEY_PREFIX } from '../lib/capabilities.js';
+import { IMAGES_KEY_PREFIX, UPLOADS_KEY_PREFIX } from '../lib/capabilities.js';
 import { FUNCTION_ACCESS, USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { tableIndexes } from '../lib/data-table.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
@@ -33,6 +33,8 @@ describe('IAM', () => {
       sendsBulkJobs?: boolean;
       /** Emits domain events for automation: events:PutEvents on the stack's bus. */
       putsEvents?: boolean;
+      /** Signs the browser's image uploads and reads, lists and deletes them under uploads/ only. */
+      uploads?: boolean;
     }
   > = {
     auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
@@ -46,12 +48,14 @@ describe('IAM', () => {
     },
     articles: { userSecrets: SM_READ, invokesWorker: true, images: [], managesSchedules: false, sessionKey: true },
     dashboard: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    // Uploads: signs the POST, checks the file, stores the crops and deletes the image they replace.
     images: {
       userSecrets: [],
       invokesWorker: true,
-      images: ['s3:GetObject'],
+      images: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
       managesSchedules: false,
       sessionKey: true,
+      uploads: true,
     },
     wordpress: {
       userSecrets: SM_READ_WRITE,
@@ -90,10 +94,11 @@ describe('IAM', () => {
     },
     // The session key signs the approval links it e-mails.
     // The approval e-mail carries the stored image: the worker reads images as well as writing them.
+    // A new image replaces the old one, whose files it deletes.
     worker: {
       userSecrets: SM_READ,
       invokesWorker: false,
-      images: ['s3:GetObject', 's3:PutObject'],
+      images: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
       managesSchedules: false,
       sessionKey: true,
       putsEvents: true,
@@ -118,6 +123,9 @@ describe('IAM', () => {
   const userSecretsArn = () => stack.resolve(stack.userSecretsArn) as unknown;
   const oldUserSecretsArn = () => stack.resolve(stack.oldUserSecretsArn) as unknown;
   const writesUserSecrets = (name: string) => EXPECTED[name]!.userSecrets.includes('secretsmanager:PutSecretValue');
+  const uploadsObjectsArn = () => ({
+    'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${UPLOADS_KEY_PREFIX}*`]],
+  });
   const imagesObjectsArn = () => ({
     'Fn::Join': ['', [{ 'Fn::GetAtt': [imagesBucketId, 'Arn'] }, `/${IMAGES_KEY_PREFIX}*`]],
   });
@@ -314,18 +322,33 @@ describe('IAM', () => {
     Condition: { StringLike: { 's3:prefix': [`${IMAGES_KEY_PREFIX}*`] } },
   });
 
-  it.each(names())('%s: S3: only what it needs of the images, under users/ only', (name) => {
+  const listUploads = () => ({
+    ...listImages(),
+    Condition: { StringLike: { 's3:prefix': [`${UPLOADS_KEY_PREFIX}*`] } },
+  });
+
+  it.each(names())('%s: S3: only what it needs of the images, under users/ (and uploads/) only', (name) => {
     const reads = EXPECTED[name]!.images.includes('s3:GetObject');
+    const uploads = Boolean(EXPECTED[name]!.uploads);
     expect(sorted(grantsOf(name, 's3'))).toEqual(
       sorted([
         ...EXPECTED[name]!.images.map((a) => [a, imagesObjectsArn()] as [string, unknown]),
         ...(reads ? [['s3:ListBucket', imagesBucketArn()] as [string, unknown]] : []),
+        ...(uploads
+          ? [
+              ...['s3:PutObject', 's3:GetObject', 's3:DeleteObject'].map(
+                (a) => [a, uploadsObjectsArn()] as [string, unknown],
+              ),
+              ['s3:ListBucket', imagesBucketArn()] as [string, unknown],
+            ]
+          : []),
       ]),
     );
-    // Listing only under users/ (the s3:prefix condition), and only for the functions that read images.
-    expect(policyOf(name).filter((st) => asArray(st.Action).includes('s3:ListBucket'))).toEqual(
-      reads ? [listImages()] : [],
-    );
+    // Listing only under users/ (and uploads/) (the s3:prefix condition), and only for the functions that read them.
+    expect(policyOf(name).filter((st) => asArray(st.Action).includes('s3:ListBucket'))).toEqual([
+      ...(reads ? [listImages()] : []),
+      ...(uploads ? [listUploads()] : []),
+    ]);
     const needsBucket =
       EXPECTED[name]!.images.length > 0 || EXPECTED[name]!.invokesWorker || Boolean(EXPECTED[name]!.sendsBulkJobs);
     expect(environmentOf(name).IMAGES_BUCKET).toEqual(needsBucket ? { Ref: imagesBucketId } : undefined);
@@ -411,6 +434,7 @@ describe('IAM', () => {
         JSON.stringify(userSecretsArn()),
         JSON.stringify(oldUserSecretsArn()),
         JSON.stringify(imagesObjectsArn()),
+        JSON.stringify(uploadsObjectsArn()),
       ];
       if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
       // Active tracing: the X-Ray actions have no resource but *, and nothing else is granted on *.

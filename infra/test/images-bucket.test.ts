@@ -1,6 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { logicalId, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
+import { Template } from 'aws-cdk-lib/assertions';
+import { UPLOADS_KEY_PREFIX } from '../lib/capabilities.js';
+import { logicalId, synthesizeDefaultStack, testApp, type Resource, type Statement } from './helpers.js';
+
+const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
 
 const { stack, template, imagesBucketId } = synthesizeDefaultStack();
 
@@ -57,5 +61,28 @@ describe('images bucket', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
     );
+  });
+
+  it("lets only the site's own origin post uploads (CORS: POST from the public URL, nothing else)", () => {
+    expect(bucket().Properties.CorsConfiguration).toEqual({
+      CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: [stack.resolve(stack.publicUrl)], MaxAge: 3000 }],
+    });
+    // Without a public URL of its own: the distribution's address.
+    expect(JSON.stringify(stack.resolve(stack.publicUrl))).toContain('DomainName');
+    const custom = testApp({ context: { domainName: 'publish.example.com', certificateArn: CERTIFICATE } }).stack;
+    const customBucket = Template.fromStack(custom).findResources('AWS::S3::Bucket')[
+      logicalId(custom, custom.imagesBucket)
+    ] as Resource;
+    expect(customBucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual([
+      'https://publish.example.com',
+    ]);
+  });
+
+  it('expires abandoned raw uploads after a day, and only those (the images stay)', () => {
+    const rules = bucket().Properties.LifecycleConfiguration.Rules as Record<string, any>[];
+    const expiring = rules.filter((rule) => rule.ExpirationInDays !== undefined);
+    expect(expiring).toEqual([
+      { Id: 'expire-abandoned-uploads', Prefix: UPLOADS_KEY_PREFIX, ExpirationInDays: 1, Status: 'Enabled' },
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION } from '../lib/site.js';
+import { FORWARDED_HOST_FUNCTION, SPA_REWRITE_FUNCTION, contentSecurityPolicy } from '../lib/site.js';
 import { builtSpaDir, logicalId, only, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
 const { stack, template } = synthesizeDefaultStack();
@@ -118,7 +118,10 @@ describe('site bucket and CloudFront', () => {
     expect(security.ContentTypeOptions).toEqual({ Override: true });
     expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(security.ReferrerPolicy.ReferrerPolicy).toBe('strict-origin-when-cross-origin');
-    expect(security.ContentSecurityPolicy.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    // Uploads go to the images bucket's S3 endpoint (infra/test/security-headers.test.ts has the detail).
+    expect(security.ContentSecurityPolicy.ContentSecurityPolicy).toEqual(
+      stack.resolve(contentSecurityPolicy(`https://*.s3.${stack.region}.${stack.urlSuffix}`)),
+    );
   });
 
   it('logs viewer requests to the logs bucket', () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
+import type { FocalPoint } from './images.js';
 import { safeCharacters } from './text.js';
 
 export const PLATFORMS = ['blog', 'linkedin'] as const;
@@ -127,6 +128,12 @@ export interface ArticleImage {
   linkedinUrl: string;
   description: string;
   generatedAt: string;
+  /** Made by the AI, or the user's own picture (POST /api/image/upload/{articleId}). */
+  source: 'generated' | 'uploaded';
+  /** The point both sizes are cut around; null when none was chosen (a generated image: sharp's attention crop). */
+  focalPoint: FocalPoint | null;
+  /** The kept original (no metadata), to pick a focal point on and crop again; null when there is none. */
+  original: { url: string; width: number; height: number } | null;
 }
 
 /** The article as the API shows it (docs/data-model.md, articles). */

@@ -13,3 +13,4 @@ export * from './text.js';
 export * from './markdown.js';
 export * from './little-text.js';
 export * from './urls.js';
+export * from './images.js';

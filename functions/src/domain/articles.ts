@@ -18,6 +18,7 @@ import {
 } from './ai.js';
 import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
+import { replaceImage } from './images.js';
 import { eventPlatform, type AutomationEventSink } from './automation-events.js';
 import type { ArticlePosition, ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
@@ -27,6 +28,12 @@ export interface StoredImage {
   contentType: string;
   description: string;
   generatedAt: string;
+  /** Absent on images stored before uploads existed: generated. */
+  source?: 'generated' | 'uploaded';
+  /** The normalised original (upright, no metadata) both sizes are cut from (domain/images.ts); absent: none kept. */
+  original?: { key: string; contentType: string; width: number; height: number };
+  /** Absent: the centre (or, for generated images without an original, sharp's attention crop). */
+  focalPoint?: { x: number; y: number };
 }
 
 /**
@@ -366,23 +373,26 @@ export class ArticleService {
         contentType: images.contentType,
         description,
         generatedAt: this.now().toISOString(),
+        source: 'generated',
       };
       await Promise.all([
         this.deps.objects.put(stored.blogKey, images.blog, images.contentType),
         this.deps.objects.put(stored.linkedinKey, images.linkedin, images.contentType),
       ]);
-      // Only while this is still the latest request: a newer one (Regenerate while this ran) wins,
-      // whichever finishes last. (The stored files of a superseded job are simply never used.)
-      await this.deps.articles.update(
+      // Only while this is still the latest request: a newer one (Regenerate, or an upload, while this
+      // ran) wins, whichever finishes last, and this job's files are deleted. Else the image it
+      // replaces is deleted once the article points at this one (domain/images.ts replaceImage).
+      await replaceImage(this.deps, {
         userId,
-        id,
-        {
-          image: stored,
+        articleId: id,
+        next: stored,
+        changes: {
           imageJob: { status: 'done', requestedAt, error: null },
           ...(article.lastError?.code === 'insufficient_quota' ? { lastError: null } : {}),
         },
-        { onlyIfImageJob: requestedAt },
-      );
+        stillApplies: (current) => current.imageJob?.requestedAt === requestedAt,
+        onlyIfImageJob: requestedAt,
+      });
     } catch (err) {
       const error = errorOf(err);
       await this.deps.articles.update(

@@ -29,14 +29,15 @@ export interface ArticleStore {
   /**
    * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
    * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty; with
-   * `onlyIfImageJob`, the image job must still be the one requested at that time.
+   * `onlyIfImageJob`, the image job must still be the one requested at that time; with `onlyIfImage`, the
+   * image must still be the one of that blog key (null: no image).
    * @returns the updated article, or undefined when there is none (or the condition failed).
    */
   update(
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options?: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string },
+    options?: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null },
   ): Promise<ArticleRecord | undefined>;
   /**
    * Claims the right to publish one platform (a conditional write): the article as it is once
@@ -187,6 +188,51 @@ export interface StoredObject {
 export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | undefined>;
+  /** Removes the object; nothing when it is gone already. */
+  delete(key: string): Promise<void>;
+}
+
+/** A browser's upload straight to the store (S3's presigned POST): the form's address and fields. */
+export interface UploadForm {
+  url: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Signs a one-off upload of one object: only this key, exactly this content type, at most `maxBytes`,
+ * within `expiresInSeconds`. (The local store does not enforce these: the server checks the object again.)
+ */
+export interface UploadSigner {
+  signUpload(input: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresInSeconds: number;
+  }): Promise<UploadForm>;
+}
+
+/** A picture as the image processor read it: its format by content and its size once turned upright. */
+export interface ImageInfo {
+  format: 'jpeg' | 'png' | 'webp';
+  width: number;
+  height: number;
+}
+
+/** The image library (sharp) behind the upload checks and the crops. */
+export interface ImageProcessor {
+  /** The picture's format and upright size, or undefined when it cannot be decoded as one of the three. */
+  inspect(bytes: Buffer): Promise<ImageInfo | undefined>;
+  /** Upright (EXIF orientation applied), metadata stripped, at most `maxSide` pixels a side: the kept original. */
+  normalise(
+    bytes: Buffer,
+    maxSide: number,
+  ): Promise<{ body: Buffer; contentType: string; width: number; height: number }>;
+  /** Cuts `rect` out of `source` and scales it to `size`, metadata stripped. */
+  crop(
+    source: Buffer,
+    rect: { left: number; top: number; width: number; height: number },
+    size: { width: number; height: number },
+  ): Promise<{ body: Buffer; contentType: string }>;
 }
 
 export type Job =

@@ -17,6 +17,15 @@ export function toApiImage(articleId: string, image: StoredImage | null): Articl
         linkedinUrl: imagePath(articleId, 'linkedin', image.generatedAt),
         description: image.description,
         generatedAt: image.generatedAt,
+        source: image.source ?? 'generated',
+        focalPoint: image.focalPoint ?? null,
+        original: image.original
+          ? {
+              url: `/api/image/original/${articleId}?t=${encodeURIComponent(image.generatedAt)}`,
+              width: image.original.width,
+              height: image.original.height,
+            }
+          : null,
       }
     : null;
 }

@@ -4,22 +4,28 @@
  * sends the same values, so `npm start` and the browser journeys run under the deployed policy.
  */
 
-/** Same-origin scripts and API calls; images may be remote (blog, LinkedIn). No inline scripts. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Same-origin scripts and API calls; images may be remote (blog, LinkedIn). No inline scripts.
+ * `uploadOrigin` is where the browser posts an uploaded image itself (a presigned POST, domain/images.ts):
+ * in AWS the images bucket's regional S3 endpoint (infra/lib/site.ts), locally the embedded store.
+ */
+export function contentSecurityPolicy(uploadOrigin?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    uploadOrigin ? `connect-src 'self' ${uploadOrigin}` : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
+/** The other headers; the Content-Security-Policy is contentSecurityPolicy(uploadOrigin). */
 export const SECURITY_HEADERS = {
-  contentSecurityPolicy: CONTENT_SECURITY_POLICY,
   /** X-Frame-Options, for browsers that predate frame-ancestors. */
   frameOptions: 'DENY',
   referrerPolicy: 'strict-origin-when-cross-origin',
@@ -31,13 +37,15 @@ export const SECURITY_HEADERS = {
 
 /**
  * The headers as the local server sends them, overriding a handler's own (as the CloudFront policy
- * does with override). Strict-Transport-Security is CloudFront's alone: the local server speaks
- * plain HTTP, where browsers ignore it.
+ * does with override), uploads allowed to `uploadOrigin` (the local store). Strict-Transport-Security
+ * is CloudFront's alone: the local server speaks plain HTTP, where browsers ignore it.
  */
-export const LOCAL_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': SECURITY_HEADERS.contentSecurityPolicy,
-  'x-frame-options': SECURITY_HEADERS.frameOptions,
-  'referrer-policy': SECURITY_HEADERS.referrerPolicy,
-  'x-content-type-options': SECURITY_HEADERS.contentTypeOptions,
-  'permissions-policy': SECURITY_HEADERS.permissionsPolicy,
-};
+export function localSecurityHeaders(uploadOrigin?: string): Readonly<Record<string, string>> {
+  return {
+    'content-security-policy': contentSecurityPolicy(uploadOrigin),
+    'x-frame-options': SECURITY_HEADERS.frameOptions,
+    'referrer-policy': SECURITY_HEADERS.referrerPolicy,
+    'x-content-type-options': SECURITY_HEADERS.contentTypeOptions,
+    'permissions-policy': SECURITY_HEADERS.permissionsPolicy,
+  };
+}

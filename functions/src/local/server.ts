@@ -6,7 +6,7 @@ import sirv from 'sirv';
 import { Messages } from '@app/shared';
 import { errorResponse, type ApiResponse } from '../http/response.js';
 import { groupHandlers } from '../lambda/index.js';
-import { LOCAL_SECURITY_HEADERS } from '../http/security-headers.js';
+import { localSecurityHeaders } from '../http/security-headers.js';
 import { logger } from '../logger.js';
 import { API_FUNCTION_TIMEOUT_S } from '../time-budgets.js';
 import { matchRoute, routeGroup, routeKey } from '@app/shared/api';
@@ -103,14 +103,14 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
-function send(res: ServerResponse, result: ApiResponse): void {
+function send(res: ServerResponse, security: Readonly<Record<string, string>>, result: ApiResponse): void {
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) {
     // middy's security headers mark headers to drop (server, x-powered-by) with undefined
     if (v !== undefined && v !== null && v !== '') headers[k.toLowerCase()] = String(v);
   }
   // CloudFront's response-headers policy overrides the handler's values on /api/* too (infra/lib/site.ts).
-  Object.assign(headers, LOCAL_SECURITY_HEADERS);
+  Object.assign(headers, security);
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   const body =
     result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
@@ -119,26 +119,36 @@ function send(res: ServerResponse, result: ApiResponse): void {
   res.end(body);
 }
 
-async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  security: Readonly<Record<string, string>>,
+): Promise<void> {
   const match = matchRoute(req.method ?? 'GET', url.pathname);
-  if (!match) return send(res, errorResponse(404, Messages.notFound, 'not_found'));
-  if ('malformedPath' in match) return send(res, errorResponse(400, Messages.malformedPath, 'malformed_path'));
-  if ('methodNotAllowed' in match) return send(res, errorResponse(405, 'Method not allowed', 'method_not_allowed'));
+  if (!match) return send(res, security, errorResponse(404, Messages.notFound, 'not_found'));
+  if ('malformedPath' in match)
+    return send(res, security, errorResponse(400, Messages.malformedPath, 'malformed_path'));
+  if ('methodNotAllowed' in match)
+    return send(res, security, errorResponse(405, 'Method not allowed', 'method_not_allowed'));
   const body = await readBody(req);
-  if (body === 'too-large') return send(res, errorResponse(413, 'Request body is too large', 'payload_too_large'));
+  if (body === 'too-large')
+    return send(res, security, errorResponse(413, 'Request body is too large', 'payload_too_large'));
   const group = routeGroup(match.route);
   const handler = groupHandlers[group];
-  if (!handler) return send(res, errorResponse(404, Messages.notFound, 'not_found'));
+  if (!handler) return send(res, security, errorResponse(404, Messages.notFound, 'not_found'));
   const event = toApiGatewayEvent(req, url, body, routeKey(match.route), match.params);
-  send(res, await handler(event, lambdaContext(`local-${group}`, event.requestContext.requestId)));
+  send(res, security, await handler(event, lambdaContext(`local-${group}`, event.requestContext.requestId)));
 }
 
 /**
  * The local server: every /api request goes through the same Lambda handler AWS runs; everything
  * else is the built SPA, with index.html for client routes. Answers carry the security headers of
- * the CloudFront policy (functions/src/http/security-headers.ts).
+ * the CloudFront policy (functions/src/http/security-headers.ts), the browser's uploads allowed to
+ * `uploadOrigin` (the local store).
  */
-export function createLocalServer(options: { staticDir?: string } = {}): Server {
+export function createLocalServer(options: { staticDir?: string; uploadOrigin?: string } = {}): Server {
+  const security = localSecurityHeaders(options.uploadOrigin);
   const hasStatic = options.staticDir !== undefined && existsSync(options.staticDir);
   const serveStatic = hasStatic
     ? sirv(options.staticDir!, {
@@ -162,12 +172,12 @@ export function createLocalServer(options: { staticDir?: string } = {}): Server 
   return createServer((req, res) => {
     // Every answer carries the deployed security headers (the SPA, its assets, 404s and 503s alike);
     // API answers set them again in send(), over the handler's own.
-    for (const [name, value] of Object.entries(LOCAL_SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-      handleApi(req, res, url).catch((err: unknown) => {
+      handleApi(req, res, url, security).catch((err: unknown) => {
         logger.error('Local server failure', { error: err as Error });
-        if (!res.headersSent) send(res, errorResponse(500, Messages.internal, 'internal'));
+        if (!res.headersSent) send(res, security, errorResponse(500, Messages.internal, 'internal'));
         else res.end();
       });
       return;

@@ -97,7 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => s3!.stop());
     env.S3_ENDPOINT = s3.endpoint;
 
-    const server = createLocalServer({ staticDir: options.staticDir });
+    const server = createLocalServer({ staticDir: options.staticDir, uploadOrigin: s3.endpoint });
     const host = options.host ?? LOOPBACK;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -114,6 +114,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const url = localUrl(host, port);
     env.PUBLIC_URL ||= url;
     env.PORT = String(port);
+    // The browser posts uploaded images straight to the store from the app's page (domain/images.ts).
+    await s3.allowBrowserUploads(config.imagesBucket, [
+      ...new Set([new URL(env.PUBLIC_URL).origin, url, `http://localhost:${port}`, `http://${LOOPBACK}:${port}`]),
+    ]);
     resetDeps();
     setLocalJobRunner(runJob);
     // EventBridge Scheduler's stand-in: re-arm every stored schedule (past ones fire now).

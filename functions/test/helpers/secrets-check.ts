@@ -26,7 +26,10 @@ import { resetSecretsCheck, SecretsCheck, secretsCheck, trackSecret } from './se
 
 /** Field names whose values are secrets, in request bodies and in responses (a paging token is not one). */
 export const SECRET_FIELD =
-  /^(?!.*page_?token)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential|setup_?code))/i;
+  /^(?!.*page_?token)(?!X-Amz-Credential$)(?=.*(pass(word)?|secret|token|api_?key|refresh|code_?verifier|credential|setup_?code))/i;
+// X-Amz-Credential, a field of the presigned upload form (POST /api/image/upload/…), is the signer's access key
+// id with its date and region scope: an identifier S3 needs beside the signature, not a secret (the secret
+// access key never leaves the server; SECRET_ENV tracks it).
 /** Environment variables that hold secrets (SESSION_SECRET, LOCAL_SECRETS_KEY, GOOGLE_CLIENT_SECRET, OPENAI_API_KEY, …). */
 const SECRET_ENV = /(SECRET|PASSWORD|TOKEN|API_KEY|SECRETS_KEY|SECRET_ACCESS_KEY|SETUP_CODE)$/;
 

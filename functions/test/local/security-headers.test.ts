@@ -4,17 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { SECURITY_HEADERS } from '../../src/http/security-headers.js';
+import { SECURITY_HEADERS, contentSecurityPolicy } from '../../src/http/security-headers.js';
 import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
 
 /** What the CloudFront response-headers policy adds to every answer (infra/lib/site.ts, infra/test/security-headers.test.ts). */
-const deployed = {
-  'content-security-policy': SECURITY_HEADERS.contentSecurityPolicy,
+const deployedWith = (uploadOrigin: string) => ({
+  'content-security-policy': contentSecurityPolicy(uploadOrigin),
   'x-frame-options': SECURITY_HEADERS.frameOptions,
   'referrer-policy': SECURITY_HEADERS.referrerPolicy,
   'x-content-type-options': SECURITY_HEADERS.contentTypeOptions,
   'permissions-policy': SECURITY_HEADERS.permissionsPolicy,
-};
+});
+let deployed: ReturnType<typeof deployedWith>;
 
 describe('the local server sends the deployed security headers', () => {
   let stack: LocalStack;
@@ -36,6 +37,8 @@ describe('the local server sends the deployed security headers', () => {
       tableName: `headers-${randomBytes(4).toString('hex')}`,
       staticDir: dist,
     });
+    // Locally the browser posts uploaded images to the embedded store (as to the images bucket in AWS).
+    deployed = deployedWith(stack.s3Endpoint);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -53,9 +56,17 @@ describe('the local server sends the deployed security headers', () => {
   };
 
   it('the shared CSP forbids framing and inline scripts', () => {
-    expect(SECURITY_HEADERS.contentSecurityPolicy).toContain("frame-ancestors 'none'");
-    expect(SECURITY_HEADERS.contentSecurityPolicy).toContain("script-src 'self'");
-    expect(SECURITY_HEADERS.contentSecurityPolicy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    for (const policy of [contentSecurityPolicy(), contentSecurityPolicy(stack.s3Endpoint)]) {
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    }
+  });
+
+  it('lets the page connect to its own origin and the upload store only', () => {
+    expect(contentSecurityPolicy()).toContain("connect-src 'self';");
+    expect(deployed['content-security-policy']).toContain(`connect-src 'self' ${stack.s3Endpoint};`);
+    expect(stack.s3Endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it.each(['/', '/dashboard', '/assets/index-abc.js'])('on the SPA: %s', async (path) => {

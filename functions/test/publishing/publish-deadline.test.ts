@@ -66,7 +66,11 @@ beforeEach(() => {
 const service = (deadlineMs = DEADLINE_MS) =>
   new PublishingService({
     articles: store,
-    objects: { get: async () => ({ body: PNG, contentType: 'image/png' }), put: async () => undefined },
+    objects: {
+      get: async () => ({ body: PNG, contentType: 'image/png' }),
+      put: async () => undefined,
+      delete: async () => undefined,
+    },
     settings: {
       values: async () =>
         new Map([

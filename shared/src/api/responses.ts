@@ -110,6 +110,19 @@ export interface ImageStartAnswer extends ImageStatus {
   message: string;
 }
 
+/**
+ * Where and how the browser posts the file itself (a presigned POST): a multipart form to `url` with
+ * `fields` first and the file last (field `file`), within `expiresAt`; then POST …/complete with `key`.
+ */
+export interface ImageUploadStartAnswer {
+  upload: { url: string; fields: Record<string, string>; key: string; expiresAt: string; maxBytes: number };
+}
+
+/** The image as it now is (uploaded or cropped again), with the text to show. */
+export interface ImageSavedAnswer extends ImageStatus {
+  message: string;
+}
+
 export interface SaveSettingAnswer {
   success: true;
   /** The entry as saved, its value masked unless it is a public one. */
@@ -240,6 +253,10 @@ export interface ApiResponses {
   'images.regenerate': ImageStartAnswer;
   'images.preview': Binary;
   'images.status': ImageStatus;
+  'images.uploadStart': ImageUploadStartAnswer;
+  'images.uploadComplete': ImageSavedAnswer;
+  'images.focalPoint': ImageSavedAnswer;
+  'images.original': Binary;
 
   'settings.list': Setting[];
   'settings.save': SaveSettingAnswer;

@@ -28,6 +28,12 @@ import { CalendarQuerySchema } from '../calendar.js';
 import { DashboardQuerySchema } from '../dashboard-summary.js';
 import { SaveSettingSchema, SettingParamsSchema, SettingsQuerySchema } from '../settings.js';
 import { SheetsAuthQuerySchema, SheetsImportSchema } from '../sheets.js';
+import {
+  ImageFocalPointSchema,
+  ImageUploadCompleteSchema,
+  ImageUploadStartSchema,
+  OriginalQuerySchema,
+} from '../images.js';
 
 /**
  * The route table: the single source of truth for every API call. The CDK stack creates one
@@ -144,6 +150,39 @@ export const routes = [
     query: PreviewQuerySchema,
   },
   { id: 'images.status', method: 'GET', path: '/api/image/{articleId}', access: 'user', params: ImageParamsSchema },
+  // Your own image: a presigned POST straight to the store, then the server checks, strips and crops it.
+  {
+    id: 'images.uploadStart',
+    method: 'POST',
+    path: '/api/image/upload/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    body: ImageUploadStartSchema,
+  },
+  {
+    id: 'images.uploadComplete',
+    method: 'POST',
+    path: '/api/image/upload/{articleId}/complete',
+    access: 'user',
+    params: ImageParamsSchema,
+    body: ImageUploadCompleteSchema,
+  },
+  {
+    id: 'images.focalPoint',
+    method: 'PUT',
+    path: '/api/image/focal-point/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    body: ImageFocalPointSchema,
+  },
+  {
+    id: 'images.original',
+    method: 'GET',
+    path: '/api/image/original/{articleId}',
+    access: 'user',
+    params: ImageParamsSchema,
+    query: OriginalQuerySchema,
+  },
 
   { id: 'settings.list', method: 'GET', path: '/api/settings', access: 'user', query: SettingsQuerySchema },
   { id: 'settings.save', method: 'POST', path: '/api/settings', access: 'user', body: SaveSettingSchema },

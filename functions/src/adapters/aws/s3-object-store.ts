@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.js';
-import type { ObjectStore, StoredObject } from '../../domain/ports.js';
+import type { ObjectStore, StoredObject, UploadForm, UploadSigner } from '../../domain/ports.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
 
@@ -13,7 +13,7 @@ let s3Module: Promise<S3Module> | undefined;
 const loadS3 = (): Promise<S3Module> => (s3Module ??= import('@aws-sdk/client-s3'));
 
 /** S3 in AWS; locally the same client talks to s3rver. */
-export class S3ObjectStore implements ObjectStore {
+export class S3ObjectStore implements ObjectStore, UploadSigner {
   private client: S3Client | undefined;
 
   constructor(
@@ -50,6 +50,37 @@ export class S3ObjectStore implements ObjectStore {
       if (isAccessDenied(err) && (await this.listed(key).catch(() => true)) === false) return undefined;
       throw err;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    const { s3, client } = await this.s3();
+    // S3 answers 204 for a key that is not there: deleting twice is fine.
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * A presigned POST (signed with this client's credentials: in AWS the function's role, which must
+   * itself be allowed to put the key) for exactly this key and content type, at most `maxBytes`.
+   */
+  async signUpload(input: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresInSeconds: number;
+  }): Promise<UploadForm> {
+    const { client } = await this.s3();
+    const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
+    const { url, fields } = await createPresignedPost(client, {
+      Bucket: this.bucket,
+      Key: input.key,
+      Conditions: [
+        ['content-length-range', 1, input.maxBytes],
+        ['eq', '$Content-Type', input.contentType],
+      ],
+      Fields: { 'Content-Type': input.contentType },
+      Expires: input.expiresInSeconds,
+    });
+    return { url, fields };
   }
 
   /** Whether a listing of the bucket shows exactly this key (the first key with it as prefix is itself, if it exists). */

@@ -476,7 +476,7 @@ export class DynamoArticleStore implements ArticleStore {
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string } = {},
+    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null } = {},
   ): Promise<ArticleRecord | undefined> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -500,6 +500,17 @@ export class DynamoArticleStore implements ArticleStore {
       names['#c_requestedAt'] = 'requestedAt';
       values[':c_requestedAt'] = options.onlyIfImageJob;
       conditions.push('#c_imageJob.#c_requestedAt = :c_requestedAt');
+    }
+    if (options.onlyIfImage !== undefined) {
+      names['#c_image'] = 'image';
+      if (options.onlyIfImage === null) {
+        values[':c_null'] = 'NULL';
+        conditions.push('(attribute_not_exists(#c_image) OR attribute_type(#c_image, :c_null))');
+      } else {
+        names['#c_blogKey'] = 'blogKey';
+        values[':c_blogKey'] = options.onlyIfImage;
+        conditions.push('#c_image.#c_blogKey = :c_blogKey');
+      }
     }
     if (touchesDerived(changes)) {
       return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
@@ -533,7 +544,7 @@ export class DynamoArticleStore implements ArticleStore {
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string },
+    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null },
     update: { sets: string[]; conditions: string[]; names: Record<string, string>; values: Record<string, unknown> },
   ): Promise<ArticleRecord | undefined> {
     for (let attempt = 1; ; attempt++) {
@@ -542,7 +553,8 @@ export class DynamoArticleStore implements ArticleStore {
       if (
         !before ||
         (options.onlyIfEmpty ?? []).some((p) => before[p].content !== '') ||
-        (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob)
+        (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob) ||
+        (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage)
       ) {
         return undefined;
       }

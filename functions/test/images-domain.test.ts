@@ -1,0 +1,157 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { IMAGE_SIZES, cropRectangle } from '@app/shared';
+import { SharpImageProcessor } from '../src/adapters/images/sharp-image-processor.js';
+import { imageKeys, sniffImageType } from '../src/domain/images.js';
+
+/** The EXIF tag that points at the GPS block (0x8825), as it is written little-endian. */
+const GPS_POINTER = Buffer.from([0x25, 0x88]);
+
+/** A 3000×1000 photo-like JPEG, left half red, right half blue, with a camera's EXIF and a GPS position. */
+async function photoWithGps(orientation?: number) {
+  const halves = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#ff0000' } })
+    .composite([
+      {
+        input: { create: { width: 1500, height: 1000, channels: 3, background: '#0000ff' } },
+        left: 1500,
+        top: 0,
+      },
+    ])
+    .png()
+    .toBuffer();
+  let img = sharp(halves)
+    .jpeg({ quality: 95 })
+    .withExif({
+      IFD0: { Make: 'TestCam', Model: 'Secret Phone' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '51/1 30/1 12/1',
+        GPSLongitudeRef: 'W',
+        GPSLongitude: '0/1 7/1 40/1',
+      },
+    });
+  if (orientation) img = img.withMetadata({ orientation });
+  return img.toBuffer();
+}
+
+/** The mean colour of a picture, rounded. */
+async function meanColour(bytes: Buffer) {
+  const { channels } = await sharp(bytes).stats();
+  return channels.slice(0, 3).map((c) => Math.round(c.mean));
+}
+
+describe('sniffImageType: the type by content, not by name or claim', () => {
+  it('knows JPEG, PNG and WebP by their signatures', async () => {
+    const base = sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } });
+    expect(sniffImageType(await base.clone().jpeg().toBuffer())).toBe('image/jpeg');
+    expect(sniffImageType(await base.clone().png().toBuffer())).toBe('image/png');
+    expect(sniffImageType(await base.clone().webp().toBuffer())).toBe('image/webp');
+  });
+
+  it('refuses a text file, a GIF, a RIFF that is not WebP and an empty file', async () => {
+    expect(sniffImageType(Buffer.from('just some text pretending to be a .png'))).toBeUndefined();
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } })
+      .gif()
+      .toBuffer();
+    expect(gif.subarray(0, 4).toString('latin1')).toBe('GIF8');
+    expect(sniffImageType(gif)).toBeUndefined();
+    expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WAVEfmt '))).toBeUndefined();
+    expect(sniffImageType(Buffer.alloc(0))).toBeUndefined();
+  });
+});
+
+describe('SharpImageProcessor', () => {
+  const processor = new SharpImageProcessor();
+
+  it('inspect reads the format and the upright size; a GIF or a truncated JPEG is no image', async () => {
+    const photo = await photoWithGps(6);
+    // Orientation 6: the stored 3000×1000 pixels are shown turned, 1000×3000.
+    expect(await processor.inspect(photo)).toEqual({ format: 'jpeg', width: 1000, height: 3000 });
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } })
+      .gif()
+      .toBuffer();
+    expect(await processor.inspect(gif)).toBeUndefined();
+    expect(await processor.inspect(photo.subarray(0, Math.floor(photo.length / 2)))).toBeUndefined();
+  });
+
+  it('strips EXIF with its GPS position from the kept original and from both sizes, and turns the picture upright', async () => {
+    const photo = await photoWithGps(6);
+    const input = await sharp(photo).metadata();
+    // The test picture really carries what must go.
+    expect(input.exif).toBeDefined();
+    expect(input.exif!.includes(GPS_POINTER)).toBe(true);
+    expect(input.exif!.includes(Buffer.from('Secret Phone'))).toBe(true);
+
+    const original = await processor.normalise(photo, 2400);
+    expect(original).toMatchObject({ contentType: 'image/jpeg', width: 800, height: 2400 });
+    const crops = await Promise.all(
+      (['blog', 'linkedin'] as const).map((platform) =>
+        processor.crop(
+          original.body,
+          cropRectangle(original, IMAGE_SIZES[platform], { x: 0.5, y: 0.5 }),
+          IMAGE_SIZES[platform],
+        ),
+      ),
+    );
+    for (const out of [original.body, ...crops.map((c) => c.body)]) {
+      const meta = await sharp(out).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.iptc).toBeUndefined();
+      expect(meta.orientation ?? 1).toBe(1);
+      expect(out.includes(Buffer.from('Secret Phone'))).toBe(false);
+      expect(out.includes(Buffer.from('Exif\0\0'))).toBe(false);
+    }
+    expect(await sharp(crops[0]!.body).metadata()).toMatchObject({ width: 1200, height: 800 });
+    expect(await sharp(crops[1]!.body).metadata()).toMatchObject({ width: 1200, height: 627 });
+  });
+
+  it('cuts around the focal point: the left edge of the red|blue picture is red, the right edge blue', async () => {
+    const original = await processor.normalise(await photoWithGps(), 2400);
+    expect(original).toMatchObject({ width: 2400, height: 800 });
+    const cut = (x: number) =>
+      processor.crop(original.body, cropRectangle(original, IMAGE_SIZES.blog, { x, y: 0.5 }), IMAGE_SIZES.blog);
+    const [red, green, blue] = await meanColour((await cut(0)).body);
+    expect(red).toBeGreaterThan(240);
+    expect(green).toBeLessThan(15);
+    expect(blue).toBeLessThan(15);
+    const right = await meanColour((await cut(1)).body);
+    expect(right[0]).toBeLessThan(15);
+    expect(right[2]).toBeGreaterThan(240);
+    // The centre straddles both halves.
+    const middle = await meanColour((await cut(0.5)).body);
+    expect(middle[0]).toBeGreaterThan(100);
+    expect(middle[2]).toBeGreaterThan(100);
+  });
+
+  it('keeps PNG as PNG (transparency and flat artwork) and turns WebP into JPEG', async () => {
+    const png = await sharp({
+      create: { width: 600, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
+    expect((await processor.normalise(png, 2400)).contentType).toBe('image/png');
+    const webp = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#00ff00' } })
+      .webp()
+      .toBuffer();
+    const fromWebp = await processor.normalise(webp, 2400);
+    expect(fromWebp.contentType).toBe('image/jpeg');
+    expect((await sharp(fromWebp.body).metadata()).format).toBe('jpeg');
+  });
+});
+
+describe('imageKeys', () => {
+  it('names the sizes and the kept original of an image, nothing without one', () => {
+    expect(imageKeys(null)).toEqual([]);
+    expect(
+      imageKeys({
+        blogKey: 'b',
+        linkedinKey: 'l',
+        contentType: 'image/jpeg',
+        description: '',
+        generatedAt: '2026-01-01T00:00:00.000Z',
+        original: { key: 'o', contentType: 'image/jpeg', width: 1, height: 1 },
+      }),
+    ).toEqual(['b', 'l', 'o']);
+  });
+});
