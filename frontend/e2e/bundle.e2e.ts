@@ -31,7 +31,7 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     expect(withDatepicker, 'first-load scripts with date-picker code').toEqual([]);
   });
 
-  it('react-datepicker loads only with the schedule modal, which only the Schedule page imports, on demand', () => {
+  it('react-datepicker loads only with the schedule modal, which only the Schedule and Calendar pages import, on demand', () => {
     const html = read('index.html');
     const entry = /src="\/assets\/(index-[^"]+\.js)"/.exec(html)![1]!;
     const lazyPages = dynamicImports(read(join('assets', entry)));
@@ -44,7 +44,13 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     expect(pickers).toHaveLength(1);
     const gzip = gzipSync(read(join('assets', pickers[0]!)), { level: 9 }).length;
     console.log(`schedule modal chunk ${pickers[0]}: ${(gzip / 1000).toFixed(1)} kB gzipped`);
-    for (const page of lazyPages.filter((f) => f !== schedule)) {
+    // The calendar's Reschedule dialog is the same modal, also fetched on demand.
+    const calendar = lazyPages.find((f) => /^Calendar-/.test(f));
+    expect(calendar, 'a lazy Calendar chunk').toBeTruthy();
+    const calendarCode = read(join('assets', calendar!));
+    expect(staticImports(calendarCode)).not.toContain(pickers[0]);
+    expect(dynamicImports(calendarCode)).toContain(pickers[0]);
+    for (const page of lazyPages.filter((f) => f !== schedule && f !== calendar)) {
       const code = read(join('assets', page));
       expect([...staticImports(code), ...dynamicImports(code)], page).not.toContain(pickers[0]);
     }

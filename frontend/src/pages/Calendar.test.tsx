@@ -270,7 +270,7 @@ describe('Calendar: rescheduling', () => {
 
   it('the keyboard moves through days with the arrows, Enter opens the item, and Reschedule opens the date picker', async () => {
     const article = planned();
-    mockApi(routes(answer([entryOf(article)], [article]), { 'linkedin.getPostingMode': { mode: 'personal' } }));
+    mockApi(routes(answer([entryOf(article)], [article])));
     const user = userEvent.setup();
     renderWithProviders(<CalendarPage />, { route: '/calendar' });
     await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));

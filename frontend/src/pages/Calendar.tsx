@@ -68,6 +68,10 @@ export const CalendarMessages = {
 } as const;
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+/** The hour the week view shows first (earlier hours are a scroll up). */
+const WEEK_OPENS_AT = 8;
+/** The week grid's hour column (styles/calendar.css). */
+const WEEK_HOUR_COLUMN_PX = 56;
 const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform'>) => `${e.articleId}:${e.platform}`;
 /** Only a time still ahead can be moved: a published post, or one whose time has come, stays where it is. */
 const canMove = (e: CalendarEntry) => e.kind === 'scheduled' && e.status === 'scheduled';
@@ -146,6 +150,7 @@ export default function CalendarPage() {
   const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[] } | null>(null);
   const [publishing, setPublishing] = useState<{ article: Article; platform: Platform } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const moveFocusRef = useRef(false);
 
   const setAnchor = (date: CalendarDate, nextView: CalendarView = view) => {
@@ -175,7 +180,7 @@ export default function CalendarPage() {
   const defaultCell: FocusTarget = {
     kind: 'cell',
     day: dayKey(visible(today) ? today : view === 'month' ? { ...anchor, day: 1 } : days[0]!),
-    ...(view === 'week' ? { hour: 9 } : {}),
+    ...(view === 'week' ? { hour: WEEK_OPENS_AT } : {}),
   };
   const current = focus ?? defaultCell;
   const currentId = focusIdOf(current);
@@ -187,6 +192,18 @@ export default function CalendarPage() {
     gridRef.current?.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(currentId)}"]`)?.focus();
   });
 
+  // The week opens at the working day's start, with the shown date's column in view (a phone scrolls sideways).
+  const anchorKey = dayKey(anchor);
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (view !== 'week' || !box) return;
+    const slot = box.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(cellId(anchorKey, WEEK_OPENS_AT))}"]`);
+    const head = box.querySelector<HTMLElement>('.calendar-grid__head');
+    if (!slot) return;
+    box.scrollTop = slot.offsetTop - (head?.offsetHeight ?? 0);
+    if (slot.offsetLeft + slot.offsetWidth > box.clientWidth) box.scrollLeft = slot.offsetLeft - WEEK_HOUR_COLUMN_PX;
+  }, [view, anchorKey]);
+
   const goTo = (target: FocusTarget) => {
     moveFocusRef.current = true;
     setFocus(target);
@@ -194,7 +211,7 @@ export default function CalendarPage() {
 
   const goToDay = (date: CalendarDate, hour?: number) => {
     if (!visible(date)) setAnchor(date);
-    goTo({ kind: 'cell', day: dayKey(date), ...(view === 'week' ? { hour: hour ?? 9 } : {}) });
+    goTo({ kind: 'cell', day: dayKey(date), ...(view === 'week' ? { hour: hour ?? WEEK_OPENS_AT } : {}) });
   };
 
   const step = (direction: -1 | 1) => {
@@ -451,7 +468,7 @@ export default function CalendarPage() {
         )}
       </div>
 
-      <div className={`calendar-scroll calendar-scroll--${view}`}>
+      <div ref={scrollRef} className={`calendar-scroll calendar-scroll--${view}`}>
         <div
           ref={gridRef}
           role="grid"
