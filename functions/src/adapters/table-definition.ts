@@ -10,6 +10,10 @@
  *     while not published on both platforms: GSI1PK=OPEN#<userId>, GSI1SK=ARTICLE#<articleId>
  *     once published on one platform:        GSI2PK=PUB#<userId>, GSI2SK=<latest lastPublished>#<articleId>
  *   (both sparse; kept by adapters/dynamo/article-store.ts on every write, docs/data-model.md)
+ *   USER#<id> / CAL#<ISO time>#<articleId>#<platform>   a calendar entry: a platform of an article at its
+ *     publication time, else its scheduled time; written and removed in the article write's transaction
+ *     (article-store.ts calendarWrites), read by `SK BETWEEN CAL#<from> AND CAL#<to>~` (GET /api/calendar)
+ *   META / BACKFILL#calendar-entries-v1   the table's articles have had the calendar backfill
  */
 export interface KeyAttribute {
   name: string;
