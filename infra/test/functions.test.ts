@@ -108,9 +108,15 @@ describe('worker function', () => {
     }
   });
 
-  it('has the S3 client, sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
+  it('has the EventBridge and S3 clients, sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
     const bundling = stack.worker.bundling;
-    expect(bundling.nodeModules).toEqual(['@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp']);
+    expect(bundling.nodeModules).toEqual([
+      '@aws-sdk/client-eventbridge',
+      '@aws-sdk/client-s3',
+      'google-auth-library',
+      'openai',
+      'sharp',
+    ]);
     // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
     // packages (the auth function's common-password list) stay external too, never bundled.
     expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
