@@ -1,5 +1,6 @@
 /**
- * Signed webhook delivery (e.g. a Zapier/Make "catch hook" after a LinkedIn post).
+ * Signed webhook delivery (e.g. a Zapier/Make "catch hook"): the `linkedin.published` payload after a LinkedIn
+ * post, and the domain events for automation (functions/src/domain/automation-events.ts, README Events for automation).
  *
  * Request: `POST <url>` with the JSON payload as body and the headers
  *   content-type:        application/json
