@@ -92,7 +92,9 @@ describe('EventBridgeEventPublisher (PutEvents)', () => {
   it('the call carries an abort signal that fires after timeoutMs', async () => {
     eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
     await publisher.publish([failed], { timeoutMs: 20 });
-    const options = eventBridge.commandCalls(PutEventsCommand)[0]!.args[1] as { abortSignal?: AbortSignal };
+    // The sinon call of client.send(command, options): its second argument.
+    const call = eventBridge.commandCalls(PutEventsCommand)[0]!;
+    const options = (call.args as unknown[])[1] as { abortSignal?: AbortSignal };
     expect(options.abortSignal?.aborted).toBe(false);
     await new Promise((r) => setTimeout(r, 60));
     expect(options.abortSignal?.aborted).toBe(true);
