@@ -17,6 +17,12 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'articles.gptEdit': { articleId: 'ARTICLE', contentType: 'blog', editRequest: 'shorter' },
   'images.generate': { description: 'x' },
   'images.regenerate': { description: 'x' },
+  'images.uploadStart': { contentType: 'image/jpeg', size: 1000 },
+  'images.uploadComplete': {
+    key: 'uploads/u/ARTICLE/0123456789abcdef0123456789abcdef',
+    focalPoint: { x: 0.5, y: 0.5 },
+  },
+  'images.focalPoint': { focalPoint: { x: 0.5, y: 0.5 } },
   'settings.save': { key: 'k', value: 'v' },
   'wordpress.testConnection': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },
   'wordpress.saveCredentials': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },

@@ -357,6 +357,9 @@ describe('generated-content modal, step 2: image', () => {
     linkedinUrl: `/api/image/preview/a1?platform=linkedin&t=${encodeURIComponent(generatedAt)}`,
     description: 'A calm flat illustration of a calendar',
     generatedAt,
+    source: 'generated' as const,
+    focalPoint: null,
+    original: null,
   });
   // Also the answer of starting a generation, which adds a message.
   const status = (overrides: Partial<ImageStatus>): ImageStartAnswer => ({

@@ -9,7 +9,7 @@ interface ImagePreviewProps {
 }
 
 /**
- * The generated image, from the first candidate address that loads (docs/product.md, Create); when every
+ * The article's image (generated or uploaded), from the first candidate address that loads (docs/product.md, Create); when every
  * candidate fails: "Failed to load generated image".
  */
 export function ImagePreview({ articleId, image }: ImagePreviewProps) {
@@ -32,7 +32,13 @@ export function ImagePreview({ articleId, image }: ImagePreviewProps) {
       <img
         key={src}
         src={src}
-        alt={image.description ? `Generated image: ${image.description}` : 'Generated image'}
+        alt={
+          image.source === 'uploaded'
+            ? 'Uploaded image, blog crop'
+            : image.description
+              ? `Generated image: ${image.description}`
+              : 'Generated image'
+        }
         width={1200}
         height={800}
         onLoad={() => setState({ version, index: current.index, loaded: true })}
