@@ -130,7 +130,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     }
   }
 
-  // 50 audits: about a minute on an idle machine, but the calendar's 288 time slots alone take axe
+  // 58 audits: about a minute on an idle machine, but the calendar's 288 time slots alone take axe
   // seconds on a busy one, so the limit is above the journeys' default.
   it('finds no WCAG 2.1 A/AA violation on any screen, in light and dark theme', async () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
@@ -208,6 +208,33 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await audit(page, 'schedule: schedule modal (calendar open)', DIALOG);
     await scheduleDialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     await scheduleDialog.waitFor({ state: 'detached' });
+
+    // Calendar: the scheduled blog in the month (the next one when its time falls there), the week, its card actions.
+    await page.goto(`${app.url}/calendar`);
+    const calendarItem = page.getByRole('button', { name: /^Accessible colour palettes, Blog, Scheduled/ });
+    const calendarStatus = page.locator('.calendar-status');
+    await page.getByRole('grid').waitFor();
+    await expect.poll(() => calendarStatus.textContent()).not.toMatch(/Loading/);
+    if ((await calendarItem.count()) === 0) await page.getByRole('button', { name: /Next month/ }).click();
+    await calendarItem.waitFor();
+    await clearToasts(page);
+    await audit(page, 'calendar (month)');
+    await page.getByRole('button', { name: 'Week' }).click();
+    await page
+      .getByRole('gridcell', { name: /, 08:00$/ })
+      .first()
+      .waitFor();
+    await expect.poll(() => calendarStatus.textContent()).not.toMatch(/Loading/);
+    await audit(page, 'calendar (week)');
+    await page.getByRole('button', { name: 'Month' }).click();
+    await calendarItem.click();
+    await page
+      .getByRole('dialog', { name: /^Blog · / })
+      .getByRole('article')
+      .waitFor();
+    await audit(page, 'calendar: card actions', DIALOG);
+    await page.keyboard.press('Escape');
+    await page.goto(`${app.url}/schedule`);
     await blog.getByRole('button', { name: 'Publish Now to WordPress' }).click();
     const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
     await confirm.getByRole('button', { name: 'Confirm' }).waitFor();
@@ -330,7 +357,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     const report = findings.map(
       (f) => `- ${f.screen} [${f.theme}] ${f.rule} (${f.impact}): ${f.help}\n    ${f.targets.join('\n    ')}`,
     );
-    expect(checked).toHaveLength(2 * 26);
+    expect(checked).toHaveLength(2 * 29);
     expect(findings.length, `axe found violations:\n${report.join('\n')}`).toBe(0);
   }, 300_000);
 });

@@ -133,7 +133,8 @@ export default function CalendarPage() {
   const view: CalendarView = params.get('view') === 'week' ? 'week' : 'month';
   const today = todayIn(new Date(), timeZone);
   const anchor = parseDayKey(params.get('date')) ?? today;
-  const days = useMemo(() => viewDays(view, anchor), [view, anchor.year, anchor.month, anchor.day]); // eslint-disable-line react-hooks/exhaustive-deps
+  const anchorKey = dayKey(anchor);
+  const days = viewDays(view, anchor);
   const range = viewRange(view, anchor, timeZone);
   const calendar = useQuery({
     queryKey: calendarKey(range.from, range.to),
@@ -193,7 +194,6 @@ export default function CalendarPage() {
   });
 
   // The week opens at the working day's start, with the shown date's column in view (a phone scrolls sideways).
-  const anchorKey = dayKey(anchor);
   useEffect(() => {
     const box = scrollRef.current;
     if (view !== 'week' || !box) return;
