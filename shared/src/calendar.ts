@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Article, Platform } from './articles.js';
 import type { PlatformStatus } from './status.js';
 
