@@ -95,4 +95,26 @@ it('generates the image with the OpenAI image model and stores both sizes', asyn
   const res = await fetch(`${app.url}${status.image.linkedinUrl}`, { headers: { cookie: user.cookie! } });
   const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
   expect([meta.width, meta.height]).toEqual([1200, 627]);
+  // Cut by sharp's attention strategy, no point chosen; the picture is kept so that one can be.
+  expect(status.image).toMatchObject({
+    source: 'generated',
+    focalPoint: null,
+    original: { width: 1536, height: 1024 },
+  });
+  const original = await fetch(`${app.url}${status.image.original.url}`, { headers: { cookie: user.cookie! } });
+  expect(await sharp(Buffer.from(await original.arrayBuffer())).metadata()).toMatchObject({
+    width: 1536,
+    height: 1024,
+  });
+
+  const recut = await user.call(`/api/image/focal-point/${id}`, {
+    method: 'PUT',
+    body: { focalPoint: { x: 0.2, y: 0.8 } },
+  });
+  expect(recut.status).toBe(200);
+  expect(recut.json.image).toMatchObject({ source: 'generated', focalPoint: { x: 0.2, y: 0.8 } });
+  // The same kept picture, cut again.
+  expect(recut.json.image.original).toMatchObject({ width: 1536, height: 1024 });
+  const blog = await fetch(`${app.url}${recut.json.image.url}`, { headers: { cookie: user.cookie! } });
+  expect(await sharp(Buffer.from(await blog.arrayBuffer())).metadata()).toMatchObject({ width: 1200, height: 800 });
 });

@@ -23,6 +23,12 @@ export interface GeneratedImages {
   /** 1200×627, LinkedIn's recommended size. */
   linkedin: Buffer;
   contentType: 'image/png' | 'image/jpeg';
+  /**
+   * The picture both sizes were cut from, upright and without metadata (at most 2400 px a side), kept so
+   * that a focal point can be chosen later (domain/images.ts); absent when the sizes are laid out one by
+   * one (the offline cards).
+   */
+  original?: { body: Buffer; contentType: 'image/png' | 'image/jpeg'; width: number; height: number };
 }
 
 export interface ImageGenerator {

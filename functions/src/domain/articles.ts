@@ -374,10 +374,23 @@ export class ArticleService {
         description,
         generatedAt: this.now().toISOString(),
         source: 'generated',
+        ...(images.original
+          ? {
+              original: {
+                key: `${base}-original.${ext}`,
+                contentType: images.original.contentType,
+                width: images.original.width,
+                height: images.original.height,
+              },
+            }
+          : {}),
       };
       await Promise.all([
         this.deps.objects.put(stored.blogKey, images.blog, images.contentType),
         this.deps.objects.put(stored.linkedinKey, images.linkedin, images.contentType),
+        ...(images.original && stored.original
+          ? [this.deps.objects.put(stored.original.key, images.original.body, images.original.contentType)]
+          : []),
       ]);
       // Only while this is still the latest request: a newer one (Regenerate, or an upload, while this
       // ran) wins, whichever finishes last, and this job's files are deleted. Else the image it
