@@ -20,6 +20,15 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
+      // `import { z }` pulls zod's whole namespace object into every Lambda bundle that touches the
+      // module (one such import once grew three bundles past the 1 MB budget); `* as z` tree-shakes.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message: "Use `import * as z from 'zod'` (tree-shakes).",
+        },
+      ],
     },
   },
   {
