@@ -1,4 +1,11 @@
-import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { S3ObjectStore } from '../src/adapters/aws/s3-object-store.js';
@@ -70,5 +77,55 @@ describe('S3ObjectStore.get (the images in AWS)', () => {
     );
     await expect(store.get(key)).rejects.toMatchObject({ name: 'SlowDown' });
     expect(s3.commandCalls(ListObjectsV2Command)).toHaveLength(0);
+  });
+});
+
+describe('S3ObjectStore: deleting and signing uploads (AWS)', () => {
+  const s3 = mockClient(S3Client);
+  beforeEach(() => s3.reset());
+  const store = new S3ObjectStore(
+    ({ S3Client: Client }) =>
+      new Client({
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'example-secret', sessionToken: 'example-session' },
+      }),
+    'images-bucket',
+  );
+
+  it('delete sends DeleteObject for that key of the bucket', async () => {
+    s3.on(DeleteObjectCommand).resolves({});
+    await store.delete('users/u1/articles/a1/1-blog.jpg');
+    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input).toEqual({
+      Bucket: 'images-bucket',
+      Key: 'users/u1/articles/a1/1-blog.jpg',
+    });
+  });
+
+  it("signs a POST to the bucket's regional endpoint (what the CSP allows) for one key, one type and a size range", async () => {
+    const before = Date.now();
+    const form = await store.signUpload({
+      key: 'uploads/u1/a1/abc',
+      contentType: 'image/webp',
+      maxBytes: 15 * 1024 * 1024,
+      expiresInSeconds: 600,
+    });
+    expect(form.url).toBe('https://images-bucket.s3.eu-west-1.amazonaws.com/');
+    expect(form.fields).toMatchObject({ key: 'uploads/u1/a1/abc', 'Content-Type': 'image/webp' });
+    // The secret key never leaves: only its signature, the key id's scope and the role's session token.
+    expect(JSON.stringify(form)).not.toContain('example-secret');
+    const policy = JSON.parse(Buffer.from(form.fields.Policy!, 'base64').toString('utf8'));
+    expect(policy.conditions).toEqual(
+      expect.arrayContaining([
+        ['content-length-range', 1, 15 * 1024 * 1024],
+        ['eq', '$Content-Type', 'image/webp'],
+        { key: 'uploads/u1/a1/abc' },
+        { bucket: 'images-bucket' },
+      ]),
+    );
+    const expires = Date.parse(policy.expiration) - before;
+    expect(expires).toBeGreaterThan(590_000);
+    expect(expires).toBeLessThan(610_000);
+    // Signing is local: nothing was sent to S3.
+    expect(s3.calls()).toHaveLength(0);
   });
 });
