@@ -148,6 +148,8 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-linkedin/Role ${userImages}`,
         `Fn-approvals/Role ${userImages}`,
         `Fn-worker/Role ${userImages}`,
+        // IAM5: the browser's raw uploads, keys made at run time, under uploads/ only (the images function signs them).
+        `Fn-images/Role AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/uploads/*]`,
         // IAM5: one-off schedules made at run time, allowed in the stack's own group only.
         `Fn-schedule/Role ${schedules}`,
         // SQS3: the schedules' dead-letter queue needs no dead-letter queue of its own.
