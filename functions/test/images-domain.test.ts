@@ -2,7 +2,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_SIZES, cropRectangle } from '@app/shared';
 import { SharpImageProcessor } from '../src/adapters/images/sharp-image-processor.js';
-import { imageKeys, sniffImageType } from '../src/domain/images.js';
+import type { ArticleRecord } from '../src/domain/articles.js';
+import { imageKeys, replaceImage, sniffImageType } from '../src/domain/images.js';
+import type { ArticleStore, ObjectStore } from '../src/domain/ports.js';
 
 /** The EXIF tag that points at the GPS block (0x8825), as it is written little-endian. */
 const GPS_POINTER = Buffer.from([0x25, 0x88]);
@@ -153,5 +155,89 @@ describe('imageKeys', () => {
         original: { key: 'o', contentType: 'image/jpeg', width: 1, height: 1 },
       }),
     ).toEqual(['b', 'l', 'o']);
+  });
+});
+
+describe('replaceImage: the order of writes when image changes race', () => {
+  type Image = NonNullable<ArticleRecord['image']>;
+  const image = (name: string, original?: string): Image => ({
+    blogKey: `${name}-blog`,
+    linkedinKey: `${name}-linkedin`,
+    contentType: 'image/jpeg',
+    description: '',
+    generatedAt: '2026-01-01T00:00:00.000Z',
+    ...(original ? { original: { key: original, contentType: 'image/jpeg', width: 10, height: 10 } } : {}),
+  });
+
+  /**
+   * An article store holding one article's image and image job, honouring update's onlyIfImage and
+   * onlyIfImageJob as DynamoDB's conditions do; `beforeUpdate` runs once, between a read and the write.
+   */
+  function harness(initial: { image: Image | null; requestedAt?: string }) {
+    const state = { image: initial.image, imageJob: initial.requestedAt ? { requestedAt: initial.requestedAt } : null };
+    const deleted: string[] = [];
+    let beforeUpdate: (() => void) | undefined;
+    const articles = {
+      get: async () => ({ ...state }) as unknown as ArticleRecord,
+      update: async (
+        _u: string,
+        _id: string,
+        changes: Record<string, unknown>,
+        options: { onlyIfImage?: string | null; onlyIfImageJob?: string } = {},
+      ) => {
+        const hook = beforeUpdate;
+        beforeUpdate = undefined;
+        hook?.();
+        if (options.onlyIfImage !== undefined && (state.image?.blogKey ?? null) !== options.onlyIfImage)
+          return undefined;
+        if (options.onlyIfImageJob !== undefined && state.imageJob?.requestedAt !== options.onlyIfImageJob)
+          return undefined;
+        Object.assign(state, changes);
+        return { ...state } as unknown as ArticleRecord;
+      },
+    } as unknown as ArticleStore;
+    const objects = {
+      put: async () => undefined,
+      get: async () => undefined,
+      delete: async (key: string) => void deleted.push(key),
+    } as ObjectStore;
+    return { state, deleted, deps: { articles, objects }, race: (fn: () => void) => (beforeUpdate = fn) };
+  }
+
+  it('deletes exactly the image it replaced, after the article points at the new one', async () => {
+    const h = harness({ image: image('a', 'a-original') });
+    const written = await replaceImage(h.deps, { userId: 'u', articleId: 'x', next: image('b', 'b-original') });
+    expect(written?.image?.blogKey).toBe('b-blog');
+    expect(h.deleted.sort()).toEqual(['a-blog', 'a-linkedin', 'a-original']);
+  });
+
+  it('a change that lands between its read and its write is replaced in turn, and its files (not the first read) go', async () => {
+    const h = harness({ image: image('a') });
+    // Another completion points the article at c (and deletes a itself) while this one is about to write.
+    h.race(() => (h.state.image = image('c', 'c-original')));
+    await replaceImage(h.deps, { userId: 'u', articleId: 'x', next: image('b') });
+    expect(h.state.image?.blogKey).toBe('b-blog');
+    expect(h.deleted.sort()).toEqual(['c-blog', 'c-linkedin', 'c-original']);
+  });
+
+  it('never deletes files the new image keeps (a new crop shares its original)', async () => {
+    const h = harness({ image: image('a', 'shared-original') });
+    await replaceImage(h.deps, { userId: 'u', articleId: 'x', next: image('b', 'shared-original') });
+    expect(h.deleted.sort()).toEqual(['a-blog', 'a-linkedin']);
+  });
+
+  it('a stale change (a newer request meanwhile) writes nothing and deletes only its own files', async () => {
+    const h = harness({ image: image('a'), requestedAt: 't1' });
+    h.race(() => (h.state.imageJob = { requestedAt: 't2' }));
+    const written = await replaceImage(h.deps, {
+      userId: 'u',
+      articleId: 'x',
+      next: image('g', 'g-original'),
+      stillApplies: (current) => current.imageJob?.requestedAt === 't1',
+      onlyIfImageJob: 't1',
+    });
+    expect(written).toBeUndefined();
+    expect(h.state.image?.blogKey).toBe('a-blog');
+    expect(h.deleted.sort()).toEqual(['g-blog', 'g-linkedin', 'g-original']);
   });
 });
