@@ -259,4 +259,31 @@ describe('image step: upload your own image', () => {
     expect(screen.getByText('No image yet.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toBeEnabled();
   });
+
+  it('a generated image with its kept picture can be cropped too; without one (offline cards) there is no Adjust crop', async () => {
+    const generated: ArticleImage = {
+      ...uploaded('2026-01-01T10:00:00.000Z'),
+      description: 'A lighthouse',
+      source: 'generated',
+      focalPoint: null,
+    };
+    mockApi({ 'images.status': { ...none, hasImage: true, image: generated } });
+    const { user } = renderStep(generated);
+    expect(screen.getByText(/Generated picture, cut around its most interesting part/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Adjust crop' }));
+    expect(screen.getByTestId('focal-picker')).toHaveAccessibleName('Focal point: 50% from the left, 50% from the top');
+  });
+
+  it('an image without a kept picture offers no crop', () => {
+    const card: ArticleImage = {
+      ...uploaded('2026-01-01T10:00:00.000Z'),
+      source: 'generated',
+      focalPoint: null,
+      original: null,
+    };
+    mockApi({ 'images.status': { ...none, hasImage: true, image: card } });
+    renderStep(card);
+    expect(screen.getByRole('img', { name: /^Generated image/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Adjust crop' })).not.toBeInTheDocument();
+  });
 });
