@@ -1,7 +1,7 @@
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages } from '@app/shared';
+import { IMAGE_SIZES, IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages, cropRectangle } from '@app/shared';
 import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
@@ -209,9 +209,13 @@ describe('uploading your own image', () => {
     const right = await meanColour((await fetchImage(moved.json.image.url)).body);
     expect(right[0]).toBeLessThan(25);
     expect(right[2]).toBeGreaterThan(230);
+    // LinkedIn's window is wider (1531 of the 2400 px): against the right edge it still holds a strip of red.
+    const window = cropRectangle({ width: 2400, height: 800 }, IMAGE_SIZES.linkedin, { x: 1, y: 0.5 });
+    expect(window).toEqual({ left: 869, top: 0, width: 1531, height: 800 });
+    const redShare = (1200 - window.left) / window.width;
     const linkedin = await meanColour((await fetchImage(moved.json.image.linkedinUrl)).body);
-    expect(linkedin[0]).toBeLessThan(25);
-    expect(linkedin[2]).toBeGreaterThan(230);
+    expect(Math.abs(linkedin[0]! - 255 * redShare)).toBeLessThan(12);
+    expect(Math.abs(linkedin[2]! - 255 * (1 - redShare))).toBeLessThan(12);
 
     const after = await storedImage(id);
     expect(after.original).toEqual(before.original);
@@ -245,6 +249,17 @@ describe('uploading your own image', () => {
       expect(await exists(key)).toBe(false);
     }
     expect((await owner.call(`/api/articles/${id}`)).json).toEqual(before.json);
+    expect(await app.items()).toEqual(itemsBefore);
+  });
+
+  it('a JPEG cut short answers 400 "could not be read" and changes nothing', async () => {
+    const id = await newArticle();
+    const itemsBefore = await app.items();
+    const whole = await photo();
+    const { complete, key } = await upload(id, whole.subarray(0, Math.floor(whole.length / 3)));
+    expect(complete.status).toBe(400);
+    expect(complete.json.message).toBe(ImageUploadMessages.unreadable);
+    expect(await exists(key)).toBe(false);
     expect(await app.items()).toEqual(itemsBefore);
   });
 

@@ -231,7 +231,12 @@ export class ImageService {
     if (!type) throw badRequest(ImageUploadMessages.wrongType, 'upload_wrong_type');
     const info = await this.deps.images.inspect(body);
     if (!info || `image/${info.format}` !== type) throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');
-    return this.deps.images.normalise(body, ORIGINAL_MAX_SIDE);
+    try {
+      return await this.deps.images.normalise(body, ORIGINAL_MAX_SIDE);
+    } catch {
+      // Damage the header check did not see (the picture itself is cut short, say): the person's file, not our fault.
+      throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');
+    }
   }
 
   /** Stores the original and both sizes cut around `focal`: the image, not yet the article's. */
