@@ -206,10 +206,24 @@ export class PublishingService {
     return at && Date.parse(at) > this.now().getTime() ? { [`scheduled.${platform}`]: null } : {};
   }
 
+  /**
+   * The image file to send. An image change deletes the replaced files right after pointing the
+   * article at the new image (replaceImage, functions/src/domain/images.ts), so a file missing here
+   * usually means a newer image: the article is read again and its newest image is sent. Only a
+   * file lost without a newer image (none, or the same one) sends the post without an image.
+   */
   private async imageFor(article: ArticleRecord, platform: Platform) {
-    if (!article.image) return undefined;
-    const object = await this.deps.objects.get(platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
-    return object ? { bytes: object.body, contentType: object.contentType } : undefined;
+    const keyOf = (image: NonNullable<ArticleRecord['image']>) =>
+      platform === 'blog' ? image.blogKey : image.linkedinKey;
+    let image = article.image;
+    for (let attempt = 1; image && attempt <= 3; attempt++) {
+      const key = keyOf(image);
+      const object = await this.deps.objects.get(key);
+      if (object) return { bytes: object.body, contentType: object.contentType };
+      const newest = (await this.deps.articles.get(article.userId, article.id))?.image;
+      image = newest && keyOf(newest) !== key ? newest : null;
+    }
+    return undefined;
   }
 
   async publishWordPress(
