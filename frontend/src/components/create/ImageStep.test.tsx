@@ -50,6 +50,7 @@ class FakeUpload {
   static sent: { url: string; body: FormData }[] = [];
   static status = 204;
   static hold: Promise<void> = Promise.resolve();
+  static aborted = 0;
   readonly upload = new EventTarget();
   private readonly events = new EventTarget();
   status = 0;
@@ -61,6 +62,7 @@ class FakeUpload {
     this.events.addEventListener(type, listener);
   }
   abort() {
+    FakeUpload.aborted += 1;
     this.events.dispatchEvent(new Event('abort'));
   }
   send(body: FormData) {
@@ -81,6 +83,7 @@ beforeEach(() => {
   FakeUpload.sent = [];
   FakeUpload.status = 204;
   FakeUpload.hold = Promise.resolve();
+  FakeUpload.aborted = 0;
   vi.stubGlobal('XMLHttpRequest', FakeUpload);
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -95,8 +98,8 @@ const calls = (requests: RecordedRequest[], route: string) => requests.filter((r
 function renderStep(image: ArticleImage | null = null) {
   const onGenerated = vi.fn();
   const article = makeArticle({ image });
-  renderWithProviders(<ImageStep article={article} onGenerated={onGenerated} />);
-  return { onGenerated, user: userEvent.setup() };
+  const { unmount } = renderWithProviders(<ImageStep article={article} onGenerated={onGenerated} />);
+  return { onGenerated, unmount, user: userEvent.setup() };
 }
 
 describe('image step: upload your own image', () => {
@@ -258,6 +261,26 @@ describe('image step: upload your own image', () => {
     expect(calls(requests, 'images.uploadComplete')).toHaveLength(0);
     expect(screen.getByText('No image yet.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toBeEnabled();
+  });
+
+  it('closing the step while the file is posted cancels the post and completes nothing', async () => {
+    const { requests } = mockApi({
+      'images.status': none,
+      'images.uploadStart': start,
+      'images.uploadComplete': saved(uploaded('2026-01-01T10:00:00.000Z'), ImageUploadMessages.uploaded),
+    });
+    const release = deferred<void>();
+    FakeUpload.hold = release.promise;
+    const { user, unmount, onGenerated } = renderStep();
+    await user.upload(screen.getByLabelText('Upload image'), jpeg());
+    await screen.findByRole('progressbar', { name: 'Upload progress' });
+
+    unmount();
+    expect(FakeUpload.aborted).toBe(1);
+    release.resolve();
+    await new Promise((done) => setTimeout(done, 20));
+    expect(calls(requests, 'images.uploadComplete')).toHaveLength(0);
+    expect(onGenerated).not.toHaveBeenCalled();
   });
 
   it('a generated image with its kept picture can be cropped too; without one (offline cards) there is no Adjust crop', async () => {

@@ -75,6 +75,8 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   // Why the last generation gave no image.
   const [failure, setFailure] = useState('');
   const controllerRef = useRef<AbortController | null>(null);
+  // The upload under way, cancelled (the post to the store included) when the step closes.
+  const uploadControllerRef = useRef<AbortController | null>(null);
 
   // The upload under way (what has been sent, then the server's checks), and why the last one failed.
   const [uploadProgress, setUploadProgress] = useState<UploadProgress | null>(null);
@@ -139,7 +141,11 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const generating = generation.isPending;
 
   const upload = useMutation({
-    mutationFn: (file: File) => uploadImage(articleId, file, { onProgress: setUploadProgress }),
+    mutationFn: (file: File) => {
+      const controller = new AbortController();
+      uploadControllerRef.current = controller;
+      return uploadImage(articleId, file, { onProgress: setUploadProgress, signal: controller.signal });
+    },
     onSuccess: (answer) => {
       if (!answer.image) return;
       adopt(answer.image);
@@ -149,9 +155,14 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
       setCropping(answer.image.original !== null);
       onGenerated?.(answer.message);
     },
-    onError: (err) =>
-      setUploadError(err instanceof UploadError ? err.message : errorText(err, ImageUploadMessages.uploadFailed)),
-    onSettled: () => setUploadProgress(null),
+    onError: (err) => {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      setUploadError(err instanceof UploadError ? err.message : errorText(err, ImageUploadMessages.uploadFailed));
+    },
+    onSettled: () => {
+      uploadControllerRef.current = null;
+      setUploadProgress(null);
+    },
   });
 
   const applyCrop = useMutation({
@@ -195,6 +206,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
       live = false;
       controllerRef.current?.abort();
       controllerRef.current = null;
+      uploadControllerRef.current?.abort();
     };
     // Once per article.
   }, [articleId]);
