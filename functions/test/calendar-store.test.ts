@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -300,6 +301,37 @@ describe('backfill', () => {
 
     const second = await backfillCalendarEntries(db, tableName);
     expect(second.fixed).toBe(0);
+  });
+
+  it('a correction cancelled by another write in flight or by throttling is made again, not counted as done by that write', async () => {
+    const table = `calendar-conflict-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const user = newUser();
+    const a = { ...article(user), scheduled: { blog: '2031-03-01T10:00:00.000Z', linkedin: null } };
+    await db.send(
+      new PutCommand({ TableName: table, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, type: 'article', ...a } }),
+    );
+    // The article's condition held; the transaction met another one on the item, then was throttled.
+    const refusals = ['TransactionConflict', 'ThrottlingError'];
+    let transactions = 0;
+    const busy = {
+      send: (command: unknown) => {
+        if (command instanceof TransactWriteCommand && transactions++ < refusals.length) {
+          return Promise.reject(
+            new TransactionCanceledException({
+              message: 'Transaction cancelled',
+              $metadata: {},
+              CancellationReasons: [{ Code: refusals[transactions - 1] }, { Code: 'None' }],
+            }),
+          );
+        }
+        return db.send(command as TransactWriteCommand);
+      },
+    } as unknown as DynamoDBDocumentClient;
+
+    expect(await backfillCalendarEntries(busy, table)).toMatchObject({ articles: 1, fixed: 1, skipped: 0 });
+    const entryKey = { PK: `USER#${user}`, SK: `CAL#2031-03-01T10:00:00.000Z#${a.id}#blog` };
+    expect((await db.send(new GetCommand({ TableName: table, Key: entryKey }))).Item).toBeDefined();
   });
 
   it('runs once per table at start-up (a marker), so a later start scans nothing', async () => {

@@ -9,7 +9,7 @@ import {
 import { PLATFORMS } from '@app/shared';
 import type { CalendarState } from '../../domain/calendar.js';
 import { calendarWrites } from './article-store.js';
-import type { TransactItem } from './summary-store.js';
+import { PASSING_CANCELLATIONS, backOff, cancellationCodes, type TransactItem } from './summary-store.js';
 
 export interface CalendarBackfillResult {
   /** Article items looked at. */
@@ -141,15 +141,34 @@ export async function backfillCalendarEntries(
         ...stateUnchanged(article),
       },
     };
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: [check, ...writes] }));
-      result.fixed++;
-    } catch (err) {
-      if ((err as Error).name !== 'TransactionCanceledException') throw err;
-      result.skipped++;
-    }
+    if (await correct(db, [check, ...writes])) result.fixed++;
+    else result.skipped++;
   }
   return result;
+}
+
+/** Attempts of one article's correction that another transaction on its items (or throttling) cancelled. */
+const CORRECTION_ATTEMPTS = 8;
+
+/**
+ * One article's correction: true when written, false when the article changed meanwhile (its check
+ * failed: that write moved the entries itself). Another transaction on the same items or throttling
+ * cancels it too, with the article unchanged: then it is sent again, never counted as done by a write.
+ */
+async function correct(db: DynamoDBDocumentClient, items: TransactItem[]): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes[0] === 'ConditionalCheckFailed') return false;
+      const passing = codes.every((code) => !code || code === 'None' || PASSING_CANCELLATIONS.has(code));
+      if (!passing || attempt >= CORRECTION_ATTEMPTS) throw err;
+      await backOff(attempt);
+    }
+  }
 }
 
 /** Marks a table whose articles have had the calendar backfill: every write since keeps their entries right. */

@@ -142,16 +142,20 @@ export type SummaryWrite = 'written' | 'article-condition-failed';
 /** Attempts of a write whose shard another transaction held at the same moment (or a rebuild, written meanwhile). */
 const SUMMARY_ATTEMPTS = 16;
 
-const cancellationCodes = (err: unknown): (string | undefined)[] | undefined =>
+export const cancellationCodes = (err: unknown): (string | undefined)[] | undefined =>
   (err as Error | undefined)?.name === 'TransactionCanceledException'
     ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code)
     : undefined;
 
 /** Cancellation reasons that pass: another transaction on the same item, or throttling. */
-const PASSING_CANCELLATIONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+export const PASSING_CANCELLATIONS = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
 
 /** Exponential back-off with full jitter: writes that met spread out instead of meeting again. */
-const backOff = (attempt: number) =>
+export const backOff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 10 * 2 ** attempt)));
 
 /**
