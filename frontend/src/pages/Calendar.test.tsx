@@ -228,6 +228,39 @@ describe('Calendar: rescheduling', () => {
     await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
   });
 
+  it('rescheduled from its card with the keyboard, the item keeps the focus in its new day', async () => {
+    const article = planned();
+    let current = entryOf(article);
+    mockApi(
+      routes(() => answer([current], [article]), {
+        'schedule.set': (req) => {
+          const body = req.body as { platform: 'blog'; datetime: string };
+          current = { ...current, at: body.datetime };
+          return {
+            success: true,
+            article: { ...article, scheduled: { blog: body.datetime, linkedin: null } },
+            scheduledFor: body.datetime,
+          };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+    act(() => item.focus());
+    await user.keyboard('{Enter}');
+    const card = await screen.findByRole('dialog', { name: /Blog · Apr 11, 2030, 01:30/ });
+    await user.click(within(card).getByRole('button', { name: 'Reschedule Blog' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Blog' });
+    const field = within(dialog).getByLabelText('Date and time');
+    await user.clear(field);
+    await user.type(field, '2030-04-16 01:30', { skipClick: true });
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(itemIn('Tuesday, April 16, 2030', /Spring launch/)).toHaveFocus());
+  }, 20_000);
+
   it('in the week view a drop on an hour moves it to that hour of that day', async () => {
     const article = planned();
     const { requests } = mockApi(

@@ -79,7 +79,7 @@ const calendarKey = (from: string, to: string) => [...ARTICLE_LISTS_KEY, 'calend
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A roving-tabindex position: a day (month), a day's hour (week), or an item in one of them. */
-type FocusTarget = { kind: 'cell'; day: string; hour?: number } | { kind: 'item'; key: string; cell: string };
+type FocusTarget = { kind: 'cell'; day: string; hour?: number } | { kind: 'item'; key: string };
 const cellId = (day: string, hour?: number) => (hour === undefined ? `cell:${day}` : `cell:${day}:${hour}`);
 const focusIdOf = (t: FocusTarget) => (t.kind === 'cell' ? cellId(t.day, t.hour) : `item:${t.key}`);
 
@@ -148,11 +148,15 @@ export default function CalendarPage() {
   const [dragging, setDragging] = useState<CalendarEntry | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const [opened, setOpened] = useState<Opened | null>(null);
-  const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[] } | null>(null);
-  const [publishing, setPublishing] = useState<{ article: Article; platform: Platform } | null>(null);
+  // The card's follow-up dialogs, with the item they were opened from (`from`, its entry key).
+  const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[]; from: string } | null>(null);
+  const [publishing, setPublishing] = useState<{ article: Article; platform: Platform; from: string } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const moveFocusRef = useRef(false);
+  // The item a closed dialog was about, until the refreshed calendar is on screen (see the effect below).
+  const followRef = useRef<{ key: string; refreshed: boolean } | null>(null);
+  const [refreshes, setRefreshes] = useState(0);
 
   const setAnchor = (date: CalendarDate, nextView: CalendarView = view) => {
     const next = new URLSearchParams(params);
@@ -193,6 +197,23 @@ export default function CalendarPage() {
     gridRef.current?.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(currentId)}"]`)?.focus();
   });
 
+  // A dialog gives the focus back to the item it was opened from; when the refreshed calendar moves that item
+  // (rescheduled, published) the node is gone and the focus falls to the page: it follows the item to its new
+  // place instead, or to the grid's tab stop when the item left the range shown. Focus put elsewhere is left.
+  useEffect(() => {
+    const follow = followRef.current;
+    if (!follow) return;
+    const active = document.activeElement;
+    if (!active || active === document.body) {
+      followRef.current = null;
+      moveFocusRef.current = true;
+      setFocus(entries.some((e) => entryKey(e) === follow.key) ? { kind: 'item', key: follow.key } : null);
+    } else if (follow.refreshed && calendar.data === queryClient.getQueryData(calendarKey(range.from, range.to))) {
+      // The refreshed answer is on screen and the focus is still somewhere: nothing to follow.
+      followRef.current = null;
+    }
+  }, [entries, refreshes, calendar.data, queryClient, range.from, range.to]);
+
   // The week opens at the working day's start, with the shown date's column in view (a phone scrolls sideways).
   useEffect(() => {
     const box = scrollRef.current;
@@ -219,6 +240,15 @@ export default function CalendarPage() {
     setAnchor(view === 'month' ? addMonths({ ...anchor, day: 1 }, direction) : addDays(anchor, 7 * direction));
   };
 
+  /** After a dialog opened from an item (its entry key): the lists are refreshed, and the focus follows the item. */
+  const refreshAndRefocus = async (key: string) => {
+    const follow = { key, refreshed: false };
+    followRef.current = follow;
+    await refreshArticleLists(queryClient);
+    follow.refreshed = true;
+    setRefreshes((n) => n + 1);
+  };
+
   const open = (entry: CalendarEntry) => {
     const article = articles.get(entry.articleId);
     if (article) setOpened({ entry, article });
@@ -237,7 +267,7 @@ export default function CalendarPage() {
       PageUp: () => goToDay(view === 'month' ? addMonths(date, -1) : addDays(date, -7), hour),
       PageDown: () => goToDay(view === 'month' ? addMonths(date, 1) : addDays(date, 7), hour),
       Enter: () => {
-        if (items[0]) goTo({ kind: 'item', key: entryKey(items[0]), cell });
+        if (items[0]) goTo({ kind: 'item', key: entryKey(items[0]) });
       },
     };
     const action = keys[event.key === ' ' ? 'Enter' : event.key];
@@ -251,7 +281,7 @@ export default function CalendarPage() {
     const index = items.findIndex((e) => entryKey(e) === entryKey(entry));
     const toItem = (i: number) => {
       const next = items[Math.max(0, Math.min(items.length - 1, i))];
-      if (next) goTo({ kind: 'item', key: entryKey(next), cell });
+      if (next) goTo({ kind: 'item', key: entryKey(next) });
     };
     const keys: Record<string, () => void> = {
       ArrowUp: () => (index === 0 ? goTo({ kind: 'cell', day: dayKey(date), hour }) : toItem(index - 1)),
@@ -349,7 +379,7 @@ export default function CalendarPage() {
                   setDragging(null);
                   setDropTarget(null);
                 }}
-                onFocus={() => setFocus({ kind: 'item', key, cell })}
+                onFocus={() => setFocus({ kind: 'item', key })}
                 onKeyDown={(event) => onItemKey(event, entry, cell, date, hour)}
                 onClick={() => open(entry)}
               >
@@ -574,11 +604,11 @@ export default function CalendarPage() {
             timeZone={timeZone}
             onPublish={(article, platform) => {
               setOpened(null);
-              setPublishing({ article, platform });
+              setPublishing({ article, platform, from: entryKey(opened.entry) });
             }}
             onSchedule={(article, platforms) => {
               setOpened(null);
-              setScheduling({ article, platforms });
+              setScheduling({ article, platforms, from: entryKey(opened.entry) });
             }}
           />
         </Modal>
@@ -592,7 +622,7 @@ export default function CalendarPage() {
             timeZone={timeZone}
             onClose={() => {
               setScheduling(null);
-              void refreshArticleLists(queryClient);
+              void refreshAndRefocus(scheduling.from);
             }}
           />
         </Suspense>
@@ -606,7 +636,7 @@ export default function CalendarPage() {
           onPublished={(result: PublishResult) => {
             setPublishing(null);
             toast.success(result.message);
-            void refreshArticleLists(queryClient);
+            void refreshAndRefocus(publishing.from);
           }}
           onFailed={() => void refreshArticleLists(queryClient)}
         />
