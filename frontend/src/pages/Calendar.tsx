@@ -426,7 +426,8 @@ export default function CalendarPage() {
         }
       />
 
-      <div className="calendar-toolbar" role="toolbar" aria-label="Calendar">
+      {/* Not role="toolbar": that promises arrow keys between its buttons; each one is a Tab stop here. */}
+      <div className="calendar-toolbar">
         <div className="calendar-toolbar__nav">
           <button type="button" className="btn btn--secondary btn--sm" onClick={() => step(-1)}>
             <span aria-hidden>‹</span> <span className="sr-only">Previous {view}</span>
