@@ -334,6 +334,37 @@ describe('backfill', () => {
     expect((await db.send(new GetCommand({ TableName: table, Key: entryKey }))).Item).toBeDefined();
   });
 
+  it('an article rescheduled between the scan and its correction is left to that write (skipped), whose entries stay', async () => {
+    const table = `calendar-moved-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const tableStore = new DynamoArticleStore(db, table);
+    const user = newUser();
+    const a = { ...article(user), scheduled: { blog: '2031-04-01T10:00:00.000Z', linkedin: null } };
+    await db.send(
+      new PutCommand({ TableName: table, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, type: 'article', ...a } }),
+    );
+    let moved = false;
+    const racing = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand && !moved) {
+          moved = true;
+          await tableStore.update(user, a.id, { 'scheduled.blog': '2031-04-02T10:00:00.000Z' });
+        }
+        return db.send(command as TransactWriteCommand);
+      },
+    } as unknown as DynamoDBDocumentClient;
+
+    expect(await backfillCalendarEntries(racing, table)).toMatchObject({ articles: 1, fixed: 0, skipped: 1 });
+    const { Items } = await db.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :cal)',
+        ExpressionAttributeValues: { ':pk': `USER#${user}`, ':cal': 'CAL#' },
+      }),
+    );
+    expect(Items?.map((item) => item.SK)).toEqual([`CAL#2031-04-02T10:00:00.000Z#${a.id}#blog`]);
+  });
+
   it('runs once per table at start-up (a marker), so a later start scans nothing', async () => {
     const table = `calendar-once-${randomBytes(4).toString('hex')}`;
     await ensureTable(inject('dynamoEndpoint'), table);

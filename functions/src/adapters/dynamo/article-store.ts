@@ -99,7 +99,7 @@ const CALENDAR_PATHS = [
 ] as const;
 
 /** Everything kept beside the article in its writes' transactions: the summary and the calendar entries. */
-const DERIVED_PATHS = [...CONTRIBUTION_PATHS, ...CALENDAR_PATHS] as const;
+export const DERIVED_PATHS = [...CONTRIBUTION_PATHS, ...CALENDAR_PATHS] as const;
 
 const touchesDerived = (changes: Record<string, unknown>) =>
   Object.keys(changes).some((path) => {
@@ -167,34 +167,40 @@ function withChanges(article: ArticleRecord, changes: Record<string, unknown>): 
 }
 
 /**
- * A condition that the item's contribution and calendar fields are still those of `article` as read, so
- * that the summary's delta and the calendar entries computed from it are right; with `names` and `values`
- * to merge into the write's.
+ * A condition that the item's attributes at `paths` are still those of `state` as read (absent or null
+ * alike), with `names` and `values` to merge into the write's; `tag` keeps its placeholders apart from
+ * the write's own.
  */
-function derivedUnchanged(article: ArticleRecord): {
-  condition: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-} {
+export function fieldsUnchanged(
+  state: object,
+  paths: readonly (readonly string[])[],
+  tag: string,
+): { condition: string; names: Record<string, string>; values: Record<string, unknown> } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const conditions = DERIVED_PATHS.map((path, i) => {
+  const conditions = paths.map((path, i) => {
     const ref = path
       .map((part, j) => {
-        names[`#u${i}_${j}`] = part;
-        return `#u${i}_${j}`;
+        names[`#${tag}${i}_${j}`] = part;
+        return `#${tag}${i}_${j}`;
       })
       .join('.');
-    const value = valueAt(article, path);
+    const value = valueAt(state, path);
     if (value === null || value === undefined) {
-      values[':u_null'] = 'NULL';
-      return `(attribute_not_exists(${ref}) OR attribute_type(${ref}, :u_null))`;
+      values[`:${tag}_null`] = 'NULL';
+      return `(attribute_not_exists(${ref}) OR attribute_type(${ref}, :${tag}_null))`;
     }
-    values[`:u${i}`] = value;
-    return `${ref} = :u${i}`;
+    values[`:${tag}${i}`] = value;
+    return `${ref} = :${tag}${i}`;
   });
   return { condition: conditions.join(' AND '), names, values };
 }
+
+/**
+ * A condition that the item's contribution and calendar fields are still those of `article` as read, so
+ * that the summary's delta and the calendar entries computed from it are right.
+ */
+const derivedUnchanged = (article: ArticleRecord) => fieldsUnchanged(article, DERIVED_PATHS, 'u');
 
 /** Attempts of a write whose article another write changed between its read and its transaction. */
 const CONTRIBUTION_WRITE_ATTEMPTS = 8;

@@ -6,9 +6,8 @@ import {
   type DynamoDBDocumentClient,
   type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { PLATFORMS } from '@app/shared';
 import type { CalendarState } from '../../domain/calendar.js';
-import { calendarWrites } from './article-store.js';
+import { DERIVED_PATHS, calendarWrites, fieldsUnchanged } from './article-store.js';
 import { PASSING_CANCELLATIONS, backOff, cancellationCodes, type TransactItem } from './summary-store.js';
 
 export interface CalendarBackfillResult {
@@ -20,42 +19,29 @@ export interface CalendarBackfillResult {
   skipped: number;
 }
 
-type ArticleItem = CalendarState & { PK: string; SK: string; id: string; userId: string };
+type ArticleItem = CalendarState & {
+  PK: string;
+  SK: string;
+  id: string;
+  userId: string;
+  keyword?: string;
+  tags?: string[];
+};
 type EntryItem = { PK: string; SK: string; articleId: string; platform: string; at: string; kind: string };
 
-/** The fields calendarSlotsOf reads, as a condition that they are still `state`'s (or that there is no article). */
-function stateUnchanged(state: CalendarState | undefined): {
+/**
+ * A condition that the article is still `state` in what its entries derive from (article-store.ts
+ * DERIVED_PATHS: a write that changes any of them moves the entries itself), or that there is none.
+ */
+function stateUnchanged(state: ArticleItem | undefined): {
   ConditionExpression: string;
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 } {
   if (!state) return { ConditionExpression: 'attribute_not_exists(PK)' };
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const paths = [
-    ...PLATFORMS.map((p) => ['scheduled', p]),
-    ['blog', 'publishedToWordPress'],
-    ['blog', 'lastPublished'],
-    ['linkedin', 'publishedToLinkedIn'],
-    ['linkedin', 'lastPublished'],
-  ];
-  const conditions = paths.map((path, i) => {
-    const ref = path
-      .map((part, j) => {
-        names[`#c${i}_${j}`] = part;
-        return `#c${i}_${j}`;
-      })
-      .join('.');
-    const value = path.reduce<unknown>((v, part) => (v as Record<string, unknown> | undefined)?.[part], state);
-    if (value === null || value === undefined) {
-      values[':null'] = 'NULL';
-      return `(attribute_not_exists(${ref}) OR attribute_type(${ref}, :null))`;
-    }
-    values[`:c${i}`] = value;
-    return `${ref} = :c${i}`;
-  });
+  const { condition, names, values } = fieldsUnchanged(state, DERIVED_PATHS, 'c');
   return {
-    ConditionExpression: ['attribute_exists(PK)', ...conditions].join(' AND '),
+    ConditionExpression: `attribute_exists(PK) AND ${condition}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
@@ -82,6 +68,8 @@ export async function backfillCalendarEntries(
     'blog',
     'linkedin',
     'scheduled',
+    'keyword',
+    'tags',
     'articleId',
     'platform',
     'at',
