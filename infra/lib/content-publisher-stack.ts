@@ -391,7 +391,6 @@ export class ContentPublisherStack extends Stack {
     });
   }
 
-  /** Item reads and writes on the table and its indexes: every function. */
   /**
    * Where the browser posts an uploaded image: the images bucket's regional endpoint (what the presigned
    * POST names). Without a public URL of its own the site is the distribution's address: the bucket's CORS
@@ -405,6 +404,7 @@ export class ContentPublisherStack extends Stack {
       : `https://*.s3.${this.region}.${this.urlSuffix}`;
   }
 
+  /** Item reads and writes on the table and its indexes: every function. */
   private grantTableData(fn: AppFunction): void {
     Grant.addToPrincipal({ grantee: fn.role, actions: [...TABLE_DATA_ACTIONS], resourceArns: this.data.resourceArns });
   }
