@@ -210,6 +210,21 @@ export async function callApi<T = any>(page: Page, path: string, body?: unknown)
   );
 }
 
+/** Schedules one platform of an article through the API from inside the page (PUT, as the Schedule page does); its HTTP status. */
+export async function scheduleVia(page: Page, id: string, platform: 'blog' | 'linkedin', datetime: string) {
+  return page.evaluate(
+    async ({ id, platform, datetime }) =>
+      (
+        await fetch(`/api/articles/${id}/schedule`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ platform, datetime }),
+        })
+      ).status,
+    { id, platform, datetime },
+  );
+}
+
 /**
  * Connects the signed-in user to the fake WordPress site as its editor, through the API (the
  * Settings UI has its own journey), and expects the credentials to be accepted.

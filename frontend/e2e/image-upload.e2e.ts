@@ -13,7 +13,7 @@ import {
   snap,
   withAppAndBrowser,
 } from './harness.js';
-import { PHONE, onPhone, pageScrollWidth } from './viewport.js';
+import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -32,23 +32,6 @@ async function photoWithGps(): Promise<Buffer> {
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 12/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 40/1' },
     })
     .toBuffer();
-}
-
-/** The theme as another tab of the app would set it (useTheme listens to `storage`). */
-async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((next) => {
-    localStorage.setItem('app-theme', next);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'app-theme', newValue: next }));
-  }, theme);
-  await page.waitForFunction((next) => document.documentElement.dataset.theme === next, theme);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
 }
 
 /** The mean colour of an image the page can fetch (with its session), as [r, g, b]. */

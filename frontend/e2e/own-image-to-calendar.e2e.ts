@@ -10,31 +10,17 @@ import {
   connectWordPress,
   createArticleWithDrafts,
   registeredPage,
+  scheduleVia,
   snap,
   withAppAndFakeWordPress,
   type RunningApp,
 } from './harness.js';
+import { cellName, DAY_MS, dayParam, tokyoAt, tokyoDay } from './tokyo.js';
+import { settle } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
-// The user's zone is Tokyo (UTC+9 all year); the browser's clock is in Los Angeles.
-const TOKYO_MS = 9 * 60 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
-/** The UTC-midnight Date of the Tokyo calendar day `days` after today's. */
-function tokyoDay(days: number): Date {
-  const tokyo = new Date(Date.now() + TOKYO_MS);
-  return new Date(Date.UTC(tokyo.getUTCFullYear(), tokyo.getUTCMonth(), tokyo.getUTCDate() + days));
-}
-const tokyoAt = (day: Date, hour: number) => new Date(day.getTime() + hour * 60 * 60_000 - TOKYO_MS).toISOString();
-/** A day cell's accessible name as the calendar writes it (en-US), e.g. "Thursday, November 26, 2026". */
-const cellName = (day: Date) =>
-  new Intl.DateTimeFormat('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(day);
+// The user's zone is Tokyo (see tokyo.ts); the browser's clock is in Los Angeles.
 
 /** The automation events the local stack appended so far ($DATA_DIR/events.jsonl). */
 function recordedEvents(app: RunningApp): { 'detail-type': string; source: string; detail: any }[] {
@@ -101,33 +87,15 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
       await page.mouse.click(box.x + box.width * 0.1, box.y + box.height * 0.5);
       await modal.getByRole('button', { name: 'Apply crop' }).click();
       await modal.getByText(/Your picture, cut around 10% across/).waitFor({ timeout: 30_000 });
-      await page.evaluate(() =>
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-            .map((a) => a.finished.catch(() => undefined)),
-        ),
-      );
+      await settle(page);
       await snap(page, '80-journey-cropped');
 
       // Schedule the blog three days ahead at 10:00 Tokyo time.
       const day = tokyoDay(3);
-      const scheduled = await page.evaluate(
-        async ({ id, at }) =>
-          (
-            await fetch(`/api/articles/${id}/schedule`, {
-              method: 'PUT',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ platform: 'blog', datetime: at }),
-            })
-          ).status,
-        { id, at: tokyoAt(day, 10) },
-      );
-      expect(scheduled).toBe(200);
+      expect(await scheduleVia(page, id, 'blog', tokyoAt(day, 10))).toBe(200);
 
       // The calendar: drag it to the next day, same time of day.
-      await page.goto(`${app.url}/calendar?view=month&date=${day.toISOString().slice(0, 10)}`);
+      await page.goto(`${app.url}/calendar?view=month&date=${dayParam(day)}`);
       const itemName = new RegExp(`^${title}, Blog, Scheduled 10:00`);
       await page
         .getByRole('gridcell', { name: cellName(day) })
@@ -179,7 +147,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
 
       // The calendar now shows the blog at its publication time, as published.
       await page.keyboard.press('Escape');
-      await page.goto(`${app.url}/calendar?view=month&date=${tokyoDay(0).toISOString().slice(0, 10)}`);
+      await page.goto(`${app.url}/calendar?view=month&date=${dayParam(tokyoDay(0))}`);
       await page
         .getByRole('gridcell', { name: new RegExp(`^${cellName(tokyoDay(0))}`) })
         .getByRole('button', { name: new RegExp(`^${title}, Blog, Published`) })

@@ -4,7 +4,6 @@
  * ones publishing sends; side by side at 1366 px and stacked at 390 px; axe finds nothing in either theme.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   ADA,
@@ -15,31 +14,10 @@ import {
   snap,
   withAppAndBrowser,
 } from './harness.js';
-import { PHONE, pageScrollWidth } from './viewport.js';
+import { PHONE, pageScrollWidth, settle, showTheme } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** Switches the theme as another tab would (useTheme listens to `storage`), then lets the colour fades end. */
-async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((next) => {
-    localStorage.setItem('app-theme', next);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'app-theme', newValue: next }));
-  }, theme);
-  await page.waitForFunction((next) => document.documentElement.dataset.theme === next, theme);
-  await settle(page);
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
 
 const LINKEDIN = [
   'Three lessons from a year of serverless (with numbers)',
