@@ -1,10 +1,19 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  Stats,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { AppFunction } from './app-function.js';
 import { notifyTopic } from './dead-letter-alarm.js';
+import { AUTOMATION_EVENT_NAMES } from '../../functions/src/domain/automation-events.js';
 
 /**
  * Thresholds of the stack's alarms (asserted by the tests). Every alarm sums its metric over one
@@ -37,7 +46,16 @@ export const ALARM_DEFAULTS = {
    * its Errors alarm reports too). As for the functions, a few within five minutes, not a single one.
    */
   apiServerErrors: 3,
+  /**
+   * Domain events for automation that EventBridge did not take (AutomationEventFailed, target bus): such an
+   * event is lost for every rule on the bus, not sent again (functions/src/domain/automation-events.ts), and
+   * the cause is ours (the role's grant, the bus, throttling), so a single one is worth a look.
+   */
+  automationEventsNotPut: 1,
 } as const;
+
+/** The metric of an event that did not arrive (functions/src/metrics.ts MetricNames.automationEventFailed). */
+export const AUTOMATION_EVENT_FAILED_METRIC = 'AutomationEventFailed';
 
 export interface AppAlarmsProps {
   /** The API function of each route group. */
@@ -47,6 +65,8 @@ export interface AppAlarmsProps {
   api: IHttpApi;
   /** The alarm topic (present with the alarmEmail context value): every alarm notifies it. */
   topic?: ITopic;
+  /** The namespace of the functions' EMF metrics (POWERTOOLS_METRICS_NAMESPACE, app-function.ts). */
+  metricsNamespace: string;
 }
 
 export interface FunctionAlarms {
@@ -63,6 +83,8 @@ export class AppAlarms extends Construct {
   /** Keyed by route group, and `worker`. */
   readonly functions = new Map<string, FunctionAlarms>();
   readonly apiServerErrors: Alarm;
+  /** Domain events that did not reach the EventBridge bus. */
+  readonly automationEventsNotPut: Alarm;
 
   constructor(scope: Construct, id: string, props: AppAlarmsProps) {
     super(scope, id);
@@ -116,10 +138,35 @@ export class AppAlarms extends Construct {
       `The HTTP API answered ${ALARM_DEFAULTS.apiServerErrors} or more requests with 5xx in ${minutes} minutes: ` +
         'see the API access log and the logs of the functions.',
     );
+
+    // The metric has the event's name as a dimension too (functions/src/metrics.ts): one series per event, summed.
+    const notPut = Object.fromEntries(
+      AUTOMATION_EVENT_NAMES.map((event, i) => [
+        `m${i}`,
+        new Metric({
+          namespace: props.metricsNamespace,
+          metricName: AUTOMATION_EVENT_FAILED_METRIC,
+          dimensionsMap: { target: 'bus', event },
+          period,
+          statistic: Stats.SUM,
+        }),
+      ]),
+    );
+    this.automationEventsNotPut = alarm(
+      'AutomationEvents-NotPut',
+      new MathExpression({ expression: 'SUM(METRICS())', usingMetrics: notPut, period, label: 'Events not put' }),
+      ALARM_DEFAULTS.automationEventsNotPut,
+      `Domain events for automation did not reach the EventBridge bus in ${minutes} minutes (lost for every rule): ` +
+        'see the log warning "automation event not put on the bus" (docs/operations.md, Metrics).',
+    );
   }
 
   /** Every alarm made here. */
   get all(): Alarm[] {
-    return [...[...this.functions.values()].flatMap((a) => [a.errors, a.throttles]), this.apiServerErrors];
+    return [
+      ...[...this.functions.values()].flatMap((a) => [a.errors, a.throttles]),
+      this.apiServerErrors,
+      this.automationEventsNotPut,
+    ];
   }
 }

@@ -335,6 +335,8 @@ export class ContentPublisherStack extends Stack {
       worker: this.worker,
       api: this.http.api,
       topic: this.schedules.alarmTopic,
+      // As the functions' POWERTOOLS_METRICS_NAMESPACE (app-function.ts).
+      metricsNamespace: this.stackName,
     });
 
     new CfnOutput(this, 'DistributionUrl', {

@@ -57,9 +57,14 @@ describe('README: Deploy to AWS stays true to the stack', () => {
     for (const path of callbacks) expect(guide()).toContain(`<publicUrl>${path}`);
   });
 
-  it("counts the stack's alarms as the template has them (the cost table)", () => {
+  it("counts the stack's alarm metrics as the template has them (the cost table: a metric math alarm is billed per metric)", () => {
     const { stack } = testApp({ context: { alarmEmail: 'ops@example.com' } });
-    const count = Object.keys(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm')).length;
+    const alarms = Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm')) as {
+      Properties: { Metrics?: { MetricStat?: unknown }[] };
+    }[];
+    const count = alarms
+      .map((a) => (a.Properties.Metrics ? a.Properties.Metrics.filter((m) => m.MetricStat).length : 1))
+      .reduce((sum, n) => sum + n, 0);
     expect(guide()).toContain(`CloudWatch alarms: ${count} × $0.10`);
     expect(guide()).toContain(`$${(count * 0.1).toFixed(2)}`);
   });

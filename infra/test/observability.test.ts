@@ -2,7 +2,9 @@ import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { ALARM_DEFAULTS } from '../lib/alarms.js';
+import { AUTOMATION_EVENT_NAMES } from '../../functions/src/domain/automation-events.js';
+import { MetricNames } from '../../functions/src/metrics.js';
+import { ALARM_DEFAULTS, AUTOMATION_EVENT_FAILED_METRIC } from '../lib/alarms.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { testApp } from './helpers.js';
@@ -85,9 +87,41 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     expect(found[0]![0]).toBe(logicalId(stack, stack.alarms.apiServerErrors));
   });
 
+  it("an alarm on domain events not put on the bus: AutomationEventFailed with target bus, every event summed, in the functions' namespace", () => {
+    const id = logicalId(stack, stack.alarms.automationEventsNotPut);
+    const p = resources[id]!.Properties;
+    expect(p).toMatchObject({
+      Threshold: ALARM_DEFAULTS.automationEventsNotPut,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    const queries = p.Metrics as { Expression?: string; ReturnData?: boolean; MetricStat?: any }[];
+    expect(queries.find((q) => q.ReturnData !== false)?.Expression).toBe('SUM(METRICS())');
+    const stats = queries.filter((q) => q.MetricStat).map((q) => q.MetricStat);
+    expect(MetricNames.automationEventFailed).toBe(AUTOMATION_EVENT_FAILED_METRIC);
+    for (const stat of stats) {
+      expect(stat).toMatchObject({ Period: 300, Stat: 'Sum' });
+      expect(stat.Metric).toMatchObject({ MetricName: AUTOMATION_EVENT_FAILED_METRIC, Namespace: stack.stackName });
+    }
+    expect(stats.map((stat) => Object.fromEntries(stat.Metric.Dimensions.map((d: any) => [d.Name, d.Value])))).toEqual(
+      AUTOMATION_EVENT_NAMES.map((event) => ({ target: 'bus', event })),
+    );
+    // The namespace the functions write their metrics in.
+    const worker = resources[logicalId(stack, stack.worker.function)]!.Properties;
+    expect(worker.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE).toBe(stack.stackName);
+  });
+
   it('the thresholds are the ones the README and alarms.ts explain', () => {
     expect(ALARM_DEFAULTS.period.toMinutes()).toBe(5);
-    expect(ALARM_DEFAULTS).toMatchObject({ apiFunctionErrors: 3, workerErrors: 1, throttles: 1, apiServerErrors: 3 });
+    expect(ALARM_DEFAULTS).toMatchObject({
+      apiFunctionErrors: 3,
+      workerErrors: 1,
+      throttles: 1,
+      apiServerErrors: 3,
+      automationEventsNotPut: 1,
+    });
   });
 
   it('every alarm of the stack notifies the topic, and the topic lets CloudWatch publish for exactly these alarms', () => {
@@ -102,8 +136,8 @@ describe('alarms: every function and the API, to the alarm topic', () => {
       .filter((s) => s.Effect === 'Allow')
       .map((s) => s.Condition!.ArnLike!['aws:SourceArn']);
     expect(allowed).toEqual(alarms().map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
-    // 2 per function, the API's, and the dead-letter alarms: the count the README's cost table uses.
-    expect(stack.alarms.all).toHaveLength(2 * names().length + 1);
+    // 2 per function, the API's, the events' and the dead-letter alarms: the count the README's cost table uses.
+    expect(stack.alarms.all).toHaveLength(2 * names().length + 2);
   });
 
   it('without alarmEmail the alarms exist (their state shows in the console) and notify nobody', () => {
