@@ -1,4 +1,4 @@
-import { useId, type KeyboardEvent, type MouseEvent } from 'react';
+import { useId, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { IMAGE_SIZES, PLATFORMS, cropRectangle, type FocalPoint, type Platform } from '@app/shared';
 
 interface FocalPointPickerProps {
@@ -17,6 +17,7 @@ const MAX_FRAME_HEIGHT = 420;
 
 const clamp01 = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+const describe = (point: FocalPoint) => `${percent(point.x)} from the left, ${percent(point.y)} from the top`;
 
 /**
  * The focal point on the whole picture (docs/product.md, Create): a click or tap puts it there; focused,
@@ -26,6 +27,12 @@ const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 export function FocalPointPicker({ original, value, onChange, disabled }: FocalPointPickerProps) {
   const uid = useId();
   const hintId = `${uid}-hint`;
+  // What a screen reader says after a move: it does not read a focused element's changed name again.
+  const [said, setSaid] = useState('');
+  const choose = (point: FocalPoint) => {
+    onChange(point);
+    setSaid(`Focal point moved to ${describe(point)}`);
+  };
   const crops = PLATFORMS.map((platform) => ({
     platform,
     size: IMAGE_SIZES[platform],
@@ -36,7 +43,7 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
     if (disabled) return;
     const box = event.currentTarget.getBoundingClientRect();
     if (box.width <= 0 || box.height <= 0) return;
-    onChange({
+    choose({
       x: clamp01((event.clientX - box.left) / box.width),
       y: clamp01((event.clientY - box.top) / box.height),
     });
@@ -54,7 +61,7 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
     const delta = moves[event.key];
     if (!delta) return;
     event.preventDefault();
-    onChange({ x: clamp01(value.x + delta[0]), y: clamp01(value.y + delta[1]) });
+    choose({ x: clamp01(value.x + delta[0]), y: clamp01(value.y + delta[1]) });
   };
 
   return (
@@ -70,7 +77,7 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
           width: `min(100%, ${Math.round((MAX_FRAME_HEIGHT * original.width) / original.height)}px)`,
         }}
         role="group"
-        aria-label={`Focal point: ${percent(value.x)} from the left, ${percent(value.y)} from the top`}
+        aria-label={`Focal point: ${describe(value)}`}
         aria-describedby={hintId}
         aria-disabled={disabled || undefined}
         tabIndex={disabled ? -1 : 0}
@@ -98,6 +105,9 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
           aria-hidden="true"
         />
       </div>
+      <span className="sr-only" role="status">
+        {said}
+      </span>
       <div className="focal-picker__crops">
         {crops.map(({ platform, size, rect }) => (
           <figure key={platform} className="crop-preview" data-testid={`crop-preview-${platform}`}>

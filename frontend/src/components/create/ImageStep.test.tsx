@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   IMAGE_UPLOAD_MAX_BYTES,
@@ -197,6 +197,10 @@ describe('image step: upload your own image', () => {
     picker.focus();
     await user.keyboard('{ArrowRight}');
     expect(picker).toHaveAccessibleName('Focal point: 12% from the left, 50% from the top');
+    // Said after the move too: a screen reader does not read the focused picker's new name again.
+    expect(
+      within(screen.getByRole('region', { name: 'Choose the focal point' })).getByRole('status'),
+    ).toHaveTextContent('Focal point moved to 12% from the left, 50% from the top');
     await user.keyboard('{Shift>}{ArrowDown}{/Shift}');
     expect(picker).toHaveAccessibleName('Focal point: 12% from the left, 70% from the top');
     await user.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}');
