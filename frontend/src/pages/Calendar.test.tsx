@@ -120,6 +120,12 @@ describe('Calendar: month and week in the user zone', () => {
     expect(published).toHaveAccessibleName('Spring launch, LinkedIn, Published 08:15');
     expect(published).toHaveClass('calendar-item--success');
     expect(published).toHaveAttribute('draggable', 'false');
+    // The title, cut to the cell's width, shows whole under the pointer.
+    expect(published).toHaveAttribute('title', 'Spring launch');
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveAttribute(
+      'title',
+      'Spring launch: drag to another day or time to reschedule',
+    );
     expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveClass('calendar-item--accent');
     expect(requests.find((r) => r.route === 'articles.calendar')!.path).toBe(
       `/api/calendar?from=${encodeURIComponent('2030-04-07T15:00:00.000Z')}&to=${encodeURIComponent('2030-04-14T15:00:00.000Z')}`,

@@ -369,7 +369,8 @@ export default function CalendarPage() {
                 aria-label={`${entry.title}, ${platform}, ${PLATFORM_STATUS_LABELS[entry.status]} ${time}${
                   movable ? ', can be moved' : ''
                 }`}
-                title={movable ? 'Drag to another day or time to reschedule' : undefined}
+                // The title is cut to the cell's width: a pointer shows it whole.
+                title={movable ? `${entry.title}: drag to another day or time to reschedule` : entry.title}
                 onDragStart={(event) => {
                   event.dataTransfer.setData('text/plain', key);
                   event.dataTransfer.effectAllowed = 'move';
