@@ -1,10 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type DynamoDBDocumentClient,
-  type ScanCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { PublicationState } from '../../domain/articles.js';
 import {
   INDEX_ATTRIBUTES,
@@ -13,6 +7,7 @@ import {
   setIndexAttributes,
   type IndexAttributes,
 } from './article-store.js';
+import { backfillOncePerTable } from './client.js';
 
 export interface BackfillResult {
   /** Article items looked at. */
@@ -67,20 +62,12 @@ export async function backfillArticleIndexes(
   return result;
 }
 
-/** Marks a table whose articles have had the backfill: every write since keeps their attributes right. */
-const BACKFILLED = { PK: 'META', SK: 'BACKFILL#article-indexes-v1' };
-
 /**
  * The backfill once per table (local start-up): a table already marked is not scanned again, so a long
  * history does not slow every start. `undefined` when it was marked already.
  */
-export async function backfillArticleIndexesOnce(
+export const backfillArticleIndexesOnce = (
   db: DynamoDBDocumentClient,
   tableName: string,
-): Promise<BackfillResult | undefined> {
-  const marked = await db.send(new GetCommand({ TableName: tableName, Key: BACKFILLED, ConsistentRead: true }));
-  if (marked.Item) return undefined;
-  const result = await backfillArticleIndexes(db, tableName);
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...BACKFILLED, at: new Date().toISOString() } }));
-  return result;
-}
+): Promise<BackfillResult | undefined> =>
+  backfillOncePerTable(db, tableName, 'article-indexes-v1', () => backfillArticleIndexes(db, tableName));

@@ -1,6 +1,4 @@
 import {
-  GetCommand,
-  PutCommand,
   ScanCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
@@ -8,6 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { CalendarState } from '../../domain/calendar.js';
 import { DERIVED_PATHS, calendarWrites, fieldsUnchanged } from './article-store.js';
+import { backfillOncePerTable } from './client.js';
 import { PASSING_CANCELLATIONS, backOff, cancellationCodes, type TransactItem } from './summary-store.js';
 
 export interface CalendarBackfillResult {
@@ -159,17 +158,9 @@ async function correct(db: DynamoDBDocumentClient, items: TransactItem[]): Promi
   }
 }
 
-/** Marks a table whose articles have had the calendar backfill: every write since keeps their entries right. */
-const BACKFILLED = { PK: 'META', SK: 'BACKFILL#calendar-entries-v1' };
-
 /** The backfill once per table (local start-up). `undefined` when the table was marked already. */
-export async function backfillCalendarEntriesOnce(
+export const backfillCalendarEntriesOnce = (
   db: DynamoDBDocumentClient,
   tableName: string,
-): Promise<CalendarBackfillResult | undefined> {
-  const marked = await db.send(new GetCommand({ TableName: tableName, Key: BACKFILLED, ConsistentRead: true }));
-  if (marked.Item) return undefined;
-  const result = await backfillCalendarEntries(db, tableName);
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...BACKFILLED, at: new Date().toISOString() } }));
-  return result;
-}
+): Promise<CalendarBackfillResult | undefined> =>
+  backfillOncePerTable(db, tableName, 'calendar-entries-v1', () => backfillCalendarEntries(db, tableName));

@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config.js';
 
 export function createDocumentClient(config: Pick<Config, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
@@ -48,4 +54,23 @@ export async function ifConditionHeld<T>(write: Promise<T>): Promise<T | undefin
 /** Awaits a conditional write: true when it was made, false when its condition did not hold. */
 export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
   return (await ifConditionHeld(write.then(() => true))) ?? false;
+}
+
+/**
+ * Runs a backfill once per table (local start-up): afterwards a META item `BACKFILL#<name>` marks the
+ * table, whose writes since keep what it filled right, so a later start does not scan a long history
+ * again. `undefined` when the table was marked already.
+ */
+export async function backfillOncePerTable<R>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  name: string,
+  backfill: () => Promise<R>,
+): Promise<R | undefined> {
+  const marker = { PK: 'META', SK: `BACKFILL#${name}` };
+  const marked = await db.send(new GetCommand({ TableName: tableName, Key: marker, ConsistentRead: true }));
+  if (marked.Item) return undefined;
+  const result = await backfill();
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...marker, at: new Date().toISOString() } }));
+  return result;
 }
