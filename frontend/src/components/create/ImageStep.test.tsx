@@ -163,6 +163,8 @@ describe('image step: upload your own image', () => {
     expect(screen.getByRole('img', { name: 'Blog crop preview' })).toHaveAttribute('src', image.original!.url);
     expect(screen.getByRole('img', { name: 'LinkedIn crop preview' })).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    // Over one's own photo a generation is not a "regenerate" of it.
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toBeEnabled();
   });
 
   it('the picker moves with a click and the arrow keys, shows both crops, and Apply crop saves the point', async () => {

@@ -87,6 +87,8 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const [cropError, setCropError] = useState('');
 
   const hasImage = image !== null;
+  // Over the user's own picture a generation is a first one, not a "regenerate" of their photo.
+  const regenerates = hasImage && image.source !== 'uploaded';
   const inputId = `${uid}-description`;
   const errorId = `${uid}-error`;
   const fileId = `${uid}-file`;
@@ -217,18 +219,17 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
     setFailure('');
     setUploadError('');
     void form.handleSubmit(({ description }) => {
-      const regenerate = hasImage;
       const start = () =>
-        request(regenerate ? 'images.regenerate' : 'images.generate', { params: { articleId }, body: { description } });
+        request(hasImage ? 'images.regenerate' : 'images.generate', { params: { articleId }, body: { description } });
       follow(
         start,
         image?.generatedAt ?? null,
-        regenerate ? CreateMessages.imageFailed.regenerate : CreateMessages.imageFailed.generate,
+        regenerates ? CreateMessages.imageFailed.regenerate : CreateMessages.imageFailed.generate,
       );
     })(event);
   };
 
-  const buttonLabel = hasImage ? 'Regenerate Image' : 'Generate Image';
+  const buttonLabel = regenerates ? 'Regenerate Image' : 'Generate Image';
   const original = image?.original ?? null;
   const uploadPercent = uploadProgress?.stage === 'sending' ? Math.round(uploadProgress.fraction * 100) : null;
 
