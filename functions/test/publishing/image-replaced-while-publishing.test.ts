@@ -5,10 +5,9 @@
  * PublishingService with the real article store (DynamoDB Local), the real replaceImage and the fake WordPress.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoArticleStore } from '../../src/adapters/dynamo/article-store.js';
+import { createDocumentClient } from '../../src/adapters/dynamo/client.js';
 import { HttpWordPressPublisher } from '../../src/adapters/integrations/wordpress-publish.js';
 import { newArticleId, type ArticleRecord, type StoredImage } from '../../src/domain/articles.js';
 import { replaceImage } from '../../src/domain/images.js';
@@ -35,14 +34,7 @@ beforeAll(async () => {
   const tableName = `image-replaced-${randomBytes(4).toString('hex')}`;
   await ensureTable(inject('dynamoEndpoint'), tableName);
   store = new DynamoArticleStore(
-    DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: inject('dynamoEndpoint'),
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    ),
+    createDocumentClient({ region: 'us-east-1', dynamoEndpoint: inject('dynamoEndpoint') }),
     tableName,
   );
 });
