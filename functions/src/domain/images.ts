@@ -18,7 +18,7 @@ import {
 } from '@app/shared';
 import type { ArticleRecord, StoredImage } from './articles.js';
 import { badRequest, conflict, notFound } from './errors.js';
-import type { ArticleStore, ImageProcessor, ObjectStore, UploadSigner } from './ports.js';
+import type { ArticleStore, ImageProcessor, ObjectStore, StoredObject, UploadSigner } from './ports.js';
 
 /** How long a signed upload may be used: long enough for 15 MB on a slow line, short enough not to linger. */
 export const UPLOAD_EXPIRES_SECONDS = 10 * 60;
@@ -114,6 +114,29 @@ export async function replaceImage(
   // Five changes in between: let the caller's retry read the newest state.
   await discard();
   throw conflict('The image changed several times meanwhile. Please try again.', 'image_changed');
+}
+
+/**
+ * The file of the article's newest image for `platform`, with that image. An image change deletes the
+ * replaced files right after pointing the article at the new image (replaceImage), so a file missing for
+ * the article as read usually means a newer image: the article is read again and that one's file used.
+ * Undefined when there is no image, or its file is lost without a newer one.
+ */
+export async function newestImageFile(
+  deps: { articles: Pick<ArticleStore, 'get'>; objects: Pick<ObjectStore, 'get'> },
+  article: ArticleRecord,
+  platform: Platform,
+): Promise<{ image: StoredImage; file: StoredObject } | undefined> {
+  const keyOf = (image: StoredImage) => (platform === 'blog' ? image.blogKey : image.linkedinKey);
+  let image = article.image;
+  for (let attempt = 1; image && attempt <= 3; attempt++) {
+    const key = keyOf(image);
+    const file = await deps.objects.get(key);
+    if (file) return { image, file };
+    const newest = (await deps.articles.get(article.userId, article.id))?.image;
+    image = newest && keyOf(newest) !== key ? newest : null;
+  }
+  return undefined;
 }
 
 /** Best effort: a file left behind costs little, a failed answer after the article was written would mislead. */

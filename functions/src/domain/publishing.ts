@@ -11,6 +11,7 @@ import {
   notFound,
 } from './errors.js';
 import type { BusinessEvents } from './events.js';
+import { newestImageFile } from './images.js';
 import {
   eventErrorMessage,
   eventPlatform,
@@ -206,24 +207,10 @@ export class PublishingService {
     return at && Date.parse(at) > this.now().getTime() ? { [`scheduled.${platform}`]: null } : {};
   }
 
-  /**
-   * The image file to send. An image change deletes the replaced files right after pointing the
-   * article at the new image (replaceImage, functions/src/domain/images.ts), so a file missing here
-   * usually means a newer image: the article is read again and its newest image is sent. Only a
-   * file lost without a newer image (none, or the same one) sends the post without an image.
-   */
+  /** The newest image's file to send (newestImageFile: an image replaced meanwhile is not sent as none). */
   private async imageFor(article: ArticleRecord, platform: Platform) {
-    const keyOf = (image: NonNullable<ArticleRecord['image']>) =>
-      platform === 'blog' ? image.blogKey : image.linkedinKey;
-    let image = article.image;
-    for (let attempt = 1; image && attempt <= 3; attempt++) {
-      const key = keyOf(image);
-      const object = await this.deps.objects.get(key);
-      if (object) return { bytes: object.body, contentType: object.contentType };
-      const newest = (await this.deps.articles.get(article.userId, article.id))?.image;
-      image = newest && keyOf(newest) !== key ? newest : null;
-    }
-    return undefined;
+    const found = await newestImageFile(this.deps, article, platform);
+    return found ? { bytes: found.file.body, contentType: found.file.contentType } : undefined;
   }
 
   async publishWordPress(

@@ -13,6 +13,7 @@ import {
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
+import { newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
 import { PUBLISH_DEADLINE_MS } from '../time-budgets.js';
@@ -316,9 +317,16 @@ export class ApprovalNotifier {
     const text = article[run.platform].content.trim();
     const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
     const when = approvalEmailTime(new Date(run.scheduledFor), timezone);
-    const imageKey = article.image && (run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey);
-    const image =
-      imageKey && this.deps.objects ? await this.deps.objects.get(imageKey).catch(() => undefined) : undefined;
+    // The newest image (one replaced meanwhile shows the new one, not none); a failed read sends the e-mail without it.
+    const found = this.deps.objects
+      ? await newestImageFile(
+          { articles: this.deps.articles, objects: this.deps.objects },
+          article,
+          run.platform,
+        ).catch(() => undefined)
+      : undefined;
+    const image = found?.file;
+    const shownImage = found?.image ?? article.image;
     const quota = article.lastError?.code === 'insufficient_quota';
     const problem = quota
       ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
@@ -332,7 +340,7 @@ export class ApprovalNotifier {
       '',
       preview,
       '',
-      article.image ? `Image: ${article.image.description}` : 'No image yet.',
+      shownImage ? `Image: ${shownImage.description}` : 'No image yet.',
       '',
       `Approve and publish: ${approveUrl}`,
       `Review on the Schedule page: ${scheduleUrl}`,
@@ -341,8 +349,8 @@ export class ApprovalNotifier {
 <p>Ready for <strong>${PLATFORM_NAMES[run.platform]}</strong>, scheduled ${escapeHtml(when)}.</p>
 ${problem ? `<p style="color:#b42318"><strong>${escapeHtml(problem)}</strong></p>` : ''}
 <blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;padding-left:12px">${escapeHtml(preview)}</blockquote>
-${image ? `<p><img src="cid:article-image" alt="${escapeHtml(article.image!.description)}" width="600" style="max-width:100%;height:auto;border-radius:6px"></p>` : ''}
-<p>${article.image ? `Image: ${escapeHtml(article.image.description)}` : 'No image yet.'}</p>
+${image ? `<p><img src="cid:article-image" alt="${escapeHtml(shownImage!.description)}" width="600" style="max-width:100%;height:auto;border-radius:6px"></p>` : ''}
+<p>${shownImage ? `Image: ${escapeHtml(shownImage.description)}` : 'No image yet.'}</p>
 <p><a href="${escapeHtml(approveUrl)}" style="background:#4f46e5;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Approve and publish</a></p>
 <p><a href="${escapeHtml(scheduleUrl)}">Review on the Schedule page</a></p>`;
     const message = {
