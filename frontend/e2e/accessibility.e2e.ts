@@ -16,11 +16,13 @@ import {
   launchBrowser,
   registerOnDashboard,
   removeData,
+  scheduleVia,
   snap,
   startApp,
   submitRegistration,
   type RunningApp,
 } from './harness.js';
+import { showTheme } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -37,35 +39,6 @@ interface Finding {
   impact: string;
   help: string;
   targets: string[];
-}
-
-/**
- * Switches the theme as another tab of the app would (useTheme listens to `storage`), so an open
- * modal or a half-filled form stays as it is, then waits for the colour transitions to end.
- */
-async function showTheme(page: Page, theme: Theme): Promise<void> {
-  await page.evaluate((next) => {
-    localStorage.setItem('app-theme', next);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'app-theme', newValue: next }));
-  }, theme);
-  await page.waitForFunction((next) => document.documentElement.dataset.theme === next, theme);
-  await settle(page);
-}
-
-/**
- * Waits until the finite CSS animations and transitions (modal entrances, colour fades) are over:
- * axe measures colours as painted, and a half-faded element fails contrast. Spinners (infinite)
- * and toasts (their progress bar runs for seconds; they are checked on their own) are left alone.
- */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const finite = document.getAnimations().filter((animation) => {
-      const target = (animation.effect as KeyframeEffect | null)?.target;
-      if (target instanceof Element && target.closest('.Toastify')) return false;
-      return Number.isFinite(Number(animation.effect?.getComputedTiming().endTime));
-    });
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
-  });
 }
 
 /** Closes every toast and waits until they are gone, so a fading toast is not measured. */
@@ -281,18 +254,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
       details: 'One click to publish.',
       imageDescription: '',
     });
-    const scheduled = await page.evaluate(
-      async ({ id, at }) =>
-        (
-          await fetch(`/api/articles/${id}/schedule`, {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ platform: 'blog', datetime: at }),
-          })
-        ).status,
-      { id: approvalId, at: new Date().toISOString() },
-    );
-    expect(scheduled).toBe(200);
+    expect(await scheduleVia(page, approvalId, 'blog', new Date().toISOString())).toBe(200);
     const outbox = join(app.dataDir, 'outbox');
     const approveUrl = async () => {
       if (!existsSync(outbox)) return undefined;
