@@ -422,7 +422,7 @@ export default function CalendarPage() {
         description={
           <>
             Your articles on their scheduled and published days, in your time zone ({timeZone}). Drag a scheduled item
-            to move it, or open it with Enter.
+            to another day to move it, or open an item (click, or Enter) to reschedule or publish it.
           </>
         }
       />
