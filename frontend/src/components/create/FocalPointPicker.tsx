@@ -1,5 +1,6 @@
 import { useId, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { IMAGE_SIZES, PLATFORMS, cropRectangle, type FocalPoint, type Platform } from '@app/shared';
+import { IMAGE_SIZES, PLATFORMS, cropRectangle, type FocalPoint } from '@app/shared';
+import { PLATFORM_NAMES } from '../schedule/messages';
 
 interface FocalPointPickerProps {
   /** The kept original (its address and size). */
@@ -9,7 +10,6 @@ interface FocalPointPickerProps {
   disabled?: boolean;
 }
 
-const LABELS: Record<Platform, string> = { blog: 'Blog', linkedin: 'LinkedIn' };
 /** One arrow key press moves the point by this share of the picture; with Shift, ten times as far. */
 const STEP = 0.02;
 /** A tall picture is shown at most this high (px): its width follows. */
@@ -114,7 +114,7 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
             <div className="crop-preview__window" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
               <img
                 src={original.url}
-                alt={`${LABELS[platform]} crop preview`}
+                alt={`${PLATFORM_NAMES[platform].row} crop preview`}
                 draggable={false}
                 style={{
                   width: `${(original.width / rect.width) * 100}%`,
@@ -125,7 +125,7 @@ export function FocalPointPicker({ original, value, onChange, disabled }: FocalP
             </div>
             <figcaption>
               <span className={`crop-preview__key crop-preview__key--${platform}`} aria-hidden="true" />
-              {LABELS[platform]} {size.width}×{size.height}
+              {PLATFORM_NAMES[platform].row} {size.width}×{size.height}
             </figcaption>
           </figure>
         ))}
