@@ -20,6 +20,7 @@ import {
   type Platform,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
+import { LoadFailed } from '../components/LoadFailed';
 import { Modal } from '../components/Modal';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
@@ -480,19 +481,7 @@ export default function CalendarPage() {
             <Spinner label="Loading the calendar" size="sm" /> Loading the calendar...
           </span>
         )}
-        {calendar.isError && (
-          <div className="alert alert--error calendar-status__error" role="alert">
-            <span>{CalendarMessages.loadFailed}</span>
-            <button
-              type="button"
-              className="btn btn--secondary btn--sm"
-              disabled={calendar.isFetching}
-              onClick={() => void calendar.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        )}
+        {calendar.isError && <LoadFailed text={CalendarMessages.loadFailed} query={calendar} />}
         {loaded && entries.length === 0 && (
           <p className="calendar-status__empty">
             {CalendarMessages.empty(view)} <Link to="/schedule">Schedule an article</Link>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
 import type { ApiResponses } from '@app/shared/api';
 import { request } from '../api/client';
+import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { ARTICLE_LISTS_KEY } from '../hooks/useArticleLists';
@@ -88,17 +89,7 @@ export default function DashboardPage() {
           <span>Loading dashboard...</span>
         </div>
       ) : query.isError ? (
-        <div className="alert alert--error dashboard__error" role="alert">
-          <span>{DashboardMessages.loadFailed}</span>
-          <button
-            type="button"
-            className="btn btn--secondary btn--sm"
-            disabled={query.isFetching}
-            onClick={() => void query.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadFailed text={DashboardMessages.loadFailed} query={query} />
       ) : (
         stats && <DashboardCards stats={stats} />
       )}

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
+import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { articleIdOf } from '../components/create/articleQuery';
@@ -95,17 +96,7 @@ export default function SchedulePage() {
       )}
 
       {listQuery.isError && (
-        <div className="alert alert--error schedule-page__error" role="alert">
-          <span>{ScheduleMessages.loadFailed}</span>
-          <button
-            type="button"
-            className="btn btn--secondary btn--sm"
-            disabled={listQuery.isFetching}
-            onClick={() => void listQuery.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadFailed text={ScheduleMessages.loadFailed} query={listQuery} className="schedule-page__error" />
       )}
 
       {listQuery.isPending ? (
