@@ -135,7 +135,12 @@ describe('createEventBus: EventBridge in AWS, the file locally', () => {
       EventBridgeEventPublisher,
     );
     expect(createEventBus({ region: 'us-east-1', eventsFile: '/tmp/x.jsonl' })).toBeInstanceOf(JsonLinesEventPublisher);
-    const none = createEventBus({ region: 'us-east-1' });
+    const none = createEventBus({ region: 'us-east-1' }, {});
     await expect(none.publish([failed], { timeoutMs: 1 })).resolves.toBeUndefined();
+  });
+
+  it('in Lambda, a function without the bus fails each event (so it is logged, counted and alarmed), never drops it', async () => {
+    const unwired = createEventBus({ region: 'us-east-1' }, { AWS_LAMBDA_FUNCTION_NAME: 'cp-articles' });
+    await expect(unwired.publish([failed], { timeoutMs: 1 })).rejects.toThrow(/cp-articles has no EVENT_BUS_NAME/);
   });
 });

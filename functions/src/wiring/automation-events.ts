@@ -15,12 +15,25 @@ const LOCAL_ACCOUNT = '000000000000';
 /**
  * The bus: EventBridge (EVENT_BUS_NAME, set by the stack on the functions that emit), else the local
  * JSON-lines file (EVENTS_FILE, `$DATA_DIR/events.jsonl` under the local stack), else none (then only
- * the owner's webhook gets the events).
+ * the owner's webhook gets the events). In Lambda "none" is a wiring mistake, a function that emits
+ * without the stack's bus: each event then fails as a bus failure (logged, counted, alarmed) rather
+ * than vanishing.
  */
-export function createEventBus(config: Pick<Config, 'region' | 'eventBusName' | 'eventsFile'>): DomainEventPublisher {
+export function createEventBus(
+  config: Pick<Config, 'region' | 'eventBusName' | 'eventsFile'>,
+  env: NodeJS.ProcessEnv = process.env,
+): DomainEventPublisher {
   if (config.eventBusName) return createEventBridgePublisher(config, config.eventBusName);
   if (config.eventsFile)
     return new JsonLinesEventPublisher(config.eventsFile, { account: LOCAL_ACCOUNT, region: config.region });
+  if (env.AWS_LAMBDA_FUNCTION_NAME)
+    return {
+      publish: async () => {
+        throw new Error(
+          `${env.AWS_LAMBDA_FUNCTION_NAME} has no EVENT_BUS_NAME: give it the bus in infra/lib/content-publisher-stack.ts`,
+        );
+      },
+    };
   return { publish: async () => undefined };
 }
 
