@@ -24,6 +24,11 @@ export const ON_DEMAND_MODULES = [
   'google-auth-library',
   /** S3 client, ~130 KB (only image reads and writes; most calls of these functions never touch an image). */
   '@aws-sdk/client-s3',
+  /**
+   * The presigned POST of an upload (only its start). Bundled, its static import of the S3 client
+   * would be hoisted to the bundle's top and load that client at every cold start.
+   */
+  '@aws-sdk/s3-presigned-post',
   /** The ranked common-password list, ~400 KB (only registration and password changes). */
   '@zxcvbn-ts/language-common',
   /** EventBridge client, only when a domain event is emitted (publishing, drafting, scheduled runs). */
@@ -36,17 +41,26 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
  * The articles and images functions carry @aws-sdk/client-eventbridge with the article services
  * (functions/src/wiring/articles.ts) but never load it: the drafting that emits runs in the worker.
+ * Likewise every function with the images store carries @aws-sdk/s3-presigned-post (the store's
+ * signUpload), which only the images function's upload start loads.
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'openai', 'sharp'],
-  images: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'openai', 'sharp'],
-  wordpress: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
-  linkedin: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
+  articles: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'openai', 'sharp'],
+  images: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'openai', 'sharp'],
+  wordpress: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
+  linkedin: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
   email: ['google-auth-library'],
-  approvals: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library'],
-  sheets: ['@aws-sdk/client-s3', 'google-auth-library'],
-  worker: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', 'google-auth-library', 'openai', 'sharp'],
+  approvals: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
+  sheets: ['@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
+  worker: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    'google-auth-library',
+    'openai',
+    'sharp',
+  ],
 };
 
 /** The on-demand packages installed next to a function's bundle. */

@@ -1,3 +1,4 @@
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -13,14 +14,25 @@ import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
 const names = [...routeGroups(), WORKER_ENTRY_NAME];
 
-/** The packages left out of a Lambda's bundle that its code imports (Node built-ins aside). */
-async function unbundledImports(name: string): Promise<string[]> {
-  const result = await build({
+const bundle = (name: string) =>
+  build({
     ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
     write: false,
     outfile: join(repoRoot, '.tmp', `${name}.mjs`),
   });
-  return unbundledPackages(result.metafile);
+
+/** The packages left out of a Lambda's bundle that its code imports (Node built-ins aside). */
+async function unbundledImports(name: string): Promise<string[]> {
+  return unbundledPackages((await bundle(name)).metafile);
+}
+
+/** The packages the finished bundle imports statically, at load (Node built-ins aside). */
+async function packagesLoadedAtStart(name: string): Promise<string[]> {
+  const { metafile } = await bundle(name);
+  return Object.values(metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((imported) => imported.kind === 'import-statement' && !isBuiltin(imported.path))
+    .map((imported) => imported.path);
 }
 
 describe('on-demand packages (bundling.ts)', () => {
@@ -32,5 +44,12 @@ describe('on-demand packages (bundling.ts)', () => {
   // one installed but never imported only makes the asset bigger.
   it.each(names)('%s installs exactly the on-demand packages its code imports', async (name) => {
     expect(await unbundledImports(name)).toEqual([...onDemandModulesOf(name)].sort());
+  });
+
+  // esbuild hoists a bundled module's static imports of an unbundled package to the bundle's top,
+  // even when the code reaches that module with `await import()`: the package would then load at
+  // every cold start (once the S3 client, through the bundled presigned-post package, +100 ms).
+  it.each(names)('%s loads no on-demand package at start', async (name) => {
+    expect(await packagesLoadedAtStart(name)).toEqual([]);
   });
 });

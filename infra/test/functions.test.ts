@@ -113,6 +113,7 @@ describe('worker function', () => {
     expect(bundling.nodeModules).toEqual([
       '@aws-sdk/client-eventbridge',
       '@aws-sdk/client-s3',
+      '@aws-sdk/s3-presigned-post',
       'google-auth-library',
       'openai',
       'sharp',
