@@ -21,7 +21,8 @@
  * domain event (EventBridge PutEvents), and these
  * on-demand packages loaded from the asset's own node_modules (linux-arm64 installs of pure
  * JavaScript, which load here too): @zxcvbn-ts/language-common (registration), openai (the worker
- * drafting against the fake OpenAI), @aws-sdk/client-s3 (the image preview), @aws-sdk/client-eventbridge
+ * drafting against the fake OpenAI), @aws-sdk/client-s3 (the image preview), @aws-sdk/s3-presigned-post (an upload's
+ * start), @aws-sdk/client-eventbridge
  * (the worker's ArticleDrafted). sharp is NOT loaded:
  * its native linux-arm64 binary cannot run on this x64 machine, so no path here needs it (image
  * generation does); the test checks only that the arm64 build is in the assets that need it.
@@ -576,6 +577,22 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
       code: 'image_not_found',
       message: 'The image file is missing; generate it again',
     });
+  });
+
+  it('images: an upload start signs a presigned POST with the on-demand @aws-sdk/s3-presigned-post, for the bucket and the one key', async () => {
+    const started = await api('POST', `/api/image/upload/${articleId}`, {
+      cookies,
+      body: { contentType: 'image/jpeg', size: 123_456 },
+    });
+    expect(started.name).toBe('images');
+    expect(started.response.statusCode, started.output.slice(-2000)).toBe(200);
+    const { url, fields } = started.json.upload;
+    expect(url).toContain(BUCKET);
+    expect(fields.key).toMatch(new RegExp(`^uploads/${userId}/${articleId}/[0-9a-f]{32}$`));
+    expect(fields['Content-Type']).toBe('image/jpeg');
+    const policy = JSON.parse(Buffer.from(fields.Policy, 'base64').toString('utf8'));
+    expect(policy.conditions).toEqual(expect.arrayContaining([['content-length-range', 1, 15 * 1024 * 1024]]));
+    expect(fields['X-Amz-Signature']).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('schedule: PUT …/schedule creates the one-off schedule (EventBridge Scheduler) whose input the worker runs', async () => {
