@@ -121,6 +121,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     await weekItem.click();
     const dialog = page.getByRole('dialog', { name: /^Blog · / });
     await dialog.getByRole('article', { name: title }).waitFor();
+    await settle(page);
     await snap(page, '75-calendar-card-actions-dark');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
