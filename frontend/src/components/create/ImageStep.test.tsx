@@ -289,6 +289,30 @@ describe('image step: upload your own image', () => {
     expect(onGenerated).not.toHaveBeenCalled();
   });
 
+  it('Cancel upload stops the post to the store, completes nothing, keeps the current image and lets one choose again', async () => {
+    const { requests } = mockApi({
+      'images.status': none,
+      'images.uploadStart': start,
+      'images.uploadComplete': saved(uploaded('2026-01-01T10:00:00.000Z'), ImageUploadMessages.uploaded),
+    });
+    const release = deferred<void>();
+    FakeUpload.hold = release.promise;
+    const { user, onGenerated } = renderStep();
+    await user.upload(screen.getByLabelText('Upload image'), jpeg());
+    await screen.findByRole('progressbar', { name: 'Upload progress' });
+
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(FakeUpload.aborted).toBe(1);
+    await waitFor(() => expect(screen.queryByRole('progressbar')).not.toBeInTheDocument());
+    release.resolve();
+    await new Promise((done) => setTimeout(done, 20));
+    expect(calls(requests, 'images.uploadComplete')).toHaveLength(0);
+    expect(onGenerated).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('No image yet.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Upload image')).toBeEnabled();
+  });
+
   it('a generated image with its kept picture can be cropped too; without one (offline cards) there is no Adjust crop', async () => {
     const generated: ArticleImage = {
       ...uploaded('2026-01-01T10:00:00.000Z'),

@@ -310,6 +310,14 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
               <>
                 <progress className="upload-progress" max={100} value={uploadPercent} aria-label="Upload progress" />
                 <span>Uploading your picture… {uploadPercent}%</span>
+                {/* Only while the file travels: once the server checks and cuts it, the change is under way. */}
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  onClick={() => uploadControllerRef.current?.abort()}
+                >
+                  Cancel upload
+                </button>
               </>
             ) : (
               <>
