@@ -8,29 +8,15 @@ import { SESSION_QUERY_KEY, setSessionUser, useSession } from './hooks/useSessio
 import { toast } from './lib/toast';
 import { PageSpinner } from './components/Spinner';
 import Welcome from './pages/Welcome';
+import { PAGES, signedInPageUnder } from './pages/pageTable';
 
 // Everything behind the login is loaded on demand so the welcome page's JavaScript stays small
 // (docs/testing.md, Performance budgets); each page is its own chunk (charts load only with /dashboard).
 const loadShell = () => import('./components/Shell');
-const pageLoaders = {
-  '/dashboard': () => import('./pages/Dashboard'),
-  '/create': () => import('./pages/Create'),
-  '/schedule': () => import('./pages/Schedule'),
-  '/calendar': () => import('./pages/Calendar'),
-  '/history': () => import('./pages/History'),
-  '/settings': () => import('./pages/Settings'),
-  '/sheets-import': () => import('./pages/SheetsImport'),
-  '/admin': () => import('./pages/Admin'),
-};
 const Shell = lazy(loadShell);
-const Dashboard = lazy(pageLoaders['/dashboard']);
-const Create = lazy(pageLoaders['/create']);
-const Schedule = lazy(pageLoaders['/schedule']);
-const Calendar = lazy(pageLoaders['/calendar']);
-const History = lazy(pageLoaders['/history']);
-const Settings = lazy(pageLoaders['/settings']);
-const SheetsImport = lazy(pageLoaders['/sheets-import']);
-const Admin = lazy(pageLoaders['/admin']);
+const PAGE_ROUTES = PAGES.map((page) => ({ ...page, Page: lazy(page.load) }));
+const PUBLIC_PAGES = PAGE_ROUTES.filter((page) => page.access === 'public');
+const SHELL_PAGES = PAGE_ROUTES.filter((page) => page.access !== 'public');
 
 /**
  * A page behind the login opened directly (a bookmark, a reload): its code and the shell's are
@@ -38,15 +24,35 @@ const Admin = lazy(pageLoaders['/admin']);
  * paths nothing is fetched, so the welcome page loads only its own code.
  */
 export function preloadPage(pathname: string): void {
-  const page = Object.entries(pageLoaders).find(([path]) => pathname === path || pathname.startsWith(`${path}/`));
+  const page = signedInPageUnder(pathname);
   if (!page) return;
   void loadShell();
-  void page[1]();
+  void page.load();
 }
-// /admin: role admin only, anyone else is sent to /dashboard.
+// Pages for role admin only: anyone else is sent to /dashboard.
 const AdminOnly = lazy(() => import('./components/AdminOnly'));
-// The e-mailed approve link: public, signed in or not (its token authorizes).
-const Approve = lazy(() => import('./pages/Approve'));
+
+/**
+ * A page's route (a function, not a component: <Routes> reads its <Route> children as they are). A page whose
+ * sub-paths lead back to it is nested: its index is the page, anything under it redirects to it.
+ */
+function pageRoute({ path, access, subPathsLeadHere, Page }: (typeof PAGE_ROUTES)[number]) {
+  const element =
+    access === 'admin' ? (
+      <AdminOnly>
+        <Page />
+      </AdminOnly>
+    ) : (
+      <Page />
+    );
+  if (!subPathsLeadHere) return <Route key={path} path={path} element={element} />;
+  return (
+    <Route key={path} path={path}>
+      <Route index element={element} />
+      <Route path="*" element={<Navigate to={path} replace />} />
+    </Route>
+  );
+}
 
 /** When a call answers 401 the session has ended (deactivated, logged out elsewhere). */
 function useSessionExpiry() {
@@ -103,7 +109,7 @@ export default function App({ welcomeShown = false }: AppProps) {
       <Suspense fallback={null}>
         <Routes>
           <Route path="/welcome" element={<Welcome />} />
-          <Route path="/approve" element={<Approve />} />
+          {PUBLIC_PAGES.map(pageRoute)}
           <Route path="*" element={<Navigate to="/welcome" replace />} />
         </Routes>
       </Suspense>
@@ -113,26 +119,9 @@ export default function App({ welcomeShown = false }: AppProps) {
   return (
     <Suspense fallback={<PageSpinner />}>
       <Routes>
-        <Route path="/approve" element={<Approve />} />
+        {PUBLIC_PAGES.map(pageRoute)}
         <Route element={<Shell />}>
-          <Route path="/dashboard" element={<Dashboard />} />
-          <Route path="/create">
-            <Route index element={<Create />} />
-            <Route path="*" element={<Navigate to="/create" replace />} />
-          </Route>
-          <Route path="/schedule" element={<Schedule />} />
-          <Route path="/calendar" element={<Calendar />} />
-          <Route path="/history" element={<History />} />
-          <Route path="/settings" element={<Settings />} />
-          <Route path="/sheets-import" element={<SheetsImport />} />
-          <Route
-            path="/admin"
-            element={
-              <AdminOnly>
-                <Admin />
-              </AdminOnly>
-            }
-          />
+          {SHELL_PAGES.map(pageRoute)}
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Routes>

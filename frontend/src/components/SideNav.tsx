@@ -1,23 +1,8 @@
 import { NavLink } from 'react-router-dom';
 import { Logo } from './Logo';
-import { Icon, type IconName } from './icons';
+import { Icon } from './icons';
 import { useTheme } from '../hooks/useTheme';
-
-interface NavItem {
-  to: string;
-  label: string;
-  icon: IconName;
-}
-
-export const NAV_ITEMS: NavItem[] = [
-  { to: '/dashboard', label: 'Dashboard', icon: 'dashboard' },
-  { to: '/create', label: 'Create', icon: 'create' },
-  { to: '/schedule', label: 'Schedule', icon: 'schedule' },
-  { to: '/calendar', label: 'Calendar', icon: 'calendar' },
-  { to: '/history', label: 'History', icon: 'history' },
-  { to: '/settings', label: 'Settings', icon: 'settings' },
-];
-const ADMIN_ITEM: NavItem = { to: '/admin', label: 'Admin', icon: 'admin' };
+import { navEntries } from '../pages/pageTable';
 
 interface SideNavProps {
   showAdmin: boolean;
@@ -28,7 +13,8 @@ interface SideNavProps {
 
 export function SideNav({ showAdmin, open, onNavigate, id }: SideNavProps) {
   const { theme } = useTheme();
-  const items = showAdmin ? [...NAV_ITEMS, ADMIN_ITEM] : NAV_ITEMS;
+  // The links and their order come from the page table (pages/pageTable.ts).
+  const items = navEntries(showAdmin);
   return (
     <aside id={id} className={`sidenav${open ? ' is-open' : ''}`}>
       <div className="sidenav__brand">
@@ -37,9 +23,9 @@ export function SideNav({ showAdmin, open, onNavigate, id }: SideNavProps) {
       <nav aria-label="Main">
         <ul className="sidenav__list">
           {items.map((item) => (
-            <li key={item.to}>
+            <li key={item.path}>
               <NavLink
-                to={item.to}
+                to={item.path}
                 className={({ isActive }) => `sidenav__link${isActive ? ' is-active' : ''}`}
                 onClick={onNavigate}
               >

@@ -1,27 +1,15 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import { pageAt } from '../pages/pageTable';
 
 const APP_NAME = 'Content Publisher';
 
 /**
- * Each route's page name, shown in the top bar (components/TopBar.tsx) and the browser tab, as the side nav
- * names it (components/SideNav.tsx); the routes themselves are declared in App.tsx. A path not listed here
- * (the welcome page, or one about to be redirected) has no page name: the tab shows the product name alone.
+ * The page name of `pathname` ("/schedule/" → "Schedule") from the page table (pages/pageTable.ts), shown in the
+ * top bar (components/TopBar.tsx) and the browser tab; null for a path without one (the welcome page, or one
+ * about to be redirected): the tab then shows the product name alone.
  */
-const PAGE_NAMES: Readonly<Record<string, string>> = {
-  '/dashboard': 'Dashboard',
-  '/create': 'Create Article',
-  '/schedule': 'Schedule',
-  '/calendar': 'Calendar',
-  '/history': 'History',
-  '/settings': 'Settings',
-  '/sheets-import': 'Sheets Import',
-  '/admin': 'Admin',
-  '/approve': 'Approval',
-};
-
-/** The page name of `pathname` ("/schedule/" → "Schedule"), or null for a path without one. */
-export const pageNameFor = (pathname: string): string | null => PAGE_NAMES[pathname.replace(/\/+$/, '') || '/'] ?? null;
+export const pageNameFor = (pathname: string): string | null => pageAt(pathname)?.title ?? null;
 
 const documentTitleFor = (pathname: string): string => {
   const page = pageNameFor(pathname);
