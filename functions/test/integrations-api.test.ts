@@ -236,6 +236,38 @@ describe('LinkedIn', () => {
       expect((await status()).canPostAsPage).toBe(false);
     });
 
+    it("connecting with page access keeps the page's name for the preview card; without it, none", async () => {
+      expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
+      // The page publishing posts as: the first the member administers, named by LinkedIn's decorated roles.
+      expect(await status()).toMatchObject({ connected: true, canPostAsPage: true, pageName: 'Example GmbH' });
+      expect(li.requests.some((r) => r.path.includes('organization~(localizedName)'))).toBe(true);
+      expect((await app.items()).find((i) => i.SK === 'SETTING#linkedin_page_name')).toBeDefined();
+      // Out of the API Keys list, like the other connection settings.
+      expect(
+        (await call(owner, '/api/settings?mask=false')).json.some(
+          (s: { key: string }) => s.key === 'linkedin_page_name',
+        ),
+      ).toBe(false);
+
+      // Reconnecting without page access forgets it.
+      expect((await connect()).done.location).toBe('/settings?linkedin_connected=true');
+      expect(await status()).toMatchObject({ canPostAsPage: false, pageName: null });
+    });
+
+    it('LinkedIn refusing the page name: connecting still works, no name (the card shows its placeholder), publishing as the page still works', async () => {
+      li.denyOrganizationNames = true;
+      try {
+        expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
+        expect(await status()).toMatchObject({ connected: true, canPostAsPage: true, pageName: null });
+        const id = await companyArticle('Page post, name refused');
+        const res = await call(owner, `/api/linkedin/publish/${id}`, { method: 'POST' });
+        expect(res.status).toBe(200);
+        expect(li.posts.at(-1)!.body.author).toBe(`urn:li:organization:${li.organizations[0]!.id}`);
+      } finally {
+        li.denyOrganizationNames = false;
+      }
+    });
+
     it('refuses a pages value other than true or false with a clear message', async () => {
       for (const value of ['yes', '1', '']) {
         const res = await call(owner, `/api/linkedin/auth-url?pages=${value}`);

@@ -173,6 +173,11 @@ export interface LinkedInStatus {
    * absent from servers older than this field.
    */
   canPostAsPage?: boolean | null;
+  /**
+   * The name of the LinkedIn Page company mode posts as, looked up when connecting with page access: null when
+   * not known (no page access, LinkedIn did not say, or not connected); absent from servers older than this field.
+   */
+  pageName?: string | null;
 }
 
 export interface EmailStatus {

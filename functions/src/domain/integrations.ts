@@ -190,11 +190,15 @@ export interface LinkedInPublisher {
     post: LinkedInSentPost,
     run?: PublishRun<LinkedInSentPost>,
   ): Promise<{ urn: string; url: string }>;
-  /** Organizations the member administers (organizationAcls, roleAssignee, APPROVED). */
+  /**
+   * Organizations the member administers (organizationAcls, roleAssignee, APPROVED), best posting role
+   * first; `names` also asks for each page's localized name (absent where LinkedIn gives none).
+   */
   administeredOrganizations(
     accessToken: string,
     run?: Pick<PublishRun<never>, 'deadline'>,
-  ): Promise<{ urn: string; role: string }[]>;
+    options?: { names?: boolean },
+  ): Promise<{ urn: string; role: string; name?: string }[]>;
 }
 
 export interface WebhookDelivery {

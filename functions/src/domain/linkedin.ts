@@ -1,7 +1,7 @@
 import { IntegrationMessages, type LinkedInStatus } from '@app/shared';
 import { randomBytes } from 'node:crypto';
 import { badRequest } from './errors.js';
-import { IntegrationError, type LinkedInClient } from './integrations.js';
+import { IntegrationError, type LinkedInClient, type LinkedInPublisher } from './integrations.js';
 import { providerErrorCode, type OAuthState } from './oauth-state.js';
 import type { SettingService } from './settings.js';
 
@@ -16,7 +16,12 @@ export const LI_KEYS = {
   webhookSecret: 'linkedin_webhook_secret',
   /** The scopes LinkedIn granted with the stored token, space separated (absent for connections made before they were kept). */
   scopes: 'linkedin_scopes',
+  /** The name of the page company mode posts as, looked up on connecting with page access (absent when unknown). */
+  pageName: 'linkedin_page_name',
 } as const;
+
+/** How long connecting waits for the page's name before going on without it. */
+const PAGE_NAME_TIMEOUT_MS = 10_000;
 
 /**
  * Posting as a LinkedIn Page (company mode): the Community Management API product's scopes, asked
@@ -47,6 +52,8 @@ export class LinkedInService {
     private readonly client: LinkedInClient,
     private readonly state: OAuthState,
     private readonly scopes: string[],
+    /** Finds the page company mode posts as (the same lookup publishing makes), for its name. */
+    private readonly pages?: Pick<LinkedInPublisher, 'administeredOrganizations'>,
   ) {}
 
   async status(userId: string, now = Date.now()): Promise<LinkedInStatus> {
@@ -57,6 +64,7 @@ export class LinkedInService {
       LI_KEYS.tokenExpiry,
       LI_KEYS.memberName,
       LI_KEYS.scopes,
+      LI_KEYS.pageName,
     ]);
     const expiresAt = v.get(LI_KEYS.tokenExpiry) ?? null;
     const expiresMs = expiresAt ? Date.parse(expiresAt) : NaN;
@@ -72,6 +80,7 @@ export class LinkedInService {
       expired,
       // Unknown for a connection made before the granted scopes were kept: company mode still tries.
       canPostAsPage: v.has(LI_KEYS.accessToken) ? (grantAllowsPages(v.get(LI_KEYS.scopes)) ?? null) : false,
+      pageName: v.has(LI_KEYS.accessToken) ? (v.get(LI_KEYS.pageName) ?? null) : null,
     };
   }
 
@@ -111,6 +120,7 @@ export class LinkedInService {
         LI_KEYS.memberId,
         LI_KEYS.memberName,
         LI_KEYS.scopes,
+        LI_KEYS.pageName,
       ]) {
         await this.settings.remove(userId, key);
       }
@@ -187,10 +197,34 @@ export class LinkedInService {
       const granted =
         tokens.scope !== undefined ? scopeList(tokens.scope) : this.scopesFor(signed.extra.pages === 'true');
       await this.settings.put(userId, LI_KEYS.scopes, granted.join(' '), 'LinkedIn: the scopes LinkedIn granted');
+      await this.rememberPageName(userId, tokens.accessToken, granted);
       return 'linkedin_connected=true';
     } catch (err) {
       return `linkedin_error=${encodeURIComponent(err instanceof IntegrationError ? err.code : 'exchange_failed')}`;
     }
+  }
+
+  /**
+   * Keeps the name of the page publishing would post as (its first page, functions/src/domain/publishing.ts), for
+   * the preview card. Best effort: without page access, or when LinkedIn does not say, none is kept and the
+   * card shows a placeholder; connecting never fails for it.
+   */
+  private async rememberPageName(userId: string, accessToken: string, granted: string[]): Promise<void> {
+    let name: string | undefined;
+    if (this.pages && grantAllowsPages(granted.join(' '))) {
+      try {
+        const [page] = await this.pages.administeredOrganizations(
+          accessToken,
+          { deadline: Date.now() + PAGE_NAME_TIMEOUT_MS },
+          { names: true },
+        );
+        name = page?.name;
+      } catch {
+        // Refused or unreachable: the card shows the placeholder.
+      }
+    }
+    if (name) await this.settings.put(userId, LI_KEYS.pageName, name, 'LinkedIn: the page posted as');
+    else await this.settings.remove(userId, LI_KEYS.pageName);
   }
 
   async webhook(userId: string) {

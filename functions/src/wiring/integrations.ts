@@ -1,5 +1,6 @@
 import { GoogleOAuth, GMAIL_SEND_SCOPE } from '../adapters/integrations/google.js';
 import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../adapters/integrations/linkedin.js';
+import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
 import { GmailSender, OutboxSender } from '../adapters/integrations/mail.js';
 import { HttpWordPressClient } from '../adapters/integrations/wordpress.js';
 import { deps } from './deps.js';
@@ -25,6 +26,7 @@ function build(): IntegrationServices {
       new HttpLinkedInClient({ oauthUrl: config.linkedinOAuthUrl, apiUrl: config.linkedinApiUrl }),
       oauthState,
       LINKEDIN_SCOPES,
+      new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
     ),
     email: new EmailService(
       settings,

@@ -16,6 +16,9 @@
  *                                           422 {message: "…Content is a duplicate of urn:li:share:…",
  *                                           errorDetails: {inputErrors: [{code: 'DUPLICATE_POST'}]}}
  *   GET  /rest/organizationAcls?q=roleAssignee[&role=…][&state=…]  → {elements:[{organization, role, state, roleAssignee}], paging}
+ *        [&projection=(elements*(organization,role,…,organization~(localizedName)),paging)]: only the fields
+ *                                           named (`*` all), `organization~` decorated with the page's fields;
+ *                                           li.denyOrganizationNames: a decoration is refused 403 ACCESS_DENIED
  *   GET  /rest/organizations/{id}           → {id, localizedName, vanityName}
  *
  * /rest/* calls need `LinkedIn-Version: YYYYMM` and `X-Restli-Protocol-Version: 2.0.0`. Every Bearer
@@ -124,6 +127,8 @@ export interface FakeLinkedIn {
    * made) but answer it that much later, or never. Cleared by reset().
    */
   holdAnswer?: (request: RecordedLinkedInRequest) => AnswerHold | undefined;
+  /** Refuse organizationAcls calls whose projection decorates `organization~` (403), as for a token that may not read the page. Cleared by reset(). */
+  denyOrganizationNames: boolean;
   reset(): void;
   stop(): Promise<void>;
 }
@@ -517,6 +522,12 @@ export async function startFakeLinkedIn(
       }
       const role = url.searchParams.get('role');
       const state = url.searchParams.get('state');
+      const projectionParam = url.searchParams.get('projection');
+      const projection = projectionParam === null ? undefined : parseProjection(projectionParam);
+      if (projection === null) return apiError(res, 400, 'ILLEGAL_ARGUMENT', `Invalid projection: ${projectionParam}`);
+      const elementFields = projection?.get('elements');
+      if (fake.denyOrganizationNames && elementFields?.has('organization~'))
+        return apiError(res, 403, 'ACCESS_DENIED', 'Not enough permissions to access: organizations.BATCH_GET', 100);
       const elements = organizations
         .filter((o) => (!role || o.role === role) && (!state || o.state === state))
         .map((o) => ({
@@ -526,8 +537,17 @@ export async function startFakeLinkedIn(
           organization: `urn:li:organization:${o.id}`,
           created: { actor: `urn:li:person:${member.sub}`, time: 1_700_000_000_000 },
           lastModified: { actor: `urn:li:person:${member.sub}`, time: 1_700_000_000_000 },
+          'organization~': { id: Number(o.id), localizedName: o.name, vanityName: o.vanityName },
         }));
-      return sendJson(res, 200, { paging: { start: 0, count: 10, links: [], total: elements.length }, elements });
+      const body = {
+        paging: { start: 0, count: 10, links: [], total: elements.length },
+        elements: elements.map(({ 'organization~': _page, ...element }) => element),
+      };
+      if (!projection) return sendJson(res, 200, body);
+      return sendJson(res, 200, {
+        ...(projection.has('paging') ? { paging: body.paging } : {}),
+        ...(elementFields ? { elements: elements.map((element) => project(element, elementFields)) } : {}),
+      });
     }
     const orgMatch = /^\/rest\/organizations\/(\d+)$/.exec(path);
     if (orgMatch && method === 'GET') {
@@ -563,9 +583,11 @@ export async function startFakeLinkedIn(
       const t = tokens.get(token);
       if (t) t.revoked = true;
     },
+    denyOrganizationNames: false,
     reset() {
       mode = 'ok';
       delete fake.holdAnswer;
+      fake.denyOrganizationNames = false;
       posts.length = 0;
       images.length = 0;
       requests.length = 0;
@@ -573,6 +595,53 @@ export async function startFakeLinkedIn(
     stop: server.stop,
   };
   return fake;
+}
+
+/**
+ * A Rest.li projection such as `(elements*(organization,role,organization~(localizedName)),paging)`: each field
+ * named, with the fields projected inside it (undefined: all); null when it does not parse.
+ */
+type Projection = Map<string, Projection | undefined>;
+function parseProjection(text: string): Projection | null {
+  let at = 0;
+  const fields = (): Projection | null => {
+    if (text[at] !== '(') return null;
+    at++;
+    const result: Projection = new Map();
+    for (;;) {
+      const name = /^[A-Za-z*][\w]*~?/.exec(text.slice(at))?.[0];
+      if (!name) return null;
+      at += name.length;
+      if (text[at] === '*') at++; // `elements*(…)`: the fields of each element
+      let inner: Projection | undefined;
+      if (text[at] === '(') {
+        const parsed = fields();
+        if (!parsed) return null;
+        inner = parsed;
+      }
+      result.set(name, inner);
+      if (text[at] === ',') at++;
+      else if (text[at] === ')') {
+        at++;
+        return result;
+      } else return null;
+    }
+  };
+  const projection = fields();
+  return projection && at === text.length ? projection : null;
+}
+
+/** The fields of `value` a projection names (`*`: all of them, decorations only when named). */
+function project(value: Record<string, unknown>, projection: Projection): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const named = projection.has(key);
+    if (!named && !(projection.has('*') && !key.endsWith('~'))) continue;
+    const inner = named ? projection.get(key) : undefined;
+    result[key] =
+      inner && field && typeof field === 'object' ? project(field as Record<string, unknown>, inner) : field;
+  }
+  return result;
 }
 
 function validRedirect(uri: string, registered: string[]): boolean {

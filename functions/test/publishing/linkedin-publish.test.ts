@@ -463,6 +463,26 @@ describe('HttpLinkedInPublisher.administeredOrganizations', () => {
     }
   });
 
+  it('names: each page with its localized name, from the decorated roles (one call, projection sent unencoded)', async () => {
+    const requests = li.requests.length;
+    expect(await publisher.administeredOrganizations(li.issueToken(), {}, { names: true })).toEqual([
+      { urn: ORG, role: 'ADMINISTRATOR', name: 'Example GmbH' },
+    ]);
+    expect(li.requests.length).toBe(requests + 1);
+    const path = li.requests.at(-1)!.path;
+    expect(path).toContain('&projection=(elements*(organization,role,state,organization~(localizedName)),paging)');
+    // Without names, no projection: publishing's lookup is the one it always was.
+    await publisher.administeredOrganizations(li.issueToken());
+    expect(li.requests.at(-1)!.path).not.toContain('projection');
+  });
+
+  it('names refused by LinkedIn → 403 like the roles themselves (the caller decides what to do without them)', async () => {
+    li.denyOrganizationNames = true;
+    const error = await rejection(publisher.administeredOrganizations(li.issueToken(), {}, { names: true }));
+    expect(error).toMatchObject({ code: 'linkedin_forbidden', status: 403 });
+    expect(await publisher.administeredOrganizations(li.issueToken())).toEqual([{ urn: ORG, role: 'ADMINISTRATOR' }]);
+  });
+
   it('the default fake member administers Example GmbH only', async () => {
     expect(await publisher.administeredOrganizations(li.issueToken())).toEqual([{ urn: ORG, role: 'ADMINISTRATOR' }]);
   });

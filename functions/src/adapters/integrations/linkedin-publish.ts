@@ -9,6 +9,8 @@
  *           → 201, the post URN in the `x-restli-id` header
  *           → URL https://www.linkedin.com/feed/update/{urn}
  *   pages:  GET /rest/organizationAcls?q=roleAssignee&state=APPROVED
+ *           names:  …&projection=(elements*(organization,role,state,organization~(localizedName)),paging)
+ *           (the page's name decorated onto its role, readable with r_organization_admin)
  *
  * Every /rest call sends `LinkedIn-Version` (default 202601, supported until January 2027) and
  * `X-Restli-Protocol-Version: 2.0.0`. The commentary is escaped for the "little" format and cut to
@@ -107,8 +109,19 @@ const InitializeUploadAnswer = z.object({ value: z.object({ uploadUrl: text, ima
 /** GET /rest/images/{urn}: `status` AVAILABLE, PROCESSING, PROCESSING_FAILED, … */
 const ImageAnswer = z.object({ status: text });
 
-/** One role of the member on a page; an element that is not one (or has a state of another type) is skipped. */
-const OrganizationAcl = z.object({ organization: z.string(), role: z.string(), state: z.string().optional() });
+/**
+ * One role of the member on a page; an element that is not one (or has a state of another type) is skipped.
+ * `organization~` is the page itself when the projection decorates it (its name, when asked for).
+ */
+const OrganizationAcl = z.object({
+  organization: z.string(),
+  role: z.string(),
+  state: z.string().optional(),
+  'organization~': z.object({ localizedName: text }).optional().catch(undefined),
+});
+
+/** Rest.li projection for the roles with each page's localized name (sent unencoded, as LinkedIn documents it). */
+const ACLS_WITH_NAMES_PROJECTION = '(elements*(organization,role,state,organization~(localizedName)),paging)';
 /** GET /rest/organizationAcls: one page of roles (`paging.total` is the count of all pages' elements). */
 const OrganizationAclsAnswer = z.object({
   elements: z.array(OrganizationAcl.nullable().catch(null)).catch([]),
@@ -227,8 +240,10 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
   async administeredOrganizations(
     accessToken: string,
     run: Pick<PublishRun<never>, 'deadline'> = {},
-  ): Promise<{ urn: string; role: string }[]> {
+    options: { names?: boolean } = {},
+  ): Promise<{ urn: string; role: string; name?: string }[]> {
     const best = new Map<string, string>();
+    const names = new Map<string, string>();
     const rank = (role: string) => (LINKEDIN_POSTING_ROLES as readonly string[]).indexOf(role);
     const count = 100;
     for (let start = 0, page = 0; page < 20; page++) {
@@ -238,8 +253,9 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         start: String(start),
         count: String(count),
       });
+      const projection = options.names ? `&projection=${ACLS_WITH_NAMES_PROJECTION}` : '';
       const answer = await this.call(
-        `${this.apiUrl}/rest/organizationAcls?${query}`,
+        `${this.apiUrl}/rest/organizationAcls?${query}${projection}`,
         { headers: this.headers(accessToken, false) },
         run.deadline,
         'other',
@@ -251,6 +267,8 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         const { organization, role, state } = element;
         if (state !== undefined && state !== 'APPROVED') continue;
         if (rank(role) < 0) continue;
+        const name = element['organization~']?.localizedName?.trim();
+        if (name) names.set(organization, name);
         const current = best.get(organization);
         if (current === undefined || rank(role) < rank(current)) best.set(organization, role);
       }
@@ -258,7 +276,9 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       start += elements.length;
       if (elements.length === 0 || total === undefined || start >= total) break;
     }
-    return [...best].map(([urn, role]) => ({ urn, role })).sort((a, b) => rank(a.role) - rank(b.role));
+    return [...best]
+      .map(([urn, role]) => ({ urn, role, ...(names.has(urn) ? { name: names.get(urn)! } : {}) }))
+      .sort((a, b) => rank(a.role) - rank(b.role));
   }
 
   private headers(accessToken: string, json: boolean): Record<string, string> {
