@@ -115,10 +115,20 @@ describe('LinkedIn preview', () => {
     expect(shown.length).toBeGreaterThan(160);
   });
 
-  it('posting as a page shows the page as the author', async () => {
+  it('posting as a page whose name is not known shows a placeholder page as the author', async () => {
     renderCard('Hello', { mode: 'company' });
     expect(await within(card()).findByText('Your LinkedIn Page')).toBeInTheDocument();
     expect(card().querySelector('.li-card__avatar.is-placeholder svg')).not.toBeNull();
+  });
+
+  it("posting as a page shows the page's name and initials as the author, not the member", async () => {
+    renderCard('Hello', { mode: 'company', routes: { 'linkedin.status': status({ pageName: 'Example GmbH' }) } });
+    expect(await within(card()).findByText('Example GmbH')).toBeInTheDocument();
+    expect(within(card()).getByText(/A page you administer/)).toBeInTheDocument();
+    expect(within(card()).queryByText('Ada Lovelace')).not.toBeInTheDocument();
+    expect(within(card()).queryByText('Your LinkedIn Page')).not.toBeInTheDocument();
+    expect(card().querySelector('.li-card__avatar')).not.toHaveClass('is-placeholder');
+    expect(card().querySelector('.li-card__avatar')).toHaveTextContent('EG');
   });
 
   it('not connected: a neutral author, no image, and "Nothing to preview yet." for an empty text', async () => {

@@ -112,7 +112,7 @@ const PLACEHOLDER_GLYPH = {
 interface Author {
   name: string;
   detail: string;
-  /** Initials of the member's name, or the placeholder glyph shown instead. */
+  /** Initials of the member's or page's name, or the placeholder glyph shown instead. */
   avatar: { initials: string } | { glyph: keyof typeof PLACEHOLDER_GLYPH };
 }
 
@@ -121,10 +121,16 @@ function useAuthor(mode: 'personal' | 'company'): Author {
   const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000 });
   if (!data?.connected)
     return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', avatar: { glyph: 'person' } };
-  // Publishing posts as the first page the member administers (functions/src/domain/publishing.ts); its name
-  // is not known before then.
-  if (mode === 'company')
-    return { name: 'Your LinkedIn Page', detail: 'A page you administer', avatar: { glyph: 'page' } };
+  // Publishing posts as the first page the member administers (functions/src/domain/publishing.ts); its name is
+  // looked up on connecting with page access (functions/src/domain/linkedin.ts), else not known.
+  if (mode === 'company') {
+    const pageInitials = data.pageName ? initialsOf(data.pageName) : '';
+    return {
+      name: data.pageName || 'Your LinkedIn Page',
+      detail: 'A page you administer',
+      avatar: pageInitials ? { initials: pageInitials } : { glyph: 'page' },
+    };
+  }
   const initials = data.memberName ? initialsOf(data.memberName) : '';
   return {
     name: data.memberName || 'LinkedIn member',
