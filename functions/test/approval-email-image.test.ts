@@ -8,6 +8,7 @@ import type { ArticleRecord, ArticleService, StoredImage } from '../src/domain/a
 import type { EmailService } from '../src/domain/email.js';
 import type { ArticleStore, ObjectStore } from '../src/domain/ports.js';
 import { ApprovalNotifier } from '../src/domain/scheduling.js';
+import { articleRecord } from './helpers/article-record.js';
 
 const at = '2030-01-01T09:00:00.000Z';
 const stored = (name: string): StoredImage => ({
@@ -17,26 +18,15 @@ const stored = (name: string): StoredImage => ({
   description: `the ${name} picture`,
   generatedAt: at,
 });
-const article = (image: StoredImage | null): ArticleRecord => ({
-  id: 'a1',
-  userId: 'u1',
-  title: 'Launch day',
-  topic: 'topic',
-  keyword: 'k',
-  details: 'd',
-  imageDescription: '',
-  tags: [],
-  createdAt: at,
-  updatedAt: at,
-  blog: { content: 'Blog text', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
-  linkedin: { content: 'LinkedIn text', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
-  scheduled: { blog: null, linkedin: at },
-  lastError: null,
-  linkedInMode: 'personal',
-  generation: { status: 'done', updatedAt: at },
-  image,
-  imageJob: null,
-});
+const article = (image: StoredImage | null): ArticleRecord =>
+  articleRecord({
+    title: 'Launch day',
+    createdAt: at,
+    updatedAt: at,
+    generation: { status: 'done', updatedAt: at },
+    scheduled: { blog: null, linkedin: at },
+    image,
+  });
 
 type Mail = { text: string; html: string; inline?: { content: Buffer; contentType: string }[] };
 

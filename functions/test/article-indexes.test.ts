@@ -12,6 +12,7 @@ import { ensureTable } from '../src/local/dynamo.js';
 import { startLocalStack } from '../src/local/stack.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 import { ARTICLE_PAGE_DEFAULT } from '@app/shared';
+import { articleRecord } from './helpers/article-record.js';
 
 /**
  * The article lists' indexes (docs/data-model.md): GSI1 holds the articles not published on both
@@ -36,26 +37,17 @@ afterAll(() => db.destroy());
 let clock = Date.parse('2020-01-01T00:00:00Z');
 function article(userId: string, title = 'T'): ArticleRecord {
   const at = new Date((clock += 1000)).toISOString();
-  return {
+  return articleRecord({
     id: newArticleId(clock),
     userId,
     title,
-    topic: 'topic',
-    keyword: 'k',
     details: '',
-    imageDescription: '',
-    tags: [],
     createdAt: at,
     updatedAt: at,
     blog: { content: 'b', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
     linkedin: { content: 'l', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
-    scheduled: { blog: null, linkedin: null },
-    lastError: null,
-    linkedInMode: 'personal',
     generation: { status: 'done', updatedAt: at },
-    image: null,
-    imageJob: null,
-  };
+  });
 }
 const rawItem = async (userId: string, id: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: { PK: `USER#${userId}`, SK: `ARTICLE#${id}` } }))).Item!;

@@ -21,6 +21,7 @@ import type { ArticleStore } from '../src/domain/ports.js';
 import { PublishingService, type PublishingDeps } from '../src/domain/publishing.js';
 import { ApprovalLinks, ApprovalNotifier, RecordedRunFailure } from '../src/domain/scheduling.js';
 import { EVENT_BUS_TIMEOUT_MS } from '../src/time-budgets.js';
+import { articleRecord } from './helpers/article-record.js';
 
 /** An emitter that records what the services emit, each detail checked against its schema. */
 function recorder() {
@@ -43,27 +44,15 @@ function recorder() {
 }
 
 const at = '2030-01-01T09:00:00.000Z';
-const article = (changes: Partial<ArticleRecord> = {}): ArticleRecord => ({
-  id: 'a1',
-  userId: 'u1',
-  title: 'Launch day',
-  topic: 'topic',
-  keyword: 'k',
-  details: 'd',
-  imageDescription: '',
-  tags: [],
-  createdAt: at,
-  updatedAt: at,
-  blog: { content: 'Blog text', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
-  linkedin: { content: 'LinkedIn text', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
-  scheduled: { blog: at, linkedin: null },
-  lastError: null,
-  linkedInMode: 'personal',
-  generation: { status: 'done', updatedAt: at },
-  image: null,
-  imageJob: null,
-  ...changes,
-});
+const article = (changes: Partial<ArticleRecord> = {}): ArticleRecord =>
+  articleRecord({
+    title: 'Launch day',
+    createdAt: at,
+    updatedAt: at,
+    generation: { status: 'done', updatedAt: at },
+    scheduled: { blog: at, linkedin: null },
+    ...changes,
+  });
 
 /** An article store that keeps one article and answers every claim. */
 function memoryStore(initial: ArticleRecord | undefined, options: { markOnce?: boolean } = {}): ArticleStore {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -11,25 +11,19 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
+import { createDocumentClient } from '../src/adapters/dynamo/client.js';
 import { backfillCalendarEntries, backfillCalendarEntriesOnce } from '../src/adapters/dynamo/calendar-backfill.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import { calendarOf } from '../src/domain/calendar.js';
 import { ensureTable } from '../src/local/dynamo.js';
+import { articleRecord } from './helpers/article-record.js';
 
 /**
  * The calendar's entry items (docs/data-model.md, calendar): written and removed in the same transaction
  * as every article write that moves them, read by one range Query of the owner's partition, and given
  * to older articles by the backfill.
  */
-const client = () =>
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+const client = () => createDocumentClient({ region: 'us-east-1', dynamoEndpoint: inject('dynamoEndpoint') });
 const db = client();
 const tableName = `calendar-${randomBytes(6).toString('hex')}`;
 const store = new DynamoArticleStore(db, tableName);
@@ -40,26 +34,17 @@ afterAll(() => db.destroy());
 let clock = Date.parse('2020-01-01T00:00:00Z');
 function article(userId: string, title = 'T'): ArticleRecord {
   const at = new Date((clock += 1000)).toISOString();
-  return {
+  return articleRecord({
     id: newArticleId(clock),
     userId,
     title,
-    topic: 'topic',
-    keyword: 'k',
     details: '',
-    imageDescription: '',
-    tags: [],
     createdAt: at,
     updatedAt: at,
     blog: { content: 'b', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
     linkedin: { content: 'l', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
-    scheduled: { blog: null, linkedin: null },
-    lastError: null,
-    linkedInMode: 'personal',
     generation: { status: 'done', updatedAt: at },
-    image: null,
-    imageJob: null,
-  };
+  });
 }
 const newUser = () => `u-${randomBytes(4).toString('hex')}`;
 

@@ -8,6 +8,7 @@ import { IntegrationError } from '../src/domain/integrations.js';
 import { PublishingService, type PublishingDeps } from '../src/domain/publishing.js';
 import { ApprovalNotifier, RecordedRunFailure } from '../src/domain/scheduling.js';
 import { createMetrics, MetricsRecorder, metricsEnabled } from '../src/metrics.js';
+import { articleRecord } from './helpers/article-record.js';
 
 /** What `fn` printed to stdout and stderr, as parsed JSON lines: EMF lines and log lines. */
 async function output(fn: () => unknown): Promise<Record<string, any>[]> {
@@ -181,27 +182,8 @@ function fakeEvents() {
 }
 
 const at = '2026-01-01T00:00:00.000Z';
-const article = (changes: Partial<ArticleRecord> = {}): ArticleRecord => ({
-  id: 'a1',
-  userId: 'u1',
-  title: 'T',
-  topic: 'topic',
-  keyword: 'k',
-  details: 'd',
-  imageDescription: '',
-  tags: [],
-  createdAt: at,
-  updatedAt: at,
-  blog: { content: 'Blog text', publishedToWordPress: false, lastPublished: null, wordpressPostUrl: null },
-  linkedin: { content: 'LinkedIn text', publishedToLinkedIn: false, lastPublished: null, linkedinPostUrl: null },
-  scheduled: { blog: at, linkedin: null },
-  lastError: null,
-  linkedInMode: 'personal',
-  generation: { status: 'done', updatedAt: at },
-  image: null,
-  imageJob: null,
-  ...changes,
-});
+const article = (changes: Partial<ArticleRecord> = {}): ArticleRecord =>
+  articleRecord({ scheduled: { blog: at, linkedin: null }, ...changes });
 
 /** An article store that keeps one article and answers every claim. */
 function memoryStore(initial: ArticleRecord): ArticleStore {
