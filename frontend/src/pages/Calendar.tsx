@@ -177,7 +177,9 @@ export default function CalendarPage() {
     for (const entry of entries) {
       const place = placeOf(entry.at, timeZone);
       const id = view === 'month' ? cellId(place.key) : cellId(place.key, place.hour);
-      cells.set(id, [...(cells.get(id) ?? []), entry]);
+      const cell = cells.get(id);
+      if (cell) cell.push(entry);
+      else cells.set(id, [entry]);
     }
     return cells;
   }, [entries, timeZone, view]);
