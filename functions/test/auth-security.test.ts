@@ -90,7 +90,7 @@ describe('sign-in throttling', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(30);
 
-    await expireLock(app.tableName, `account#${email}`);
+    await expireLock(app.tableName, `account#${email}#127.0.0.1`);
     expect((await attempt('correct horse')).status).toBe(200);
     // The count started again: 4 more failures do not lock.
     for (let i = 0; i < 4; i++) expect((await attempt(`again-${i}-pass`)).status).toBe(401);
@@ -102,11 +102,55 @@ describe('sign-in throttling', () => {
     const attempt = (password: string) =>
       new Client(app.url).call('/api/auth/login', { body: { email: other.email, password } });
     for (let i = 0; i < 5; i++) await attempt(`wrong-${i}-pass`);
-    await expireLock(app.tableName, `account#${other.email}`);
+    await expireLock(app.tableName, `account#${other.email}#127.0.0.1`);
     expect((await attempt('wrong-6-pass')).status).toBe(401);
     const retryAfter = Number((await attempt('wrong-7-pass')).headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(30);
     expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('parallel guesses', () => {
+  let app: TestApp;
+  let admin: Client;
+  let email: string;
+  beforeAll(async () => ({ app, admin, email } = await appWithUser()));
+  afterAll(() => app?.stop());
+
+  it('checks at most 5 passwords of 40 sign-ins sent at once (the right one among them); the rest answer 429', async () => {
+    const statuses: number[] = [];
+    const events = await audited(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          new Client(app.url).call('/api/auth/login', {
+            body: { email, password: i === 39 ? 'correct horse' : `wrong-${i}-pass` },
+          }),
+        ),
+      );
+      statuses.push(...answers.map((a) => a.status));
+    });
+    const checked = events.filter(([e]) => e === 'login.failed' || e === 'login.succeeded');
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - checked.length);
+  });
+
+  it('checks at most 5 current passwords of 40 password changes sent at once', async () => {
+    const statuses: number[] = [];
+    const events = await audited(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          admin.call('/api/auth/password', {
+            body: { currentPassword: `wrong-${i}-pass`, newPassword: 'another fine passphrase' },
+          }),
+        ),
+      );
+      statuses.push(...answers.map((a) => a.status));
+    });
+    const checked = events.filter(([e]) => e === 'password.change_failed').length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - checked);
   });
 });
 

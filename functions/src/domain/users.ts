@@ -205,14 +205,15 @@ export class UserService {
   }
 
   /**
-   * Signs in, throttled per account and per client address: while either is locked the answer is
-   * 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.
+   * Signs in, throttled per account (from this client, and from all) and per client: the attempt is
+   * counted before its password is checked, and while a count is locked or its allowance is taken the
+   * answer is 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.
    */
   async login(input: LoginInput, context: RequestContext): Promise<UserRecord> {
     const email = normalizeEmail(input.email);
     const subjects: AttemptSubjects = { email, address: context.address };
     try {
-      await this.options.throttle.check(subjects);
+      await this.options.throttle.begin(subjects);
     } catch (err) {
       if (err instanceof TooManyAttemptsError) {
         this.audit('login.throttled', { email, address: context.address, retryAfterSeconds: err.retryAfterSeconds });
@@ -231,19 +232,18 @@ export class UserService {
         address: context.address,
         reason: user ? 'wrong_password' : 'unknown_email',
       });
-      const lockedForMs = Math.max(locked.accountLockedFor, locked.addressLockedFor);
-      if (lockedForMs > 0) {
+      if (locked.reason) {
         this.audit('login.locked', {
           email,
           userId: user?.id,
           address: context.address,
-          reason: locked.accountLockedFor >= locked.addressLockedFor ? 'account' : 'address',
-          lockedForSeconds: Math.ceil(lockedForMs / 1000),
+          reason: locked.reason,
+          lockedForSeconds: Math.ceil(locked.lockedForMs / 1000),
         });
       }
       throw unauthorized(Messages.invalidCredentials, 'invalid_credentials');
     }
-    await this.options.throttle.succeeded(email);
+    await this.options.throttle.succeeded(subjects);
     if (!user.isActive) {
       this.audit('login.failed', {
         email,
@@ -306,7 +306,7 @@ export class UserService {
     now = new Date().toISOString(),
   ): Promise<UserRecord> {
     const subjects: AttemptSubjects = { email: user.email, address: context.address };
-    await this.options.throttle.check(subjects);
+    await this.options.throttle.begin(subjects);
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
       await this.options.throttle.failed(subjects);
       this.audit('password.change_failed', {
@@ -316,6 +316,7 @@ export class UserService {
       });
       throw badRequest(Messages.currentPasswordWrong, 'current_password_wrong');
     }
+    await this.options.throttle.succeeded(subjects);
     await this.checkNewPassword(input.newPassword, context);
     const updated = await this.store.setPassword(user.id, await hashPassword(input.newPassword), now);
     if (!updated) throw notFound(Messages.userNotFound);
