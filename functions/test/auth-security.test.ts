@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { scryptSync, randomBytes } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { logger } from '../src/logger.js';
@@ -151,6 +152,54 @@ describe('parallel guesses', () => {
     expect(checked).toBeGreaterThan(0);
     expect(checked).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40 - checked);
+  });
+});
+
+describe('password hashes', () => {
+  let app: TestApp;
+  let email: string;
+  let id: string;
+  beforeAll(async () => ({ app, email, id } = await appWithUser()));
+  afterAll(() => app?.stop());
+
+  const storedHash = async () => {
+    const client = db();
+    const out = await client.send(
+      new GetCommand({ TableName: app.tableName, Key: { PK: `USER#${id}`, SK: 'PROFILE' }, ConsistentRead: true }),
+    );
+    client.destroy();
+    return out.Item!.passwordHash as string;
+  };
+
+  it("are made with at least OWASP's minimum scrypt parameters (N 2^17, r 8, p 1)", async () => {
+    const [scheme, n, r, p] = (await storedHash()).split('$');
+    expect(scheme).toBe('scrypt');
+    expect(Number(n)).toBeGreaterThanOrEqual(2 ** 17);
+    expect(Number(r)).toBeGreaterThanOrEqual(8);
+    expect(Number(p)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('made with weaker parameters are replaced at the next sign-in, other sessions kept', async () => {
+    const other = await signedIn(app, email);
+    const salt = randomBytes(16);
+    const weak = ['scrypt', 16384, 8, 1, salt.toString('base64')]
+      .concat(scryptSync('correct horse', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64'))
+      .join('$');
+    const client = db();
+    await client.send(
+      new UpdateCommand({
+        TableName: app.tableName,
+        Key: { PK: `USER#${id}`, SK: 'PROFILE' },
+        UpdateExpression: 'SET passwordHash = :weak',
+        ExpressionAttributeValues: { ':weak': weak },
+      }),
+    );
+    client.destroy();
+    await signedIn(app, email);
+    const upgraded = await storedHash();
+    expect(upgraded.split('$').slice(0, 4)).toEqual(['scrypt', String(2 ** 17), '8', '1']);
+    expect((await other.call('/api/auth/me')).status).toBe(200);
+    await signedIn(app, email); // the new hash checks the same password
   });
 });
 

@@ -330,7 +330,16 @@ describe('LinkedIn', () => {
     });
     expect(set.json.signingSecret).toMatch(/^whsec_/);
     const get = await call(owner, '/api/linkedin/zapier-webhook');
-    expect(get.json).toEqual({ success: true, webhookUrl: 'https://hooks.example.com/abc', hasSigningSecret: true });
+    // The URL works like a password (whoever has it can post to the hook): only its origin is shown.
+    expect(get.json).toEqual({
+      success: true,
+      webhookUrl: 'https://hooks.example.com/••••••••',
+      hasSigningSecret: true,
+    });
+    expect(get.text).not.toContain('/abc');
+    const masked = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: get.json.webhookUrl } });
+    expect(masked.status).toBe(400);
+    expect(masked.json.message).toMatch(/^This is the saved address, hidden/);
     const again = await call(owner, '/api/linkedin/zapier-webhook', {
       body: { webhookUrl: 'https://hooks.example.com/def' },
     });

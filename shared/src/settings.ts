@@ -21,6 +21,7 @@ export const SettingMessages = {
   integrationKey:
     'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
   deleteFailed: 'Failed to delete settings entry',
+  reservedKey: 'This key name is reserved: choose another one.',
   tooManyApiKeys: `You can keep at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
   secretsTooLarge:
     'Your saved keys and connections together are too large to keep (64 KB at most). Delete a key you no longer use first.',
@@ -46,6 +47,8 @@ export const SETTING_KEY_MAX = 64;
 export const SETTING_VALUE_MAX = 10_000;
 export const SETTING_DESCRIPTION_MAX = 500;
 
+const RESERVED_SETTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export const SettingKeySchema = z
   .string({ error: SettingMessages.keyRequired })
   // Blank (spaces only) is refused before the spaces could become underscores.
@@ -59,7 +62,10 @@ export const SettingKeySchema = z
       .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -')
       // The integration panels write these after a live check (WordPress's site is locked, the
       // webhook URL validated): the generic call must not write or delete them around that.
-      .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey),
+      .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey)
+      // Keys become property names of the stored secret's JSON object, where these three name
+      // JavaScript's own machinery (`__proto__` would set the object's prototype and lose the value).
+      .refine((key) => !RESERVED_SETTING_KEYS.has(key), SettingMessages.reservedKey),
   );
 
 export const SaveSettingSchema = z.strictObject({
@@ -93,6 +99,20 @@ export interface Setting {
 }
 
 /** At most the last 4 characters stay visible (docs/product.md, Settings); short values are fully hidden. */
+/**
+ * A URL that acts as a credential (an automation webhook's, whose path is its key): the origin, so the
+ * owner can tell where it goes, and the path masked like a secret.
+ */
+export function maskSecretUrl(value: string): string {
+  if (!value) return '';
+  try {
+    const url = new URL(value);
+    return `${url.origin}/${maskSecret(`${url.pathname.slice(1)}${url.search}`)}`;
+  } catch {
+    return maskSecret(value);
+  }
+}
+
 export function maskSecret(value: string): string {
   if (!value) return '';
   const visible = value.length >= 12 ? value.slice(-4) : '';

@@ -140,14 +140,16 @@ export interface SettingStore {
   /** @returns false when there was nothing to delete. */
   delete(userId: string, key: string): Promise<boolean>;
   /**
-   * Sets `changes` on a record that has no `storedIn` yet and still has `updatedAt` (a conditional
-   * write): false when it is gone or was written since.
+   * Sets `changes` on a record whose `storedIn` is still `from` (absent: the old layout) and that still
+   * has `updatedAt` (a conditional write): false when it is gone or was written since. A record moved
+   * to the secret loses any value it kept in the table.
    */
   migrate(
     userId: string,
     key: string,
     updatedAt: string,
     changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+    from?: SettingRecord['storedIn'],
   ): Promise<boolean>;
 }
 

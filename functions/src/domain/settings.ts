@@ -28,7 +28,6 @@ export const PUBLIC_SETTING_KEYS = new Set([
   'linkedin_member_id',
   'linkedin_member_name',
   'linkedin_scopes',
-  'linkedin_webhook_url',
   'wordpress_site_url',
   'wordpress_username',
   'wordpress_api_style',
@@ -136,15 +135,16 @@ export class SettingService {
     const records = new Map((await this.settings.list(userId)).map((r) => [r.key, r] as const));
     const { unmoved, secret } = await this.migrate(
       userId,
-      [...records.values()].filter((r) => r.storedIn === undefined),
+      [...records.values()].filter((r) => r.storedIn === undefined || (r.storedIn === 'table' && !inTable(r.key))),
     );
     return new OwnerSettings(records, unmoved, () => this.secrets.read(userId), secret);
   }
 
   /**
-   * Moves records of the one-secret-per-key layout: each value to its place (the table, or the
+   * Moves records of the one-secret-per-key layout, and values kept in the table under a key that has
+   * become secret since (the automation webhook's URL): each value to its place (the table, or the
    * owner's secret unless a newer value is there), then the old secret is scheduled for deletion,
-   * then the record says where its value is. Every step may be repeated, so a call cut off half way
+   * then the record says where its value is (and a secret value leaves the table). Every step may be repeated, so a call cut off half way
    * is finished by the next one; until then the values are read where they are. A function that
    * may not write secrets (a reader) only reads them.
    * @returns the values of those records, and the owner's secret when it was read.
@@ -157,7 +157,10 @@ export class SettingService {
     if (legacy.length === 0) return { unmoved };
     let secret = await this.secrets.read(userId);
     await inBatches(legacy, async (r) => {
-      const value = (inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key));
+      const value =
+        r.storedIn === 'table'
+          ? r.value
+          : ((inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key)));
       if (value !== undefined) unmoved.set(r.key, value);
     });
     if (this.migrationDenied) return { unmoved, secret };
@@ -175,9 +178,18 @@ export class SettingService {
           await this.settings.migrate(userId, r.key, r.updatedAt, { value: unmoved.get(r.key) });
         }
       }
-      await inBatches(legacy, (r) => this.secrets.deleteLegacy(userId, r.key));
+      await inBatches(
+        legacy.filter((r) => r.storedIn === undefined),
+        (r) => this.secrets.deleteLegacy(userId, r.key),
+      );
       for (const r of legacy) {
-        await this.settings.migrate(userId, r.key, r.updatedAt, { storedIn: inTable(r.key) ? 'table' : 'secret' });
+        await this.settings.migrate(
+          userId,
+          r.key,
+          r.updatedAt,
+          { storedIn: inTable(r.key) ? 'table' : 'secret' },
+          r.storedIn,
+        );
       }
     } catch (err) {
       if (isAccessDenied(err)) this.migrationDenied = true;

@@ -12,7 +12,7 @@ import type { AuditLog } from './audit.js';
 import { equalInConstantTime } from './constant-time.js';
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js';
 import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from './login-throttle.js';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { revokedEntryExpiry, revokedSessionEntry, type Session } from './sessions.js';
 
 /** The stored user: the API's PublicUser and what only the server keeps. */
@@ -63,6 +63,11 @@ export interface UserStore {
   endAllSessions(id: string): Promise<UserRecord | undefined>;
   /** Replaces the password hash and ends every session, in one write. @returns the user after. */
   setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined>;
+  /**
+   * Replaces a hash by a stronger one of the same password, sessions untouched, only while the stored
+   * hash is still `previousHash` (a password changed meanwhile stays).
+   */
+  upgradePasswordHash(id: string, previousHash: string, passwordHash: string): Promise<void>;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -244,6 +249,9 @@ export class UserService {
       throw unauthorized(Messages.invalidCredentials, 'invalid_credentials');
     }
     await this.options.throttle.succeeded(subjects);
+    if (needsRehash(user.passwordHash)) {
+      await this.store.upgradePasswordHash(user.id, user.passwordHash, await hashPassword(input.password));
+    }
     if (!user.isActive) {
       this.audit('login.failed', {
         email,
