@@ -88,13 +88,12 @@ export function toPublicUser(user: UserRecord): PublicUser {
 /**
  * Who may claim the first (admin) account of a deployment. Unguarded (a laptop), the first account
  * registered becomes the admin. Guarded (AWS), only a registration that carries the one-time setup
- * code or uses the admin e-mail address chosen at deployment may claim it, so that whoever finds a
- * new public URL first does not own the deployment.
+ * code may claim it, so that whoever finds a new public URL first does not own the deployment. (An
+ * e-mail address named at deployment is no such proof: registering with it proves nobody owns it.)
  */
 export interface FirstAdminGuard {
   /** The one-time setup code (Secrets Manager in AWS); undefined when none is configured. */
   setupCode?: () => Promise<string | undefined>;
-  adminEmail?: string;
 }
 
 /** Where a sign-in or an account change comes from. */
@@ -128,7 +127,7 @@ export class UserService {
 
   private get guarded(): boolean {
     const guard = this.options.firstAdmin;
-    return Boolean(guard?.setupCode || guard?.adminEmail);
+    return Boolean(guard?.setupCode);
   }
 
   /** Whether registering now needs the setup code: a guarded deployment that has no admin yet. */
@@ -137,10 +136,9 @@ export class UserService {
   }
 
   /** Whether this registration may claim the first admin account of a guarded deployment. */
-  private async mayClaimFirstAdmin(input: RegisterInput, email: string): Promise<boolean> {
+  private async mayClaimFirstAdmin(input: RegisterInput): Promise<boolean> {
     const guard = this.options.firstAdmin;
     if (!this.guarded || !guard) return true;
-    if (guard.adminEmail && normalizeEmail(guard.adminEmail) === email) return true;
     const code = input.setupCode?.trim();
     const expected = code ? await guard.setupCode?.() : undefined;
     return Boolean(code && expected && equalInConstantTime(code, expected.trim()));
@@ -177,7 +175,7 @@ export class UserService {
     };
     try {
       if (!(await this.store.isFirstAdminClaimed())) {
-        if (!(await this.mayClaimFirstAdmin(input, email))) {
+        if (!(await this.mayClaimFirstAdmin(input))) {
           this.audit('register.setup_code_refused', {
             email,
             address: context.address,
