@@ -88,11 +88,20 @@ describe('the previews equal what the platforms receive', () => {
 
     expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
     const post = wp.posts.at(-1)!;
-    expect(post.title).toBe(preview.title);
+    expect(post.title).toBe(preview.titleHtml);
+    expect(post.title).toBe('Previews &lt;&amp; &quot;quotes&quot;&gt;');
     expect(post.content).toBe(preview.html);
     expect(preview.html).not.toMatch(/<script|javascript:/i);
     const media = wp.media.find((m) => m.id === post.featuredMedia)!;
     expect(media.bytes.equals(await previewImage(id, 'blog'))).toBe(true);
+  });
+
+  it('WordPress: a title with markup (a spreadsheet cell, say) reaches the blog as text, never as HTML', async () => {
+    const id = await newArticle('<img src=x onerror=alert(1)><script>alert(2)</script>');
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    const post = wp.posts.at(-1)!;
+    expect(post.title).not.toMatch(/<img|<script/i);
+    expect(post.title).toBe('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
   });
 
   it('LinkedIn: the commentary as posted, read back as the card shows it, and the image are the preview’s', async () => {

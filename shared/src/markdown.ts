@@ -100,15 +100,25 @@ export function renderMarkdown(source: string): string {
 
 /** The WordPress post an article makes: the fields of POST /wp/v2/posts that come from its text. */
 export interface WordPressPostContent {
+  /** The title as the reader sees it (the preview shows it as text). */
   title: string;
+  /**
+   * The title as sent: WordPress takes a post's title as HTML and themes print it as it is, so the
+   * text is escaped (a title from a spreadsheet cell must not put a script on the blog).
+   */
+  titleHtml: string;
   /** The sanitized HTML of the blog text (renderMarkdown). */
   html: string;
 }
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text as HTML that shows exactly that text. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /**
  * What publishing sends to WordPress as the post's title and content (functions/src/domain/publishing.ts),
  * and what the editor's WordPress preview shows: one function, so the two cannot differ.
  */
 export function wordpressPost(article: { title: string; blogContent: string }): WordPressPostContent {
-  return { title: article.title, html: renderMarkdown(article.blogContent) };
+  return { title: article.title, titleHtml: escapeHtml(article.title), html: renderMarkdown(article.blogContent) };
 }

@@ -230,10 +230,11 @@ describe('httpUrlOrNull: only an absolute http(s) address is kept', () => {
 });
 
 describe('wordpressPost: the title and content publishing sends', () => {
-  it('is the title as it is and the blog text as sanitized HTML', () => {
+  it('is the title as text, the title escaped for WordPress (which takes it as HTML) and the blog text as sanitized HTML', () => {
     const blogContent = '# Hello <script>alert(1)</script>\n\nText with [a link](https://example.com).';
-    expect(wordpressPost({ title: 'Tips & <tricks>', blogContent })).toEqual({
-      title: 'Tips & <tricks>',
+    expect(wordpressPost({ title: `Tips & <tricks> "quoted" it's`, blogContent })).toEqual({
+      title: `Tips & <tricks> "quoted" it's`,
+      titleHtml: 'Tips &amp; &lt;tricks&gt; &quot;quoted&quot; it&#39;s',
       html: renderMarkdown(blogContent),
     });
     expect(wordpressPost({ title: 't', blogContent }).html).not.toMatch(/<script/);

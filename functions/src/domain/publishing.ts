@@ -429,10 +429,12 @@ const slug = (title: string) =>
     .slice(0, 60) || 'featured-image';
 
 /**
- * The post's title and sanitized HTML exactly as the editor's WordPress preview shows them
- * (wordpressPost, shared/src/markdown.ts), loaded on the first publish rather than at every cold start.
+ * The post's title (escaped: WordPress takes it as HTML) and sanitized HTML exactly as the editor's
+ * WordPress preview shows them (wordpressPost, shared/src/markdown.ts), loaded on the first publish
+ * rather than at every cold start.
  */
 async function wordpressPostOf(article: ArticleRecord): Promise<{ title: string; html: string }> {
   const { wordpressPost } = await import('@app/shared/markdown');
-  return wordpressPost({ title: article.title, blogContent: article.blog.content });
+  const post = wordpressPost({ title: article.title, blogContent: article.blog.content });
+  return { title: post.titleHtml, html: post.html };
 }
