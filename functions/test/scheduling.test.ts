@@ -328,6 +328,68 @@ describe('a published platform', () => {
   });
 });
 
+describe('approval links end with the sessions', () => {
+  /** An active account of its own (password `correct horse`), signed in, with one link e-mailed for a drafted article. */
+  async function accountWithLink(email: string) {
+    const member = new Client(app.url);
+    const body = registration({ email });
+    await member.call('/api/auth/register', { body });
+    const users = (await user.call('/api/admin/users')).json;
+    const memberId = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === email)
+      ._id as string;
+    await user.call(`/api/admin/users/${memberId}/status`, { method: 'PATCH', body: { isActive: true } });
+    await member.call('/api/auth/login', { body: { email, password: body.password } });
+    const link = async () => {
+      const id = (
+        await member.call('/api/articles', { body: { title: 'Link owner', topic: 'Scheduling', keyword: 'links' } })
+      ).json.article._id as string;
+      await drafted(member, id);
+      const at = new Date(Date.now() + 3600_000).toISOString();
+      await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
+      await approvalNotifier().generateAndNotify({
+        userId: memberId,
+        articleId: id,
+        platform: 'blog',
+        scheduledFor: at,
+      });
+      return tokenFrom(mails().at(-1)!);
+    };
+    return { member, body, link };
+  }
+  const refused = async (token: string) => {
+    const before = await app.items();
+    for (const call of ['preview', 'confirm']) {
+      const res = await new Client(app.url).call(`/api/approvals/${call}`, { body: { token } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({
+        code: 'approval_revoked',
+        message: expect.stringMatching(/password was changed/),
+      });
+    }
+    expect(await app.items()).toEqual(before);
+  };
+
+  it('"Log out everywhere" ends the links e-mailed before it', async () => {
+    const { member, link } = await accountWithLink('links-logout@example.com');
+    const token = await link();
+    expect((await new Client(app.url).call('/api/approvals/preview', { body: { token } })).status).toBe(200);
+    expect((await member.call('/api/auth/logout-everywhere', { method: 'POST' })).status).toBeLessThan(300);
+    await refused(token);
+  });
+
+  it('a password change ends the links e-mailed before it', async () => {
+    const { member, body, link } = await accountWithLink('links-password@example.com');
+    const token = await link();
+    const changed = await member.call('/api/auth/password', {
+      body: { currentPassword: body.password, newPassword: 'a brand new passphrase' },
+    });
+    expect(changed.status).toBe(200);
+    await refused(token);
+    const fresh = await link();
+    expect((await new Client(app.url).call('/api/approvals/preview', { body: { token: fresh } })).status).toBe(200);
+  });
+});
+
 describe('a deactivated account', () => {
   it('its approval links publish nothing and its scheduled runs draft and send nothing', async () => {
     const member = new Client(app.url);

@@ -28,6 +28,9 @@ const APPROVAL_TTL_S = 7 * 24 * 3600;
 
 export const ApprovalMessages = {
   invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
+  /** The owner changed the password or signed out everywhere since the e-mail: its links end like sessions. */
+  revoked:
+    'This approval link no longer works: the account’s password was changed or it was signed out everywhere since it was sent. Sign in and open the article on the Schedule page instead.',
   outdated:
     'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
   done: 'Approved and published.',
@@ -77,10 +80,25 @@ export async function scheduleArticle(
 /** The signed approval link's token: made by the notifier, read by the approval page. */
 const approvalTokens = {
   /** The token and when it expires (epoch seconds). */
-  async sign(run: ScheduledRun, key: Uint8Array, now: Date): Promise<{ token: string; expiresAt: number }> {
+  /**
+   * `sessionVersion` is the owner's at signing: a link is a bearer credential like a session, so what
+   * ends every session (a password change, "Log out everywhere") ends it too.
+   */
+  async sign(
+    run: ScheduledRun,
+    key: Uint8Array,
+    now: Date,
+    sessionVersion: number,
+  ): Promise<{ token: string; expiresAt: number }> {
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + APPROVAL_TTL_S;
-    const token = await new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
+    const token = await new SignJWT({
+      purpose: 'approve',
+      aid: run.articleId,
+      p: run.platform,
+      at: run.scheduledFor,
+      sv: sessionVersion,
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(run.userId)
       .setIssuedAt(issuedAt)
@@ -88,7 +106,7 @@ const approvalTokens = {
       .sign(key);
     return { token, expiresAt };
   },
-  async verify(token: string, key: Uint8Array): Promise<ScheduledRun> {
+  async verify(token: string, key: Uint8Array): Promise<ScheduledRun & { sessionVersion: number }> {
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
@@ -97,6 +115,8 @@ const approvalTokens = {
         articleId: String(payload.aid),
         platform: payload.p as Platform,
         scheduledFor: String(payload.at),
+        // Links signed before versions were bound carry none: they hold while the owner's is still the first.
+        sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
       };
     } catch {
       throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
@@ -160,7 +180,9 @@ export interface ApprovalNotifierDeps {
   articleService: ArticleService;
   email: EmailService;
   /** The owner, or undefined when the account is gone or deactivated (nothing is drafted or sent then). */
-  activeOwner: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
+  activeOwner: (
+    userId: string,
+  ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -275,7 +297,13 @@ export class ApprovalNotifier {
         await this.missed(run, article.title, 'email_not_configured', false);
         return 'no-mailer';
       }
-      const { message, expiresAt } = await this.approvalEmail(article, run, to, owner.timezone);
+      const { message, expiresAt } = await this.approvalEmail(
+        article,
+        run,
+        to,
+        owner.timezone,
+        owner.sessionVersion ?? 0,
+      );
       try {
         await mailer.send(message);
       } catch (err) {
@@ -309,9 +337,20 @@ export class ApprovalNotifier {
     await this.deps.articles.update(userId, articleId, { lastError: { code, message: RunFailureMessages[code] } });
   }
 
-  private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {
+  private async approvalEmail(
+    article: ArticleRecord,
+    run: ScheduledRun,
+    to: string,
+    timezone: string,
+    sessionVersion: number,
+  ) {
     const base = this.deps.publicUrl();
-    const { token, expiresAt } = await approvalTokens.sign(run, await this.deps.signingKey(), this.now());
+    const { token, expiresAt } = await approvalTokens.sign(
+      run,
+      await this.deps.signingKey(),
+      this.now(),
+      sessionVersion,
+    );
     const approveUrl = `${base}/approve?token=${encodeURIComponent(token)}`;
     const scheduleUrl = `${base}/schedule`;
     const text = article[run.platform].content.trim();
@@ -378,8 +417,11 @@ ${image ? `<p><img src="cid:article-image" alt="${escapeHtml(shownImage!.descrip
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
   publishing: PublishingService;
-  /** Whether the account may still act: a deactivated owner's links publish nothing. */
-  isActive: (userId: string) => Promise<boolean>;
+  /**
+   * The owner's session version while the account is active, else undefined: a deactivated owner's
+   * links publish nothing, and a link signed at another version has been ended with the sessions.
+   */
+  activeSessionVersion: (userId: string) => Promise<number | undefined>;
   signingKey: () => Promise<Uint8Array>;
   /** Domain events for automation: ArticleApproved (publishing emits PublishSucceeded/PublishFailed itself). */
   automation?: AutomationEventSink;
@@ -390,8 +432,10 @@ export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
   private async verifyApproval(token: string): Promise<ScheduledRun> {
-    const run = await approvalTokens.verify(token, await this.deps.signingKey());
-    if (!(await this.deps.isActive(run.userId))) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    const { sessionVersion, ...run } = await approvalTokens.verify(token, await this.deps.signingKey());
+    const current = await this.deps.activeSessionVersion(run.userId);
+    if (current === undefined) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    if (current !== sessionVersion) throw badRequest(ApprovalMessages.revoked, 'approval_revoked');
     return run;
   }
 

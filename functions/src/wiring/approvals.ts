@@ -11,7 +11,10 @@ export const approvalLinks = lazy((): ApprovalLinks => {
   return new ApprovalLinks({
     articles: new DynamoArticleStore(db, config.tableName),
     publishing: publishing(),
-    isActive: async (userId) => (await users.activeUser(userId)) !== undefined,
+    activeSessionVersion: async (userId) => {
+      const user = await users.activeUser(userId);
+      return user && (user.sessionVersion ?? 0);
+    },
     signingKey,
     automation: automationEvents(),
   });
