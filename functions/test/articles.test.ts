@@ -175,7 +175,14 @@ describe('articles', () => {
       [status.image.url, { width: 1200, height: 800 }],
       [status.image.linkedinUrl, { width: 1200, height: 627 }],
     ] as const) {
-      const res = await fetch(`${app.url}${url}`, { headers: { cookie: owner.cookie! } });
+      // The route sends the browser on to the store's signed URL: the bytes never pass through a function.
+      const sent = await fetch(`${app.url}${url}`, { headers: { cookie: owner.cookie! }, redirect: 'manual' });
+      expect(sent.status).toBe(302);
+      expect(sent.headers.get('cache-control')).toBe('private, max-age=600');
+      const location = new URL(sent.headers.get('location')!);
+      expect(location.origin).not.toBe(new URL(app.url).origin);
+      expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+      const res = await fetch(location);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^image\/(png|jpeg)$/);
       expect(res.headers.get('cache-control')).toContain('immutable');
