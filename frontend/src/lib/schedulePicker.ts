@@ -133,7 +133,7 @@ export function pickerToday(now: Date, timeZone: string): Date {
 }
 
 /** The start of the minute under way: the earliest instant that still counts as "now". */
-const currentMinute = (now: Date) => Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
+export const currentMinute = (now: Date) => Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
 
 /**
  * Whether a slot of the picker's time list (a picker's Date) can be chosen: it exists on the user's clock
