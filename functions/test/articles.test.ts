@@ -132,7 +132,7 @@ describe('articles', () => {
     expect(badType.status).toBe(400);
   });
 
-  it('GPT edit offline (no OpenAI key): applies a mechanical request, and refuses one it cannot do, saying it is offline and what to do', async () => {
+  it('GPT edit offline (no OpenAI key): applies a mechanical request, and refuses one it cannot do with 409 (no service failed), saying it is offline and what to do', async () => {
     const fresh = (await owner.call('/api/articles', { body: { ...brief, title: 'Offline editing' } })).json.article
       ._id;
     await drafted(owner, fresh);
@@ -148,10 +148,17 @@ describe('articles', () => {
     const refused = await owner.call('/api/gpt-edit', {
       body: { articleId: fresh, contentType: 'linkedin', editRequest: 'make it funnier' },
     });
-    expect(refused.status).toBe(502);
+    expect(refused.status).toBe(409);
     expect(refused.json.code).toBe('ai_unavailable');
     expect(refused.json.message).toMatch(/^Not applied: GPT editing is offline \(no OpenAI key\)/);
     expect(refused.json.message).toContain('add your OpenAI key (openai_api_key) in Settings → API Keys');
+    expect(await getArticle(owner, fresh)).toMatchObject({ linkedin: { content: before.linkedin.content } });
+
+    const notThere = await owner.call('/api/gpt-edit', {
+      body: { articleId: fresh, contentType: 'linkedin', editRequest: 'replace "no such words" with "x"' },
+    });
+    expect(notThere.status).toBe(409);
+    expect(notThere.json.code).toBe('edit_not_applicable');
     expect(await getArticle(owner, fresh)).toMatchObject({ linkedin: { content: before.linkedin.content } });
   });
 

@@ -244,7 +244,7 @@ describe('generated-content modal, step 1: content', () => {
     const offline =
       'Not applied: GPT editing is offline (no OpenAI key), and offline it can only shorten, add or remove hashtags, remove emoji and replace "quoted" text. To apply this request, add your OpenAI key (openai_api_key) in Settings → API Keys, or switch to Manual and edit by hand.';
     const { user } = openModal({
-      'articles.gptEdit': { status: 502, body: { error: offline, message: offline, code: 'ai_unavailable' } },
+      'articles.gptEdit': { status: 409, body: { error: offline, message: offline, code: 'ai_unavailable' } },
     });
     await screen.findByLabelText('Blog content');
     const blogRegion = region('Blog Article');
