@@ -312,6 +312,20 @@ describe('settings (API keys)', () => {
     expect(updated.status).toBe(200);
     expect(updated.json.message).toBe('Updated settings entry successfully');
 
+    // Without a value only the description changes: the value stays as it was.
+    const described = await owner.call('/api/settings', {
+      body: { key: 'my_service_key', description: 'Drafts and images' },
+    });
+    expect(described.status).toBe(200);
+    expect(described.json).toMatchObject({
+      message: 'Updated settings entry successfully',
+      setting: { key: 'my_service_key', value: '••••••••9999', description: 'Drafts and images' },
+    });
+    const [kept] = (await owner.call('/api/settings?mask=true')).json;
+    expect(kept).toMatchObject({ key: 'my_service_key', value: '••••••••9999', description: 'Drafts and images' });
+    expect(Date.parse(kept.updatedAt)).toBeGreaterThanOrEqual(Date.parse(updated.json.setting.updatedAt));
+    expect(await deps().settings.value(ownerId, 'my_service_key')).toBe('another-secret-9999');
+
     expect(await stranger.call('/api/settings').then((r) => r.json)).toEqual([]);
     expect((await stranger.call('/api/settings/my_service_key', { method: 'DELETE' })).status).toBe(404);
 
@@ -333,6 +347,10 @@ describe('settings (API keys)', () => {
     expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe(
       'Value is required',
     );
+    // Only a saved key may leave its value out (a description edit).
+    const noValue = await owner.call('/api/settings', { body: { key: 'k', description: 'No value yet' } });
+    expect(noValue.status).toBe(400);
+    expect(noValue.json.message).toBe('Value is required');
     expect((await owner.call('/api/settings?mask=maybe')).status).toBe(400);
     expect(await app.items()).toEqual(before);
   });
