@@ -124,7 +124,9 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
     const result = failure(await local.check(editor()));
     expect(result.code).toBe('wrong_password');
     expect(result.message).toMatch(
-      new RegExp(`^WordPress did not accept the username “${FAKE_WP_EDITOR.username}” with this application password\\. Check the username`),
+      new RegExp(
+        `^WordPress did not accept the username “${FAKE_WP_EDITOR.username}” with this application password\\. Check the username`,
+      ),
     );
     expect(result.message).toContain('Users → Profile → Application Passwords');
     expect(result.message).toMatch(/If both are right, the web server may be dropping the Authorization header/);

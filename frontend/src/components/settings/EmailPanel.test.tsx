@@ -415,7 +415,9 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = setup({
       'email.status': saved,
-      'settings.list': [{ _id: 'notification_email', key: 'notification_email', value: '', description: '', updatedAt: null }],
+      'settings.list': [
+        { _id: 'notification_email', key: 'notification_email', value: '', description: '', updatedAt: null },
+      ],
       'settings.delete': ({ params }) => (params.key === 'notification_email' ? { status: 500, body: null } : gone),
     });
     await loaded('owner@example.com');
