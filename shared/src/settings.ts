@@ -68,13 +68,19 @@ export const SettingKeySchema = z
       .refine((key) => !RESERVED_SETTING_KEYS.has(key), SettingMessages.reservedKey),
   );
 
+const SettingValueSchema = z
+  .string({ error: SettingMessages.valueRequired })
+  .min(1, SettingMessages.valueRequired)
+  .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
+  .check(safeCharacters('The value'));
+
 export const SaveSettingSchema = z.strictObject({
   key: SettingKeySchema,
-  value: z
-    .string({ error: SettingMessages.valueRequired })
-    .min(1, SettingMessages.valueRequired)
-    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
-    .check(safeCharacters('The value')),
+  /**
+   * Absent: the saved value stays as it is (an edit of the description only, the value being masked in every
+   * answer). A key that is not saved yet needs one (functions/src/domain/settings.ts).
+   */
+  value: SettingValueSchema.optional(),
   description: z
     .string({ error: 'Description must be text' })
     .trim()
@@ -84,6 +90,8 @@ export const SaveSettingSchema = z.strictObject({
     .default(''),
 });
 export type SaveSettingInput = z.input<typeof SaveSettingSchema>;
+/** Adding a key (the API Keys page's Add New API Key): the same payload, its value required. */
+export const NewSettingSchema = SaveSettingSchema.extend({ value: SettingValueSchema });
 
 export const SettingsQuerySchema = z.strictObject({
   mask: z.enum(['true', 'false'], { error: 'mask must be true or false' }).optional().default('true'),

@@ -276,7 +276,13 @@ export class SettingService {
     });
   }
 
-  async save(userId: string, input: Required<SaveSettingInput>, now = new Date().toISOString()) {
+  /** Saves a key's value and description; without a value, only the description of a saved key (its value stays). */
+  async save(
+    userId: string,
+    input: Required<Omit<SaveSettingInput, 'value'>> & Pick<SaveSettingInput, 'value'>,
+    now = new Date().toISOString(),
+  ) {
+    if (input.value === undefined) return this.describe(userId, input.key, input.description, now);
     // A masked value sent back unchanged would overwrite the real secret with bullets.
     if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
     if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
@@ -299,6 +305,23 @@ export class SettingService {
       updatedAt: now,
     };
     return { created: !existing, setting };
+  }
+
+  /** A new description for a saved key: its record changes, its value stays where it is, unwritten. */
+  private async describe(userId: string, key: string, description: string, now: string) {
+    const owner = await this.owner(userId);
+    const existing = owner.records.get(key);
+    if (!existing) throw badRequest(SettingMessages.valueRequired, 'validation_failed');
+    await this.settings.put(userId, { ...existing, description, updatedAt: now });
+    const value = (await owner.value(key)) ?? '';
+    const setting: Setting = {
+      _id: key,
+      key,
+      value: PUBLIC_SETTING_KEYS.has(key) ? value : maskSecret(value),
+      description,
+      updatedAt: now,
+    };
+    return { created: false, setting };
   }
 
   async delete(userId: string, key: string): Promise<void> {

@@ -161,6 +161,16 @@ describe('OfflineContentGenerator edits', () => {
     expect(await edit('Hook line about #AI.\n\n#AI #Marketing', 'remove the hashtags')).toBe('Hook line about AI.');
   });
 
+  it("keeps the person's hashtags as they typed them: only a phrase of several words is joined in CamelCase", async () => {
+    const post = 'Hook line.\n\nBody text.\n\n#marketing';
+    expect(await edit(post, 'add #devOps and #iOS')).toBe('Hook line.\n\nBody text.\n\n#marketing #devOps #iOS');
+    expect(await edit(post, 'add hashtags ai, growth hacking and #eBay')).toBe(
+      'Hook line.\n\nBody text.\n\n#marketing #ai #GrowthHacking #eBay',
+    );
+    // The same tag in another case is not added twice, and the one in the text keeps its spelling.
+    await expect(edit(post, 'add #Marketing')).rejects.toMatchObject({ code: 'ai_unavailable' });
+  });
+
   it('replaces quoted text and refuses when it is not there', async () => {
     expect(await edit('We love small teams. Small Teams rock.', 'replace "small teams" with "startups"')).toBe(
       'We love startups. Small Teams rock.',

@@ -32,7 +32,7 @@ const LABELS = {
 
 /**
  * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for
- * LinkedIn the `n / 3000` counter. Manual text is saved on blur or with Save; GPT mode shows the text
+ * LinkedIn the `n / 3000` counter. Manual text is saved as it is typed (useContentDraft), on blur or with Save; GPT mode shows the text
  * read-only and sends an edit request. Its preview is beside it (preview/PublishPreviews.tsx).
  */
 export function ContentEditor({ articleId, title, draft, onEdited }: ContentEditorProps) {
