@@ -95,6 +95,22 @@ describe('the previews equal what the platforms receive', () => {
     expect(media.bytes.equals(await previewImage(id, 'blog'))).toBe(true);
   });
 
+  it('WordPress: a text that starts with its title as a heading (older drafts) is posted with one headline, as previewed', async () => {
+    const title = 'Ten habits of calm teams';
+    const id = await newArticle(title);
+    const blog = '#  Ten Habits of Calm Teams!\n\nCalm teams ship more.\n\n## Habit one\n\nWrite it down.';
+    expect((await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: blog } })).status).toBe(200);
+    const preview = wordpressPost({ title, blogContent: blog });
+
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    const post = wp.posts.at(-1)!;
+    expect(post.title).toBe(title);
+    expect(post.content).toBe(preview.html);
+    expect(post.content).not.toMatch(/<h1/);
+    expect(post.content).not.toMatch(/ten habits/i);
+    expect(post.content).toMatch(/^<p>Calm teams ship more\.<\/p>\n<h2>Habit one<\/h2>/);
+  });
+
   it('LinkedIn: the commentary as posted, read back as the card shows it, and the image are the preview’s', async () => {
     const id = await newArticle('LinkedIn preview');
     const saved = await user.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: LINKEDIN } });

@@ -140,8 +140,8 @@ export function offlineBlogDraft(brief: ArticleBrief): string {
     ? ` If ${c.k} is part of your work, the ideas below will help you approach it with a clear plan.`
     : '';
   const tags = brief.tags.map((t) => t.trim()).filter(Boolean);
+  // No `# <title>` line: the title is published as the post's own title (shared/src/markdown.ts, wordpressPost).
   return [
-    `# ${c.title}`,
     OFFLINE_BLOG_MARKER,
     `This article is about ${c.subject}.${keywordLine}`,
     `Below you will find ${c.sections.length} practical points on ${c.k}, a short summary and a next step you can take straight away.`,
