@@ -3,14 +3,13 @@
  * structured draft composed only from the brief's own fields (title, topic, keyword, details, tags),
  * plainly marked as an offline draft. Deterministic: the same brief gives the same text.
  */
-import { LINKEDIN_MAX_CHARS } from '@app/shared';
+import { LINKEDIN_MAX_CHARS, OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE } from '@app/shared';
 import type { ArticleBrief } from '../../../domain/ai.js';
 import { briefHashtags, clip, fitToLength, LIST_ITEM, lowerFirst, sentences, upperFirst } from '../text.js';
 
-export const OFFLINE_BLOG_MARKER =
-  '> Offline draft — composed from your brief without AI. Add an OpenAI key in Settings → API Keys (openai_api_key) for AI drafts.';
-export const OFFLINE_LINKEDIN_MARKER =
-  '[Offline draft — composed from your brief without AI. Delete this line before publishing.]';
+// The notes live in shared/src/offline-draft.ts with the rule that finds them (publishing refuses them).
+export const OFFLINE_BLOG_MARKER = OFFLINE_BLOG_NOTE;
+export const OFFLINE_LINKEDIN_MARKER = OFFLINE_LINKEDIN_NOTE;
 
 interface Section {
   heading: string;
