@@ -301,7 +301,7 @@ describe('an offline draft is not published while its note is in it', () => {
     expect(blog.json).toMatchObject({
       code: 'offline_draft_note',
       message:
-        'Remove the offline-draft note before publishing: line 1 of the blog text still says "Offline draft — composed from your brief without AI."',
+        'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
     });
     const linkedin = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
     expect(linkedin.status).toBe(400);

@@ -304,7 +304,7 @@ describe('approval links', () => {
     expect(refused.json).toMatchObject({
       code: 'offline_draft_note',
       message:
-        'Remove the offline-draft note before publishing: line 1 of the blog text still says "Offline draft — composed from your brief without AI."',
+        'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
     });
     expect(wp.posts.length).toBe(posts);
     const article = (await user.call(`/api/articles/${id}`)).json.article;

@@ -21,7 +21,7 @@ export const OfflineDraftMessages = {
   publishRefused: (platform: Platform, lines: readonly number[]) =>
     `Remove the offline-draft note before publishing: ${lineWords(lines).toLowerCase()} of the ${
       platform === 'blog' ? 'blog' : 'LinkedIn'
-    } text still ${lines.length > 1 ? 'say' : 'says'} "${OFFLINE_DRAFT_NOTE_START}"`,
+    } text ${lines.length > 1 ? 'are' : 'is'} still the note "Offline draft — …".`,
   /** Under the editor while the note is in its text (the line is highlighted in it). */
   editorNote: (lines: readonly number[]) =>
     `${lineWords(lines)} (highlighted) ${lines.length > 1 ? 'are' : 'is'} the offline-draft note. Remove the offline-draft note before publishing.`,

@@ -49,10 +49,10 @@ describe('the offline-draft note: one rule for publishing, the editor and the ap
 
   it('says which line to remove', () => {
     expect(OfflineDraftMessages.publishRefused('blog', [1])).toBe(
-      'Remove the offline-draft note before publishing: line 1 of the blog text still says "Offline draft — composed from your brief without AI."',
+      'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
     );
     expect(OfflineDraftMessages.publishRefused('linkedin', [1, 9])).toMatch(
-      /^Remove the offline-draft note before publishing: lines 1, 9 of the LinkedIn text still say/,
+      /^Remove the offline-draft note before publishing: lines 1, 9 of the LinkedIn text are still the note/,
     );
     expect(OfflineDraftMessages.editorNote([3])).toBe(
       'Line 3 (highlighted) is the offline-draft note. Remove the offline-draft note before publishing.',
