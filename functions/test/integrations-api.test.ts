@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -190,7 +190,7 @@ describe('LinkedIn', () => {
     async function companyArticle(title: string) {
       const id = (await owner.call('/api/articles', { body: { title, topic: 'LinkedIn pages', keyword: 'pages' } }))
         .json.article._id as string;
-      await drafted(owner, id);
+      await draftedForPublishing(owner, id);
       expect((await owner.call(`/api/articles/${id}`)).json.article.linkedin.content.trim()).not.toBe('');
       expect(
         (await call(owner, `/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status,

@@ -9,9 +9,18 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { NOTIFY_LEASE_MS, NotifyInProgressError } from '../src/domain/scheduling.js';
 import { approvalNotifier } from '../src/wiring/approval-notifier.js';
+import { withoutOfflineDraftNote } from '@app/shared';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  drafted,
+  draftedForPublishing,
+  imageSettled,
+  registration,
+  startTestApp,
+  type TestApp,
+} from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -51,7 +60,7 @@ function tokenFrom(eml: string): string {
 async function newArticle(title: string) {
   const id = (await user.call('/api/articles', { body: { title, topic: 'Scheduling', keyword: 'schedules' } })).json
     .article._id as string;
-  await drafted(user, id);
+  await draftedForPublishing(user, id);
   return id;
 }
 const schedule = (id: string, platform: string, datetime: string) =>
@@ -276,6 +285,38 @@ describe('approval links', () => {
     expect(again.status).toBe(409);
     expect(wp.posts.length).toBe(posts + 1);
     expect((await user.call(`/api/articles/${id}`)).json.article.blog.publishedToWordPress).toBe(true);
+  });
+
+  it('the scheduled run of an offline draft: its link is refused while the note is in the text, and publishes once it is removed', async () => {
+    const id = (
+      await user.call('/api/articles', { body: { title: 'Noted approval', topic: 'Offline notes', keyword: 'notes' } })
+    ).json.article._id as string;
+    const drafts = await drafted(user, id); // offline drafts, with their note
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', at);
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    const anonymous = new Client(app.url);
+    const posts = wp.posts.length;
+
+    const refused = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({
+      code: 'offline_draft_note',
+      message:
+        'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
+    });
+    expect(wp.posts.length).toBe(posts);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog.publishedToWordPress).toBe(false);
+    expect(article.scheduled.blog).toBe(at); // still scheduled: the same link works after the edit
+
+    const edited = withoutOfflineDraftNote(drafts.blog.content);
+    await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: edited } });
+    const confirmed = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(confirmed.status).toBe(200);
+    expect(wp.posts.length).toBe(posts + 1);
+    expect(wp.posts.at(-1)!.content).not.toMatch(/offline draft/i);
   });
 
   it('an approval for an older schedule publishes nothing', async () => {

@@ -12,5 +12,6 @@ export * from './sheets.js';
 export * from './text.js';
 export * from './markdown.js';
 export * from './little-text.js';
+export * from './offline-draft.js';
 export * from './urls.js';
 export * from './images.js';

@@ -34,11 +34,12 @@ describe('OfflineContentGenerator blog drafts', () => {
     const blocks = md.split('\n\n');
 
     expect(gen.kind).toBe('offline');
-    expect(blocks[0]).toBe(`# ${brief.title}`);
-    expect(blocks[1]).toBe(OFFLINE_BLOG_MARKER);
-    expect(md.match(/^# /gm)).toHaveLength(1);
-    expect(blocks[2]).toContain(lower(brief.topic)); // intro from topic and keyword
-    expect(blocks[2]).toContain(brief.keyword);
+    // The title is the post's own title: the text neither starts with it nor has any H1.
+    expect(blocks[0]).toBe(OFFLINE_BLOG_MARKER);
+    expect(md).not.toMatch(/^# /m);
+    expect(md).not.toContain(brief.title);
+    expect(blocks[1]).toContain(lower(brief.topic)); // intro from topic and keyword
+    expect(blocks[1]).toContain(brief.keyword);
     expect(h2s(md)).toEqual([
       'Why scheduling matters',
       'How AI drafts save time',

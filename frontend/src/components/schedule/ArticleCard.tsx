@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
@@ -34,6 +34,8 @@ export interface ArticleCardProps {
    * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
+  /** Shown at the card's foot (the Schedule page's word on an article it has just published everywhere). */
+  footer?: ReactNode;
 }
 
 /** The published post's address when it is http(s): only such an address becomes a link. */
@@ -41,7 +43,7 @@ const postUrl = (article: Article, platform: Platform) =>
   httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
 
 /** One unpublished article on /schedule (docs/product.md, Schedule). */
-export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: ArticleCardProps) {
+export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, footer }: ArticleCardProps) {
   const navigate = useNavigate();
   const titleId = useId();
   const id = articleIdOf(article);
@@ -123,6 +125,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
           />
         ))}
       </div>
+      {footer}
     </article>
   );
 }
