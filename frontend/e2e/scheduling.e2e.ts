@@ -4,15 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
+  GRACE,
   browserAvailable,
   callApi,
   connectWordPress,
   createArticleWithDrafts,
+  registerOnDashboard,
   registeredPage,
   snap,
+  withAppAndBrowser,
   withAppAndFakeWordPress,
   type RunningApp,
 } from './harness.js';
+import { PHONE, settle } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -111,7 +115,7 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
       if (r.method() === 'PUT' && /\/schedule$/.test(r.url())) puts.push(r.postData() ?? '');
     });
     await input.fill('tomorrow');
-    await dialog.getByText(/^24-hour clock/).click(); // leave the field: the picker closes
+    await dialog.getByText(/^24-hour clock/).click(); // leave the field
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     await dialog.getByText('Please select a valid date and time.').waitFor();
     expect(await input.inputValue()).toBe('tomorrow');
@@ -216,7 +220,7 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     expect(wp.posts).toHaveLength(1);
 
     // The modal in the dark theme, from the badge, which now offers only LinkedIn (the blog is live);
-    // Escape closes the calendar first, then the dialog.
+    // Escape closes the dialog.
     await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
     await page.goto(`${app.url}/schedule`);
     await page
@@ -224,14 +228,12 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
       .getByRole('button', { name: /^Overall status:/ })
       .click();
     const dark = page.getByRole('dialog', { name: 'Schedule LinkedIn' });
-    const darkInput = dark.getByRole('textbox', { name: 'Date and time' });
-    await darkInput.click();
     await dark.locator('.react-datepicker__time-list-item').first().waitFor();
     await page.waitForTimeout(250);
     await snap(page, '38-schedule-modal-dark');
     // On a phone (390×844): the calendar and the time list side by side, within the dialog.
     // The time list is scrolled to where today's past (disabled) slots end, to show both kinds.
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
     await dark.locator('.react-datepicker__time-list').evaluate((list) => {
       const past = list.querySelectorAll<HTMLElement>('[aria-disabled="true"]');
       const last = past[past.length - 1];
@@ -240,13 +242,98 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await page.waitForTimeout(250);
     await snap(page, '38b-schedule-modal-dark-phone');
     const picker = (await dark.locator('.react-datepicker').boundingBox())!;
-    expect(picker.x).toBeGreaterThanOrEqual(0);
-    expect(picker.x + picker.width).toBeLessThanOrEqual(390);
-    await page.keyboard.press('Escape');
-    await dark.locator('.react-datepicker').waitFor({ state: 'detached' });
-    expect(await dark.isVisible()).toBe(true);
+    const field = (await dark.getByRole('textbox', { name: 'Date and time' }).boundingBox())!;
+    expect(picker.x).toBeGreaterThanOrEqual(field.x);
+    expect(picker.x + picker.width).toBeLessThanOrEqual(field.x + field.width);
     await page.keyboard.press('Escape');
     await dark.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe.skipIf(!hasBrowser)('the schedule modal left open (Chromium)', () => {
+  const journey = withAppAndBrowser();
+
+  it('the picker keeps its size for 30 s, within the window, and leaves Cancel and Schedule clickable (desktop, then phone)', async () => {
+    const { app, browser } = journey;
+    // The browser's clock is in Berlin, the user's in Tokyo (the field's time is read on Tokyo's clock).
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Berlin',
+      locale: 'en-US',
+      viewport: { width: 1366, height: 900 },
+    });
+    const page = await context.newPage();
+    await registerOnDashboard(page, app, { ...GRACE, timezone: 'Asia/Tokyo' });
+    const title = 'A picker that stays put';
+    const created = await callApi(page, '/api/articles', {
+      title,
+      topic: 'Scheduling without surprises',
+      keyword: 'calendar',
+      details: '',
+      imageDescription: '',
+    });
+    expect(created.status).toBe(201);
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && /\/schedule$/.test(r.url())) puts.push(r.postData() ?? '');
+    });
+
+    await page.goto(`${app.url}/schedule`);
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: /^Overall status:/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule blog and LinkedIn' });
+    const input = dialog.getByRole('textbox', { name: 'Date and time' });
+    await input.click();
+    await dialog.locator('.react-datepicker__time-list-item').first().waitFor();
+    const shown = await input.inputValue();
+
+    const boxes = () =>
+      Promise.all(['.react-datepicker', '.react-datepicker__time-list'].map((s) => dialog.locator(s).boundingBox()));
+    for (const [size, name] of [
+      [{ width: 1366, height: 900 }, '39-schedule-picker-30s'],
+      [PHONE, '39b-schedule-picker-30s-phone'],
+    ] as const) {
+      await page.setViewportSize(size);
+      await settle(page);
+      const first = await boxes();
+      // 15 s at each size, 30 s open in all: it grew by 10–30 px a second.
+      for (let i = 0; i < 3; i++) {
+        await page.waitForTimeout(5000);
+        expect(await boxes(), `${size.width}×${size.height} after ${(i + 1) * 5} s`).toEqual(first);
+      }
+      const picker = first[0]!;
+      expect(picker.y).toBeGreaterThanOrEqual(0);
+      expect(picker.x).toBeGreaterThanOrEqual(0);
+      expect(picker.y + picker.height).toBeLessThanOrEqual(size.height);
+      expect(picker.x + picker.width).toBeLessThanOrEqual(size.width);
+      // Nothing covers the dialog's own buttons: a click there reaches them (it picked a time instead).
+      for (const label of ['Cancel', 'Schedule']) {
+        const button = dialog.getByRole('button', { name: label, exact: true });
+        const box = (await button.boundingBox())!;
+        expect(box.y + box.height, `${label} is within the window`).toBeLessThanOrEqual(size.height);
+        await button.click({ trial: true, timeout: 2000 });
+      }
+      await snap(page, name);
+    }
+
+    // Schedule sends the time the field showed (the time list took no click meant for the button)…
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(puts.map((body) => JSON.parse(body).datetime)).toEqual([
+      new Date(tokyoInstant(shown)).toISOString(),
+      new Date(tokyoInstant(shown)).toISOString(),
+    ]);
+    // …and Cancel closes the dialog and sends nothing.
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: /^Overall status:/ })
+      .click();
+    await dialog.locator('.react-datepicker__time-list-item').first().waitFor();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(puts).toHaveLength(2);
     await context.close();
   });
 });
