@@ -11,6 +11,7 @@ import {
   createArticleWithDrafts,
   registerOnDashboard,
   registeredPage,
+  scheduleVia,
   snap,
   withAppAndBrowser,
   withAppAndFakeWordPress,
@@ -52,7 +53,7 @@ function outbox(app: RunningApp): ParsedMime[] {
 describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, local outbox)', () => {
   const journey = withAppAndFakeWordPress();
 
-  it('schedule both platforms "now" from the badge → approval e-mail → approve page → published to WordPress once', async () => {
+  it('schedule both platforms from the badge → approval e-mail → approve page → published to WordPress once', async () => {
     const { app, wp } = journey;
     // The browser's clock is in Los Angeles; the picker and the times shown back are on the user's own
     // zone's clock (Tokyo).
@@ -128,20 +129,35 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     expect(await input.inputValue()).toBe(past);
     expect(puts).toEqual([]);
 
-    // "Now": the current minute on the user's clock (already under way, still "now"; the server takes it as
-    // now). Not in a minute's last seconds, so that it is still under way when Schedule is pressed.
-    while (new Date().getSeconds() > 45) await page.waitForTimeout(1000);
-    const nowText = tokyoText(Date.now());
-    await input.fill(nowText);
-    await dialog.getByText(/^24-hour clock/).click(); // leave the field
-    expect(await input.inputValue()).toBe(nowText);
-    await snap(page, '31-schedule-now');
+    // A time between the 5-minute steps is refused as well, naming the next step; only the error is shown.
+    const step = Math.ceil((Date.now() + 2 * 60 * 60_000) / (5 * 60_000)) * 5 * 60_000;
+    await input.fill(tokyoText(step + 3 * 60_000));
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog
+      .getByText(`Please choose a time in 5-minute steps, such as ${tokyoText(step + 5 * 60_000).slice(11)}.`)
+      .waitFor();
+    expect(await hint.textContent()).not.toContain('Goes out');
+    expect(puts).toEqual([]);
+
+    // The first time today's list offers (the minute under way when it is on a step, else the next step), picked
+    // there. The field is set to now first, so that the list is today's; in today's last five minutes (on Tokyo's
+    // clock) there is none: that is waited out, and so are a minute's last seconds (a step under way stays "now"
+    // until Schedule is pressed).
+    while (tokyoNow()[1] >= 23 * 60 + 55 || new Date().getSeconds() > 45) await page.waitForTimeout(1000);
+    await input.fill(tokyoText(Date.now()));
+    const first = dialog.locator('.react-datepicker__time-list-item:not([aria-disabled="true"])').first();
+    await first.click();
+    const picked = await input.inputValue();
+    expect(picked.slice(11)).toBe(await first.textContent());
+    expect(tokyoInstant(picked)).toBeGreaterThan(Date.now() - 60_000);
+    expect(tokyoInstant(picked) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    await snap(page, '31-schedule-first-slot');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
 
     // One toast for both, with the time in the user's zone (Tokyo is GMT+9 in en-US).
     const toast = page.getByText(/^Successfully scheduled blog and LinkedIn for /);
     await toast.waitFor();
-    expect(await toast.textContent()).toMatch(/ \d{2}:\d{2} GMT\+9$/);
+    expect(await toast.textContent()).toMatch(` ${picked.slice(11)} GMT+9`);
     await page.waitForTimeout(900); // the toast slides in
     await snap(page, '31b-scheduled-toast');
     await dialog.waitFor({ state: 'detached' });
@@ -151,12 +167,16 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
 
     // What was sent is the time the field showed, read on Tokyo's clock.
     expect(puts.map((body) => JSON.parse(body).datetime)).toEqual([
-      new Date(tokyoInstant(nowText)).toISOString(),
-      new Date(tokyoInstant(nowText)).toISOString(),
+      new Date(tokyoInstant(picked)).toISOString(),
+      new Date(tokyoInstant(picked)).toISOString(),
     ]);
+    // Rather than wait up to five minutes for that step, both platforms are moved to now (the server's now)
+    // through the API, unless the step was the minute under way.
+    if (tokyoInstant(picked) > Date.now()) {
+      for (const platform of ['blog', 'linkedin'] as const)
+        expect(await scheduleVia(page, id, platform, new Date().toISOString())).toBe(200);
+    }
     const article = (await callApi(page, `/api/articles/${id}`)).json.article;
-    expect(article.scheduled.blog).toBeTruthy();
-    // "Now" is the server's now for each of the two calls.
     expect(Math.abs(Date.parse(article.scheduled.blog) - Date.parse(article.scheduled.linkedin))).toBeLessThan(2000);
     expect(Math.abs(Date.parse(article.scheduled.blog) - Date.now())).toBeLessThan(60_000);
 

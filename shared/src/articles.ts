@@ -173,6 +173,8 @@ export const wordCount = (value: string): number => value.trim().split(/\s+/).fi
 export const ScheduleMessages = {
   invalidDate: 'Please select a valid date and time.',
   pastDate: 'Please choose a future date and time.',
+  /** A time between the picker's 5-minute steps (07:03), with the next step (07:05). */
+  offStep: (next: string) => `Please choose a time in 5-minute steps, such as ${next}.`,
   invalidPlatform: 'Platform must be blog or linkedin',
   invalidData: 'Invalid scheduling data',
 } as const;

@@ -139,7 +139,26 @@ describe("ScheduleModal: the picker, on the user's clock", () => {
     expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
     expect(input().value).toBe('2030-03-04 15:00');
     expect(input()).toHaveAttribute('aria-invalid', 'true');
+    // One message: the error, and no "Goes out …" for a time that does not go out.
+    expect(hint()).toHaveTextContent(/^24-hour clock, 5-minute steps, in your time zone \(Asia\/Kolkata\)\.$/);
     expect(puts(requests)).toHaveLength(0);
+  });
+
+  it('refuses a typed time between the 5-minute steps (16:03) with one message naming the next step, and sends nothing', async () => {
+    const { requests } = mockApi({});
+    renderModal(['blog', 'linkedin']);
+    enter('2030-03-04 16:03');
+    expect(input().value).toBe('2030-03-04 16:03'); // not rounded
+    expect(hint()).not.toHaveTextContent('Goes out');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText('Please choose a time in 5-minute steps, such as 16:05.')).toBeInTheDocument();
+    expect(input()).toHaveAttribute('aria-invalid', 'true');
+    expect(hint()).not.toHaveTextContent('Goes out');
+    expect(puts(requests)).toHaveLength(0);
+    // A time on a step is taken, and says when it goes out.
+    enter('2030-03-04 16:05');
+    await waitFor(() => expect(screen.queryByText(/5-minute steps, such as/)).not.toBeInTheDocument());
+    expect(hint()).toHaveTextContent(`Goes out ${formatDateTime('2030-03-04T10:35:00Z', ZONE)}.`);
   });
 
   it.each(['tomorrow', '2026-13-45 99:99', '2030-03-0', '2030-03-05 9:15'])(
@@ -278,15 +297,16 @@ describe('ScheduleModal: submitting', () => {
     expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'blog', datetime: '2030-03-04T18:25:00.000Z' }]);
   });
 
-  it('"publish at the current time": the minute under way is sent as that minute (the server takes it as now)', async () => {
+  it('"publish at the current time": the minute under way, on a step, is sent as that minute (the server takes it as now)', async () => {
     const article = makeArticle();
     const { requests } = mockApi(scheduleRoutes(article));
-    renderModal(['linkedin'], article);
-    enter('2030-03-04 15:37');
-    expect(input().value).toBe('2030-03-04 15:37');
+    // 10:05:42 UTC, 15:35:42 in Kolkata.
+    renderModal(['linkedin'], article, { now: () => new Date('2030-03-04T10:05:42Z') });
+    enter('2030-03-04 15:35');
+    expect(input().value).toBe('2030-03-04 15:35');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
     await screen.findByText(/^Successfully scheduled LinkedIn for /);
-    expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'linkedin', datetime: '2030-03-04T10:07:00.000Z' }]);
+    expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'linkedin', datetime: '2030-03-04T10:05:00.000Z' }]);
   });
 
   it('moves a time skipped by a daylight-saving change forward, in the field and in what is sent', async () => {

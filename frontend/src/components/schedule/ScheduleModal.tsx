@@ -20,7 +20,6 @@ import {
   slotFilter,
   toPickerDate,
   validateScheduleInput,
-  wallClockToInstant,
 } from '../../lib/schedulePicker';
 import { useZodForm } from '../../lib/form';
 import { toast } from '../../lib/toast';
@@ -72,9 +71,10 @@ function PickerGroup({ className, children }: { className?: string; children?: R
 /**
  * The schedule modal (docs/product.md, Schedule): a date-time picker on the user's clock (their profile's
  * zone, not the browser's) with a 24-hour clock and 5-minute steps, one hour ahead by default; past slots
- * are disabled and a past or unreadable time is refused. The field's text is the value: what is sent is
- * what it shows. Submitting sends PUT /api/articles/{id}/schedule with the ISO time, for both platforms
- * in parallel. At that time the server makes the content ready and e-mails the user to approve it.
+ * are disabled, and a past or unreadable time, or one between the steps, is refused. The field's text is the
+ * value: what is sent is what it shows. Submitting sends PUT /api/articles/{id}/schedule with the ISO time,
+ * for both platforms in parallel. At that time the server makes the content ready and e-mails the user to
+ * approve it.
  *
  * react-datepicker knows only the browser's clock (its own timeZone prop loads date-fns-tz with a require()
  * our ESM build cannot run), so it is given Dates whose browser-local fields are the user's wall clock
@@ -108,10 +108,12 @@ export default function ScheduleModal({
     field: { value: text, onChange: changeField, onBlur: blurField, ref: fieldRef },
   } = useController({ control: form.control, name: 'when' });
   const fieldError = form.formState.errors.when?.message;
-  // What the text means: the picker's Date (the user's wall clock) and the instant it goes out at.
+  // What the text means: the picker's Date (the user's wall clock), and, only when the time can be sent (the
+  // rule Schedule applies), the instant it goes out at: a refused time has its error and no "Goes out".
   const wall = parseWallClock(text);
   const selected = wall ? toPickerDate(wall) : null;
-  const goesOut = wall ? wallClockToInstant(wall, timeZone) : null;
+  const check = validateScheduleInput(text, now(), timeZone);
+  const goesOut = check.ok ? check.date : null;
 
   const current = pending
     .map((p) => ({ platform: p, at: article.scheduled?.[p] }))
@@ -124,10 +126,7 @@ export default function ScheduleModal({
 
   // A time skipped by a daylight-saving change reads as the time the clocks show then (02:30 → 03:30).
   const leaveField = () => {
-    if (wall && goesOut) {
-      const shown = scheduleFieldText(goesOut, timeZone);
-      if (shown !== text) setText(shown);
-    }
+    if (check.ok && check.text !== text) setText(check.text);
     blurField();
   };
 
