@@ -156,6 +156,11 @@ export interface Article {
   /** Drafting state: content is written in the background after the article is saved. */
   generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };
   image: ArticleImage | null;
+  /**
+   * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
+   * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.
+   */
+  excerpt?: string;
 }
 
 export interface ImageStatus {
