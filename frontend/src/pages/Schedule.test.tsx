@@ -157,6 +157,53 @@ describe('Schedule page: card statuses and actions', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a2$/);
   });
 
+  it('says what goes out: the blog image beside the title and the first lines of the text', async () => {
+    const image = {
+      url: '/api/image/preview/a1?platform=blog&t=1',
+      linkedinUrl: '/api/image/preview/a1?platform=linkedin&t=1',
+      description: 'A calendar',
+      generatedAt: '1',
+      source: 'generated' as const,
+      focalPoint: null,
+      original: null,
+    };
+    const excerpt = 'Small teams plan a month of posts in one sitting, then reuse each idea twice.';
+    mockApi(listRoute([{ ...notScheduled(), image, excerpt }, blogScheduled()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const fresh = await screen.findByRole('article', { name: 'Fresh idea' });
+    const thumb = fresh.querySelector('img.schedule-card__thumb');
+    expect(thumb).toHaveAttribute('src', image.url);
+    expect(thumb).toHaveAttribute('alt', ''); // beside the title, which names it
+    expect(within(fresh).getByText(excerpt)).toBeInTheDocument();
+    // Without an image or first lines (an older answer), neither is shown.
+    const planned = card('Planned post');
+    expect(planned.querySelector('img')).toBeNull();
+    expect(planned.querySelector('.schedule-card__excerpt')).toBeNull();
+  });
+
+  it("the title opens the article's editor for any unpublished article, not-scheduled ones included (which have no Edit)", async () => {
+    mockApi(listRoute([notScheduled(), halfPublished()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const fresh = await screen.findByRole('article', { name: 'Fresh idea' });
+    expect(within(fresh).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(within(card('Half out')).getByRole('link', { name: 'Half out' })).toHaveAttribute(
+      'href',
+      '/create?articleId=a4',
+    );
+    await userEvent.setup().click(within(fresh).getByRole('link', { name: 'Fresh idea' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a1$/);
+  });
+
+  it('the title of an article published on both platforms (a calendar card) is not a link', () => {
+    const everywhere = {
+      ...halfPublished(),
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: null },
+    };
+    renderWithProviders(<ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} />);
+    expect(screen.getByRole('heading', { name: 'Half out' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Half out' })).not.toBeInTheDocument();
+  });
+
   it('shows Publish Now for a platform that is not not-scheduled, else only "Will be processed after scheduling" (and Schedule)', async () => {
     mockApi(listRoute([notScheduled(), blogScheduled(), contentCreated()]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });

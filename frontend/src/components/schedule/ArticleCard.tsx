@@ -7,6 +7,7 @@ import {
   RUN_FAILURES_FIXED_IN_SETTINGS,
   STATUS_LABELS,
   httpUrlOrNull,
+  isPublished,
   overallStatus,
   platformBadge,
   platformStatus,
@@ -54,29 +55,47 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, foo
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
   const unpublished = PLATFORMS.filter((platform) => platformStatus(article, platform, now) !== 'published');
+  const editorPath = `/create?articleId=${encodeURIComponent(id)}`;
+  // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
+  const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
       <header className="schedule-card__header">
-        <div className="schedule-card__heading">
-          <h2 id={titleId} className="schedule-card__title">
-            {article.title}
-          </h2>
-          <p className="schedule-card__meta">
-            Created <time dateTime={article.createdAt}>{formatDate(article.createdAt, timeZone)}</time>
-          </p>
-          {keywords.length > 0 && (
-            <ul className="tag-list" aria-label="Keyword and tags">
-              {keywords.map((keyword, index) => (
-                <li
-                  key={`${keyword}-${index}`}
-                  className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}
-                >
-                  {keyword}
-                </li>
-              ))}
-            </ul>
+        <div className="schedule-card__lead">
+          {/* What goes out: the blog image (decorative beside the title) and the first lines of the text. */}
+          {article.image && (
+            <img
+              className="schedule-card__thumb"
+              src={article.image.url}
+              alt=""
+              width={108}
+              height={72}
+              loading="lazy"
+              decoding="async"
+            />
           )}
+          <div className="schedule-card__heading">
+            <h2 id={titleId} className="schedule-card__title">
+              {editable ? <Link to={editorPath}>{article.title}</Link> : article.title}
+            </h2>
+            <p className="schedule-card__meta">
+              Created <time dateTime={article.createdAt}>{formatDate(article.createdAt, timeZone)}</time>
+            </p>
+            {article.excerpt && <p className="schedule-card__excerpt">{article.excerpt}</p>}
+            {keywords.length > 0 && (
+              <ul className="tag-list" aria-label="Keyword and tags">
+                {keywords.map((keyword, index) => (
+                  <li
+                    key={`${keyword}-${index}`}
+                    className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}
+                  >
+                    {keyword}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
         </div>
         <div className="schedule-card__aside">
           <StatusBadge
@@ -88,11 +107,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, foo
           />
           {/* docs/product.md (Schedule): Edit is shown unless the overall status is not-scheduled. */}
           {overall !== 'not-scheduled' && (
-            <button
-              type="button"
-              className="btn btn--secondary btn--sm"
-              onClick={() => navigate(`/create?articleId=${encodeURIComponent(id)}`)}
-            >
+            <button type="button" className="btn btn--secondary btn--sm" onClick={() => navigate(editorPath)}>
               Edit<span className="sr-only"> {article.title}</span>
             </button>
           )}
