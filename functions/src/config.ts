@@ -1,3 +1,5 @@
+import { LINKEDIN_API_VERSION } from './adapters/integrations/linkedin-version.js';
+
 /** Every setting comes from the environment so that tests and deployments can point anywhere. */
 export interface Config {
   tableName: string;
@@ -21,6 +23,8 @@ export interface Config {
   publicUrlFromEnv: boolean;
   linkedinApiUrl: string;
   linkedinOAuthUrl: string;
+  /** The LinkedIn-Version header (LINKEDIN_API_VERSION, YYYYMM; the stack sets it from the linkedinApiVersion context value). */
+  linkedinApiVersion: string;
   googleApiUrl?: string;
   googleOAuthUrl?: string;
   /** The deployment's Google OAuth client (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET), used when a user has none of their own. */
@@ -64,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrlFromEnv: Boolean(env.PUBLIC_URL),
     linkedinApiUrl: (env.LINKEDIN_API_URL || 'https://api.linkedin.com').replace(/\/+$/, ''),
     linkedinOAuthUrl: (env.LINKEDIN_OAUTH_URL || 'https://www.linkedin.com/oauth/v2').replace(/\/+$/, ''),
+    linkedinApiVersion: env.LINKEDIN_API_VERSION?.trim() || LINKEDIN_API_VERSION,
     googleApiUrl: env.GOOGLE_API_URL || undefined,
     googleOAuthUrl: env.GOOGLE_OAUTH_URL || undefined,
     googleClientId: env.GOOGLE_CLIENT_ID?.trim() || undefined,

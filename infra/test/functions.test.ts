@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
+import { API_FUNCTION_DEFAULTS, AUDITED_ROUTE_GROUPS } from '../lib/api-function.js';
 import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
@@ -48,12 +50,21 @@ describe('Lambda functions', () => {
     expect(variables.PUBLIC_URL).toBeUndefined();
   });
 
-  it.each(routeGroups())('%s: logs to its own log group, kept for a limited time', (group) => {
-    const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
-    const logGroupRef = fn.Properties.LoggingConfig.LogGroup as { Ref: string };
-    const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
-    expect(logGroup.Properties.RetentionInDays).toBe(30);
-  });
+  it.each(routeGroups())(
+    '%s: logs to its own log group, kept a month, or a year when it writes the audit trail',
+    (group) => {
+      const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
+      const logGroupRef = fn.Properties.LoggingConfig.LogGroup as { Ref: string };
+      const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
+      // A handler that calls a UserService method writing audit lines (functions/src/domain/users.ts).
+      const handler = readFileSync(join(repoRoot, 'functions', 'src', 'http', `${group}.ts`), 'utf8');
+      const audits = /\.(register|login|endSession|endAllSessions|changePassword|setActive)\(/.test(handler);
+      expect(logGroup.Properties.RetentionInDays, audits ? 'writes audit lines' : 'no audit lines').toBe(
+        audits ? 365 : 30,
+      );
+      expect(AUDITED_ROUTE_GROUPS.includes(group)).toBe(audits);
+    },
+  );
 
   it.each(routeGroups())(
     '%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them',

@@ -1,7 +1,7 @@
 import { RunFailureMessages, type RunFailureCode } from '@app/shared';
 import { TransientDraftingError } from '../domain/articles.js';
 import type { Job } from '../domain/ports.js';
-import { NotifyInProgressError, RecordedRunFailure } from '../domain/scheduling.js';
+import { RecordedRunFailure } from '../domain/scheduling.js';
 import { logger } from '../logger.js';
 import { draftFailed, jobDuration } from '../metrics.js';
 import { approvalNotifier } from '../wiring/approval-notifier.js';
@@ -13,9 +13,8 @@ const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-and-notify': 'run_failed',
 };
 
-/** Failures that were recorded on the article already, or that are no failure of the article (a retry will run it). */
-const alreadyRecorded = (err: unknown) =>
-  err instanceof TransientDraftingError || err instanceof RecordedRunFailure || err instanceof NotifyInProgressError;
+/** Failures that were recorded on the article already. */
+const alreadyRecorded = (err: unknown) => err instanceof TransientDraftingError || err instanceof RecordedRunFailure;
 
 /** Keeps a failed job's reason on its article (lastError), so the Schedule card and the dashboard show it. */
 async function recordFailure(job: Job, err: unknown): Promise<void> {
@@ -74,7 +73,19 @@ async function run(job: Job, options: RunJobOptions): Promise<void> {
       return;
     case 'generate-and-notify': {
       const { type: _type, ...run } = job;
-      await approvalNotifier().generateAndNotify(run);
+      const outcome = await approvalNotifier().generateAndNotify(run);
+      // Recorded on the article and counted (ApprovalEmailFailed), but no function error: retrying cannot help.
+      if (outcome === 'email-refused')
+        logger.warn('approval e-mail refused: the owner must reconnect Gmail', {
+          articleId: job.articleId,
+          platform: job.platform,
+          code: 'email_failed',
+        });
+      if (outcome === 'in-progress')
+        logger.info('approval e-mail being sent by another delivery', {
+          articleId: job.articleId,
+          platform: job.platform,
+        });
       return;
     }
   }
