@@ -86,6 +86,7 @@ export class AppFunction extends Construct {
       sourcesContent: false,
       mainFields: [...LAMBDA_ESBUILD.mainFields],
       banner: LAMBDA_ESBUILD.banner,
+      esbuildArgs: { '--conditions': LAMBDA_ESBUILD.conditions.join(',') },
       // Everything else is bundled, the AWS SDK included (see bundling.ts).
       externalModules: ON_DEMAND_MODULES.filter((m) => !nodeModules.includes(m)),
       ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),

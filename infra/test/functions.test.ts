@@ -131,8 +131,9 @@ describe('worker function', () => {
       'sharp',
     ]);
     // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
-    // packages (the auth function's common-password list) stay external too, never bundled.
-    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
+    // packages (the auth function's common-password list, the publishers' Markdown pipeline) stay external
+    // too, never bundled.
+    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common', 'marked', 'sanitize-html']);
     expect(bundling.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',
