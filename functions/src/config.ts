@@ -1,3 +1,5 @@
+import { JOB_LIMITS, type JobLimitPolicy } from './domain/job-limits.js';
+
 /** Every setting comes from the environment so that tests and deployments can point anywhere. */
 export interface Config {
   tableName: string;
@@ -43,6 +45,14 @@ export interface Config {
   eventBusName?: string;
   /** Local: the file the domain events are appended to as JSON lines (the local stack: `$DATA_DIR/events.jsonl`). */
   eventsFile?: string;
+  /** Per-user limits on drafting, image and upload calls (domain/job-limits.ts; LIMIT_* to change them). */
+  jobLimits: JobLimitPolicy;
+}
+
+/** A whole number of at least 1 from the environment, else the default (a typo must not turn a limit off). */
+function limit(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value?.trim() && Number.isInteger(n) && n >= 1 ? n : fallback;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,5 +86,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: env.ADMIN_EMAIL?.trim() || undefined,
     eventBusName: env.EVENT_BUS_NAME || undefined,
     eventsFile: env.EVENTS_FILE || undefined,
+    jobLimits: {
+      inFlight: limit(env.LIMIT_JOBS_IN_FLIGHT, JOB_LIMITS.inFlight),
+      perHour: {
+        draft: limit(env.LIMIT_DRAFTS_PER_HOUR, JOB_LIMITS.perHour.draft),
+        image: limit(env.LIMIT_IMAGES_PER_HOUR, JOB_LIMITS.perHour.image),
+        upload: limit(env.LIMIT_UPLOADS_PER_HOUR, JOB_LIMITS.perHour.upload),
+      },
+    },
   };
 }

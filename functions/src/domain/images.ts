@@ -18,6 +18,7 @@ import {
 } from '@app/shared';
 import type { ArticleRecord, StoredImage } from './articles.js';
 import { badRequest, conflict, notFound } from './errors.js';
+import type { JobLimits } from './job-limits.js';
 import type { ArticleStore, ImageProcessor, ObjectStore, StoredObject, UploadSigner } from './ports.js';
 
 /** How long a signed upload may be used: long enough for 15 MB on a slow line, short enough not to linger. */
@@ -54,6 +55,8 @@ export interface ImageServiceDeps {
   objects: ObjectStore;
   signer: UploadSigner;
   images: ImageProcessor;
+  /** Per-user limits: upload starts per hour (absent: none). */
+  limits?: Pick<JobLimits, 'start'>;
   now?: () => Date;
 }
 
@@ -160,12 +163,20 @@ export class ImageService {
   async startUpload(userId: string, id: string, input: { contentType: ImageUploadType; size: number }) {
     const article = await this.article(userId, id);
     const key = `${uploadPrefix(userId, article.id)}${randomBytes(16).toString('hex')}`;
-    const form = await this.deps.signer.signUpload({
-      key,
-      contentType: input.contentType,
-      maxBytes: IMAGE_UPLOAD_MAX_BYTES,
-      expiresInSeconds: UPLOAD_EXPIRES_SECONDS,
-    });
+    // Each start leads to a decode of up to 15 MB at completion: counted per hour.
+    const started = await this.deps.limits?.start(userId, 'upload', this.now().getTime());
+    let form: Awaited<ReturnType<UploadSigner['signUpload']>>;
+    try {
+      form = await this.deps.signer.signUpload({
+        key,
+        contentType: input.contentType,
+        maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+        expiresInSeconds: UPLOAD_EXPIRES_SECONDS,
+      });
+    } catch (err) {
+      await started?.cancel().catch(() => undefined);
+      throw err;
+    }
     const expiresAt = new Date(this.now().getTime() + UPLOAD_EXPIRES_SECONDS * 1000).toISOString();
     return { ...form, key, expiresAt, maxBytes: IMAGE_UPLOAD_MAX_BYTES };
   }

@@ -235,9 +235,20 @@ export interface ImageProcessor {
   ): Promise<{ body: Buffer; contentType: string }>;
 }
 
+/**
+ * `inFlight`: the job holds one of its owner's places in flight (domain/job-limits.ts), which the worker
+ * gives back when it ends. Jobs of a spreadsheet import and scheduled runs hold none.
+ */
 export type Job =
-  | { type: 'generate-content'; userId: string; articleId: string }
-  | { type: 'generate-image'; userId: string; articleId: string; description: string; requestedAt: string }
+  | { type: 'generate-content'; userId: string; articleId: string; inFlight?: true }
+  | {
+      type: 'generate-image';
+      userId: string;
+      articleId: string;
+      description: string;
+      requestedAt: string;
+      inFlight?: true;
+    }
   | ({ type: 'generate-and-notify' } & ScheduledRun);
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
