@@ -1,7 +1,13 @@
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_SIZES, IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages, cropRectangle } from '@app/shared';
+import {
+  IMAGE_SIZES,
+  IMAGE_UPLOAD_MAX_BYTES,
+  ImageUploadMessages,
+  cropRectangle,
+  imageTooManyPixels,
+} from '@app/shared';
 import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
@@ -280,6 +286,24 @@ describe('uploading your own image', () => {
     expect(complete.json.message).toBe(ImageUploadMessages.tooLarge);
     expect(await exists(key)).toBe(false);
     expect(await dataItems()).toEqual(itemsBefore);
+  });
+
+  it('a progressive JPEG over 25 megapixels answers 400 with its size before it is decoded; the same picture as baseline is taken', async () => {
+    const id = await newArticle();
+    const itemsBefore = await dataItems();
+    // 5200×5000 = 26 MP: a small file (one colour) whose header says a picture that is costly to decode whole.
+    const picture = sharp({ create: { width: 5200, height: 5000, channels: 3, background: '#336699' } });
+    const progressive = await picture.clone().jpeg({ progressive: true }).toBuffer();
+    const { complete, key } = await upload(id, progressive);
+    expect(complete.status).toBe(400);
+    expect(complete.json.code).toBe('upload_too_many_pixels');
+    expect(complete.json.message).toBe(imageTooManyPixels({ width: 5200, height: 5000 }, 25, true));
+    expect(await exists(key)).toBe(false);
+    expect(await dataItems()).toEqual(itemsBefore);
+
+    const baseline = await upload(id, await picture.clone().jpeg({ progressive: false }).toBuffer());
+    expect(baseline.complete.status).toBe(200);
+    expect(baseline.complete.json.image.original).toBeTruthy();
   });
 
   it("another user's article answers 404; a key of another article or a made-up key answers 400", async () => {

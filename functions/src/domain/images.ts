@@ -12,6 +12,7 @@ import {
   ImageUploadMessages,
   PLATFORMS,
   cropRectangle,
+  imageTooManyPixels,
   type FocalPoint,
   type ImageUploadType,
   type Platform,
@@ -25,6 +26,17 @@ import type { ArticleStore, ImageProcessor, ObjectStore, StoredObject, UploadSig
 export const UPLOAD_EXPIRES_SECONDS = 10 * 60;
 /** The kept original's longest side: twice the published width, plenty for any crop of it. */
 export const ORIGINAL_MAX_SIDE = 2400;
+/**
+ * Pixels an uploaded picture may have, read from its header before anything is decoded: 50 megapixels (a
+ * 48 MP phone photo passes). A 15 MB file can hold far more, which would take gigabytes to decode.
+ */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+/**
+ * A progressive JPEG or interlaced PNG is decoded whole (every scan refines the whole picture), where a
+ * baseline one streams row by row: 49 MP took 1.7 s and 300 MB. 25 megapixels (a 24 MP camera's 6000×4000)
+ * bounds it to about half that.
+ */
+export const MAX_PROGRESSIVE_PIXELS = 25_000_000;
 
 /**
  * Where one user's uploads for one article land (a random name follows). Outside `users/`, so the bucket
@@ -265,8 +277,15 @@ export class ImageService {
     if (!type) throw badRequest(ImageUploadMessages.wrongType, 'upload_wrong_type');
     const info = await this.deps.images.inspect(body);
     if (!info || `image/${info.format}` !== type) throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');
+    // Refused by the size its header gives, before a single pixel is decoded.
+    const maxPixels = info.progressive ? MAX_PROGRESSIVE_PIXELS : MAX_UPLOAD_PIXELS;
+    if (info.width * info.height > maxPixels)
+      throw badRequest(
+        imageTooManyPixels(info, maxPixels / 1_000_000, info.progressive === true),
+        'upload_too_many_pixels',
+      );
     try {
-      return await this.deps.images.normalise(body, ORIGINAL_MAX_SIDE);
+      return await this.deps.images.normalise(body, ORIGINAL_MAX_SIDE, maxPixels);
     } catch {
       // Damage the header check did not see (the picture itself is cut short, say): the person's file, not our fault.
       throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');
