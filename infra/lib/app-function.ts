@@ -41,6 +41,8 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   memorySize: number;
   timeout: Duration;
+  /** Concurrent executions set aside for this function (and its ceiling); absent: the account's shared pool. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -98,6 +100,9 @@ export class AppFunction extends Construct {
       architecture: FUNCTION_RUNTIME.architecture,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,

@@ -35,6 +35,15 @@ export const contextFlag = (app: App, key: string): boolean | undefined => {
   throw new Error(`The context value ${key} must be true or false, not "${String(value)}"`);
 };
 
+/** A whole-number context value (JSON number, or the string `-c key=value` gives); undefined when absent. */
+export const contextInteger = (app: App, key: string): number | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isInteger(n)) throw new Error(`The context value ${key} must be a whole number, not "${String(value)}"`);
+  return n;
+};
+
 /** Builds the CDK app: the stack from context values, checked by cdk-nag (AwsSolutions). */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
@@ -57,6 +66,8 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     waf: contextFlag(app, 'waf'),
     // Optional: the address that may claim the first (admin) account without the setup code.
     adminEmail: contextString(app, 'adminEmail'),
+    // Optional: concurrency reserved for the worker (`-c workerReservedConcurrency=20`); unset, it shares the account's.
+    workerReservedConcurrency: contextInteger(app, 'workerReservedConcurrency'),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

@@ -19,9 +19,9 @@ const guide = (): string => {
 /** The context keys infra/lib/app.ts reads. */
 const contextKeys = (): string[] => {
   const source = readFileSync(join(repoRoot, 'infra', 'lib', 'app.ts'), 'utf8');
-  const read = [...source.matchAll(/(?:contextString|contextFlag)\(app, '(\w+)'\)|tryGetContext\('(\w+)'\)/g)].map(
-    (m) => m[1] ?? m[2]!,
-  );
+  const read = [
+    ...source.matchAll(/(?:contextString|contextFlag|contextInteger)\(app, '(\w+)'\)|tryGetContext\('(\w+)'\)/g),
+  ].map((m) => m[1] ?? m[2]!);
   return [...new Set([...read, ...Object.keys(AI_CONTEXT_ENV)])].sort();
 };
 
