@@ -6,6 +6,8 @@ export interface Config {
   region: string;
   dynamoEndpoint?: string;
   s3Endpoint?: string;
+  /** Local: the secret the embedded store (functions/src/local/s3.ts) checks requests against; set by the local stack. */
+  s3LocalSecret?: string;
   imagesBucket: string;
   publicUrl: string;
   sessionSecret?: string;
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3LocalSecret: env.S3_LOCAL_SECRET || undefined,
     imagesBucket: env.IMAGES_BUCKET ?? 'content-publisher-images',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: env.SESSION_SECRET || undefined,

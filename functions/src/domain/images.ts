@@ -194,8 +194,8 @@ export class ImageService {
   }
 
   /**
-   * Takes an uploaded file as the article's image: checks it again (the local store enforces none of the
-   * signed conditions, and a browser's type is only a claim), keeps it upright and without metadata, and
+   * Takes an uploaded file as the article's image: checks it again (the signed conditions bound the size and
+   * the type the browser named, which is only a claim), keeps it upright and without metadata, and
    * cuts both sizes around `focal`. A bad file answers 400 and leaves the article as it was.
    */
   async completeUpload(userId: string, id: string, key: string, focal: FocalPoint = CENTRE): Promise<ArticleRecord> {
