@@ -43,6 +43,8 @@ export interface AppFunctionProps {
   timeout: Duration;
   /** How long its log group keeps the lines (default FUNCTION_RUNTIME.logRetention). */
   logRetention?: RetentionDays;
+  /** Concurrent executions set aside for this function (and its ceiling); absent: the account's shared pool. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -103,6 +105,9 @@ export class AppFunction extends Construct {
       architecture: FUNCTION_RUNTIME.architecture,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,

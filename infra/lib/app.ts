@@ -90,6 +90,8 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     },
     // The LinkedIn-Version the functions send (YYYYMM; docs/operations.md, LinkedIn version).
     linkedinApiVersion: contextString(app, 'linkedinApiVersion'),
+    // Optional: concurrency reserved for the worker (`-c workerReservedConcurrency=20`); unset, it shares the account's.
+    workerReservedConcurrency: contextNumber(app, 'workerReservedConcurrency', { integer: true }),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

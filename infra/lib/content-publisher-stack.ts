@@ -19,7 +19,7 @@ import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
 import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from './api-function.js';
-import { BulkJobs } from './bulk-jobs.js';
+import { BULK_JOBS_DEFAULTS, BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
 import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
@@ -188,6 +188,11 @@ export interface ContentPublisherStackProps extends StackProps {
    * stack must then be deployed to us-east-1, see EdgeWebAcl). Unused when webAclArn is given.
    */
   waf?: boolean;
+  /**
+   * Optional concurrency reserved for the worker (WorkerFunctionProps.reservedConcurrency); at least the
+   * bulk queue's maximum concurrency, which it would otherwise throttle.
+   */
+  workerReservedConcurrency?: number;
 }
 
 /**
@@ -313,10 +318,17 @@ export class ContentPublisherStack extends Stack {
       this.functions.set(group, fn);
     }
 
+    const reserved = props.workerReservedConcurrency;
+    if (reserved !== undefined && (!Number.isInteger(reserved) || reserved < BULK_JOBS_DEFAULTS.maxConcurrency))
+      throw new Error(
+        `workerReservedConcurrency must be a whole number of at least ${BULK_JOBS_DEFAULTS.maxConcurrency} ` +
+          `(the bulk job queue runs that many workers at once), not "${String(reserved)}"`,
+      );
     this.worker = new WorkerFunction(this, 'Fn-worker', {
       entry: lambdaEntryPath(projectRoot, WORKER_ENTRY_NAME),
       projectRoot,
       environment: { TABLE_NAME: this.data.table.tableName, LINKEDIN_API_VERSION: linkedinApiVersion },
+      reservedConcurrency: reserved,
     });
     this.grantTableData(this.worker);
 

@@ -7,7 +7,9 @@ import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
-import { logicalId, synthesizeDefaultStack, type Resource } from './helpers.js';
+import { Template } from 'aws-cdk-lib/assertions';
+import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
+import { logicalId, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
 const { stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } =
   synthesizeDefaultStack();
@@ -91,6 +93,35 @@ describe('worker function', () => {
       Timeout: 300,
     });
     expect(WORKER_FUNCTION_DEFAULTS.timeout.toSeconds()).toBe(300);
+  });
+
+  it('shares the account concurrency unless the workerReservedConcurrency context value reserves some', () => {
+    expect(worker().Properties.ReservedConcurrentExecutions).toBeUndefined();
+    for (const value of ['20']) {
+      const { stack: reserved } = testApp({ context: { workerReservedConcurrency: value } });
+      const fn = Template.fromStack(reserved).findResources('AWS::Lambda::Function')[
+        logicalId(reserved, reserved.worker.function)
+      ] as Resource;
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(20);
+      // Only the worker: the API functions keep the shared pool.
+      for (const [, api] of reserved.functions) {
+        const props = (
+          Template.fromStack(reserved).findResources('AWS::Lambda::Function')[
+            logicalId(reserved, api.function)
+          ] as Resource
+        ).Properties;
+        expect(props.ReservedConcurrentExecutions).toBeUndefined();
+      }
+    }
+  });
+
+  it('refuses a reserved concurrency that is not a whole number, or below the bulk queue’s concurrency', () => {
+    expect(() => testApp({ context: { workerReservedConcurrency: 'lots' } })).toThrow(
+      /workerReservedConcurrency must be a whole number, not "lots"/,
+    );
+    expect(() => testApp({ context: { workerReservedConcurrency: BULK_JOBS_DEFAULTS.maxConcurrency - 1 } })).toThrow(
+      new RegExp(`workerReservedConcurrency must be a whole number of at least ${BULK_JOBS_DEFAULTS.maxConcurrency}`),
+    );
   });
 
   it('is bundled from functions/src/lambda/worker.ts', () => {

@@ -6,6 +6,7 @@ import { logger } from '../logger.js';
 import { draftFailed, jobDuration } from '../metrics.js';
 import { approvalNotifier } from '../wiring/approval-notifier.js';
 import { articleServices } from '../wiring/articles.js';
+import { jobLimits } from '../wiring/job-limits.js';
 
 const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-content': 'draft_failed',
@@ -59,6 +60,17 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<voi
     throw err;
   } finally {
     jobDuration(job.type, Date.now() - started);
+    if (job.type !== 'generate-and-notify' && job.inFlight) await giveBackPlace(job.userId);
+  }
+}
+
+/** The job's place among its owner's jobs in flight is free again (domain/job-limits.ts), whatever its outcome. */
+async function giveBackPlace(userId: string): Promise<void> {
+  try {
+    await jobLimits().finished(userId);
+  } catch (err) {
+    // The place is forgotten with its count (IN_FLIGHT_MEMORY_MS); the job's own outcome stands.
+    logger.warn('Could not give back the job place', { error: err as Error });
   }
 }
 
