@@ -55,7 +55,9 @@ describe('articles', () => {
 
     const article = await drafted(owner, id);
     expect(article.generation.status).toBe('done');
-    expect(article.blog.content).toContain(brief.title);
+    // Composed from the brief, without repeating the title as a heading (WordPress shows the title itself).
+    expect(article.blog.content).toMatch(/keeping AWS Lambda bills predictable/i);
+    expect(article.blog.content).not.toContain(`# ${brief.title}`);
     expect(article.blog.content).toMatch(/offline draft/i);
     expect(article.linkedin.content.length).toBeGreaterThan(100);
     expect(article.linkedin.content.length).toBeLessThanOrEqual(3000);

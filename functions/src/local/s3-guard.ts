@@ -76,6 +76,9 @@ export function checkSignedRequest(
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(',') : value;
   };
+  const [path = '/', query = ''] = request.url.split(/\?(.*)/s);
+  if (!header('authorization') && /(?:^|&)X-Amz-Signature=/.test(query))
+    return checkPresignedUrl(request.method, path, query, header, credentials, now);
   const authorization = header('authorization') ?? '';
   const m = /^AWS4-HMAC-SHA256 Credential=([^,]+),\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]{64})$/.exec(
     authorization.trim(),
@@ -93,7 +96,6 @@ export function checkSignedRequest(
   if (!payloadHash) return denied('Missing required header for this request: x-amz-content-sha256');
   const names = signedHeaders.split(';');
   if (!names.includes('host') || !names.includes('x-amz-date')) return denied('Host and date must be signed.');
-  const [path = '/', query = ''] = request.url.split(/\?(.*)/s);
   let canonical: string;
   try {
     canonical = [
@@ -111,6 +113,63 @@ export function checkSignedRequest(
   const stringToSign = [ALGORITHM, amzDate, `${date}/${region}/s3/aws4_request`, sha256Hex(canonical)].join('\n');
   const expected = hmac(signingKey(credentials.secretAccessKey, date, region, 's3'), stringToSign).toString('hex');
   return sameHex(expected, signature)
+    ? undefined
+    : denied('The request signature we calculated does not match the signature you provided.');
+}
+
+/**
+ * Checks a presigned URL (Signature V4 in the query, as the AWS SDK's getSignedUrl makes them: the image
+ * routes send the browser to one, functions/src/domain/images.ts): reads only, the store's key id, signed
+ * no later than now, not expired, and the signature over the method, path, the query without the
+ * signature and the signed headers, with an unsigned payload.
+ */
+function checkPresignedUrl(
+  method: string,
+  path: string,
+  query: string,
+  header: (name: string) => string | undefined,
+  credentials: StoreCredentials,
+  now: number,
+): Refusal | undefined {
+  if (method !== 'GET' && method !== 'HEAD') return denied('A presigned URL of this store may only read.');
+  const params = new URLSearchParams(query);
+  const [keyId, date, region, service, terminator] = (params.get('X-Amz-Credential') ?? '').split('/');
+  if (params.get('X-Amz-Algorithm') !== ALGORITHM) return denied('Only Signature Version 4 is supported.');
+  if (keyId !== credentials.accessKeyId || !date || !region || service !== 's3' || terminator !== 'aws4_request')
+    return denied('The AWS Access Key Id you provided does not exist in our records.');
+  const amzDate = params.get('X-Amz-Date') ?? '';
+  const at = amzTime(amzDate);
+  const expires = Number(params.get('X-Amz-Expires'));
+  if (!amzDate.startsWith(date) || !Number.isFinite(at) || at > now + MAX_SKEW_MS)
+    return denied('The request time is not valid.');
+  if (!Number.isInteger(expires) || expires < 1 || expires > 7 * 24 * 3600 || now > at + expires * 1000)
+    return denied('Request has expired');
+  const signedHeaders = params.get('X-Amz-SignedHeaders') ?? '';
+  const names = signedHeaders.split(';');
+  if (!names.includes('host')) return denied('Host must be signed.');
+  const signature = params.get('X-Amz-Signature') ?? '';
+  let canonical: string;
+  try {
+    canonical = [
+      method,
+      path,
+      canonicalQuery(
+        query
+          .split('&')
+          .filter((part) => !part.startsWith('X-Amz-Signature='))
+          .join('&'),
+      ),
+      ...names.map((name) => `${name}:${(header(name) ?? '').trim().replace(/\s+/g, ' ')}`),
+      '',
+      signedHeaders,
+      'UNSIGNED-PAYLOAD',
+    ].join('\n');
+  } catch {
+    return denied('The request is not well formed.');
+  }
+  const stringToSign = [ALGORITHM, amzDate, `${date}/${region}/s3/aws4_request`, sha256Hex(canonical)].join('\n');
+  const expected = hmac(signingKey(credentials.secretAccessKey, date, region, 's3'), stringToSign).toString('hex');
+  return /^[0-9a-f]{64}$/.test(signature) && sameHex(expected, signature)
     ? undefined
     : denied('The request signature we calculated does not match the signature you provided.');
 }

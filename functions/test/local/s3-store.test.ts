@@ -91,6 +91,34 @@ describe('requests to the store', () => {
     expect(await read('users/bob/secret.txt')).toBe('bob');
   });
 
+  it('a presigned GET (the image routes redirect to one) reads its key until it expires; a changed one, or another method, answers 403', async () => {
+    await put('users/carol/photo.txt', 'carol');
+    const url = await store().signDownload('users/carol/photo.txt', {
+      expiresInSeconds: 600,
+      cacheControl: 'private, max-age=31536000, immutable',
+      signingDate: new Date(),
+    });
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('carol');
+    expect(ok.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    const other = url.replace('users/carol/photo.txt', 'users/bob/secret.txt');
+    expect((await fetch(other)).status).toBe(403);
+    expect((await fetch(url, { method: 'DELETE' })).status).toBe(403);
+    const tampered = url.replace(/(X-Amz-Signature=[0-9a-f]{63})([0-9a-f])/, (_, head: string, last: string) =>
+      head.concat(last === '0' ? '1' : '0'),
+    );
+    expect(tampered).not.toBe(url);
+    expect((await fetch(tampered)).status).toBe(403);
+    const expired = await store().signDownload('users/carol/photo.txt', {
+      expiresInSeconds: 60,
+      cacheControl: 'no-store',
+      signingDate: new Date(Date.now() - 120_000),
+    });
+    expect((await fetch(expired)).status).toBe(403);
+    expect(await read('users/carol/photo.txt')).toBe('carol');
+  });
+
   it('requests signed with s3rver’s well-known secret (or any other) answer 403', async () => {
     const forged = new S3Client({
       region: 'us-east-1',
