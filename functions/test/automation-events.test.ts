@@ -339,7 +339,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
       const links = new ApprovalLinks({
         articles: memoryStore(article(), { markOnce }),
         publishing: { publishWordPress } as unknown as PublishingService,
-        isActive: async () => true,
+        activeOwner: async () => ({ timezone: 'UTC' }),
         signingKey: async () => key,
         automation: sink,
       });

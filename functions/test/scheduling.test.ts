@@ -288,6 +288,43 @@ describe('approval links', () => {
     const res = await new Client(app.url).call('/api/approvals/confirm', { body: { token } });
     expect(res.status).toBe(409);
   });
+
+  it("the page's preview, signed out: the whole text, the owner's zone and the platform's image by the link's token", async () => {
+    const id = await newArticle('Preview in full');
+    await user.call(`/api/image/generate/${id}`, { body: { description: 'a lighthouse' } });
+    await imageSettled(user, id);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'linkedin', at);
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.linkedin.content.length).toBeGreaterThan(0);
+
+    const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
+    expect(preview.json).toMatchObject({
+      platform: 'linkedin',
+      content: article.linkedin.content,
+      timeZone: 'Europe/London',
+      image: { generatedAt: article.image.generatedAt, description: 'a lighthouse' },
+      linkedIn: { mode: 'personal', connected: false, memberName: null, pageName: null },
+    });
+    expect(preview.json).not.toHaveProperty('preview');
+
+    // The image route answers the LinkedIn crop the owner's preview route serves, to the token alone.
+    const bytes = async (path: string, cookie?: string) => {
+      const res = await fetch(`${app.url}${path}`, { headers: cookie ? { cookie } : {} });
+      return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
+    };
+    const image = await bytes(`/api/approvals/image?token=${encodeURIComponent(token)}`);
+    expect(image.status).toBe(200);
+    expect(image.type).toMatch(/^image\//);
+    const owners = await bytes(`/api/image/preview/${id}?platform=linkedin`, user.cookie);
+    expect(owners.status).toBe(200);
+    expect(image.body.equals(owners.body)).toBe(true);
+    const forged = await bytes(`/api/approvals/image?token=${encodeURIComponent(token.slice(0, -2) + 'xx')}`);
+    expect(forged.status).toBe(400);
+    expect(forged.body.toString()).toContain('This approval link is not valid or has expired.');
+  });
 });
 
 describe('publishing now', () => {

@@ -91,7 +91,12 @@ describe('the contract types', () => {
 
   it('JsonRouteId leaves out the redirects and the image bytes', () => {
     expectTypeOf<Exclude<RouteId, JsonRouteId>>().toEqualTypeOf<
-      'images.preview' | 'images.original' | 'linkedin.callback' | 'email.callback' | 'sheets.callback'
+      | 'images.preview'
+      | 'images.original'
+      | 'approvals.image'
+      | 'linkedin.callback'
+      | 'email.callback'
+      | 'sheets.callback'
     >();
   });
 

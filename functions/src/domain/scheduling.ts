@@ -1,6 +1,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import {
   approvalTimeText,
+  approvalTimeZone,
   httpUrlOrNull,
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
@@ -340,8 +341,12 @@ const inlineImage = (image: StoredObject) => ({
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
   publishing: PublishingService;
-  /** Whether the account may still act: a deactivated owner's links publish nothing. */
-  isActive: (userId: string) => Promise<boolean>;
+  /** The owner while the account may still act (a deactivated owner's links show and publish nothing): its zone. */
+  activeOwner: (userId: string) => Promise<{ timezone: string } | undefined>;
+  /** The stored images: the page shows the platform's picture with the link's token. */
+  objects?: ObjectStore;
+  /** Who a LinkedIn post goes out as (the LinkedIn connection), for the page's card. */
+  linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
   /** Domain events for automation: ArticleApproved (publishing emits PublishSucceeded/PublishFailed itself). */
   automation?: AutomationEventSink;
@@ -351,19 +356,28 @@ export interface ApprovalLinksDeps {
 export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
-  private async verifyApproval(token: string): Promise<ScheduledRun> {
+  private async verifyApproval(token: string): Promise<ScheduledRun & { timezone: string }> {
     const run = await approvalTokens.verify(token, await this.deps.signingKey());
-    if (!(await this.deps.isActive(run.userId))) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    return run;
+    const owner = await this.deps.activeOwner(run.userId);
+    if (!owner) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    return { ...run, timezone: owner.timezone };
   }
 
-  /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */
+  /**
+   * What the confirmation page shows: the version's whole text, which the page renders as publishing will send
+   * it, its image, who a LinkedIn post goes out as, and the owner's zone for the time (the person may open the
+   * link anywhere). Reading it never publishes (mail scanners prefetch links).
+   */
   async previewApproval(token: string): Promise<ApprovalPreview> {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const published =
       run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    const identity =
+      run.platform === 'linkedin' && this.deps.linkedInIdentity
+        ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
+        : undefined;
     return {
       success: true,
       title: article.title,
@@ -371,9 +385,32 @@ export class ApprovalLinks {
       scheduledFor: run.scheduledFor,
       current: article.scheduled[run.platform] === run.scheduledFor,
       published,
-      preview: article[run.platform].content.slice(0, 1200),
+      content: article[run.platform].content,
+      timeZone: approvalTimeZone(run.timezone),
+      image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
+      linkedIn:
+        run.platform === 'linkedin'
+          ? {
+              mode: article.linkedInMode,
+              connected: identity?.connected ?? false,
+              memberName: identity?.memberName ?? null,
+              pageName: identity?.pageName ?? null,
+            }
+          : null,
       postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
     };
+  }
+
+  /** The picture of the link's platform (the newest image's file), for the page; 404 when there is none. */
+  async approvalImage(token: string): Promise<StoredObject & { generatedAt: string }> {
+    const run = await this.verifyApproval(token);
+    const article = await this.deps.articles.get(run.userId, run.articleId);
+    if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    const found = this.deps.objects
+      ? await newestImageFile({ articles: this.deps.articles, objects: this.deps.objects }, article, run.platform)
+      : undefined;
+    if (!found) throw notFound('This article has no image.', 'image_not_found');
+    return { ...found.file, generatedAt: found.image.generatedAt };
   }
 
   /**
