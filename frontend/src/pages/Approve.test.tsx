@@ -129,4 +129,22 @@ describe('Approve page', () => {
     expect(within(post).getByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     expect(document.querySelector('img[src="x"], [onerror]')).toBeNull();
   });
+
+  it('tells a failed publish by the button, after the post, where the person clicked', async () => {
+    mockApi({
+      'approvals.preview': preview,
+      'approvals.confirm': {
+        status: 400,
+        body: { error: 'x', message: 'Connect WordPress in Settings first (WordPress Integration).' },
+      },
+    });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const post = await screen.findByRole('article', { name: 'WordPress post' });
+    const approve = screen.getByRole('button', { name: 'Approve and publish to WordPress' });
+    await userEvent.click(approve);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Connect WordPress in Settings first (WordPress Integration).');
+    expect(post.compareDocumentPosition(alert) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(alert.compareDocumentPosition(approve) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });

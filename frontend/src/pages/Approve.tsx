@@ -81,7 +81,7 @@ export default function Approve() {
   // A post address only ever becomes an href when it is http(s).
   const done = confirm.data ? { postUrl: httpUrlOrNull(confirm.data.postUrl) } : null;
   const failed = 'Publishing failed. Your content is kept; try again from the Schedule page.';
-  const failure = error || (confirm.error ? errorText(confirm.error, failed) : '');
+  const publishFailure = confirm.error ? errorText(confirm.error, failed) : '';
 
   const platform = preview ? PLATFORM[preview.platform] : '';
   return (
@@ -93,10 +93,10 @@ export default function Approve() {
           <h1 id="approve-title" className="welcome-card__title">
             {preview ? `Publish “${preview.title}” to ${platform}?` : 'Approve publication'}
           </h1>
-          {!preview && !failure && <p className="welcome-card__lead">Loading…</p>}
-          {failure && (
+          {!preview && !error && <p className="welcome-card__lead">Loading…</p>}
+          {error && (
             <p role="alert" className="alert alert--error">
-              {failure}
+              {error}
             </p>
           )}
           {preview && !done && (
@@ -116,18 +116,26 @@ export default function Approve() {
                   )}
                 </p>
               ) : (
-                <div className="welcome-card__actions">
-                  <button
-                    type="button"
-                    className="btn btn--primary btn--lg"
-                    onClick={() => confirm.mutate()}
-                    disabled={busy || !preview.current}
-                  >
-                    {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
-                  </button>
-                  <Link className="btn btn--secondary btn--lg" to="/schedule">
-                    Review first
-                  </Link>
+                // Stays at the bottom of the window while the post is read; a failed publish is told here, by the button.
+                <div className="approve__decision">
+                  {publishFailure && (
+                    <p role="alert" className="alert alert--error">
+                      {publishFailure}
+                    </p>
+                  )}
+                  <div className="welcome-card__actions">
+                    <button
+                      type="button"
+                      className="btn btn--primary btn--lg"
+                      onClick={() => confirm.mutate()}
+                      disabled={busy || !preview.current}
+                    >
+                      {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
+                    </button>
+                    <Link className="btn btn--secondary btn--lg" to="/schedule">
+                      Review first
+                    </Link>
+                  </div>
                 </div>
               )}
             </>
