@@ -154,6 +154,12 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await expect.poll(() => generated.getByLabel('LinkedIn content').inputValue()).not.toBe('');
     await clearToasts(page);
     await audit(page, 'create: Generated Content, content step', DIALOG);
+    // Offline drafts carry their note, highlighted (audited above); publishing refuses it, so it goes now.
+    for (const name of ['Blog Article', 'LinkedIn Post']) {
+      const editor = generated.getByRole('region', { name });
+      await editor.getByRole('button', { name: 'Remove the note' }).click();
+      await editor.getByText('Saved', { exact: true }).waitFor();
+    }
     await generated.getByRole('button', { name: 'Next' }).click();
     await generated.getByRole('button', { name: 'Generate Image' }).waitFor();
     await audit(page, 'create: Generated Content, image step', DIALOG);

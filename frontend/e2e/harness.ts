@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { withoutOfflineDraftNote } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -247,14 +248,41 @@ export interface NewArticle {
   imageDescription: string;
 }
 
-/** Creates an article through the API and waits until its drafts are generated; its id. */
-export async function createArticleWithDrafts(page: Page, article: NewArticle): Promise<string> {
+/**
+ * Creates an article through the API and waits until its drafts are generated; its id. The journeys run without
+ * an OpenAI key, so the drafts are offline ones: their note ("Offline draft — …") is taken out of both versions, as
+ * their owner does before publishing (publishing refuses it, shared/src/offline-draft.ts), unless `keepOfflineNote`.
+ */
+export async function createArticleWithDrafts(
+  page: Page,
+  article: NewArticle,
+  { keepOfflineNote = false }: { keepOfflineNote?: boolean } = {},
+): Promise<string> {
   const created = await callApi(page, '/api/articles', article);
   expect(created.status).toBe(201);
   const id: string = created.json.article._id;
   await expect
     .poll(async () => (await callApi(page, `/api/articles/${id}`)).json.article.generation.status, { timeout: 30_000 })
     .not.toBe('pending');
+  if (!keepOfflineNote) {
+    const drafted = (await callApi(page, `/api/articles/${id}`)).json.article;
+    for (const platform of ['blog', 'linkedin'] as const) {
+      const content = withoutOfflineDraftNote(drafted[platform].content);
+      if (content === drafted[platform].content) continue;
+      const status = await page.evaluate(
+        async ({ path, content }) =>
+          (
+            await fetch(path, {
+              method: 'PUT',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ content }),
+            })
+          ).status,
+        { path: `/api/articles/${id}/${platform}`, content },
+      );
+      expect(status).toBe(200);
+    }
+  }
   return id;
 }
 

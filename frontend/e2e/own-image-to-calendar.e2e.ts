@@ -15,12 +15,13 @@ import {
   withAppAndFakeWordPress,
   type RunningApp,
 } from './harness.js';
-import { cellName, DAY_MS, dayParam, tokyoAt, tokyoDay } from './tokyo.js';
+import { cellName, dayParam, fixedMonth, tokyoAt, tokyoDay } from './tokyo.js';
 import { settle } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
-// The user's zone is Tokyo (see tokyo.ts); the browser's clock is in Los Angeles.
+// The user's zone is Tokyo (see tokyo.ts); the browser's clock is in Los Angeles. On the calendar it stands still in a
+// month of known shape (fixedMonth), so the drag is between the same two cells whatever day the suite runs.
 
 /** The automation events the local stack appended so far ($DATA_DIR/events.jsonl). */
 function recordedEvents(app: RunningApp): { 'detail-type': string; source: string; detail: any }[] {
@@ -90,18 +91,20 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
       await settle(page);
       await snap(page, '80-journey-cropped');
 
-      // Schedule the blog three days ahead at 10:00 Tokyo time.
-      const day = tokyoDay(3);
+      // Schedule the blog at 10:00 Tokyo time on Friday the 13th; the browser's today is Tuesday the 10th.
+      const month = fixedMonth();
+      const day = month.day(13);
       expect(await scheduleVia(page, id, 'blog', tokyoAt(day, 10))).toBe(200);
+      await page.clock.setFixedTime(new Date(tokyoAt(month.day(10), 9.5)));
 
-      // The calendar: drag it to the next day, same time of day.
+      // The calendar: drag it to the next day (the same row of the grid), same time of day.
       await page.goto(`${app.url}/calendar?view=month&date=${dayParam(day)}`);
       const itemName = new RegExp(`^${title}, Blog, Scheduled 10:00`);
       await page
         .getByRole('gridcell', { name: cellName(day) })
         .getByRole('button', { name: itemName })
         .waitFor();
-      const next = new Date(day.getTime() + DAY_MS);
+      const next = month.day(14);
       await page
         .getByRole('gridcell', { name: cellName(day) })
         .getByRole('button', { name: itemName })
@@ -145,7 +148,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
       expect(published.detail.postUrl).toMatch(new RegExp(`^${wp.url}/`));
       expect(JSON.stringify(recordedEvents(app))).not.toContain('What to plant when');
 
-      // The calendar now shows the blog at its publication time, as published.
+      // The calendar now shows the blog at its publication time (the server's today), as published.
       await page.keyboard.press('Escape');
       await page.goto(`${app.url}/calendar?view=month&date=${dayParam(tokyoDay(0))}`);
       await page

@@ -4,15 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
+  GRACE,
   browserAvailable,
   callApi,
   connectWordPress,
   createArticleWithDrafts,
+  registerOnDashboard,
   registeredPage,
+  scheduleVia,
   snap,
+  withAppAndBrowser,
   withAppAndFakeWordPress,
   type RunningApp,
 } from './harness.js';
+import { PHONE, settle } from './viewport.js';
 
 const hasBrowser = browserAvailable();
 
@@ -48,7 +53,7 @@ function outbox(app: RunningApp): ParsedMime[] {
 describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, local outbox)', () => {
   const journey = withAppAndFakeWordPress();
 
-  it('schedule both platforms "now" from the badge → approval e-mail → approve page → published to WordPress once', async () => {
+  it('schedule both platforms from the badge → approval e-mail → approve page → published to WordPress once', async () => {
     const { app, wp } = journey;
     // The browser's clock is in Los Angeles; the picker and the times shown back are on the user's own
     // zone's clock (Tokyo).
@@ -111,7 +116,7 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
       if (r.method() === 'PUT' && /\/schedule$/.test(r.url())) puts.push(r.postData() ?? '');
     });
     await input.fill('tomorrow');
-    await dialog.getByText(/^24-hour clock/).click(); // leave the field: the picker closes
+    await dialog.getByText(/^24-hour clock/).click(); // leave the field
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     await dialog.getByText('Please select a valid date and time.').waitFor();
     expect(await input.inputValue()).toBe('tomorrow');
@@ -124,20 +129,35 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     expect(await input.inputValue()).toBe(past);
     expect(puts).toEqual([]);
 
-    // "Now": the current minute on the user's clock (already under way, still "now"; the server takes it as
-    // now). Not in a minute's last seconds, so that it is still under way when Schedule is pressed.
-    while (new Date().getSeconds() > 45) await page.waitForTimeout(1000);
-    const nowText = tokyoText(Date.now());
-    await input.fill(nowText);
-    await dialog.getByText(/^24-hour clock/).click(); // leave the field
-    expect(await input.inputValue()).toBe(nowText);
-    await snap(page, '31-schedule-now');
+    // A time between the 5-minute steps is refused as well, naming the next step; only the error is shown.
+    const step = Math.ceil((Date.now() + 2 * 60 * 60_000) / (5 * 60_000)) * 5 * 60_000;
+    await input.fill(tokyoText(step + 3 * 60_000));
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog
+      .getByText(`Please choose a time in 5-minute steps, such as ${tokyoText(step + 5 * 60_000).slice(11)}.`)
+      .waitFor();
+    expect(await hint.textContent()).not.toContain('Goes out');
+    expect(puts).toEqual([]);
+
+    // The first time today's list offers (the minute under way when it is on a step, else the next step), picked
+    // there. The field is set to now first, so that the list is today's; in today's last five minutes (on Tokyo's
+    // clock) there is none: that is waited out, and so are a minute's last seconds (a step under way stays "now"
+    // until Schedule is pressed).
+    while (tokyoNow()[1] >= 23 * 60 + 55 || new Date().getSeconds() > 45) await page.waitForTimeout(1000);
+    await input.fill(tokyoText(Date.now()));
+    const first = dialog.locator('.react-datepicker__time-list-item:not([aria-disabled="true"])').first();
+    await first.click();
+    const picked = await input.inputValue();
+    expect(picked.slice(11)).toBe(await first.textContent());
+    expect(tokyoInstant(picked)).toBeGreaterThan(Date.now() - 60_000);
+    expect(tokyoInstant(picked) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    await snap(page, '31-schedule-first-slot');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
 
     // One toast for both, with the time in the user's zone (Tokyo is GMT+9 in en-US).
     const toast = page.getByText(/^Successfully scheduled blog and LinkedIn for /);
     await toast.waitFor();
-    expect(await toast.textContent()).toMatch(/ \d{2}:\d{2} GMT\+9$/);
+    expect(await toast.textContent()).toMatch(` ${picked.slice(11)} GMT+9`);
     await page.waitForTimeout(900); // the toast slides in
     await snap(page, '31b-scheduled-toast');
     await dialog.waitFor({ state: 'detached' });
@@ -147,12 +167,16 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
 
     // What was sent is the time the field showed, read on Tokyo's clock.
     expect(puts.map((body) => JSON.parse(body).datetime)).toEqual([
-      new Date(tokyoInstant(nowText)).toISOString(),
-      new Date(tokyoInstant(nowText)).toISOString(),
+      new Date(tokyoInstant(picked)).toISOString(),
+      new Date(tokyoInstant(picked)).toISOString(),
     ]);
+    // Rather than wait up to five minutes for that step, both platforms are moved to now (the server's now)
+    // through the API, unless the step was the minute under way.
+    if (tokyoInstant(picked) > Date.now()) {
+      for (const platform of ['blog', 'linkedin'] as const)
+        expect(await scheduleVia(page, id, platform, new Date().toISOString())).toBe(200);
+    }
     const article = (await callApi(page, `/api/articles/${id}`)).json.article;
-    expect(article.scheduled.blog).toBeTruthy();
-    // "Now" is the server's now for each of the two calls.
     expect(Math.abs(Date.parse(article.scheduled.blog) - Date.parse(article.scheduled.linkedin))).toBeLessThan(2000);
     expect(Math.abs(Date.parse(article.scheduled.blog) - Date.now())).toBeLessThan(60_000);
 
@@ -230,7 +254,7 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     expect(wp.posts).toHaveLength(1);
 
     // The modal in the dark theme, from the badge, which now offers only LinkedIn (the blog is live);
-    // Escape closes the calendar first, then the dialog.
+    // Escape closes the dialog.
     await page.evaluate(() => localStorage.setItem('app-theme', 'dark'));
     await page.goto(`${app.url}/schedule`);
     await page
@@ -238,14 +262,12 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
       .getByRole('button', { name: /^Overall status:/ })
       .click();
     const dark = page.getByRole('dialog', { name: 'Schedule LinkedIn' });
-    const darkInput = dark.getByRole('textbox', { name: 'Date and time' });
-    await darkInput.click();
     await dark.locator('.react-datepicker__time-list-item').first().waitFor();
     await page.waitForTimeout(250);
     await snap(page, '38-schedule-modal-dark');
     // On a phone (390×844): the calendar and the time list side by side, within the dialog.
     // The time list is scrolled to where today's past (disabled) slots end, to show both kinds.
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
     await dark.locator('.react-datepicker__time-list').evaluate((list) => {
       const past = list.querySelectorAll<HTMLElement>('[aria-disabled="true"]');
       const last = past[past.length - 1];
@@ -254,13 +276,98 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await page.waitForTimeout(250);
     await snap(page, '38b-schedule-modal-dark-phone');
     const picker = (await dark.locator('.react-datepicker').boundingBox())!;
-    expect(picker.x).toBeGreaterThanOrEqual(0);
-    expect(picker.x + picker.width).toBeLessThanOrEqual(390);
-    await page.keyboard.press('Escape');
-    await dark.locator('.react-datepicker').waitFor({ state: 'detached' });
-    expect(await dark.isVisible()).toBe(true);
+    const field = (await dark.getByRole('textbox', { name: 'Date and time' }).boundingBox())!;
+    expect(picker.x).toBeGreaterThanOrEqual(field.x);
+    expect(picker.x + picker.width).toBeLessThanOrEqual(field.x + field.width);
     await page.keyboard.press('Escape');
     await dark.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe.skipIf(!hasBrowser)('the schedule modal left open (Chromium)', () => {
+  const journey = withAppAndBrowser();
+
+  it('the picker keeps its size for 30 s, within the window, and leaves Cancel and Schedule clickable (desktop, then phone)', async () => {
+    const { app, browser } = journey;
+    // The browser's clock is in Berlin, the user's in Tokyo (the field's time is read on Tokyo's clock).
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Berlin',
+      locale: 'en-US',
+      viewport: { width: 1366, height: 900 },
+    });
+    const page = await context.newPage();
+    await registerOnDashboard(page, app, { ...GRACE, timezone: 'Asia/Tokyo' });
+    const title = 'A picker that stays put';
+    const created = await callApi(page, '/api/articles', {
+      title,
+      topic: 'Scheduling without surprises',
+      keyword: 'calendar',
+      details: '',
+      imageDescription: '',
+    });
+    expect(created.status).toBe(201);
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && /\/schedule$/.test(r.url())) puts.push(r.postData() ?? '');
+    });
+
+    await page.goto(`${app.url}/schedule`);
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: /^Overall status:/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule blog and LinkedIn' });
+    const input = dialog.getByRole('textbox', { name: 'Date and time' });
+    await input.click();
+    await dialog.locator('.react-datepicker__time-list-item').first().waitFor();
+    const shown = await input.inputValue();
+
+    const boxes = () =>
+      Promise.all(['.react-datepicker', '.react-datepicker__time-list'].map((s) => dialog.locator(s).boundingBox()));
+    for (const [size, name] of [
+      [{ width: 1366, height: 900 }, '39-schedule-picker-30s'],
+      [PHONE, '39b-schedule-picker-30s-phone'],
+    ] as const) {
+      await page.setViewportSize(size);
+      await settle(page);
+      const first = await boxes();
+      // 15 s at each size, 30 s open in all: it grew by 10–30 px a second.
+      for (let i = 0; i < 3; i++) {
+        await page.waitForTimeout(5000);
+        expect(await boxes(), `${size.width}×${size.height} after ${(i + 1) * 5} s`).toEqual(first);
+      }
+      const picker = first[0]!;
+      expect(picker.y).toBeGreaterThanOrEqual(0);
+      expect(picker.x).toBeGreaterThanOrEqual(0);
+      expect(picker.y + picker.height).toBeLessThanOrEqual(size.height);
+      expect(picker.x + picker.width).toBeLessThanOrEqual(size.width);
+      // Nothing covers the dialog's own buttons: a click there reaches them (it picked a time instead).
+      for (const label of ['Cancel', 'Schedule']) {
+        const button = dialog.getByRole('button', { name: label, exact: true });
+        const box = (await button.boundingBox())!;
+        expect(box.y + box.height, `${label} is within the window`).toBeLessThanOrEqual(size.height);
+        await button.click({ trial: true, timeout: 2000 });
+      }
+      await snap(page, name);
+    }
+
+    // Schedule sends the time the field showed (the time list took no click meant for the button)…
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(puts.map((body) => JSON.parse(body).datetime)).toEqual([
+      new Date(tokyoInstant(shown)).toISOString(),
+      new Date(tokyoInstant(shown)).toISOString(),
+    ]);
+    // …and Cancel closes the dialog and sends nothing.
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: /^Overall status:/ })
+      .click();
+    await dialog.locator('.react-datepicker__time-list-item').first().waitFor();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(puts).toHaveLength(2);
     await context.close();
   });
 });

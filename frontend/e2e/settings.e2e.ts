@@ -126,6 +126,10 @@ describe.skipIf(!hasBrowser)('settings journey (Chromium, fake WordPress, Linked
     await wordpress.getByText(/^Not connected\./).waitFor();
     await gmail.getByText('Complete OAuth flow to enable Gmail API email sending').waitFor();
     await snapTall(page, '10-settings-empty');
+    // Clearing Gmail settings never saved deletes nothing (no 404s in the console).
+    await gmail.getByRole('button', { name: 'Clear Settings' }).click();
+    await toast(page, 'Gmail API settings cleared successfully!');
+    expect(errors).toEqual([]);
 
     // WordPress: saved only after a passing check against the fake site.
     await wordpress.getByLabel('Site URL').fill(wp.url);

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Messages } from '@app/shared';
 import { setUnauthorizedHandler } from './api/client';
 import { useRouteTitle } from './hooks/useRouteTitle';
+import { useScrollRestoration } from './hooks/useScrollRestoration';
 import { SESSION_QUERY_KEY, setSessionUser, useSession } from './hooks/useSession';
 import { toast } from './lib/toast';
 import { PageSpinner } from './components/Spinner';
@@ -98,6 +99,7 @@ export default function App({ welcomeShown = false }: AppProps) {
   const { user, isPending } = useSession();
   useSessionExpiry();
   useRouteTitle();
+  useScrollRestoration();
   useSignedInMark(Boolean(user), isPending);
 
   // docs/product.md (Welcome): nothing is displayed while the session check is pending, unless the

@@ -32,13 +32,12 @@ export interface Config {
   originSecretArn?: string;
   /**
    * The one-time code that claims the first (admin) account: SETUP_CODE as it is, or the Secrets
-   * Manager secret SETUP_CODE_SECRET_ARN (the stack generates it). Either, or ADMIN_EMAIL, guards
-   * the first registration; with none of them (a laptop) the first account becomes the admin.
+   * Manager secret SETUP_CODE_SECRET_ARN (the stack generates it). Either guards the first
+   * registration; with neither (a laptop) the first account becomes the admin. (An admin e-mail
+   * address that could claim it without the code is gone: naming an address proves nobody owns it.)
    */
   setupCode?: string;
   setupCodeSecretArn?: string;
-  /** The e-mail address that may claim the first admin account without the setup code. */
-  adminEmail?: string;
   /** AWS: the EventBridge bus the domain events go to (set by the stack on the functions that emit). */
   eventBusName?: string;
   /** Local: the file the domain events are appended to as JSON lines (the local stack: `$DATA_DIR/events.jsonl`). */
@@ -73,7 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     originSecretArn: env.ORIGIN_SECRET_ARN || undefined,
     setupCode: env.SETUP_CODE?.trim() || undefined,
     setupCodeSecretArn: env.SETUP_CODE_SECRET_ARN || undefined,
-    adminEmail: env.ADMIN_EMAIL?.trim() || undefined,
     eventBusName: env.EVENT_BUS_NAME || undefined,
     eventsFile: env.EVENTS_FILE || undefined,
   };

@@ -52,7 +52,34 @@ describe('article lists', () => {
     expect(item).toMatchObject({ title: 'Previews', keyword: 'lists', generation: { status: 'done' } });
     const article = (await owner.call(`/api/articles/${id}`)).json.article;
     expect(article.blog.content).toBe(blog);
-    expect({ ...article, blog: { ...article.blog, content: item.blog.content }, details: item.details }).toEqual(item);
+    expect(article).not.toHaveProperty('excerpt');
+    expect({
+      ...article,
+      blog: { ...article.blog, content: item.blog.content },
+      details: item.details,
+      excerpt: item.excerpt,
+    }).toEqual(item);
+  });
+
+  it("carry each article's first lines as plain text, from the whole text, in every list and the calendar", async () => {
+    const id = await create('First lines');
+    await drafted(owner, id);
+    const intro = 'Small releases are easier to review and to roll back. '.repeat(3).trim();
+    const blog = `# First lines\n\n${intro.replace('easier', '**easier**')}\n\n## Next\n\n${'More words follow. '.repeat(50)}`;
+    await owner.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: blog } });
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await owner.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
+
+    const item = await byId(id, '/api/articles/unpublished');
+    // Longer than the previews (which stop inside the intro), without the title's heading and the marks.
+    expect(item.excerpt.startsWith(`${intro} Next More words follow.`)).toBe(true);
+    expect(item.excerpt.length).toBeGreaterThan(LIST_PREVIEW_CHARS + 100);
+    expect(item.excerpt.endsWith('…')).toBe(true);
+    expect((await byId(id)).excerpt).toBe(item.excerpt);
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    const to = new Date(Date.now() + 2 * 3600_000).toISOString();
+    const calendar = (await owner.call(`/api/calendar?from=${from}&to=${to}`)).json;
+    expect(calendar.articles.find((a: any) => a._id === id).excerpt).toBe(item.excerpt);
   });
 
   it('show every write at once, in every list, including the background drafting', async () => {

@@ -132,7 +132,7 @@ describe('articles', () => {
     expect(badType.status).toBe(400);
   });
 
-  it('GPT edit offline (no OpenAI key): applies a mechanical request, and refuses one it cannot do, saying it is offline and what to do', async () => {
+  it('GPT edit offline (no OpenAI key): applies a mechanical request, and refuses one it cannot do with 409 (no service failed), saying it is offline and what to do', async () => {
     const fresh = (await owner.call('/api/articles', { body: { ...brief, title: 'Offline editing' } })).json.article
       ._id;
     await drafted(owner, fresh);
@@ -148,10 +148,17 @@ describe('articles', () => {
     const refused = await owner.call('/api/gpt-edit', {
       body: { articleId: fresh, contentType: 'linkedin', editRequest: 'make it funnier' },
     });
-    expect(refused.status).toBe(502);
+    expect(refused.status).toBe(409);
     expect(refused.json.code).toBe('ai_unavailable');
     expect(refused.json.message).toMatch(/^Not applied: GPT editing is offline \(no OpenAI key\)/);
     expect(refused.json.message).toContain('add your OpenAI key (openai_api_key) in Settings → API Keys');
+    expect(await getArticle(owner, fresh)).toMatchObject({ linkedin: { content: before.linkedin.content } });
+
+    const notThere = await owner.call('/api/gpt-edit', {
+      body: { articleId: fresh, contentType: 'linkedin', editRequest: 'replace "no such words" with "x"' },
+    });
+    expect(notThere.status).toBe(409);
+    expect(notThere.json.code).toBe('edit_not_applicable');
     expect(await getArticle(owner, fresh)).toMatchObject({ linkedin: { content: before.linkedin.content } });
   });
 
@@ -175,7 +182,14 @@ describe('articles', () => {
       [status.image.url, { width: 1200, height: 800 }],
       [status.image.linkedinUrl, { width: 1200, height: 627 }],
     ] as const) {
-      const res = await fetch(`${app.url}${url}`, { headers: { cookie: owner.cookie! } });
+      // The route sends the browser on to the store's signed URL: the bytes never pass through a function.
+      const sent = await fetch(`${app.url}${url}`, { headers: { cookie: owner.cookie! }, redirect: 'manual' });
+      expect(sent.status).toBe(302);
+      expect(sent.headers.get('cache-control')).toBe('private, max-age=600');
+      const location = new URL(sent.headers.get('location')!);
+      expect(location.origin).not.toBe(new URL(app.url).origin);
+      expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+      const res = await fetch(location);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^image\/(png|jpeg)$/);
       expect(res.headers.get('cache-control')).toContain('immutable');
@@ -305,6 +319,20 @@ describe('settings (API keys)', () => {
     expect(updated.status).toBe(200);
     expect(updated.json.message).toBe('Updated settings entry successfully');
 
+    // Without a value only the description changes: the value stays as it was.
+    const described = await owner.call('/api/settings', {
+      body: { key: 'my_service_key', description: 'Drafts and images' },
+    });
+    expect(described.status).toBe(200);
+    expect(described.json).toMatchObject({
+      message: 'Updated settings entry successfully',
+      setting: { key: 'my_service_key', value: '••••••••9999', description: 'Drafts and images' },
+    });
+    const [kept] = (await owner.call('/api/settings?mask=true')).json;
+    expect(kept).toMatchObject({ key: 'my_service_key', value: '••••••••9999', description: 'Drafts and images' });
+    expect(Date.parse(kept.updatedAt)).toBeGreaterThanOrEqual(Date.parse(updated.json.setting.updatedAt));
+    expect(await deps().settings.value(ownerId, 'my_service_key')).toBe('another-secret-9999');
+
     expect(await stranger.call('/api/settings').then((r) => r.json)).toEqual([]);
     expect((await stranger.call('/api/settings/my_service_key', { method: 'DELETE' })).status).toBe(404);
 
@@ -326,6 +354,10 @@ describe('settings (API keys)', () => {
     expect((await owner.call('/api/settings', { body: { key: 'k', value: '' } })).json.message).toBe(
       'Value is required',
     );
+    // Only a saved key may leave its value out (a description edit).
+    const noValue = await owner.call('/api/settings', { body: { key: 'k', description: 'No value yet' } });
+    expect(noValue.status).toBe(400);
+    expect(noValue.json.message).toBe('Value is required');
     expect((await owner.call('/api/settings?mask=maybe')).status).toBe(400);
     expect(await app.items()).toEqual(before);
   });

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { scryptSync, randomBytes } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { logger } from '../src/logger.js';
@@ -90,7 +91,7 @@ describe('sign-in throttling', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(30);
 
-    await expireLock(app.tableName, `account#${email}`);
+    await expireLock(app.tableName, `account#${email}#127.0.0.1`);
     expect((await attempt('correct horse')).status).toBe(200);
     // The count started again: 4 more failures do not lock.
     for (let i = 0; i < 4; i++) expect((await attempt(`again-${i}-pass`)).status).toBe(401);
@@ -102,11 +103,103 @@ describe('sign-in throttling', () => {
     const attempt = (password: string) =>
       new Client(app.url).call('/api/auth/login', { body: { email: other.email, password } });
     for (let i = 0; i < 5; i++) await attempt(`wrong-${i}-pass`);
-    await expireLock(app.tableName, `account#${other.email}`);
+    await expireLock(app.tableName, `account#${other.email}#127.0.0.1`);
     expect((await attempt('wrong-6-pass')).status).toBe(401);
     const retryAfter = Number((await attempt('wrong-7-pass')).headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(30);
     expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('parallel guesses', () => {
+  let app: TestApp;
+  let admin: Client;
+  let email: string;
+  beforeAll(async () => ({ app, admin, email } = await appWithUser()));
+  afterAll(() => app?.stop());
+
+  it('checks at most 5 passwords of 40 sign-ins sent at once (the right one among them); the rest answer 429', async () => {
+    const statuses: number[] = [];
+    const events = await audited(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          new Client(app.url).call('/api/auth/login', {
+            body: { email, password: i === 39 ? 'correct horse' : `wrong-${i}-pass` },
+          }),
+        ),
+      );
+      statuses.push(...answers.map((a) => a.status));
+    });
+    const checked = events.filter(([e]) => e === 'login.failed' || e === 'login.succeeded');
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - checked.length);
+  });
+
+  it('checks at most 5 current passwords of 40 password changes sent at once', async () => {
+    const statuses: number[] = [];
+    const events = await audited(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          admin.call('/api/auth/password', {
+            body: { currentPassword: `wrong-${i}-pass`, newPassword: 'another fine passphrase' },
+          }),
+        ),
+      );
+      statuses.push(...answers.map((a) => a.status));
+    });
+    const checked = events.filter(([e]) => e === 'password.change_failed').length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - checked);
+  });
+});
+
+describe('password hashes', () => {
+  let app: TestApp;
+  let email: string;
+  let id: string;
+  beforeAll(async () => ({ app, email, id } = await appWithUser()));
+  afterAll(() => app?.stop());
+
+  const storedHash = async () => {
+    const client = db();
+    const out = await client.send(
+      new GetCommand({ TableName: app.tableName, Key: { PK: `USER#${id}`, SK: 'PROFILE' }, ConsistentRead: true }),
+    );
+    client.destroy();
+    return out.Item!.passwordHash as string;
+  };
+
+  it("are made with at least OWASP's minimum scrypt parameters (N 2^17, r 8, p 1)", async () => {
+    const [scheme, n, r, p] = (await storedHash()).split('$');
+    expect(scheme).toBe('scrypt');
+    expect(Number(n)).toBeGreaterThanOrEqual(2 ** 17);
+    expect(Number(r)).toBeGreaterThanOrEqual(8);
+    expect(Number(p)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('made with weaker parameters are replaced at the next sign-in, other sessions kept', async () => {
+    const other = await signedIn(app, email);
+    const salt = randomBytes(16);
+    const weak = ['scrypt', 16384, 8, 1, salt.toString('base64')]
+      .concat(scryptSync('correct horse', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64'))
+      .join('$');
+    const client = db();
+    await client.send(
+      new UpdateCommand({
+        TableName: app.tableName,
+        Key: { PK: `USER#${id}`, SK: 'PROFILE' },
+        UpdateExpression: 'SET passwordHash = :weak',
+        ExpressionAttributeValues: { ':weak': weak },
+      }),
+    );
+    client.destroy();
+    await signedIn(app, email);
+    const upgraded = await storedHash();
+    expect(upgraded.split('$').slice(0, 4)).toEqual(['scrypt', String(2 ** 17), '8', '1']);
+    expect((await other.call('/api/auth/me')).status).toBe(200);
+    await signedIn(app, email); // the new hash checks the same password
   });
 });
 
@@ -288,12 +381,10 @@ describe('the first admin of a guarded deployment', () => {
   const setupCode = 'Setup-Code-4c1d2e9f7a';
   beforeAll(async () => {
     process.env.SETUP_CODE = setupCode;
-    process.env.ADMIN_EMAIL = 'Owner@Example.com';
     app = await startTestApp();
   });
   afterAll(async () => {
     delete process.env.SETUP_CODE;
-    delete process.env.ADMIN_EMAIL;
     await app?.stop();
   });
   afterEach(() => vi.restoreAllMocks());
@@ -323,26 +414,27 @@ describe('the first admin of a guarded deployment', () => {
   });
 });
 
-describe('the admin e-mail address of a guarded deployment', () => {
+describe('an admin e-mail address (ADMIN_EMAIL of older deployments)', () => {
   let app: TestApp;
   beforeAll(async () => {
+    process.env.SETUP_CODE = 'Setup-Code-9e8d7c6b5a';
     process.env.ADMIN_EMAIL = 'Owner@Example.com';
     app = await startTestApp();
   });
   afterAll(async () => {
+    delete process.env.SETUP_CODE;
     delete process.env.ADMIN_EMAIL;
     await app?.stop();
   });
 
-  it('claims the first admin account without the setup code; another address cannot', async () => {
-    expect((await new Client(app.url).call('/api/auth/setup')).json).toEqual({ setupCodeRequired: true });
-    const stranger = await new Client(app.url).call('/api/auth/register', { body: registration() });
-    expect(stranger.status).toBe(400);
+  it('claims nothing: registering with that address without the setup code is refused and writes nothing', async () => {
+    const before = await app.items();
     const owner = await new Client(app.url).call('/api/auth/register', {
       body: registration({ email: 'owner@example.COM' }),
     });
-    expect(owner.status).toBe(201);
-    expect(owner.json.user).toMatchObject({ role: 'admin', email: 'owner@example.com' });
+    expect(owner.status).toBe(400);
+    expect(owner.json.code).toBe('setup_code_required');
+    expect(await app.items()).toEqual(before);
   });
 });
 

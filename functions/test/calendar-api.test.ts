@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_MAX_DAYS, CalendarMessages } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** GET /api/calendar (docs/product.md, Calendar): the owner's entries in a range, through the real stack. */
 let app: TestApp;
@@ -15,7 +15,7 @@ const DAY = 24 * HOUR;
 async function newArticle(client: Client, title: string) {
   const id = (await client.call('/api/articles', { body: { title, topic: 'Calendars', keyword: 'calendar' } })).json
     .article._id as string;
-  await drafted(client, id);
+  await draftedForPublishing(client, id);
   return id;
 }
 const schedule = (client: Client, id: string, platform: string, datetime: string) =>

@@ -20,7 +20,16 @@ import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { serve } from './publishing/helpers.js';
-import { Client, completeOAuth, drafted, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  completeOAuth,
+  drafted,
+  draftedForPublishing,
+  registration,
+  startTestApp,
+  waitUntil,
+  type TestApp,
+} from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -75,7 +84,7 @@ const hookedEvent = (detailType: string, articleId: string) =>
 async function newArticle(title: string) {
   const id = (await user.call('/api/articles', { body: { title, topic: 'Automation', keyword: 'events' } })).json
     .article._id as string;
-  await drafted(user, id);
+  await draftedForPublishing(user, id);
   return id;
 }
 

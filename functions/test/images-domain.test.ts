@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_SIZES, cropRectangle } from '@app/shared';
@@ -126,19 +127,37 @@ describe('SharpImageProcessor', () => {
     expect(middle[2]).toBeGreaterThan(100);
   });
 
-  it('keeps PNG as PNG (transparency and flat artwork) and turns WebP into JPEG', async () => {
+  it('keeps the original compressed: JPEG, or WebP with its transparency; crops of a transparent one are PNG', async () => {
     const png = await sharp({
       create: { width: 600, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
     })
       .png()
       .toBuffer();
-    expect((await processor.normalise(png, 2400)).contentType).toBe('image/png');
+    const transparent = await processor.normalise(png, 2400);
+    expect(transparent.contentType).toBe('image/webp');
+    expect((await sharp(transparent.body).metadata()).hasAlpha).toBe(true);
+    const cut = await processor.crop(transparent.body, { left: 0, top: 0, width: 600, height: 400 }, IMAGE_SIZES.blog);
+    expect(cut.contentType).toBe('image/png');
+    expect((await sharp(cut.body).metadata()).hasAlpha).toBe(true);
     const webp = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#00ff00' } })
       .webp()
       .toBuffer();
     const fromWebp = await processor.normalise(webp, 2400);
     expect(fromWebp.contentType).toBe('image/jpeg');
     expect((await sharp(fromWebp.body).metadata()).format).toBe('jpeg');
+  });
+
+  it('keeps a large PNG photo well under Lambda and e-mail sizes (a 2400 px PNG photo is over 10 MB)', async () => {
+    // Noise compresses like a photo's detail does not: the worst case for a lossless PNG.
+    const { width, height } = { width: 3000, height: 2000 };
+    const noise = randomBytes(width * height * 3);
+    const photoPng = await sharp(noise, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer();
+    expect(photoPng.length).toBeGreaterThan(10 * 1024 * 1024);
+    const kept = await processor.normalise(photoPng, 2400);
+    expect(kept.contentType).toBe('image/jpeg');
+    expect(kept.body.length).toBeLessThan(6 * 1024 * 1024);
   });
 });
 

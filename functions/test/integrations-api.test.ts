@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -190,7 +190,7 @@ describe('LinkedIn', () => {
     async function companyArticle(title: string) {
       const id = (await owner.call('/api/articles', { body: { title, topic: 'LinkedIn pages', keyword: 'pages' } }))
         .json.article._id as string;
-      await drafted(owner, id);
+      await draftedForPublishing(owner, id);
       expect((await owner.call(`/api/articles/${id}`)).json.article.linkedin.content.trim()).not.toBe('');
       expect(
         (await call(owner, `/api/linkedin/article/${id}/posting-mode`, { body: { mode: 'company' } })).status,
@@ -330,7 +330,16 @@ describe('LinkedIn', () => {
     });
     expect(set.json.signingSecret).toMatch(/^whsec_/);
     const get = await call(owner, '/api/linkedin/zapier-webhook');
-    expect(get.json).toEqual({ success: true, webhookUrl: 'https://hooks.example.com/abc', hasSigningSecret: true });
+    // The URL works like a password (whoever has it can post to the hook): only its origin is shown.
+    expect(get.json).toEqual({
+      success: true,
+      webhookUrl: 'https://hooks.example.com/••••••••',
+      hasSigningSecret: true,
+    });
+    expect(get.text).not.toContain('/abc');
+    const masked = await call(owner, '/api/linkedin/zapier-webhook', { body: { webhookUrl: get.json.webhookUrl } });
+    expect(masked.status).toBe(400);
+    expect(masked.json.message).toMatch(/^This is the saved address, hidden/);
     const again = await call(owner, '/api/linkedin/zapier-webhook', {
       body: { webhookUrl: 'https://hooks.example.com/def' },
     });

@@ -19,7 +19,7 @@ import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/
 import {
   Client,
   completeOAuth,
-  drafted,
+  draftedForPublishing,
   imageSettled,
   registration,
   startTestApp,
@@ -71,7 +71,7 @@ async function newArticle(title: string) {
   const id = (
     await user.call('/api/articles', { body: { title, topic: 'Publishing that survives a kill', keyword: 'retries' } })
   ).json.article._id as string;
-  await drafted(user, id);
+  await draftedForPublishing(user, id);
   await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
   await imageSettled(user, id);
   return id;

@@ -88,11 +88,37 @@ describe('the previews equal what the platforms receive', () => {
 
     expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
     const post = wp.posts.at(-1)!;
-    expect(post.title).toBe(preview.title);
+    expect(post.title).toBe(preview.titleHtml);
+    expect(post.title).toBe('Previews &lt;&amp; &quot;quotes&quot;&gt;');
     expect(post.content).toBe(preview.html);
     expect(preview.html).not.toMatch(/<script|javascript:/i);
     const media = wp.media.find((m) => m.id === post.featuredMedia)!;
     expect(media.bytes.equals(await previewImage(id, 'blog'))).toBe(true);
+  });
+
+  it('WordPress: a title with markup (a spreadsheet cell, say) reaches the blog as text, never as HTML', async () => {
+    const id = await newArticle('<img src=x onerror=alert(1)><script>alert(2)</script>');
+    expect((await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: BLOG } })).status).toBe(200);
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    const post = wp.posts.at(-1)!;
+    expect(post.title).not.toMatch(/<img|<script/i);
+    expect(post.title).toBe('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+  });
+
+  it('WordPress: a text that starts with its title as a heading (older drafts) is posted with one headline, as previewed', async () => {
+    const title = 'Ten habits of calm teams';
+    const id = await newArticle(title);
+    const blog = '#  Ten Habits of Calm Teams!\n\nCalm teams ship more.\n\n## Habit one\n\nWrite it down.';
+    expect((await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: blog } })).status).toBe(200);
+    const preview = wordpressPost({ title, blogContent: blog });
+
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    const post = wp.posts.at(-1)!;
+    expect(post.title).toBe(title);
+    expect(post.content).toBe(preview.html);
+    expect(post.content).not.toMatch(/<h1/);
+    expect(post.content).not.toMatch(/ten habits/i);
+    expect(post.content).toMatch(/^<p>Calm teams ship more\.<\/p>\n<h2>Habit one<\/h2>/);
   });
 
   it('LinkedIn: the commentary as posted, read back as the card shows it, and the image are the preview’s', async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMarkdown } from '@app/shared';
+import { OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE, renderMarkdown, withoutOfflineDraftNote } from '@app/shared';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -8,6 +8,7 @@ import {
   Client,
   completeOAuth,
   drafted,
+  draftedForPublishing,
   imageSettled,
   registration,
   startTestApp,
@@ -23,7 +24,7 @@ let stranger: Client;
 async function newArticle(title: string, withImage = true) {
   const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing in tests', keyword: 'testing' } }))
     .json.article._id;
-  await drafted(user, id);
+  await draftedForPublishing(user, id);
   if (withImage) {
     await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
     await imageSettled(user, id);
@@ -127,7 +128,7 @@ describe('WordPress publishing', () => {
     const id = await newArticle('Hostile', false);
     // What an AI draft or a Sheets row could carry: marked passes raw HTML through.
     const content = [
-      '# Hostile',
+      '# Hostile input',
       '',
       '<script>alert(1)</script>',
       '',
@@ -280,5 +281,52 @@ describe('LinkedIn publishing', () => {
       li.setMode('ok');
     }
     expect((await user.call(`/api/articles/${id2}`)).json.article.linkedin.publishedToLinkedIn).toBe(false);
+  });
+});
+
+describe('an offline draft is not published while its note is in it', () => {
+  it('Publish Now refuses each version with the note (400, what to do, which line), sends and changes nothing; without it, publishes', async () => {
+    const id = (
+      await user.call('/api/articles', { body: { title: 'Noted draft', topic: 'Offline notes', keyword: 'notes' } })
+    ).json.article._id as string;
+    // No OpenAI key in the tests: the drafts are offline ones, each starting with the note.
+    const drafts = await drafted(user, id);
+    expect(drafts.blog.content.split('\n')[0]).toBe(OFFLINE_BLOG_NOTE);
+    expect(drafts.linkedin.content.split('\n')[0]).toBe(OFFLINE_LINKEDIN_NOTE);
+    const posts = { wp: wp.posts.length, li: li.posts.length };
+    const before = await app.items();
+
+    const blog = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(blog.status).toBe(400);
+    expect(blog.json).toMatchObject({
+      code: 'offline_draft_note',
+      message:
+        'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
+    });
+    const linkedin = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(linkedin.status).toBe(400);
+    expect(linkedin.json.code).toBe('offline_draft_note');
+    expect(linkedin.json.message).toMatch(
+      /^Remove the offline-draft note before publishing: line 1 of the LinkedIn text/,
+    );
+    // Nothing went out and nothing was recorded (no lastError: the text only needs an edit).
+    expect({ wp: wp.posts.length, li: li.posts.length }).toEqual(posts);
+    expect(await app.items()).toEqual(before);
+
+    // The note left further down (a paste, a half-done edit) is found as well.
+    const moved = `Calm teams ship more.\n\n${OFFLINE_BLOG_NOTE.replace('> ', '')}\n\nMore text.`;
+    await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: moved } });
+    const again = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(again.status).toBe(400);
+    expect(again.json.message).toContain('line 3 of the blog text');
+
+    // Without the note, both publish.
+    await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: withoutOfflineDraftNote(moved) } });
+    const text = withoutOfflineDraftNote(drafts.linkedin.content);
+    await user.call(`/api/articles/${id}/linkedin`, { method: 'PUT', body: { content: text } });
+    expect((await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    expect(wp.posts.at(-1)!.content).toBe('<p>Calm teams ship more.</p>\n<p>More text.</p>\n');
+    expect((await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' })).status).toBe(200);
+    expect(li.posts.at(-1)!.body.commentary).not.toMatch(/offline draft/i);
   });
 });

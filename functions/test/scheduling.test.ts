@@ -9,9 +9,18 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { NOTIFY_LEASE_MS, NotifyInProgressError } from '../src/domain/scheduling.js';
 import { approvalNotifier } from '../src/wiring/approval-notifier.js';
+import { withoutOfflineDraftNote } from '@app/shared';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, drafted, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  drafted,
+  draftedForPublishing,
+  imageSettled,
+  registration,
+  startTestApp,
+  type TestApp,
+} from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -51,7 +60,7 @@ function tokenFrom(eml: string): string {
 async function newArticle(title: string) {
   const id = (await user.call('/api/articles', { body: { title, topic: 'Scheduling', keyword: 'schedules' } })).json
     .article._id as string;
-  await drafted(user, id);
+  await draftedForPublishing(user, id);
   return id;
 }
 const schedule = (id: string, platform: string, datetime: string) =>
@@ -278,6 +287,38 @@ describe('approval links', () => {
     expect((await user.call(`/api/articles/${id}`)).json.article.blog.publishedToWordPress).toBe(true);
   });
 
+  it('the scheduled run of an offline draft: its link is refused while the note is in the text, and publishes once it is removed', async () => {
+    const id = (
+      await user.call('/api/articles', { body: { title: 'Noted approval', topic: 'Offline notes', keyword: 'notes' } })
+    ).json.article._id as string;
+    const drafts = await drafted(user, id); // offline drafts, with their note
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'blog', at);
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    const anonymous = new Client(app.url);
+    const posts = wp.posts.length;
+
+    const refused = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({
+      code: 'offline_draft_note',
+      message:
+        'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".',
+    });
+    expect(wp.posts.length).toBe(posts);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog.publishedToWordPress).toBe(false);
+    expect(article.scheduled.blog).toBe(at); // still scheduled: the same link works after the edit
+
+    const edited = withoutOfflineDraftNote(drafts.blog.content);
+    await user.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: edited } });
+    const confirmed = await anonymous.call('/api/approvals/confirm', { body: { token } });
+    expect(confirmed.status).toBe(200);
+    expect(wp.posts.length).toBe(posts + 1);
+    expect(wp.posts.at(-1)!.content).not.toMatch(/offline draft/i);
+  });
+
   it('an approval for an older schedule publishes nothing', async () => {
     const id = await newArticle('Moved after mail');
     const at = new Date(Date.now() + 3600_000).toISOString();
@@ -310,7 +351,12 @@ describe('approval links', () => {
     });
     expect(preview.json).not.toHaveProperty('preview');
 
-    // The image route answers the LinkedIn crop the owner's preview route serves, to the token alone.
+    // The image route sends the token alone on to the LinkedIn crop the owner's preview route serves.
+    const redirected = await fetch(`${app.url}/api/approvals/image?token=${encodeURIComponent(token)}`, {
+      redirect: 'manual',
+    });
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get('location')).toContain('-linkedin.');
     const bytes = async (path: string, cookie?: string) => {
       const res = await fetch(`${app.url}${path}`, { headers: cookie ? { cookie } : {} });
       return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
@@ -362,6 +408,68 @@ describe('a published platform', () => {
 
     expect((await schedule(id, 'linkedin', at)).status).toBe(200);
     expect((await user.call(`/api/articles/${id}`)).json.article.scheduled).toEqual({ blog: null, linkedin: at });
+  });
+});
+
+describe('approval links end with the sessions', () => {
+  /** An active account of its own (password `correct horse`), signed in, with one link e-mailed for a drafted article. */
+  async function accountWithLink(email: string) {
+    const member = new Client(app.url);
+    const body = registration({ email });
+    await member.call('/api/auth/register', { body });
+    const users = (await user.call('/api/admin/users')).json;
+    const memberId = (Array.isArray(users) ? users : users.users).find((u: { email: string }) => u.email === email)
+      ._id as string;
+    await user.call(`/api/admin/users/${memberId}/status`, { method: 'PATCH', body: { isActive: true } });
+    await member.call('/api/auth/login', { body: { email, password: body.password } });
+    const link = async () => {
+      const id = (
+        await member.call('/api/articles', { body: { title: 'Link owner', topic: 'Scheduling', keyword: 'links' } })
+      ).json.article._id as string;
+      await drafted(member, id);
+      const at = new Date(Date.now() + 3600_000).toISOString();
+      await member.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: at } });
+      await approvalNotifier().generateAndNotify({
+        userId: memberId,
+        articleId: id,
+        platform: 'blog',
+        scheduledFor: at,
+      });
+      return tokenFrom(mails().at(-1)!);
+    };
+    return { member, body, link };
+  }
+  const refused = async (token: string) => {
+    const before = await app.items();
+    for (const call of ['preview', 'confirm']) {
+      const res = await new Client(app.url).call(`/api/approvals/${call}`, { body: { token } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({
+        code: 'approval_revoked',
+        message: expect.stringMatching(/password was changed/),
+      });
+    }
+    expect(await app.items()).toEqual(before);
+  };
+
+  it('"Log out everywhere" ends the links e-mailed before it', async () => {
+    const { member, link } = await accountWithLink('links-logout@example.com');
+    const token = await link();
+    expect((await new Client(app.url).call('/api/approvals/preview', { body: { token } })).status).toBe(200);
+    expect((await member.call('/api/auth/logout-everywhere', { method: 'POST' })).status).toBeLessThan(300);
+    await refused(token);
+  });
+
+  it('a password change ends the links e-mailed before it', async () => {
+    const { member, body, link } = await accountWithLink('links-password@example.com');
+    const token = await link();
+    const changed = await member.call('/api/auth/password', {
+      body: { currentPassword: body.password, newPassword: 'a brand new passphrase' },
+    });
+    expect(changed.status).toBe(200);
+    await refused(token);
+    const fresh = await link();
+    expect((await new Client(app.url).call('/api/approvals/preview', { body: { token: fresh } })).status).toBe(200);
   });
 });
 

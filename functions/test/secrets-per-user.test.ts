@@ -40,6 +40,7 @@ const SECRET_KEYS = [
   'linkedin_access_token',
   'linkedin_client_secret',
   'linkedin_webhook_secret',
+  'linkedin_webhook_url',
   'openai_api_key',
   'wordpress_app_password',
 ];
@@ -52,7 +53,6 @@ const TABLE_KEYS = [
   'linkedin_member_name',
   'linkedin_scopes',
   'linkedin_token_expiry',
-  'linkedin_webhook_url',
   'notification_email',
   'wordpress_api_style',
   'wordpress_site_url',
@@ -137,7 +137,7 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
       canPostAsPage: false,
     });
     expect(await ok('/api/linkedin/zapier-webhook')).toMatchObject({
-      webhookUrl: 'https://hooks.example.com/abc',
+      webhookUrl: 'https://hooks.example.com/••••••••',
       hasSigningSecret: true,
     });
     expect(await ok('/api/email/settings')).toMatchObject({
@@ -202,6 +202,17 @@ describe('in AWS (the app with SecretsManagerStore)', () => {
       openai_api_key: expect.any(String),
     });
     expect(Object.keys(secretOf(name).values)).toHaveLength(SECRET_KEYS.length + 2);
+  });
+
+  it('refuses key names that are JavaScript machinery (__proto__ would lose its value), changing nothing', async () => {
+    const writes = fake.count('PutSecretValue');
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const refused = await owner.call('/api/settings', { body: { key, value: 'value-proto-123456' } });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe('This key name is reserved: choose another one.');
+    }
+    expect(fake.count('PutSecretValue')).toBe(writes);
+    expect(((await ok('/api/settings')) as { key: string }[]).map((s) => s.key)).not.toContain('__proto__');
   });
 
   it(`keeps at most ${MAX_API_KEYS} API keys: a new one beyond is refused with what to do; edits, deletions and the panels' keys still work`, async () => {
@@ -395,6 +406,35 @@ describe('in AWS: concurrency and the move from one secret per key (SettingServi
       const calls = fake.calls.length;
       expect(Object.fromEntries(await service().values(user, keys))).toEqual(OLD);
       expect(fake.calls.slice(calls)).toEqual([['GetSecretValue', `${PREFIX}${user}`]]);
+    });
+
+    it('a webhook URL kept in the table (it was not secret before) moves into the secret on first use, leaving the table', async () => {
+      const user = randomUUID();
+      const at = '2026-01-01T00:00:00.000Z';
+      const url = 'https://hooks.example.com/hooks/catch/123/secret-path';
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            PK: `USER#${user}`,
+            SK: 'SETTING#linkedin_webhook_url',
+            type: 'setting',
+            key: 'linkedin_webhook_url',
+            description: 'LinkedIn publication webhook',
+            hasValue: true,
+            storedIn: 'table',
+            value: url,
+            createdAt: at,
+            updatedAt: at,
+          },
+        }),
+      );
+      expect(await service().value(user, 'linkedin_webhook_url')).toBe(url);
+      expect(secretOf(`${PREFIX}${user}`).values).toEqual({ linkedin_webhook_url: url });
+      const [record] = await records(user);
+      expect(record).toMatchObject({ storedIn: 'secret' });
+      expect(JSON.stringify(await records(user))).not.toContain('secret-path');
+      expect(await service().value(user, 'linkedin_webhook_url')).toBe(url);
     });
 
     it('a move cut off half way (the old secrets not yet deleted) reads the same, and the next use finishes it', async () => {

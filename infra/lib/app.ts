@@ -38,6 +38,13 @@ export const contextFlag = (app: App, key: string): boolean | undefined => {
 /** Builds the CDK app: the stack from context values, checked by cdk-nag (AwsSolutions). */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
+  if (contextString(app, 'adminEmail')) {
+    // It let whoever registered with that address first claim the admin account, which proves nothing.
+    throw new Error(
+      'The adminEmail context value is no longer supported: remove it, and claim the first (admin) account with the ' +
+        'one-time setup code (the SetupCodeCommand output).',
+    );
+  }
   // Optional: a stage of its own (dev, prod, …) deploys beside the others in one account and region.
   const stage = options.stack?.stage ?? parseStage(app.node.tryGetContext('stage'));
   const { stackName } = stageNames(stage);
@@ -55,8 +62,6 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     alarmEmail: contextString(app, 'alarmEmail'),
     // Per-client rate limits (AWS WAF) in front of the distribution: on unless `-c waf=false`.
     waf: contextFlag(app, 'waf'),
-    // Optional: the address that may claim the first (admin) account without the setup code.
-    adminEmail: contextString(app, 'adminEmail'),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

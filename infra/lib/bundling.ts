@@ -29,6 +29,8 @@ export const ON_DEMAND_MODULES = [
    * would be hoisted to the bundle's top and load that client at every cold start.
    */
   '@aws-sdk/s3-presigned-post',
+  /** The presigned GET of an image file (only the image routes' redirects), for the same reason. */
+  '@aws-sdk/s3-request-presigner',
   /** The ranked common-password list, ~400 KB (only registration and password changes). */
   '@zxcvbn-ts/language-common',
   /** EventBridge client, only when a domain event is emitted (publishing, drafting, scheduled runs). */
@@ -41,22 +43,56 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
  * The articles and images functions carry @aws-sdk/client-eventbridge with the article services
  * (functions/src/wiring/articles.ts) but never load it: the drafting that emits runs in the worker.
- * Likewise every function with the images store carries @aws-sdk/s3-presigned-post (the store's
- * signUpload), which only the images function's upload start loads.
+ * Likewise every function with the images store carries @aws-sdk/s3-presigned-post and
+ * @aws-sdk/s3-request-presigner (the store's signUpload and signDownload), which only the images
+ * function's upload start and image redirects load.
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'openai', 'sharp'],
-  images: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'openai', 'sharp'],
-  wordpress: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
-  linkedin: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
+  articles: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
+    'openai',
+    'sharp',
+  ],
+  images: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
+    'openai',
+    'sharp',
+  ],
+  wordpress: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
+    'google-auth-library',
+  ],
+  linkedin: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
+    'google-auth-library',
+  ],
   email: ['google-auth-library'],
-  approvals: ['@aws-sdk/client-eventbridge', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
-  sheets: ['@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', 'google-auth-library'],
+  approvals: [
+    '@aws-sdk/client-eventbridge',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
+    'google-auth-library',
+  ],
+  sheets: ['@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'google-auth-library'],
   worker: [
     '@aws-sdk/client-eventbridge',
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-presigned-post',
+    '@aws-sdk/s3-request-presigner',
     'google-auth-library',
     'openai',
     'sharp',

@@ -36,7 +36,7 @@ import type { WorkerFunction } from './worker-function.js';
  *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
  *   distribution's URL), for code that runs outside a request;
  * - `firstAdmin:guard`: reads the one-time setup code that claims the first (admin) account
- *   (SETUP_CODE_SECRET_ARN) and gets the optional adminEmail context value (ADMIN_EMAIL);
+ *   (SETUP_CODE_SECRET_ARN);
  * - `events:publish`: puts the domain events for automation on the stack's EventBridge bus, that bus
  *   only (events:PutEvents; EVENT_BUS_NAME; functions/src/domain/automation-events.ts).
  */
@@ -102,7 +102,6 @@ export interface CapabilityResources {
 /** The deployment's settings that some capabilities hand to the function. */
 export interface CapabilitySettings {
   ai?: AiSettings;
-  adminEmail?: string;
 }
 
 interface Target {
@@ -302,9 +301,8 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   },
   'firstAdmin:guard': {
     grant: ({ fn, stack }) => void stack.setupCodeSecret.grantRead(fn.role),
-    environment: ({ stack, settings }) => ({
+    environment: ({ stack }) => ({
       SETUP_CODE_SECRET_ARN: stack.setupCodeSecret.secretArn,
-      ADMIN_EMAIL: settings.adminEmail || undefined,
     }),
   },
   'events:publish': {

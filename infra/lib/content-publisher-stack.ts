@@ -50,7 +50,7 @@ export const USER_SECRETS_PREFIX = BASE_USER_SECRETS_PREFIX;
  * shared/src/api/routes.ts and `worker`.
  */
 export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = {
-  /** Registration: the first account is the admin only with the setup code (or the adminEmail address). */
+  /** Registration: the first account is the admin only with the setup code. */
   auth: ['firstAdmin:guard'],
   admin: [],
   /** Saves, lists (masked) and deletes the user's integration keys. */
@@ -125,8 +125,6 @@ export interface ContentPublisherStackProps extends StackProps {
    * stack must then be deployed to us-east-1, see EdgeWebAcl). Unused when webAclArn is given.
    */
   waf?: boolean;
-  /** Optional e-mail address that may claim the first (admin) account without the setup code. */
-  adminEmail?: string;
 }
 
 /**
@@ -217,7 +215,7 @@ export class ContentPublisherStack extends Stack {
         'admin account; after that it guards nothing, so there is nothing to rotate.',
     });
 
-    for (const [key, value] of Object.entries({ alarmEmail: props.alarmEmail, adminEmail: props.adminEmail })) {
+    for (const [key, value] of Object.entries({ alarmEmail: props.alarmEmail })) {
       if (value !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
         throw new Error(`${key} must be an e-mail address, not "${value}"`);
       }
@@ -327,7 +325,7 @@ export class ContentPublisherStack extends Stack {
           `No access line for the "${name}" function: add "${name}: [...]" to FUNCTION_ACCESS in infra/lib/content-publisher-stack.ts`,
         );
       }
-      applyCapabilities(fn, access, this, { ai: props.ai, adminEmail: props.adminEmail });
+      applyCapabilities(fn, access, this, { ai: props.ai });
     }
 
     this.alarms = new AppAlarms(this, 'Alarms', {

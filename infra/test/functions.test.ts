@@ -114,6 +114,7 @@ describe('worker function', () => {
       '@aws-sdk/client-eventbridge',
       '@aws-sdk/client-s3',
       '@aws-sdk/s3-presigned-post',
+      '@aws-sdk/s3-request-presigner',
       'google-auth-library',
       'openai',
       'sharp',

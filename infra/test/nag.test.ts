@@ -74,7 +74,7 @@ const variants: [string, TestAppOptions][] = [
       },
     },
   ],
-  ['without a web ACL (waf=false), with adminEmail', { context: { waf: 'false', adminEmail: 'admin@example.com' } }],
+  ['without a web ACL (waf=false)', { context: { waf: 'false' } }],
   // The stage's own secrets prefix is what the IAM5 acknowledgment names.
   ['stage dev, alarm e-mail', { context: { stage: 'dev', alarmEmail: 'ops@example.com' } }],
 ];

@@ -266,20 +266,14 @@ describe('first admin: the one-time setup code', () => {
     );
   });
 
-  it('no ADMIN_EMAIL without the adminEmail context value', () => {
+  it('no function has ADMIN_EMAIL: the first admin is claimed with the setup code only', () => {
     for (const name of [...routeGroups(), WORKER_ENTRY_NAME])
       expect(s.environmentOf(name).ADMIN_EMAIL, name).toBeUndefined();
   });
 
-  it('adminEmail becomes ADMIN_EMAIL of the auth function only', () => {
-    const t = synth({ adminEmail: ' admin@example.com ' });
-    expect(t.environmentOf('auth').ADMIN_EMAIL).toBe('admin@example.com');
-    for (const name of [...routeGroups(), WORKER_ENTRY_NAME].filter((n) => n !== 'auth')) {
-      expect(t.environmentOf(name).ADMIN_EMAIL, name).toBeUndefined();
-    }
-  });
-
-  it('refuses an adminEmail that is not an e-mail address', () => {
-    expect(() => synth({ adminEmail: 'not-an-address' })).toThrow(/adminEmail must be an e-mail address/);
+  it('refuses the adminEmail context value of older versions, saying what to do instead', () => {
+    expect(() => synth({ adminEmail: 'admin@example.com' })).toThrow(
+      /adminEmail context value is no longer supported.*setup code/,
+    );
   });
 });

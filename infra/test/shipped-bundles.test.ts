@@ -16,13 +16,13 @@
  * the stub holds the origin secret and the events carry CloudFront's x-origin-verify header.
  *
  * Exercised: the middleware (origin secret, CSRF origin, sessions, routing, validation), DynamoDB,
- * Secrets Manager (the stack's secrets and a user's integration secret), S3 (an image served and a
- * missing one answered "no image"), the async invoke and the schedule a request makes, the drafting's
+ * Secrets Manager (the stack's secrets and a user's integration secret), S3 (an image of over 6 MB,
+ * Lambda's answer limit, served through a presigned GET the route redirects to), the async invoke and the schedule a request makes, the drafting's
  * domain event (EventBridge PutEvents), and these
  * on-demand packages loaded from the asset's own node_modules (linux-arm64 installs of pure
  * JavaScript, which load here too): @zxcvbn-ts/language-common (registration), openai (the worker
- * drafting against the fake OpenAI), @aws-sdk/client-s3 (the image preview), @aws-sdk/s3-presigned-post (an upload's
- * start), @aws-sdk/client-eventbridge
+ * drafting against the fake OpenAI), @aws-sdk/client-s3 and @aws-sdk/s3-request-presigner (the image
+ * preview's signed URL), @aws-sdk/s3-presigned-post (an upload's start), @aws-sdk/client-eventbridge
  * (the worker's ArticleDrafted). sharp is NOT loaded:
  * its native linux-arm64 binary cannot run on this x64 machine, so no path here needs it (image
  * generation does); the test checks only that the arm64 build is in the assets that need it.
@@ -535,8 +535,9 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     expect(article.json.article.blog.content).toContain('Fake answer from');
   });
 
-  it('images: the preview is read from S3 through the on-demand S3 client; a missing image answers "no image" (404)', async () => {
-    const png = Buffer.from('89504e470d0a1a0a', 'hex');
+  it('images: the preview redirects to a presigned GET of S3 (on-demand signer) that serves an image over 6 MB', async () => {
+    // Over Lambda's 6 MB answer limit (a base64 body of it would be a 5xx in AWS): only a redirect can serve it.
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(7 * 1024 * 1024)]);
     const base = `users/${userId}/articles/${articleId}/1700000000000`;
     const client = new S3Client({
       region: REGION,
@@ -569,14 +570,15 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
 
     const blog = await api('GET', `/api/image/preview/${articleId}`, { cookies, query: { platform: 'blog' } });
     expect(blog.name).toBe('images');
-    expect(blog.response.statusCode, blog.output.slice(-2000)).toBe(200);
-    expect(Buffer.from(blog.response.body!, blog.response.isBase64Encoded ? 'base64' : 'utf8').equals(png)).toBe(true);
-    const linkedin = await api('GET', `/api/image/preview/${articleId}`, { cookies, query: { platform: 'linkedin' } });
-    expect(linkedin.response.statusCode, linkedin.output.slice(-2000)).toBe(404);
-    expect(linkedin.json).toMatchObject({
-      code: 'image_not_found',
-      message: 'The image file is missing; generate it again',
-    });
+    expect(blog.response.statusCode, blog.output.slice(-2000)).toBe(302);
+    expect(blog.response.body ?? '').toBe('');
+    const location = new URL(blog.response.headers!.location!);
+    expect(location.pathname).toContain(`${base}-blog.png`);
+    expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('7200');
+    const file = await fetch(location);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('images: an upload start signs a presigned POST with the on-demand @aws-sdk/s3-presigned-post, for the bucket and the one key', async () => {

@@ -156,6 +156,11 @@ export interface Article {
   /** Drafting state: content is written in the background after the article is saved. */
   generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };
   image: ArticleImage | null;
+  /**
+   * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
+   * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.
+   */
+  excerpt?: string;
 }
 
 export interface ImageStatus {
@@ -173,6 +178,8 @@ export const wordCount = (value: string): number => value.trim().split(/\s+/).fi
 export const ScheduleMessages = {
   invalidDate: 'Please select a valid date and time.',
   pastDate: 'Please choose a future date and time.',
+  /** A time between the picker's 5-minute steps (07:03), with the next step (07:05). */
+  offStep: (next: string) => `Please choose a time in 5-minute steps, such as ${next}.`,
   invalidPlatform: 'Platform must be blog or linkedin',
   invalidData: 'Invalid scheduling data',
 } as const;

@@ -9,6 +9,9 @@ export const IntegrationMessages = {
   allFieldsRequired: 'All fields are required',
   obfuscated:
     'This value looks masked (it contains •). Type the real value, or leave the field blank to keep the saved one.',
+  /** The webhook's saved URL comes back masked (it is a credential); sent back unchanged it is refused. */
+  webhookMasked:
+    'This is the saved address, hidden because it works like a password. Type the whole new URL to replace it, or empty the field to turn the webhook off.',
   siteUrlLocked: 'Site URL cannot be changed',
   /** A blank password means the saved one, which only ever goes to the site it was saved for. */
   wordpressPasswordForSite: 'Enter the application password for this site',
@@ -124,6 +127,7 @@ export const WebhookSchema = z.strictObject({
     .trim()
     .max(1000, 'The webhook URL must be at most 1000 characters')
     .check(safeCharacters('The webhook URL'))
+    .refine(noBullets, IntegrationMessages.webhookMasked)
     .refine(
       (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
       'Enter an http(s) URL, or leave it empty to turn the webhook off',

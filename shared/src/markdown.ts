@@ -20,7 +20,7 @@
  *   - img[src]: absolute http(s) only; an image without one is dropped (a relative source would be
  *     fetched from this app's own origin in the preview).
  */
-import { Marked } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 
 const markdown = new Marked({ async: false, gfm: true, breaks: false, pedantic: false, silent: false });
@@ -100,15 +100,67 @@ export function renderMarkdown(source: string): string {
 
 /** The WordPress post an article makes: the fields of POST /wp/v2/posts that come from its text. */
 export interface WordPressPostContent {
+  /** The title as the reader sees it (the preview shows it as text). */
   title: string;
+  /**
+   * The title as sent: WordPress takes a post's title as HTML and themes print it as it is, so the
+   * text is escaped (a title from a spreadsheet cell must not put a script on the blog).
+   */
+  titleHtml: string;
   /** The sanitized HTML of the blog text (renderMarkdown). */
   html: string;
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text as HTML that shows exactly that text. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
 /**
  * What publishing sends to WordPress as the post's title and content (functions/src/domain/publishing.ts),
  * and what the editor's WordPress preview shows: one function, so the two cannot differ.
+ *
+ * WordPress shows the post's title as the page's heading already, so a first heading of the text that says
+ * the title again (drafts used to start with `# <title>`) is left out: it would be a second, repeated H1.
  */
 export function wordpressPost(article: { title: string; blogContent: string }): WordPressPostContent {
-  return { title: article.title, html: renderMarkdown(article.blogContent) };
+  return {
+    title: article.title,
+    titleHtml: escapeHtml(article.title),
+    html: renderMarkdown(withoutTitleHeading(article.blogContent, article.title)),
+  };
+}
+
+/** A title or heading as compared: letters and digits only, in lower case (case, spacing and punctuation aside). */
+const comparable = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLocaleLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The words of inline tokens (emphasis, code, links' text…), without Markdown marks or HTML tags. */
+function plainText(tokens: readonly Token[]): string {
+  return tokens
+    .map((token) => {
+      if (token.type === 'html') return '';
+      if ('tokens' in token && token.tokens) return plainText(token.tokens);
+      return 'text' in token && typeof token.text === 'string' ? token.text : '';
+    })
+    .join('');
+}
+
+/** The text without its leading heading when that heading reads as the title; otherwise the text as it is. */
+function withoutTitleHeading(source: string, title: string): string {
+  const wanted = comparable(title);
+  if (!wanted) return source;
+  // The lexer reads line ends as \n: offsets are counted in the same text.
+  const text = source.replace(/\r\n?/g, '\n');
+  let offset = 0;
+  for (const token of markdown.lexer(text)) {
+    offset += token.raw.length;
+    if (token.type === 'space') continue;
+    return token.type === 'heading' && comparable(plainText((token as Tokens.Heading).tokens)) === wanted
+      ? text.slice(offset)
+      : source;
+  }
+  return source;
 }

@@ -21,6 +21,7 @@ export const SettingMessages = {
   integrationKey:
     'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
   deleteFailed: 'Failed to delete settings entry',
+  reservedKey: 'This key name is reserved: choose another one.',
   tooManyApiKeys: `You can keep at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
   secretsTooLarge:
     'Your saved keys and connections together are too large to keep (64 KB at most). Delete a key you no longer use first.',
@@ -46,6 +47,8 @@ export const SETTING_KEY_MAX = 64;
 export const SETTING_VALUE_MAX = 10_000;
 export const SETTING_DESCRIPTION_MAX = 500;
 
+const RESERVED_SETTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export const SettingKeySchema = z
   .string({ error: SettingMessages.keyRequired })
   // Blank (spaces only) is refused before the spaces could become underscores.
@@ -59,16 +62,25 @@ export const SettingKeySchema = z
       .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -')
       // The integration panels write these after a live check (WordPress's site is locked, the
       // webhook URL validated): the generic call must not write or delete them around that.
-      .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey),
+      .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey)
+      // Keys become property names of the stored secret's JSON object, where these three name
+      // JavaScript's own machinery (`__proto__` would set the object's prototype and lose the value).
+      .refine((key) => !RESERVED_SETTING_KEYS.has(key), SettingMessages.reservedKey),
   );
+
+const SettingValueSchema = z
+  .string({ error: SettingMessages.valueRequired })
+  .min(1, SettingMessages.valueRequired)
+  .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
+  .check(safeCharacters('The value'));
 
 export const SaveSettingSchema = z.strictObject({
   key: SettingKeySchema,
-  value: z
-    .string({ error: SettingMessages.valueRequired })
-    .min(1, SettingMessages.valueRequired)
-    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
-    .check(safeCharacters('The value')),
+  /**
+   * Absent: the saved value stays as it is (an edit of the description only, the value being masked in every
+   * answer). A key that is not saved yet needs one (functions/src/domain/settings.ts).
+   */
+  value: SettingValueSchema.optional(),
   description: z
     .string({ error: 'Description must be text' })
     .trim()
@@ -78,6 +90,8 @@ export const SaveSettingSchema = z.strictObject({
     .default(''),
 });
 export type SaveSettingInput = z.input<typeof SaveSettingSchema>;
+/** Adding a key (the API Keys page's Add New API Key): the same payload, its value required. */
+export const NewSettingSchema = SaveSettingSchema.extend({ value: SettingValueSchema });
 
 export const SettingsQuerySchema = z.strictObject({
   mask: z.enum(['true', 'false'], { error: 'mask must be true or false' }).optional().default('true'),
@@ -93,6 +107,20 @@ export interface Setting {
 }
 
 /** At most the last 4 characters stay visible (docs/product.md, Settings); short values are fully hidden. */
+/**
+ * A URL that acts as a credential (an automation webhook's, whose path is its key): the origin, so the
+ * owner can tell where it goes, and the path masked like a secret.
+ */
+export function maskSecretUrl(value: string): string {
+  if (!value) return '';
+  try {
+    const url = new URL(value);
+    return `${url.origin}/${maskSecret(`${url.pathname.slice(1)}${url.search}`)}`;
+  } catch {
+    return maskSecret(value);
+  }
+}
+
 export function maskSecret(value: string): string {
   if (!value) return '';
   const visible = value.length >= 12 ? value.slice(-4) : '';

@@ -9,7 +9,6 @@ import {
   routes,
   type ApiResponses,
   type ArticleAnswer,
-  type Binary,
   type JsonRouteId,
   type Redirect,
   type RouteId,
@@ -85,11 +84,11 @@ describe('the contract types', () => {
   it('ApiResponses names exactly the routes of the table', () => {
     expectTypeOf<keyof ApiResponses>().toEqualTypeOf<RouteId>();
     expectTypeOf<RouteResponse<'articles.get'>>().toEqualTypeOf<ArticleAnswer>();
-    expectTypeOf<RouteResponse<'images.preview'>>().toEqualTypeOf<Binary>();
+    expectTypeOf<RouteResponse<'images.preview'>>().toEqualTypeOf<Redirect>();
     expectTypeOf<RouteResponse<'linkedin.callback'>>().toEqualTypeOf<Redirect>();
   });
 
-  it('JsonRouteId leaves out the redirects and the image bytes', () => {
+  it('JsonRouteId leaves out the redirects (the OAuth callbacks and the image files)', () => {
     expectTypeOf<Exclude<RouteId, JsonRouteId>>().toEqualTypeOf<
       | 'images.preview'
       | 'images.original'

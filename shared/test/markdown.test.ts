@@ -230,12 +230,45 @@ describe('httpUrlOrNull: only an absolute http(s) address is kept', () => {
 });
 
 describe('wordpressPost: the title and content publishing sends', () => {
-  it('is the title as it is and the blog text as sanitized HTML', () => {
+  it('is the title as text, the title escaped for WordPress (which takes it as HTML) and the blog text as sanitized HTML', () => {
     const blogContent = '# Hello <script>alert(1)</script>\n\nText with [a link](https://example.com).';
-    expect(wordpressPost({ title: 'Tips & <tricks>', blogContent })).toEqual({
-      title: 'Tips & <tricks>',
+    expect(wordpressPost({ title: `Tips & <tricks> "quoted" it's`, blogContent })).toEqual({
+      title: `Tips & <tricks> "quoted" it's`,
+      titleHtml: 'Tips &amp; &lt;tricks&gt; &quot;quoted&quot; it&#39;s',
       html: renderMarkdown(blogContent),
     });
     expect(wordpressPost({ title: 't', blogContent }).html).not.toMatch(/<script/);
+  });
+
+  it.each([
+    ['an H1 of the title', 'Ten habits of calm teams', '# Ten habits of calm teams\n\nBody text.'],
+    [
+      'other case, spacing and punctuation',
+      'Ten habits: of calm teams!',
+      '\n  #   TEN habits of   calm teams  \r\n\r\nBody text.',
+    ],
+    ['a closed ATX heading of another level', 'Why releases matter?', '## Why *releases* matter ##\n\nBody text.'],
+    ['a setext heading with inline marks', 'Ship `v2` today', 'Ship **v2** today\n===\n\nBody text.'],
+  ])(
+    'leaves out a leading heading that repeats the title (%s): the post has one headline',
+    (_case, title, blogContent) => {
+      const post = wordpressPost({ title, blogContent });
+      expect(post).toEqual({ title, html: '<p>Body text.</p>\n' });
+      expect(post.html).not.toMatch(/<h[1-6]/);
+    },
+  );
+
+  it('keeps a leading heading that is not the title, and a heading of the title further down', () => {
+    const other = '# Ten habits of calm teams, explained\n\nBody.';
+    expect(wordpressPost({ title: 'Ten habits of calm teams', blogContent: other }).html).toBe(renderMarkdown(other));
+    const later = 'Intro.\n\n# Ten habits\n\nBody.';
+    expect(wordpressPost({ title: 'Ten habits', blogContent: later }).html).toBe(renderMarkdown(later));
+    // A title of punctuation only matches nothing.
+    expect(wordpressPost({ title: '!!!', blogContent: '# ?\n\nBody.' }).html).toBe(renderMarkdown('# ?\n\nBody.'));
+  });
+
+  it('the rest of the text is rendered as before, reference links included', () => {
+    const rest = 'Body with [a link][ref].\n\n## Next\n\n[ref]: https://example.com/';
+    expect(wordpressPost({ title: 'Title', blogContent: `# Title\n\n${rest}` }).html).toBe(renderMarkdown(rest));
   });
 });

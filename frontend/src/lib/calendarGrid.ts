@@ -1,5 +1,5 @@
 import { calendarDateIn, wallClockIn, type CalendarDate } from '@app/shared';
-import { wallClockToInstant } from './schedulePicker';
+import { currentMinute, wallClockToInstant } from './schedulePicker';
 
 /**
  * The content calendar's days, all on the user's clock (their profile's zone, never the browser's): a
@@ -86,6 +86,12 @@ export function movedTime(at: string, day: CalendarDate, timeZone: string, hour?
   const wall = wallClockIn(new Date(at), timeZone);
   return wallClockToInstant({ ...day, hour: hour ?? wall.hour, minute: wall.minute }, timeZone).toISOString();
 }
+
+/**
+ * Whether a move to `at` is refused before anything is sent: a time already gone, the minute under way still counting
+ * as now (the schedule field's rule, lib/schedulePicker.ts validateScheduleInput; the server refuses it too).
+ */
+export const isPastMove = (at: string, now: Date): boolean => Date.parse(at) < currentMinute(now);
 
 /** "November 2026" for the month view; "Nov 23 – 29, 2026" (or across months and years) for the week. */
 export function viewTitle(view: CalendarView, anchor: CalendarDate): string {

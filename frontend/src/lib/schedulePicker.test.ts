@@ -257,11 +257,26 @@ describe('validateScheduleInput', () => {
     }
   });
 
-  it("accepts the current minute and any later time, and gives the instant in the user's zone", () => {
-    expect(validateScheduleInput('2030-03-04 15:37', now, zone)).toEqual({
+  it('"Please choose a time in 5-minute steps, such as …" for a future time between the steps, naming the next one', () => {
+    for (const [offStep, next] of [
+      ['2030-03-04 16:03', '16:05'],
+      ['2030-03-04 16:41', '16:45'],
+      ['2030-03-05 07:59', '08:00'],
+      ['2030-03-05 23:58', '00:00'],
+    ] as const) {
+      expect(validateScheduleInput(offStep, now, zone), offStep).toEqual({
+        ok: false,
+        message: `Please choose a time in 5-minute steps, such as ${next}.`,
+      });
+    }
+  });
+
+  it("accepts the current minute on a step and any later step, and gives the instant in the user's zone", () => {
+    // 15:35:42 in Kolkata: the minute under way, 15:35, is a step and still counts as now.
+    expect(validateScheduleInput('2030-03-04 15:35', at('2030-03-04T10:05:42Z'), zone)).toEqual({
       ok: true,
-      date: at('2030-03-04T10:07:00Z'),
-      text: '2030-03-04 15:37',
+      date: at('2030-03-04T10:05:00Z'),
+      text: '2030-03-04 15:35',
     });
     expect(validateScheduleInput('2030-03-04T16:40', now, zone)).toEqual({
       ok: true,

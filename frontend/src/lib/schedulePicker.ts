@@ -133,7 +133,7 @@ export function pickerToday(now: Date, timeZone: string): Date {
 }
 
 /** The start of the minute under way: the earliest instant that still counts as "now". */
-const currentMinute = (now: Date) => Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
+export const currentMinute = (now: Date) => Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
 
 /**
  * Whether a slot of the picker's time list (a picker's Date) can be chosen: it exists on the user's clock
@@ -174,9 +174,11 @@ export type ScheduleInputCheck = { ok: true; date: Date; text: string } | { ok: 
 
 /**
  * docs/product.md (Schedule): the field's text, a wall-clock time in the user's zone, must read as
- * YYYY-MM-DD HH:mm ("Please select a valid date and time.") and lie in the future ("Please choose a future
- * date and time."). The value has minute precision, so the current minute still counts as "now" (the
- * server takes a time a few moments past as now). Nothing is clamped: what is sent is what the field says.
+ * YYYY-MM-DD HH:mm ("Please select a valid date and time."), lie in the future ("Please choose a future
+ * date and time.") and be one of the time list's 5-minute steps ("Please choose a time in 5-minute steps,
+ * such as 07:05."): typed or picked, the same times are accepted. The value has minute precision, so the
+ * current minute still counts as "now" (the server takes a time a few moments past as now). Nothing is
+ * clamped or rounded: what is sent is what the field says.
  */
 export function validateScheduleInput(
   value: string | null | undefined,
@@ -187,5 +189,10 @@ export function validateScheduleInput(
   if (!wall) return { ok: false, message: ScheduleMessages.invalidDate };
   const date = wallClockToInstant(wall, timeZone);
   if (date.getTime() < currentMinute(now)) return { ok: false, message: ScheduleMessages.pastDate };
+  if (wall.minute % SCHEDULE_MINUTE_STEP !== 0) {
+    const next = Math.ceil(wall.minute / SCHEDULE_MINUTE_STEP) * SCHEDULE_MINUTE_STEP;
+    const hour = (wall.hour + Math.floor(next / 60)) % 24;
+    return { ok: false, message: ScheduleMessages.offStep(`${pad(hour)}:${pad(next % 60)}`) };
+  }
   return { ok: true, date, text: scheduleFieldText(date, timeZone) };
 }

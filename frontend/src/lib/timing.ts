@@ -14,6 +14,8 @@ export const timing = {
   noticeFadeMs: 300,
   /** "Copied!" after a copy button is pressed (docs/product.md, Settings: copy feedback 2 s). */
   copyFeedbackMs: 2000,
+  /** The generated-content editors save what was typed once typing has paused this long (and on blur or leaving). */
+  autosaveMs: 1000,
   /** Status checks while an OAuth popup (LinkedIn, Google) is open, and checks whether it closed. */
   oauthPopupPollMs: 1500,
 };

@@ -55,13 +55,21 @@ function routes(calendar: MockRoutes['articles.calendar'], extra: MockRoutes = {
 const cell = (name: string) => screen.getByRole('gridcell', { name });
 const itemIn = (cellName: string, title: RegExp) => within(cell(cellName)).getByRole('button', { name: title });
 
-/** An HTML5 drag of `item` onto `target`, as the browser fires it (jsdom has no DataTransfer of its own). */
-function drag(item: HTMLElement, target: HTMLElement) {
-  const dataTransfer = { setData: vi.fn(), getData: vi.fn(), effectAllowed: 'all', dropEffect: 'none' };
-  fireEvent.dragStart(item, { dataTransfer });
-  fireEvent.dragOver(target, { dataTransfer });
-  fireEvent.drop(target, { dataTransfer });
-  fireEvent.dragEnd(item, { dataTransfer });
+const dataTransfer = () => ({ setData: vi.fn(), getData: vi.fn(), effectAllowed: 'all', dropEffect: 'none' });
+
+/**
+ * An HTML5 drag of `item` onto `target`, let go there, as the browser fires it (jsdom has no DataTransfer of its own):
+ * the drop happens only when the target's dragover accepted it (cancelled the event); otherwise the target gets a
+ * dragleave to nowhere. Then the item's dragend. Whether the target accepted it.
+ */
+function drag(item: HTMLElement, target: HTMLElement): boolean {
+  const transfer = dataTransfer();
+  fireEvent.dragStart(item, { dataTransfer: transfer });
+  const accepted = !fireEvent.dragOver(target, { dataTransfer: transfer });
+  if (accepted) fireEvent.drop(target, { dataTransfer: transfer });
+  else fireEvent.dragLeave(target, { dataTransfer: transfer, relatedTarget: null });
+  fireEvent.dragEnd(item, { dataTransfer: transfer });
+  return accepted;
 }
 
 describe('Calendar: month and week in the user zone', () => {
@@ -162,6 +170,58 @@ describe('Calendar: month and week in the user zone', () => {
       ]),
     );
   }, 20_000);
+});
+
+describe('Calendar: the week opens at 08:00', () => {
+  it('a day with items before the first hour in view says how many are above; the marker shows the first of them', async () => {
+    const article = planned({ scheduled: { blog: '2030-04-10T16:30:00.000Z', linkedin: '2030-04-10T21:00:00.000Z' } });
+    const late = planned({
+      _id: 'a2',
+      id: 'a2',
+      title: 'Late news',
+      scheduled: { blog: '2030-04-12T01:00:00.000Z', linkedin: null },
+    });
+    mockApi(
+      routes(
+        answer(
+          [
+            entryOf(article), // 01:30 Thursday
+            entryOf(article, { platform: 'linkedin', at: '2030-04-10T21:00:00.000Z' }), // 06:00 Thursday
+            entryOf(late), // 10:00 Friday
+          ],
+          [article, late],
+        ),
+      ),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    await waitFor(() => itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/));
+    const thursday = screen.getByRole('columnheader', { name: 'Thursday, April 11, 2030' });
+    const marker = within(thursday).getByRole('button', { name: '2 earlier on Thursday, April 11, 2030: show' });
+    expect(marker).toHaveTextContent('↑ 2 earlier');
+    // Friday's item is at 10:00, in view; no other day has any.
+    expect(
+      within(screen.getByRole('columnheader', { name: 'Friday, April 12, 2030' })).queryByRole('button'),
+    ).toBeNull();
+    expect(screen.getAllByRole('button', { name: /earlier on/ })).toHaveLength(1);
+
+    await userEvent.setup().click(marker);
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveFocus();
+  });
+
+  it("a now-line crosses today's column at the current minute; other weeks have none", async () => {
+    vi.setSystemTime(new Date('2030-04-09T20:45:00.000Z')); // 05:45 in Tokyo
+    mockApi(routes(answer([], [])));
+    const user = userEvent.setup();
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    const line = await within(
+      await screen.findByRole('gridcell', { name: 'Wednesday, April 10, 2030, 05:00' }),
+    ).findByRole('img', { name: 'Now, 05:45' });
+    expect(line).toHaveStyle({ top: '75%' });
+    expect(screen.getAllByRole('img', { name: /^Now/ })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: /Next week/ }));
+    await screen.findByRole('heading', { name: /Apr 15.*21, 2030/ });
+    expect(screen.queryByRole('img', { name: /^Now/ })).toBeNull();
+  });
 });
 
 describe('Calendar: states', () => {
@@ -291,20 +351,80 @@ describe('Calendar: rescheduling', () => {
 
   it("a move the server refuses shows the server's message and the item stays where it was", async () => {
     const article = planned();
+    const refusal = 'WordPress (blog) is already published for this article, so it cannot be scheduled again.';
     mockApi(
       routes(answer([entryOf(article)], [article]), {
-        'schedule.set': {
-          status: 400,
-          body: { error: 'Please choose a future date and time.', message: 'Please choose a future date and time.' },
-        },
+        'schedule.set': { status: 409, body: { error: refusal, message: refusal } },
       }),
     );
     renderWithProviders(<CalendarPage />, { route: '/calendar' });
     const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
-    drag(item, cell('Monday, April 1, 2030'));
-    expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
+    expect(drag(item, cell('Tuesday, April 16, 2030'))).toBe(true);
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
     await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
-    expect(within(cell('Monday, April 1, 2030')).queryByRole('button')).toBeNull();
+    expect(within(cell('Tuesday, April 16, 2030')).queryByRole('button')).toBeNull();
+  });
+
+  it('a past day, or today before the time has come, refuses the drop while the item is over it: nothing is sent, the toast says why', async () => {
+    const article = planned();
+    const { requests } = mockApi(routes(answer([entryOf(article)], [article])));
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
+
+    // Over Monday 8 April: the day says it is in the past and does not take the item; the past days are shaded.
+    const transfer = dataTransfer();
+    fireEvent.dragStart(item, { dataTransfer: transfer });
+    const past = cell('Monday, April 8, 2030');
+    expect(fireEvent.dragOver(past, { dataTransfer: transfer })).toBe(true); // not cancelled: no drop there
+    expect(transfer.dropEffect).toBe('none');
+    expect(past).toHaveClass('is-drop-refused', 'is-past');
+    expect(within(past).getByText('In the past')).toBeInTheDocument();
+    expect(cell('Monday, April 1, 2030')).toHaveClass('is-past');
+    // Today at 01:30 is gone too (it is 05:00 in Tokyo); tomorrow is not.
+    expect(cell('Wednesday, April 10, 2030, today')).toHaveClass('is-past');
+    expect(cell('Friday, April 12, 2030')).not.toHaveClass('is-past');
+    // Moving on over the days of the month before (an item's day, which it enters first), no toast yet.
+    fireEvent.dragLeave(past, { dataTransfer: transfer, relatedTarget: cell('Monday, April 1, 2030') });
+    fireEvent.dragOver(cell('Monday, April 1, 2030'), { dataTransfer: transfer });
+    expect(past).not.toHaveClass('is-drop-refused');
+    expect(screen.queryByText('Please choose a future date and time.')).toBeNull();
+    // Let go there: the browser sends that day a dragleave to nowhere, then the item its dragend.
+    fireEvent.dragLeave(cell('Monday, April 1, 2030'), { dataTransfer: transfer, relatedTarget: null });
+    fireEvent.dragEnd(item, { dataTransfer: transfer });
+
+    expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
+    expect(within(cell('Monday, April 1, 2030')).queryByText('In the past')).toBeNull();
+    expect(drag(itemIn('Thursday, April 11, 2030', /Spring launch/), cell('Wednesday, April 10, 2030, today'))).toBe(
+      false,
+    );
+    expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(0);
+    expect(itemIn('Thursday, April 11, 2030', /Spring launch/)).toBeInTheDocument();
+  });
+
+  it('in the week view the hours of today already gone refuse the drop; a later one takes it', async () => {
+    const article = planned();
+    const { requests } = mockApi(
+      routes(answer([entryOf(article)], [article]), {
+        'schedule.set': (req) => ({
+          success: true,
+          article,
+          scheduledFor: (req.body as { datetime: string }).datetime,
+        }),
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030, 01:00', /Spring launch/));
+    // 04:30 today is gone (it is 05:00), 05:30 is ahead.
+    expect(drag(item, cell('Wednesday, April 10, 2030, 04:00'))).toBe(false);
+    expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
+    expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(0);
+    expect(drag(item, cell('Wednesday, April 10, 2030, 05:00'))).toBe(true);
+    await waitFor(() =>
+      expect(requests.find((r) => r.route === 'schedule.set')?.body).toEqual({
+        platform: 'blog',
+        datetime: '2030-04-09T20:30:00.000Z', // 05:30 in Tokyo
+      }),
+    );
   });
 
   it('the keyboard moves through days with the arrows, Enter opens the item, and Reschedule opens the date picker', async () => {

@@ -13,6 +13,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   PLATFORM_STATUS_LABELS,
+  ScheduleMessages,
   type Article,
   type CalendarAnswer,
   type CalendarDate,
@@ -30,11 +31,13 @@ import { PLATFORM_NAMES } from '../components/schedule/messages';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { STATUS_TONES } from '../components/schedule/StatusBadge';
 import { ARTICLE_LISTS_KEY, refreshArticleLists } from '../hooks/useArticleLists';
+import { useDragAutoScroll } from '../hooks/useDragAutoScroll';
 import { useSession } from '../hooks/useSession';
 import {
   addDays,
   addMonths,
   dayKey,
+  isPastMove,
   longDay,
   movedTime,
   parseDayKey,
@@ -66,6 +69,11 @@ export const CalendarMessages = {
   movedBack: (title: string, time: string) => `"${title}" is back at ${time}`,
   moveFailed: 'Could not reschedule',
   undo: 'Undo',
+  /** On the day or hour under a dragged item whose new time would already be gone. */
+  pastCell: 'In the past',
+  /** Above a week's day whose items before the first hour in view are scrolled out of sight. */
+  earlier: (count: number) => `${count} earlier`,
+  earlierLabel: (count: number, day: string) => `${count} earlier on ${day}: show`,
 } as const;
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
@@ -78,6 +86,36 @@ const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform'>) => `${e.arti
 const canMove = (e: CalendarEntry) => e.kind === 'scheduled' && e.status === 'scheduled';
 const calendarKey = (from: string, to: string) => [...ARTICLE_LISTS_KEY, 'calendar', from, to] as const;
 const pad = (n: number) => String(n).padStart(2, '0');
+const MINUTE_MS = 60_000;
+
+/** The time, moving on with each minute (the week's now-line, today's highlight). */
+function useMinuteClock(): Date {
+  const [clock, setClock] = useState(() => new Date());
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () => {
+      timer = setTimeout(
+        () => {
+          setClock(new Date());
+          next();
+        },
+        MINUTE_MS - (Date.now() % MINUTE_MS) + 20,
+      );
+    };
+    next();
+    return () => clearTimeout(timer);
+  }, []);
+  return clock;
+}
+
+/** The first hour row of the week's box at least half in sight below its sticky head; null before any layout. */
+function firstHourInView(box: HTMLElement): number | null {
+  const rows = [...box.querySelectorAll<HTMLElement>('.calendar-grid__hour-row')];
+  if (!rows[0]?.offsetHeight) return null;
+  const top = box.scrollTop + (box.querySelector<HTMLElement>('.calendar-grid__head')?.offsetHeight ?? 0);
+  const first = rows.findIndex((row) => row.offsetTop + row.offsetHeight / 2 >= top);
+  return first === -1 ? HOURS.length : first;
+}
 
 /** A roving-tabindex position: a day (month), a day's hour (week), or an item in one of them. */
 type FocusTarget = { kind: 'cell'; day: string; hour?: number } | { kind: 'item'; key: string };
@@ -132,7 +170,8 @@ export default function CalendarPage() {
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const view: CalendarView = params.get('view') === 'week' ? 'week' : 'month';
-  const today = todayIn(new Date(), timeZone);
+  const clock = useMinuteClock();
+  const today = todayIn(clock, timeZone);
   const anchor = parseDayKey(params.get('date')) ?? today;
   const anchorKey = dayKey(anchor);
   const days = viewDays(view, anchor);
@@ -147,13 +186,24 @@ export default function CalendarPage() {
   const now = useMemo(() => new Date(calendar.dataUpdatedAt), [calendar.dataUpdatedAt]);
   const [focus, setFocus] = useState<FocusTarget | null>(null);
   const [dragging, setDragging] = useState<CalendarEntry | null>(null);
-  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  // The cell under a dragged item, and whether it refuses the item (its new time would be in the past).
+  const [dropTarget, setDropTarget] = useState<{ id: string; refused: boolean } | null>(null);
+  const dropTargetRef = useRef(dropTarget);
+  const markDropTarget = (next: { id: string; refused: boolean } | null) => {
+    dropTargetRef.current = next;
+    setDropTarget(next);
+  };
+  // Let go over a cell that refused the item: the browser fires dragleave there (to nowhere), then dragend.
+  const letGoOnRefusedRef = useRef(false);
+  // The first hour of the week wholly in view: the items of the hours above it are counted in the day's head.
+  const [topHour, setTopHour] = useState(WEEK_OPENS_AT);
   const [opened, setOpened] = useState<Opened | null>(null);
   // The card's follow-up dialogs, with the item they were opened from (`from`, its entry key).
   const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[]; from: string } | null>(null);
   const [publishing, setPublishing] = useState<{ article: Article; platform: Platform; from: string } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  useDragAutoScroll(Boolean(dragging), scrollRef);
   const moveFocusRef = useRef(false);
   // The item a closed dialog was about, until the refreshed calendar is on screen (see the effect below).
   const followRef = useRef<{ key: string; refreshed: boolean } | null>(null);
@@ -226,7 +276,32 @@ export default function CalendarPage() {
     if (!slot) return;
     box.scrollTop = slot.offsetTop - (head?.offsetHeight ?? 0);
     if (slot.offsetLeft + slot.offsetWidth > box.clientWidth) box.scrollLeft = slot.offsetLeft - WEEK_HOUR_COLUMN_PX;
+    setTopHour(firstHourInView(box) ?? WEEK_OPENS_AT);
   }, [view, anchorKey]);
+
+  // Items per day of the week in the hours scrolled out of sight above, earliest first.
+  const earlier = useMemo(() => {
+    const hidden = new Map<string, CalendarEntry[]>();
+    if (view !== 'week') return hidden;
+    for (const entry of entries) {
+      const place = placeOf(entry.at, timeZone);
+      if (place.hour >= topHour) continue;
+      const list = hidden.get(place.key);
+      if (list) list.push(entry);
+      else hidden.set(place.key, [entry]);
+    }
+    return hidden;
+  }, [entries, timeZone, view, topHour]);
+
+  /** Shows a day's earliest hidden item: the hours scroll back to it, and it takes the focus. */
+  const showEarlier = (first: CalendarEntry) => {
+    const box = scrollRef.current;
+    const place = placeOf(first.at, timeZone);
+    const slot = box?.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(cellId(place.key, place.hour))}"]`);
+    if (box && slot)
+      box.scrollTop = slot.offsetTop - (box.querySelector<HTMLElement>('.calendar-grid__head')?.offsetHeight ?? 0);
+    goTo({ kind: 'item', key: entryKey(first) });
+  };
 
   const goTo = (target: FocusTarget) => {
     moveFocusRef.current = true;
@@ -331,20 +406,38 @@ export default function CalendarPage() {
     }
   };
 
+  /** Whether the dragged item would land in the past on this day (month) or hour (week): it is not taken there. */
+  const refusesDrop = (date: CalendarDate, hour?: number) =>
+    Boolean(dragging && isPastMove(movedTime(dragging.at, date, timeZone, hour), new Date()));
+
   const dropProps = (date: CalendarDate, id: string, hour?: number) => ({
     onDragOver: (event: DragEvent) => {
       if (!dragging) return;
-      event.preventDefault();
-      event.dataTransfer.dropEffect = 'move';
-      if (dropTarget !== id) setDropTarget(id);
+      // A past cell does not accept the drop (the pointer says so); letting go there sends nothing (see onDragEnd).
+      const refused = refusesDrop(date, hour);
+      letGoOnRefusedRef.current = false;
+      if (!refused) event.preventDefault();
+      event.dataTransfer.dropEffect = refused ? 'none' : 'move';
+      const target = dropTargetRef.current;
+      if (target?.id !== id || target.refused !== refused) markDropTarget({ id, refused });
     },
-    onDragLeave: () => setDropTarget((t) => (t === id ? null : t)),
+    onDragLeave: (event: DragEvent) => {
+      const target = dropTargetRef.current;
+      if (target?.id !== id) return;
+      // Moving on, the pointer enters another element first; let go, it enters none.
+      if (target.refused && !event.relatedTarget) letGoOnRefusedRef.current = true;
+      markDropTarget(null);
+    },
     onDrop: (event: DragEvent) => {
       event.preventDefault();
       const entry = dragging;
       setDragging(null);
-      setDropTarget(null);
-      if (entry) void reschedule(entry, movedTime(entry.at, date, timeZone, hour));
+      markDropTarget(null);
+      if (!entry) return;
+      const at = movedTime(entry.at, date, timeZone, hour);
+      // The minute may have turned since the cell was entered.
+      if (isPastMove(at, new Date())) toast.error(ScheduleMessages.pastDate);
+      else void reschedule(entry, at);
     },
   });
 
@@ -380,8 +473,12 @@ export default function CalendarPage() {
                   setDragging(entry);
                 }}
                 onDragEnd={() => {
+                  // Let go over a past cell: nothing was dropped, and the toast says why.
+                  const refused = letGoOnRefusedRef.current || dropTargetRef.current?.refused;
+                  letGoOnRefusedRef.current = false;
                   setDragging(null);
-                  setDropTarget(null);
+                  markDropTarget(null);
+                  if (refused) toast.error(ScheduleMessages.pastDate);
                 }}
                 onFocus={() => setFocus({ kind: 'item', key })}
                 onKeyDown={(event) => onItemKey(event, entry, cell, date, hour)}
@@ -399,6 +496,21 @@ export default function CalendarPage() {
       </ul>
     );
   };
+
+  /** A cell's look during a drag: under the pointer (taking the item, or refusing it), or in the past. */
+  const dropClasses = (date: CalendarDate, id: string, hour?: number) =>
+    `${dropTarget?.id === id ? (dropTarget.refused ? ' is-drop-refused' : ' is-drop-target') : ''}${
+      refusesDrop(date, hour) ? ' is-past' : ''
+    }`;
+
+  const refusedLabel = (id: string) =>
+    dropTarget?.id === id && dropTarget.refused ? (
+      <span className="calendar-refused" aria-hidden>
+        {CalendarMessages.pastCell}
+      </span>
+    ) : null;
+
+  const nowPlace = placeOf(clock.toISOString(), timeZone);
 
   const cellProps = (date: CalendarDate, id: string, hour?: number) => ({
     role: 'gridcell',
@@ -491,7 +603,13 @@ export default function CalendarPage() {
         )}
       </div>
 
-      <div ref={scrollRef} className={`calendar-scroll calendar-scroll--${view}`}>
+      <div
+        ref={scrollRef}
+        className={`calendar-scroll calendar-scroll--${view}`}
+        onScroll={
+          view === 'week' ? (event) => setTopHour(firstHourInView(event.currentTarget) ?? WEEK_OPENS_AT) : undefined
+        }
+      >
         <div
           ref={gridRef}
           role="grid"
@@ -522,12 +640,13 @@ export default function CalendarPage() {
                         aria-current={isToday ? 'date' : undefined}
                         className={`calendar-day${date.month === anchor.month ? '' : ' is-outside'}${
                           isToday ? ' is-today' : ''
-                        }${dropTarget === id ? ' is-drop-target' : ''}`}
+                        }${dropClasses(date, id)}`}
                       >
                         <span className="calendar-day__number" aria-hidden>
                           {date.day}
                         </span>
                         {renderItems(id, date)}
+                        {refusedLabel(id)}
                       </div>
                     );
                   })}
@@ -542,6 +661,7 @@ export default function CalendarPage() {
                 </div>
                 {days.map((date) => {
                   const isToday = sameDay(date, today);
+                  const hidden = earlier.get(dayKey(date));
                   return (
                     <div
                       key={dayKey(date)}
@@ -552,6 +672,19 @@ export default function CalendarPage() {
                       <span aria-hidden>
                         {names[weekdayIndex(date)]} <strong>{date.day}</strong>
                       </span>
+                      {hidden?.[0] && (
+                        <button
+                          type="button"
+                          className="calendar-earlier"
+                          // The grid is one tab stop: the keyboard reaches these hours with the arrow keys.
+                          tabIndex={-1}
+                          aria-label={CalendarMessages.earlierLabel(hidden.length, longDay(date))}
+                          onClick={() => showEarlier(hidden[0]!)}
+                        >
+                          <span aria-hidden>↑ </span>
+                          {CalendarMessages.earlier(hidden.length)}
+                        </button>
+                      )}
                     </div>
                   );
                 })}
@@ -570,9 +703,18 @@ export default function CalendarPage() {
                         key={key}
                         {...cellProps(date, id, hour)}
                         aria-label={`${longDay(date)}, ${pad(hour)}:00`}
-                        className={`calendar-slot${isToday ? ' is-today' : ''}${dropTarget === id ? ' is-drop-target' : ''}`}
+                        className={`calendar-slot${isToday ? ' is-today' : ''}${dropClasses(date, id, hour)}`}
                       >
+                        {key === nowPlace.key && hour === nowPlace.hour && (
+                          <div
+                            className="calendar-now"
+                            role="img"
+                            aria-label={`Now, ${timeOfDay(clock.toISOString(), timeZone)}`}
+                            style={{ top: `${(nowPlace.minute / 60) * 100}%` }}
+                          />
+                        )}
                         {renderItems(id, date, hour)}
+                        {refusedLabel(id)}
                       </div>
                     );
                   })}

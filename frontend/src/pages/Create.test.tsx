@@ -166,6 +166,40 @@ describe('Create page: the Create Article form', () => {
     expect(location()).toHaveTextContent(/^\/create$/);
   });
 
+  it('closing the modal says where the article went: saved, on the Schedule page (a link), with a way back into it', async () => {
+    mockApi({
+      'articles.create': {
+        success: true,
+        article: pendingArticle({ _id: 'new1', id: 'new1', title: 'Fresh article' }),
+      },
+      'articles.get': { article: pendingArticle({ _id: 'new1', id: 'new1', title: 'Fresh article' }) },
+    });
+    window.localStorage.setItem('draft', JSON.stringify({ title: 'Fresh article', topic: 'Topic' }));
+    renderWithProviders(<CreatePage />, { route: '/create' });
+    const user = userEvent.setup();
+    expect(screen.queryByText(/is saved/)).not.toBeInTheDocument();
+    await user.click(submitButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Generated Content' });
+    await within(dialog).findByText('Drafting your blog article and LinkedIn post…');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    const note = screen.getByText(/is saved/).closest<HTMLElement>('[role="status"]')!;
+    expect(note).toHaveTextContent(
+      '“Fresh article” is saved and still being drafted: it is on the Schedule page, where you schedule or publish it. Open it again',
+    );
+    expect(within(note).getByRole('link', { name: 'Schedule page' })).toHaveAttribute('href', '/schedule');
+    expect(screen.getByLabelText('Title')).toHaveValue('');
+
+    await user.click(within(note).getByRole('link', { name: 'Open it again' }));
+    expect(await screen.findByRole('dialog', { name: 'Generated Content' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/create\?articleId=new1$/);
+    expect(screen.queryByText(/is saved/)).not.toBeInTheDocument();
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/is saved/)).not.toBeInTheDocument();
+  });
+
   it('shows "Error: …" in the modal when the article cannot be loaded', async () => {
     mockApi({ 'articles.get': { status: 404, body: { error: 'Article not found', message: 'Article not found' } } });
     renderWithProviders(<CreatePage />, { route: '/create?articleId=zz' });

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Article } from '@app/shared';
+import { Icon } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
 import { articleIdOf, articleQueryKey } from '../components/create/articleQuery';
 import { CreateArticleForm } from '../components/create/CreateArticleForm';
@@ -17,14 +19,18 @@ export default function CreatePage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const articleId = params.get('articleId')?.trim() || null;
+  // The article whose modal was closed: the form behind it is blank again, so the page says where it went.
+  const [closed, setClosed] = useState<Article | null>(null);
 
   const onCreated = (article: Article) => {
     const id = articleIdOf(article);
     queryClient.setQueryData(articleQueryKey(id), article);
+    setClosed(null);
     setParams({ articleId: id });
   };
 
   const closeModal = () => {
+    setClosed((articleId && queryClient.getQueryData<Article>(articleQueryKey(articleId))) || null);
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -46,6 +52,24 @@ export default function CreatePage() {
           </button>
         }
       />
+      {closed && !articleId && (
+        <div className="create-saved" role="status">
+          <p className="create-saved__text">
+            <strong>“{closed.title}”</strong> is saved
+            {closed.generation?.status === 'pending' ? ' and still being drafted' : ''}: it is on the{' '}
+            <Link to="/schedule">Schedule page</Link>, where you schedule or publish it.{' '}
+            <Link to={`/create?articleId=${encodeURIComponent(articleIdOf(closed))}`}>Open it again</Link>
+          </p>
+          <button
+            type="button"
+            className="icon-button create-saved__dismiss"
+            aria-label="Dismiss"
+            onClick={() => setClosed(null)}
+          >
+            <Icon name="close" size={16} />
+          </button>
+        </div>
+      )}
       <div className="create-layout">
         <CreateArticleForm onCreated={onCreated} />
         <WritingTips />

@@ -157,6 +157,53 @@ describe('Schedule page: card statuses and actions', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a2$/);
   });
 
+  it('says what goes out: the blog image beside the title and the first lines of the text', async () => {
+    const image = {
+      url: '/api/image/preview/a1?platform=blog&t=1',
+      linkedinUrl: '/api/image/preview/a1?platform=linkedin&t=1',
+      description: 'A calendar',
+      generatedAt: '1',
+      source: 'generated' as const,
+      focalPoint: null,
+      original: null,
+    };
+    const excerpt = 'Small teams plan a month of posts in one sitting, then reuse each idea twice.';
+    mockApi(listRoute([{ ...notScheduled(), image, excerpt }, blogScheduled()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const fresh = await screen.findByRole('article', { name: 'Fresh idea' });
+    const thumb = fresh.querySelector('img.schedule-card__thumb');
+    expect(thumb).toHaveAttribute('src', image.url);
+    expect(thumb).toHaveAttribute('alt', ''); // beside the title, which names it
+    expect(within(fresh).getByText(excerpt)).toBeInTheDocument();
+    // Without an image or first lines (an older answer), neither is shown.
+    const planned = card('Planned post');
+    expect(planned.querySelector('img')).toBeNull();
+    expect(planned.querySelector('.schedule-card__excerpt')).toBeNull();
+  });
+
+  it("the title opens the article's editor for any unpublished article, not-scheduled ones included (which have no Edit)", async () => {
+    mockApi(listRoute([notScheduled(), halfPublished()]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const fresh = await screen.findByRole('article', { name: 'Fresh idea' });
+    expect(within(fresh).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(within(card('Half out')).getByRole('link', { name: 'Half out' })).toHaveAttribute(
+      'href',
+      '/create?articleId=a4',
+    );
+    await userEvent.setup().click(within(fresh).getByRole('link', { name: 'Fresh idea' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/create\?articleId=a1$/);
+  });
+
+  it('the title of an article published on both platforms (a calendar card) is not a link', () => {
+    const everywhere = {
+      ...halfPublished(),
+      linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: past(), linkedinPostUrl: null },
+    };
+    renderWithProviders(<ArticleCard article={everywhere} now={new Date()} timeZone="UTC" onPublish={vi.fn()} />);
+    expect(screen.getByRole('heading', { name: 'Half out' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Half out' })).not.toBeInTheDocument();
+  });
+
   it('shows Publish Now for a platform that is not not-scheduled, else only "Will be processed after scheduling" (and Schedule)', async () => {
     mockApi(listRoute([notScheduled(), blogScheduled(), contentCreated()]));
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
@@ -510,7 +557,9 @@ describe('Schedule page: publishing', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/settings$/);
   });
 
-  it('drops an article published everywhere from the list', async () => {
+  it('an article published everywhere keeps its card for the visit: View on LinkedIn there, after the notice and the list refresh', async () => {
+    timing.noticeMs = 30;
+    timing.noticeFadeMs = 10;
     // LinkedIn is scheduled, so it has Publish Now (docs/product.md, Schedule).
     const half = () => ({ ...halfPublished(), scheduled: { blog: past(), linkedin: future() } });
     const done = {
@@ -519,29 +568,63 @@ describe('Schedule page: publishing', () => {
         content: 'x',
         publishedToLinkedIn: true,
         lastPublished: new Date().toISOString(),
-        linkedinPostUrl: 'https://li/1',
+        linkedinPostUrl: 'https://www.linkedin.com/feed/update/urn:li:share:1',
       },
     };
     let listCalls = 0;
-    mockApi({
-      'articles.unpublished': () => ({ articles: ++listCalls === 1 ? [half()] : [] }),
+    const { requests } = mockApi({
+      // After the publish the server lists only what is still unpublished.
+      'articles.unpublished': () => ({
+        articles: ++listCalls === 1 ? [notScheduled(), half(), blogScheduled()] : [notScheduled(), blogScheduled()],
+      }),
       'linkedin.publish': {
         success: true,
-        post: { url: 'https://li/1' },
+        post: { url: 'https://www.linkedin.com/feed/update/urn:li:share:1' },
         article: done,
         message: 'Successfully published to LinkedIn!',
       },
     });
-    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const page = renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
     await user.click(
-      within(await screen.findByRole('region', { name: 'LinkedIn' })).getByRole('button', {
+      within(await screen.findByRole('article', { name: 'Half out' })).getByRole('button', {
         name: 'Publish Now to LinkedIn',
       }),
     );
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByText('Successfully published to LinkedIn!')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('article', { name: 'Half out' })).not.toBeInTheDocument());
+    const notice = await screen.findByText('Successfully published to LinkedIn!');
+    expect(within(notice).getByRole('link', { name: /View on LinkedIn/ })).toHaveAttribute(
+      'href',
+      'https://www.linkedin.com/feed/update/urn:li:share:1',
+    );
+
+    // The notice goes and the list is read again without it: the card stays, in its place, with the post's link.
+    await waitFor(() => expect(screen.queryByText('Successfully published to LinkedIn!')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(requests.filter((r) => r.path === '/api/articles/unpublished').length).toBeGreaterThan(1),
+    );
+    expect(screen.getAllByRole('article').map((a) => a.querySelector('h2')!.textContent)).toEqual([
+      'Fresh idea',
+      'Half out',
+      'Planned post',
+    ]);
+    const linkedin = row('Half out', 'LinkedIn');
+    expect(within(linkedin).getByText('Published', { exact: true })).toBeInTheDocument();
+    const link = within(linkedin).getByRole('link', { name: /View on LinkedIn/ });
+    expect(link).toHaveAttribute('href', 'https://www.linkedin.com/feed/update/urn:li:share:1');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(within(row('Half out', 'Blog')).getByRole('link', { name: /View on WordPress/ })).toBeInTheDocument();
+    expect(
+      within(card('Half out')).getByText(/^Published on WordPress and LinkedIn: this article now lives in History\./),
+    ).toBeInTheDocument();
+    expect(within(card('Half out')).getByRole('link', { name: 'Open History' })).toHaveAttribute('href', '/history');
+    expect(within(card('Half out')).getByText('All Content Published')).toBeInTheDocument();
+
+    // Coming back to the page later, it is no longer listed (the list holds what is unpublished).
+    page.unmount();
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Fresh idea' });
+    expect(screen.queryByRole('article', { name: 'Half out' })).not.toBeInTheDocument();
   });
 });
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
@@ -30,6 +30,29 @@ interface ScheduleTarget {
   platforms: Platform[];
 }
 
+/** An article published everywhere during this visit, and where its card was. */
+interface Finished {
+  article: Article;
+  /** The card before it (null: it was the first), else its index. */
+  after: string | null;
+  index: number;
+}
+
+/**
+ * The list with the cards of articles published everywhere during this visit put back where they were:
+ * the list no longer has them (it holds what is unpublished), but the person who just published should see
+ * the outcome on the card they acted on, not have it vanish (docs/product.md, Schedule).
+ */
+function withFinished(articles: Article[], finished: readonly Finished[]): Article[] {
+  const done = new Set(finished.map((f) => articleIdOf(f.article)));
+  const list = articles.filter((a) => !done.has(articleIdOf(a)));
+  for (const { article, after, index } of finished) {
+    const before = after === null ? -1 : list.findIndex((a) => articleIdOf(a) === after);
+    list.splice(after !== null && before >= 0 ? before + 1 : Math.min(index, list.length), 0, article);
+  }
+  return list;
+}
+
 /**
  * docs/product.md (Schedule): one card per article that is not yet published everywhere, refreshed every
  * 15 s, with publishing through a confirmation modal and the per-article LinkedIn posting mode.
@@ -44,8 +67,13 @@ export default function SchedulePage() {
   const [target, setTarget] = useState<PublishTarget | null>(null);
   const [scheduling, setScheduling] = useState<ScheduleTarget | null>(null);
   const { notice, show, hold, release } = useInlineNotice();
+  const [finished, setFinished] = useState<Finished[]>([]);
 
-  const articles = listQuery.data;
+  const articles = useMemo(
+    () => (listQuery.data ? withFinished(listQuery.data, finished) : undefined),
+    [listQuery.data, finished],
+  );
+  const finishedIds = new Set(finished.map((f) => articleIdOf(f.article)));
   // One "now" per answer, so every card of a refresh is judged at the same moment.
   const now = useMemo(() => new Date(listQuery.dataUpdatedAt), [listQuery.dataUpdatedAt]);
   const hasArticles = (articles?.length ?? 0) > 0;
@@ -57,9 +85,19 @@ export default function SchedulePage() {
   const onPublished = (result: PublishResult) => {
     setTarget(null);
     const updated = result.article;
-    // Show the new state at once; an article published everywhere leaves this page.
+    // Show the new state at once; an article published everywhere leaves the list (its card stays for this visit).
     const id = articleIdOf(updated);
     const done = isPublished(updated, 'blog') && isPublished(updated, 'linkedin');
+    if (done) {
+      // Its card stays where it was, showing both posts, until the page is left.
+      const shown = articles ?? [];
+      const index = shown.findIndex((a) => articleIdOf(a) === id);
+      const after = index > 0 ? articleIdOf(shown[index - 1]!) : null;
+      setFinished((list) => [
+        ...list.filter((f) => articleIdOf(f.article) !== id),
+        { article: updated, after, index: Math.max(index, 0) },
+      ]);
+    }
     queryClient.setQueryData<Article[]>(articleListKey.unpublished, (list) =>
       done ? list?.filter((a) => articleIdOf(a) !== id) : list?.map((a) => (articleIdOf(a) === id ? updated : a)),
     );
@@ -119,6 +157,13 @@ export default function SchedulePage() {
                 timeZone={timeZone}
                 onPublish={(a, platform) => setTarget({ article: a, platform })}
                 onSchedule={(a, platforms) => setScheduling({ article: a, platforms })}
+                footer={
+                  finishedIds.has(articleIdOf(article)) ? (
+                    <p className="schedule-card__done">
+                      {ScheduleMessages.publishedEverywhere} <Link to="/history">{ScheduleMessages.toHistory}</Link>
+                    </p>
+                  ) : undefined
+                }
               />
             </li>
           ))}

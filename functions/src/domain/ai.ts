@@ -57,6 +57,18 @@ export class AiError extends Error {
 }
 
 /**
+ * The request reached no service and changed nothing: the offline editor (no OpenAI key) cannot carry it out on
+ * the text as it is. Not a failure of anything we call, so the API answers it as a refusal of the current state
+ * (domain/articles.ts), not as a gateway error.
+ */
+export class AiEditNotApplied extends AiError {
+  constructor(message: string, code: 'ai_unavailable' | 'edit_not_applicable') {
+    super(message, code);
+    this.name = 'AiEditNotApplied';
+  }
+}
+
+/**
  * AiError codes of failures that a later attempt may not meet: rate limits, OpenAI server errors,
  * connection failures and time-outs (the adapter already retried once). Not insufficient_quota,
  * a refused key or a missing model: retrying cannot fix those.

@@ -9,6 +9,7 @@ import {
   type Platform,
 } from '@app/shared';
 import {
+  AiEditNotApplied,
   AiError,
   AiQuotaError,
   TRANSIENT_AI_ERROR_CODES,
@@ -16,7 +17,7 @@ import {
   type ContentGenerator,
   type ImageGenerator,
 } from './ai.js';
-import { QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
+import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
 import { replaceImage } from './images.js';
 import { eventPlatform, type AutomationEventSink } from './automation-events.js';
@@ -147,8 +148,10 @@ export function decodeCursor(cursor: string, which: 'all' | 'published'): Articl
   return publishedAt === undefined ? { id: id! } : { id: id!, publishedAt };
 }
 
-function aiErrorToApi(err: unknown): QuotaExceededError | UpstreamError {
+function aiErrorToApi(err: unknown): QuotaExceededError | ConflictError | UpstreamError {
   if (err instanceof AiQuotaError) return new QuotaExceededError(err.message, 'insufficient_quota');
+  // Refused before any service was asked (offline, the text as it is): a 4xx the person acts on, not a 502.
+  if (err instanceof AiEditNotApplied) return new ConflictError(err.message, err.code);
   if (err instanceof AiError) return new UpstreamError(err.message, err.code);
   return new UpstreamError('The AI service failed. Please try again, or edit by hand.', 'ai_error');
 }

@@ -26,6 +26,26 @@ export const UPLOAD_EXPIRES_SECONDS = 10 * 60;
 export const ORIGINAL_MAX_SIDE = 2400;
 
 /**
+ * Image reads are signed for an hour-long window starting at the top of the hour and lasting two, so
+ * the same image gets the same URL all hour (the browser's cache keeps it) and every URL handed out
+ * stays valid for at least an hour.
+ */
+const DOWNLOAD_WINDOW_MS = 60 * 60 * 1000;
+export const DOWNLOAD_EXPIRES_SECONDS = 2 * 60 * 60;
+/** A stored image file never changes under its key (a new image or crop gets new keys). */
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+
+/** A signed URL that reads one stored image file, the same all hour (DOWNLOAD_WINDOW_MS); the approval page's too. */
+export function imageFileLink(signer: Pick<UploadSigner, 'signDownload'>, key: string, now: Date): Promise<string> {
+  const windowStart = Math.floor(now.getTime() / DOWNLOAD_WINDOW_MS) * DOWNLOAD_WINDOW_MS;
+  return signer.signDownload(key, {
+    expiresInSeconds: DOWNLOAD_EXPIRES_SECONDS,
+    cacheControl: IMMUTABLE,
+    signingDate: new Date(windowStart),
+  });
+}
+
+/**
  * Where one user's uploads for one article land (a random name follows). Outside `users/`, so the bucket
  * can expire abandoned uploads by prefix (infra/lib/content-publisher-stack.ts).
  */
@@ -154,6 +174,18 @@ export class ImageService {
     const article = await this.deps.articles.get(userId, id);
     if (!article) throw notFound('Article not found', 'article_not_found');
     return article;
+  }
+
+  /**
+   * Where the browser reads one of the article's image files (a platform's crop, or the kept original):
+   * a signed URL of the store, so the bytes never pass through a function (whose answer is at most 6 MB).
+   */
+  async imageLink(userId: string, id: string, which: Platform | 'original'): Promise<string> {
+    const { image } = await this.article(userId, id);
+    if (!image) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    const key = which === 'original' ? image.original?.key : which === 'blog' ? image.blogKey : image.linkedinKey;
+    if (!key) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    return imageFileLink(this.deps.signer, key, this.now());
   }
 
   /** A signed form for one upload of this type and at most this size into the article's upload prefix. */

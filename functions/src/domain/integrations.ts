@@ -119,6 +119,7 @@ export interface WordPressSite extends WordPressCredentials {
 }
 
 export interface WordPressPostInput {
+  /** HTML, as WordPress takes a title: the article's title escaped (wordpressPost's titleHtml). */
   title: string;
   /** HTML (the app renders its Markdown before calling). */
   html: string;

@@ -1,4 +1,4 @@
-import { IntegrationMessages, type LinkedInStatus } from '@app/shared';
+import { IntegrationMessages, maskSecretUrl, type LinkedInStatus } from '@app/shared';
 import { randomBytes } from 'node:crypto';
 import { badRequest } from './errors.js';
 import { IntegrationError, type LinkedInClient, type LinkedInPublisher } from './integrations.js';
@@ -229,7 +229,11 @@ export class LinkedInService {
 
   async webhook(userId: string) {
     const v = await this.settings.values(userId, [LI_KEYS.webhookUrl, LI_KEYS.webhookSecret]);
-    return { webhookUrl: v.get(LI_KEYS.webhookUrl) ?? '', hasSigningSecret: v.has(LI_KEYS.webhookSecret) };
+    // The URL is a credential (whoever has it can post to the hook): kept secret, shown masked.
+    return {
+      webhookUrl: maskSecretUrl(v.get(LI_KEYS.webhookUrl) ?? ''),
+      hasSigningSecret: v.has(LI_KEYS.webhookSecret),
+    };
   }
 
   /** Sets (or clears) the outgoing webhook; a new signing secret is shown once, on creation. */
@@ -240,9 +244,10 @@ export class LinkedInService {
       return { webhookUrl: '' };
     }
     await this.settings.put(userId, LI_KEYS.webhookUrl, webhookUrl, 'LinkedIn publication webhook');
-    if (await this.settings.value(userId, LI_KEYS.webhookSecret)) return { webhookUrl };
+    const masked = maskSecretUrl(webhookUrl);
+    if (await this.settings.value(userId, LI_KEYS.webhookSecret)) return { webhookUrl: masked };
     const signingSecret = `whsec_${randomBytes(24).toString('base64url')}`;
     await this.settings.put(userId, LI_KEYS.webhookSecret, signingSecret, 'Webhook HMAC signing secret');
-    return { webhookUrl, signingSecret };
+    return { webhookUrl: masked, signingSecret };
   }
 }

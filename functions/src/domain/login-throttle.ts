@@ -1,24 +1,43 @@
 import { tooManyLoginAttempts } from '@app/shared';
 import { DomainError } from './errors.js';
 
-/** Failed sign-ins of one subject (an account or a client address), as stored. */
+/** Counted sign-in attempts of one subject (an account, an account from one client, a client), as stored. */
 export interface FailureCount {
+  /** Attempts counted and not refunded: failures, plus attempts whose password check is still running. */
   failures: number;
   /** Epoch ms until which sign-ins of this subject are refused; absent while not locked. */
   lockedUntil?: number;
+  /** The count at which the current (or last) lock was set: once it has run out, one more attempt may start. */
+  lockedAt?: number;
+}
+
+/** One subject of an attempt to reserve, with its policy's numbers. */
+export interface Reservation {
+  subject: string;
+  /** Attempts allowed before the first lock. */
+  freeFailures: number;
+  /** The count is forgotten this long after its last attempt. */
+  memoryMs: number;
 }
 
 /**
- * Where failure counts live: DynamoDB items with a TTL in AWS and locally alike, so every function
- * instance sees the same counts (a count in memory would reset with each new Lambda container).
+ * Where counts live: DynamoDB items with a TTL in AWS and locally alike, so every function instance
+ * sees the same counts (a count in memory would reset with each new Lambda container).
  */
 export interface ThrottleStore {
+  /**
+   * Counts one attempt for every subject in one atomic write, only if none is locked and each is under
+   * its allowance (fewer than `freeFailures` counted, or its lock has run out and no attempt has started
+   * since). Parallel attempts therefore cannot all pass a check made before any of them is counted.
+   * @returns true when counted, false when refused (nothing counted).
+   */
+  reserve(reservations: readonly Reservation[], now: number): Promise<boolean>;
   /** The current counts of these subjects; a count that has expired is absent. */
   read(subjects: readonly string[], now: number): Promise<Map<string, FailureCount>>;
-  /** Adds one failure, starting afresh when the count has expired; it expires `ttlMs` after this failure. */
-  addFailure(subject: string, now: number, ttlMs: number): Promise<FailureCount>;
-  /** Refuses sign-ins until `until` (epoch ms); a later lock already in place stays. */
-  lock(subject: string, until: number): Promise<void>;
+  /** Refuses attempts until `until` (epoch ms), set at count `atCount`; a later lock already in place stays. */
+  lock(subject: string, until: number, atCount: number): Promise<void>;
+  /** Takes back one counted attempt (it succeeded). */
+  refund(subject: string): Promise<void>;
   clear(subject: string): Promise<void>;
 }
 
@@ -36,9 +55,8 @@ export interface ThrottlePolicy {
 const MINUTE = 60_000;
 
 /**
- * Per account: 5 free failures, then 30 s, 1, 2, 4, 8 and at most 15 minutes between tries, so a
- * password guesser gets about a hundred tries a day instead of thousands a minute. Per client
- * address, which may try many accounts: 20 free failures, the same back-off.
+ * Per account and client: 5 free failures, then 30 s, 1, 2, 4, 8 and at most 15 minutes between
+ * tries, so a password guesser gets about a hundred tries a day instead of thousands a minute.
  */
 export const ACCOUNT_POLICY: ThrottlePolicy = {
   freeFailures: 5,
@@ -46,6 +64,18 @@ export const ACCOUNT_POLICY: ThrottlePolicy = {
   maxLockMs: 15 * MINUTE,
   memoryMs: 24 * 60 * MINUTE,
 };
+/**
+ * Per account from every client together: a ceiling far above one client's, so that someone who only
+ * knows the address cannot keep its owner out by failing from one place (the owner's own client has
+ * its own count), while guessing from many addresses still meets a limit.
+ */
+export const ACCOUNT_CEILING_POLICY: ThrottlePolicy = {
+  freeFailures: 100,
+  firstLockMs: 30_000,
+  maxLockMs: 15 * MINUTE,
+  memoryMs: 24 * 60 * MINUTE,
+};
+/** Per client, which may try many accounts: 20 free failures, the same back-off. */
 export const ADDRESS_POLICY: ThrottlePolicy = {
   freeFailures: 20,
   firstLockMs: 30_000,
@@ -60,6 +90,35 @@ export function lockDuration(policy: ThrottlePolicy, failures: number): number {
   return Math.min(policy.maxLockMs, policy.firstLockMs * 2 ** Math.min(over, 30));
 }
 
+/**
+ * The client an address stands for: an IPv4 address itself, an IPv6 address its /64 (one household or
+ * one server is given a whole /64, so counting single IPv6 addresses would let it try 2^64 times).
+ * IPv4-mapped IPv6 addresses count as the IPv4 address. Anything else is taken as it is.
+ */
+export function clientKey(address: string): string {
+  const text = address.trim().toLowerCase();
+  if (!text.includes(':')) return text;
+  let canonical: string;
+  try {
+    // The URL parser writes an IPv6 address one way: lowercase hex groups, the longest zero run as ::.
+    canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  } catch {
+    return text;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  }
+  const [head = '', tail = ''] = canonical.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = canonical.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
 /** The subjects of one sign-in attempt. */
 export interface AttemptSubjects {
   /** The normalized e-mail address tried (whether or not it has an account: the same answer either way). */
@@ -68,8 +127,16 @@ export interface AttemptSubjects {
   address: string;
 }
 
-const accountSubject = (email: string) => `account#${email}`;
-const addressSubject = (address: string) => `address#${address}`;
+/** Which count locked an attempt, for the audit trail. */
+export type LockReason = 'account' | 'address';
+
+interface Subject {
+  key: string;
+  policy: ThrottlePolicy;
+  reason: LockReason;
+  /** A success forgets this count (the account from this client); the others only take the attempt back. */
+  clearedBySuccess: boolean;
+}
 
 /** A sign-in refused for now; `retryAfterSeconds` goes out as Retry-After. */
 export class TooManyAttemptsError extends DomainError {
@@ -79,41 +146,78 @@ export class TooManyAttemptsError extends DomainError {
   }
 }
 
+/**
+ * Sign-in throttling that counts an attempt before its password is checked: `begin` reserves it
+ * atomically against every count (or refuses it), then the caller checks the password and reports
+ * `failed` or `succeeded`. Parallel guesses are thus limited like sequential ones.
+ */
 export class LoginThrottle {
   constructor(
     private readonly store: ThrottleStore,
-    private readonly account: ThrottlePolicy = ACCOUNT_POLICY,
-    private readonly address: ThrottlePolicy = ADDRESS_POLICY,
+    private readonly policies: {
+      account: ThrottlePolicy;
+      ceiling: ThrottlePolicy;
+      address: ThrottlePolicy;
+    } = { account: ACCOUNT_POLICY, ceiling: ACCOUNT_CEILING_POLICY, address: ADDRESS_POLICY },
   ) {}
 
-  /** Throws TooManyAttemptsError while the account or the address is locked; no password is checked then. */
-  async check(subjects: AttemptSubjects, now = Date.now()): Promise<void> {
-    const keys = [accountSubject(subjects.email), addressSubject(subjects.address)];
-    const counts = await this.store.read(keys, now);
-    const until = Math.max(...keys.map((k) => counts.get(k)?.lockedUntil ?? 0));
-    if (until > now) throw new TooManyAttemptsError(Math.ceil((until - now) / 1000));
+  private subjects({ email, address }: AttemptSubjects): Subject[] {
+    const client = clientKey(address);
+    return [
+      { key: `account#${email}#${client}`, policy: this.policies.account, reason: 'account', clearedBySuccess: true },
+      { key: `account#${email}`, policy: this.policies.ceiling, reason: 'account', clearedBySuccess: false },
+      { key: `address#${client}`, policy: this.policies.address, reason: 'address', clearedBySuccess: false },
+    ];
   }
 
-  /** Counts a failed sign-in; says which subjects this failure locked (for the audit trail). */
-  async failed(
-    subjects: AttemptSubjects,
-    now = Date.now(),
-  ): Promise<{ accountLockedFor: number; addressLockedFor: number }> {
-    const count = async (subject: string, policy: ThrottlePolicy) => {
-      const { failures } = await this.store.addFailure(subject, now, policy.memoryMs);
-      const lockMs = lockDuration(policy, failures);
-      if (lockMs > 0) await this.store.lock(subject, now + lockMs);
-      return lockMs;
-    };
-    const [accountLockedFor, addressLockedFor] = await Promise.all([
-      count(accountSubject(subjects.email), this.account),
-      count(addressSubject(subjects.address), this.address),
-    ]);
-    return { accountLockedFor, addressLockedFor };
+  /**
+   * Counts this attempt, or throws TooManyAttemptsError (nothing counted, no password to check) while
+   * a count is locked or other attempts are still using up its allowance.
+   */
+  async begin(attempt: AttemptSubjects, now = Date.now()): Promise<void> {
+    const subjects = this.subjects(attempt);
+    const reservations = subjects.map((s) => ({
+      subject: s.key,
+      freeFailures: s.policy.freeFailures,
+      memoryMs: s.policy.memoryMs,
+    }));
+    if (await this.store.reserve(reservations, now)) return;
+    const counts = await this.store.read(
+      subjects.map((s) => s.key),
+      now,
+    );
+    const until = Math.max(...subjects.map((s) => counts.get(s.key)?.lockedUntil ?? 0));
+    // No lock yet: the allowance is taken by attempts still being checked, whose outcome comes within a second.
+    throw new TooManyAttemptsError(until > now ? Math.ceil((until - now) / 1000) : 1);
   }
 
-  /** A successful sign-in forgets the account's failures (the address's stay: it may be guessing others). */
-  async succeeded(email: string): Promise<void> {
-    await this.store.clear(accountSubject(email));
+  /** The attempt's password was wrong: locks each count that has reached its limit; says which (audit trail). */
+  async failed(attempt: AttemptSubjects, now = Date.now()): Promise<{ lockedForMs: number; reason?: LockReason }> {
+    const subjects = this.subjects(attempt);
+    const counts = await this.store.read(
+      subjects.map((s) => s.key),
+      now,
+    );
+    let longest: { lockedForMs: number; reason?: LockReason } = { lockedForMs: 0 };
+    await Promise.all(
+      subjects.map(async (s) => {
+        const failures = counts.get(s.key)?.failures ?? 0;
+        const lockMs = lockDuration(s.policy, failures);
+        if (lockMs === 0) return;
+        await this.store.lock(s.key, now + lockMs, failures);
+        if (lockMs > longest.lockedForMs) longest = { lockedForMs: lockMs, reason: s.reason };
+      }),
+    );
+    return longest;
+  }
+
+  /**
+   * The attempt's password was right: the account's count from this client is forgotten; the account's
+   * ceiling and the client's count only take this attempt back (the client may be guessing others).
+   */
+  async succeeded(attempt: AttemptSubjects): Promise<void> {
+    await Promise.all(
+      this.subjects(attempt).map((s) => (s.clearedBySuccess ? this.store.clear(s.key) : this.store.refund(s.key))),
+    );
   }
 }

@@ -5,13 +5,20 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+/**
+ * OWASP's minimum for scrypt (Password Storage Cheat Sheet): N = 2^17, r = 8, p = 1, i.e. 128 MiB of
+ * memory per check. Hashes made with weaker parameters are replaced at the next successful sign-in
+ * (`needsRehash`).
+ */
+export const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
+/** scrypt needs 128 × N × r bytes; Node refuses above maxmem (32 MiB by default). */
+const MAX_MEMORY = 256 * 1024 * 1024;
 
 /** scrypt with a per-user random salt; the parameters travel with the hash so they can change later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: 64 * 1024 * 1024 });
+  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: MAX_MEMORY });
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -23,9 +30,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(n),
     r: Number(r),
     p: Number(p),
-    maxmem: 64 * 1024 * 1024,
+    maxmem: MAX_MEMORY,
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether a stored hash was made with weaker parameters than today's (hash the password again). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) < PARAMS.N || Number(r) < PARAMS.r || Number(p) < PARAMS.p;
 }
 
 /** Spends the same time as a real check so that unknown e-mails cannot be told apart by timing. */

@@ -140,14 +140,16 @@ export interface SettingStore {
   /** @returns false when there was nothing to delete. */
   delete(userId: string, key: string): Promise<boolean>;
   /**
-   * Sets `changes` on a record that has no `storedIn` yet and still has `updatedAt` (a conditional
-   * write): false when it is gone or was written since.
+   * Sets `changes` on a record whose `storedIn` is still `from` (absent: the old layout) and that still
+   * has `updatedAt` (a conditional write): false when it is gone or was written since. A record moved
+   * to the secret loses any value it kept in the table.
    */
   migrate(
     userId: string,
     key: string,
     updatedAt: string,
     changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+    from?: SettingRecord['storedIn'],
   ): Promise<boolean>;
 }
 
@@ -201,8 +203,15 @@ export interface UploadForm {
 /**
  * Signs a one-off upload of one object: only this key, exactly this content type, at most `maxBytes`,
  * within `expiresInSeconds`. (The local store does not enforce these: the server checks the object again.)
+ * And signs reads: the browser fetches an image from the store itself, since a Lambda answer is at most
+ * 6 MB (a base64 body of a large original would be over it).
  */
 export interface UploadSigner {
+  /** A URL that reads this object for `expiresInSeconds` from `signingDate`, answered with `cacheControl`. */
+  signDownload(
+    key: string,
+    options: { expiresInSeconds: number; cacheControl: string; signingDate: Date },
+  ): Promise<string>;
   signUpload(input: {
     key: string;
     contentType: string;

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { IntegrationMessages, LINKEDIN_MAX_CHARS, httpUrlOrNull, type Platform } from '@app/shared';
+import {
+  IntegrationMessages,
+  LINKEDIN_MAX_CHARS,
+  OfflineDraftMessages,
+  httpUrlOrNull,
+  offlineDraftNoteLines,
+  type Platform,
+} from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import {
   ConflictError,
@@ -221,6 +228,7 @@ export class PublishingService {
     const deadline = Date.now() + this.deadlineMs;
     const article = await this.load(userId, id);
     if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
+    refuseOfflineDraftNote('blog', article.blog.content);
     const site = await this.deps.wordpress.stored(userId);
     if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
     const context: PublishContext = { origin, deadline };
@@ -277,6 +285,7 @@ export class PublishingService {
     if (!content) throw badRequest(PublishMessages.noContent('linkedin'), 'no_content');
     if (content.length > LINKEDIN_MAX_CHARS)
       throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
+    refuseOfflineDraftNote('linkedin', article.linkedin.content);
     const v = await this.deps.settings.values(userId, [
       LI_KEYS.accessToken,
       LI_KEYS.tokenExpiry,
@@ -397,6 +406,16 @@ export class PublishingService {
   }
 }
 
+/**
+ * An offline draft's own note ("Offline draft — …", shared/src/offline-draft.ts) is not for the readers: a version
+ * that still has it is not published, whether by Publish Now or an approval link (the scheduled run's way to
+ * publish). Nothing is recorded: the text only needs an edit.
+ */
+function refuseOfflineDraftNote(platform: Platform, text: string): void {
+  const lines = offlineDraftNoteLines(text).map((note) => note.line);
+  if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
+}
+
 /** One publish's attempt note: the earlier attempt's (if any), and a way to record this one. */
 interface AttemptNote {
   /** What an earlier attempt may have created and no attempt has recorded since. */
@@ -429,10 +448,12 @@ const slug = (title: string) =>
     .slice(0, 60) || 'featured-image';
 
 /**
- * The post's title and sanitized HTML exactly as the editor's WordPress preview shows them
- * (wordpressPost, shared/src/markdown.ts), loaded on the first publish rather than at every cold start.
+ * The post's title (escaped: WordPress takes it as HTML) and sanitized HTML exactly as the editor's
+ * WordPress preview shows them (wordpressPost, shared/src/markdown.ts), loaded on the first publish
+ * rather than at every cold start.
  */
 async function wordpressPostOf(article: ArticleRecord): Promise<{ title: string; html: string }> {
   const { wordpressPost } = await import('@app/shared/markdown');
-  return wordpressPost({ title: article.title, blogContent: article.blog.content });
+  const post = wordpressPost({ title: article.title, blogContent: article.blog.content });
+  return { title: post.titleHtml, html: post.html };
 }

@@ -3,6 +3,7 @@ import {
   approvalTimeText,
   approvalTimeZone,
   httpUrlOrNull,
+  ImageUploadMessages,
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
   ScheduleMessages,
@@ -16,12 +17,12 @@ import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import type { EmailService } from './email.js';
-import { newestImageFile } from './images.js';
+import { imageFileLink, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
 import { PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import { badRequest, conflict, notFound } from './errors.js';
-import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject } from './ports.js';
+import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
@@ -32,6 +33,9 @@ const APPROVAL_TTL_S = APPROVAL_TTL_DAYS * 24 * 3600;
 
 export const ApprovalMessages = {
   invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
+  /** The owner changed the password or signed out everywhere since the e-mail: its links end like sessions. */
+  revoked:
+    'This approval link no longer works: the account’s password was changed or it was signed out everywhere since it was sent. Sign in and open the article on the Schedule page instead.',
   outdated:
     'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
   done: 'Approved and published.',
@@ -76,10 +80,25 @@ export async function scheduleArticle(
 /** The signed approval link's token: made by the notifier, read by the approval page. */
 const approvalTokens = {
   /** The token and when it expires (epoch seconds). */
-  async sign(run: ScheduledRun, key: Uint8Array, now: Date): Promise<{ token: string; expiresAt: number }> {
+  /**
+   * `sessionVersion` is the owner's at signing: a link is a bearer credential like a session, so what
+   * ends every session (a password change, "Log out everywhere") ends it too.
+   */
+  async sign(
+    run: ScheduledRun,
+    key: Uint8Array,
+    now: Date,
+    sessionVersion: number,
+  ): Promise<{ token: string; expiresAt: number }> {
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + APPROVAL_TTL_S;
-    const token = await new SignJWT({ purpose: 'approve', aid: run.articleId, p: run.platform, at: run.scheduledFor })
+    const token = await new SignJWT({
+      purpose: 'approve',
+      aid: run.articleId,
+      p: run.platform,
+      at: run.scheduledFor,
+      sv: sessionVersion,
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(run.userId)
       .setIssuedAt(issuedAt)
@@ -87,7 +106,7 @@ const approvalTokens = {
       .sign(key);
     return { token, expiresAt };
   },
-  async verify(token: string, key: Uint8Array): Promise<ScheduledRun> {
+  async verify(token: string, key: Uint8Array): Promise<ScheduledRun & { sessionVersion: number }> {
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
@@ -96,6 +115,8 @@ const approvalTokens = {
         articleId: String(payload.aid),
         platform: payload.p as Platform,
         scheduledFor: String(payload.at),
+        // Links signed before versions were bound carry none: they hold while the owner's is still the first.
+        sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
       };
     } catch {
       throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
@@ -136,7 +157,9 @@ export interface ApprovalNotifierDeps {
   articleService: ArticleService;
   email: EmailService;
   /** The owner, or undefined when the account is gone or deactivated (nothing is drafted or sent then). */
-  activeOwner: (userId: string) => Promise<{ email: string; name: string; timezone: string } | undefined>;
+  activeOwner: (
+    userId: string,
+  ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
@@ -253,7 +276,13 @@ export class ApprovalNotifier {
         await this.missed(run, article.title, 'email_not_configured', false);
         return 'no-mailer';
       }
-      const { message, expiresAt } = await this.approvalEmail(article, run, to, owner.timezone);
+      const { message, expiresAt } = await this.approvalEmail(
+        article,
+        run,
+        to,
+        owner.timezone,
+        owner.sessionVersion ?? 0,
+      );
       try {
         await mailer.send(message);
       } catch (err) {
@@ -287,9 +316,20 @@ export class ApprovalNotifier {
     await this.deps.articles.update(userId, articleId, { lastError: { code, message: RunFailureMessages[code] } });
   }
 
-  private async approvalEmail(article: ArticleRecord, run: ScheduledRun, to: string, timezone: string) {
+  private async approvalEmail(
+    article: ArticleRecord,
+    run: ScheduledRun,
+    to: string,
+    timezone: string,
+    sessionVersion: number,
+  ) {
     const base = this.deps.publicUrl();
-    const { token, expiresAt } = await approvalTokens.sign(run, await this.deps.signingKey(), this.now());
+    const { token, expiresAt } = await approvalTokens.sign(
+      run,
+      await this.deps.signingKey(),
+      this.now(),
+      sessionVersion,
+    );
     const text = article[run.platform].content;
     // The newest image (one replaced meanwhile shows the new one, not none); a failed read sends the e-mail without it.
     const found = this.deps.objects
@@ -341,10 +381,14 @@ const inlineImage = (image: StoredObject) => ({
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
   publishing: PublishingService;
-  /** The owner while the account may still act (a deactivated owner's links show and publish nothing): its zone. */
-  activeOwner: (userId: string) => Promise<{ timezone: string } | undefined>;
-  /** The stored images: the page shows the platform's picture with the link's token. */
-  objects?: ObjectStore;
+  /**
+   * The owner while the account is active, else undefined: a deactivated owner's links show and publish
+   * nothing, and a link signed at another session version has been ended with the sessions. Its zone is the
+   * page's for the time.
+   */
+  activeOwner: (userId: string) => Promise<{ timezone: string; sessionVersion?: number } | undefined>;
+  /** Signs the store's reads: the page shows the platform's picture with the link's token (no session). */
+  signer?: Pick<UploadSigner, 'signDownload'>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the page's card. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
@@ -357,9 +401,10 @@ export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
   private async verifyApproval(token: string): Promise<ScheduledRun & { timezone: string }> {
-    const run = await approvalTokens.verify(token, await this.deps.signingKey());
+    const { sessionVersion, ...run } = await approvalTokens.verify(token, await this.deps.signingKey());
     const owner = await this.deps.activeOwner(run.userId);
     if (!owner) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    if ((owner.sessionVersion ?? 0) !== sessionVersion) throw badRequest(ApprovalMessages.revoked, 'approval_revoked');
     return { ...run, timezone: owner.timezone };
   }
 
@@ -401,16 +446,20 @@ export class ApprovalLinks {
     };
   }
 
-  /** The picture of the link's platform (the newest image's file), for the page; 404 when there is none. */
-  async approvalImage(token: string): Promise<StoredObject & { generatedAt: string }> {
+  /**
+   * Where the page reads the picture of the link's platform: the store's signed URL of the file (as the
+   * owner's image route answers, imageFileLink), for the link's token alone; 404 when there is none.
+   */
+  async approvalImageLink(token: string, now = new Date()): Promise<string> {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    const found = this.deps.objects
-      ? await newestImageFile({ articles: this.deps.articles, objects: this.deps.objects }, article, run.platform)
-      : undefined;
-    if (!found) throw notFound('This article has no image.', 'image_not_found');
-    return { ...found.file, generatedAt: found.image.generatedAt };
+    if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    return imageFileLink(
+      this.deps.signer,
+      run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey,
+      now,
+    );
   }
 
   /**

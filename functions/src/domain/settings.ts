@@ -28,7 +28,6 @@ export const PUBLIC_SETTING_KEYS = new Set([
   'linkedin_member_id',
   'linkedin_member_name',
   'linkedin_scopes',
-  'linkedin_webhook_url',
   'wordpress_site_url',
   'wordpress_username',
   'wordpress_api_style',
@@ -136,15 +135,16 @@ export class SettingService {
     const records = new Map((await this.settings.list(userId)).map((r) => [r.key, r] as const));
     const { unmoved, secret } = await this.migrate(
       userId,
-      [...records.values()].filter((r) => r.storedIn === undefined),
+      [...records.values()].filter((r) => r.storedIn === undefined || (r.storedIn === 'table' && !inTable(r.key))),
     );
     return new OwnerSettings(records, unmoved, () => this.secrets.read(userId), secret);
   }
 
   /**
-   * Moves records of the one-secret-per-key layout: each value to its place (the table, or the
+   * Moves records of the one-secret-per-key layout, and values kept in the table under a key that has
+   * become secret since (the automation webhook's URL): each value to its place (the table, or the
    * owner's secret unless a newer value is there), then the old secret is scheduled for deletion,
-   * then the record says where its value is. Every step may be repeated, so a call cut off half way
+   * then the record says where its value is (and a secret value leaves the table). Every step may be repeated, so a call cut off half way
    * is finished by the next one; until then the values are read where they are. A function that
    * may not write secrets (a reader) only reads them.
    * @returns the values of those records, and the owner's secret when it was read.
@@ -157,7 +157,10 @@ export class SettingService {
     if (legacy.length === 0) return { unmoved };
     let secret = await this.secrets.read(userId);
     await inBatches(legacy, async (r) => {
-      const value = (inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key));
+      const value =
+        r.storedIn === 'table'
+          ? r.value
+          : ((inTable(r.key) ? r.value : secret.values[r.key]) ?? (await this.secrets.readLegacy(userId, r.key)));
       if (value !== undefined) unmoved.set(r.key, value);
     });
     if (this.migrationDenied) return { unmoved, secret };
@@ -175,9 +178,18 @@ export class SettingService {
           await this.settings.migrate(userId, r.key, r.updatedAt, { value: unmoved.get(r.key) });
         }
       }
-      await inBatches(legacy, (r) => this.secrets.deleteLegacy(userId, r.key));
+      await inBatches(
+        legacy.filter((r) => r.storedIn === undefined),
+        (r) => this.secrets.deleteLegacy(userId, r.key),
+      );
       for (const r of legacy) {
-        await this.settings.migrate(userId, r.key, r.updatedAt, { storedIn: inTable(r.key) ? 'table' : 'secret' });
+        await this.settings.migrate(
+          userId,
+          r.key,
+          r.updatedAt,
+          { storedIn: inTable(r.key) ? 'table' : 'secret' },
+          r.storedIn,
+        );
       }
     } catch (err) {
       if (isAccessDenied(err)) this.migrationDenied = true;
@@ -264,7 +276,13 @@ export class SettingService {
     });
   }
 
-  async save(userId: string, input: Required<SaveSettingInput>, now = new Date().toISOString()) {
+  /** Saves a key's value and description; without a value, only the description of a saved key (its value stays). */
+  async save(
+    userId: string,
+    input: Required<Omit<SaveSettingInput, 'value'>> & Pick<SaveSettingInput, 'value'>,
+    now = new Date().toISOString(),
+  ) {
+    if (input.value === undefined) return this.describe(userId, input.key, input.description, now);
     // A masked value sent back unchanged would overwrite the real secret with bullets.
     if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
     if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
@@ -287,6 +305,23 @@ export class SettingService {
       updatedAt: now,
     };
     return { created: !existing, setting };
+  }
+
+  /** A new description for a saved key: its record changes, its value stays where it is, unwritten. */
+  private async describe(userId: string, key: string, description: string, now: string) {
+    const owner = await this.owner(userId);
+    const existing = owner.records.get(key);
+    if (!existing) throw badRequest(SettingMessages.valueRequired, 'validation_failed');
+    await this.settings.put(userId, { ...existing, description, updatedAt: now });
+    const value = (await owner.value(key)) ?? '';
+    const setting: Setting = {
+      _id: key,
+      key,
+      value: PUBLIC_SETTING_KEYS.has(key) ? value : maskSecret(value),
+      description,
+      updatedAt: now,
+    };
+    return { created: false, setting };
   }
 
   async delete(userId: string, key: string): Promise<void> {

@@ -12,7 +12,7 @@ import type { AuditLog } from './audit.js';
 import { equalInConstantTime } from './constant-time.js';
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js';
 import { TooManyAttemptsError, type AttemptSubjects, type LoginThrottle } from './login-throttle.js';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { revokedEntryExpiry, revokedSessionEntry, type Session } from './sessions.js';
 
 /** The stored user: the API's PublicUser and what only the server keeps. */
@@ -63,6 +63,11 @@ export interface UserStore {
   endAllSessions(id: string): Promise<UserRecord | undefined>;
   /** Replaces the password hash and ends every session, in one write. @returns the user after. */
   setPassword(id: string, passwordHash: string, now: string): Promise<UserRecord | undefined>;
+  /**
+   * Replaces a hash by a stronger one of the same password, sessions untouched, only while the stored
+   * hash is still `previousHash` (a password changed meanwhile stays).
+   */
+  upgradePasswordHash(id: string, previousHash: string, passwordHash: string): Promise<void>;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -83,13 +88,12 @@ export function toPublicUser(user: UserRecord): PublicUser {
 /**
  * Who may claim the first (admin) account of a deployment. Unguarded (a laptop), the first account
  * registered becomes the admin. Guarded (AWS), only a registration that carries the one-time setup
- * code or uses the admin e-mail address chosen at deployment may claim it, so that whoever finds a
- * new public URL first does not own the deployment.
+ * code may claim it, so that whoever finds a new public URL first does not own the deployment. (An
+ * e-mail address named at deployment is no such proof: registering with it proves nobody owns it.)
  */
 export interface FirstAdminGuard {
   /** The one-time setup code (Secrets Manager in AWS); undefined when none is configured. */
   setupCode?: () => Promise<string | undefined>;
-  adminEmail?: string;
 }
 
 /** Where a sign-in or an account change comes from. */
@@ -123,7 +127,7 @@ export class UserService {
 
   private get guarded(): boolean {
     const guard = this.options.firstAdmin;
-    return Boolean(guard?.setupCode || guard?.adminEmail);
+    return Boolean(guard?.setupCode);
   }
 
   /** Whether registering now needs the setup code: a guarded deployment that has no admin yet. */
@@ -132,10 +136,9 @@ export class UserService {
   }
 
   /** Whether this registration may claim the first admin account of a guarded deployment. */
-  private async mayClaimFirstAdmin(input: RegisterInput, email: string): Promise<boolean> {
+  private async mayClaimFirstAdmin(input: RegisterInput): Promise<boolean> {
     const guard = this.options.firstAdmin;
     if (!this.guarded || !guard) return true;
-    if (guard.adminEmail && normalizeEmail(guard.adminEmail) === email) return true;
     const code = input.setupCode?.trim();
     const expected = code ? await guard.setupCode?.() : undefined;
     return Boolean(code && expected && equalInConstantTime(code, expected.trim()));
@@ -172,7 +175,7 @@ export class UserService {
     };
     try {
       if (!(await this.store.isFirstAdminClaimed())) {
-        if (!(await this.mayClaimFirstAdmin(input, email))) {
+        if (!(await this.mayClaimFirstAdmin(input))) {
           this.audit('register.setup_code_refused', {
             email,
             address: context.address,
@@ -205,14 +208,15 @@ export class UserService {
   }
 
   /**
-   * Signs in, throttled per account and per client address: while either is locked the answer is
-   * 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.
+   * Signs in, throttled per account (from this client, and from all) and per client: the attempt is
+   * counted before its password is checked, and while a count is locked or its allowance is taken the
+   * answer is 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.
    */
   async login(input: LoginInput, context: RequestContext): Promise<UserRecord> {
     const email = normalizeEmail(input.email);
     const subjects: AttemptSubjects = { email, address: context.address };
     try {
-      await this.options.throttle.check(subjects);
+      await this.options.throttle.begin(subjects);
     } catch (err) {
       if (err instanceof TooManyAttemptsError) {
         this.audit('login.throttled', { email, address: context.address, retryAfterSeconds: err.retryAfterSeconds });
@@ -231,19 +235,21 @@ export class UserService {
         address: context.address,
         reason: user ? 'wrong_password' : 'unknown_email',
       });
-      const lockedForMs = Math.max(locked.accountLockedFor, locked.addressLockedFor);
-      if (lockedForMs > 0) {
+      if (locked.reason) {
         this.audit('login.locked', {
           email,
           userId: user?.id,
           address: context.address,
-          reason: locked.accountLockedFor >= locked.addressLockedFor ? 'account' : 'address',
-          lockedForSeconds: Math.ceil(lockedForMs / 1000),
+          reason: locked.reason,
+          lockedForSeconds: Math.ceil(locked.lockedForMs / 1000),
         });
       }
       throw unauthorized(Messages.invalidCredentials, 'invalid_credentials');
     }
-    await this.options.throttle.succeeded(email);
+    await this.options.throttle.succeeded(subjects);
+    if (needsRehash(user.passwordHash)) {
+      await this.store.upgradePasswordHash(user.id, user.passwordHash, await hashPassword(input.password));
+    }
     if (!user.isActive) {
       this.audit('login.failed', {
         email,
@@ -306,7 +312,7 @@ export class UserService {
     now = new Date().toISOString(),
   ): Promise<UserRecord> {
     const subjects: AttemptSubjects = { email: user.email, address: context.address };
-    await this.options.throttle.check(subjects);
+    await this.options.throttle.begin(subjects);
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
       await this.options.throttle.failed(subjects);
       this.audit('password.change_failed', {
@@ -316,6 +322,7 @@ export class UserService {
       });
       throw badRequest(Messages.currentPasswordWrong, 'current_password_wrong');
     }
+    await this.options.throttle.succeeded(subjects);
     await this.checkNewPassword(input.newPassword, context);
     const updated = await this.store.setPassword(user.id, await hashPassword(input.newPassword), now);
     if (!updated) throw notFound(Messages.userNotFound);

@@ -1,4 +1,4 @@
-import type { Article, ArticleImage, ImageStatus, Platform } from '@app/shared';
+import { articleExcerpt, type Article, type ArticleImage, type ImageStatus, type Platform } from '@app/shared';
 import type { ArticleRecord, ImageState, StoredImage } from '../domain/articles.js';
 
 /** The API's view of an article: the stored record as the SPA reads it, with the image's URLs. */
@@ -65,7 +65,7 @@ function preview(text: string): string {
 
 /**
  * An article in a list answer (GET /api/articles, /unpublished, /published): every field, but the
- * long texts cut to a preview. Lists feed cards, statuses, history and charts, which need whether
+ * long texts cut to a preview, and its first lines as plain text (`excerpt`). Lists feed cards, statuses, history and charts, which need whether
  * a version has text, not all of it; the full text comes from GET /api/articles/{id}. This keeps a
  * list of hundreds of articles small (and within Lambda's 6 MB answer limit: a blog version alone
  * may be 100,000 characters).
@@ -77,6 +77,8 @@ export function toApiListArticle(a: ArticleRecord): Article {
     details: preview(article.details),
     blog: { ...article.blog, content: preview(article.blog.content) },
     linkedin: { ...article.linkedin, content: preview(article.linkedin.content) },
+    // The card's first lines, from the whole texts (the previews above are too short to say much).
+    excerpt: articleExcerpt(a),
   };
 }
 

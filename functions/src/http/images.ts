@@ -5,7 +5,7 @@ import { articleServices } from '../wiring/articles.js';
 import { imageServices } from '../wiring/images.js';
 import { toApiImageStatus } from './article-view.js';
 import { defineHandlers } from './handlers.js';
-import { binary, json, type Reply } from './response.js';
+import { json, redirect, type Reply } from './response.js';
 
 /** Starts generation in the worker and answers at once; the UI polls GET /api/image/{id}. */
 async function generate(userId: string, articleId: string, description: string): Promise<Reply<ImageStartAnswer>> {
@@ -20,22 +20,19 @@ const saved = (article: ArticleRecord, message: string): Reply<ImageSavedAnswer>
     message,
   });
 
-/** A URL carrying the current version (t) never changes content; without it, revalidate. */
-const cacheControl = (t: string | undefined, version: string) =>
-  t === version ? 'private, max-age=31536000, immutable' : 'private, no-cache';
+/**
+ * To the store's signed URL of the file. The redirect may be kept ten minutes: the URL it names stays
+ * valid for at least an hour (domain/images.ts), and a new image has new files, asked for with a new `t`.
+ */
+const fileRedirect = (url: string) => redirect(url, 'private, max-age=600');
 
 export const handlers = defineHandlers('images', {
   'images.generate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
   'images.regenerate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
   'images.status': async ({ user, params }) =>
     json(200, toApiImageStatus(await articleServices().articles.imageStatus(user.id, params.articleId))),
-  'images.preview': async ({ user, params, query }) => {
-    const image = await articleServices().articles.imageBytes(user.id, params.articleId, query.platform);
-    return binary(200, image.body, image.contentType, {
-      'cache-control': cacheControl(query.t, image.generatedAt),
-      etag: `"${Date.parse(image.generatedAt)}-${query.platform}"`,
-    });
-  },
+  'images.preview': async ({ user, params, query }) =>
+    fileRedirect(await imageServices().imageLink(user.id, params.articleId, query.platform)),
   'images.uploadStart': async ({ user, params, body }) =>
     json(200, { upload: await imageServices().startUpload(user.id, params.articleId, body) }),
   'images.uploadComplete': async ({ user, params, body }) =>
@@ -48,11 +45,6 @@ export const handlers = defineHandlers('images', {
       await imageServices().setFocalPoint(user.id, params.articleId, body.focalPoint),
       ImageUploadMessages.cropSaved,
     ),
-  'images.original': async ({ user, params, query }) => {
-    const original = await imageServices().originalBytes(user.id, params.articleId);
-    return binary(200, original.body, original.contentType, {
-      'cache-control': cacheControl(query.t, original.generatedAt),
-      etag: `"${Date.parse(original.generatedAt)}-original"`,
-    });
-  },
+  'images.original': async ({ user, params }) =>
+    fileRedirect(await imageServices().imageLink(user.id, params.articleId, 'original')),
 });

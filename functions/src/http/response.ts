@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ApiErrorBody, Binary, Redirect } from '@app/shared/api';
+import type { ApiErrorBody, Redirect } from '@app/shared/api';
 
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
@@ -95,24 +95,9 @@ export function errorResponse(
   );
 }
 
-/** Bytes (an image): API Gateway needs them base64-encoded with isBase64Encoded. */
-export function binary(
-  statusCode: number,
-  body: Buffer,
-  contentType: string,
-  headers: Record<string, string> = {},
-): Reply<Binary> {
-  return reply<Binary>({
-    statusCode,
-    headers: { 'content-type': contentType, 'content-length': String(body.length), ...headers },
-    body: body.toString('base64'),
-    isBase64Encoded: true,
-  });
-}
-
-/** A redirect to a page of the SPA (where an OAuth provider sends the browser back). */
-export function redirect(location: string): Reply<Redirect> {
-  return reply<Redirect>({ statusCode: 302, headers: { location, 'cache-control': 'no-store' }, body: '' });
+/** A redirect: to a page of the SPA (where an OAuth provider sends the browser back), or to a stored file. */
+export function redirect(location: string, cacheControl = 'no-store'): Reply<Redirect> {
+  return reply<Redirect>({ statusCode: 302, headers: { location, 'cache-control': cacheControl }, body: '' });
 }
 
 /** Marks an answer as one of a T; the helpers above are the only callers. */

@@ -6,15 +6,17 @@
 
 /**
  * Same-origin scripts and API calls; images may be remote (blog, LinkedIn). No inline scripts.
- * `uploadOrigin` is where the browser posts an uploaded image itself (a presigned POST, domain/images.ts):
- * in AWS the images bucket's regional S3 endpoint (infra/lib/site.ts), locally the embedded store.
+ * `uploadOrigin` is the images store, where the browser posts an uploaded image itself (a presigned
+ * POST) and reads the article's images (presigned GETs the image routes redirect to, domain/images.ts):
+ * in AWS the images bucket's regional S3 endpoint (infra/lib/site.ts; https:, which img-src allows
+ * anyway), locally the embedded store (http: on the loopback, named here).
  */
 export function contentSecurityPolicy(uploadOrigin?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    uploadOrigin ? `img-src 'self' data: blob: https: ${uploadOrigin}` : "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
     uploadOrigin ? `connect-src 'self' ${uploadOrigin}` : "connect-src 'self'",
     "object-src 'none'",

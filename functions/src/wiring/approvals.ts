@@ -14,7 +14,7 @@ export const approvalLinks = lazy((): ApprovalLinks => {
     articles: new DynamoArticleStore(db, config.tableName),
     publishing: publishing(),
     activeOwner: (userId) => users.activeUser(userId),
-    objects: createObjectStore(config),
+    signer: createObjectStore(config),
     linkedInIdentity: (userId) => integrations().linkedin.status(userId),
     signingKey,
     automation: automationEvents(),

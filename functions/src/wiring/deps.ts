@@ -100,7 +100,7 @@ export function buildDeps(config: Config = loadConfig()): Deps {
     users: new UserService(new DynamoUserStore(db, config.tableName), {
       throttle: new LoginThrottle(new DynamoThrottleStore(db, config.tableName)),
       audit: auditLog,
-      firstAdmin: { setupCode: setupCodeLoader(config, secretsManager), adminEmail: config.adminEmail },
+      firstAdmin: { setupCode: setupCodeLoader(config, secretsManager) },
     }),
     sessions: new Sessions({ key: signingKey, ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };

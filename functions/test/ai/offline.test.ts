@@ -34,11 +34,12 @@ describe('OfflineContentGenerator blog drafts', () => {
     const blocks = md.split('\n\n');
 
     expect(gen.kind).toBe('offline');
-    expect(blocks[0]).toBe(`# ${brief.title}`);
-    expect(blocks[1]).toBe(OFFLINE_BLOG_MARKER);
-    expect(md.match(/^# /gm)).toHaveLength(1);
-    expect(blocks[2]).toContain(lower(brief.topic)); // intro from topic and keyword
-    expect(blocks[2]).toContain(brief.keyword);
+    // The title is the post's own title: the text neither starts with it nor has any H1.
+    expect(blocks[0]).toBe(OFFLINE_BLOG_MARKER);
+    expect(md).not.toMatch(/^# /m);
+    expect(md).not.toContain(brief.title);
+    expect(blocks[1]).toContain(lower(brief.topic)); // intro from topic and keyword
+    expect(blocks[1]).toContain(brief.keyword);
     expect(h2s(md)).toEqual([
       'Why scheduling matters',
       'How AI drafts save time',
@@ -159,6 +160,16 @@ describe('OfflineContentGenerator edits', () => {
       'Hook line.\n\n#ContentAutomation #Marketing #AI #SocialMedia #SEOTips',
     );
     expect(await edit('Hook line about #AI.\n\n#AI #Marketing', 'remove the hashtags')).toBe('Hook line about AI.');
+  });
+
+  it("keeps the person's hashtags as they typed them: only a phrase of several words is joined in CamelCase", async () => {
+    const post = 'Hook line.\n\nBody text.\n\n#marketing';
+    expect(await edit(post, 'add #devOps and #iOS')).toBe('Hook line.\n\nBody text.\n\n#marketing #devOps #iOS');
+    expect(await edit(post, 'add hashtags ai, growth hacking and #eBay')).toBe(
+      'Hook line.\n\nBody text.\n\n#marketing #ai #GrowthHacking #eBay',
+    );
+    // The same tag in another case is not added twice, and the one in the text keeps its spelling.
+    await expect(edit(post, 'add #Marketing')).rejects.toMatchObject({ code: 'ai_unavailable' });
   });
 
   it('replaces quoted text and refuses when it is not there', async () => {

@@ -61,7 +61,9 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     expect(req!.body).toMatchObject({ model: 'gpt-test-text', store: false });
     expect(req!.body.instructions).toMatch(/blog article/);
     expect(req!.body.instructions).toMatch(/Markdown/);
-    expect(req!.body.instructions).toMatch(/H1/);
+    // The title is published as the post's title: the draft must not repeat it as a heading.
+    expect(req!.body.instructions).toMatch(/Do not write the title and do not use any H1/);
+    expect(req!.body.instructions).not.toMatch(/Start with exactly one H1/);
     expect(req!.body.instructions).toMatch(/call to action/);
     for (const s of [brief.title, brief.topic, brief.keyword, brief.details, 'marketing, AI']) {
       expect(req!.body.input).toContain(s);
@@ -113,7 +115,7 @@ describe('OpenAiContentGenerator against the fake OpenAI', () => {
     const body = fake.requests[0]!.body;
     expect(body.instructions).toMatch(/Apply the edit request/);
     expect(body.instructions).toMatch(/Return only the full revised text/);
-    expect(body.instructions).toMatch(/H1/); // blog rules still apply
+    expect(body.instructions).toMatch(/do not use any H1/); // blog rules still apply
     expect(body.input).toContain('Edit request: Add a section about approvals');
     expect(body.input).toContain('# Old title\n\nOld body.');
     expect(body.input).toContain(brief.keyword);

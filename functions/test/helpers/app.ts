@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { withoutOfflineDraftNote } from '@app/shared';
 import { localJobsIdle } from '../../src/adapters/local/in-process-job-queue.js';
 import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { registerApiOrigin } from './secrets.js';
@@ -170,6 +171,22 @@ export async function drafted(client: Client, id: string) {
   );
   await localJobsIdle();
   return article;
+}
+
+/**
+ * `drafted`, then the offline drafts' note taken out of both versions, as their owner does before publishing:
+ * publishing refuses a version that still has it (shared/src/offline-draft.ts).
+ */
+export async function draftedForPublishing(client: Client, id: string) {
+  const article = await drafted(client, id);
+  for (const platform of ['blog', 'linkedin'] as const) {
+    const content = withoutOfflineDraftNote(article[platform].content);
+    if (content === article[platform].content) continue;
+    const saved = await client.call(`/api/articles/${id}/${platform}`, { method: 'PUT', body: { content } });
+    if (saved.status !== 200) throw new Error(`Saving the ${platform} text failed: ${JSON.stringify(saved.json)}`);
+  }
+  await localJobsIdle();
+  return (await client.call(`/api/articles/${id}`)).json.article;
 }
 
 /** Polls an article's image until its generation has ended (and its job's writes are done); answers the last status. */

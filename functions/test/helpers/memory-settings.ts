@@ -20,13 +20,18 @@ export class MemorySettingStore implements SettingStore {
   async delete(userId: string, key: string) {
     return this.records.delete(`${userId}/${key}`);
   }
-  async migrate(userId: string, key: string, updatedAt: string, changes: Pick<SettingRecord, 'storedIn' | 'value'>) {
+  async migrate(
+    userId: string,
+    key: string,
+    updatedAt: string,
+    changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+    from?: SettingRecord['storedIn'],
+  ) {
     const r = this.records.get(`${userId}/${key}`);
-    if (!r || r.storedIn !== undefined || r.updatedAt !== updatedAt) return false;
-    this.records.set(`${userId}/${key}`, {
-      ...r,
-      ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-    });
+    if (!r || r.storedIn !== from || r.updatedAt !== updatedAt) return false;
+    const moved = { ...r, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    if (changes.storedIn === 'secret') delete moved.value;
+    this.records.set(`${userId}/${key}`, moved);
     return true;
   }
 }

@@ -119,12 +119,20 @@ describe('HttpWordPressClient.check against the fake WordPress', () => {
     }
   });
 
-  it('Authorization header dropped by the web server → explains the stripped header', async () => {
+  it('401 rest_not_logged_in (WordPress 6.x: a mistyped password, an unknown user or a stripped header alike) → check the username and the application password first, the header only as the remaining cause', async () => {
     wp.setMode('strip-auth');
     const result = failure(await local.check(editor()));
     expect(result.code).toBe('wrong_password');
-    expect(result.message).toMatch(/dropped the Authorization header/);
+    expect(result.message).toMatch(
+      new RegExp(
+        `^WordPress did not accept the username “${FAKE_WP_EDITOR.username}” with this application password\\. Check the username`,
+      ),
+    );
+    expect(result.message).toContain('Users → Profile → Application Passwords');
+    expect(result.message).toMatch(/If both are right, the web server may be dropping the Authorization header/);
     expect(result.message).toMatch(/CGIPassAuth/);
+    // Nothing in the answer proves the header never arrived: it is not claimed.
+    expect(result.message).not.toMatch(/without credentials|dropped the Authorization/);
     expect(wp.requests[0]!.hadAuthorization).toBe(true);
   });
 

@@ -242,11 +242,20 @@ describe('HttpWordPressPublisher.publish against the fake WordPress', () => {
     expect(wp.media).toHaveLength(0);
   });
 
-  it('a web server that drops the Authorization header is reported as a credentials problem with the fix', async () => {
+  it('an anonymous 401 (WordPress 6.x: a mistyped password, an unknown user or a stripped header alike) leads with the username and password, the header only as the remaining cause', async () => {
     wp.setMode('strip-auth');
     const error = await rejection(publisher.publish(site(), { title: 'x', html: 'x' }));
     expect(error).toMatchObject({ code: 'wordpress_credentials', status: 401 });
-    expect(error.message).toMatch(/Authorization header/);
+    const { message } = error;
+    expect(message).toMatch(
+      // An anonymous create answers 401 rest_cannot_create.
+      /^WordPress refused the credentials \(HTTP 401 rest_\w+\)\. Check the username and the application password in Settings/,
+    );
+    expect(message).toContain('Users → Profile → Application Passwords');
+    expect(message).toMatch(/If both are right, the web server may be dropping the Authorization header/);
+    expect(message.indexOf('Authorization header')).toBeGreaterThan(message.indexOf('application password'));
+    expect(message).not.toMatch(/without credentials|dropped the Authorization/);
+    expect(message).toMatch(/The article is kept; try again\.$/);
   });
 
   it('a site that is down: "WordPress is not reachable … the article is kept; try again"', async () => {

@@ -11,18 +11,14 @@ import type { RouteId } from './routes.js';
 /**
  * What each route answers on success (functions/src/http/<group>.ts builds it; the SPA reads it).
  * Failures are always the error body `{error, message, code?}` (ApiErrorBody). A route that
- * answers no JSON is marked: Redirect (the OAuth callbacks) or Binary (the image preview).
+ * answers no JSON is marked Redirect (the OAuth callbacks, and the image files: the browser loads
+ * them from the store's signed URL).
  */
 
 declare const redirectMark: unique symbol;
-declare const binaryMark: unique symbol;
-/** A 302 to a page of the SPA, no body: the route is a provider's redirect target, not a fetch call. */
+/** A 302, no body: a provider's redirect target, or an `<img>` source sent on to the file; not a fetch call. */
 export interface Redirect {
   readonly [redirectMark]: true;
-}
-/** Bytes with their own content type (an image): loaded by the browser from its URL, not fetched as JSON. */
-export interface Binary {
-  readonly [binaryMark]: true;
 }
 
 /** Every failure's body (functions/src/http/response.ts, errorResponse). */
@@ -266,12 +262,12 @@ export interface ApiResponses {
 
   'images.generate': ImageStartAnswer;
   'images.regenerate': ImageStartAnswer;
-  'images.preview': Binary;
+  'images.preview': Redirect;
   'images.status': ImageStatus;
   'images.uploadStart': ImageUploadStartAnswer;
   'images.uploadComplete': ImageSavedAnswer;
   'images.focalPoint': ImageSavedAnswer;
-  'images.original': Binary;
+  'images.original': Redirect;
 
   'settings.list': Setting[];
   'settings.save': SaveSettingAnswer;
@@ -298,7 +294,7 @@ export interface ApiResponses {
   'email.callback': Redirect;
   'approvals.preview': ApprovalPreview;
   'approvals.confirm': ApprovalDone;
-  'approvals.image': Binary;
+  'approvals.image': Redirect;
   'email.test': SuccessAnswer;
 
   'sheets.authUrl': AuthUrlAnswer;
@@ -318,4 +314,4 @@ export type ApiResponsesCoverRoutes = Assert<Exactly<keyof ApiResponses, RouteId
 export type RouteResponse<K extends RouteId> = ApiResponses[K];
 
 /** The routes that answer JSON: the ones a fetch client calls (not the redirects, not the image bytes). */
-export type JsonRouteId = { [K in RouteId]: ApiResponses[K] extends Redirect | Binary ? never : K }[RouteId];
+export type JsonRouteId = { [K in RouteId]: ApiResponses[K] extends Redirect ? never : K }[RouteId];

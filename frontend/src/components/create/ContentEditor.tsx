@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod';
 import {
   ArticleMessages,
   GptEditSchema,
   LINKEDIN_MAX_CHARS,
+  offlineDraftNoteLines,
+  withoutOfflineDraftNote,
   wordCount,
   type Article,
   type GptEditInput,
@@ -13,6 +15,7 @@ import { ApiError, errorText, request } from '../../api/client';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
+import { NoteHighlight, NoteMessage } from './OfflineDraftNote';
 import type { ContentDraft } from './useContentDraft';
 
 export type EditorMode = 'manual' | 'gpt';
@@ -32,7 +35,7 @@ const LABELS = {
 
 /**
  * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for
- * LinkedIn the `n / 3000` counter. Manual text is saved on blur or with Save; GPT mode shows the text
+ * LinkedIn the `n / 3000` counter. Manual text is saved as it is typed (useContentDraft), on blur or with Save; GPT mode shows the text
  * read-only and sends an edit request. Its preview is beside it (preview/PublishPreviews.tsx).
  */
 export function ContentEditor({ articleId, title, draft, onEdited }: ContentEditorProps) {
@@ -68,6 +71,9 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
 
   const length = draft.text.length;
   const words = wordCount(draft.text);
+  // An offline draft's own note: publishing refuses the version while it is in the text (shared/src/offline-draft.ts).
+  const notes = useMemo(() => offlineDraftNoteLines(draft.text), [draft.text]);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
   const ids = {
     title: `${uid}-title`,
     textarea: `${uid}-text`,
@@ -76,6 +82,7 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
     request: `${uid}-request`,
     requestError: `${uid}-request-error`,
     error: `${uid}-error`,
+    note: `${uid}-note`,
   };
 
   const switchMode = async (next: EditorMode) => {
@@ -102,7 +109,12 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
   };
 
   const readOnly = mode === 'gpt' || editing;
-  const describedBy = [ids.meta, draft.tooLong ? ids.limit : '', draft.error ? ids.error : '']
+  const describedBy = [
+    ids.meta,
+    notes.length ? ids.note : '',
+    draft.tooLong ? ids.limit : '',
+    draft.error ? ids.error : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const saveState =
@@ -132,21 +144,27 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         </div>
       </div>
 
-      <textarea
-        id={ids.textarea}
-        className={`input textarea editor__text${draft.tooLong ? ' input--invalid' : ''}`}
-        aria-label={labels.textarea}
-        aria-describedby={describedBy}
-        aria-invalid={draft.tooLong || undefined}
-        rows={labels.rows}
-        value={draft.text}
-        readOnly={readOnly}
-        placeholder={readOnly ? '' : `Write the ${labels.noun} here…`}
-        onChange={(event) => draft.setText(event.target.value)}
-        onBlur={() => {
-          if (draft.dirty && !draft.tooLong) void draft.save();
-        }}
-      />
+      <div className="editor__field">
+        {notes.length > 0 && (
+          <NoteHighlight text={draft.text} notes={notes} textareaRef={textareaRef} readOnly={readOnly} />
+        )}
+        <textarea
+          ref={textareaRef}
+          id={ids.textarea}
+          className={`input textarea editor__text${draft.tooLong ? ' input--invalid' : ''}${notes.length ? ' editor__text--noted' : ''}`}
+          aria-label={labels.textarea}
+          aria-describedby={describedBy}
+          aria-invalid={draft.tooLong || undefined}
+          rows={labels.rows}
+          value={draft.text}
+          readOnly={readOnly}
+          placeholder={readOnly ? '' : `Write the ${labels.noun} here…`}
+          onChange={(event) => draft.setText(event.target.value)}
+          onBlur={() => {
+            if (draft.dirty && !draft.tooLong) void draft.save();
+          }}
+        />
+      </div>
 
       <div className="editor__meta" id={ids.meta}>
         <span className="editor__count">
@@ -172,6 +190,20 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         )}
       </div>
 
+      {notes.length > 0 && (
+        <NoteMessage
+          id={ids.note}
+          notes={notes}
+          onRemove={
+            readOnly
+              ? undefined
+              : () => {
+                  draft.setText(withoutOfflineDraftNote(draft.text));
+                  void draft.save();
+                }
+          }
+        />
+      )}
       {draft.tooLong && (
         <p id={ids.limit} className="field__error" role="alert">
           {draft.limitMessage}

@@ -141,6 +141,75 @@ describe('generated-content modal, step 1: content', () => {
     await waitFor(() => expect(within(region('LinkedIn Post')).getByText('Saved')).toBeInTheDocument());
   });
 
+  it('saves while typing: one PUT once typing pauses, "Saved" with the focus still in the text; typing on during a save loses nothing', async () => {
+    timing.autosaveMs = 300;
+    const answers: ReturnType<typeof deferred<Reply<'articles.updateBlog'>>>[] = [];
+    const { requests, user } = openModal({
+      'articles.updateBlog': () => {
+        answers.push(deferred());
+        return answers.at(-1)!.promise;
+      },
+    });
+    const blog = await screen.findByLabelText('Blog content');
+    const state = () => within(region('Blog Article')).queryByText(/^(Saved|Saving\.\.\.|Unsaved changes)$/);
+    const answer = (content: string) => ({
+      success: true as const,
+      article: makeArticle({ blog: { ...makeArticle().blog, content } }),
+    });
+
+    await user.type(blog, ' one');
+    expect(state()).toHaveTextContent('Unsaved changes');
+    await waitFor(() => expect(calls(requests, 'PUT', '/api/articles/a1/blog')).toHaveLength(1));
+    expect(calls(requests, 'PUT', '/api/articles/a1/blog')[0]!.body).toEqual({
+      content: '# Automate\n\nBlog draft text one',
+    });
+    expect(state()).toHaveTextContent('Saving...');
+
+    // Typed while that save is under way: the answer (the text sent) does not replace it.
+    await user.type(blog, ' two');
+    answers[0]!.resolve(answer('# Automate\n\nBlog draft text one'));
+    await waitFor(() => expect(calls(requests, 'PUT', '/api/articles/a1/blog')).toHaveLength(2));
+    expect(blog).toHaveValue('# Automate\n\nBlog draft text one two');
+    expect(calls(requests, 'PUT', '/api/articles/a1/blog')[1]!.body).toEqual({
+      content: '# Automate\n\nBlog draft text one two',
+    });
+    answers[1]!.resolve(answer('# Automate\n\nBlog draft text one two'));
+    await waitFor(() => expect(state()).toHaveTextContent('Saved'));
+    expect(blog).toHaveFocus();
+    expect(blog).toHaveValue('# Automate\n\nBlog draft text one two');
+
+    // Nothing more to save: no further request.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(calls(requests, 'PUT', '/api/articles/a1/blog')).toHaveLength(2);
+  });
+
+  it("a save's answer never undoes the other version's newer text (it may predate that version's own save)", async () => {
+    const blogAnswer = deferred<Reply<'articles.updateBlog'>>();
+    const { requests, user } = openModal({
+      // Read before the LinkedIn save below: it carries the LinkedIn text of before.
+      'articles.updateBlog': () => blogAnswer.promise,
+      'articles.updateLinkedIn': ({ body }) => ({
+        success: true,
+        article: makeArticle({ linkedin: { ...makeArticle().linkedin, content: body.content } }),
+      }),
+    });
+    const blog = await screen.findByLabelText('Blog content');
+    await user.type(blog, '!');
+    await user.click(within(region('Blog Article')).getByRole('button', { name: 'Save' }));
+    const linkedin = screen.getByLabelText('LinkedIn content');
+    await user.type(linkedin, ' edited');
+    await user.click(within(region('LinkedIn Post')).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(region('LinkedIn Post')).getByText('Saved')).toBeInTheDocument());
+
+    blogAnswer.resolve({
+      success: true,
+      article: makeArticle({ blog: { ...makeArticle().blog, content: '# Automate\n\nBlog draft text!' } }),
+    });
+    await waitFor(() => expect(within(region('Blog Article')).getByText('Saved')).toBeInTheDocument());
+    expect(linkedin).toHaveValue('LinkedIn draft text edited');
+    expect(calls(requests, 'PUT', '/api/articles/a1/linkedin')).toHaveLength(1);
+  });
+
   it('shows "Failed to save {platform} content: {message}" and keeps the text', async () => {
     const { user } = openModal({
       'articles.updateBlog': { status: 500, body: { error: 'Internal', message: 'Database unavailable' } },
@@ -244,7 +313,7 @@ describe('generated-content modal, step 1: content', () => {
     const offline =
       'Not applied: GPT editing is offline (no OpenAI key), and offline it can only shorten, add or remove hashtags, remove emoji and replace "quoted" text. To apply this request, add your OpenAI key (openai_api_key) in Settings → API Keys, or switch to Manual and edit by hand.';
     const { user } = openModal({
-      'articles.gptEdit': { status: 502, body: { error: offline, message: offline, code: 'ai_unavailable' } },
+      'articles.gptEdit': { status: 409, body: { error: offline, message: offline, code: 'ai_unavailable' } },
     });
     await screen.findByLabelText('Blog content');
     const blogRegion = region('Blog Article');
@@ -289,7 +358,8 @@ describe('generated-content modal, step 1: content', () => {
     const blogText = await screen.findByLabelText('Blog content');
     const post = await within(dialog()).findByRole('article', { name: 'WordPress post' });
     expect(within(post).getByRole('heading', { level: 1, name: 'Automate your content calendar' })).toBeInTheDocument();
-    expect(within(post).getByRole('heading', { level: 1, name: 'Automate' })).toBeInTheDocument();
+    // The preview renders the text as a deferred value: it may come a render after the editor's.
+    expect(await within(post).findByRole('heading', { level: 1, name: 'Automate' })).toBeInTheDocument();
     const card = within(dialog()).getByRole('article', { name: 'LinkedIn post' });
     expect(card).toHaveTextContent('LinkedIn draft text');
 
@@ -314,9 +384,10 @@ describe('generated-content modal, step 1: content', () => {
     openModal({}, makeArticle({ blog: { ...makeArticle().blog, content } }));
     await screen.findByLabelText('Blog content');
 
-    const html = (await within(dialog()).findByRole('article', { name: 'WordPress post' })).querySelector(
-      '.wp-preview__body',
-    )!;
+    const post = await within(dialog()).findByRole('article', { name: 'WordPress post' });
+    // The preview renders the text as a deferred value: it may come a render after the editor's.
+    await waitFor(() => expect(post.querySelector('.wp-preview__body')).not.toBeNull());
+    const html = post.querySelector('.wp-preview__body')!;
     const published = document.createElement('div');
     published.innerHTML = renderMarkdown(content); // as the browser reads what WordPress gets
     expect(html.innerHTML).toBe(published.innerHTML);

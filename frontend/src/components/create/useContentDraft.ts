@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
 import type { RouteId } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
+import { timing } from '../../lib/timing';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 
 /** Why the text cannot be saved, in the words of the payload's own schema (as the API checks it); '' when it can. */
@@ -40,7 +41,8 @@ export interface ContentDraft {
 
 /**
  * The editable text of one version. It follows the server's content (drafts arriving, edits) while
- * the person has not typed; typed text is saved with its version's update route.
+ * the person has not typed; typed text is saved with its version's update route once typing pauses
+ * (timing.autosaveMs), and at once on blur, Save, leaving the step or the page.
  */
 export function useContentDraft(
   articleId: string,
@@ -98,8 +100,13 @@ export function useContentDraft(
       // Blocked: the editor already shows the limit message under the text.
       if (limitMessageOf(platform, sent)) return 'blocked';
       const { article } = await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } });
+      // Typed on meanwhile: still to save, and the answer (the text sent) does not replace the newer text.
       if (textRef.current === sent) dirtyRef.current = false;
-      queryClient.setQueryData<Article>(articleQueryKey(articleId), article);
+      // The other version stays as cached: this answer may predate its own save, whose text it would undo.
+      const other = platform === 'blog' ? 'linkedin' : 'blog';
+      queryClient.setQueryData<Article>(articleQueryKey(articleId), (cached) =>
+        cached ? { ...article, [other]: cached[other] } : article,
+      );
       return 'saved';
     },
     onSuccess: (outcome) => {
@@ -125,6 +132,15 @@ export function useContentDraft(
       () => false,
     );
   }, [articleId, platform, queryClient, mutateAsync]);
+
+  // Saved as typed: each change waits for a pause in typing, so a burst of keystrokes is one request.
+  useEffect(() => {
+    if (!dirty || tooLong) return;
+    const timer = setTimeout(() => void save(), timing.autosaveMs);
+    return () => clearTimeout(timer);
+  }, [text, dirty, tooLong, save]);
+  // Leaving (another page while the modal is open) saves what is still waiting rather than dropping it.
+  useEffect(() => () => void save(), [save]);
 
   return {
     platform,

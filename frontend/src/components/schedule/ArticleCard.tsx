@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
@@ -7,6 +7,7 @@ import {
   RUN_FAILURES_FIXED_IN_SETTINGS,
   STATUS_LABELS,
   httpUrlOrNull,
+  isPublished,
   overallStatus,
   platformBadge,
   platformStatus,
@@ -34,6 +35,8 @@ export interface ArticleCardProps {
    * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
+  /** Shown at the card's foot (the Schedule page's word on an article it has just published everywhere). */
+  footer?: ReactNode;
 }
 
 /** The published post's address when it is http(s): only such an address becomes a link. */
@@ -41,7 +44,7 @@ const postUrl = (article: Article, platform: Platform) =>
   httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
 
 /** One unpublished article on /schedule (docs/product.md, Schedule). */
-export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: ArticleCardProps) {
+export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, footer }: ArticleCardProps) {
   const navigate = useNavigate();
   const titleId = useId();
   const id = articleIdOf(article);
@@ -52,29 +55,47 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
   const unpublished = PLATFORMS.filter((platform) => platformStatus(article, platform, now) !== 'published');
+  const editorPath = `/create?articleId=${encodeURIComponent(id)}`;
+  // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
+  const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
       <header className="schedule-card__header">
-        <div className="schedule-card__heading">
-          <h2 id={titleId} className="schedule-card__title">
-            {article.title}
-          </h2>
-          <p className="schedule-card__meta">
-            Created <time dateTime={article.createdAt}>{formatDate(article.createdAt, timeZone)}</time>
-          </p>
-          {keywords.length > 0 && (
-            <ul className="tag-list" aria-label="Keyword and tags">
-              {keywords.map((keyword, index) => (
-                <li
-                  key={`${keyword}-${index}`}
-                  className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}
-                >
-                  {keyword}
-                </li>
-              ))}
-            </ul>
+        <div className="schedule-card__lead">
+          {/* What goes out: the blog image (decorative beside the title) and the first lines of the text. */}
+          {article.image && (
+            <img
+              className="schedule-card__thumb"
+              src={article.image.url}
+              alt=""
+              width={108}
+              height={72}
+              loading="lazy"
+              decoding="async"
+            />
           )}
+          <div className="schedule-card__heading">
+            <h2 id={titleId} className="schedule-card__title">
+              {editable ? <Link to={editorPath}>{article.title}</Link> : article.title}
+            </h2>
+            <p className="schedule-card__meta">
+              Created <time dateTime={article.createdAt}>{formatDate(article.createdAt, timeZone)}</time>
+            </p>
+            {article.excerpt && <p className="schedule-card__excerpt">{article.excerpt}</p>}
+            {keywords.length > 0 && (
+              <ul className="tag-list" aria-label="Keyword and tags">
+                {keywords.map((keyword, index) => (
+                  <li
+                    key={`${keyword}-${index}`}
+                    className={`tag${index === 0 && article.keyword?.trim() ? ' tag--keyword' : ''}`}
+                  >
+                    {keyword}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
         </div>
         <div className="schedule-card__aside">
           <StatusBadge
@@ -86,11 +107,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
           />
           {/* docs/product.md (Schedule): Edit is shown unless the overall status is not-scheduled. */}
           {overall !== 'not-scheduled' && (
-            <button
-              type="button"
-              className="btn btn--secondary btn--sm"
-              onClick={() => navigate(`/create?articleId=${encodeURIComponent(id)}`)}
-            >
+            <button type="button" className="btn btn--secondary btn--sm" onClick={() => navigate(editorPath)}>
               Edit<span className="sr-only"> {article.title}</span>
             </button>
           )}
@@ -123,6 +140,7 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule }: A
           />
         ))}
       </div>
+      {footer}
     </article>
   );
 }

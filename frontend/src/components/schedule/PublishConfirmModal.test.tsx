@@ -65,4 +65,15 @@ describe('PublishConfirmModal: a refusal says what to do next, once', () => {
     );
     expect(within(alert).getByRole('link', { name: 'Reconnect LinkedIn in Settings' })).toBeInTheDocument();
   });
+
+  it('the offline-draft note: what the server says, and "Open the editor" (where the line is highlighted)', async () => {
+    const message =
+      'Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …".';
+    const alert = await publishRefused('blog', message, 'offline_draft_note');
+    expect(alert.textContent).toBe(`Error publishing blog content: ${message} Open the editor.`);
+    expect(within(alert).getByRole('link', { name: 'Open the editor' })).toHaveAttribute(
+      'href',
+      '/create?articleId=a1',
+    );
+  });
 });

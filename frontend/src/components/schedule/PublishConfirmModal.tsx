@@ -41,6 +41,7 @@ function remedy(code: string | undefined, articleId: string): { to: string; labe
     case 'wordpress_not_connected':
       return { to: '/settings', label: 'Connect WordPress in Settings' };
     case 'no_content':
+    case 'offline_draft_note': // the editor highlights the note's line
       return { to: `/create?articleId=${encodeURIComponent(articleId)}`, label: 'Open the editor' };
     default:
       return null;

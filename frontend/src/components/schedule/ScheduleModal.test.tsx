@@ -24,15 +24,6 @@ const clock = () => new Date(NOW.getTime());
 
 beforeEach(() => {
   vi.stubEnv('TZ', BROWSER_ZONE); // Node applies a new TZ at once
-  // react-datepicker's time list watches its height; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
 });
 
 afterEach(() => {
@@ -148,7 +139,26 @@ describe("ScheduleModal: the picker, on the user's clock", () => {
     expect(await screen.findByText('Please choose a future date and time.')).toBeInTheDocument();
     expect(input().value).toBe('2030-03-04 15:00');
     expect(input()).toHaveAttribute('aria-invalid', 'true');
+    // One message: the error, and no "Goes out …" for a time that does not go out.
+    expect(hint()).toHaveTextContent(/^24-hour clock, 5-minute steps, in your time zone \(Asia\/Kolkata\)\.$/);
     expect(puts(requests)).toHaveLength(0);
+  });
+
+  it('refuses a typed time between the 5-minute steps (16:03) with one message naming the next step, and sends nothing', async () => {
+    const { requests } = mockApi({});
+    renderModal(['blog', 'linkedin']);
+    enter('2030-03-04 16:03');
+    expect(input().value).toBe('2030-03-04 16:03'); // not rounded
+    expect(hint()).not.toHaveTextContent('Goes out');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText('Please choose a time in 5-minute steps, such as 16:05.')).toBeInTheDocument();
+    expect(input()).toHaveAttribute('aria-invalid', 'true');
+    expect(hint()).not.toHaveTextContent('Goes out');
+    expect(puts(requests)).toHaveLength(0);
+    // A time on a step is taken, and says when it goes out.
+    enter('2030-03-04 16:05');
+    await waitFor(() => expect(screen.queryByText(/5-minute steps, such as/)).not.toBeInTheDocument());
+    expect(hint()).toHaveTextContent(`Goes out ${formatDateTime('2030-03-04T10:35:00Z', ZONE)}.`);
   });
 
   it.each(['tomorrow', '2026-13-45 99:99', '2030-03-0', '2030-03-05 9:15'])(
@@ -169,17 +179,14 @@ describe("ScheduleModal: the picker, on the user's clock", () => {
     },
   );
 
-  it('keeps unreadable text typed with the calendar open, rather than the day it shows, and sends nothing', async () => {
+  it('keeps unreadable text as typed, rather than the day the calendar shows; Enter refuses it and sends nothing', async () => {
     const { requests } = mockApi({});
     renderModal(['blog']);
     const user = userEvent.setup();
-    await user.click(input());
-    expect(slots()).toHaveLength(288);
+    expect(slots()).toHaveLength(288); // the calendar is part of the dialog, shown from the start
     fireEvent.change(input(), { target: { value: '2030-03-06 1' } }); // half typed
     expect(input().value).toBe('2030-03-06 1');
-    await user.keyboard('{Enter}'); // closes the calendar: no day or time of it is taken
-    expect(input().value).toBe('2030-03-06 1');
-    await user.click(screen.getByRole('button', { name: 'Schedule' }));
+    await user.keyboard('{Enter}'); // submits: no day or time of the calendar is taken
     expect(await screen.findByText('Please select a valid date and time.')).toBeInTheDocument();
     expect(input().value).toBe('2030-03-06 1');
     expect(puts(requests)).toHaveLength(0);
@@ -290,15 +297,16 @@ describe('ScheduleModal: submitting', () => {
     expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'blog', datetime: '2030-03-04T18:25:00.000Z' }]);
   });
 
-  it('"publish at the current time": the minute under way is sent as that minute (the server takes it as now)', async () => {
+  it('"publish at the current time": the minute under way, on a step, is sent as that minute (the server takes it as now)', async () => {
     const article = makeArticle();
     const { requests } = mockApi(scheduleRoutes(article));
-    renderModal(['linkedin'], article);
-    enter('2030-03-04 15:37');
-    expect(input().value).toBe('2030-03-04 15:37');
+    // 10:05:42 UTC, 15:35:42 in Kolkata.
+    renderModal(['linkedin'], article, { now: () => new Date('2030-03-04T10:05:42Z') });
+    enter('2030-03-04 15:35');
+    expect(input().value).toBe('2030-03-04 15:35');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
     await screen.findByText(/^Successfully scheduled LinkedIn for /);
-    expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'linkedin', datetime: '2030-03-04T10:07:00.000Z' }]);
+    expect(puts(requests).map((r) => r.body)).toEqual([{ platform: 'linkedin', datetime: '2030-03-04T10:05:00.000Z' }]);
   });
 
   it('moves a time skipped by a daylight-saving change forward, in the field and in what is sent', async () => {
@@ -329,8 +337,9 @@ describe('ScheduleModal: submitting', () => {
     );
     const { closed } = renderModal(['blog'], article);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Error scheduling: Please choose a future date and time.');
+    // By its text: the calendar has an alert of its own (its live region, which announces the month).
+    const alert = await screen.findByText('Error scheduling: Please choose a future date and time.');
+    expect(alert).toHaveAttribute('role', 'alert');
     expect(closed()).toBe(0);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
   });
@@ -355,7 +364,7 @@ describe('ScheduleModal: submitting', () => {
     const { requests } = mockApi({});
     renderModal([]);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Schedule' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid scheduling data');
+    expect(await screen.findByText('Invalid scheduling data')).toHaveAttribute('role', 'alert');
     expect(puts(requests)).toHaveLength(0);
   });
 });

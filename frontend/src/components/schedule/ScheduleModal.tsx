@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import DatePicker from 'react-datepicker';
 import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,7 +9,6 @@ import type { ScheduleAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
 import {
-  SCHEDULE_FIELD_FORMAT,
   SCHEDULE_MINUTE_STEP,
   defaultScheduleTime,
   formatWallClock,
@@ -21,7 +20,6 @@ import {
   slotFilter,
   toPickerDate,
   validateScheduleInput,
-  wallClockToInstant,
 } from '../../lib/schedulePicker';
 import { useZodForm } from '../../lib/form';
 import { toast } from '../../lib/toast';
@@ -61,16 +59,22 @@ const pickedTimeSchema = (moment: Date, timeZone: string) =>
     return z.NEVER;
   });
 
-/** Whether a picker callback comes from typing in the field (its text is taken as typed, not as parsed). */
-const fromTyping = (event: { target?: EventTarget | null; type?: string } | undefined) =>
-  event?.target instanceof HTMLInputElement && event.type === 'change';
+/** The calendar's box: a labelled group (react-datepicker's own is a bare div with a label, or a dialog in a pop-up). */
+function PickerGroup({ className, children }: { className?: string; children?: ReactNode }) {
+  return (
+    <div className={className} role="group" aria-label="Choose date and time" translate="no">
+      {children}
+    </div>
+  );
+}
 
 /**
  * The schedule modal (docs/product.md, Schedule): a date-time picker on the user's clock (their profile's
  * zone, not the browser's) with a 24-hour clock and 5-minute steps, one hour ahead by default; past slots
- * are disabled and a past or unreadable time is refused. The field's text is the value: what is sent is
- * what it shows. Submitting sends PUT /api/articles/{id}/schedule with the ISO time, for both platforms
- * in parallel. At that time the server makes the content ready and e-mails the user to approve it.
+ * are disabled, and a past or unreadable time, or one between the steps, is refused. The field's text is the
+ * value: what is sent is what it shows. Submitting sends PUT /api/articles/{id}/schedule with the ISO time,
+ * for both platforms in parallel. At that time the server makes the content ready and e-mails the user to
+ * approve it.
  *
  * react-datepicker knows only the browser's clock (its own timeZone prop loads date-fns-tz with a require()
  * our ESM build cannot run), so it is given Dates whose browser-local fields are the user's wall clock
@@ -92,7 +96,6 @@ export default function ScheduleModal({
   // Platforms still to schedule: after a partial failure only the failed ones are left.
   const [pending, setPending] = useState<Platform[]>(platforms);
   const [failure, setFailure] = useState<string | null>(null);
-  const [calendarOpen, setCalendarOpen] = useState(false);
   const timeZone = resolveUserTimeZone(profileZone);
   const form = useZodForm(
     () => pickedTimeSchema(now(), timeZone),
@@ -101,13 +104,16 @@ export default function ScheduleModal({
     },
     { mode: 'onTouched' },
   );
-  const { field } = useController({ control: form.control, name: 'when' });
+  const {
+    field: { value: text, onChange: changeField, onBlur: blurField, ref: fieldRef },
+  } = useController({ control: form.control, name: 'when' });
   const fieldError = form.formState.errors.when?.message;
-  const text = field.value;
-  // What the text means: the picker's Date (the user's wall clock) and the instant it goes out at.
+  // What the text means: the picker's Date (the user's wall clock), and, only when the time can be sent (the
+  // rule Schedule applies), the instant it goes out at: a refused time has its error and no "Goes out".
   const wall = parseWallClock(text);
   const selected = wall ? toPickerDate(wall) : null;
-  const goesOut = wall ? wallClockToInstant(wall, timeZone) : null;
+  const check = validateScheduleInput(text, now(), timeZone);
+  const goesOut = check.ok ? check.date : null;
 
   const current = pending
     .map((p) => ({ platform: p, at: article.scheduled?.[p] }))
@@ -115,16 +121,13 @@ export default function ScheduleModal({
 
   const setText = (value: string) => {
     setFailure(null);
-    field.onChange(value);
+    changeField(value);
   };
 
   // A time skipped by a daylight-saving change reads as the time the clocks show then (02:30 → 03:30).
   const leaveField = () => {
-    if (wall && goesOut) {
-      const shown = scheduleFieldText(goesOut, timeZone);
-      if (shown !== text) setText(shown);
-    }
-    field.onBlur();
+    if (check.ok && check.text !== text) setText(check.text);
+    blurField();
   };
 
   const today = pickerToday(now(), timeZone);
@@ -179,7 +182,7 @@ export default function ScheduleModal({
     setFailure(null);
     void form.handleSubmit(({ datetime, text: shown }) => {
       // What is sent is what the field shows (a skipped time is shown moved forward first).
-      if (shown !== text) field.onChange(shown);
+      if (shown !== text) changeField(shown);
       const payloads = pending.map((platform) => ({ platform, datetime }));
       if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
         setFailure(ScheduleMessages.invalidData);
@@ -187,11 +190,6 @@ export default function ScheduleModal({
       }
       schedule.mutate(payloads);
     })(event);
-  };
-
-  // Escape while the calendar is open closes the calendar, not the whole dialog.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && calendarOpen) event.nativeEvent.stopPropagation();
   };
 
   const title =
@@ -214,47 +212,25 @@ export default function ScheduleModal({
           The content is made ready then, and you get an e-mail to approve it before it is published.
         </p>
 
-        <div className={`field schedule-modal__field${fieldError ? ' has-error' : ''}`} onKeyDown={onKeyDown}>
+        <div className={`field schedule-modal__field${fieldError ? ' has-error' : ''}`}>
           <label className="field__label" htmlFor={fieldId}>
             Date and time
           </label>
-          <DatePicker
+          <input
             id={fieldId}
+            ref={fieldRef}
             name="datetime"
-            // The focus goes to the picker's input when its time is refused.
-            ref={(picker) => field.ref(picker && { focus: () => picker.setFocus() })}
-            // The field always shows the text (typed text is never replaced by an earlier pick)…
-            value={text}
-            onChangeRaw={(event) => {
-              if (fromTyping(event)) setText((event!.target as HTMLInputElement).value);
-            }}
-            // …and a day or a time picked in the calendar writes it.
-            onChange={(date: Date | null, event?: { target?: EventTarget | null; type?: string }) => {
-              if (date && !fromTyping(event)) setText(formatWallClock(fromPickerDate(date)));
-            }}
-            onBlur={leaveField}
-            selected={selected}
-            openToDate={selected ? undefined : pickerNow(now(), timeZone)}
-            showTimeSelect
-            timeFormat="HH:mm"
-            timeIntervals={SCHEDULE_MINUTE_STEP}
-            timeCaption="Time"
-            filterTime={slotFilter(now(), timeZone)}
-            dateFormat={SCHEDULE_FIELD_FORMAT}
-            placeholderText="YYYY-MM-DD HH:mm"
-            minDate={today}
-            dayClassName={(day) => (isToday(day) ? 'schedule-modal__today' : '')}
-            strictParsing
-            autoComplete="off"
-            calendarStartDay={1}
+            type="text"
             className="input schedule-modal__input"
-            popperPlacement="bottom-start"
-            onCalendarOpen={() => setCalendarOpen(true)}
-            onCalendarClose={() => setCalendarOpen(false)}
-            ariaDescribedBy={fieldError ? `${errorId} ${hintId}` : hintId}
-            ariaInvalid={fieldError ? 'true' : undefined}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            onBlur={leaveField}
+            placeholder="YYYY-MM-DD HH:mm"
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby={fieldError ? `${errorId} ${hintId}` : hintId}
+            aria-invalid={fieldError ? 'true' : undefined}
             disabled={busy}
-            preventOpenOnFocus
           />
           {fieldError && (
             <p id={errorId} className="field__error" role="alert">
@@ -271,6 +247,27 @@ export default function ScheduleModal({
             )}
           </p>
         </div>
+
+        {/* The calendar is part of the dialog, not a pop-up over it: a pop-up covered the dialog's own
+            buttons (a click on Cancel picked a time), and nothing below it moves when it opens or closes. */}
+        <DatePicker
+          inline
+          // A day or a time picked in the calendar writes the field; the field's text is what is sent.
+          onChange={(date: Date | null) => {
+            if (date && !busy) setText(formatWallClock(fromPickerDate(date)));
+          }}
+          selected={selected}
+          openToDate={selected ? undefined : pickerNow(now(), timeZone)}
+          showTimeSelect
+          timeFormat="HH:mm"
+          timeIntervals={SCHEDULE_MINUTE_STEP}
+          timeCaption="Time"
+          filterTime={slotFilter(now(), timeZone)}
+          minDate={today}
+          dayClassName={(day) => (isToday(day) ? 'schedule-modal__today' : '')}
+          calendarStartDay={1}
+          calendarContainer={PickerGroup}
+        />
 
         {current.length > 0 && (
           <ul className="schedule-modal__current">

@@ -16,6 +16,9 @@ export const ScheduleMessages = {
     string
   >,
   viewOn: { blog: 'View on WordPress', linkedin: 'View on LinkedIn' } satisfies Record<Platform, string>,
+  /** On the card of an article published everywhere during this visit (it leaves the list with the visit). */
+  publishedEverywhere: 'Published on WordPress and LinkedIn: this article now lives in History.',
+  toHistory: 'Open History',
   /** "Error publishing {platform} content: {message}" */
   publishError: (platform: Platform, message: string) =>
     `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,

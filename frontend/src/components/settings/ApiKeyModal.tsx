@@ -1,6 +1,13 @@
 import { useId, useRef, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { SaveSettingSchema, SettingMessages, typedSettingKey, type SaveSettingInput, type Setting } from '@app/shared';
+import {
+  NewSettingSchema,
+  SaveSettingSchema,
+  SettingMessages,
+  typedSettingKey,
+  type SaveSettingInput,
+  type Setting,
+} from '@app/shared';
 import type { SaveSettingAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
@@ -21,11 +28,11 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const editing = !!setting;
   const uid = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const form = useZodForm(SaveSettingSchema, {
-    key: setting?.key ?? '',
-    value: '',
-    description: setting?.description ?? '',
-  });
+  // Editing, a blank value keeps the saved one (it is left out of the request); a new key needs one.
+  const form = useZodForm<{ key: string; value: string; description: string }, SaveSettingInput>(
+    editing ? SaveSettingSchema : NewSettingSchema,
+    { key: setting?.key ?? '', value: '', description: setting?.description ?? '' },
+  );
   const { errors } = form.formState;
   const key = form.register('key');
 
@@ -43,7 +50,12 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
     event.preventDefault();
     if (saving) return;
     save.reset();
-    if (editing && !form.getValues('value').trim()) {
+    const unchanged = (value: unknown, saved = '') => String(value ?? '').trim() === saved.trim();
+    if (
+      editing &&
+      unchanged(form.getValues('value')) &&
+      unchanged(form.getValues('description'), setting.description)
+    ) {
       // docs/product.md (Settings): nothing to change; say so and close without a request.
       settingsToast.warning(SettingMessages.noValueChange);
       onClose();
@@ -88,8 +100,10 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
           }}
         />
         <TextField
-          // The value is checked and sent trimmed.
-          {...form.register('value', { setValueAs: (value: string) => value.trim() })}
+          // The value is checked and sent trimmed; left blank while editing, it is not sent at all.
+          {...form.register('value', {
+            setValueAs: (value: string) => (editing ? value.trim() || undefined : value.trim()),
+          })}
           id={`${uid}-value`}
           label="Value"
           type="password"

@@ -214,6 +214,34 @@ describe('API Keys section', () => {
     expect(sent(requests, 'POST')).toHaveLength(0);
   });
 
+  it('editing only the description saves it and keeps the value: POST without a value, "Updated settings entry successfully"', async () => {
+    let stored = [openai];
+    const { requests } = mockApi(
+      settingsRoutes({
+        'settings.list': () => stored,
+        'settings.save': ({ body }) => {
+          stored = [{ ...openai, description: body.description ?? '' }];
+          return { success: true, setting: stored[0]!, message: 'Updated settings entry successfully' };
+        },
+      }),
+    );
+    renderWithProviders(<SettingsPage />);
+    const user = userEvent.setup();
+    await waitFor(() => entry('openai_api_key'));
+    await user.click(screen.getByRole('button', { name: 'Edit openai_api_key' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit API Key' });
+    await user.clear(within(dialog).getByLabelText('Description'));
+    await user.type(within(dialog).getByLabelText('Description'), 'Drafts only');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+
+    expect(await screen.findByText('Updated settings entry successfully')).toBeInTheDocument();
+    expect(screen.queryByText('No changes were made to the value')).not.toBeInTheDocument();
+    expect(sent(requests, 'POST')).toHaveLength(1);
+    expect(sent(requests, 'POST')[0]!.body).toEqual({ key: 'openai_api_key', description: 'Drafts only' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(entry('openai_api_key')).toHaveTextContent('Drafts only'));
+  });
+
   it('editing with a value sends POST with the fixed key and toasts "Updated settings entry successfully"', async () => {
     const { requests } = mockApi(
       settingsRoutes({

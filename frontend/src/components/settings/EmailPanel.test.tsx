@@ -358,11 +358,15 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     expect(sentTo(requests, 'POST')).toHaveLength(0);
   });
 
-  it('Clear Settings: asks first; on yes deletes the four keys (404 ok), empties the fields and toasts', async () => {
+  it('Clear Settings: asks first; on yes deletes the keys the account has (the client id last, 404 ok), empties the fields and toasts', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const entry = (key: string) => ({ _id: key, key, value: '••••', description: '', updatedAt: null });
     const { user, requests, onReload } = setup({
       'email.status': authenticated,
-      // gmail_refresh_token is already gone.
+      'settings.list': ['notification_email', 'gmail_client_id', 'gmail_client_secret', 'gmail_refresh_token'].map(
+        entry,
+      ),
+      // gmail_refresh_token went meanwhile.
       'settings.delete': ({ params }) => (params.key === 'gmail_refresh_token' ? gone : deleted),
     });
     await loaded('owner@example.com');
@@ -375,15 +379,13 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     confirm.mockReturnValue(true);
     await user.click(button('Clear Settings'));
     expect(await findToast('Gmail API settings cleared successfully!')).toBeInTheDocument();
-    expect(
-      sentTo(requests, 'DELETE')
-        .map((r) => r.path)
-        .sort(),
-    ).toEqual(
+    const deletes = sentTo(requests, 'DELETE').map((r) => r.path);
+    expect([...deletes].sort()).toEqual(
       ['gmail_client_id', 'gmail_client_secret', 'gmail_refresh_token', 'notification_email'].map(
         (k) => `/api/settings/${k}`,
       ),
     );
+    expect(deletes.at(-1)).toBe('/api/settings/gmail_client_id');
     for (const label of ['Notification Email', 'Gmail Client ID', 'Gmail Client Secret', 'Gmail Refresh Token']) {
       expect(field(label)).toHaveValue('');
     }
@@ -392,10 +394,30 @@ describe('Gmail API Configuration panel: Save, Clear, Test', () => {
     expect(onReload).toHaveBeenCalled();
   });
 
+  it('Clear Settings on settings never saved sends no DELETE (each would answer 404, an error in the console); only what is saved goes', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const entry = (key: string) => ({ _id: key, key, value: 'owner@example.com', description: '', updatedAt: null });
+    let listed = [entry('openai_api_key')];
+    const { user, requests } = setup({ 'settings.list': () => listed, 'settings.delete': deleted });
+    await loaded();
+    await user.click(button('Clear Settings'));
+    expect(await findToast('Gmail API settings cleared successfully!')).toBeInTheDocument();
+    expect(sentTo(requests, 'DELETE')).toEqual([]);
+
+    listed = [entry('notification_email'), entry('openai_api_key')];
+    await user.click(button('Clear Settings'));
+    await waitFor(() =>
+      expect(sentTo(requests, 'DELETE').map((r) => r.path)).toEqual(['/api/settings/notification_email']),
+    );
+  });
+
   it('"Failed to clear email settings" when a delete fails', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = setup({
       'email.status': saved,
+      'settings.list': [
+        { _id: 'notification_email', key: 'notification_email', value: '', description: '', updatedAt: null },
+      ],
       'settings.delete': ({ params }) => (params.key === 'notification_email' ? { status: 500, body: null } : gone),
     });
     await loaded('owner@example.com');

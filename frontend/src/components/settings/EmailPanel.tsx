@@ -143,7 +143,15 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
   const { form } = credentials;
 
   const clear = useMutation({
-    mutationFn: () => Promise.all(FIELDS.map((field) => removeSetting(SETTING[field].key))),
+    mutationFn: async () => {
+      // Only those the account has: a delete of one never saved would answer 404, an error in the console.
+      const listed = await queryClient.fetchQuery(apiKeysQuery);
+      const saved = FIELDS.map((field) => SETTING[field].key).filter((key) => listed.some((s) => s.key === key));
+      // The client id last: the server deletes the secret and token saved for it with it (domain/settings.ts).
+      const clientId = SETTING.gmailClientId.key;
+      await Promise.all(saved.filter((key) => key !== clientId).map(removeSetting));
+      if (saved.includes(clientId)) await removeSetting(clientId);
+    },
     onSuccess: () => {
       form.reset(EMPTY, { keepDirtyValues: false, keepFieldsRef: true });
       queryClient.setQueryData<EmailStatus>(EMAIL_QUERY_KEY, EMPTY_STATUS);

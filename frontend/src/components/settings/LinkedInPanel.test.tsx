@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { LinkedInStatus } from '@app/shared';
+import { maskSecretUrl, type LinkedInStatus } from '@app/shared';
 import type { WebhookAnswer } from '@app/shared/api';
 import { LinkedInPanel } from './LinkedInPanel';
 import { timing } from '../../lib/timing';
@@ -379,11 +379,12 @@ describe('LinkedIn Integration panel: automation webhook', () => {
       'linkedin.setWebhook': ({ body }) => {
         const { webhookUrl } = body;
         const first = !hook.hasSigningSecret && !!webhookUrl;
-        hook = { success: true, webhookUrl, hasSigningSecret: !!webhookUrl };
+        // As the server answers: the URL works like a password, so it comes back masked.
+        hook = { success: true, webhookUrl: maskSecretUrl(webhookUrl), hasSigningSecret: !!webhookUrl };
         return {
           success: true,
           message: 'Automation webhook saved',
-          webhookUrl,
+          webhookUrl: maskSecretUrl(webhookUrl),
           ...(first ? { signingSecret: 'whsec_once' } : {}),
         };
       },
@@ -406,6 +407,13 @@ describe('LinkedIn Integration panel: automation webhook', () => {
     const secretBox = within(box).getByRole('region', { name: 'Webhook signing secret' });
     expect(within(secretBox).getByText('whsec_once')).toBeInTheDocument();
     expect(within(box).getByText('x-webhook-signature')).toBeInTheDocument();
+
+    // The saved URL shows masked; saving it back unchanged is refused here, and nothing is sent.
+    await waitFor(() => expect(url).toHaveValue('https://hooks.example.com/••••••••'));
+    const posts = sentTo(requests, 'POST').length;
+    await user.click(within(box).getByRole('button', { name: 'Save Webhook' }));
+    expect(within(box).getByText(/^This is the saved address, hidden/)).toBeInTheDocument();
+    expect(sentTo(requests, 'POST')).toHaveLength(posts);
 
     await user.click(within(secretBox).getByRole('button', { name: 'Copy signing secret' }));
     expect(writeText).toHaveBeenCalledWith('whsec_once');

@@ -11,7 +11,10 @@ const MAX_IMAGE_PROMPT_CHARS = 4000;
 const field = (s: string | undefined): string => (s ?? '').trim().slice(0, MAX_FIELD_CHARS);
 
 const BLOG_RULES = [
-  'Format: Markdown. Start with exactly one H1 line ("# " + title), then an engaging introduction of one or two short paragraphs,',
+  // The title is published as the post's own title (shared/src/markdown.ts, wordpressPost): a heading of it
+  // in the text would be a second headline.
+  'Format: Markdown. Do not write the title and do not use any H1 ("# ") heading: the title is published separately, above the text.',
+  'Start with an engaging introduction of one or two short paragraphs,',
   'then 3 to 5 H2 sections ("## ") that develop the details, then a "## Conclusion" section, and end with a clear call to action for the reader.',
   'Work the focus keyword in naturally: in the title or first paragraph and a few more times in the body, never stuffed.',
   'Use the details as the substance of the article. Do not invent statistics, quotes, studies or links.',

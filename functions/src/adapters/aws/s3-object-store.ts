@@ -83,6 +83,23 @@ export class S3ObjectStore implements ObjectStore, UploadSigner {
     return { url, fields };
   }
 
+  /**
+   * A presigned GET of this key (signed with the function's role, which may read it), whose answer
+   * carries `cacheControl`. The signer loads with it, on the first image read, like the client.
+   */
+  async signDownload(
+    key: string,
+    options: { expiresInSeconds: number; cacheControl: string; signingDate: Date },
+  ): Promise<string> {
+    const { s3, client } = await this.s3();
+    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+    return getSignedUrl(
+      client,
+      new s3.GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseCacheControl: options.cacheControl }),
+      { expiresIn: options.expiresInSeconds, signingDate: options.signingDate },
+    );
+  }
+
   /** Whether a listing of the bucket shows exactly this key (the first key with it as prefix is itself, if it exists). */
   private async listed(key: string): Promise<boolean> {
     const { s3, client } = await this.s3();

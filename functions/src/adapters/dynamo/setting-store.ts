@@ -46,24 +46,29 @@ export class DynamoSettingStore implements SettingStore {
     settingKey: string,
     updatedAt: string,
     changes: Pick<SettingRecord, 'storedIn' | 'value'>,
+    from?: SettingRecord['storedIn'],
   ): Promise<boolean> {
     const set = Object.entries(changes).filter(([, v]) => v !== undefined);
     if (set.length === 0) return true;
+    const removeValue = changes.storedIn === 'secret';
     return conditionHeld(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key(userId, settingKey),
-          UpdateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(SK) AND attribute_not_exists(#storedIn) AND #updatedAt = :updatedAt',
+          UpdateExpression:
+            `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}` + (removeValue ? ' REMOVE #value' : ''),
+          ConditionExpression: `attribute_exists(SK) AND ${from === undefined ? 'attribute_not_exists(#storedIn)' : '#storedIn = :from'} AND #updatedAt = :updatedAt`,
           ExpressionAttributeNames: {
             ...Object.fromEntries(set.map(([name]) => [`#${name}`, name])),
             '#storedIn': 'storedIn',
             '#updatedAt': 'updatedAt',
+            ...(removeValue ? { '#value': 'value' } : {}),
           },
           ExpressionAttributeValues: {
             ...Object.fromEntries(set.map(([name, v]) => [`:${name}`, v])),
             ':updatedAt': updatedAt,
+            ...(from === undefined ? {} : { ':from': from }),
           },
         }),
       ),

@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ROLE_ADMIN } from '@app/shared';
 import { EmailTakenError, FirstAdminTakenError, type UserRecord, type UserStore } from '../../domain/users.js';
-import { ifConditionHeld, queryAll } from './client.js';
+import { conditionHeld, ifConditionHeld, queryAll } from './client.js';
 
 export const userKey = (id: string) => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
@@ -158,6 +158,20 @@ export class DynamoUserStore implements UserStore {
         ':now': now,
         ...SESSION_VERSION_VALUES,
       },
+    );
+  }
+
+  async upgradePasswordHash(id: string, previousHash: string, passwordHash: string): Promise<void> {
+    await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: userKey(id),
+          ConditionExpression: 'passwordHash = :previous',
+          UpdateExpression: 'SET passwordHash = :hash',
+          ExpressionAttributeValues: { ':previous': previousHash, ':hash': passwordHash },
+        }),
+      ),
     );
   }
 }

@@ -12,12 +12,12 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 const FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 /**
- * Output: PNG stays PNG (flat artwork, transparency), everything else is JPEG (quality 85, transparency
- * on white). sharp writes no metadata unless asked (no withMetadata/keepExif here): EXIF with its GPS
+ * Output: a picture with transparency stays transparent (PNG crops), everything else is JPEG (quality
+ * 85). sharp writes no metadata unless asked (no withMetadata/keepExif here): EXIF with its GPS
  * position, XMP and IPTC are all dropped; `.rotate()` first applies the EXIF orientation to the pixels.
  */
-const encode = (img: Sharp, png: boolean, quality = 85) =>
-  png ? img.png({ compressionLevel: 9 }) : img.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
+const encode = (img: Sharp, alpha: boolean, quality = 85) =>
+  alpha ? img.png({ compressionLevel: 9 }) : img.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
 
 export class SharpImageProcessor implements ImageProcessor {
   async inspect(bytes: Buffer): Promise<ImageInfo | undefined> {
@@ -41,13 +41,14 @@ export class SharpImageProcessor implements ImageProcessor {
   async normalise(bytes: Buffer, maxSide: number) {
     const sharp = await loadSharp();
     const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
-    const png = (await input.metadata()).format === 'png';
-    const { data, info } = await encode(
-      input.rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }),
-      png,
-      90,
+    const alpha = (await input.metadata()).hasAlpha === true;
+    const resized = input.rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+    // The kept original is compressed (a 2400 px PNG photo is over 10 MB): JPEG, or WebP where there is
+    // transparency to keep (PNG of that size would not be much smaller than the photo's PNG).
+    const { data, info } = await (
+      alpha ? resized.webp({ quality: 90, alphaQuality: 100 }) : encode(resized, false, 90)
     ).toBuffer({ resolveWithObject: true });
-    return { body: data, contentType: png ? 'image/png' : 'image/jpeg', width: info.width, height: info.height };
+    return { body: data, contentType: alpha ? 'image/webp' : 'image/jpeg', width: info.width, height: info.height };
   }
 
   async crop(
@@ -57,15 +58,15 @@ export class SharpImageProcessor implements ImageProcessor {
   ) {
     const sharp = await loadSharp();
     const input = sharp(source, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
-    const png = (await input.metadata()).format === 'png';
+    const alpha = (await input.metadata()).hasAlpha === true;
     const body = await encode(
       input
         .rotate()
         .extract(rect)
         // The window has the target's aspect within a pixel of rounding: cover absorbs that pixel.
         .resize({ ...size, fit: 'cover' }),
-      png,
+      alpha,
     ).toBuffer();
-    return { body, contentType: png ? 'image/png' : 'image/jpeg' };
+    return { body, contentType: alpha ? 'image/png' : 'image/jpeg' };
   }
 }

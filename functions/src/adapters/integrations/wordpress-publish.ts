@@ -378,17 +378,23 @@ function toError(answer: WpAnswer, step: Step, siteUrl: string): IntegrationErro
   }
 
   if (CREDENTIAL_CODES.has(code) || (status === 401 && !code.startsWith('rest_upload'))) {
-    const dropped =
-      code === 'rest_not_logged_in' || (status === 401 && !CREDENTIAL_CODES.has(code))
-        ? ' WordPress received the request without credentials: the web server may drop the Authorization header (Apache: "CGIPassAuth On").'
-        : code === 'application_passwords_disabled' || code === 'application_passwords_disabled_for_user'
-          ? ' Application passwords are turned off for this site or user.'
-          : '';
-    return new IntegrationError(
-      `WordPress refused the credentials (HTTP ${status}${code ? ` ${code}` : ''}).${dropped} Create a new application password under Users → Profile and update it in Settings (WordPress Integration). ${KEPT}.`,
-      'wordpress_credentials',
-      status,
-    );
+    const refused = `WordPress refused the credentials (HTTP ${status}${code ? ` ${code}` : ''}).`;
+    const renew =
+      'Create a new application password under Users → Profile → Application Passwords and update it in Settings (WordPress Integration).';
+    // A wrong or revoked password, an unknown user and a header stripped by the web server answer alike
+    // (WordPress 6.x: 401 rest_not_logged_in): the likely cause first, the header only as the remaining one.
+    if (code === 'rest_not_logged_in' || (status === 401 && !CREDENTIAL_CODES.has(code))) {
+      return new IntegrationError(
+        `${refused} Check the username and the application password in Settings (WordPress Integration): a mistyped or revoked password answers this way; a new one can be made under Users → Profile → Application Passwords. If both are right, the web server may be dropping the Authorization header before WordPress sees it (Apache: "CGIPassAuth On"). ${KEPT}.`,
+        'wordpress_credentials',
+        status,
+      );
+    }
+    const disabled =
+      code === 'application_passwords_disabled' || code === 'application_passwords_disabled_for_user'
+        ? ' Application passwords are turned off for this site or user.'
+        : '';
+    return new IntegrationError(`${refused}${disabled} ${renew} ${KEPT}.`, 'wordpress_credentials', status);
   }
 
   if (

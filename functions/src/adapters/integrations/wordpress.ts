@@ -189,10 +189,13 @@ function fromWpError(status: number, error: WpError, username: string): WordPres
         'app_passwords_disabled',
         'Application passwords are turned off for this user account (by the administrator or a security plugin). Ask the administrator to allow them for this user.',
       );
+    // WordPress 6.x answers a mistyped application password, an unknown user and an Authorization header the web
+    // server stripped all alike, so the likely causes come first and the header is named only as the remaining one:
+    // nothing in this answer proves that the header did not arrive.
     case 'rest_not_logged_in':
       return fail(
         'wrong_password',
-        'WordPress received the request without credentials: the web server dropped the Authorization header before WordPress saw it. Ask the host to pass it through (Apache: "CGIPassAuth On" or a SetEnvIf Authorization rule in .htaccess).',
+        `WordPress did not accept the username “${username}” with this application password. Check the username (the login name or e-mail address) and the application password; a new one can be made under Users → Profile → Application Passwords. If both are right, the web server may be dropping the Authorization header before WordPress sees it: ask the host to pass it through (Apache: "CGIPassAuth On" or a SetEnvIf Authorization rule in .htaccess).`,
       );
     default:
       return fail('http_error', `WordPress answered HTTP ${status}: ${plainWpMessage(error.message) || error.code}`);

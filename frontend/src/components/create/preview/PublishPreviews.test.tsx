@@ -49,6 +49,22 @@ describe('WordPress preview', () => {
     );
   });
 
+  it('shows the title once: a first heading of the text that repeats it is not shown again', () => {
+    mockApi({});
+    renderWithProviders(
+      <WordPressPreview
+        articleId="a1"
+        title="Ten habits of calm teams"
+        blogContent={'# Ten Habits of Calm Teams!\n\nCalm teams ship more.\n\n## Habit one'}
+        image={null}
+      />,
+    );
+    expect(within(wordpress()).getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(within(wordpress()).getAllByRole('heading', { name: /ten habits of calm teams/i })).toHaveLength(1);
+    expect(within(wordpress()).getByText('Calm teams ship more.')).toBeInTheDocument();
+    expect(within(wordpress()).getByRole('heading', { level: 2, name: 'Habit one' })).toBeInTheDocument();
+  });
+
   it('without an image says where to add one; without text says there is nothing yet', () => {
     mockApi({});
     renderWithProviders(<WordPressPreview articleId="a1" title="Draft" blogContent={'  \n'} image={null} />);

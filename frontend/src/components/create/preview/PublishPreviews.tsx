@@ -64,7 +64,8 @@ export function WordPressPreview({ title, blogContent, image, headingLevel, ...s
   // Typing stays responsive on a long article: the preview renders the text React can spare time for.
   const content = useDeferredValue(blogContent);
   const post = useMemo(() => wordpressPost({ title, blogContent: content }), [title, content]);
-  const empty = !content.trim();
+  // A text that is only the title's heading previews as nothing yet, as it publishes.
+  const empty = !post.html.trim();
   return (
     <section className="publish-preview" aria-labelledby={headingId}>
       <PreviewHeading level={headingLevel} id={headingId}>

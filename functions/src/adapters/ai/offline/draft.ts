@@ -3,14 +3,13 @@
  * structured draft composed only from the brief's own fields (title, topic, keyword, details, tags),
  * plainly marked as an offline draft. Deterministic: the same brief gives the same text.
  */
-import { LINKEDIN_MAX_CHARS } from '@app/shared';
+import { LINKEDIN_MAX_CHARS, OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE } from '@app/shared';
 import type { ArticleBrief } from '../../../domain/ai.js';
 import { briefHashtags, clip, fitToLength, LIST_ITEM, lowerFirst, sentences, upperFirst } from '../text.js';
 
-export const OFFLINE_BLOG_MARKER =
-  '> Offline draft — composed from your brief without AI. Add an OpenAI key in Settings → API Keys (openai_api_key) for AI drafts.';
-export const OFFLINE_LINKEDIN_MARKER =
-  '[Offline draft — composed from your brief without AI. Delete this line before publishing.]';
+// The notes live in shared/src/offline-draft.ts with the rule that finds them (publishing refuses them).
+export const OFFLINE_BLOG_MARKER = OFFLINE_BLOG_NOTE;
+export const OFFLINE_LINKEDIN_MARKER = OFFLINE_LINKEDIN_NOTE;
 
 interface Section {
   heading: string;
@@ -140,8 +139,8 @@ export function offlineBlogDraft(brief: ArticleBrief): string {
     ? ` If ${c.k} is part of your work, the ideas below will help you approach it with a clear plan.`
     : '';
   const tags = brief.tags.map((t) => t.trim()).filter(Boolean);
+  // No `# <title>` line: the title is published as the post's own title (shared/src/markdown.ts, wordpressPost).
   return [
-    `# ${c.title}`,
     OFFLINE_BLOG_MARKER,
     `This article is about ${c.subject}.${keywordLine}`,
     `Below you will find ${c.sections.length} practical points on ${c.k}, a short summary and a next step you can take straight away.`,

@@ -8,10 +8,10 @@
  *   - `replace "old" with "new"` (quoted, literal, every occurrence).
  * Anything else (tone, style, rewriting, translating, …) needs a language model. Rather than return
  * the text unchanged or half-applied and let the person think it worked, such a request (or any part
- * of a request that is not understood) throws AiError(OFFLINE_EDIT_NEEDS_KEY, 'ai_unavailable').
+ * of a request that is not understood) throws AiEditNotApplied(OFFLINE_EDIT_NEEDS_KEY, 'ai_unavailable').
  */
 import { LINKEDIN_MAX_CHARS } from '@app/shared';
-import { AiError, type ArticleBrief, type Platform } from '../../../domain/ai.js';
+import { AiEditNotApplied, type ArticleBrief, type Platform } from '../../../domain/ai.js';
 import { briefHashtags, clip, fitToLength, LIST_ITEM, sentences, splitTrailingHashtags, toHashtag } from '../text.js';
 
 /** What to do for edits the offline editor cannot make. */
@@ -49,7 +49,7 @@ export function offlineEdit(input: {
         if (text.includes(from)) return text.split(from).join(to);
         const loose = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
         if (!loose.test(text)) {
-          throw new AiError(
+          throw new AiEditNotApplied(
             `"${clip(from, 60)}" does not appear in the text, so it could not be replaced. Check the spelling, or switch to Manual and edit by hand.`,
             'edit_not_applicable',
           );
@@ -103,14 +103,14 @@ export function offlineEdit(input: {
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter((w) => w && !FILLER.has(w) && /\p{L}/u.test(w));
-  if (!ops.length || leftover.length) throw new AiError(OFFLINE_EDIT_NEEDS_KEY, 'ai_unavailable');
+  if (!ops.length || leftover.length) throw new AiEditNotApplied(OFFLINE_EDIT_NEEDS_KEY, 'ai_unavailable');
 
   const before = input.content.replace(/\r\n?/g, '\n').trim();
   let text = before;
   for (const op of ops) text = op(text);
   text = text.replace(/\n{3,}/g, '\n\n').trim();
   if (text === before) {
-    throw new AiError(
+    throw new AiEditNotApplied(
       `Nothing to change offline: the text already matches the request. For other changes, ${OFFLINE_WAY_OUT}`,
       'ai_unavailable',
     );
@@ -168,12 +168,26 @@ function removeHashtags(text: string): string {
     .replace(/(^|[\s(])#([\p{L}\p{N}_]+)/gu, '$1$2');
 }
 
+/**
+ * A hashtag the person asked for, spelt as they typed it: one word keeps its letters ("#iOS", "devOps", "ai");
+ * several are joined with each one's first letter raised so the tag stays readable ("growth hacking" →
+ * "#GrowthHacking"). Only tags drafted from the brief are made CamelCase (toHashtag).
+ */
+function typedHashtag(word: string): string | undefined {
+  const parts = word
+    .normalize('NFC')
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean);
+  if (parts.length === 1 && !/^[\p{N}_]+$/u.test(parts[0]!)) return `#${parts[0]}`;
+  return toHashtag(word);
+}
+
 function addHashtags(text: string, words: string[]): string {
   const { body, tags } = splitTrailingHashtags(text);
   const existing = tags ? tags.split(/\s+/) : [];
   const have = new Set(existing.map((t) => t.toLowerCase()));
   const more = words
-    .map(toHashtag)
+    .map(typedHashtag)
     .filter((t): t is string => !!t && !have.has(t.toLowerCase()) && (have.add(t.toLowerCase()), true));
   if (!more.length) return text;
   return `${body}\n\n${[...existing, ...more].join(' ')}`;

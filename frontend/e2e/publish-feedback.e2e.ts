@@ -1,0 +1,191 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
+import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
+import {
+  ADA,
+  browserAvailable,
+  callApi,
+  connectWordPress,
+  createArticleWithDrafts,
+  launchBrowser,
+  registerOnDashboard,
+  removeData,
+  scheduleVia,
+  snap,
+  startApp,
+  type RunningApp,
+} from './harness.js';
+import { showTheme } from './viewport.js';
+
+const hasBrowser = browserAvailable();
+
+/**
+ * axe (WCAG 2.0/2.1 A and AA, as accessibility.e2e.ts) on what the page shows, in light and dark, each theme
+ * snapped; the page is left in light. Answers the violations found, by theme, rule and elements.
+ */
+async function axeBothThemes(page: Page, name: string, include?: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['dark', 'light'] as const) {
+    await showTheme(page, theme);
+    await snap(page, `${name}-${theme}`);
+    let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+    builder = include ? builder.include(include) : builder.exclude('.Toastify');
+    for (const v of (await builder.analyze()).violations)
+      found.push(`${name} (${theme}) ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+  return found;
+}
+
+/**
+ * What publishing an offline draft looks like from start to end, on WordPress and LinkedIn (fakes): the title is
+ * the post's only headline, the offline-draft note is highlighted in the editor and refused on publishing until it
+ * is removed, and LinkedIn's Publish Now, which leaves the article published everywhere, shows its outcome on the
+ * card that stays, with View on LinkedIn, and in History.
+ */
+describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPress and LinkedIn)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let wp: FakeWordPress;
+  let li: FakeLinkedIn;
+
+  beforeAll(async () => {
+    [wp, li, browser] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), launchBrowser()]);
+    app = await startApp(undefined, {
+      OPENAI_API_KEY: '',
+      LINKEDIN_OAUTH_URL: li.oauthUrl,
+      LINKEDIN_API_URL: li.apiUrl,
+      ALLOW_PRIVATE_URLS: '1',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (app) removeData(app);
+    await Promise.all([wp?.stop(), li?.stop()]);
+  });
+
+  it('note highlighted and refused until removed → one headline on WordPress → LinkedIn: the card stays with View on LinkedIn → History', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    await registerOnDashboard(page, app, ADA);
+    await connectWordPress(page, wp);
+    // LinkedIn: the app's credentials, then the consent through the fake (it approves at once).
+    expect(
+      (
+        await callApi(page, '/api/linkedin/credentials', {
+          clientId: li.app.clientId,
+          clientSecret: li.app.clientSecret,
+        })
+      ).status,
+    ).toBe(200);
+    const { authUrl } = (await callApi(page, '/api/linkedin/auth-url')).json;
+    await page.goto(authUrl);
+    await page.waitForURL(/\/settings/);
+
+    const title = 'Ten habits of calm teams';
+    const id = await createArticleWithDrafts(
+      page,
+      {
+        title,
+        topic: 'Why calm teams ship more',
+        keyword: 'team habits',
+        details: 'Clear priorities. Fewer meetings. Written decisions.',
+        imageDescription: '',
+      },
+      { keepOfflineNote: true },
+    );
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(await scheduleVia(page, id, 'blog', at)).toBe(200);
+    expect(await scheduleVia(page, id, 'linkedin', at)).toBe(200);
+
+    // Publish Now with the note still in: refused, with the way to the editor.
+    await page.goto(`${app.url}/schedule`);
+    const card = page.getByRole('article', { name: title });
+    await card.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Publish Now to WordPress' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    const refusal = confirm.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toBe(
+      'Error publishing blog content: Remove the offline-draft note before publishing: line 1 of the blog text is still the note "Offline draft — …". Open the editor.',
+    );
+    await snap(page, '90-offline-note-refused');
+    expect(wp.posts).toHaveLength(0);
+    await refusal.getByRole('link', { name: 'Open the editor' }).click();
+
+    // The editor: the note's line is marked in each version; the preview has the title once.
+    await page.waitForURL(new RegExp(`/create\\?articleId=${id}$`));
+    const modal = page.getByRole('dialog', { name: 'Generated Content' });
+    const blogEditor = modal.getByRole('region', { name: 'Blog Article' });
+    const linkedinEditor = modal.getByRole('region', { name: 'LinkedIn Post' });
+    const blogMark = blogEditor.locator('mark');
+    await blogMark.waitFor();
+    expect(await blogMark.textContent()).toMatch(/^> Offline draft — composed from your brief without AI\./);
+    expect(await linkedinEditor.locator('mark').textContent()).toMatch(/^\[Offline draft — composed/);
+    // The mark lies exactly under the textarea's first line.
+    const [area, mark] = await Promise.all([
+      blogEditor.getByLabel('Blog content').boundingBox(),
+      blogMark.boundingBox(),
+    ]);
+    expect(Math.abs(mark!.y - (area!.y + 9))).toBeLessThanOrEqual(3);
+    const wordpress = modal.getByRole('article', { name: 'WordPress post' });
+    expect(await wordpress.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect(await wordpress.getByRole('heading', { name: title }).count()).toBe(1);
+    expect(await axeBothThemes(page, '91-offline-note-highlighted', '[role="dialog"]')).toEqual([]);
+
+    for (const editor of [blogEditor, linkedinEditor]) {
+      await editor.getByRole('button', { name: 'Remove the note' }).click();
+      await editor.getByText('Saved', { exact: true }).waitFor();
+      expect(await editor.locator('mark').count()).toBe(0);
+    }
+    const article = (await callApi(page, `/api/articles/${id}`)).json.article;
+    expect(article.blog.content).toMatch(/^This article is about why calm teams ship more\./);
+    expect(article.linkedin.content).not.toMatch(/offline draft/i);
+
+    // WordPress: published, with the title as the post's only headline.
+    await page.goto(`${app.url}/schedule`);
+    await card.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Publish Now to WordPress' }).click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Successfully published to WordPress!').waitFor();
+    expect(wp.posts).toHaveLength(1);
+    expect(wp.posts[0]!.title).toBe(title);
+    expect(wp.posts[0]!.content).not.toMatch(/<h1|offline draft/i);
+    expect(wp.posts[0]!.content).toMatch(/^<p>This article is about why calm teams ship more\./);
+
+    // LinkedIn: the last platform. Success with View on LinkedIn, and the card stays with the post's link.
+    const linkedin = card.getByRole('region', { name: 'LinkedIn' });
+    await linkedin.getByRole('button', { name: 'Publish Now to LinkedIn' }).click();
+    await page
+      .getByRole('dialog', { name: 'Publish to LinkedIn now?' })
+      .getByRole('button', { name: 'Confirm' })
+      .click();
+    const notice = page.getByRole('status').filter({ hasText: 'Successfully published to LinkedIn!' });
+    await notice.waitFor();
+    expect(li.posts).toHaveLength(1);
+    const postUrl = `https://www.linkedin.com/feed/update/${li.posts[0]!.urn}`;
+    expect(await notice.getByRole('link', { name: /View on LinkedIn/ }).getAttribute('href')).toBe(postUrl);
+    await snap(page, '92-linkedin-published-notice');
+    // The notice leaves and the list is read again: the card is still there, with both posts' links.
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/articles/unpublished'), { timeout: 30_000 });
+    await notice.waitFor({ state: 'detached', timeout: 10_000 });
+    await refreshed;
+    await linkedin.getByText('Published', { exact: true }).waitFor();
+    expect(await linkedin.getByRole('link', { name: /View on LinkedIn/ }).getAttribute('href')).toBe(postUrl);
+    expect(await card.getByRole('link', { name: /View on WordPress/ }).count()).toBe(1);
+    expect(await card.getByRole('link', { name: 'Open History' }).getAttribute('href')).toBe('/history');
+    expect(await axeBothThemes(page, '93-linkedin-published-card')).toEqual([]);
+
+    // History keeps both links; back on /schedule the article is no longer listed.
+    await card.getByRole('link', { name: 'Open History' }).click();
+    const rows = page.getByRole('table').locator('tbody tr');
+    await rows.nth(1).waitFor();
+    const linkedinRow = rows.filter({ hasText: 'LinkedIn' });
+    expect(await linkedinRow.getByRole('link', { name: /^View Post/ }).getAttribute('href')).toBe(postUrl);
+    await snap(page, '94-history-linkedin');
+    await page.goto(`${app.url}/schedule`);
+    await page.getByText('No unpublished articles. Create one to get started.').waitFor();
+    await context.close();
+  });
+});

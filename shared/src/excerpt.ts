@@ -1,0 +1,70 @@
+/**
+ * The first lines of an article as plain text, for the cards that say what is going out (the Schedule
+ * page and the calendar's dialog). List answers carry it (`Article.excerpt`), since they carry only the
+ * first 100 characters of each long text. Only for showing as text: Markdown's marks are dropped, not
+ * rendered (the Markdown pipeline, and its sanitizer, stay out of the cards).
+ */
+
+/** Characters of an excerpt at most (about three lines of a card on a phone, two on a desktop). */
+export const EXCERPT_CHARS = 240;
+
+// Enough of a long text for the excerpt, so a 100,000-character post costs no more than a short one.
+const SCAN_CHARS = 4000;
+
+const lineText = (line: string): string =>
+  line
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)+/, '') // heading, quote and list marks
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '') // images
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links: their text
+    .replace(/<[^>]+>/g, '') // inline HTML
+    .replace(/(\*\*|__|~~|`)/g, '') // strong, strike-through, code
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2'); // emphasis
+
+/**
+ * Markdown (or plain) text as one line of plain text of at most `max` characters, cut after a word
+ * with "…". A first line that is a heading equal to `title` is left out (the card shows the title),
+ * as are code blocks, rules and table rows.
+ */
+export function plainExcerpt(text: string, title = '', max = EXCERPT_CHARS): string {
+  const lines = text.slice(0, SCAN_CHARS).split(/\r?\n/);
+  const words: string[] = [];
+  let inCode = false;
+  let first = true;
+  for (const raw of lines) {
+    if (/^\s{0,3}(```|~~~)/.test(raw)) {
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode || /^\s{0,3}([-*_]\s*){3,}$/.test(raw) || /^\s*\|/.test(raw)) continue;
+    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
+    const line = lineText(raw).trim();
+    if (!line) continue;
+    if (first && heading && lineText(heading[1]!).trim() === title.trim()) {
+      first = false;
+      continue;
+    }
+    first = false;
+    words.push(line);
+  }
+  const flat = words.join(' ').replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  // Never cut a surrogate pair in two (a word longer than the whole excerpt is cut inside it).
+  const end = space > max / 2 ? space : /[\uD800-\uDBFF]/.test(cut[max - 1]!) ? max - 1 : max;
+  return `${flat.slice(0, end).replace(/[\s.,;:!?-]+$/, '')}…`;
+}
+
+/** What an article's card says it is about: its blog version, else its LinkedIn post, else its topic. */
+export function articleExcerpt(article: {
+  title: string;
+  topic: string;
+  blog: { content: string };
+  linkedin: { content: string };
+}): string {
+  for (const text of [article.blog.content, article.linkedin.content, article.topic]) {
+    const excerpt = plainExcerpt(text ?? '', article.title);
+    if (excerpt) return excerpt;
+  }
+  return '';
+}

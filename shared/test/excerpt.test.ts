@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { EXCERPT_CHARS, articleExcerpt, plainExcerpt } from '../src/excerpt.js';
+
+describe('plainExcerpt', () => {
+  it('gives the text without Markdown marks, on one line, leaving out a first heading that is the title', () => {
+    const post = [
+      '# Shipping small releases',
+      '',
+      'Small releases are **easier** to _review_ and [roll back](https://example.com/rollback).',
+      '',
+      '## Why it works',
+      '',
+      '- one change at a time',
+      '1. fewer surprises',
+      '> a quote ![diagram](https://example.com/d.png)',
+    ].join('\n');
+    expect(plainExcerpt(post, 'Shipping small releases')).toBe(
+      'Small releases are easier to review and roll back. Why it works one change at a time fewer surprises a quote',
+    );
+  });
+
+  it('keeps a first heading that is not the title, and leaves out code blocks, rules and tables', () => {
+    const post = ['## Before you start', '```js', 'run()', '```', '---', '| a | b |', 'Then `npm test`.'].join('\n');
+    expect(plainExcerpt(post, 'Another title')).toBe('Before you start Then npm test.');
+  });
+
+  it('leaves snake_case and lone asterisks as they are', () => {
+    expect(plainExcerpt('Set my_var_name to 2 * 3.', '')).toBe('Set my_var_name to 2 * 3.');
+  });
+
+  it(`cuts after a word at ${EXCERPT_CHARS} characters with "…"`, () => {
+    const long = 'Word and more words. '.repeat(40);
+    const excerpt = plainExcerpt(long);
+    expect(excerpt.length).toBeLessThanOrEqual(EXCERPT_CHARS + 1);
+    expect(excerpt.endsWith('…')).toBe(true);
+    expect(long.startsWith(excerpt.slice(0, -1))).toBe(true);
+    expect(excerpt.slice(0, -1)).toMatch(/\w$/);
+    // A single word longer than the excerpt is cut inside it, never inside a surrogate pair.
+    // ("a" first puts the cut between the two halves of an emoji.)
+    const emoji = plainExcerpt(`a${'😀'.repeat(EXCERPT_CHARS)}`);
+    expect(emoji.endsWith('😀…')).toBe(true);
+    expect(emoji.length).toBe(EXCERPT_CHARS);
+  });
+
+  it('reads only the start of a very long text', () => {
+    const huge = `${'Opening words. '.repeat(10)}${'x'.repeat(200_000)}`;
+    expect(plainExcerpt(huge).startsWith('Opening words. Opening words.')).toBe(true);
+  });
+});
+
+describe('articleExcerpt', () => {
+  const article = (blog: string, linkedin: string, topic = 'The topic') => ({
+    title: 'A title',
+    topic,
+    blog: { content: blog },
+    linkedin: { content: linkedin },
+  });
+
+  it('takes the blog version, else the LinkedIn post, else the topic', () => {
+    expect(articleExcerpt(article('# A title\n\nThe blog says this.', 'The post says that.'))).toBe(
+      'The blog says this.',
+    );
+    expect(articleExcerpt(article('# A title\n', 'The post says that.'))).toBe('The post says that.');
+    expect(articleExcerpt(article('', ''))).toBe('The topic');
+    expect(articleExcerpt(article('', '', ''))).toBe('');
+  });
+});
