@@ -321,7 +321,20 @@ describe.skipIf(!hasBrowser)('the schedule modal left open (Chromium)', () => {
     const input = dialog.getByRole('textbox', { name: 'Date and time' });
     await input.click();
     await dialog.locator('.react-datepicker__time-list-item').first().waitFor();
-    const shown = await input.inputValue();
+    // A typed time is brought into view in the time list (tomorrow's last slot, far from the default).
+    const shown = `${tokyoText(Date.now() + 24 * 60 * 60_000).slice(0, 10)} 23:55`;
+    await input.fill(shown);
+    const selectedSlot = dialog.locator('.react-datepicker__time-list-item--selected');
+    await expect.poll(() => selectedSlot.textContent()).toBe('23:55');
+    await expect
+      .poll(async () => {
+        const [list, slot] = await Promise.all([
+          dialog.locator('.react-datepicker__time-list').boundingBox(),
+          selectedSlot.boundingBox(),
+        ]);
+        return slot!.y >= list!.y && slot!.y + slot!.height <= list!.y + list!.height;
+      })
+      .toBe(true);
 
     const boxes = () =>
       Promise.all(['.react-datepicker', '.react-datepicker__time-list'].map((s) => dialog.locator(s).boundingBox()));

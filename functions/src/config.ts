@@ -1,9 +1,14 @@
+import { LINKEDIN_API_VERSION } from './adapters/integrations/linkedin-version.js';
+import { JOB_LIMITS, type JobLimitPolicy } from './domain/job-limits.js';
+
 /** Every setting comes from the environment so that tests and deployments can point anywhere. */
 export interface Config {
   tableName: string;
   region: string;
   dynamoEndpoint?: string;
   s3Endpoint?: string;
+  /** Local: the secret the embedded store (functions/src/local/s3.ts) checks requests against; set by the local stack. */
+  s3LocalSecret?: string;
   imagesBucket: string;
   publicUrl: string;
   sessionSecret?: string;
@@ -21,6 +26,8 @@ export interface Config {
   publicUrlFromEnv: boolean;
   linkedinApiUrl: string;
   linkedinOAuthUrl: string;
+  /** The LinkedIn-Version header (LINKEDIN_API_VERSION, YYYYMM; the stack sets it from the linkedinApiVersion context value). */
+  linkedinApiVersion: string;
   googleApiUrl?: string;
   googleOAuthUrl?: string;
   /** The deployment's Google OAuth client (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET), used when a user has none of their own. */
@@ -42,6 +49,14 @@ export interface Config {
   eventBusName?: string;
   /** Local: the file the domain events are appended to as JSON lines (the local stack: `$DATA_DIR/events.jsonl`). */
   eventsFile?: string;
+  /** Per-user limits on drafting, image and upload calls (domain/job-limits.ts; LIMIT_* to change them). */
+  jobLimits: JobLimitPolicy;
+}
+
+/** A whole number of at least 1 from the environment, else the default (a typo must not turn a limit off). */
+function limit(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value?.trim() && Number.isInteger(n) && n >= 1 ? n : fallback;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -51,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3LocalSecret: env.S3_LOCAL_SECRET || undefined,
     imagesBucket: env.IMAGES_BUCKET ?? 'content-publisher-images',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: env.SESSION_SECRET || undefined,
@@ -64,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrlFromEnv: Boolean(env.PUBLIC_URL),
     linkedinApiUrl: (env.LINKEDIN_API_URL || 'https://api.linkedin.com').replace(/\/+$/, ''),
     linkedinOAuthUrl: (env.LINKEDIN_OAUTH_URL || 'https://www.linkedin.com/oauth/v2').replace(/\/+$/, ''),
+    linkedinApiVersion: env.LINKEDIN_API_VERSION?.trim() || LINKEDIN_API_VERSION,
     googleApiUrl: env.GOOGLE_API_URL || undefined,
     googleOAuthUrl: env.GOOGLE_OAUTH_URL || undefined,
     googleClientId: env.GOOGLE_CLIENT_ID?.trim() || undefined,
@@ -74,5 +91,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     setupCodeSecretArn: env.SETUP_CODE_SECRET_ARN || undefined,
     eventBusName: env.EVENT_BUS_NAME || undefined,
     eventsFile: env.EVENTS_FILE || undefined,
+    jobLimits: {
+      inFlight: limit(env.LIMIT_JOBS_IN_FLIGHT, JOB_LIMITS.inFlight),
+      perHour: {
+        draft: limit(env.LIMIT_DRAFTS_PER_HOUR, JOB_LIMITS.perHour.draft),
+        image: limit(env.LIMIT_IMAGES_PER_HOUR, JOB_LIMITS.perHour.image),
+        upload: limit(env.LIMIT_UPLOADS_PER_HOUR, JOB_LIMITS.perHour.upload),
+      },
+    },
   };
 }

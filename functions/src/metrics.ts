@@ -4,22 +4,11 @@ import { AUTOMATION_EVENT_NAMES } from './domain/automation-events.js';
 import type { BusinessEvents } from './domain/events.js';
 import type { Job } from './domain/ports.js';
 import { logger } from './logger.js';
+import { MetricNames, PLATFORM_DIMENSION } from './metric-names.js';
+
+export { MetricNames } from './metric-names.js';
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
-
-/** The CloudWatch metric names (namespace POWERTOOLS_METRICS_NAMESPACE, the stack's name). */
-export const MetricNames = {
-  publishSucceeded: 'PublishSucceeded',
-  publishFailed: 'PublishFailed',
-  draftFailed: 'DraftFailed',
-  approvalEmailSent: 'ApprovalEmailSent',
-  approvalEmailFailed: 'ApprovalEmailFailed',
-  automationEventFailed: 'AutomationEventFailed',
-  jobDuration: 'JobDuration',
-} as const;
-
-/** The `platform` dimension: where a post goes (the `blog` platform is WordPress). */
-const PLATFORM_DIMENSION: Record<Platform, string> = { blog: 'wordpress', linkedin: 'linkedin' };
 
 /**
  * A `code` dimension value. Codes come from our own code (lastError codes), but each distinct value

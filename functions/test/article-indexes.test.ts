@@ -353,6 +353,10 @@ describe('the list API', () => {
   const created: string[] = [];
 
   beforeAll(async () => {
+    // One account here creates 51 articles in a row (a page and one more): above the hourly drafting limit
+    // and the jobs in flight a person gets (domain/job-limits.ts, tested in job-limits.test.ts).
+    process.env.LIMIT_DRAFTS_PER_HOUR = '100';
+    process.env.LIMIT_JOBS_IN_FLIGHT = '100';
     app = await startTestApp();
     owner = new Client(app.url);
     await owner.call('/api/auth/register', { body: registration() });
@@ -371,7 +375,11 @@ describe('the list API', () => {
       await appStore.update(ownerId, created[i]!, { 'blog.publishedToWordPress': true, 'blog.lastPublished': at });
     }
   });
-  afterAll(() => app?.stop());
+  afterAll(async () => {
+    await app?.stop();
+    delete process.env.LIMIT_DRAFTS_PER_HOUR;
+    delete process.env.LIMIT_JOBS_IN_FLIGHT;
+  });
 
   const titles = (res: { json: { articles: { title: string }[] } }) => res.json.articles.map((a) => a.title);
 

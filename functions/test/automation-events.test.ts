@@ -208,6 +208,15 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
     ]);
   });
 
+  it('Gmail refused because of the owner (a revoked grant): ScheduleMissed email_failed, not retryable, and the run ends', async () => {
+    const refused = new IntegrationError('Google refused the saved refresh token.', 'google_invalid_grant', 400);
+    const { generate, emitted } = notifier({ mailer: { send: () => Promise.reject(refused) } });
+    await expect(generate()).resolves.toBe('email-refused');
+    expect(emitted.map((e) => [e.name, (e.fields.error as { code: string }).code, e.fields.retryable])).toEqual([
+      ['ScheduleMissed', 'email_failed', false],
+    ]);
+  });
+
   it('the owner is deactivated: ScheduleMissed owner_inactive, not to their webhook', async () => {
     const { generate, emitted } = notifier({ owner: false, mailer: { send: async () => {} } });
     await expect(generate()).resolves.toBe('inactive');

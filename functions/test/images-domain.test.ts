@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_SIZES, cropRectangle } from '@app/shared';
+import { IMAGE_SIZES, cropRectangle, imageTooManyPixels } from '@app/shared';
 import { SharpImageProcessor } from '../src/adapters/images/sharp-image-processor.js';
 import type { ArticleRecord } from '../src/domain/articles.js';
-import { imageKeys, replaceImage, sniffImageType } from '../src/domain/images.js';
-import type { ArticleStore, ObjectStore } from '../src/domain/ports.js';
+import {
+  ImageService,
+  MAX_PROGRESSIVE_PIXELS,
+  MAX_UPLOAD_PIXELS,
+  imageKeys,
+  replaceImage,
+  sniffImageType,
+  uploadPrefix,
+} from '../src/domain/images.js';
+import type { ArticleStore, ImageInfo, ImageProcessor, ObjectStore } from '../src/domain/ports.js';
+import { articleRecord } from './helpers/article-record.js';
 
 /** The EXIF tag that points at the GPS block (0x8825), as it is written little-endian. */
 const GPS_POINTER = Buffer.from([0x25, 0x88]);
@@ -66,15 +75,29 @@ describe('sniffImageType: the type by content, not by name or claim', () => {
 describe('SharpImageProcessor', () => {
   const processor = new SharpImageProcessor();
 
-  it('inspect reads the format and the upright size; a GIF or a truncated JPEG is no image', async () => {
+  it('inspect reads the format and the upright size from the header; a GIF is no image; a truncated JPEG fails at decoding', async () => {
     const photo = await photoWithGps(6);
     // Orientation 6: the stored 3000×1000 pixels are shown turned, 1000×3000.
-    expect(await processor.inspect(photo)).toEqual({ format: 'jpeg', width: 1000, height: 3000 });
+    expect(await processor.inspect(photo)).toEqual({ format: 'jpeg', width: 1000, height: 3000, progressive: false });
     const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } })
       .gif()
       .toBuffer();
     expect(await processor.inspect(gif)).toBeUndefined();
-    expect(await processor.inspect(photo.subarray(0, Math.floor(photo.length / 2)))).toBeUndefined();
+    // The header of a file cut short is whole; its pixels are not, and the one decode refuses them.
+    const cut = photo.subarray(0, Math.floor(photo.length / 2));
+    expect(await processor.inspect(cut)).toMatchObject({ format: 'jpeg', width: 1000, height: 3000 });
+    await expect(processor.normalise(cut, 2400)).rejects.toThrow();
+  });
+
+  it('inspect tells a progressive JPEG of 7000×7000 by its header without decoding it; normalise refuses it over the limit given', async () => {
+    const big = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#6688aa' } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const started = performance.now();
+    expect(await processor.inspect(big)).toEqual({ format: 'jpeg', width: 7000, height: 7000, progressive: true });
+    // A decode of it takes most of a second and hundreds of MB; reading the header, a few milliseconds.
+    expect(performance.now() - started).toBeLessThan(250);
+    await expect(processor.normalise(big, 2400, MAX_PROGRESSIVE_PIXELS)).rejects.toThrow(/pixel limit/i);
   });
 
   it('strips EXIF with its GPS position from the kept original and from both sizes, and turns the picture upright', async () => {
@@ -258,5 +281,67 @@ describe('replaceImage: the order of writes when image changes race', () => {
     expect(written).toBeUndefined();
     expect(h.state.image?.blogKey).toBe('a-blog');
     expect(h.deleted.sort()).toEqual(['g-blog', 'g-linkedin', 'g-original']);
+  });
+});
+
+describe('ImageService.completeUpload: the decoding cost is bounded before decoding', () => {
+  /** An upload whose header says `info`; records whether anything was decoded. */
+  async function complete(info: ImageInfo) {
+    const article = articleRecord({ id: 'a1', userId: 'u1' });
+    const key = `${uploadPrefix('u1', 'a1')}${'0'.repeat(32)}`;
+    const decoded: string[] = [];
+    const deleted: string[] = [];
+    const images: ImageProcessor = {
+      inspect: async () => info,
+      normalise: async () => {
+        decoded.push('normalise');
+        throw new Error('not reached');
+      },
+      crop: async () => {
+        decoded.push('crop');
+        throw new Error('not reached');
+      },
+    };
+    const service = new ImageService({
+      articles: { get: async () => article } as unknown as ArticleStore,
+      objects: {
+        get: async () => ({ body: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]), contentType: 'image/jpeg' }),
+        put: async () => undefined,
+        delete: async (k: string) => void deleted.push(k),
+      } as unknown as ObjectStore,
+      signer: { signUpload: async () => ({ url: '', fields: {} }), signDownload: async () => '' },
+      images,
+    });
+    const result = await service.completeUpload('u1', 'a1', key).then(
+      () => undefined,
+      (err: Error & { code?: string }) => err,
+    );
+    return { result, decoded, deleted, key };
+  }
+
+  it('a progressive JPEG of 7000×7000 (49 MP, over 25) is refused with its size, nothing decoded, the upload deleted', async () => {
+    const { result, decoded, deleted, key } = await complete({
+      format: 'jpeg',
+      width: 7000,
+      height: 7000,
+      progressive: true,
+    });
+    expect(result?.code).toBe('upload_too_many_pixels');
+    expect(result?.message).toBe(imageTooManyPixels({ width: 7000, height: 7000 }, 25, true));
+    expect(result?.message).toMatch(/7000 × 7000 pixels \(49 megapixels\)/);
+    expect(decoded).toEqual([]);
+    expect(deleted).toEqual([key]);
+  });
+
+  it('a baseline JPEG may have up to 50 MP (one row at a time), one pixel more is refused undecoded', async () => {
+    expect(MAX_PROGRESSIVE_PIXELS).toBe(25_000_000);
+    expect(MAX_UPLOAD_PIXELS).toBe(50_000_000);
+    // 7000×7000 baseline is under 50 MP: it goes on to the decode.
+    expect((await complete({ format: 'jpeg', width: 7000, height: 7000, progressive: false })).decoded).toEqual([
+      'normalise',
+    ]);
+    const over = await complete({ format: 'jpeg', width: 10_000, height: 5_001 });
+    expect(over.result?.message).toBe(imageTooManyPixels({ width: 10_000, height: 5_001 }, 50, false));
+    expect(over.decoded).toEqual([]);
   });
 });

@@ -1,9 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { RecordedRunFailure } from '../src/domain/scheduling.js';
+import { logger } from '../src/logger.js';
 import { runJob } from '../src/jobs/run-job.js';
 import { handler as worker } from '../src/lambda/worker.js';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+
+const articlesDb = () =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
 
 let app: TestApp;
 let google: FakeGoogle;
@@ -53,23 +67,63 @@ async function scheduledArticle(title: string) {
 const article = async (id: string) => (await owner.call(`/api/articles/${id}`)).json.article;
 
 describe('a scheduled run whose approval e-mail cannot be sent', () => {
-  it('records email_failed on the article, throws for the retry, and a later delivery sends it and clears the error', async () => {
+  it('Gmail refuses because of the owner (a revoked grant): email_failed is recorded and logged, the worker does not fail, and a later delivery sends it and clears the error', async () => {
     const { id, job } = await scheduledArticle('Revoked Gmail');
     google.setMode('revoked');
+    const warnings = vi.spyOn(logger, 'warn');
     try {
-      // The worker throws: Lambda retries it and then hands it to the failure destination.
-      await expect(worker(job)).rejects.toThrow(RecordedRunFailure);
+      // No function error (nothing for Lambda to retry, no Errors alarm): retrying cannot help until the owner reconnects.
+      await expect(worker(job)).resolves.toBeUndefined();
       expect((await article(id)).lastError).toEqual({
         code: 'email_failed',
         message: 'The approval e-mail could not be sent: reconnect Gmail in Settings.',
       });
+      expect(warnings).toHaveBeenCalledWith('approval e-mail refused: the owner must reconnect Gmail', {
+        articleId: id,
+        platform: 'blog',
+        code: 'email_failed',
+      });
     } finally {
+      warnings.mockRestore();
       google.setMode('ok');
     }
     const sentBefore = google.sentMessages.length;
-    await expect(worker(job)).resolves.toBeUndefined(); // the retry (or a redrive) is not refused as a duplicate
+    await expect(worker(job)).resolves.toBeUndefined(); // a redrive (or the owner's reschedule) is not refused as a duplicate
     expect(google.sentMessages.length).toBe(sentBefore + 1);
     expect(google.sentMessages.at(-1)!.subject).toBe('Approve for WordPress (blog): Revoked Gmail');
+    expect((await article(id)).lastError).toBeNull();
+  });
+
+  it('Gmail is down: email_failed is recorded and the worker throws, so Lambda retries the run', async () => {
+    const { id, job } = await scheduledArticle('Gmail down');
+    google.setMode('down');
+    try {
+      await expect(worker(job)).rejects.toThrow(RecordedRunFailure);
+      expect((await article(id)).lastError).toMatchObject({ code: 'email_failed' });
+    } finally {
+      google.setMode('ok');
+    }
+    await expect(worker(job)).resolves.toBeUndefined();
+    expect((await article(id)).lastError).toBeNull();
+  });
+
+  it('a second delivery while another sends the e-mail (its lease held): no function error, nothing sent, nothing recorded', async () => {
+    const { id, job } = await scheduledArticle('Delivered twice');
+    const store = new DynamoArticleStore(articlesDb(), app.tableName);
+    const now = new Date();
+    expect(
+      await store.claimNotify(
+        userId,
+        id,
+        'blog',
+        job.scheduledFor,
+        now.toISOString(),
+        new Date(now.getTime() + 60_000).toISOString(),
+      ),
+    ).toBe('claimed');
+    const sentBefore = google.sentMessages.length;
+    await expect(worker(job)).resolves.toBeUndefined();
+    expect(google.sentMessages.length).toBe(sentBefore);
     expect((await article(id)).lastError).toBeNull();
   });
 

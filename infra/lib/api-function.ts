@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { API_FUNCTION_TIMEOUT_S } from '../../functions/src/time-budgets.js';
 import { AppFunction, FUNCTION_RUNTIME } from './app-function.js';
@@ -13,6 +14,14 @@ export const API_FUNCTION_DEFAULTS = {
    */
   timeout: Duration.seconds(API_FUNCTION_TIMEOUT_S),
 } as const;
+
+/**
+ * The route groups whose handlers write the audit trail (functions/src/domain/audit.ts: sign-ins,
+ * registrations, logouts, password changes, an admin's activations): their logs are kept a year.
+ */
+export const AUDITED_ROUTE_GROUPS: readonly string[] = ['auth', 'admin'];
+/** How long the audit trail is kept (README, Security). */
+export const AUDIT_LOG_RETENTION = RetentionDays.ONE_YEAR;
 
 export interface ApiFunctionProps {
   /** The route group this function serves (`auth`, `admin`, …). */
@@ -40,6 +49,7 @@ export class ApiFunction extends AppFunction {
       environment: props.environment,
       memorySize: API_FUNCTION_DEFAULTS.memorySize,
       timeout: API_FUNCTION_DEFAULTS.timeout,
+      ...(AUDITED_ROUTE_GROUPS.includes(props.group) ? { logRetention: AUDIT_LOG_RETENTION } : {}),
     });
   }
 }

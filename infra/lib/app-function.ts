@@ -41,12 +41,18 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   memorySize: number;
   timeout: Duration;
+  /** How long its log group keeps the lines (default FUNCTION_RUNTIME.logRetention). */
+  logRetention?: RetentionDays;
+  /** Concurrent executions set aside for this function (and its ceiling); absent: the account's shared pool. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
  * One Lambda function of the app: its entry bundled by esbuild (ESM, minified, source maps),
- * Node.js 22 on arm64, with its own log group and its own role, and X-Ray active tracing. The role
- * starts with nothing but writing to that log group and sending traces; the stack grants the rest.
+ * Node.js 22 on arm64, with its own log group and its own role. The role starts with nothing but
+ * writing to that log group; the stack grants the rest. No X-Ray tracing: the code is not
+ * instrumented (no SDK or HTTPS subsegments), so a trace would only repeat the duration the log and
+ * the Lambda metrics already give, at a price (docs/operations.md, Logs).
  * Powertools settings: POWERTOOLS_SERVICE_NAME (`content-publisher-<name>`) and
  * POWERTOOLS_METRICS_NAMESPACE (the stack name, so each stage's metrics stay apart, stage.ts).
  */
@@ -60,7 +66,7 @@ export class AppFunction extends Construct {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
 
-    this.logGroup = new LogGroup(this, 'Logs', { retention: FUNCTION_RUNTIME.logRetention });
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention ?? FUNCTION_RUNTIME.logRetention });
 
     // A role of our own instead of the default one with the AWSLambdaBasicExecutionRole managed
     // policy: the function may only write to its own log group.
@@ -82,6 +88,7 @@ export class AppFunction extends Construct {
       sourcesContent: false,
       mainFields: [...LAMBDA_ESBUILD.mainFields],
       banner: LAMBDA_ESBUILD.banner,
+      esbuildArgs: { '--conditions': LAMBDA_ESBUILD.conditions.join(',') },
       // Everything else is bundled, the AWS SDK included (see bundling.ts).
       externalModules: ON_DEMAND_MODULES.filter((m) => !nodeModules.includes(m)),
       ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),
@@ -98,12 +105,15 @@ export class AppFunction extends Construct {
       architecture: FUNCTION_RUNTIME.architecture,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
-      // Active tracing: Lambda samples requests and sends their traces to X-Ray (the role gets
-      // xray:PutTraceSegments and xray:PutTelemetryRecords).
-      tracing: Tracing.ACTIVE,
+      // No TracingConfig (and no X-Ray grant): Lambda's default then traces only a request a caller
+      // sampled, and none of ours does (an HTTP API, EventBridge Scheduler and SQS send no trace header).
+      tracing: Tracing.DISABLED,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: `content-publisher-${props.name}`,
@@ -119,13 +129,6 @@ export class AppFunction extends Construct {
       reason:
         'The Lambda runtime is fixed at Node.js 22 (the version the code is built, bundled and tested for); ' +
         'moving to a newer runtime is a deliberate upgrade, not a drive-by change.',
-    });
-    Validations.of(this.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords, which aws-cdk-lib grants for Tracing.ACTIVE, ' +
-        'support no resource-level permissions (AWS X-Ray has no resource ARN for them), so their resource is *; ' +
-        'no other action of this role is granted on *.',
     });
   }
 

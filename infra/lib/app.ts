@@ -35,6 +35,22 @@ export const contextFlag = (app: App, key: string): boolean | undefined => {
   throw new Error(`The context value ${key} must be true or false, not "${String(value)}"`);
 };
 
+/**
+ * A positive number context value (JSON number or the string `-c key=value` gives); undefined when
+ * absent; `integer` refuses fractions.
+ */
+export const contextNumber = (app: App, key: string, options: { integer?: boolean } = {}): number | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isFinite(number) || number <= 0 || (options.integer && !Number.isInteger(number))) {
+    throw new Error(
+      `The context value ${key} must be a positive ${options.integer ? 'whole ' : ''}number, not "${String(value)}"`,
+    );
+  }
+  return number;
+};
+
 /** Builds the CDK app: the stack from context values, checked by cdk-nag (AwsSolutions). */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: ContentPublisherStack } {
   const app = new App(options.appProps);
@@ -58,10 +74,24 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     domainName: contextString(app, 'domainName'),
     certificateArn: contextString(app, 'certificateArn'),
     webAclArn: contextString(app, 'webAclArn'),
-    // Optional: who is e-mailed (SNS) when a scheduled run lands in the dead-letter queue.
+    // Who every alarm notifies: an address (SNS e-mail) or a topic of yours; a named stage needs one.
     alarmEmail: contextString(app, 'alarmEmail'),
+    alarmTopicArn: contextString(app, 'alarmTopicArn'),
+    // Optional: an existing (restored) table instead of creating one (docs/operations.md, Restore).
+    tableName: contextString(app, 'tableName'),
     // Per-client rate limits (AWS WAF) in front of the distribution: on unless `-c waf=false`.
     waf: contextFlag(app, 'waf'),
+    // AWS's managed rule groups (common, known bad inputs) in that web ACL: off unless `-c wafManagedRules=true`.
+    wafManagedRules: contextFlag(app, 'wafManagedRules'),
+    // The HTTP API stage throttle (requests per second, burst), shared by every client.
+    apiThrottle: {
+      rateLimit: contextNumber(app, 'apiThrottleRate'),
+      burstLimit: contextNumber(app, 'apiThrottleBurst', { integer: true }),
+    },
+    // The LinkedIn-Version the functions send (YYYYMM; docs/operations.md, LinkedIn version).
+    linkedinApiVersion: contextString(app, 'linkedinApiVersion'),
+    // Optional: concurrency reserved for the worker (`-c workerReservedConcurrency=20`); unset, it shares the account's.
+    workerReservedConcurrency: contextNumber(app, 'workerReservedConcurrency', { integer: true }),
     // Optional AI settings (OpenAI-compatible endpoint, model names); no API key: users set their own.
     ai: Object.fromEntries(
       Object.keys(AI_CONTEXT_ENV).flatMap((key) => {

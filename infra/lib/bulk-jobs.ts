@@ -3,7 +3,7 @@ import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { Topic } from 'aws-cdk-lib/aws-sns';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BULK_JOB_CONCURRENCY } from '../../functions/src/domain/ports.js';
@@ -41,7 +41,7 @@ export interface BulkJobsProps {
   /** The worker's timeout: the queue's visibility timeout is BULK_JOBS_DEFAULTS.visibilityTimeoutFactor times it. */
   workerTimeout: Duration;
   /** Optional topic (the alarm e-mail) the dead-letter alarm notifies. */
-  alarmTopic?: Topic;
+  alarmTopic?: ITopic;
 }
 
 /**

@@ -2,11 +2,12 @@
  * How every Lambda entry is bundled (esbuild through NodejsFunction), in one place so that the
  * stack, its tests and `npm run bench` bundle the same way.
  *
- * Cold start (docs/testing.md, Performance budgets: import ≤ 150 ms, bundle ≤ 1 MB) decides the shape:
+ * Cold start (docs/testing.md, Performance budgets: bundle ≤ 1 MB, import ≤ 1.3× a bundle of the DynamoDB
+ * document client alone) decides the shape:
  * - The AWS SDK v3 clients every call needs (DynamoDB, Secrets Manager, …) are bundled, from their
  *   ES module build, tree-shaken. Left to the runtime's copy
  *   it is hundreds of CommonJS files that Node resolves and scans one by one at every cold start
- *   (the DynamoDB client alone takes ~140 ms to import that way, the whole budget).
+ *   (the DynamoDB client alone takes ~140 ms to import that way).
  * - A few heavy packages only some calls need are loaded with `await import()` by those calls and
  *   are not bundled: the function that uses one gets it installed next to its bundle. A call that
  *   does not need them (listing articles, say) never loads them.
@@ -35,6 +36,12 @@ export const ON_DEMAND_MODULES = [
   '@zxcvbn-ts/language-common',
   /** EventBridge client, only when a domain event is emitted (publishing, drafting, scheduled runs). */
   '@aws-sdk/client-eventbridge',
+  /**
+   * The Markdown pipeline's parser and sanitizer (shared/src/markdown.ts), ~230 KB with postcss and htmlparser2
+   * (only a WordPress publish). Bundled, they made three bundles ~900 KB and their cold starts the slowest.
+   */
+  'marked',
+  'sanitize-html',
 ] as const;
 export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
 
@@ -45,7 +52,9 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * (functions/src/wiring/articles.ts) but never load it: the drafting that emits runs in the worker.
  * Likewise every function with the images store carries @aws-sdk/s3-presigned-post and
  * @aws-sdk/s3-request-presigner (the store's signUpload and signDownload), which only the images
- * function's upload start and image redirects load.
+ * function's upload start and image redirects load. The functions that publish (wordpress, linkedin,
+ * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
+ * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts).
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
@@ -71,6 +80,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
     '@aws-sdk/s3-presigned-post',
     '@aws-sdk/s3-request-presigner',
     'google-auth-library',
+    'marked',
+    'sanitize-html',
   ],
   linkedin: [
     '@aws-sdk/client-eventbridge',
@@ -78,6 +89,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
     '@aws-sdk/s3-presigned-post',
     '@aws-sdk/s3-request-presigner',
     'google-auth-library',
+    'marked',
+    'sanitize-html',
   ],
   email: ['google-auth-library'],
   approvals: [
@@ -86,6 +99,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
     '@aws-sdk/s3-presigned-post',
     '@aws-sdk/s3-request-presigner',
     'google-auth-library',
+    'marked',
+    'sanitize-html',
   ],
   sheets: ['@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'google-auth-library'],
   worker: [
@@ -94,7 +109,9 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
     '@aws-sdk/s3-presigned-post',
     '@aws-sdk/s3-request-presigner',
     'google-auth-library',
+    'marked',
     'openai',
+    'sanitize-html',
     'sharp',
   ],
 };
@@ -119,6 +136,12 @@ export const LAMBDA_ESBUILD = {
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_BANNER,
   external: [...ON_DEMAND_MODULES],
+  /**
+   * Package conditions besides esbuild's own: `lambda` picks a Lambda's variant of a module where a package
+   * has one (shared/package.json: #markdown-libraries loads marked and sanitize-html on demand); `module`,
+   * which esbuild adds by itself only when no condition is given, keeps the ES module builds.
+   */
+  conditions: ['lambda', 'module'],
 } as const;
 
 /**
@@ -129,6 +152,7 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
   ...LAMBDA_ESBUILD,
   mainFields: [...LAMBDA_ESBUILD.mainFields],
   external: [...LAMBDA_ESBUILD.external],
+  conditions: [...LAMBDA_ESBUILD.conditions],
   banner: { js: LAMBDA_ESBUILD.banner },
   entryPoints: [entry],
   tsconfig,
@@ -138,14 +162,16 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
 });
 
 /**
- * The packages an esbuild metafile shows the bundle importing from outside itself (Node built-ins
- * aside, with or without `node:`: CommonJS dependencies such as postcss require 'fs'), sorted.
+ * The packages an esbuild metafile shows the finished bundle importing from outside itself (Node
+ * built-ins aside, with or without `node:`: CommonJS dependencies require 'fs'), sorted. Read from the
+ * output, not the inputs: an input tree-shaken away (shared/src/markdown.ts behind the `@app/shared`
+ * barrel, in a function that never renders Markdown) still lists its imports there.
  */
 export function unbundledPackages(metafile: {
-  inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+  outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
 }): string[] {
   const found = new Set<string>();
-  for (const input of Object.values(metafile.inputs))
-    for (const imported of input.imports) if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);
+  for (const output of Object.values(metafile.outputs))
+    for (const imported of output.imports) if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);
   return [...found].sort();
 }

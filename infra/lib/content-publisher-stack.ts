@@ -1,4 +1,14 @@
-import { ArnFormat, CfnOutput, Duration, Lazy, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  ArnFormat,
+  CfnOutput,
+  Duration,
+  Lazy,
+  RemovalPolicy,
+  Stack,
+  Token,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Grant } from 'aws-cdk-lib/aws-iam';
@@ -9,11 +19,15 @@ import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/src/http/client-address.js';
 import { routeGroups } from '@app/shared/api';
 import { ApiFunction } from './api-function.js';
-import { BulkJobs } from './bulk-jobs.js';
+import { BULK_JOBS_DEFAULTS, BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
 import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
-import { DataTable } from './data-table.js';
-import { HttpApiRoutes } from './http-api.js';
+import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
+import {
+  LINKEDIN_API_VERSION,
+  parseLinkedInVersion,
+} from '../../functions/src/adapters/integrations/linkedin-version.js';
+import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { Schedules } from './schedules.js';
 import { Site } from './site.js';
@@ -88,6 +102,39 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'images:delete', 'approvalLinks:sign', 'events:publish'],
 };
 
+/** Where CloudFront publishes its metrics (and so where its alarm must be). */
+export const CLOUDFRONT_METRICS_REGION = 'us-east-1';
+
+/**
+ * Who hears of an alarm: a named stage must say (alarmEmail or alarmTopicArn), or it would deploy
+ * alarms that notify nobody. The unstaged deployment keeps its old default (alarms visible in the
+ * console only), so a first try-out needs no address.
+ */
+export function checkAlarmTarget(
+  props: Pick<ContentPublisherStackProps, 'stage' | 'alarmEmail' | 'alarmTopicArn'>,
+): void {
+  if (props.alarmEmail && props.alarmTopicArn) {
+    throw new Error(
+      'Give alarmEmail or alarmTopicArn, not both: alarmEmail makes a topic that e-mails the address, alarmTopicArn uses a topic of yours.',
+    );
+  }
+  if (
+    props.alarmTopicArn !== undefined &&
+    !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(props.alarmTopicArn)
+  ) {
+    throw new Error(
+      `alarmTopicArn must be the ARN of an SNS topic (arn:aws:sns:<region>:<account>:<name>), not "${props.alarmTopicArn}"`,
+    );
+  }
+  if (props.stage !== undefined && !props.alarmEmail && !props.alarmTopicArn) {
+    throw new Error(
+      `The stage "${props.stage}" has no one to tell when an alarm fires: give the context value alarmEmail (an address ` +
+        'the stack subscribes to its alarm topic) or alarmTopicArn (an SNS topic of yours), e.g. in cdk.context.json ' +
+        '(README, Deploy to AWS).',
+    );
+  }
+}
+
 /** The command that prints the setup code (the SetupCodeCommand output); the CLI does not take the region from the ARN. */
 export const setupCodeCommand = (secretArn: string, region: string): string =>
   `aws secretsmanager get-secret-value --secret-id ${secretArn} --region ${region} --query SecretString --output text`;
@@ -118,13 +165,34 @@ export interface ContentPublisherStackProps extends StackProps {
    * each user sets their own `openai_api_key` in Settings (a per-user secret).
    */
   ai?: AiSettings;
-  /** Optional e-mail address told (SNS) when a scheduled run lands in the dead-letter queue. */
+  /**
+   * E-mail address every alarm notifies (through an SNS topic of the stack's). A named stage needs it or
+   * alarmTopicArn: synthesis fails without either (alarms nobody hears of are no alarms).
+   */
   alarmEmail?: string;
+  /** Or an existing SNS topic (ARN) every alarm notifies; its policy must let CloudWatch publish. */
+  alarmTopicArn?: string;
+  /**
+   * An existing table to use instead of creating one (the `tableName` context value): a restored
+   * table (docs/operations.md, Restore).
+   */
+  tableName?: string;
+  /** AWS's managed rule groups in the stack's web ACL (default false; web-acl.ts). */
+  wafManagedRules?: boolean;
+  /** The HTTP API stage throttle (default API_THROTTLE_DEFAULTS, http-api.ts). */
+  apiThrottle?: Partial<ApiThrottle>;
+  /** The LinkedIn-Version the functions send (YYYYMM; default LINKEDIN_API_VERSION; docs/operations.md). */
+  linkedinApiVersion?: string;
   /**
    * The stack's own web ACL with per-client rate limits on the distribution (default true; the
    * stack must then be deployed to us-east-1, see EdgeWebAcl). Unused when webAclArn is given.
    */
   waf?: boolean;
+  /**
+   * Optional concurrency reserved for the worker (WorkerFunctionProps.reservedConcurrency); at least the
+   * bulk queue's maximum concurrency, which it would otherwise throttle.
+   */
+  workerReservedConcurrency?: number;
 }
 
 /**
@@ -178,8 +246,13 @@ export class ContentPublisherStack extends Stack {
       );
     }
     checkCustomDomain(props.domainName, props.certificateArn);
+    checkAlarmTarget(props);
+    const linkedinApiVersion = parseLinkedInVersion(
+      props.linkedinApiVersion ?? LINKEDIN_API_VERSION,
+      'linkedinApiVersion',
+    );
 
-    this.data = new DataTable(this, 'Data');
+    this.data = new DataTable(this, 'Data', { existingTableName: props.tableName });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
       description: 'Content publisher: key that signs session tokens (HS256)',
@@ -225,6 +298,7 @@ export class ContentPublisherStack extends Stack {
       TABLE_NAME: this.data.table.tableName,
       SESSION_SECRET_ARN: this.sessionSecret.secretArn,
       ORIGIN_SECRET_ARN: this.originSecret.secretArn,
+      LINKEDIN_API_VERSION: linkedinApiVersion,
       ...(publicUrl ? { PUBLIC_URL: publicUrl.replace(/\/+$/, '') } : {}),
     };
 
@@ -244,18 +318,27 @@ export class ContentPublisherStack extends Stack {
       this.functions.set(group, fn);
     }
 
+    const reserved = props.workerReservedConcurrency;
+    if (reserved !== undefined && (!Number.isInteger(reserved) || reserved < BULK_JOBS_DEFAULTS.maxConcurrency))
+      throw new Error(
+        `workerReservedConcurrency must be a whole number of at least ${BULK_JOBS_DEFAULTS.maxConcurrency} ` +
+          `(the bulk job queue runs that many workers at once), not "${String(reserved)}"`,
+      );
     this.worker = new WorkerFunction(this, 'Fn-worker', {
       entry: lambdaEntryPath(projectRoot, WORKER_ENTRY_NAME),
       projectRoot,
-      environment: { TABLE_NAME: this.data.table.tableName },
+      environment: { TABLE_NAME: this.data.table.tableName, LINKEDIN_API_VERSION: linkedinApiVersion },
+      reservedConcurrency: reserved,
     });
     this.grantTableData(this.worker);
 
     this.http = new HttpApiRoutes(this, 'Http', {
       functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.function])),
+      throttle: props.apiThrottle,
     });
 
-    if (!props.webAclArn && (props.waf ?? true)) this.webAcl = new EdgeWebAcl(this, 'Waf');
+    if (!props.webAclArn && (props.waf ?? true))
+      this.webAcl = new EdgeWebAcl(this, 'Waf', { managedRules: props.wafManagedRules });
     this.site = new Site(this, 'Site', {
       apiDomainName: this.http.domainName,
       spaDistDir: props.spaDistDir ?? defaultSpaDistDir,
@@ -270,7 +353,11 @@ export class ContentPublisherStack extends Stack {
     });
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
-    this.schedules = new Schedules(this, 'Schedules', { target: this.worker.function, alarmEmail: props.alarmEmail });
+    this.schedules = new Schedules(this, 'Schedules', {
+      target: this.worker.function,
+      alarmEmail: props.alarmEmail,
+      alarmTopicArn: props.alarmTopicArn,
+    });
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
       worker: this.worker.function,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
@@ -285,10 +372,18 @@ export class ContentPublisherStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.site.logsBucket,
       serverAccessLogsPrefix: 's3/images/',
+      // A replaced or deleted image stays restorable as long as the table can be restored to a moment
+      // that names it (docs/operations.md, Restore).
+      versioned: true,
       lifecycleRules: [
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // A browser's upload is taken (and deleted) within minutes; one never completed goes after a day.
         { id: 'expire-abandoned-uploads', prefix: UPLOADS_KEY_PREFIX, expiration: Duration.days(1) },
+        {
+          id: 'expire-noncurrent-versions',
+          noncurrentVersionExpiration: Duration.days(PITR_RECOVERY_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
       ],
       // The SPA posts users' own images straight here (a presigned POST, functions/src/domain/images.ts).
       cors: [{ allowedMethods: [HttpMethods.POST], allowedOrigins: [this.publicUrl], maxAge: 3000 }],
@@ -335,6 +430,14 @@ export class ContentPublisherStack extends Stack {
       topic: this.schedules.alarmTopic,
       // As the functions' POWERTOOLS_METRICS_NAMESPACE (app-function.ts).
       metricsNamespace: this.stackName,
+      jobQueue: this.bulkJobs.queue,
+      failureQueues: [this.bulkJobs.deadLetterQueue, this.schedules.deadLetterQueue],
+      scheduleGroup: this.schedules.group,
+      // CloudFront's metrics are in us-east-1 only: a stack bound to another region could not alarm on them.
+      distribution:
+        Token.isUnresolved(this.region) || this.region === CLOUDFRONT_METRICS_REGION
+          ? this.site.distribution
+          : undefined,
     });
 
     new CfnOutput(this, 'DistributionUrl', {
@@ -384,6 +487,11 @@ export class ContentPublisherStack extends Stack {
     new CfnOutput(this, 'EventBusArn', {
       description: 'The ARN of that bus',
       value: this.eventBus.eventBusArn,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description:
+        "The stage's CloudWatch dashboard: its alarms and the metrics behind them (docs/operations.md, Alarms)",
+      value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${this.alarms.dashboard.dashboardName}`,
     });
     new CfnOutput(this, 'SetupCodeCommand', {
       description: 'Prints the one-time setup code that the first registration needs to become the admin',

@@ -6,6 +6,7 @@ import {
   ProjectionType,
   Table,
   TableEncryption,
+  type ITable,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import {
@@ -23,20 +24,60 @@ const attribute = (key: KeyAttribute): Attribute => ({
 });
 
 /**
+ * How far back the table can be restored (point-in-time recovery, the most DynamoDB keeps); the images
+ * bucket keeps replaced and deleted images as long (content-publisher-stack.ts), so a restore to any
+ * moment of the window finds the images its articles name (docs/operations.md, Restore).
+ */
+export const PITR_RECOVERY_DAYS = 35;
+
+/** A table name as DynamoDB allows it (3–255 of letters, digits, `_`, `-`, `.`). */
+const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
+
+export interface DataTableProps {
+  /**
+   * An existing table to use instead of creating one (the `tableName` context value): a table restored
+   * from a backup or a point in time, with the same keys and indexes. The stack then neither creates
+   * nor changes it (its PITR, TTL and deletion protection are set by the restore runbook).
+   */
+  existingTableName?: string;
+}
+
+/**
  * The application's one DynamoDB table, built from the neutral `tableDefinition` that the local
  * stack uses too, so deployed and local data have the same keys and indexes.
  */
 export class DataTable extends Construct {
-  readonly table: Table;
+  readonly table: ITable;
+  /** Whether the stack creates the table (false with existingTableName). */
+  readonly created: boolean;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataTableProps = {}) {
     super(scope, id);
 
-    this.table = new Table(this, 'Table', {
+    if (props.existingTableName !== undefined) {
+      if (!TABLE_NAME_PATTERN.test(props.existingTableName)) {
+        throw new Error(
+          `tableName must be the name of an existing DynamoDB table (3 to 255 letters, digits, _, - or .), not "${props.existingTableName}"`,
+        );
+      }
+      this.created = false;
+      this.table = Table.fromTableAttributes(this, 'Table', {
+        tableName: props.existingTableName,
+        globalIndexes: tableIndexes.map((index) => index.indexName),
+      });
+      return;
+    }
+    this.created = true;
+    const table = new Table(this, 'Table', {
       partitionKey: attribute(tableDefinition.partitionKey),
       sortKey: attribute(tableDefinition.sortKey),
       billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: {
+        pointInTimeRecoveryEnabled: true,
+        recoveryPeriodInDays: PITR_RECOVERY_DAYS,
+      },
+      // A `cdk destroy`, a replacement or a console click cannot delete it (docs/operations.md, Restore).
+      deletionProtection: true,
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
       // The table holds every user's data: never delete it with the stack.
@@ -44,13 +85,14 @@ export class DataTable extends Construct {
     });
 
     for (const index of tableIndexes) {
-      this.table.addGlobalSecondaryIndex({
+      table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         sortKey: attribute(index.sortKey),
         projectionType: index.projection === 'KEYS_ONLY' ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
       });
     }
+    this.table = table;
   }
 
   /** ARNs of the table and of each of its indexes, named one by one (no wildcard). */

@@ -32,9 +32,19 @@ const ACCESS_LOG_FIELDS = {
   integrationError: '$context.integrationErrorMessage',
 } as const;
 
+/** The stage throttle: requests per second and burst shared by every client (the apiThrottleRate and apiThrottleBurst context values). */
+export const API_THROTTLE_DEFAULTS = { rateLimit: 100, burstLimit: 200 } as const;
+
+export interface ApiThrottle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
 export interface HttpApiRoutesProps {
   /** The function serving each route group (keys: `routeGroup(route)`). */
   functions: ReadonlyMap<string, IFunction>;
+  /** The stage throttle (default API_THROTTLE_DEFAULTS). */
+  throttle?: Partial<ApiThrottle>;
   /** The routes to create: the route table by default. */
   routes?: readonly RouteDef[];
 }
@@ -63,7 +73,10 @@ export class HttpApiRoutes extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: 100, burstLimit: 200 },
+      throttle: {
+        rateLimit: props.throttle?.rateLimit ?? API_THROTTLE_DEFAULTS.rateLimit,
+        burstLimit: props.throttle?.burstLimit ?? API_THROTTLE_DEFAULTS.burstLimit,
+      },
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),

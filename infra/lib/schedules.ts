@@ -3,7 +3,7 @@ import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -28,8 +28,10 @@ export const SCHEDULE_DLQ_DEFAULTS = {
 export interface SchedulesProps {
   /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
   target: IFunction;
-  /** Optional e-mail address told (through an SNS topic) when the dead-letter alarm fires. */
+  /** Optional e-mail address told (through an SNS topic of the stack's) when an alarm fires. */
   alarmEmail?: string;
+  /** Or an existing SNS topic every alarm notifies (its policy must let CloudWatch publish). */
+  alarmTopicArn?: string;
 }
 
 /**
@@ -44,8 +46,8 @@ export class Schedules extends Construct {
   readonly role: Role;
   readonly deadLetterQueue: Queue;
   readonly deadLetterAlarm: Alarm;
-  /** Only with `alarmEmail`: the topic the alarm notifies. */
-  readonly alarmTopic?: Topic;
+  /** With `alarmEmail` (a topic of the stack's) or `alarmTopicArn` (one of yours): the topic the alarms notify. */
+  readonly alarmTopic?: ITopic;
   /** ARN pattern of the schedules of the group: `arn:…:scheduler:<region>:<account>:schedule/<group>/*`. */
   readonly schedulesArn: string;
 
@@ -115,12 +117,16 @@ export class Schedules extends Construct {
     );
 
     if (props.alarmEmail) {
-      this.alarmTopic = new Topic(this, 'AlarmTopic', {
+      const topic = new Topic(this, 'AlarmTopic', {
         displayName: 'Content publisher alarms',
         enforceSSL: true,
       });
-      this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
-      notifyTopic(this.deadLetterAlarm, this.alarmTopic);
+      topic.addSubscription(new EmailSubscription(props.alarmEmail));
+      this.alarmTopic = topic;
+    } else if (props.alarmTopicArn) {
+      // A topic of the operator's: its own policy must let cloudwatch.amazonaws.com publish (docs/operations.md).
+      this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
     }
+    if (this.alarmTopic) notifyTopic(this.deadLetterAlarm, this.alarmTopic);
   }
 }

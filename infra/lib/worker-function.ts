@@ -22,6 +22,12 @@ export interface WorkerFunctionProps {
   projectRoot: string;
   /** Environment variables the worker reads (TABLE_NAME, …). */
   environment: Record<string, string>;
+  /**
+   * Concurrent executions reserved for the worker (the workerReservedConcurrency context value): jobs then
+   * never take the API functions' share of the account's concurrency, nor the API theirs; beyond it,
+   * async invocations wait in Lambda's queue (retried for up to six hours) and bulk messages in SQS.
+   */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -43,6 +49,7 @@ export class WorkerFunction extends AppFunction {
       environment: props.environment,
       memorySize: WORKER_FUNCTION_DEFAULTS.memorySize,
       timeout: WORKER_FUNCTION_DEFAULTS.timeout,
+      reservedConcurrentExecutions: props.reservedConcurrency,
     });
   }
 }

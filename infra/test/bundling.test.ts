@@ -1,8 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
+import { renderMarkdown } from '@app/shared/markdown';
 import {
   ON_DEMAND_MODULES_BY_FUNCTION,
   lambdaBuildOptions,
@@ -14,12 +19,20 @@ import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
 const names = [...routeGroups(), WORKER_ENTRY_NAME];
 
-const bundle = (name: string) =>
-  build({
-    ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
-    write: false,
-    outfile: join(repoRoot, '.tmp', `${name}.mjs`),
-  });
+/** Each entry bundled once (in memory), as the stack bundles it; the tests below read the same result. */
+const bundles = new Map<string, Promise<{ metafile: Metafile; code: Uint8Array }>>();
+const bundle = (name: string) => {
+  if (!bundles.has(name))
+    bundles.set(
+      name,
+      build({
+        ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
+        write: false,
+        outfile: join(repoRoot, '.tmp', `${name}.mjs`),
+      }).then((result) => ({ metafile: result.metafile, code: result.outputFiles[0]!.contents })),
+    );
+  return bundles.get(name)!;
+};
 
 /** The packages left out of a Lambda's bundle that its code imports (Node built-ins aside). */
 async function unbundledImports(name: string): Promise<string[]> {
@@ -51,5 +64,65 @@ describe('on-demand packages (bundling.ts)', () => {
   // every cold start (once the S3 client, through the bundled presigned-post package, +100 ms).
   it.each(names)('%s loads no on-demand package at start', async (name) => {
     expect(await packagesLoadedAtStart(name)).toEqual([]);
+  });
+});
+
+/** The Markdown pipeline's libraries and what they bring (sanitize-html: postcss, htmlparser2, …). */
+const MARKDOWN_PACKAGES = /node_modules\/(marked|sanitize-html|postcss|htmlparser2)\//;
+
+/** Imports a bundle in a fresh Node process, then runs `probe` with the module as `m`. */
+function importFresh(file: string, probe = ''): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); ${probe}`],
+    { encoding: 'utf8', env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', TABLE_NAME: 't' }, timeout: 30_000 },
+  );
+}
+
+describe('the Markdown pipeline in a Lambda (shared/src/markdown-libraries.lambda.ts)', () => {
+  // Bundled, marked and sanitize-html made the three publishing functions' bundles ~900 KB and their
+  // cold starts the slowest (docs/testing.md, Performance budgets), though only a WordPress publish uses them.
+  it.each(names)('%s does not carry marked, sanitize-html or their dependencies', async (name) => {
+    const { metafile } = await bundle(name);
+    const carried = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(carried.filter((input) => MARKDOWN_PACKAGES.test(input))).toEqual([]);
+  });
+
+  // Each bundle alone, as in a Lambda without its on-demand packages: it starts, so none is loaded at start
+  // (a hoisted static import, or an import() run at the top, would fail here).
+  it.each(names)('%s starts without any on-demand package installed', async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-alone-'));
+    try {
+      const file = join(dir, 'index.mjs');
+      writeFileSync(file, (await bundle(name)).code);
+      const run = importFresh(file, 'console.log(typeof m.handler);');
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('function');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('renders in a bundle exactly as imported, loading marked and sanitize-html on the first render', async () => {
+    const dir = join(repoRoot, '.tmp', `markdown-bundle-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      // An entry that renders the way publishing does (functions/src/domain/publishing.ts), bundled like a
+      // Lambda inside the repository, so the two packages resolve from node_modules as from the asset's own.
+      const entry = join(dir, 'entry.ts');
+      writeFileSync(
+        entry,
+        "export const render = async (text: string) => (await import('@app/shared/markdown')).renderMarkdown(text);\n",
+      );
+      const file = join(dir, 'index.mjs');
+      await build({ ...lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json')), outfile: file });
+      const text =
+        '# Title\n\nSome **bold** [link](https://example.com) <script>alert(1)</script> [bad](javascript:alert(1))';
+      const run = importFresh(file, `process.stdout.write(JSON.stringify(await m.render(${JSON.stringify(text)})));`);
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toBe(renderMarkdown(text));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

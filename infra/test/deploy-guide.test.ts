@@ -19,9 +19,9 @@ const guide = (): string => {
 /** The context keys infra/lib/app.ts reads. */
 const contextKeys = (): string[] => {
   const source = readFileSync(join(repoRoot, 'infra', 'lib', 'app.ts'), 'utf8');
-  const read = [...source.matchAll(/(?:contextString|contextFlag)\(app, '(\w+)'\)|tryGetContext\('(\w+)'\)/g)].map(
-    (m) => m[1] ?? m[2]!,
-  );
+  const read = [
+    ...source.matchAll(/(?:contextString|contextFlag|contextNumber)\(app, '(\w+)'[,)]|tryGetContext\('(\w+)'\)/g),
+  ].map((m) => m[1] ?? m[2]!);
   return [...new Set([...read, ...Object.keys(AI_CONTEXT_ENV)])].sort();
 };
 
@@ -36,8 +36,14 @@ describe('README: Deploy to AWS stays true to the stack', () => {
         'domainName',
         'certificateArn',
         'alarmEmail',
+        'alarmTopicArn',
+        'tableName',
         'waf',
+        'wafManagedRules',
         'webAclArn',
+        'apiThrottleRate',
+        'apiThrottleBurst',
+        'linkedinApiVersion',
       ]),
     );
     const rows = guide()
@@ -57,15 +63,19 @@ describe('README: Deploy to AWS stays true to the stack', () => {
     for (const path of callbacks) expect(guide()).toContain(`<publicUrl>${path}`);
   });
 
-  it("counts the stack's alarm metrics as the template has them (the cost table: a metric math alarm is billed per metric)", () => {
+  it("counts the stack's alarms as the template has them (the cost table: a metric math alarm is billed per metric, a Metrics Insights alarm per series it reads)", () => {
     const { stack } = testApp({ context: { alarmEmail: 'ops@example.com' } });
     const alarms = Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm')) as {
-      Properties: { Metrics?: { MetricStat?: unknown }[] };
+      Properties: { Metrics?: { MetricStat?: unknown; Expression?: string }[] };
     }[];
+    const isQuery = (a: (typeof alarms)[number]) =>
+      a.Properties.Metrics?.some((m) => m.Expression?.startsWith('SELECT'));
     const count = alarms
+      .filter((a) => !isQuery(a))
       .map((a) => (a.Properties.Metrics ? a.Properties.Metrics.filter((m) => m.MetricStat).length : 1))
       .reduce((sum, n) => sum + n, 0);
     expect(guide()).toContain(`CloudWatch alarms: ${count} × $0.10`);
     expect(guide()).toContain(`$${(count * 0.1).toFixed(2)}`);
+    expect(guide()).toContain(`${alarms.filter(isQuery).length} Metrics Insights alarms`);
   });
 });

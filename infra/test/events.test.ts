@@ -25,7 +25,7 @@ describe('the events bus', () => {
   });
 
   it('each stage has its own bus', () => {
-    const dev = Template.fromStack(testApp({ stack: { stage: 'dev' } }).stack);
+    const dev = Template.fromStack(testApp({ stack: { stage: 'dev', alarmEmail: 'ops@example.com' } }).stack);
     const [, bus] = only(dev.findResources('AWS::Events::EventBus') as Record<string, Resource>);
     expect(bus.Properties.Name).toBe('ContentPublisher-dev-events');
   });

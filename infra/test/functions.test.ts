@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { API_FUNCTION_DEFAULTS } from '../lib/api-function.js';
+import { API_FUNCTION_DEFAULTS, AUDITED_ROUTE_GROUPS } from '../lib/api-function.js';
 import { ON_DEMAND_MODULES, onDemandModulesOf } from '../lib/bundling.js';
 import { USER_SECRETS_PREFIX } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS } from '../lib/worker-function.js';
-import { logicalId, synthesizeDefaultStack, type Resource } from './helpers.js';
+import { Template } from 'aws-cdk-lib/assertions';
+import { BULK_JOBS_DEFAULTS } from '../lib/bulk-jobs.js';
+import { logicalId, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
 const { stack, template, tableId, secretId, workerId, imagesBucketId, functionIds, environmentOf } =
   synthesizeDefaultStack();
@@ -48,12 +52,21 @@ describe('Lambda functions', () => {
     expect(variables.PUBLIC_URL).toBeUndefined();
   });
 
-  it.each(routeGroups())('%s: logs to its own log group, kept for a limited time', (group) => {
-    const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
-    const logGroupRef = fn.Properties.LoggingConfig.LogGroup as { Ref: string };
-    const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
-    expect(logGroup.Properties.RetentionInDays).toBe(30);
-  });
+  it.each(routeGroups())(
+    '%s: logs to its own log group, kept a month, or a year when it writes the audit trail',
+    (group) => {
+      const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(group)!] as Resource;
+      const logGroupRef = fn.Properties.LoggingConfig.LogGroup as { Ref: string };
+      const logGroup = template.findResources('AWS::Logs::LogGroup')[logGroupRef.Ref] as Resource;
+      // A handler that calls a UserService method writing audit lines (functions/src/domain/users.ts).
+      const handler = readFileSync(join(repoRoot, 'functions', 'src', 'http', `${group}.ts`), 'utf8');
+      const audits = /\.(register|login|endSession|endAllSessions|changePassword|setActive)\(/.test(handler);
+      expect(logGroup.Properties.RetentionInDays, audits ? 'writes audit lines' : 'no audit lines').toBe(
+        audits ? 365 : 30,
+      );
+      expect(AUDITED_ROUTE_GROUPS.includes(group)).toBe(audits);
+    },
+  );
 
   it.each(routeGroups())(
     '%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them',
@@ -80,6 +93,35 @@ describe('worker function', () => {
       Timeout: 300,
     });
     expect(WORKER_FUNCTION_DEFAULTS.timeout.toSeconds()).toBe(300);
+  });
+
+  it('shares the account concurrency unless the workerReservedConcurrency context value reserves some', () => {
+    expect(worker().Properties.ReservedConcurrentExecutions).toBeUndefined();
+    for (const value of ['20']) {
+      const { stack: reserved } = testApp({ context: { workerReservedConcurrency: value } });
+      const fn = Template.fromStack(reserved).findResources('AWS::Lambda::Function')[
+        logicalId(reserved, reserved.worker.function)
+      ] as Resource;
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(20);
+      // Only the worker: the API functions keep the shared pool.
+      for (const [, api] of reserved.functions) {
+        const props = (
+          Template.fromStack(reserved).findResources('AWS::Lambda::Function')[
+            logicalId(reserved, api.function)
+          ] as Resource
+        ).Properties;
+        expect(props.ReservedConcurrentExecutions).toBeUndefined();
+      }
+    }
+  });
+
+  it('refuses a reserved concurrency that is not a whole number, or below the bulk queue’s concurrency', () => {
+    expect(() => testApp({ context: { workerReservedConcurrency: 'lots' } })).toThrow(
+      /workerReservedConcurrency must be a whole number, not "lots"/,
+    );
+    expect(() => testApp({ context: { workerReservedConcurrency: BULK_JOBS_DEFAULTS.maxConcurrency - 1 } })).toThrow(
+      new RegExp(`workerReservedConcurrency must be a whole number of at least ${BULK_JOBS_DEFAULTS.maxConcurrency}`),
+    );
   });
 
   it('is bundled from functions/src/lambda/worker.ts', () => {
@@ -120,8 +162,9 @@ describe('worker function', () => {
       'sharp',
     ]);
     // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
-    // packages (the auth function's common-password list) stay external too, never bundled.
-    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
+    // packages (the auth function's common-password list, the publishers' Markdown pipeline) stay external
+    // too, never bundled.
+    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common', 'marked', 'sanitize-html']);
     expect(bundling.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',

@@ -1,6 +1,8 @@
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeGroup, routeGroups, routes } from '@app/shared/api';
-import { logicalId, only, synthesizeDefaultStack, type Resource } from './helpers.js';
+import { API_THROTTLE_DEFAULTS } from '../lib/http-api.js';
+import { logicalId, only, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
 const { stack, template, functionIds } = synthesizeDefaultStack();
 
@@ -56,8 +58,22 @@ describe('HTTP API', () => {
     expect(format.status).toBe('$context.status');
     expect(JSON.stringify(format)).not.toMatch(/cookie|authorization|querystring/i);
     expect(stage.Properties.DefaultRouteSettings).toMatchObject({
-      ThrottlingRateLimit: expect.any(Number),
-      ThrottlingBurstLimit: expect.any(Number),
+      ThrottlingRateLimit: API_THROTTLE_DEFAULTS.rateLimit,
+      ThrottlingBurstLimit: API_THROTTLE_DEFAULTS.burstLimit,
     });
+  });
+
+  it('the stage throttle comes from the apiThrottleRate and apiThrottleBurst context values; bad values fail synthesis', () => {
+    const { stack: throttled } = testApp({ context: { apiThrottleRate: '25', apiThrottleBurst: 50 } });
+    const [, stage] = only(
+      Template.fromStack(throttled).findResources('AWS::ApiGatewayV2::Stage') as Record<string, Resource>,
+    );
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
+    expect(() => testApp({ context: { apiThrottleRate: 'fast' } })).toThrow(
+      /apiThrottleRate must be a positive number, not "fast"/,
+    );
+    expect(() => testApp({ context: { apiThrottleBurst: '7.5' } })).toThrow(
+      /apiThrottleBurst must be a positive whole number/,
+    );
   });
 });

@@ -130,8 +130,6 @@ describe('cdk-nag AwsSolutions', () => {
       [
         ...routeGroups().map((group) => `Fn-${group}/Function AwsSolutions-L1`),
         'Fn-worker/Function AwsSolutions-L1',
-        // IAM5: active tracing's X-Ray actions take no resource but *.
-        ...[...routeGroups(), 'worker'].map((name) => `Fn-${name}/Role AwsSolutions-IAM5[Resource::*]`),
         `Fn-settings/Role ${userSecrets}`,
         `Fn-articles/Role ${userSecrets}`,
         `Fn-wordpress/Role ${userSecrets}`,

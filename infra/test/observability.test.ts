@@ -1,13 +1,12 @@
-import type { Stack } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
-import { AUTOMATION_EVENT_NAMES } from '../../functions/src/domain/automation-events.js';
 import { MetricNames } from '../../functions/src/metrics.js';
 import { ALARM_DEFAULTS, AUTOMATION_EVENT_FAILED_METRIC } from '../lib/alarms.js';
-import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
-import { testApp } from './helpers.js';
+import { cdkJsonContext, projectRootForTests, testApp, unbuiltSpaDir } from './helpers.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -87,7 +86,7 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     expect(found[0]![0]).toBe(logicalId(stack, stack.alarms.apiServerErrors));
   });
 
-  it("an alarm on domain events not put on the bus: AutomationEventFailed with target bus, every event summed, in the functions' namespace", () => {
+  it("an alarm on domain events not put on the bus: a Metrics Insights query of AutomationEventFailed with target bus, in the functions' namespace", () => {
     const id = logicalId(stack, stack.alarms.automationEventsNotPut);
     const p = resources[id]!.Properties;
     expect(p).toMatchObject({
@@ -97,20 +96,94 @@ describe('alarms: every function and the API, to the alarm topic', () => {
       TreatMissingData: 'notBreaching',
       AlarmActions: [{ Ref: topicId }],
     });
-    const queries = p.Metrics as { Expression?: string; ReturnData?: boolean; MetricStat?: any }[];
-    expect(queries.find((q) => q.ReturnData !== false)?.Expression).toBe('SUM(METRICS())');
-    const stats = queries.filter((q) => q.MetricStat).map((q) => q.MetricStat);
     expect(MetricNames.automationEventFailed).toBe(AUTOMATION_EVENT_FAILED_METRIC);
-    for (const stat of stats) {
-      expect(stat).toMatchObject({ Period: 300, Stat: 'Sum' });
-      expect(stat.Metric).toMatchObject({ MetricName: AUTOMATION_EVENT_FAILED_METRIC, Namespace: stack.stackName });
-    }
-    expect(stats.map((stat) => Object.fromEntries(stat.Metric.Dimensions.map((d: any) => [d.Name, d.Value])))).toEqual(
-      AUTOMATION_EVENT_NAMES.map((event) => ({ target: 'bus', event })),
-    );
+    // Which series it selects, against real EMF lines: alarm-metrics.test.ts.
+    expect(p.Metrics).toEqual([
+      {
+        Id: expect.any(String),
+        Expression: `SELECT SUM("AutomationEventFailed") FROM SCHEMA("${stack.stackName}", "event", "service", "target") WHERE "target" = 'bus'`,
+        Label: 'Events not put',
+        Period: 300,
+        ReturnData: true,
+      },
+    ]);
     // The namespace the functions write their metrics in.
     const worker = resources[logicalId(stack, stack.worker.function)]!.Properties;
     expect(worker.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE).toBe(stack.stackName);
+  });
+
+  it('PublishFailed of each platform: 3 or more in 15 minutes', () => {
+    for (const alarm of stack.alarms.publishFailed.values()) {
+      const p = resources[logicalId(stack, alarm)]!.Properties;
+      expect(p).toMatchObject({ Threshold: 3, EvaluationPeriods: 1, AlarmActions: [{ Ref: topicId }] });
+      expect(p.Metrics[0].Period).toBe(900);
+      expect(p.Metrics[0].Expression).toMatch(/^SELECT SUM\("PublishFailed"\) FROM SCHEMA\(/);
+    }
+  });
+
+  it("the job queue's oldest message: 3 hours or more (the largest import drains in less)", () => {
+    const p = resources[logicalId(stack, stack.alarms.jobQueueOldestMessage)]!.Properties;
+    expect(p).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.queue), 'QueueName'] } },
+      ],
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: 3 * 3600,
+      AlarmActions: [{ Ref: topicId }],
+    });
+  });
+
+  it("the scheduled runs EventBridge Scheduler dropped or could not dead-letter, in the stack's schedule group", () => {
+    for (const [alarm, metricName] of [
+      [stack.alarms.schedulerDropped, 'InvocationDroppedCount'],
+      [stack.alarms.schedulerFailedToDeadLetter, 'InvocationsFailedToBeSentToDeadLetterCount'],
+    ] as const) {
+      expect(resources[logicalId(stack, alarm)]!.Properties).toMatchObject({
+        Namespace: 'AWS/Scheduler',
+        MetricName: metricName,
+        Dimensions: [{ Name: 'ScheduleGroup', Value: 'ContentPublisher-schedules' }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+  });
+
+  it("CloudFront's 5xx rate: 5% or more in two 5-minute periods in a row, with the dimensions CloudFront publishes (DistributionId, Region Global)", () => {
+    const p = resources[logicalId(stack, stack.alarms.cloudFront5xx!)]!.Properties;
+    expect(p).toMatchObject({
+      Namespace: 'AWS/CloudFront',
+      MetricName: '5xxErrorRate',
+      Dimensions: [
+        { Name: 'DistributionId', Value: { Ref: logicalId(stack, stack.site.distribution) } },
+        { Name: 'Region', Value: 'Global' },
+      ],
+      Statistic: 'Average',
+      Period: 300,
+      Threshold: 5,
+      EvaluationPeriods: 2,
+      AlarmActions: [{ Ref: topicId }],
+    });
+    // A stack bound to another region has no CloudFront metrics to alarm on.
+    const elsewhere = new ContentPublisherStack(
+      new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } }),
+      'ContentPublisher',
+      { env: { region: 'eu-west-1' }, waf: false, projectRoot: projectRootForTests(), spaDistDir: unbuiltSpaDir() },
+    );
+    expect(elsewhere.alarms.cloudFront5xx).toBeUndefined();
+  });
+
+  it('one dashboard for the stage, with every alarm and its URL as an output', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]![1].Properties.DashboardBody);
+    for (const alarm of stack.alarms.all) expect(body).toContain(logicalId(stack, alarm));
+    expect(dashboards[0]![1].Properties.DashboardName).toBeUndefined();
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(JSON.stringify(outputs.DashboardUrl!.Value)).toContain('#dashboards/dashboard/');
   });
 
   it('the thresholds are the ones the README and alarms.ts explain', () => {
@@ -121,6 +194,11 @@ describe('alarms: every function and the API, to the alarm topic', () => {
       throttles: 1,
       apiServerErrors: 3,
       automationEventsNotPut: 1,
+      publishFailed: 3,
+      jobQueueOldestMessageSeconds: 10800,
+      schedulerLostRuns: 1,
+      cloudFront5xxRate: 5,
+      cloudFront5xxPeriods: 2,
     });
   });
 
@@ -136,8 +214,36 @@ describe('alarms: every function and the API, to the alarm topic', () => {
       .filter((s) => s.Effect === 'Allow')
       .map((s) => s.Condition!.ArnLike!['aws:SourceArn']);
     expect(allowed).toEqual(alarms().map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
-    // 2 per function, the API's, the events' and the dead-letter alarms: the count the README's cost table uses.
-    expect(stack.alarms.all).toHaveLength(2 * names().length + 2);
+    // 2 per function, the API's, the events', 2 PublishFailed, the job queue's, 2 of the Scheduler, CloudFront's.
+    expect(stack.alarms.all).toHaveLength(2 * names().length + 8);
+  });
+
+  it('an alarm topic of your own (alarmTopicArn): every alarm notifies it, and the stack makes no topic', () => {
+    const arn = 'arn:aws:sns:us-east-1:123456789012:ops-alarms';
+    const { stack: own } = testApp({ context: { stage: 'prod', alarmTopicArn: arn } });
+    const t = Template.fromStack(own).toJSON().Resources as Record<string, Resource>;
+    expect(Object.values(t).filter((r) => r.Type === 'AWS::SNS::Topic')).toEqual([]);
+    const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    expect(found.length).toBe(own.alarms.all.length + 2);
+    for (const r of found) expect(r.Properties.AlarmActions).toEqual([arn]);
+  });
+
+  it('a named stage without alarmEmail or alarmTopicArn fails synthesis, saying what to give', () => {
+    expect(() => testApp({ context: { stage: 'prod' } })).toThrow(
+      /The stage "prod" has no one to tell when an alarm fires: give the context value alarmEmail .* or alarmTopicArn/,
+    );
+    expect(() =>
+      testApp({
+        context: {
+          stage: 'prod',
+          alarmEmail: 'ops@example.com',
+          alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:x',
+        },
+      }),
+    ).toThrow(/Give alarmEmail or alarmTopicArn, not both/);
+    expect(() => testApp({ context: { stage: 'prod', alarmTopicArn: 'ops-alarms' } })).toThrow(
+      /alarmTopicArn must be the ARN of an SNS topic/,
+    );
   });
 
   it('without alarmEmail the alarms exist (their state shows in the console) and notify nobody', () => {
@@ -150,19 +256,11 @@ describe('alarms: every function and the API, to the alarm topic', () => {
 });
 
 describe('tracing and metrics settings of every function', () => {
-  it.each(names())('%s: active tracing, with the X-Ray permissions on its role', (name) => {
+  it.each(names())('%s: no X-Ray tracing (the code is not instrumented) and no X-Ray permission', (name) => {
     const fn = appFunction(name);
     const props = resources[logicalId(stack, fn.function)]!.Properties;
-    expect(props.TracingConfig).toEqual({ Mode: 'Active' });
-    const roleId = logicalId(stack, fn.role);
-    const statements = ofType('AWS::IAM::Policy')
-      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string[]; Resource: unknown }[]);
-    expect(statements).toContainEqual({
-      Effect: 'Allow',
-      Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
-      Resource: '*',
-    });
+    expect(props.TracingConfig).toBeUndefined();
+    expect(JSON.stringify(ofType('AWS::IAM::Policy'))).not.toContain('xray:');
   });
 
   it.each(names())('%s: Powertools service name and metrics namespace (the stack name) for EMF metrics', (name) => {

@@ -1,12 +1,14 @@
 /**
  * Bundles every Lambda entry exactly as the stack does (infra/lib/bundling.ts) and measures each
  * bundle: its minified size, the on-demand packages it imports, and how long importing it takes
- * in a fresh Node process (the cold-start share our code controls; docs/testing.md, Performance budgets).
+ * in a fresh Node process (the cold-start share our code controls; docs/testing.md, Performance budgets),
+ * side by side with the floor: a bundle of the DynamoDB document client alone (floor-lambda.ts), which
+ * every function needs. The budget is the ratio, which a busy machine slows alike on both sides.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, stop as stopEsbuild } from 'esbuild';
 import { routeGroups } from '@app/shared/api';
 import { lambdaBuildOptions, unbundledPackages } from '../../infra/lib/bundling.js';
@@ -19,11 +21,22 @@ export interface LambdaBundleMeasure {
   bytes: number;
   /** Median time of `await import(bundle)` in a fresh Node process, in ms. */
   importMs: number;
-  /** Median CPU time (user + system) of that import, in ms: steadier than wall time on a busy machine. */
+  /** Median CPU time (user + system) of that import, in ms. */
   importCpuMs: number;
+  /** Median import time of the floor bundle in the runs alternating with this bundle's, in ms. */
+  floorMs: number;
+  floorCpuMs: number;
+  /** importMs / floorMs: the budget (docs/testing.md). */
+  ratio: number;
+  /** importCpuMs / floorCpuMs, for context. */
+  cpuRatio: number;
   /** On-demand packages (LAMBDA_ESBUILD.external) the bundle imports. */
   onDemand: string[];
 }
+
+/** The floor's entry: the DynamoDB document client alone, bundled like the functions. */
+export const FLOOR_ENTRY = fileURLToPath(new URL('./floor-lambda.ts', import.meta.url));
+export const FLOOR_NAME = 'floor (DynamoDB document client only)';
 
 /** Every Lambda entry: one per route group, and the worker. */
 export const lambdaNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
@@ -32,10 +45,11 @@ export const lambdaNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME]
 export async function bundleLambda(
   name: string,
   outDir: string,
+  entry = lambdaEntryPath(repoRoot, name),
 ): Promise<{ file: string; bytes: number; onDemand: string[] }> {
   const file = join(outDir, name, 'index.mjs');
   const result = await build({
-    ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
+    ...lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json')),
     outfile: file,
   });
   return { file, bytes: statSync(file).size, onDemand: unbundledPackages(result.metafile) };
@@ -65,52 +79,98 @@ function importOnce(file: string): { wallMs: number; cpuMs: number } {
 }
 
 /**
- * Imports each bundle `runs` times in fresh Node processes and answers the median wall and CPU
- * times per bundle. The runs go round the bundles in turn, so a burst of noise on the machine
- * spreads over all of them instead of landing on one.
+ * Imports each bundle `runs` times in fresh Node processes, each time next to an import of the floor
+ * bundle (the two in turn, which goes first alternating), and answers per bundle the median wall and
+ * CPU times of its imports and of the floor's imports paired with them. The runs go round the bundles,
+ * so a burst of noise on the machine spreads over all of them, and lands on a bundle and its floor alike.
  */
-export function importTimes(files: string[], runs = 9): { wallMs: number; cpuMs: number }[] {
-  const samples = files.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+export function pairedImportTimes(
+  floor: string,
+  files: string[],
+  runs = 9,
+): { wallMs: number; cpuMs: number; floorWallMs: number; floorCpuMs: number }[] {
+  const samples = files.map(() => ({
+    wall: [] as number[],
+    cpu: [] as number[],
+    floorWall: [] as number[],
+    floorCpu: [] as number[],
+  }));
   for (let i = 0; i < runs; i++) {
     files.forEach((file, j) => {
-      const { wallMs, cpuMs } = importOnce(file);
-      samples[j]!.wall.push(wallMs);
-      samples[j]!.cpu.push(cpuMs);
+      const [a, b] = i % 2 === 0 ? [floor, file] : [file, floor];
+      const first = importOnce(a);
+      const second = importOnce(b);
+      const [base, own] = i % 2 === 0 ? [first, second] : [second, first];
+      const s = samples[j]!;
+      s.wall.push(own.wallMs);
+      s.cpu.push(own.cpuMs);
+      s.floorWall.push(base.wallMs);
+      s.floorCpu.push(base.cpuMs);
     });
   }
-  return samples.map(({ wall, cpu }) => ({ wallMs: median(wall), cpuMs: median(cpu) }));
+  return samples.map((s) => ({
+    wallMs: median(s.wall),
+    cpuMs: median(s.cpu),
+    floorWallMs: median(s.floorWall),
+    floorCpuMs: median(s.floorCpu),
+  }));
 }
 
 /**
- * Bundles and measures every Lambda. Bundles are written inside the repository (git-ignored
- * `.tmp/`) so the on-demand packages resolve from the workspace's node_modules. All are bundled
- * first and esbuild's service is stopped before any import is timed, so it does not share the CPU.
+ * Bundles and measures every Lambda, and the floor. Bundles are written inside the repository
+ * (git-ignored `.tmp/`) so the on-demand packages resolve from the workspace's node_modules. All are
+ * bundled first and esbuild's service is stopped before any import is timed, so it does not share the CPU.
  */
-export async function measureLambdaBundles(names: string[] = lambdaNames()): Promise<LambdaBundleMeasure[]> {
+export async function measureLambdaBundles(
+  names: string[] = lambdaNames(),
+  runs = 9,
+): Promise<{ floor: { bytes: number; importMs: number }; bundles: LambdaBundleMeasure[] }> {
   mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
   const outDir = mkdtempSync(join(repoRoot, '.tmp', 'bench-bundles-'));
   try {
+    const floor = await bundleLambda('floor', outDir, FLOOR_ENTRY);
     const bundles = [];
     for (const name of names) bundles.push({ name, ...(await bundleLambda(name, outDir)) });
     await stopEsbuild();
-    const times = importTimes(bundles.map((b) => b.file));
-    return bundles.map(({ name, bytes, onDemand }, i) => ({
-      name,
-      bytes,
-      importMs: times[i]!.wallMs,
-      importCpuMs: times[i]!.cpuMs,
-      onDemand,
-    }));
+    const times = pairedImportTimes(
+      floor.file,
+      bundles.map((b) => b.file),
+      runs,
+    );
+    return {
+      floor: { bytes: floor.bytes, importMs: median(times.map((t) => t.floorWallMs)) },
+      bundles: bundles.map(({ name, bytes, onDemand }, i) => {
+        const t = times[i]!;
+        return {
+          name,
+          bytes,
+          importMs: t.wallMs,
+          importCpuMs: t.cpuMs,
+          floorMs: t.floorWallMs,
+          floorCpuMs: t.floorCpuMs,
+          ratio: t.wallMs / t.floorWallMs,
+          cpuRatio: t.cpuMs / t.floorCpuMs,
+          onDemand,
+        };
+      }),
+    };
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
 }
 
-// `node --import tsx scripts/bench/lambda-bundles.ts [names…]`: just this part of the bench.
+// `node --import tsx scripts/bench/lambda-bundles.ts [names…]`: just this part of the bench
+// (BENCH_IMPORT_RUNS: the pairs per bundle, default 9).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const names = process.argv.slice(2);
-  for (const m of await measureLambdaBundles(names.length ? names : undefined))
+  const { floor, bundles } = await measureLambdaBundles(
+    names.length ? names : undefined,
+    Number(process.env.BENCH_IMPORT_RUNS ?? 9),
+  );
+  console.log(`floor      ${String(floor.bytes).padStart(9)} B ${floor.importMs.toFixed(0).padStart(5)} ms`);
+  for (const m of bundles)
     console.log(
-      `${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B ${m.importMs.toFixed(0).padStart(5)} ms (cpu ${m.importCpuMs.toFixed(0).padStart(4)} ms)  ${m.onDemand.join(', ')}`,
+      `${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B ${m.importMs.toFixed(0).padStart(5)} ms vs floor ${m.floorMs.toFixed(0).padStart(4)} ms: ` +
+        `${m.ratio.toFixed(2)}× (cpu ${m.importCpuMs.toFixed(0)}/${m.floorCpuMs.toFixed(0)} ms: ${m.cpuRatio.toFixed(2)}×)  ${m.onDemand.join(', ')}`,
     );
 }

@@ -36,6 +36,18 @@ export const ImageUploadMessages = {
   cropSaved: 'Crop saved.',
 } as const;
 
+/** An upload refused by its pixel count (read from the file's header, before it is decoded). */
+export function imageTooManyPixels(
+  size: { width: number; height: number },
+  maxMegapixels: number,
+  progressive: boolean,
+): string {
+  const megapixels = Math.round((size.width * size.height) / 1_000_000);
+  const which = progressive ? 'A progressive JPEG or interlaced PNG may have' : 'An image may have';
+  const fix = progressive ? 'Save it smaller, or as a standard (baseline) JPEG,' : 'Save it smaller';
+  return `This image is ${size.width} × ${size.height} pixels (${megapixels} megapixels). ${which} at most ${maxMegapixels} megapixels. ${fix} and upload it again.`;
+}
+
 /**
  * The type the browser gives, or the size, refused before anything is sent (the same texts as the server's):
  * the message, or null when the file may go.

@@ -20,8 +20,8 @@
  *   - img[src]: absolute http(s) only; an image without one is dropped (a relative source would be
  *     fetched from this app's own origin in the preview).
  */
-import { Marked, type Token, type Tokens } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import type { Token, Tokens } from 'marked';
+import { Marked, sanitizeHtml } from '#markdown-libraries';
 
 const markdown = new Marked({ async: false, gfm: true, breaks: false, pedantic: false, silent: false });
 

@@ -35,13 +35,35 @@ export const Messages = {
   internal: 'Something went wrong on our side. Please try again.',
 } as const;
 
+/** A wait in words: "45 seconds", "1 minute", "23 minutes". */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 /** The 429 of a locked sign-in: how long to wait, in words. */
 export function tooManyLoginAttempts(retryAfterSeconds: number): string {
-  const wait =
-    retryAfterSeconds < 60
-      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
-      : `${Math.ceil(retryAfterSeconds / 60)} minute${Math.ceil(retryAfterSeconds / 60) === 1 ? '' : 's'}`;
-  return `Too many failed sign-in attempts. Try again in ${wait}.`;
+  return `Too many failed sign-in attempts. Try again in ${waitInWords(retryAfterSeconds)}.`;
+}
+
+/** The calls that cost AI credits or decoding work, limited per user per hour (functions/src/domain/job-limits.ts). */
+export type LimitedCall = 'draft' | 'image' | 'upload';
+const LIMITED_CALL_NAMES: Record<LimitedCall, [one: string, many: string]> = {
+  draft: ['draft', 'drafts'],
+  image: ['image generation', 'image generations'],
+  upload: ['image upload', 'image uploads'],
+};
+
+/** The 429 of a call over its hourly limit, with when the next one may start. */
+export function hourlyLimitReached(call: LimitedCall, limit: number, retryAfterSeconds: number): string {
+  const [one, many] = LIMITED_CALL_NAMES[call];
+  return `You have started ${limit} ${limit === 1 ? one : many} this hour, the most allowed. You can start another in ${waitInWords(retryAfterSeconds)}.`;
+}
+
+/** The 429 of a drafting or image job while the user's others still run. */
+export function tooManyJobsRunning(limit: number): string {
+  return `You already have ${limit} ${limit === 1 ? 'draft or image' : 'drafts and images'} being made. Try again when one of them is done (usually within a minute).`;
 }
 
 /**

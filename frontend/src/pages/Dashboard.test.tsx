@@ -1,6 +1,6 @@
 import { cloneElement, type ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dashboardFromArticles, isoWeek, lastIsoWeeks, needsAttention, type Article } from '@app/shared';
 import DashboardPage from './Dashboard';
@@ -262,5 +262,29 @@ describe('Dashboard: needs attention', () => {
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     await screen.findByRole('region', { name: 'Content Status' });
     expect(screen.queryByRole('region', { name: 'Needs attention' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Dashboard: the cards paint before the charts', () => {
+  it('shows every card and figure with the charts’ places held, then draws the charts after that paint', async () => {
+    // The chart code is at hand before the answer comes (as when it loads beside the dashboard's call).
+    await import('../components/dashboard/charts');
+    mockApi({ 'auth.me': { user: makeUser({ timezone: 'UTC' }) }, 'dashboard.get': dashboardOf(articles()) });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+
+    // The first paint with the cards has their figures, and no chart drawn yet: each chart's place is held
+    // at its height by a placeholder.
+    const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
+    expect(within(trends).getByText(/2 blog posts and 1 LinkedIn post published from/)).toBeInTheDocument();
+    expect(within(card('Platform Distribution')).getByTestId('distribution-total')).toHaveTextContent('3');
+    expect(within(card('Content Status')).getByText('4 articles in total.')).toBeInTheDocument();
+    expect(document.querySelector('.recharts-wrapper')).toBeNull();
+    const places = screen.getAllByRole('status', { name: 'Loading chart' });
+    expect(places).toHaveLength(3);
+
+    // Then the charts, each in its place.
+    expect(await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ })).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelectorAll('.recharts-wrapper')).toHaveLength(3));
+    expect(screen.queryByRole('status', { name: 'Loading chart' })).not.toBeInTheDocument();
   });
 });

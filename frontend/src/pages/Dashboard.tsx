@@ -1,4 +1,14 @@
-import { lazy, Suspense, useDeferredValue, useId, type ReactNode } from 'react';
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
@@ -17,8 +27,6 @@ const loadCharts = () => import('../components/dashboard/charts');
 const TrendsChart = lazy(() => loadCharts().then((m) => ({ default: m.TrendsChart })));
 const DistributionChart = lazy(() => loadCharts().then((m) => ({ default: m.DistributionChart })));
 const KeywordsChart = lazy(() => loadCharts().then((m) => ({ default: m.KeywordsChart })));
-// Fetched as soon as this page's code runs, beside the dashboard's call rather than after its answer.
-void loadCharts();
 
 export const DashboardMessages = {
   loadFailed: 'Failed to fetch articles. Please try again later.',
@@ -57,6 +65,44 @@ function ChartFallback({ height }: { height: number }) {
       <Spinner size="sm" label="Loading chart" />
     </div>
   );
+}
+
+/**
+ * A chart drawn after the cards: its place is held at its height (nothing moves when it comes), and it is
+ * drawn only once the cards and their figures have painted and its place is on screen or near it, each
+ * chart in a task of its own. Drawing the three charts (recharts lays out and measures their text) with
+ * the cards held their first paint back for seconds on a phone; below the fold a chart waits for the
+ * scroll (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
+ */
+function DeferredChart({ height, children }: { height: number; children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  const place = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // After this paint: a task of its own, as a transition React may interrupt.
+    const show = () => {
+      timer = setTimeout(() => startTransition(() => setShown(true)));
+    };
+    if (typeof IntersectionObserver === 'undefined') {
+      show();
+      return () => clearTimeout(timer);
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        show();
+      },
+      { rootMargin: '200px 0px' },
+    );
+    observer.observe(place.current!);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, []);
+  const fallback = <ChartFallback height={height} />;
+  return shown ? <Suspense fallback={fallback}>{children}</Suspense> : <div ref={place}>{fallback}</div>;
 }
 
 /**
@@ -166,9 +212,9 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
         }
       >
         <p className="dashboard-card__summary">{trendsSummary}</p>
-        <Suspense fallback={<ChartFallback height={240} />}>
+        <DeferredChart height={240}>
           <TrendsChart data={trends} label={trendsLabel} />
-        </Suspense>
+        </DeferredChart>
       </DashboardCard>
 
       <DashboardCard
@@ -190,9 +236,9 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
             published {distribution.total === 1 ? 'post' : 'posts'} in total
           </span>
         </p>
-        <Suspense fallback={<ChartFallback height={160} />}>
+        <DeferredChart height={160}>
           <DistributionChart data={distribution.bars} label={distributionLabel} />
-        </Suspense>
+        </DeferredChart>
       </DashboardCard>
 
       <DashboardCard title="Top Keywords">
@@ -204,9 +250,9 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
         )}
         <div className="keywords">
           <div className="keywords__chart">
-            <Suspense fallback={<ChartFallback height={200} />}>
+            <DeferredChart height={200}>
               <KeywordsChart data={keywords.keywords} label={keywordsLabel} />
-            </Suspense>
+            </DeferredChart>
           </div>
           <ol className="keywords__legend" aria-label="Top keywords">
             {keywords.keywords.map((k, i) => (

@@ -19,6 +19,7 @@ import {
 } from './ai.js';
 import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
+import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
 import { eventPlatform, type AutomationEventSink } from './automation-events.js';
 import type { ArticlePosition, ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
@@ -186,8 +187,13 @@ export interface ArticleServiceDeps {
   events?: Pick<BusinessEvents, 'draftFailed'>;
   /** Domain events for automation: ArticleDrafted (drafting runs in the worker, locally in-process). */
   automation?: AutomationEventSink;
+  /** Per-user limits on drafting and image jobs (absent: none, e.g. a spreadsheet import's own service). */
+  limits?: Pick<JobLimits, 'start'>;
   now?: () => Date;
 }
+
+/** The job's mark when it holds a place in flight, for the worker to give back (domain/job-limits.ts). */
+const inFlightMark = (started: StartedCall | undefined) => (started?.inFlight ? { inFlight: true as const } : {});
 
 export class ArticleService {
   private readonly now: () => Date;
@@ -195,8 +201,35 @@ export class ArticleService {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /**
+   * Counts a call against the user's limits (TooManyJobsError when over), runs `work`, and gives the
+   * places back when `work` fails: nothing was started.
+   */
+  private async limited<T>(
+    userId: string,
+    call: 'draft' | 'image',
+    work: (started: StartedCall | undefined) => Promise<T>,
+  ): Promise<T> {
+    const started = await this.deps.limits?.start(userId, call, this.now().getTime());
+    try {
+      return await work(started);
+    } catch (err) {
+      await started?.cancel().catch(() => undefined);
+      throw err;
+    }
+  }
+
   /** Saves first, then drafts in the background: a slow or failing AI never loses the article. */
   async create(userId: string, input: Required<CreateArticleInput>, tags: string[] = []): Promise<ArticleRecord> {
+    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started));
+  }
+
+  private async save(
+    userId: string,
+    input: Required<CreateArticleInput>,
+    tags: string[],
+    started: StartedCall | undefined,
+  ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
     const article: ArticleRecord = {
@@ -221,7 +254,7 @@ export class ArticleService {
       publishClaims: {},
     };
     await this.deps.articles.put(article);
-    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });
+    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) });
     return article;
   }
 
@@ -319,13 +352,20 @@ export class ArticleService {
   /** Retries drafting for the versions that are still empty. */
   async retryGeneration(userId: string, id: string): Promise<ArticleRecord> {
     const article = await this.get(userId, id);
-    const at = this.now().toISOString();
-    const updated = await this.deps.articles.update(userId, id, {
-      generation: { status: 'pending', updatedAt: at },
-      updatedAt: at,
+    return this.limited(userId, 'draft', async (started) => {
+      const at = this.now().toISOString();
+      const updated = await this.deps.articles.update(userId, id, {
+        generation: { status: 'pending', updatedAt: at },
+        updatedAt: at,
+      });
+      await this.deps.jobs.enqueue({
+        type: 'generate-content',
+        userId,
+        articleId: article.id,
+        ...inFlightMark(started),
+      });
+      return updated ?? article;
     });
-    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id });
-    return updated ?? article;
   }
 
   async gptEdit(userId: string, input: GptEditInput): Promise<{ editedContent: string; article: ArticleRecord }> {
@@ -351,14 +391,23 @@ export class ArticleService {
 
   async requestImage(userId: string, id: string, description: string): Promise<ImageState> {
     const article = await this.get(userId, id);
-    const requestedAt = this.now().toISOString();
-    const updated = await this.deps.articles.update(userId, article.id, {
-      imageDescription: description,
-      imageJob: { status: 'pending', requestedAt, error: null },
-      updatedAt: requestedAt,
+    return this.limited(userId, 'image', async (started) => {
+      const requestedAt = this.now().toISOString();
+      const updated = await this.deps.articles.update(userId, article.id, {
+        imageDescription: description,
+        imageJob: { status: 'pending', requestedAt, error: null },
+        updatedAt: requestedAt,
+      });
+      await this.deps.jobs.enqueue({
+        type: 'generate-image',
+        userId,
+        articleId: article.id,
+        description,
+        requestedAt,
+        ...inFlightMark(started),
+      });
+      return this.imageStateOf(updated ?? article);
     });
-    await this.deps.jobs.enqueue({ type: 'generate-image', userId, articleId: article.id, description, requestedAt });
-    return this.imageStateOf(updated ?? article);
   }
 
   /** Background job: renders both sizes, stores them under the owner's prefix. Stale requests do nothing. */

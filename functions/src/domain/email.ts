@@ -15,6 +15,25 @@ export const EMAIL_KEYS = {
 /** Keys of the SMTP set-up this product used before Gmail: only ever deleted. */
 export const LEGACY_EMAIL_KEYS = ['email_host', 'email_port', 'email_user', 'email_password', 'email_method'] as const;
 
+/**
+ * Gmail failures only the owner can fix (IntegrationError codes of adapters/integrations/google.ts): the
+ * grant revoked or expired, the client changed or deleted, the scope or the Gmail API missing in their
+ * project, an address Gmail refuses. Trying again changes nothing until they act in Settings, so a
+ * scheduled run records such a failure and ends instead of failing (docs/operations.md, Alarms).
+ */
+export const MAIL_FAILURES_THE_OWNER_FIXES: ReadonlySet<string> = new Set([
+  'google_invalid_grant',
+  'google_token_invalid',
+  'google_invalid_client',
+  'google_insufficient_scope',
+  'gmail_api_disabled',
+  'mail_invalid_address',
+]);
+
+/** Whether a mailer's failure is one only the owner can fix (MAIL_FAILURES_THE_OWNER_FIXES). */
+export const isOwnersMailFailure = (err: unknown): boolean =>
+  err instanceof IntegrationError && MAIL_FAILURES_THE_OWNER_FIXES.has(err.code);
+
 export interface GmailCredentials {
   clientId: string;
   clientSecret: string;

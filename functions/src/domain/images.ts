@@ -12,18 +12,31 @@ import {
   ImageUploadMessages,
   PLATFORMS,
   cropRectangle,
+  imageTooManyPixels,
   type FocalPoint,
   type ImageUploadType,
   type Platform,
 } from '@app/shared';
 import type { ArticleRecord, StoredImage } from './articles.js';
 import { badRequest, conflict, notFound } from './errors.js';
+import type { JobLimits } from './job-limits.js';
 import type { ArticleStore, ImageProcessor, ObjectStore, StoredObject, UploadSigner } from './ports.js';
 
 /** How long a signed upload may be used: long enough for 15 MB on a slow line, short enough not to linger. */
 export const UPLOAD_EXPIRES_SECONDS = 10 * 60;
 /** The kept original's longest side: twice the published width, plenty for any crop of it. */
 export const ORIGINAL_MAX_SIDE = 2400;
+/**
+ * Pixels an uploaded picture may have, read from its header before anything is decoded: 50 megapixels (a
+ * 48 MP phone photo passes). A 15 MB file can hold far more, which would take gigabytes to decode.
+ */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+/**
+ * A progressive JPEG or interlaced PNG is decoded whole (every scan refines the whole picture), where a
+ * baseline one streams row by row: 49 MP took 1.7 s and 300 MB. 25 megapixels (a 24 MP camera's 6000×4000)
+ * bounds it to about half that.
+ */
+export const MAX_PROGRESSIVE_PIXELS = 25_000_000;
 
 /**
  * Image reads are signed for an hour-long window starting at the top of the hour and lasting two, so
@@ -74,6 +87,8 @@ export interface ImageServiceDeps {
   objects: ObjectStore;
   signer: UploadSigner;
   images: ImageProcessor;
+  /** Per-user limits: upload starts per hour (absent: none). */
+  limits?: Pick<JobLimits, 'start'>;
   now?: () => Date;
 }
 
@@ -192,19 +207,27 @@ export class ImageService {
   async startUpload(userId: string, id: string, input: { contentType: ImageUploadType; size: number }) {
     const article = await this.article(userId, id);
     const key = `${uploadPrefix(userId, article.id)}${randomBytes(16).toString('hex')}`;
-    const form = await this.deps.signer.signUpload({
-      key,
-      contentType: input.contentType,
-      maxBytes: IMAGE_UPLOAD_MAX_BYTES,
-      expiresInSeconds: UPLOAD_EXPIRES_SECONDS,
-    });
+    // Each start leads to a decode of up to 15 MB at completion: counted per hour.
+    const started = await this.deps.limits?.start(userId, 'upload', this.now().getTime());
+    let form: Awaited<ReturnType<UploadSigner['signUpload']>>;
+    try {
+      form = await this.deps.signer.signUpload({
+        key,
+        contentType: input.contentType,
+        maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+        expiresInSeconds: UPLOAD_EXPIRES_SECONDS,
+      });
+    } catch (err) {
+      await started?.cancel().catch(() => undefined);
+      throw err;
+    }
     const expiresAt = new Date(this.now().getTime() + UPLOAD_EXPIRES_SECONDS * 1000).toISOString();
     return { ...form, key, expiresAt, maxBytes: IMAGE_UPLOAD_MAX_BYTES };
   }
 
   /**
-   * Takes an uploaded file as the article's image: checks it again (the local store enforces none of the
-   * signed conditions, and a browser's type is only a claim), keeps it upright and without metadata, and
+   * Takes an uploaded file as the article's image: checks it again (the signed conditions bound the size and
+   * the type the browser named, which is only a claim), keeps it upright and without metadata, and
    * cuts both sizes around `focal`. A bad file answers 400 and leaves the article as it was.
    */
   async completeUpload(userId: string, id: string, key: string, focal: FocalPoint = CENTRE): Promise<ArticleRecord> {
@@ -286,8 +309,15 @@ export class ImageService {
     if (!type) throw badRequest(ImageUploadMessages.wrongType, 'upload_wrong_type');
     const info = await this.deps.images.inspect(body);
     if (!info || `image/${info.format}` !== type) throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');
+    // Refused by the size its header gives, before a single pixel is decoded.
+    const maxPixels = info.progressive ? MAX_PROGRESSIVE_PIXELS : MAX_UPLOAD_PIXELS;
+    if (info.width * info.height > maxPixels)
+      throw badRequest(
+        imageTooManyPixels(info, maxPixels / 1_000_000, info.progressive === true),
+        'upload_too_many_pixels',
+      );
     try {
-      return await this.deps.images.normalise(body, ORIGINAL_MAX_SIDE);
+      return await this.deps.images.normalise(body, ORIGINAL_MAX_SIDE, maxPixels);
     } catch {
       // Damage the header check did not see (the picture itself is cut short, say): the person's file, not our fault.
       throw badRequest(ImageUploadMessages.unreadable, 'upload_unreadable');

@@ -18,6 +18,11 @@ export interface Reservation {
   freeFailures: number;
   /** The count is forgotten this long after its last attempt. */
   memoryMs: number;
+  /**
+   * When the last attempt counted is this old and never reported, it no longer holds the allowance (one
+   * more may start). Absent: counts hold until they are taken back or forgotten.
+   */
+  staleAfterMs?: number;
 }
 
 /**
@@ -53,6 +58,11 @@ export interface ThrottlePolicy {
 }
 
 const MINUTE = 60_000;
+/**
+ * A sign-in counted this long ago whose outcome never came (its function was stopped between the count
+ * and the password check's result) no longer holds the allowance, so a count cannot stay stuck.
+ */
+const STALE_ATTEMPT_MS = MINUTE;
 
 /**
  * Per account and client: 5 free failures, then 30 s, 1, 2, 4, 8 and at most 15 minutes between
@@ -180,6 +190,7 @@ export class LoginThrottle {
       subject: s.key,
       freeFailures: s.policy.freeFailures,
       memoryMs: s.policy.memoryMs,
+      staleAfterMs: STALE_ATTEMPT_MS,
     }));
     if (await this.store.reserve(reservations, now)) return;
     const counts = await this.store.read(

@@ -225,16 +225,25 @@ export interface ImageInfo {
   format: 'jpeg' | 'png' | 'webp';
   width: number;
   height: number;
+  /** A progressive JPEG or an interlaced PNG: its decoder holds the whole picture at once (absent: false). */
+  progressive?: boolean;
 }
 
 /** The image library (sharp) behind the upload checks and the crops. */
 export interface ImageProcessor {
-  /** The picture's format and upright size, or undefined when it cannot be decoded as one of the three. */
+  /**
+   * The picture's format and upright size from its header, without decoding a pixel; undefined when the
+   * header is not one of the three.
+   */
   inspect(bytes: Buffer): Promise<ImageInfo | undefined>;
-  /** Upright (EXIF orientation applied), metadata stripped, at most `maxSide` pixels a side: the kept original. */
+  /**
+   * Upright (EXIF orientation applied), metadata stripped, at most `maxSide` pixels a side: the kept
+   * original. Throws when the picture cannot be decoded, or has more than `maxPixels` pixels.
+   */
   normalise(
     bytes: Buffer,
     maxSide: number,
+    maxPixels?: number,
   ): Promise<{ body: Buffer; contentType: string; width: number; height: number }>;
   /** Cuts `rect` out of `source` and scales it to `size`, metadata stripped. */
   crop(
@@ -244,9 +253,20 @@ export interface ImageProcessor {
   ): Promise<{ body: Buffer; contentType: string }>;
 }
 
+/**
+ * `inFlight`: the job holds one of its owner's places in flight (domain/job-limits.ts), which the worker
+ * gives back when it ends. Jobs of a spreadsheet import and scheduled runs hold none.
+ */
 export type Job =
-  | { type: 'generate-content'; userId: string; articleId: string }
-  | { type: 'generate-image'; userId: string; articleId: string; description: string; requestedAt: string }
+  | { type: 'generate-content'; userId: string; articleId: string; inFlight?: true }
+  | {
+      type: 'generate-image';
+      userId: string;
+      articleId: string;
+      description: string;
+      requestedAt: string;
+      inFlight?: true;
+    }
   | ({ type: 'generate-and-notify' } & ScheduledRun);
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */

@@ -16,7 +16,7 @@ import {
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
 import type { ArticleRecord, ArticleService } from './articles.js';
-import type { EmailService } from './email.js';
+import { isOwnersMailFailure, type EmailService } from './email.js';
 import { imageFileLink, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
@@ -131,14 +131,6 @@ const approvalTokens = {
  */
 export const NOTIFY_LEASE_MS = 5.5 * 60 * 1000;
 
-/** Another delivery of the same run holds the e-mail's lease: thrown so that this delivery is retried later. */
-export class NotifyInProgressError extends Error {
-  constructor(articleId: string, platform: Platform) {
-    super(`The approval e-mail of article ${articleId} (${platform}) is being sent by another delivery`);
-    this.name = 'NotifyInProgressError';
-  }
-}
-
 /** A run's failure that was recorded on the article already (lastError), thrown on for the retry. */
 export class RecordedRunFailure extends Error {
   constructor(
@@ -172,6 +164,14 @@ export interface ApprovalNotifierDeps {
 }
 
 /**
+ * How a scheduled run ended without failing: `stale` (moved or cancelled), `inactive` (the owner is
+ * deactivated), `duplicate` (its e-mail went out already), `in-progress` (another delivery of the run
+ * holds the e-mail's lease and is sending it), `sent`, `no-mailer` (no way to send), `email-refused`
+ * (Gmail refused because of the owner's account: recorded on the article, theirs to fix in Settings).
+ */
+export type NotifyOutcome = 'stale' | 'inactive' | 'duplicate' | 'in-progress' | 'sent' | 'no-mailer' | 'email-refused';
+
+/**
  * Why a scheduled run could not ask for approval (ScheduleMissed's error code): the run-failure codes
  * an article's lastError shows, and owner_inactive (a deactivated account's runs do nothing).
  */
@@ -197,17 +197,17 @@ export class ApprovalNotifier {
 
   /**
    * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
-   * Moved or cancelled schedules do nothing; a repeated delivery e-mails once.
+   * Moved or cancelled schedules do nothing; a repeated delivery e-mails once. Throws only what a retry
+   * may fix (it was recorded first); the owner's Gmail refusing is recorded and returned (NotifyOutcome).
    */
-  async generateAndNotify(run: ScheduledRun): Promise<'stale' | 'inactive' | 'duplicate' | 'sent' | 'no-mailer'> {
+  async generateAndNotify(run: ScheduledRun): Promise<NotifyOutcome> {
     let title: string | null = null;
     try {
       return await this.notify(run, (t) => (title = t));
     } catch (err) {
-      // Failures recorded with their own code (email_failed) were emitted already; another delivery
-      // holding the lease is no failure. Anything else is this attempt's run_failed, and is retried.
-      if (!(err instanceof RecordedRunFailure) && !(err instanceof NotifyInProgressError))
-        await this.missed(run, title, 'run_failed', true);
+      // Failures recorded with their own code (email_failed) were emitted already. Anything else is this
+      // attempt's run_failed, and is retried.
+      if (!(err instanceof RecordedRunFailure)) await this.missed(run, title, 'run_failed', true);
       throw err;
     }
   }
@@ -235,10 +235,7 @@ export class ApprovalNotifier {
     );
   }
 
-  private async notify(
-    run: ScheduledRun,
-    titled: (title: string) => void,
-  ): Promise<'stale' | 'inactive' | 'duplicate' | 'sent' | 'no-mailer'> {
+  private async notify(run: ScheduledRun, titled: (title: string) => void): Promise<NotifyOutcome> {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     // Moved or cancelled: nothing was missed (the schedule of the new time, if any, runs then).
@@ -261,9 +258,10 @@ export class ApprovalNotifier {
       new Date(now.getTime() + NOTIFY_LEASE_MS).toISOString(),
     );
     if (claim === 'done') return 'duplicate';
-    // Another delivery of this run is sending now: fail, so that this one is retried later and then
-    // finds the e-mail sent (or the lease of a run that was cut off expired).
-    if (claim === 'held') throw new NotifyInProgressError(articleId, platform);
+    // Another delivery of this run is sending now (a duplicate delivery of the Scheduler or the queue): it
+    // records its own failure and is retried by its own invocation, whose lease outlasts it
+    // (NOTIFY_LEASE_MS), so this one has nothing to do and is no failure.
+    if (claim === 'held') return 'in-progress';
     try {
       if (!article[platform].content.trim())
         article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
@@ -288,7 +286,14 @@ export class ApprovalNotifier {
       } catch (err) {
         this.deps.events?.approvalEmailFailed('email_failed');
         await this.recordFailure(userId, articleId, 'email_failed');
-        await this.missed(run, article.title, 'email_failed', true);
+        // Refused because of the owner's Google account: a retry would fail alike, so this run ends here
+        // (a later delivery, e.g. a redrive once they reconnected, may still send it: the lease is given up).
+        const ownersToFix = isOwnersMailFailure(err);
+        await this.missed(run, article.title, 'email_failed', !ownersToFix);
+        if (ownersToFix) {
+          await this.deps.articles.releaseNotify(userId, articleId, platform, scheduledFor);
+          return 'email-refused';
+        }
         throw new RecordedRunFailure('email_failed', { cause: err });
       }
       this.deps.events?.approvalEmailSent();

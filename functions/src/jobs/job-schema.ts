@@ -7,13 +7,19 @@ const instant = z.iso.datetime();
 
 /** A job as the worker receives it (async invoke, a schedule, a queue message): checked like API input. */
 export const JobSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('generate-content'), userId: id, articleId: id }),
+  z.strictObject({
+    type: z.literal('generate-content'),
+    userId: id,
+    articleId: id,
+    inFlight: z.literal(true).optional(),
+  }),
   z.strictObject({
     type: z.literal('generate-image'),
     userId: id,
     articleId: id,
     description: z.string().max(10_000),
     requestedAt: instant,
+    inFlight: z.literal(true).optional(),
   }),
   z.strictObject({
     type: z.literal('generate-and-notify'),

@@ -1,11 +1,12 @@
 import { RunFailureMessages, type RunFailureCode } from '@app/shared';
 import { TransientDraftingError } from '../domain/articles.js';
 import type { Job } from '../domain/ports.js';
-import { NotifyInProgressError, RecordedRunFailure } from '../domain/scheduling.js';
+import { RecordedRunFailure } from '../domain/scheduling.js';
 import { logger } from '../logger.js';
 import { draftFailed, jobDuration } from '../metrics.js';
 import { approvalNotifier } from '../wiring/approval-notifier.js';
 import { articleServices } from '../wiring/articles.js';
+import { jobLimits } from '../wiring/job-limits.js';
 
 const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-content': 'draft_failed',
@@ -13,9 +14,8 @@ const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-and-notify': 'run_failed',
 };
 
-/** Failures that were recorded on the article already, or that are no failure of the article (a retry will run it). */
-const alreadyRecorded = (err: unknown) =>
-  err instanceof TransientDraftingError || err instanceof RecordedRunFailure || err instanceof NotifyInProgressError;
+/** Failures that were recorded on the article already. */
+const alreadyRecorded = (err: unknown) => err instanceof TransientDraftingError || err instanceof RecordedRunFailure;
 
 /** Keeps a failed job's reason on its article (lastError), so the Schedule card and the dashboard show it. */
 async function recordFailure(job: Job, err: unknown): Promise<void> {
@@ -60,6 +60,17 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<voi
     throw err;
   } finally {
     jobDuration(job.type, Date.now() - started);
+    if (job.type !== 'generate-and-notify' && job.inFlight) await giveBackPlace(job.userId);
+  }
+}
+
+/** The job's place among its owner's jobs in flight is free again (domain/job-limits.ts), whatever its outcome. */
+async function giveBackPlace(userId: string): Promise<void> {
+  try {
+    await jobLimits().finished(userId);
+  } catch (err) {
+    // The place is forgotten with its count (IN_FLIGHT_MEMORY_MS); the job's own outcome stands.
+    logger.warn('Could not give back the job place', { error: err as Error });
   }
 }
 
@@ -74,7 +85,19 @@ async function run(job: Job, options: RunJobOptions): Promise<void> {
       return;
     case 'generate-and-notify': {
       const { type: _type, ...run } = job;
-      await approvalNotifier().generateAndNotify(run);
+      const outcome = await approvalNotifier().generateAndNotify(run);
+      // Recorded on the article and counted (ApprovalEmailFailed), but no function error: retrying cannot help.
+      if (outcome === 'email-refused')
+        logger.warn('approval e-mail refused: the owner must reconnect Gmail', {
+          articleId: job.articleId,
+          platform: job.platform,
+          code: 'email_failed',
+        });
+      if (outcome === 'in-progress')
+        logger.info('approval e-mail being sent by another delivery', {
+          articleId: job.articleId,
+          platform: job.platform,
+        });
       return;
     }
   }

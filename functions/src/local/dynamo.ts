@@ -54,7 +54,7 @@ export async function startDynamoLocal(options: { dataDir?: string } = {}): Prom
   assertJava();
   assertJavaRunsSource();
   const port = await freePort();
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const dir = dynamoLocalDir();
   const child: ChildProcess = spawn(
     'java',

@@ -28,3 +28,22 @@ export function exposureWarning(host: string, port: number): string | undefined 
     'DynamoDB Local and the S3 store stay on 127.0.0.1. Unset HOST to keep the app on this machine.'
   );
 }
+
+/**
+ * Whether a request's Host header names this server. With DNS rebinding, a page of an attacker's site gets
+ * its name resolved to this machine and its requests arrive with that name (evil.example:3000) as Host, as
+ * same-origin calls the browser lets it read. So a name passes only when it is the public URL's host;
+ * `localhost` and IP address literals pass too, since no page of another site can be served under them.
+ */
+export function hostAllowed(host: string | undefined, publicUrl: string): boolean {
+  if (!host || !/^[A-Za-z0-9.\-:[\]]+$/.test(host)) return false;
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  if (url.host === new URL(publicUrl).host) return true;
+  const name = url.hostname.replace(/^\[|\]$/g, '');
+  return name === 'localhost' || isIP(name) !== 0;
+}

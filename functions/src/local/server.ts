@@ -9,6 +9,7 @@ import { groupHandlers } from '../lambda/index.js';
 import { localSecurityHeaders } from '../http/security-headers.js';
 import { logger } from '../logger.js';
 import { API_FUNCTION_TIMEOUT_S } from '../time-budgets.js';
+import { hostAllowed } from './host.js';
 import { matchRoute, routeGroup, routeKey } from '@app/shared/api';
 
 /** API Gateway's own payload limit; the 1 MB API rule is enforced by the shared middleware. */
@@ -147,7 +148,14 @@ async function handleApi(
  * the CloudFront policy (functions/src/http/security-headers.ts), the browser's uploads allowed to
  * `uploadOrigin` (the local store).
  */
-export function createLocalServer(options: { staticDir?: string; uploadOrigin?: string } = {}): Server {
+export function createLocalServer(
+  options: {
+    staticDir?: string;
+    uploadOrigin?: string;
+    /** The public URL whose host requests must name (host.ts hostAllowed); read per request, as it is set after listening. */
+    publicUrl?: () => string;
+  } = {},
+): Server {
   const security = localSecurityHeaders(options.uploadOrigin);
   const hasStatic = options.staticDir !== undefined && existsSync(options.staticDir);
   const serveStatic = hasStatic
@@ -173,6 +181,16 @@ export function createLocalServer(options: { staticDir?: string; uploadOrigin?: 
     // Every answer carries the deployed security headers (the SPA, its assets, 404s and 503s alike);
     // API answers set them again in send(), over the handler's own.
     for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
+    const publicUrl = options.publicUrl?.();
+    if (publicUrl && !hostAllowed(req.headers.host, publicUrl)) {
+      // DNS rebinding: another site's name pointed at this machine. Its page must not reach the app.
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(
+        `This server answers at ${publicUrl} (or localhost, or its IP address) only. ` +
+          'To open it under another name, set PUBLIC_URL to that address (README, Configuration).',
+      );
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
       handleApi(req, res, url, security).catch((err: unknown) => {

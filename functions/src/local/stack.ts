@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
@@ -41,6 +41,26 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/**
+ * The data folder holds the session and secrets keys, the table, the images and the outbox, whose mails
+ * carry bearer approval links: this user's alone. It is created 0700 (an existing one is narrowed to it),
+ * and everything this process creates from now on, DynamoDB Local's and the store's files included
+ * (children inherit it), is 0600 (folders 0700).
+ */
+function makePrivate(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch (err) {
+    console.warn(`Could not make ${dataDir} private to this user (chmod 700): ${(err as Error).message}`);
+  }
+  try {
+    process.umask(0o077);
+  } catch {
+    // A worker thread cannot change it; the app's own files are written 0600 explicitly all the same.
+  }
+}
+
 /** A key generated once into the data folder, so sessions survive a restart. */
 function persistentSecret(dataDir: string, name: string, bytes = 48): string {
   const file = join(dataDir, name);
@@ -52,7 +72,7 @@ function persistentSecret(dataDir: string, name: string, bytes = 48): string {
 
 /** DynamoDB Local + s3rver + the local API/SPA server, wired through environment variables. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
-  mkdirSync(options.dataDir, { recursive: true });
+  makePrivate(options.dataDir);
   const env = process.env;
   env.TABLE_NAME = options.tableName ?? env.TABLE_NAME ?? 'content-publisher';
   env.SESSION_SECRET ||= persistentSecret(options.dataDir, 'session-secret');
@@ -96,8 +116,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     s3 = await startLocalS3({ directory: join(options.dataDir, 's3'), buckets: [config.imagesBucket] });
     stops.push(() => s3!.stop());
     env.S3_ENDPOINT = s3.endpoint;
+    // The store accepts only requests signed with this run's secret (local/s3.ts).
+    env.S3_LOCAL_SECRET = s3.credentials.secretAccessKey;
 
-    const server = createLocalServer({ staticDir: options.staticDir, uploadOrigin: s3.endpoint });
+    let publicUrl = '';
+    const server = createLocalServer({
+      staticDir: options.staticDir,
+      uploadOrigin: s3.endpoint,
+      // Set once listening (the port may be picked then): requests must name its host (DNS rebinding).
+      publicUrl: () => publicUrl,
+    });
     const host = options.host ?? LOOPBACK;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -113,6 +141,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const port = (server.address() as AddressInfo).port;
     const url = localUrl(host, port);
     env.PUBLIC_URL ||= url;
+    publicUrl = env.PUBLIC_URL;
     env.PORT = String(port);
     // The browser posts uploaded images straight to the store from the app's page (domain/images.ts).
     await s3.allowBrowserUploads(config.imagesBucket, [

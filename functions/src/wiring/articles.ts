@@ -8,6 +8,7 @@ import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
 import { businessEvents } from '../metrics.js';
 import { automationEvents } from './automation-events.js';
+import { jobLimits } from './job-limits.js';
 
 export interface ArticleServices {
   articles: ArticleService;
@@ -29,6 +30,7 @@ function build(): ArticleServices {
     events: businessEvents,
     // ArticleDrafted: drafting runs in the worker (in AWS the only function of these with the bus's grant).
     automation: automationEvents(),
+    limits: jobLimits(),
   });
   return { articles, jobs };
 }

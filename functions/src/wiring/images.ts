@@ -3,6 +3,7 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { SharpImageProcessor } from '../adapters/images/sharp-image-processor.js';
 import { ImageService } from '../domain/images.js';
 import { deps } from './deps.js';
+import { jobLimits } from './job-limits.js';
 import { lazy } from './lazy.js';
 
 function build(): ImageService {
@@ -13,6 +14,7 @@ function build(): ImageService {
     objects,
     signer: objects,
     images: new SharpImageProcessor(),
+    limits: jobLimits(),
   });
 }
 

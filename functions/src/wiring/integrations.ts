@@ -1,10 +1,10 @@
 import { GoogleOAuth, GMAIL_SEND_SCOPE } from '../adapters/integrations/google.js';
 import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../adapters/integrations/linkedin.js';
-import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
 import { GmailSender, OutboxSender } from '../adapters/integrations/mail.js';
 import { HttpWordPressClient } from '../adapters/integrations/wordpress.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
+import { linkedInPublisher } from './linkedin-publisher.js';
 import { EmailService } from '../domain/email.js';
 import { LinkedInService } from '../domain/linkedin.js';
 import { WordPressService } from '../domain/wordpress.js';
@@ -26,7 +26,7 @@ function build(): IntegrationServices {
       new HttpLinkedInClient({ oauthUrl: config.linkedinOAuthUrl, apiUrl: config.linkedinApiUrl }),
       oauthState,
       LINKEDIN_SCOPES,
-      new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
+      linkedInPublisher(config),
     ),
     email: new EmailService(
       settings,

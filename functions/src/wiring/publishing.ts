@@ -1,6 +1,5 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
 import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
 import { deps } from './deps.js';
@@ -11,6 +10,7 @@ import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
 import { automationEvents } from './automation-events.js';
 import { lazy } from './lazy.js';
+import { linkedInPublisher } from './linkedin-publisher.js';
 
 function build(): PublishingService {
   const { config, db, settings } = deps();
@@ -20,7 +20,7 @@ function build(): PublishingService {
     settings,
     wordpress: integrations().wordpress,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),
-    linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: config.linkedinApiUrl }),
+    linkedinPublisher: linkedInPublisher(config),
     webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
     imageUrl: imagePreviewPath,
     onWebhookResult: (r) =>

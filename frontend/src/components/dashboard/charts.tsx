@@ -68,20 +68,57 @@ function ChartFrame({ label, children, height = CHART_HEIGHT }: ChartFrameProps)
   );
 }
 
+/**
+ * The two lines of Publishing Trends, told apart by more than their colour (docs/product.md, Dashboard): Blog
+ * is a solid line with round markers, LinkedIn a dashed one with square markers, in colours of distant hues
+ * in both themes (base.css --chart-blog, --chart-linkedin). Where the two counts are equal the lines lie on
+ * each other, and the dashes still show both.
+ */
+export const TREND_SERIES = [
+  { dataKey: 'blog', name: 'Blog', colour: 'var(--chart-blog)', dash: undefined, marker: 'circle' },
+  { dataKey: 'linkedin', name: 'LinkedIn', colour: 'var(--chart-linkedin)', dash: '6 4', marker: 'square' },
+] as const;
+type TrendSeries = (typeof TREND_SERIES)[number];
+
+function TrendMarker({ series, cx, cy }: { series: TrendSeries; cx?: number; cy?: number }) {
+  if (cx === undefined || cy === undefined) return null;
+  const className = `trend-marker trend-marker--${series.marker}`;
+  return series.marker === 'square' ? (
+    <rect className={className} x={cx - 3.5} y={cy - 3.5} width={7} height={7} fill={series.colour} />
+  ) : (
+    <circle className={className} cx={cx} cy={cy} r={3.5} fill={series.colour} />
+  );
+}
+
+/** The legend draws each series as it is drawn in the chart: its line (solid or dashed) and its marker. */
+function TrendsLegend() {
+  return (
+    <ul className="trends-legend">
+      {TREND_SERIES.map((series) => (
+        <li key={series.dataKey} className="trends-legend__item">
+          <svg width={28} height={10} viewBox="0 0 28 10" aria-hidden="true">
+            <line x1={0} y1={5} x2={28} y2={5} stroke={series.colour} strokeWidth={2} strokeDasharray={series.dash} />
+            <TrendMarker series={series} cx={14} cy={5} />
+          </svg>
+          {series.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Publishing Trends: publications per ISO week, Blog and LinkedIn. */
 export function TrendsChart({ data, label }: { data: TrendPoint[]; label: string }) {
   return (
     <ChartFrame label={label}>
       <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
         <defs>
-          <linearGradient id="trend-blog" x1="0" y1="0" x2="0" y2="1">
-            <stop offset="0%" stopColor="var(--chart-blog)" stopOpacity={0.35} />
-            <stop offset="100%" stopColor="var(--chart-blog)" stopOpacity={0.02} />
-          </linearGradient>
-          <linearGradient id="trend-linkedin" x1="0" y1="0" x2="0" y2="1">
-            <stop offset="0%" stopColor="var(--chart-linkedin)" stopOpacity={0.35} />
-            <stop offset="100%" stopColor="var(--chart-linkedin)" stopOpacity={0.02} />
-          </linearGradient>
+          {TREND_SERIES.map((series) => (
+            <linearGradient key={series.dataKey} id={`trend-${series.dataKey}`} x1="0" y1="0" x2="0" y2="1">
+              <stop offset="0%" stopColor={series.colour} stopOpacity={0.3} />
+              <stop offset="100%" stopColor={series.colour} stopOpacity={0.02} />
+            </linearGradient>
+          ))}
         </defs>
         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
         {/* Every week gets its label; the padding keeps the first and last ones inside the chart. */}
@@ -100,27 +137,24 @@ export function TrendsChart({ data, label }: { data: TrendPoint[]; label: string
           itemStyle={tooltipItemStyle}
           cursor={{ stroke: 'var(--border-strong)' }}
         />
-        <Legend wrapperStyle={legendStyle} iconType="circle" iconSize={8} />
-        <Area
-          type="monotone"
-          dataKey="blog"
-          name="Blog"
-          stroke="var(--chart-blog)"
-          strokeWidth={2}
-          fill="url(#trend-blog)"
-          dot={{ r: 3, fill: 'var(--chart-blog)', strokeWidth: 0 }}
-          isAnimationActive={CHART_ANIMATION}
-        />
-        <Area
-          type="monotone"
-          dataKey="linkedin"
-          name="LinkedIn"
-          stroke="var(--chart-linkedin)"
-          strokeWidth={2}
-          fill="url(#trend-linkedin)"
-          dot={{ r: 3, fill: 'var(--chart-linkedin)', strokeWidth: 0 }}
-          isAnimationActive={CHART_ANIMATION}
-        />
+        <Legend wrapperStyle={legendStyle} content={<TrendsLegend />} />
+        {TREND_SERIES.map((series) => (
+          <Area
+            key={series.dataKey}
+            type="monotone"
+            dataKey={series.dataKey}
+            name={series.name}
+            stroke={series.colour}
+            strokeWidth={2}
+            strokeDasharray={series.dash}
+            fill={`url(#trend-${series.dataKey})`}
+            dot={({ cx, cy, index }: { cx?: number; cy?: number; index?: number }) => (
+              <TrendMarker key={`${series.dataKey}-${index}`} series={series} cx={cx} cy={cy} />
+            )}
+            activeDot={({ cx, cy }: { cx?: number; cy?: number }) => <TrendMarker series={series} cx={cx} cy={cy} />}
+            isAnimationActive={CHART_ANIMATION}
+          />
+        ))}
       </AreaChart>
     </ChartFrame>
   );

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import DatePicker from 'react-datepicker';
 import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -124,6 +124,15 @@ export default function ScheduleModal({
     changeField(value);
   };
 
+  // A typed time is brought into view in the time list too (a picked one is under the pointer already).
+  const calendarRef = useRef<HTMLDivElement>(null);
+  const showTypedTime = () =>
+    requestAnimationFrame(() => {
+      const list = calendarRef.current?.querySelector<HTMLElement>('.react-datepicker__time-list');
+      const item = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+      if (list && item) list.scrollTop = item.offsetTop - (list.clientHeight - item.clientHeight) / 2;
+    });
+
   // A time skipped by a daylight-saving change reads as the time the clocks show then (02:30 → 03:30).
   const leaveField = () => {
     if (check.ok && check.text !== text) setText(check.text);
@@ -223,7 +232,10 @@ export default function ScheduleModal({
             type="text"
             className="input schedule-modal__input"
             value={text}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => {
+              setText(event.target.value);
+              showTypedTime();
+            }}
             onBlur={leaveField}
             placeholder="YYYY-MM-DD HH:mm"
             autoComplete="off"
@@ -250,24 +262,26 @@ export default function ScheduleModal({
 
         {/* The calendar is part of the dialog, not a pop-up over it: a pop-up covered the dialog's own
             buttons (a click on Cancel picked a time), and nothing below it moves when it opens or closes. */}
-        <DatePicker
-          inline
-          // A day or a time picked in the calendar writes the field; the field's text is what is sent.
-          onChange={(date: Date | null) => {
-            if (date && !busy) setText(formatWallClock(fromPickerDate(date)));
-          }}
-          selected={selected}
-          openToDate={selected ? undefined : pickerNow(now(), timeZone)}
-          showTimeSelect
-          timeFormat="HH:mm"
-          timeIntervals={SCHEDULE_MINUTE_STEP}
-          timeCaption="Time"
-          filterTime={slotFilter(now(), timeZone)}
-          minDate={today}
-          dayClassName={(day) => (isToday(day) ? 'schedule-modal__today' : '')}
-          calendarStartDay={1}
-          calendarContainer={PickerGroup}
-        />
+        <div ref={calendarRef}>
+          <DatePicker
+            inline
+            // A day or a time picked in the calendar writes the field; the field's text is what is sent.
+            onChange={(date: Date | null) => {
+              if (date && !busy) setText(formatWallClock(fromPickerDate(date)));
+            }}
+            selected={selected}
+            openToDate={selected ? undefined : pickerNow(now(), timeZone)}
+            showTimeSelect
+            timeFormat="HH:mm"
+            timeIntervals={SCHEDULE_MINUTE_STEP}
+            timeCaption="Time"
+            filterTime={slotFilter(now(), timeZone)}
+            minDate={today}
+            dayClassName={(day) => (isToday(day) ? 'schedule-modal__today' : '')}
+            calendarStartDay={1}
+            calendarContainer={PickerGroup}
+          />
+        </div>
 
         {current.length > 0 && (
           <ul className="schedule-modal__current">

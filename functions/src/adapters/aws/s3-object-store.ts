@@ -113,8 +113,10 @@ const isAccessDenied = (err: unknown): boolean => {
   return name === 'AccessDenied' || $metadata?.httpStatusCode === 403;
 };
 
-/** The images store for this environment: S3 in AWS, s3rver (path-style, fixed keys) locally. */
-export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' | 'imagesBucket'>): S3ObjectStore {
+/** The images store for this environment: S3 in AWS, the embedded store locally (path-style, the run's secret). */
+export function createObjectStore(
+  config: Pick<Config, 'region' | 's3Endpoint' | 's3LocalSecret' | 'imagesBucket'>,
+): S3ObjectStore {
   return new S3ObjectStore(
     ({ S3Client }) =>
       new S3Client({
@@ -123,7 +125,7 @@ export function createObjectStore(config: Pick<Config, 'region' | 's3Endpoint' |
           ? {
               endpoint: config.s3Endpoint,
               forcePathStyle: true,
-              credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+              credentials: { accessKeyId: 'S3RVER', secretAccessKey: config.s3LocalSecret ?? 'S3RVER' },
             }
           : {}),
       }),

@@ -11,11 +11,6 @@ import { conditionHeld } from './client.js';
 const throttleKey = (subject: string) => ({ PK: `THROTTLE#${subject}`, SK: 'THROTTLE' });
 /** DynamoDB's TTL takes epoch seconds, and deletes some time after: reads check `expiresAt` themselves. */
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
-/**
- * An attempt counted this long ago whose outcome never came (its function was stopped between the count
- * and the password check's result) no longer holds the allowance, so a count cannot stay stuck.
- */
-const STALE_ATTEMPT_MS = 60_000;
 
 interface ThrottleItem {
   PK: string;
@@ -57,18 +52,19 @@ export class DynamoThrottleStore implements ThrottleStore {
               Key: throttleKey(r.subject),
               // Counted only while live (an expired count is deleted below first), not locked, and under
               // the allowance: fewer than the free attempts, or the lock has run out and no attempt has
-              // been counted since (failures = lockedAt), or the last attempt counted never reported.
+              // been counted since (failures = lockedAt), or (with staleAfterMs) the last attempt counted
+              // never reported.
               ConditionExpression:
                 'attribute_not_exists(PK) OR (expiresAt > :nowSeconds' +
                 ' AND (attribute_not_exists(lockedUntil) OR lockedUntil <= :now)' +
-                ' AND (failures < :free OR failures = lockedAt OR attemptAt < :stale))',
+                ` AND (failures < :free OR failures = lockedAt${r.staleAfterMs === undefined ? '' : ' OR attemptAt < :stale'}))`,
               UpdateExpression: 'ADD failures :one SET expiresAt = :expiresAt, attemptAt = :now',
               ExpressionAttributeValues: {
                 ':one': 1,
                 ':now': now,
                 ':nowSeconds': epochSeconds(now),
                 ':free': r.freeFailures,
-                ':stale': now - STALE_ATTEMPT_MS,
+                ...(r.staleAfterMs === undefined ? {} : { ':stale': now - r.staleAfterMs }),
                 ':expiresAt': epochSeconds(now + r.memoryMs),
               },
             },

@@ -1,13 +1,15 @@
 /** The upload checks and crops with sharp (loaded on first use: adapters/ai/images.ts loadSharp). */
 import type { Sharp } from 'sharp';
 import type { ImageInfo, ImageProcessor } from '../../domain/ports.js';
+import { MAX_UPLOAD_PIXELS } from '../../domain/images.js';
 import { loadSharp } from '../ai/images.js';
 
 /**
- * Pixels a picture may have: 50 megapixels (a 48 MP phone photo passes). A 15 MB file can hold a picture
- * of far more, which would need gigabytes to decode; sharp refuses it instead (its default is 268 MP).
+ * What sharp decodes at most, whatever the caller asks: the upload rule's ceiling (domain/images.ts
+ * MAX_UPLOAD_PIXELS) again, so a picture that got past the header check still cannot cost gigabytes
+ * (sharp's own default is 268 MP).
  */
-export const MAX_INPUT_PIXELS = 50_000_000;
+export const MAX_INPUT_PIXELS = MAX_UPLOAD_PIXELS;
 
 const FORMATS = new Set(['jpeg', 'png', 'webp']);
 
@@ -20,27 +22,36 @@ const encode = (img: Sharp, alpha: boolean, quality = 85) =>
   alpha ? img.png({ compressionLevel: 9 }) : img.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
 
 export class SharpImageProcessor implements ImageProcessor {
+  /** metadata() reads the header only: no pixel is decoded, whatever size the header claims. */
   async inspect(bytes: Buffer): Promise<ImageInfo | undefined> {
     const sharp = await loadSharp();
     try {
-      const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+      // No pixel limit here: the caller refuses by the size read (domain/images.ts), with a message saying so.
+      const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
       if (!meta.format || !FORMATS.has(meta.format) || !meta.width || !meta.height) return undefined;
-      // Decoding the pixels (not only the header) finds a truncated or corrupt file now, not at the crop.
-      await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).resize(8, 8).raw().toBuffer();
       const turned = (meta.orientation ?? 1) >= 5;
       return {
         format: meta.format as ImageInfo['format'],
         width: turned ? meta.height : meta.width,
         height: turned ? meta.width : meta.height,
+        progressive: meta.isProgressive === true,
       };
     } catch {
       return undefined;
     }
   }
 
-  async normalise(bytes: Buffer, maxSide: number) {
+  /**
+   * Decodes once, row by row where the format allows (sequentialRead), refusing more than `maxPixels`
+   * (and MAX_INPUT_PIXELS) before decoding, and any damage (failOn 'error': a truncated file throws).
+   */
+  async normalise(bytes: Buffer, maxSide: number, maxPixels = MAX_INPUT_PIXELS) {
     const sharp = await loadSharp();
-    const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
+    const input = sharp(bytes, {
+      failOn: 'error',
+      limitInputPixels: Math.min(maxPixels, MAX_INPUT_PIXELS),
+      sequentialRead: true,
+    });
     const alpha = (await input.metadata()).hasAlpha === true;
     const resized = input.rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
     // The kept original is compressed (a 2400 px PNG photo is over 10 MB): JPEG, or WebP where there is

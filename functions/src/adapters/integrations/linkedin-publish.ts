@@ -12,7 +12,7 @@
  *           names:  …&projection=(elements*(organization,role,state,organization~(localizedName)),paging)
  *           (the page's name decorated onto its role, readable with r_organization_admin)
  *
- * Every /rest call sends `LinkedIn-Version` (default 202601, supported until January 2027) and
+ * Every /rest call sends `LinkedIn-Version` (configuration, linkedin-version.ts) and
  * `X-Restli-Protocol-Version: 2.0.0`. The commentary is escaped for the "little" format and cut to
  * 3000 characters after escaping (linkedInCommentary, shared/src/little-text.ts, which the editor's
  * LinkedIn preview shows too). The base URL comes from config
@@ -50,8 +50,9 @@ import {
   type PublishRun,
 } from '../../domain/integrations.js';
 import { LINKEDIN_TOKEN_INVALID_MESSAGE } from './linkedin.js';
+import { LINKEDIN_API_VERSION } from './linkedin-version.js';
 
-export const LINKEDIN_API_VERSION = '202601';
+export { LINKEDIN_API_VERSION } from './linkedin-version.js';
 export const LINKEDIN_POST_URL_PREFIX = 'https://www.linkedin.com/feed/update/';
 
 /** A request with less time than this left before the deadline is not started. */
@@ -70,7 +71,7 @@ export const LINKEDIN_POSTING_ROLES = [
 export interface HttpLinkedInPublisherOptions {
   /** LINKEDIN_API_URL, default https://api.linkedin.com */
   apiUrl: string;
-  /** LinkedIn-Version header, YYYYMM (default 202601). */
+  /** LinkedIn-Version header, YYYYMM (default LINKEDIN_API_VERSION; LINKEDIN_API_VERSION in the environment). */
   version?: string;
   /** Per request (default 30 000 ms). */
   timeoutMs?: number;

@@ -282,12 +282,16 @@ export class OutboxSender implements MailSender {
   }
 
   async send(message: MailMessage): Promise<{ id: string }> {
-    await mkdir(this.directory, { recursive: true });
+    // A mail carries a bearer approval link: readable by this user only.
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
     // colons are not allowed in Windows file names
     const stamp = new Date().toISOString().replace(/:/g, '-');
     const filename = `${stamp}-${randomBytes(4).toString('hex')}.eml`;
     const partial = join(this.directory, `${filename}.part`);
-    await writeFile(partial, buildMimeMessage({ ...message, from: message.from ?? this.from }), { flag: 'wx' });
+    await writeFile(partial, buildMimeMessage({ ...message, from: message.from ?? this.from }), {
+      flag: 'wx',
+      mode: 0o600,
+    });
     await rename(partial, join(this.directory, filename));
     return { id: filename };
   }

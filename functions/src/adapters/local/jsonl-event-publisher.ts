@@ -21,8 +21,9 @@ export class JsonLinesEventPublisher implements DomainEventPublisher {
   async publish(events: readonly DomainEvent[]): Promise<void> {
     if (!events.length) return;
     const lines = events.map((event) => `${JSON.stringify(envelopeOf(event, this.where))}\n`).join('');
-    await mkdir(dirname(this.file), { recursive: true });
-    await appendFile(this.file, lines, 'utf8');
+    // The events name users and articles: readable by this user only.
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    await appendFile(this.file, lines, { encoding: 'utf8', mode: 0o600 });
   }
 }
 

@@ -1,0 +1,18 @@
+import type { Platform } from '@app/shared';
+
+/**
+ * The CloudWatch metric names and dimension values the functions emit (metrics.ts), kept free of
+ * Powertools so that the stack's alarms (infra/lib/alarms.ts) can name the same metrics.
+ */
+export const MetricNames = {
+  publishSucceeded: 'PublishSucceeded',
+  publishFailed: 'PublishFailed',
+  draftFailed: 'DraftFailed',
+  approvalEmailSent: 'ApprovalEmailSent',
+  approvalEmailFailed: 'ApprovalEmailFailed',
+  automationEventFailed: 'AutomationEventFailed',
+  jobDuration: 'JobDuration',
+} as const;
+
+/** The `platform` dimension: where a post goes (the `blog` platform is WordPress). */
+export const PLATFORM_DIMENSION: Record<Platform, string> = { blog: 'wordpress', linkedin: 'linkedin' };
