@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     }
   });
 
-  it("the Markdown renderer and sanitizer load only with the content step's previews, which the Create page imports on demand", () => {
+  it("the Markdown renderer and sanitizer load only with the content step's previews, which the Create and Approve pages import on demand", () => {
     const first = firstLoad(dist);
     expect(
       first.filter((f) => MARKDOWN.test(read(join('assets', f)))),
@@ -72,6 +72,13 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     const previews = dynamicImports(createCode).filter((f) => MARKDOWN.test(read(join('assets', f))));
     expect(previews).toHaveLength(1);
     expect(previews[0]).toMatch(/^PublishPreviews-/);
+    // The approval page shows the same previews, fetched on demand as well.
+    const approve = dynamicImports(read(join('assets', entry))).find((f) => /^Approve-/.test(f));
+    expect(approve, 'a lazy Approve chunk').toBeTruthy();
+    const approveCode = read(join('assets', approve!));
+    expect(approveCode).not.toMatch(MARKDOWN);
+    expect(staticImports(approveCode).some((f) => MARKDOWN.test(read(join('assets', f))))).toBe(false);
+    expect(dynamicImports(approveCode)).toContain(previews[0]);
     const gzip = gzipSync(read(join('assets', previews[0]!)), { level: 9 }).length;
     console.log(`content previews chunk ${previews[0]}: ${(gzip / 1000).toFixed(1)} kB gzipped`);
   });

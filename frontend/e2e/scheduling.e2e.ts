@@ -203,6 +203,20 @@ describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, loca
     await snap(page, '33-content-created');
     expect(wp.posts).toHaveLength(0);
 
+    // Opened signed out in another zone (Berlin), the approve page shows the post as WordPress will (its
+    // headings as headings, no Markdown marks) and the owner's time, in the owner's zone and naming it.
+    const elsewhere = await journey.browser.newContext({ timezoneId: 'Europe/Berlin', locale: 'de-DE' });
+    const away = await elsewhere.newPage();
+    await away.goto(approveUrl!);
+    const post = away.getByRole('article', { name: 'WordPress post' });
+    await post.waitFor();
+    expect(await post.getByRole('heading', { level: 2 }).count()).toBeGreaterThan(0);
+    expect(await post.textContent()).not.toMatch(/#{2,}|^> /m);
+    expect(await away.locator('p', { hasText: 'Scheduled for' }).textContent()).toMatch(
+      /^Scheduled for \w+day, \d{1,2} \w+ \d{4} at \d{2}:\d{2} GMT\+9 \(Asia\/Tokyo\)\.$/,
+    );
+    await elsewhere.close();
+
     // The approve page shows what would be published and publishes only on the button.
     await page.goto(approveUrl!);
     await page.getByRole('heading', { name: `Publish “${title}” to WordPress?` }).waitFor();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalEmailTime } from '../src/domain/scheduling.js';
+import { approvalTimeText } from '@app/shared';
 import { handler as worker } from '../src/lambda/worker.js';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
 import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
@@ -92,15 +92,15 @@ describe('the approval e-mail names the time zone of its time', () => {
   });
 });
 
-describe('approvalEmailTime', () => {
+describe('approvalTimeText', () => {
   const instant = new Date('2030-11-26T00:00:00.000Z');
 
   it('says UTC once for a UTC owner', () => {
-    expect(approvalEmailTime(instant, 'UTC')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
+    expect(approvalTimeText(instant, 'UTC')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
   });
 
   it('falls back to UTC, named, when the stored zone is not a known one', () => {
-    expect(approvalEmailTime(instant, 'Mars/Olympus')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
-    expect(approvalEmailTime(instant, '')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
+    expect(approvalTimeText(instant, 'Mars/Olympus')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
+    expect(approvalTimeText(instant, '')).toBe('Tuesday, 26 November 2030 at 00:00 UTC');
   });
 });

@@ -348,7 +348,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
       const links = new ApprovalLinks({
         articles: memoryStore(article(), { markOnce }),
         publishing: { publishWordPress } as unknown as PublishingService,
-        activeSessionVersion: async () => 0,
+        activeOwner: async () => ({ timezone: 'UTC' }),
         signingKey: async () => key,
         automation: sink,
       });

@@ -329,6 +329,46 @@ describe('approval links', () => {
     const res = await new Client(app.url).call('/api/approvals/confirm', { body: { token } });
     expect(res.status).toBe(409);
   });
+
+  it("the page's preview, signed out: the whole text, the owner's zone and the platform's image by the link's token", async () => {
+    const id = await newArticle('Preview in full');
+    await user.call(`/api/image/generate/${id}`, { body: { description: 'a lighthouse' } });
+    await imageSettled(user, id);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    await schedule(id, 'linkedin', at);
+    await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'linkedin', scheduledFor: at });
+    const token = tokenFrom(mails().at(-1)!);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.linkedin.content.length).toBeGreaterThan(0);
+
+    const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
+    expect(preview.json).toMatchObject({
+      platform: 'linkedin',
+      content: article.linkedin.content,
+      timeZone: 'Europe/London',
+      image: { generatedAt: article.image.generatedAt, description: 'a lighthouse' },
+      linkedIn: { mode: 'personal', connected: false, memberName: null, pageName: null },
+    });
+    expect(preview.json).not.toHaveProperty('preview');
+
+    // The image route sends the token alone on to the file the owner's image route sends the owner to: the
+    // store's signed URL of the LinkedIn crop (the same URL all hour, domain/images.ts).
+    const location = async (path: string, cookie?: string) => {
+      const res = await fetch(`${app.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+      return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+    };
+    const image = await location(`/api/approvals/image?token=${encodeURIComponent(token)}`);
+    expect(image.status).toBe(302);
+    const owners = await location(`/api/image/preview/${id}?platform=linkedin`, user.cookie);
+    expect(owners.status).toBe(302);
+    expect(image.location).toBe(owners.location);
+    expect(image.location).toContain(`/articles/${id}/`);
+    expect(image.location).toMatch(/-linkedin\.\w+\?/);
+    const forged = await location(`/api/approvals/image?token=${encodeURIComponent(token.slice(0, -2) + 'xx')}`);
+    expect(forged.status).toBe(400);
+    expect(forged.location).toBeNull();
+    expect(forged.text).toContain('This approval link is not valid or has expired.');
+  });
 });
 
 describe('publishing now', () => {

@@ -53,7 +53,8 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * Likewise every function with the images store carries @aws-sdk/s3-presigned-post and
  * @aws-sdk/s3-request-presigner (the store's signUpload and signDownload), which only the images
  * function's upload start and image redirects load. The functions that publish (wordpress, linkedin,
- * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only.
+ * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
+ * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts).
  */
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
@@ -108,7 +109,9 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
     '@aws-sdk/s3-presigned-post',
     '@aws-sdk/s3-request-presigner',
     'google-auth-library',
+    'marked',
     'openai',
+    'sanitize-html',
     'sharp',
   ],
 };

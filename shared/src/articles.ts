@@ -197,9 +197,15 @@ export const ScheduleSchema = z.strictObject({
 });
 export type ScheduleInput = z.infer<typeof ScheduleSchema>;
 
-export const ApprovalSchema = z.strictObject({
-  token: z
-    .string({ error: 'The approval link is incomplete' })
-    .min(20, 'The approval link is incomplete')
-    .max(4000, 'The approval link is not valid'),
+const approvalToken = z
+  .string({ error: 'The approval link is incomplete' })
+  .min(20, 'The approval link is incomplete')
+  .max(4000, 'The approval link is not valid');
+
+export const ApprovalSchema = z.strictObject({ token: approvalToken });
+
+/** GET /api/approvals/image: the picture of the link's platform, for the approval page signed in or not. */
+export const ApprovalImageQuerySchema = z.strictObject({
+  token: approvalToken,
+  t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
 });

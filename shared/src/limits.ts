@@ -39,3 +39,30 @@ export function defaultTimeZone(): string {
     return 'UTC';
   }
 }
+
+/**
+ * A scheduled time as the approval e-mail and page show it: in the owner's zone and naming it, e.g. "Tuesday,
+ * 26 November 2030 at 09:00 GMT+9 (Asia/Tokyo)" — the reader may be travelling, or read it on a device set to
+ * another zone. A zone not known falls back to UTC, named too (the server has no zone of its own to offer, and
+ * the page must not show the browser's).
+ */
+export function approvalTimeText(instant: Date, timeZone: string): string {
+  const zone = approvalTimeZone(timeZone);
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(instant);
+  // "… 09:00 CET (Europe/Paris)"; a zone whose short name is its id (UTC) is named once.
+  return local.endsWith(` ${zone}`) ? local : `${local} (${zone})`;
+}
+
+/** The zone approvalTimeText uses: the stored one when it is known, else UTC. */
+export const approvalTimeZone = (timeZone: string): string =>
+  timeZone && isValidTimeZone(timeZone) ? timeZone : 'UTC';

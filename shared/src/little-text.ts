@@ -246,3 +246,54 @@ export function foldLinkedInPost(
   }
   return { visible, folded: true };
 }
+
+/** Who a post goes out as, as far as the LinkedIn connection tells (LinkedInStatus's fields of the same names). */
+export interface LinkedInIdentity {
+  connected: boolean;
+  memberName: string | null;
+  pageName?: string | null;
+}
+
+/** The author line of the post card: a name, what it is, and initials (empty: the neutral placeholder is shown). */
+export interface LinkedInPostAuthor {
+  name: string;
+  detail: string;
+  initials: string;
+  /** What the placeholder shows when there are no initials: a person, or a page's building. */
+  placeholder: 'person' | 'page';
+}
+
+/** Up to two initials of a name, for the avatar. */
+const initialsOf = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => [...word][0]!.toUpperCase())
+    .join('');
+
+/**
+ * The author a post goes out as: the connected member, or (company mode) the page publishing picks
+ * (functions/src/domain/publishing.ts posts as the first page the member administers; its name is looked up on
+ * connecting with page access, else not known). The editor's card and the approval e-mail and page show it.
+ */
+export function linkedInPostAuthor(
+  identity: LinkedInIdentity | undefined,
+  mode: 'personal' | 'company',
+): LinkedInPostAuthor {
+  if (!identity?.connected)
+    return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', initials: '', placeholder: 'person' };
+  if (mode === 'company')
+    return {
+      name: identity.pageName || 'Your LinkedIn Page',
+      detail: 'A page you administer',
+      initials: identity.pageName ? initialsOf(identity.pageName) : '',
+      placeholder: 'page',
+    };
+  return {
+    name: identity.memberName || 'LinkedIn member',
+    detail: 'Your profile',
+    initials: identity.memberName ? initialsOf(identity.memberName) : '',
+    placeholder: 'person',
+  };
+}

@@ -90,7 +90,12 @@ describe('the contract types', () => {
 
   it('JsonRouteId leaves out the redirects (the OAuth callbacks and the image files)', () => {
     expectTypeOf<Exclude<RouteId, JsonRouteId>>().toEqualTypeOf<
-      'images.preview' | 'images.original' | 'linkedin.callback' | 'email.callback' | 'sheets.callback'
+      | 'images.preview'
+      | 'images.original'
+      | 'approvals.image'
+      | 'linkedin.callback'
+      | 'email.callback'
+      | 'sheets.callback'
     >();
   });
 

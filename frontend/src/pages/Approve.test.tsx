@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Approve from './Approve';
 import type { ApprovalPreview } from '@app/shared/api';
@@ -12,7 +12,10 @@ const preview: ApprovalPreview = {
   scheduledFor: '2026-12-01T08:30:00.000Z',
   current: true,
   published: false,
-  preview: '# Serverless cost control\n\nRight-size memory.',
+  content: '# Serverless cost control\n\nRight-size memory.',
+  timeZone: 'Asia/Tokyo',
+  image: null,
+  linkedIn: null,
   postUrl: null,
 };
 
@@ -31,7 +34,7 @@ describe('Approve page', () => {
     expect(
       await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress?' }),
     ).toBeInTheDocument();
-    expect(screen.getByText(/Right-size memory/)).toBeInTheDocument();
+    expect(await screen.findByText(/Right-size memory/)).toBeInTheDocument();
     expect(requests.map((r) => r.path)).toEqual(['/api/approvals/preview']);
     expect(requests[0]!.body).toEqual({ token: 'signed-token-value' });
 
@@ -58,5 +61,90 @@ describe('Approve page', () => {
     renderWithProviders(<Approve />, { route: '/approve?token=old-token-value-000000' });
     expect(await screen.findByText(/earlier schedule/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Approve and publish to WordPress' })).toBeDisabled();
+  });
+
+  it('shows the blog as WordPress will: the sanitized HTML under the featured image and title, at the owner’s time', async () => {
+    const image = { generatedAt: '2026-11-30T10:00:00.000Z', description: 'a server rack' };
+    const { requests } = mockApi({
+      'approvals.preview': {
+        ...preview,
+        content:
+          'Cut the bill.\n\n## Right-size memory\n\n> Measure first.\n\n- one\n- two\n\n<script>alert(1)</script>[x](javascript:alert(2))',
+        image,
+      },
+    });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const post = await screen.findByRole('article', { name: 'WordPress post' });
+    expect(within(post).getByRole('heading', { level: 1, name: 'Serverless cost control' })).toBeInTheDocument();
+    expect(within(post).getByText('Cut the bill.').tagName).toBe('P');
+    expect(within(post).getByRole('heading', { level: 2, name: 'Right-size memory' })).toBeInTheDocument();
+    expect(post.querySelector('blockquote')).toHaveTextContent('Measure first.');
+    expect(
+      within(post)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['one', 'two']);
+    expect(post.textContent).not.toMatch(/##|^>|<script/m);
+    expect(post.querySelector('script, [href^="javascript"]')).toBeNull();
+    // The image by the link's token: the page may be open without a session.
+    expect(within(post).getByRole('img', { name: 'Featured image: a server rack' })).toHaveAttribute(
+      'src',
+      `/api/approvals/image?token=signed-token-value&t=${encodeURIComponent(image.generatedAt)}`,
+    );
+    // 08:30 UTC is 17:30 in Tokyo, the owner's zone, named — whatever the browser's zone.
+    expect(screen.getByText('Tuesday, 1 December 2026 at 17:30 GMT+9 (Asia/Tokyo)')).toBeInTheDocument();
+    expect(requests.map((r) => r.route)).toEqual(['approvals.preview']);
+  });
+
+  it('shows the LinkedIn post as the editor’s card, its author from the answer (no session needed)', async () => {
+    const { requests } = mockApi({
+      'approvals.preview': {
+        ...preview,
+        platform: 'linkedin',
+        content: 'Ship it (today) #Launch',
+        image: { generatedAt: '2026-11-30T10:00:00.000Z', description: 'a rocket' },
+        linkedIn: { mode: 'company', connected: true, memberName: 'Ada Lovelace', pageName: 'Example GmbH' },
+      },
+    });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const card = await screen.findByRole('article', { name: 'LinkedIn post' });
+    expect(within(card).getByText('Example GmbH')).toBeInTheDocument();
+    expect(card.querySelector('.li-card__text')).toHaveTextContent('Ship it (today) #Launch');
+    expect(card.querySelector('.li-card__hashtag')).toHaveTextContent('#Launch');
+    expect(within(card).getByRole('img', { name: 'Post image: a rocket' }).getAttribute('src')).toMatch(
+      /^\/api\/approvals\/image\?token=signed-token-value&t=/,
+    );
+    expect(screen.getByRole('button', { name: 'Approve and publish to LinkedIn' })).toBeEnabled();
+    expect(requests.map((r) => r.route)).toEqual(['approvals.preview']);
+  });
+
+  it('shows a title that looks like HTML as text', async () => {
+    const title = '<img src=x onerror=alert(1)>';
+    mockApi({ 'approvals.preview': { ...preview, title } });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: `Publish “${title}” to WordPress?` }),
+    ).toBeInTheDocument();
+    const post = await screen.findByRole('article', { name: 'WordPress post' });
+    expect(within(post).getByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(document.querySelector('img[src="x"], [onerror]')).toBeNull();
+  });
+
+  it('tells a failed publish by the button, after the post, where the person clicked', async () => {
+    mockApi({
+      'approvals.preview': preview,
+      'approvals.confirm': {
+        status: 400,
+        body: { error: 'x', message: 'Connect WordPress in Settings first (WordPress Integration).' },
+      },
+    });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const post = await screen.findByRole('article', { name: 'WordPress post' });
+    const approve = screen.getByRole('button', { name: 'Approve and publish to WordPress' });
+    await userEvent.click(approve);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Connect WordPress in Settings first (WordPress Integration).');
+    expect(post.compareDocumentPosition(alert) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(alert.compareDocumentPosition(approve) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -1,18 +1,56 @@
+import { lazy, Suspense } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { httpUrlOrNull, type Platform } from '@app/shared';
+import { approvalTimeText, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
-import { errorText, request } from '../api/client';
+import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
+import '../styles/approve.css';
+
+// The editor's previews, fetched with the page's answer: the Markdown renderer and sanitizer come with them only.
+const loadPreviews = () => import('../components/create/preview/PublishPreviews');
+const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
+const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
 
 const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+
+/** What will be published, as the editor previews it: the WordPress post or the LinkedIn card. */
+function PostPreview({ preview, token }: { preview: ApprovalPreview; token: string }) {
+  // Signed in or not: the image comes by the link's token, the LinkedIn author with the answer.
+  const imageUrl = preview.image
+    ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
+    : '';
+  return (
+    <Suspense fallback={<p className="welcome-card__lead">Loading the preview…</p>}>
+      {preview.platform === 'blog' ? (
+        <WordPressPreview
+          imageUrl={imageUrl}
+          title={preview.title}
+          blogContent={preview.content}
+          image={preview.image}
+          headingLevel={2}
+        />
+      ) : (
+        <LinkedInPreview
+          imageUrl={imageUrl}
+          text={preview.content}
+          image={preview.image}
+          mode={preview.linkedIn?.mode ?? 'personal'}
+          identity={preview.linkedIn ?? { connected: false, memberName: null }}
+          headingLevel={2}
+        />
+      )}
+    </Suspense>
+  );
+}
 
 /**
  * The page behind the approve link of the scheduled-run e-mail. Opening it only shows what would
  * be published (mail scanners prefetch links); publishing needs the explicit confirmation below.
- * The signed token in the link is the authorization, so it works without being logged in.
+ * The signed token in the link is the authorization, so it works without being logged in. The
+ * time is the owner's, in the owner's zone and named, wherever the link is opened.
  */
 export default function Approve() {
   const { theme } = useTheme();
@@ -43,44 +81,31 @@ export default function Approve() {
   // A post address only ever becomes an href when it is http(s).
   const done = confirm.data ? { postUrl: httpUrlOrNull(confirm.data.postUrl) } : null;
   const failed = 'Publishing failed. Your content is kept; try again from the Schedule page.';
-  const failure = error || (confirm.error ? errorText(confirm.error, failed) : '');
+  const publishFailure = confirm.error ? errorText(confirm.error, failed) : '';
 
   const platform = preview ? PLATFORM[preview.platform] : '';
   return (
-    <div className="welcome">
-      <main className="welcome__main">
+    <div className="welcome approve-page">
+      <main className="welcome__main approve">
         <section className="welcome-card" aria-labelledby="approve-title">
           <Logo variant={theme} className="welcome-card__logo" />
           <p className="welcome-card__eyebrow">Approval</p>
           <h1 id="approve-title" className="welcome-card__title">
             {preview ? `Publish “${preview.title}” to ${platform}?` : 'Approve publication'}
           </h1>
-          {!preview && !failure && <p className="welcome-card__lead">Loading…</p>}
-          {failure && (
+          {!preview && !error && <p className="welcome-card__lead">Loading…</p>}
+          {error && (
             <p role="alert" className="alert alert--error">
-              {failure}
+              {error}
             </p>
           )}
           {preview && !done && (
             <>
               <p className="welcome-card__lead">
-                Scheduled for{' '}
-                {new Date(preview.scheduledFor).toLocaleString(undefined, {
-                  dateStyle: 'medium',
-                  timeStyle: 'short',
-                  hour12: false,
-                })}
-                .{!preview.current && ' This link is for an earlier schedule of this article.'}
+                Scheduled for <strong>{approvalTimeText(new Date(preview.scheduledFor), preview.timeZone)}</strong>.
+                {!preview.current && ' This link is for an earlier schedule of this article.'}
               </p>
-              {/* Scrolls when long, so it takes the keyboard focus to be scrolled without a mouse. */}
-              <blockquote
-                tabIndex={0}
-                aria-label="Text to be published"
-                className="approve__preview"
-                style={{ whiteSpace: 'pre-wrap', maxHeight: 240, overflow: 'auto' }}
-              >
-                {preview.preview || 'There is no text yet.'}
-              </blockquote>
+              <PostPreview preview={preview} token={token} />
               {preview.published ? (
                 <p className="welcome-card__lead">
                   Already published.{' '}
@@ -91,18 +116,26 @@ export default function Approve() {
                   )}
                 </p>
               ) : (
-                <div className="welcome-card__actions">
-                  <button
-                    type="button"
-                    className="btn btn--primary btn--lg"
-                    onClick={() => confirm.mutate()}
-                    disabled={busy || !preview.current}
-                  >
-                    {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
-                  </button>
-                  <Link className="btn btn--secondary btn--lg" to="/schedule">
-                    Review first
-                  </Link>
+                // Stays at the bottom of the window while the post is read; a failed publish is told here, by the button.
+                <div className="approve__decision">
+                  {publishFailure && (
+                    <p role="alert" className="alert alert--error">
+                      {publishFailure}
+                    </p>
+                  )}
+                  <div className="welcome-card__actions">
+                    <button
+                      type="button"
+                      className="btn btn--primary btn--lg"
+                      onClick={() => confirm.mutate()}
+                      disabled={busy || !preview.current}
+                    >
+                      {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
+                    </button>
+                    <Link className="btn btn--secondary btn--lg" to="/schedule">
+                      Review first
+                    </Link>
+                  </div>
                 </div>
               )}
             </>

@@ -48,6 +48,16 @@ export const DOWNLOAD_EXPIRES_SECONDS = 2 * 60 * 60;
 /** A stored image file never changes under its key (a new image or crop gets new keys). */
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
+/** A signed URL that reads one stored image file, the same all hour (DOWNLOAD_WINDOW_MS); the approval page's too. */
+export function imageFileLink(signer: Pick<UploadSigner, 'signDownload'>, key: string, now: Date): Promise<string> {
+  const windowStart = Math.floor(now.getTime() / DOWNLOAD_WINDOW_MS) * DOWNLOAD_WINDOW_MS;
+  return signer.signDownload(key, {
+    expiresInSeconds: DOWNLOAD_EXPIRES_SECONDS,
+    cacheControl: IMMUTABLE,
+    signingDate: new Date(windowStart),
+  });
+}
+
 /**
  * Where one user's uploads for one article land (a random name follows). Outside `users/`, so the bucket
  * can expire abandoned uploads by prefix (infra/lib/content-publisher-stack.ts).
@@ -190,12 +200,7 @@ export class ImageService {
     if (!image) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
     const key = which === 'original' ? image.original?.key : which === 'blog' ? image.blogKey : image.linkedinKey;
     if (!key) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
-    const windowStart = Math.floor(this.now().getTime() / DOWNLOAD_WINDOW_MS) * DOWNLOAD_WINDOW_MS;
-    return this.deps.signer.signDownload(key, {
-      expiresInSeconds: DOWNLOAD_EXPIRES_SECONDS,
-      cacheControl: IMMUTABLE,
-      signingDate: new Date(windowStart),
-    });
+    return imageFileLink(this.deps.signer, key, this.now());
   }
 
   /** A signed form for one upload of this type and at most this size into the article's upload prefix. */

@@ -1,30 +1,35 @@
 import { SignJWT, jwtVerify } from 'jose';
 import {
+  approvalTimeText,
+  approvalTimeZone,
   httpUrlOrNull,
+  ImageUploadMessages,
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
   ScheduleMessages,
   isPublished,
-  isValidTimeZone,
+  type LinkedInIdentity,
   type Platform,
   type RunFailureCode,
   type ScheduleInput,
 } from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
+import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
-import { newestImageFile } from './images.js';
+import { imageFileLink, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
 import { PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import { badRequest, conflict, notFound } from './errors.js';
-import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler } from './ports.js';
+import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
 const NOW_GRACE_MS = 5 * 60 * 1000;
 /** How long an approval link works. */
-const APPROVAL_TTL_S = 7 * 24 * 3600;
+const APPROVAL_TTL_DAYS = 7;
+const APPROVAL_TTL_S = APPROVAL_TTL_DAYS * 24 * 3600;
 
 export const ApprovalMessages = {
   invalid: 'This approval link is not valid or has expired. Open the article on the Schedule page instead.',
@@ -36,16 +41,11 @@ export const ApprovalMessages = {
   done: 'Approved and published.',
 } as const;
 
-const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
-
 export const SchedulingMessages = {
   /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
   alreadyPublished: (platform: Platform) =>
     `${PLATFORM_NAMES[platform]} is already published for this article, so it cannot be scheduled again.`,
 } as const;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Records the platform's time and creates or moves its one-off schedule. */
 export async function scheduleArticle(
@@ -142,29 +142,6 @@ export class RecordedRunFailure extends Error {
   }
 }
 
-/**
- * The scheduled time as the approval e-mail shows it: in the owner's zone and naming it, e.g. "Tuesday,
- * 26 November 2030 at 09:00 GMT+9 (Asia/Tokyo)" — the reader may be travelling, or read it on a device set to
- * another zone. A zone no longer known falls back to UTC, named too (frontend/src/lib/userTime.ts falls back to the
- * browser's zone; a server has none of its own to offer).
- */
-export function approvalEmailTime(instant: Date, timeZone: string): string {
-  const zone = timeZone && isValidTimeZone(timeZone) ? timeZone : 'UTC';
-  const local = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).format(instant);
-  // "… 09:00 CET (Europe/Paris)"; a zone whose short name is its id (UTC) is named once.
-  return local.endsWith(` ${zone}`) ? local : `${local} (${zone})`;
-}
-
 export interface ApprovalNotifierDeps {
   articles: ArticleStore;
   /** The stored images, so the e-mail can show the platform's picture inline. */
@@ -175,6 +152,8 @@ export interface ApprovalNotifierDeps {
   activeOwner: (
     userId: string,
   ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
+  /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
+  linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -356,11 +335,7 @@ export class ApprovalNotifier {
       this.now(),
       sessionVersion,
     );
-    const approveUrl = `${base}/approve?token=${encodeURIComponent(token)}`;
-    const scheduleUrl = `${base}/schedule`;
-    const text = article[run.platform].content.trim();
-    const preview = text.length > 800 ? `${text.slice(0, 800)}…` : text;
-    const when = approvalEmailTime(new Date(run.scheduledFor), timezone);
+    const text = article[run.platform].content;
     // The newest image (one replaced meanwhile shows the new one, not none); a failed read sends the e-mail without it.
     const found = this.deps.objects
       ? await newestImageFile(
@@ -374,59 +349,53 @@ export class ApprovalNotifier {
     const quota = article.lastError?.code === 'insufficient_quota';
     const problem = quota
       ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
-      : !text
+      : !text.trim()
         ? `There is no ${PLATFORM_NAMES[run.platform]} text yet${article.lastError ? `: ${article.lastError.message}` : '.'}`
         : '';
-    const subject = `Approve for ${PLATFORM_NAMES[run.platform]}: ${article.title}`;
-    const lines = [
-      `"${article.title}" is ready for ${PLATFORM_NAMES[run.platform]} (scheduled ${when}).`,
+    // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
+    const identity =
+      run.platform === 'linkedin' && this.deps.linkedInIdentity
+        ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
+        : undefined;
+    const content = await approvalEmailContent({
+      platform: run.platform,
+      title: article.title,
+      content: text,
+      when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
-      '',
-      preview,
-      '',
-      shownImage ? `Image: ${shownImage.description}` : 'No image yet.',
-      '',
-      `Approve and publish: ${approveUrl}`,
-      `Review on the Schedule page: ${scheduleUrl}`,
-    ].filter((l) => l !== undefined);
-    const html = `<h2>${escapeHtml(article.title)}</h2>
-<p>Ready for <strong>${PLATFORM_NAMES[run.platform]}</strong>, scheduled ${escapeHtml(when)}.</p>
-${problem ? `<p style="color:#b42318"><strong>${escapeHtml(problem)}</strong></p>` : ''}
-<blockquote style="white-space:pre-wrap;border-left:3px solid #ccc;padding-left:12px">${escapeHtml(preview)}</blockquote>
-${image ? `<p><img src="cid:article-image" alt="${escapeHtml(shownImage!.description)}" width="600" style="max-width:100%;height:auto;border-radius:6px"></p>` : ''}
-<p>${shownImage ? `Image: ${escapeHtml(shownImage.description)}` : 'No image yet.'}</p>
-<p><a href="${escapeHtml(approveUrl)}" style="background:#4f46e5;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Approve and publish</a></p>
-<p><a href="${escapeHtml(scheduleUrl)}">Review on the Schedule page</a></p>`;
-    const message = {
-      to,
-      subject,
-      text: lines.join('\n'),
-      html,
-      ...(image
-        ? {
-            inline: [
-              {
-                cid: 'article-image',
-                filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`,
-                contentType: image.contentType,
-                content: image.body,
-              },
-            ],
-          }
-        : {}),
-    };
+      image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
+      linkedIn: { identity, mode: article.linkedInMode },
+      approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,
+      scheduleUrl: `${base}/schedule`,
+      linkDays: APPROVAL_TTL_DAYS,
+    });
+    const message = { to, ...content, ...(image ? { inline: [inlineImage(image)] } : {}) };
     return { message, expiresAt };
   }
 }
+
+/** The Content-ID the e-mail's HTML shows the platform's image by. */
+const IMAGE_CID = 'article-image';
+const inlineImage = (image: StoredObject) => ({
+  cid: IMAGE_CID,
+  filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`,
+  contentType: image.contentType,
+  content: image.body,
+});
 
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
   publishing: PublishingService;
   /**
-   * The owner's session version while the account is active, else undefined: a deactivated owner's
-   * links publish nothing, and a link signed at another version has been ended with the sessions.
+   * The owner while the account is active, else undefined: a deactivated owner's links show and publish
+   * nothing, and a link signed at another session version has been ended with the sessions. Its zone is the
+   * page's for the time.
    */
-  activeSessionVersion: (userId: string) => Promise<number | undefined>;
+  activeOwner: (userId: string) => Promise<{ timezone: string; sessionVersion?: number } | undefined>;
+  /** Signs the store's reads: the page shows the platform's picture with the link's token (no session). */
+  signer?: Pick<UploadSigner, 'signDownload'>;
+  /** Who a LinkedIn post goes out as (the LinkedIn connection), for the page's card. */
+  linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
   /** Domain events for automation: ArticleApproved (publishing emits PublishSucceeded/PublishFailed itself). */
   automation?: AutomationEventSink;
@@ -436,21 +405,29 @@ export interface ApprovalLinksDeps {
 export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
-  private async verifyApproval(token: string): Promise<ScheduledRun> {
+  private async verifyApproval(token: string): Promise<ScheduledRun & { timezone: string }> {
     const { sessionVersion, ...run } = await approvalTokens.verify(token, await this.deps.signingKey());
-    const current = await this.deps.activeSessionVersion(run.userId);
-    if (current === undefined) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    if (current !== sessionVersion) throw badRequest(ApprovalMessages.revoked, 'approval_revoked');
-    return run;
+    const owner = await this.deps.activeOwner(run.userId);
+    if (!owner) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    if ((owner.sessionVersion ?? 0) !== sessionVersion) throw badRequest(ApprovalMessages.revoked, 'approval_revoked');
+    return { ...run, timezone: owner.timezone };
   }
 
-  /** What the confirmation page shows. Reading it never publishes (mail scanners prefetch links). */
+  /**
+   * What the confirmation page shows: the version's whole text, which the page renders as publishing will send
+   * it, its image, who a LinkedIn post goes out as, and the owner's zone for the time (the person may open the
+   * link anywhere). Reading it never publishes (mail scanners prefetch links).
+   */
   async previewApproval(token: string): Promise<ApprovalPreview> {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const published =
       run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    const identity =
+      run.platform === 'linkedin' && this.deps.linkedInIdentity
+        ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
+        : undefined;
     return {
       success: true,
       title: article.title,
@@ -458,9 +435,36 @@ export class ApprovalLinks {
       scheduledFor: run.scheduledFor,
       current: article.scheduled[run.platform] === run.scheduledFor,
       published,
-      preview: article[run.platform].content.slice(0, 1200),
+      content: article[run.platform].content,
+      timeZone: approvalTimeZone(run.timezone),
+      image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
+      linkedIn:
+        run.platform === 'linkedin'
+          ? {
+              mode: article.linkedInMode,
+              connected: identity?.connected ?? false,
+              memberName: identity?.memberName ?? null,
+              pageName: identity?.pageName ?? null,
+            }
+          : null,
       postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
     };
+  }
+
+  /**
+   * Where the page reads the picture of the link's platform: the store's signed URL of the file (as the
+   * owner's image route answers, imageFileLink), for the link's token alone; 404 when there is none.
+   */
+  async approvalImageLink(token: string, now = new Date()): Promise<string> {
+    const run = await this.verifyApproval(token);
+    const article = await this.deps.articles.get(run.userId, run.articleId);
+    if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    return imageFileLink(
+      this.deps.signer,
+      run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey,
+      now,
+    );
   }
 
   /**

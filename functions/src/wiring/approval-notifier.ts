@@ -17,6 +17,7 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     articleService: articleServices().articles,
     email: integrations().email,
     activeOwner: (userId) => users.activeUser(userId),
+    linkedInIdentity: (userId) => integrations().linkedin.status(userId),
     signingKey,
     publicUrl: () => config.publicUrl,
     events: businessEvents,

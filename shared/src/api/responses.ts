@@ -3,6 +3,7 @@ import type { PublicUser, SetupStatus } from '../auth.js';
 import type { CalendarAnswer } from '../calendar.js';
 import type { DashboardAnswer } from '../dashboard-summary.js';
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
+import type { LinkedInIdentity } from '../little-text.js';
 import type { Setting } from '../settings.js';
 import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '../sheets.js';
 import type { RouteId } from './routes.js';
@@ -202,9 +203,23 @@ export interface ApprovalPreview {
   /** Whether that is still the platform's schedule (a moved schedule's link is outdated). */
   current: boolean;
   published: boolean;
-  /** The start of the version's text. */
-  preview: string;
+  /**
+   * The version's whole text as stored: the page shows it as publishing sends it (wordpressPost,
+   * linkedInCommentary), with the editor's preview components.
+   */
+  content: string;
+  /** The owner's time zone (UTC when the stored one is not known): the time is shown in it, not the browser's. */
+  timeZone: string;
+  /** The platform's image (GET /api/approvals/image with the same token serves it), or null. */
+  image: { generatedAt: string; description: string } | null;
+  /** LinkedIn only (null for the blog): who the post goes out as, for the card's author. */
+  linkedIn: ApprovalLinkedInAuthor | null;
   postUrl: string | null;
+}
+
+/** Who a LinkedIn post goes out as: the article's posting mode and the connection's member and page names. */
+export interface ApprovalLinkedInAuthor extends LinkedInIdentity {
+  mode: 'personal' | 'company';
 }
 
 /** The approved platform was published. */
@@ -279,6 +294,7 @@ export interface ApiResponses {
   'email.callback': Redirect;
   'approvals.preview': ApprovalPreview;
   'approvals.confirm': ApprovalDone;
+  'approvals.image': Redirect;
   'email.test': SuccessAnswer;
 
   'sheets.authUrl': AuthUrlAnswer;

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import {
+  ApprovalImageQuerySchema,
   ApprovalSchema,
   ArticlePageQuerySchema,
   ArticleParamsSchema,
@@ -284,6 +285,14 @@ export const routes = [
   // Public: the e-mailed link's signed token authorizes; a GET never publishes (mail scanners prefetch).
   { id: 'approvals.preview', method: 'POST', path: '/api/approvals/preview', access: 'public', body: ApprovalSchema },
   { id: 'approvals.confirm', method: 'POST', path: '/api/approvals/confirm', access: 'public', body: ApprovalSchema },
+  // The image of the link's platform, for the approval page (a signed-out browser has no session for /api/image).
+  {
+    id: 'approvals.image',
+    method: 'GET',
+    path: '/api/approvals/image',
+    access: 'public',
+    query: ApprovalImageQuerySchema,
+  },
   { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
 
   { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user', query: SheetsAuthQuerySchema },

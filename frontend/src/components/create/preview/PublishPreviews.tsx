@@ -1,12 +1,15 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   escapeLittleText,
   foldLinkedInPost,
   linkedInCommentary,
+  linkedInPostAuthor,
   littleTextSegments,
   wordpressPost,
   type ArticleImage,
+  type LinkedInIdentity,
+  type LinkedInPostAuthor,
   type LittleSegment,
   type Platform,
 } from '@app/shared';
@@ -17,8 +20,9 @@ import '../../../styles/preview.css';
 /**
  * The content step's previews (docs/product.md, Create): what publishing will send, computed by the functions the
  * publishers call (wordpressPost in shared/src/markdown.ts, linkedInCommentary in shared/src/little-text.ts) from
- * the editor's text as typed, saved or not. This module is loaded on demand with the modal, so marked and
- * sanitize-html stay out of the pages that do not preview.
+ * the editor's text as typed, saved or not. The approval page (pages/Approve.tsx) shows the same components for
+ * the text it is asked to approve. This module is loaded on demand by both, so marked and sanitize-html stay out
+ * of the pages that do not preview.
  */
 
 /** What the previews need of the article's image. */
@@ -29,16 +33,33 @@ function imageSrc(articleId: string, image: PreviewImage, platform: Platform): s
   return routeUrl('images.preview', { params: { articleId }, query: { platform, t: image.generatedAt || undefined } });
 }
 
-interface WordPressPreviewProps {
-  articleId: string;
+/**
+ * Where the image comes from: the article's (the editor's image route, for the signed-in owner), or an address
+ * given (the approval page's, authorized by its link's token).
+ */
+type ImageSource = { articleId: string; imageUrl?: undefined } | { articleId?: undefined; imageUrl: string };
+
+const imageAddress = (source: ImageSource, image: PreviewImage, platform: Platform) =>
+  source.imageUrl ?? imageSrc(source.articleId, image, platform);
+
+/** The level of the preview's own heading ("WordPress preview"): below the editor's, or under a page's title. */
+type HeadingLevel = 2 | 3 | 4;
+
+function PreviewHeading({ level = 4, id, children }: { level?: HeadingLevel; id: string; children: ReactNode }) {
+  const props = { id, className: 'publish-preview__heading', children };
+  return level === 2 ? <h2 {...props} /> : level === 3 ? <h3 {...props} /> : <h4 {...props} />;
+}
+
+type WordPressPreviewProps = ImageSource & {
   title: string;
   /** The blog editor's text. */
   blogContent: string;
   image: PreviewImage | null;
-}
+  headingLevel?: HeadingLevel;
+};
 
 /** The WordPress post: featured image (1200×800), title and the sanitized HTML publishing sends. */
-export function WordPressPreview({ articleId, title, blogContent, image }: WordPressPreviewProps) {
+export function WordPressPreview({ title, blogContent, image, headingLevel, ...source }: WordPressPreviewProps) {
   const headingId = useId();
   // Typing stays responsive on a long article: the preview renders the text React can spare time for.
   const content = useDeferredValue(blogContent);
@@ -47,14 +68,14 @@ export function WordPressPreview({ articleId, title, blogContent, image }: WordP
   const empty = !post.html.trim();
   return (
     <section className="publish-preview" aria-labelledby={headingId}>
-      <h4 id={headingId} className="publish-preview__heading">
+      <PreviewHeading level={headingLevel} id={headingId}>
         WordPress preview
-      </h4>
+      </PreviewHeading>
       <article className="wp-preview" aria-label="WordPress post" tabIndex={0}>
         {image ? (
           <img
             className="wp-preview__image"
-            src={imageSrc(articleId, image, 'blog')}
+            src={imageAddress(source, image, 'blog')}
             alt={image.description ? `Featured image: ${image.description}` : 'Featured image'}
             width={1200}
             height={800}
@@ -75,22 +96,15 @@ export function WordPressPreview({ articleId, title, blogContent, image }: WordP
   );
 }
 
-interface LinkedInPreviewProps {
-  articleId: string;
+type LinkedInPreviewProps = ImageSource & {
   /** The LinkedIn editor's text. */
   text: string;
   image: PreviewImage | null;
   mode: 'personal' | 'company';
-}
-
-/** Up to two initials of a name, for the avatar. */
-const initialsOf = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((word) => [...word][0]!.toUpperCase())
-    .join('');
+  /** Who the post goes out as, when known already (the approval page); else the signed-in owner's LinkedIn status. */
+  identity?: LinkedInIdentity;
+  headingLevel?: HeadingLevel;
+};
 
 function Segments({ segments }: { segments: LittleSegment[] }) {
   return segments.map((segment, index) =>
@@ -110,47 +124,26 @@ const PLACEHOLDER_GLYPH = {
   page: 'M4.5 16.5V4h7v12.5M11.5 8h4v8.5M7 7h2M7 10h2M7 13h2M3 16.5h14',
 } as const;
 
-interface Author {
-  name: string;
-  detail: string;
-  /** Initials of the member's or page's name, or the placeholder glyph shown instead. */
-  avatar: { initials: string } | { glyph: keyof typeof PLACEHOLDER_GLYPH };
+/**
+ * The author a post goes out as (linkedInPostAuthor): from the identity given, else from the signed-in owner's
+ * LinkedIn status (the query is not made when the identity is given: the approval page may be signed out).
+ */
+function useAuthor(mode: 'personal' | 'company', identity: LinkedInIdentity | undefined): LinkedInPostAuthor {
+  const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000, enabled: identity === undefined });
+  return linkedInPostAuthor(identity ?? data, mode);
 }
 
-/** The author a post goes out as: the connected member, or (company mode) the page publishing picks. */
-function useAuthor(mode: 'personal' | 'company'): Author {
-  const { data } = useQuery({ ...linkedInStatusQuery, staleTime: 5 * 60_000 });
-  if (!data?.connected)
-    return { name: 'LinkedIn member', detail: 'Connect LinkedIn in Settings', avatar: { glyph: 'person' } };
-  // Publishing posts as the first page the member administers (functions/src/domain/publishing.ts); its name is
-  // looked up on connecting with page access (functions/src/domain/linkedin.ts), else not known.
-  if (mode === 'company') {
-    const pageInitials = data.pageName ? initialsOf(data.pageName) : '';
-    return {
-      name: data.pageName || 'Your LinkedIn Page',
-      detail: 'A page you administer',
-      avatar: pageInitials ? { initials: pageInitials } : { glyph: 'page' },
-    };
-  }
-  const initials = data.memberName ? initialsOf(data.memberName) : '';
-  return {
-    name: data.memberName || 'LinkedIn member',
-    detail: 'Your profile',
-    avatar: initials ? { initials } : { glyph: 'person' },
-  };
-}
-
-function Avatar({ avatar }: { avatar: Author['avatar'] }) {
-  if ('initials' in avatar)
+function Avatar({ author }: { author: LinkedInPostAuthor }) {
+  if (author.initials)
     return (
       <span className="li-card__avatar" aria-hidden="true">
-        {avatar.initials}
+        {author.initials}
       </span>
     );
   return (
     <span className="li-card__avatar is-placeholder" aria-hidden="true">
       <svg viewBox="0 0 20 20" width="26" height="26" fill="none" stroke="currentColor" strokeWidth="1.5">
-        <path d={PLACEHOLDER_GLYPH[avatar.glyph]} strokeLinecap="round" strokeLinejoin="round" />
+        <path d={PLACEHOLDER_GLYPH[author.placeholder]} strokeLinecap="round" strokeLinejoin="round" />
       </svg>
     </span>
   );
@@ -160,11 +153,11 @@ function Avatar({ avatar }: { avatar: Author['avatar'] }) {
  * The LinkedIn post card: author, the commentary as LinkedIn shows the text publishing sends (hashtags linked),
  * folded behind "…see more" where the feed folds it (LINKEDIN_FEED_FOLD), and the 1200×627 image.
  */
-export function LinkedInPreview({ articleId, text, image, mode }: LinkedInPreviewProps) {
+export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...source }: LinkedInPreviewProps) {
   const headingId = useId();
   const textId = useId();
   const [expanded, setExpanded] = useState(false);
-  const author = useAuthor(mode);
+  const author = useAuthor(mode, identity);
   const typed = useDeferredValue(text);
   const { segments, fold, cut } = useMemo(() => {
     const commentary = linkedInCommentary(typed);
@@ -180,12 +173,12 @@ export function LinkedInPreview({ articleId, text, image, mode }: LinkedInPrevie
 
   return (
     <section className="publish-preview" aria-labelledby={headingId}>
-      <h4 id={headingId} className="publish-preview__heading">
+      <PreviewHeading level={headingLevel} id={headingId}>
         LinkedIn preview
-      </h4>
+      </PreviewHeading>
       <article className="li-card" aria-label="LinkedIn post">
         <header className="li-card__author">
-          <Avatar avatar={author.avatar} />
+          <Avatar author={author} />
           <span className="li-card__who">
             <span className="li-card__name">{author.name}</span>
             <span className="li-card__detail">{author.detail} · Now</span>
@@ -212,7 +205,7 @@ export function LinkedInPreview({ articleId, text, image, mode }: LinkedInPrevie
         {image && (
           <img
             className="li-card__image"
-            src={imageSrc(articleId, image, 'linkedin')}
+            src={imageAddress(source, image, 'linkedin')}
             alt={image.description ? `Post image: ${image.description}` : 'Post image'}
             width={1200}
             height={627}
