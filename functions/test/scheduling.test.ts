@@ -296,6 +296,12 @@ describe('approval links', () => {
     await schedule(id, 'blog', at);
     await approvalNotifier().generateAndNotify({ userId, articleId: id, platform: 'blog', scheduledFor: at });
     const token = tokenFrom(mails().at(-1)!);
+    // The e-mail says so before anyone clicks: the text needs an edit first.
+    const mail = parsed().at(-1)!;
+    const needsEdit =
+      'This text needs an edit before it can go out: line 1 of the blog text is still the offline-draft note.';
+    expect(mail.text).toContain(needsEdit);
+    expect(mail.html).toContain(needsEdit);
     const anonymous = new Client(app.url);
     const posts = wp.posts.length;
 

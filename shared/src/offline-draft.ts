@@ -22,6 +22,11 @@ export const OfflineDraftMessages = {
     `Remove the offline-draft note before publishing: ${lineWords(lines).toLowerCase()} of the ${
       platform === 'blog' ? 'blog' : 'LinkedIn'
     } text ${lines.length > 1 ? 'are' : 'is'} still the note "Offline draft — …".`,
+  /** The approval e-mail's warning: approving would be refused until the note is taken out. */
+  emailNeedsEdit: (platform: Platform, lines: readonly number[]) =>
+    `This text needs an edit before it can go out: ${lineWords(lines).toLowerCase()} of the ${
+      platform === 'blog' ? 'blog' : 'LinkedIn'
+    } text ${lines.length > 1 ? 'are' : 'is'} still the offline-draft note. Open the article on the Schedule page, remove the note, then approve.`,
   /** Under the editor while the note is in its text (the line is highlighted in it). */
   editorNote: (lines: readonly number[]) =>
     `${lineWords(lines)} (highlighted) ${lines.length > 1 ? 'are' : 'is'} the offline-draft note. Remove the offline-draft note before publishing.`,

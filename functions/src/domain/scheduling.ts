@@ -4,6 +4,8 @@ import {
   approvalTimeZone,
   httpUrlOrNull,
   ImageUploadMessages,
+  OfflineDraftMessages,
+  offlineDraftNoteLines,
   RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
   ScheduleMessages,
@@ -347,11 +349,14 @@ export class ApprovalNotifier {
     const image = found?.file;
     const shownImage = found?.image ?? article.image;
     const quota = article.lastError?.code === 'insufficient_quota';
+    const noteLines = offlineDraftNoteLines(text).map((l) => l.line);
     const problem = quota
       ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
       : !text.trim()
         ? `There is no ${PLATFORM_NAMES[run.platform]} text yet${article.lastError ? `: ${article.lastError.message}` : '.'}`
-        : '';
+        : noteLines.length > 0
+          ? OfflineDraftMessages.emailNeedsEdit(run.platform, noteLines)
+          : '';
     // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
     const identity =
       run.platform === 'linkedin' && this.deps.linkedInIdentity
