@@ -117,7 +117,7 @@ describe('worker function', () => {
 
   it('refuses a reserved concurrency that is not a whole number, or below the bulk queue’s concurrency', () => {
     expect(() => testApp({ context: { workerReservedConcurrency: 'lots' } })).toThrow(
-      /workerReservedConcurrency must be a whole number, not "lots"/,
+      /workerReservedConcurrency must be a positive whole number, not "lots"/,
     );
     expect(() => testApp({ context: { workerReservedConcurrency: BULK_JOBS_DEFAULTS.maxConcurrency - 1 } })).toThrow(
       new RegExp(`workerReservedConcurrency must be a whole number of at least ${BULK_JOBS_DEFAULTS.maxConcurrency}`),
@@ -150,7 +150,7 @@ describe('worker function', () => {
     }
   });
 
-  it('has the EventBridge and S3 clients, sharp, openai and google-auth-library installed for linux-arm64 next to the bundle, without install scripts', () => {
+  it('has the EventBridge and S3 clients and signers, sharp, openai, google-auth-library and the Markdown pipeline installed for linux-arm64 next to the bundle, without install scripts', () => {
     const bundling = stack.worker.bundling;
     expect(bundling.nodeModules).toEqual([
       '@aws-sdk/client-eventbridge',
@@ -158,13 +158,14 @@ describe('worker function', () => {
       '@aws-sdk/s3-presigned-post',
       '@aws-sdk/s3-request-presigner',
       'google-auth-library',
+      'marked',
       'openai',
+      'sanitize-html',
       'sharp',
     ]);
     // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
-    // packages (the auth function's common-password list, the publishers' Markdown pipeline) stay external
-    // too, never bundled.
-    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common', 'marked', 'sanitize-html']);
+    // package (the auth function's common-password list) stays external too, never bundled.
+    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
     expect(bundling.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',
