@@ -10,7 +10,7 @@ describe('passwords', () => {
     const a = await hashPassword('correct horse');
     const b = await hashPassword('correct horse');
     expect(a).not.toBe(b);
-    expect(a).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(a).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword('correct horse', a)).toBe(true);
     expect(await verifyPassword('correct horsE', a)).toBe(false);
     expect(await verifyPassword('correct horse', 'garbage')).toBe(false);

@@ -253,7 +253,7 @@ describe('wordpressPost: the title and content publishing sends', () => {
     'leaves out a leading heading that repeats the title (%s): the post has one headline',
     (_case, title, blogContent) => {
       const post = wordpressPost({ title, blogContent });
-      expect(post).toEqual({ title, html: '<p>Body text.</p>\n' });
+      expect(post).toEqual({ title, titleHtml: title, html: '<p>Body text.</p>\n' });
       expect(post.html).not.toMatch(/<h[1-6]/);
     },
   );
