@@ -131,6 +131,8 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
     ]);
     expect(Math.abs(mark!.y - (area!.y + 9))).toBeLessThanOrEqual(3);
     const wordpress = modal.getByRole('article', { name: 'WordPress post' });
+    // The preview renders after the editor (deferred): wait for its title before counting headlines.
+    await wordpress.getByRole('heading', { name: title }).first().waitFor();
     expect(await wordpress.getByRole('heading', { level: 1 }).count()).toBe(1);
     expect(await wordpress.getByRole('heading', { name: title }).count()).toBe(1);
     expect(await axeBothThemes(page, '91-offline-note-highlighted', '[role="dialog"]')).toEqual([]);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { backfillArticleIndexes } from '../src/adapters/dynamo/article-index-backfill.js';
 import { DynamoArticleStore, setIndexAttributes } from '../src/adapters/dynamo/article-store.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
-import { ensureTable } from '../src/local/dynamo.js';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from '../src/local/dynamo.js';
 import { startLocalStack } from '../src/local/stack.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
 import { ARTICLE_PAGE_DEFAULT } from '@app/shared';
@@ -260,6 +260,26 @@ describe('backfill', () => {
 });
 
 describe('local start-up', () => {
+  // A DynamoDB Local of its own: adding an index to a table with data is built by a background task that
+  // the shared instance, busy with every other file's tables, could starve for minutes.
+  let own: DynamoLocal;
+  let db: DynamoDBDocumentClient;
+  beforeAll(async () => {
+    own = await startDynamoLocal();
+    db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: own.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    db?.destroy();
+    await own?.stop();
+  });
+
   it('gives a table made before GSI2 the index, and the articles saved before it their index attributes', async () => {
     const old = `before-gsi2-${randomBytes(6).toString('hex')}`;
     // The table as the local stack created it before issue #16: GSI1 only.
@@ -298,7 +318,7 @@ describe('local start-up', () => {
     }
 
     const dataDir = mkdtempSync(join(tmpdir(), 'cp-indexes-'));
-    const stack = await startLocalStack({ port: 0, dataDir, dynamoEndpoint: inject('dynamoEndpoint'), tableName: old });
+    const stack = await startLocalStack({ port: 0, dataDir, dynamoEndpoint: own.endpoint, tableName: old });
     try {
       const { Table } = await db.send(new DescribeTableCommand({ TableName: old }));
       expect(Table!.GlobalSecondaryIndexes!.map((g) => g.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
@@ -322,7 +342,7 @@ describe('local start-up', () => {
     const again = await startLocalStack({
       port: 0,
       dataDir: againDir,
-      dynamoEndpoint: inject('dynamoEndpoint'),
+      dynamoEndpoint: own.endpoint,
       tableName: old,
     });
     try {
