@@ -4,6 +4,7 @@
  * first 100 characters of each long text. Only for showing as text: Markdown's marks are dropped, not
  * rendered (the Markdown pipeline, and its sanitizer, stay out of the cards).
  */
+import { withoutOfflineDraftNote } from './offline-draft.js';
 
 /** Characters of an excerpt at most (about three lines of a card on a phone, two on a desktop). */
 export const EXCERPT_CHARS = 240;
@@ -23,10 +24,10 @@ const lineText = (line: string): string =>
 /**
  * Markdown (or plain) text as one line of plain text of at most `max` characters, cut after a word
  * with "…". A first line that is a heading equal to `title` is left out (the card shows the title),
- * as are code blocks, rules and table rows.
+ * as are code blocks, rules, table rows and the offline-draft note (the product's own words, not the post's).
  */
 export function plainExcerpt(text: string, title = '', max = EXCERPT_CHARS): string {
-  const lines = text.slice(0, SCAN_CHARS).split(/\r?\n/);
+  const lines = withoutOfflineDraftNote(text.slice(0, SCAN_CHARS)).split(/\r?\n/);
   const words: string[] = [];
   let inCode = false;
   let first = true;

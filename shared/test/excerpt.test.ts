@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXCERPT_CHARS, articleExcerpt, plainExcerpt } from '../src/excerpt.js';
+import { OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE } from '../src/offline-draft.js';
 
 describe('plainExcerpt', () => {
   it('gives the text without Markdown marks, on one line, leaving out a first heading that is the title', () => {
@@ -22,6 +23,13 @@ describe('plainExcerpt', () => {
   it('keeps a first heading that is not the title, and leaves out code blocks, rules and tables', () => {
     const post = ['## Before you start', '```js', 'run()', '```', '---', '| a | b |', 'Then `npm test`.'].join('\n');
     expect(plainExcerpt(post, 'Another title')).toBe('Before you start Then npm test.');
+  });
+
+  it('leaves out the offline-draft note: the card says what the post says', () => {
+    const blog = `${OFFLINE_BLOG_NOTE}\n\nThis article is about calm releases.`;
+    expect(plainExcerpt(blog, 'Calm releases')).toBe('This article is about calm releases.');
+    const linkedin = `${OFFLINE_LINKEDIN_NOTE}\n\nShip small, ship often.`;
+    expect(plainExcerpt(linkedin)).toBe('Ship small, ship often.');
   });
 
   it('leaves snake_case and lone asterisks as they are', () => {
