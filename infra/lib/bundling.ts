@@ -56,64 +56,28 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
  * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts).
  */
+/** What a function with the images store carries: the S3 client and its two signers. */
+const IMAGE_STORE: readonly OnDemandModule[] = [
+  '@aws-sdk/client-s3',
+  '@aws-sdk/s3-presigned-post',
+  '@aws-sdk/s3-request-presigner',
+];
+/** The Markdown pipeline (shared/src/markdown.ts). */
+const MARKDOWN: readonly OnDemandModule[] = ['marked', 'sanitize-html'];
+/** One function's packages, sorted (npm installs them in any order; the lists compare as written). */
+const carries = (...groups: (OnDemandModule | readonly OnDemandModule[])[]): readonly OnDemandModule[] =>
+  [...new Set(groups.flat())].sort();
+
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'openai',
-    'sharp',
-  ],
-  images: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'openai',
-    'sharp',
-  ],
-  wordpress: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'google-auth-library',
-    'marked',
-    'sanitize-html',
-  ],
-  linkedin: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'google-auth-library',
-    'marked',
-    'sanitize-html',
-  ],
+  articles: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'openai', 'sharp'),
+  images: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'openai', 'sharp'),
+  wordpress: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  linkedin: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
   email: ['google-auth-library'],
-  approvals: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'google-auth-library',
-    'marked',
-    'sanitize-html',
-  ],
-  sheets: ['@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'google-auth-library'],
-  worker: [
-    '@aws-sdk/client-eventbridge',
-    '@aws-sdk/client-s3',
-    '@aws-sdk/s3-presigned-post',
-    '@aws-sdk/s3-request-presigner',
-    'google-auth-library',
-    'marked',
-    'openai',
-    'sanitize-html',
-    'sharp',
-  ],
+  approvals: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  sheets: carries(IMAGE_STORE, 'google-auth-library'),
+  worker: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN, 'openai', 'sharp'),
 };
 
 /** The on-demand packages installed next to a function's bundle. */
