@@ -89,3 +89,20 @@ export const JOB_WORST_CASES = [
     functionTimeoutS: WORKER_FUNCTION_TIMEOUT_S,
   },
 ] as const;
+
+/**
+ * The backfills a deployment runs (functions/src/jobs/table-backfills.ts, infra/lib/table-backfills.ts).
+ * CloudFormation waits this long for the custom resource's answer (its ServiceTimeout, at most an hour).
+ */
+export const BACKFILL_SERVICE_TIMEOUT_S = 3_600;
+/** Its function: Lambda's longest; a longer run goes on in another invocation. */
+export const BACKFILL_FUNCTION_TIMEOUT_S = 900;
+/** No step starts later than this before the function's end: a step is one page and its corrections. */
+export const BACKFILL_STEP_RESERVE_MS = 120_000;
+/**
+ * A deployment's run answers FAILED when its backfills have not finished this long after it started,
+ * before CloudFormation's own timeout (which says only that it timed out).
+ */
+export const BACKFILL_DEPLOY_LIMIT_MS = 50 * 60_000;
+/** An index that is not ACTIVE this long after the run started fails it (DynamoDB may still be building it). */
+export const BACKFILL_INDEX_WAIT_MS = 40 * 60_000;

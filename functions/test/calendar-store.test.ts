@@ -12,7 +12,9 @@ import {
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { createDocumentClient } from '../src/adapters/dynamo/client.js';
-import { backfillCalendarEntries, backfillCalendarEntriesOnce } from '../src/adapters/dynamo/calendar-backfill.js';
+import { DynamoBackfillMarkers, tableBackfills } from '../src/adapters/dynamo/backfills.js';
+import { backfillCalendarEntries } from '../src/adapters/dynamo/calendar-backfill.js';
+import { runBackfills } from '../src/domain/backfills.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import { calendarOf } from '../src/domain/calendar.js';
 import { ensureTable } from '../src/local/dynamo.js';
@@ -358,12 +360,18 @@ describe('backfill', () => {
     await db.send(
       new PutCommand({ TableName: table, Item: { PK: `USER#${user}`, SK: `ARTICLE#${a.id}`, type: 'article', ...a } }),
     );
-    expect(await backfillCalendarEntriesOnce(db, table)).toMatchObject({ articles: 1, fixed: 1 });
+    // The calendar entry of the registry, with its marker (adapters/dynamo/backfills.ts).
+    const once = () =>
+      runBackfills(
+        tableBackfills(db, table).filter((b) => b.name === 'calendar-entries-v1'),
+        { markers: new DynamoBackfillMarkers(db, table), indexes: { describe: async () => [] }, indexWaitUntil: 0 },
+      );
+    expect(await once()).toEqual({ status: 'done', ran: ['calendar-entries-v1'] });
     const entryKey = { PK: `USER#${user}`, SK: `CAL#2031-02-01T10:00:00.000Z#${a.id}#blog` };
     expect((await db.send(new GetCommand({ TableName: table, Key: entryKey }))).Item).toBeDefined();
     // Removed behind its back: a second start does not look again.
     await db.send(new DeleteCommand({ TableName: table, Key: entryKey }));
-    expect(await backfillCalendarEntriesOnce(db, table)).toBeUndefined();
+    expect(await once()).toEqual({ status: 'done', ran: [] });
     expect((await db.send(new GetCommand({ TableName: table, Key: entryKey }))).Item).toBeUndefined();
   });
 });

@@ -15,6 +15,11 @@ import {
   AI_IMAGE_BUDGET_MS,
   AI_TEXT_BUDGET_MS,
   API_FUNCTION_TIMEOUT_S,
+  BACKFILL_DEPLOY_LIMIT_MS,
+  BACKFILL_FUNCTION_TIMEOUT_S,
+  BACKFILL_INDEX_WAIT_MS,
+  BACKFILL_SERVICE_TIMEOUT_S,
+  BACKFILL_STEP_RESERVE_MS,
   JOB_WORST_CASES,
   PUBLISH_CLAIM_STALE_MS,
   PUBLISH_DEADLINE_MS,
@@ -35,6 +40,18 @@ describe('time budgets', () => {
     expect(PUBLISH_CLAIM_STALE_MS).toBeGreaterThan(API_FUNCTION_TIMEOUT_S * 1000);
     // The approval e-mail's lease outlives the worker that holds it.
     expect(NOTIFY_LEASE_MS).toBeGreaterThan(WORKER_FUNCTION_TIMEOUT_S * 1000);
+  });
+
+  it("a deployment's backfills answer CloudFormation before it stops waiting, and each invocation before Lambda stops it", () => {
+    // The last step starts by the limit and ends within the reserve; a few minutes are left for the
+    // invocations' start and CloudFormation's own delivery.
+    expect(BACKFILL_DEPLOY_LIMIT_MS + BACKFILL_STEP_RESERVE_MS).toBeLessThanOrEqual(
+      BACKFILL_SERVICE_TIMEOUT_S * 1000 - 5 * 60_000,
+    );
+    expect(BACKFILL_SERVICE_TIMEOUT_S).toBeLessThanOrEqual(3_600);
+    expect(BACKFILL_FUNCTION_TIMEOUT_S).toBeLessThanOrEqual(900);
+    expect(BACKFILL_STEP_RESERVE_MS).toBeLessThan(BACKFILL_FUNCTION_TIMEOUT_S * 1000);
+    expect(BACKFILL_INDEX_WAIT_MS).toBeLessThan(BACKFILL_DEPLOY_LIMIT_MS);
   });
 
   it('an AI call gets its whole timeout the first time, and its retry only what is left of the budget', () => {

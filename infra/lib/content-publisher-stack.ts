@@ -31,6 +31,7 @@ import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { Schedules } from './schedules.js';
 import { Site } from './site.js';
+import { TableBackfills } from './table-backfills.js';
 import { AppAlarms } from './alarms.js';
 import { BASE_USER_SECRETS_PREFIX, checkCustomDomain, stageNames, type StageNames } from './stage.js';
 import { EdgeWebAcl } from './web-acl.js';
@@ -234,6 +235,8 @@ export class ContentPublisherStack extends Stack {
    * emit may only put events on it; teams add their own rules to it without touching the stack.
    */
   readonly eventBus: EventBus;
+  /** The table's backfills, run after every deployment of new code (table-backfills.ts). */
+  readonly backfills: TableBackfills;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
@@ -253,6 +256,7 @@ export class ContentPublisherStack extends Stack {
     );
 
     this.data = new DataTable(this, 'Data', { existingTableName: props.tableName });
+    this.backfills = new TableBackfills(this, 'Backfills', { data: this.data, projectRoot });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
       description: 'Content publisher: key that signs session tokens (HS256)',

@@ -15,9 +15,10 @@ import {
   unbundledPackages,
 } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { BACKFILLS_ENTRY_NAME } from '../lib/table-backfills.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
-const names = [...routeGroups(), WORKER_ENTRY_NAME];
+const names = [...routeGroups(), WORKER_ENTRY_NAME, BACKFILLS_ENTRY_NAME];
 
 /** Each entry bundled once (in memory), as the stack bundles it; the tests below read the same result. */
 const bundles = new Map<string, Promise<{ metafile: Metafile; code: Uint8Array }>>();

@@ -20,11 +20,11 @@ describe('Lambda functions', () => {
       [...functionIds.values()].includes(id),
     );
 
-  it('exist once per route group, plus the worker, and only those', () => {
+  it('exist once per route group, plus the worker and the table backfills (table-backfills.test.ts), and only those', () => {
     expect([...stack.functions.keys()].sort()).toEqual(routeGroups().sort());
     expect(apiFunctions()).toHaveLength(routeGroups().length);
     expect(Object.keys(template.findResources('AWS::Lambda::Function')).sort()).toEqual(
-      [...functionIds.values(), workerId].sort(),
+      [...functionIds.values(), workerId, logicalId(stack, stack.backfills.function.function)].sort(),
     );
   });
 

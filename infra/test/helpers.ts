@@ -9,6 +9,7 @@ import { routeGroups } from '@app/shared/api';
 import { buildApp, type BuildAppOptions } from '../lib/app.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
+import { BACKFILLS_ENTRY_NAME } from '../lib/table-backfills.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 
 /** A resource of a synthesized template, and a statement of an IAM policy in it. */
@@ -58,8 +59,8 @@ export function builtSpaDir(): string {
   return dir;
 }
 
-/** Every Lambda entry the stack bundles: one per route group, and the worker. */
-export const lambdaEntryNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
+/** Every Lambda entry the stack bundles: one per route group, the worker and the table backfills. */
+export const lambdaEntryNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME, BACKFILLS_ENTRY_NAME];
 
 export const missingEntryGroups = (): string[] =>
   lambdaEntryNames().filter((g) => !existsSync(lambdaEntryPath(repoRoot, g)));

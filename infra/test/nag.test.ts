@@ -130,6 +130,7 @@ describe('cdk-nag AwsSolutions', () => {
       [
         ...routeGroups().map((group) => `Fn-${group}/Function AwsSolutions-L1`),
         'Fn-worker/Function AwsSolutions-L1',
+        'Backfills/Fn/Function AwsSolutions-L1',
         `Fn-settings/Role ${userSecrets}`,
         `Fn-articles/Role ${userSecrets}`,
         `Fn-wordpress/Role ${userSecrets}`,

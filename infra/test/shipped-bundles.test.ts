@@ -29,6 +29,8 @@
  * google-auth-library is installed in its assets (checked) but no call here reaches Google.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,12 +40,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoArticleStore } from '../../functions/src/adapters/dynamo/article-store.js';
+import { TABLE_BACKFILL_NAMES } from '../../functions/src/adapters/dynamo/backfills.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../functions/src/local/dynamo.js';
 import { startLocalS3, type LocalS3 } from '../../functions/src/local/s3.js';
 import { matchRoute, routeKey } from '@app/shared/api';
 import { startFakeOpenAi, type FakeOpenAi } from '../../functions/test/fakes/openai.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { onDemandModulesOf } from '../lib/bundling.js';
+import { BACKFILLS_ENTRY_NAME } from '../lib/table-backfills.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { startAwsStub, type AwsStub } from './aws-stub.js';
 import { lambdaEntryNames, testApp } from './helpers.js';
@@ -341,7 +345,11 @@ beforeAll(async () => {
   ]);
   await ensureTable(dynamo.endpoint, TABLE);
 
-  const appFunctions: [string, AppFunction][] = [...stack.functions, [WORKER_ENTRY_NAME, stack.worker]];
+  const appFunctions: [string, AppFunction][] = [
+    ...stack.functions,
+    [WORKER_ENTRY_NAME, stack.worker],
+    [BACKFILLS_ENTRY_NAME, stack.backfills.function],
+  ];
   const ours = new Map(
     appFunctions.map(([name, fn]) => [
       stack.resolve(stack.getLogicalId(fn.function.node.defaultChild as never)) as string,
@@ -657,6 +665,41 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     expect(out.name).toBe('approvals');
     expect(out.response.statusCode, out.output.slice(-2000)).toBe(400);
     expect(out.json).toMatchObject({ code: 'invalid_approval' });
+  });
+
+  it("backfills: a deployment's custom resource request runs the backfills on the table and answers SUCCESS to its URL", async () => {
+    const answers: Record<string, unknown>[] = [];
+    const cloudFormation = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        answers.push(JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => cloudFormation.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = await invoke(BACKFILLS_ENTRY_NAME, {
+        RequestType: 'Create',
+        ResponseURL: `http://127.0.0.1:${(cloudFormation.address() as AddressInfo).port}/response`,
+        StackId: `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/ContentPublisher/1`,
+        RequestId: randomUUID(),
+        LogicalResourceId: 'BackfillsRun',
+        ResourceType: 'Custom::TableBackfills',
+        ResourceProperties: {
+          ServiceToken: 'arn',
+          TableName: TABLE,
+          Backfills: [...TABLE_BACKFILL_NAMES],
+          CodeHash: 'h',
+        },
+      });
+      expect(run.ok, run.error?.message).toBe(true);
+      expect(answers).toEqual([
+        expect.objectContaining({ Status: 'SUCCESS', Data: { Ran: TABLE_BACKFILL_NAMES.join(',') } }),
+      ]);
+    } finally {
+      await new Promise((resolve) => cloudFormation.close(resolve));
+    }
   });
 
   it('every function was invoked, and no call reached an AWS API the stub does not answer', () => {

@@ -13,7 +13,7 @@
  *   USER#<id> / CAL#<ISO time>#<articleId>#<platform>   a calendar entry: a platform of an article at its
  *     publication time, else its scheduled time; written and removed in the article write's transaction
  *     (article-store.ts calendarWrites), read by `SK BETWEEN CAL#<from> AND CAL#<to>~` (GET /api/calendar)
- *   META / BACKFILL#calendar-entries-v1   the table's articles have had the calendar backfill
+ *   META / BACKFILL#<name>   a backfill's run-once marker (adapters/dynamo/backfills.ts)
  */
 export interface KeyAttribute {
   name: string;

@@ -7,10 +7,8 @@ import { resetDeps } from '../wiring/lazy.js';
 import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
-import { backfillArticleIndexesOnce } from '../adapters/dynamo/article-index-backfill.js';
-import { backfillCalendarEntriesOnce } from '../adapters/dynamo/calendar-backfill.js';
-import { backfillDashboardSummaries } from '../adapters/dynamo/summary-store.js';
-import { createDocumentClient } from '../adapters/dynamo/client.js';
+import { runTableBackfills } from '../adapters/dynamo/backfills.js';
+import { createDocumentClient, createDynamoClient } from '../adapters/dynamo/client.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
 import { localUrl } from './host.js';
 import { LOOPBACK } from './ports.js';
@@ -99,18 +97,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     }
     await ensureTable(env.DYNAMODB_ENDPOINT, config.tableName);
-    // Articles saved before the list indexes existed get their index attributes, once per table (idempotent;
-    // the AWS counterpart is in docs/operations.md).
+    // Data written by an older version gets what later ones added (index attributes, calendar entries,
+    // dashboard summaries): each backfill once per table, the same list a deployment runs in AWS
+    // (adapters/dynamo/backfills.ts; docs/operations.md, Table changes). ensureTable has built the indexes.
+    const client = createDynamoClient({ region: config.region, dynamoEndpoint: env.DYNAMODB_ENDPOINT });
     const db = createDocumentClient({ region: config.region, dynamoEndpoint: env.DYNAMODB_ENDPOINT });
     try {
-      await backfillArticleIndexesOnce(db, config.tableName);
-      // Articles from before the calendar get their entries, once per table (the AWS step: docs/operations.md).
-      await backfillCalendarEntriesOnce(db, config.tableName);
-      // Users whose articles predate the dashboard summary get one. Nothing writes yet here, so only the
-      // missing ones need it; from now on every write keeps it (docs/operations.md has the AWS step).
-      await backfillDashboardSummaries(db, config.tableName, { onlyMissing: true });
+      await runTableBackfills(db, client, config.tableName);
     } finally {
       db.destroy();
+      client.destroy();
     }
 
     s3 = await startLocalS3({ directory: join(options.dataDir, 's3'), buckets: [config.imagesBucket] });

@@ -1,22 +1,24 @@
 import {
+  BatchGetCommand,
   ScanCommand,
   TransactWriteCommand,
+  type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
   type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import type { CalendarState } from '../../domain/calendar.js';
 import { DERIVED_PATHS, calendarWrites, fieldsUnchanged } from './article-store.js';
-import { backfillOncePerTable } from './client.js';
+import { CORRECTIONS_AT_ONCE, forEachConcurrently } from './client.js';
 import { PASSING_CANCELLATIONS, backOff, cancellationCodes, type TransactItem } from './summary-store.js';
 
-export interface CalendarBackfillResult {
+export type CalendarBackfillResult = {
   /** Article items looked at. */
   articles: number;
   /** Articles (or entries whose article is gone) whose entries were written or removed. */
   fixed: number;
   /** Articles changed by another write while this ran: that write set their entries itself. */
   skipped: number;
-}
+};
 
 type ArticleItem = CalendarState & {
   PK: string;
@@ -46,91 +48,172 @@ function stateUnchanged(state: ArticleItem | undefined): {
   };
 }
 
+/** The attributes the backfill reads of article and entry items: the entries' sources and keys. */
+const ATTRIBUTES = [
+  'PK',
+  'SK',
+  'id',
+  'userId',
+  'blog',
+  'linkedin',
+  'scheduled',
+  'keyword',
+  'tags',
+  'articleId',
+  'platform',
+  'at',
+  'kind',
+];
+const projection = {
+  ProjectionExpression: ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+  names: Object.fromEntries(ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+};
+
+/** Items a step reads (a Scan page's Limit) unless told: a page of 1 MB holds fewer anyway. */
+const PAGE_SIZE = 1_000;
+
+/**
+ * Where the backfill is: the pass (first the articles, then the entries) and the Scan's LastEvaluatedKey
+ * in it. Each pass judges its page's items alone, so it can stop after any page: an article's entries
+ * (after its article in the partition) may be on a later page than the article.
+ */
+export interface CalendarBackfillCursor extends Record<string, unknown> {
+  pass: 'articles' | 'entries';
+  after?: Record<string, unknown>;
+}
+
+/** The entries `article` should have (article-store.ts calendarWrites), by key. */
+const wantedEntries = (tableName: string, article: ArticleItem) =>
+  calendarWrites(tableName, article.PK.slice('USER#'.length), article.id, undefined, article).flatMap((w) =>
+    w.Put ? [w.Put] : [],
+  );
+
+/** Strongly consistent BatchGetItem of `keys` (any number), by `PK/SK`. */
+async function getAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: { PK: string; SK: string }[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const unique = [...new Map(keys.map((k) => [`${k.PK}/${k.SK}`, k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = unique.slice(i, i + 100);
+    for (let attempt = 1; pending?.length; attempt++) {
+      const out: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName]: {
+              Keys: pending,
+              ConsistentRead: true,
+              ProjectionExpression: projection.ProjectionExpression,
+              ExpressionAttributeNames: projection.names,
+            },
+          },
+        }),
+      );
+      for (const item of out.Responses?.[tableName] ?? []) found.set(`${item.PK}/${item.SK}`, item);
+      pending = out.UnprocessedKeys?.[tableName]?.Keys;
+      if (pending?.length) await backOff(Math.min(attempt, CORRECTION_ATTEMPTS));
+    }
+  }
+  return found;
+}
+
+/**
+ * One step of the backfill (domain/backfills.ts): one page of the Scan of its pass from `cursor`, and its
+ * corrections, a few at a time. The articles pass gives each article of the page the entries it lacks; the
+ * entries pass removes each entry of the page that its article (read again) does not account for. Each
+ * correction is one transaction holding only while the article is still as read (a write made meanwhile
+ * moved its entries itself: skipped).
+ */
+export async function calendarEntriesStep(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  cursor: CalendarBackfillCursor | undefined,
+  options: { pageSize?: number } = {},
+): Promise<{ cursor?: CalendarBackfillCursor; counts: CalendarBackfillResult }> {
+  const pass = cursor?.pass ?? 'articles';
+  const counts: CalendarBackfillResult = { articles: 0, fixed: 0, skipped: 0 };
+  const page: ScanCommandOutput = await db.send(
+    new ScanCommand({
+      TableName: tableName,
+      ...(pass === 'articles'
+        ? {
+            FilterExpression: 'begins_with(SK, :article) AND #type = :articleType',
+            ExpressionAttributeValues: { ':article': 'ARTICLE#', ':articleType': 'article' },
+          }
+        : {
+            FilterExpression: 'begins_with(SK, :entry)',
+            ExpressionAttributeValues: { ':entry': 'CAL#' },
+          }),
+      ProjectionExpression: projection.ProjectionExpression,
+      ExpressionAttributeNames: { ...projection.names, ...(pass === 'articles' ? { '#type': 'type' } : {}) },
+      ConsistentRead: true,
+      ExclusiveStartKey: cursor?.after,
+      Limit: options.pageSize ?? PAGE_SIZE,
+    }),
+  );
+  const settle = async (article: ArticleItem | undefined, key: { PK: string; SK: string }, writes: TransactItem[]) => {
+    const check: TransactItem = { ConditionCheck: { TableName: tableName, Key: key, ...stateUnchanged(article) } };
+    if (await correct(db, [check, ...writes])) counts.fixed++;
+    else counts.skipped++;
+  };
+
+  if (pass === 'articles') {
+    const articles = (page.Items ?? []) as ArticleItem[];
+    counts.articles = articles.length;
+    const wanted = new Map(articles.map((a) => [a, wantedEntries(tableName, a)]));
+    const existing = await getAll(
+      db,
+      tableName,
+      [...wanted.values()].flat().map((put) => ({ PK: put.Item!.PK as string, SK: put.Item!.SK as string })),
+    );
+    await forEachConcurrently(articles, CORRECTIONS_AT_ONCE, async (article) => {
+      const missing = wanted.get(article)!.filter((put) => !existing.has(`${put.Item!.PK}/${put.Item!.SK}`));
+      if (!missing.length) return;
+      await settle(
+        article,
+        { PK: article.PK, SK: article.SK },
+        missing.map((Put): TransactItem => ({ Put })),
+      );
+    });
+  } else {
+    const entries = (page.Items ?? []) as EntryItem[];
+    const articleKey = (e: EntryItem) => ({ PK: e.PK, SK: `ARTICLE#${e.articleId}` });
+    const articles = await getAll(db, tableName, entries.map(articleKey));
+    await forEachConcurrently(entries, CORRECTIONS_AT_ONCE, async (entry) => {
+      const key = articleKey(entry);
+      const article = articles.get(`${key.PK}/${key.SK}`) as ArticleItem | undefined;
+      if (article && wantedEntries(tableName, article).some((put) => put.Item!.SK === entry.SK)) return;
+      await settle(article, key, [{ Delete: { TableName: tableName, Key: { PK: entry.PK, SK: entry.SK } } }]);
+    });
+  }
+
+  if (page.LastEvaluatedKey) return { cursor: { pass, after: page.LastEvaluatedKey }, counts };
+  return { cursor: pass === 'articles' ? { pass: 'entries' } : undefined, counts };
+}
+
 /**
  * Gives every article the calendar entries it should have (article-store.ts calendarWrites), for articles
  * written before the entries existed, and removes entries that no article accounts for. Idempotent: an
- * article whose entries are right is not written, so a second run writes nothing. Safe while the app runs:
- * each article's correction is one transaction holding only while the article is as read (a write made
- * meanwhile moved its entries itself). One strongly consistent Scan of the article and entry items.
+ * article whose entries are right is not written, so a second run writes nothing. Safe while the app runs
+ * (calendarEntriesStep). The whole table in one go, where the registered backfill (backfills.ts) goes
+ * step by step.
  */
 export async function backfillCalendarEntries(
   db: DynamoDBDocumentClient,
   tableName: string,
+  options: { pageSize?: number } = {},
 ): Promise<CalendarBackfillResult> {
-  const articles = new Map<string, ArticleItem>();
-  const entries = new Map<string, EntryItem[]>();
-  const attributes = [
-    'PK',
-    'SK',
-    'id',
-    'userId',
-    'blog',
-    'linkedin',
-    'scheduled',
-    'keyword',
-    'tags',
-    'articleId',
-    'platform',
-    'at',
-    'kind',
-  ];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  const result: CalendarBackfillResult = { articles: 0, fixed: 0, skipped: 0 };
+  let cursor: CalendarBackfillCursor | undefined;
   do {
-    const page: ScanCommandOutput = await db.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: '(begins_with(SK, :article) AND #type = :articleType) OR begins_with(SK, :entry)',
-        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: {
-          '#type': 'type',
-          ...Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
-        },
-        ExpressionAttributeValues: { ':article': 'ARTICLE#', ':articleType': 'article', ':entry': 'CAL#' },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if ((item.SK as string).startsWith('CAL#')) {
-        const entry = item as EntryItem;
-        const owner = `${entry.PK}/${entry.articleId}`;
-        entries.set(owner, [...(entries.get(owner) ?? []), entry]);
-      } else {
-        const article = item as ArticleItem;
-        articles.set(`${article.PK}/${article.id}`, article);
-      }
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-
-  const result: CalendarBackfillResult = { articles: articles.size, fixed: 0, skipped: 0 };
-  for (const owner of new Set([...articles.keys(), ...entries.keys()])) {
-    const [pk, articleId] = owner.split('/') as [string, string];
-    const userId = pk.slice('USER#'.length);
-    const article = articles.get(owner);
-    const existing = entries.get(owner) ?? [];
-    const wanted = calendarWrites(tableName, userId, articleId, undefined, article).flatMap((w) =>
-      w.Put ? [w.Put] : [],
-    );
-    const wantedKeys = new Set(wanted.map((put) => put.Item!.SK as string));
-    const existingKeys = new Set(existing.map((e) => e.SK));
-    const writes: TransactItem[] = [
-      ...existing
-        .filter((e) => !wantedKeys.has(e.SK))
-        .map((e): TransactItem => ({ Delete: { TableName: tableName, Key: { PK: e.PK, SK: e.SK } } })),
-      ...wanted.filter((put) => !existingKeys.has(put.Item!.SK as string)).map((Put): TransactItem => ({ Put })),
-    ];
-    if (!writes.length) continue;
-    const check: TransactItem = {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: { PK: pk, SK: `ARTICLE#${articleId}` },
-        ...stateUnchanged(article),
-      },
-    };
-    if (await correct(db, [check, ...writes])) result.fixed++;
-    else result.skipped++;
-  }
+    const step = await calendarEntriesStep(db, tableName, cursor, options);
+    result.articles += step.counts.articles;
+    result.fixed += step.counts.fixed;
+    result.skipped += step.counts.skipped;
+    cursor = step.cursor;
+  } while (cursor);
   return result;
 }
 
@@ -157,10 +240,3 @@ async function correct(db: DynamoDBDocumentClient, items: TransactItem[]): Promi
     }
   }
 }
-
-/** The backfill once per table (local start-up). `undefined` when the table was marked already. */
-export const backfillCalendarEntriesOnce = (
-  db: DynamoDBDocumentClient,
-  tableName: string,
-): Promise<CalendarBackfillResult | undefined> =>
-  backfillOncePerTable(db, tableName, 'calendar-entries-v1', () => backfillCalendarEntries(db, tableName));

@@ -1,15 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config.js';
 
-export function createDocumentClient(config: Pick<Config, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+export function createDynamoClient(config: Pick<Config, 'region' | 'dynamoEndpoint'>): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
     ...(config.dynamoEndpoint
       ? {
@@ -19,7 +13,12 @@ export function createDocumentClient(config: Pick<Config, 'region' | 'dynamoEndp
         }
       : {}),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export function createDocumentClient(config: Pick<Config, 'region' | 'dynamoEndpoint'>): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoClient(config), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
 }
 
 /** Every item a Query matches, following LastEvaluatedKey across pages. */
@@ -57,20 +56,29 @@ export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
 }
 
 /**
- * Runs a backfill once per table (local start-up): afterwards a META item `BACKFILL#<name>` marks the
- * table, whose writes since keep what it filled right, so a later start does not scan a long history
- * again. `undefined` when the table was marked already.
+ * How many corrections a backfill step sends at once: a page's corrections touch different items, and one
+ * after the other a table of 100k articles would take most of an hour (docs/operations.md, Table changes).
  */
-export async function backfillOncePerTable<R>(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  name: string,
-  backfill: () => Promise<R>,
-): Promise<R | undefined> {
-  const marker = { PK: 'META', SK: `BACKFILL#${name}` };
-  const marked = await db.send(new GetCommand({ TableName: tableName, Key: marker, ConsistentRead: true }));
-  if (marked.Item) return undefined;
-  const result = await backfill();
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...marker, at: new Date().toISOString() } }));
-  return result;
+export const CORRECTIONS_AT_ONCE = 8;
+
+/** Calls `work` for every item, at most `limit` at a time; the first error is thrown once all have settled. */
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const errors: unknown[] = [];
+  const lane = async () => {
+    while (next < items.length && !errors.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (errors.length) throw errors[0];
 }

@@ -4,6 +4,7 @@ import {
   BatchGetCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type BatchGetCommandOutput,
@@ -25,7 +26,7 @@ import {
   type Platform,
 } from '@app/shared';
 import { logger } from '../../logger.js';
-import { ifConditionHeld, queryAll } from './client.js';
+import { forEachConcurrently, ifConditionHeld, queryAll } from './client.js';
 
 /**
  * A user's summary is kept in this many items (shards), each summing the articles whose id falls in it.
@@ -386,38 +387,67 @@ function withDefaults(item: Partial<DashboardArticle>): DashboardArticle {
   };
 }
 
-export interface SummaryBackfillResult {
+export type SummaryBackfillResult = {
   /** Users looked at. */
   users: number;
   /** Users whose summary was written because it was missing or differed from their articles. */
   rebuilt: number;
+};
+
+/** Users a step rebuilds unless told (each reads all their articles). */
+const USERS_PER_STEP = 25;
+/** Users rebuilt at once: each rebuild's reads and writes are its own user's items. */
+const REBUILDS_AT_ONCE = 4;
+
+/**
+ * One step of the summary backfill (domain/backfills.ts): one page of the accounts (the GSI1 partition
+ * that lists them, user-store.ts) from `cursor` (a LastEvaluatedKey), each user's summary recomputed from
+ * their articles (DynamoSummaryStore.rebuild). `cursor` in the answer: where the next page starts.
+ */
+export async function dashboardSummariesStep(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  cursor: Record<string, unknown> | undefined,
+  options: { pageSize?: number } = {},
+): Promise<{ cursor?: Record<string, unknown>; counts: SummaryBackfillResult }> {
+  const store = new DynamoSummaryStore(db, tableName);
+  const page = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :users',
+      ExpressionAttributeValues: { ':users': 'USERS' },
+      ProjectionExpression: 'PK',
+      ExclusiveStartKey: cursor,
+      Limit: options.pageSize ?? USERS_PER_STEP,
+    }),
+  );
+  const users = (page.Items ?? []) as { PK: string }[];
+  const counts: SummaryBackfillResult = { users: users.length, rebuilt: 0 };
+  await forEachConcurrently(users, REBUILDS_AT_ONCE, async ({ PK }) => {
+    if ((await store.rebuild(PK.slice('USER#'.length))).changed) counts.rebuilt++;
+  });
+  return { cursor: page.LastEvaluatedKey, counts };
 }
 
 /**
- * The backfill of the dashboard summaries (docs/operations.md): every user's summary recomputed from
- * their articles (DynamoSummaryStore.rebuild), or with `onlyMissing` only those of users who have none
- * yet. Idempotent, and safe while the app runs: a rebuilt shard is written only while no write moved it.
- * Users are found through the GSI1 partition that lists accounts (user-store.ts).
+ * The backfill of the dashboard summaries (docs/operations.md, Table changes): every user's summary
+ * recomputed from their articles (DynamoSummaryStore.rebuild). Idempotent, and safe while the app runs: a
+ * rebuilt shard is written only while no write moved it. The whole table in one go, where the registered
+ * backfill (backfills.ts) goes step by step.
  */
 export async function backfillDashboardSummaries(
   db: DynamoDBDocumentClient,
   tableName: string,
-  options: { onlyMissing?: boolean } = {},
+  options: { pageSize?: number } = {},
 ): Promise<SummaryBackfillResult> {
-  const store = new DynamoSummaryStore(db, tableName);
-  const users = await queryAll<{ PK: string }>(db, {
-    TableName: tableName,
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :users',
-    ExpressionAttributeValues: { ':users': 'USERS' },
-    ProjectionExpression: 'PK',
-  });
   const result: SummaryBackfillResult = { users: 0, rebuilt: 0 };
-  for (const { PK } of users) {
-    const userId = PK.slice('USER#'.length);
-    result.users++;
-    if (options.onlyMissing && (await store.get(userId)).shards > 0) continue;
-    if ((await store.rebuild(userId)).changed) result.rebuilt++;
-  }
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const step = await dashboardSummariesStep(db, tableName, cursor, options);
+    result.users += step.counts.users;
+    result.rebuilt += step.counts.rebuilt;
+    cursor = step.cursor;
+  } while (cursor);
   return result;
 }
