@@ -12,12 +12,13 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ArticleMessages } from '@app/shared';
 import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
-import { OUTBOX_ITEM_TYPE, eventKey, outboxItemOf } from '../src/adapters/dynamo/event-outbox.js';
+import { OUTBOX_ITEM_TYPE, eventKey, outboxItemOf, redeliverEvents } from '../src/adapters/dynamo/event-outbox.js';
 import { parseEventLines } from '../src/adapters/local/jsonl-event-publisher.js';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { ArticleService } from '../src/domain/articles.js';
 import { makeEvent, outboxEntry } from '../src/domain/automation-events.js';
 import type { Job } from '../src/domain/ports.js';
+import { eventRelay } from '../src/wiring/automation-events.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { serve } from './publishing/helpers.js';
 import { Client, draftedForPublishing, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
@@ -222,5 +223,19 @@ describe('the worker reading the table’s stream (the AWS path, over the same t
     } finally {
       rmSync(eventsFile(), { recursive: true });
     }
+  });
+});
+
+describe('the redelivery (docs/operations.md, Domain events)', () => {
+  it('delivers the event items not delivered yet, and nothing the second time', async () => {
+    const entry = outboxEntry(
+      makeEvent('ArticleDrafted', { userId, articleId: 'redelivered', title: 'Left behind', platforms: ['linkedin'] }),
+    );
+    await db.send(new PutCommand({ TableName: app.tableName, Item: outboxItemOf(entry) }));
+    const first = await redeliverEvents(db, app.tableName, eventRelay());
+    expect(first.found).toBeGreaterThanOrEqual(1);
+    expect(first.delivered).toBe(first.found);
+    expect(busEvents().filter((e) => e.id === entry.event.detail.eventId)).toHaveLength(1);
+    expect(await redeliverEvents(db, app.tableName, eventRelay())).toEqual({ found: 0, delivered: 0 });
   });
 });

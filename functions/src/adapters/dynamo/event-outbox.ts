@@ -224,3 +224,21 @@ export async function undeliveredEvents(db: DynamoDBDocumentClient, tableName: s
   } while (ExclusiveStartKey);
   return items.sort((a, b) => String(a.SK).localeCompare(String(b.SK))).map((item) => entryOfItem(item));
 }
+
+/**
+ * Delivers every outbox item not delivered yet, in batches of 10 (as the stream does): the redelivery after the
+ * failure queue's alarm (docs/operations.md, Domain events). Answers how many it found and delivered.
+ */
+export async function redeliverEvents(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  relay: { deliver(entries: readonly OutboxEntry[]): Promise<{ undelivered: OutboxEntry[] }> },
+): Promise<{ found: number; delivered: number }> {
+  const entries = await undeliveredEvents(db, tableName);
+  let delivered = 0;
+  for (let i = 0; i < entries.length; i += 10) {
+    const batch = entries.slice(i, i + 10);
+    delivered += batch.length - (await relay.deliver(batch)).undelivered.length;
+  }
+  return { found: entries.length, delivered };
+}
