@@ -1,46 +1,48 @@
 /**
- * Domain events for automation (functions/src/domain/automation-events.ts): each emission point of the
- * domain with its failure paths, and the emitter's promise that emitting never fails or holds up the
- * operation. The adapters: eventbridge-event-publisher.test.ts; over the real app: events-api.test.ts.
+ * Domain events for automation (functions/src/domain/automation-events.ts): each point of the domain that
+ * writes one with its change (the outbox), with its failure paths, and the relay that delivers them at
+ * least once. The adapters: event-publishers.test.ts; over the real app: events-api.test.ts and
+ * event-outbox-api.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { AiError } from '../src/domain/ai.js';
 import { ArticleService, type ArticleRecord } from '../src/domain/articles.js';
 import {
   AUTOMATION_EVENT_SCHEMAS,
-  AutomationEvents,
+  BUS_TRIES,
+  EventRelay,
+  WEBHOOK_ATTEMPTS,
+  makeEvent,
+  outboxEntry,
   type AutomationEventName,
-  type AutomationEventSink,
+  type DeliveryFailure,
+  type DeliveryProgress,
   type DomainEvent,
-  type EmitFailure,
-  type EmitOptions,
+  type OutboxEntry,
 } from '../src/domain/automation-events.js';
 import type { EmailService } from '../src/domain/email.js';
 import { IntegrationError } from '../src/domain/integrations.js';
 import type { ArticleStore } from '../src/domain/ports.js';
 import { PublishingService, type PublishingDeps } from '../src/domain/publishing.js';
 import { ApprovalLinks, ApprovalNotifier, RecordedRunFailure } from '../src/domain/scheduling.js';
-import { EVENT_BUS_TIMEOUT_MS } from '../src/time-budgets.js';
 import { articleRecord } from './helpers/article-record.js';
 
-/** An emitter that records what the services emit, each detail checked against its schema. */
+/** What the services write into the outbox with their changes, each detail checked against its schema. */
 function recorder() {
-  const emitted: { name: AutomationEventName; fields: Record<string, unknown>; options: EmitOptions }[] = [];
-  const events = new AutomationEvents({
-    bus: { publish: async () => undefined },
-    webhookOf: async () => undefined,
-    webhooks: { deliver: async () => ({ ok: true }) },
-    where: { account: '000000000000', region: 'us-east-1' },
-    onFailure: () => undefined,
-  });
-  const sink: AutomationEventSink = {
-    async emit(name, fields, options = {}) {
-      const event = events.make(name, fields);
-      AUTOMATION_EVENT_SCHEMAS[name].parse(event.detail);
-      emitted.push({ name, fields: fields as Record<string, unknown>, options });
-    },
+  const emitted: {
+    name: AutomationEventName;
+    fields: Record<string, unknown>;
+    toWebhook: boolean;
+    alsoToWebhook?: readonly unknown[];
+  }[] = [];
+  const record = (entries: readonly OutboxEntry[] | undefined) => {
+    for (const { event, toWebhook, alsoToWebhook } of entries ?? []) {
+      AUTOMATION_EVENT_SCHEMAS[event.name].parse(event.detail);
+      const { eventId: _id, version: _version, occurredAt: _at, ...fields } = event.detail;
+      emitted.push({ name: event.name, fields, toWebhook, ...(alsoToWebhook ? { alsoToWebhook } : {}) });
+    }
   };
-  return { sink, emitted, names: () => emitted.map((e) => e.name) };
+  return { record, emitted, names: () => emitted.map((e) => e.name) };
 }
 
 const at = '2030-01-01T09:00:00.000Z';
@@ -54,13 +56,26 @@ const article = (changes: Partial<ArticleRecord> = {}): ArticleRecord =>
     ...changes,
   });
 
-/** An article store that keeps one article and answers every claim. */
-function memoryStore(initial: ArticleRecord | undefined, options: { markOnce?: boolean } = {}): ArticleStore {
+/**
+ * An article store that keeps one article and answers every claim; the events a write carries go to
+ * `record` when the write is made (the outbox's transaction).
+ */
+function memoryStore(
+  initial: ArticleRecord | undefined,
+  options: { markOnce?: boolean; record?: (entries: readonly OutboxEntry[] | undefined) => void } = {},
+): ArticleStore {
   let stored = initial;
+  const record = options.record ?? (() => undefined);
   return {
     get: async () => stored,
-    update: async (_u: string, _id: string, changes: Record<string, unknown>) => {
+    update: async (
+      _u: string,
+      _id: string,
+      changes: Record<string, unknown>,
+      writeOptions: { events?: readonly OutboxEntry[] } = {},
+    ) => {
       if (!stored) return undefined;
+      record(writeOptions.events);
       const next = { ...stored } as Record<string, any>;
       for (const [path, value] of Object.entries(changes)) {
         const [head, tail] = path.split('.');
@@ -74,9 +89,15 @@ function memoryStore(initial: ArticleRecord | undefined, options: { markOnce?: b
     releasePublish: async () => {},
     notePublishAttempt: async () => true,
     forgetPublishAttempt: async () => {},
-    finishNotify: async () => {},
+    finishNotify: async (_u: string, _id: string, _p: string, _for: string, events?: readonly OutboxEntry[]) =>
+      record(events),
     releaseNotify: async () => {},
-    markOnce: async () => options.markOnce ?? true,
+    recordEvents: async (events: readonly OutboxEntry[]) => record(events),
+    markOnce: async (_u: string, _id: string, _f: string, _p: string, _v: string, events?: readonly OutboxEntry[]) => {
+      const first = options.markOnce ?? true;
+      if (first) record(events);
+      return first;
+    },
   } as unknown as ArticleStore;
 }
 
@@ -84,16 +105,15 @@ const SECRET_LIKE = /token|approve\?|password|secret/i;
 
 describe('ArticleDrafted (ArticleService.generateContent)', () => {
   const drafting = (draft: (platform: string) => Promise<string>, initial = article()) => {
-    const { sink, emitted } = recorder();
+    const { record, emitted } = recorder();
     const service = new ArticleService({
-      articles: memoryStore(initial),
+      articles: memoryStore(initial, { record }),
       objects: { put: async () => {}, get: async () => undefined, delete: async () => {} } as never,
       jobs: { enqueue: async () => {} },
       ai: async () => ({
         content: { kind: 'openai', draft: (_brief, platform) => draft(platform), edit: async () => '' },
         image: { kind: 'openai', generate: () => Promise.reject(new Error('unused')) },
       }),
-      automation: sink,
     });
     return { run: () => service.generateContent('u1', 'a1'), emitted };
   };
@@ -109,7 +129,7 @@ describe('ArticleDrafted (ArticleService.generateContent)', () => {
       {
         name: 'ArticleDrafted',
         fields: { userId: 'u1', articleId: 'a1', title: 'Launch day', platforms: ['wordpress', 'linkedin'] },
-        options: {},
+        toWebhook: true,
       },
     ]);
   });
@@ -143,9 +163,9 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
       signingKey?: () => Promise<Uint8Array>;
     } = {},
   ) => {
-    const { sink, emitted, names } = recorder();
+    const { record, emitted, names } = recorder();
     const service = new ApprovalNotifier({
-      articles: memoryStore(options.initial ?? article()),
+      articles: memoryStore(options.initial ?? article(), { record }),
       articleService: {} as ArticleService,
       email: {
         notifier: async () => ({ address: 'owner@example.com', mailer: options.mailer }),
@@ -154,7 +174,6 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
         options.owner === false ? undefined : { email: 'owner@example.com', name: 'Owner', timezone: 'UTC' },
       signingKey: options.signingKey ?? (async () => new Uint8Array(32).fill(7)),
       publicUrl: () => 'https://app.example.com',
-      automation: sink,
       now: () => new Date('2030-01-01T09:00:05.000Z'),
     });
     return { generate: () => service.generateAndNotify(run), emitted, names };
@@ -175,7 +194,7 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
           scheduledFor: at,
           approvalExpiresAt: '2030-01-08T09:00:05.000Z',
         },
-        options: {},
+        toWebhook: true,
       },
     ]);
     // The e-mail carries the link; the event carries nothing of it.
@@ -224,7 +243,7 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
     expect(emitted[0]).toMatchObject({
       name: 'ScheduleMissed',
       fields: { error: { code: 'owner_inactive' }, retryable: false },
-      options: { webhook: null },
+      toWebhook: false,
     });
   });
 
@@ -251,9 +270,9 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
 
 describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
   const publisher = (publish: () => Promise<{ postId: number; link: string }>) => {
-    const { sink, emitted } = recorder();
+    const { record, emitted } = recorder();
     const service = new PublishingService({
-      articles: memoryStore(article()),
+      articles: memoryStore(article(), { record }),
       objects: { put: async () => {}, get: async () => undefined },
       wordpress: {
         stored: async () => ({
@@ -264,7 +283,6 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
         }),
       },
       wordpressPublisher: { publish },
-      automation: sink,
     } as unknown as PublishingDeps);
     return { service, emitted };
   };
@@ -285,8 +303,6 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
       },
     });
     expect(Date.parse(emitted[0]!.fields.publishedAt as string)).not.toBeNaN();
-    // The webhook gets what is left of the publish's deadline.
-    expect(emitted[0]!.options.webhookTimeoutMs).toBeGreaterThan(10_000);
   });
 
   it('refused by the platform: PublishFailed with its code and message, and the publish still fails as before', async () => {
@@ -308,17 +324,16 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
           scheduledFor: at,
           error: { code: 'wordpress_auth_failed', message: 'WordPress refused the credentials.' },
         },
-        options: expect.objectContaining({ webhookTimeoutMs: expect.any(Number) }),
+        toWebhook: true,
       },
     ]);
   });
 
   it('not connected (nothing was tried): no event', async () => {
-    const { sink, emitted } = recorder();
+    const { record, emitted } = recorder();
     const service = new PublishingService({
-      articles: memoryStore(article()),
+      articles: memoryStore(article(), { record }),
       wordpress: { stored: async () => undefined },
-      automation: sink,
     } as unknown as PublishingDeps);
     await expect(service.publishWordPress('u1', 'a1')).rejects.toMatchObject({ code: 'wordpress_not_connected' });
     expect(emitted).toEqual([]);
@@ -344,13 +359,12 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
 
     const publishWordPress = vi.fn(async () => ({ link: 'https://blog.example.com/launch', article: article() }));
     const confirm = async (markOnce: boolean) => {
-      const { sink, emitted } = recorder();
+      const { record, emitted } = recorder();
       const links = new ApprovalLinks({
-        articles: memoryStore(article(), { markOnce }),
+        articles: memoryStore(article(), { markOnce, record }),
         publishing: { publishWordPress } as unknown as PublishingService,
         activeOwner: async () => ({ timezone: 'UTC' }),
         signingKey: async () => key,
-        automation: sink,
       });
       await links.confirmApproval(token);
       return emitted;
@@ -368,7 +382,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
           scheduledFor: at,
           postUrl: 'https://blog.example.com/launch',
         },
-        options: { webhookTimeoutMs: expect.any(Number) },
+        toWebhook: true,
       },
     ]);
     expect(JSON.stringify(emitted)).not.toContain(token.slice(0, 20));
@@ -377,27 +391,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
   });
 });
 
-describe('AutomationEvents: the bus and the owner’s webhook, never failing the operation', () => {
-  const emitter = (overrides: Partial<ConstructorParameters<typeof AutomationEvents>[0]> = {}) => {
-    const bus: DomainEvent[] = [];
-    const delivered: { url: string; secret: string; payload: any; timeoutMs?: number }[] = [];
-    const failures: EmitFailure[] = [];
-    const events = new AutomationEvents({
-      bus: { publish: async (events) => void bus.push(...events) },
-      webhookOf: async () => ({ url: 'https://hooks.example.com/h', secret: 'whsec_1' }),
-      webhooks: {
-        deliver: async (url, secret, payload, options) => {
-          delivered.push({ url, secret, payload, timeoutMs: options?.timeoutMs });
-          return { ok: true, status: 200 };
-        },
-      },
-      where: { account: '000000000000', region: 'eu-west-1' },
-      onFailure: (f) => void failures.push(f),
-      now: () => new Date(at),
-      ...overrides,
-    });
-    return { events, bus, delivered, failures };
-  };
+describe('EventRelay: at-least-once delivery from the outbox to the bus and the owner’s webhook', () => {
   const fields = {
     userId: 'u1',
     articleId: 'a1',
@@ -408,94 +402,162 @@ describe('AutomationEvents: the bus and the owner’s webhook, never failing the
     postUrl: 'https://www.linkedin.com/feed/update/urn:li:share:1',
     publishedAt: at,
   } as const;
+  const event = () => makeEvent('PublishSucceeded', fields, new Date(at));
 
-  it('puts the event on the bus and POSTs its envelope (with `event`) to the owner’s webhook', async () => {
-    const { events, bus, delivered, failures } = emitter();
-    await events.emit('PublishSucceeded', fields);
-    expect(bus).toHaveLength(1);
-    expect(bus[0]).toMatchObject({ name: 'PublishSucceeded', detailType: 'PublishSucceeded.v1' });
-    const detail = AUTOMATION_EVENT_SCHEMAS.PublishSucceeded.parse(bus[0]!.detail);
-    expect(detail).toMatchObject({ ...fields, version: 1, occurredAt: at });
-    expect(delivered).toEqual([
-      {
-        url: 'https://hooks.example.com/h',
-        secret: 'whsec_1',
-        payload: {
-          event: 'PublishSucceeded.v1',
-          version: '0',
-          id: detail.eventId,
-          'detail-type': 'PublishSucceeded.v1',
-          source: 'content-publisher',
-          account: '000000000000',
-          time: at,
-          region: 'eu-west-1',
-          resources: [],
-          detail,
+  /** A relay over in-memory marks (as the outbox item keeps them), a bus and a webhook receiver. */
+  const setup = (
+    overrides: Partial<ConstructorParameters<typeof EventRelay>[0]> = {},
+    initial: Record<string, DeliveryProgress> = {},
+  ) => {
+    const bus: DomainEvent[] = [];
+    const delivered: { url: string; secret: string; payload: any; timeoutMs?: number }[] = [];
+    const failures: DeliveryFailure[] = [];
+    const marks = new Map<string, DeliveryProgress>(Object.entries(initial));
+    const relay = new EventRelay({
+      bus: { publish: async (events) => void bus.push(...events) },
+      marks: {
+        progress: async (events) =>
+          new Map(
+            events.flatMap((e) =>
+              marks.has(e.detail.eventId) ? [[e.detail.eventId, marks.get(e.detail.eventId)!]] : [],
+            ),
+          ),
+        mark: async (e, m) => {
+          const p = marks.get(e.detail.eventId) ?? { webhookFailures: 0 };
+          marks.set(e.detail.eventId, {
+            ...p,
+            ...(m.busAt ? { busAt: m.busAt } : {}),
+            ...(m.webhook ? { webhook: m.webhook } : {}),
+            ...(m.deliveredAt ? { deliveredAt: m.deliveredAt } : {}),
+            webhookFailures: p.webhookFailures + (m.webhookFailed ? 1 : 0),
+          });
         },
-        timeoutMs: 5_000,
+      },
+      webhookOf: async () => ({ url: 'https://hooks.example.com/h', secret: 'whsec_1' }),
+      webhooks: {
+        deliver: async (url, secret, payload, options) => {
+          delivered.push({ url, secret, payload, timeoutMs: options?.timeoutMs });
+          return { ok: true, status: 200 };
+        },
+      },
+      where: { account: '000000000000', region: 'eu-west-1' },
+      onFailure: (f) => void failures.push(f),
+      now: () => new Date(at),
+      sleep: async () => undefined,
+      ...overrides,
+    });
+    return { relay, bus, delivered, failures, marks };
+  };
+
+  it('puts the event on the bus, POSTs its envelope (after any payload beside it) to the webhook, and marks it delivered', async () => {
+    const { relay, bus, delivered, failures, marks } = setup();
+    const e = event();
+    const legacy = { event: 'linkedin.published', articleId: 'a1' };
+    expect(await relay.deliver([outboxEntry(e, { alsoToWebhook: [legacy] })])).toEqual({ undelivered: [] });
+    expect(bus).toEqual([e]);
+    expect(delivered.map((d) => d.payload)).toEqual([
+      legacy,
+      {
+        event: 'PublishSucceeded.v1',
+        version: '0',
+        id: e.detail.eventId,
+        'detail-type': 'PublishSucceeded.v1',
+        source: 'content-publisher',
+        account: '000000000000',
+        time: at,
+        region: 'eu-west-1',
+        resources: [],
+        detail: e.detail,
       },
     ]);
+    expect(delivered[0]).toMatchObject({ url: 'https://hooks.example.com/h', secret: 'whsec_1', timeoutMs: 5_000 });
     expect(failures).toEqual([]);
-  });
-
-  it('a bus that refuses or fails: reported, emit still resolves; the webhook still gets the event', async () => {
-    const { events, delivered, failures } = emitter({
-      bus: { publish: () => Promise.reject(new Error('AccessDeniedException')) },
+    expect(marks.get(e.detail.eventId)).toEqual({
+      busAt: at,
+      webhook: 'delivered',
+      webhookFailures: 0,
+      deliveredAt: at,
     });
-    await expect(events.emit('PublishSucceeded', fields)).resolves.toBeUndefined();
-    expect(failures.map((f) => [f.target, f.event.name])).toEqual([['bus', 'PublishSucceeded']]);
+  });
+
+  it('a bus down: tried BUS_TRIES times, reported, left undelivered; the next delivery puts it and sends nothing twice to the webhook', async () => {
+    let calls = 0;
+    let down = true;
+    const { relay, bus, delivered, failures, marks } = setup({
+      bus: {
+        publish: async () => {
+          calls++;
+          if (down) throw new Error('AccessDeniedException');
+        },
+      },
+    });
+    const entry = outboxEntry(event());
+    expect((await relay.deliver([entry])).undelivered).toEqual([entry]);
+    expect(calls).toBe(BUS_TRIES);
+    expect(failures.map((f) => f.target)).toEqual(['bus']);
+    expect(marks.get(entry.event.detail.eventId)).toMatchObject({ webhook: 'delivered' });
+    expect(marks.get(entry.event.detail.eventId)?.deliveredAt).toBeUndefined();
+    down = false;
+    expect((await relay.deliver([entry])).undelivered).toEqual([]);
+    expect(calls).toBe(BUS_TRIES + 1);
     expect(delivered).toHaveLength(1);
+    expect(marks.get(entry.event.detail.eventId)?.deliveredAt).toBe(at);
+    expect(bus).toEqual([]);
   });
 
-  it('a bus that never answers is given up after EVENT_BUS_TIMEOUT_MS', async () => {
-    vi.useFakeTimers();
-    try {
-      const { events, failures } = emitter({ bus: { publish: () => new Promise(() => undefined) } });
-      const emitted = events.emit('PublishSucceeded', fields);
-      await vi.advanceTimersByTimeAsync(EVENT_BUS_TIMEOUT_MS);
-      await expect(emitted).resolves.toBeUndefined();
-      expect(failures.map((f) => f.target)).toEqual(['bus']);
-    } finally {
-      vi.useRealTimers();
+  it('a webhook down: retried by later deliveries until it answers; given up (reported) after WEBHOOK_ATTEMPTS failures', async () => {
+    let answers = 0;
+    const failing = setup({ webhooks: { deliver: async () => ({ ok: false, status: 500, error: 'HTTP 500' }) } });
+    const entry = outboxEntry(event());
+    for (let attempt = 1; attempt < WEBHOOK_ATTEMPTS; attempt++) {
+      expect((await failing.relay.deliver([entry])).undelivered).toEqual([entry]);
     }
+    expect((await failing.relay.deliver([entry])).undelivered).toEqual([]);
+    expect(failing.bus).toHaveLength(1);
+    expect(failing.failures.map((f) => f.target === 'webhook' && f.gaveUp)).toEqual([
+      ...Array.from({ length: WEBHOOK_ATTEMPTS - 1 }, () => false),
+      true,
+    ]);
+    expect(failing.marks.get(entry.event.detail.eventId)).toMatchObject({
+      webhook: 'gave-up',
+      webhookFailures: WEBHOOK_ATTEMPTS - 1,
+    });
+
+    const recovering = setup({
+      webhooks: { deliver: async () => (++answers < 3 ? { ok: false, status: 503 } : { ok: true, status: 200 }) },
+    });
+    expect((await recovering.relay.deliver([entry])).undelivered).toHaveLength(1);
+    expect((await recovering.relay.deliver([entry])).undelivered).toHaveLength(1);
+    expect((await recovering.relay.deliver([entry])).undelivered).toHaveLength(0);
+    expect(recovering.marks.get(entry.event.detail.eventId)).toMatchObject({ webhook: 'delivered', deliveredAt: at });
   });
 
-  it('a webhook that fails, whose settings cannot be read, or with no time left: reported, never thrown', async () => {
-    const down = emitter({ webhooks: { deliver: async () => ({ ok: false, status: 500, error: 'HTTP 500' }) } });
-    await down.events.emit('PublishSucceeded', fields);
-    expect(down.failures).toMatchObject([{ target: 'webhook', status: 500, error: 'HTTP 500' }]);
+  it('delivered already, or not for the webhook (a deactivated owner), or no webhook: nothing more is sent', async () => {
+    const e = event();
+    const done = setup(
+      {},
+      { [e.detail.eventId]: { busAt: at, webhook: 'delivered', webhookFailures: 0, deliveredAt: at } },
+    );
+    expect((await done.relay.deliver([outboxEntry(e)])).undelivered).toEqual([]);
+    expect([done.bus, done.delivered]).toEqual([[], []]);
 
-    const unreadable = emitter({ webhookOf: () => Promise.reject(new Error('throttled')) });
-    await unreadable.events.emit('PublishSucceeded', fields);
-    expect(unreadable.failures).toMatchObject([{ target: 'webhook' }]);
-    expect(unreadable.bus).toHaveLength(1);
+    const notForHook = setup();
+    await notForHook.relay.deliver([outboxEntry(e, { toWebhook: false })]);
+    expect([notForHook.bus.length, notForHook.delivered.length]).toEqual([1, 0]);
 
-    const late = emitter();
-    await late.events.emit('PublishSucceeded', fields, { webhookTimeoutMs: 100 });
-    expect(late.delivered).toEqual([]);
-    expect(late.failures).toMatchObject([{ target: 'webhook', error: expect.stringMatching(/all its time/) }]);
+    const none = setup({ webhookOf: async () => undefined });
+    expect((await none.relay.deliver([outboxEntry(e)])).undelivered).toEqual([]);
+    expect(none.marks.get(e.detail.eventId)).toMatchObject({ webhook: 'none', deliveredAt: at });
   });
 
-  it('the webhook gets at most what the caller has left; none when the owner has none (or is told so)', async () => {
-    const { events, delivered } = emitter();
-    await events.emit('PublishSucceeded', fields, { webhookTimeoutMs: 1_234 });
-    expect(delivered.map((d) => d.timeoutMs)).toEqual([1_234]);
-
-    const none = emitter({ webhookOf: async () => undefined });
-    await none.events.emit('PublishSucceeded', fields);
-    expect(none.delivered).toEqual([]);
-    const told = emitter();
-    await told.events.emit('PublishSucceeded', fields, { webhook: null });
-    expect(told.delivered).toEqual([]);
-  });
-
-  it('a failing onFailure does not fail emit either', async () => {
-    const { events } = emitter({
+  it('a failing onFailure does not stop the delivery', async () => {
+    const { relay, delivered } = setup({
       bus: { publish: () => Promise.reject(new Error('down')) },
       onFailure: () => {
         throw new Error('logger broke');
       },
     });
-    await expect(events.emit('PublishSucceeded', fields)).resolves.toBeUndefined();
+    await expect(relay.deliver([outboxEntry(event())])).resolves.toMatchObject({ undelivered: [expect.anything()] });
+    expect(delivered).toHaveLength(1);
   });
 });

@@ -10,17 +10,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { EventBridgeEventPublisher, EventsNotAcceptedError } from '../src/adapters/aws/eventbridge-event-publisher.js';
 import { JsonLinesEventPublisher, parseEventLines } from '../src/adapters/local/jsonl-event-publisher.js';
-import { AUTOMATION_EVENT_SCHEMAS, AutomationEvents, type DomainEvent } from '../src/domain/automation-events.js';
+import { AUTOMATION_EVENT_SCHEMAS, makeEvent, type DomainEvent } from '../src/domain/automation-events.js';
 import { createEventBus } from '../src/wiring/automation-events.js';
 
-const maker = new AutomationEvents({
-  bus: { publish: async () => undefined },
-  webhookOf: async () => undefined,
-  webhooks: { deliver: async () => ({ ok: true }) },
-  where: { account: '000000000000', region: 'us-east-1' },
-  onFailure: () => undefined,
-  now: () => new Date('2030-01-01T09:00:00.000Z'),
-});
+const at = new Date('2030-01-01T09:00:00.000Z');
+const maker = { make: ((name, fields) => makeEvent(name, fields, at)) as typeof makeEvent };
 const failed: DomainEvent = maker.make('PublishFailed', {
   userId: 'u1',
   articleId: 'a1',

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
+import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { parseEventLines } from '../src/adapters/local/jsonl-event-publisher.js';
 import {
   AUTOMATION_EVENT_NAMES,
@@ -146,6 +147,7 @@ describe('PublishSucceeded and PublishFailed', () => {
     const id = await newArticle('WordPress event');
     const res = await user.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
     expect(res.status).toBe(200);
+    await localJobsIdle(); // the events are delivered from the outbox after the change
     const [event] = of('PublishSucceeded.v1', id);
     expect(event!.detail).toMatchObject({
       userId,
@@ -172,6 +174,7 @@ describe('PublishSucceeded and PublishFailed', () => {
     }
     expect(res.status).toBe(502);
     const article = (await user.call(`/api/articles/${id}`)).json.article;
+    await localJobsIdle(); // the events are delivered from the outbox after the change
     const [event] = of('PublishFailed.v1', id);
     expect(event!.detail).toMatchObject({
       platform: 'wordpress',
@@ -187,6 +190,7 @@ describe('PublishSucceeded and PublishFailed', () => {
     const id = await newArticle('LinkedIn event');
     const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
     expect(res.status).toBe(200);
+    await localJobsIdle(); // the events are delivered from the outbox after the change
     const [event] = of('PublishSucceeded.v1', id);
     expect(event!.detail).toMatchObject({ platform: 'linkedin', trigger: 'manual', postUrl: res.json.post.url });
     const payloads = hooked().filter(
@@ -235,6 +239,7 @@ describe('ApprovalRequested, ArticleApproved and ScheduleMissed', () => {
     const token = approvalToken(title);
     const anonymous = new Client(app.url);
     expect((await anonymous.call('/api/approvals/confirm', { body: { token } })).status).toBe(200);
+    await localJobsIdle(); // the events are delivered from the outbox after the change
     const published = of('PublishSucceeded.v1', id);
     expect(published.map((e) => e.detail)).toMatchObject([{ trigger: 'approval', scheduledFor }]);
     const approved = of('ArticleApproved.v1', id);
@@ -280,6 +285,7 @@ describe('ApprovalRequested, ArticleApproved and ScheduleMissed', () => {
         scheduledFor: at,
       }),
     ).toBe('inactive');
+    await localJobsIdle(); // the events are delivered from the outbox after the change
     expect(of('ScheduleMissed.v1', id).map((e) => e.detail)).toMatchObject([
       {
         userId: memberId,

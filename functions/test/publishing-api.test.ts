@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE, renderMarkdown, withoutOfflineDraftNote } from '@app/shared';
 import { verifyWebhookSignature } from '../src/adapters/integrations/webhook.js';
+import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import {
@@ -225,7 +226,9 @@ describe('LinkedIn publishing', () => {
     const article = (await user.call(`/api/articles/${id}`)).json.article;
     expect(article.linkedin).toMatchObject({ publishedToLinkedIn: true, linkedinPostUrl: res.json.post.url });
 
-    // The linkedin.published payload once, and beside it the PublishSucceeded event (events-api.test.ts), each signed.
+    // The linkedin.published payload once, and beside it the PublishSucceeded event (events-api.test.ts), each signed,
+    // delivered from the outbox after the publish.
+    await localJobsIdle();
     expect(received.map((r) => JSON.parse(r.body).event).sort()).toEqual(['PublishSucceeded.v1', 'linkedin.published']);
     for (const hook of received) {
       expect(

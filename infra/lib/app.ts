@@ -79,6 +79,10 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
     alarmTopicArn: contextString(app, 'alarmTopicArn'),
     // Optional: an existing (restored) table instead of creating one (docs/operations.md, Restore).
     tableName: contextString(app, 'tableName'),
+    // With it, that table's stream (the domain events are delivered from it; docs/operations.md, Restore).
+    tableStreamArn: contextString(app, 'tableStreamArn'),
+    // Days the event bus's archive keeps the domain events for a replay (default 90).
+    eventArchiveDays: contextNumber(app, 'eventArchiveDays', { integer: true }),
     // Per-client rate limits (AWS WAF) in front of the distribution: on unless `-c waf=false`.
     waf: contextFlag(app, 'waf'),
     // AWS's managed rule groups (common, known bad inputs) in that web ACL: off unless `-c wafManagedRules=true`.

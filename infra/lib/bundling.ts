@@ -34,7 +34,7 @@ export const ON_DEMAND_MODULES = [
   '@aws-sdk/s3-request-presigner',
   /** The ranked common-password list, ~400 KB (only registration and password changes). */
   '@zxcvbn-ts/language-common',
-  /** EventBridge client, only when a domain event is emitted (publishing, drafting, scheduled runs). */
+  /** EventBridge client, only when the worker delivers domain events (the table's stream; infra/lib/event-delivery.ts). */
   '@aws-sdk/client-eventbridge',
   /**
    * The Markdown pipeline's parser and sanitizer (shared/src/markdown.ts), ~230 KB with postcss and htmlparser2
@@ -48,9 +48,9 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
 /**
  * The on-demand packages each function's code imports, installed next to its bundle (for
  * linux-arm64). `infra/test/bundling.test.ts` checks this against what esbuild finds in each entry.
- * The articles and images functions carry @aws-sdk/client-eventbridge with the article services
- * (functions/src/wiring/articles.ts) but never load it: the drafting that emits runs in the worker.
- * Likewise every function with the images store carries @aws-sdk/s3-presigned-post and
+ * Only the worker carries @aws-sdk/client-eventbridge: the API functions write their domain events into the
+ * table with their changes (functions/src/adapters/dynamo/event-outbox.ts), and the worker delivers them.
+ * Every function with the images store carries @aws-sdk/s3-presigned-post and
  * @aws-sdk/s3-request-presigner (the store's signUpload and signDownload), which only the images
  * function's upload start and image redirects load. The functions that publish (wordpress, linkedin,
  * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
@@ -70,12 +70,12 @@ const carries = (...groups: (OnDemandModule | readonly OnDemandModule[])[]): rea
 
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'openai', 'sharp'),
-  images: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'openai', 'sharp'),
-  wordpress: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
-  linkedin: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  articles: carries(IMAGE_STORE, 'openai', 'sharp'),
+  images: carries(IMAGE_STORE, 'openai', 'sharp'),
+  wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
   email: ['google-auth-library'],
-  approvals: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  approvals: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
   sheets: carries(IMAGE_STORE, 'google-auth-library'),
   worker: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN, 'openai', 'sharp'),
 };

@@ -23,6 +23,7 @@ import { BULK_JOBS_DEFAULTS, BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
 import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
+import { EventDelivery } from './event-delivery.js';
 import {
   LINKEDIN_API_VERSION,
   parseLinkedInVersion,
@@ -80,13 +81,13 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
    */
   images: ['jobs:enqueue', 'images:read', 'images:write', 'images:delete', 'images:upload'],
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
-  wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
-  linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read', 'events:publish'],
+  wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
+  linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
   /** Records a platform's time and creates, moves or deletes its one-off schedule (EventBridge Scheduler). */
   schedule: ['schedules:manage'],
   /** Approval links: publish the approved platform with the user's integration secrets and image. */
-  approvals: ['userSecrets:read', 'images:read', 'events:publish'],
+  approvals: ['userSecrets:read', 'images:read'],
   /**
    * Google Sheets import: stores and forgets the user's read-only Google grant (a per-user secret;
    * the OAuth client is the user's Gmail one), creates the imported articles and sends their
@@ -97,8 +98,8 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
    * Runs the jobs (async invoke, and the bulk job queue through its event source mapping): drafting
    * and image generation with the user's key, storing the images (and deleting the one replaced); and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
    * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
-   * Publishing (wordpress, linkedin, approvals) and the worker (drafting, scheduled runs) emit the
-   * domain events for automation: `events:publish`.
+   * The domain events for automation are written to the table with their changes by whichever function makes
+   * them; the worker alone delivers them (the table's stream, event-delivery.ts): `events:publish`.
    */
   [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'images:delete', 'approvalLinks:sign', 'events:publish'],
 };
@@ -178,6 +179,10 @@ export interface ContentPublisherStackProps extends StackProps {
    * table (docs/operations.md, Restore).
    */
   tableName?: string;
+  /** That table's stream ARN (the `tableStreamArn` context value; required with tableName). */
+  tableStreamArn?: string;
+  /** Days the event bus's archive keeps the domain events (context `eventArchiveDays`; default 90). */
+  eventArchiveDays?: number;
   /** AWS's managed rule groups in the stack's web ACL (default false; web-acl.ts). */
   wafManagedRules?: boolean;
   /** The HTTP API stage throttle (default API_THROTTLE_DEFAULTS, http-api.ts). */
@@ -237,6 +242,8 @@ export class ContentPublisherStack extends Stack {
   readonly eventBus: EventBus;
   /** The table's backfills, run after every deployment of new code (table-backfills.ts). */
   readonly backfills: TableBackfills;
+  /** The events' delivery from the table's stream (the worker), its failure queue and alarms, and the bus's archive. */
+  readonly eventDelivery: EventDelivery;
 
   constructor(scope: Construct, id: string, props: ContentPublisherStackProps = {}) {
     super(scope, id, props);
@@ -255,7 +262,10 @@ export class ContentPublisherStack extends Stack {
       'linkedinApiVersion',
     );
 
-    this.data = new DataTable(this, 'Data', { existingTableName: props.tableName });
+    this.data = new DataTable(this, 'Data', {
+      existingTableName: props.tableName,
+      existingTableStreamArn: props.tableStreamArn,
+    });
     this.backfills = new TableBackfills(this, 'Backfills', { data: this.data, projectRoot });
 
     this.sessionSecret = new Secret(this, 'SessionSecret', {
@@ -414,6 +424,14 @@ export class ContentPublisherStack extends Stack {
     this.eventBus = new EventBus(this, 'Events', {
       eventBusName: `${this.stageNames.stackName}-events`,
       description: 'Content publisher: domain events for automation (ArticleDrafted.v1, PublishSucceeded.v1, …)',
+    });
+
+    this.eventDelivery = new EventDelivery(this, 'EventDelivery', {
+      table: this.data.table,
+      worker: this.worker.function,
+      eventBus: this.eventBus,
+      alarmTopic: this.schedules.alarmTopic,
+      archiveRetentionDays: props.eventArchiveDays,
     });
 
     const allFunctions = new Map<string, AppFunction>([...this.functions, [WORKER_ENTRY_NAME, this.worker]]);

@@ -4,6 +4,7 @@ import {
   AttributeType,
   BillingMode,
   ProjectionType,
+  StreamViewType,
   Table,
   TableEncryption,
   type ITable,
@@ -40,7 +41,15 @@ export interface DataTableProps {
    * nor changes it (its PITR, TTL and deletion protection are set by the restore runbook).
    */
   existingTableName?: string;
+  /**
+   * That table's stream (the `tableStreamArn` context value), which delivers the domain events
+   * (event-delivery.ts): required with existingTableName; the restore runbook turns it on.
+   */
+  existingTableStreamArn?: string;
 }
+
+/** What the table's stream carries: the new item, which the events' delivery reads (event-delivery.ts). */
+export const TABLE_STREAM_VIEW = StreamViewType.NEW_IMAGE;
 
 /**
  * The application's one DynamoDB table, built from the neutral `tableDefinition` that the local
@@ -60,9 +69,16 @@ export class DataTable extends Construct {
           `tableName must be the name of an existing DynamoDB table (3 to 255 letters, digits, _, - or .), not "${props.existingTableName}"`,
         );
       }
+      if (!props.existingTableStreamArn?.startsWith('arn:')) {
+        throw new Error(
+          'tableStreamArn must be given with tableName: the ARN of that table’s stream (NEW_IMAGE), which delivers the ' +
+            'domain events (docs/operations.md, Restore)',
+        );
+      }
       this.created = false;
       this.table = Table.fromTableAttributes(this, 'Table', {
         tableName: props.existingTableName,
+        tableStreamArn: props.existingTableStreamArn,
         globalIndexes: tableIndexes.map((index) => index.indexName),
       });
       return;
@@ -80,6 +96,8 @@ export class DataTable extends Construct {
       deletionProtection: true,
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      // The domain events' outbox items are delivered from the stream (event-delivery.ts).
+      stream: TABLE_STREAM_VIEW,
       // The table holds every user's data: never delete it with the stack.
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -63,7 +63,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
-      putsEvents: true,
+      putsEvents: false,
     },
     linkedin: {
       userSecrets: SM_READ_WRITE,
@@ -71,7 +71,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
-      putsEvents: true,
+      putsEvents: false,
     },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
@@ -81,7 +81,7 @@ describe('IAM', () => {
       images: ['s3:GetObject'],
       managesSchedules: false,
       sessionKey: true,
-      putsEvents: true,
+      putsEvents: false,
     },
     // Its drafting jobs go to the bulk job queue (SQS), not to the worker directly.
     sheets: {
@@ -199,9 +199,15 @@ describe('IAM', () => {
     ]);
   });
 
-  it('worker: the same table access as the API functions', () => {
+  it('worker: the same table access as the API functions, and reads the table’s stream (the domain events)', () => {
     const dynamo = (name: string) => sorted(grantsOf(name, 'dynamodb'));
-    expect(dynamo(WORKER_ENTRY_NAME)).toEqual(dynamo(routeGroups()[0]!));
+    const stream = (grant: string) => /Stream/.test(grant);
+    expect(dynamo(WORKER_ENTRY_NAME).filter((g) => !stream(g))).toEqual(dynamo(routeGroups()[0]!));
+    expect(
+      dynamo(WORKER_ENTRY_NAME)
+        .filter(stream)
+        .map((grant) => grant.split(' ')[0]),
+    ).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
   });
 
   /** Read access to one of the stack's own secrets. */
@@ -401,6 +407,11 @@ describe('IAM', () => {
               a,
               failureQueueArn,
             ]),
+            // The domain events' failure queue: the table stream's on-failure destination (event-delivery.ts).
+            ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a): [string, unknown] => [
+              a,
+              { 'Fn::GetAtt': [logicalId(stack, stack.eventDelivery.deadLetterQueue), 'Arn'] },
+            ]),
           ]),
         );
         expect(environmentOf(name).BULK_JOB_QUEUE_URL).toBeUndefined();
@@ -437,8 +448,13 @@ describe('IAM', () => {
         JSON.stringify(uploadsObjectsArn()),
       ];
       if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
-      // Nothing is granted on * (no X-Ray either: tracing is off, app-function.ts).
-      expect(policyOf(name).filter((s) => s.Resource === '*')).toEqual([]);
+      // Nothing is granted on * (no X-Ray either: tracing is off, app-function.ts), but the worker's
+      // dynamodb:ListStreams, which has no resource to name (event-delivery.ts; its reads name the stream).
+      expect(
+        policyOf(name).filter(
+          (s) => s.Resource === '*' && !(name === WORKER_ENTRY_NAME && s.Action === 'dynamodb:ListStreams'),
+        ),
+      ).toEqual([]);
       for (const statement of policyOf(name).filter((s) => s.Resource !== '*')) {
         expect(statement.Effect).toBe('Allow');
         // The conditions: PassRole to EventBridge Scheduler only, listing the images' prefix only (checked above).

@@ -19,7 +19,12 @@ describe('bulk job queue (SQS)', () => {
 
   it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
     expect(Object.keys(queues()).sort()).toEqual(
-      [queueId(), dlqId(), logicalId(stack, stack.schedules.deadLetterQueue)].sort(),
+      [
+        queueId(),
+        dlqId(),
+        logicalId(stack, stack.schedules.deadLetterQueue),
+        logicalId(stack, stack.eventDelivery.deadLetterQueue),
+      ].sort(),
     );
     const queue = queues()[queueId()]!;
     expect(queue.Properties).toEqual({
@@ -56,7 +61,14 @@ describe('bulk job queue (SQS)', () => {
   });
 
   it('feeds the worker one job per invocation, at most 5 at once, reporting failed records', () => {
-    const [, mapping] = only(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    // The queue's mapping (the table stream's is event-delivery.test.ts's).
+    const [, mapping] = only(
+      Object.fromEntries(
+        Object.entries(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter(
+          ([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes(queueId()),
+        ),
+      ),
+    );
     expect(mapping.Properties).toEqual({
       EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
       FunctionName: { Ref: workerId },
@@ -73,8 +85,9 @@ describe('bulk job queue (SQS)', () => {
     ] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
-    // The two dead-letter alarms, and those of the functions and the API (alarms.ts, observability.test.ts).
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + stack.alarms.all.length);
+    // The two dead-letter alarms, the events' delivery's two (event-delivery.test.ts), and those of the functions
+    // and the API (alarms.ts, observability.test.ts).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 4 + stack.alarms.all.length);
   });
 
   it('exports the dead-letter queue URL', () => {

@@ -39,7 +39,8 @@ describe('no worker job is lost silently', () => {
           Match.objectLike({
             Action: Match.arrayWith(['sqs:SendMessage']),
             Effect: 'Allow',
-            Resource: { 'Fn::GetAtt': [failureQueueId, 'Arn'] },
+            // With the domain events' failure queue (event-delivery.test.ts) in the same statement.
+            Resource: Match.arrayWith([{ 'Fn::GetAtt': [failureQueueId, 'Arn'] }]),
           }),
         ]),
       },

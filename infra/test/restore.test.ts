@@ -6,6 +6,10 @@ import { asArray, only, synthesizeDefaultStack, testApp, type Resource, type Sta
 
 const { template, imagesBucketId } = synthesizeDefaultStack();
 
+/** The stream of a restored table, as `aws dynamodb describe-table` names it. */
+const STREAM_ARN =
+  'arn:aws:dynamodb:us-east-1:123456789012:table/ContentPublisher-restored-2026-11-20/stream/2026-11-20T09:30:00.000';
+
 describe('restore: the data can be brought back (docs/operations.md, Restore)', () => {
   it('the table has deletion protection and point-in-time recovery over the longest window DynamoDB keeps', () => {
     const [, table] = only(template.findResources('AWS::DynamoDB::Table') as Record<string, Resource>);
@@ -30,7 +34,9 @@ describe('restore: the data can be brought back (docs/operations.md, Restore)', 
   });
 
   it('the tableName context value points the stack at an existing (restored) table: none created, every function uses it', () => {
-    const { stack } = testApp({ context: { tableName: 'ContentPublisher-restored-2026-11-20' } });
+    const { stack } = testApp({
+      context: { tableName: 'ContentPublisher-restored-2026-11-20', tableStreamArn: STREAM_ARN },
+    });
     const restored = Template.fromStack(stack);
     restored.resourceCountIs('AWS::DynamoDB::Table', 0);
     // The backfill function gets its table with each request (its custom resource's TableName).
@@ -77,8 +83,21 @@ describe('restore: the data can be brought back (docs/operations.md, Restore)', 
     expect(stack.data.created).toBe(false);
   });
 
+  it('its stream delivers the domain events: the tableStreamArn context value is required with it', () => {
+    const { stack } = testApp({
+      context: { tableName: 'ContentPublisher-restored-2026-11-20', tableStreamArn: STREAM_ARN },
+    });
+    const mappings = Object.values(
+      Template.fromStack(stack).findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>,
+    );
+    expect(mappings.map((m) => m.Properties.EventSourceArn)).toContain(STREAM_ARN);
+    expect(() => testApp({ context: { tableName: 'ContentPublisher-restored-2026-11-20' } })).toThrow(
+      /tableStreamArn must be given with tableName/,
+    );
+  });
+
   it('a tableName that cannot be a table name fails synthesis, saying so', () => {
-    expect(() => testApp({ context: { tableName: 'my table!' } })).toThrow(
+    expect(() => testApp({ context: { tableName: 'my table!', tableStreamArn: STREAM_ARN } })).toThrow(
       /tableName must be the name of an existing DynamoDB table/,
     );
   });

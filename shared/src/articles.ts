@@ -15,6 +15,10 @@ export const ArticleMessages = {
   titleRequired: 'Title is required',
   topicRequired: 'Topic is required',
   invalidCursor: 'Invalid cursor',
+  /** The drafting job could not be handed to the worker (the article's lastError; the editor shows Retry). */
+  draftNotStarted: 'Drafting could not be started. Select Retry to start it again.',
+  /** The image job could not be handed to the worker (the image's error). */
+  imageNotStarted: 'The image could not be started. Generate it again.',
 } as const;
 
 export const TITLE_MAX = 200;

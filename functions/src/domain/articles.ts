@@ -21,8 +21,8 @@ import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound 
 import type { BusinessEvents } from './events.js';
 import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
-import { eventPlatform, type AutomationEventSink } from './automation-events.js';
-import type { ArticlePosition, ArticleStore, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
+import { eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
+import type { ArticlePosition, ArticleStore, Job, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
 export interface StoredImage {
   blogKey: string;
@@ -185,8 +185,11 @@ export interface ArticleServiceDeps {
   ai: (userId: string) => Promise<AiTools>;
   /** Reports failed drafting (metrics in AWS). */
   events?: Pick<BusinessEvents, 'draftFailed'>;
-  /** Domain events for automation: ArticleDrafted (drafting runs in the worker, locally in-process). */
-  automation?: AutomationEventSink;
+  /**
+   * A job that could not be handed to the worker (logged by the wiring): the article is marked failed, so
+   * its owner sees it and can retry, instead of waiting for a draft or image that never comes.
+   */
+  onJobNotQueued?: (job: Job, error: unknown) => void;
   /** Per-user limits on drafting and image jobs (absent: none, e.g. a spreadsheet import's own service). */
   limits?: Pick<JobLimits, 'start'>;
   now?: () => Date;
@@ -254,8 +257,38 @@ export class ArticleService {
       publishClaims: {},
     };
     await this.deps.articles.put(article);
-    await this.deps.jobs.enqueue({ type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) });
-    return article;
+    const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+    // The article is saved either way: a failed hand-over leaves it failed (with Retry), never pending.
+    return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, article.id))) ?? article;
+  }
+
+  /**
+   * Hands `job` to the worker. When that fails, `record` marks the article failed and the job's place is given
+   * back (nothing runs); answers what `record` wrote, or undefined when the job was queued.
+   */
+  private async enqueueOrRecord<T>(
+    job: Job,
+    started: StartedCall | undefined,
+    record: () => Promise<T>,
+  ): Promise<T | undefined> {
+    try {
+      await this.deps.jobs.enqueue(job);
+      return undefined;
+    } catch (err) {
+      this.deps.onJobNotQueued?.(job, err);
+      const recorded = await record();
+      await started?.cancel().catch(() => undefined);
+      return recorded;
+    }
+  }
+
+  private async draftNotStarted(userId: string, id: string): Promise<ArticleRecord | undefined> {
+    const at = this.now().toISOString();
+    return this.deps.articles.update(userId, id, {
+      generation: { status: 'failed', updatedAt: at },
+      lastError: { code: 'draft_not_started', message: ArticleMessages.draftNotStarted },
+      updatedAt: at,
+    });
   }
 
   async get(userId: string, id: string): Promise<ArticleRecord> {
@@ -327,22 +360,23 @@ export class ArticleService {
     changes.generation = { status: failure ? 'failed' : 'done', updatedAt: at };
     changes.lastError = failure ?? (article.lastError?.code === 'insufficient_quota' ? null : article.lastError);
     changes.updatedAt = at;
-    // Only fill versions that are still empty: a manual edit made meanwhile wins.
-    const updated = await this.deps.articles.update(userId, id, changes, {
-      onlyIfEmpty: missing.filter((p) => `${p}.content` in changes),
-    });
+    // Only fill versions that are still empty: a manual edit made meanwhile wins. ArticleDrafted names the
+    // versions this write fills and is written with it: a write that does not happen writes no event.
+    const drafted = missing.filter((p) => `${p}.content` in changes);
+    const events = drafted.length
+      ? [
+          outboxEntry(
+            makeEvent(
+              'ArticleDrafted',
+              { userId, articleId: id, title: article.title, platforms: drafted.map(eventPlatform) },
+              this.now(),
+            ),
+          ),
+        ]
+      : undefined;
+    const updated = await this.deps.articles.update(userId, id, changes, { onlyIfEmpty: drafted, events });
     const failed = failure as { code: string; message: string } | null;
     if (failed) this.deps.events?.draftFailed(failed.code);
-    // Only versions this run wrote (a version edited by hand meanwhile made the write not happen).
-    const drafted = updated ? missing.filter((p) => `${p}.content` in changes) : [];
-    if (updated && drafted.length) {
-      await this.deps.automation?.emit('ArticleDrafted', {
-        userId,
-        articleId: id,
-        title: updated.title,
-        platforms: drafted.map(eventPlatform),
-      });
-    }
     if (options.throwIfTransient && failed && TRANSIENT_AI_ERROR_CODES.has(failed.code)) {
       throw new TransientDraftingError(id, failed.code, failed.message);
     }
@@ -358,13 +392,8 @@ export class ArticleService {
         generation: { status: 'pending', updatedAt: at },
         updatedAt: at,
       });
-      await this.deps.jobs.enqueue({
-        type: 'generate-content',
-        userId,
-        articleId: article.id,
-        ...inFlightMark(started),
-      });
-      return updated ?? article;
+      const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+      return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, id))) ?? updated ?? article;
     });
   }
 
@@ -398,15 +427,29 @@ export class ArticleService {
         imageJob: { status: 'pending', requestedAt, error: null },
         updatedAt: requestedAt,
       });
-      await this.deps.jobs.enqueue({
+      const job: Job = {
         type: 'generate-image',
         userId,
         articleId: article.id,
         description,
         requestedAt,
         ...inFlightMark(started),
-      });
-      return this.imageStateOf(updated ?? article);
+      };
+      const notStarted = await this.enqueueOrRecord(job, started, () =>
+        this.deps.articles.update(
+          userId,
+          article.id,
+          {
+            imageJob: {
+              status: 'failed',
+              requestedAt,
+              error: { code: 'image_not_started', message: ArticleMessages.imageNotStarted },
+            },
+          },
+          { onlyIfImageJob: requestedAt },
+        ),
+      );
+      return this.imageStateOf(notStarted ?? updated ?? article);
     });
   }
 

@@ -1,6 +1,7 @@
 /**
- * Domain events for automation (README, Events for automation): what happened to an article, put on
- * the stack's EventBridge bus in AWS (a team adds rules to it), appended to `$DATA_DIR/events.jsonl`
+ * Domain events for automation (README, Events for automation): what happened to an article, written
+ * with the change in the table's outbox (docs/data-model.md) and delivered from there at least once: put
+ * on the stack's EventBridge bus in AWS (a team adds rules to it), appended to `$DATA_DIR/events.jsonl`
  * locally, and POSTed to the owner's automation webhook (LinkedIn settings), signed as ever.
  *
  * Kept apart from BusinessEvents (events.ts), which are counts for CloudWatch metrics: these carry
@@ -165,124 +166,218 @@ export interface AutomationWebhook {
   secret: string;
 }
 
-/** The webhook is not called with less time than this. */
-export const MIN_WEBHOOK_MS = 500;
+/** The event with its id, version and time: what a change writes into its outbox (ports.ts ArticleStore). */
+export function makeEvent<N extends AutomationEventName>(
+  name: N,
+  fields: EventFields<N>,
+  now: Date = new Date(),
+  eventId: string = randomUUID(),
+): DomainEvent {
+  const detail = {
+    eventId,
+    version: EVENT_SCHEMA_VERSION,
+    occurredAt: now.toISOString(),
+    ...fields,
+  } as AutomationEventDetail<N>;
+  return { name, detailType: detailTypeOf(name), detail } as DomainEvent;
+}
 
-export interface EmitOptions {
-  /**
-   * How long the webhook may take (a publish hands on what is left of its deadline); default
-   * EVENT_WEBHOOK_TIMEOUT_MS. Under MIN_WEBHOOK_MS it is not called.
-   */
-  webhookTimeoutMs?: number;
-  /** The owner's webhook as the caller read it already (undefined: read it; null: there is none). */
-  webhook?: AutomationWebhook | null;
-  /** Payloads POSTed to the webhook beside the event, at the same time (the `linkedin.published` one). */
+/**
+ * One event as the outbox keeps it until it is delivered (docs/data-model.md, the EVENT# item): written
+ * in the same transaction as the change it tells of, then delivered at least once to the bus and the
+ * owner's webhook (EventRelay).
+ */
+export interface OutboxEntry {
+  event: DomainEvent;
+  /** false: not for the owner's webhook (a deactivated owner's ScheduleMissed). */
+  toWebhook: boolean;
+  /** Payloads POSTed to the webhook before the event's envelope (the `linkedin.published` one). */
   alsoToWebhook?: readonly unknown[];
 }
 
-export type EmitFailure =
-  | { target: 'bus'; event: DomainEvent; error: unknown }
-  | { target: 'webhook'; event: DomainEvent; status?: number; error: string };
+/** An entry for the bus and the owner's webhook. */
+export const outboxEntry = (event: DomainEvent, options: Partial<Omit<OutboxEntry, 'event'>> = {}): OutboxEntry => ({
+  event,
+  toWebhook: options.toWebhook ?? true,
+  ...(options.alsoToWebhook?.length ? { alsoToWebhook: options.alsoToWebhook } : {}),
+});
 
-export interface AutomationEventsDeps {
+/** How a webhook's part of a delivery ended: delivered, no webhook to call, or given up after WEBHOOK_ATTEMPTS. */
+export type WebhookOutcome = 'delivered' | 'none' | 'gave-up';
+
+/** How far an event's delivery has come, as its outbox item records it. */
+export interface DeliveryProgress {
+  /** When the bus accepted it. */
+  busAt?: string;
+  webhook?: WebhookOutcome;
+  /** Failed webhook calls so far. */
+  webhookFailures: number;
+  /** When both targets were done. */
+  deliveredAt?: string;
+}
+
+/** The outbox's delivery marks (port; adapters/dynamo/event-outbox.ts). */
+export interface OutboxMarks {
+  /** Each event's progress by eventId; an event without an item (expired, say) is missing. */
+  progress(events: readonly DomainEvent[]): Promise<Map<string, DeliveryProgress>>;
+  /** Records what this attempt achieved (only what is set); `deliveredAt` once both targets are done. */
+  mark(
+    event: DomainEvent,
+    marks: { busAt?: string; webhook?: WebhookOutcome; webhookFailed?: boolean; deliveredAt?: string },
+  ): Promise<void>;
+}
+
+/**
+ * Calls to the owner's webhook an event gets before it is given up: a receiver down for longer is the
+ * owner's to fix (it is logged and counted), and must neither hold up the other events nor page the
+ * operator (docs/operations.md, Domain events).
+ */
+export const WEBHOOK_ATTEMPTS = 5;
+/** PutEvents tries within one delivery attempt, a short back-off apart. */
+export const BUS_TRIES = 3;
+
+export type DeliveryFailure =
+  | { target: 'bus'; event: DomainEvent; error: unknown }
+  | { target: 'webhook'; event: DomainEvent; status?: number; error: string; gaveUp: boolean };
+
+export interface EventRelayDeps {
   bus: DomainEventPublisher;
-  /** The owner's webhook, if they configured one (read only when the caller has not). */
+  marks: OutboxMarks;
+  /** The owner's webhook, if they configured one. */
   webhookOf: (userId: string) => Promise<AutomationWebhook | undefined>;
   webhooks: WebhookDelivery;
   /** Where the envelope says the event comes from locally (EventBridge sets its own in AWS). */
   where: { account: string; region: string };
   /** A delivery that failed (logged and counted by the wiring); never thrown. */
-  onFailure: (failure: EmitFailure) => void;
+  onFailure: (failure: DeliveryFailure) => void;
   /** The webhook answered 2xx. */
   onDelivered?: (event: DomainEvent, status?: number) => void;
   now?: () => Date;
+  /** Waits between bus tries (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
- * Emits domain events: to the bus and, when the owner has one, to their webhook, both at once and
- * each bounded in time. Never throws and never fails the operation that emits: a failure is handed
- * to onFailure (logged and counted as a metric).
+ * Delivers outbox entries at least once: each to the bus and, when the owner has one, to their webhook.
+ * What a target accepted is marked on the entry's item, so a repeated delivery (a retried stream batch, the
+ * local retry) does not send it there again, except when the mark itself was lost: consumers de-duplicate
+ * on `eventId`. Runs where the entries are read (the worker's stream batches in AWS, the local delivery).
  */
-export class AutomationEvents {
+export class EventRelay {
   private readonly now: () => Date;
-  constructor(private readonly deps: AutomationEventsDeps) {
+  private readonly sleep: (ms: number) => Promise<void>;
+  constructor(private readonly deps: EventRelayDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** The event with its id, version and time. */
-  make<N extends AutomationEventName>(name: N, fields: EventFields<N>): DomainEvent {
-    const detail = {
-      eventId: randomUUID(),
-      version: EVENT_SCHEMA_VERSION,
-      occurredAt: this.now().toISOString(),
-      ...fields,
-    } as AutomationEventDetail<N>;
-    return { name, detailType: detailTypeOf(name), detail } as DomainEvent;
-  }
-
-  async emit<N extends AutomationEventName>(name: N, fields: EventFields<N>, options: EmitOptions = {}): Promise<void> {
-    const event = this.make(name, fields);
-    await Promise.all([this.toBus(event), this.toWebhook(event, options)]);
-  }
-
-  private async toBus(event: DomainEvent): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // The adapter gives up after timeoutMs itself; this bounds one that does not (a stuck file system, say).
-      await Promise.race([
-        this.deps.bus.publish([event], { timeoutMs: EVENT_BUS_TIMEOUT_MS }),
-        new Promise((_resolve, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`The bus did not answer within ${EVENT_BUS_TIMEOUT_MS} ms`)),
-            EVENT_BUS_TIMEOUT_MS,
-          );
-        }),
-      ]);
-    } catch (error) {
-      this.report({ target: 'bus', event, error });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private async toWebhook(event: DomainEvent, options: EmitOptions): Promise<void> {
-    const timeoutMs = Math.min(options.webhookTimeoutMs ?? EVENT_WEBHOOK_TIMEOUT_MS, EVENT_WEBHOOK_TIMEOUT_MS);
-    let webhook: AutomationWebhook | null | undefined = options.webhook;
-    try {
-      if (webhook === undefined) webhook = await this.deps.webhookOf(event.detail.userId);
-    } catch (error) {
-      this.report({ target: 'webhook', event, error: `The webhook settings could not be read: ${messageOf(error)}` });
-      return;
-    }
-    if (!webhook) return;
-    if (timeoutMs < MIN_WEBHOOK_MS) {
-      this.report({ target: 'webhook', event, error: 'Publishing used all its time: the webhook was not called.' });
-      return;
-    }
-    const envelope = { event: event.detailType, ...envelopeOf(event, this.deps.where) };
-    const payloads = [...(options.alsoToWebhook ?? []), envelope];
-    const outcomes = await Promise.all(
-      payloads.map((payload) => this.deps.webhooks.deliver(webhook.url, webhook.secret, payload, { timeoutMs })),
+  /** Delivers what is still due of each entry; answers those not delivered yet (to be tried again). */
+  async deliver(entries: readonly OutboxEntry[]): Promise<{ undelivered: OutboxEntry[] }> {
+    if (!entries.length) return { undelivered: [] };
+    const progress = await this.deps.marks.progress(entries.map((entry) => entry.event));
+    const webhooks = new Map<string, Promise<AutomationWebhook | undefined>>();
+    const webhookOf = (userId: string) => {
+      let found = webhooks.get(userId);
+      if (!found) webhooks.set(userId, (found = this.deps.webhookOf(userId)));
+      return found;
+    };
+    const done = await Promise.all(
+      entries.map((entry) =>
+        this.deliverOne(entry, progress.get(entry.event.detail.eventId) ?? { webhookFailures: 0 }, webhookOf),
+      ),
     );
-    for (const outcome of outcomes) {
-      if (outcome.ok) this.deps.onDelivered?.(event, outcome.status);
-      else this.report({ target: 'webhook', event, status: outcome.status, error: outcome.error ?? 'failed' });
+    return { undelivered: entries.filter((_, i) => !done[i]) };
+  }
+
+  private async deliverOne(
+    entry: OutboxEntry,
+    progress: DeliveryProgress,
+    webhookOf: (userId: string) => Promise<AutomationWebhook | undefined>,
+  ): Promise<boolean> {
+    if (progress.deliveredAt) return true;
+    const { event } = entry;
+    const [busAt, webhook] = await Promise.all([
+      progress.busAt ? undefined : this.toBus(event),
+      progress.webhook ? undefined : this.toWebhook(entry, progress.webhookFailures, webhookOf),
+    ]);
+    const busDone = Boolean(progress.busAt ?? busAt);
+    const webhookDone = Boolean(progress.webhook ?? (webhook && webhook !== 'failed'));
+    const deliveredAt = busDone && webhookDone ? this.now().toISOString() : undefined;
+    await this.deps.marks.mark(event, {
+      ...(busAt ? { busAt } : {}),
+      ...(webhook === 'failed' ? { webhookFailed: true } : webhook ? { webhook } : {}),
+      ...(deliveredAt ? { deliveredAt } : {}),
+    });
+    return Boolean(deliveredAt);
+  }
+
+  /** The time the bus accepted the event, or undefined after BUS_TRIES failed tries (reported). */
+  private async toBus(event: DomainEvent): Promise<string | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // The adapter gives up after timeoutMs itself; this bounds one that does not (a stuck file system, say).
+        await Promise.race([
+          this.deps.bus.publish([event], { timeoutMs: EVENT_BUS_TIMEOUT_MS }),
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`The bus did not answer within ${EVENT_BUS_TIMEOUT_MS} ms`)),
+              EVENT_BUS_TIMEOUT_MS,
+            );
+          }),
+        ]);
+        return this.now().toISOString();
+      } catch (error) {
+        if (attempt >= BUS_TRIES) {
+          this.report({ target: 'bus', event, error });
+          return undefined;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      await this.sleep(100 * 2 ** attempt);
     }
   }
 
-  private report(failure: EmitFailure): void {
+  private async toWebhook(
+    entry: OutboxEntry,
+    failures: number,
+    webhookOf: (userId: string) => Promise<AutomationWebhook | undefined>,
+  ): Promise<WebhookOutcome | 'failed'> {
+    const { event } = entry;
+    if (!entry.toWebhook) return 'none';
+    const failed = (error: string, status?: number): WebhookOutcome | 'failed' => {
+      const gaveUp = failures + 1 >= WEBHOOK_ATTEMPTS;
+      this.report({ target: 'webhook', event, status, error, gaveUp });
+      return gaveUp ? 'gave-up' : 'failed';
+    };
+    let webhook: AutomationWebhook | undefined;
+    try {
+      webhook = await webhookOf(event.detail.userId);
+    } catch (error) {
+      return failed(`The webhook settings could not be read: ${messageOf(error)}`);
+    }
+    if (!webhook) return 'none';
+    const envelope = { event: event.detailType, ...envelopeOf(event, this.deps.where) };
+    const payloads = [...(entry.alsoToWebhook ?? []), envelope];
+    // One after the other, in order: a receiver sees the `linkedin.published` payload first, as before.
+    for (const payload of payloads) {
+      const outcome = await this.deps.webhooks.deliver(webhook.url, webhook.secret, payload, {
+        timeoutMs: EVENT_WEBHOOK_TIMEOUT_MS,
+      });
+      if (!outcome.ok) return failed(outcome.error ?? 'failed', outcome.status);
+      this.deps.onDelivered?.(event, outcome.status);
+    }
+    return 'delivered';
+  }
+
+  private report(failure: DeliveryFailure): void {
     try {
       this.deps.onFailure(failure);
     } catch {
-      // Reporting must not fail the operation either.
+      // Reporting must not stop the delivery.
     }
   }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * What the domain services take: only emit, so their tests can pass a recorder. Optional in every
- * service's deps (no events wired: nothing is emitted).
- */
-export type AutomationEventSink = Pick<AutomationEvents, 'emit'>;

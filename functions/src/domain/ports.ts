@@ -1,6 +1,7 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
+import type { OutboxEntry } from './automation-events.js';
 
 /** put and update move the owner's UserRecord.articlesVersion once the article is written. */
 export interface ArticleStore {
@@ -30,14 +31,21 @@ export interface ArticleStore {
    * Sets `changes` when the article exists. Keys are attribute paths ('title', 'blog.content');
    * values replace whole. With `onlyIfEmpty`, those platforms' content must still be empty; with
    * `onlyIfImageJob`, the image job must still be the one requested at that time; with `onlyIfImage`, the
-   * image must still be the one of that blog key (null: no image).
+   * image must still be the one of that blog key (null: no image). `events` are the domain events the
+   * change causes: written in the same transaction (the outbox), so there is no change without its events
+   * and no event without its change.
    * @returns the updated article, or undefined when there is none (or the condition failed).
    */
   update(
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options?: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null },
+    options?: {
+      onlyIfEmpty?: Platform[];
+      onlyIfImageJob?: string;
+      onlyIfImage?: string | null;
+      events?: readonly OutboxEntry[];
+    },
   ): Promise<ArticleRecord | undefined>;
   /**
    * Claims the right to publish one platform (a conditional write): the article as it is once
@@ -70,9 +78,17 @@ export interface ArticleStore {
   forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void>;
   /**
    * Records `value` under `field.platform` unless it is already there (a conditional write):
-   * true the first time, false for a repeat. Makes repeated deliveries act once.
+   * true the first time, false for a repeat. Makes repeated deliveries act once. `events` are written
+   * with the mark, in one transaction (only the first time).
    */
-  markOnce(userId: string, id: string, field: 'approved', platform: Platform, value: string): Promise<boolean>;
+  markOnce(
+    userId: string,
+    id: string,
+    field: 'approved',
+    platform: Platform,
+    value: string,
+    events?: readonly OutboxEntry[],
+  ): Promise<boolean>;
   unmark(userId: string, id: string, field: 'approved', platform: Platform): Promise<void>;
   /**
    * Claims the sending of a run's approval e-mail with a lease (a conditional write): 'claimed', or
@@ -87,8 +103,16 @@ export interface ArticleStore {
     now: string,
     leaseUntil: string,
   ): Promise<NotifyClaim>;
-  /** Records that the run's e-mail was sent (after sending), ending the lease. */
-  finishNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
+  /** Records that the run's e-mail was sent (after sending), ending the lease; with `events`, in one transaction. */
+  finishNotify(
+    userId: string,
+    id: string,
+    platform: Platform,
+    scheduledFor: string,
+    events?: readonly OutboxEntry[],
+  ): Promise<void>;
+  /** Writes domain events whose cause changed nothing in the table (a scheduled run that could not ask for approval). */
+  recordEvents(events: readonly OutboxEntry[]): Promise<void>;
   /** Gives up the run's lease (the send failed): a retry may claim it at once. */
   releaseNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
 }

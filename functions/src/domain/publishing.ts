@@ -19,20 +19,13 @@ import {
 } from './errors.js';
 import type { BusinessEvents } from './events.js';
 import { newestImageFile } from './images.js';
-import {
-  eventErrorMessage,
-  eventPlatform,
-  MIN_WEBHOOK_MS,
-  type AutomationEventSink,
-  type AutomationWebhook,
-} from './automation-events.js';
+import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
 import {
   IntegrationError,
   type LinkedInPublisher,
   type LinkedInSentPost,
   type PublishRun,
-  type WebhookDelivery,
   type WordPressPublisher,
 } from './integrations.js';
 import { grantAllowsPages, LI_KEYS } from './linkedin.js';
@@ -62,28 +55,26 @@ export interface PublishingDeps {
   wordpress: WordPressService;
   wordpressPublisher: WordPressPublisher;
   linkedinPublisher: LinkedInPublisher;
-  webhooks: WebhookDelivery;
   /** Where the API serves an article's image (the webhook's imageUrl); the HTTP layer knows its paths. */
   imageUrl: (articleId: string, platform: Platform) => string;
   now?: () => Date;
-  onWebhookResult?: (result: { ok: boolean; status?: number; error?: string }) => void;
   /** How long one publish may talk to the platforms (default PUBLISH_DEADLINE_MS, functions/src/time-budgets.ts). */
   deadlineMs?: number;
   /** Reports each publish's outcome (metrics in AWS). */
   events?: Pick<BusinessEvents, 'publishSucceeded' | 'publishFailed'>;
-  /** Domain events for automation: PublishSucceeded and PublishFailed (EventBridge, events.jsonl, the webhook). */
-  automation?: AutomationEventSink;
 }
 
 /** What asked for a publish: Publish now in the app, or the owner confirming an approval link (for that schedule). */
 export type PublishOrigin = { trigger: 'manual' } | { trigger: 'approval'; scheduledFor: string };
 const MANUAL: PublishOrigin = { trigger: 'manual' };
 
-/** One publish as its events describe it: what asked for it, its deadline, and the owner's webhook if read already. */
+/**
+ * One publish as its events describe it: what asked for it. Its domain events (PublishSucceeded,
+ * PublishFailed) are written with the article's change (the outbox, ports.ts ArticleStore.update) and
+ * delivered from there, the owner's webhook included, so publishing never waits for them.
+ */
 interface PublishContext {
   origin: PublishOrigin;
-  deadline: number;
-  webhook?: AutomationWebhook | null;
 }
 
 /**
@@ -166,15 +157,20 @@ export class PublishingService {
           ? { code: err.code ?? 'publish_failed', message: err.message }
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
       this.deps.events?.publishFailed(platform, error.code);
-      await this.deps.articles.update(userId, article.id, { lastError: error, updatedAt: this.now().toISOString() });
-      // Emitted exactly when lastError records a failed publish; it never changes the answer.
-      await this.deps.automation?.emit(
+      // PublishFailed is written exactly when lastError records a failed publish, in the same write.
+      const failed = makeEvent(
         'PublishFailed',
         {
           ...this.eventBase(userId, article, platform, context.origin),
           error: { code: error.code, message: eventErrorMessage(error.message) },
         },
-        { webhookTimeoutMs: context.deadline - Date.now(), webhook: context.webhook },
+        this.now(),
+      );
+      await this.deps.articles.update(
+        userId,
+        article.id,
+        { lastError: error, updatedAt: this.now().toISOString() },
+        { events: [outboxEntry(failed)] },
       );
       if (err instanceof DomainError) throw err;
       if (err instanceof IntegrationError && err.code === 'publish_timeout')
@@ -231,7 +227,7 @@ export class PublishingService {
     refuseOfflineDraftNote('blog', article.blog.content);
     const site = await this.deps.wordpress.stored(userId);
     if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
-    const context: PublishContext = { origin, deadline };
+    const context: PublishContext = { origin };
     const published = await this.withClaim(userId, article, 'blog', context, async (fresh, attempt) => {
       const image = await this.imageFor(fresh, 'blog');
       const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
@@ -250,24 +246,30 @@ export class PublishingService {
       );
       // Only an http(s) address is kept and handed on: it becomes a "View post" href.
       const link = httpUrlOrNull(result.link);
-      const at = this.now().toISOString();
-      const updated = await this.deps.articles.update(userId, article.id, {
-        'blog.publishedToWordPress': true,
-        'blog.lastPublished': at,
-        'blog.wordpressPostUrl': link,
-        wordpressPostId: result.postId,
-        ...(attempt.noted ? { 'publishAttempts.blog': null } : {}),
-        ...this.laterScheduleDropped(fresh, 'blog'),
-        lastError: null,
-        updatedAt: at,
-      });
-      return { link, article: updated ?? article, at };
+      const now = this.now();
+      const at = now.toISOString();
+      const succeeded = makeEvent(
+        'PublishSucceeded',
+        { ...this.eventBase(userId, article, 'blog', origin), postUrl: link, publishedAt: at },
+        now,
+      );
+      const updated = await this.deps.articles.update(
+        userId,
+        article.id,
+        {
+          'blog.publishedToWordPress': true,
+          'blog.lastPublished': at,
+          'blog.wordpressPostUrl': link,
+          wordpressPostId: result.postId,
+          ...(attempt.noted ? { 'publishAttempts.blog': null } : {}),
+          ...this.laterScheduleDropped(fresh, 'blog'),
+          lastError: null,
+          updatedAt: at,
+        },
+        { events: [outboxEntry(succeeded)] },
+      );
+      return { link, article: updated ?? article };
     });
-    await this.deps.automation?.emit(
-      'PublishSucceeded',
-      { ...this.eventBase(userId, article, 'blog', origin), postUrl: published.link, publishedAt: published.at },
-      { webhookTimeoutMs: deadline - Date.now() },
-    );
     return { link: published.link, article: published.article };
   }
 
@@ -290,8 +292,6 @@ export class PublishingService {
       LI_KEYS.accessToken,
       LI_KEYS.tokenExpiry,
       LI_KEYS.memberId,
-      LI_KEYS.webhookUrl,
-      LI_KEYS.webhookSecret,
       LI_KEYS.scopes,
     ]);
     const token = v.get(LI_KEYS.accessToken);
@@ -301,10 +301,7 @@ export class PublishingService {
     if (expiry && Date.parse(expiry) <= this.now().getTime())
       throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
 
-    const webhookUrl = v.get(LI_KEYS.webhookUrl);
-    const secret = v.get(LI_KEYS.webhookSecret);
-    const webhook = webhookUrl && secret ? { url: webhookUrl, secret } : null;
-    const context: PublishContext = { origin, deadline, webhook };
+    const context: PublishContext = { origin };
     const published = await this.withClaim(userId, article, 'linkedin', context, async (fresh, attempt) => {
       if (fresh.linkedin.publishedToLinkedIn)
         throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
@@ -338,58 +335,46 @@ export class PublishingService {
           run,
         );
       }
-      const at = this.now().toISOString();
-      const updated = await this.deps.articles.update(userId, article.id, {
-        'linkedin.publishedToLinkedIn': true,
-        'linkedin.lastPublished': at,
-        'linkedin.linkedinPostUrl': result.url,
-        linkedinPostUrn: result.urn,
-        ...(attempt.noted ? { 'publishAttempts.linkedin': null } : {}),
-        ...this.laterScheduleDropped(fresh, 'linkedin'),
-        lastError: null,
-        updatedAt: at,
-      });
-      return { url: result.url, article: updated ?? article, author, at };
-    });
-
-    // The automation webhook never fails the publish: its outcome is only logged. It gets what is
-    // left of the publish's deadline, so the answer still comes before the function's timeout. It
-    // gets the `linkedin.published` payload its receivers know, and the PublishSucceeded event beside it.
-    const left = deadline - Date.now();
-    const legacyWebhook = async () => {
-      if (webhook && left < MIN_WEBHOOK_MS) {
-        this.deps.onWebhookResult?.({ ok: false, error: 'Publishing used all its time: the webhook was not called.' });
-      } else if (webhook) {
-        const outcome = await this.deps.webhooks.deliver(
-          webhook.url,
-          webhook.secret,
-          {
-            event: 'linkedin.published',
-            articleId: article.id,
-            title: article.title,
-            content,
-            author: published.author,
-            postUrl: published.url,
-            imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
-            publishedAt: published.at,
-          },
-          { timeoutMs: left },
-        );
-        this.deps.onWebhookResult?.(outcome);
-      }
-    };
-    await Promise.all([
-      legacyWebhook(),
-      this.deps.automation?.emit(
+      const now = this.now();
+      const at = now.toISOString();
+      const succeeded = makeEvent(
         'PublishSucceeded',
         {
           ...this.eventBase(userId, article, 'linkedin', origin),
-          postUrl: httpUrlOrNull(published.url),
-          publishedAt: published.at,
+          postUrl: httpUrlOrNull(result.url),
+          publishedAt: at,
         },
-        { webhookTimeoutMs: left, webhook },
-      ),
-    ]);
+        now,
+      );
+      // The owner's webhook also gets the `linkedin.published` payload its receivers know, before the event.
+      const legacy = {
+        event: 'linkedin.published',
+        articleId: article.id,
+        title: article.title,
+        content,
+        author,
+        postUrl: result.url,
+        imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
+        publishedAt: at,
+      };
+      const updated = await this.deps.articles.update(
+        userId,
+        article.id,
+        {
+          'linkedin.publishedToLinkedIn': true,
+          'linkedin.lastPublished': at,
+          'linkedin.linkedinPostUrl': result.url,
+          linkedinPostUrn: result.urn,
+          ...(attempt.noted ? { 'publishAttempts.linkedin': null } : {}),
+          ...this.laterScheduleDropped(fresh, 'linkedin'),
+          lastError: null,
+          updatedAt: at,
+        },
+        { events: [outboxEntry(succeeded, { alsoToWebhook: [legacy] })] },
+      );
+      return { url: result.url, article: updated ?? article };
+    });
+
     return { url: published.url, article: published.article };
   }
 

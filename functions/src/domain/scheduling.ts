@@ -21,8 +21,7 @@ import type { ArticleRecord, ArticleService } from './articles.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
 import { imageFileLink, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
-import { eventErrorMessage, eventPlatform, type AutomationEventSink } from './automation-events.js';
-import { PUBLISH_DEADLINE_MS } from '../time-budgets.js';
+import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
@@ -160,8 +159,6 @@ export interface ApprovalNotifierDeps {
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
   events?: Pick<BusinessEvents, 'approvalEmailSent' | 'approvalEmailFailed'>;
-  /** Domain events for automation: ApprovalRequested, ScheduleMissed. */
-  automation?: AutomationEventSink;
   now?: () => Date;
 }
 
@@ -209,30 +206,34 @@ export class ApprovalNotifier {
     } catch (err) {
       // Failures recorded with their own code (email_failed) were emitted already. Anything else is this
       // attempt's run_failed, and is retried.
-      if (!(err instanceof RecordedRunFailure)) await this.missed(run, title, 'run_failed', true);
+      if (!(err instanceof RecordedRunFailure))
+        await this.deps.articles.recordEvents([this.missed(run, title, 'run_failed', true)]);
       throw err;
     }
   }
 
-  /** ScheduleMissed: the run could not ask the owner for approval. */
-  private async missed(
+  /** ScheduleMissed: the run could not ask the owner for approval (written with what the run records of it). */
+  private missed(
     run: ScheduledRun,
     title: string | null,
     code: ScheduleMissedCode,
     retryable: boolean,
-    options: { webhook?: null } = {},
-  ): Promise<void> {
-    await this.deps.automation?.emit(
-      'ScheduleMissed',
-      {
-        userId: run.userId,
-        articleId: run.articleId,
-        title,
-        platform: eventPlatform(run.platform),
-        scheduledFor: run.scheduledFor,
-        error: { code, message: eventErrorMessage(ScheduleMissedMessages[code]) },
-        retryable,
-      },
+    options: { toWebhook?: boolean } = {},
+  ): OutboxEntry {
+    return outboxEntry(
+      makeEvent(
+        'ScheduleMissed',
+        {
+          userId: run.userId,
+          articleId: run.articleId,
+          title,
+          platform: eventPlatform(run.platform),
+          scheduledFor: run.scheduledFor,
+          error: { code, message: eventErrorMessage(ScheduleMissedMessages[code]) },
+          retryable,
+        },
+        this.now(),
+      ),
       options,
     );
   }
@@ -247,7 +248,9 @@ export class ApprovalNotifier {
     const owner = await this.deps.activeOwner(userId);
     if (!owner) {
       // Not to the deactivated owner's webhook: nothing runs for that account.
-      await this.missed(run, article.title, 'owner_inactive', false, { webhook: null });
+      await this.deps.articles.recordEvents([
+        this.missed(run, article.title, 'owner_inactive', false, { toWebhook: false }),
+      ]);
       return 'inactive';
     }
     const now = this.now();
@@ -272,8 +275,9 @@ export class ApprovalNotifier {
       if (!mailer || !to) {
         await this.recordFailure(userId, articleId, 'email_not_configured');
         this.deps.events?.approvalEmailFailed('email_not_configured');
-        await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
-        await this.missed(run, article.title, 'email_not_configured', false);
+        await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor, [
+          this.missed(run, article.title, 'email_not_configured', false),
+        ]);
         return 'no-mailer';
       }
       const { message, expiresAt } = await this.approvalEmail(
@@ -287,11 +291,12 @@ export class ApprovalNotifier {
         await mailer.send(message);
       } catch (err) {
         this.deps.events?.approvalEmailFailed('email_failed');
-        await this.recordFailure(userId, articleId, 'email_failed');
         // Refused because of the owner's Google account: a retry would fail alike, so this run ends here
         // (a later delivery, e.g. a redrive once they reconnected, may still send it: the lease is given up).
         const ownersToFix = isOwnersMailFailure(err);
-        await this.missed(run, article.title, 'email_failed', !ownersToFix);
+        await this.recordFailure(userId, articleId, 'email_failed', [
+          this.missed(run, article.title, 'email_failed', !ownersToFix),
+        ]);
         if (ownersToFix) {
           await this.deps.articles.releaseNotify(userId, articleId, platform, scheduledFor);
           return 'email-refused';
@@ -299,16 +304,20 @@ export class ApprovalNotifier {
         throw new RecordedRunFailure('email_failed', { cause: err });
       }
       this.deps.events?.approvalEmailSent();
-      await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor);
       // No link in the event: it is a bearer token of the owner's.
-      await this.deps.automation?.emit('ApprovalRequested', {
-        userId,
-        articleId,
-        title: article.title,
-        platform: eventPlatform(platform),
-        scheduledFor,
-        approvalExpiresAt: new Date(expiresAt * 1000).toISOString(),
-      });
+      const requested = makeEvent(
+        'ApprovalRequested',
+        {
+          userId,
+          articleId,
+          title: article.title,
+          platform: eventPlatform(platform),
+          scheduledFor,
+          approvalExpiresAt: new Date(expiresAt * 1000).toISOString(),
+        },
+        this.now(),
+      );
+      await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor, [outboxEntry(requested)]);
       // A previous failure of this run's e-mail is over.
       if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code))
         await this.deps.articles.update(userId, articleId, { lastError: null });
@@ -319,8 +328,18 @@ export class ApprovalNotifier {
     }
   }
 
-  private async recordFailure(userId: string, articleId: string, code: RunFailureCode): Promise<void> {
-    await this.deps.articles.update(userId, articleId, { lastError: { code, message: RunFailureMessages[code] } });
+  private async recordFailure(
+    userId: string,
+    articleId: string,
+    code: RunFailureCode,
+    events?: OutboxEntry[],
+  ): Promise<void> {
+    await this.deps.articles.update(
+      userId,
+      articleId,
+      { lastError: { code, message: RunFailureMessages[code] } },
+      { events },
+    );
   }
 
   private async approvalEmail(
@@ -402,8 +421,6 @@ export interface ApprovalLinksDeps {
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the page's card. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   signingKey: () => Promise<Uint8Array>;
-  /** Domain events for automation: ArticleApproved (publishing emits PublishSucceeded/PublishFailed itself). */
-  automation?: AutomationEventSink;
 }
 
 /** The approval page: what a link shows, and the one-click approval that publishes. */
@@ -479,7 +496,6 @@ export class ApprovalLinks {
    * LinkedIn refuses a second), so a retry never posts twice (PublishingService).
    */
   async confirmApproval(token: string): Promise<ApprovalDone> {
-    const deadline = Date.now() + PUBLISH_DEADLINE_MS;
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
@@ -493,28 +509,19 @@ export class ApprovalLinks {
       run.platform === 'blog'
         ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId, origin)).link
         : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId, origin)).url;
-    const first = await this.deps.articles.markOnce(
-      run.userId,
-      run.articleId,
-      'approved',
-      run.platform,
-      run.scheduledFor,
-    );
-    // Once per link: a confirmation whose publish failed emitted PublishFailed and left the link usable.
-    if (first) {
-      await this.deps.automation?.emit(
-        'ArticleApproved',
-        {
-          userId: run.userId,
-          articleId: run.articleId,
-          title: article.title,
-          platform: eventPlatform(run.platform),
-          scheduledFor: run.scheduledFor,
-          postUrl: httpUrlOrNull(url),
-        },
-        { webhookTimeoutMs: deadline - Date.now() },
-      );
-    }
+    // Once per link, with the mark that makes it used: a confirmation whose publish failed wrote PublishFailed
+    // and left the link usable, and of two at once only the one that made the mark writes it.
+    const approvedEvent = makeEvent('ArticleApproved', {
+      userId: run.userId,
+      articleId: run.articleId,
+      title: article.title,
+      platform: eventPlatform(run.platform),
+      scheduledFor: run.scheduledFor,
+      postUrl: httpUrlOrNull(url),
+    });
+    await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor, [
+      outboxEntry(approvedEvent),
+    ]);
     return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
   }
 }

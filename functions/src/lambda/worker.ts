@@ -1,7 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { deliverStreamRecords, isStreamEvent } from '../jobs/deliver-events.js';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { runJob } from '../jobs/run-job.js';
 import { logger } from '../logger.js';
@@ -9,6 +10,8 @@ import { metrics } from '../metrics.js';
 
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
+
+type WorkerResult = SQSBatchResponse | DynamoDBBatchResponse | void;
 
 /** Bulk jobs from the SQS queue: the records whose job threw are redelivered after the visibility timeout. */
 async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
@@ -44,14 +47,18 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
 }
 
 /**
- * The worker: AI drafting and image generation, which may outlast an API request. Two shapes:
+ * The worker: AI drafting and image generation, which may outlast an API request, and the delivery of the
+ * domain events. Three shapes:
+ * - a batch of the table's stream (the outbox's new event items, infra/lib/event-delivery.ts): deliver them
+ *   to the bus and the owners' webhooks, reporting the first not delivered (Lambda retries from it);
  * - a Job (async invoke by the API functions, EventBridge Scheduler's scheduled runs): run it; a
  *   failure is recorded on the article and thrown, so Lambda retries it (twice) and then sends the
  *   invocation to the failure queue (alarmed), from which a redrive puts it on the job queue again;
  * - an SQS event from the job queue (a spreadsheet import's drafting, redriven failures): run each
  *   record's job and report those that failed (ReportBatchItemFailures), so only they are redelivered.
  */
-async function runWorker(event: unknown): Promise<SQSBatchResponse | void> {
+async function runWorker(event: unknown): Promise<WorkerResult> {
+  if (isStreamEvent(event)) return deliverStreamRecords(event as DynamoDBStreamEvent);
   if (isSqsEvent(event)) return runRecords(event);
   const job = JobSchema.safeParse(event);
   if (!job.success) {
@@ -68,10 +75,7 @@ async function runWorker(event: unknown): Promise<SQSBatchResponse | void> {
  * cold_start, …), and the business metrics the jobs recorded (metrics.ts) are flushed when the
  * invocation ends, also when it throws (the error still reaches Lambda, which retries the job).
  */
-export const handler = middy<unknown, SQSBatchResponse | void, Error, Context>()
+export const handler = middy<unknown, WorkerResult, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
-  .handler((event) => runWorker(event)) as unknown as (
-  event: unknown,
-  context?: Context,
-) => Promise<SQSBatchResponse | void>;
+  .handler((event) => runWorker(event)) as unknown as (event: unknown, context?: Context) => Promise<WorkerResult>;

@@ -9,6 +9,12 @@ import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
 import { runTableBackfills } from '../adapters/dynamo/backfills.js';
 import { createDocumentClient, createDynamoClient } from '../adapters/dynamo/client.js';
+import { onEventsCommitted, undeliveredEvents } from '../adapters/dynamo/event-outbox.js';
+import { LocalEventDelivery } from '../adapters/local/event-delivery.js';
+import { trackLocalWork } from '../adapters/local/in-process-job-queue.js';
+import { logger } from '../logger.js';
+import { deps } from '../wiring/deps.js';
+import { eventRelay } from '../wiring/automation-events.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './dynamo.js';
 import { localUrl } from './host.js';
 import { LOOPBACK } from './ports.js';
@@ -145,6 +151,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ]);
     resetDeps();
     setLocalJobRunner(runJob);
+    // The table's stream and the worker that reads it, in AWS: each write's events are delivered after it,
+    // and retried until they are (adapters/local/event-delivery.ts).
+    const delivery = new LocalEventDelivery(() => eventRelay(), {
+      onError: (error) => logger.warn('domain event delivery failed; it is tried again', { error: error as Error }),
+    });
+    const stopListening = onEventsCommitted((entries) => delivery.deliver(entries));
+    stops.push(async () => {
+      stopListening();
+      delivery.stop();
+    });
+    // Events a previous run wrote but did not deliver (it stopped first), in the background.
+    void trackLocalWork(
+      undeliveredEvents(deps().db, config.tableName)
+        .then((entries) => delivery.deliver(entries))
+        .catch((error: unknown) =>
+          logger.warn('undelivered domain events could not be read', { error: error as Error }),
+        ),
+    );
     // EventBridge Scheduler's stand-in: re-arm every stored schedule (past ones fire now).
     await schedulerServices().restore();
     stops.push(async () => schedulerServices().stop());

@@ -4,7 +4,6 @@ import { deps } from './deps.js';
 import { ApprovalNotifier } from '../domain/scheduling.js';
 import { businessEvents } from '../metrics.js';
 import { articleServices } from './articles.js';
-import { automationEvents } from './automation-events.js';
 import { integrations } from './integrations.js';
 import { lazy } from './lazy.js';
 
@@ -21,6 +20,5 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     signingKey,
     publicUrl: () => config.publicUrl,
     events: businessEvents,
-    automation: automationEvents(),
   });
 });

@@ -4,7 +4,6 @@ import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 import { ApprovalLinks } from '../domain/scheduling.js';
 import { publishing } from './publishing.js';
-import { automationEvents } from './automation-events.js';
 import { integrations } from './integrations.js';
 
 /** The approval page's calls: preview and confirm a signed approval link, and its image (approvals group). */
@@ -17,6 +16,5 @@ export const approvalLinks = lazy((): ApprovalLinks => {
     signer: createObjectStore(config),
     linkedInIdentity: (userId) => integrations().linkedin.status(userId),
     signingKey,
-    automation: automationEvents(),
   });
 });

@@ -6,8 +6,8 @@ import { createJobQueue } from './jobs.js';
 import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
+import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
-import { automationEvents } from './automation-events.js';
 import { jobLimits } from './job-limits.js';
 
 export interface ArticleServices {
@@ -28,8 +28,12 @@ function build(): ArticleServices {
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },
     events: businessEvents,
-    // ArticleDrafted: drafting runs in the worker (in AWS the only function of these with the bus's grant).
-    automation: automationEvents(),
+    onJobNotQueued: (job, error) =>
+      logger.error('Job not queued: the article is marked failed', {
+        type: job.type,
+        articleId: job.articleId,
+        error: error as Error,
+      }),
     limits: jobLimits(),
   });
   return { articles, jobs };

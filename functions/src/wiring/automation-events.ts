@@ -1,8 +1,9 @@
 import { createEventBridgePublisher } from '../adapters/aws/eventbridge-event-publisher.js';
+import { DynamoEventOutbox } from '../adapters/dynamo/event-outbox.js';
 import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { JsonLinesEventPublisher } from '../adapters/local/jsonl-event-publisher.js';
 import type { Config } from '../config.js';
-import { AutomationEvents, type DomainEventPublisher, type EmitFailure } from '../domain/automation-events.js';
+import { EventRelay, type DeliveryFailure, type DomainEventPublisher } from '../domain/automation-events.js';
 import { LI_KEYS } from '../domain/linkedin.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
@@ -38,7 +39,7 @@ export function createEventBus(
 }
 
 /** Logged without the payload or the webhook's secret; counted as AutomationEventFailed. */
-function reportFailure(failure: EmitFailure): void {
+function reportFailure(failure: DeliveryFailure): void {
   const { event } = failure;
   const fields = {
     target: failure.target,
@@ -53,19 +54,22 @@ function reportFailure(failure: EmitFailure): void {
       error: { name: error?.name, message: error?.message },
     });
   } else {
-    logger.warn('automation event not delivered to the webhook', {
-      ...fields,
-      status: failure.status,
-      error: failure.error,
-    });
+    logger.warn(
+      failure.gaveUp
+        ? 'automation event not delivered to the webhook: given up'
+        : 'automation event not delivered to the webhook',
+      { ...fields, status: failure.status, error: failure.error },
+    );
   }
-  businessEvents.automationEventFailed(failure.target, event.name);
+  // Counted when it is given up: each bus failure (the delivery is retried, and alarmed), a webhook's last.
+  if (failure.target === 'bus' || failure.gaveUp) businessEvents.automationEventFailed(failure.target, event.name);
 }
 
-function build(): AutomationEvents {
-  const { config, settings } = deps();
-  return new AutomationEvents({
+function build(): EventRelay {
+  const { config, db, settings } = deps();
+  return new EventRelay({
     bus: createEventBus(config),
+    marks: new DynamoEventOutbox(db, config.tableName),
     // The automation webhook of the LinkedIn settings: URL (in the table) and signing secret (the owner's secret, read only when a URL is set).
     webhookOf: async (userId) => {
       const url = await settings.value(userId, LI_KEYS.webhookUrl);
@@ -80,5 +84,8 @@ function build(): AutomationEvents {
   });
 }
 
-/** The domain events' emitter (bus and the owner's webhook), built on first use. */
-export const automationEvents = lazy(build);
+/**
+ * The delivery of the domain events from the outbox (bus and the owner's webhook), built on first use: in
+ * the worker (the table's stream, lambda/worker.ts) and in the local process (adapters/local/event-delivery.ts).
+ */
+export const eventRelay = lazy(build);

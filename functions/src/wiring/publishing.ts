@@ -1,14 +1,11 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
 import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
-import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { integrations } from './integrations.js';
-import { automationEvents } from './automation-events.js';
 import { lazy } from './lazy.js';
 import { linkedInPublisher } from './linkedin-publisher.js';
 
@@ -21,14 +18,8 @@ function build(): PublishingService {
     wordpress: integrations().wordpress,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),
     linkedinPublisher: linkedInPublisher(config),
-    webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
     imageUrl: imagePreviewPath,
-    onWebhookResult: (r) =>
-      r.ok
-        ? logger.info('webhook delivered', { status: r.status })
-        : logger.warn('webhook failed', { status: r.status, error: r.error }),
     events: businessEvents,
-    automation: automationEvents(),
   });
 }
 

@@ -110,7 +110,6 @@ const service = (objects: ObjectStore) =>
     } as unknown as WordPressService,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: true }),
     linkedinPublisher: {} as never,
-    webhooks: { deliver: async () => ({ ok: true }) },
     imageUrl: imagePreviewPath,
   });
 

@@ -88,7 +88,6 @@ const service = (deadlineMs = DEADLINE_MS) =>
     } as unknown as WordPressService,
     wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: true }),
     linkedinPublisher: new HttpLinkedInPublisher({ apiUrl: li.apiUrl, imagePollMs: 20, imageGraceMs: 20 }),
-    webhooks: { deliver: async () => ({ ok: true }) },
     imageUrl: imagePreviewPath,
     deadlineMs,
   });

@@ -3,15 +3,19 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '@app/shared';
 import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import type { OutboxEntry } from '../../domain/automation-events.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
 import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
-import { DynamoSummaryStore, type TransactItem } from './summary-store.js';
+import { DynamoEventOutbox, eventsCommitted, outboxWrites } from './event-outbox.js';
+import { DynamoSummaryStore, cancellationCodes, type TransactItem } from './summary-store.js';
 import { userKey } from './user-store.js';
 
 const ARTICLE_PREFIX = 'ARTICLE#';
@@ -266,15 +270,55 @@ export async function setIndexAttributes(
   );
 }
 
+type ArticleUpdateOptions = {
+  onlyIfEmpty?: Platform[];
+  onlyIfImageJob?: string;
+  onlyIfImage?: string | null;
+  events?: readonly OutboxEntry[];
+};
+
 export class DynamoArticleStore implements ArticleStore {
   /** The owner's dashboard summary, written with every article write that changes what it counts. */
   private readonly summaries: DynamoSummaryStore;
+  /** The domain events' outbox: written in the transaction of the change that causes them. */
+  private readonly outbox: DynamoEventOutbox;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {
     this.summaries = new DynamoSummaryStore(db, tableName);
+    this.outbox = new DynamoEventOutbox(db, tableName);
+  }
+
+  recordEvents(events: readonly OutboxEntry[]): Promise<void> {
+    return this.outbox.record(events);
+  }
+
+  /**
+   * One conditional update, with `events` written in the same transaction when there are any: true when
+   * made, false when its condition (the first item's) did not hold; nothing is written then.
+   */
+  private async updateWithEvents(
+    update: Omit<UpdateCommandInput, 'ReturnValues'>,
+    events: readonly OutboxEntry[] | undefined,
+  ): Promise<boolean> {
+    if (!events?.length) return conditionHeld(this.db.send(new UpdateCommand(update)));
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: update as NonNullable<TransactItem['Update']> },
+            ...outboxWrites(this.tableName, events),
+          ],
+        }),
+      );
+    } catch (err) {
+      if (cancellationCodes(err)?.[0] === 'ConditionalCheckFailed') return false;
+      throw err;
+    }
+    eventsCommitted(events);
+    return true;
   }
 
   /** Writes the article whole, with the owner's summary moved by it (one transaction). */
@@ -482,7 +526,7 @@ export class DynamoArticleStore implements ArticleStore {
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null } = {},
+    options: ArticleUpdateOptions = {},
   ): Promise<ArticleRecord | undefined> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -518,7 +562,8 @@ export class DynamoArticleStore implements ArticleStore {
         conditions.push('#c_image.#c_blogKey = :c_blogKey');
       }
     }
-    if (touchesDerived(changes)) {
+    // A change with events goes the transaction's way too: its events are written with it.
+    if (touchesDerived(changes) || options.events?.length) {
       return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
     }
     const out = await ifConditionHeld(
@@ -542,15 +587,16 @@ export class DynamoArticleStore implements ArticleStore {
 
   /**
    * An update that changes what the dashboard summary counts (a publication, the keyword or tags) or
-   * where the article is on the calendar (a schedule): the article is read, the summary's delta and the
-   * calendar entries' changes computed from it, and all written in one transaction on the condition that
-   * the article's fields they derive from are still as read (else read again and retried).
+   * where the article is on the calendar (a schedule), or that causes domain events: the article is read,
+   * the summary's delta and the calendar entries' changes computed from it, and all written in one
+   * transaction with the events' outbox items, on the condition that the article's fields they derive
+   * from are still as read (else read again and retried).
    */
   private async updateWithSummary(
     userId: string,
     id: string,
     changes: Record<string, unknown>,
-    options: { onlyIfEmpty?: Platform[]; onlyIfImageJob?: string; onlyIfImage?: string | null },
+    options: ArticleUpdateOptions,
     update: { sets: string[]; conditions: string[]; names: Record<string, string>; values: Record<string, unknown> },
   ): Promise<ArticleRecord | undefined> {
     for (let attempt = 1; ; attempt++) {
@@ -597,11 +643,15 @@ export class DynamoArticleStore implements ArticleStore {
           },
         },
       };
-      const entries = calendarWrites(this.tableName, userId, id, before, after);
-      const result = await this.summaries.writeWithArticle(userId, id, before, after, write, entries);
+      const alongside = [
+        ...calendarWrites(this.tableName, userId, id, before, after),
+        ...outboxWrites(this.tableName, options.events),
+      ];
+      const result = await this.summaries.writeWithArticle(userId, id, before, after, write, alongside);
       if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
     }
+    eventsCommitted(options.events);
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }),
     );
@@ -700,19 +750,19 @@ export class DynamoArticleStore implements ArticleStore {
     field: 'notified' | 'approved',
     platform: Platform,
     value: string,
+    events?: readonly OutboxEntry[],
   ): Promise<boolean> {
     await this.ensureMap(userId, id, field);
-    return conditionHeld(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key(userId, id),
-          UpdateExpression: 'SET #f.#p = :v',
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#f.#p) OR #f.#p <> :v)',
-          ExpressionAttributeNames: { '#f': field, '#p': platform },
-          ExpressionAttributeValues: { ':v': value },
-        }),
-      ),
+    return this.updateWithEvents(
+      {
+        TableName: this.tableName,
+        Key: key(userId, id),
+        UpdateExpression: 'SET #f.#p = :v',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#f.#p) OR #f.#p <> :v)',
+        ExpressionAttributeNames: { '#f': field, '#p': platform },
+        ExpressionAttributeValues: { ':v': value },
+      },
+      events,
     );
   }
 
@@ -769,19 +819,24 @@ export class DynamoArticleStore implements ArticleStore {
     return article?.notified?.[platform] === scheduledFor ? 'done' : 'held';
   }
 
-  async finishNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void> {
+  async finishNotify(
+    userId: string,
+    id: string,
+    platform: Platform,
+    scheduledFor: string,
+    events?: readonly OutboxEntry[],
+  ): Promise<void> {
     await this.ensureMap(userId, id, 'notified');
-    await conditionHeld(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key(userId, id),
-          UpdateExpression: 'SET #notified.#p = :for REMOVE #leases.#p',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#notified': 'notified', '#leases': 'notifyLeases', '#p': platform },
-          ExpressionAttributeValues: { ':for': scheduledFor },
-        }),
-      ),
+    await this.updateWithEvents(
+      {
+        TableName: this.tableName,
+        Key: key(userId, id),
+        UpdateExpression: 'SET #notified.#p = :for REMOVE #leases.#p',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#notified': 'notified', '#leases': 'notifyLeases', '#p': platform },
+        ExpressionAttributeValues: { ':for': scheduledFor },
+      },
+      events,
     );
   }
 

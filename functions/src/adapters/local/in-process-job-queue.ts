@@ -22,6 +22,11 @@ class PendingWork {
 /** Every local job, queued, waiting for a turn or running (localJobsIdle). */
 const localWork = new PendingWork();
 
+/** Counts `work` as local background work, which localJobsIdle waits for (the local event delivery's attempts). */
+export function trackLocalWork<T>(work: Promise<T>): Promise<T> {
+  return localWork.track(work);
+}
+
 /**
  * Runs jobs in this process right after the request answers, like the async worker does in AWS;
  * with `concurrency`, at most that many at once and the rest in order (as the bulk queue's
