@@ -215,7 +215,7 @@ export class ContentPublisherStack extends Stack {
   readonly http: HttpApiRoutes;
   readonly site: Site;
   readonly imagesBucket: Bucket;
-  /** EventBridge Scheduler: the schedule group, its role and dead-letter queue (target: the worker). */
+  /** EventBridge Scheduler: the schedule group and its role (target: the worker; dead letters: the job failure queue). */
   readonly schedules: Schedules;
   /** The SQS queue of bulk jobs (a spreadsheet import's drafting), drained by the worker; its DLQ and alarm. */
   readonly bulkJobs: BulkJobs;
@@ -353,15 +353,16 @@ export class ContentPublisherStack extends Stack {
     });
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
-    this.schedules = new Schedules(this, 'Schedules', {
-      target: this.worker.function,
-      alarmEmail: props.alarmEmail,
-      alarmTopicArn: props.alarmTopicArn,
-    });
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
       worker: this.worker.function,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
-      alarmTopic: this.schedules.alarmTopic,
+    });
+    // Runs the Scheduler could not deliver go to the job failure queue: one redrive for every failed job.
+    this.schedules = new Schedules(this, 'Schedules', {
+      target: this.worker.function,
+      failures: this.bulkJobs,
+      alarmEmail: props.alarmEmail,
+      alarmTopicArn: props.alarmTopicArn,
     });
 
     this.imagesBucket = new Bucket(this, 'ImagesBucket', {
@@ -431,7 +432,7 @@ export class ContentPublisherStack extends Stack {
       // As the functions' POWERTOOLS_METRICS_NAMESPACE (app-function.ts).
       metricsNamespace: this.stackName,
       jobQueue: this.bulkJobs.queue,
-      failureQueues: [this.bulkJobs.deadLetterQueue, this.schedules.deadLetterQueue],
+      failureQueues: [this.bulkJobs.deadLetterQueue],
       scheduleGroup: this.schedules.group,
       // CloudFront's metrics are in us-east-1 only: a stack bound to another region could not alarm on them.
       distribution:
@@ -467,17 +468,13 @@ export class ContentPublisherStack extends Stack {
     });
     new CfnOutput(this, 'BulkJobDeadLetterQueueUrl', {
       description:
-        'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt (alarmed)',
+        'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt, and scheduled runs the Scheduler could not deliver (alarmed)',
       value: this.bulkJobs.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'RedriveFailedJobsCommand', {
       description:
         'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
       value: redriveCommand(this.bulkJobs.deadLetterQueue.queueArn, this.bulkJobs.queue.queueArn, this.region),
-    });
-    new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
-      description: 'Scheduled runs that could not be delivered (alarmed)',
-      value: this.schedules.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'EventBusName', {
       description:

@@ -411,7 +411,7 @@ describe('IAM', () => {
     },
   );
 
-  it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS and the worker (its failed invocations) to its dead-letter queue', () => {
+  it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS, the worker (its failed invocations) and the Scheduler (runs it could not deliver) to its dead-letter queue', () => {
     const senders: string[] = [];
     const failureSenders: string[] = [];
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
@@ -424,7 +424,9 @@ describe('IAM', () => {
       }
     }
     expect(senders).toEqual([logicalId(stack, roleOf('sheets'))]);
-    expect([...new Set(failureSenders)]).toEqual([logicalId(stack, stack.worker.role)]);
+    expect([...new Set(failureSenders)].sort()).toEqual(
+      [logicalId(stack, stack.worker.role), logicalId(stack, stack.schedules.role)].sort(),
+    );
   });
 
   it.each(names())(

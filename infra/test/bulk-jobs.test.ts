@@ -18,9 +18,8 @@ describe('bulk job queue (SQS)', () => {
   const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
 
   it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
-    expect(Object.keys(queues()).sort()).toEqual(
-      [queueId(), dlqId(), logicalId(stack, stack.schedules.deadLetterQueue)].sort(),
-    );
+    // No other queue: the schedules' dead letters go to this dead-letter queue too (schedules.ts).
+    expect(Object.keys(queues()).sort()).toEqual([queueId(), dlqId()].sort());
     const queue = queues()[queueId()]!;
     expect(queue.Properties).toEqual({
       SqsManagedSseEnabled: true,
@@ -73,8 +72,9 @@ describe('bulk job queue (SQS)', () => {
     ] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
-    // The two dead-letter alarms, and those of the functions and the API (alarms.ts, observability.test.ts).
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + stack.alarms.all.length);
+    // This one (the schedules' dead letters land here too), and those of the functions and the API (alarms.ts,
+    // observability.test.ts).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + stack.alarms.all.length);
   });
 
   it('exports the dead-letter queue URL', () => {

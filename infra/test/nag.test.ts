@@ -150,8 +150,6 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-images/Role AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/uploads/*]`,
         // IAM5: one-off schedules made at run time, allowed in the stack's own group only.
         `Fn-schedule/Role ${schedules}`,
-        // SQS3: the schedules' dead-letter queue needs no dead-letter queue of its own.
-        'Schedules/DeadLetterQueue AwsSolutions-SQS3',
         'Http AwsSolutions-APIG4',
         'SessionSecret AwsSolutions-SMG4',
         // SMG4: CloudFront gets the origin secret at deployment; the setup code is used once.

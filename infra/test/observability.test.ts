@@ -224,7 +224,8 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     const t = Template.fromStack(own).toJSON().Resources as Record<string, Resource>;
     expect(Object.values(t).filter((r) => r.Type === 'AWS::SNS::Topic')).toEqual([]);
     const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    expect(found.length).toBe(own.alarms.all.length + 2);
+    // And the job failure queue's (the schedules' dead letters land there too).
+    expect(found.length).toBe(own.alarms.all.length + 1);
     for (const r of found) expect(r.Properties.AlarmActions).toEqual([arn]);
   });
 
@@ -250,7 +251,7 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     const { stack: plain } = testApp();
     const t = Template.fromStack(plain).toJSON().Resources as Record<string, Resource>;
     const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    expect(found.length).toBe(plain.alarms.all.length + 2);
+    expect(found.length).toBe(plain.alarms.all.length + 1);
     for (const r of found) expect(r.Properties.AlarmActions).toBeUndefined();
   });
 });
