@@ -97,9 +97,18 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
    * and image generation with the user's key, storing the images (and deleting the one replaced); and the scheduled runs (generate-and-notify): drafts, then e-mails a signed approval link through the
    * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
    * Publishing (wordpress, linkedin, approvals) and the worker (drafting, scheduled runs) emit the
-   * domain events for automation: `events:publish`.
+   * domain events for automation: `events:publish`. A scheduled run that failed schedules its next attempt
+   * (functions/src/domain/run-retries.ts): `schedules:retry`.
    */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'images:delete', 'approvalLinks:sign', 'events:publish'],
+  [WORKER_ENTRY_NAME]: [
+    'ai',
+    'images:read',
+    'images:write',
+    'images:delete',
+    'approvalLinks:sign',
+    'events:publish',
+    'schedules:retry',
+  ],
 };
 
 /** Where CloudFront publishes its metrics (and so where its alarm must be). */

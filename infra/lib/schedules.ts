@@ -16,6 +16,12 @@ export const SCHEDULE_MANAGE_ACTIONS = [
   'scheduler:DeleteSchedule',
 ] as const;
 
+/**
+ * What the worker calls to schedule the next attempt of a failed run (EventBridgeScheduler.retry): a schedule of
+ * its own, created once, so it may not move or delete any schedule.
+ */
+export const SCHEDULE_RETRY_ACTIONS = ['scheduler:CreateSchedule'] as const;
+
 export interface SchedulesProps {
   /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
   target: IFunction;
@@ -37,7 +43,7 @@ export interface SchedulesProps {
  * schedule group, the role EventBridge Scheduler assumes to deliver them (trusted by the service
  * for this account and this group only; it may invoke the target and write dead letters to the job
  * failure queue, nothing else), and the alarm topic. The schedules themselves are created at run time
- * by the schedule function (`schedules:manage`).
+ * by the schedule function (`schedules:manage`) and the worker's retries of failed runs (`schedules:retry`).
  */
 export class Schedules extends Construct {
   readonly group: ScheduleGroup;

@@ -148,8 +148,9 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-worker/Role ${userImages}`,
         // IAM5: the browser's raw uploads, keys made at run time, under uploads/ only (the images function signs them).
         `Fn-images/Role AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/uploads/*]`,
-        // IAM5: one-off schedules made at run time, allowed in the stack's own group only.
+        // IAM5: one-off schedules made at run time, allowed in the stack's own group only (the worker: its retries).
         `Fn-schedule/Role ${schedules}`,
+        `Fn-worker/Role ${schedules}`,
         'Http AwsSolutions-APIG4',
         'SessionSecret AwsSolutions-SMG4',
         // SMG4: CloudFront gets the origin secret at deployment; the setup code is used once.
