@@ -29,7 +29,7 @@ import {
 } from '../../functions/src/adapters/integrations/linkedin-version.js';
 import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
-import { Schedules } from './schedules.js';
+import { rebuildSchedulesCommand, Schedules } from './schedules.js';
 import { Site } from './site.js';
 import { AppAlarms } from './alarms.js';
 import { BASE_USER_SECRETS_PREFIX, checkCustomDomain, stageNames, type StageNames } from './stage.js';
@@ -484,6 +484,18 @@ export class ContentPublisherStack extends Stack {
       description:
         'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
       value: redriveCommand(this.bulkJobs.deadLetterQueue.queueArn, this.bulkJobs.queue.queueArn, this.region),
+    });
+    new CfnOutput(this, 'RebuildSchedulesCommand', {
+      description:
+        'Makes every scheduled run from now on again from the table, when the schedule group was lost (docs/operations.md)',
+      value: rebuildSchedulesCommand({
+        tableName: this.data.table.tableName,
+        region: this.region,
+        groupName: this.schedules.group.scheduleGroupName,
+        targetArn: this.worker.function.functionArn,
+        roleArn: this.schedules.role.roleArn,
+        deadLetterArn: this.schedules.deadLetterQueue.queueArn,
+      }),
     });
     new CfnOutput(this, 'EventBusName', {
       description:

@@ -22,6 +22,22 @@ export const SCHEDULE_MANAGE_ACTIONS = [
  */
 export const SCHEDULE_RETRY_ACTIONS = ['scheduler:CreateSchedule'] as const;
 
+/**
+ * The command that makes every scheduled run again from the table, when the schedule group was lost or emptied
+ * (the RebuildSchedulesCommand output; functions/src/local/rebuild-schedules.ts, docs/operations.md).
+ */
+export const rebuildSchedulesCommand = (values: {
+  tableName: string;
+  region: string;
+  groupName: string;
+  targetArn: string;
+  roleArn: string;
+  deadLetterArn: string;
+}): string =>
+  `TABLE_NAME=${values.tableName} AWS_REGION=${values.region} SCHEDULE_GROUP_NAME=${values.groupName} ` +
+  `SCHEDULE_TARGET_ARN=${values.targetArn} SCHEDULER_ROLE_ARN=${values.roleArn} ` +
+  `SCHEDULE_DLQ_ARN=${values.deadLetterArn} npm run rebuild-schedules`;
+
 export interface SchedulesProps {
   /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
   target: IFunction;

@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { rebuildSchedulesCommand } from '../lib/schedules.js';
 import {
   asArray,
   deadLetterAlarmProperties,
@@ -139,6 +140,34 @@ describe('EventBridge Scheduler', () => {
     expect(
       statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike),
     ).toEqual(alarmIds.map((id) => ({ 'aws:SourceArn': { 'Fn::GetAtt': [id, 'Arn'] } })));
+  });
+
+  it('a stack output gives the command that makes every scheduled run again from the table (the group lost)', () => {
+    const value = JSON.stringify(template.findOutputs('RebuildSchedulesCommand').RebuildSchedulesCommand!.Value);
+    // The same four values the schedule function has, so the rebuilt schedules are the ones it makes.
+    const scheduleFnVars = (
+      template.findResources('AWS::Lambda::Function')[
+        logicalId(stack, stack.functions.get('schedule')!.function)
+      ] as Resource
+    ).Properties.Environment.Variables;
+    for (const name of ['SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'])
+      expect(value).toContain(`${name}=",${JSON.stringify(scheduleFnVars[name])}`);
+    expect(value).toContain(`SCHEDULE_GROUP_NAME=${stack.schedules.group.scheduleGroupName} `);
+    expect(value).toContain(`TABLE_NAME=",{"Ref":"${logicalId(stack, stack.data.table)}"}`);
+    expect(value).toContain('npm run rebuild-schedules');
+    expect(
+      rebuildSchedulesCommand({
+        tableName: 'T',
+        region: 'eu-west-1',
+        groupName: 'G',
+        targetArn: 'W',
+        roleArn: 'R',
+        deadLetterArn: 'Q',
+      }),
+    ).toBe(
+      'TABLE_NAME=T AWS_REGION=eu-west-1 SCHEDULE_GROUP_NAME=G SCHEDULE_TARGET_ARN=W SCHEDULER_ROLE_ARN=R ' +
+        'SCHEDULE_DLQ_ARN=Q npm run rebuild-schedules',
+    );
   });
 
   it('refuses an alarmEmail that is not an e-mail address', () => {
