@@ -1,5 +1,6 @@
 import { LINKEDIN_API_VERSION } from './adapters/integrations/linkedin-version.js';
 import { JOB_LIMITS, type JobLimitPolicy } from './domain/job-limits.js';
+import { parseRunRetryDelays } from './domain/run-retries.js';
 
 /** Every setting comes from the environment so that tests and deployments can point anywhere. */
 export interface Config {
@@ -51,6 +52,8 @@ export interface Config {
   eventsFile?: string;
   /** Per-user limits on drafting, image and upload calls (domain/job-limits.ts; LIMIT_* to change them). */
   jobLimits: JobLimitPolicy;
+  /** The back-off of a failed scheduled run, in seconds (domain/run-retries.ts; RUN_RETRY_DELAYS to change it). */
+  runRetryDelaysS: readonly number[];
 }
 
 /** A whole number of at least 1 from the environment, else the default (a typo must not turn a limit off). */
@@ -99,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         upload: limit(env.LIMIT_UPLOADS_PER_HOUR, JOB_LIMITS.perHour.upload),
       },
     },
+    runRetryDelaysS: parseRunRetryDelays(env.RUN_RETRY_DELAYS),
   };
 }

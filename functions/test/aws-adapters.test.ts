@@ -12,6 +12,7 @@ import {
 import {
   CreateScheduleCommand,
   DeleteScheduleCommand,
+  ConflictException as SchedulerConflict,
   ResourceNotFoundException as SchedulerNotFound,
   SchedulerClient,
   UpdateScheduleCommand,
@@ -19,7 +20,7 @@ import {
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EventBridgeScheduler, scheduleName } from '../src/adapters/aws/eventbridge-scheduler.js';
+import { EventBridgeScheduler, retryScheduleName, scheduleName } from '../src/adapters/aws/eventbridge-scheduler.js';
 import { LambdaJobQueue } from '../src/adapters/aws/lambda-job-queue.js';
 import { SecretsManagerStore, followingVersionId } from '../src/adapters/aws/secrets-manager-store.js';
 import { SqsJobQueue } from '../src/adapters/aws/sqs-job-queue.js';
@@ -357,6 +358,60 @@ describe('EventBridgeScheduler', () => {
       Name: 'article-a1-linkedin',
       GroupName: 'content-publisher',
     });
+  });
+
+  it('schedules a retry of a failed run as a schedule of its own (CreateSchedule only), the job carrying its attempt', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
+    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).retry(
+      run,
+      3,
+      new Date('2026-12-01T08:45:30.000Z'),
+    );
+    expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(0);
+    const input = scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input;
+    expect(input).toEqual({
+      Name: retryScheduleName(run, 3),
+      GroupName: 'content-publisher',
+      ScheduleExpression: 'at(2026-12-01T08:45:30)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: options.targetArn,
+        RoleArn: options.roleArn,
+        // The run keeps its own time (the stale check compares it); the job says which attempt it is.
+        Input: JSON.stringify({ type: 'generate-and-notify', ...run, attempt: 3 }),
+        RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 5 },
+        DeadLetterConfig: { Arn: options.deadLetterArn },
+      },
+    });
+    expect(input.Name).not.toBe(scheduleName(run.articleId, run.platform));
+  });
+
+  it('a retry that exists already (a repeated delivery of the failed attempt made it) is that retry', async () => {
+    const scheduler = mockClient(SchedulerClient);
+    scheduler
+      .on(CreateScheduleCommand)
+      .rejects(new SchedulerConflict({ message: 'exists', Message: 'exists', $metadata: {} }));
+    const eb = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options);
+    await expect(eb.retry(run, 2, new Date('2026-12-01T08:31:00.000Z'))).resolves.toBeUndefined();
+    scheduler.on(CreateScheduleCommand).rejects(new Error('ThrottlingException'));
+    await expect(eb.retry(run, 2, new Date('2026-12-01T08:31:00.000Z'))).rejects.toThrow('ThrottlingException');
+  });
+
+  it("names a retry by its run's article, platform and time and its attempt, within 64 allowed characters", () => {
+    const name = retryScheduleName({ ...run, articleId: 'x'.repeat(128) }, 100);
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(name).toMatch(/^[0-9a-zA-Z-_.]+$/);
+    const names = new Set([
+      retryScheduleName(run, 2),
+      retryScheduleName(run, 3),
+      retryScheduleName({ ...run, platform: 'linkedin' }, 2),
+      // The article moved to another time: its retries are not the earlier time's.
+      retryScheduleName({ ...run, scheduledFor: '2026-12-02T08:30:00.000Z' }, 2),
+    ]);
+    expect(names.size).toBe(4);
   });
 
   it('keeps names within 64 allowed characters for long ids', () => {

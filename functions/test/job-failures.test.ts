@@ -94,13 +94,28 @@ describe('a scheduled run whose approval e-mail cannot be sent', () => {
     expect((await article(id)).lastError).toBeNull();
   });
 
-  it('Gmail is down: email_failed is recorded and the worker throws, so Lambda retries the run', async () => {
+  it('Gmail is down: no function error, the next attempt is scheduled a minute later and the article says when; the last attempt throws, so Lambda retries the run', async () => {
     const { id, job } = await scheduledArticle('Gmail down');
     google.setMode('down');
+    const warnings = vi.spyOn(logger, 'warn');
     try {
-      await expect(worker(job)).rejects.toThrow(RecordedRunFailure);
-      expect((await article(id)).lastError).toMatchObject({ code: 'email_failed' });
+      const failedAt = Date.now();
+      await expect(worker(job)).resolves.toBeUndefined();
+      expect((await article(id)).lastError).toMatchObject({
+        code: 'run_retrying',
+        message: expect.stringMatching(/tried again automatically on .+ \(attempt 2 of 8\)\.$/),
+      });
+      const retry = (await app.items()).find((item) => item.PK === `SCHEDULE#${id}#blog` && item.SK !== 'SCHEDULE');
+      expect(retry).toMatchObject({ attempt: 2, scheduledFor: job.scheduledFor });
+      expect(Date.parse(String(retry!.fireAt)) - failedAt).toBeGreaterThanOrEqual(60_000);
+      expect(warnings).toHaveBeenCalledWith(
+        'Scheduled run failed; it is tried again later',
+        expect.objectContaining({ articleId: id, attempt: 1, nextAttempt: 2 }),
+      );
+      await expect(worker({ ...job, attempt: 8 })).rejects.toThrow(RecordedRunFailure);
+      expect((await article(id)).lastError).toMatchObject({ code: 'run_failed' });
     } finally {
+      warnings.mockRestore();
       google.setMode('ok');
     }
     await expect(worker(job)).resolves.toBeUndefined();

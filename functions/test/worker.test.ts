@@ -34,6 +34,20 @@ describe('worker handler', () => {
     expect(runJob.mock.calls[0]).toEqual([job('a1')]);
   });
 
+  it("takes its own unqualified ARN from the invocation, as the target of the failed runs' retries it schedules", async () => {
+    runJob.mockResolvedValue();
+    const before = process.env.SCHEDULE_TARGET_ARN;
+    delete process.env.SCHEDULE_TARGET_ARN;
+    try {
+      const context = { invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:cp-worker:live' };
+      await handler(job('a1'), context as never);
+      expect(process.env.SCHEDULE_TARGET_ARN).toBe('arn:aws:lambda:eu-west-1:123456789012:function:cp-worker');
+    } finally {
+      if (before === undefined) delete process.env.SCHEDULE_TARGET_ARN;
+      else process.env.SCHEDULE_TARGET_ARN = before;
+    }
+  });
+
   it('lets a directly invoked job fail as before (Lambda async retries apply)', async () => {
     runJob.mockRejectedValue(new Error('boom'));
     await expect(handler(job('a1'))).rejects.toThrow('boom');

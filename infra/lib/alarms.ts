@@ -138,7 +138,7 @@ export interface AppAlarmsProps {
   metricsNamespace: string;
   /** The job queue (bulk-jobs.ts): the age of its oldest message is alarmed. */
   jobQueue: IQueue;
-  /** The failure queues (job failures, schedules' dead letters): shown on the dashboard (each has its own alarm). */
+  /** The failure queues (the job failure queue, also the schedules' dead-letter queue): shown on the dashboard (each has its own alarm). */
   failureQueues: readonly IQueue[];
   /** The schedule group: runs EventBridge Scheduler dropped or could not dead-letter are alarmed. */
   scheduleGroup: IScheduleGroup;

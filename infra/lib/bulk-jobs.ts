@@ -3,11 +3,10 @@ import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BULK_JOB_CONCURRENCY } from '../../functions/src/domain/ports.js';
-import { deadLetterAlarm, notifyTopic } from './dead-letter-alarm.js';
+import { deadLetterAlarm } from './dead-letter-alarm.js';
 
 /** Settings of the bulk job queue, its event source mapping and its dead-letter queue (asserted by the tests). */
 export const BULK_JOBS_DEFAULTS = {
@@ -40,8 +39,6 @@ export interface BulkJobsProps {
   worker: IFunction;
   /** The worker's timeout: the queue's visibility timeout is BULK_JOBS_DEFAULTS.visibilityTimeoutFactor times it. */
   workerTimeout: Duration;
-  /** Optional topic (the alarm e-mail) the dead-letter alarm notifies. */
-  alarmTopic?: ITopic;
 }
 
 /**
@@ -53,10 +50,12 @@ export interface BulkJobsProps {
  *
  * The dead-letter queue is every job's failure queue: it is also the worker's on-failure destination,
  * so a directly invoked job (an API function's drafting or image, a schedule's approval e-mail) that
- * failed on every attempt lands there as Lambda's invocation record, is alarmed the same way, and is
- * never lost. Every failure is recorded on its article too (functions/src/jobs/run-job.ts). A DLQ
- * redrive (StartMessageMoveTask to the job queue) runs them again: the worker takes a job or an
- * invocation record alike (functions/src/jobs/job-schema.ts).
+ * failed on every attempt lands there as Lambda's invocation record, and the schedules' dead-letter
+ * queue (schedules.ts), so a run EventBridge Scheduler could not deliver lands there as the job itself.
+ * Each is alarmed the same way (Schedules sends the alarm to the alarm topic) and never lost. Every
+ * failure is recorded on its article too (functions/src/jobs/run-job.ts). A DLQ redrive
+ * (StartMessageMoveTask to the job queue) runs them again: the worker takes a job or an invocation
+ * record alike (functions/src/jobs/job-schema.ts).
  */
 export class BulkJobs extends Construct {
   readonly queue: Queue;
@@ -95,11 +94,11 @@ export class BulkJobs extends Construct {
     this.deadLetterAlarm = deadLetterAlarm(
       this,
       this.deadLetterQueue,
-      'A worker job failed on every attempt: a bulk job (drafting for a spreadsheet import) or a directly invoked one ' +
-        '(drafting, an image, a scheduled approval e-mail). Its message waits in this failure queue and the article shows ' +
-        'the last error; fix the cause, then redrive the queue to the job queue (README: Failed jobs).',
+      'A worker job failed on every attempt: a bulk job (drafting for a spreadsheet import), a directly invoked one ' +
+        '(drafting, an image, a scheduled approval e-mail after its automatic retries) or a scheduled run EventBridge ' +
+        'Scheduler could not deliver. Its message waits in this failure queue and the article shows the last error; fix ' +
+        'the cause, then redrive the queue to the job queue (docs/operations.md: Failed jobs and redrive).',
       { period: BULK_JOBS_DEFAULTS.alarmPeriod, threshold: BULK_JOBS_DEFAULTS.alarmThreshold },
     );
-    if (props.alarmTopic) notifyTopic(this.deadLetterAlarm, props.alarmTopic);
   }
 }

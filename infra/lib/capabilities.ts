@@ -10,7 +10,7 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ApiFunction } from './api-function.js';
 import type { AppFunction } from './app-function.js';
 import type { BulkJobs } from './bulk-jobs.js';
-import { SCHEDULE_MANAGE_ACTIONS, type Schedules } from './schedules.js';
+import { SCHEDULE_MANAGE_ACTIONS, SCHEDULE_RETRY_ACTIONS, type Schedules } from './schedules.js';
 import type { StageNames } from './stage.js';
 import type { WorkerFunction } from './worker-function.js';
 
@@ -32,6 +32,10 @@ import type { WorkerFunction } from './worker-function.js';
  *   group (EventBridge Scheduler) and passes them the scheduler role, nothing else (SCHEDULE_GROUP_NAME,
  *   SCHEDULE_TARGET_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN: without all four the code would fall
  *   back to in-process timers);
+ * - `schedules:retry`: creates one-off schedules in the stack's schedule group, nothing else (no update, no
+ *   delete), and passes them the scheduler role: the next attempt of a scheduled run that failed
+ *   (functions/src/domain/run-retries.ts); the variables of `schedules:manage` but SCHEDULE_TARGET_ARN (the
+ *   worker is the target: it reads its own ARN from its invocation);
  * - `approvalLinks:sign`: signs approval links with the session key (read; API functions already
  *   have it) and builds them on the public URL (PUBLIC_URL: the publicUrl context value, else the
  *   distribution's URL), for code that runs outside a request;
@@ -51,6 +55,7 @@ export type Capability =
   | 'images:delete'
   | 'images:upload'
   | 'schedules:manage'
+  | 'schedules:retry'
   | 'approvalLinks:sign'
   | 'firstAdmin:guard'
   | 'events:publish';
@@ -163,6 +168,38 @@ interface CapabilityGrant {
 const imagesBucketEnvironment = ({ stack }: Target) => ({ IMAGES_BUCKET: stack.imagesBucket.bucketName });
 const secretsEnvironment = ({ stack }: Target) => ({ SECRETS_PREFIX: stack.stageNames.userSecretsPrefix });
 
+/**
+ * `actions` on the schedules of the stack's group, and handing the scheduler role to EventBridge Scheduler (the
+ * schedules it creates run as that role), nothing else.
+ */
+function grantSchedules({ fn, stack }: Target, actions: readonly string[]): void {
+  const { group, role: schedulerRole, schedulesArn } = stack.schedules;
+  Grant.addToPrincipal({ grantee: fn.role, actions: [...actions], resourceArns: [schedulesArn] });
+  fn.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['iam:PassRole'],
+      resources: [schedulerRole.roleArn],
+      conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+    }),
+  );
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${group.scheduleGroupName}/*]`,
+    reason:
+      'One-off schedules are created at run time, one per article and platform and one per retry of a failed run ' +
+      '(names derived from the article id), so their names are not known at deploy time: the policy allows ' +
+      `${actions.join(', ')} on the schedules of the stack's own group (${group.scheduleGroupName}) only, no other ` +
+      'group, no read or list.',
+  });
+}
+
+/** What the scheduler adapter needs (functions/src/wiring/scheduler.ts): without all four it uses local timers. */
+const schedulerEnvironment = ({ stack }: Target) => ({
+  SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
+  SCHEDULE_TARGET_ARN: stack.worker.function.functionArn,
+  SCHEDULER_ROLE_ARN: stack.schedules.role.roleArn,
+  SCHEDULE_DLQ_ARN: stack.schedules.deadLetterQueue.queueArn,
+});
+
 /** Each capability's grants and environment; applied in this order (the order of the policy statements). */
 export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   'userSecrets:read': {
@@ -273,31 +310,14 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
     environment: imagesBucketEnvironment,
   },
   'schedules:manage': {
-    grant: ({ fn, stack }) => {
-      const { group, role: schedulerRole, schedulesArn } = stack.schedules;
-      Grant.addToPrincipal({ grantee: fn.role, actions: [...SCHEDULE_MANAGE_ACTIONS], resourceArns: [schedulesArn] });
-      // The schedules it creates run as the scheduler role: it may hand that role to EventBridge Scheduler only.
-      fn.role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['iam:PassRole'],
-          resources: [schedulerRole.roleArn],
-          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
-        }),
-      );
-      Validations.of(fn.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${group.scheduleGroupName}/*]`,
-        reason:
-          'One-off schedules are created at run time, one per article and platform (names derived from the article id), ' +
-          `so their names are not known at deploy time: the policy allows ${SCHEDULE_MANAGE_ACTIONS.join(', ')} on the ` +
-          `schedules of the stack's own group (${group.scheduleGroupName}) only, no other group, no read or list.`,
-      });
-    },
-    environment: ({ stack }) => ({
-      SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
-      SCHEDULE_TARGET_ARN: stack.worker.function.functionArn,
-      SCHEDULER_ROLE_ARN: stack.schedules.role.roleArn,
-      SCHEDULE_DLQ_ARN: stack.schedules.deadLetterQueue.queueArn,
-    }),
+    grant: (target) => grantSchedules(target, SCHEDULE_MANAGE_ACTIONS),
+    environment: schedulerEnvironment,
+  },
+  'schedules:retry': {
+    grant: (target) => grantSchedules(target, SCHEDULE_RETRY_ACTIONS),
+    // Not SCHEDULE_TARGET_ARN: the target is the worker itself, and a function naming its own ARN in its environment
+    // is a circular dependency CloudFormation refuses; the worker takes it from its invocation (lambda/worker.ts).
+    environment: (target) => ({ ...schedulerEnvironment(target), SCHEDULE_TARGET_ARN: undefined }),
   },
   'firstAdmin:guard': {
     grant: ({ fn, stack }) => void stack.setupCodeSecret.grantRead(fn.role),

@@ -30,7 +30,7 @@ import {
 } from '../../functions/src/adapters/integrations/linkedin-version.js';
 import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
-import { Schedules } from './schedules.js';
+import { rebuildSchedulesCommand, Schedules } from './schedules.js';
 import { Site } from './site.js';
 import { TableBackfills } from './table-backfills.js';
 import { AppAlarms } from './alarms.js';
@@ -100,8 +100,17 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
    * user's Gmail (outbound HTTPS; it never publishes), with the platform's stored image inline.
    * The domain events for automation are written to the table with their changes by whichever function makes
    * them; the worker alone delivers them (the table's stream, event-delivery.ts): `events:publish`.
+   * A scheduled run that failed schedules its next attempt (functions/src/domain/run-retries.ts): `schedules:retry`.
    */
-  [WORKER_ENTRY_NAME]: ['ai', 'images:read', 'images:write', 'images:delete', 'approvalLinks:sign', 'events:publish'],
+  [WORKER_ENTRY_NAME]: [
+    'ai',
+    'images:read',
+    'images:write',
+    'images:delete',
+    'approvalLinks:sign',
+    'events:publish',
+    'schedules:retry',
+  ],
 };
 
 /** Where CloudFront publishes its metrics (and so where its alarm must be). */
@@ -221,7 +230,7 @@ export class ContentPublisherStack extends Stack {
   readonly http: HttpApiRoutes;
   readonly site: Site;
   readonly imagesBucket: Bucket;
-  /** EventBridge Scheduler: the schedule group, its role and dead-letter queue (target: the worker). */
+  /** EventBridge Scheduler: the schedule group and its role (target: the worker; dead letters: the job failure queue). */
   readonly schedules: Schedules;
   /** The SQS queue of bulk jobs (a spreadsheet import's drafting), drained by the worker; its DLQ and alarm. */
   readonly bulkJobs: BulkJobs;
@@ -367,15 +376,16 @@ export class ContentPublisherStack extends Stack {
     });
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
-    this.schedules = new Schedules(this, 'Schedules', {
-      target: this.worker.function,
-      alarmEmail: props.alarmEmail,
-      alarmTopicArn: props.alarmTopicArn,
-    });
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
       worker: this.worker.function,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
-      alarmTopic: this.schedules.alarmTopic,
+    });
+    // Runs the Scheduler could not deliver go to the job failure queue: one redrive for every failed job.
+    this.schedules = new Schedules(this, 'Schedules', {
+      target: this.worker.function,
+      failures: this.bulkJobs,
+      alarmEmail: props.alarmEmail,
+      alarmTopicArn: props.alarmTopicArn,
     });
 
     this.imagesBucket = new Bucket(this, 'ImagesBucket', {
@@ -453,7 +463,7 @@ export class ContentPublisherStack extends Stack {
       // As the functions' POWERTOOLS_METRICS_NAMESPACE (app-function.ts).
       metricsNamespace: this.stackName,
       jobQueue: this.bulkJobs.queue,
-      failureQueues: [this.bulkJobs.deadLetterQueue, this.schedules.deadLetterQueue],
+      failureQueues: [this.bulkJobs.deadLetterQueue],
       scheduleGroup: this.schedules.group,
       // CloudFront's metrics are in us-east-1 only: a stack bound to another region could not alarm on them.
       distribution:
@@ -489,7 +499,7 @@ export class ContentPublisherStack extends Stack {
     });
     new CfnOutput(this, 'BulkJobDeadLetterQueueUrl', {
       description:
-        'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt (alarmed)',
+        'The job failure queue: worker jobs (bulk or directly invoked) that failed on every attempt, and scheduled runs the Scheduler could not deliver (alarmed)',
       value: this.bulkJobs.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'RedriveFailedJobsCommand', {
@@ -497,9 +507,17 @@ export class ContentPublisherStack extends Stack {
         'Runs the failed jobs again, once their cause is fixed: moves them from the failure queue to the job queue',
       value: redriveCommand(this.bulkJobs.deadLetterQueue.queueArn, this.bulkJobs.queue.queueArn, this.region),
     });
-    new CfnOutput(this, 'ScheduleDeadLetterQueueUrl', {
-      description: 'Scheduled runs that could not be delivered (alarmed)',
-      value: this.schedules.deadLetterQueue.queueUrl,
+    new CfnOutput(this, 'RebuildSchedulesCommand', {
+      description:
+        'Makes every scheduled run from now on again from the table, when the schedule group was lost (docs/operations.md)',
+      value: rebuildSchedulesCommand({
+        tableName: this.data.table.tableName,
+        region: this.region,
+        groupName: this.schedules.group.scheduleGroupName,
+        targetArn: this.worker.function.functionArn,
+        roleArn: this.schedules.role.roleArn,
+        deadLetterArn: this.schedules.deadLetterQueue.queueArn,
+      }),
     });
     new CfnOutput(this, 'EventBusName', {
       description:

@@ -1,13 +1,13 @@
-import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { deadLetterAlarm, notifyTopic } from './dead-letter-alarm.js';
+import { notifyTopic } from './dead-letter-alarm.js';
 
 /** What the functions call to manage the one-off schedules (functions/src/adapters/aws/eventbridge-scheduler.ts). */
 export const SCHEDULE_MANAGE_ACTIONS = [
@@ -16,18 +16,38 @@ export const SCHEDULE_MANAGE_ACTIONS = [
   'scheduler:DeleteSchedule',
 ] as const;
 
-/** Settings of the dead-letter queue and its alarm (asserted by the tests). */
-export const SCHEDULE_DLQ_DEFAULTS = {
-  retention: Duration.days(14),
-  /** The alarm fires when at least this many dead letters are waiting… */
-  alarmThreshold: 1,
-  /** …looking at the queue every this often. */
-  alarmPeriod: Duration.minutes(5),
-} as const;
+/**
+ * What the worker calls to schedule the next attempt of a failed run (EventBridgeScheduler.retry): a schedule of
+ * its own, created once, so it may not move or delete any schedule.
+ */
+export const SCHEDULE_RETRY_ACTIONS = ['scheduler:CreateSchedule'] as const;
+
+/**
+ * The command that makes every scheduled run again from the table, when the schedule group was lost or emptied
+ * (the RebuildSchedulesCommand output; functions/src/local/rebuild-schedules.ts, docs/operations.md).
+ */
+export const rebuildSchedulesCommand = (values: {
+  tableName: string;
+  region: string;
+  groupName: string;
+  targetArn: string;
+  roleArn: string;
+  deadLetterArn: string;
+}): string =>
+  `TABLE_NAME=${values.tableName} AWS_REGION=${values.region} SCHEDULE_GROUP_NAME=${values.groupName} ` +
+  `SCHEDULE_TARGET_ARN=${values.targetArn} SCHEDULER_ROLE_ARN=${values.roleArn} ` +
+  `SCHEDULE_DLQ_ARN=${values.deadLetterArn} npm run rebuild-schedules`;
 
 export interface SchedulesProps {
   /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
   target: IFunction;
+  /**
+   * Where runs the Scheduler could not deliver go: the job failure queue (bulk-jobs.ts) and its alarm. Its
+   * messages are redriven to the job queue by the one documented command (docs/operations.md, Failed jobs
+   * and redrive), which a queue of its own could not be: StartMessageMoveTask moves only from a queue that
+   * is some queue's dead-letter queue.
+   */
+  failures: { deadLetterQueue: IQueue; deadLetterAlarm: Alarm };
   /** Optional e-mail address told (through an SNS topic of the stack's) when an alarm fires. */
   alarmEmail?: string;
   /** Or an existing SNS topic every alarm notifies (its policy must let CloudWatch publish). */
@@ -37,15 +57,15 @@ export interface SchedulesProps {
 /**
  * EventBridge Scheduler for the app's one-off schedules (one per article and platform): the stack's
  * schedule group, the role EventBridge Scheduler assumes to deliver them (trusted by the service
- * for this account and this group only; it may invoke the target and write dead letters, nothing
- * else), and the dead-letter queue for runs that could not be delivered, with an alarm on it.
- * The schedules themselves are created at run time by the schedule function (`schedules:manage`).
+ * for this account and this group only; it may invoke the target and write dead letters to the job
+ * failure queue, nothing else), and the alarm topic. The schedules themselves are created at run time
+ * by the schedule function (`schedules:manage`) and the worker's retries of failed runs (`schedules:retry`).
  */
 export class Schedules extends Construct {
   readonly group: ScheduleGroup;
   readonly role: Role;
-  readonly deadLetterQueue: Queue;
-  readonly deadLetterAlarm: Alarm;
+  /** The schedules' DeadLetterConfig (SCHEDULE_DLQ_ARN): the job failure queue, not a queue of their own. */
+  readonly deadLetterQueue: IQueue;
   /** With `alarmEmail` (a topic of the stack's) or `alarmTopicArn` (one of yours): the topic the alarms notify. */
   readonly alarmTopic?: ITopic;
   /** ARN pattern of the schedules of the group: `arn:…:scheduler:<region>:<account>:schedule/<group>/*`. */
@@ -70,21 +90,11 @@ export class Schedules extends Construct {
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     });
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: SCHEDULE_DLQ_DEFAULTS.retention,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter queue of the one-off schedules (their DeadLetterConfig, set at run time ' +
-        'by the schedule function, so cdk-nag cannot see it); a dead-letter queue for the dead-letter queue would add ' +
-        'nothing: nothing consumes these messages, an alarm reports them.',
-    });
+    this.deadLetterQueue = props.failures.deadLetterQueue;
 
     // The execution role: assumed by EventBridge Scheduler only for schedules of this account's group
-    // (confused-deputy protection), allowed to invoke the target and to write dead letters, nothing else.
+    // (confused-deputy protection), allowed to invoke the target and to write dead letters to the job failure
+    // queue, nothing else.
     this.role = new Role(this, 'Role', {
       description: 'Content publisher: EventBridge Scheduler delivers the one-off schedules (invokes the job function)',
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
@@ -108,14 +118,6 @@ export class Schedules extends Construct {
       resourceArns: [this.deadLetterQueue.queueArn],
     });
 
-    this.deadLetterAlarm = deadLetterAlarm(
-      this,
-      this.deadLetterQueue,
-      'A scheduled run (generate the content and e-mail the approval link) could not be delivered to the job function ' +
-        'after its retries: its message waits in the schedules dead-letter queue.',
-      { period: SCHEDULE_DLQ_DEFAULTS.alarmPeriod, threshold: SCHEDULE_DLQ_DEFAULTS.alarmThreshold },
-    );
-
     if (props.alarmEmail) {
       const topic = new Topic(this, 'AlarmTopic', {
         displayName: 'Content publisher alarms',
@@ -127,6 +129,6 @@ export class Schedules extends Construct {
       // A topic of the operator's: its own policy must let cloudwatch.amazonaws.com publish (docs/operations.md).
       this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
     }
-    if (this.alarmTopic) notifyTopic(this.deadLetterAlarm, this.alarmTopic);
+    if (this.alarmTopic) notifyTopic(props.failures.deadLetterAlarm, this.alarmTopic);
   }
 }

@@ -35,6 +35,8 @@ describe('IAM', () => {
       putsEvents?: boolean;
       /** Signs the browser's image uploads and reads, lists and deletes them under uploads/ only. */
       uploads?: boolean;
+      /** Creates (only) schedules in the stack's group: the next attempt of a failed scheduled run. */
+      retriesRuns?: boolean;
     }
   > = {
     auth: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
@@ -95,6 +97,7 @@ describe('IAM', () => {
     // The session key signs the approval links it e-mails.
     // The approval e-mail carries the stored image: the worker reads images as well as writing them.
     // A new image replaces the old one, whose files it deletes.
+    // A failed scheduled run schedules its next attempt (create only).
     worker: {
       userSecrets: SM_READ,
       invokesWorker: false,
@@ -102,6 +105,7 @@ describe('IAM', () => {
       managesSchedules: false,
       sessionKey: true,
       putsEvents: true,
+      retriesRuns: true,
     },
   };
   const SCHEDULE_ENV = ['SCHEDULE_GROUP_NAME', 'SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'];
@@ -269,20 +273,17 @@ describe('IAM', () => {
   });
 
   it.each(names())(
-    "%s: EventBridge Scheduler: manages the group's schedules and passes the scheduler role exactly when it schedules",
+    "%s: EventBridge Scheduler: manages (or, retrying runs, only creates) the group's schedules and passes the scheduler role exactly when it schedules",
     (name) => {
       const scheduler = sorted(grantsOf(name, 'scheduler'));
       const passRole = policyOf(name).filter((s) => asArray(s.Action).includes('iam:PassRole'));
       const variables = environmentOf(name);
-      if (EXPECTED[name]!.managesSchedules) {
-        expect(scheduler).toEqual(
-          sorted(
-            ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'].map((a) => [
-              a,
-              schedulesArn(),
-            ]),
-          ),
-        );
+      const { managesSchedules, retriesRuns } = EXPECTED[name]!;
+      if (managesSchedules || retriesRuns) {
+        const actions = managesSchedules
+          ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule']
+          : ['scheduler:CreateSchedule'];
+        expect(scheduler).toEqual(sorted(actions.map((a) => [a, schedulesArn()])));
         expect(passRole).toEqual([
           {
             Effect: 'Allow',
@@ -291,13 +292,15 @@ describe('IAM', () => {
             Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
           },
         ]);
-        // All four, or the code falls back to in-process timers.
+        // All four, or the code falls back to in-process timers; the worker, the target itself, reads its own ARN
+        // from its invocation (naming it in its own environment would be a circular dependency).
         expect(variables).toMatchObject({
           SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
-          SCHEDULE_TARGET_ARN: { 'Fn::GetAtt': [workerId, 'Arn'] },
           SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
-          SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.deadLetterQueue), 'Arn'] },
+          SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.deadLetterQueue), 'Arn'] },
         });
+        if (name === WORKER_ENTRY_NAME) expect(variables.SCHEDULE_TARGET_ARN).toBeUndefined();
+        else expect(variables.SCHEDULE_TARGET_ARN).toEqual({ 'Fn::GetAtt': [workerId, 'Arn'] });
       } else {
         expect(scheduler).toEqual([]);
         expect(passRole).toEqual([]);
@@ -306,11 +309,12 @@ describe('IAM', () => {
     },
   );
 
-  it('only the schedule function manages schedules; no policy but its own passes a role', () => {
+  it('only the schedule function manages schedules, and the worker creates its retries; no policy but theirs passes a role', () => {
     expect(names().filter((n) => EXPECTED[n]!.managesSchedules)).toEqual(['schedule']);
-    const scheduleRoleId = logicalId(stack, roleOf('schedule'));
+    expect(names().filter((n) => EXPECTED[n]!.retriesRuns)).toEqual([WORKER_ENTRY_NAME]);
+    const schedulingRoleIds = [logicalId(stack, roleOf('schedule')), logicalId(stack, roleOf(WORKER_ENTRY_NAME))];
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
-      const mine = (policy.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === scheduleRoleId);
+      const mine = (policy.Properties.Roles as { Ref: string }[]).some((r) => schedulingRoleIds.includes(r.Ref));
       for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
         for (const action of asArray(statement.Action)) {
           if (!mine) expect(action).not.toMatch(/^(scheduler:|iam:)/);
@@ -422,7 +426,7 @@ describe('IAM', () => {
     },
   );
 
-  it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS and the worker (its failed invocations) to its dead-letter queue', () => {
+  it('only the sheets function may send to the bulk job queue, in the whole stack; only SQS, the worker (its failed invocations) and the Scheduler (runs it could not deliver) to its dead-letter queue', () => {
     const senders: string[] = [];
     const failureSenders: string[] = [];
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)) {
@@ -435,7 +439,9 @@ describe('IAM', () => {
       }
     }
     expect(senders).toEqual([logicalId(stack, roleOf('sheets'))]);
-    expect([...new Set(failureSenders)]).toEqual([logicalId(stack, stack.worker.role)]);
+    expect([...new Set(failureSenders)].sort()).toEqual(
+      [logicalId(stack, stack.worker.role), logicalId(stack, stack.schedules.role)].sort(),
+    );
   });
 
   it.each(names())(
@@ -447,7 +453,8 @@ describe('IAM', () => {
         JSON.stringify(imagesObjectsArn()),
         JSON.stringify(uploadsObjectsArn()),
       ];
-      if (EXPECTED[name]!.managesSchedules) allowedPatterns.push(JSON.stringify(schedulesArn()));
+      if (EXPECTED[name]!.managesSchedules || EXPECTED[name]!.retriesRuns)
+        allowedPatterns.push(JSON.stringify(schedulesArn()));
       // Nothing is granted on * (no X-Ray either: tracing is off, app-function.ts), but the worker's
       // dynamodb:ListStreams, which has no resource to name (event-delivery.ts; its reads name the stream).
       expect(

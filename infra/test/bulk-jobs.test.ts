@@ -18,11 +18,11 @@ describe('bulk job queue (SQS)', () => {
   const queues = () => template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
 
   it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
+    // The schedules' dead letters go to this dead-letter queue too (schedules.ts); the events' delivery has its own.
     expect(Object.keys(queues()).sort()).toEqual(
       [
         queueId(),
         dlqId(),
-        logicalId(stack, stack.schedules.deadLetterQueue),
         logicalId(stack, stack.eventDelivery.deadLetterQueue),
       ].sort(),
     );
@@ -85,9 +85,9 @@ describe('bulk job queue (SQS)', () => {
     ] as Resource;
     expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(dlqId()));
     expect(alarm.Properties.AlarmActions).toBeUndefined();
-    // The two dead-letter alarms, the events' delivery's two (event-delivery.test.ts), and those of the functions
+    // This one (the schedules' dead letters land here too), the events' delivery's two (event-delivery.test.ts), and those of the functions
     // and the API (alarms.ts, observability.test.ts).
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4 + stack.alarms.all.length);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 3 + stack.alarms.all.length);
   });
 
   it('exports the dead-letter queue URL', () => {

@@ -149,14 +149,13 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-worker/Role ${userImages}`,
         // IAM5: the browser's raw uploads, keys made at run time, under uploads/ only (the images function signs them).
         `Fn-images/Role AwsSolutions-IAM5[Resource::<${imagesBucketId}.Arn>/uploads/*]`,
-        // IAM5: one-off schedules made at run time, allowed in the stack's own group only.
+        // IAM5: one-off schedules made at run time, allowed in the stack's own group only (the worker: its retries).
         `Fn-schedule/Role ${schedules}`,
-        // SQS3: the schedules' dead-letter queue needs no dead-letter queue of its own.
-        'Schedules/DeadLetterQueue AwsSolutions-SQS3',
         // SQS3: the domain events' failure queue is itself a dead-letter queue (the stream's on-failure destination).
         'EventDelivery/DeadLetterQueue AwsSolutions-SQS3',
         // IAM5: dynamodb:ListStreams has no resource to name (the stream's reads name its ARN: event-delivery.ts).
         'Fn-worker/Role AwsSolutions-IAM5[Resource::*]',
+        `Fn-worker/Role ${schedules}`,
         'Http AwsSolutions-APIG4',
         'SessionSecret AwsSolutions-SMG4',
         // SMG4: CloudFront gets the origin secret at deployment; the setup code is used once.

@@ -227,8 +227,8 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     const t = Template.fromStack(own).toJSON().Resources as Record<string, Resource>;
     expect(Object.values(t).filter((r) => r.Type === 'AWS::SNS::Topic')).toEqual([]);
     const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    // The two dead-letter alarms and the events' delivery's two (event-delivery.test.ts).
-    expect(found.length).toBe(own.alarms.all.length + 4);
+    // The job failure queue's (the schedules' dead letters land there too) and the events' delivery's two (event-delivery.test.ts).
+    expect(found.length).toBe(own.alarms.all.length + 3);
     for (const r of found) expect(r.Properties.AlarmActions).toEqual([arn]);
   });
 
@@ -254,7 +254,7 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     const { stack: plain } = testApp();
     const t = Template.fromStack(plain).toJSON().Resources as Record<string, Resource>;
     const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    expect(found.length).toBe(plain.alarms.all.length + 4);
+    expect(found.length).toBe(plain.alarms.all.length + 3);
     for (const r of found) expect(r.Properties.AlarmActions).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { SCHEDULE_DLQ_DEFAULTS } from '../lib/schedules.js';
+import { rebuildSchedulesCommand } from '../lib/schedules.js';
 import {
   asArray,
   deadLetterAlarmProperties,
@@ -17,7 +17,8 @@ const { stack, template, workerId } = synthesizeDefaultStack();
 describe('EventBridge Scheduler', () => {
   const groupId = () => logicalId(stack, stack.schedules.group);
   const roleId = () => logicalId(stack, stack.schedules.role);
-  const queueId = () => logicalId(stack, stack.schedules.deadLetterQueue);
+  /** The job failure queue (bulk-jobs.ts): the schedules' dead letters go there too. */
+  const queueId = () => logicalId(stack, stack.bulkJobs.deadLetterQueue);
 
   it('has one schedule group, named per stack, deleted with the stack', () => {
     const [id, group] = only(template.findResources('AWS::Scheduler::ScheduleGroup') as Record<string, Resource>);
@@ -48,7 +49,7 @@ describe('EventBridge Scheduler', () => {
     expect(role.Properties.Policies).toBeUndefined();
   });
 
-  it('the scheduler role may invoke the worker (the job function) and write dead letters, nothing else', () => {
+  it('the scheduler role may invoke the worker (the job function) and write dead letters to the job failure queue, nothing else', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
       (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId()),
     );
@@ -70,36 +71,31 @@ describe('EventBridge Scheduler', () => {
     expect(JSON.stringify(permissions)).not.toContain('scheduler.amazonaws.com');
   });
 
-  it('the dead-letter queue is encrypted, refuses requests without TLS and keeps messages 14 days', () => {
-    const queue = template.findResources('AWS::SQS::Queue')[queueId()] as Resource;
-    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
-    expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
-    expect(SCHEDULE_DLQ_DEFAULTS.retention.toSeconds()).toBe(14 * 24 * 3600);
-    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-      Queues: [{ Ref: queueId() }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Principal: { AWS: '*' },
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
-      },
+  it('dead-letters into the job failure queue, the queue the documented redrive moves from: the stack has no other failure queue', () => {
+    // SCHEDULE_DLQ_ARN (the schedules' DeadLetterConfig) of the schedule function is the job failure queue.
+    const scheduleFn = template.findResources('AWS::Lambda::Function')[
+      logicalId(stack, stack.functions.get('schedule')!.function)
+    ] as Resource;
+    expect(scheduleFn.Properties.Environment.Variables.SCHEDULE_DLQ_ARN).toEqual({ 'Fn::GetAtt': [queueId(), 'Arn'] });
+    // That queue is the job queue's dead-letter queue, so StartMessageMoveTask may move its messages back there
+    // (it moves only from a queue that is a dead-letter queue), and RedriveFailedJobsCommand names it.
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    expect(Object.keys(queues).sort()).toEqual([logicalId(stack, stack.bulkJobs.queue), queueId()].sort());
+    expect(queues[logicalId(stack, stack.bulkJobs.queue)]!.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({
+      'Fn::GetAtt': [queueId(), 'Arn'],
     });
-    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>);
-    for (const policy of policies) {
-      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[])
-        expect(statement.Effect).toBe('Deny');
-    }
+    const redrive = JSON.stringify(template.findOutputs('RedriveFailedJobsCommand').RedriveFailedJobsCommand!.Value);
+    expect(redrive).toContain(`--source-arn ",{"Fn::GetAtt":["${queueId()}","Arn"]}`);
+    expect(template.findOutputs('ScheduleDeadLetterQueueUrl')).toEqual({});
   });
 
-  it('an alarm fires as soon as one dead letter waits (5-minute period); no topic without alarmEmail', () => {
-    const alarm = template.findResources('AWS::CloudWatch::Alarm')[
-      logicalId(stack, stack.schedules.deadLetterAlarm)
-    ] as Resource;
-    expect(alarm.Properties).toMatchObject(deadLetterAlarmProperties(queueId()));
-    expect(alarm.Properties.AlarmActions).toBeUndefined();
+  it("a dead letter waiting there fires the failure queue's alarm (5-minute period); no topic without alarmEmail", () => {
+    const alarms = template.findResources('AWS::CloudWatch::Alarm', {
+      Properties: deadLetterAlarmProperties(queueId()),
+    });
+    expect(Object.keys(alarms)).toEqual([logicalId(stack, stack.bulkJobs.deadLetterAlarm)]);
+    expect((Object.values(alarms)[0] as Resource).Properties.AlarmDescription).toMatch(/could not deliver/);
+    expect((Object.values(alarms)[0] as Resource).Properties.AlarmActions).toBeUndefined();
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
@@ -114,14 +110,10 @@ describe('EventBridge Scheduler', () => {
       Endpoint: 'ops@example.com',
       TopicArn: { Ref: topicId },
     });
-    const alarmId = logicalId(s, s.schedules.deadLetterAlarm);
+    // The job failure queue's alarm (the schedules' dead letters among them) notifies it.
+    const alarmId = logicalId(s, s.bulkJobs.deadLetterAlarm);
     const alarm = t.findResources('AWS::CloudWatch::Alarm')[alarmId] as Resource;
     expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
-    // The bulk jobs' dead-letter alarm notifies the same topic (one subscription to confirm).
-    const bulkAlarmId = logicalId(s, s.bulkJobs.deadLetterAlarm);
-    expect((t.findResources('AWS::CloudWatch::Alarm')[bulkAlarmId] as Resource).Properties.AlarmActions).toEqual([
-      { Ref: topicId },
-    ]);
     const [, topicPolicy] = only(t.findResources('AWS::SNS::TopicPolicy') as Record<string, Resource>);
     const statements = topicPolicy.Properties.PolicyDocument.Statement as (Statement & { Principal: unknown })[];
     expect(statements).toEqual(
@@ -142,12 +134,40 @@ describe('EventBridge Scheduler', () => {
         }),
       ]),
     );
-    // One Allow per alarm of the stack (these two, and the functions' and the API's, alarms.ts), each by its own ARN.
+    // One Allow per alarm of the stack (this one, and the functions' and the API's, alarms.ts), each by its own ARN.
     const alarmIds = Object.keys(t.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarmIds).toEqual(expect.arrayContaining([alarmId, bulkAlarmId]));
+    expect(alarmIds).toEqual(expect.arrayContaining([alarmId]));
     expect(
       statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike),
     ).toEqual(alarmIds.map((id) => ({ 'aws:SourceArn': { 'Fn::GetAtt': [id, 'Arn'] } })));
+  });
+
+  it('a stack output gives the command that makes every scheduled run again from the table (the group lost)', () => {
+    const value = JSON.stringify(template.findOutputs('RebuildSchedulesCommand').RebuildSchedulesCommand!.Value);
+    // The same four values the schedule function has, so the rebuilt schedules are the ones it makes.
+    const scheduleFnVars = (
+      template.findResources('AWS::Lambda::Function')[
+        logicalId(stack, stack.functions.get('schedule')!.function)
+      ] as Resource
+    ).Properties.Environment.Variables;
+    for (const name of ['SCHEDULE_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'])
+      expect(value).toContain(`${name}=",${JSON.stringify(scheduleFnVars[name])}`);
+    expect(value).toContain(`SCHEDULE_GROUP_NAME=${stack.schedules.group.scheduleGroupName} `);
+    expect(value).toContain(`TABLE_NAME=",{"Ref":"${logicalId(stack, stack.data.table)}"}`);
+    expect(value).toContain('npm run rebuild-schedules');
+    expect(
+      rebuildSchedulesCommand({
+        tableName: 'T',
+        region: 'eu-west-1',
+        groupName: 'G',
+        targetArn: 'W',
+        roleArn: 'R',
+        deadLetterArn: 'Q',
+      }),
+    ).toBe(
+      'TABLE_NAME=T AWS_REGION=eu-west-1 SCHEDULE_GROUP_NAME=G SCHEDULE_TARGET_ARN=W SCHEDULER_ROLE_ARN=R ' +
+        'SCHEDULE_DLQ_ARN=Q npm run rebuild-schedules',
+    );
   });
 
   it('refuses an alarmEmail that is not an e-mail address', () => {

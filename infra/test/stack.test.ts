@@ -88,9 +88,9 @@ describe('outputs and environment', () => {
     expect(outputs.ImagesBucketName?.Value).toEqual({ Ref: imagesBucketId });
     expect(outputs.WorkerFunctionName?.Value).toEqual({ Ref: workerId });
     expect(outputs.ScheduleGroupName?.Value).toBe(stack.schedules.group.scheduleGroupName);
-    expect(outputs.ScheduleDeadLetterQueueUrl?.Value).toEqual({
-      Ref: logicalId(stack, stack.schedules.deadLetterQueue),
-    });
+    // The schedules' dead letters are in the job failure queue (BulkJobDeadLetterQueueUrl): no queue of their own.
+    expect(outputs.ScheduleDeadLetterQueueUrl).toBeUndefined();
+    expect(outputs.BulkJobDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(stack, stack.bulkJobs.deadLetterQueue) });
   });
 
   it('has no dependency cycle between its resources (references and DependsOn)', () => {

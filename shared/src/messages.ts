@@ -77,8 +77,20 @@ export const RunFailureMessages = {
   draft_failed: 'Drafting did not finish. Open the article to generate it again, or try again later.',
   image_failed: 'The image could not be made. Generate it again from the article.',
   run_failed: 'The scheduled run did not finish. It is tried again; if this stays, reschedule the article.',
+  /** Recorded with RunRetryMessages.retrying, which says when; this is the text without the time. */
+  run_retrying: 'The approval e-mail could not be sent yet; it is tried again automatically.',
 } as const;
 export type RunFailureCode = keyof typeof RunFailureMessages;
+/**
+ * What a scheduled run's lastError says while its automatic retries go on (code run_retrying), and once they are
+ * used up (functions/src/domain/run-retries.ts).
+ */
+export const RunRetryMessages = {
+  retrying: (attempt: number, attempts: number, when: string) =>
+    `The approval e-mail could not be sent yet (the mail service or the network failed); it is tried again automatically on ${when} (attempt ${attempt} of ${attempts}).`,
+  gaveUp: (attempts: number) =>
+    `The approval e-mail could not be sent in ${attempts} attempts over several hours. Schedule the article again to send it.`,
+} as const;
 export const RUN_FAILURES_FIXED_IN_SETTINGS: ReadonlySet<string> = new Set<RunFailureCode>([
   'email_failed',
   'email_not_configured',

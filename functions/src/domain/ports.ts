@@ -291,7 +291,8 @@ export type Job =
       requestedAt: string;
       inFlight?: true;
     }
-  | ({ type: 'generate-and-notify' } & ScheduledRun);
+  /** `attempt`: which attempt of the run this is (absent: the first; later ones are its retries, domain/run-retries.ts). */
+  | ({ type: 'generate-and-notify'; attempt?: number } & ScheduledRun);
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
 export interface JobQueue {
@@ -340,4 +341,13 @@ export interface Scheduler {
   /** Creates the platform's schedule, or moves it when it exists. */
   schedule(run: ScheduledRun): Promise<void>;
   cancel(userId: string, articleId: string, platform: Platform): Promise<void>;
+}
+
+/**
+ * Later attempts of scheduled runs that failed (domain/run-retries.ts): a one-off schedule of their own, so the
+ * run's schedule (which the owner may move meanwhile: the retry then finds a stale run and does nothing) stays
+ * as it is. Making the same attempt of the same run twice makes one.
+ */
+export interface RunRetryScheduler {
+  retry(run: ScheduledRun, attempt: number, at: Date): Promise<void>;
 }

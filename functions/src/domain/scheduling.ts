@@ -6,8 +6,8 @@ import {
   ImageUploadMessages,
   OfflineDraftMessages,
   offlineDraftNoteLines,
-  RUN_FAILURES_FIXED_IN_SETTINGS,
   RunFailureMessages,
+  RunRetryMessages,
   ScheduleMessages,
   isPublished,
   type LinkedInIdentity,
@@ -25,6 +25,7 @@ import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEn
 import { badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
+import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
 const NOW_GRACE_MS = 5 * 60 * 1000;
@@ -159,6 +160,15 @@ export interface ApprovalNotifierDeps {
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
   events?: Pick<BusinessEvents, 'approvalEmailSent' | 'approvalEmailFailed'>;
+  /**
+   * Automatic retries of a run that failed for a reason a later attempt may not meet (domain/run-retries.ts):
+   * the delays, and where the next attempt is scheduled (`cause` is the failure, for the log). Without it a
+   * failure is thrown at once (the caller retries).
+   */
+  retries?: {
+    delaysS: readonly number[];
+    schedule(run: ScheduledRun, next: RunRetry, cause: unknown): Promise<void>;
+  };
   now?: () => Date;
 }
 
@@ -166,9 +176,19 @@ export interface ApprovalNotifierDeps {
  * How a scheduled run ended without failing: `stale` (moved or cancelled), `inactive` (the owner is
  * deactivated), `duplicate` (its e-mail went out already), `in-progress` (another delivery of the run
  * holds the e-mail's lease and is sending it), `sent`, `no-mailer` (no way to send), `email-refused`
- * (Gmail refused because of the owner's account: recorded on the article, theirs to fix in Settings).
+ * (Gmail refused because of the owner's account: recorded on the article, theirs to fix in Settings), `retrying`
+ * (this attempt failed and the next one is scheduled: recorded on the article as run_retrying).
  */
-export type NotifyOutcome = 'stale' | 'inactive' | 'duplicate' | 'in-progress' | 'sent' | 'no-mailer' | 'email-refused';
+export type NotifyOutcome =
+  'stale' | 'inactive' | 'duplicate' | 'in-progress' | 'sent' | 'no-mailer' | 'email-refused' | 'retrying';
+
+/** The lastError codes a scheduled run records itself: a sent approval e-mail ends them. */
+const RUN_OWN_FAILURES: ReadonlySet<string> = new Set<RunFailureCode>([
+  'email_failed',
+  'email_not_configured',
+  'run_failed',
+  'run_retrying',
+]);
 
 /**
  * Why a scheduled run could not ask for approval (ScheduleMissed's error code): the run-failure codes
@@ -196,20 +216,67 @@ export class ApprovalNotifier {
 
   /**
    * The scheduled run: content is made sure of, then the owner is asked to approve by e-mail.
-   * Moved or cancelled schedules do nothing; a repeated delivery e-mails once. Throws only what a retry
-   * may fix (it was recorded first); the owner's Gmail refusing is recorded and returned (NotifyOutcome).
+   * Moved or cancelled schedules do nothing; a repeated delivery e-mails once. A failure a later attempt may
+   * not meet schedules the next `attempt` (RunRetryScheduler) and is recorded with when it is; the last
+   * attempt's failure, or one whose retry could not be scheduled, is thrown (recorded first) for the caller to
+   * retry and then hand to a person (the failure queue). The owner's Gmail refusing is recorded and returned
+   * (NotifyOutcome): trying again cannot help until they act, so it is never retried.
    */
-  async generateAndNotify(run: ScheduledRun): Promise<NotifyOutcome> {
-    let title: string | null = null;
+  async generateAndNotify(run: ScheduledRun, attempt = 1): Promise<NotifyOutcome> {
+    const seen: { title: string | null; timezone?: string } = { title: null };
     try {
-      return await this.notify(run, (t) => (title = t));
+      return await this.notify(run, (title, timezone) => Object.assign(seen, { title, timezone }));
     } catch (err) {
       // Failures recorded with their own code (email_failed) were emitted already. Anything else is this
-      // attempt's run_failed, and is retried.
+      // attempt's run_failed.
       if (!(err instanceof RecordedRunFailure))
-        await this.deps.articles.recordEvents([this.missed(run, title, 'run_failed', true)]);
+        await this.deps.articles.recordEvents([this.missed(run, seen.title, 'run_failed', true)]);
+      const retry = await this.retryLater(run, attempt, seen.timezone, err);
+      if (retry === 'scheduled') return 'retrying';
+      // Recorded as given up: the caller must not record its generic run_failed over it.
+      if (retry === 'used-up' && !(err instanceof RecordedRunFailure))
+        throw new RecordedRunFailure('run_failed', { cause: err });
       throw err;
     }
+  }
+
+  /**
+   * Schedules the run's next attempt and says so on the article: `scheduled`. `used-up` after the last attempt
+   * (the article then says so) and `not-scheduled` when there are no retries or scheduling failed: the failure
+   * is thrown then, so the caller's own retries and failure queue still apply.
+   */
+  private async retryLater(
+    run: ScheduledRun,
+    attempt: number,
+    timezone: string | undefined,
+    err: unknown,
+  ): Promise<'scheduled' | 'used-up' | 'not-scheduled'> {
+    const retries = this.deps.retries;
+    if (!retries) return 'not-scheduled';
+    const attempts = runAttempts(retries.delaysS);
+    const next = nextRunRetry(attempt, this.now(), retries.delaysS);
+    if (!next) {
+      await this.recordIfCurrent(run, 'run_failed', RunRetryMessages.gaveUp(attempts));
+      return 'used-up';
+    }
+    try {
+      await retries.schedule(run, next, err);
+    } catch {
+      return 'not-scheduled';
+    }
+    await this.recordIfCurrent(
+      run,
+      'run_retrying',
+      RunRetryMessages.retrying(next.attempt, attempts, approvalTimeText(next.at, timezone ?? 'UTC')),
+    );
+    return 'scheduled';
+  }
+
+  /** Records the run's failure unless the owner moved or cancelled it meanwhile (their new time is not failing). */
+  private async recordIfCurrent(run: ScheduledRun, code: RunFailureCode, message: string): Promise<void> {
+    const article = await this.deps.articles.get(run.userId, run.articleId).catch(() => undefined);
+    if (article?.scheduled[run.platform] !== run.scheduledFor) return;
+    await this.deps.articles.update(run.userId, run.articleId, { lastError: { code, message } }).catch(() => undefined);
   }
 
   /** ScheduleMissed: the run could not ask the owner for approval (written with what the run records of it). */
@@ -238,14 +305,15 @@ export class ApprovalNotifier {
     );
   }
 
-  private async notify(run: ScheduledRun, titled: (title: string) => void): Promise<NotifyOutcome> {
+  private async notify(run: ScheduledRun, seen: (title: string, timezone?: string) => void): Promise<NotifyOutcome> {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     // Moved or cancelled: nothing was missed (the schedule of the new time, if any, runs then).
     if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
-    titled(article.title);
+    seen(article.title);
     // A deactivated account's schedules stay, but nothing runs for it (deactivation takes effect at once).
     const owner = await this.deps.activeOwner(userId);
+    if (owner) seen(article.title, owner.timezone);
     if (!owner) {
       // Not to the deactivated owner's webhook: nothing runs for that account.
       await this.deps.articles.recordEvents([
@@ -318,8 +386,8 @@ export class ApprovalNotifier {
         this.now(),
       );
       await this.deps.articles.finishNotify(userId, articleId, platform, scheduledFor, [outboxEntry(requested)]);
-      // A previous failure of this run's e-mail is over.
-      if (article.lastError && RUN_FAILURES_FIXED_IN_SETTINGS.has(article.lastError.code))
+      // A previous failure of this run's e-mail (or of an earlier attempt of it) is over.
+      if (article.lastError && RUN_OWN_FAILURES.has(article.lastError.code))
         await this.deps.articles.update(userId, articleId, { lastError: null });
       return 'sent';
     } catch (err) {

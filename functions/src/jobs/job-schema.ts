@@ -27,6 +27,7 @@ export const JobSchema = z.discriminatedUnion('type', [
     articleId: id,
     platform: z.enum(PLATFORMS),
     scheduledFor: instant,
+    attempt: z.int().min(2).max(100).optional(),
   }),
 ]) satisfies z.ZodType<Job>;
 

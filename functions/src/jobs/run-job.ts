@@ -84,8 +84,8 @@ async function run(job: Job, options: RunJobOptions): Promise<void> {
       await articles.generateImage(job.userId, job.articleId, job.description, job.requestedAt);
       return;
     case 'generate-and-notify': {
-      const { type: _type, ...run } = job;
-      const outcome = await approvalNotifier().generateAndNotify(run);
+      const { type: _type, attempt, ...run } = job;
+      const outcome = await approvalNotifier().generateAndNotify(run, attempt);
       // Recorded on the article and counted (ApprovalEmailFailed), but no function error: retrying cannot help.
       if (outcome === 'email-refused')
         logger.warn('approval e-mail refused: the owner must reconnect Gmail', {

@@ -71,6 +71,17 @@ async function runWorker(event: unknown): Promise<WorkerResult> {
 }
 
 /**
+ * The worker schedules the retries of failed scheduled runs (schedules:retry), whose target is this function. Its
+ * ARN cannot be in its own environment (a function referencing itself is a circular dependency CloudFormation
+ * refuses), so it comes from the invocation, without a version or alias qualifier: the scheduler role may invoke
+ * the unqualified function (infra/lib/schedules.ts), as the schedule function's SCHEDULE_TARGET_ARN names it.
+ */
+export function rememberOwnArn(context: Pick<Context, 'invokedFunctionArn'> | undefined): void {
+  const arn = context?.invokedFunctionArn;
+  if (arn && !process.env.SCHEDULE_TARGET_ARN) process.env.SCHEDULE_TARGET_ARN = arn.split(':').slice(0, 7).join(':');
+}
+
+/**
  * The Lambda entry: every log line carries the invocation's Lambda context (function_request_id,
  * cold_start, …), and the business metrics the jobs recorded (metrics.ts) are flushed when the
  * invocation ends, also when it throws (the error still reaches Lambda, which retries the job).
@@ -78,4 +89,7 @@ async function runWorker(event: unknown): Promise<WorkerResult> {
 export const handler = middy<unknown, WorkerResult, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
-  .handler((event) => runWorker(event)) as unknown as (event: unknown, context?: Context) => Promise<WorkerResult>;
+  .handler((event, context) => {
+    rememberOwnArn(context);
+    return runWorker(event);
+  }) as unknown as (event: unknown, context?: Context) => Promise<WorkerResult>;

@@ -6,6 +6,39 @@ import { businessEvents } from '../metrics.js';
 import { articleServices } from './articles.js';
 import { integrations } from './integrations.js';
 import { lazy } from './lazy.js';
+import type { RunRetryScheduler, ScheduledRun } from '../domain/ports.js';
+import type { RunRetry } from '../domain/run-retries.js';
+import { logger } from '../logger.js';
+import { schedulerServices } from './scheduler.js';
+
+/**
+ * Where a failed run's next attempt is scheduled: the scheduler of the stack (EventBridge Scheduler with
+ * SCHEDULE_* set, the `schedules:retry` capability, its client loaded by the first retry; local timers otherwise).
+ */
+function retryScheduler(): RunRetryScheduler {
+  const env = process.env;
+  if (env.AWS_LAMBDA_FUNCTION_NAME && !(env.SCHEDULE_GROUP_NAME && env.SCHEDULE_TARGET_ARN))
+    // Local timers in a Lambda would die with the container: throwing keeps Lambda's retries and the failure queue.
+    throw new Error(`${env.AWS_LAMBDA_FUNCTION_NAME} has no scheduler to retry with: give it schedules:retry`);
+  return schedulerServices().scheduler;
+}
+
+async function scheduleRetry(run: ScheduledRun, next: RunRetry, cause: unknown): Promise<void> {
+  logger.warn('Scheduled run failed; it is tried again later', {
+    articleId: run.articleId,
+    platform: run.platform,
+    attempt: next.attempt - 1,
+    nextAttempt: next.attempt,
+    at: next.at.toISOString(),
+    error: cause as Error,
+  });
+  try {
+    await retryScheduler().retry(run, next.attempt, next.at);
+  } catch (err) {
+    logger.error('Could not schedule the retry of a scheduled run', { articleId: run.articleId, error: err as Error });
+    throw err;
+  }
+}
 
 /** The scheduled run's content check and approval e-mail (worker; the local scheduler). */
 export const approvalNotifier = lazy((): ApprovalNotifier => {
@@ -20,5 +53,6 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     signingKey,
     publicUrl: () => config.publicUrl,
     events: businessEvents,
+    retries: { delaysS: config.runRetryDelaysS, schedule: scheduleRetry },
   });
 });

@@ -1,16 +1,15 @@
-import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { EventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { runLocalJob } from '../adapters/local/in-process-job-queue.js';
 import { TimerScheduler } from '../adapters/local/timer-scheduler.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import type { ArticleStore, Scheduler } from '../domain/ports.js';
+import type { ArticleStore, RunRetryScheduler, Scheduler } from '../domain/ports.js';
 import { logger } from '../logger.js';
 
 export interface SchedulerServices {
   articles: ArticleStore;
-  scheduler: Scheduler;
+  scheduler: Scheduler & RunRetryScheduler;
   /** Local only: re-arms stored schedules at start-up. */
   restore(): Promise<number>;
   stop(): void;
@@ -21,7 +20,8 @@ function build(): SchedulerServices {
   const articles = new DynamoArticleStore(db, config.tableName);
   const env = process.env;
   if (env.SCHEDULE_GROUP_NAME && env.SCHEDULE_TARGET_ARN && env.SCHEDULER_ROLE_ARN && env.SCHEDULE_DLQ_ARN) {
-    const scheduler = new EventBridgeScheduler(new SchedulerClient({ region: config.region }), {
+    // The client is made by the first call (the SDK loads then): the worker carries this for its retries only.
+    const scheduler = new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: config.region }), {
       groupName: env.SCHEDULE_GROUP_NAME,
       targetArn: env.SCHEDULE_TARGET_ARN,
       roleArn: env.SCHEDULER_ROLE_ARN,
@@ -33,7 +33,7 @@ function build(): SchedulerServices {
     db,
     config.tableName,
     // Locally the run goes where EventBridge would send it: the job runner (loaded on first fire).
-    (run) => runLocalJob({ type: 'generate-and-notify', ...run }),
+    (run, attempt) => runLocalJob({ type: 'generate-and-notify', ...run, ...(attempt ? { attempt } : {}) }),
     (run, err) =>
       logger.error('Scheduled run failed', { articleId: run.articleId, platform: run.platform, error: err as Error }),
   );

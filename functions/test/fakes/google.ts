@@ -146,6 +146,10 @@ export interface FakeGoogle {
   readonly mode: FakeGoogleMode;
   /** 'revoked': every refresh token answers invalid_grant; 'deny': the user refuses consent; 'down': 503 everywhere */
   setMode(mode: FakeGoogleMode): void;
+  /** The next `count` Gmail sends answer 503 backendError (an outage that ends); then they go through again. */
+  failNextSends(count: number): void;
+  /** Gmail sends answered so far, failed ones included. */
+  readonly sendAttempts: number;
   /** Tokens as if the user had consented, without the browser step. */
   issueTokens(scopes?: string[]): { accessToken: string; refreshToken: string };
   revokeRefreshToken(token: string): void;
@@ -246,6 +250,8 @@ export async function startFakeGoogle(
   trackSecret(client.clientSecret, 'Google client secret (fake)');
   const user = { email: 'owner@example.com', name: 'Olivia Owner' };
   let mode: FakeGoogleMode = 'ok';
+  let failingSends = 0;
+  let sendAttempts = 0;
   const codes = new Map<string, CodeGrant>();
   const refreshTokens = new Map<string, { scopes: string[]; revoked: boolean }>();
   const accessTokens = new Map<string, AccessGrant>();
@@ -424,6 +430,11 @@ export async function startFakeGoogle(
 
   const gmailSend = (req: IncomingMessage, res: ServerResponse, raw: Buffer, userId: string) => {
     if (!authorize(req, res, SEND_SCOPES)) return;
+    sendAttempts++;
+    if (failingSends > 0) {
+      failingSends--;
+      return apiError(res, 503, 'The service is currently unavailable.', 'UNAVAILABLE', 'backendError');
+    }
     if (userId !== 'me' && userId !== user.email) {
       return apiError(res, 403, 'Delegation denied for ' + user.email, 'PERMISSION_DENIED', 'forbidden');
     }
@@ -764,6 +775,12 @@ export async function startFakeGoogle(
     setMode(next) {
       mode = next;
     },
+    failNextSends(count) {
+      failingSends = count;
+    },
+    get sendAttempts() {
+      return sendAttempts;
+    },
     issueTokens(scopes = [GOOGLE_SCOPE.gmailSend]) {
       return { accessToken: newAccessToken(scopes), refreshToken: newRefreshToken(scopes) };
     },
@@ -776,6 +793,7 @@ export async function startFakeGoogle(
     },
     reset() {
       mode = 'ok';
+      failingSends = 0;
       sentMessages.length = 0;
       sheetUpdates.length = 0;
       requests.length = 0;

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import {
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  UpdateScheduleCommand,
-  type CreateScheduleCommandInput,
-  type SchedulerClient,
-} from '@aws-sdk/client-scheduler';
+import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Platform } from '@app/shared';
-import type { ScheduledRun, Scheduler } from '../../domain/ports.js';
+import type { RunRetryScheduler, ScheduledRun, Scheduler } from '../../domain/ports.js';
+
+type SchedulerModule = typeof import('@aws-sdk/client-scheduler');
+
+let schedulerModule: Promise<SchedulerModule> | undefined;
+/**
+ * The Scheduler client is loaded by the first schedule call, not at cold start: the worker carries this adapter
+ * for the retries of failed runs, which most of its jobs never make (infra/lib/bundling.ts).
+ */
+const loadScheduler = (): Promise<SchedulerModule> => (schedulerModule ??= import('@aws-sdk/client-scheduler'));
 
 export interface EventBridgeSchedulerOptions {
   groupName: string;
@@ -32,14 +34,43 @@ export function scheduleName(articleId: string, platform: Platform): string {
   return `article-${digest}-${platform}`;
 }
 
+/**
+ * The schedule of one retry of a run (RunRetryScheduler): named by the run (article, platform and its time, so a
+ * retry of an earlier time of the article never takes a later one's name) and the attempt, hashed to fit.
+ */
+export function retryScheduleName(run: ScheduledRun, attempt: number): string {
+  const digest = createHash('sha256')
+    .update(`${run.articleId}/${run.platform}/${run.scheduledFor}`)
+    .digest('hex')
+    .slice(0, 40);
+  return `retry-${digest}-${attempt}`;
+}
+
 /** `at(yyyy-mm-ddThh:mm:ss)` in UTC (sent with ScheduleExpressionTimezone 'UTC'). */
 const atExpression = (instant: Date): string => `at(${instant.toISOString().slice(0, 19)})`;
 
-export class EventBridgeScheduler implements Scheduler {
+export class EventBridgeScheduler implements Scheduler, RunRetryScheduler {
+  private client: SchedulerClient | undefined;
+  private readonly makeClient: (sdk: SchedulerModule) => SchedulerClient;
+
+  /** `client`: a client, or how to make one once the SDK is loaded (the wiring: not at cold start). */
   constructor(
-    private readonly client: SchedulerClient,
+    client: SchedulerClient | ((sdk: SchedulerModule) => SchedulerClient),
     private readonly options: EventBridgeSchedulerOptions,
-  ) {}
+  ) {
+    if (typeof client === 'function') this.makeClient = client;
+    else {
+      this.client = client;
+      this.makeClient = () => client;
+    }
+  }
+
+  /** The SDK's commands and errors, and the client. */
+  private async sdk(): Promise<{ sdk: SchedulerModule; client: SchedulerClient }> {
+    const sdk = await loadScheduler();
+    this.client ??= this.makeClient(sdk);
+    return { sdk, client: this.client };
+  }
 
   /**
    * The instant goes to EventBridge in UTC: a user's zone repeats an hour when clocks go back, and
@@ -47,11 +78,12 @@ export class EventBridgeScheduler implements Scheduler {
    * now — is sent a minute ahead: one-time schedules are for the future and fire with 60 s
    * precision anyway. The run keeps the stored scheduledFor, which the stale check compares.
    */
-  private definition(run: ScheduledRun): CreateScheduleCommandInput {
+  private definition(run: ScheduledRun, retry?: { attempt: number; at: Date }): CreateScheduleCommandInput {
     const earliest = (this.options.now?.() ?? new Date()).getTime() + FIRE_AHEAD_MS;
-    const fireAt = new Date(Math.max(Date.parse(run.scheduledFor), earliest));
+    const fireAt = new Date(Math.max(retry ? retry.at.getTime() : Date.parse(run.scheduledFor), earliest));
+    const job = { type: 'generate-and-notify', ...run, ...(retry ? { attempt: retry.attempt } : {}) };
     return {
-      Name: scheduleName(run.articleId, run.platform),
+      Name: retry ? retryScheduleName(run, retry.attempt) : scheduleName(run.articleId, run.platform),
       GroupName: this.options.groupName,
       ScheduleExpression: atExpression(fireAt),
       ScheduleExpressionTimezone: 'UTC',
@@ -60,7 +92,7 @@ export class EventBridgeScheduler implements Scheduler {
       Target: {
         Arn: this.options.targetArn,
         RoleArn: this.options.roleArn,
-        Input: JSON.stringify({ type: 'generate-and-notify', ...run }),
+        Input: JSON.stringify(job),
         RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 5 },
         DeadLetterConfig: { Arn: this.options.deadLetterArn },
       },
@@ -72,22 +104,38 @@ export class EventBridgeScheduler implements Scheduler {
    * and deleted).
    */
   async schedule(run: ScheduledRun): Promise<void> {
+    const { sdk, client } = await this.sdk();
     const input = this.definition(run);
     try {
-      await this.client.send(new UpdateScheduleCommand(input));
+      await client.send(new sdk.UpdateScheduleCommand(input));
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
-      await this.client.send(new CreateScheduleCommand(input));
+      if (!(err instanceof sdk.ResourceNotFoundException)) throw err;
+      await client.send(new sdk.CreateScheduleCommand(input));
+    }
+  }
+
+  /**
+   * Creates the retry's own schedule; one that exists already (a repeated delivery of the failed attempt made it)
+   * is that retry, so it is left as it is. Only CreateSchedule: the worker, which calls this, may not move or
+   * delete schedules (infra/lib/capabilities.ts, schedules:retry).
+   */
+  async retry(run: ScheduledRun, attempt: number, at: Date): Promise<void> {
+    const { sdk, client } = await this.sdk();
+    try {
+      await client.send(new sdk.CreateScheduleCommand(this.definition(run, { attempt, at })));
+    } catch (err) {
+      if (!(err instanceof sdk.ConflictException)) throw err;
     }
   }
 
   async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
+    const { sdk, client } = await this.sdk();
     try {
-      await this.client.send(
-        new DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }),
+      await client.send(
+        new sdk.DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }),
       );
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
+      if (!(err instanceof sdk.ResourceNotFoundException)) throw err;
     }
   }
 }
