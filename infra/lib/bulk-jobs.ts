@@ -36,7 +36,10 @@ export const WORKER_ASYNC_DEFAULTS = {
 } as const;
 
 export interface BulkJobsProps {
-  /** The function that runs the jobs (the worker). */
+  /**
+   * The function that runs the jobs: the worker's live alias, so that the queue's event source mapping and the
+   * async invocations' retries and failure destination (set per alias) follow a deployment's traffic shift.
+   */
   worker: IFunction;
   /** The worker's timeout: the queue's visibility timeout is BULK_JOBS_DEFAULTS.visibilityTimeoutFactor times it. */
   workerTimeout: Duration;

@@ -333,7 +333,7 @@ export class ContentPublisherStack extends Stack {
     this.grantTableData(this.worker);
 
     this.http = new HttpApiRoutes(this, 'Http', {
-      functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.function])),
+      functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.alias])),
       throttle: props.apiThrottle,
     });
 
@@ -354,12 +354,12 @@ export class ContentPublisherStack extends Stack {
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
     this.schedules = new Schedules(this, 'Schedules', {
-      target: this.worker.function,
+      target: this.worker.alias,
       alarmEmail: props.alarmEmail,
       alarmTopicArn: props.alarmTopicArn,
     });
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
-      worker: this.worker.function,
+      worker: this.worker.alias,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
       alarmTopic: this.schedules.alarmTopic,
     });

@@ -26,7 +26,7 @@ export const SCHEDULE_DLQ_DEFAULTS = {
 } as const;
 
 export interface SchedulesProps {
-  /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
+  /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker's live alias). */
   target: IFunction;
   /** Optional e-mail address told (through an SNS topic of the stack's) when an alarm fires. */
   alarmEmail?: string;
@@ -96,7 +96,7 @@ export class Schedules extends Construct {
         },
       }),
     });
-    // The function's own ARN, unqualified: no version or alias wildcard.
+    // The target's own ARN (the worker's live alias, which the schedules name): no other version or alias.
     Grant.addToPrincipal({
       grantee: this.role,
       actions: ['lambda:InvokeFunction'],

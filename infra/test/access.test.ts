@@ -6,7 +6,7 @@ import { tableIndexes } from '../lib/data-table.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { asArray, logicalId, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
 
-const { stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } =
+const { stack, template, tableId, secretId, workerAliasId, imagesBucketId, roleOf, policyOf, environmentOf } =
   synthesizeDefaultStack();
 
 describe('IAM', () => {
@@ -248,8 +248,9 @@ describe('IAM', () => {
   it.each(names())('%s: invokes the worker, and only the worker, exactly when it starts jobs', (name) => {
     const invokes = grantsOf(name, 'lambda');
     if (EXPECTED[name]!.invokesWorker) {
-      expect(invokes).toEqual([['lambda:InvokeFunction', { 'Fn::GetAtt': [workerId, 'Arn'] }]]);
-      expect(environmentOf(name).WORKER_FUNCTION_NAME).toEqual({ Ref: workerId });
+      // The live alias (its Ref is its ARN), not $LATEST: a deployment shifts the jobs too.
+      expect(invokes).toEqual([['lambda:InvokeFunction', { Ref: workerAliasId }]]);
+      expect(environmentOf(name).WORKER_FUNCTION_NAME).toEqual({ Ref: workerAliasId });
     } else {
       expect(invokes).toEqual([]);
       expect(environmentOf(name).WORKER_FUNCTION_NAME).toBeUndefined();
@@ -288,7 +289,7 @@ describe('IAM', () => {
         // All four, or the code falls back to in-process timers.
         expect(variables).toMatchObject({
           SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
-          SCHEDULE_TARGET_ARN: { 'Fn::GetAtt': [workerId, 'Arn'] },
+          SCHEDULE_TARGET_ARN: { Ref: workerAliasId },
           SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.role), 'Arn'] },
           SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.schedules.deadLetterQueue), 'Arn'] },
         });

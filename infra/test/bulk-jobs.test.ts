@@ -10,7 +10,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-const { stack, template, workerId } = synthesizeDefaultStack();
+const { stack, template, workerAliasId } = synthesizeDefaultStack();
 
 describe('bulk job queue (SQS)', () => {
   const queueId = () => logicalId(stack, stack.bulkJobs.queue);
@@ -59,7 +59,10 @@ describe('bulk job queue (SQS)', () => {
     const [, mapping] = only(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
     expect(mapping.Properties).toEqual({
       EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
-      FunctionName: { Ref: workerId },
+      // The live alias, as `<function name>:live` (taken from the alias's ARN): a deployment shifts the queue's jobs too.
+      FunctionName: {
+        'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: workerAliasId }] }] }, ':live']],
+      },
       BatchSize: 1,
       ScalingConfig: { MaximumConcurrency: 5 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],

@@ -12,7 +12,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-const { stack, template, workerId } = synthesizeDefaultStack();
+const { stack, template, workerAliasId } = synthesizeDefaultStack();
 
 describe('EventBridge Scheduler', () => {
   const groupId = () => logicalId(stack, stack.schedules.group);
@@ -48,7 +48,7 @@ describe('EventBridge Scheduler', () => {
     expect(role.Properties.Policies).toBeUndefined();
   });
 
-  it('the scheduler role may invoke the worker (the job function) and write dead letters, nothing else', () => {
+  it("the scheduler role may invoke the worker's live alias (what the schedules target) and write dead letters, nothing else", () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
       (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId()),
     );
@@ -61,7 +61,7 @@ describe('EventBridge Scheduler', () => {
     });
     expect(pairs.sort()).toEqual(
       [
-        `lambda:InvokeFunction ${JSON.stringify({ 'Fn::GetAtt': [workerId, 'Arn'] })}`,
+        `lambda:InvokeFunction ${JSON.stringify({ Ref: workerAliasId })}`,
         `sqs:SendMessage ${JSON.stringify({ 'Fn::GetAtt': [queueId(), 'Arn'] })}`,
       ].sort(),
     );
