@@ -23,6 +23,7 @@ import { BULK_JOBS_DEFAULTS, BulkJobs } from './bulk-jobs.js';
 import type { AppFunction } from './app-function.js';
 import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
+import { GradualDeployments, type DeploymentConfigName } from './deployment.js';
 import {
   LINKEDIN_API_VERSION,
   parseLinkedInVersion,
@@ -193,6 +194,8 @@ export interface ContentPublisherStackProps extends StackProps {
    * bulk queue's maximum concurrency, which it would otherwise throttle.
    */
   workerReservedConcurrency?: number;
+  /** How a deployment moves each function's live alias to its new version (default AllAtOnce; deployment.ts). */
+  deploymentConfig?: DeploymentConfigName;
 }
 
 /**
@@ -229,6 +232,8 @@ export class ContentPublisherStack extends Stack {
   readonly stageNames: StageNames;
   /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
   readonly alarms: AppAlarms;
+  /** A CodeDeploy deployment group per function: new versions reach the live aliases gradually (deployment.ts). */
+  readonly deployments: GradualDeployments;
   /**
    * The bus of the domain events for automation (README, Events for automation): the functions that
    * emit may only put events on it; teams add their own rules to it without touching the stack.
@@ -438,6 +443,11 @@ export class ContentPublisherStack extends Stack {
         Token.isUnresolved(this.region) || this.region === CLOUDFRONT_METRICS_REGION
           ? this.site.distribution
           : undefined,
+    });
+    this.deployments = new GradualDeployments(this, 'Deployments', {
+      functions: allFunctions,
+      rollbackAlarms: this.alarms.rollback,
+      config: props.deploymentConfig,
     });
 
     new CfnOutput(this, 'DistributionUrl', {

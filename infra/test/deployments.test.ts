@@ -1,16 +1,19 @@
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
+import { ROLLBACK_ALARM_DEFAULTS } from '../lib/alarms.js';
 import { LIVE_ALIAS_NAME } from '../lib/app-function.js';
 import type { ContentPublisherStack } from '../lib/content-publisher-stack.js';
+import { DEPLOYMENT_CONFIGS } from '../lib/deployment.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
-import { logicalId, synthesizeDefaultStack, type DefaultStack, type Resource } from './helpers.js';
+import { logicalId, synthesizeDefaultStack, testApp, type DefaultStack, type Resource } from './helpers.js';
 
 const names = () => [...routeGroups(), WORKER_ENTRY_NAME];
 const appFunction = (stack: ContentPublisherStack, name: string) =>
   name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!;
 
 let s: DefaultStack;
-let resources: Record<string, Resource>;
+let resources: Record<string, Resource & { UpdatePolicy?: any }>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const fnId = (name: string) => logicalId(s.stack, appFunction(s.stack, name).function);
 const aliasId = (name: string) => logicalId(s.stack, appFunction(s.stack, name).alias);
@@ -102,4 +105,153 @@ describe('versions and live aliases', () => {
   });
 });
 
+describe('CodeDeploy: a deployment group per function, rolled back by its alarms', () => {
+  it('one Lambda application, one deployment group per function, one service role for them all', () => {
+    const [[applicationId, application]] = ofType('AWS::CodeDeploy::Application') as [[string, Resource]];
+    expect(application.Properties).toEqual({ ComputePlatform: 'Lambda' });
+    const groups = ofType('AWS::CodeDeploy::DeploymentGroup');
+    expect(groups).toHaveLength(names().length);
+    const roleId = logicalId(s.stack, s.stack.deployments.role);
+    for (const [, group] of groups) {
+      expect(group.Properties.ApplicationName).toEqual({ Ref: applicationId });
+      expect(group.Properties.ServiceRoleArn).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
+      expect(group.Properties.DeploymentStyle).toEqual({
+        DeploymentOption: 'WITH_TRAFFIC_CONTROL',
+        DeploymentType: 'BLUE_GREEN',
+      });
+    }
+    const role = resources[roleId]!;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'codedeploy.amazonaws.com' } },
+    ]);
+    expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain(
+      ':iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited',
+    );
+  });
+
+  it.each(names())(
+    "%s: CodeDeploy updates the alias, rolling back on failure, on a stop and on the function's alarms",
+    (name) => {
+      const groupId = logicalId(s.stack, s.stack.deployments.groups.get(name)!);
+      const alias = resources[aliasId(name)]!;
+      expect(alias.UpdatePolicy).toEqual({
+        CodeDeployLambdaAliasUpdate: {
+          ApplicationName: { Ref: logicalId(s.stack, s.stack.deployments.application) },
+          DeploymentGroupName: { Ref: groupId },
+        },
+      });
+      const group = resources[groupId]!.Properties;
+      expect(group.AutoRollbackConfiguration.Enabled).toBe(true);
+      expect([...group.AutoRollbackConfiguration.Events].sort()).toEqual(
+        ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM', 'DEPLOYMENT_STOP_ON_REQUEST'].sort(),
+      );
+      const liveErrors = logicalId(s.stack, s.stack.alarms.functions.get(name)!.liveErrors);
+      const api5xx = logicalId(s.stack, s.stack.alarms.apiServerErrorsRollback);
+      expect(group.AlarmConfiguration).toEqual({
+        Enabled: true,
+        Alarms: (name === WORKER_ENTRY_NAME ? [liveErrors] : [liveErrors, api5xx]).map((id) => ({ Name: { Ref: id } })),
+      });
+    },
+  );
+
+  it.each(names())("%s: the rollback alarm on its alias's errors (dimension Resource <function>:live)", (name) => {
+    const alarm = resources[logicalId(s.stack, s.stack.alarms.functions.get(name)!.liveErrors)]!.Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [
+        { Name: 'FunctionName', Value: { Ref: fnId(name) } },
+        { Name: 'Resource', Value: { 'Fn::Join': ['', [{ Ref: fnId(name) }, `:${LIVE_ALIAS_NAME}`]] } },
+      ],
+      ...rollbackShape,
+    });
+  });
+
+  it("the API's rollback alarm: its 5xx answers over one-minute periods", () => {
+    const alarm = resources[logicalId(s.stack, s.stack.alarms.apiServerErrorsRollback)]!.Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(s.stack, s.stack.http.api) } }],
+      ...rollbackShape,
+    });
+  });
+
+  it('the rollback alarms: errors in 2 of the last 5 minutes, missing data not breaching', () => {
+    expect(ROLLBACK_ALARM_DEFAULTS.period.toSeconds()).toBe(60);
+    expect(ROLLBACK_ALARM_DEFAULTS).toMatchObject({ threshold: 1, datapointsToAlarm: 2, evaluationPeriods: 5 });
+  });
+});
+
+describe('how traffic moves, and termination protection: production or not', () => {
+  const variant = (context: Record<string, unknown>) => {
+    const { app, stack } = testApp({ context });
+    const template = Template.fromStack(stack);
+    const configs = new Set(
+      Object.values(template.findResources('AWS::CodeDeploy::DeploymentGroup')).map(
+        (g) => (g as Resource).Properties.DeploymentConfigName,
+      ),
+    );
+    expect(configs.size).toBe(1);
+    return {
+      config: [...configs][0] as string,
+      // What the CDK CLI deploys the stack with.
+      terminationProtection: app.synth().getStackByName(stack.stackName).terminationProtection,
+    };
+  };
+  const alarmEmail = 'ops@example.com';
+
+  it('the default (unstaged) stack: all at once, no termination protection', () => {
+    expect(variant({})).toEqual({ config: 'CodeDeployDefault.LambdaAllAtOnce', terminationProtection: false });
+  });
+
+  it('stage dev: all at once, no termination protection', () => {
+    expect(variant({ stage: 'dev', alarmEmail })).toEqual({
+      config: 'CodeDeployDefault.LambdaAllAtOnce',
+      terminationProtection: false,
+    });
+  });
+
+  it('stage prod: a canary (10% for 5 minutes), termination protection', () => {
+    expect(variant({ stage: 'prod', alarmEmail })).toEqual({
+      config: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+      terminationProtection: true,
+    });
+  });
+
+  it('the production context value decides either way', () => {
+    expect(variant({ production: 'true' })).toEqual({
+      config: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+      terminationProtection: true,
+    });
+    expect(variant({ stage: 'prod', alarmEmail, production: false })).toEqual({
+      config: 'CodeDeployDefault.LambdaAllAtOnce',
+      terminationProtection: false,
+    });
+  });
+
+  it('the deploymentConfig context value picks another configuration; an unknown one fails synthesis', () => {
+    expect(variant({ stage: 'prod', alarmEmail, deploymentConfig: 'Linear10PercentEvery1Minute' })).toEqual({
+      config: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute',
+      terminationProtection: true,
+    });
+    expect(() => testApp({ context: { deploymentConfig: 'Canary50Percent' } })).toThrow(
+      /deploymentConfig must be one of AllAtOnce, Canary10Percent5Minutes, .*, not "Canary50Percent"/,
+    );
+    // Each name is CodeDeploy's own without its prefix.
+    for (const [key, config] of Object.entries(DEPLOYMENT_CONFIGS)) {
+      expect(s.stack.resolve(config.deploymentConfigName)).toBe(`CodeDeployDefault.Lambda${key}`);
+    }
+  });
+});
+
+const rollbackShape = {
+  Statistic: 'Sum',
+  Period: 60,
+  Threshold: 1,
+  DatapointsToAlarm: 2,
+  EvaluationPeriods: 5,
+  ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+  TreatMissingData: 'notBreaching',
+};
 const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
