@@ -360,11 +360,13 @@ export class ContentPublisherStack extends Stack {
 
     this.schedules = new Schedules(this, 'Schedules', {
       target: this.worker.alias,
+      formerTarget: this.worker.function,
       alarmEmail: props.alarmEmail,
       alarmTopicArn: props.alarmTopicArn,
     });
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
       worker: this.worker.alias,
+      unqualifiedWorker: this.worker.function,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
       alarmTopic: this.schedules.alarmTopic,
     });

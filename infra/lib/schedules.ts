@@ -28,6 +28,11 @@ export const SCHEDULE_DLQ_DEFAULTS = {
 export interface SchedulesProps {
   /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker's live alias). */
   target: IFunction;
+  /**
+   * The function itself (unqualified), which schedules created before the live alias existed name as their
+   * target (each schedule keeps the target it was created with until it is moved): they may still invoke it.
+   */
+  formerTarget?: IFunction;
   /** Optional e-mail address told (through an SNS topic of the stack's) when an alarm fires. */
   alarmEmail?: string;
   /** Or an existing SNS topic every alarm notifies (its policy must let CloudWatch publish). */
@@ -96,11 +101,12 @@ export class Schedules extends Construct {
         },
       }),
     });
-    // The target's own ARN (the worker's live alias, which the schedules name): no other version or alias.
+    // The target's own ARN (the worker's live alias, which the schedules name): no other version or alias;
+    // and the unqualified function for the schedules made before the alias.
     Grant.addToPrincipal({
       grantee: this.role,
       actions: ['lambda:InvokeFunction'],
-      resourceArns: [props.target.functionArn],
+      resourceArns: [props.target.functionArn, ...(props.formerTarget ? [props.formerTarget.functionArn] : [])],
     });
     Grant.addToPrincipal({
       grantee: this.role,

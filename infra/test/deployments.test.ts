@@ -66,10 +66,30 @@ describe('versions and live aliases', () => {
           offenders.push(`${r.Type} ${id}`);
       }
     }
-    expect(offenders).toEqual([]);
-    for (const [, r] of ofType('AWS::Lambda::EventInvokeConfig')) {
-      expect(r.Properties.Qualifier).toEqual({ 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: aliasId('worker') }] }] });
-    }
+    // But the scheduler role's policy: the schedules made before the alias target the worker itself (below).
+    expect(offenders).toEqual([
+      `AWS::IAM::Policy ${logicalId(s.stack, s.stack.schedules.role.node.findChild('DefaultPolicy'))}`,
+    ]);
+    expect(
+      ofType('AWS::Lambda::EventInvokeConfig')
+        .map(([, r]) => r.Properties.Qualifier)
+        .sort(byJson),
+    ).toEqual(['$LATEST', { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: aliasId('worker') }] }] }].sort(byJson));
+  });
+
+  it('schedules made before the alias (each keeps the target it was created with) still run, with the same retries and failure queue', () => {
+    const [statement] = (
+      resources[logicalId(s.stack, s.stack.schedules.role.node.findChild('DefaultPolicy'))]!.Properties.PolicyDocument
+        .Statement as { Action: string; Resource: unknown }[]
+    ).filter((st) => st.Action === 'lambda:InvokeFunction');
+    expect([statement!.Resource].flat().sort(byJson)).toEqual(
+      [{ Ref: aliasId(WORKER_ENTRY_NAME) }, { 'Fn::GetAtt': [fnId(WORKER_ENTRY_NAME), 'Arn'] }].sort(byJson),
+    );
+    const configs = ofType('AWS::Lambda::EventInvokeConfig').map(([, r]) => r.Properties);
+    expect(configs).toHaveLength(2);
+    const { Qualifier: _alias, ...viaAlias } = configs.find((c) => c.Qualifier !== '$LATEST')!;
+    const { Qualifier: _latest, ...unqualified } = configs.find((c) => c.Qualifier === '$LATEST')!;
+    expect(unqualified).toEqual(viaAlias);
   });
 
   it('the HTTP API integrates, and may invoke, each group through its alias', () => {
@@ -94,14 +114,15 @@ describe('versions and live aliases', () => {
     expect(JSON.stringify(mapping.Properties.FunctionName)).toContain(`":${LIVE_ALIAS_NAME}"`);
     for (const group of ['articles', 'images']) expect(s.environmentOf(group).WORKER_FUNCTION_NAME).toEqual(worker);
     expect(s.environmentOf('schedule').SCHEDULE_TARGET_ARN).toEqual(worker);
-    // Every lambda:InvokeFunction grant of the stack (the API functions', the scheduler role's) is on that alias.
+    // Every lambda:InvokeFunction grant of the stack (the API functions', the scheduler role's) is on that alias
+    // (the scheduler role's also on the function itself, for the schedules made before: next test).
     const invokeResources = ofType('AWS::IAM::Policy').flatMap(([, r]) =>
       (r.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
         .filter((st) => [st.Action].flat().includes('lambda:InvokeFunction'))
-        .map((st) => st.Resource),
+        .map((st) => [st.Resource].flat()),
     );
     expect(invokeResources).toHaveLength(3);
-    for (const resource of invokeResources) expect(resource).toEqual(worker);
+    for (const resources of invokeResources) expect(resources).toContainEqual(worker);
   });
 });
 

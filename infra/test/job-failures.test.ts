@@ -24,7 +24,8 @@ describe('no worker job is lost silently', () => {
 
   it('a directly invoked job is retried twice, then sent to the job failure queue', () => {
     // On the live alias, which every job invocation names (an alias has its own settings: $LATEST's would not apply).
-    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 1);
+    // (And on the function itself, for the schedules made before the alias: deployments.test.ts.)
+    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 2);
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: workerId },
       Qualifier: { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: workerAliasId }] }] },

@@ -12,7 +12,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-const { stack, template, workerAliasId } = synthesizeDefaultStack();
+const { stack, template, workerId, workerAliasId } = synthesizeDefaultStack();
 
 describe('EventBridge Scheduler', () => {
   const groupId = () => logicalId(stack, stack.schedules.group);
@@ -62,6 +62,8 @@ describe('EventBridge Scheduler', () => {
     expect(pairs.sort()).toEqual(
       [
         `lambda:InvokeFunction ${JSON.stringify({ Ref: workerAliasId })}`,
+        // The schedules made before the live alias name the worker itself (deployments.test.ts).
+        `lambda:InvokeFunction ${JSON.stringify({ 'Fn::GetAtt': [workerId, 'Arn'] })}`,
         `sqs:SendMessage ${JSON.stringify({ 'Fn::GetAtt': [queueId(), 'Arn'] })}`,
       ].sort(),
     );
