@@ -34,19 +34,27 @@ describe('worker handler', () => {
     expect(runJob.mock.calls[0]).toEqual([job('a1')]);
   });
 
-  it("takes its own unqualified ARN from the invocation, as the target of the failed runs' retries it schedules", async () => {
-    runJob.mockResolvedValue();
-    const before = process.env.SCHEDULE_TARGET_ARN;
-    delete process.env.SCHEDULE_TARGET_ARN;
-    try {
-      const context = { invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:cp-worker:live' };
-      await handler(job('a1'), context as never);
-      expect(process.env.SCHEDULE_TARGET_ARN).toBe('arn:aws:lambda:eu-west-1:123456789012:function:cp-worker');
-    } finally {
-      if (before === undefined) delete process.env.SCHEDULE_TARGET_ARN;
-      else process.env.SCHEDULE_TARGET_ARN = before;
-    }
-  });
+  it.each([
+    ['its live alias', ':live', ':live'],
+    ['no version number', ':7', ''],
+    ['no $LATEST', ':$LATEST', ''],
+    ['the function unqualified', '', ''],
+  ])(
+    "takes its own ARN from the invocation as the target of the failed runs' retries it schedules: %s",
+    async (_what, invokedAs, expected) => {
+      runJob.mockResolvedValue();
+      const before = process.env.SCHEDULE_TARGET_ARN;
+      delete process.env.SCHEDULE_TARGET_ARN;
+      const fn = 'arn:aws:lambda:eu-west-1:123456789012:function:cp-worker';
+      try {
+        await handler(job('a1'), { invokedFunctionArn: fn + invokedAs } as never);
+        expect(process.env.SCHEDULE_TARGET_ARN).toBe(fn + expected);
+      } finally {
+        if (before === undefined) delete process.env.SCHEDULE_TARGET_ARN;
+        else process.env.SCHEDULE_TARGET_ARN = before;
+      }
+    },
+  );
 
   it('lets a directly invoked job fail as before (Lambda async retries apply)', async () => {
     runJob.mockRejectedValue(new Error('boom'));

@@ -80,6 +80,24 @@ export const ALARM_DEFAULTS = {
 } as const;
 
 /**
+ * The rollback alarms: CodeDeploy reads them while it moves a function's live alias to a new version
+ * (deployment.ts) and rolls the deployment back when one is in ALARM. A canary lasts minutes, so they
+ * look at one-minute periods, and fire on errors in ROLLBACK_ALARM_DEFAULTS.datapointsToAlarm of the last
+ * evaluationPeriods minutes: a single slow third-party call that timed out does not undo a deployment,
+ * a version that keeps failing does. They notify nobody: a rollback fails the deployment itself, and
+ * outside deployments the Errors and 5xx alarms above say the same.
+ */
+export const ROLLBACK_ALARM_DEFAULTS = {
+  period: Duration.minutes(1),
+  /** A minute breaches with at least this many errors (or 5xx answers)… */
+  threshold: 1,
+  /** …and the alarm fires when this many of… */
+  datapointsToAlarm: 2,
+  /** …the last this many minutes breached. */
+  evaluationPeriods: 5,
+} as const;
+
+/**
  * CloudFront's 5xx error rate. CloudFront publishes its metrics with the dimensions DistributionId and
  * Region (`Global`); the distribution's own metric helper names only the first, which matches no series.
  */
@@ -152,18 +170,27 @@ export interface AppAlarmsProps {
 export interface FunctionAlarms {
   errors: Alarm;
   throttles: Alarm;
+  /** Errors of the function's live alias (metric dimension Resource `<function>:live`), a rollback alarm. */
+  liveErrors: Alarm;
 }
 
 /**
  * The stack's operational alarms: each function's Errors and Throttles, the API's 5xx, events not put
  * on the bus, PublishFailed per platform, the job queue's oldest message, the scheduled runs the
  * Scheduler lost and CloudFront's 5xx rate, all notifying the alarm topic (the one the dead-letter
- * alarms notify; a named stage must have one, content-publisher-stack.ts), and one dashboard.
+ * alarms notify; a named stage must have one, content-publisher-stack.ts); the rollback alarms of the
+ * deployments (ROLLBACK_ALARM_DEFAULTS), which notify nobody; and one dashboard.
  */
 export class AppAlarms extends Construct {
   /** Keyed by route group, and `worker`. */
   readonly functions = new Map<string, FunctionAlarms>();
   readonly apiServerErrors: Alarm;
+  /**
+   * The API's 5xx answers over one-minute periods, a rollback alarm of every API function. API-wide: an HTTP
+   * API has 5xx per route only with detailed metrics (a billed metric per route and kind), and a rollback of
+   * any one function fails the stack update, which puts every alias back anyway.
+   */
+  readonly apiServerErrorsRollback: Alarm;
   /** Domain events that did not reach the EventBridge bus. */
   readonly automationEventsNotPut: Alarm;
   /** PublishFailed of each platform (keys: wordpress, linkedin). */
@@ -195,6 +222,18 @@ export class AppAlarms extends Construct {
       if (props.topic) notifyTopic(created, props.topic);
       return created;
     };
+    const rollback = ROLLBACK_ALARM_DEFAULTS;
+    const rollbackAlarm = (alarmId: string, metric: IMetric, alarmDescription: string): Alarm =>
+      new Alarm(this, alarmId, {
+        alarmDescription,
+        metric,
+        threshold: rollback.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: rollback.evaluationPeriods,
+        datapointsToAlarm: rollback.datapointsToAlarm,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    const rollbackWhen = `in ${rollback.datapointsToAlarm} of the last ${rollback.evaluationPeriods} minutes`;
     const period = ALARM_DEFAULTS.period;
     const minutes = period.toMinutes();
 
@@ -223,6 +262,12 @@ export class AppAlarms extends Construct {
           `${what} was throttled: the account's Lambda concurrent executions are used up ` +
             '(check the quota: README, Deploy to AWS).',
         ),
+        liveErrors: rollbackAlarm(
+          `${name}-LiveErrors`,
+          fn.alias.metricErrors({ period: rollback.period, statistic: Stats.SUM }),
+          `${what} failed through its live alias ${rollbackWhen}: a deployment under way rolls back ` +
+            '(docs/operations.md, Deployments).',
+        ),
       });
     }
 
@@ -232,6 +277,12 @@ export class AppAlarms extends Construct {
       ALARM_DEFAULTS.apiServerErrors,
       `The HTTP API answered ${ALARM_DEFAULTS.apiServerErrors} or more requests with 5xx in ${minutes} minutes: ` +
         'see the API access log and the logs of the functions.',
+    );
+    this.apiServerErrorsRollback = rollbackAlarm(
+      'Api-5xx-Rollback',
+      props.api.metricServerError({ period: rollback.period, statistic: Stats.SUM }),
+      `The HTTP API answered 5xx ${rollbackWhen}: a deployment of the API functions under way rolls back ` +
+        '(docs/operations.md, Deployments).',
     );
 
     // Every function that emits adds its own service dimension (Powertools): one query over all of them.
@@ -372,11 +423,25 @@ export class AppAlarms extends Construct {
     return dashboard;
   }
 
+  /**
+   * The alarms that roll back a deployment of each function (keys as `functions`): its live alias's errors,
+   * and for an API function the API's 5xx answers.
+   */
+  get rollback(): Map<string, Alarm[]> {
+    return new Map(
+      [...this.functions].map(([name, a]) => [
+        name,
+        name === 'worker' ? [a.liveErrors] : [a.liveErrors, this.apiServerErrorsRollback],
+      ]),
+    );
+  }
+
   /** Every alarm made here. */
   get all(): Alarm[] {
     return [
-      ...[...this.functions.values()].flatMap((a) => [a.errors, a.throttles]),
+      ...[...this.functions.values()].flatMap((a) => [a.errors, a.throttles, a.liveErrors]),
       this.apiServerErrors,
+      this.apiServerErrorsRollback,
       this.automationEventsNotPut,
       ...this.publishFailed.values(),
       this.jobQueueOldestMessage,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -26,6 +26,12 @@ export const LAMBDA_NPM_INSTALL_ENV: Readonly<Record<string, string>> = {
   npm_config_libc: 'glibc',
   npm_config_ignore_scripts: 'true',
 };
+
+/**
+ * The alias every caller invokes (API routes, schedules, the job queue, async jobs): a deployment moves
+ * it to the new version gradually and can move it back (deployment.ts); nothing invokes $LATEST.
+ */
+export const LIVE_ALIAS_NAME = 'live';
 
 export interface AppFunctionProps {
   /** Short name: the route group (`auth`, …) or `worker`; used in descriptions and the service name. */
@@ -58,6 +64,11 @@ export interface AppFunctionProps {
  */
 export class AppFunction extends Construct {
   readonly function: NodejsFunction;
+  /**
+   * LIVE_ALIAS_NAME on the function's current version (a new version whenever its code or settings
+   * change): what every trigger, permission and grant names.
+   */
+  readonly alias: Alias;
   readonly logGroup: LogGroup;
   readonly role: Role;
   /** The esbuild/npm bundling options used (kept for the tests: bundling is skipped there). */
@@ -123,6 +134,8 @@ export class AppFunction extends Construct {
       },
       bundling: this.bundling,
     });
+
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS_NAME, version: this.function.currentVersion });
 
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

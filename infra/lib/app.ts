@@ -2,7 +2,8 @@ import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AI_CONTEXT_ENV, type AiSettings } from './capabilities.js';
 import { ContentPublisherStack, type ContentPublisherStackProps } from './content-publisher-stack.js';
-import { BASE_STACK_NAME, parseStage, stageNames } from './stage.js';
+import { DEVELOPMENT_DEPLOYMENT_CONFIG, PRODUCTION_DEPLOYMENT_CONFIG, parseDeploymentConfig } from './deployment.js';
+import { BASE_STACK_NAME, isProduction, parseStage, stageNames } from './stage.js';
 
 /** The stack's name without a stage context value; `-c stage=<stage>` makes it `ContentPublisher-<stage>` (stage.ts). */
 export const STACK_NAME = BASE_STACK_NAME;
@@ -64,11 +65,18 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Cont
   // Optional: a stage of its own (dev, prod, …) deploys beside the others in one account and region.
   const stage = options.stack?.stage ?? parseStage(app.node.tryGetContext('stage'));
   const { stackName } = stageNames(stage);
+  // A production stage (stage prod, or `-c production=true`) cannot be deleted by accident and deploys by canary.
+  const production = isProduction(stage, contextFlag(app, 'production'));
   const stack = new ContentPublisherStack(app, stackName, {
     description:
       'Content publisher: CloudFront, S3, HTTP API, Lambda, DynamoDB, Secrets Manager, EventBridge Scheduler' +
       (stage ? ` (stage ${stage})` : ''),
     stage,
+    terminationProtection: production,
+    // How a new version reaches the users (deployment.ts); `-c deploymentConfig=<name>` overrides the stage's default.
+    deploymentConfig:
+      parseDeploymentConfig(contextString(app, 'deploymentConfig')) ??
+      (production ? PRODUCTION_DEPLOYMENT_CONFIG : DEVELOPMENT_DEPLOYMENT_CONFIG),
     // Optional context (cdk.json or `-c key=value`); none of them needs an AWS lookup.
     publicUrl: contextString(app, 'publicUrl'),
     domainName: contextString(app, 'domainName'),

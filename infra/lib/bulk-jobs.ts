@@ -35,8 +35,16 @@ export const WORKER_ASYNC_DEFAULTS = {
 } as const;
 
 export interface BulkJobsProps {
-  /** The function that runs the jobs (the worker). */
+  /**
+   * The function that runs the jobs: the worker's live alias, so that the queue's event source mapping and the
+   * async invocations' retries and failure destination (set per alias) follow a deployment's traffic shift.
+   */
   worker: IFunction;
+  /**
+   * The worker function itself (unqualified): the one-off schedules made before the live alias still invoke
+   * it (schedules.ts, formerTarget), so its async invocations keep the same retries and failure destination.
+   */
+  unqualifiedWorker?: IFunction;
   /** The worker's timeout: the queue's visibility timeout is BULK_JOBS_DEFAULTS.visibilityTimeoutFactor times it. */
   workerTimeout: Duration;
 }
@@ -85,11 +93,13 @@ export class BulkJobs extends Construct {
       reportBatchItemFailures: true,
     });
     props.worker.addEventSource(this.eventSource);
-    props.worker.configureAsyncInvoke({
-      onFailure: new SqsDestination(this.deadLetterQueue),
-      retryAttempts: WORKER_ASYNC_DEFAULTS.retryAttempts,
-      maxEventAge: WORKER_ASYNC_DEFAULTS.maxEventAge,
-    });
+    for (const target of [props.worker, ...(props.unqualifiedWorker ? [props.unqualifiedWorker] : [])]) {
+      target.configureAsyncInvoke({
+        onFailure: new SqsDestination(this.deadLetterQueue),
+        retryAttempts: WORKER_ASYNC_DEFAULTS.retryAttempts,
+        maxEventAge: WORKER_ASYNC_DEFAULTS.maxEventAge,
+      });
+    }
 
     this.deadLetterAlarm = deadLetterAlarm(
       this,

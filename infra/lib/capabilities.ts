@@ -20,7 +20,7 @@ import type { WorkerFunction } from './worker-function.js';
  * - `userSecrets:read`: GetSecretValue on the per-user secrets (the user's own OpenAI key);
  * - `userSecrets:write`: also create (tagged with the owner), update and delete them (the Settings page);
  * - `ai`: calls OpenAI with the user's key: `userSecrets:read` plus the optional AI settings;
- * - `jobs:enqueue`: invokes the worker asynchronously (WORKER_FUNCTION_NAME);
+ * - `jobs:enqueue`: invokes the worker's live alias asynchronously (WORKER_FUNCTION_NAME: the alias's ARN);
  * - `jobs:bulk`: sends jobs to the bulk job queue (BULK_JOB_QUEUE_URL), which the worker drains at a
  *   bounded concurrency (a spreadsheet import's drafting);
  * - `images:read` / `images:write`: GetObject / PutObject on the generated images; a reader may also
@@ -195,7 +195,8 @@ function grantSchedules({ fn, stack }: Target, actions: readonly string[]): void
 /** What the scheduler adapter needs (functions/src/wiring/scheduler.ts): without all four it uses local timers. */
 const schedulerEnvironment = ({ stack }: Target) => ({
   SCHEDULE_GROUP_NAME: stack.schedules.group.scheduleGroupName,
-  SCHEDULE_TARGET_ARN: stack.worker.function.functionArn,
+  // The schedules invoke the worker's live alias, as every other caller does (schedules.ts grants that).
+  SCHEDULE_TARGET_ARN: stack.worker.alias.functionArn,
   SCHEDULER_ROLE_ARN: stack.schedules.role.roleArn,
   SCHEDULE_DLQ_ARN: stack.schedules.deadLetterQueue.queueArn,
 });
@@ -238,15 +239,16 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
     }),
   },
   'jobs:enqueue': {
-    // The function's own ARN, unqualified: no version or alias wildcard.
+    // The worker's live alias only (what a deployment shifts, deployment.ts): not $LATEST, no other qualifier.
     grant: ({ fn, stack }) =>
       Grant.addToPrincipal({
         grantee: fn.role,
         actions: ['lambda:InvokeFunction'],
-        resourceArns: [stack.worker.function.functionArn],
+        resourceArns: [stack.worker.alias.functionArn],
       }),
     environment: (target) => ({
-      WORKER_FUNCTION_NAME: target.stack.worker.function.functionName,
+      // The alias's ARN: Lambda's Invoke takes it as the FunctionName.
+      WORKER_FUNCTION_NAME: target.stack.worker.alias.functionArn,
       ...imagesBucketEnvironment(target),
     }),
   },
@@ -315,7 +317,7 @@ export const CAPABILITIES: Readonly<Record<Capability, CapabilityGrant>> = {
   },
   'schedules:retry': {
     grant: (target) => grantSchedules(target, SCHEDULE_RETRY_ACTIONS),
-    // Not SCHEDULE_TARGET_ARN: the target is the worker itself, and a function naming its own ARN in its environment
+    // Not SCHEDULE_TARGET_ARN: the target is the worker's own alias, and a function naming its own ARN in its environment
     // is a circular dependency CloudFormation refuses; the worker takes it from its invocation (lambda/worker.ts).
     environment: (target) => ({ ...schedulerEnvironment(target), SCHEDULE_TARGET_ARN: undefined }),
   },

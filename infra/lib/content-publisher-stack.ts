@@ -24,6 +24,7 @@ import type { AppFunction } from './app-function.js';
 import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability } from './capabilities.js';
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
 import { EventDelivery } from './event-delivery.js';
+import { GradualDeployments, type DeploymentConfigName } from './deployment.js';
 import {
   LINKEDIN_API_VERSION,
   parseLinkedInVersion,
@@ -208,6 +209,8 @@ export interface ContentPublisherStackProps extends StackProps {
    * bulk queue's maximum concurrency, which it would otherwise throttle.
    */
   workerReservedConcurrency?: number;
+  /** How a deployment moves each function's live alias to its new version (default AllAtOnce; deployment.ts). */
+  deploymentConfig?: DeploymentConfigName;
 }
 
 /**
@@ -244,6 +247,8 @@ export class ContentPublisherStack extends Stack {
   readonly stageNames: StageNames;
   /** Alarms on every function's Errors and Throttles and on the API's 5xx answers (alarms.ts). */
   readonly alarms: AppAlarms;
+  /** A CodeDeploy deployment group per function: new versions reach the live aliases gradually (deployment.ts). */
+  readonly deployments: GradualDeployments;
   /**
    * The bus of the domain events for automation (README, Events for automation): the functions that
    * emit may only put events on it; teams add their own rules to it without touching the stack.
@@ -356,7 +361,7 @@ export class ContentPublisherStack extends Stack {
     this.grantTableData(this.worker);
 
     this.http = new HttpApiRoutes(this, 'Http', {
-      functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.function])),
+      functions: new Map<string, IFunction>([...this.functions].map(([group, fn]) => [group, fn.alias])),
       throttle: props.apiThrottle,
     });
 
@@ -377,12 +382,14 @@ export class ContentPublisherStack extends Stack {
     this.publicUrl = (publicUrl ?? `https://${this.site.distribution.distributionDomainName}`).replace(/\/+$/, '');
 
     this.bulkJobs = new BulkJobs(this, 'BulkJobs', {
-      worker: this.worker.function,
+      worker: this.worker.alias,
+      unqualifiedWorker: this.worker.function,
       workerTimeout: WORKER_FUNCTION_DEFAULTS.timeout,
     });
     // Runs the Scheduler could not deliver go to the job failure queue: one redrive for every failed job.
     this.schedules = new Schedules(this, 'Schedules', {
-      target: this.worker.function,
+      target: this.worker.alias,
+      formerTarget: this.worker.function,
       failures: this.bulkJobs,
       alarmEmail: props.alarmEmail,
       alarmTopicArn: props.alarmTopicArn,
@@ -438,7 +445,8 @@ export class ContentPublisherStack extends Stack {
 
     this.eventDelivery = new EventDelivery(this, 'EventDelivery', {
       table: this.data.table,
-      worker: this.worker.function,
+      worker: this.worker.alias,
+      unqualifiedWorker: this.worker.function,
       eventBus: this.eventBus,
       alarmTopic: this.schedules.alarmTopic,
       archiveRetentionDays: props.eventArchiveDays,
@@ -470,6 +478,11 @@ export class ContentPublisherStack extends Stack {
         Token.isUnresolved(this.region) || this.region === CLOUDFRONT_METRICS_REGION
           ? this.site.distribution
           : undefined,
+    });
+    this.deployments = new GradualDeployments(this, 'Deployments', {
+      functions: allFunctions,
+      rollbackAlarms: this.alarms.rollback,
+      config: props.deploymentConfig,
     });
 
     new CfnOutput(this, 'DistributionUrl', {
@@ -514,7 +527,7 @@ export class ContentPublisherStack extends Stack {
         tableName: this.data.table.tableName,
         region: this.region,
         groupName: this.schedules.group.scheduleGroupName,
-        targetArn: this.worker.function.functionArn,
+        targetArn: this.worker.alias.functionArn,
         roleArn: this.schedules.role.roleArn,
         deadLetterArn: this.schedules.deadLetterQueue.queueArn,
       }),

@@ -33,8 +33,13 @@ export const EVENT_DELIVERY_DEFAULTS = {
 export interface EventDeliveryProps {
   /** The table, with its stream (NEW_IMAGE): the outbox items are written there with each change. */
   table: ITable;
-  /** The function that delivers (the worker: it already may put events on the bus and read the owners' webhook secrets). */
+  /**
+   * The function that delivers (the worker: it already may put events on the bus and read the owners' webhook
+   * secrets), as its live alias: the stream's batches shift with a deployment like every other invocation.
+   */
   worker: IFunction;
+  /** The worker itself (unqualified), whose IteratorAge covers every version; default `worker`. */
+  unqualifiedWorker?: IFunction;
   eventBus: EventBus;
   alarmTopic?: ITopic;
   /** Days the bus's archive keeps the events (default EVENT_DELIVERY_DEFAULTS.archiveRetentionDays). */
@@ -109,7 +114,10 @@ export class EventDelivery extends Construct {
     this.iteratorAgeAlarm = new Alarm(this, 'IteratorAgeAlarm', {
       alarmDescription:
         'The delivery of domain events from the table stream is falling behind: look at the worker’s throttles and errors.',
-      metric: props.worker.metric('IteratorAge', { period: settings.alarmPeriod, statistic: Stats.MAXIMUM }),
+      metric: (props.unqualifiedWorker ?? props.worker).metric('IteratorAge', {
+        period: settings.alarmPeriod,
+        statistic: Stats.MAXIMUM,
+      }),
       threshold: settings.iteratorAgeAlarm.toMilliseconds(),
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,

@@ -41,7 +41,10 @@ export interface ApiThrottle {
 }
 
 export interface HttpApiRoutesProps {
-  /** The function serving each route group (keys: `routeGroup(route)`). */
+  /**
+   * The function serving each route group (keys: `routeGroup(route)`): its live alias (app-function.ts), so
+   * that a deployment's traffic shift covers the API's requests and the invoke permission names the alias.
+   */
   functions: ReadonlyMap<string, IFunction>;
   /** The stage throttle (default API_THROTTLE_DEFAULTS). */
   throttle?: Partial<ApiThrottle>;

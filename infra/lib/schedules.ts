@@ -39,7 +39,7 @@ export const rebuildSchedulesCommand = (values: {
   `SCHEDULE_DLQ_ARN=${values.deadLetterArn} npm run rebuild-schedules`;
 
 export interface SchedulesProps {
-  /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker). */
+  /** What the schedules invoke: the function that runs the `generate-and-notify` job (the worker's live alias). */
   target: IFunction;
   /**
    * Where runs the Scheduler could not deliver go: the job failure queue (bulk-jobs.ts) and its alarm. Its
@@ -48,6 +48,11 @@ export interface SchedulesProps {
    * is some queue's dead-letter queue.
    */
   failures: { deadLetterQueue: IQueue; deadLetterAlarm: Alarm };
+  /**
+   * The function itself (unqualified), which schedules created before the live alias existed name as their
+   * target (each schedule keeps the target it was created with until it is moved): they may still invoke it.
+   */
+  formerTarget?: IFunction;
   /** Optional e-mail address told (through an SNS topic of the stack's) when an alarm fires. */
   alarmEmail?: string;
   /** Or an existing SNS topic every alarm notifies (its policy must let CloudWatch publish). */
@@ -106,11 +111,12 @@ export class Schedules extends Construct {
         },
       }),
     });
-    // The function's own ARN, unqualified: no version or alias wildcard.
+    // The target's own ARN (the worker's live alias, which the schedules name): no other version or alias;
+    // and the unqualified function for the schedules made before the alias.
     Grant.addToPrincipal({
       grantee: this.role,
       actions: ['lambda:InvokeFunction'],
-      resourceArns: [props.target.functionArn],
+      resourceArns: [props.target.functionArn, ...(props.formerTarget ? [props.formerTarget.functionArn] : [])],
     });
     Grant.addToPrincipal({
       grantee: this.role,

@@ -62,6 +62,19 @@ export function stageNames(stage?: string): StageNames {
   };
 }
 
+/** The stage that is production unless the `production` context value says otherwise. */
+export const PRODUCTION_STAGE = 'prod';
+
+/**
+ * Whether a deployment serves real users: the `production` context value when given, else whether the
+ * stage is PRODUCTION_STAGE. The unstaged deployment is not production by default (it is the quick
+ * try-out and the default dev stack); one that serves users sets `production: true`. Production turns on
+ * the stack's termination protection and the canary deployments (deployment.ts).
+ */
+export function isProduction(stage: string | undefined, production: boolean | undefined): boolean {
+  return production ?? stage === PRODUCTION_STAGE;
+}
+
 /** Where the certificate of a CloudFront custom domain must be (ACM certificates for CloudFront live there). */
 export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
 

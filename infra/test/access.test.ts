@@ -6,7 +6,7 @@ import { tableIndexes } from '../lib/data-table.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { asArray, logicalId, synthesizeDefaultStack, type Resource, type Statement } from './helpers.js';
 
-const { stack, template, tableId, secretId, workerId, imagesBucketId, roleOf, policyOf, environmentOf } =
+const { stack, template, tableId, secretId, workerAliasId, imagesBucketId, roleOf, policyOf, environmentOf } =
   synthesizeDefaultStack();
 
 describe('IAM', () => {
@@ -258,8 +258,9 @@ describe('IAM', () => {
   it.each(names())('%s: invokes the worker, and only the worker, exactly when it starts jobs', (name) => {
     const invokes = grantsOf(name, 'lambda');
     if (EXPECTED[name]!.invokesWorker) {
-      expect(invokes).toEqual([['lambda:InvokeFunction', { 'Fn::GetAtt': [workerId, 'Arn'] }]]);
-      expect(environmentOf(name).WORKER_FUNCTION_NAME).toEqual({ Ref: workerId });
+      // The live alias (its Ref is its ARN), not $LATEST: a deployment shifts the jobs too.
+      expect(invokes).toEqual([['lambda:InvokeFunction', { Ref: workerAliasId }]]);
+      expect(environmentOf(name).WORKER_FUNCTION_NAME).toEqual({ Ref: workerAliasId });
     } else {
       expect(invokes).toEqual([]);
       expect(environmentOf(name).WORKER_FUNCTION_NAME).toBeUndefined();
@@ -300,7 +301,7 @@ describe('IAM', () => {
           SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [logicalId(stack, stack.bulkJobs.deadLetterQueue), 'Arn'] },
         });
         if (name === WORKER_ENTRY_NAME) expect(variables.SCHEDULE_TARGET_ARN).toBeUndefined();
-        else expect(variables.SCHEDULE_TARGET_ARN).toEqual({ 'Fn::GetAtt': [workerId, 'Arn'] });
+        else expect(variables.SCHEDULE_TARGET_ARN).toEqual({ Ref: workerAliasId });
       } else {
         expect(scheduler).toEqual([]);
         expect(passRole).toEqual([]);

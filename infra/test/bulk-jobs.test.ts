@@ -10,7 +10,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-const { stack, template, workerId } = synthesizeDefaultStack();
+const { stack, template, workerAliasId } = synthesizeDefaultStack();
 
 describe('bulk job queue (SQS)', () => {
   const queueId = () => logicalId(stack, stack.bulkJobs.queue);
@@ -20,11 +20,7 @@ describe('bulk job queue (SQS)', () => {
   it('is encrypted, keeps jobs 4 days, hides a job 6× the worker timeout while it runs, and dead-letters after 3 deliveries', () => {
     // The schedules' dead letters go to this dead-letter queue too (schedules.ts); the events' delivery has its own.
     expect(Object.keys(queues()).sort()).toEqual(
-      [
-        queueId(),
-        dlqId(),
-        logicalId(stack, stack.eventDelivery.deadLetterQueue),
-      ].sort(),
+      [queueId(), dlqId(), logicalId(stack, stack.eventDelivery.deadLetterQueue)].sort(),
     );
     const queue = queues()[queueId()]!;
     expect(queue.Properties).toEqual({
@@ -71,7 +67,10 @@ describe('bulk job queue (SQS)', () => {
     );
     expect(mapping.Properties).toEqual({
       EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
-      FunctionName: { Ref: workerId },
+      // The live alias, as `<function name>:live` (taken from the alias's ARN): a deployment shifts the queue's jobs too.
+      FunctionName: {
+        'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: workerAliasId }] }] }, ':live']],
+      },
       BatchSize: 1,
       ScalingConfig: { MaximumConcurrency: 5 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],

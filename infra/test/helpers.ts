@@ -128,9 +128,13 @@ export interface DefaultStack {
   tableId: string;
   secretId: string;
   workerId: string;
+  /** Logical id of the worker's live alias (what every caller of the worker names). */
+  workerAliasId: string;
   imagesBucketId: string;
   /** Logical id of each group's function. */
   functionIds: Map<string, string>;
+  /** Logical id of each group's live alias (what the HTTP API integrates with). */
+  aliasIds: Map<string, string>;
   /** The role of a route group's function or of the worker. */
   roleOf(name: string): Role;
   /** The statements of the one policy of a function's role. */
@@ -145,7 +149,11 @@ export function synthesizeDefaultStack(): DefaultStack {
   const template = Template.fromStack(stack);
   const workerId = logicalId(stack, stack.worker.function);
   const functionIds = new Map<string, string>();
-  for (const [group, fn] of stack.functions) functionIds.set(group, logicalId(stack, fn.function));
+  const aliasIds = new Map<string, string>();
+  for (const [group, fn] of stack.functions) {
+    functionIds.set(group, logicalId(stack, fn.function));
+    aliasIds.set(group, logicalId(stack, fn.alias));
+  }
   const roleOf = (name: string) => (name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!).role;
   return {
     app,
@@ -154,8 +162,10 @@ export function synthesizeDefaultStack(): DefaultStack {
     tableId: logicalId(stack, stack.data.table),
     secretId: logicalId(stack, stack.sessionSecret),
     workerId,
+    workerAliasId: logicalId(stack, stack.worker.alias),
     imagesBucketId: logicalId(stack, stack.imagesBucket),
     functionIds,
+    aliasIds,
     roleOf,
     policyOf: (name) => {
       const roleId = logicalId(stack, roleOf(name));

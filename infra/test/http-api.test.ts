@@ -4,7 +4,7 @@ import { routeGroup, routeGroups, routes } from '@app/shared/api';
 import { API_THROTTLE_DEFAULTS } from '../lib/http-api.js';
 import { logicalId, only, synthesizeDefaultStack, testApp, type Resource } from './helpers.js';
 
-const { stack, template, functionIds } = synthesizeDefaultStack();
+const { stack, template, aliasIds } = synthesizeDefaultStack();
 
 describe('HTTP API', () => {
   const routeResources = () =>
@@ -33,16 +33,19 @@ describe('HTTP API', () => {
       expect(integration.Properties).toMatchObject({
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [functionIds.get(group), 'Arn'] },
+        // The group's live alias (its Ref is its ARN), so that a deployment's traffic shift covers the API.
+        IntegrationUri: { Ref: aliasIds.get(group) },
       });
     },
   );
 
-  it('lets API Gateway invoke each function, once per function', () => {
+  it("lets API Gateway invoke each function's live alias, once per function", () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>);
     expect(permissions).toHaveLength(routeGroups().length);
-    for (const id of functionIds.values()) {
-      expect(permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(`"${id}"`))).toHaveLength(1);
+    for (const id of aliasIds.values()) {
+      expect(permissions.filter((p) => JSON.stringify(p.Properties.FunctionName) === `{"Ref":"${id}"}`)).toHaveLength(
+        1,
+      );
     }
     for (const p of permissions) expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
   });

@@ -13,16 +13,22 @@ describe('no worker job is lost silently', () => {
   let template: Template;
   let failureQueueId: string;
   let workerId: string;
+  let workerAliasId: string;
   beforeAll(() => {
     ({ stack } = testApp({ context: { alarmEmail: 'ops@example.com' } }));
     template = Template.fromStack(stack);
     failureQueueId = logicalId(stack, stack.bulkJobs.deadLetterQueue);
     workerId = logicalId(stack, stack.worker.function);
+    workerAliasId = logicalId(stack, stack.worker.alias);
   });
 
   it('a directly invoked job is retried twice, then sent to the job failure queue', () => {
+    // On the live alias, which every job invocation names (an alias has its own settings: $LATEST's would not apply).
+    // (And on the function itself, for the schedules made before the alias: deployments.test.ts.)
+    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 2);
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: workerId },
+      Qualifier: { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: workerAliasId }] }] },
       MaximumRetryAttempts: WORKER_ASYNC_DEFAULTS.retryAttempts,
       MaximumEventAgeInSeconds: WORKER_ASYNC_DEFAULTS.maxEventAge.toSeconds(),
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failureQueueId, 'Arn'] } } },

@@ -165,6 +165,8 @@ describe('cdk-nag AwsSolutions', () => {
         'Site/Distribution AwsSolutions-CFR1',
         'Site/Distribution AwsSolutions-CFR4',
         'Site/LogsBucket AwsSolutions-S1',
+        // IAM4: the policy AWS keeps for CodeDeploy's Lambda deployments (the deployment groups' one role).
+        'Deployments/Role AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       ].sort(),
     );
   });

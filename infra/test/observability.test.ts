@@ -20,6 +20,9 @@ let topicId: string;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const alarms = () => ofType('AWS::CloudWatch::Alarm').map(([id, r]) => [id, r.Properties] as const);
 const appFunction = (name: string) => (name === WORKER_ENTRY_NAME ? stack.worker : stack.functions.get(name)!);
+/** The rollback alarms (CodeDeploy reads them during a deployment; they notify nobody): deployments.test.ts. */
+const rollbackIds = (s: ContentPublisherStack) =>
+  new Set([...s.alarms.rollback.values()].flat().map((a) => logicalId(s, a)));
 
 beforeAll(() => {
   ({ stack } = testApp({ context: { alarmEmail: 'ops@example.com' } }));
@@ -73,7 +76,7 @@ describe('alarms: every function and the API, to the alarm topic', () => {
 
   it("an alarm on the HTTP API's 5xx answers (AWS/ApiGateway 5xx by ApiId), notifying the alarm topic", () => {
     const apiId = logicalId(stack, stack.http.api);
-    const found = alarms().filter(([, p]) => p.Namespace === 'AWS/ApiGateway');
+    const found = alarms().filter(([id, p]) => p.Namespace === 'AWS/ApiGateway' && !rollbackIds(stack).has(id));
     expect(found).toHaveLength(1);
     expect(found[0]![1]).toMatchObject({
       MetricName: '5xx',
@@ -205,8 +208,10 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     });
   });
 
-  it('every alarm of the stack notifies the topic, and the topic lets CloudWatch publish for exactly these alarms', () => {
-    for (const [id, p] of alarms()) expect(p.AlarmActions, id).toEqual([{ Ref: topicId }]);
+  it('every alarm of the stack but the rollback alarms notifies the topic, and the topic lets CloudWatch publish for exactly these alarms', () => {
+    const notifying = alarms().filter(([id]) => !rollbackIds(stack).has(id));
+    for (const [id, p] of alarms())
+      expect(p.AlarmActions, id).toEqual(rollbackIds(stack).has(id) ? undefined : [{ Ref: topicId }]);
     const [[, policy]] = ofType('AWS::SNS::TopicPolicy') as [[string, Resource]];
     const allowed = (
       policy.Properties.PolicyDocument.Statement as {
@@ -216,9 +221,11 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     )
       .filter((s) => s.Effect === 'Allow')
       .map((s) => s.Condition!.ArnLike!['aws:SourceArn']);
-    expect(allowed).toEqual(alarms().map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
-    // 2 per function, the API's, the events', 2 PublishFailed, the job queue's, 2 of the Scheduler, CloudFront's.
-    expect(stack.alarms.all).toHaveLength(2 * names().length + 8);
+    expect(allowed).toEqual(notifying.map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
+    // 3 per function (Errors, Throttles, the live alias's errors), the API's two, the events', 2 PublishFailed, the
+    // job queue's, 2 of the Scheduler, CloudFront's.
+    expect(stack.alarms.all).toHaveLength(3 * names().length + 9);
+    expect(rollbackIds(stack).size).toBe(names().length + 1);
   });
 
   it('an alarm topic of your own (alarmTopicArn): every alarm notifies it, and the stack makes no topic', () => {
@@ -227,9 +234,12 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     const t = Template.fromStack(own).toJSON().Resources as Record<string, Resource>;
     expect(Object.values(t).filter((r) => r.Type === 'AWS::SNS::Topic')).toEqual([]);
     const found = Object.values(t).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    // The job failure queue's (the schedules' dead letters land there too) and the events' delivery's two (event-delivery.test.ts).
+    // The job failure queue's (the schedules' dead letters land there too) and the events' delivery's two
+    // (event-delivery.test.ts); the rollback alarms notify nobody (CodeDeploy reads them).
     expect(found.length).toBe(own.alarms.all.length + 3);
-    for (const r of found) expect(r.Properties.AlarmActions).toEqual([arn]);
+    const rollback = rollbackIds(own);
+    for (const [id, r] of Object.entries(t).filter(([, x]) => x.Type === 'AWS::CloudWatch::Alarm'))
+      expect(r.Properties.AlarmActions).toEqual(rollback.has(id) ? undefined : [arn]);
   });
 
   it('a named stage without alarmEmail or alarmTopicArn fails synthesis, saying what to give', () => {

@@ -12,7 +12,7 @@ import {
   type Statement,
 } from './helpers.js';
 
-const { stack, template, workerId } = synthesizeDefaultStack();
+const { stack, template, workerId, workerAliasId } = synthesizeDefaultStack();
 
 describe('EventBridge Scheduler', () => {
   const groupId = () => logicalId(stack, stack.schedules.group);
@@ -49,7 +49,7 @@ describe('EventBridge Scheduler', () => {
     expect(role.Properties.Policies).toBeUndefined();
   });
 
-  it('the scheduler role may invoke the worker (the job function) and write dead letters to the job failure queue, nothing else', () => {
+  it("the scheduler role may invoke the worker's live alias (what the schedules target) and write dead letters to the job failure queue, nothing else", () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
       (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId()),
     );
@@ -62,6 +62,8 @@ describe('EventBridge Scheduler', () => {
     });
     expect(pairs.sort()).toEqual(
       [
+        `lambda:InvokeFunction ${JSON.stringify({ Ref: workerAliasId })}`,
+        // The schedules made before the live alias name the worker itself (deployments.test.ts).
         `lambda:InvokeFunction ${JSON.stringify({ 'Fn::GetAtt': [workerId, 'Arn'] })}`,
         `sqs:SendMessage ${JSON.stringify({ 'Fn::GetAtt': [queueId(), 'Arn'] })}`,
       ].sort(),
@@ -134,8 +136,10 @@ describe('EventBridge Scheduler', () => {
         }),
       ]),
     );
-    // One Allow per alarm of the stack (this one, and the functions' and the API's, alarms.ts), each by its own ARN.
-    const alarmIds = Object.keys(t.findResources('AWS::CloudWatch::Alarm'));
+    // One Allow per alarm of the stack (this one, and the functions' and the API's, alarms.ts), each by its own ARN;
+    // not the rollback alarms, which CodeDeploy reads and which notify nobody (alarms.ts, ROLLBACK_ALARM_DEFAULTS).
+    const rollback = new Set([...s.alarms.rollback.values()].flat().map((a) => logicalId(s, a)));
+    const alarmIds = Object.keys(t.findResources('AWS::CloudWatch::Alarm')).filter((id) => !rollback.has(id));
     expect(alarmIds).toEqual(expect.arrayContaining([alarmId]));
     expect(
       statements.filter((st) => st.Effect === 'Allow').map((st) => (st.Condition as { ArnLike: unknown }).ArnLike),

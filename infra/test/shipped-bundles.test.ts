@@ -84,6 +84,11 @@ const invoked = new Set<string>();
 
 const secretArn = (logicalId: string) => `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${logicalId}-AbCdEf`;
 const functionName = (logicalId: string) => `ContentPublisher-${logicalId}`;
+/** The ARN of an alias (logical id): its function's ARN and the alias's name. */
+const aliasArn = (aliasId: string): string => {
+  const alias = resources[aliasId]!.Properties as { FunctionName: { Ref: string }; Name: string };
+  return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName(alias.FunctionName.Ref)}:${alias.Name}`;
+};
 
 /**
  * A template value with its CloudFormation references replaced by what they are here: the table
@@ -104,6 +109,8 @@ function resolveValue(value: unknown, where: string): string {
     if (type === 'AWS::S3::Bucket') return BUCKET;
     if (type === 'AWS::SecretsManager::Secret') return secretArn(ref);
     if (type === 'AWS::Lambda::Function') return functionName(ref);
+    // An alias's Ref is its ARN (what the callers of the worker are given: app-function.ts).
+    if (type === 'AWS::Lambda::Alias') return aliasArn(ref);
     if (type === 'AWS::SQS::Queue') return `${stub.url}/${ACCOUNT}/${ref}`;
     if (type === 'AWS::Events::EventBus') return `ContentPublisher-${ref}`;
   }
@@ -295,7 +302,9 @@ function functionForRoute(key: string): string {
   if (!route) throw new Error(`The HTTP API has no route ${key}`);
   const target = resolveTarget(route.Properties.Target);
   const integration = resources[target]!;
-  const [fnId] = integration.Properties.IntegrationUri['Fn::GetAtt'] as [string];
+  // The integration names the group's live alias; the alias names the function.
+  const aliasId = (integration.Properties.IntegrationUri as { Ref: string }).Ref;
+  const fnId = (resources[aliasId]!.Properties.FunctionName as { Ref: string }).Ref;
   return [...functions.values()].find((f) => f.logicalId === fnId)!.name;
 }
 const resolveTarget = (target: any): string => {
@@ -491,7 +500,8 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     const worker = functions.get(WORKER_ENTRY_NAME)!;
     expect(stub.invocations).toEqual([
       {
-        functionName: functionName(worker.logicalId),
+        // The worker's live alias, by its ARN (WORKER_FUNCTION_NAME), not $LATEST.
+        functionName: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName(worker.logicalId)}:live`,
         invocationType: 'Event',
         // It holds one of the user's places in flight (functions/src/domain/job-limits.ts), counted in the table.
         payload: { type: 'generate-content', userId, articleId, inFlight: true },

@@ -94,6 +94,7 @@ const SCOPED_NAMES: [RegExp, string][] = [
   [/^AWS::CloudFront::Distribution .*\.HeaderName$/, 'an HTTP header (x-origin-verify), not a resource'],
   [/^AWS::WAFv2::LoggingConfiguration .*\.SingleHeader\.Name$/, 'an HTTP header the WAF log redacts, not a resource'],
   [/^AWS::SNS::Topic .*\.DisplayName$/, "the alarm e-mails' sender name; the topic's name is generated"],
+  [/^AWS::Lambda::Alias .*\.Name$/, 'the live alias, whose name is scoped to its (generated-name) function'],
 ];
 
 describe('stages: dev and prod side by side in one account and region', () => {

@@ -73,12 +73,18 @@ async function runWorker(event: unknown): Promise<WorkerResult> {
 /**
  * The worker schedules the retries of failed scheduled runs (schedules:retry), whose target is this function. Its
  * ARN cannot be in its own environment (a function referencing itself is a circular dependency CloudFormation
- * refuses), so it comes from the invocation, without a version or alias qualifier: the scheduler role may invoke
- * the unqualified function (infra/lib/schedules.ts), as the schedule function's SCHEDULE_TARGET_ARN names it.
+ * refuses), so it comes from the invocation: with the alias it was invoked through (the live alias, which the
+ * schedule function's SCHEDULE_TARGET_ARN names too, so retries shift with a deployment), never a version number
+ * (a retry must not pin a version a deployment replaced); unqualified when invoked so (infra/lib/schedules.ts lets
+ * the scheduler role invoke both).
  */
 export function rememberOwnArn(context: Pick<Context, 'invokedFunctionArn'> | undefined): void {
   const arn = context?.invokedFunctionArn;
-  if (arn && !process.env.SCHEDULE_TARGET_ARN) process.env.SCHEDULE_TARGET_ARN = arn.split(':').slice(0, 7).join(':');
+  if (!arn || process.env.SCHEDULE_TARGET_ARN) return;
+  const parts = arn.split(':');
+  const qualifier = parts[7];
+  const isAlias = qualifier !== undefined && !/^(\d+|\$LATEST)$/.test(qualifier);
+  process.env.SCHEDULE_TARGET_ARN = parts.slice(0, isAlias ? 8 : 7).join(':');
 }
 
 /**
