@@ -323,6 +323,9 @@ describe('workspaces', () => {
     const withWs = await imageClient.call(`/api/image/${id}?ws=${teamId}`);
     expect(withWs.status).toBe(200);
     expect((await imageClient.call(`/api/image/${id}`)).status).toBe(404);
+    // …or the SPA's cookie does, which the browser sends with an <img>'s request.
+    imageClient.cookie = `${editor.client.cookie}; cp-workspace=${teamId}`;
+    expect((await imageClient.call(`/api/image/${id}`)).status).toBe(200);
   });
 
   it("serves an account's existing data as its personal workspace, rewriting nothing", async () => {

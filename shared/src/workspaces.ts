@@ -29,11 +29,7 @@ export const ROLE_DESCRIPTIONS: Record<WorkspaceRole, string> = {
   reviewer: 'Read only',
 };
 
-/** The request header that names the current workspace (absent: the caller's personal workspace). */
-export const WORKSPACE_HEADER = 'x-workspace';
-
-/** The query parameter that names it where no header can be sent (an `<img>`'s address). */
-export const WORKSPACE_QUERY = 'ws';
+export { WORKSPACE_COOKIE, WORKSPACE_HEADER, WORKSPACE_QUERY } from './workspace-names.js';
 
 /** How long an invitation link may be used. */
 export const INVITATION_TTL_DAYS = 7;
