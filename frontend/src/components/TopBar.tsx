@@ -40,7 +40,7 @@ export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
         <WorkspaceSwitcher />
         {role !== 'reviewer' && (
           <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
-            + New Article
+            + New<span className="topbar__new-word"> Article</span>
           </button>
         )}
         <UserMenu user={user} />

@@ -25,7 +25,7 @@ export function WorkspaceSwitcher() {
       </label>
       <select
         id={id}
-        className="select workspace-switcher__select"
+        className="input select workspace-switcher__select"
         value={selected.id}
         onChange={(event) => {
           const next = workspaces.find((w) => w.id === event.target.value);

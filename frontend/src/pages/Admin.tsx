@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Messages, isAdmin, type PublicUser } from '@app/shared';
 import { errorText, request } from '../api/client';
@@ -17,6 +18,8 @@ function InvitationSetting() {
     queryFn: async () => (await request('admin.getSettings')).settings,
     retry: false,
   });
+  // What was chosen, shown at once (a controlled box would flip back until the answer arrives).
+  const [chosen, setChosen] = useState<boolean>();
   const save = useMutation({
     mutationFn: (invitationsActivateAccounts: boolean) =>
       request('admin.setSettings', { body: { invitationsActivateAccounts } }),
@@ -24,7 +27,10 @@ function InvitationSetting() {
       queryClient.setQueryData(ADMIN_SETTINGS_QUERY_KEY, saved);
       toast.success(message);
     },
-    onError: (err) => toast.error(errorText(err, 'The setting could not be saved.')),
+    onError: (err) => {
+      setChosen(undefined);
+      toast.error(errorText(err, 'The setting could not be saved.'));
+    },
   });
   if (!settings.data) return null;
   return (
@@ -35,9 +41,12 @@ function InvitationSetting() {
       <label className="admin-setting__toggle">
         <input
           type="checkbox"
-          checked={settings.data.invitationsActivateAccounts}
+          checked={chosen ?? settings.data.invitationsActivateAccounts}
           disabled={save.isPending}
-          onChange={(event) => save.mutate(event.target.checked)}
+          onChange={(event) => {
+            setChosen(event.target.checked);
+            save.mutate(event.target.checked);
+          }}
         />
         <span>Accounts registered through a workspace invitation are active at once (no approval here)</span>
       </label>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
 import {
   CreateWorkspaceSchema,
   InviteSchema,
@@ -11,7 +12,7 @@ import {
   type WorkspaceRole,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
-import { TextField } from '../components/Field';
+import { Field, TextField } from '../components/Field';
 import { PageHeader } from '../components/PageHeader';
 import { useSession } from '../hooks/useSession';
 import {
@@ -38,7 +39,7 @@ export default function WorkspacesPage() {
       {workspace && !workspace.personal ? (
         <Members role={workspace.role} name={workspace.name} />
       ) : (
-        <section className="card" aria-labelledby="personal-members">
+        <section className="card settings-card" aria-labelledby="personal-members">
           <h2 className="card-title" id="personal-members">
             Members
           </h2>
@@ -70,7 +71,7 @@ function WorkspaceList() {
   });
   const creating = create.isPending;
   return (
-    <section className="card" aria-labelledby={`${uid}-title`}>
+    <section className="card settings-card" aria-labelledby={`${uid}-title`}>
       <h2 className="card-title" id={`${uid}-title`}>
         Your workspaces
       </h2>
@@ -175,7 +176,7 @@ function Members({ role, name }: { role: WorkspaceRole; name: string }) {
 
   return (
     <>
-      <section className="card" aria-labelledby={`${uid}-members`}>
+      <section className="card settings-card" aria-labelledby={`${uid}-members`}>
         <h2 className="card-title" id={`${uid}-members`}>
           Members of {name}
         </h2>
@@ -198,7 +199,7 @@ function Members({ role, name }: { role: WorkspaceRole; name: string }) {
                     </label>
                     <select
                       id={`${uid}-role-${m.userId}`}
-                      className="select"
+                      className="input select"
                       value={m.role}
                       disabled={setRole.isPending}
                       onChange={(event) =>
@@ -229,7 +230,7 @@ function Members({ role, name }: { role: WorkspaceRole; name: string }) {
         )}
       </section>
       {isOwner && (
-        <section className="card" aria-labelledby={`${uid}-invite`}>
+        <section className="card settings-card" aria-labelledby={`${uid}-invite`}>
           <h2 className="card-title" id={`${uid}-invite`}>
             Invite people
           </h2>
@@ -283,6 +284,7 @@ function InviteForm({ onSent }: { onSent: () => Promise<unknown> }) {
   });
   const sending = invite.isPending;
   const roleId = `${uid}-role`;
+  const role = useWatch({ control: form.control, name: 'role' }) as WorkspaceRole;
   return (
     <form
       className="workspace-form"
@@ -302,18 +304,17 @@ function InviteForm({ onSent }: { onSent: () => Promise<unknown> }) {
         disabled={sending}
         error={form.formState.errors.email?.message}
       />
-      <div className="field">
-        <label className="field__label" htmlFor={roleId}>
-          Role
-        </label>
-        <select {...form.register('role')} id={roleId} className="select" disabled={sending}>
-          {WORKSPACE_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_NAMES[r]}: {ROLE_DESCRIPTIONS[r]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field id={roleId} label="Role" hint={ROLE_DESCRIPTIONS[role]}>
+        {(aria) => (
+          <select {...aria} {...form.register('role')} id={roleId} className="input select" disabled={sending}>
+            {WORKSPACE_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_NAMES[r]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <button type="submit" className="btn btn--primary" disabled={sending}>
         {sending ? 'Sending…' : 'Send invitation'}
       </button>
