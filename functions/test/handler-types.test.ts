@@ -37,11 +37,15 @@ describe('typed route handlers (compile-time)', () => {
       // @ts-expect-error: the user list answers { users }
       'admin.listUsers': async () => json(200, { accounts: [] }),
       'admin.setUserStatus': never,
+      'admin.getSettings': never,
+      'admin.setSettings': never,
     });
     defineHandlers('admin', {
       // @ts-expect-error: a field the contract does not have
       'admin.listUsers': async () => json(200, { users: [], total: 0 }),
       'admin.setUserStatus': never,
+      'admin.getSettings': never,
+      'admin.setSettings': never,
     });
   });
 });

@@ -12,6 +12,7 @@ import { handlers as emailHandlers } from '../src/http/email.js';
 import { handlers as scheduleHandlers } from '../src/http/schedule.js';
 import { handlers as approvalHandlers } from '../src/http/approvals.js';
 import { handlers as sheetsHandlers } from '../src/http/sheets.js';
+import { handlers as workspaceHandlers } from '../src/http/workspaces.js';
 import { routeGroups, routes } from '@app/shared/api';
 
 // The table itself (unique ids and paths, parameters, matching, path building): shared/test/api.test.ts.
@@ -30,6 +31,7 @@ describe('route table', () => {
       ...scheduleHandlers,
       ...approvalHandlers,
       ...sheetsHandlers,
+      ...workspaceHandlers,
     };
     for (const group of routeGroups()) expect(groupHandlers[group], group).toBeTypeOf('function');
     for (const route of routes) expect(all[route.id], route.id).toBeTypeOf('function');

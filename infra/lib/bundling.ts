@@ -75,6 +75,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
   wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
   linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
   email: ['google-auth-library'],
+  /** Invitation e-mails go out through the workspace's (or the inviter's) Gmail. */
+  workspaces: ['google-auth-library'],
   approvals: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
   sheets: carries(IMAGE_STORE, 'google-auth-library'),
   worker: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN, 'openai', 'sharp'),

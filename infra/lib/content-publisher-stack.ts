@@ -85,6 +85,11 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
+  /**
+   * Workspaces, members and invitations: an invitation is e-mailed through the workspace's Gmail (its
+   * secret; an older per-key secret moves into it on first use, as in the email function).
+   */
+  workspaces: ['userSecrets:read', 'userSecrets:write'],
   /** Records a platform's time and creates, moves or deletes its one-off schedule (EventBridge Scheduler). */
   schedule: ['schedules:manage'],
   /** Approval links: publish the approved platform with the user's integration secrets and image. */

@@ -76,6 +76,14 @@ describe('IAM', () => {
       putsEvents: false,
     },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
+    // Invitations are e-mailed through the workspace's Gmail (its secret), as the email function sends.
+    workspaces: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: [],
+      managesSchedules: false,
+      sessionKey: true,
+    },
     schedule: { userSecrets: [], invokesWorker: false, images: [], managesSchedules: true, sessionKey: true },
     approvals: {
       userSecrets: SM_READ,

@@ -16,3 +16,4 @@ export * from './little-text.js';
 export * from './offline-draft.js';
 export * from './urls.js';
 export * from './images.js';
+export * from './workspaces.js';

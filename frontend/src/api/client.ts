@@ -8,6 +8,7 @@
 import type { HttpMethod, JsonRouteId, RouteId, RouteInput, RouteResponse } from '@app/shared/api';
 // Not from '@app/shared/api': that module graph holds the table's schemas (frontend/vite.config.ts says why).
 import { routePath } from '@app/shared/api/path';
+import { currentWorkspaceId, setCurrentWorkspaceId } from '../lib/workspace';
 
 /** Each route's method and path, compiled in from the route table (frontend/vite.config.ts says why). */
 declare const __API_ROUTES__: Readonly<Record<RouteId, { method: HttpMethod; path: string }>>;
@@ -124,6 +125,9 @@ export async function request<K extends JsonRouteId>(
   const body = input?.body;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // The current workspace (lib/workspace.ts); none: the personal one.
+  const workspace = currentWorkspaceId();
+  if (workspace) headers['X-Workspace'] = workspace;
   const res = await fetch(url, {
     method,
     headers,
@@ -135,7 +139,11 @@ export async function request<K extends JsonRouteId>(
   if (!res.ok) {
     // A 401 of a sign-in call is a wrong password, not an ended session.
     if (res.status === 401 && !url.startsWith(`${API_BASE}/auth/`)) unauthorizedHandler?.(url);
-    throw new ApiError(res.status, data);
+    const error = new ApiError(res.status, data);
+    // Removed from the workspace (or it is gone): back to the personal one; the switcher says so.
+    if (error.code === 'workspace_not_found' && workspace && currentWorkspaceId() === workspace)
+      setCurrentWorkspaceId(undefined);
+    throw error;
   }
   return data as RouteResponse<K>;
 }

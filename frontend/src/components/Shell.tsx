@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { isAdmin } from '@app/shared';
 import { useSession } from '../hooks/useSession';
+import { useCurrentWorkspaceId } from '../hooks/useWorkspaces';
 import { SideNav } from './SideNav';
 import { TopBar } from './TopBar';
 import { PageSpinner } from './Spinner';
@@ -13,6 +14,8 @@ const NAV_ID = 'app-sidenav';
 export default function Shell() {
   const { user } = useSession();
   const { pathname } = useLocation();
+  // A switch of workspace mounts the page again: nothing of the workspace before stays on screen.
+  const workspaceId = useCurrentWorkspaceId();
   // The drawer (narrow screens) is open on the page it was opened on: navigating closes it, as Escape does.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const navOpen = openOn === pathname;
@@ -37,7 +40,7 @@ export default function Shell() {
       <div className="shell__body">
         <TopBar user={user} navOpen={navOpen} navId={NAV_ID} onToggleNav={() => setNavOpen(!navOpen)} />
         <main id="main-content" className="shell__main" tabIndex={-1}>
-          <Suspense fallback={<PageSpinner />}>
+          <Suspense key={workspaceId ?? 'personal'} fallback={<PageSpinner />}>
             <Outlet />
           </Suspense>
         </main>

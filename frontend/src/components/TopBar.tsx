@@ -3,6 +3,8 @@ import type { PublicUser } from '@app/shared';
 import { pageNameFor } from '../hooks/useRouteTitle';
 import { Icon } from './icons';
 import { UserMenu } from './UserMenu';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
+import { useCurrentWorkspace } from '../hooks/useWorkspaces';
 
 interface TopBarProps {
   user: PublicUser | null;
@@ -11,10 +13,14 @@ interface TopBarProps {
   onToggleNav: () => void;
 }
 
-/** docs/product.md (Shell): the current page's name, a "+ New Article" button and the user menu. */
+/**
+ * docs/product.md (Shell): the current page's name, the workspace switcher (once the user is in a team),
+ * a "+ New Article" button (not for a reviewer, who cannot create) and the user menu.
+ */
 export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const { role } = useCurrentWorkspace();
   return (
     <header className="topbar">
       <button
@@ -31,9 +37,12 @@ export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
         {pageNameFor(pathname)}
       </span>
       <div className="topbar__actions">
-        <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
-          + New Article
-        </button>
+        <WorkspaceSwitcher />
+        {role !== 'reviewer' && (
+          <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
+            + New<span className="topbar__new-word"> Article</span>
+          </button>
+        )}
         <UserMenu user={user} />
       </div>
     </header>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { createPortal } from 'react-dom';
+import { useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@app/shared';
 import { useLogout } from '../hooks/useSession';
 import { ChangePasswordModal } from './ChangePasswordModal';
@@ -14,8 +15,12 @@ function initials(user: PublicUser | null): string {
   return (letters || 'U').toUpperCase();
 }
 
-/** The top bar's user menu: the user's name (fallback "User"), Change password, Log out everywhere and Logout. */
+/**
+ * The top bar's user menu: the user's name (fallback "User"), Workspaces (docs/product.md, Workspaces),
+ * Change password, Log out everywhere and Logout.
+ */
 export function UserMenu({ user }: { user: PublicUser | null }) {
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   const { logout, logoutEverywhere, isLoggingOut } = useLogout();
@@ -71,6 +76,16 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
           </div>
           <MenuItem
             ref={itemRef}
+            icon="admin"
+            disabled={isLoggingOut}
+            onClick={() => {
+              setOpen(false);
+              navigate('/workspaces');
+            }}
+          >
+            Workspaces
+          </MenuItem>
+          <MenuItem
             icon="lock"
             disabled={isLoggingOut}
             onClick={() => {

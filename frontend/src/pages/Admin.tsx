@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Messages, isAdmin, type PublicUser } from '@app/shared';
 import { errorText, request } from '../api/client';
@@ -7,6 +8,51 @@ import { toast } from '../lib/toast';
 import '../styles/admin.css';
 
 export const ADMIN_USERS_QUERY_KEY = ['admin', 'users'] as const;
+const ADMIN_SETTINGS_QUERY_KEY = ['admin', 'settings'] as const;
+
+/** Whether an invitation's link activates the account it registers (docs/product.md, Workspaces). */
+function InvitationSetting() {
+  const queryClient = useQueryClient();
+  const settings = useQuery({
+    queryKey: ADMIN_SETTINGS_QUERY_KEY,
+    queryFn: async () => (await request('admin.getSettings')).settings,
+    retry: false,
+  });
+  // What was chosen, shown at once (a controlled box would flip back until the answer arrives).
+  const [chosen, setChosen] = useState<boolean>();
+  const save = useMutation({
+    mutationFn: (invitationsActivateAccounts: boolean) =>
+      request('admin.setSettings', { body: { invitationsActivateAccounts } }),
+    onSuccess: ({ settings: saved, message }) => {
+      queryClient.setQueryData(ADMIN_SETTINGS_QUERY_KEY, saved);
+      toast.success(message);
+    },
+    onError: (err) => {
+      setChosen(undefined);
+      toast.error(errorText(err, 'The setting could not be saved.'));
+    },
+  });
+  if (!settings.data) return null;
+  return (
+    <section className="card admin-card admin-setting" aria-labelledby="admin-invitations">
+      <h2 className="card-title" id="admin-invitations">
+        Invitations
+      </h2>
+      <label className="admin-setting__toggle">
+        <input
+          type="checkbox"
+          checked={chosen ?? settings.data.invitationsActivateAccounts}
+          disabled={save.isPending}
+          onChange={(event) => {
+            setChosen(event.target.checked);
+            save.mutate(event.target.checked);
+          }}
+        />
+        <span>Accounts registered through a workspace invitation are active at once (no approval here)</span>
+      </label>
+    </section>
+  );
+}
 const SET_STATUS_KEY = [...ADMIN_USERS_QUERY_KEY, 'set-status'] as const;
 
 /** docs/product.md (Admin): list users and activate or deactivate the non-admin ones. */
@@ -45,6 +91,7 @@ export default function AdminPage() {
   return (
     <div className="page">
       <PageHeader title="Admin" description="Manage user activation status" />
+      <InvitationSetting />
       <section className="card admin-card" aria-label="Users">
         <TableCardState
           query={usersQuery}

@@ -7,27 +7,45 @@ import { EmailPanel } from '../components/settings/EmailPanel';
 import { LinkedInPanel } from '../components/settings/LinkedInPanel';
 import { WordPressPanel } from '../components/settings/WordPressPanel';
 import { SETTINGS_QUERY_KEY } from '../components/settings/types';
+import { useCurrentWorkspace } from '../hooks/useWorkspaces';
 import '../styles/settings.css';
 
 /**
  * docs/product.md (Settings): Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
- * list. Any panel can ask the page to reload the settings data (every settings query).
+ * list. Any panel can ask the page to reload the settings data (every settings query). The connections and
+ * keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the other roles
+ * see the theme and a note.
  */
 export default function SettingsPage() {
   const queryClient = useQueryClient();
   const reload = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY_KEY });
   }, [queryClient]);
+  const { workspace, role } = useCurrentWorkspace();
 
   return (
     <div className="page">
       <PageHeader title="Settings" />
       <div className="page-stack">
         <ThemeSettings />
-        <WordPressPanel onReload={reload} />
-        <LinkedInPanel onReload={reload} />
-        <EmailPanel onReload={reload} />
-        <ApiKeysSection onReload={reload} />
+        {role === 'owner' ? (
+          <>
+            <WordPressPanel onReload={reload} />
+            <LinkedInPanel onReload={reload} />
+            <EmailPanel onReload={reload} />
+            <ApiKeysSection onReload={reload} />
+          </>
+        ) : (
+          <section className="card" aria-labelledby="workspace-connections">
+            <h2 className="card-title" id="workspace-connections">
+              Connections
+            </h2>
+            <p className="card-description">
+              The WordPress, LinkedIn and Gmail connections and the API keys of {workspace?.name ?? 'this workspace'}{' '}
+              are set by its owners.
+            </p>
+          </section>
+        )}
       </div>
     </div>
   );

@@ -17,6 +17,8 @@ vi.mock('./Settings', () => standIn('Settings'));
 vi.mock('./SheetsImport', () => standIn('SheetsImport'));
 vi.mock('./Admin', () => standIn('Admin'));
 vi.mock('./Approve', () => standIn('Approve'));
+vi.mock('./Workspaces', () => standIn('Workspaces'));
+vi.mock('./Invite', () => standIn('Invite'));
 
 describe('the page table (pages/pageTable.ts) is all a page needs', () => {
   it('has one entry per path', () => {

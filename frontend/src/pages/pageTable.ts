@@ -83,6 +83,10 @@ export const PAGES: readonly PageEntry[] = [
     load: () => import('./Admin'),
     nav: { label: 'Admin', icon: 'admin' },
   },
+  // Team workspaces, members and invitations (the user menu's Workspaces).
+  { path: '/workspaces', title: 'Workspaces', access: 'signed-in', load: () => import('./Workspaces') },
+  // The e-mailed invitation link: accept it signed in, or register through it.
+  { path: '/invite', title: 'Invitation', access: 'public', load: () => import('./Invite') },
   // The e-mailed approve link: its token authorizes, signed in or not.
   { path: '/approve', title: 'Approval', access: 'public', load: () => import('./Approve') },
 ];

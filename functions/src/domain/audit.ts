@@ -11,6 +11,8 @@ export type AuditEvent =
   /** An attempt refused because of such a lock (no password was checked). */
   | 'login.throttled'
   | 'register.created'
+  /** An account registered through a workspace invitation (active at once when the admin allows it). */
+  | 'register.invited'
   /** A registration for an e-mail that has an account: answered as a new one, changes nothing. */
   | 'register.duplicate'
   | 'register.first_admin'

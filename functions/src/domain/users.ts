@@ -208,6 +208,44 @@ export class UserService {
   }
 
   /**
+   * A new account for an invitation's address (functions/src/domain/workspaces.ts): the link proves the
+   * address, so it is the invitation's, not typed. Active at once only when the admin lets invitations
+   * activate accounts; else it waits for approval like any registration.
+   * @returns undefined when the address has an account (the invitee, who holds the link, signs in instead).
+   */
+  async registerInvited(
+    input: Omit<RegisterInput, 'email' | 'setupCode'>,
+    email: string,
+    activate: boolean,
+    context: NewPasswordContext,
+    now = new Date().toISOString(),
+  ): Promise<UserRecord | undefined> {
+    await this.checkNewPassword(input.password, context);
+    const user: UserRecord = {
+      id: randomUUID(),
+      name: input.name,
+      surname: input.surname,
+      email: normalizeEmail(email),
+      timezone: input.timezone,
+      passwordHash: await hashPassword(input.password),
+      createdAt: now,
+      updatedAt: now,
+      sessionVersion: 0,
+      role: ROLE_USER,
+      isActive: activate,
+      ...(activate ? { approvedAt: now } : {}),
+    };
+    try {
+      await this.store.create(user, { claimFirstAdmin: false });
+    } catch (err) {
+      if (err instanceof EmailTakenError) return undefined;
+      throw err;
+    }
+    this.audit('register.invited', { userId: user.id, email: user.email, address: context.address });
+    return user;
+  }
+
+  /**
    * Signs in, throttled per account (from this client, and from all) and per client: the attempt is
    * counted before its password is checked, and while a count is locked or its allowance is taken the
    * answer is 429 with Retry-After and no password is checked. Unknown e-mails count like wrong passwords.

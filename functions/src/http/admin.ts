@@ -1,6 +1,7 @@
-import { Messages } from '@app/shared';
+import { Messages, WorkspaceMessages } from '@app/shared';
 import { toPublicUser } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
+import { workspaceStore } from '../wiring/workspace-access.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
@@ -13,5 +14,13 @@ export const handlers = defineHandlers('admin', {
       user: toPublicUser(user),
       message: user.isActive ? Messages.userActivated : Messages.userDeactivated,
     });
+  },
+
+  // Whether an invitation's link activates the account it registers (docs/product.md, Admin).
+  'admin.getSettings': async () => json(200, { settings: await workspaceStore().instanceSettings() }),
+
+  'admin.setSettings': async ({ body }) => {
+    await workspaceStore().setInstanceSettings(body);
+    return json(200, { settings: body, message: WorkspaceMessages.settingsSaved });
   },
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ARTICLE_PAGE_DEFAULT, type Platform } from '@app/shared';
 import type { ArticleListAnswer, ArticlePageAnswer, ArticleSavedAnswer } from '@app/shared/api';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { UserRecord } from '../domain/users.js';
+import type { CurrentWorkspace } from '../domain/workspaces.js';
 import { deps } from '../wiring/deps.js';
 import { articleServices } from '../wiring/articles.js';
 import { calendarServices } from '../wiring/calendar.js';
@@ -63,7 +63,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * gzipped when the client accepts it, as browsers do. Both forms are built once per list version.
  *
  * Conditional requests: the answer's ETag is derived from the owner's `articlesVersion` (read with
- * the session's user, before anything else), the list and the page asked for, so a request whose
+ * the session's user, or a team workspace's record, before anything else), the list and the page asked for, so a request whose
  * If-None-Match names it is answered 304 before any article is read: the Schedule page's 15-second
  * refresh costs nothing while nothing changed. `Cache-Control: private, no-cache` lets the browser
  * keep the answer and revalidate it on every fetch; its HTTP cache turns a 304 back into the kept
@@ -72,15 +72,15 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 async function list<T extends ArticleListAnswer>(
   which: ListName,
   page: PageParams | undefined,
-  user: UserRecord,
+  workspace: CurrentWorkspace,
   event: APIGatewayProxyEventV2,
   build: () => Promise<T>,
 ): Promise<Reply<T>> {
-  const owner = `${deps().config.tableName}/${user.id}`;
-  // Read with the session's user at the start of this request, so before the list is.
-  const version = String(user.articlesVersion ?? 0);
+  const owner = `${deps().config.tableName}/${workspace.id}`;
+  // Read with the session's user (a team workspace: with its record) at the start of this request, so before the list is.
+  const version = String(workspace.articlesVersion ?? 0);
   const answer = `${which}:${page?.limit ?? ''}:${page?.cursor ?? ''}`;
-  const changedAt = Date.parse(user.articlesChangedAt ?? '');
+  const changedAt = Date.parse(workspace.articlesChangedAt ?? '');
   const settled = which !== 'published' || !(Date.now() - changedAt < INDEX_SETTLE_MS);
   const gzip = (text: JsonText<T>) => text.length >= GZIP_FROM_CHARS && acceptsGzip(event.headers['accept-encoding']);
   if (!settled) {
@@ -117,20 +117,20 @@ async function updateContent(
 }
 
 export const handlers = defineHandlers('articles', {
-  'articles.create': async ({ user, body }) => {
-    const article = await articleServices().articles.create(user.id, body);
+  'articles.create': async ({ workspace, body }) => {
+    const article = await articleServices().articles.create(workspace.id, body);
     return json(201, { success: true, article: toApiArticle(article) });
   },
   // Without parameters: the first page, as for the published list.
-  'articles.list': ({ user, query, event }) =>
-    list<ArticlePageAnswer>('all', query, user, event, () => pageOf(user.id, 'all', query)),
-  'articles.unpublished': ({ user, event }) =>
-    list<ArticleListAnswer>('unpublished', undefined, user, event, async () => ({
-      articles: (await articleServices().articles.unpublished(user.id)).map(toApiListArticle),
+  'articles.list': ({ workspace, query, event }) =>
+    list<ArticlePageAnswer>('all', query, workspace, event, () => pageOf(workspace.id, 'all', query)),
+  'articles.unpublished': ({ workspace, event }) =>
+    list<ArticleListAnswer>('unpublished', undefined, workspace, event, async () => ({
+      articles: (await articleServices().articles.unpublished(workspace.id)).map(toApiListArticle),
     })),
   // Only the range asked for is read (domain/calendar.ts); never cached: statuses move with the clock.
-  'articles.calendar': async ({ user, query }) => {
-    const { entries, articles } = await calendarOf(calendarServices(), user.id, query);
+  'articles.calendar': async ({ workspace, query }) => {
+    const { entries, articles } = await calendarOf(calendarServices(), workspace.id, query);
     return json(200, {
       from: new Date(query.from).toISOString(),
       to: new Date(query.to).toISOString(),
@@ -139,18 +139,19 @@ export const handlers = defineHandlers('articles', {
     });
   },
   // Without parameters: the first page (the answer never grows with the history).
-  'articles.published': ({ user, query, event }) =>
-    list<ArticlePageAnswer>('published', query, user, event, () => pageOf(user.id, 'published', query)),
-  'articles.get': async ({ user, params }) =>
-    json(200, { article: toApiArticle(await articleServices().articles.get(user.id, params.id)) }),
-  'articles.updateBlog': ({ user, params, body }) => updateContent(user.id, params.id, 'blog', body.content),
-  'articles.updateLinkedIn': ({ user, params, body }) => updateContent(user.id, params.id, 'linkedin', body.content),
-  'articles.retryGeneration': async ({ user, params }) => {
-    const article = await articleServices().articles.retryGeneration(user.id, params.id);
+  'articles.published': ({ workspace, query, event }) =>
+    list<ArticlePageAnswer>('published', query, workspace, event, () => pageOf(workspace.id, 'published', query)),
+  'articles.get': async ({ workspace, params }) =>
+    json(200, { article: toApiArticle(await articleServices().articles.get(workspace.id, params.id)) }),
+  'articles.updateBlog': ({ workspace, params, body }) => updateContent(workspace.id, params.id, 'blog', body.content),
+  'articles.updateLinkedIn': ({ workspace, params, body }) =>
+    updateContent(workspace.id, params.id, 'linkedin', body.content),
+  'articles.retryGeneration': async ({ workspace, params }) => {
+    const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
     return json(202, { success: true, article: toApiArticle(article) });
   },
-  'articles.gptEdit': async ({ user, body }) => {
-    const { editedContent, article } = await articleServices().articles.gptEdit(user.id, body);
+  'articles.gptEdit': async ({ workspace, body }) => {
+    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });

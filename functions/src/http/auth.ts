@@ -1,9 +1,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { Messages } from '@app/shared';
+import { Messages, WorkspaceMessages } from '@app/shared';
+import { conflict } from '../domain/errors.js';
+import { WorkspaceService } from '../domain/workspaces.js';
 import { isCommonPassword } from '../domain/common-passwords.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { toPublicUser } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
+import { workspaceStore } from '../wiring/workspace-access.js';
 import { clientAddress } from './client-address.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
@@ -22,6 +25,32 @@ export const handlers = defineHandlers('auth', {
     }
     // A new account awaiting approval and an e-mail that has an account already get the same answer.
     return json(201, { message: Messages.registrationReceived });
+  },
+
+  /**
+   * A new account through an invitation link (docs/product.md, Workspaces): the invitation's address, a
+   * member at once; signed in at once only when the admin lets invitations activate accounts.
+   */
+  'auth.registerInvited': async ({ event, body }) => {
+    const { users, sessions, config } = deps();
+    const store = workspaceStore();
+    // No mail is sent here, so the service needs no mailer (the auth function has no integrations).
+    const workspaces = new WorkspaceService({ store, publicUrl: () => config.publicUrl });
+    const invitation = await workspaces.verify(body.token);
+    const { invitationsActivateAccounts } = await store.instanceSettings();
+    const { token: _token, ...registration } = body;
+    const user = await users.registerInvited(
+      registration,
+      invitation.email,
+      invitationsActivateAccounts,
+      newPasswordContext(event),
+    );
+    if (!user) throw conflict(WorkspaceMessages.accountExists, 'account_exists');
+    const workspace = await workspaces.join(user, invitation);
+    if (!user.isActive) return json(201, { message: WorkspaceMessages.registeredPending });
+    return json(201, { user: toPublicUser(user), workspace, message: WorkspaceMessages.registeredActive }, [
+      await sessions.issue(user.id, user.sessionVersion),
+    ]);
   },
 
   'auth.setup': async () => json(200, { setupCodeRequired: await deps().users.setupCodeRequired() }),

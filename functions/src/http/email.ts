@@ -1,24 +1,24 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { deps } from '../wiring/deps.js';
 import { integrations } from '../wiring/integrations.js';
 import { defineHandlers } from './handlers.js';
+import { callbackSessionOwner } from './oauth-session.js';
 import { publicOrigin } from './origin.js';
 import { json, redirect } from './response.js';
 
 const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, deps().config)}/api/email/oauth/callback`;
 
 export const handlers = defineHandlers('email', {
-  'email.status': async ({ user }) => json(200, await integrations().email.status(user.id)),
+  'email.status': async ({ workspace }) => json(200, await integrations().email.status(workspace.id)),
 
-  'email.authUrl': async ({ event, user }) =>
-    json(200, { success: true, authUrl: await integrations().email.authUrl(user.id, callbackUri(event)) }),
+  'email.authUrl': async ({ event, workspace }) =>
+    json(200, { success: true, authUrl: await integrations().email.authUrl(workspace.id, callbackUri(event)) }),
 
-  /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
+  /** Public: Google's redirect. The signed state names (and binds) the owner; a session, if any, must be that user or one of that workspace's owners. */
   'email.callback': async ({ event, query }) => {
-    const sessionUser = (await deps().sessions.verify(readCookie(event.cookies, SESSION_COOKIE)))?.userId;
+    const sessionUser = await callbackSessionOwner(event, query.state, 'gmail');
     return redirect(`/settings?${await integrations().email.callback(query, sessionUser, callbackUri(event))}`);
   },
 
-  'email.test': async ({ user, body }) => json(200, await integrations().email.sendTest(user.id, body)),
+  'email.test': async ({ workspace, body }) => json(200, await integrations().email.sendTest(workspace.id, body)),
 });

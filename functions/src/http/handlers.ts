@@ -8,19 +8,24 @@ import type {
   RouteOf,
   RouteParsedInput,
 } from '@app/shared/api';
+import type { ROUTE_ROLES } from '@app/shared/api';
 import type { UserRecord } from '../domain/users.js';
+import type { CurrentWorkspace } from '../domain/workspaces.js';
 import type { Reply } from './response.js';
 
 /**
  * What the handler of route K receives, all of it from the route's table entry
  * (shared/src/api/routes.ts): `params`, `query` and `body` as its schemas parsed them (only those it
- * has), and the user its access guarantees (signed in unless the route is public).
+ * has), the user its access guarantees (signed in unless the route is public), and the workspace it
+ * acts in with the caller's role there, for routes that need a role (shared/src/api/roles.ts): its `id`
+ * is the owner of the data (articles, settings, secrets, images), the user's own id in a personal workspace.
  * Dependencies are not in it: a handler takes what it needs from the wiring getters (wiring/*.ts).
  */
 export type RouteRequest<K extends RouteId> = {
   event: APIGatewayProxyEventV2;
   route: RouteDef;
   user: RouteOf<K>['access'] extends 'public' ? UserRecord | undefined : UserRecord;
+  workspace: (typeof ROUTE_ROLES)[K] extends 'none' ? undefined : CurrentWorkspace;
 } & RouteParsedInput<K>;
 
 /** The handler of route K: its answer is the route's answer type (shared/src/api/responses.ts). */

@@ -27,24 +27,24 @@ const saved = (article: ArticleRecord, message: string): Reply<ImageSavedAnswer>
 const fileRedirect = (url: string) => redirect(url, 'private, max-age=600');
 
 export const handlers = defineHandlers('images', {
-  'images.generate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
-  'images.regenerate': ({ user, params, body }) => generate(user.id, params.articleId, body.description),
-  'images.status': async ({ user, params }) =>
-    json(200, toApiImageStatus(await articleServices().articles.imageStatus(user.id, params.articleId))),
-  'images.preview': async ({ user, params, query }) =>
-    fileRedirect(await imageServices().imageLink(user.id, params.articleId, query.platform)),
-  'images.uploadStart': async ({ user, params, body }) =>
-    json(200, { upload: await imageServices().startUpload(user.id, params.articleId, body) }),
-  'images.uploadComplete': async ({ user, params, body }) =>
+  'images.generate': ({ workspace, params, body }) => generate(workspace.id, params.articleId, body.description),
+  'images.regenerate': ({ workspace, params, body }) => generate(workspace.id, params.articleId, body.description),
+  'images.status': async ({ workspace, params }) =>
+    json(200, toApiImageStatus(await articleServices().articles.imageStatus(workspace.id, params.articleId))),
+  'images.preview': async ({ workspace, params, query }) =>
+    fileRedirect(await imageServices().imageLink(workspace.id, params.articleId, query.platform)),
+  'images.uploadStart': async ({ workspace, params, body }) =>
+    json(200, { upload: await imageServices().startUpload(workspace.id, params.articleId, body) }),
+  'images.uploadComplete': async ({ workspace, params, body }) =>
     saved(
-      await imageServices().completeUpload(user.id, params.articleId, body.key, body.focalPoint),
+      await imageServices().completeUpload(workspace.id, params.articleId, body.key, body.focalPoint),
       ImageUploadMessages.uploaded,
     ),
-  'images.focalPoint': async ({ user, params, body }) =>
+  'images.focalPoint': async ({ workspace, params, body }) =>
     saved(
-      await imageServices().setFocalPoint(user.id, params.articleId, body.focalPoint),
+      await imageServices().setFocalPoint(workspace.id, params.articleId, body.focalPoint),
       ImageUploadMessages.cropSaved,
     ),
-  'images.original': async ({ user, params }) =>
-    fileRedirect(await imageServices().imageLink(user.id, params.articleId, 'original')),
+  'images.original': async ({ workspace, params }) =>
+    fileRedirect(await imageServices().imageLink(workspace.id, params.articleId, 'original')),
 });

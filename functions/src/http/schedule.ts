@@ -5,9 +5,9 @@ import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
 export const handlers = defineHandlers('schedule', {
-  'schedule.set': async ({ user, params, body }) => {
+  'schedule.set': async ({ workspace, params, body }) => {
     const { articles, scheduler } = schedulerServices();
-    const article = await scheduleArticle({ articles, scheduler }, user.id, params.id, body);
+    const article = await scheduleArticle({ articles, scheduler }, workspace.id, params.id, body);
     return json(200, { success: true, article: toApiArticle(article), scheduledFor: article.scheduled[body.platform] });
   },
 });

@@ -4,10 +4,11 @@ import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
 export const handlers = defineHandlers('settings', {
-  'settings.list': async ({ user, query }) => json(200, await deps().settings.list(user.id, query.mask !== 'false')),
+  'settings.list': async ({ workspace, query }) =>
+    json(200, await deps().settings.list(workspace.id, query.mask !== 'false')),
 
-  'settings.save': async ({ user, body }) => {
-    const { created, setting } = await deps().settings.save(user.id, body);
+  'settings.save': async ({ workspace, body }) => {
+    const { created, setting } = await deps().settings.save(workspace.id, body);
     return json(created ? 201 : 200, {
       success: true,
       setting,
@@ -15,8 +16,8 @@ export const handlers = defineHandlers('settings', {
     });
   },
 
-  'settings.delete': async ({ user, params }) => {
-    await deps().settings.delete(user.id, params.key);
+  'settings.delete': async ({ workspace, params }) => {
+    await deps().settings.delete(workspace.id, params.key);
     return json(200, { success: true, message: SettingMessages.deleted });
   },
 });

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { SheetsMessages } from '@app/shared';
-import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { deps } from '../wiring/deps.js';
 import { sheets } from '../wiring/sheets.js';
 import { defineHandlers } from './handlers.js';
+import { callbackSessionOwner } from './oauth-session.js';
 import { publicOrigin } from './origin.js';
 import { json, redirect } from './response.js';
 
@@ -11,24 +11,24 @@ const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, de
 
 export const handlers = defineHandlers('sheets', {
   /** `?access=write`: also ask for permission to edit spreadsheets (to write statuses back). */
-  'sheets.authUrl': async ({ event, user, query }) =>
-    json(200, { success: true, authUrl: await sheets().authUrl(user.id, callbackUri(event), query.access) }),
+  'sheets.authUrl': async ({ event, workspace, query }) =>
+    json(200, { success: true, authUrl: await sheets().authUrl(workspace.id, callbackUri(event), query.access) }),
 
-  /** Public: Google's redirect. The signed state names (and binds) the user; a session, if any, must be the same user. */
+  /** Public: Google's redirect. The signed state names (and binds) the owner; a session, if any, must be that user or one of that workspace's owners. */
   'sheets.callback': async ({ event, query }) => {
-    const sessionUser = (await deps().sessions.verify(readCookie(event.cookies, SESSION_COOKIE)))?.userId;
+    const sessionUser = await callbackSessionOwner(event, query.state, 'sheets');
     return redirect(`/sheets-import?${await sheets().callback(query, sessionUser, callbackUri(event))}`);
   },
 
-  'sheets.status': async ({ user }) => json(200, await sheets().status(user.id)),
+  'sheets.status': async ({ workspace }) => json(200, await sheets().status(workspace.id)),
 
-  'sheets.disconnect': async ({ user }) => {
-    await sheets().disconnect(user.id);
+  'sheets.disconnect': async ({ workspace }) => {
+    await sheets().disconnect(workspace.id);
     return json(200, { success: true, message: SheetsMessages.disconnected });
   },
 
-  'sheets.list': async ({ user }) =>
-    json(200, { success: true, spreadsheets: await sheets().listSpreadsheets(user.id) }),
+  'sheets.list': async ({ workspace }) =>
+    json(200, { success: true, spreadsheets: await sheets().listSpreadsheets(workspace.id) }),
 
-  'sheets.import': async ({ user, body }) => json(200, await sheets().import(user.id, body)),
+  'sheets.import': async ({ workspace, body }) => json(200, await sheets().import(workspace.id, body)),
 });

@@ -6,11 +6,11 @@ import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
 export const handlers = defineHandlers('wordpress', {
-  'wordpress.status': async ({ user }) => json(200, await integrations().wordpress.status(user.id)),
+  'wordpress.status': async ({ workspace }) => json(200, await integrations().wordpress.status(workspace.id)),
 
   /** A failed check is an answer, not an error: {success:false, error, message} with the reason. */
-  'wordpress.testConnection': async ({ user, body }) => {
-    const check = await integrations().wordpress.test(user.id, body);
+  'wordpress.testConnection': async ({ workspace, body }) => {
+    const check = await integrations().wordpress.test(workspace.id, body);
     if (!check.ok) return json(200, { success: false, error: check.message, message: check.message, code: check.code });
     return json(200, {
       success: true,
@@ -19,8 +19,8 @@ export const handlers = defineHandlers('wordpress', {
     });
   },
 
-  'wordpress.saveCredentials': async ({ user, body }) => {
-    const check = await integrations().wordpress.save(user.id, body);
+  'wordpress.saveCredentials': async ({ workspace, body }) => {
+    const check = await integrations().wordpress.save(workspace.id, body);
     return json(200, {
       success: true,
       user: { name: check.user.name },
@@ -29,8 +29,8 @@ export const handlers = defineHandlers('wordpress', {
     });
   },
 
-  'wordpress.publish': async ({ user, params }) => {
-    const { link, article } = await publishing().publishWordPress(user.id, params.id);
+  'wordpress.publish': async ({ workspace, params }) => {
+    const { link, article } = await publishing().publishWordPress(workspace.id, params.id);
     return json(200, {
       success: true,
       post: { link },

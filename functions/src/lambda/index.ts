@@ -11,6 +11,7 @@ import { handler as schedule } from './schedule.js';
 import { handler as settings } from './settings.js';
 import { handler as sheets } from './sheets.js';
 import { handler as wordpress } from './wordpress.js';
+import { handler as workspaces } from './workspaces.js';
 
 /** Every group's Lambda entry, for the local server (each is bundled on its own for AWS). */
 export const groupHandlers: Record<string, LambdaHandler> = {
@@ -26,4 +27,5 @@ export const groupHandlers: Record<string, LambdaHandler> = {
   schedule,
   approvals,
   sheets,
+  workspaces,
 };

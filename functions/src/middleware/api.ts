@@ -17,6 +17,8 @@ import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import { findRouteByKey, type RouteDef, type RouteId } from '@app/shared/api';
 import { originSecretCheck } from './origin-secret.js';
+import type { CurrentWorkspace } from '../domain/workspaces.js';
+import { workspaceAccess } from './workspace.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<ApiResponse>;
 
@@ -27,12 +29,14 @@ interface ApiState {
   query: unknown;
   params: unknown;
   user: UserRecord | undefined;
+  /** The request's workspace and the caller's role in it (middleware/workspace.ts), for routes that need one. */
+  workspace?: CurrentWorkspace;
   startedAt: number;
 }
 /** Any route's handler, as the dispatch calls it (see createApiHandler). */
 type AnyRouteHandler = (req: Omit<ApiState, 'startedAt'> & { event: APIGatewayProxyEventV2 }) => Promise<ApiResponse>;
 
-type ApiContext = Context & { api: ApiState };
+export type ApiContext = Context & { api: ApiState };
 type Request = middy.Request<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>;
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -193,6 +197,7 @@ export function createApiHandler(handlers: RouteHandlers): LambdaHandler {
     .use(originCheck())
     .use(jsonBody())
     .use(authorize())
+    .use(workspaceAccess())
     .use(validate())
     .handler(async (event, context) => {
       const { api } = context;
@@ -200,7 +205,15 @@ export function createApiHandler(handlers: RouteHandlers): LambdaHandler {
       // which is what its RouteRequest promises (input parsed by the route's schemas, user per its access).
       const handle = handlers[api.route.id as RouteId] as AnyRouteHandler | undefined;
       if (!handle) throw notFound(Messages.notFound);
-      return handle({ event, route: api.route, body: api.body, query: api.query, params: api.params, user: api.user });
+      return handle({
+        event,
+        route: api.route,
+        body: api.body,
+        query: api.query,
+        params: api.params,
+        user: api.user,
+        workspace: api.workspace,
+      });
     });
   // The middy context type carries our per-request `api` slot, which middleware fills in.
   return handler as unknown as LambdaHandler;

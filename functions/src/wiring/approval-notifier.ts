@@ -10,6 +10,7 @@ import type { RunRetryScheduler, ScheduledRun } from '../domain/ports.js';
 import type { RunRetry } from '../domain/run-retries.js';
 import { logger } from '../logger.js';
 import { schedulerServices } from './scheduler.js';
+import { activeWorkspaceOwner } from './workspace-access.js';
 
 /**
  * Where a failed run's next attempt is scheduled: the scheduler of the stack (EventBridge Scheduler with
@@ -42,13 +43,14 @@ async function scheduleRetry(run: ScheduledRun, next: RunRetry, cause: unknown):
 
 /** The scheduled run's content check and approval e-mail (worker; the local scheduler). */
 export const approvalNotifier = lazy((): ApprovalNotifier => {
-  const { config, db, users, signingKey } = deps();
+  const { config, db, signingKey } = deps();
   return new ApprovalNotifier({
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),
     articleService: articleServices().articles,
     email: integrations().email,
-    activeOwner: (userId) => users.activeUser(userId),
+    // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
+    activeOwner: activeWorkspaceOwner,
     linkedInIdentity: (userId) => integrations().linkedin.status(userId),
     signingKey,
     publicUrl: () => config.publicUrl,

@@ -2,17 +2,19 @@ import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
+import { activeWorkspaceOwner } from './workspace-access.js';
 import { ApprovalLinks } from '../domain/scheduling.js';
 import { publishing } from './publishing.js';
 import { integrations } from './integrations.js';
 
 /** The approval page's calls: preview and confirm a signed approval link, and its image (approvals group). */
 export const approvalLinks = lazy((): ApprovalLinks => {
-  const { config, db, users, signingKey } = deps();
+  const { config, db, signingKey } = deps();
   return new ApprovalLinks({
     articles: new DynamoArticleStore(db, config.tableName),
     publishing: publishing(),
-    activeOwner: (userId) => users.activeUser(userId),
+    // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
+    activeOwner: activeWorkspaceOwner,
     signer: createObjectStore(config),
     linkedInIdentity: (userId) => integrations().linkedin.status(userId),
     signingKey,

@@ -34,6 +34,15 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'approvals.confirm': { token: 'x'.repeat(40) },
   'email.test': { to: 'x@example.com', method: 'gmail' },
   'sheets.import': { spreadsheetId: 'sheet', range: 'Sheet1!A1:F50' },
+  'workspaces.create': { name: 'Team' },
+  'workspaces.setRole': { role: 'editor' },
+  'workspaces.invite': { email: 'invitee@example.com', role: 'writer' },
+  'workspaces.invitation': { token: 'workspace.invitation.secret' },
+  'workspaces.accept': { token: 'workspace.invitation.secret' },
+  'auth.registerInvited': (({ email: _email, ...rest }) => ({ ...rest, token: 'workspace.invitation.secret' }))(
+    registration(),
+  ),
+  'admin.setSettings': { invitationsActivateAccounts: false },
 };
 
 /** The route's example body (a fresh copy) with `ARTICLE` replaced by the given article id; undefined when it has none. */

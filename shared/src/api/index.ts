@@ -2,3 +2,4 @@
 export * from './routes.js';
 export * from './inputs.js';
 export * from './responses.js';
+export * from './roles.js';

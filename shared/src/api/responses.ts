@@ -6,6 +6,13 @@ import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integratio
 import type { LinkedInIdentity } from '../little-text.js';
 import type { Setting } from '../settings.js';
 import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '../sheets.js';
+import type {
+  InstanceSettings,
+  InvitationPreview,
+  WorkspaceInvitation,
+  WorkspaceMember,
+  WorkspaceSummary,
+} from '../workspaces.js';
 import type { RouteId } from './routes.js';
 
 /**
@@ -235,6 +242,37 @@ export interface SpreadsheetListAnswer {
   spreadsheets: Spreadsheet[];
 }
 
+export interface WorkspaceListAnswer {
+  workspaces: WorkspaceSummary[];
+}
+export interface WorkspaceCreatedAnswer {
+  message: string;
+  workspace: WorkspaceSummary;
+}
+export interface MemberListAnswer {
+  members: WorkspaceMember[];
+}
+export interface InvitationListAnswer {
+  invitations: WorkspaceInvitation[];
+}
+export interface InvitationSentAnswer {
+  message: string;
+  invitation: WorkspaceInvitation;
+}
+export interface InvitationAcceptedAnswer {
+  message: string;
+  workspace: WorkspaceSummary;
+}
+/** Registering through an invitation: signed in at once (user) when invitations activate accounts, else pending. */
+export interface InvitedRegisterAnswer {
+  message: string;
+  user?: PublicUser;
+  workspace?: WorkspaceSummary;
+}
+export interface InstanceSettingsAnswer {
+  settings: InstanceSettings;
+}
+
 /** The answer of each route on success, by route id. */
 export interface ApiResponses {
   'auth.register': RegisterAnswer;
@@ -303,6 +341,20 @@ export interface ApiResponses {
   'sheets.disconnect': SuccessAnswer;
   'sheets.list': SpreadsheetListAnswer;
   'sheets.import': SheetsImportResult;
+
+  'workspaces.list': WorkspaceListAnswer;
+  'workspaces.create': WorkspaceCreatedAnswer;
+  'workspaces.members': MemberListAnswer;
+  'workspaces.setRole': MessageAnswer;
+  'workspaces.removeMember': MessageAnswer;
+  'workspaces.invitations': InvitationListAnswer;
+  'workspaces.invite': InvitationSentAnswer;
+  'workspaces.revokeInvitation': MessageAnswer;
+  'workspaces.invitation': InvitationPreview;
+  'workspaces.accept': InvitationAcceptedAnswer;
+  'auth.registerInvited': InvitedRegisterAnswer;
+  'admin.getSettings': InstanceSettingsAnswer;
+  'admin.setSettings': InstanceSettingsAnswer & MessageAnswer;
 }
 
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -35,6 +35,16 @@ import {
   ImageUploadStartSchema,
   OriginalQuerySchema,
 } from '../images.js';
+import {
+  CreateWorkspaceSchema,
+  InstanceSettingsSchema,
+  InvitationParamsSchema,
+  InvitationSchema,
+  InvitedRegisterSchema,
+  InviteSchema,
+  MemberParamsSchema,
+  MemberRoleSchema,
+} from '../workspaces.js';
 
 /**
  * The route table: the single source of truth for every API call. The CDK stack creates one
@@ -308,6 +318,61 @@ export const routes = [
   { id: 'sheets.disconnect', method: 'POST', path: '/api/sheets/disconnect', access: 'user' },
   { id: 'sheets.list', method: 'GET', path: '/api/sheets/spreadsheets', access: 'user' },
   { id: 'sheets.import', method: 'POST', path: '/api/sheets/import', access: 'user', body: SheetsImportSchema },
+
+  // Workspaces (docs/product.md, Workspaces). The current workspace is the X-Workspace header's; what each
+  // role may call is in roles.ts.
+  { id: 'workspaces.list', method: 'GET', path: '/api/workspaces', access: 'user' },
+  { id: 'workspaces.create', method: 'POST', path: '/api/workspaces', access: 'user', body: CreateWorkspaceSchema },
+  { id: 'workspaces.members', method: 'GET', path: '/api/workspace/members', access: 'user' },
+  {
+    id: 'workspaces.setRole',
+    method: 'PUT',
+    path: '/api/workspace/members/{userId}',
+    access: 'user',
+    params: MemberParamsSchema,
+    body: MemberRoleSchema,
+  },
+  {
+    id: 'workspaces.removeMember',
+    method: 'DELETE',
+    path: '/api/workspace/members/{userId}',
+    access: 'user',
+    params: MemberParamsSchema,
+  },
+  { id: 'workspaces.invitations', method: 'GET', path: '/api/workspace/invitations', access: 'user' },
+  { id: 'workspaces.invite', method: 'POST', path: '/api/workspace/invitations', access: 'user', body: InviteSchema },
+  {
+    id: 'workspaces.revokeInvitation',
+    method: 'DELETE',
+    path: '/api/workspace/invitations/{id}',
+    access: 'user',
+    params: InvitationParamsSchema,
+  },
+  // Public: the e-mailed link's token names the invitation (a POST, so the token stays out of addresses and logs).
+  {
+    id: 'workspaces.invitation',
+    method: 'POST',
+    path: '/api/invitations/preview',
+    access: 'public',
+    body: InvitationSchema,
+  },
+  { id: 'workspaces.accept', method: 'POST', path: '/api/invitations/accept', access: 'user', body: InvitationSchema },
+  // Public: a new account for the invitation's e-mail (auth group: it issues the session, as register does).
+  {
+    id: 'auth.registerInvited',
+    method: 'POST',
+    path: '/api/auth/register-invited',
+    access: 'public',
+    body: InvitedRegisterSchema,
+  },
+  { id: 'admin.getSettings', method: 'GET', path: '/api/admin/settings', access: 'admin' },
+  {
+    id: 'admin.setSettings',
+    method: 'PUT',
+    path: '/api/admin/settings',
+    access: 'admin',
+    body: InstanceSettingsSchema,
+  },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteId = (typeof routes)[number]['id'];

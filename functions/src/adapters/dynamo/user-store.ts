@@ -70,7 +70,8 @@ export class DynamoUserStore implements UserStore {
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: userKey(id), ConsistentRead: true }),
     );
-    return out.Item ? fromItem(out.Item as UserItem) : undefined;
+    // A team workspace's record shares the PROFILE key of its partition (workspace-store.ts): it is no user.
+    return out.Item && out.Item.type !== 'workspace' ? fromItem(out.Item as UserItem) : undefined;
   }
 
   async getByEmail(email: string): Promise<UserRecord | undefined> {

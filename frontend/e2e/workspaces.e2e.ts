@@ -1,0 +1,174 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { parseMime } from '../../functions/test/fakes/mime.js';
+import {
+  ADA,
+  browserAvailable,
+  callApi,
+  registerOnDashboard,
+  snap,
+  withAppAndBrowser,
+  type RunningApp,
+} from './harness.js';
+import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
+
+const hasBrowser = browserAvailable();
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The invitation link e-mailed to `email` (the local outbox), once it is there. */
+async function invitationLink(app: RunningApp, email: string): Promise<string> {
+  const outbox = join(app.dataDir, 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      if (!existsSync(outbox)) return undefined;
+      for (const file of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
+        const mail = parseMime(readFileSync(join(outbox, file), 'utf8'));
+        if (!mail.to.includes(email)) continue;
+        link = /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail.text ?? '')?.[1];
+      }
+      return link;
+    })
+    .toBeDefined();
+  return link!;
+}
+
+/** A GET of the API from inside the page with an X-Workspace header (undefined: none). */
+const getIn = (page: Page, path: string, workspace: string | undefined) =>
+  page.evaluate(
+    async ({ path, workspace }) => {
+      const res = await fetch(path, { headers: workspace ? { 'x-workspace': workspace } : {} });
+      return { status: res.status, text: await res.text() };
+    },
+    { path, workspace },
+  );
+
+/** Light, dark and 390 px wide, each checked with axe (WCAG 2.1 AA) and saved to look at. */
+async function lookAt(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await showTheme(page, theme);
+    await snap(page, `${name}-${theme}`);
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('.Toastify').analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${theme})`,
+    ).toEqual([]);
+  }
+  await onPhone(page, async () => {
+    await snap(page, `${name}-phone`);
+    expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
+  });
+  await showTheme(page, 'light');
+}
+
+describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
+  const journey = withAppAndBrowser();
+
+  it('the owner creates a team and invites a writer, who registers through the link and writes there; the owner sees it, an outsider gets 404', async () => {
+    const { app, browser } = journey;
+    // Contexts of their own: axe needs one (not browser.newPage()).
+    const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const owner = await ownerContext.newPage();
+    await registerOnDashboard(owner, app, ADA);
+    // A user alone: no switcher.
+    expect(await owner.getByRole('combobox', { name: 'Workspace' }).count()).toBe(0);
+
+    // Invitations activate accounts (the admin's choice, Admin page).
+    await owner.getByRole('link', { name: 'Admin' }).click();
+    await owner.getByRole('checkbox', { name: /registered through a workspace invitation/ }).check();
+    await owner.getByText('Settings saved').first().waitFor();
+
+    await owner.getByRole('button', { name: /Ada/ }).first().click();
+    await owner.getByRole('button', { name: 'Workspaces' }).click();
+    await owner.waitForURL(/\/workspaces$/);
+    await owner.getByLabel('New team workspace').fill('Acme Marketing');
+    await owner.getByRole('button', { name: 'Create workspace' }).click();
+    const switcher = owner.getByRole('combobox', { name: 'Workspace' });
+    await switcher.waitFor();
+    await owner.getByRole('heading', { name: 'Members of Acme Marketing' }).waitFor();
+
+    await owner.getByLabel('E-mail address').fill('wendy@example.com');
+    await owner.getByLabel('Role').selectOption('writer');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText('wendy@example.com').first().waitFor();
+    await lookAt(owner, 'workspaces-01-owner');
+
+    // The writer registers through the e-mailed link and lands in the team workspace.
+    const link = await invitationLink(app, 'wendy@example.com');
+    const writerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const writer = await writerContext.newPage();
+    await writer.goto(link);
+    await writer.getByRole('heading', { name: 'Join Acme Marketing' }).waitFor();
+    await lookAt(writer, 'workspaces-02-invitation');
+    await writer.getByLabel('Name', { exact: true }).fill('Wendy');
+    await writer.getByLabel('Surname').fill('Writer');
+    await writer.getByLabel('Password').fill('typewriter');
+    await writer.getByRole('button', { name: 'Create account and join' }).click();
+    await writer.waitForURL(/\/dashboard$/);
+    const writerSwitcher = writer.getByRole('combobox', { name: 'Workspace' });
+    await writerSwitcher.waitFor();
+    expect(await writerSwitcher.locator('option:checked').textContent()).toBe('Acme Marketing (Writer)');
+    await lookAt(writer, 'workspaces-03-writer-dashboard');
+
+    // The writer creates an article there (the form's call carries the workspace).
+    await writer.getByRole('button', { name: '+ New Article' }).click();
+    await writer.waitForURL(/\/create/);
+    await writer.locator('[name="title"]').fill('Team launch post');
+    await writer.locator('[name="topic"]').fill('The launch');
+    await writer.getByRole('button', { name: 'Create & Schedule' }).click();
+    await writer.waitForURL(/articleId=/);
+    const articleId = new URL(writer.url()).searchParams.get('articleId')!;
+    await writer.keyboard.press('Escape');
+
+    const teamId = await writer.evaluate(() => window.localStorage.getItem('workspace'));
+    expect(teamId).toBeTruthy();
+
+    // The owner sees it on the Schedule page of the team, not in the personal workspace.
+    await owner.getByRole('link', { name: 'Schedule' }).click();
+    await owner.getByRole('heading', { name: 'Team launch post' }).waitFor();
+    await switcher.selectOption({ label: 'Personal' });
+    await owner.getByText('Team launch post').waitFor({ state: 'detached' });
+    expect((await getIn(owner, `/api/articles/${articleId}`, undefined)).status).toBe(404);
+    expect((await getIn(owner, `/api/articles/${articleId}`, teamId!)).status).toBe(200);
+
+    // Someone outside the workspace: 404 with the workspace named, and from their own.
+    const outsiderContext = await browser.newContext();
+    const outsider = await outsiderContext.newPage();
+    await outsider.goto(app.url);
+    const registered = await callApi(outsider, '/api/auth/register', {
+      name: 'Otto',
+      surname: 'Outsider',
+      email: 'otto@example.com',
+      password: 'outsider1',
+      timezone: 'Europe/London',
+    });
+    expect(registered.status).toBe(201);
+    const users = (await callApi(owner, '/api/admin/users')).json.users as { _id: string; email: string }[];
+    const otto = users.find((u) => u.email === 'otto@example.com')!;
+    await owner.evaluate(
+      (id) =>
+        fetch(`/api/admin/users/${id}/status`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ isActive: true }),
+        }),
+      otto._id,
+    );
+    expect(
+      (await callApi(outsider, '/api/auth/login', { email: 'otto@example.com', password: 'outsider1' })).status,
+    ).toBe(200);
+    for (const workspace of [teamId!, undefined]) {
+      const res = await getIn(outsider, `/api/articles/${articleId}`, workspace);
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain('Team launch post');
+    }
+    expect((await getIn(outsider, '/api/articles', teamId!)).status).toBe(404);
+
+    await writerContext.close();
+    await outsiderContext.close();
+    await ownerContext.close();
+  });
+});
