@@ -285,7 +285,7 @@ export class SettingService {
     if (input.value === undefined) return this.describe(userId, input.key, input.description, now);
     // A masked value sent back unchanged would overwrite the real secret with bullets.
     if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
-    if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
+    if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema().safeParse(input.value).success) {
       throw badRequest('Enter a valid email address', 'validation_failed');
     }
     const owner = await this.owner(userId);
