@@ -36,7 +36,7 @@ function recorder() {
   const sink: AutomationEventSink = {
     async emit(name, fields, options = {}) {
       const event = events.make(name, fields);
-      AUTOMATION_EVENT_SCHEMAS[name].parse(event.detail);
+      AUTOMATION_EVENT_SCHEMAS()[name].parse(event.detail);
       emitted.push({ name, fields: fields as Record<string, unknown>, options });
     },
   };
@@ -414,7 +414,7 @@ describe('AutomationEvents: the bus and the owner’s webhook, never failing the
     await events.emit('PublishSucceeded', fields);
     expect(bus).toHaveLength(1);
     expect(bus[0]).toMatchObject({ name: 'PublishSucceeded', detailType: 'PublishSucceeded.v1' });
-    const detail = AUTOMATION_EVENT_SCHEMAS.PublishSucceeded.parse(bus[0]!.detail);
+    const detail = AUTOMATION_EVENT_SCHEMAS().PublishSucceeded.parse(bus[0]!.detail);
     expect(detail).toMatchObject({ ...fields, version: 1, occurredAt: at });
     expect(delivered).toEqual([
       {
