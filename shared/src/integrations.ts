@@ -41,7 +41,7 @@ export const IntegrationMessages = {
 /** docs/product.md (Settings, Gmail): the fixed subject of the configuration test e-mail. */
 export const TEST_EMAIL_SUBJECT = 'Content Publisher: Gmail API configuration test';
 
-const BULLET = /[•●∙·]/;
+const BULLET = /[\u2022\u25CF\u2219\u00B7]/;
 const noBullets = (s: string) => !BULLET.test(s);
 
 export const SiteUrlSchema = lazySchema(() =>

@@ -56,7 +56,7 @@ async function inBatches<T>(items: readonly T[], run: (item: T) => Promise<void>
 }
 const isAccessDenied = (err: unknown) => /AccessDenied/.test((err as { name?: string }).name ?? '');
 
-const MASK_CHARS = /[•●]/;
+const MASK_CHARS = /[\u2022\u25CF]/;
 
 /**
  * What belongs to the Google OAuth client saved as gmail_client_id (domain/email.ts, and the
