@@ -25,6 +25,21 @@ vi.mock('zod', async (importOriginal) => {
   );
 });
 
+/** The AWS clients that only some calls use: each records here when something loads it. */
+const loaded = vi.hoisted(() => new Set<string>());
+vi.mock('@aws-sdk/client-lambda', async (importOriginal) => {
+  loaded.add('@aws-sdk/client-lambda');
+  return importOriginal();
+});
+vi.mock('@aws-sdk/client-sqs', async (importOriginal) => {
+  loaded.add('@aws-sdk/client-sqs');
+  return importOriginal();
+});
+vi.mock('@aws-sdk/client-scheduler', async (importOriginal) => {
+  loaded.add('@aws-sdk/client-scheduler');
+  return importOriginal();
+});
+
 describe('loading a Lambda entry', () => {
   // Built at load, the domain events' schemas (which metrics.ts, in every function, listed) and the adapters'
   // made every function pay zod's first use at its start, though a call needs a few of them at most. The
@@ -35,5 +50,29 @@ describe('loading a Lambda entry', () => {
     expect(Object.keys(groupHandlers).length).toBeGreaterThan(0);
     expect(typeof worker).toBe('function');
     expect(zodCalls.count).toBe(0);
+  });
+
+  // The Lambda client alone was ~70 KB of every function that queues jobs; a call that queues none (listing
+  // articles, say) never needed it. Each is loaded by the first call that uses it (lambda-job-queue.ts,
+  // sqs-job-queue.ts, eventbridge-scheduler.ts).
+  it('loads none of the job and schedule clients (Lambda, SQS, EventBridge Scheduler)', async () => {
+    await import('../src/lambda/index.js');
+    await import('../src/lambda/worker.js');
+    expect([...loaded]).toEqual([]);
+  });
+
+  it('loads them on first use, and each once', async () => {
+    const { LambdaJobQueue } = await import('../src/adapters/aws/lambda-job-queue.js');
+    const sent: unknown[] = [];
+    const queue = new LambdaJobQueue((sdk) => {
+      const client = new sdk.LambdaClient({ region: 'us-east-1' });
+      // Records the invocation instead of sending it.
+      client.send = (async (command: unknown) => void sent.push(command)) as typeof client.send;
+      return client;
+    }, 'worker');
+    await queue.enqueue({ type: 'generate-content', userId: 'u', articleId: 'a' });
+    await queue.enqueue({ type: 'generate-content', userId: 'u', articleId: 'b' });
+    expect([...loaded]).toEqual(['@aws-sdk/client-lambda']);
+    expect(sent).toHaveLength(2);
   });
 });

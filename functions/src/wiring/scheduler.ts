@@ -1,4 +1,3 @@
-import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { EventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { runLocalJob } from '../adapters/local/in-process-job-queue.js';
@@ -21,7 +20,7 @@ function build(): SchedulerServices {
   const articles = new DynamoArticleStore(db, config.tableName);
   const env = process.env;
   if (env.SCHEDULE_GROUP_NAME && env.SCHEDULE_TARGET_ARN && env.SCHEDULER_ROLE_ARN && env.SCHEDULE_DLQ_ARN) {
-    const scheduler = new EventBridgeScheduler(new SchedulerClient({ region: config.region }), {
+    const scheduler = new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: config.region }), {
       groupName: env.SCHEDULE_GROUP_NAME,
       targetArn: env.SCHEDULE_TARGET_ARN,
       roleArn: env.SCHEDULER_ROLE_ARN,

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import {
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  UpdateScheduleCommand,
-  type CreateScheduleCommandInput,
-  type SchedulerClient,
-} from '@aws-sdk/client-scheduler';
+import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Platform } from '@app/shared';
 import type { ScheduledRun, Scheduler } from '../../domain/ports.js';
+
+export type SchedulerSdk = typeof import('./scheduler-sdk.js');
+
+let schedulerSdk: Promise<SchedulerSdk> | undefined;
+/**
+ * The Scheduler client is loaded by the first schedule change, not at cold start: most calls of the function
+ * that schedules (reading an article's schedule, say) never make one (docs/testing.md, Performance budgets).
+ * Bundled and evaluated on first use, like the Lambda client (lambda-job-queue.ts).
+ */
+const loadSchedulerSdk = (): Promise<SchedulerSdk> => (schedulerSdk ??= import('./scheduler-sdk.js'));
 
 export interface EventBridgeSchedulerOptions {
   groupName: string;
@@ -36,10 +39,18 @@ export function scheduleName(articleId: string, platform: Platform): string {
 const atExpression = (instant: Date): string => `at(${instant.toISOString().slice(0, 19)})`;
 
 export class EventBridgeScheduler implements Scheduler {
+  private client: SchedulerClient | undefined;
+
   constructor(
-    private readonly client: SchedulerClient,
+    private readonly makeClient: (sdk: SchedulerSdk) => SchedulerClient,
     private readonly options: EventBridgeSchedulerOptions,
   ) {}
+
+  private async sdk(): Promise<{ sdk: SchedulerSdk; client: SchedulerClient }> {
+    const sdk = await loadSchedulerSdk();
+    this.client ??= this.makeClient(sdk);
+    return { sdk, client: this.client };
+  }
 
   /**
    * The instant goes to EventBridge in UTC: a user's zone repeats an hour when clocks go back, and
@@ -73,21 +84,23 @@ export class EventBridgeScheduler implements Scheduler {
    */
   async schedule(run: ScheduledRun): Promise<void> {
     const input = this.definition(run);
+    const { sdk, client } = await this.sdk();
     try {
-      await this.client.send(new UpdateScheduleCommand(input));
+      await client.send(new sdk.UpdateScheduleCommand(input));
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
-      await this.client.send(new CreateScheduleCommand(input));
+      if (!(err instanceof sdk.ResourceNotFoundException)) throw err;
+      await client.send(new sdk.CreateScheduleCommand(input));
     }
   }
 
   async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
+    const { sdk, client } = await this.sdk();
     try {
-      await this.client.send(
-        new DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }),
+      await client.send(
+        new sdk.DeleteScheduleCommand({ Name: scheduleName(articleId, platform), GroupName: this.options.groupName }),
       );
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException)) throw err;
+      if (!(err instanceof sdk.ResourceNotFoundException)) throw err;
     }
   }
 }
