@@ -37,7 +37,7 @@ function recorder() {
   }[] = [];
   const record = (entries: readonly OutboxEntry[] | undefined) => {
     for (const { event, toWebhook, alsoToWebhook } of entries ?? []) {
-      AUTOMATION_EVENT_SCHEMAS[event.name].parse(event.detail);
+      AUTOMATION_EVENT_SCHEMAS()[event.name].parse(event.detail);
       const { eventId: _id, version: _version, occurredAt: _at, ...fields } = event.detail;
       emitted.push({ name: event.name, fields, toWebhook, ...(alsoToWebhook ? { alsoToWebhook } : {}) });
     }

@@ -166,7 +166,7 @@ describe('LambdaJobQueue', () => {
   it('invokes the worker asynchronously with the job as payload', async () => {
     const lambda = mockClient(LambdaClient);
     lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
-    const queue = new LambdaJobQueue(new LambdaClient({ region: 'us-east-1' }), 'worker-fn');
+    const queue = new LambdaJobQueue((sdk) => new sdk.LambdaClient({ region: 'us-east-1' }), 'worker-fn');
     await queue.enqueue({ type: 'generate-content', userId: 'u', articleId: 'a' });
     const input = lambda.commandCalls(InvokeCommand)[0]!.args[0].input;
     expect(input.FunctionName).toBe('worker-fn');
@@ -182,7 +182,7 @@ describe('LambdaJobQueue', () => {
 describe('SqsJobQueue', () => {
   const sqs = mockClient(SQSClient);
   const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/bulk-jobs';
-  const queue = new SqsJobQueue(new SQSClient({ region: 'eu-west-1' }), url);
+  const queue = new SqsJobQueue((sdk) => new sdk.SQSClient({ region: 'eu-west-1' }), url);
   const jobs = (n: number): Job[] =>
     Array.from({ length: n }, (_, i) => ({ type: 'generate-content', userId: 'u1', articleId: `a${i}` }));
   const entries = (list: Job[], ids = list.map((_, i) => i)) =>
@@ -298,7 +298,7 @@ describe('EventBridgeScheduler', () => {
   it('updates the schedule with the exact definition, the instant in UTC', async () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(UpdateScheduleCommand).resolves({});
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
+    await new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
     expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toEqual({
       Name: 'article-mbx1abc2def-blog',
       GroupName: 'content-publisher',
@@ -323,7 +323,7 @@ describe('EventBridgeScheduler', () => {
       .on(UpdateScheduleCommand)
       .rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
+    await new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: 'eu-west-1' }), options).schedule(run);
     expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input.ScheduleExpression).toBe(
       'at(2026-12-01T08:30:00)',
     );
@@ -333,7 +333,10 @@ describe('EventBridgeScheduler', () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(UpdateScheduleCommand).resolves({});
     const clock = { now: () => new Date('2026-11-01T05:40:10.500Z') };
-    const eb = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), { ...options, ...clock });
+    const eb = new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: 'eu-west-1' }), {
+      ...options,
+      ...clock,
+    });
     // 01:30 happens twice in New York that night (EDT, then EST): 05:30Z and 06:30Z are two instants.
     await eb.schedule({ ...run, scheduledFor: '2026-11-01T06:30:00.000Z' });
     const now = { ...run, scheduledFor: '2026-11-01T05:40:10.500Z' };
@@ -349,7 +352,7 @@ describe('EventBridgeScheduler', () => {
     scheduler
       .on(DeleteScheduleCommand)
       .rejects(new SchedulerNotFound({ message: 'gone', Message: 'gone', $metadata: {} }));
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).cancel(
+    await new EventBridgeScheduler((sdk) => new sdk.SchedulerClient({ region: 'eu-west-1' }), options).cancel(
       'u1',
       'a1',
       'linkedin',
@@ -363,7 +366,7 @@ describe('EventBridgeScheduler', () => {
   it('schedules a retry of a failed run as a schedule of its own (CreateSchedule only), the job carrying its attempt', async () => {
     const scheduler = mockClient(SchedulerClient);
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
-    await new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options).retry(
+    await new EventBridgeScheduler(() => new SchedulerClient({ region: 'eu-west-1' }), options).retry(
       run,
       3,
       new Date('2026-12-01T08:45:30.000Z'),
@@ -394,7 +397,7 @@ describe('EventBridgeScheduler', () => {
     scheduler
       .on(CreateScheduleCommand)
       .rejects(new SchedulerConflict({ message: 'exists', Message: 'exists', $metadata: {} }));
-    const eb = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), options);
+    const eb = new EventBridgeScheduler(() => new SchedulerClient({ region: 'eu-west-1' }), options);
     await expect(eb.retry(run, 2, new Date('2026-12-01T08:31:00.000Z'))).resolves.toBeUndefined();
     scheduler.on(CreateScheduleCommand).rejects(new Error('ThrottlingException'));
     await expect(eb.retry(run, 2, new Date('2026-12-01T08:31:00.000Z'))).rejects.toThrow('ThrottlingException');

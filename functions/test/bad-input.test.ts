@@ -297,7 +297,7 @@ const DANGLING_REFERENCES: Record<string, string> = {
 };
 
 function bodyCases(route: RouteDef): Case[] {
-  const schema = route.body!;
+  const schema = route.body!();
   const example = exampleBody(route.id, articleId)!;
   const path = pathOf(route);
   const exampleJson = JSON.stringify(example);
@@ -389,7 +389,7 @@ function bodyCases(route: RouteDef): Case[] {
 function paramCases(route: RouteDef): Case[] {
   const example = exampleBody(route.id, articleId);
   const options: CallOptions = example === undefined ? {} : json(example);
-  const shape = shapeOf(route.params!);
+  const shape = shapeOf(route.params!());
   return paramNames(route).flatMap((name) => {
     const max = maxLength(shape[name]!) ?? 64;
     const malformed = [
@@ -421,7 +421,7 @@ function paramCases(route: RouteDef): Case[] {
 }
 
 function queryCases(route: RouteDef): Case[] {
-  const schema = route.query!;
+  const schema = route.query!();
   const cases: Case[] = [];
   for (const [name, field] of Object.entries(shapeOf(schema))) {
     for (const value of ['not-a-choice', '', '12345', 'true,false', '[object Object]']) {
@@ -469,9 +469,13 @@ function queryCases(route: RouteDef): Case[] {
 
 // ---------------------------------------------------------------------------------------------
 
-const bodyRoutes = routes.filter((r): r is typeof r & { body: ZodType } => 'body' in r && r.body !== undefined);
-const paramRoutes = routes.filter((r): r is typeof r & { params: ZodType } => 'params' in r && r.params !== undefined);
-const queryRoutes = routes.filter((r): r is typeof r & { query: ZodType } => 'query' in r && r.query !== undefined);
+const bodyRoutes = routes.filter((r): r is typeof r & { body: () => ZodType } => 'body' in r && r.body !== undefined);
+const paramRoutes = routes.filter(
+  (r): r is typeof r & { params: () => ZodType } => 'params' in r && r.params !== undefined,
+);
+const queryRoutes = routes.filter(
+  (r): r is typeof r & { query: () => ZodType } => 'query' in r && r.query !== undefined,
+);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -494,7 +498,7 @@ describe('the schemas behind the route table', () => {
   it('have a valid example body for every route that takes one', () => {
     for (const route of bodyRoutes) {
       expect(EXAMPLE_BODIES[route.id], `${route.id} has no example body in helpers/example-bodies.ts`).toBeDefined();
-      const parsed = route.body.safeParse(exampleBody(route.id, 'abc123'));
+      const parsed = route.body().safeParse(exampleBody(route.id, 'abc123'));
       expect(parsed.success, `${route.id}'s example body: ${parsed.error?.message}`).toBe(true);
     }
   });
@@ -503,7 +507,7 @@ describe('the schemas behind the route table', () => {
     const unlimited: string[] = [];
     for (const route of routes) {
       for (const part of ['body', 'query', 'params'] as const) {
-        const schema = (route as RouteDef)[part];
+        const schema = (route as RouteDef)[part]?.();
         if (!schema) continue;
         expect(defOf(schema).type, `${route.id} ${part}`).toBe('object');
         for (const [name, field] of Object.entries(shapeOf(schema)))

@@ -62,7 +62,7 @@ describe('EventBridgeEventPublisher (PutEvents)', () => {
       },
     ]);
     // What a rule's consumer parses is the documented schema.
-    expect(AUTOMATION_EVENT_SCHEMAS.PublishFailed.parse(JSON.parse(entries[0]!.Detail!))).toEqual(failed.detail);
+    expect(AUTOMATION_EVENT_SCHEMAS().PublishFailed.parse(JSON.parse(entries[0]!.Detail!))).toEqual(failed.detail);
   });
 
   it('a 200 answer with FailedEntryCount > 0 rejects with the refused count and the first error code', async () => {

@@ -52,7 +52,7 @@ function events(): EventEnvelope[] {
   for (const event of all) {
     const name = event['detail-type'].replace(/\.v1$/, '') as AutomationEventName;
     expect(AUTOMATION_EVENT_NAMES).toContain(name);
-    AUTOMATION_EVENT_SCHEMAS[name].parse(event.detail);
+    AUTOMATION_EVENT_SCHEMAS()[name].parse(event.detail);
   }
   return all;
 }

@@ -31,7 +31,7 @@ describe('README: Events for automation', () => {
       const detailType = detailTypeOf(name);
       // In both tables: when and where it is emitted, and its fields.
       expect(section.split(`| \`${detailType}\` |`).length - 1, detailType).toBe(2);
-      for (const field of Object.keys(AUTOMATION_EVENT_SCHEMAS[name].shape)) {
+      for (const field of Object.keys(AUTOMATION_EVENT_SCHEMAS()[name].shape)) {
         expect(section, `${detailType}.${field}`).toContain(`\`${field}\``);
       }
     },
@@ -48,7 +48,7 @@ describe('README: Events for automation', () => {
     expect(event.source).toBe(EVENT_SOURCE);
     const name = event['detail-type'].replace(/\.v1$/, '') as AutomationEventName;
     expect(AUTOMATION_EVENT_NAMES).toContain(name);
-    expect(() => AUTOMATION_EVENT_SCHEMAS[name].parse(event.detail)).not.toThrow();
+    expect(() => AUTOMATION_EVENT_SCHEMAS()[name].parse(event.detail)).not.toThrow();
   });
 
   it('its example rule matches the source and detail-types the code emits', () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
 import { renderMarkdown } from '@app/shared/markdown';
@@ -125,5 +126,36 @@ describe('the Markdown pipeline in a Lambda (shared/src/markdown-libraries.lambd
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The regex literals of a bundle's code, as a JavaScript parser finds them. */
+function regexLiterals(code: string): string[] {
+  const file = ts.createSourceFile('index.mjs', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) found.push(node.getText(file));
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+// What V8 does with a bundle's text before any of it runs, paid at every cold start (docs/testing.md,
+// Performance budgets).
+describe('what parsing a bundle costs', () => {
+  // V8 checks each such literal as it parses the script, looking the properties up in ICU (~1 M instructions
+  // a literal, run or not): they are built on first use instead (shared/src/unicode-regexp.ts).
+  it.each(names)('%s holds no regex literal with Unicode property escapes (\\p{…})', async (name) => {
+    const code = new TextDecoder().decode((await bundle(name)).code);
+    expect(regexLiterals(code).filter((literal) => /\\[pP]\{/.test(literal))).toEqual([]);
+  });
+
+  // One character outside ASCII makes V8 turn the whole text into two-byte characters (decoded, then scanned,
+  // at twice the size). esbuild escapes such characters in strings but not in regex literals: write them as \u2022 and the like.
+  it.each(names)('%s is ASCII only', async (name) => {
+    const code = new TextDecoder().decode((await bundle(name)).code);
+    // eslint-disable-next-line no-control-regex -- the point is the range
+    expect(code.match(/[^\x00-\x7F]+/g) ?? []).toEqual([]);
   });
 });

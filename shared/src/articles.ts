@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
 import type { FocalPoint } from './images.js';
 import { safeCharacters } from './text.js';
@@ -36,61 +37,75 @@ const text = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .check(safeCharacters(label));
 
-export const CreateArticleSchema = z.strictObject({
-  title: text('Title', TITLE_MAX).min(1, ArticleMessages.titleRequired),
-  topic: text('Topic', TOPIC_MAX).min(1, ArticleMessages.topicRequired),
-  keyword: text('Keyword', KEYWORD_MAX).optional().default(''),
-  details: text('Details', DETAILS_MAX).optional().default(''),
-  imageDescription: text('Image description', IMAGE_DESCRIPTION_MAX).optional().default(''),
-});
-export type CreateArticleInput = z.input<typeof CreateArticleSchema>;
+export const CreateArticleSchema = lazySchema(() =>
+  z.strictObject({
+    title: text('Title', TITLE_MAX).min(1, ArticleMessages.titleRequired),
+    topic: text('Topic', TOPIC_MAX).min(1, ArticleMessages.topicRequired),
+    keyword: text('Keyword', KEYWORD_MAX).optional().default(''),
+    details: text('Details', DETAILS_MAX).optional().default(''),
+    imageDescription: text('Image description', IMAGE_DESCRIPTION_MAX).optional().default(''),
+  }),
+);
+export type CreateArticleInput = z.input<ReturnType<typeof CreateArticleSchema>>;
 
-export const BlogContentSchema = z.strictObject({
-  content: z
-    .string({ error: 'content must be text' })
-    .max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`)
-    .check(safeCharacters('Blog content')),
-});
-export const LinkedInContentSchema = z.strictObject({
-  content: z
-    .string({ error: 'content must be text' })
-    .max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong)
-    .check(safeCharacters('LinkedIn content')),
-});
+export const BlogContentSchema = lazySchema(() =>
+  z.strictObject({
+    content: z
+      .string({ error: 'content must be text' })
+      .max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`)
+      .check(safeCharacters('Blog content')),
+  }),
+);
+export const LinkedInContentSchema = lazySchema(() =>
+  z.strictObject({
+    content: z
+      .string({ error: 'content must be text' })
+      .max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong)
+      .check(safeCharacters('LinkedIn content')),
+  }),
+);
 
-export const ArticleIdSchema = z
-  .string({ error: ArticleMessages.articleIdMissing })
-  .min(1, ArticleMessages.articleIdMissing)
-  .max(64, 'Article ID is not valid')
-  .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid');
+export const ArticleIdSchema = lazySchema(() =>
+  z
+    .string({ error: ArticleMessages.articleIdMissing })
+    .min(1, ArticleMessages.articleIdMissing)
+    .max(64, 'Article ID is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+);
 
-export const GptEditSchema = z.strictObject({
-  articleId: ArticleIdSchema,
-  contentType: z.enum(PLATFORMS, { error: 'contentType must be blog or linkedin' }),
-  editRequest: z
-    .string({ error: ArticleMessages.editRequestBlank })
-    .trim()
-    .min(1, ArticleMessages.editRequestBlank)
-    .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`)
-    .check(safeCharacters('The edit request')),
-});
-export type GptEditInput = z.infer<typeof GptEditSchema>;
+export const GptEditSchema = lazySchema(() =>
+  z.strictObject({
+    articleId: ArticleIdSchema(),
+    contentType: z.enum(PLATFORMS, { error: 'contentType must be blog or linkedin' }),
+    editRequest: z
+      .string({ error: ArticleMessages.editRequestBlank })
+      .trim()
+      .min(1, ArticleMessages.editRequestBlank)
+      .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`)
+      .check(safeCharacters('The edit request')),
+  }),
+);
+export type GptEditInput = z.infer<ReturnType<typeof GptEditSchema>>;
 
-export const ImageRequestSchema = z.strictObject({
-  description: z
-    .string({ error: ArticleMessages.imageDescriptionRequired })
-    .trim()
-    .min(1, ArticleMessages.imageDescriptionRequired)
-    .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`)
-    .check(safeCharacters('The image description')),
-});
+export const ImageRequestSchema = lazySchema(() =>
+  z.strictObject({
+    description: z
+      .string({ error: ArticleMessages.imageDescriptionRequired })
+      .trim()
+      .min(1, ArticleMessages.imageDescriptionRequired)
+      .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`)
+      .check(safeCharacters('The image description')),
+  }),
+);
 
-export const ArticleParamsSchema = z.strictObject({ id: ArticleIdSchema });
-export const ImageParamsSchema = z.strictObject({ articleId: ArticleIdSchema });
-export const PreviewQuerySchema = z.strictObject({
-  platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
-  t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
-});
+export const ArticleParamsSchema = lazySchema(() => z.strictObject({ id: ArticleIdSchema() }));
+export const ImageParamsSchema = lazySchema(() => z.strictObject({ articleId: ArticleIdSchema() }));
+export const PreviewQuerySchema = lazySchema(() =>
+  z.strictObject({
+    platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
+    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+  }),
+);
 
 /** Articles per page of GET /api/articles and /api/articles/published: the default, and the most one may ask. */
 export const ARTICLE_PAGE_DEFAULT = 50;
@@ -98,21 +113,23 @@ export const ARTICLE_PAGE_MAX = 100;
 const PAGE_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX}`;
 
 /** `limit` and `cursor` (a page's opaque nextCursor) of the paged article lists. */
-export const ArticlePageQuerySchema = z.strictObject({
-  limit: z
-    .string()
-    .max(3, PAGE_LIMIT_MESSAGE)
-    .regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)
-    .transform(Number)
-    .pipe(z.number().int().min(1, PAGE_LIMIT_MESSAGE).max(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE))
-    .optional(),
-  cursor: z
-    .string()
-    .min(1, ArticleMessages.invalidCursor)
-    .max(200, 'cursor must be at most 200 characters')
-    .regex(/^[A-Za-z0-9_-]+$/, ArticleMessages.invalidCursor)
-    .optional(),
-});
+export const ArticlePageQuerySchema = lazySchema(() =>
+  z.strictObject({
+    limit: z
+      .string()
+      .max(3, PAGE_LIMIT_MESSAGE)
+      .regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)
+      .transform(Number)
+      .pipe(z.number().int().min(1, PAGE_LIMIT_MESSAGE).max(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE))
+      .optional(),
+    cursor: z
+      .string()
+      .min(1, ArticleMessages.invalidCursor)
+      .max(200, 'cursor must be at most 200 characters')
+      .regex(/^[A-Za-z0-9_-]+$/, ArticleMessages.invalidCursor)
+      .optional(),
+  }),
+);
 
 export interface PlatformContent {
   content: string;
@@ -189,27 +206,32 @@ export const ScheduleMessages = {
 } as const;
 
 /** PUT /api/articles/{id}/schedule: an ISO timestamp (the UI sends toISOString()). */
-export const ScheduleSchema = z.strictObject({
-  platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
-  datetime: z
-    .string({ error: ScheduleMessages.invalidDate })
-    .max(40, ScheduleMessages.invalidDate)
-    .refine(
-      (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-      ScheduleMessages.invalidDate,
-    ),
-});
-export type ScheduleInput = z.infer<typeof ScheduleSchema>;
+export const ScheduleSchema = lazySchema(() =>
+  z.strictObject({
+    platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
+    datetime: z
+      .string({ error: ScheduleMessages.invalidDate })
+      .max(40, ScheduleMessages.invalidDate)
+      .refine(
+        (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+        ScheduleMessages.invalidDate,
+      ),
+  }),
+);
+export type ScheduleInput = z.infer<ReturnType<typeof ScheduleSchema>>;
 
-const approvalToken = z
-  .string({ error: 'The approval link is incomplete' })
-  .min(20, 'The approval link is incomplete')
-  .max(4000, 'The approval link is not valid');
+const approvalToken = () =>
+  z
+    .string({ error: 'The approval link is incomplete' })
+    .min(20, 'The approval link is incomplete')
+    .max(4000, 'The approval link is not valid');
 
-export const ApprovalSchema = z.strictObject({ token: approvalToken });
+export const ApprovalSchema = lazySchema(() => z.strictObject({ token: approvalToken() }));
 
 /** GET /api/approvals/image: the picture of the link's platform, for the approval page signed in or not. */
-export const ApprovalImageQuerySchema = z.strictObject({
-  token: approvalToken,
-  t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
-});
+export const ApprovalImageQuerySchema = lazySchema(() =>
+  z.strictObject({
+    token: approvalToken(),
+    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+  }),
+);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import {
   EMAIL_MAX_LENGTH,
   NAME_MAX_LENGTH,
@@ -16,79 +17,95 @@ const requiredText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .check(safeCharacters(label));
 
-export const EmailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
-  .pipe(z.email('Enter a valid email address'));
-
-export const PasswordSchema = z
-  .string({ error: 'Password is required' })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
-  // A new password only: the login schema leaves passwords as they were, so no account is locked out.
-  .check(safeCharacters('Password'));
-
-export const TimeZoneSchema = z
-  .string({ error: 'Timezone is required' })
-  .trim()
-  .min(1, 'Timezone is required')
-  .max(64, 'Timezone is not a known time zone')
-  .refine(isValidTimeZone, 'Timezone is not a known time zone');
-
-export const RegisterSchema = z.strictObject({
-  name: requiredText('Name', NAME_MAX_LENGTH),
-  surname: requiredText('Surname', NAME_MAX_LENGTH),
-  email: EmailSchema,
-  password: PasswordSchema,
-  timezone: TimeZoneSchema,
-  /** Only while a deployment has no admin yet and asks for one (GET /api/auth/setup). */
-  setupCode: z
-    .string({ error: 'The setup code must be text' })
+export const EmailSchema = lazySchema(() =>
+  z
+    .string({ error: 'Email is required' })
     .trim()
-    .max(200, 'The setup code must be at most 200 characters')
-    .optional(),
-});
-export type RegisterInput = z.infer<typeof RegisterSchema>;
+    .min(1, 'Email is required')
+    .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+    .pipe(z.email('Enter a valid email address')),
+);
+
+export const PasswordSchema = lazySchema(() =>
+  z
+    .string({ error: 'Password is required' })
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+    // A new password only: the login schema leaves passwords as they were, so no account is locked out.
+    .check(safeCharacters('Password')),
+);
+
+export const TimeZoneSchema = lazySchema(() =>
+  z
+    .string({ error: 'Timezone is required' })
+    .trim()
+    .min(1, 'Timezone is required')
+    .max(64, 'Timezone is not a known time zone')
+    .refine(isValidTimeZone, 'Timezone is not a known time zone'),
+);
+
+export const RegisterSchema = lazySchema(() =>
+  z.strictObject({
+    name: requiredText('Name', NAME_MAX_LENGTH),
+    surname: requiredText('Surname', NAME_MAX_LENGTH),
+    email: EmailSchema(),
+    password: PasswordSchema(),
+    timezone: TimeZoneSchema(),
+    /** Only while a deployment has no admin yet and asks for one (GET /api/auth/setup). */
+    setupCode: z
+      .string({ error: 'The setup code must be text' })
+      .trim()
+      .max(200, 'The setup code must be at most 200 characters')
+      .optional(),
+  }),
+);
+export type RegisterInput = z.infer<ReturnType<typeof RegisterSchema>>;
 
 /** GET /api/auth/setup: whether registering the first (admin) account needs the setup code. */
 export interface SetupStatus {
   setupCodeRequired: boolean;
 }
 
-export const ChangePasswordSchema = z.strictObject({
-  currentPassword: z
-    .string({ error: 'The current password is required' })
-    .min(1, 'The current password is required')
-    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
-  newPassword: PasswordSchema,
-});
-export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+export const ChangePasswordSchema = lazySchema(() =>
+  z.strictObject({
+    currentPassword: z
+      .string({ error: 'The current password is required' })
+      .min(1, 'The current password is required')
+      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+    newPassword: PasswordSchema(),
+  }),
+);
+export type ChangePasswordInput = z.infer<ReturnType<typeof ChangePasswordSchema>>;
 
-export const LoginSchema = z.strictObject({
-  email: EmailSchema,
-  // docs/product.md (Welcome): the auth form asks for at least 6 characters in both modes (no account has fewer).
-  password: z
-    .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
-});
-export type LoginInput = z.infer<typeof LoginSchema>;
+export const LoginSchema = lazySchema(() =>
+  z.strictObject({
+    email: EmailSchema(),
+    // docs/product.md (Welcome): the auth form asks for at least 6 characters in both modes (no account has fewer).
+    password: z
+      .string({ error: 'Password is required' })
+      .min(1, 'Password is required')
+      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  }),
+);
+export type LoginInput = z.infer<ReturnType<typeof LoginSchema>>;
 
-export const UserStatusSchema = z.strictObject({
-  isActive: z.boolean({ error: 'isActive must be true or false' }),
-});
-export type UserStatusInput = z.infer<typeof UserStatusSchema>;
+export const UserStatusSchema = lazySchema(() =>
+  z.strictObject({
+    isActive: z.boolean({ error: 'isActive must be true or false' }),
+  }),
+);
+export type UserStatusInput = z.infer<ReturnType<typeof UserStatusSchema>>;
 
-export const IdParamsSchema = z.strictObject({
-  id: z
-    .string()
-    .min(1, 'id is required')
-    .max(64, 'id is too long')
-    .regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
-});
+export const IdParamsSchema = lazySchema(() =>
+  z.strictObject({
+    id: z
+      .string()
+      .min(1, 'id is required')
+      .max(64, 'id is too long')
+      .regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
+  }),
+);
 
 export const ROLE_ADMIN = 'admin';
 export const ROLE_USER = 'user';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import type { Article, Platform } from './articles.js';
 import type { PlatformStatus } from './status.js';
 
@@ -23,15 +24,17 @@ const instant = (message: string) =>
     .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message);
 
 /** GET /api/calendar?from&to: the instants the view starts at (included) and ends at (excluded). */
-export const CalendarQuerySchema = z
-  .strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) })
-  .superRefine(({ from, to }, ctx) => {
-    const span = Date.parse(to) - Date.parse(from);
-    if (span <= 0) ctx.addIssue({ code: 'custom', message: CalendarMessages.order, path: ['to'] });
-    else if (span > CALENDAR_MAX_DAYS * DAY_MS)
-      ctx.addIssue({ code: 'custom', message: CalendarMessages.tooLong, path: ['to'] });
-  });
-export type CalendarQuery = z.infer<typeof CalendarQuerySchema>;
+export const CalendarQuerySchema = lazySchema(() =>
+  z
+    .strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) })
+    .superRefine(({ from, to }, ctx) => {
+      const span = Date.parse(to) - Date.parse(from);
+      if (span <= 0) ctx.addIssue({ code: 'custom', message: CalendarMessages.order, path: ['to'] });
+      else if (span > CALENDAR_MAX_DAYS * DAY_MS)
+        ctx.addIssue({ code: 'custom', message: CalendarMessages.tooLong, path: ['to'] });
+    }),
+);
+export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
 
 /**
  * One platform of one article on the calendar: at its publication time once published there, else at its

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import type { Platform } from './articles.js';
 import { TimeZoneSchema } from './auth.js';
 import {
@@ -305,7 +306,7 @@ export function needsAttention(
 }
 
 /** GET /api/dashboard: the zone whose weeks to count (the one the SPA shows); without it, the user's own. */
-export const DashboardQuerySchema = z.strictObject({ timeZone: TimeZoneSchema.optional() });
+export const DashboardQuerySchema = lazySchema(() => z.strictObject({ timeZone: TimeZoneSchema().optional() }));
 
 /** GET /api/dashboard: the four cards, and the articles that need attention, counted at one moment. */
 export interface DashboardAnswer extends DashboardCards {

@@ -157,7 +157,8 @@ export const DEMO_KEYWORDS = [
 export function keywordWords(article: Pick<DashboardArticle, 'keyword' | 'tags'>): string[] {
   const words: string[] = [];
   for (const source of [article.keyword, ...article.tags]) {
-    for (const word of (source ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    // new RegExp, not a literal: a \p{…} literal costs every Lambda cold start (shared/src/unicode-regexp.ts).
+    for (const word of (source ?? '').toLowerCase().split(new RegExp(String.raw`[^\p{L}\p{N}]+`, 'u'))) {
       if (word.length > 2 || word === 'ai') words.push(word);
     }
   }

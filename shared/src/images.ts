@@ -4,6 +4,7 @@
  * those crops) compute.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** The largest image file one may upload: the presigned POST's content-length-range and the server's re-check. */
 export const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
@@ -66,44 +67,50 @@ export interface FocalPoint {
 }
 export const CENTRE: FocalPoint = { x: 0.5, y: 0.5 };
 
-const fraction = z
-  .number({ error: ImageUploadMessages.focalPointInvalid })
-  .min(0, ImageUploadMessages.focalPointInvalid)
-  .max(1, ImageUploadMessages.focalPointInvalid);
-export const FocalPointSchema = z.strictObject(
-  { x: fraction, y: fraction },
-  { error: ImageUploadMessages.focalPointInvalid },
+const fraction = () =>
+  z
+    .number({ error: ImageUploadMessages.focalPointInvalid })
+    .min(0, ImageUploadMessages.focalPointInvalid)
+    .max(1, ImageUploadMessages.focalPointInvalid);
+export const FocalPointSchema = lazySchema(() =>
+  z.strictObject({ x: fraction(), y: fraction() }, { error: ImageUploadMessages.focalPointInvalid }),
 );
 
 /** POST /api/image/upload/{articleId}: what the browser is about to send. */
-export const ImageUploadStartSchema = z.strictObject({
-  contentType: z.enum(IMAGE_UPLOAD_TYPES, { error: ImageUploadMessages.wrongType }),
-  size: z
-    .number({ error: 'size must be the file size in bytes' })
-    .int('size must be the file size in bytes')
-    .min(1, ImageUploadMessages.empty)
-    .max(IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages.tooLarge),
-});
-export type ImageUploadStartInput = z.infer<typeof ImageUploadStartSchema>;
+export const ImageUploadStartSchema = lazySchema(() =>
+  z.strictObject({
+    contentType: z.enum(IMAGE_UPLOAD_TYPES, { error: ImageUploadMessages.wrongType }),
+    size: z
+      .number({ error: 'size must be the file size in bytes' })
+      .int('size must be the file size in bytes')
+      .min(1, ImageUploadMessages.empty)
+      .max(IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages.tooLarge),
+  }),
+);
+export type ImageUploadStartInput = z.infer<ReturnType<typeof ImageUploadStartSchema>>;
 
 /** POST /api/image/upload/{articleId}/complete: the key the start answered, and the focal point (default: centre). */
-export const ImageUploadCompleteSchema = z.strictObject({
-  key: z
-    .string({ error: ImageUploadMessages.uploadKeyInvalid })
-    .min(1, ImageUploadMessages.uploadKeyInvalid)
-    .max(300, ImageUploadMessages.uploadKeyInvalid)
-    .regex(/^[A-Za-z0-9/_.-]+$/, ImageUploadMessages.uploadKeyInvalid),
-  focalPoint: FocalPointSchema.optional(),
-});
-export type ImageUploadCompleteInput = z.infer<typeof ImageUploadCompleteSchema>;
+export const ImageUploadCompleteSchema = lazySchema(() =>
+  z.strictObject({
+    key: z
+      .string({ error: ImageUploadMessages.uploadKeyInvalid })
+      .min(1, ImageUploadMessages.uploadKeyInvalid)
+      .max(300, ImageUploadMessages.uploadKeyInvalid)
+      .regex(/^[A-Za-z0-9/_.-]+$/, ImageUploadMessages.uploadKeyInvalid),
+    focalPoint: FocalPointSchema().optional(),
+  }),
+);
+export type ImageUploadCompleteInput = z.infer<ReturnType<typeof ImageUploadCompleteSchema>>;
 
 /** PUT /api/image/focal-point/{articleId}: crop the kept original again around this point. */
-export const ImageFocalPointSchema = z.strictObject({ focalPoint: FocalPointSchema });
+export const ImageFocalPointSchema = lazySchema(() => z.strictObject({ focalPoint: FocalPointSchema() }));
 
 /** GET /api/image/original/{articleId}: `t`, the image's version, makes the URL cacheable for good. */
-export const OriginalQuerySchema = z.strictObject({
-  t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
-});
+export const OriginalQuerySchema = lazySchema(() =>
+  z.strictObject({
+    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+  }),
+);
 
 /** A rectangle of whole pixels in the source image. */
 export interface CropRectangle {

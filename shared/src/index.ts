@@ -10,6 +10,8 @@ export * from './dashboard-summary.js';
 export * from './calendar.js';
 export * from './sheets.js';
 export * from './text.js';
+export * from './lazy-schema.js';
+export * from './unicode-regexp.js';
 export * from './excerpt.js';
 export * from './markdown.js';
 export * from './little-text.js';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { EmailSchema } from './auth.js';
 import { safeCharacters } from './text.js';
 
@@ -40,114 +41,132 @@ export const IntegrationMessages = {
 /** docs/product.md (Settings, Gmail): the fixed subject of the configuration test e-mail. */
 export const TEST_EMAIL_SUBJECT = 'Content Publisher: Gmail API configuration test';
 
-const BULLET = /[•●∙·]/;
+const BULLET = /[\u2022\u25CF\u2219\u00B7]/;
 const noBullets = (s: string) => !BULLET.test(s);
 
-export const SiteUrlSchema = z
-  .string({ error: IntegrationMessages.allFieldsRequired })
-  .trim()
-  .min(1, IntegrationMessages.allFieldsRequired)
-  .max(300, 'The site URL is too long')
-  .refine(noBullets, IntegrationMessages.obfuscated)
-  .check(safeCharacters('The site URL'));
-
-export const WordPressTestSchema = z.strictObject({
-  siteUrl: SiteUrlSchema,
-  username: z
+export const SiteUrlSchema = lazySchema(() =>
+  z
     .string({ error: IntegrationMessages.allFieldsRequired })
     .trim()
     .min(1, IntegrationMessages.allFieldsRequired)
-    .max(200, 'The username must be at most 200 characters')
+    .max(300, 'The site URL is too long')
     .refine(noBullets, IntegrationMessages.obfuscated)
-    .check(safeCharacters('The username')),
-  appPassword: z
-    .string({ error: IntegrationMessages.allFieldsRequired })
-    .max(200, 'The application password must be at most 200 characters')
-    .refine(noBullets, IntegrationMessages.obfuscated)
-    .check(safeCharacters('The application password'))
-    .optional()
-    .default(''),
-});
+    .check(safeCharacters('The site URL')),
+);
 
-export const WordPressCredentialsSchema = WordPressTestSchema.extend({
-  siteId: z
-    .string({ error: 'siteId must be text' })
-    .max(100, 'siteId must be at most 100 characters')
-    .check(safeCharacters('siteId'))
-    .optional(),
-  skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
-});
-export type WordPressCredentialsInput = z.input<typeof WordPressCredentialsSchema>;
+export const WordPressTestSchema = lazySchema(() =>
+  z.strictObject({
+    siteUrl: SiteUrlSchema(),
+    username: z
+      .string({ error: IntegrationMessages.allFieldsRequired })
+      .trim()
+      .min(1, IntegrationMessages.allFieldsRequired)
+      .max(200, 'The username must be at most 200 characters')
+      .refine(noBullets, IntegrationMessages.obfuscated)
+      .check(safeCharacters('The username')),
+    appPassword: z
+      .string({ error: IntegrationMessages.allFieldsRequired })
+      .max(200, 'The application password must be at most 200 characters')
+      .refine(noBullets, IntegrationMessages.obfuscated)
+      .check(safeCharacters('The application password'))
+      .optional()
+      .default(''),
+  }),
+);
 
-export const LinkedInCredentialsSchema = z.strictObject({
-  clientId: z
-    .string({ error: IntegrationMessages.linkedinClientIdRequired })
-    .trim()
-    .min(1, IntegrationMessages.linkedinClientIdRequired)
-    .max(200, 'The Client ID must be at most 200 characters')
-    .refine(noBullets, IntegrationMessages.obfuscated)
-    .check(safeCharacters('The Client ID')),
-  clientSecret: z
-    .string({ error: 'The Client Secret must be text' })
-    .trim()
-    .max(500, 'The Client Secret must be at most 500 characters')
-    .refine(noBullets, IntegrationMessages.obfuscated)
-    .check(safeCharacters('The Client Secret'))
-    .optional()
-    .default(''),
-});
-export type LinkedInCredentialsInput = z.input<typeof LinkedInCredentialsSchema>;
+export const WordPressCredentialsSchema = lazySchema(() =>
+  WordPressTestSchema().extend({
+    siteId: z
+      .string({ error: 'siteId must be text' })
+      .max(100, 'siteId must be at most 100 characters')
+      .check(safeCharacters('siteId'))
+      .optional(),
+    skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
+  }),
+);
+export type WordPressCredentialsInput = z.input<ReturnType<typeof WordPressCredentialsSchema>>;
 
-export const RedirectQuerySchema = z.strictObject({
-  redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional(),
-});
+export const LinkedInCredentialsSchema = lazySchema(() =>
+  z.strictObject({
+    clientId: z
+      .string({ error: IntegrationMessages.linkedinClientIdRequired })
+      .trim()
+      .min(1, IntegrationMessages.linkedinClientIdRequired)
+      .max(200, 'The Client ID must be at most 200 characters')
+      .refine(noBullets, IntegrationMessages.obfuscated)
+      .check(safeCharacters('The Client ID')),
+    clientSecret: z
+      .string({ error: 'The Client Secret must be text' })
+      .trim()
+      .max(500, 'The Client Secret must be at most 500 characters')
+      .refine(noBullets, IntegrationMessages.obfuscated)
+      .check(safeCharacters('The Client Secret'))
+      .optional()
+      .default(''),
+  }),
+);
+export type LinkedInCredentialsInput = z.input<ReturnType<typeof LinkedInCredentialsSchema>>;
+
+export const RedirectQuerySchema = lazySchema(() =>
+  z.strictObject({
+    redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional(),
+  }),
+);
 
 /** GET /api/linkedin/auth-url: `pages=true` asks for the organization scopes too (LinkedIn Pages the member administers). */
-export const LinkedInAuthQuerySchema = RedirectQuerySchema.extend({
-  pages: z.enum(['true', 'false'], { error: 'pages must be true or false' }).optional(),
-});
-export type LinkedInAuthQuery = z.infer<typeof LinkedInAuthQuerySchema>;
+export const LinkedInAuthQuerySchema = lazySchema(() =>
+  RedirectQuerySchema().extend({
+    pages: z.enum(['true', 'false'], { error: 'pages must be true or false' }).optional(),
+  }),
+);
+export type LinkedInAuthQuery = z.infer<ReturnType<typeof LinkedInAuthQuerySchema>>;
 
 /** A parameter of the provider's redirect: anything longer than any real one is not an answer of the provider. */
 const callbackParam = (name: string, max: number) =>
   z.string().max(max, `The sign-in answer is not valid: ${name} is longer than ${max} characters`).optional();
 
 /** Not strict: providers may add parameters of their own (e.g. Google's authuser, prompt). */
-export const OAuthCallbackQuerySchema = z.object({
-  code: callbackParam('code', 2000),
-  state: callbackParam('state', 4000),
-  error: callbackParam('error', 200),
-  error_description: callbackParam('error_description', 2000),
-  scope: callbackParam('scope', 2000),
-});
+export const OAuthCallbackQuerySchema = lazySchema(() =>
+  z.object({
+    code: callbackParam('code', 2000),
+    state: callbackParam('state', 4000),
+    error: callbackParam('error', 200),
+    error_description: callbackParam('error_description', 2000),
+    scope: callbackParam('scope', 2000),
+  }),
+);
 
-export const WebhookSchema = z.strictObject({
-  webhookUrl: z
-    .string({ error: 'Webhook URL is required' })
-    .trim()
-    .max(1000, 'The webhook URL must be at most 1000 characters')
-    .check(safeCharacters('The webhook URL'))
-    .refine(noBullets, IntegrationMessages.webhookMasked)
-    .refine(
-      (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
-      'Enter an http(s) URL, or leave it empty to turn the webhook off',
-    ),
-});
+export const WebhookSchema = lazySchema(() =>
+  z.strictObject({
+    webhookUrl: z
+      .string({ error: 'Webhook URL is required' })
+      .trim()
+      .max(1000, 'The webhook URL must be at most 1000 characters')
+      .check(safeCharacters('The webhook URL'))
+      .refine(noBullets, IntegrationMessages.webhookMasked)
+      .refine(
+        (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
+        'Enter an http(s) URL, or leave it empty to turn the webhook off',
+      ),
+  }),
+);
 
-export const EmailTestSchema = z.strictObject({
-  to: EmailSchema,
-  subject: z
-    .string({ error: 'subject must be text' })
-    .max(300, 'The subject must be at most 300 characters')
-    .check(safeCharacters('The subject'))
-    .optional(),
-  message: z
-    .string({ error: 'message must be text' })
-    .max(10_000, 'The message must be at most 10000 characters')
-    .check(safeCharacters('The message'))
-    .optional(),
-  method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
-});
+export const EmailTestSchema = lazySchema(() =>
+  z.strictObject({
+    to: EmailSchema(),
+    subject: z
+      .string({ error: 'subject must be text' })
+      .max(300, 'The subject must be at most 300 characters')
+      .check(safeCharacters('The subject'))
+      .optional(),
+    message: z
+      .string({ error: 'message must be text' })
+      .max(10_000, 'The message must be at most 10000 characters')
+      .check(safeCharacters('The message'))
+      .optional(),
+    method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
+  }),
+);
 
 /** Settings that must hold an e-mail address when saved through POST /api/settings. */
 export const EMAIL_SETTING_KEYS = new Set(['notification_email']);
@@ -200,14 +219,18 @@ export const PostingModeMessages = {
   company: 'LinkedIn posting mode set to Business Page',
 } as const;
 
-export const PostingModeSchema = z.strictObject({
-  mode: z.enum(['personal', 'company'], { error: PostingModeMessages.modeRequired }),
-});
+export const PostingModeSchema = lazySchema(() =>
+  z.strictObject({
+    mode: z.enum(['personal', 'company'], { error: PostingModeMessages.modeRequired }),
+  }),
+);
 
-export const PublishParamsSchema = z.strictObject({
-  id: z
-    .string({ error: PostingModeMessages.articleIdRequired })
-    .min(1, PostingModeMessages.articleIdRequired)
-    .max(64, 'Article ID is not valid')
-    .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
-});
+export const PublishParamsSchema = lazySchema(() =>
+  z.strictObject({
+    id: z
+      .string({ error: PostingModeMessages.articleIdRequired })
+      .min(1, PostingModeMessages.articleIdRequired)
+      .max(64, 'Article ID is not valid')
+      .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+  }),
+);

@@ -18,6 +18,7 @@
  * are still escaped, since LinkedIn hashtags are letters and digits anyway.
  * Pass `{ keepHashtags: false }` to escape every `#` (plain text exactly as typed).
  */
+import { lazyRegExp } from './unicode-regexp.js';
 
 /** The little format's reserved characters (LinkedIn: little-text-format, "Text"). */
 export const LITTLE_RESERVED_CHARACTERS = [
@@ -47,20 +48,20 @@ export interface LittleTextOptions {
 }
 
 const RESERVED = new Set<string>(LITTLE_RESERVED_CHARACTERS);
-const TAG_CHAR = /[\p{L}\p{M}\p{N}]/u;
-const LETTER = /\p{L}/u;
-const NOT_BEFORE_HASHTAG = /[\p{L}\p{M}\p{N}_#\\]/u;
+const TAG_CHAR = lazyRegExp(String.raw`[\p{L}\p{M}\p{N}]`, 'u');
+const LETTER = lazyRegExp(String.raw`\p{L}`, 'u');
+const NOT_BEFORE_HASHTAG = lazyRegExp(String.raw`[\p{L}\p{M}\p{N}_#\\]`, 'u');
 
 /** Whether the `#` at `index` (a code-unit index into `text`) starts a hashtag. */
 function startsHashtag(text: string, index: number): boolean {
   const before = index > 0 ? lastCodePoint(text.slice(0, index)) : '';
-  if (before && NOT_BEFORE_HASHTAG.test(before)) return false;
+  if (before && NOT_BEFORE_HASHTAG().test(before)) return false;
   let sawLetter = false;
   let any = false;
   for (const ch of text.slice(index + 1)) {
-    if (!TAG_CHAR.test(ch)) break;
+    if (!TAG_CHAR().test(ch)) break;
     any = true;
-    if (LETTER.test(ch)) {
+    if (LETTER().test(ch)) {
       sawLetter = true;
       break;
     }
@@ -184,7 +185,7 @@ export function littleTextSegments(commentary: string): LittleSegment[] {
     }
     if (ch === '#') {
       let end = i + 1;
-      while (end < chars.length && TAG_CHAR.test(chars[end]!)) end++;
+      while (end < chars.length && TAG_CHAR().test(chars[end]!)) end++;
       if (end > i + 1) {
         segments.push({ kind: 'hashtag', text: chars.slice(i, end).join('') });
         i = end - 1;

@@ -135,7 +135,8 @@ const comparable = (text: string) =>
   text
     .normalize('NFKC')
     .toLocaleLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
+    // new RegExp, not a literal: a \p{…} literal costs every Lambda cold start (shared/src/unicode-regexp.ts).
+    .replace(new RegExp(String.raw`[^\p{L}\p{N}]+`, 'gu'), '');
 
 /** The words of inline tokens (emphasis, code, links' text…), without Markdown marks or HTML tags. */
 function plainText(tokens: readonly Token[]): string {

@@ -46,7 +46,7 @@ export interface OfflineDraftNoteLine {
  * The note's sentence, however its line was touched: a quote mark, brackets or spaces around it, another dash,
  * other case. Only the product's own words are matched, not someone writing about offline drafts.
  */
-const NOTE = /offline\s+draft\s*[—–-]+\s*composed\s+from\s+your\s+brief\s+without\s+AI\b/i;
+const NOTE = /offline\s+draft\s*[\u2014\u2013-]+\s*composed\s+from\s+your\s+brief\s+without\s+AI\b/i;
 
 /** The lines of `text` that carry the offline-draft note (none: the text can be published). */
 export function offlineDraftNoteLines(text: string): OfflineDraftNoteLine[] {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 
 /** docs/product.md (Sheets import): the spreadsheet import's texts, columns and payloads. */
@@ -89,25 +90,29 @@ export function statusColumn(range: string): string {
 }
 
 /** Drive file ids: letters, digits, - and _. */
-export const SpreadsheetIdSchema = z
-  .string({ error: SheetsMessages.selectSpreadsheetAndRange })
-  .trim()
-  .min(1, SheetsMessages.selectSpreadsheetAndRange)
-  .max(200, 'The spreadsheet id is not valid')
-  .regex(/^[A-Za-z0-9_-]+$/, 'The spreadsheet id is not valid');
-
-export const SheetsImportSchema = z.strictObject({
-  spreadsheetId: SpreadsheetIdSchema,
-  range: z
+export const SpreadsheetIdSchema = lazySchema(() =>
+  z
     .string({ error: SheetsMessages.selectSpreadsheetAndRange })
     .trim()
     .min(1, SheetsMessages.selectSpreadsheetAndRange)
-    .max(300, 'The range must be at most 300 characters')
-    .check(safeCharacters('The range')),
-  /** Write each row's status into the column after the six import columns (needs write access). Off by default. */
-  writeBack: z.boolean({ error: 'writeBack must be true or false' }).optional(),
-});
-export type SheetsImportInput = z.input<typeof SheetsImportSchema>;
+    .max(200, 'The spreadsheet id is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'The spreadsheet id is not valid'),
+);
+
+export const SheetsImportSchema = lazySchema(() =>
+  z.strictObject({
+    spreadsheetId: SpreadsheetIdSchema(),
+    range: z
+      .string({ error: SheetsMessages.selectSpreadsheetAndRange })
+      .trim()
+      .min(1, SheetsMessages.selectSpreadsheetAndRange)
+      .max(300, 'The range must be at most 300 characters')
+      .check(safeCharacters('The range')),
+    /** Write each row's status into the column after the six import columns (needs write access). Off by default. */
+    writeBack: z.boolean({ error: 'writeBack must be true or false' }).optional(),
+  }),
+);
+export type SheetsImportInput = z.input<ReturnType<typeof SheetsImportSchema>>;
 
 export interface Spreadsheet {
   id: string;
@@ -115,10 +120,12 @@ export interface Spreadsheet {
 }
 
 /** GET /api/sheets/auth?access=write asks Google for permission to edit spreadsheets too (incremental consent). */
-export const SheetsAuthQuerySchema = z.strictObject({
-  access: z.enum(['read', 'write'], { error: 'access must be read or write' }).optional(),
-});
-export type SheetsAccess = NonNullable<z.infer<typeof SheetsAuthQuerySchema>['access']>;
+export const SheetsAuthQuerySchema = lazySchema(() =>
+  z.strictObject({
+    access: z.enum(['read', 'write'], { error: 'access must be read or write' }).optional(),
+  }),
+);
+export type SheetsAccess = NonNullable<z.infer<ReturnType<typeof SheetsAuthQuerySchema>>['access']>;
 
 export interface SheetsStatus {
   success: true;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EmailSchema, RegisterSchema } from './auth.js';
+import { lazySchema } from './lazy-schema.js';
 import { NAME_MAX_LENGTH } from './limits.js';
 import { safeCharacters } from './text.js';
 
@@ -36,50 +37,60 @@ export const INVITATION_TTL_DAYS = 7;
 
 const WORKSPACE_NAME_MAX = NAME_MAX_LENGTH;
 
-export const WorkspaceIdSchema = z
-  .string({ error: 'The workspace id is required' })
-  .min(1, 'The workspace id is required')
-  .max(64, 'The workspace id is too long')
-  .regex(/^[A-Za-z0-9_-]+$/, 'The workspace id is not valid');
+export const WorkspaceIdSchema = lazySchema(() =>
+  z
+    .string({ error: 'The workspace id is required' })
+    .min(1, 'The workspace id is required')
+    .max(64, 'The workspace id is too long')
+    .regex(/^[A-Za-z0-9_-]+$/, 'The workspace id is not valid'),
+);
 
-export const CreateWorkspaceSchema = z.strictObject({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(WORKSPACE_NAME_MAX, `Name must be at most ${WORKSPACE_NAME_MAX} characters`)
-    .check(safeCharacters('Name')),
-});
-export type CreateWorkspaceInput = z.infer<typeof CreateWorkspaceSchema>;
+export const CreateWorkspaceSchema = lazySchema(() =>
+  z.strictObject({
+    name: z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(WORKSPACE_NAME_MAX, `Name must be at most ${WORKSPACE_NAME_MAX} characters`)
+      .check(safeCharacters('Name')),
+  }),
+);
+export type CreateWorkspaceInput = z.infer<ReturnType<typeof CreateWorkspaceSchema>>;
 
-const RoleSchema = z.enum(WORKSPACE_ROLES, { error: 'Role must be owner, editor, writer or reviewer' });
+const RoleSchema = lazySchema(() =>
+  z.enum(WORKSPACE_ROLES, { error: 'Role must be owner, editor, writer or reviewer' }),
+);
 
-export const InviteSchema = z.strictObject({ email: EmailSchema, role: RoleSchema });
-export type InviteInput = z.infer<typeof InviteSchema>;
+export const InviteSchema = lazySchema(() => z.strictObject({ email: EmailSchema(), role: RoleSchema() }));
+export type InviteInput = z.infer<ReturnType<typeof InviteSchema>>;
 
-export const MemberRoleSchema = z.strictObject({ role: RoleSchema });
-export const MemberParamsSchema = z.strictObject({ userId: WorkspaceIdSchema });
-export const InvitationParamsSchema = z.strictObject({ id: WorkspaceIdSchema });
+export const MemberRoleSchema = lazySchema(() => z.strictObject({ role: RoleSchema() }));
+export const MemberParamsSchema = lazySchema(() => z.strictObject({ userId: WorkspaceIdSchema() }));
+export const InvitationParamsSchema = lazySchema(() => z.strictObject({ id: WorkspaceIdSchema() }));
 
 /** An invitation link's token: `<workspace id>.<invitation id>.<secret>` (functions/src/domain/workspaces.ts). */
-export const InvitationTokenSchema = z
-  .string({ error: 'The invitation link is not valid' })
-  .min(1, 'The invitation link is not valid')
-  .max(300, 'The invitation link is not valid')
-  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'The invitation link is not valid');
+export const InvitationTokenSchema = lazySchema(() =>
+  z
+    .string({ error: 'The invitation link is not valid' })
+    .min(1, 'The invitation link is not valid')
+    .max(300, 'The invitation link is not valid')
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'The invitation link is not valid'),
+);
 
-export const InvitationSchema = z.strictObject({ token: InvitationTokenSchema });
+export const InvitationSchema = lazySchema(() => z.strictObject({ token: InvitationTokenSchema() }));
 
 /** Registering through an invitation: the e-mail is the invitation's, so the form does not ask for it. */
-export const InvitedRegisterSchema = RegisterSchema.omit({ email: true, setupCode: true }).extend({
-  token: InvitationTokenSchema,
-});
-export type InvitedRegisterInput = z.infer<typeof InvitedRegisterSchema>;
+export const InvitedRegisterSchema = lazySchema(() =>
+  RegisterSchema().omit({ email: true, setupCode: true }).extend({ token: InvitationTokenSchema() }),
+);
+export type InvitedRegisterInput = z.infer<ReturnType<typeof InvitedRegisterSchema>>;
 
-export const InstanceSettingsSchema = z.strictObject({
-  invitationsActivateAccounts: z.boolean({ error: 'invitationsActivateAccounts must be true or false' }),
-});
-export type InstanceSettings = z.infer<typeof InstanceSettingsSchema>;
+export const InstanceSettingsSchema = lazySchema(() =>
+  z.strictObject({
+    invitationsActivateAccounts: z.boolean({ error: 'invitationsActivateAccounts must be true or false' }),
+  }),
+);
+export type InstanceSettings = z.infer<ReturnType<typeof InstanceSettingsSchema>>;
 
 /** A workspace as the switcher lists it. */
 export interface WorkspaceSummary {

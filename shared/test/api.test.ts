@@ -30,7 +30,7 @@ describe('route table', () => {
       if (!names.length) continue;
       expect('params' in r, r.id).toBe(true);
       const sample = Object.fromEntries(names.map((n) => [n, 'abc-123']));
-      expect('params' in r && r.params.safeParse(sample).success, r.id).toBe(true);
+      expect('params' in r && r.params().safeParse(sample).success, r.id).toBe(true);
     }
   });
 

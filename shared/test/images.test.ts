@@ -116,7 +116,7 @@ describe('the upload limits (the browser checks them before sending; the server 
   });
 
   it('the start schema answers the same texts', () => {
-    const problem = (input: unknown) => ImageUploadStartSchema.safeParse(input).error?.issues[0]?.message;
+    const problem = (input: unknown) => ImageUploadStartSchema().safeParse(input).error?.issues[0]?.message;
     expect(problem({ contentType: 'image/gif', size: 10 })).toBe(ImageUploadMessages.wrongType);
     expect(problem({ contentType: 'image/png', size: IMAGE_UPLOAD_MAX_BYTES + 1 })).toBe(ImageUploadMessages.tooLarge);
     expect(problem({ contentType: 'image/png', size: 1 })).toBeUndefined();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SaveSettingSchema, SettingMessages, normalizeSettingKey, typedSettingKey } from '../src/index.js';
 
 const keyIssues = (key: string) => {
-  const result = SaveSettingSchema.safeParse({ key, value: 'v' });
+  const result = SaveSettingSchema().safeParse({ key, value: 'v' });
   return result.success ? [] : result.error.issues.filter((i) => i.path[0] === 'key').map((i) => i.message);
 };
 
@@ -25,7 +25,7 @@ describe('setting key names', () => {
   it.each(['My OpenAI Key', '  padded key  ', 'two  spaces', 'tab\tseparated', 'already_fine'])(
     'the typed form of %j saves under the same key as the raw text',
     (raw) => {
-      const parsed = SaveSettingSchema.parse({ key: typedSettingKey(raw), value: 'v' });
+      const parsed = SaveSettingSchema().parse({ key: typedSettingKey(raw), value: 'v' });
       expect(parsed.key).toBe(normalizeSettingKey(raw));
     },
   );

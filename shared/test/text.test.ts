@@ -66,85 +66,85 @@ describe('hasUnsafeCharacters', () => {
 
 /** Every stored text field of the shared schemas, with a valid body and its label in the message. */
 const FIELDS: [string, string, ZodType, Record<string, unknown>, string][] = [
-  ['articles', 'title', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Title'],
-  ['articles', 'topic', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Topic'],
-  ['articles', 'keyword', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Keyword'],
-  ['articles', 'details', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Details'],
-  ['articles', 'imageDescription', CreateArticleSchema, { title: 'T', topic: 'To' }, 'Image description'],
-  ['blog', 'content', BlogContentSchema, { content: 'x' }, 'Blog content'],
-  ['linkedin', 'content', LinkedInContentSchema, { content: 'x' }, 'LinkedIn content'],
+  ['articles', 'title', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Title'],
+  ['articles', 'topic', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Topic'],
+  ['articles', 'keyword', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Keyword'],
+  ['articles', 'details', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Details'],
+  ['articles', 'imageDescription', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Image description'],
+  ['blog', 'content', BlogContentSchema(), { content: 'x' }, 'Blog content'],
+  ['linkedin', 'content', LinkedInContentSchema(), { content: 'x' }, 'LinkedIn content'],
   [
     'gpt edit',
     'editRequest',
-    GptEditSchema,
+    GptEditSchema(),
     { articleId: 'a1', contentType: 'blog', editRequest: 'x' },
     'The edit request',
   ],
-  ['image', 'description', ImageRequestSchema, { description: 'x' }, 'The image description'],
+  ['image', 'description', ImageRequestSchema(), { description: 'x' }, 'The image description'],
   [
     'register',
     'name',
-    RegisterSchema,
+    RegisterSchema(),
     { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
     'Name',
   ],
   [
     'register',
     'surname',
-    RegisterSchema,
+    RegisterSchema(),
     { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
     'Surname',
   ],
   [
     'register',
     'password',
-    RegisterSchema,
+    RegisterSchema(),
     { name: 'A', surname: 'B', email: 'a@example.com', password: 'secret1', timezone: 'UTC' },
     'Password',
   ],
   [
     'change password',
     'newPassword',
-    ChangePasswordSchema,
+    ChangePasswordSchema(),
     { currentPassword: 'old-pass', newPassword: 'secret1' },
     'Password',
   ],
-  ['settings', 'value', SaveSettingSchema, { key: 'k', value: 'v' }, 'The value'],
-  ['settings', 'description', SaveSettingSchema, { key: 'k', value: 'v' }, 'The description'],
+  ['settings', 'value', SaveSettingSchema(), { key: 'k', value: 'v' }, 'The value'],
+  ['settings', 'description', SaveSettingSchema(), { key: 'k', value: 'v' }, 'The description'],
   [
     'wordpress',
     'siteUrl',
-    WordPressCredentialsSchema,
+    WordPressCredentialsSchema(),
     { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
     'The site URL',
   ],
   [
     'wordpress',
     'username',
-    WordPressCredentialsSchema,
+    WordPressCredentialsSchema(),
     { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
     'The username',
   ],
   [
     'wordpress',
     'appPassword',
-    WordPressCredentialsSchema,
+    WordPressCredentialsSchema(),
     { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
     'The application password',
   ],
   [
     'wordpress',
     'siteId',
-    WordPressCredentialsSchema,
+    WordPressCredentialsSchema(),
     { siteUrl: 'https://a.example', username: 'u', appPassword: 'p' },
     'siteId',
   ],
-  ['linkedin', 'clientId', LinkedInCredentialsSchema, { clientId: 'id', clientSecret: 's' }, 'The Client ID'],
-  ['linkedin', 'clientSecret', LinkedInCredentialsSchema, { clientId: 'id', clientSecret: 's' }, 'The Client Secret'],
-  ['webhook', 'webhookUrl', WebhookSchema, { webhookUrl: 'https://hooks.example/x' }, 'The webhook URL'],
-  ['email test', 'subject', EmailTestSchema, { to: 'a@example.com' }, 'The subject'],
-  ['email test', 'message', EmailTestSchema, { to: 'a@example.com' }, 'The message'],
-  ['sheets', 'range', SheetsImportSchema, { spreadsheetId: 's1', range: 'Sheet1!A1:F5' }, 'The range'],
+  ['linkedin', 'clientId', LinkedInCredentialsSchema(), { clientId: 'id', clientSecret: 's' }, 'The Client ID'],
+  ['linkedin', 'clientSecret', LinkedInCredentialsSchema(), { clientId: 'id', clientSecret: 's' }, 'The Client Secret'],
+  ['webhook', 'webhookUrl', WebhookSchema(), { webhookUrl: 'https://hooks.example/x' }, 'The webhook URL'],
+  ['email test', 'subject', EmailTestSchema(), { to: 'a@example.com' }, 'The subject'],
+  ['email test', 'message', EmailTestSchema(), { to: 'a@example.com' }, 'The message'],
+  ['sheets', 'range', SheetsImportSchema(), { spreadsheetId: 's1', range: 'Sheet1!A1:F5' }, 'The range'],
 ];
 
 describe('stored text fields refuse control and text-direction characters with a message naming the field', () => {
@@ -159,9 +159,9 @@ describe('stored text fields refuse control and text-direction characters with a
 
   it('tab, line breaks and the right-to-left marks stay allowed in content', () => {
     const content = 'Line one\r\n\tindented\nשלום\u200f (1) — مرحبا\u200e!';
-    expect(BlogContentSchema.parse({ content }).content).toBe(content);
-    expect(LinkedInContentSchema.parse({ content }).content).toBe(content);
-    expect(CreateArticleSchema.parse({ title: 'עברית\u200f', topic: 'x', details: 'a\nb' }).details).toBe('a\nb');
+    expect(BlogContentSchema().parse({ content }).content).toBe(content);
+    expect(LinkedInContentSchema().parse({ content }).content).toBe(content);
+    expect(CreateArticleSchema().parse({ title: 'עברית\u200f', topic: 'x', details: 'a\nb' }).details).toBe('a\nb');
   });
 
   it('the message reads "<Field> contains characters that are not allowed (control or text-direction characters)"', () => {
@@ -173,9 +173,9 @@ describe('stored text fields refuse control and text-direction characters with a
 
 describe('passwords of existing accounts are left as they are', () => {
   it('login and the current password accept any characters (only new passwords are checked)', () => {
-    expect(LoginSchema.safeParse({ email: 'a@example.com', password: 'old\u0007pass\u202e' }).success).toBe(true);
+    expect(LoginSchema().safeParse({ email: 'a@example.com', password: 'old\u0007pass\u202e' }).success).toBe(true);
     expect(
-      ChangePasswordSchema.safeParse({ currentPassword: 'old\u0007pass', newPassword: 'new-pass-1' }).success,
+      ChangePasswordSchema().safeParse({ currentPassword: 'old\u0007pass', newPassword: 'new-pass-1' }).success,
     ).toBe(true);
   });
 });

@@ -90,8 +90,8 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
   // The same schema the API validates with; the other mode's fields stay in the form but not in the payload.
   const form = useZodForm(
     isRegister
-      ? (setupCodeRequired ? RegisterSchema : RegisterSchema.omit({ setupCode: true })).strip()
-      : LoginSchema.strip(),
+      ? (setupCodeRequired ? RegisterSchema() : RegisterSchema().omit({ setupCode: true })).strip()
+      : LoginSchema().strip(),
     { name: '', surname: '', email: '', password: '', timezone: browserZone, setupCode: '' },
   );
   const { errors } = form.formState;

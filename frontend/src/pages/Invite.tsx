@@ -146,7 +146,7 @@ function Register({ token, invitation }: { token: string; invitation: Invitation
     return list.includes(browserZone) ? list : [browserZone, ...list];
   }, [browserZone]);
   // The payload's own schema; the token is the link's, not typed.
-  const schema = InvitedRegisterSchema.omit({ token: true });
+  const schema = InvitedRegisterSchema().omit({ token: true });
   const form = useZodForm(schema, { name: '', surname: '', password: '', timezone: browserZone });
   const register = useMutation({
     mutationFn: (values: RegisterValues) => request('auth.registerInvited', { body: { ...values, token } }),

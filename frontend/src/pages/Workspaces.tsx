@@ -59,7 +59,7 @@ function WorkspaceList() {
   const { data: workspaces, isPending } = useWorkspaces();
   const current = useCurrentWorkspaceId();
   const switchTo = useSwitchWorkspace();
-  const form = useZodForm(CreateWorkspaceSchema, { name: '' });
+  const form = useZodForm(CreateWorkspaceSchema(), { name: '' });
   const create = useMutation({
     mutationFn: (body: CreateWorkspaceInput) => request('workspaces.create', { body }),
     onSuccess: async ({ workspace, message }) => {
@@ -273,7 +273,7 @@ function Members({ role, name }: { role: WorkspaceRole; name: string }) {
 
 function InviteForm({ onSent }: { onSent: () => Promise<unknown> }) {
   const uid = useId();
-  const form = useZodForm(InviteSchema, { email: '', role: 'writer' });
+  const form = useZodForm(InviteSchema(), { email: '', role: 'writer' });
   const invite = useMutation({
     mutationFn: (body: InviteInput) => request('workspaces.invite', { body }),
     onSuccess: async ({ message }) => {

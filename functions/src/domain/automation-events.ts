@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import type { Platform } from '@app/shared';
+import { lazySchema, type Platform } from '@app/shared';
 import type { WebhookDelivery } from './integrations.js';
 import { EVENT_BUS_TIMEOUT_MS, EVENT_WEBHOOK_TIMEOUT_MS } from '../time-budgets.js';
 
@@ -21,88 +21,105 @@ export const EVENT_SOURCE = 'content-publisher';
 export const EVENT_SCHEMA_VERSION = 1;
 
 /** The platform as events name it: where the post goes (the API's `blog` is WordPress). */
-export const EventPlatformSchema = z.enum(['wordpress', 'linkedin']).describe('Where the post goes');
-export type EventPlatform = z.infer<typeof EventPlatformSchema>;
+export type EventPlatform = 'wordpress' | 'linkedin';
 export const eventPlatform = (platform: Platform): EventPlatform => (platform === 'blog' ? 'wordpress' : 'linkedin');
 
-const instant = z.iso.datetime({ offset: true });
+/**
+ * Each event's detail schema, by name (its detail-type is `<name>.v1`): the documented shape (README, Events
+ * for automation) and the source of the detail types. Built on first call (lazySchema): nothing in a
+ * Lambda parses with them, and built at load they cost every cold start a few ms (docs/testing.md,
+ * Performance budgets).
+ */
+export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
+  const EventPlatformSchema = z.enum(['wordpress', 'linkedin']).describe('Where the post goes');
+  const instant = z.iso.datetime({ offset: true });
 
-/** Every detail starts with these. */
-const CommonDetail = z.object({
-  eventId: z.uuid().describe('Unique per event: a consumer that may see an event twice de-duplicates on it'),
-  version: z.literal(EVENT_SCHEMA_VERSION).describe('Schema version of the detail (as in the detail-type)'),
-  occurredAt: instant.describe('When it happened (ISO 8601, UTC)'),
-  userId: z.string().min(1).describe("The owner's opaque id (never an e-mail address)"),
-  articleId: z.string().min(1).describe("The article's id (as in /api/articles/<id>)"),
+  /** Every detail starts with these. */
+  const CommonDetail = z.object({
+    eventId: z.uuid().describe('Unique per event: a consumer that may see an event twice de-duplicates on it'),
+    version: z.literal(EVENT_SCHEMA_VERSION).describe('Schema version of the detail (as in the detail-type)'),
+    occurredAt: instant.describe('When it happened (ISO 8601, UTC)'),
+    userId: z.string().min(1).describe("The owner's opaque id (never an e-mail address)"),
+    articleId: z.string().min(1).describe("The article's id (as in /api/articles/<id>)"),
+  });
+
+  const ErrorDetail = z
+    .object({
+      code: z.string().min(1).describe("A stable code, the article's lastError code (e.g. wordpress_unreachable)"),
+      message: z.string().max(300).describe('A short explanation for people (no secrets)'),
+    })
+    .describe('Why it failed');
+
+  const Trigger = z
+    .enum(['manual', 'approval'])
+    .describe('manual: Publish now in the app; approval: the owner confirmed an approval link');
+
+  return {
+    /** AI drafting wrote an article's empty versions (a new article, a retry, or a scheduled run's drafting). */
+    ArticleDrafted: CommonDetail.extend({
+      title: z.string(),
+      platforms: z.array(EventPlatformSchema).min(1).describe('The versions drafted now'),
+    }).describe('AI drafting wrote the empty versions of an article'),
+    /** A scheduled run e-mailed the owner the approval link of one platform. */
+    ApprovalRequested: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      scheduledFor: instant.describe('The scheduled time the approval is for'),
+      approvalExpiresAt: instant.describe('When the e-mailed link stops working'),
+    }).describe('A scheduled run e-mailed the owner an approval link (the link itself is never in an event)'),
+    /** The owner confirmed an approval link and its platform was published. */
+    ArticleApproved: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      scheduledFor: instant,
+      postUrl: z.url().nullable().describe('The published post'),
+    }).describe('The owner confirmed an approval link and the platform was published'),
+    /** A post went out (or a WordPress post was updated). */
+    PublishSucceeded: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      trigger: Trigger,
+      scheduledFor: instant.nullable().describe('The approved schedule (trigger approval), else null'),
+      postUrl: z.url().nullable().describe('The post on the platform (null when WordPress gave no usable link)'),
+      publishedAt: instant,
+    }).describe('A post went out on a platform'),
+    /** A publish attempt failed; the article keeps its content and this error as lastError. */
+    PublishFailed: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      trigger: Trigger,
+      scheduledFor: instant.nullable(),
+      error: ErrorDetail,
+    }).describe('Publishing on a platform failed (recorded as the article’s lastError)'),
+    /** A scheduled run could not ask the owner for approval. */
+    ScheduleMissed: CommonDetail.extend({
+      title: z.string().nullable().describe('Null when the article could not be read'),
+      platform: EventPlatformSchema,
+      scheduledFor: instant,
+      error: ErrorDetail,
+      retryable: z
+        .boolean()
+        .describe(
+          'true: this attempt failed and the job is retried (in AWS twice, then the job failure queue): an ApprovalRequested ' +
+            'for the same articleId, platform and scheduledFor means a retry made it; false: no retry changes it',
+        ),
+    }).describe('A scheduled run could not ask the owner for approval'),
+  } as const;
 });
 
-const ErrorDetail = z
-  .object({
-    code: z.string().min(1).describe("A stable code, the article's lastError code (e.g. wordpress_unreachable)"),
-    message: z.string().max(300).describe('A short explanation for people (no secrets)'),
-  })
-  .describe('Why it failed');
-
-const Trigger = z
-  .enum(['manual', 'approval'])
-  .describe('manual: Publish now in the app; approval: the owner confirmed an approval link');
-
-/** Each event's detail, by name (its detail-type is `<name>.v1`). */
-export const AUTOMATION_EVENT_SCHEMAS = {
-  /** AI drafting wrote an article's empty versions (a new article, a retry, or a scheduled run's drafting). */
-  ArticleDrafted: CommonDetail.extend({
-    title: z.string(),
-    platforms: z.array(EventPlatformSchema).min(1).describe('The versions drafted now'),
-  }).describe('AI drafting wrote the empty versions of an article'),
-  /** A scheduled run e-mailed the owner the approval link of one platform. */
-  ApprovalRequested: CommonDetail.extend({
-    title: z.string(),
-    platform: EventPlatformSchema,
-    scheduledFor: instant.describe('The scheduled time the approval is for'),
-    approvalExpiresAt: instant.describe('When the e-mailed link stops working'),
-  }).describe('A scheduled run e-mailed the owner an approval link (the link itself is never in an event)'),
-  /** The owner confirmed an approval link and its platform was published. */
-  ArticleApproved: CommonDetail.extend({
-    title: z.string(),
-    platform: EventPlatformSchema,
-    scheduledFor: instant,
-    postUrl: z.url().nullable().describe('The published post'),
-  }).describe('The owner confirmed an approval link and the platform was published'),
-  /** A post went out (or a WordPress post was updated). */
-  PublishSucceeded: CommonDetail.extend({
-    title: z.string(),
-    platform: EventPlatformSchema,
-    trigger: Trigger,
-    scheduledFor: instant.nullable().describe('The approved schedule (trigger approval), else null'),
-    postUrl: z.url().nullable().describe('The post on the platform (null when WordPress gave no usable link)'),
-    publishedAt: instant,
-  }).describe('A post went out on a platform'),
-  /** A publish attempt failed; the article keeps its content and this error as lastError. */
-  PublishFailed: CommonDetail.extend({
-    title: z.string(),
-    platform: EventPlatformSchema,
-    trigger: Trigger,
-    scheduledFor: instant.nullable(),
-    error: ErrorDetail,
-  }).describe('Publishing on a platform failed (recorded as the article’s lastError)'),
-  /** A scheduled run could not ask the owner for approval. */
-  ScheduleMissed: CommonDetail.extend({
-    title: z.string().nullable().describe('Null when the article could not be read'),
-    platform: EventPlatformSchema,
-    scheduledFor: instant,
-    error: ErrorDetail,
-    retryable: z
-      .boolean()
-      .describe(
-        'true: this attempt failed and the job is retried (in AWS twice, then the job failure queue): an ApprovalRequested ' +
-          'for the same articleId, platform and scheduledFor means a retry made it; false: no retry changes it',
-      ),
-  }).describe('A scheduled run could not ask the owner for approval'),
-} as const;
-
-export type AutomationEventName = keyof typeof AUTOMATION_EVENT_SCHEMAS;
-export const AUTOMATION_EVENT_NAMES = Object.keys(AUTOMATION_EVENT_SCHEMAS) as AutomationEventName[];
-export type AutomationEventDetail<N extends AutomationEventName> = z.infer<(typeof AUTOMATION_EVENT_SCHEMAS)[N]>;
+type AutomationEventSchemas = ReturnType<typeof AUTOMATION_EVENT_SCHEMAS>;
+export type AutomationEventName = keyof AutomationEventSchemas;
+/** Every event's name once (a Record, so the compiler checks it against the schemas), listed without building them. */
+const EVENT_NAMES: Record<AutomationEventName, null> = {
+  ArticleDrafted: null,
+  ApprovalRequested: null,
+  ArticleApproved: null,
+  PublishSucceeded: null,
+  PublishFailed: null,
+  ScheduleMissed: null,
+};
+export const AUTOMATION_EVENT_NAMES = Object.keys(EVENT_NAMES) as AutomationEventName[];
+export type AutomationEventDetail<N extends AutomationEventName> = z.infer<AutomationEventSchemas[N]>;
 
 /** `PublishSucceeded.v1`: the `detail-type` a rule matches. */
 export const detailTypeOf = (name: AutomationEventName): string => `${name}.v${EVENT_SCHEMA_VERSION}`;

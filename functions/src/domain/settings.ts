@@ -56,7 +56,7 @@ async function inBatches<T>(items: readonly T[], run: (item: T) => Promise<void>
 }
 const isAccessDenied = (err: unknown) => /AccessDenied/.test((err as { name?: string }).name ?? '');
 
-const MASK_CHARS = /[•●]/;
+const MASK_CHARS = /[\u2022\u25CF]/;
 
 /**
  * What belongs to the Google OAuth client saved as gmail_client_id (domain/email.ts, and the
@@ -285,7 +285,7 @@ export class SettingService {
     if (input.value === undefined) return this.describe(userId, input.key, input.description, now);
     // A masked value sent back unchanged would overwrite the real secret with bullets.
     if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
-    if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema.safeParse(input.value).success) {
+    if (EMAIL_SETTING_KEYS.has(input.key) && !EmailSchema().safeParse(input.value).success) {
       throw badRequest('Enter a valid email address', 'validation_failed');
     }
     const owner = await this.owner(userId);

@@ -174,7 +174,7 @@ export function parseSheetRows(
       errors.push({ row, message: missingMessage(missing) });
       return;
     }
-    const parsed = CreateArticleSchema.safeParse({ title, topic, keyword, details, imageDescription });
+    const parsed = CreateArticleSchema().safeParse({ title, topic, keyword, details, imageDescription });
     if (!parsed.success) {
       errors.push({ row, message: firstIssueMessage(parsed.error) });
       return;

@@ -1,43 +1,46 @@
-import { PLATFORMS } from '@app/shared';
+import { PLATFORMS, lazySchema } from '@app/shared';
 import * as z from 'zod';
 import type { Job } from '../domain/ports.js';
 
-const id = z.string().min(1).max(128);
-const instant = z.iso.datetime();
+const id = lazySchema(() => z.string().min(1).max(128));
+const instant = lazySchema(() => z.iso.datetime());
 
 /** A job as the worker receives it (async invoke, a schedule, a queue message): checked like API input. */
-export const JobSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('generate-content'),
-    userId: id,
-    articleId: id,
-    inFlight: z.literal(true).optional(),
-  }),
-  z.strictObject({
-    type: z.literal('generate-image'),
-    userId: id,
-    articleId: id,
-    description: z.string().max(10_000),
-    requestedAt: instant,
-    inFlight: z.literal(true).optional(),
-  }),
-  z.strictObject({
-    type: z.literal('generate-and-notify'),
-    userId: id,
-    articleId: id,
-    platform: z.enum(PLATFORMS),
-    scheduledFor: instant,
-    attempt: z.int().min(2).max(100).optional(),
-  }),
-]) satisfies z.ZodType<Job>;
+export const JobSchema = lazySchema(
+  () =>
+    z.discriminatedUnion('type', [
+      z.strictObject({
+        type: z.literal('generate-content'),
+        userId: id(),
+        articleId: id(),
+        inFlight: z.literal(true).optional(),
+      }),
+      z.strictObject({
+        type: z.literal('generate-image'),
+        userId: id(),
+        articleId: id(),
+        description: z.string().max(10_000),
+        requestedAt: instant(),
+        inFlight: z.literal(true).optional(),
+      }),
+      z.strictObject({
+        type: z.literal('generate-and-notify'),
+        userId: id(),
+        articleId: id(),
+        platform: z.enum(PLATFORMS),
+        scheduledFor: instant(),
+        attempt: z.int().min(2).max(100).optional(),
+      }),
+    ]) satisfies z.ZodType<Job>,
+);
 
 /**
  * What Lambda sends to a failure destination: the invocation record, with the job as requestPayload.
  * Moved back to the job queue (a DLQ redrive), such a message is run as its job.
  */
-const InvocationRecordSchema = z
-  .object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() })
-  .loose();
+const InvocationRecordSchema = lazySchema(() =>
+  z.object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() }).loose(),
+);
 
 /** The job in a queue message body: a job as sent, or a failed invocation's record. Undefined when it is neither. */
 export function jobOfMessage(body: string): Job | undefined {
@@ -47,7 +50,7 @@ export function jobOfMessage(body: string): Job | undefined {
   } catch {
     return undefined;
   }
-  const record = InvocationRecordSchema.safeParse(parsed);
-  const job = JobSchema.safeParse(record.success ? record.data.requestPayload : parsed);
+  const record = InvocationRecordSchema().safeParse(parsed);
+  const job = JobSchema().safeParse(record.success ? record.data.requestPayload : parsed);
   return job.success ? job.data : undefined;
 }

@@ -60,7 +60,7 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
 async function runWorker(event: unknown): Promise<WorkerResult> {
   if (isStreamEvent(event)) return deliverStreamRecords(event as DynamoDBStreamEvent);
   if (isSqsEvent(event)) return runRecords(event);
-  const job = JobSchema.safeParse(event);
+  const job = JobSchema().safeParse(event);
   if (!job.success) {
     // Not a job: thrown, so that it ends in the failure queue where someone sees it.
     logger.error('The worker was invoked with something that is not a job', { issues: job.error.issues.length });

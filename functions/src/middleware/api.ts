@@ -5,7 +5,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
-import type { ZodType } from 'zod';
 import { deps } from '../wiring/deps.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import type { UserRecord } from '../domain/users.js';
@@ -15,7 +14,7 @@ import type { RouteHandlers } from '../http/handlers.js';
 import { badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
-import { findRouteByKey, type RouteDef, type RouteId } from '@app/shared/api';
+import { findRouteByKey, type RouteDef, type RouteId, type SchemaGetter } from '@app/shared/api';
 import { originSecretCheck } from './origin-secret.js';
 import type { CurrentWorkspace } from '../domain/workspaces.js';
 import { workspaceAccess } from './workspace.js';
@@ -119,9 +118,9 @@ const authorize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, E
   },
 });
 
-function parseWith(schema: ZodType | undefined, value: unknown): unknown {
+function parseWith(schema: SchemaGetter | undefined, value: unknown): unknown {
   if (!schema) return value;
-  const result = schema.safeParse(value);
+  const result = schema().safeParse(value);
   if (!result.success) throw badRequest(firstIssueMessage(result.error), 'validation_failed');
   return result.data;
 }

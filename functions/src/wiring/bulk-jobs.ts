@@ -1,4 +1,3 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config.js';
 import { SqsJobQueue } from '../adapters/aws/sqs-job-queue.js';
 import { BULK_JOB_CONCURRENCY, type BulkJobQueue } from '../domain/ports.js';
@@ -13,6 +12,7 @@ import { createJobQueue, eachToQueue } from './jobs.js';
 export function createBulkJobQueue(
   config: Pick<Config, 'region' | 'workerFunctionName' | 'bulkJobQueueUrl'>,
 ): BulkJobQueue {
-  if (config.bulkJobQueueUrl) return new SqsJobQueue(new SQSClient({ region: config.region }), config.bulkJobQueueUrl);
+  if (config.bulkJobQueueUrl)
+    return new SqsJobQueue((sdk) => new sdk.SQSClient({ region: config.region }), config.bulkJobQueueUrl);
   return eachToQueue(createJobQueue(config, BULK_JOB_CONCURRENCY));
 }

@@ -1,4 +1,3 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Config } from '../config.js';
 import { LambdaJobQueue } from '../adapters/aws/lambda-job-queue.js';
 import { InProcessJobQueue, runLocalJob } from '../adapters/local/in-process-job-queue.js';
@@ -14,7 +13,7 @@ export function createJobQueue(
   localConcurrency?: number,
 ): JobQueue {
   return config.workerFunctionName
-    ? new LambdaJobQueue(new LambdaClient({ region: config.region }), config.workerFunctionName)
+    ? new LambdaJobQueue((sdk) => new sdk.LambdaClient({ region: config.region }), config.workerFunctionName)
     : new InProcessJobQueue(
         (job) => runLocalJob(job),
         (job, err) => logger.error('Job failed', { type: job.type, articleId: job.articleId, error: err as Error }),

@@ -4,9 +4,9 @@ import type { RouteId, RouteOf } from './routes.js';
 type Part = 'params' | 'query' | 'body';
 /** One object type instead of an intersection of parts (what editors show, and what type equality compares). */
 type Flat<T> = { [P in keyof T]: T[P] };
-/** The schema of one part of route K's request, or never when the route takes none. */
+/** The schema of one part of route K's request (its table entry holds the schema's getter), or never when the route takes none. */
 type SchemaOf<K extends RouteId, P extends Part> =
-  RouteOf<K> extends { readonly [Q in P]: infer S extends z.ZodType } ? S : never;
+  RouteOf<K> extends { readonly [Q in P]: () => infer S extends z.ZodType } ? S : never;
 
 /**
  * One part as the caller gives it (z.input: before defaults and transforms): present only when the

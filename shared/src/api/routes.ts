@@ -52,18 +52,24 @@ import {
  * the dot) and the local server mounts the same entries. Access is enforced by middleware from
  * `access`; `body`, `query` and `params` are validated with these schemas before a handler runs.
  * The SPA's client builds its calls from the same entries; each route's answer is in responses.ts.
+ *
+ * The schemas are getters (lazySchema, shared/src/lazy-schema.ts): importing the table builds none, and a
+ * function builds a route's schemas on the route's first call (docs/testing.md, Performance budgets).
  */
 export type Access = 'public' | 'user' | 'admin';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A schema of the table: built on its first call, then the same one (lazySchema). */
+export type SchemaGetter = () => ZodType;
 
 export interface RouteDef {
   id: string;
   method: HttpMethod;
   path: string;
   access: Access;
-  body?: ZodType;
-  query?: ZodType;
-  params?: ZodType;
+  body?: SchemaGetter;
+  query?: SchemaGetter;
+  params?: SchemaGetter;
 }
 
 export const routes = [

@@ -49,7 +49,7 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
     z
       .object({ editRequest: z.string() })
       .transform(({ editRequest }) => ({ articleId, contentType: platform, editRequest }))
-      .pipe(GptEditSchema),
+      .pipe(GptEditSchema()),
     { editRequest: '' },
   );
   const edit = useMutation({

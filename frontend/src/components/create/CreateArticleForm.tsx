@@ -75,7 +75,7 @@ const FIELD_SPECS: FieldSpec[] = [
 export function CreateArticleForm({ onCreated }: { onCreated: (article: Article) => void }) {
   const uid = useId();
   const [draft] = useState(readDraft);
-  const form = useZodForm(CreateArticleSchema, draft);
+  const form = useZodForm(CreateArticleSchema(), draft);
   const [title, topic] = useWatch({ control: form.control, name: ['title', 'topic'] });
   const ready = title.trim() !== '' && topic.trim() !== '';
 

@@ -68,7 +68,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const queryClient = useQueryClient();
   const uid = useId();
   const articleId = articleIdOf(article);
-  const form = useZodForm(ImageRequestSchema, {
+  const form = useZodForm(ImageRequestSchema(), {
     description: article.imageDescription || article.image?.description || '',
   });
   const [image, setImage] = useState<ArticleImage | null>(article.image ?? null);

@@ -8,7 +8,7 @@ import { articleQueryKey, CreateMessages } from './articleQuery';
 
 /** Why the text cannot be saved, in the words of the payload's own schema (as the API checks it); '' when it can. */
 function limitMessageOf(platform: Platform, text: string): string {
-  const checked = (platform === 'blog' ? BlogContentSchema : LinkedInContentSchema).safeParse({ content: text });
+  const checked = (platform === 'blog' ? BlogContentSchema() : LinkedInContentSchema()).safeParse({ content: text });
   return checked.success ? '' : firstIssueMessage(checked.error);
 }
 

@@ -193,7 +193,7 @@ export default function ScheduleModal({
       // What is sent is what the field shows (a skipped time is shown moved forward first).
       if (shown !== text) changeField(shown);
       const payloads = pending.map((platform) => ({ platform, datetime }));
-      if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema.safeParse(p).success)) {
+      if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema().safeParse(p).success)) {
         setFailure(ScheduleMessages.invalidData);
         return;
       }

@@ -30,7 +30,7 @@ export function ApiKeyModal({ setting, onClose, onSaved }: ApiKeyModalProps) {
   const formRef = useRef<HTMLFormElement>(null);
   // Editing, a blank value keeps the saved one (it is left out of the request); a new key needs one.
   const form = useZodForm<{ key: string; value: string; description: string }, SaveSettingInput>(
-    editing ? SaveSettingSchema : NewSettingSchema,
+    editing ? SaveSettingSchema() : NewSettingSchema(),
     { key: setting?.key ?? '', value: '', description: setting?.description ?? '' },
   );
   const { errors } = form.formState;

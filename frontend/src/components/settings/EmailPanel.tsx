@@ -66,7 +66,7 @@ const schemaFor = (status: EmailStatus | undefined, action: string) =>
       return;
     }
     const saving = action === 'save';
-    const email = saving ? EmailSchema.safeParse(form.notificationEmail) : null;
+    const email = saving ? EmailSchema().safeParse(form.notificationEmail) : null;
     if (!form.notificationEmail) problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
     else if (email?.error)
       problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');

@@ -35,7 +35,7 @@ export function expiryWarning(iso: string, now = Date.now()): string {
 
 /** docs/product.md (Settings): Client ID required; the secret too, unless one is saved for this same client id. */
 const schemaFor = (status: LinkedInStatus | undefined) =>
-  LinkedInCredentialsSchema.superRefine((body, ctx) => {
+  LinkedInCredentialsSchema().superRefine((body, ctx) => {
     const saved = !!status?.clientId && status.hasClientSecret;
     // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
     if (body.clientSecret || (saved && body.clientId === status.clientId)) return;

@@ -27,7 +27,7 @@ export function LinkedInWebhook() {
   });
   const [secret, setSecret] = useState<string | null>(null);
   const form = useZodForm(
-    WebhookSchema,
+    WebhookSchema(),
     { webhookUrl: '' },
     {
       // The saved address, unless the user is typing.

@@ -17,13 +17,13 @@ const nameOf = (answer: { user: { name: string } }, fallback: string) => answer.
 
 /** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
 const schemaFor = (status: WordPressStatus | undefined) =>
-  WordPressTestSchema.transform((body) => ({ ...body, appPassword: body.appPassword.trim() })).superRefine(
-    (body, ctx) => {
+  WordPressTestSchema()
+    .transform((body) => ({ ...body, appPassword: body.appPassword.trim() }))
+    .superRefine((body, ctx) => {
       if (!body.appPassword && !(status?.configured && status.hasAppPassword)) {
         ctx.addIssue({ code: 'custom', path: ['appPassword'], message: IntegrationMessages.allFieldsRequired });
       }
-    },
-  );
+    });
 
 /**
  * docs/product.md (Settings, WordPress): site URL, username and application password, a

@@ -83,7 +83,7 @@ export function ImportForm({
     z
       .object({ range: z.string() })
       .transform(({ range }) => ({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) }))
-      .pipe(SheetsImportSchema),
+      .pipe(SheetsImportSchema()),
     { range: DEFAULT_IMPORT_RANGE },
   );
   const range = useWatch({ control: form.control, name: 'range' });

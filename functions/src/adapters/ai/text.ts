@@ -2,8 +2,11 @@
  * Text helpers shared by the OpenAI and offline generators: LinkedIn length fitting, hashtags,
  * sentence splitting. Pure functions, no I/O.
  */
-import { LINKEDIN_MAX_CHARS } from '@app/shared';
+import { LINKEDIN_MAX_CHARS, lazyRegExp } from '@app/shared';
 import type { ArticleBrief } from '../../domain/ai.js';
+
+// Expressions with Unicode property escapes (\p{L}) are built with new RegExp, not written as literals:
+// a literal costs every Lambda cold start, used or not (shared/src/unicode-regexp.ts).
 
 /** What we ask the model for, leaving room under LINKEDIN_MAX_CHARS for its miscounting. */
 export const LINKEDIN_TARGET_CHARS = 2800;
@@ -11,10 +14,10 @@ export const LINKEDIN_TARGET_CHARS = 2800;
 const MAX_HASHTAGS = 5;
 
 /** A line that holds nothing but hashtags, e.g. "#ContentAutomation #AI". */
-const HASHTAG_LINE = /^(?:#[\p{L}\p{N}_]+[ \t]*)+$/u;
+const HASHTAG_LINE = lazyRegExp(String.raw`^(?:#[\p{L}\p{N}_]+[ \t]*)+$`, 'u');
 
 /** The marker that opens a list item: "- ", "* ", "• ", "1. ", "2) ". */
-export const LIST_ITEM = /^\s*(?:[-*•‣▪]|\d+[.)])\s+/;
+export const LIST_ITEM = /^\s*(?:[-*\u2022\u2023\u25AA]|\d+[.)])\s+/;
 
 /**
  * `keyword` and `tags` as CamelCase hashtags: "content automation" → "#ContentAutomation", "AI" → "#AI".
@@ -38,10 +41,10 @@ export function hashtagsFor(words: readonly string[], max = MAX_HASHTAGS): strin
 export function toHashtag(word: string): string | undefined {
   const parts = word
     .normalize('NFC')
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(new RegExp(String.raw`[^\p{L}\p{N}]+`, 'u'))
     .filter(Boolean);
   const body = parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
-  if (!body || /^\p{N}+$/u.test(body)) return undefined;
+  if (!body || new RegExp(String.raw`^\p{N}+$`, 'u').test(body)) return undefined;
   return `#${body}`;
 }
 
@@ -54,7 +57,7 @@ export function sentences(text: string): string[] {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .split(/(?<=[.!?…])\s+(?=["“'‘([]?[\p{Lu}\p{N}])/u)
+    .split(new RegExp(String.raw`(?<=[.!?\u2026])\s+(?=["\u201C'\u2018([]?[\p{Lu}\p{N}])`, 'u'))
     .map((s) => s.trim())
     .filter(Boolean);
 }
@@ -82,7 +85,7 @@ export function splitTrailingHashtags(text: string): { body: string; tags?: stri
   const at = trimmed.lastIndexOf('\n\n');
   const last = (at >= 0 ? trimmed.slice(at + 2) : trimmed).trim();
   const lines = last.split('\n').map((l) => l.trim());
-  if (at < 0 || !last || !lines.every((l) => HASHTAG_LINE.test(l))) return { body: trimmed };
+  if (at < 0 || !last || !lines.every((l) => HASHTAG_LINE().test(l))) return { body: trimmed };
   return { body: trimmed.slice(0, at).trimEnd(), tags: lines.join(' ') };
 }
 
@@ -96,7 +99,7 @@ function cutAtBoundary(text: string, max: number): string {
   const para = window.lastIndexOf('\n\n');
   // Sentence ends: . ! ? … optionally followed by a closing quote/bracket, then whitespace.
   let sentenceEnd = -1;
-  for (const m of window.matchAll(/[.!?…]["”’')\]]*(?=\s)/gu)) {
+  for (const m of window.matchAll(/[.!?\u2026]["\u201D\u2019')\]]*(?=\s)/gu)) {
     const end = m.index + m[0].length;
     if (end <= max) sentenceEnd = end;
   }
@@ -116,7 +119,7 @@ function clipAtWord(s: string, max: number): string {
   const head = s.slice(0, max - 1);
   if (!/\s/.test(head)) return `${head.replace(/[\uD800-\uDBFF]$/, '')}…`;
   const cut = /\s/.test(s.charAt(max - 1)) ? head : head.replace(/\s+\S*$/, '');
-  return `${cut.replace(/[\s,;:.–—-]+$/u, '')}…`;
+  return `${cut.replace(/[\s,;:.\u2013\u2014-]+$/u, '')}…`;
 }
 
 /** Drops a ``` fence the model sometimes wraps its whole answer in. */
@@ -128,7 +131,11 @@ export function stripCodeFence(text: string): string {
 /** Lower-cases the first letter unless the first word looks like a name or acronym (AI, WordPress). */
 export function lowerFirst(s: string): string {
   const first = s.split(/\s/, 1)[0] ?? '';
-  if (/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(first) || /^.\p{Ll}*\p{Lu}/u.test(first)) return s;
+  if (
+    new RegExp(String.raw`^\p{Lu}[\p{Lu}\p{N}]+$`, 'u').test(first) ||
+    new RegExp(String.raw`^.\p{Ll}*\p{Lu}`, 'u').test(first)
+  )
+    return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 

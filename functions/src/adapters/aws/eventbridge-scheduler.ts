@@ -3,14 +3,16 @@ import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/clien
 import type { Platform } from '@app/shared';
 import type { RunRetryScheduler, ScheduledRun, Scheduler } from '../../domain/ports.js';
 
-type SchedulerModule = typeof import('@aws-sdk/client-scheduler');
+export type SchedulerSdk = typeof import('./scheduler-sdk.js');
 
-let schedulerModule: Promise<SchedulerModule> | undefined;
+let schedulerSdk: Promise<SchedulerSdk> | undefined;
 /**
- * The Scheduler client is loaded by the first schedule call, not at cold start: the worker carries this adapter
- * for the retries of failed runs, which most of its jobs never make (infra/lib/bundling.ts).
+ * The Scheduler client is loaded by the first schedule change, not at cold start: most calls of the function
+ * that schedules (reading an article's schedule, say) never make one, nor most jobs of the worker (which carries
+ * this for the retries of failed runs) (docs/testing.md, Performance budgets). Bundled and evaluated on first
+ * use, like the Lambda client (lambda-job-queue.ts).
  */
-const loadScheduler = (): Promise<SchedulerModule> => (schedulerModule ??= import('@aws-sdk/client-scheduler'));
+const loadSchedulerSdk = (): Promise<SchedulerSdk> => (schedulerSdk ??= import('./scheduler-sdk.js'));
 
 export interface EventBridgeSchedulerOptions {
   groupName: string;
@@ -51,23 +53,16 @@ const atExpression = (instant: Date): string => `at(${instant.toISOString().slic
 
 export class EventBridgeScheduler implements Scheduler, RunRetryScheduler {
   private client: SchedulerClient | undefined;
-  private readonly makeClient: (sdk: SchedulerModule) => SchedulerClient;
 
-  /** `client`: a client, or how to make one once the SDK is loaded (the wiring: not at cold start). */
+  /** `makeClient`: how to make the client once the SDK is loaded (the wiring: not at cold start). */
   constructor(
-    client: SchedulerClient | ((sdk: SchedulerModule) => SchedulerClient),
+    private readonly makeClient: (sdk: SchedulerSdk) => SchedulerClient,
     private readonly options: EventBridgeSchedulerOptions,
-  ) {
-    if (typeof client === 'function') this.makeClient = client;
-    else {
-      this.client = client;
-      this.makeClient = () => client;
-    }
-  }
+  ) {}
 
   /** The SDK's commands and errors, and the client. */
-  private async sdk(): Promise<{ sdk: SchedulerModule; client: SchedulerClient }> {
-    const sdk = await loadScheduler();
+  private async sdk(): Promise<{ sdk: SchedulerSdk; client: SchedulerClient }> {
+    const sdk = await loadSchedulerSdk();
     this.client ??= this.makeClient(sdk);
     return { sdk, client: this.client };
   }

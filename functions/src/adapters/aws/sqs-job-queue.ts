@@ -1,5 +1,15 @@
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
 import { JobsNotQueuedError, type BulkJobQueue, type Job, type JobQueue } from '../../domain/ports.js';
+
+export type SqsSdk = typeof import('./sqs-sdk.js');
+
+let sqsSdk: Promise<SqsSdk> | undefined;
+/**
+ * The SQS client is loaded by the first bulk jobs, not at cold start: of the sheets function's calls only an
+ * import queues any (docs/testing.md, Performance budgets). Bundled and evaluated on first use, like the
+ * Lambda client (lambda-job-queue.ts).
+ */
+const loadSqsSdk = (): Promise<SqsSdk> => (sqsSdk ??= import('./sqs-sdk.js'));
 
 /** SendMessageBatch takes at most 10 entries. */
 export const SQS_BATCH_SIZE = 10;
@@ -13,8 +23,10 @@ const PARALLEL_BATCHES = 5;
  * fail again (or whose whole request failed) are reported by a JobsNotQueuedError.
  */
 export class SqsJobQueue implements BulkJobQueue, JobQueue {
+  private client: SQSClient | undefined;
+
   constructor(
-    private readonly client: SQSClient,
+    private readonly makeClient: (sdk: SqsSdk) => SQSClient,
     private readonly queueUrl: string,
   ) {}
 
@@ -51,8 +63,10 @@ export class SqsJobQueue implements BulkJobQueue, JobQueue {
       MessageBody: JSON.stringify(job),
     }));
     let reason: string | undefined;
+    const sdk = await loadSqsSdk();
+    const client = (this.client ??= this.makeClient(sdk));
     for (let attempt = 0; attempt < 2 && pending.length; attempt++) {
-      const answer = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: pending }));
+      const answer = await client.send(new sdk.SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: pending }));
       const failedIds = new Set((answer.Failed ?? []).map((f) => f.Id));
       const first = answer.Failed?.[0];
       if (first)

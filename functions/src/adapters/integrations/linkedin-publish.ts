@@ -40,7 +40,7 @@
  *                            whether the post may exist)
  */
 import * as z from 'zod';
-import { linkedInCommentary } from '@app/shared';
+import { lazySchema, linkedInCommentary } from '@app/shared';
 import {
   IntegrationError,
   type LinkedInPostInput,
@@ -89,45 +89,51 @@ export interface HttpLinkedInPublisherOptions {
 }
 
 /** A field LinkedIn may leave out or send in another type: then it counts as missing. */
-const text = z.string().optional().catch(undefined);
+const text = lazySchema(() => z.string().optional().catch(undefined));
 
 /**
  * An answer LinkedIn refused with: `message`, and `errorDetails` (searched for "duplicate" as a
  * whole, toError) whose `inputErrors[].code` DUPLICATE_POST says the author posted this already.
  */
-const ErrorAnswer = z.object({ message: text, errorDetails: z.unknown().optional() });
-const InputErrors = z
-  .object({ inputErrors: z.array(z.object({ code: text }).catch({})).catch([]) })
-  .catch({ inputErrors: [] });
+const ErrorAnswer = lazySchema(() => z.object({ message: text(), errorDetails: z.unknown().optional() }));
+const InputErrors = lazySchema(() =>
+  z.object({ inputErrors: z.array(z.object({ code: text() }).catch({})).catch([]) }).catch({ inputErrors: [] }),
+);
 
 /** POST /rest/posts: the post's URN is the `x-restli-id` header, else `id` of the body. */
-const CreatedPost = z.object({ id: text });
-const PostUrn = z.string().regex(/^urn:li:[A-Za-z]+:.+/);
+const CreatedPost = lazySchema(() => z.object({ id: text() }));
+const PostUrn = lazySchema(() => z.string().regex(/^urn:li:[A-Za-z]+:.+/));
 
 /** POST /rest/images?action=initializeUpload: where to PUT the bytes, and the image's URN. */
-const InitializeUploadAnswer = z.object({ value: z.object({ uploadUrl: text, image: text }).catch({}) });
+const InitializeUploadAnswer = lazySchema(() =>
+  z.object({ value: z.object({ uploadUrl: text(), image: text() }).catch({}) }),
+);
 
 /** GET /rest/images/{urn}: `status` AVAILABLE, PROCESSING, PROCESSING_FAILED, … */
-const ImageAnswer = z.object({ status: text });
+const ImageAnswer = lazySchema(() => z.object({ status: text() }));
 
 /**
  * One role of the member on a page; an element that is not one (or has a state of another type) is skipped.
  * `organization~` is the page itself when the projection decorates it (its name, when asked for).
  */
-const OrganizationAcl = z.object({
-  organization: z.string(),
-  role: z.string(),
-  state: z.string().optional(),
-  'organization~': z.object({ localizedName: text }).optional().catch(undefined),
-});
+const OrganizationAcl = lazySchema(() =>
+  z.object({
+    organization: z.string(),
+    role: z.string(),
+    state: z.string().optional(),
+    'organization~': z.object({ localizedName: text() }).optional().catch(undefined),
+  }),
+);
 
 /** Rest.li projection for the roles with each page's localized name (sent unencoded, as LinkedIn documents it). */
 const ACLS_WITH_NAMES_PROJECTION = '(elements*(organization,role,state,organization~(localizedName)),paging)';
 /** GET /rest/organizationAcls: one page of roles (`paging.total` is the count of all pages' elements). */
-const OrganizationAclsAnswer = z.object({
-  elements: z.array(OrganizationAcl.nullable().catch(null)).catch([]),
-  paging: z.object({ total: z.number().optional().catch(undefined) }).catch({}),
-});
+const OrganizationAclsAnswer = lazySchema(() =>
+  z.object({
+    elements: z.array(OrganizationAcl().nullable().catch(null)).catch([]),
+    paging: z.object({ total: z.number().optional().catch(undefined) }).catch({}),
+  }),
+);
 
 interface Answer {
   status: number;
@@ -226,7 +232,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
           )
         : error;
     }
-    const urn = PostUrn.safeParse(answer.headers.get('x-restli-id') ?? CreatedPost.parse(answer.json).id);
+    const urn = PostUrn().safeParse(answer.headers.get('x-restli-id') ?? CreatedPost().parse(answer.json).id);
     if (!urn.success) {
       throw new IntegrationError(
         `LinkedIn accepted the post (HTTP ${answer.status}) but did not say which post it created. Check your LinkedIn feed, or publish again to record it: the same post is sent again, which LinkedIn does not take twice.`,
@@ -262,7 +268,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         'other',
       );
       if (answer.status !== 200) throw toError(answer, 'organizations');
-      const { elements, paging } = OrganizationAclsAnswer.parse(answer.json);
+      const { elements, paging } = OrganizationAclsAnswer().parse(answer.json);
       for (const element of elements) {
         if (!element) continue;
         const { organization, role, state } = element;
@@ -310,7 +316,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       'other',
     );
     if (init.status !== 200 && init.status !== 201) throw toError(init, 'image', owner);
-    const { uploadUrl, image: imageUrn } = InitializeUploadAnswer.parse(init.json).value;
+    const { uploadUrl, image: imageUrn } = InitializeUploadAnswer().parse(init.json).value;
     if (uploadUrl === undefined || imageUrn === undefined || !this.trustedUploadUrl(uploadUrl)) {
       throw new IntegrationError(
         'LinkedIn did not return a usable image upload address. Try again later.',
@@ -366,7 +372,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
         await sleep(Math.min(this.imageGraceMs, postBy - Date.now()));
         return;
       }
-      const { status } = ImageAnswer.parse(answer.json);
+      const { status } = ImageAnswer().parse(answer.json);
       if (status === 'AVAILABLE') return;
       if (status === 'PROCESSING_FAILED') {
         throw new IntegrationError(
@@ -459,15 +465,17 @@ function deadlineError(sent: boolean): IntegrationError {
  */
 function duplicateUrn(answer: Answer): string | undefined {
   if (answer.status !== 422) return undefined;
-  const { message = '', errorDetails } = ErrorAnswer.parse(answer.json);
-  const duplicate = InputErrors.parse(errorDetails).inputErrors.some((e) => e.code === 'DUPLICATE_POST');
+  const { message = '', errorDetails } = ErrorAnswer().parse(answer.json);
+  const duplicate = InputErrors()
+    .parse(errorDetails)
+    .inputErrors.some((e) => e.code === 'DUPLICATE_POST');
   if (!duplicate && !/duplicate/i.test(message)) return undefined;
   return /\b(urn:li:(?:share|ugcPost|activity):\d+)/.exec(message)?.[1];
 }
 
 function toError(answer: Answer, step: Step, author?: string): IntegrationError {
   const { status } = answer;
-  const json = ErrorAnswer.parse(answer.json);
+  const json = ErrorAnswer().parse(answer.json);
   const detail = json.message ? json.message.replace(/[.\s]+$/, '') : '';
   if (status === 401) return new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
   if (status === 403) {

@@ -3,23 +3,26 @@
  * (LINKEDIN_OAUTH_URL, LINKEDIN_API_URL) so tests point them at the fake.
  */
 import * as z from 'zod';
+import { lazySchema } from '@app/shared';
 import { IntegrationError, type LinkedInClient, type LinkedInTokens } from '../../domain/integrations.js';
 
 /** A field LinkedIn may leave out or send in another type: then it counts as missing. */
-const text = z.string().optional().catch(undefined);
+const text = lazySchema(() => z.string().optional().catch(undefined));
 
 /** The token endpoint's answer: the tokens, or an OAuth error. */
-const TokenAnswer = z.object({
-  access_token: text,
-  expires_in: z.union([z.number(), z.string()]).optional().catch(undefined),
-  scope: text,
-  refresh_token: text,
-  error: text,
-  error_description: text,
-});
+const TokenAnswer = lazySchema(() =>
+  z.object({
+    access_token: text(),
+    expires_in: z.union([z.number(), z.string()]).optional().catch(undefined),
+    scope: text(),
+    refresh_token: text(),
+    error: text(),
+    error_description: text(),
+  }),
+);
 
 /** /v2/userinfo (OIDC): the member id, name and e-mail; `message` on an error. */
-const UserInfoAnswer = z.object({ sub: text, name: text, email: text, message: text });
+const UserInfoAnswer = lazySchema(() => z.object({ sub: text(), name: text(), email: text(), message: text() }));
 
 /**
  * The scopes the app asks for by default: the self-serve products only ("Sign In with LinkedIn
@@ -88,7 +91,7 @@ export class HttpLinkedInClient implements LinkedInClient {
       client_secret: input.clientSecret,
       redirect_uri: input.redirectUri,
     });
-    const json = TokenAnswer.parse(body);
+    const json = TokenAnswer().parse(body);
     if (status >= 200 && status < 300 && json.access_token) {
       return {
         accessToken: json.access_token,
@@ -119,7 +122,7 @@ export class HttpLinkedInClient implements LinkedInClient {
     } catch (error) {
       throw new IntegrationError(unreachableMessage(error), 'linkedin_unreachable');
     }
-    const json = UserInfoAnswer.parse(await readJson(response));
+    const json = UserInfoAnswer().parse(await readJson(response));
     if (response.status === 401)
       throw new IntegrationError(LINKEDIN_TOKEN_INVALID_MESSAGE, 'linkedin_token_invalid', 401);
     if (!response.ok || json.sub === undefined) {
@@ -161,7 +164,7 @@ export class HttpLinkedInClient implements LinkedInClient {
       };
     }
     const { status } = result;
-    if (TokenAnswer.parse(result.json).error === 'invalid_client' || status === 401)
+    if (TokenAnswer().parse(result.json).error === 'invalid_client' || status === 401)
       return { ok: false, message: BAD_CLIENT_MESSAGE };
     if (status >= 500)
       return {

@@ -6,17 +6,18 @@
  */
 
 import * as z from 'zod';
+import { lazySchema } from '@app/shared';
 
 /** A WordPress error body (WP_Error as REST JSON: `{code, message, data}`; we read code and message). */
-const WpErrorSchema = z.object({ code: z.string(), message: z.string() });
-export type WpError = z.infer<typeof WpErrorSchema>;
+const WpErrorSchema = lazySchema(() => z.object({ code: z.string(), message: z.string() }));
+export type WpError = z.infer<ReturnType<typeof WpErrorSchema>>;
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function isWpError(value: unknown): value is WpError {
-  return WpErrorSchema.safeParse(value).success;
+  return WpErrorSchema().safeParse(value).success;
 }
 
 /** WordPress messages can carry HTML (<strong>Error:</strong>) and entities. */

@@ -50,7 +50,7 @@ export function wrap(text: string, maxChars: number, maxLines: number): { lines:
   if (lines.length <= maxLines) return { lines, truncated: false };
   const out = lines.slice(0, Math.max(0, maxLines));
   if (out.length) {
-    const last = clip(out[out.length - 1]!, Math.max(1, width - 1)).replace(/[\s,;:.…–—-]+$/u, '');
+    const last = clip(out[out.length - 1]!, Math.max(1, width - 1)).replace(/[\s,;:.\u2026\u2013\u2014-]+$/u, '');
     out[out.length - 1] = `${last}…`;
   }
   return { lines: out, truncated: true };

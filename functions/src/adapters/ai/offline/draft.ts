@@ -37,7 +37,11 @@ export function detailPoints(details: string): string[] {
   const seen = new Set<string>();
   return points
     .map((p) => p.replace(/\s+/g, ' ').trim())
-    .filter((p) => /[\p{L}\p{N}]/u.test(p) && !seen.has(p.toLowerCase()) && seen.add(p.toLowerCase()))
+    .filter(
+      (p) =>
+        // new RegExp, not a literal: a \p{…} literal costs every Lambda cold start (shared/src/unicode-regexp.ts).
+        new RegExp(String.raw`[\p{L}\p{N}]`, 'u').test(p) && !seen.has(p.toLowerCase()) && seen.add(p.toLowerCase()),
+    )
     .slice(0, 24);
 }
 
@@ -46,10 +50,10 @@ function headingFor(point: string): { heading: string; instruction: boolean; res
   const instruction = INSTRUCTION.test(first);
   let h = first
     .replace(INSTRUCTION, '')
-    .replace(/[.!?…:;,]+$/u, '')
+    .replace(/[.!?\u2026:;,]+$/u, '')
     .trim();
   if (h.length > 70) {
-    const clause = h.slice(0, 70).search(/[,:;–—(](?=[^,:;–—(]*$)/u);
+    const clause = h.slice(0, 70).search(/[,:;\u2013\u2014(](?=[^,:;\u2013\u2014(]*$)/u);
     h = clause >= 25 ? h.slice(0, clause).trim() : clip(h, 70);
   }
   return { heading: upperFirst(h || first), instruction, rest: others.join(' ') };
@@ -116,11 +120,11 @@ function compose(brief: ArticleBrief): Composition {
         if (j > 0) parts.push(`${h.heading}.`);
         if (h.rest) parts.push(h.rest);
       } else {
-        const firstSentence = (sentences(point)[0] ?? point).replace(/[.!?…:;,]+$/u, '');
+        const firstSentence = (sentences(point)[0] ?? point).replace(/[.!?\u2026:;,]+$/u, '');
         // Under its own heading, the sentence that became the heading would only repeat it.
         if (j === 0 && upperFirst(firstSentence) === h.heading) {
           if (h.rest) parts.push(h.rest);
-        } else parts.push(/[.!?…]$/u.test(point) ? point : `${point}.`);
+        } else parts.push(/[.!?\u2026]$/u.test(point) ? point : `${point}.`);
         statements.push(point);
       }
     });

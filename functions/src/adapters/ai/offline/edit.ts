@@ -14,6 +14,9 @@ import { LINKEDIN_MAX_CHARS } from '@app/shared';
 import { AiEditNotApplied, type ArticleBrief, type Platform } from '../../../domain/ai.js';
 import { briefHashtags, clip, fitToLength, LIST_ITEM, sentences, splitTrailingHashtags, toHashtag } from '../text.js';
 
+// Expressions with Unicode property escapes (\p{L}) are built with new RegExp, not written as literals:
+// a literal costs every Lambda cold start, used or not (shared/src/unicode-regexp.ts).
+
 /** What to do for edits the offline editor cannot make. */
 const OFFLINE_WAY_OUT =
   'add your OpenAI key (openai_api_key) in Settings → API Keys, or switch to Manual and edit by hand.';
@@ -41,7 +44,7 @@ export function offlineEdit(input: {
 
   // replace "old" with "new"
   take(
-    /\b(?:replace|change|swap)\s+["“'‘]([^"”'’]+)["”'’]\s+(?:with|to|for|by|into)\s+["“'‘]([^"”'’]*)["”'’]/gi,
+    /\b(?:replace|change|swap)\s+["\u201C'\u2018]([^"\u201D'\u2019]+)["\u201D'\u2019]\s+(?:with|to|for|by|into)\s+["\u201C'\u2018]([^"\u201D'\u2019]*)["\u201D'\u2019]/gi,
     (m) => {
       const from = m[1]!;
       const to = m[2]!;
@@ -62,7 +65,7 @@ export function offlineEdit(input: {
   take(/\b(?:remove|drop|delete|strip|no|without)\s+(?:the\s+|all\s+)?(?:emojis?|emoticons?)\b/gi, () =>
     ops.push((text) =>
       text
-        .replace(/\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*/gu, '')
+        .replace(new RegExp(String.raw`\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*`, 'gu'), '')
         .replace(/[ \t]{2,}/g, ' ')
         .replace(/ +$/gm, ''),
     ),
@@ -82,14 +85,17 @@ export function offlineEdit(input: {
   const added: string[] = [];
   let addTags = false;
   take(
-    /\badd\s+(?:(?:the|some|a\s+few|few|these|following|more|a)\s+)*(?:hash\s?tags?|tags?)\b:?((?:\s*(?:,|&|and\b)?\s*#?(?!(?:make|shorten|remove|replace|change|add|then|and|please)\b)[\p{L}\p{N}_][\p{L}\p{N}_-]*)*)/giu,
+    new RegExp(
+      String.raw`\badd\s+(?:(?:the|some|a\s+few|few|these|following|more|a)\s+)*(?:hash\s?tags?|tags?)\b:?((?:\s*(?:,|&|and\b)?\s*#?(?!(?:make|shorten|remove|replace|change|add|then|and|please)\b)[\p{L}\p{N}_][\p{L}\p{N}_-]*)*)`,
+      'giu',
+    ),
     (m) => {
       addTags = true;
       added.push(...hashtagWords(m[1] ?? ''));
     },
   );
   // any other #Word in the request is a hashtag to add
-  take(/(?:^|\s)#([\p{L}\p{N}_]+)/gu, (m) => {
+  take(new RegExp(String.raw`(?:^|\s)#([\p{L}\p{N}_]+)`, 'gu'), (m) => {
     addTags = true;
     added.push(m[1]!);
   });
@@ -100,9 +106,9 @@ export function offlineEdit(input: {
 
   const leftover = rest
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(new RegExp(String.raw`[^\p{L}\p{N}\s]`, 'gu'), ' ')
     .split(/\s+/)
-    .filter((w) => w && !FILLER.has(w) && /\p{L}/u.test(w));
+    .filter((w) => w && !FILLER.has(w) && new RegExp(String.raw`\p{L}`, 'u').test(w));
   if (!ops.length || leftover.length) throw new AiEditNotApplied(OFFLINE_EDIT_NEEDS_KEY, 'ai_unavailable');
 
   const before = input.content.replace(/\r\n?/g, '\n').trim();
@@ -147,7 +153,7 @@ function shorten(text: string): string {
       if (
         /^\s*(?:#|>)/.test(block) ||
         /^\s*\[[^\n]*\]\s*$/.test(block) ||
-        lines.every((l) => /^\s*#[\p{L}\p{N}_]/u.test(l))
+        lines.every((l) => new RegExp(String.raw`^\s*#[\p{L}\p{N}_]`, 'u').test(l))
       )
         return block;
       if (lines.some((l) => LIST_ITEM.test(l))) {
@@ -163,9 +169,9 @@ function removeHashtags(text: string): string {
   const { body } = splitTrailingHashtags(text);
   return body
     .split('\n')
-    .filter((l) => !/^(?:\s*#[\p{L}\p{N}_]+)+\s*$/u.test(l))
+    .filter((l) => !new RegExp(String.raw`^(?:\s*#[\p{L}\p{N}_]+)+\s*$`, 'u').test(l))
     .join('\n')
-    .replace(/(^|[\s(])#([\p{L}\p{N}_]+)/gu, '$1$2');
+    .replace(new RegExp(String.raw`(^|[\s(])#([\p{L}\p{N}_]+)`, 'gu'), '$1$2');
 }
 
 /**
@@ -176,9 +182,9 @@ function removeHashtags(text: string): string {
 function typedHashtag(word: string): string | undefined {
   const parts = word
     .normalize('NFC')
-    .split(/[^\p{L}\p{N}_]+/u)
+    .split(new RegExp(String.raw`[^\p{L}\p{N}_]+`, 'u'))
     .filter(Boolean);
-  if (parts.length === 1 && !/^[\p{N}_]+$/u.test(parts[0]!)) return `#${parts[0]}`;
+  if (parts.length === 1 && !new RegExp(String.raw`^[\p{N}_]+$`, 'u').test(parts[0]!)) return `#${parts[0]}`;
   return toHashtag(word);
 }
 
