@@ -40,9 +40,11 @@ describe('versions and live aliases', () => {
     });
   });
 
-  it('a version per function and no other: 12 route groups and the worker', () => {
-    expect(ofType('AWS::Lambda::Version')).toHaveLength(names().length);
-    expect(ofType('AWS::Lambda::Alias')).toHaveLength(names().length);
+  it('a version per function and no other: the route groups and the worker (and the backfill function)', () => {
+    // The backfill function is an AppFunction too, so it has its version and alias; CloudFormation invokes it
+    // directly (table-backfills.ts), once per deployment, so no deployment shifts it.
+    expect(ofType('AWS::Lambda::Version')).toHaveLength(names().length + 1);
+    expect(ofType('AWS::Lambda::Alias')).toHaveLength(names().length + 1);
     expect(names()).toHaveLength(routeGroups().length + 1);
   });
 
@@ -116,10 +118,15 @@ describe('versions and live aliases', () => {
     expect(s.environmentOf('schedule').SCHEDULE_TARGET_ARN).toEqual(worker);
     // Every lambda:InvokeFunction grant of the stack (the API functions', the scheduler role's) is on that alias
     // (the scheduler role's also on the function itself, for the schedules made before: next test).
+    // Not the backfill function's grant to invoke itself (its runs continue so, table-backfills.ts).
+    const backfillsFn = JSON.stringify({
+      'Fn::GetAtt': [logicalId(s.stack, s.stack.backfills.function.function), 'Arn'],
+    });
     const invokeResources = ofType('AWS::IAM::Policy').flatMap(([, r]) =>
       (r.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
         .filter((st) => [st.Action].flat().includes('lambda:InvokeFunction'))
-        .map((st) => [st.Resource].flat()),
+        .map((st) => [st.Resource].flat())
+        .filter((resources) => !resources.some((x) => JSON.stringify(x) === backfillsFn)),
     );
     expect(invokeResources).toHaveLength(3);
     for (const resources of invokeResources) expect(resources).toContainEqual(worker);

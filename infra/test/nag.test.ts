@@ -139,7 +139,8 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-approvals/Role ${userSecrets}`,
         `Fn-sheets/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
-        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets'].map(
+        `Fn-workspaces/Role ${userSecrets}`,
+        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets', 'workspaces'].map(
           (group) => `Fn-${group}/Role ${oldUserSecrets}`,
         ),
         `Fn-images/Role ${userImages}`,

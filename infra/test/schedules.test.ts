@@ -73,7 +73,7 @@ describe('EventBridge Scheduler', () => {
     expect(JSON.stringify(permissions)).not.toContain('scheduler.amazonaws.com');
   });
 
-  it('dead-letters into the job failure queue, the queue the documented redrive moves from: the stack has no other failure queue', () => {
+  it('dead-letters into the job failure queue, the queue the documented redrive moves from: no failure queue of its own', () => {
     // SCHEDULE_DLQ_ARN (the schedules' DeadLetterConfig) of the schedule function is the job failure queue.
     const scheduleFn = template.findResources('AWS::Lambda::Function')[
       logicalId(stack, stack.functions.get('schedule')!.function)
@@ -82,7 +82,10 @@ describe('EventBridge Scheduler', () => {
     // That queue is the job queue's dead-letter queue, so StartMessageMoveTask may move its messages back there
     // (it moves only from a queue that is a dead-letter queue), and RedriveFailedJobsCommand names it.
     const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
-    expect(Object.keys(queues).sort()).toEqual([logicalId(stack, stack.bulkJobs.queue), queueId()].sort());
+    // The stack's other queue is the domain events' delivery's (event-delivery.ts), a stream's failure destination.
+    expect(Object.keys(queues).sort()).toEqual(
+      [logicalId(stack, stack.bulkJobs.queue), queueId(), logicalId(stack, stack.eventDelivery.deadLetterQueue)].sort(),
+    );
     expect(queues[logicalId(stack, stack.bulkJobs.queue)]!.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({
       'Fn::GetAtt': [queueId(), 'Arn'],
     });

@@ -656,6 +656,7 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     ['linkedin', 'GET', '/api/linkedin/status'],
     ['email', 'GET', '/api/email/settings'],
     ['sheets', 'GET', '/api/sheets/status'],
+    ['workspaces', 'GET', '/api/workspaces'],
   ])('%s: %s %s answers 200 JSON', async (name, method, path) => {
     const out = await api(method, path, { cookies });
     expect(out.name).toBe(name);

@@ -58,7 +58,12 @@ describe('the backfill custom resource', () => {
   });
 
   it('names a restored table given as tableName', () => {
-    const { stack } = testApp({ context: { tableName: 'restored-table' } });
+    const { stack } = testApp({
+      context: {
+        tableName: 'restored-table',
+        tableStreamArn: 'arn:aws:dynamodb:us-east-1:123456789012:table/restored-table/stream/2026-11-20T09:30:00.000',
+      },
+    });
     const [, run] = only(Template.fromStack(stack).findResources('Custom::TableBackfills') as Record<string, Resource>);
     expect(run.Properties.TableName).toBe('restored-table');
   }, 60_000);
