@@ -292,12 +292,27 @@ describe('LinkedIn', () => {
       const article = (await owner.call(`/api/articles/${id}`)).json.article;
       expect(article.linkedin.publishedToLinkedIn).toBe(false);
       expect(article.lastError).toMatchObject({ code: 'linkedin_page_access_needed' });
-      // Only the failure is recorded on the article (and the article lists' version and change time move), as for every failed publish.
+      // Only the failure is recorded: on the article (and the article lists' version and change time move), and as
+      // its PublishFailed event, written with it (the outbox, adapters/dynamo/event-outbox.ts), as for every failed publish.
+      const after = await app.items();
+      const added = after.filter((i) => !before.some((b) => b.PK === i.PK && b.SK === i.SK));
+      expect(added).toEqual([
+        expect.objectContaining({
+          type: 'domain-event',
+          name: 'PublishFailed',
+          detail: expect.objectContaining({
+            articleId: id,
+            error: expect.objectContaining({ code: 'linkedin_page_access_needed' }),
+          }),
+        }),
+      ]);
       const strip = (items: Record<string, unknown>[]) =>
-        items.map(({ articlesVersion: _v, articlesChangedAt: _c, ...i }) =>
-          i.SK === `ARTICLE#${id}` ? { ...i, lastError: undefined, updatedAt: undefined } : i,
-        );
-      expect(strip(await app.items())).toEqual(strip(before));
+        items
+          .filter((i) => !added.includes(i))
+          .map(({ articlesVersion: _v, articlesChangedAt: _c, ...i }) =>
+            i.SK === `ARTICLE#${id}` ? { ...i, lastError: undefined, updatedAt: undefined } : i,
+          );
+      expect(strip(after)).toEqual(strip(before));
 
       expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
       const ok = await call(owner, `/api/linkedin/publish/${id}`, { method: 'POST' });
