@@ -7,7 +7,8 @@ import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { RecordedRunFailure } from '../src/domain/scheduling.js';
 import { handler as worker } from '../src/lambda/worker.js';
 import { startFakeGoogle, type FakeGoogle } from './fakes/google.js';
-import { Client, completeOAuth, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { ownerWithGmail } from './helpers/gmail-owner.js';
+import { drafted, startTestApp, type Client, type TestApp } from './helpers/app.js';
 
 /** Five attempts, 0.3 s apart (production: eight over six hours, domain/run-retries.ts). */
 const DELAYS = '0.3,0.3,0.3,0.3';
@@ -24,18 +25,7 @@ beforeAll(async () => {
   process.env.GOOGLE_API_URL = google.apiUrl;
   process.env.RUN_RETRY_DELAYS = DELAYS;
   app = await startTestApp();
-  owner = new Client(app.url);
-  userId = (await owner.call('/api/auth/register', { body: registration({ email: 'owner@example.com' }) })).json.user
-    ._id;
-  for (const [key, value] of [
-    ['notification_email', 'owner@example.com'],
-    ['gmail_client_id', google.client.clientId],
-    ['gmail_client_secret', google.client.clientSecret],
-  ]) {
-    expect((await owner.call('/api/settings', { body: { key, value } })).status).toBeLessThan(300);
-  }
-  const { authUrl } = (await owner.call('/api/email/oauth/auth')).json;
-  expect((await completeOAuth(owner, authUrl)).location).toBe('/settings?gmail_connected=true');
+  ({ owner, userId } = await ownerWithGmail(app, google));
 });
 afterAll(async () => {
   await app?.stop();
