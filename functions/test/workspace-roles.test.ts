@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { WORKSPACE_ROLES, roleAtLeast, type WorkspaceRole } from '@app/shared';
 import { ROUTE_ROLES, routes, type RouteDef, type RouteId } from '@app/shared/api';
 import { drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
@@ -142,6 +143,9 @@ describe('every route × every role in a team workspace', () => {
         const { path, options } = request(route);
         const res = await members[role].call(path, options);
         expect(workspaceRefusal(res), `${role} ${route.id}: ${res.status} ${res.text.slice(0, 200)}`).toBe(false);
+        // A call's background job (drafting, an image) ends before the next call can delete or replace its files:
+        // otherwise the local store reads a file removed under it (an uncaught ENOENT after the test).
+        await localJobsIdle();
       }
     }
   });
