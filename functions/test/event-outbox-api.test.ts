@@ -42,7 +42,7 @@ function busEvents() {
 }
 /** The outbox items of the user, by detail-type. */
 async function outboxItems(detailType?: string): Promise<Record<string, any>[]> {
-  return (await app.items()).filter(
+  return (await app.items({ withDeliveryMarks: true })).filter(
     (item) =>
       item.type === OUTBOX_ITEM_TYPE &&
       item.PK === `USER#${userId}` &&
