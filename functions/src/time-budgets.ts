@@ -30,17 +30,13 @@ export const EVENT_WEBHOOK_TIMEOUT_MS = 5_000;
 /** One event emitted by a worker job: the bus and the webhook at once. */
 export const EVENT_EMIT_BUDGET_MS = Math.max(EVENT_BUS_TIMEOUT_MS, EVENT_WEBHOOK_TIMEOUT_MS);
 /**
- * What a publish keeps for its events' bus puts after its deadline: an approval emits two
- * (PublishSucceeded or PublishFailed, then ArticleApproved). Their webhooks get only what is left of the deadline.
- */
-export const PUBLISH_EVENTS_RESERVE_MS = 2 * EVENT_BUS_TIMEOUT_MS;
-
-/**
  * Publishing in the request (PublishingService): every outbound call of one publish (WordPress
- * media upload and post, LinkedIn image upload, status polls and post, the automation webhook)
- * shares this deadline; each call gets what is left of it, at most its own timeout.
+ * media upload and post, LinkedIn image upload, status polls and post)
+ * shares this deadline; each call gets what is left of it, at most its own timeout. Its domain events
+ * are not sent in the request: they are written with the article (the outbox,
+ * functions/src/adapters/dynamo/event-outbox.ts) and delivered from there.
  */
-export const PUBLISH_DEADLINE_MS = API_FUNCTION_TIMEOUT_S * 1000 - API_RESERVE_MS - PUBLISH_EVENTS_RESERVE_MS;
+export const PUBLISH_DEADLINE_MS = API_FUNCTION_TIMEOUT_S * 1000 - API_RESERVE_MS;
 
 /**
  * A publish claim older than this is from an attempt that was cut off and may be taken over. It
@@ -67,8 +63,8 @@ export const MAIL_SEND_BUDGET_MS = 30_000;
 /** The longest each job can take, retries included, and the function it runs in. */
 export const JOB_WORST_CASES = [
   {
-    job: 'publish (Publish now, approval link; its events)',
-    ms: PUBLISH_DEADLINE_MS + PUBLISH_EVENTS_RESERVE_MS + API_RESERVE_MS,
+    job: 'publish (Publish now, approval link)',
+    ms: PUBLISH_DEADLINE_MS + API_RESERVE_MS,
     functionTimeoutS: API_FUNCTION_TIMEOUT_S,
   },
   { job: 'GPT edit', ms: AI_EDIT_TIMEOUT_MS + API_RESERVE_MS, functionTimeoutS: API_FUNCTION_TIMEOUT_S },
