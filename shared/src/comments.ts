@@ -48,6 +48,7 @@ export const ActivityQuerySchema = lazySchema(() =>
   z.strictObject({
     limit: z
       .string()
+      .max(2, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
       .regex(/^[0-9]{1,2}$/, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
       .transform(Number)
       .pipe(z.number().int().min(1).max(ACTIVITY_PAGE_MAX, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`))
