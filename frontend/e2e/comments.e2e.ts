@@ -79,7 +79,8 @@ describe.skipIf(!hasBrowser)('comments and activity journey (Chromium)', () => {
     const owner = await ownerContext.newPage();
     await registerOnDashboard(owner, app, ADA);
     expect((await api(owner, 'PUT', '/api/admin/settings', { invitationsActivateAccounts: true })).status).toBe(200);
-    const teamId = (await api(owner, 'POST', '/api/workspaces', { name: 'Acme Marketing' })).json.workspace.id as string;
+    const teamId = (await api(owner, 'POST', '/api/workspaces', { name: 'Acme Marketing' })).json.workspace
+      .id as string;
     const invited = await api(
       owner,
       'POST',
@@ -88,7 +89,13 @@ describe.skipIf(!hasBrowser)('comments and activity journey (Chromium)', () => {
       teamId,
     );
     expect(invited.status).toBe(201);
-    const created = await api(owner, 'POST', '/api/articles', { title: 'Team launch post', topic: 'The launch' }, teamId);
+    const created = await api(
+      owner,
+      'POST',
+      '/api/articles',
+      { title: 'Team launch post', topic: 'The launch' },
+      teamId,
+    );
     const articleId = created.json.article._id as string;
     await expect
       .poll(async () => (await api(owner, 'GET', `/api/articles/${articleId}`, undefined, teamId)).json.article)

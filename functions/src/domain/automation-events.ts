@@ -46,7 +46,9 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
       .min(1)
       .nullable()
       .optional()
-      .describe("Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (AI drafting)"),
+      .describe(
+        "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (AI drafting)",
+      ),
   });
 
   const ErrorDetail = z

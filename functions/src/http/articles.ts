@@ -171,10 +171,7 @@ export const handlers = defineHandlers('articles', {
     return json(200, { message: CommentMessages.deleted });
   },
   'articles.activity': async ({ workspace, params, query }) =>
-    json(
-      200,
-      await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor),
-    ),
+    json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
   'articles.gptEdit': async ({ workspace, body }) => {
     const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });

@@ -18,7 +18,10 @@ import * as z from 'zod';
 /** Both threads of an article come with one call; `version` (the article's updatedAt) refreshes the earlier-version marks. */
 export const commentsQueryKey = (articleId: string) => ['comments', articleId] as const;
 
-const TITLES: Record<Platform, string> = { blog: 'Comments on the blog version', linkedin: 'Comments on the LinkedIn post' };
+const TITLES: Record<Platform, string> = {
+  blog: 'Comments on the blog version',
+  linkedin: 'Comments on the LinkedIn post',
+};
 
 export const CommentTexts = {
   loadFailed: 'The comments could not be loaded.',
@@ -90,9 +93,7 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
         {comments.length > 0 && <span className="badge">{comments.length}</span>}
       </h4>
       {thread.isError && !thread.data ? (
-        <p className="field__error">
-          {errorText(thread.error, CommentTexts.loadFailed)}
-        </p>
+        <p className="field__error">{errorText(thread.error, CommentTexts.loadFailed)}</p>
       ) : comments.length === 0 ? (
         <p className="muted comments__empty">{thread.isPending ? 'Loading comments…' : CommentTexts.none}</p>
       ) : (
@@ -150,10 +151,7 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
           aria-describedby={[ids.count, problem ? ids.error : ''].filter(Boolean).join(' ')}
         />
         <div className="comments__actions">
-          <span
-            id={ids.count}
-            className={`comments__count${text.length > COMMENT_MAX_CHARS ? ' is-over' : ''}`}
-          >
+          <span id={ids.count} className={`comments__count${text.length > COMMENT_MAX_CHARS ? ' is-over' : ''}`}>
             {text.length} / {COMMENT_MAX_CHARS}
           </span>
           <BusyButton

@@ -50,7 +50,8 @@ export class DynamoActivityStore implements ActivityReader {
     if (cursor !== undefined) {
       after = Buffer.from(cursor, 'base64url').toString('utf8');
       // A cursor is a key of this article's entries, as an earlier page gave it.
-      if (!after.startsWith(prefix) || after.length > 300) throw badRequest(CommentMessages.invalidCursor, 'invalid_cursor');
+      if (!after.startsWith(prefix) || after.length > 300)
+        throw badRequest(CommentMessages.invalidCursor, 'invalid_cursor');
     }
     const out = await this.db.send(
       new QueryCommand({
