@@ -334,13 +334,13 @@ export class ArticleService {
     };
   }
 
-  /** An edit of one version by member `actorId` (the owner when not given), kept in the article's activity. */
+  /** An edit of one version by member `actorId`, kept in the article's activity. */
   async updateContent(
     userId: string,
     id: string,
     platform: Platform,
     content: string,
-    actorId: string = userId,
+    actorId: string,
   ): Promise<ArticleRecord> {
     if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS)
       throw badRequest(ArticleMessages.linkedinTooLong);
@@ -418,7 +418,12 @@ export class ArticleService {
     });
   }
 
-  async gptEdit(userId: string, input: GptEditInput): Promise<{ editedContent: string; article: ArticleRecord }> {
+  /** `actorId`: the member who asked (the edit's activity entry names them). */
+  async gptEdit(
+    userId: string,
+    input: GptEditInput,
+    actorId: string,
+  ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
     let edited: string;
@@ -435,7 +440,7 @@ export class ArticleService {
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited);
+    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId);
     return { editedContent: edited, article: updated };
   }
 

@@ -172,8 +172,8 @@ export const handlers = defineHandlers('articles', {
   },
   'articles.activity': async ({ workspace, params, query }) =>
     json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
-  'articles.gptEdit': async ({ workspace, body }) => {
-    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body);
+  'articles.gptEdit': async ({ workspace, user, body }) => {
+    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body, user.id);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });
