@@ -21,7 +21,8 @@ const title = 'Owner only article title';
 const isOwned = (route: RouteDef) => /\{(id|articleId|key)\}/.test(route.path) && route.access === 'user';
 
 function request(route: RouteDef) {
-  const path = route.path.replace('{id}', articleId).replace('{articleId}', articleId).replace('{key}', settingKey);
+  // Any other path id (a comment's, say) is the article's too: a well-formed id the other user cannot reach.
+  const path = route.path.replace('{key}', settingKey).replace(/\{\w+\}/g, articleId);
   const body = exampleBody(route.id, articleId);
   return { path, options: { method: route.method, ...(body !== undefined ? { body } : {}) } };
 }

@@ -179,7 +179,7 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
     return { generate: () => service.generateAndNotify(run), emitted, names };
   };
 
-  it('the approval e-mail went out: ApprovalRequested with the link’s expiry, never the link', async () => {
+  it('the approval e-mail went out: ApprovalRequested (by the scheduled run: actorId null) with the link’s expiry, never the link', async () => {
     const sent: { text: string }[] = [];
     const { generate, emitted } = notifier({ mailer: { send: async (m?: unknown) => void sent.push(m as never) } });
     await expect(generate()).resolves.toBe('sent');
@@ -193,6 +193,7 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
           platform: 'wordpress',
           scheduledFor: at,
           approvalExpiresAt: '2030-01-08T09:00:05.000Z',
+          actorId: null,
         },
         toWebhook: true,
       },
@@ -287,9 +288,9 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
     return { service, emitted };
   };
 
-  it('a post made from the app: PublishSucceeded, trigger manual, with its URL and time', async () => {
+  it('a post made from the app: PublishSucceeded, trigger manual, by its member, with its URL and time', async () => {
     const { service, emitted } = publisher(async () => ({ postId: 7, link: 'https://blog.example.com/?p=7' }));
-    await service.publishWordPress('u1', 'a1');
+    await service.publishWordPress('u1', 'a1', { trigger: 'manual', actorId: 'member-7' });
     expect(emitted).toHaveLength(1);
     expect(emitted[0]).toMatchObject({
       name: 'PublishSucceeded',
@@ -300,12 +301,13 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
         trigger: 'manual',
         scheduledFor: null,
         postUrl: 'https://blog.example.com/?p=7',
+        actorId: 'member-7',
       },
     });
     expect(Date.parse(emitted[0]!.fields.publishedAt as string)).not.toBeNaN();
   });
 
-  it('refused by the platform: PublishFailed with its code and message, and the publish still fails as before', async () => {
+  it('refused by the platform: PublishFailed with its code and message (a scheduled run’s: actorId null), and the publish still fails as before', async () => {
     const { service, emitted } = publisher(() =>
       Promise.reject(new IntegrationError('WordPress refused the credentials.', 'wordpress_auth_failed', 401)),
     );
@@ -323,6 +325,7 @@ describe('PublishSucceeded and PublishFailed (PublishingService)', () => {
           trigger: 'approval',
           scheduledFor: at,
           error: { code: 'wordpress_auth_failed', message: 'WordPress refused the credentials.' },
+          actorId: null,
         },
         toWebhook: true,
       },
@@ -363,7 +366,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
       const links = new ApprovalLinks({
         articles: memoryStore(article(), { markOnce, record }),
         publishing: { publishWordPress } as unknown as PublishingService,
-        activeOwner: async () => ({ timezone: 'UTC' }),
+        activeOwner: async () => ({ id: 'owner-1', timezone: 'UTC' }),
         signingKey: async () => key,
       });
       await links.confirmApproval(token);
@@ -381,6 +384,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
           platform: 'wordpress',
           scheduledFor: at,
           postUrl: 'https://blog.example.com/launch',
+          actorId: 'owner-1',
         },
         toWebhook: true,
       },

@@ -21,6 +21,7 @@ import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound 
 import type { BusinessEvents } from './events.js';
 import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
+import { creationActivity, type LastEdit } from './activity.js';
 import { eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
 import type { ArticlePosition, ArticleStore, Job, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
@@ -58,6 +59,8 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;
+  /** The newest edit's activity entry, which the next edit of the same burst extends (domain/activity.ts). */
+  lastEdit?: LastEdit | null;
 }
 
 /** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
@@ -222,9 +225,17 @@ export class ArticleService {
     }
   }
 
-  /** Saves first, then drafts in the background: a slow or failing AI never loses the article. */
-  async create(userId: string, input: Required<CreateArticleInput>, tags: string[] = []): Promise<ArticleRecord> {
-    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started));
+  /**
+   * Saves first, then drafts in the background: a slow or failing AI never loses the article. `actorId`: the
+   * member who creates it (its activity's first entry names nobody without one: a spreadsheet import's job).
+   */
+  async create(
+    userId: string,
+    input: Required<CreateArticleInput>,
+    tags: string[] = [],
+    actorId?: string,
+  ): Promise<ArticleRecord> {
+    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, actorId));
   }
 
   private async save(
@@ -232,6 +243,7 @@ export class ArticleService {
     input: Required<CreateArticleInput>,
     tags: string[],
     started: StartedCall | undefined,
+    actorId: string | undefined,
   ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
@@ -256,7 +268,7 @@ export class ArticleService {
       imageJob: null,
       publishClaims: {},
     };
-    await this.deps.articles.put(article);
+    await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });
     const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
     // The article is saved either way: a failed hand-over leaves it failed (with Retry), never pending.
     return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, article.id))) ?? article;
@@ -322,13 +334,22 @@ export class ArticleService {
     };
   }
 
-  async updateContent(userId: string, id: string, platform: Platform, content: string): Promise<ArticleRecord> {
+  /** An edit of one version by member `actorId`, kept in the article's activity. */
+  async updateContent(
+    userId: string,
+    id: string,
+    platform: Platform,
+    content: string,
+    actorId: string,
+  ): Promise<ArticleRecord> {
     if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS)
       throw badRequest(ArticleMessages.linkedinTooLong);
-    const updated = await this.deps.articles.update(userId, id, {
-      [`${platform}.content`]: content,
-      updatedAt: this.now().toISOString(),
-    });
+    const updated = await this.deps.articles.update(
+      userId,
+      id,
+      { [`${platform}.content`]: content, updatedAt: this.now().toISOString() },
+      { edit: { actorId, platform } },
+    );
     if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
     return updated;
   }
@@ -397,7 +418,12 @@ export class ArticleService {
     });
   }
 
-  async gptEdit(userId: string, input: GptEditInput): Promise<{ editedContent: string; article: ArticleRecord }> {
+  /** `actorId`: the member who asked (the edit's activity entry names them). */
+  async gptEdit(
+    userId: string,
+    input: GptEditInput,
+    actorId: string,
+  ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
     let edited: string;
@@ -414,7 +440,7 @@ export class ArticleService {
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited);
+    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId);
     return { editedContent: edited, article: updated };
   }
 

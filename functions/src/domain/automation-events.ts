@@ -41,6 +41,14 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
     occurredAt: instant.describe('When it happened (ISO 8601, UTC)'),
     userId: z.string().min(1).describe("The owner's opaque id (never an e-mail address)"),
     articleId: z.string().min(1).describe("The article's id (as in /api/articles/<id>)"),
+    actorId: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe(
+        "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (AI drafting)",
+      ),
   });
 
   const ErrorDetail = z

@@ -1,11 +1,13 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
+import type { ActivityRecord, EditBy } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
 
 /** put and update move the owner's UserRecord.articlesVersion once the article is written. */
 export interface ArticleStore {
-  put(article: ArticleRecord): Promise<void>;
+  /** `activity`: the new article's creation entry, written in the same transaction (domain/activity.ts). */
+  put(article: ArticleRecord, options?: { activity?: readonly ActivityRecord[] }): Promise<void>;
   get(userId: string, id: string): Promise<ArticleRecord | undefined>;
   /** One page of the owner's articles, newest created first. */
   page(userId: string, limit: number, after?: ArticlePosition): Promise<ArticlePage>;
@@ -33,7 +35,8 @@ export interface ArticleStore {
    * `onlyIfImageJob`, the image job must still be the one requested at that time; with `onlyIfImage`, the
    * image must still be the one of that blog key (null: no image). `events` are the domain events the
    * change causes: written in the same transaction (the outbox), so there is no change without its events
-   * and no event without its change.
+   * and no event without its change; their activity entries are written with them, and with `edit` the edit's
+   * entry (a burst of one person's edits is one entry: domain/activity.ts editActivity).
    * @returns the updated article, or undefined when there is none (or the condition failed).
    */
   update(
@@ -45,6 +48,7 @@ export interface ArticleStore {
       onlyIfImageJob?: string;
       onlyIfImage?: string | null;
       events?: readonly OutboxEntry[];
+      edit?: EditBy;
     },
   ): Promise<ArticleRecord | undefined>;
   /**

@@ -64,8 +64,11 @@ export interface PublishingDeps {
   events?: Pick<BusinessEvents, 'publishSucceeded' | 'publishFailed'>;
 }
 
-/** What asked for a publish: Publish now in the app, or the owner confirming an approval link (for that schedule). */
-export type PublishOrigin = { trigger: 'manual' } | { trigger: 'approval'; scheduledFor: string };
+/**
+ * What asked for a publish: Publish now in the app (by member `actorId`), or the owner confirming an approval link
+ * (for that schedule): the scheduled run's publish, which its events attribute to no member (actorId null).
+ */
+export type PublishOrigin = { trigger: 'manual'; actorId?: string } | { trigger: 'approval'; scheduledFor: string };
 const MANUAL: PublishOrigin = { trigger: 'manual' };
 
 /**
@@ -189,6 +192,7 @@ export class PublishingService {
       platform: eventPlatform(platform),
       trigger: origin.trigger,
       scheduledFor: origin.trigger === 'approval' ? origin.scheduledFor : null,
+      ...(origin.trigger === 'approval' ? { actorId: null } : origin.actorId ? { actorId: origin.actorId } : {}),
     };
   }
 

@@ -298,6 +298,7 @@ export class ApprovalNotifier {
           scheduledFor: run.scheduledFor,
           error: { code, message: eventErrorMessage(ScheduleMissedMessages[code]) },
           retryable,
+          actorId: null,
         },
         this.now(),
       ),
@@ -382,6 +383,7 @@ export class ApprovalNotifier {
           platform: eventPlatform(platform),
           scheduledFor,
           approvalExpiresAt: new Date(expiresAt * 1000).toISOString(),
+          actorId: null,
         },
         this.now(),
       );
@@ -483,7 +485,7 @@ export interface ApprovalLinksDeps {
    * nothing, and a link signed at another session version has been ended with the sessions. Its zone is the
    * page's for the time.
    */
-  activeOwner: (userId: string) => Promise<{ timezone: string; sessionVersion?: number } | undefined>;
+  activeOwner: (userId: string) => Promise<{ id?: string; timezone: string; sessionVersion?: number } | undefined>;
   /** Signs the store's reads: the page shows the platform's picture with the link's token (no session). */
   signer?: Pick<UploadSigner, 'signDownload'>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the page's card. */
@@ -495,12 +497,12 @@ export interface ApprovalLinksDeps {
 export class ApprovalLinks {
   constructor(private readonly deps: ApprovalLinksDeps) {}
 
-  private async verifyApproval(token: string): Promise<ScheduledRun & { timezone: string }> {
+  private async verifyApproval(token: string): Promise<ScheduledRun & { timezone: string; approverId?: string }> {
     const { sessionVersion, ...run } = await approvalTokens.verify(token, await this.deps.signingKey());
     const owner = await this.deps.activeOwner(run.userId);
     if (!owner) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     if ((owner.sessionVersion ?? 0) !== sessionVersion) throw badRequest(ApprovalMessages.revoked, 'approval_revoked');
-    return { ...run, timezone: owner.timezone };
+    return { ...run, timezone: owner.timezone, approverId: owner.id };
   }
 
   /**
@@ -586,6 +588,8 @@ export class ApprovalLinks {
       platform: eventPlatform(run.platform),
       scheduledFor: run.scheduledFor,
       postUrl: httpUrlOrNull(url),
+      // The owner who confirmed (the publish itself is the scheduled run's).
+      ...(run.approverId ? { actorId: run.approverId } : {}),
     });
     await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor, [
       outboxEntry(approvedEvent),

@@ -156,7 +156,7 @@ export function requireRole(workspace: CurrentWorkspace, needed: WorkspaceRole):
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const displayName = (user: Pick<UserRecord, 'name' | 'surname'>) => `${user.name} ${user.surname}`.trim();
+export const displayName = (user: Pick<UserRecord, 'name' | 'surname'>) => `${user.name} ${user.surname}`.trim();
 
 /** An invitation link's token: which invitation, and the secret only the e-mail carries. */
 function parseToken(token: string): { workspaceId: string; id: string; secret: string } | undefined {

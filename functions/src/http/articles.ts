@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ARTICLE_PAGE_DEFAULT, type Platform } from '@app/shared';
+import { ACTIVITY_PAGE_DEFAULT, ARTICLE_PAGE_DEFAULT, CommentMessages, type Platform } from '@app/shared';
 import type { ArticleListAnswer, ArticlePageAnswer, ArticleSavedAnswer } from '@app/shared/api';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { CurrentWorkspace } from '../domain/workspaces.js';
 import { deps } from '../wiring/deps.js';
 import { articleServices } from '../wiring/articles.js';
 import { calendarServices } from '../wiring/calendar.js';
+import { comments } from '../wiring/comments.js';
+import { displayName } from '../domain/workspaces.js';
 import { calendarOf } from '../domain/calendar.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
@@ -111,14 +113,15 @@ async function updateContent(
   id: string,
   platform: Platform,
   content: string,
+  actorId: string,
 ): Promise<Reply<ArticleSavedAnswer>> {
-  const article = await articleServices().articles.updateContent(userId, id, platform, content);
+  const article = await articleServices().articles.updateContent(userId, id, platform, content, actorId);
   return json(200, { success: true, article: toApiArticle(article) });
 }
 
 export const handlers = defineHandlers('articles', {
-  'articles.create': async ({ workspace, body }) => {
-    const article = await articleServices().articles.create(workspace.id, body);
+  'articles.create': async ({ workspace, user, body }) => {
+    const article = await articleServices().articles.create(workspace.id, body, [], user.id);
     return json(201, { success: true, article: toApiArticle(article) });
   },
   // Without parameters: the first page, as for the published list.
@@ -143,15 +146,34 @@ export const handlers = defineHandlers('articles', {
     list<ArticlePageAnswer>('published', query, workspace, event, () => pageOf(workspace.id, 'published', query)),
   'articles.get': async ({ workspace, params }) =>
     json(200, { article: toApiArticle(await articleServices().articles.get(workspace.id, params.id)) }),
-  'articles.updateBlog': ({ workspace, params, body }) => updateContent(workspace.id, params.id, 'blog', body.content),
-  'articles.updateLinkedIn': ({ workspace, params, body }) =>
-    updateContent(workspace.id, params.id, 'linkedin', body.content),
+  'articles.updateBlog': ({ workspace, user, params, body }) =>
+    updateContent(workspace.id, params.id, 'blog', body.content, user.id),
+  'articles.updateLinkedIn': ({ workspace, user, params, body }) =>
+    updateContent(workspace.id, params.id, 'linkedin', body.content, user.id),
   'articles.retryGeneration': async ({ workspace, params }) => {
     const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
     return json(202, { success: true, article: toApiArticle(article) });
   },
-  'articles.gptEdit': async ({ workspace, body }) => {
-    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body);
+  'articles.comments': async ({ workspace, params }) =>
+    json(200, { comments: await comments().list(workspace.id, params.id) }),
+  'articles.addComment': async ({ workspace, user, params, body }) => {
+    const comment = await comments().add({
+      userId: workspace.id,
+      articleId: params.id,
+      platform: body.platform,
+      author: { id: user.id, name: displayName(user) },
+      text: body.text,
+    });
+    return json(201, { comment });
+  },
+  'articles.deleteComment': async ({ workspace, user, params }) => {
+    await comments().remove(workspace.id, params.id, params.commentId, user.id);
+    return json(200, { message: CommentMessages.deleted });
+  },
+  'articles.activity': async ({ workspace, params, query }) =>
+    json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
+  'articles.gptEdit': async ({ workspace, user, body }) => {
+    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body, user.id);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });

@@ -52,8 +52,11 @@ export const handlers = defineHandlers('linkedin', {
       ...(await integrations().linkedin.setWebhook(workspace.id, body.webhookUrl)),
     }),
 
-  'linkedin.publish': async ({ workspace, params }) => {
-    const { url, article } = await publishing().publishLinkedIn(workspace.id, params.id);
+  'linkedin.publish': async ({ workspace, user, params }) => {
+    const { url, article } = await publishing().publishLinkedIn(workspace.id, params.id, {
+      trigger: 'manual',
+      actorId: user.id,
+    });
     return json(200, {
       success: true,
       post: { url },

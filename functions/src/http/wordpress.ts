@@ -29,8 +29,11 @@ export const handlers = defineHandlers('wordpress', {
     });
   },
 
-  'wordpress.publish': async ({ workspace, params }) => {
-    const { link, article } = await publishing().publishWordPress(workspace.id, params.id);
+  'wordpress.publish': async ({ workspace, user, params }) => {
+    const { link, article } = await publishing().publishWordPress(workspace.id, params.id, {
+      trigger: 'manual',
+      actorId: user.id,
+    });
     return json(200, {
       success: true,
       post: { link },

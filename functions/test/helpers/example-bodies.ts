@@ -15,6 +15,7 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'articles.updateLinkedIn': { content: 'hijack' },
   'schedule.set': { platform: 'blog', datetime: new Date(Date.now() + 3600_000).toISOString() },
   'articles.gptEdit': { articleId: 'ARTICLE', contentType: 'blog', editRequest: 'shorter' },
+  'articles.addComment': { platform: 'blog', text: 'A comment' },
   'images.generate': { description: 'x' },
   'images.regenerate': { description: 'x' },
   'images.uploadStart': { contentType: 'image/jpeg', size: 1000 },

@@ -1,6 +1,7 @@
 import type { Article, ImageStatus, Platform } from '../articles.js';
 import type { PublicUser, SetupStatus } from '../auth.js';
 import type { CalendarAnswer } from '../calendar.js';
+import type { ActivityEntry, ArticleComment } from '../comments.js';
 import type { DashboardAnswer } from '../dashboard-summary.js';
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
 import type { LinkedInIdentity } from '../little-text.js';
@@ -92,6 +93,22 @@ export interface ArticlePageAnswer extends ArticleListAnswer {
 /** One article, in full. */
 export interface ArticleAnswer {
   article: Article;
+}
+
+/** An article's comments on both versions, oldest first. */
+export interface CommentsAnswer {
+  comments: ArticleComment[];
+}
+
+/** The comment just made. */
+export interface CommentAnswer {
+  comment: ArticleComment;
+}
+
+/** One page of an article's activity, newest first; nextCursor asks for the next (null: no more). */
+export interface ActivityAnswer {
+  entries: ActivityEntry[];
+  nextCursor: string | null;
 }
 
 /** The article after a change (created, edited, drafting restarted). */
@@ -297,6 +314,10 @@ export interface ApiResponses {
   'articles.gptEdit': GptEditAnswer;
   'articles.calendar': CalendarAnswer;
   'dashboard.get': DashboardAnswer;
+  'articles.comments': CommentsAnswer;
+  'articles.addComment': CommentAnswer;
+  'articles.deleteComment': MessageAnswer;
+  'articles.activity': ActivityAnswer;
 
   'images.generate': ImageStartAnswer;
   'images.regenerate': ImageStartAnswer;

@@ -40,6 +40,11 @@ export const ROUTE_ROLES = {
   'articles.retryGeneration': 'writer',
   'articles.gptEdit': 'writer',
   'schedule.set': 'editor',
+  // Every member comments (a reviewer too) and reads the activity; only a comment's author deletes it (domain/comments.ts).
+  'articles.comments': 'reviewer',
+  'articles.addComment': 'reviewer',
+  'articles.deleteComment': 'reviewer',
+  'articles.activity': 'reviewer',
 
   'images.preview': 'reviewer',
   'images.status': 'reviewer',

@@ -26,6 +26,7 @@ import {
   WordPressTestSchema,
 } from '../integrations.js';
 import { CalendarQuerySchema } from '../calendar.js';
+import { ActivityQuerySchema, CommentParamsSchema, NewCommentSchema } from '../comments.js';
 import { DashboardQuerySchema } from '../dashboard-summary.js';
 import { SaveSettingSchema, SettingParamsSchema, SettingsQuerySchema } from '../settings.js';
 import { SheetsAuthQuerySchema, SheetsImportSchema } from '../sheets.js';
@@ -137,6 +138,38 @@ export const routes = [
     body: ScheduleSchema,
   },
   { id: 'articles.gptEdit', method: 'POST', path: '/api/gpt-edit', access: 'user', body: GptEditSchema },
+  // Comments on the article's versions (both channels: each comment names its own) and its activity, newest first
+  // (docs/product.md, Comments and activity).
+  {
+    id: 'articles.comments',
+    method: 'GET',
+    path: '/api/articles/{id}/comments',
+    access: 'user',
+    params: ArticleParamsSchema,
+  },
+  {
+    id: 'articles.addComment',
+    method: 'POST',
+    path: '/api/articles/{id}/comments',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: NewCommentSchema,
+  },
+  {
+    id: 'articles.deleteComment',
+    method: 'DELETE',
+    path: '/api/articles/{id}/comments/{commentId}',
+    access: 'user',
+    params: CommentParamsSchema,
+  },
+  {
+    id: 'articles.activity',
+    method: 'GET',
+    path: '/api/articles/{id}/activity',
+    access: 'user',
+    params: ArticleParamsSchema,
+    query: ActivityQuerySchema,
+  },
   // The calendar's entries in a range of at most CALENDAR_MAX_DAYS: a range read (docs/data-model.md, calendar).
   { id: 'articles.calendar', method: 'GET', path: '/api/calendar', access: 'user', query: CalendarQuerySchema },
   // The dashboard's cards from the owner's summary item and unpublished articles (docs/data-model.md).

@@ -8,6 +8,8 @@ import { InlineNotice } from '../InlineNotice';
 import { Modal } from '../Modal';
 import { ButtonSpinner, Spinner } from '../Spinner';
 import { articleIdOf, articleQueryKey, CreateMessages, fetchArticle } from './articleQuery';
+import { ActivityList } from './ActivityList';
+import { CommentThread } from './CommentThread';
 import { ContentEditor } from './ContentEditor';
 import { ImageStep } from './ImageStep';
 import { useContentDraft } from './useContentDraft';
@@ -34,8 +36,8 @@ interface GeneratedContentModalProps {
 
 /**
  * The generated-content modal (docs/product.md, Create): step 1 reviews and edits the blog and LinkedIn
- * drafts (written in the background, polled until done), each beside a preview of what publishing sends,
- * step 2 generates the image.
+ * drafts (written in the background, polled until done), each beside a preview of what publishing sends and
+ * the members' comments on it, with the article's activity below; step 2 generates the image.
  */
 export function GeneratedContentModal({ articleId, onClose, onFinish }: GeneratedContentModalProps) {
   const articleQuery = useQuery({
@@ -194,6 +196,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                     image={article.image}
                   />
                 </Suspense>
+                <CommentThread articleId={id} platform="blog" version={article.updatedAt} />
               </div>
               <div className="editor-pair">
                 <ContentEditor
@@ -210,10 +213,12 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                     mode={article.linkedInMode}
                   />
                 </Suspense>
+                <CommentThread articleId={id} platform="linkedin" version={article.updatedAt} />
               </div>
             </div>
           </>
         )}
+        <ActivityList articleId={id} version={article.updatedAt} />
         <div className="modal__footer">
           <p className="modal__footer-start muted modal__footer-note">Changes are saved as you go.</p>
           <button type="button" className="btn btn--primary" onClick={() => void goToImage()}>

@@ -8,11 +8,14 @@ import {
   type DynamoDBDocumentClient,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { PLATFORMS, type Platform } from '@app/shared';
 import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import { activityOfEvents, editActivity, type ActivityRecord, type EditBy } from '../../domain/activity.js';
 import type { OutboxEntry } from '../../domain/automation-events.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
 import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
+import { activityWrites } from './activity-store.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { DynamoEventOutbox, eventsCommitted, outboxWrites } from './event-outbox.js';
 import { DynamoSummaryStore, cancellationCodes, type TransactItem } from './summary-store.js';
@@ -275,6 +278,7 @@ type ArticleUpdateOptions = {
   onlyIfImageJob?: string;
   onlyIfImage?: string | null;
   events?: readonly OutboxEntry[];
+  edit?: EditBy;
 };
 
 export class DynamoArticleStore implements ArticleStore {
@@ -310,6 +314,7 @@ export class DynamoArticleStore implements ArticleStore {
           TransactItems: [
             { Update: update as NonNullable<TransactItem['Update']> },
             ...outboxWrites(this.tableName, events),
+            ...activityWrites(this.tableName, activityOfEvents(events)),
           ],
         }),
       );
@@ -321,8 +326,11 @@ export class DynamoArticleStore implements ArticleStore {
     return true;
   }
 
-  /** Writes the article whole, with the owner's summary moved by it (one transaction). */
-  async put(article: ArticleRecord): Promise<void> {
+  /**
+   * Writes the article whole, with the owner's summary moved by it and `activity` (its creation's entry) in one
+   * transaction.
+   */
+  async put(article: ArticleRecord, options: { activity?: readonly ActivityRecord[] } = {}): Promise<void> {
     const Item = { ...key(article.userId, article.id), type: 'article', ...article, ...indexAttributesOf(article) };
     // Mostly a new article: written on the condition that there is none, without reading first.
     let before: ArticleRecord | undefined;
@@ -341,7 +349,10 @@ export class DynamoArticleStore implements ArticleStore {
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
         },
       };
-      const entries = calendarWrites(this.tableName, article.userId, article.id, before, article);
+      const entries = [
+        ...calendarWrites(this.tableName, article.userId, article.id, before, article),
+        ...(before ? [] : activityWrites(this.tableName, options.activity ?? [])),
+      ];
       const result = await this.summaries.writeWithArticle(article.userId, article.id, before, article, write, entries);
       if (result === 'written') break;
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${article.id} kept changing; not written`);
@@ -563,7 +574,8 @@ export class DynamoArticleStore implements ArticleStore {
       }
     }
     // A change with events goes the transaction's way too: its events are written with it.
-    if (touchesDerived(changes) || options.events?.length) {
+    // So does an edit: its activity entry is written with it (domain/activity.ts).
+    if (touchesDerived(changes) || options.events?.length || options.edit) {
       return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
     }
     const out = await ifConditionHeld(
@@ -611,6 +623,16 @@ export class DynamoArticleStore implements ArticleStore {
         return undefined;
       }
       const unchanged = derivedUnchanged(before);
+      // An edit extends the entry of its burst or starts one, on the condition that lastEdit is still as read.
+      const edit =
+        options.edit &&
+        editActivity(
+          before,
+          options.edit,
+          typeof changes.updatedAt === 'string' ? changes.updatedAt : new Date().toISOString(),
+          randomUUID,
+        );
+      const editPin = edit && fieldsUnchanged(before, [['lastEdit', 'at']], 'le');
       const after = withChanges(before, changes);
       // The list indexes follow in the same write: a publish is never left out of History by a crash
       // between two writes. The condition pins the publication fields they are computed from, and
@@ -621,31 +643,38 @@ export class DynamoArticleStore implements ArticleStore {
         Update: {
           TableName: this.tableName,
           Key: key(userId, id),
-          UpdateExpression: [`SET ${[...update.sets, ...indexes.sets].join(', ')}`, indexes.remove]
+          UpdateExpression: [
+            `SET ${[...update.sets, ...indexes.sets, ...(edit ? ['#lastEdit = :lastEdit'] : [])].join(', ')}`,
+            indexes.remove,
+          ]
             .filter(Boolean)
             .join(' '),
           ConditionExpression: [
             ...update.conditions,
             unchanged.condition,
             ...(pinUpdatedAt ? ['#pin_updatedAt = :pin_updatedAt'] : []),
+            ...(editPin ? [editPin.condition] : []),
           ].join(' AND '),
           ExpressionAttributeNames: {
             ...update.names,
             ...unchanged.names,
             ...indexes.names,
             ...(pinUpdatedAt ? { '#pin_updatedAt': 'updatedAt' } : {}),
+            ...(edit ? { '#lastEdit': 'lastEdit', ...editPin?.names } : {}),
           },
           ExpressionAttributeValues: {
             ...update.values,
             ...unchanged.values,
             ...indexes.values,
             ...(pinUpdatedAt ? { ':pin_updatedAt': before.updatedAt } : {}),
+            ...(edit ? { ':lastEdit': edit.lastEdit, ...editPin?.values } : {}),
           },
         },
       };
       const alongside = [
         ...calendarWrites(this.tableName, userId, id, before, after),
         ...outboxWrites(this.tableName, options.events),
+        ...activityWrites(this.tableName, [...activityOfEvents(options.events), ...(edit ? [edit.entry] : [])]),
       ];
       const result = await this.summaries.writeWithArticle(userId, id, before, after, write, alongside);
       if (result === 'written') break;

@@ -14,6 +14,8 @@ import type {
   OutboxMarks,
   WebhookOutcome,
 } from '../../domain/automation-events.js';
+import { activityOfEvents } from '../../domain/activity.js';
+import { activityWrites } from './activity-store.js';
 import { backOff } from './summary-store.js';
 import type { TransactItem } from './summary-store.js';
 
@@ -119,7 +121,15 @@ export class DynamoEventOutbox implements OutboxMarks {
   /** Writes events whose cause changed nothing in the table (a scheduled run that could not ask for approval). */
   async record(entries: readonly OutboxEntry[]): Promise<void> {
     if (!entries.length) return;
-    await this.db.send(new TransactWriteCommand({ TransactItems: outboxWrites(this.tableName, entries) }));
+    // With the article's activity entries of them, as every write of events has (activity-store.ts).
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...outboxWrites(this.tableName, entries),
+          ...activityWrites(this.tableName, activityOfEvents(entries)),
+        ],
+      }),
+    );
     eventsCommitted(entries);
   }
 

@@ -1,0 +1,106 @@
+import type { Platform } from '@app/shared';
+import type { DomainEvent } from './automation-events.js';
+
+/**
+ * Each article's activity (docs/product.md, Comments and activity): who created, edited, submitted, approved,
+ * requested changes on and published it, and when. Entries are written in the transaction of the change they
+ * tell of (adapters/dynamo/article-store.ts composes them as it does the calendar entries and the summary): an
+ * article's creation and its edits name them here; everything else is derived from the domain events the change
+ * writes, so an event added later shows up without more work (its label: shared/src/comments.ts activityLabel).
+ */
+export interface ActivityRecord {
+  /** The article's owner: the workspace. */
+  userId: string;
+  articleId: string;
+  /** Unique within the article (an event's id, or a new one). */
+  id: string;
+  /** ArticleCreated, ArticleEdited, or the event's name. */
+  name: string;
+  at: string;
+  /** A burst of edits: its last one. */
+  until?: string;
+  platform?: Platform;
+  /** The member who did it; null: a scheduled run; absent: nobody in particular (AI drafting). */
+  actorId?: string | null;
+}
+
+/** Edits by one person closer together than this are one entry. */
+export const EDIT_BURST_MS = 5 * 60_000;
+
+/** What an article keeps of its newest edit entry, so that the next edit of a burst extends that entry. */
+export interface LastEdit {
+  entryId: string;
+  entryAt: string;
+  actorId: string;
+  at: string;
+  /** Absent: the burst edited both versions. */
+  platform?: Platform;
+}
+
+/** An edit: who, which version, when. */
+export interface EditBy {
+  actorId: string;
+  platform: Platform;
+}
+
+const eventPlatform = (platform: unknown): Platform | undefined =>
+  platform === 'wordpress' ? 'blog' : platform === 'linkedin' ? 'linkedin' : undefined;
+
+/** The entries of the events a change writes: one per event, named after it, with its actor when it has one. */
+export function activityOfEvents(events: readonly { event: DomainEvent }[] | undefined): ActivityRecord[] {
+  return (events ?? []).map(({ event }) => {
+    const detail = event.detail as DomainEvent['detail'] & { platform?: unknown; actorId?: string | null };
+    const platform = eventPlatform(detail.platform);
+    return {
+      userId: detail.userId,
+      articleId: detail.articleId,
+      id: detail.eventId,
+      name: event.name,
+      at: detail.occurredAt,
+      ...(platform ? { platform } : {}),
+      ...(detail.actorId !== undefined ? { actorId: detail.actorId } : {}),
+    };
+  });
+}
+
+/** The entry of a new article (its creator). */
+export const creationActivity = (
+  article: { userId: string; id: string; createdAt: string },
+  actorId: string | undefined,
+): ActivityRecord => ({
+  userId: article.userId,
+  articleId: article.id,
+  id: 'created',
+  name: 'ArticleCreated',
+  at: article.createdAt,
+  ...(actorId ? { actorId } : {}),
+});
+
+/**
+ * The entry an edit at `now` writes, given the article's `lastEdit` as read: the same entry extended (same id and
+ * time, a later `until`) when the same person edited within EDIT_BURST_MS, else a new one; and the article's
+ * new `lastEdit`.
+ */
+export function editActivity(
+  article: { userId: string; id: string; lastEdit?: LastEdit | null },
+  edit: EditBy,
+  now: string,
+  newId: () => string,
+): { entry: ActivityRecord; lastEdit: LastEdit } {
+  const last = article.lastEdit;
+  const burst = last && last.actorId === edit.actorId && Date.parse(now) - Date.parse(last.at) < EDIT_BURST_MS;
+  const entryId = burst ? last.entryId : newId();
+  const entryAt = burst ? last.entryAt : now;
+  const platform = burst && last.platform !== edit.platform ? undefined : edit.platform;
+  const entry: ActivityRecord = {
+    userId: article.userId,
+    articleId: article.id,
+    id: entryId,
+    name: 'ArticleEdited',
+    at: entryAt,
+    ...(burst ? { until: now } : {}),
+    ...(platform ? { platform } : {}),
+    actorId: edit.actorId,
+  };
+  return { entry, lastEdit: { entryId, entryAt, actorId: edit.actorId, at: now, ...(platform ? { platform } : {}) } };
+}

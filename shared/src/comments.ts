@@ -1,0 +1,129 @@
+import * as z from 'zod';
+import { ArticleIdSchema, PLATFORMS, type Platform } from './articles.js';
+import { lazySchema } from './lazy-schema.js';
+import { safeCharacters } from './text.js';
+
+/**
+ * Comments on a channel's version of an article, and each article's activity (docs/product.md, Comments and
+ * activity). One schema per payload: the server validates with these and the SPA's form checks the same.
+ */
+export const COMMENT_MAX_CHARS = 2000;
+/** Activity entries per page (newest first). */
+export const ACTIVITY_PAGE_DEFAULT = 20;
+export const ACTIVITY_PAGE_MAX = 50;
+
+export const CommentMessages = {
+  empty: 'Write a comment first',
+  tooLong: `A comment must be at most ${COMMENT_MAX_CHARS} characters`,
+  notFound: 'Comment not found',
+  notYours: 'You can only delete your own comments',
+  deleted: 'Comment deleted',
+  invalidCursor: 'cursor is not valid',
+} as const;
+
+/** The text of a comment: 1–2,000 characters once trimmed (the domain's addComment checks the same limits). */
+export const CommentTextSchema = lazySchema(() =>
+  z
+    .string({ error: 'text must be text' })
+    .trim()
+    .min(1, CommentMessages.empty)
+    .max(COMMENT_MAX_CHARS, CommentMessages.tooLong)
+    .check(safeCharacters('Comment')),
+);
+
+export const NewCommentSchema = lazySchema(() =>
+  z.strictObject({
+    platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }),
+    text: CommentTextSchema(),
+  }),
+);
+export type NewCommentInput = z.infer<ReturnType<typeof NewCommentSchema>>;
+
+/** Comment ids are made like article ids (time-ordered, letters and digits). */
+export const CommentParamsSchema = lazySchema(() =>
+  z.strictObject({ id: ArticleIdSchema(), commentId: ArticleIdSchema() }),
+);
+
+export const ActivityQuerySchema = lazySchema(() =>
+  z.strictObject({
+    limit: z
+      .string()
+      .max(2, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
+      .regex(/^[0-9]{1,2}$/, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(ACTIVITY_PAGE_MAX, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`))
+      .optional(),
+    cursor: z
+      .string()
+      .min(1, CommentMessages.invalidCursor)
+      .max(200, 'cursor must be at most 200 characters')
+      .regex(/^[A-Za-z0-9_-]+$/, CommentMessages.invalidCursor)
+      .optional(),
+  }),
+);
+
+/** A comment as the API answers it. */
+export interface ArticleComment {
+  id: string;
+  articleId: string;
+  platform: Platform;
+  authorId: string;
+  authorName: string;
+  text: string;
+  createdAt: string;
+  /** Made on a text of the channel that has changed since. */
+  onEarlierVersion: boolean;
+}
+
+/** One entry of an article's activity, newest first. */
+export interface ActivityEntry {
+  id: string;
+  /** ArticleCreated, ArticleEdited, or the name of the domain event it was written with (PublishSucceeded, …). */
+  name: string;
+  /** When it happened; for a burst of edits, the first. */
+  at: string;
+  /** A burst of edits: the last one. */
+  until?: string;
+  platform?: Platform;
+  /** Who did it: a member's name, "Scheduled run", or null when nobody in particular (AI drafting). */
+  actor: string | null;
+}
+
+/** Who a scheduled run's entries name. */
+export const SCHEDULED_RUN_ACTOR = 'Scheduled run';
+
+const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+const VERSION_NAMES: Record<Platform, string> = { blog: 'the blog version', linkedin: 'the LinkedIn version' };
+
+/** What an entry says, by name; one whose name it does not know yet reads as its name in words. */
+export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform'>): string {
+  const on = entry.platform ? ` on ${PLATFORM_NAMES[entry.platform]}` : '';
+  const of = entry.platform ? ` ${VERSION_NAMES[entry.platform]}` : '';
+  switch (entry.name) {
+    case 'ArticleCreated':
+      return 'Created the article';
+    case 'ArticleEdited':
+      return `Edited${of}`;
+    case 'ArticleDrafted':
+      return 'Drafts written by AI';
+    case 'ReviewRequested':
+      return 'Submitted for review';
+    case 'ChangesRequested':
+      return 'Requested changes';
+    case 'ArticleApproved':
+      return `Approved${on}`;
+    case 'ApprovalRequested':
+      return `Approval requested by e-mail${on}`;
+    case 'PublishSucceeded':
+      return `Published${on}`;
+    case 'PublishFailed':
+      return `Publishing failed${on}`;
+    case 'ScheduleMissed':
+      return `Scheduled run missed${on}`;
+    default: {
+      // ReviewExpired → "Review expired".
+      const words = entry.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+      return `${words.charAt(0).toUpperCase()}${words.slice(1)}${on}`;
+    }
+  }
+}
