@@ -19,3 +19,4 @@ export * from './offline-draft.js';
 export * from './urls.js';
 export * from './images.js';
 export * from './workspaces.js';
+export * from './review.js';

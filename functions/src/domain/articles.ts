@@ -7,6 +7,7 @@ import {
   type CreateArticleInput,
   type GptEditInput,
   type Platform,
+  type VersionReview,
 } from '@app/shared';
 import {
   AiEditNotApplied,
@@ -58,7 +59,16 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;
+  /** Who created it (team workspaces: the first author of its versions' reviews). */
+  createdBy?: string;
+  /** Each version's review in a team workspace (shared/src/review.ts), one attribute per platform. */
+  blogReview?: VersionReview | null;
+  linkedinReview?: VersionReview | null;
 }
+
+/** The attribute of a platform's review (docs/data-model.md, Articles). */
+export const reviewAttribute = (platform: Platform): 'blogReview' | 'linkedinReview' =>
+  platform === 'blog' ? 'blogReview' : 'linkedinReview';
 
 /** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
 export interface ImageState {
@@ -223,8 +233,13 @@ export class ArticleService {
   }
 
   /** Saves first, then drafts in the background: a slow or failing AI never loses the article. */
-  async create(userId: string, input: Required<CreateArticleInput>, tags: string[] = []): Promise<ArticleRecord> {
-    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started));
+  async create(
+    userId: string,
+    input: Required<CreateArticleInput>,
+    tags: string[] = [],
+    options: { createdBy?: string } = {},
+  ): Promise<ArticleRecord> {
+    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, options.createdBy));
   }
 
   private async save(
@@ -232,6 +247,7 @@ export class ArticleService {
     input: Required<CreateArticleInput>,
     tags: string[],
     started: StartedCall | undefined,
+    createdBy?: string,
   ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
@@ -254,6 +270,7 @@ export class ArticleService {
       generation: { status: 'pending', updatedAt: at },
       image: null,
       imageJob: null,
+      ...(createdBy ? { createdBy } : {}),
       publishClaims: {},
     };
     await this.deps.articles.put(article);

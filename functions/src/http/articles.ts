@@ -7,6 +7,7 @@ import { deps } from '../wiring/deps.js';
 import { articleServices } from '../wiring/articles.js';
 import { calendarServices } from '../wiring/calendar.js';
 import { calendarOf } from '../domain/calendar.js';
+import { reviewRules } from '../wiring/review-settings.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
@@ -107,18 +108,24 @@ async function pageOf(userId: string, which: 'all' | 'published', page: PagePara
 }
 
 async function updateContent(
-  userId: string,
+  workspace: CurrentWorkspace,
+  editorId: string,
   id: string,
   platform: Platform,
   content: string,
 ): Promise<Reply<ArticleSavedAnswer>> {
-  const article = await articleServices().articles.updateContent(userId, id, platform, content);
+  let article = await articleServices().articles.updateContent(workspace.id, id, platform, content);
+  // A team workspace's version approved (or sent back) returns to review when edited (domain/review.ts).
+  if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, editorId, article, platform);
   return json(200, { success: true, article: toApiArticle(article) });
 }
 
 export const handlers = defineHandlers('articles', {
-  'articles.create': async ({ workspace, body }) => {
-    const article = await articleServices().articles.create(workspace.id, body);
+  'articles.create': async ({ user, workspace, body }) => {
+    // A team workspace's article keeps who created it: the first author of its versions' reviews.
+    const article = await articleServices().articles.create(workspace.id, body, [], {
+      createdBy: workspace.personal ? undefined : user.id,
+    });
     return json(201, { success: true, article: toApiArticle(article) });
   },
   // Without parameters: the first page, as for the published list.
@@ -143,9 +150,10 @@ export const handlers = defineHandlers('articles', {
     list<ArticlePageAnswer>('published', query, workspace, event, () => pageOf(workspace.id, 'published', query)),
   'articles.get': async ({ workspace, params }) =>
     json(200, { article: toApiArticle(await articleServices().articles.get(workspace.id, params.id)) }),
-  'articles.updateBlog': ({ workspace, params, body }) => updateContent(workspace.id, params.id, 'blog', body.content),
-  'articles.updateLinkedIn': ({ workspace, params, body }) =>
-    updateContent(workspace.id, params.id, 'linkedin', body.content),
+  'articles.updateBlog': ({ user, workspace, params, body }) =>
+    updateContent(workspace, user.id, params.id, 'blog', body.content),
+  'articles.updateLinkedIn': ({ user, workspace, params, body }) =>
+    updateContent(workspace, user.id, params.id, 'linkedin', body.content),
   'articles.retryGeneration': async ({ workspace, params }) => {
     const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
     return json(202, { success: true, article: toApiArticle(article) });

@@ -9,7 +9,13 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '@app/shared';
-import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import {
+  isFullyPublished,
+  publishedAtOf,
+  reviewAttribute,
+  type ArticleRecord,
+  type PublicationState,
+} from '../../domain/articles.js';
 import type { OutboxEntry } from '../../domain/automation-events.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
 import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
@@ -274,8 +280,13 @@ type ArticleUpdateOptions = {
   onlyIfEmpty?: Platform[];
   onlyIfImageJob?: string;
   onlyIfImage?: string | null;
+  onlyIfReviewRev?: { platform: Platform; rev: number };
   events?: readonly OutboxEntry[];
 };
+
+/** The rev of a platform's review as stored (0: none yet). */
+const reviewRevOf = (article: ArticleRecord, platform: Platform): number =>
+  article[reviewAttribute(platform)]?.rev ?? 0;
 
 export class DynamoArticleStore implements ArticleStore {
   /** The owner's dashboard summary, written with every article write that changes what it counts. */
@@ -562,6 +573,18 @@ export class DynamoArticleStore implements ArticleStore {
         conditions.push('#c_image.#c_blogKey = :c_blogKey');
       }
     }
+    if (options.onlyIfReviewRev) {
+      const { platform, rev } = options.onlyIfReviewRev;
+      names['#c_rv'] = reviewAttribute(platform);
+      if (rev === 0) {
+        values[':c_rvnull'] = 'NULL';
+        conditions.push('(attribute_not_exists(#c_rv) OR attribute_type(#c_rv, :c_rvnull))');
+      } else {
+        names['#c_rev'] = 'rev';
+        values[':c_rev'] = rev;
+        conditions.push('#c_rv.#c_rev = :c_rev');
+      }
+    }
     // A change with events goes the transaction's way too: its events are written with it.
     if (touchesDerived(changes) || options.events?.length) {
       return this.updateWithSummary(userId, id, changes, options, { sets, conditions, names, values });
@@ -606,7 +629,9 @@ export class DynamoArticleStore implements ArticleStore {
         !before ||
         (options.onlyIfEmpty ?? []).some((p) => before[p].content !== '') ||
         (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob) ||
-        (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage)
+        (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage) ||
+        (options.onlyIfReviewRev !== undefined &&
+          reviewRevOf(before, options.onlyIfReviewRev.platform) !== options.onlyIfReviewRev.rev)
       ) {
         return undefined;
       }
