@@ -32,16 +32,18 @@ function base(): ReviewDeps {
  * Review with the workspace's mail and publishing (the approvals function and the worker, which hold the
  * workspace's Gmail secret and publish): reviewers are e-mailed at once, and an approval past the slot publishes.
  */
-export const reviewService = lazy(
-  () =>
-    new ReviewService({
-      ...base(),
-      mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
-      publish: async (workspaceId, articleId, platform, scheduledFor) => {
-        const origin = { trigger: 'approval', scheduledFor } as const;
-        return platform === 'blog'
-          ? (await publishing().publishWordPress(workspaceId, articleId, origin)).link
-          : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
-      },
-    }),
-);
+export const reviewService = lazy(() => buildReviewService());
+
+/** The service on the given clock (tests put a version's slot behind them this way, as the domain allows). */
+export const buildReviewService = (now?: () => Date) =>
+  new ReviewService({
+    ...base(),
+    ...(now ? { now } : {}),
+    mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
+    publish: async (workspaceId, articleId, platform, scheduledFor) => {
+      const origin = { trigger: 'approval', scheduledFor } as const;
+      return platform === 'blog'
+        ? (await publishing().publishWordPress(workspaceId, articleId, origin)).link
+        : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
+    },
+  });
