@@ -79,8 +79,8 @@ async function newArticle(by: Account, title: string): Promise<string> {
   return id;
 }
 const article = async (id: string): Promise<Article> => (await owner.client.call(`/api/articles/${id}`)).json.article;
-const review = (who: Account, id: string, action: 'submit' | 'approve' | 'changes', body?: unknown) =>
-  who.client.call(`/api/articles/${id}/review/blog/${action}`, { method: 'POST', ...(body ? { body } : {}) });
+const review = (who: Account, id: string, action: 'submit' | 'approve' | 'changes', body: object = {}) =>
+  who.client.call(`/api/articles/${id}/review/${action}`, { method: 'POST', body: { platform: 'blog', ...body } });
 
 beforeAll(async () => {
   wp = await startFakeWordPress();
@@ -176,7 +176,13 @@ describe('one approval by someone other than the author', () => {
     expect(mail.html).toContain('Acme Review');
     const events = await eventsOf(id);
     expect(events.filter((e) => e.name === 'ReviewRequested').map((e) => e.detail)).toEqual([
-      expect.objectContaining({ userId: teamId, actorId: writer.id, stage: 1, reason: 'submitted', platform: 'wordpress' }),
+      expect.objectContaining({
+        userId: teamId,
+        actorId: writer.id,
+        stage: 1,
+        reason: 'submitted',
+        platform: 'wordpress',
+      }),
     ]);
   });
 
@@ -298,10 +304,10 @@ describe('one approval by someone other than the author', () => {
     expect(reviewMails(reviewer.email, title)).toHaveLength(mailsBefore + 1);
     // The link e-mailed before the edit no longer applies.
     const old = reviewMails(reviewer.email, title).at(-2)!;
-    const oldToken = decodeURIComponent(/Approve: \S+\/review\?token=([A-Za-z0-9._%-]+)/.exec(old.text)![1]!);
-    expect((await new WorkspaceClient(app.url).call('/api/review-links/confirm', { body: { token: oldToken } })).status).toBe(
-      409,
-    );
+    const oldToken = decodeURIComponent(/Approve: \S+\/review\?token=([A-Za-z0-9._%-]+)/.exec(old.text ?? '')![1]!);
+    expect(
+      (await new WorkspaceClient(app.url).call('/api/review-links/confirm', { body: { token: oldToken } })).status,
+    ).toBe(409);
     // An editor approves from the app, and Publish Now then goes out.
     const approved = await review(editor, id, 'approve');
     expect(approved.status, JSON.stringify(approved.json)).toBe(200);
@@ -392,7 +398,12 @@ describe('at the slot', () => {
     const id = await newArticle(writer, title);
     const slot = Date.now() + HOUR;
     await schedule(id, slot);
-    const run = { userId: teamId, articleId: id, platform: 'blog' as const, scheduledFor: new Date(slot).toISOString() };
+    const run = {
+      userId: teamId,
+      articleId: id,
+      platform: 'blog' as const,
+      scheduledFor: new Date(slot).toISOString(),
+    };
     expect(await approvalNotifier().generateAndNotify(run)).toBe('review-waiting');
     const posts = wp.posts.length;
     const within = buildReviewService(() => new Date(slot + 2 * HOUR));
@@ -416,7 +427,12 @@ describe('at the slot', () => {
     expect((await review(reviewer, id, 'approve')).status).toBe(200);
     const posts = wp.posts.length;
     const atSlot = buildReviewService(() => new Date(slot + 1000));
-    const run = { userId: teamId, articleId: id, platform: 'blog' as const, scheduledFor: new Date(slot).toISOString() };
+    const run = {
+      userId: teamId,
+      articleId: id,
+      platform: 'blog' as const,
+      scheduledFor: new Date(slot).toISOString(),
+    };
     expect(await atSlot.scheduledRun(run, { mode: 'one', graceHours: 24 }, false)).toBe('published');
     expect(wp.posts.length).toBe(posts + 1);
     expect(slotApproval(await article(id), 'blog', { mode: 'one', graceHours: 24 }, new Date(slot + 1000))).toBeNull();

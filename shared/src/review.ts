@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ArticleIdSchema, PLATFORMS, type Platform } from './articles.js';
+import { PLATFORMS, type Platform } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 import type { WorkspaceRole } from './workspaces.js';
@@ -45,12 +45,10 @@ export const ReviewSettingsSchema = lazySchema(() =>
   }),
 );
 
-export const ReviewParamsSchema = lazySchema(() =>
-  z.strictObject({
-    id: ArticleIdSchema(),
-    platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }),
-  }),
-);
+const platform = () => z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' });
+
+/** Submit or approve a version: which platform's (the article is the path's). */
+export const ReviewActionSchema = lazySchema(() => z.strictObject({ platform: platform() }));
 
 const comment = () =>
   z
@@ -60,7 +58,7 @@ const comment = () =>
     .max(REVIEW_COMMENT_MAX, `The comment must be at most ${REVIEW_COMMENT_MAX} characters`)
     .check(safeCharacters('The comment'));
 
-export const RequestChangesSchema = lazySchema(() => z.strictObject({ comment: comment() }));
+export const RequestChangesSchema = lazySchema(() => z.strictObject({ platform: platform(), comment: comment() }));
 export type RequestChangesInput = z.infer<ReturnType<typeof RequestChangesSchema>>;
 
 const reviewToken = () =>

@@ -74,7 +74,9 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
     ArticleApproved: CommonDetail.extend({
       title: z.string(),
       platform: EventPlatformSchema,
-      scheduledFor: instant.nullable().describe('The scheduled time approved (null: a review of an unscheduled version)'),
+      scheduledFor: instant
+        .nullable()
+        .describe('The scheduled time approved (null: a review of an unscheduled version)'),
       postUrl: z.url().nullable().describe('The published post (null when the approval published nothing yet)'),
       actorId: z.string().min(1).optional().describe('Review only: the member who acted (opaque id)'),
       approverId: z.string().min(1).optional().describe('Review only: the member who approved (opaque id)'),
@@ -87,9 +89,11 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
       platform: EventPlatformSchema,
       actorId: z.string().min(1).nullable().describe('Who submitted or edited it (null: the scheduled run)'),
       stage: z.int().min(1).max(2).describe('The stage whose reviewers are asked'),
-      reason: z.enum(['submitted', 'edited', 'scheduled', 'stage']).describe(
-        'submitted: a member submitted it; edited: an edit after approval or a change request; scheduled: its scheduled run; stage: the first stage was approved',
-      ),
+      reason: z
+        .enum(['submitted', 'edited', 'scheduled', 'stage'])
+        .describe(
+          'submitted: a member submitted it; edited: an edit after approval or a change request; scheduled: its scheduled run; stage: the first stage was approved',
+        ),
       scheduledFor: instant.nullable().describe('The version’s scheduled time, if any'),
     }).describe('A version of an article was submitted for review'),
     /** A reviewer asked for changes to a version, with a comment. */

@@ -49,7 +49,12 @@ export interface ReviewDeps {
   /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
   jobs?: JobQueue;
   /** Publishes an approved version whose slot has come (the approval within the grace period). */
-  publish?: (workspaceId: string, articleId: string, platform: Platform, scheduledFor: string) => Promise<string | null>;
+  publish?: (
+    workspaceId: string,
+    articleId: string,
+    platform: Platform,
+    scheduledFor: string,
+  ) => Promise<string | null>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   now?: () => Date;
@@ -229,8 +234,8 @@ export class ReviewService {
 
   /** A writer or editor submits a version for review: its reviewers are e-mailed. */
   async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: Platform) {
-    const settings = await this.required(workspace.id);
     const article = await this.article(workspace.id, articleId);
+    const settings = await this.required(workspace.id);
     if (!article[platform].content.trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
     const before = article[reviewAttribute(platform)];
     if (before?.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
@@ -247,7 +252,12 @@ export class ReviewService {
    * the first stage's reviewers asked again). The editor joins its authors. Nothing where review is not required
    * or none was started.
    */
-  async afterEdit(workspaceId: string, userId: string, article: ArticleRecord, platform: Platform): Promise<ArticleRecord> {
+  async afterEdit(
+    workspaceId: string,
+    userId: string,
+    article: ArticleRecord,
+    platform: Platform,
+  ): Promise<ArticleRecord> {
     const before = article[reviewAttribute(platform)];
     if (!before) return article;
     const settings = await this.settingsOf(workspaceId);
@@ -342,7 +352,10 @@ export class ReviewService {
     if (review.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
     if (review.authors.includes(userId)) throw forbidden(ReviewMessages.ownApproval, 'own_approval');
     if (!stageRoles(review.mode, review.stage).includes(role))
-      throw forbidden(ReviewMessages.roleCannotApprove(ROLE_NAMES[role], review.stage, review.mode), 'role_cannot_approve');
+      throw forbidden(
+        ReviewMessages.roleCannotApprove(ROLE_NAMES[role], review.stage, review.mode),
+        'role_cannot_approve',
+      );
     return review;
   }
 
@@ -509,7 +522,8 @@ export class ReviewService {
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article || article.scheduled[run.platform] !== run.scheduledFor) return 'stale';
     // Published meanwhile (an approval within the grace period publishes at once): nothing left to do.
-    const published = run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    const published =
+      run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
     if (published) return 'stale';
     const review = article[reviewAttribute(run.platform)];
     const now = this.now();
@@ -569,5 +583,7 @@ const escape = (text: string) =>
 /** What the e-mail says the reviewer is asked for. */
 function stageText(mode: Mode, stage: 1 | 2, role: WorkspaceRole): string {
   if (mode === 'one') return `your approval is asked as ${ROLE_NAMES[role]}`;
-  return stage === 1 ? 'first of two approvals (an owner approves after you)' : 'final approval (the first stage is approved)';
+  return stage === 1
+    ? 'first of two approvals (an owner approves after you)'
+    : 'final approval (the first stage is approved)';
 }

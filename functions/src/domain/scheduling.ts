@@ -338,12 +338,22 @@ export class ApprovalNotifier {
     const settings = await review.service.settingsOf(run.userId);
     if (settings.personal || settings.mode === 'author') return undefined;
     const expiryCheck = attempt === REVIEW_EXPIRY_ATTEMPT;
-    const outcome = await review.service.scheduledRun(run, { mode: settings.mode, graceHours: settings.graceHours }, expiryCheck);
+    const outcome = await review.service.scheduledRun(
+      run,
+      { mode: settings.mode, graceHours: settings.graceHours },
+      expiryCheck,
+    );
     if (outcome === 'waiting' && !expiryCheck) {
       const at = new Date(Date.parse(run.scheduledFor) + settings.graceHours * 3600_000);
       await review.expiryAt(run, REVIEW_EXPIRY_ATTEMPT, at);
     }
-    return outcome === 'published' ? 'review-published' : outcome === 'expired' ? 'review-expired' : outcome === 'stale' ? 'stale' : 'review-waiting';
+    return outcome === 'published'
+      ? 'review-published'
+      : outcome === 'expired'
+        ? 'review-expired'
+        : outcome === 'stale'
+          ? 'stale'
+          : 'review-waiting';
   }
 
   private async notify(

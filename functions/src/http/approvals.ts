@@ -15,19 +15,24 @@ export const handlers = defineHandlers('approvals', {
     redirect(await approvalLinks().approvalImageLink(query.token), 'private, max-age=600'),
 
   // Review (domain/review.ts): the route's role is the floor; who may approve at a stage is the review's rule.
-  'approvals.submit': async ({ user, workspace, params }) => {
-    const article = await reviewService().submit(workspace, user.id, params.id, params.platform);
-    return json(200, { success: true, message: ReviewMessages.submitted, article: toApiArticle(article), published: null });
+  'approvals.submit': async ({ user, workspace, params, body }) => {
+    const article = await reviewService().submit(workspace, user.id, params.id, body.platform);
+    return json(200, {
+      success: true,
+      message: ReviewMessages.submitted,
+      article: toApiArticle(article),
+      published: null,
+    });
   },
-  'approvals.approve': async ({ user, workspace, params }) => {
+  'approvals.approve': async ({ user, workspace, params, body }) => {
     const { article, published } = await reviewService().approve(
       workspace.id,
       user.id,
       workspace.role,
       params.id,
-      params.platform,
+      body.platform,
     );
-    const approved = article[params.platform === 'blog' ? 'blogReview' : 'linkedinReview']?.status === 'approved';
+    const approved = article[body.platform === 'blog' ? 'blogReview' : 'linkedinReview']?.status === 'approved';
     return json(200, {
       success: true,
       message: approved ? ReviewMessages.approved : ReviewMessages.stageApproved,
@@ -41,7 +46,7 @@ export const handlers = defineHandlers('approvals', {
       user.id,
       workspace.role,
       params.id,
-      params.platform,
+      body.platform,
       body.comment,
     );
     return json(200, {

@@ -21,4 +21,3 @@ export const reviewRules = lazy(() => {
     publicUrl: () => config.publicUrl,
   });
 });
-

@@ -49,7 +49,7 @@ import {
   RequestChangesSchema,
   ReviewLinkActionSchema,
   ReviewLinkSchema,
-  ReviewParamsSchema,
+  ReviewActionSchema,
   ReviewSettingsSchema,
 } from '../review.js';
 
@@ -322,23 +322,25 @@ export const routes = [
   {
     id: 'approvals.submit',
     method: 'POST',
-    path: '/api/articles/{id}/review/{platform}/submit',
+    path: '/api/articles/{id}/review/submit',
     access: 'user',
-    params: ReviewParamsSchema,
+    params: ArticleParamsSchema,
+    body: ReviewActionSchema,
   },
   {
     id: 'approvals.approve',
     method: 'POST',
-    path: '/api/articles/{id}/review/{platform}/approve',
+    path: '/api/articles/{id}/review/approve',
     access: 'user',
-    params: ReviewParamsSchema,
+    params: ArticleParamsSchema,
+    body: ReviewActionSchema,
   },
   {
     id: 'approvals.requestChanges',
     method: 'POST',
-    path: '/api/articles/{id}/review/{platform}/changes',
+    path: '/api/articles/{id}/review/changes',
     access: 'user',
-    params: ReviewParamsSchema,
+    params: ArticleParamsSchema,
     body: RequestChangesSchema,
   },
   // Public: a reviewer's e-mailed link (single-purpose, bound to them, expiring); reading it never acts.
