@@ -15,7 +15,7 @@ import {
   type WorkspaceRole,
 } from '@app/shared';
 import type { ReviewLinkDone, ReviewLinkPreview } from '@app/shared/api';
-import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
+import type { approvalEmailContent } from './approval-email.js';
 import { reviewAttribute, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
@@ -46,6 +46,11 @@ export interface ReviewDeps {
   activeUser: (userId: string) => Promise<ReviewPerson | undefined>;
   /** The workspace's mailer (its Gmail, else the local outbox); undefined: nothing can be sent. */
   mailer?: (workspaceId: string) => Promise<MailSender | undefined>;
+  /**
+   * The approval e-mail's rendering (domain/approval-email.ts), given by the functions that send mail: the others'
+   * bundles then carry neither it nor the Markdown pipeline it loads.
+   */
+  render?: typeof approvalEmailContent;
   /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
   jobs?: JobQueue;
   /** Publishes an approved version whose slot has come (the approval within the grace period). */
@@ -298,7 +303,8 @@ export class ReviewService {
     const review = article?.[reviewAttribute(platform)];
     if (!article || !review || review.rev !== rev || review.status !== 'pending') return 0;
     const mailer = await this.deps.mailer?.(workspaceId);
-    if (!mailer) return 0;
+    const render = this.deps.render;
+    if (!mailer || !render) return 0;
     const workspace = await this.deps.workspaces.get(workspaceId);
     const key = await this.deps.signingKey();
     const base = this.deps.publicUrl();
@@ -322,7 +328,7 @@ export class ReviewService {
         );
       const url = async (action: Action) => `${base}/review?token=${encodeURIComponent(await link(action))}`;
       const slot = article.scheduled[platform];
-      const content = await approvalEmailContent({
+      const content = await render({
         platform,
         title: article.title,
         content: article[platform].content,
@@ -576,6 +582,8 @@ export class ReviewService {
     }
   }
 }
+
+const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -339,7 +339,7 @@ export class WorkspaceService {
   }
 
   /**
-   * Who a team workspace's approval e-mails go to until review lands (docs/product.md, Workspaces): its
+   * Who a team workspace's approval e-mails go to where it requires no review (docs/product.md, Workspaces): its
    * owners, longest-standing first. A personal workspace's are its user's, as before.
    */
   async owners(workspaceId: string): Promise<MemberRecord[]> {

@@ -1,4 +1,5 @@
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { approvalEmailContent } from '../domain/approval-email.js';
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
@@ -40,6 +41,7 @@ export const buildReviewService = (now?: () => Date) =>
     ...base(),
     ...(now ? { now } : {}),
     mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
+    render: approvalEmailContent,
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
       const origin = { trigger: 'approval', scheduledFor } as const;
       return platform === 'blog'
