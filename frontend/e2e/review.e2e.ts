@@ -137,7 +137,7 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
       details: '',
       imageDescription: '',
     });
-    await writer.page.getByRole('link', { name: 'Schedule' }).click();
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
     const card = writer.page.getByRole('article', { name: title });
     const blog = card.getByRole('region', { name: 'Blog' });
     await blog.getByRole('button', { name: 'Submit for review' }).click();
