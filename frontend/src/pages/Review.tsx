@@ -126,7 +126,7 @@ export default function Review() {
                     </label>
                     <textarea
                       id={commentId}
-                      className="input"
+                      className="input review-page__comment"
                       rows={4}
                       maxLength={REVIEW_COMMENT_MAX}
                       value={comment}
