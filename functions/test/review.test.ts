@@ -316,6 +316,23 @@ describe('one approval by someone other than the author', () => {
   });
 });
 
+describe('GPT edit', () => {
+  it('saves the version, so an approved one returns to review', async () => {
+    const id = await newArticle(writer, 'Edited by GPT');
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    const res = await writer.client.call('/api/gpt-edit', {
+      body: { articleId: id, contentType: 'blog', editRequest: 'Make it shorter' },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.article.review.blog).toMatchObject({ status: 'pending', approvals: [] });
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail.reason)).toEqual([
+      'submitted',
+      'edited',
+    ]);
+  });
+});
+
 describe('two stages: an editor or reviewer, then an owner', () => {
   it('advances in order: the owner only after the first stage, each stage its own ArticleApproved', async () => {
     expect((await setReview('two', 24)).status).toBe(200);

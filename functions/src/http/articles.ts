@@ -158,8 +158,12 @@ export const handlers = defineHandlers('articles', {
     const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
     return json(202, { success: true, article: toApiArticle(article) });
   },
-  'articles.gptEdit': async ({ workspace, body }) => {
-    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body);
+  'articles.gptEdit': async ({ user, workspace, body }) => {
+    const edit = await articleServices().articles.gptEdit(workspace.id, body);
+    const { editedContent } = edit;
+    let { article } = edit;
+    // GPT edit saves the version's new text: an edit like any other for its review (domain/review.ts).
+    if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, user.id, article, body.contentType);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });
