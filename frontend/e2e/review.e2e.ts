@@ -143,6 +143,16 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
     await blog.getByRole('button', { name: 'Submit for review' }).click();
     await blog.getByText('In review').waitFor();
 
+    // The owner schedules it: not approved, the card and the calendar say it waits for approval.
+    expect(await scheduleVia(owner, id, 'blog', new Date(Date.now() + 3600_000).toISOString())).toBe(200);
+    await writer.page.reload();
+    await blog.getByText('Waiting for approval').waitFor();
+    await lookAt(writer.page, 'review-02-waiting');
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
+    await writer.page.getByRole('button', { name: new RegExp(`^${title}, Blog, Waiting for approval`) }).waitFor();
+    await lookAt(writer.page, 'review-02-waiting-calendar');
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
+
     // The reviewer gets the rendered post with both links; Request changes asks for the click and a comment.
     const subject = new RegExp(`^Review for WordPress \\(blog\\): ${title}$`);
     const changesLink = await linkIn(app, 'rae@example.com', subject, 'Request changes');
