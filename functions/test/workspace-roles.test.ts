@@ -75,6 +75,17 @@ afterAll(() => app?.stop());
 describe('every route × every role in a team workspace', () => {
   it('declares what every signed-in route needs', () => {
     expect(inWorkspace.length).toBeGreaterThan(40);
+    // Review (domain/review.ts): submitting is a writer's; approving and requesting changes start at reviewer (the
+    // review's stage rule decides further); the setting is read by every member and changed by an owner.
+    expect(inWorkspace.map((r) => [r.id, needed(r)])).toEqual(
+      expect.arrayContaining([
+        ['approvals.submit', 'writer'],
+        ['approvals.approve', 'reviewer'],
+        ['approvals.requestChanges', 'reviewer'],
+        ['workspaces.review', 'reviewer'],
+        ['workspaces.setReview', 'owner'],
+      ]),
+    );
     for (const route of routes) expect(ROUTE_ROLES[route.id], route.id).toBeDefined();
   });
 

@@ -3,6 +3,7 @@ import { lazySchema } from './lazy-schema.js';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
 import type { FocalPoint } from './images.js';
 import { safeCharacters } from './text.js';
+import type { ArticleReview } from './review.js';
 
 export const PLATFORMS = ['blog', 'linkedin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -177,6 +178,8 @@ export interface Article {
   /** Drafting state: content is written in the background after the article is saved. */
   generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };
   image: ArticleImage | null;
+  /** A team workspace's review of each version (shared/src/review.ts); absent where none was ever started. */
+  review?: ArticleReview;
   /**
    * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
    * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.

@@ -20,3 +20,4 @@ export * from './urls.js';
 export * from './images.js';
 export * from './workspaces.js';
 export * from './comments.js';
+export * from './review.js';

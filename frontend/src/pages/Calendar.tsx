@@ -13,6 +13,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   PLATFORM_STATUS_LABELS,
+  slotApproval,
   ScheduleMessages,
   type Article,
   type CalendarAnswer,
@@ -30,6 +31,8 @@ import { ArticleCard } from '../components/schedule/ArticleCard';
 import { PLATFORM_NAMES } from '../components/schedule/messages';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { STATUS_TONES } from '../components/schedule/StatusBadge';
+import { reviewBadge } from '../components/review/ReviewActions';
+import { useReviewSettings } from '../hooks/useReviewSettings';
 import { ARTICLE_LISTS_KEY, refreshArticleLists } from '../hooks/useArticleLists';
 import { useDragAutoScroll } from '../hooks/useDragAutoScroll';
 import { useSession } from '../hooks/useSession';
@@ -217,10 +220,17 @@ export default function CalendarPage() {
   };
 
   const entries = useMemo(() => calendar.data?.entries ?? [], [calendar.data?.entries]);
+  const reviewSettings = useReviewSettings();
   const articles = useMemo(
     () => new Map((calendar.data?.articles ?? []).map((a) => [articleIdOf(a), a])),
     [calendar.data?.articles],
   );
+  // Where review is required, a scheduled version not approved reads "Waiting for approval", then "Expired"
+  // (shared/src/review.ts slotApproval), as on its Schedule card.
+  const approvalOf = (entry: CalendarEntry) => {
+    const article = entry.kind === 'scheduled' ? articles.get(entry.articleId) : undefined;
+    return article ? slotApproval(article, entry.platform, reviewSettings, now) : null;
+  };
   // Items by cell: the day (month) or the day and hour (week), in time order as the API answers.
   const byCell = useMemo(() => {
     const cells = new Map<string, CalendarEntry[]>();
@@ -451,20 +461,21 @@ export default function CalendarPage() {
           const movable = canMove(entry);
           const platform = PLATFORM_NAMES[entry.platform].row;
           const time = timeOfDay(entry.at, timeZone);
+          const approval = approvalOf(entry);
+          const statusLabel = approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[entry.status];
+          const tone = approval === 'expired' ? 'danger' : approval ? 'warning' : STATUS_TONES[entry.status];
           return (
             <li key={key}>
               <button
                 type="button"
-                className={`calendar-item calendar-item--${STATUS_TONES[entry.status]} calendar-item--${entry.platform}${
+                className={`calendar-item calendar-item--${tone} calendar-item--${entry.platform}${
                   dragging && entryKey(dragging) === key ? ' is-dragging' : ''
                 }`}
                 data-focus-id={`item:${key}`}
                 tabIndex={currentId === `item:${key}` ? 0 : -1}
                 draggable={movable}
                 aria-haspopup="dialog"
-                aria-label={`${entry.title}, ${platform}, ${PLATFORM_STATUS_LABELS[entry.status]} ${time}${
-                  movable ? ', can be moved' : ''
-                }`}
+                aria-label={`${entry.title}, ${platform}, ${statusLabel} ${time}${movable ? ', can be moved' : ''}`}
                 // The title is cut to the cell's width: a pointer shows it whole.
                 title={movable ? `${entry.title}: drag to another day or time to reschedule` : entry.title}
                 onDragStart={(event) => {
@@ -489,6 +500,11 @@ export default function CalendarPage() {
                 </span>
                 <span className="calendar-item__time">{time}</span>
                 <span className="calendar-item__title">{entry.title}</span>
+                {approval && (
+                  <span className="calendar-item__review" aria-hidden>
+                    {statusLabel}
+                  </span>
+                )}
               </button>
             </li>
           );
@@ -728,7 +744,10 @@ export default function CalendarPage() {
       {opened && (
         <Modal
           title={`${PLATFORM_NAMES[opened.entry.platform].row} · ${formatDateTime(opened.entry.at, timeZone)}`}
-          subtitle={PLATFORM_STATUS_LABELS[opened.entry.status]}
+          subtitle={(() => {
+            const approval = approvalOf(opened.entry);
+            return approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[opened.entry.status];
+          })()}
           onClose={() => setOpened(null)}
           className="calendar-dialog"
           size="xl"

@@ -4,6 +4,11 @@ import { useWatch } from 'react-hook-form';
 import {
   CreateWorkspaceSchema,
   InviteSchema,
+  REVIEW_GRACE_MAX_HOURS,
+  REVIEW_MODES,
+  REVIEW_MODE_NAMES,
+  ReviewSettingsSchema,
+  type ReviewSettings,
   ROLE_DESCRIPTIONS,
   ROLE_NAMES,
   WORKSPACE_ROLES,
@@ -15,6 +20,7 @@ import { errorText, request } from '../api/client';
 import { Field, TextField } from '../components/Field';
 import { PageHeader } from '../components/PageHeader';
 import { useSession } from '../hooks/useSession';
+import { REVIEW_SETTINGS_KEY, useReviewSettings } from '../hooks/useReviewSettings';
 import {
   WORKSPACES_QUERY_KEY,
   useCurrentWorkspace,
@@ -37,7 +43,10 @@ export default function WorkspacesPage() {
       <PageHeader title="Workspaces" description="Your personal workspace and the teams you belong to" />
       <WorkspaceList />
       {workspace && !workspace.personal ? (
-        <Members role={workspace.role} name={workspace.name} />
+        <>
+          <Members role={workspace.role} name={workspace.name} />
+          <ReviewSettingsCard role={workspace.role} />
+        </>
       ) : (
         <section className="card settings-card" aria-labelledby="personal-members">
           <h2 className="card-title" id="personal-members">
@@ -324,5 +333,91 @@ function InviteForm({ onSent }: { onSent: () => Promise<unknown> }) {
         </p>
       )}
     </form>
+  );
+}
+
+/**
+ * docs/product.md (Workspaces, Review): what publishing needs in this team workspace, and how long past its slot an
+ * unapproved version may still be approved. Every member sees it; an owner changes it.
+ */
+function ReviewSettingsCard({ role }: { role: WorkspaceRole }) {
+  const settings = useReviewSettings();
+  // The form starts from the loaded setting (a new form once it is there).
+  return <ReviewSettingsForm key={`${settings.mode}-${settings.graceHours}`} role={role} settings={settings} />;
+}
+
+function ReviewSettingsForm({ role, settings }: { role: WorkspaceRole; settings: ReviewSettings }) {
+  const uid = useId();
+  const queryClient = useQueryClient();
+  const owner = role === 'owner';
+  const form = useZodForm(ReviewSettingsSchema(), { mode: settings.mode, graceHours: settings.graceHours });
+  const save = useMutation({
+    mutationFn: (body: ReviewSettings) => request('workspaces.setReview', { body }),
+    onSuccess: async ({ message, settings: saved }) => {
+      form.reset(saved);
+      await queryClient.invalidateQueries({ queryKey: [REVIEW_SETTINGS_KEY] });
+      toast.success(message);
+    },
+  });
+  const saving = save.isPending;
+  const modeId = `${uid}-mode`;
+  return (
+    <section className="card settings-card" aria-labelledby={`${uid}-review`}>
+      <h2 className="card-title" id={`${uid}-review`}>
+        Review before publishing
+      </h2>
+      <p className="card-description">
+        Who must approve a version before it is published. A version not approved by its scheduled time shows “Waiting
+        for approval”, and “Expired” once the grace period is over.
+      </p>
+      {!owner ? (
+        <p>
+          <strong>{REVIEW_MODE_NAMES[settings.mode]}</strong>
+          {settings.mode !== 'author' && <> · grace period {settings.graceHours} hours</>}
+        </p>
+      ) : (
+        <form
+          className="workspace-form"
+          noValidate
+          onSubmit={(event) => {
+            if (saving) return event.preventDefault();
+            save.reset();
+            void form.handleSubmit((body) => save.mutate(body))(event);
+          }}
+        >
+          <Field id={modeId} label="Publishing needs">
+            {(aria) => (
+              <select {...aria} {...form.register('mode')} id={modeId} className="input select" disabled={saving}>
+                {REVIEW_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {REVIEW_MODE_NAMES[mode]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField
+            {...form.register('graceHours', { valueAsNumber: true })}
+            id={`${uid}-grace`}
+            label="Grace period (hours)"
+            hint={`0 to ${REVIEW_GRACE_MAX_HOURS}: how long past its scheduled time a version may still be approved`}
+            type="number"
+            min={0}
+            max={REVIEW_GRACE_MAX_HOURS}
+            step={1}
+            disabled={saving}
+            error={form.formState.errors.graceHours?.message}
+          />
+          <button type="submit" className="btn btn--primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          {save.error && (
+            <p className="alert alert--error workspace-form__error" role="alert">
+              {errorText(save.error, 'The setting could not be saved. Please try again.')}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
   );
 }

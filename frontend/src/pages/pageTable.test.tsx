@@ -17,6 +17,7 @@ vi.mock('./Settings', () => standIn('Settings'));
 vi.mock('./SheetsImport', () => standIn('SheetsImport'));
 vi.mock('./Admin', () => standIn('Admin'));
 vi.mock('./Approve', () => standIn('Approve'));
+vi.mock('./Review', () => standIn('Review'));
 vi.mock('./Workspaces', () => standIn('Workspaces'));
 vi.mock('./Invite', () => standIn('Invite'));
 

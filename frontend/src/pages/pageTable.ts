@@ -89,6 +89,8 @@ export const PAGES: readonly PageEntry[] = [
   { path: '/invite', title: 'Invitation', access: 'public', load: () => import('./Invite') },
   // The e-mailed approve link: its token authorizes, signed in or not.
   { path: '/approve', title: 'Approval', access: 'public', load: () => import('./Approve') },
+  // A reviewer's e-mailed link (Approve or Request changes): its token authorizes, signed in or not.
+  { path: '/review', title: 'Review', access: 'public', load: () => import('./Review') },
 ];
 
 const withoutTrailingSlashes = (pathname: string) => pathname.replace(/\/+$/, '') || '/';

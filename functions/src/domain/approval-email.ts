@@ -38,6 +38,11 @@ export interface ApprovalEmailInput {
   scheduleUrl: string;
   /** How many days the approval link works. */
   linkDays: number;
+  /**
+   * A team workspace's review request (domain/review.ts): the same rendered post, asking a reviewer to approve or
+   * request changes, each through a link of its own.
+   */
+  review?: { changesUrl: string; workspaceName: string; stage: string };
 }
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
@@ -200,13 +205,25 @@ function plainText(input: ApprovalEmailInput, post: { title: string; html: strin
           .map((s) => s.text)
           .join('') || 'Nothing to preview yet.',
       ];
+  const links = input.review
+    ? [
+        `Approve: ${input.approveUrl}`,
+        `Request changes: ${input.review.changesUrl}`,
+        `Review on the Schedule page: ${input.scheduleUrl}`,
+        `Nothing happens until you confirm on the review page. The links work for ${input.linkDays} days, for you only.`,
+      ]
+    : [
+        `Review and approve: ${input.approveUrl}`,
+        `Review on the Schedule page: ${input.scheduleUrl}`,
+        `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`,
+      ];
   return [
-    `"${input.title}" is ready for ${platform} (scheduled ${input.when}).`,
+    input.review
+      ? `Review requested in ${input.review.workspaceName} (${input.review.stage}): "${input.title}" for ${platform}${input.when ? ` (scheduled ${input.when})` : ''}.`
+      : `"${input.title}" is ready for ${platform} (scheduled ${input.when}).`,
     ...(input.problem ? [input.problem] : []),
     '',
-    `Review and approve: ${input.approveUrl}`,
-    `Review on the Schedule page: ${input.scheduleUrl}`,
-    `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`,
+    ...links,
     '',
     `What will be published on ${SHORT_NAMES[input.platform]}:`,
     rule,
@@ -222,10 +239,15 @@ export async function approvalEmailContent(
   input: ApprovalEmailInput,
 ): Promise<{ subject: string; text: string; html: string }> {
   const platform = PLATFORM_NAMES[input.platform];
-  const subject = `Approve for ${platform}: ${input.title}`;
+  const review = input.review;
+  const subject = review ? `Review for ${platform}: ${input.title}` : `Approve for ${platform}: ${input.title}`;
   const post = input.platform === 'blog' ? await blogPost(input) : null;
   const preview = post ? blogPreview(input, post) : linkedInPreview(input);
   const p = (style: string, html: string) => `<p style="margin:0 0 14px;font-family:${FONT};${style}">${html}</p>`;
+  // A review's second action is a plain link beside the button: one clear primary action per e-mail.
+  const actions = review
+    ? `${button(input.approveUrl, 'Approve')}${p(`margin-top:10px;margin-bottom:0;font-size:15px;line-height:1.5`, `<a href="${escapeHtml(review.changesUrl)}" style="color:${LINK};text-decoration:underline;font-weight:600">Request changes</a>`)}`
+    : button(input.approveUrl, 'Review and approve');
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -240,12 +262,12 @@ export async function approvalEmailContent(
 <tr><td align="center" style="padding:24px 10px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:640px;border-collapse:separate;background-color:#ffffff;border:1px solid ${BORDER};border-radius:10px">
 <tr><td style="padding:24px 24px 4px">
-${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, 'Approval needed')}
-<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">Publish “${escapeHtml(input.title)}” to ${SHORT_NAMES[input.platform]}?</h1>
-${p(`font-size:15px;line-height:1.5;color:${MUTED}`, `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
+${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, review ? 'Review requested' : 'Approval needed')}
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}` : `Publish “${escapeHtml(input.title)}” to ${SHORT_NAMES[input.platform]}?`}</h1>
+${p(`font-size:15px;line-height:1.5;color:${MUTED}`, review ? `In <strong>${escapeHtml(review.workspaceName)}</strong>, for <strong>${platform}</strong>: ${escapeHtml(review.stage)}${input.when ? `, scheduled ${escapeHtml(input.when)}` : ''}.` : `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
 ${input.problem ? p('font-size:15px;line-height:1.5;color:#b42318', `<strong>${escapeHtml(input.problem)}</strong>`) : ''}
-${button(input.approveUrl, 'Review and approve')}
-${p(`margin-top:10px;font-size:13px;line-height:1.5;color:${SUBTLE}`, `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`)}
+${actions}
+${p(`margin-top:10px;font-size:13px;line-height:1.5;color:${SUBTLE}`, review ? `Nothing happens until you confirm on the review page. The links work for ${input.linkDays} days, for you only.` : `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`)}
 </td></tr>
 <tr><td style="padding:12px 24px 8px">
 ${p(`margin:0;font-size:13px;font-weight:700;color:${MUTED}`, `What will be published on ${SHORT_NAMES[input.platform]}`)}
@@ -255,7 +277,7 @@ ${preview}
 </td></tr>
 <tr><td style="padding:4px 24px 24px;border-top:1px solid ${BORDER}">
 <div style="height:16px;line-height:16px;font-size:16px">&nbsp;</div>
-${button(input.approveUrl, 'Review and approve')}
+${actions}
 ${p(`margin-top:12px;margin-bottom:0;font-size:13px;line-height:1.5;color:${SUBTLE}`, `Or <a href="${escapeHtml(input.scheduleUrl)}" style="color:${LINK};text-decoration:underline">review it on the Schedule page</a>.`)}
 </td></tr>
 </table>

@@ -7,6 +7,7 @@ import {
   type CreateArticleInput,
   type GptEditInput,
   type Platform,
+  type VersionReview,
 } from '@app/shared';
 import {
   AiEditNotApplied,
@@ -61,7 +62,16 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   linkedinPostUrn?: string | null;
   /** The newest edit's activity entry, which the next edit of the same burst extends (domain/activity.ts). */
   lastEdit?: LastEdit | null;
+  /** Who created it (team workspaces: the first author of its versions' reviews). */
+  createdBy?: string;
+  /** Each version's review in a team workspace (shared/src/review.ts), one attribute per platform. */
+  blogReview?: VersionReview | null;
+  linkedinReview?: VersionReview | null;
 }
+
+/** The attribute of a platform's review (docs/data-model.md, Articles). */
+export const reviewAttribute = (platform: Platform): 'blogReview' | 'linkedinReview' =>
+  platform === 'blog' ? 'blogReview' : 'linkedinReview';
 
 /** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
 export interface ImageState {
@@ -227,15 +237,16 @@ export class ArticleService {
 
   /**
    * Saves first, then drafts in the background: a slow or failing AI never loses the article. `actorId`: the
-   * member who creates it (its activity's first entry names nobody without one: a spreadsheet import's job).
+   * member who creates it (its activity's first entry names nobody without one: a spreadsheet import's job);
+   * `createdBy`: kept on a team workspace's article, the first author of its versions' reviews.
    */
   async create(
     userId: string,
     input: Required<CreateArticleInput>,
     tags: string[] = [],
-    actorId?: string,
+    options: { actorId?: string; createdBy?: string } = {},
   ): Promise<ArticleRecord> {
-    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, actorId));
+    return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, options));
   }
 
   private async save(
@@ -243,7 +254,7 @@ export class ArticleService {
     input: Required<CreateArticleInput>,
     tags: string[],
     started: StartedCall | undefined,
-    actorId: string | undefined,
+    { actorId, createdBy }: { actorId?: string; createdBy?: string },
   ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
@@ -266,6 +277,7 @@ export class ArticleService {
       generation: { status: 'pending', updatedAt: at },
       image: null,
       imageJob: null,
+      ...(createdBy ? { createdBy } : {}),
       publishClaims: {},
     };
     await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });

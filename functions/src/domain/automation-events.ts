@@ -75,13 +75,43 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
       scheduledFor: instant.describe('The scheduled time the approval is for'),
       approvalExpiresAt: instant.describe('When the e-mailed link stops working'),
     }).describe('A scheduled run e-mailed the owner an approval link (the link itself is never in an event)'),
-    /** The owner confirmed an approval link and its platform was published. */
+    /**
+     * The owner confirmed an approval link and its platform was published; or, in a team workspace with review,
+     * a member approved a stage of a version's review (docs/product.md, Workspaces, Review).
+     */
     ArticleApproved: CommonDetail.extend({
       title: z.string(),
       platform: EventPlatformSchema,
-      scheduledFor: instant,
-      postUrl: z.url().nullable().describe('The published post'),
-    }).describe('The owner confirmed an approval link and the platform was published'),
+      scheduledFor: instant
+        .nullable()
+        .describe('The scheduled time approved (null: a review of an unscheduled version)'),
+      postUrl: z.url().nullable().describe('The published post (null when the approval published nothing yet)'),
+      actorId: z.string().min(1).optional().describe('Review only: the member who acted (opaque id)'),
+      approverId: z.string().min(1).optional().describe('Review only: the member who approved (opaque id)'),
+      stage: z.int().min(1).max(2).optional().describe('Review only: the stage approved (1, or 2 of two)'),
+      final: z.boolean().optional().describe('Review only: true when this approval completes the review'),
+    }).describe('An approval: an approval link confirmed (and published), or a stage of a review approved'),
+    /** A version was submitted for review (by a member, an edit after approval, or a scheduled run). */
+    ReviewRequested: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      actorId: z.string().min(1).nullable().describe('Who submitted or edited it (null: the scheduled run)'),
+      stage: z.int().min(1).max(2).describe('The stage whose reviewers are asked'),
+      reason: z
+        .enum(['submitted', 'edited', 'scheduled', 'stage'])
+        .describe(
+          'submitted: a member submitted it; edited: an edit after approval or a change request; scheduled: its scheduled run; stage: the first stage was approved',
+        ),
+      scheduledFor: instant.nullable().describe('The version’s scheduled time, if any'),
+    }).describe('A version of an article was submitted for review'),
+    /** A reviewer asked for changes to a version, with a comment. */
+    ChangesRequested: CommonDetail.extend({
+      title: z.string(),
+      platform: EventPlatformSchema,
+      actorId: z.string().min(1).describe('The reviewer who asked (opaque id)'),
+      stage: z.int().min(1).max(2),
+      comment: z.string().max(2000).describe('What should change'),
+    }).describe('A reviewer requested changes to a version'),
     /** A post went out (or a WordPress post was updated). */
     PublishSucceeded: CommonDetail.extend({
       title: z.string(),
@@ -122,6 +152,8 @@ const EVENT_NAMES: Record<AutomationEventName, null> = {
   ArticleDrafted: null,
   ApprovalRequested: null,
   ArticleApproved: null,
+  ReviewRequested: null,
+  ChangesRequested: null,
   PublishSucceeded: null,
   PublishFailed: null,
   ScheduleMissed: null,

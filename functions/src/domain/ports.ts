@@ -47,6 +47,8 @@ export interface ArticleStore {
       onlyIfEmpty?: Platform[];
       onlyIfImageJob?: string;
       onlyIfImage?: string | null;
+      /** The platform's review must still be at this rev (0: none yet): review changes do not overwrite each other. */
+      onlyIfReviewRev?: { platform: Platform; rev: number };
       events?: readonly OutboxEntry[];
       edit?: EditBy;
     },
@@ -296,7 +298,9 @@ export type Job =
       inFlight?: true;
     }
   /** `attempt`: which attempt of the run this is (absent: the first; later ones are its retries, domain/run-retries.ts). */
-  | ({ type: 'generate-and-notify'; attempt?: number } & ScheduledRun);
+  | ({ type: 'generate-and-notify'; attempt?: number } & ScheduledRun)
+  /** A version's review restarted where its reviewers could not be e-mailed at once (domain/review.ts). */
+  | { type: 'review-mail'; userId: string; articleId: string; platform: Platform; rev: number };
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
 export interface JobQueue {

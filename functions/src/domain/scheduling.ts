@@ -25,6 +25,7 @@ import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEn
 import { badRequest, conflict, notFound } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
+import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
 /** "Now" as picked in the UI reaches the server a moment later: such times count as now. */
@@ -169,8 +170,19 @@ export interface ApprovalNotifierDeps {
     delaysS: readonly number[];
     schedule(run: ScheduledRun, next: RunRetry, cause: unknown): Promise<void>;
   };
+  /**
+   * Review in team workspaces that require it (domain/review.ts): the run publishes an approved version, or asks
+   * for review and waits; `expiryAt` schedules the check at the end of the grace period (the run's retry port).
+   */
+  review?: {
+    service: Pick<ReviewService, 'settingsOf' | 'scheduledRun'>;
+    expiryAt(run: ScheduledRun, attempt: number, at: Date): Promise<void>;
+  };
   now?: () => Date;
 }
+
+/** The attempt number of a review's expiry check: past every retry (domain/run-retries.ts), so never a retry's. */
+export const REVIEW_EXPIRY_ATTEMPT = 100;
 
 /**
  * How a scheduled run ended without failing: `stale` (moved or cancelled), `inactive` (the owner is
@@ -180,7 +192,17 @@ export interface ApprovalNotifierDeps {
  * (this attempt failed and the next one is scheduled: recorded on the article as run_retrying).
  */
 export type NotifyOutcome =
-  'stale' | 'inactive' | 'duplicate' | 'in-progress' | 'sent' | 'no-mailer' | 'email-refused' | 'retrying';
+  | 'stale'
+  | 'inactive'
+  | 'duplicate'
+  | 'in-progress'
+  | 'sent'
+  | 'no-mailer'
+  | 'email-refused'
+  | 'retrying'
+  | 'review-published'
+  | 'review-waiting'
+  | 'review-expired';
 
 /** The lastError codes a scheduled run records itself: a sent approval e-mail ends them. */
 const RUN_OWN_FAILURES: ReadonlySet<string> = new Set<RunFailureCode>([
@@ -225,7 +247,7 @@ export class ApprovalNotifier {
   async generateAndNotify(run: ScheduledRun, attempt = 1): Promise<NotifyOutcome> {
     const seen: { title: string | null; timezone?: string } = { title: null };
     try {
-      return await this.notify(run, (title, timezone) => Object.assign(seen, { title, timezone }));
+      return await this.notify(run, (title, timezone) => Object.assign(seen, { title, timezone }), attempt);
     } catch (err) {
       // Failures recorded with their own code (email_failed) were emitted already. Anything else is this
       // attempt's run_failed.
@@ -306,7 +328,40 @@ export class ApprovalNotifier {
     );
   }
 
-  private async notify(run: ScheduledRun, seen: (title: string, timezone?: string) => void): Promise<NotifyOutcome> {
+  /**
+   * Where the workspace requires review, the run does not e-mail the owner: an approved version is published, an
+   * unapproved one asks its reviewers (once) and waits until the end of the grace period, when it expires.
+   * Undefined where review is not required (the approval e-mail as ever).
+   */
+  private async reviewRun(run: ScheduledRun, attempt: number): Promise<NotifyOutcome | undefined> {
+    const review = this.deps.review;
+    if (!review) return undefined;
+    const settings = await review.service.settingsOf(run.userId);
+    if (settings.personal || settings.mode === 'author') return undefined;
+    const expiryCheck = attempt === REVIEW_EXPIRY_ATTEMPT;
+    const outcome = await review.service.scheduledRun(
+      run,
+      { mode: settings.mode, graceHours: settings.graceHours },
+      expiryCheck,
+    );
+    if (outcome === 'waiting' && !expiryCheck) {
+      const at = new Date(Date.parse(run.scheduledFor) + settings.graceHours * 3600_000);
+      await review.expiryAt(run, REVIEW_EXPIRY_ATTEMPT, at);
+    }
+    return outcome === 'published'
+      ? 'review-published'
+      : outcome === 'expired'
+        ? 'review-expired'
+        : outcome === 'stale'
+          ? 'stale'
+          : 'review-waiting';
+  }
+
+  private async notify(
+    run: ScheduledRun,
+    seen: (title: string, timezone?: string) => void,
+    attempt = 1,
+  ): Promise<NotifyOutcome> {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     // Moved or cancelled: nothing was missed (the schedule of the new time, if any, runs then).
@@ -322,6 +377,8 @@ export class ApprovalNotifier {
       ]);
       return 'inactive';
     }
+    const review = await this.reviewRun(run, attempt);
+    if (review) return review;
     const now = this.now();
     const claim = await this.deps.articles.claimNotify(
       userId,

@@ -7,6 +7,7 @@ import {
   roleAtLeast,
   type InvitationPreview,
   type InviteInput,
+  type ReviewSettings,
   type WorkspaceInvitation,
   type WorkspaceMember,
   type WorkspaceRole,
@@ -35,6 +36,8 @@ export interface WorkspaceRecord {
   /** Moved by every write to one of its articles, as a user's (UserRecord.articlesVersion). */
   articlesVersion?: number;
   articlesChangedAt?: string;
+  /** What publishing needs (domain/review.ts); absent: the author's own approval. */
+  review?: ReviewSettings;
 }
 
 export interface MemberRecord {
@@ -95,6 +98,8 @@ export interface WorkspaceStore {
   deleteInvitation(workspaceId: string, id: string): Promise<boolean>;
   /** Uses the invitation (deleted while its hash is the one read) and adds the member, in one transaction. */
   accept(invitation: InvitationRecord, member: MemberRecord): Promise<AcceptOutcome>;
+  /** Sets a team workspace's review setting (on its record). */
+  setReview(workspaceId: string, settings: ReviewSettings): Promise<void>;
   instanceSettings(): Promise<{ invitationsActivateAccounts: boolean }>;
   setInstanceSettings(settings: { invitationsActivateAccounts: boolean }): Promise<void>;
 }
@@ -334,7 +339,7 @@ export class WorkspaceService {
   }
 
   /**
-   * Who a team workspace's approval e-mails go to until review lands (docs/product.md, Workspaces): its
+   * Who a team workspace's approval e-mails go to where it requires no review (docs/product.md, Workspaces): its
    * owners, longest-standing first. A personal workspace's are its user's, as before.
    */
   async owners(workspaceId: string): Promise<MemberRecord[]> {

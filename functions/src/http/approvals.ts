@@ -1,4 +1,7 @@
+import { ReviewMessages } from '@app/shared';
 import { approvalLinks } from '../wiring/approvals.js';
+import { reviewService } from '../wiring/review.js';
+import { toApiArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { json, redirect } from './response.js';
 
@@ -10,4 +13,50 @@ export const handlers = defineHandlers('approvals', {
   // (the address carries the link's token, and a new image is asked for with a new t).
   'approvals.image': async ({ query }) =>
     redirect(await approvalLinks().approvalImageLink(query.token), 'private, max-age=600'),
+
+  // Review (domain/review.ts): the route's role is the floor; who may approve at a stage is the review's rule.
+  'approvals.submit': async ({ user, workspace, params, body }) => {
+    const article = await reviewService().submit(workspace, user.id, params.id, body.platform);
+    return json(200, {
+      success: true,
+      message: ReviewMessages.submitted,
+      article: toApiArticle(article),
+      published: null,
+    });
+  },
+  'approvals.approve': async ({ user, workspace, params, body }) => {
+    const { article, published } = await reviewService().approve(
+      workspace.id,
+      user.id,
+      workspace.role,
+      params.id,
+      body.platform,
+    );
+    const approved = article[body.platform === 'blog' ? 'blogReview' : 'linkedinReview']?.status === 'approved';
+    return json(200, {
+      success: true,
+      message: approved ? ReviewMessages.approved : ReviewMessages.stageApproved,
+      article: toApiArticle(article),
+      published,
+    });
+  },
+  'approvals.requestChanges': async ({ user, workspace, params, body }) => {
+    const { article } = await reviewService().requestChanges(
+      workspace.id,
+      user.id,
+      workspace.role,
+      params.id,
+      body.platform,
+      body.comment,
+    );
+    return json(200, {
+      success: true,
+      message: ReviewMessages.changesRequested,
+      article: toApiArticle(article),
+      published: null,
+    });
+  },
+  // Public: the e-mailed link (single-purpose, bound to its reviewer) is the authorization; reading never acts.
+  'approvals.reviewPreview': async ({ body }) => json(200, await reviewService().previewLink(body.token)),
+  'approvals.reviewConfirm': async ({ body }) => json(200, await reviewService().confirmLink(body.token, body.comment)),
 });

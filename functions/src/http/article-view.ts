@@ -49,6 +49,10 @@ export function toApiArticle(a: ArticleRecord): Article {
     linkedInMode: a.linkedInMode,
     generation: a.generation,
     image: toApiImage(a.id, a.image),
+    // Only where a review was ever started (team workspaces), so a personal article's answer is as it was.
+    ...(a.blogReview || a.linkedinReview
+      ? { review: { blog: a.blogReview ?? null, linkedin: a.linkedinReview ?? null } }
+      : {}),
   };
 }
 

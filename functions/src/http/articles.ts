@@ -9,6 +9,7 @@ import { calendarServices } from '../wiring/calendar.js';
 import { comments } from '../wiring/comments.js';
 import { displayName } from '../domain/workspaces.js';
 import { calendarOf } from '../domain/calendar.js';
+import { reviewRules } from '../wiring/review-settings.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
@@ -109,19 +110,25 @@ async function pageOf(userId: string, which: 'all' | 'published', page: PagePara
 }
 
 async function updateContent(
-  userId: string,
+  workspace: CurrentWorkspace,
+  editorId: string,
   id: string,
   platform: Platform,
   content: string,
-  actorId: string,
 ): Promise<Reply<ArticleSavedAnswer>> {
-  const article = await articleServices().articles.updateContent(userId, id, platform, content, actorId);
+  let article = await articleServices().articles.updateContent(workspace.id, id, platform, content, editorId);
+  // A team workspace's version approved (or sent back) returns to review when edited (domain/review.ts).
+  if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, editorId, article, platform);
   return json(200, { success: true, article: toApiArticle(article) });
 }
 
 export const handlers = defineHandlers('articles', {
-  'articles.create': async ({ workspace, user, body }) => {
-    const article = await articleServices().articles.create(workspace.id, body, [], user.id);
+  'articles.create': async ({ user, workspace, body }) => {
+    // A team workspace's article keeps who created it: the first author of its versions' reviews.
+    const article = await articleServices().articles.create(workspace.id, body, [], {
+      actorId: user.id,
+      createdBy: workspace.personal ? undefined : user.id,
+    });
     return json(201, { success: true, article: toApiArticle(article) });
   },
   // Without parameters: the first page, as for the published list.
@@ -146,10 +153,10 @@ export const handlers = defineHandlers('articles', {
     list<ArticlePageAnswer>('published', query, workspace, event, () => pageOf(workspace.id, 'published', query)),
   'articles.get': async ({ workspace, params }) =>
     json(200, { article: toApiArticle(await articleServices().articles.get(workspace.id, params.id)) }),
-  'articles.updateBlog': ({ workspace, user, params, body }) =>
-    updateContent(workspace.id, params.id, 'blog', body.content, user.id),
-  'articles.updateLinkedIn': ({ workspace, user, params, body }) =>
-    updateContent(workspace.id, params.id, 'linkedin', body.content, user.id),
+  'articles.updateBlog': ({ user, workspace, params, body }) =>
+    updateContent(workspace, user.id, params.id, 'blog', body.content),
+  'articles.updateLinkedIn': ({ user, workspace, params, body }) =>
+    updateContent(workspace, user.id, params.id, 'linkedin', body.content),
   'articles.retryGeneration': async ({ workspace, params }) => {
     const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
     return json(202, { success: true, article: toApiArticle(article) });
@@ -172,8 +179,12 @@ export const handlers = defineHandlers('articles', {
   },
   'articles.activity': async ({ workspace, params, query }) =>
     json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
-  'articles.gptEdit': async ({ workspace, user, body }) => {
-    const { editedContent, article } = await articleServices().articles.gptEdit(workspace.id, body, user.id);
+  'articles.gptEdit': async ({ user, workspace, body }) => {
+    const edit = await articleServices().articles.gptEdit(workspace.id, body, user.id);
+    const { editedContent } = edit;
+    let { article } = edit;
+    // GPT edit saves the version's new text: an edit like any other for its review (domain/review.ts).
+    if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, user.id, article, body.contentType);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });

@@ -4,6 +4,7 @@ import { badRequest } from '../domain/errors.js';
 import { deps } from '../wiring/deps.js';
 import { integrations } from '../wiring/integrations.js';
 import { publishing } from '../wiring/publishing.js';
+import { reviewRules } from '../wiring/review-settings.js';
 import { toApiArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { callbackSessionOwner } from './oauth-session.js';
@@ -53,6 +54,7 @@ export const handlers = defineHandlers('linkedin', {
     }),
 
   'linkedin.publish': async ({ workspace, user, params }) => {
+    await reviewRules().checkPublishNow(workspace, params.id, 'linkedin');
     const { url, article } = await publishing().publishLinkedIn(workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,

@@ -1,6 +1,7 @@
 import { IntegrationMessages } from '@app/shared';
 import { integrations } from '../wiring/integrations.js';
 import { publishing } from '../wiring/publishing.js';
+import { reviewRules } from '../wiring/review-settings.js';
 import { toApiArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
@@ -30,6 +31,7 @@ export const handlers = defineHandlers('wordpress', {
   },
 
   'wordpress.publish': async ({ workspace, user, params }) => {
+    await reviewRules().checkPublishNow(workspace, params.id, 'blog');
     const { link, article } = await publishing().publishWordPress(workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,

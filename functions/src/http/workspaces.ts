@@ -1,4 +1,5 @@
-import { WorkspaceMessages } from '@app/shared';
+import { ReviewMessages, WorkspaceMessages } from '@app/shared';
+import { reviewRules } from '../wiring/review-settings.js';
 import { workspaceService } from '../wiring/workspaces.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
@@ -20,6 +21,16 @@ export const handlers = defineHandlers('workspaces', {
   'workspaces.removeMember': async ({ workspace, params }) => {
     await workspaceService().removeMember(workspace, params.userId);
     return json(200, { message: WorkspaceMessages.memberRemoved });
+  },
+
+  'workspaces.review': async ({ workspace }) => {
+    const { personal, ...settings } = await reviewRules().settingsOf(workspace.id);
+    return json(200, { success: true, personal, settings });
+  },
+
+  'workspaces.setReview': async ({ workspace, body }) => {
+    const settings = await reviewRules().setSettings(workspace, body);
+    return json(200, { success: true, personal: false, settings, message: ReviewMessages.settingsSaved });
   },
 
   'workspaces.invitations': async ({ workspace }) =>

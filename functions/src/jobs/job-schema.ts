@@ -31,6 +31,13 @@ export const JobSchema = lazySchema(
         scheduledFor: instant(),
         attempt: z.int().min(2).max(100).optional(),
       }),
+      z.strictObject({
+        type: z.literal('review-mail'),
+        userId: id(),
+        articleId: id(),
+        platform: z.enum(PLATFORMS),
+        rev: z.int().min(1),
+      }),
     ]) satisfies z.ZodType<Job>,
 );
 

@@ -7,11 +7,13 @@ import { draftFailed, jobDuration } from '../metrics.js';
 import { approvalNotifier } from '../wiring/approval-notifier.js';
 import { articleServices } from '../wiring/articles.js';
 import { jobLimits } from '../wiring/job-limits.js';
+import { reviewService } from '../wiring/review.js';
 
 const FAILURE_CODES: Record<Job['type'], RunFailureCode> = {
   'generate-content': 'draft_failed',
   'generate-image': 'image_failed',
   'generate-and-notify': 'run_failed',
+  'review-mail': 'email_failed',
 };
 
 /** Failures that were recorded on the article already. */
@@ -60,7 +62,8 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<voi
     throw err;
   } finally {
     jobDuration(job.type, Date.now() - started);
-    if (job.type !== 'generate-and-notify' && job.inFlight) await giveBackPlace(job.userId);
+    if ((job.type === 'generate-content' || job.type === 'generate-image') && job.inFlight)
+      await giveBackPlace(job.userId);
   }
 }
 
@@ -100,5 +103,8 @@ async function run(job: Job, options: RunJobOptions): Promise<void> {
         });
       return;
     }
+    case 'review-mail':
+      await reviewService().mailReviewers(job.userId, job.articleId, job.platform, job.rev);
+      return;
   }
 }

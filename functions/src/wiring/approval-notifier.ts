@@ -11,6 +11,7 @@ import type { RunRetry } from '../domain/run-retries.js';
 import { logger } from '../logger.js';
 import { schedulerServices } from './scheduler.js';
 import { activeWorkspaceOwner } from './workspace-access.js';
+import { reviewService } from './review.js';
 
 /**
  * Where a failed run's next attempt is scheduled: the scheduler of the stack (EventBridge Scheduler with
@@ -56,5 +57,10 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     publicUrl: () => config.publicUrl,
     events: businessEvents,
     retries: { delaysS: config.runRetryDelaysS, schedule: scheduleRetry },
+    // Team workspaces with review: the run publishes what was approved, or waits until the grace period ends.
+    review: {
+      service: reviewService(),
+      expiryAt: (run, attempt, at) => retryScheduler().retry(run, attempt, at),
+    },
   });
 });

@@ -15,8 +15,8 @@ export const workspaceStore = lazy((): WorkspaceStore => {
 
 /**
  * Who a workspace's scheduled runs and approval links act for (their e-mail, zone and session version):
- * a personal workspace's user as before; a team workspace's longest-standing active owner, until review
- * lands (docs/product.md, Workspaces). Undefined when there is none (nothing runs, as for a deactivated user).
+ * a personal workspace's user as before; a team workspace's longest-standing active owner where it
+ * requires no review (docs/product.md, Workspaces). Undefined when there is none (nothing runs, as for a deactivated user).
  */
 export async function activeWorkspaceOwner(ownerId: string): Promise<UserRecord | undefined> {
   const { users } = deps();

@@ -6,6 +6,7 @@ import type { DashboardAnswer } from '../dashboard-summary.js';
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
 import type { LinkedInIdentity } from '../little-text.js';
 import type { Setting } from '../settings.js';
+import type { ReviewSettings } from '../review.js';
 import type { SheetsImportResult, SheetsStatus, Spreadsheet } from '../sheets.js';
 import type {
   InstanceSettings,
@@ -246,6 +247,43 @@ export interface ApprovalLinkedInAuthor extends LinkedInIdentity {
   mode: 'personal' | 'company';
 }
 
+/** A workspace's review setting (a personal workspace's is always `author`). */
+export interface ReviewSettingsAnswer {
+  success: true;
+  personal: boolean;
+  settings: ReviewSettings;
+}
+
+/** A review action from the app: the article as it is now, and the post when the approval published it. */
+export interface ReviewActionAnswer {
+  success: true;
+  message: string;
+  article: Article;
+  published: { platform: Platform; postUrl: string | null } | null;
+}
+
+/** What a reviewer's e-mailed link shows (reading it never acts). */
+export interface ReviewLinkPreview {
+  success: true;
+  action: 'approve' | 'changes';
+  title: string;
+  platform: Platform;
+  content: string;
+  workspaceName: string;
+  reviewerName: string;
+  stage: 1 | 2;
+  stages: 1 | 2;
+  scheduledFor: string | null;
+  timeZone: string;
+  /** Whether the link still applies (the version was not changed or decided since). */
+  current: boolean;
+}
+
+export interface ReviewLinkDone {
+  success: true;
+  message: string;
+}
+
 /** The approved platform was published. */
 export interface ApprovalDone {
   success: true;
@@ -354,6 +392,11 @@ export interface ApiResponses {
   'approvals.preview': ApprovalPreview;
   'approvals.confirm': ApprovalDone;
   'approvals.image': Redirect;
+  'approvals.submit': ReviewActionAnswer;
+  'approvals.approve': ReviewActionAnswer;
+  'approvals.requestChanges': ReviewActionAnswer;
+  'approvals.reviewPreview': ReviewLinkPreview;
+  'approvals.reviewConfirm': ReviewLinkDone;
   'email.test': SuccessAnswer;
 
   'sheets.authUrl': AuthUrlAnswer;
@@ -368,6 +411,8 @@ export interface ApiResponses {
   'workspaces.members': MemberListAnswer;
   'workspaces.setRole': MessageAnswer;
   'workspaces.removeMember': MessageAnswer;
+  'workspaces.review': ReviewSettingsAnswer;
+  'workspaces.setReview': ReviewSettingsAnswer & MessageAnswer;
   'workspaces.invitations': InvitationListAnswer;
   'workspaces.invite': InvitationSentAnswer;
   'workspaces.revokeInvitation': MessageAnswer;

@@ -80,6 +80,12 @@ export const ROUTE_ROLES = {
   'approvals.preview': 'none',
   'approvals.confirm': 'none',
   'approvals.image': 'none',
+  // Review: a writer submits; who may approve at a stage is the review's rule (shared/src/review.ts stageRoles).
+  'approvals.submit': 'writer',
+  'approvals.approve': 'reviewer',
+  'approvals.requestChanges': 'reviewer',
+  'approvals.reviewPreview': 'none',
+  'approvals.reviewConfirm': 'none',
 
   'sheets.authUrl': 'owner',
   'sheets.callback': 'none',
@@ -95,6 +101,8 @@ export const ROUTE_ROLES = {
   'workspaces.members': 'reviewer',
   'workspaces.setRole': 'owner',
   'workspaces.removeMember': 'owner',
+  'workspaces.review': 'reviewer',
+  'workspaces.setReview': 'owner',
   'workspaces.invitations': 'owner',
   'workspaces.invite': 'owner',
   'workspaces.revokeInvitation': 'owner',

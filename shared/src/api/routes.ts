@@ -46,6 +46,13 @@ import {
   MemberParamsSchema,
   MemberRoleSchema,
 } from '../workspaces.js';
+import {
+  RequestChangesSchema,
+  ReviewLinkActionSchema,
+  ReviewLinkSchema,
+  ReviewActionSchema,
+  ReviewSettingsSchema,
+} from '../review.js';
 
 /**
  * The route table: the single source of truth for every API call. The CDK stack creates one
@@ -343,6 +350,47 @@ export const routes = [
     query: ApprovalImageQuerySchema,
   },
   { id: 'email.test', method: 'POST', path: '/api/email/test', access: 'user', body: EmailTestSchema },
+  // Review by someone other than the author (docs/product.md, Workspaces, Review): in the approvals group, which
+  // already sends the workspace's mail and publishes an approved version.
+  {
+    id: 'approvals.submit',
+    method: 'POST',
+    path: '/api/articles/{id}/review/submit',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: ReviewActionSchema,
+  },
+  {
+    id: 'approvals.approve',
+    method: 'POST',
+    path: '/api/articles/{id}/review/approve',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: ReviewActionSchema,
+  },
+  {
+    id: 'approvals.requestChanges',
+    method: 'POST',
+    path: '/api/articles/{id}/review/changes',
+    access: 'user',
+    params: ArticleParamsSchema,
+    body: RequestChangesSchema,
+  },
+  // Public: a reviewer's e-mailed link (single-purpose, bound to them, expiring); reading it never acts.
+  {
+    id: 'approvals.reviewPreview',
+    method: 'POST',
+    path: '/api/review-links/preview',
+    access: 'public',
+    body: ReviewLinkSchema,
+  },
+  {
+    id: 'approvals.reviewConfirm',
+    method: 'POST',
+    path: '/api/review-links/confirm',
+    access: 'public',
+    body: ReviewLinkActionSchema,
+  },
 
   { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user', query: SheetsAuthQuerySchema },
   // Public: Google's redirect; the signed state names (and binds) the user.
@@ -377,6 +425,14 @@ export const routes = [
     path: '/api/workspace/members/{userId}',
     access: 'user',
     params: MemberParamsSchema,
+  },
+  { id: 'workspaces.review', method: 'GET', path: '/api/workspace/review', access: 'user' },
+  {
+    id: 'workspaces.setReview',
+    method: 'PUT',
+    path: '/api/workspace/review',
+    access: 'user',
+    body: ReviewSettingsSchema,
   },
   { id: 'workspaces.invitations', method: 'GET', path: '/api/workspace/invitations', access: 'user' },
   { id: 'workspaces.invite', method: 'POST', path: '/api/workspace/invitations', access: 'user', body: InviteSchema },

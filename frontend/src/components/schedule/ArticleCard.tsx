@@ -11,6 +11,7 @@ import {
   overallStatus,
   platformBadge,
   platformStatus,
+  slotApproval,
   type Article,
   type Platform,
   type PlatformStatus,
@@ -20,6 +21,8 @@ import { articleIdOf } from '../create/articleQuery';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 import { PostingModeChoice } from './PostingModeChoice';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
+import { ReviewActions, reviewBadge } from '../review/ReviewActions';
+import { useReviewSettings } from '../../hooks/useReviewSettings';
 
 export interface ArticleCardProps {
   article: Article;
@@ -158,9 +161,14 @@ interface PlatformRowProps {
 function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
   const nameId = useId();
   const names = PLATFORM_NAMES[platform];
+  const reviewSettings = useReviewSettings();
+  // Where review is required, a version not approved reads "Waiting for approval", then "Expired" past the grace
+  // period (shared/src/review.ts slotApproval, the scheduled run's own rule).
+  const approval = slotApproval(article, platform, reviewSettings, now);
   // "Not enough credit" (with its tooltip) comes from the shared rule; otherwise the platform's own status.
   const badge = platformBadge(article, platform, now);
-  const badgeLabel = badge.tooltip ? badge.label : PLATFORM_STATUS_LABELS[status];
+  const badgeLabel = badge.tooltip ? badge.label : approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[status];
+  const badgeTone = badge.tooltip || approval === 'expired' ? 'danger' : approval ? 'warning' : STATUS_TONES[status];
   const scheduledAt = article.scheduled?.[platform];
   const publishedAt = article[platform].lastPublished;
   const url = postUrl(article, platform);
@@ -174,11 +182,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
         <h3 id={nameId} className="platform-row__name">
           {names.row}
         </h3>
-        <StatusBadge
-          label={badgeLabel}
-          tone={badge.tooltip ? 'danger' : STATUS_TONES[status]}
-          tooltip={badge.tooltip}
-        />
+        <StatusBadge label={badgeLabel} tone={badgeTone} tooltip={badge.tooltip} />
       </div>
 
       <div className="platform-row__body">
@@ -236,6 +240,8 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
           ) : // Published LinkedIn: no button, deliberately (LinkedIn refuses a duplicate post).
           null}
         </div>
+
+        {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 
         {platform === 'linkedin' && <PostingModeChoice article={article} disabled={status === 'published'} />}
       </div>

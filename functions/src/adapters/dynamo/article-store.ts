@@ -10,7 +10,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { PLATFORMS, type Platform } from '@app/shared';
-import { isFullyPublished, publishedAtOf, type ArticleRecord, type PublicationState } from '../../domain/articles.js';
+import {
+  isFullyPublished,
+  publishedAtOf,
+  reviewAttribute,
+  type ArticleRecord,
+  type PublicationState,
+} from '../../domain/articles.js';
 import { activityOfEvents, editActivity, type ActivityRecord, type EditBy } from '../../domain/activity.js';
 import type { OutboxEntry } from '../../domain/automation-events.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
@@ -277,9 +283,14 @@ type ArticleUpdateOptions = {
   onlyIfEmpty?: Platform[];
   onlyIfImageJob?: string;
   onlyIfImage?: string | null;
+  onlyIfReviewRev?: { platform: Platform; rev: number };
   events?: readonly OutboxEntry[];
   edit?: EditBy;
 };
+
+/** The rev of a platform's review as stored (0: none yet). */
+const reviewRevOf = (article: ArticleRecord, platform: Platform): number =>
+  article[reviewAttribute(platform)]?.rev ?? 0;
 
 export class DynamoArticleStore implements ArticleStore {
   /** The owner's dashboard summary, written with every article write that changes what it counts. */
@@ -573,6 +584,18 @@ export class DynamoArticleStore implements ArticleStore {
         conditions.push('#c_image.#c_blogKey = :c_blogKey');
       }
     }
+    if (options.onlyIfReviewRev) {
+      const { platform, rev } = options.onlyIfReviewRev;
+      names['#c_rv'] = reviewAttribute(platform);
+      if (rev === 0) {
+        values[':c_rvnull'] = 'NULL';
+        conditions.push('(attribute_not_exists(#c_rv) OR attribute_type(#c_rv, :c_rvnull))');
+      } else {
+        names['#c_rev'] = 'rev';
+        values[':c_rev'] = rev;
+        conditions.push('#c_rv.#c_rev = :c_rev');
+      }
+    }
     // A change with events goes the transaction's way too: its events are written with it.
     // So does an edit: its activity entry is written with it (domain/activity.ts).
     if (touchesDerived(changes) || options.events?.length || options.edit) {
@@ -618,7 +641,9 @@ export class DynamoArticleStore implements ArticleStore {
         !before ||
         (options.onlyIfEmpty ?? []).some((p) => before[p].content !== '') ||
         (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob) ||
-        (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage)
+        (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage) ||
+        (options.onlyIfReviewRev !== undefined &&
+          reviewRevOf(before, options.onlyIfReviewRev.platform) !== options.onlyIfReviewRev.rev)
       ) {
         return undefined;
       }

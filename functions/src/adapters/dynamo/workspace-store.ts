@@ -6,10 +6,11 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { WorkspaceRole } from '@app/shared';
+import type { ReviewSettings, WorkspaceRole } from '@app/shared';
 import type {
   AcceptOutcome,
   InvitationRecord,
@@ -100,6 +101,19 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
           },
           ...this.memberPuts(owner, workspace.name),
         ],
+      }),
+    );
+  }
+
+  async setReview(workspaceId: string, settings: ReviewSettings): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: workspaceKey(workspaceId),
+        UpdateExpression: 'SET review = :r',
+        ConditionExpression: 'attribute_exists(PK) AND #t = :workspace',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':r': settings, ':workspace': 'workspace' },
       }),
     );
   }

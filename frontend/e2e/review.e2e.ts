@@ -1,0 +1,222 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { parseMime } from '../../functions/test/fakes/mime.js';
+import {
+  ADA,
+  browserAvailable,
+  callApi,
+  connectWordPress,
+  createArticleWithDrafts,
+  registerOnDashboard,
+  scheduleVia,
+  snap,
+  withAppAndFakeWordPress,
+  type RunningApp,
+} from './harness.js';
+import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
+
+const hasBrowser = browserAvailable();
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The e-mails in the local outbox to `email` whose subject matches, oldest first. */
+function mailsTo(app: RunningApp, email: string, subject: RegExp) {
+  const outbox = join(app.dataDir, 'outbox');
+  if (!existsSync(outbox)) return [];
+  return readdirSync(outbox)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((f) => parseMime(readFileSync(join(outbox, f), 'utf8')))
+    .filter((m) => m.to.includes(email) && subject.test(m.subject));
+}
+
+/** The link (an address in the e-mail's text) after `label: `, once the `count`-th such e-mail is there. */
+async function linkIn(app: RunningApp, email: string, subject: RegExp, label: string, count = 1): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mails = mailsTo(app, email, subject);
+      if (mails.length < count) return undefined;
+      link = new RegExp(`${label}: (http://\\S+)`).exec(mails[count - 1]!.text ?? '')?.[1];
+      return link;
+    })
+    .toBeDefined();
+  return link!;
+}
+
+/** The invitation link e-mailed to `email`, once it is there. */
+async function invitationLink(app: RunningApp, email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mail = mailsTo(app, email, /invited you/).at(-1);
+      link = /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail?.text ?? '')?.[1];
+      return link;
+    })
+    .toBeDefined();
+  return link!;
+}
+
+/** Light, dark and 390 px wide, each checked with axe (WCAG 2.1 AA) and saved to look at. */
+async function lookAt(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await showTheme(page, theme);
+    await snap(page, `${name}-${theme}`);
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('.Toastify').analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${theme})`,
+    ).toEqual([]);
+  }
+  await onPhone(page, async () => {
+    await snap(page, `${name}-phone`);
+    expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
+  });
+  await showTheme(page, 'light');
+}
+
+/** Registers through an e-mailed invitation link in a new context; the member's page on the dashboard. */
+async function joinThrough(journey: { browser: import('playwright-core').Browser }, link: string, name: string) {
+  const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Surname').fill('Member');
+  await page.getByLabel('Password').fill('membership');
+  await page.getByRole('button', { name: 'Create account and join' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  return { context, page };
+}
+
+describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
+  const journey = withAppAndFakeWordPress();
+
+  it('a writer submits, the reviewer requests changes by e-mail, the writer edits, the reviewer approves, the writer cannot approve their own; it publishes at its slot', async () => {
+    const { app, browser, wp } = journey;
+    const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const owner = await ownerContext.newPage();
+    await registerOnDashboard(owner, app, ADA);
+    await owner.getByRole('link', { name: 'Admin' }).click();
+    await owner.getByRole('checkbox', { name: /registered through a workspace invitation/ }).check();
+    await owner.getByText('Settings saved').first().waitFor();
+
+    // The team, its review setting (one approval by someone else) and its WordPress.
+    await owner.getByRole('button', { name: /Ada/ }).first().click();
+    await owner.getByRole('button', { name: 'Workspaces' }).click();
+    await owner.waitForURL(/\/workspaces$/);
+    await owner.getByLabel('New team workspace').fill('Acme Review');
+    await owner.getByRole('button', { name: 'Create workspace' }).click();
+    await owner.getByRole('heading', { name: 'Members of Acme Review' }).waitFor();
+    await owner.getByLabel('Publishing needs').selectOption('one');
+    await owner.getByRole('button', { name: 'Save', exact: true }).click();
+    await owner.getByText('Review setting saved').first().waitFor();
+    await connectWordPress(owner, wp);
+
+    for (const [email, role] of [
+      ['wendy@example.com', 'writer'],
+      ['rae@example.com', 'reviewer'],
+    ] as const) {
+      await owner.getByLabel('E-mail address').fill(email);
+      await owner.getByLabel('Role').selectOption(role);
+      await owner.getByRole('button', { name: 'Send invitation' }).click();
+      await owner.getByText(email).first().waitFor();
+    }
+    await lookAt(owner, 'review-01-workspaces');
+
+    const writer = await joinThrough(journey, await invitationLink(app, 'wendy@example.com'), 'Wendy');
+    const reviewer = await joinThrough(journey, await invitationLink(app, 'rae@example.com'), 'Rae');
+
+    // The writer writes the article in the team and submits its blog version from the Schedule card.
+    const title = 'Reviewed launch post';
+    const id = await createArticleWithDrafts(writer.page, {
+      title,
+      topic: 'The launch',
+      keyword: 'launch',
+      details: '',
+      imageDescription: '',
+    });
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
+    const card = writer.page.getByRole('article', { name: title });
+    const blog = card.getByRole('region', { name: 'Blog' });
+    await blog.getByRole('button', { name: 'Submit for review' }).click();
+    await blog.getByText('In review').waitFor();
+
+    // The owner schedules it: not approved, the card and the calendar say it waits for approval.
+    expect(await scheduleVia(owner, id, 'blog', new Date(Date.now() + 3600_000).toISOString())).toBe(200);
+    await writer.page.reload();
+    await blog.getByText('Waiting for approval').waitFor();
+    await lookAt(writer.page, 'review-02-waiting');
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
+    await writer.page.getByRole('button', { name: new RegExp(`^${title}, Blog, Waiting for approval`) }).waitFor();
+    await lookAt(writer.page, 'review-02-waiting-calendar');
+    await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
+
+    // The reviewer gets the rendered post with both links; Request changes asks for the click and a comment.
+    const subject = new RegExp(`^Review for WordPress \\(blog\\): ${title}$`);
+    const changesLink = await linkIn(app, 'rae@example.com', subject, 'Request changes');
+    const mail = mailsTo(app, 'rae@example.com', subject)[0]!;
+    writeFileSync(join(app.dataDir, 'review-mail.html'), mail.html ?? '');
+    expect(mailsTo(app, 'wendy@example.com', subject)).toHaveLength(0);
+    await reviewer.page.goto(changesLink);
+    await reviewer.page.getByRole('heading', { name: `Request changes to “${title}”` }).waitFor();
+    await lookAt(reviewer.page, 'review-02-request-changes');
+    await reviewer.page.getByRole('button', { name: 'Request changes' }).click();
+    await reviewer.page.getByText('the comment is required').waitFor();
+    await reviewer.page.getByLabel('What should change?').fill('Say when the launch is.');
+    await reviewer.page.getByRole('button', { name: 'Request changes' }).click();
+    await reviewer.page.getByText('Changes requested.').waitFor();
+
+    // The writer sees the comment on the card and edits the version: it goes back to review.
+    await writer.page.reload();
+    await blog.getByText('Changes requested').waitFor();
+    await blog.getByText('Say when the launch is.').waitFor();
+    await lookAt(writer.page, 'review-03-changes-requested');
+    const article = (await callApi(writer.page, `/api/articles/${id}`)).json.article;
+    const edited = await writer.page.evaluate(
+      async ({ id, content }) =>
+        (
+          await fetch(`/api/articles/${id}/blog`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ content }),
+          })
+        ).status,
+      { id, content: `${article.blog.content}\n\nThe launch is on Monday.` },
+    );
+    expect(edited).toBe(200);
+
+    // The reviewer approves through the new e-mail's link; the writer's own approval is refused.
+    const approveLink = await linkIn(app, 'rae@example.com', subject, 'Approve', 2);
+    const own = await callApi(writer.page, `/api/articles/${id}/review/approve`, { platform: 'blog' });
+    expect(own.status).toBe(403);
+    expect(own.json.message).toMatch(/someone else must approve it/);
+    await reviewer.page.goto(approveLink);
+    await reviewer.page.getByRole('heading', { name: `Approve “${title}” for WordPress?` }).waitFor();
+    await lookAt(reviewer.page, 'review-04-approve');
+    await reviewer.page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await reviewer.page.getByText('Approved.').waitFor();
+    await writer.page.reload();
+    await blog.getByText('Approved').first().waitFor();
+
+    // The owner schedules it a moment ahead: the run at the slot publishes the approved version to WordPress.
+    const posts = wp.posts.length;
+    expect(await scheduleVia(owner, id, 'blog', new Date(Date.now() + 1500).toISOString())).toBe(200);
+    await expect.poll(() => wp.posts.length, { timeout: 20_000 }).toBe(posts + 1);
+    await expect
+      .poll(async () => (await callApi(owner, `/api/articles/${id}`)).json.article.blog.publishedToWordPress)
+      .toBe(true);
+
+    // The reviewer's e-mail as the outbox wrote it, to look at.
+    const mailPage = await ownerContext.newPage();
+    await mailPage.setContent(readFileSync(join(app.dataDir, 'review-mail.html'), 'utf8'));
+    await snap(mailPage, 'review-05-email');
+    await mailPage.setViewportSize(PHONE);
+    await snap(mailPage, 'review-05-email-phone');
+
+    await writer.context.close();
+    await reviewer.context.close();
+    await ownerContext.close();
+  });
+});

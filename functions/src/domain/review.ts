@@ -1,0 +1,597 @@
+import { SignJWT, jwtVerify } from 'jose';
+import {
+  DEFAULT_REVIEW_SETTINGS,
+  REVIEW_LINK_DAYS,
+  ROLE_NAMES,
+  ReviewMessages,
+  approvalTimeText,
+  approvalTimeZone,
+  slotApproval,
+  stageRoles,
+  stagesOf,
+  type Platform,
+  type ReviewSettings,
+  type VersionReview,
+  type WorkspaceRole,
+} from '@app/shared';
+import type { ReviewLinkDone, ReviewLinkPreview } from '@app/shared/api';
+import type { approvalEmailContent } from './approval-email.js';
+import { reviewAttribute, type ArticleRecord } from './articles.js';
+import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
+import { badRequest, conflict, forbidden, notFound } from './errors.js';
+import type { MailSender } from './integrations.js';
+import type { ArticleStore, JobQueue, ScheduledRun } from './ports.js';
+import type { CurrentWorkspace, MemberRecord, WorkspaceStore } from './workspaces.js';
+
+/**
+ * Review by someone other than the author (docs/product.md, Workspaces, Review). A team workspace's setting says
+ * what publishing a version needs; each version's review is kept on the article (`blogReview`, `linkedinReview`,
+ * docs/data-model.md) and every change to it is written with its domain event (the outbox). A personal
+ * workspace, and a team workspace set to `author`, keep the approval e-mail of the scheduled run as it was.
+ */
+
+/** A reviewer's person as the e-mails and the link checks need it. */
+export interface ReviewPerson {
+  id: string;
+  email: string;
+  name: string;
+  timezone: string;
+  sessionVersion?: number;
+}
+
+export interface ReviewDeps {
+  articles: ArticleStore;
+  workspaces: Pick<WorkspaceStore, 'get' | 'members' | 'access' | 'setReview'>;
+  /** An active account (undefined when gone or deactivated: they get no e-mail and their links do nothing). */
+  activeUser: (userId: string) => Promise<ReviewPerson | undefined>;
+  /** The workspace's mailer (its Gmail, else the local outbox); undefined: nothing can be sent. */
+  mailer?: (workspaceId: string) => Promise<MailSender | undefined>;
+  /**
+   * The approval e-mail's rendering (domain/approval-email.ts), given by the functions that send mail: the others'
+   * bundles then carry neither it nor the Markdown pipeline it loads.
+   */
+  render?: typeof approvalEmailContent;
+  /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
+  jobs?: JobQueue;
+  /** Publishes an approved version whose slot has come (the approval within the grace period). */
+  publish?: (
+    workspaceId: string,
+    articleId: string,
+    platform: Platform,
+    scheduledFor: string,
+  ) => Promise<string | null>;
+  signingKey: () => Promise<Uint8Array>;
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+type Mode = VersionReview['mode'];
+type Action = 'approve' | 'changes';
+interface ReviewLink {
+  workspaceId: string;
+  articleId: string;
+  platform: Platform;
+  reviewerId: string;
+  action: Action;
+  rev: number;
+  sessionVersion: number;
+}
+
+const LINK_TTL_S = REVIEW_LINK_DAYS * 24 * 3600;
+
+/** Single-purpose review links: one action, one reviewer, one state of the version (`rev`), expiring. */
+const reviewTokens = {
+  async sign(link: ReviewLink, key: Uint8Array, now: Date): Promise<string> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    return new SignJWT({
+      purpose: 'review',
+      act: link.action,
+      ws: link.workspaceId,
+      aid: link.articleId,
+      p: link.platform,
+      rev: link.rev,
+      sv: link.sessionVersion,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(link.reviewerId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + LINK_TTL_S)
+      .sign(key);
+  },
+  async verify(token: string, key: Uint8Array): Promise<ReviewLink> {
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+      if (payload.purpose !== 'review' || typeof payload.sub !== 'string') throw new Error('purpose');
+      if (payload.act !== 'approve' && payload.act !== 'changes') throw new Error('action');
+      if (payload.p !== 'blog' && payload.p !== 'linkedin') throw new Error('platform');
+      return {
+        workspaceId: String(payload.ws),
+        articleId: String(payload.aid),
+        platform: payload.p,
+        reviewerId: payload.sub,
+        action: payload.act,
+        rev: Number(payload.rev),
+        sessionVersion: Number(payload.sv),
+      };
+    } catch {
+      throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    }
+  },
+};
+
+/**
+ * Where a "Request changes" comment goes: onto the version's review state today. Kept as one function so that
+ * the comment can also be routed to the version's comment thread without touching the rules around it.
+ */
+export function changeRequestOf(by: string, comment: string, at: Date): NonNullable<VersionReview['changes']> {
+  return { by, at: at.toISOString(), comment };
+}
+
+/** What a version's review becomes when it starts again (submitted, edited after approval or changes, or a run). */
+function restarted(
+  before: VersionReview | null | undefined,
+  settings: ReviewSettings & { mode: Mode },
+  authors: string[],
+  now: Date,
+): VersionReview {
+  return {
+    status: 'pending',
+    stage: 1,
+    mode: settings.mode,
+    graceHours: settings.graceHours,
+    authors: [...new Set([...(before?.authors ?? []), ...authors])],
+    submittedAt: now.toISOString(),
+    approvals: [],
+    changes: before?.changes ?? null,
+    rev: (before?.rev ?? 0) + 1,
+    expiredFor: null,
+  };
+}
+
+export class ReviewService {
+  constructor(private readonly deps: ReviewDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** A workspace's review setting: a personal workspace (no record) always `author`. */
+  async settingsOf(workspaceId: string): Promise<ReviewSettings & { personal: boolean }> {
+    const record = await this.deps.workspaces.get(workspaceId);
+    if (!record) return { ...DEFAULT_REVIEW_SETTINGS, personal: true };
+    return { ...DEFAULT_REVIEW_SETTINGS, ...record.review, personal: false };
+  }
+
+  async setSettings(workspace: CurrentWorkspace, settings: ReviewSettings): Promise<ReviewSettings> {
+    if (workspace.personal) throw badRequest(ReviewMessages.personal, 'personal_workspace');
+    await this.deps.workspaces.setReview(workspace.id, settings);
+    return settings;
+  }
+
+  /** Publish Now where review is required: only an approved version (409 saying what to do otherwise). */
+  async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: Platform): Promise<void> {
+    if (workspace.personal) return;
+    const settings = await this.settingsOf(workspace.id);
+    if (settings.mode === 'author') return;
+    const article = await this.article(workspace.id, articleId);
+    if (article[reviewAttribute(platform)]?.status !== 'approved')
+      throw conflict(ReviewMessages.needsApproval, 'approval_required');
+  }
+
+  /** The settings where review is required, or a 400 saying it is not. */
+  private async required(workspaceId: string): Promise<ReviewSettings & { mode: Mode }> {
+    const settings = await this.settingsOf(workspaceId);
+    if (settings.personal) throw badRequest(ReviewMessages.personal, 'review_not_required');
+    if (settings.mode === 'author') throw badRequest(ReviewMessages.notRequired, 'review_not_required');
+    return { mode: settings.mode, graceHours: settings.graceHours };
+  }
+
+  private async article(workspaceId: string, articleId: string): Promise<ArticleRecord> {
+    const article = await this.deps.articles.get(workspaceId, articleId);
+    if (!article) throw notFound('Article not found', 'article_not_found');
+    return article;
+  }
+
+  private async write(
+    workspaceId: string,
+    article: ArticleRecord,
+    platform: Platform,
+    review: VersionReview,
+    events: OutboxEntry[],
+  ): Promise<ArticleRecord> {
+    const before = article[reviewAttribute(platform)]?.rev ?? 0;
+    const updated = await this.deps.articles.update(
+      workspaceId,
+      article.id,
+      { [reviewAttribute(platform)]: review },
+      { onlyIfReviewRev: { platform, rev: before }, events },
+    );
+    // Someone else changed the review meanwhile: theirs stands, this call is told to look again.
+    if (!updated) throw conflict('The review changed meanwhile: reload and try again.', 'review_changed');
+    return updated;
+  }
+
+  private requestedEvent(
+    workspaceId: string,
+    article: ArticleRecord,
+    platform: Platform,
+    actorId: string | null,
+    stage: 1 | 2,
+    reason: 'submitted' | 'edited' | 'scheduled' | 'stage',
+  ): OutboxEntry {
+    return outboxEntry(
+      makeEvent(
+        'ReviewRequested',
+        {
+          userId: workspaceId,
+          articleId: article.id,
+          title: article.title,
+          platform: eventPlatform(platform),
+          actorId,
+          stage,
+          reason,
+          scheduledFor: article.scheduled[platform] ?? null,
+        },
+        this.now(),
+      ),
+    );
+  }
+
+  /** A writer or editor submits a version for review: its reviewers are e-mailed. */
+  async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: Platform) {
+    const article = await this.article(workspace.id, articleId);
+    const settings = await this.required(workspace.id);
+    if (!article[platform].content.trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
+    const before = article[reviewAttribute(platform)];
+    if (before?.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
+    const review = restarted(before, settings, [userId], this.now());
+    const updated = await this.write(workspace.id, article, platform, review, [
+      this.requestedEvent(workspace.id, article, platform, userId, 1, 'submitted'),
+    ]);
+    await this.mailReviewers(workspace.id, articleId, platform, review.rev);
+    return updated;
+  }
+
+  /**
+   * After an edit of a version: one approved, or sent back with changes, returns to review (approval cleared,
+   * the first stage's reviewers asked again). The editor joins its authors. Nothing where review is not required
+   * or none was started.
+   */
+  async afterEdit(
+    workspaceId: string,
+    userId: string,
+    article: ArticleRecord,
+    platform: Platform,
+  ): Promise<ArticleRecord> {
+    const before = article[reviewAttribute(platform)];
+    if (!before) return article;
+    const settings = await this.settingsOf(workspaceId);
+    if (settings.personal || settings.mode === 'author') return article;
+    if (before.status === 'pending') {
+      if (before.authors.includes(userId)) return article;
+      // Someone new edited it while it waits: they are an author now, and may not approve it.
+      return this.write(workspaceId, article, platform, { ...before, authors: [...before.authors, userId] }, []);
+    }
+    const review = restarted(before, { mode: settings.mode, graceHours: settings.graceHours }, [userId], this.now());
+    const updated = await this.write(workspaceId, article, platform, review, [
+      this.requestedEvent(workspaceId, article, platform, userId, 1, 'edited'),
+    ]);
+    await this.mailLater(workspaceId, article.id, platform, review.rev);
+    return updated;
+  }
+
+  /** The reviewers' e-mails: sent here when this function can send mail, else by the worker (a job). */
+  private async mailLater(workspaceId: string, articleId: string, platform: Platform, rev: number): Promise<void> {
+    if (this.deps.mailer) return void (await this.mailReviewers(workspaceId, articleId, platform, rev));
+    await this.deps.jobs?.enqueue({ type: 'review-mail', userId: workspaceId, articleId, platform, rev });
+  }
+
+  /** Who may approve the version at its stage: the roles of the stage, never an author, active accounts only. */
+  private async reviewers(workspaceId: string, review: VersionReview): Promise<MemberRecord[]> {
+    const roles = stageRoles(review.mode, review.stage);
+    return (await this.deps.workspaces.members(workspaceId))
+      .filter((m) => roles.includes(m.role) && !review.authors.includes(m.userId))
+      .sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
+  }
+
+  /**
+   * E-mails each reviewer of the version's current stage the rendered post with their own Approve and Request
+   * changes links. Nothing when the review moved on since `rev` (a later change sends its own).
+   */
+  async mailReviewers(workspaceId: string, articleId: string, platform: Platform, rev: number): Promise<number> {
+    const article = await this.deps.articles.get(workspaceId, articleId);
+    const review = article?.[reviewAttribute(platform)];
+    if (!article || !review || review.rev !== rev || review.status !== 'pending') return 0;
+    const mailer = await this.deps.mailer?.(workspaceId);
+    const render = this.deps.render;
+    if (!mailer || !render) return 0;
+    const workspace = await this.deps.workspaces.get(workspaceId);
+    const key = await this.deps.signingKey();
+    const base = this.deps.publicUrl();
+    let sent = 0;
+    for (const member of await this.reviewers(workspaceId, review)) {
+      const person = await this.deps.activeUser(member.userId);
+      if (!person) continue;
+      const link = (action: Action) =>
+        reviewTokens.sign(
+          {
+            workspaceId,
+            articleId,
+            platform,
+            reviewerId: person.id,
+            action,
+            rev,
+            sessionVersion: person.sessionVersion ?? 0,
+          },
+          key,
+          this.now(),
+        );
+      const url = async (action: Action) => `${base}/review?token=${encodeURIComponent(await link(action))}`;
+      const slot = article.scheduled[platform];
+      const content = await render({
+        platform,
+        title: article.title,
+        content: article[platform].content,
+        when: slot ? approvalTimeText(new Date(slot), person.timezone) : '',
+        problem: '',
+        image: article.image ? { description: article.image.description, cid: null } : null,
+        linkedIn: { identity: undefined, mode: article.linkedInMode },
+        approveUrl: await url('approve'),
+        scheduleUrl: `${base}/schedule`,
+        linkDays: REVIEW_LINK_DAYS,
+        review: {
+          changesUrl: await url('changes'),
+          workspaceName: workspace?.name ?? 'your workspace',
+          stage: stageText(review.mode, review.stage, member.role),
+        },
+      });
+      await mailer.send({ to: person.email, ...content });
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Checks that `userId` (role `role`) may decide the version's review now; answers the pending review. */
+  private decidable(article: ArticleRecord, platform: Platform, userId: string, role: WorkspaceRole): VersionReview {
+    const review = article[reviewAttribute(platform)];
+    if (!review || review.status === 'changes') throw conflict(ReviewMessages.nothingToReview, 'not_in_review');
+    if (review.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
+    if (review.authors.includes(userId)) throw forbidden(ReviewMessages.ownApproval, 'own_approval');
+    if (!stageRoles(review.mode, review.stage).includes(role))
+      throw forbidden(
+        ReviewMessages.roleCannotApprove(ROLE_NAMES[role], review.stage, review.mode),
+        'role_cannot_approve',
+      );
+    return review;
+  }
+
+  /**
+   * Approves the version's current stage. The last stage approves it: if its slot has come and the grace period
+   * is not over, it is published now (the run at the slot found it waiting).
+   */
+  async approve(workspaceId: string, userId: string, role: WorkspaceRole, articleId: string, platform: Platform) {
+    const article = await this.article(workspaceId, articleId);
+    const review = this.decidable(article, platform, userId, role);
+    const now = this.now();
+    const final = review.stage >= stagesOf(review.mode);
+    const next: VersionReview = {
+      ...review,
+      status: final ? 'approved' : 'pending',
+      stage: final ? review.stage : 2,
+      approvals: [...review.approvals, { by: userId, at: now.toISOString(), stage: review.stage }],
+      rev: review.rev + 1,
+    };
+    const approved = outboxEntry(
+      makeEvent(
+        'ArticleApproved',
+        {
+          userId: workspaceId,
+          articleId,
+          title: article.title,
+          platform: eventPlatform(platform),
+          scheduledFor: article.scheduled[platform] ?? null,
+          postUrl: null,
+          actorId: userId,
+          approverId: userId,
+          stage: review.stage,
+          final,
+        },
+        now,
+      ),
+    );
+    const events = final
+      ? [approved]
+      : [approved, this.requestedEvent(workspaceId, article, platform, userId, 2, 'stage')];
+    let updated = await this.write(workspaceId, article, platform, next, events);
+    if (!final) {
+      await this.mailReviewers(workspaceId, articleId, platform, next.rev);
+      return { article: updated, published: null };
+    }
+    const slot = updated.scheduled[platform];
+    const published = slot && Date.parse(slot) <= now.getTime() ? await this.publishDue(updated, platform) : null;
+    if (published) updated = (await this.deps.articles.get(workspaceId, articleId)) ?? updated;
+    return { article: updated, published };
+  }
+
+  /** Publishes an approved version whose slot has passed, within the grace period (else nothing: it expired). */
+  private async publishDue(article: ArticleRecord, platform: Platform) {
+    const slot = article.scheduled[platform];
+    if (!slot || !this.deps.publish) return null;
+    const review = article[reviewAttribute(platform)];
+    if (!review || Date.parse(slot) + review.graceHours * 3600_000 <= this.now().getTime()) return null;
+    const postUrl = await this.deps.publish(article.userId, article.id, platform, slot);
+    return { platform, postUrl };
+  }
+
+  /** Sends the version back to its authors with what should change (the comment is required by the schema). */
+  async requestChanges(
+    workspaceId: string,
+    userId: string,
+    role: WorkspaceRole,
+    articleId: string,
+    platform: Platform,
+    comment: string,
+  ) {
+    const article = await this.article(workspaceId, articleId);
+    const review = this.decidable(article, platform, userId, role);
+    const now = this.now();
+    const next: VersionReview = {
+      ...review,
+      status: 'changes',
+      changes: changeRequestOf(userId, comment, now),
+      rev: review.rev + 1,
+    };
+    const event = makeEvent(
+      'ChangesRequested',
+      {
+        userId: workspaceId,
+        articleId,
+        title: article.title,
+        platform: eventPlatform(platform),
+        actorId: userId,
+        stage: review.stage,
+        comment,
+      },
+      now,
+    );
+    const updated = await this.write(workspaceId, article, platform, next, [outboxEntry(event)]);
+    return { article: updated, published: null };
+  }
+
+  /** A link's reviewer, still an active member with a role, whose sessions have not ended since. */
+  private async linkReviewer(token: string) {
+    const link = await reviewTokens.verify(token, await this.deps.signingKey());
+    const person = await this.deps.activeUser(link.reviewerId);
+    const { workspace, member } = await this.deps.workspaces.access(link.workspaceId, link.reviewerId);
+    if (!person || !workspace || !member) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    if ((person.sessionVersion ?? 0) !== link.sessionVersion)
+      throw badRequest(ReviewMessages.linkRevoked, 'review_link_revoked');
+    return { link, person, member, workspaceName: workspace.name };
+  }
+
+  /** What a reviewer's link shows; reading it never acts (mail scanners prefetch links). */
+  async previewLink(token: string): Promise<ReviewLinkPreview> {
+    const { link, person, workspaceName } = await this.linkReviewer(token);
+    const article = await this.deps.articles.get(link.workspaceId, link.articleId);
+    const review = article?.[reviewAttribute(link.platform)];
+    if (!article || !review) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    return {
+      success: true,
+      action: link.action,
+      title: article.title,
+      platform: link.platform,
+      content: article[link.platform].content,
+      workspaceName,
+      reviewerName: person.name,
+      stage: review.stage,
+      stages: stagesOf(review.mode),
+      scheduledFor: article.scheduled[link.platform] ?? null,
+      timeZone: approvalTimeZone(person.timezone),
+      current: review.rev === link.rev && review.status === 'pending',
+    };
+  }
+
+  /** The review page's click: the link's one action, as its reviewer, with the same rules as in the app. */
+  async confirmLink(token: string, comment: string | undefined): Promise<ReviewLinkDone> {
+    const { link, member } = await this.linkReviewer(token);
+    const article = await this.deps.articles.get(link.workspaceId, link.articleId);
+    const review = article?.[reviewAttribute(link.platform)];
+    if (!article || !review) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    if (review.rev !== link.rev || review.status !== 'pending')
+      throw conflict(ReviewMessages.linkOutdated, 'outdated_review_link');
+    if (link.action === 'changes') {
+      if (!comment?.trim()) throw badRequest('Say what should change: the comment is required', 'comment_required');
+      await this.requestChanges(link.workspaceId, link.reviewerId, member.role, link.articleId, link.platform, comment);
+      return { success: true, message: ReviewMessages.changesRequested };
+    }
+    const { article: after } = await this.approve(
+      link.workspaceId,
+      link.reviewerId,
+      member.role,
+      link.articleId,
+      link.platform,
+    );
+    const approved = after[reviewAttribute(link.platform)]?.status === 'approved';
+    return { success: true, message: approved ? ReviewMessages.approved : ReviewMessages.stageApproved };
+  }
+
+  /**
+   * The scheduled run of a version where review is required (domain/scheduling.ts): approved → publish now;
+   * otherwise review starts if it has not (its reviewers are e-mailed) and the version waits. At the end of the
+   * grace period (`expiryCheck`) one still unapproved is Expired and its authors are told by e-mail.
+   */
+  async scheduledRun(
+    run: ScheduledRun,
+    settings: ReviewSettings & { mode: Mode },
+    expiryCheck: boolean,
+  ): Promise<'published' | 'waiting' | 'expired' | 'stale'> {
+    const article = await this.deps.articles.get(run.userId, run.articleId);
+    if (!article || article.scheduled[run.platform] !== run.scheduledFor) return 'stale';
+    // Published meanwhile (an approval within the grace period publishes at once): nothing left to do.
+    const published =
+      run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+    if (published) return 'stale';
+    const review = article[reviewAttribute(run.platform)];
+    const now = this.now();
+    if (review?.status === 'approved') {
+      const published = await this.publishDue(article, run.platform);
+      return published ? 'published' : 'expired';
+    }
+    const state = slotApproval(article, run.platform, settings, now);
+    if (expiryCheck || state === 'expired') {
+      if (state === 'expired' && review?.expiredFor !== run.scheduledFor) await this.expire(article, run, review);
+      return state === 'expired' ? 'expired' : 'waiting';
+    }
+    if (!review) {
+      const started = restarted(undefined, settings, article.createdBy ? [article.createdBy] : [], now);
+      await this.write(run.userId, article, run.platform, started, [
+        this.requestedEvent(run.userId, article, run.platform, null, 1, 'scheduled'),
+      ]);
+      await this.mailReviewers(run.userId, run.articleId, run.platform, started.rev);
+    }
+    return 'waiting';
+  }
+
+  /** The version's slot passed the grace period unapproved: recorded once per slot, its authors e-mailed. */
+  private async expire(article: ArticleRecord, run: ScheduledRun, review: VersionReview | null | undefined) {
+    if (review) {
+      await this.deps.articles
+        .update(
+          run.userId,
+          article.id,
+          { [reviewAttribute(run.platform)]: { ...review, expiredFor: run.scheduledFor, rev: review.rev + 1 } },
+          { onlyIfReviewRev: { platform: run.platform, rev: review.rev } },
+        )
+        .catch(() => undefined);
+    }
+    const mailer = await this.deps.mailer?.(run.userId);
+    if (!mailer) return;
+    const base = this.deps.publicUrl();
+    for (const authorId of review?.authors ?? []) {
+      const person = await this.deps.activeUser(authorId);
+      if (!person) continue;
+      const when = approvalTimeText(new Date(run.scheduledFor), person.timezone);
+      const subject = `Expired: ${article.title} (${PLATFORM_NAMES[run.platform]})`;
+      const text = [
+        `"${article.title}" was not approved in time for ${PLATFORM_NAMES[run.platform]} (scheduled ${when}), so it was not published.`,
+        '',
+        `Schedule it again once it is approved: ${base}/schedule`,
+      ].join('\n');
+      const html = `<p>“${escape(article.title)}” was not approved in time for ${PLATFORM_NAMES[run.platform]} (scheduled ${escape(when)}), so it was not published.</p><p><a href="${escape(`${base}/schedule`)}">Schedule it again</a> once it is approved.</p>`;
+      await mailer.send({ to: person.email, subject, text, html });
+    }
+  }
+}
+
+const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** What the e-mail says the reviewer is asked for. */
+function stageText(mode: Mode, stage: 1 | 2, role: WorkspaceRole): string {
+  if (mode === 'one') return `your approval is asked as ${ROLE_NAMES[role]}`;
+  return stage === 1
+    ? 'first of two approvals (an owner approves after you)'
+    : 'final approval (the first stage is approved)';
+}

@@ -1,0 +1,51 @@
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { approvalEmailContent } from '../domain/approval-email.js';
+import { ReviewService, type ReviewDeps } from '../domain/review.js';
+import type { UserRecord } from '../domain/users.js';
+import { deps } from './deps.js';
+import { integrations } from './integrations.js';
+import { lazy } from './lazy.js';
+import { publishing } from './publishing.js';
+import { workspaceStore } from './workspace-access.js';
+
+const person = (user: UserRecord | undefined) =>
+  user && {
+    id: user.id,
+    email: user.email,
+    name: `${user.name} ${user.surname}`.trim(),
+    timezone: user.timezone,
+    sessionVersion: user.sessionVersion,
+  };
+
+/** What every review service is built on: the table, the accounts and the signing key. */
+function base(): ReviewDeps {
+  const { config, db, signingKey, users } = deps();
+  return {
+    articles: new DynamoArticleStore(db, config.tableName),
+    workspaces: workspaceStore(),
+    activeUser: async (userId) => person(await users.activeUser(userId)),
+    signingKey,
+    publicUrl: () => config.publicUrl,
+  };
+}
+
+/**
+ * Review with the workspace's mail and publishing (the approvals function and the worker, which hold the
+ * workspace's Gmail secret and publish): reviewers are e-mailed at once, and an approval past the slot publishes.
+ */
+export const reviewService = lazy(() => buildReviewService());
+
+/** The service on the given clock (tests put a version's slot behind them this way, as the domain allows). */
+export const buildReviewService = (now?: () => Date) =>
+  new ReviewService({
+    ...base(),
+    ...(now ? { now } : {}),
+    mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
+    render: approvalEmailContent,
+    publish: async (workspaceId, articleId, platform, scheduledFor) => {
+      const origin = { trigger: 'approval', scheduledFor } as const;
+      return platform === 'blog'
+        ? (await publishing().publishWordPress(workspaceId, articleId, origin)).link
+        : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
+    },
+  });

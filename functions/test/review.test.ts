@@ -1,0 +1,457 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { slotApproval, type Article } from '@app/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
+import { approvalNotifier } from '../src/wiring/approval-notifier.js';
+import { buildReviewService } from '../src/wiring/review.js';
+import { parseMime } from './fakes/mime.js';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { activeAccount, invitationToken, WorkspaceClient } from './helpers/workspaces.js';
+
+/**
+ * Review by someone other than the author (docs/product.md, Workspaces, Review) over the real local stack: the
+ * workspace's setting, submitting, the reviewers' e-mail and its single-purpose links, the author's own approval
+ * refused, roles and stages, "Request changes" with its comment, an edit after approval returning to review,
+ * Publish Now needing the approval, the slot's Waiting / Expired on a fixed clock, and the events of each.
+ */
+let app: TestApp;
+let wp: FakeWordPress;
+let admin: WorkspaceClient;
+type Account = Awaited<ReturnType<typeof activeAccount>>;
+let owner: Account;
+let writer: Account;
+let editor: Account;
+let reviewer: Account;
+let teamId: string;
+
+const HOUR = 3600_000;
+
+const mails = () => {
+  const dir = join(app.dataDir, 'outbox');
+  let files: string[];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
+  } catch {
+    return [];
+  }
+  return files.map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
+};
+const reviewMails = (to: string, title: string) =>
+  mails().filter((m) => m.to.includes(to) && m.subject === `Review for WordPress (blog): ${title}`);
+/** The reviewer's link of one action from their newest review e-mail. */
+function linkToken(to: string, title: string, action: 'Approve' | 'Request changes'): string {
+  const mail = reviewMails(to, title).at(-1);
+  const m = new RegExp(`${action}: \\S+/review\\?token=([A-Za-z0-9._%-]+)`).exec(`${mail?.text ?? ''}`);
+  if (!m) throw new Error(`no ${action} link for ${to} in the outbox`);
+  return decodeURIComponent(m[1]!);
+}
+
+/** The outbox items (domain events) of an article, oldest first. */
+async function eventsOf(articleId: string) {
+  return (await app.items())
+    .filter((i) => i.type === 'domain-event' && (i.detail as { articleId?: string }).articleId === articleId)
+    .map((i) => ({ name: i.name as string, detail: i.detail as Record<string, unknown> }))
+    .sort((a, b) => String(a.detail.occurredAt).localeCompare(String(b.detail.occurredAt)));
+}
+
+async function join_(account: Account, role: string) {
+  const res = await owner.client.call('/api/workspace/invitations', { body: { email: account.email, role } });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  const accepted = await account.client.call('/api/invitations/accept', {
+    body: { token: invitationToken(app, account.email) },
+  });
+  expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
+  account.client.workspace = teamId;
+}
+
+const setReview = (mode: string, graceHours = 24) =>
+  owner.client.call('/api/workspace/review', { method: 'PUT', body: { mode, graceHours } });
+
+async function newArticle(by: Account, title: string): Promise<string> {
+  const res = await by.client.call('/api/articles', { body: { title, topic: 'Review', keyword: 'approval' } });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  const id = res.json.article._id as string;
+  await draftedForPublishing(by.client, id);
+  return id;
+}
+const article = async (id: string): Promise<Article> => (await owner.client.call(`/api/articles/${id}`)).json.article;
+const review = (who: Account, id: string, action: 'submit' | 'approve' | 'changes', body: object = {}) =>
+  who.client.call(`/api/articles/${id}/review/${action}`, { method: 'POST', body: { platform: 'blog', ...body } });
+
+beforeAll(async () => {
+  wp = await startFakeWordPress();
+  app = await startTestApp();
+  admin = new WorkspaceClient(app.url);
+  await admin.call('/api/auth/register', { body: registration({ email: 'admin@example.com' }) });
+  owner = await activeAccount(app, admin, { email: 'owner@example.com', name: 'Olive', surname: 'Owner' });
+  writer = await activeAccount(app, admin, { email: 'writer@example.com', name: 'Wren', surname: 'Writer' });
+  editor = await activeAccount(app, admin, { email: 'editor@example.com', name: 'Eddie', surname: 'Editor' });
+  reviewer = await activeAccount(app, admin, { email: 'reviewer@example.com', name: 'Rae', surname: 'Reviewer' });
+  teamId = (await owner.client.call('/api/workspaces', { body: { name: 'Acme Review' } })).json.workspace.id;
+  owner.client.workspace = teamId;
+  await join_(writer, 'writer');
+  await join_(editor, 'editor');
+  await join_(reviewer, 'reviewer');
+  const wpSaved = await owner.client.call('/api/wordpress/credentials', {
+    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+  });
+  expect(wpSaved.status).toBe(200);
+});
+afterAll(async () => {
+  await app?.stop();
+  await wp?.stop();
+});
+
+describe('the review setting', () => {
+  it('is the author’s own approval by default, for every member to read; a personal workspace’s is always that', async () => {
+    const res = await reviewer.client.call('/api/workspace/review');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, personal: false, settings: { mode: 'author', graceHours: 24 } });
+    writer.client.workspace = undefined;
+    expect((await writer.client.call('/api/workspace/review')).json).toMatchObject({
+      personal: true,
+      settings: { mode: 'author' },
+    });
+    writer.client.workspace = teamId;
+  });
+
+  it('is changed by an owner only (403 below), validated (400 for anything else) and refused in a personal workspace; a refusal changes nothing', async () => {
+    const before = await app.items();
+    const asEditor = await editor.client.call('/api/workspace/review', {
+      method: 'PUT',
+      body: { mode: 'one', graceHours: 24 },
+    });
+    expect(asEditor.status).toBe(403);
+    for (const body of [
+      { mode: 'three', graceHours: 24 },
+      { mode: 'one', graceHours: 169 },
+      { mode: 'one', graceHours: -1 },
+      { mode: 'one', graceHours: 1.5 },
+      { mode: 'one' },
+    ]) {
+      const res = await owner.client.call('/api/workspace/review', { method: 'PUT', body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.message).toMatch(/Review must be|grace period|required/i);
+    }
+    owner.client.workspace = undefined;
+    const personal = await setReview('one');
+    owner.client.workspace = teamId;
+    expect(personal.status).toBe(400);
+    expect(personal.json.message).toMatch(/personal workspace has no review/);
+    expect(await app.items()).toEqual(before);
+
+    const saved = await setReview('one', 24);
+    expect(saved.status).toBe(200);
+    expect(saved.json.settings).toEqual({ mode: 'one', graceHours: 24 });
+    expect((await writer.client.call('/api/workspace/review')).json.settings).toEqual({ mode: 'one', graceHours: 24 });
+  });
+});
+
+describe('one approval by someone other than the author', () => {
+  let id: string;
+  const title = 'Quarterly results';
+
+  it('a writer submits: the reviewers of the stage get the rendered post with Approve and Request changes links; ReviewRequested is written', async () => {
+    id = await newArticle(writer, title);
+    const res = await review(writer, id, 'submit');
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.article.review.blog).toMatchObject({
+      status: 'pending',
+      stage: 1,
+      mode: 'one',
+      authors: [writer.id],
+      approvals: [],
+    });
+    // Editor, owner and reviewer may approve under `one`; the author gets none.
+    for (const to of [reviewer.email, editor.email, owner.email]) expect(reviewMails(to, title)).toHaveLength(1);
+    expect(reviewMails(writer.email, title)).toHaveLength(0);
+    const mail = reviewMails(reviewer.email, title)[0]!;
+    expect(mail.text).toMatch(/Approve: \S+\/review\?token=/);
+    expect(mail.text).toMatch(/Request changes: \S+\/review\?token=/);
+    expect(mail.html).toContain('Request changes');
+    expect(mail.html).toContain('Acme Review');
+    const events = await eventsOf(id);
+    expect(events.filter((e) => e.name === 'ReviewRequested').map((e) => e.detail)).toEqual([
+      expect.objectContaining({
+        userId: teamId,
+        actorId: writer.id,
+        stage: 1,
+        reason: 'submitted',
+        platform: 'wordpress',
+      }),
+    ]);
+  });
+
+  it('refuses the author’s own approval (403) and a role that cannot approve; both change nothing', async () => {
+    const before = await app.items();
+    const own = await review(writer, id, 'approve');
+    expect(own.status).toBe(403);
+    expect(own.json.code).toBe('own_approval');
+    expect(own.json.message).toMatch(/someone else must approve it/);
+    // A second writer (not an author) still cannot approve: writers do not review.
+    const other = await activeAccount(app, admin, { email: 'writer2@example.com' });
+    await join_(other, 'writer');
+    const before2 = await app.items();
+    const role = await review(other, id, 'approve');
+    expect(role.status).toBe(403);
+    expect(role.json.code).toBe('role_cannot_approve');
+    expect(await app.items()).toEqual(before2);
+    expect(before.length).toBeLessThan(before2.length); // only the new member was added between the two
+  });
+
+  it('"Request changes" needs a comment (400, nothing changed); with one it is stored on the review and ChangesRequested is written', async () => {
+    const before = await app.items();
+    for (const body of [{}, { comment: '' }, { comment: '   ' }]) {
+      const res = await review(reviewer, id, 'changes', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.message).toMatch(/comment is required/);
+    }
+    expect(await app.items()).toEqual(before);
+    const res = await review(reviewer, id, 'changes', { comment: 'Add the Q3 numbers.' });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.article.review.blog).toMatchObject({
+      status: 'changes',
+      changes: { by: reviewer.id, comment: 'Add the Q3 numbers.', at: expect.any(String) },
+    });
+    const changes = (await eventsOf(id)).filter((e) => e.name === 'ChangesRequested');
+    expect(changes.map((e) => e.detail)).toEqual([
+      expect.objectContaining({ actorId: reviewer.id, comment: 'Add the Q3 numbers.', stage: 1 }),
+    ]);
+    // Sent back: nothing to approve until it is edited or submitted again.
+    expect((await review(editor, id, 'approve')).status).toBe(409);
+  });
+
+  it('the writer’s edit returns it to review: the reviewers are asked again (ReviewRequested, edited)', async () => {
+    const mailsBefore = reviewMails(reviewer.email, title).length;
+    const res = await writer.client.call(`/api/articles/${id}/blog`, {
+      method: 'PUT',
+      body: { content: '# Quarterly results\n\nQ3 revenue grew 12%.' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.article.review.blog).toMatchObject({ status: 'pending', stage: 1, approvals: [] });
+    await localJobsIdle(); // the reviewers' e-mail is the worker's job
+    expect(reviewMails(reviewer.email, title)).toHaveLength(mailsBefore + 1);
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail.reason)).toEqual([
+      'submitted',
+      'edited',
+    ]);
+  });
+
+  it('Publish Now before approval is refused with what to do (409), and publishes nothing', async () => {
+    const posts = wp.posts.length;
+    const res = await editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(res.status).toBe(409);
+    expect(res.json.code).toBe('approval_required');
+    expect(res.json.message).toMatch(/submit the version for review/);
+    expect(wp.posts.length).toBe(posts);
+  });
+
+  it('the reviewer’s e-mailed link: reading it acts on nothing; the click approves; ArticleApproved carries the approver and stage', async () => {
+    const token = linkToken(reviewer.email, title, 'Approve');
+    const before = await app.items();
+    const preview = await new WorkspaceClient(app.url).call('/api/review-links/preview', { body: { token } });
+    expect(preview.status, JSON.stringify(preview.json)).toBe(200);
+    expect(preview.json).toMatchObject({
+      action: 'approve',
+      title,
+      platform: 'blog',
+      workspaceName: 'Acme Review',
+      current: true,
+      content: expect.stringContaining('Q3 revenue grew 12%'),
+    });
+    expect(await app.items()).toEqual(before);
+    // An approve link does not request changes, and a request-changes link needs its comment.
+    const changesToken = linkToken(reviewer.email, title, 'Request changes');
+    const noComment = await new WorkspaceClient(app.url).call('/api/review-links/confirm', {
+      body: { token: changesToken },
+    });
+    expect(noComment.status).toBe(400);
+    expect(await app.items()).toEqual(before);
+
+    const confirm = await new WorkspaceClient(app.url).call('/api/review-links/confirm', { body: { token } });
+    expect(confirm.status, JSON.stringify(confirm.json)).toBe(200);
+    expect(confirm.json.message).toBe('Approved');
+    expect((await article(id)).review?.blog).toMatchObject({
+      status: 'approved',
+      approvals: [{ by: reviewer.id, stage: 1, at: expect.any(String) }],
+    });
+    const approved = (await eventsOf(id)).filter((e) => e.name === 'ArticleApproved');
+    expect(approved.map((e) => e.detail)).toEqual([
+      expect.objectContaining({ approverId: reviewer.id, actorId: reviewer.id, stage: 1, final: true, postUrl: null }),
+    ]);
+    // Used: the same link again is for an earlier state.
+    const again = await new WorkspaceClient(app.url).call('/api/review-links/confirm', { body: { token } });
+    expect(again.status).toBe(409);
+    // A forged token is refused.
+    const forged = await new WorkspaceClient(app.url).call('/api/review-links/confirm', {
+      body: { token: `${token.slice(0, -4)}AAAA` },
+    });
+    expect(forged.status).toBe(400);
+  });
+
+  it('an edit after approval clears it and asks the reviewers again', async () => {
+    const mailsBefore = reviewMails(reviewer.email, title).length;
+    const res = await writer.client.call(`/api/articles/${id}/blog`, {
+      method: 'PUT',
+      body: { content: '# Quarterly results\n\nQ3 revenue grew 13%.' },
+    });
+    expect(res.json.article.review.blog).toMatchObject({ status: 'pending', approvals: [] });
+    await localJobsIdle();
+    expect(reviewMails(reviewer.email, title)).toHaveLength(mailsBefore + 1);
+    // The link e-mailed before the edit no longer applies.
+    const old = reviewMails(reviewer.email, title).at(-2)!;
+    const oldToken = decodeURIComponent(/Approve: \S+\/review\?token=([A-Za-z0-9._%-]+)/.exec(old.text ?? '')![1]!);
+    expect(
+      (await new WorkspaceClient(app.url).call('/api/review-links/confirm', { body: { token: oldToken } })).status,
+    ).toBe(409);
+    // An editor approves from the app, and Publish Now then goes out.
+    const approved = await review(editor, id, 'approve');
+    expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+    const publish = await editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(publish.status, JSON.stringify(publish.json)).toBe(200);
+  });
+});
+
+describe('GPT edit', () => {
+  it('saves the version, so an approved one returns to review', async () => {
+    const id = await newArticle(writer, 'Edited by GPT');
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    const res = await writer.client.call('/api/gpt-edit', {
+      body: { articleId: id, contentType: 'blog', editRequest: 'Make it shorter' },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.article.review.blog).toMatchObject({ status: 'pending', approvals: [] });
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail.reason)).toEqual([
+      'submitted',
+      'edited',
+    ]);
+  });
+});
+
+describe('two stages: an editor or reviewer, then an owner', () => {
+  it('advances in order: the owner only after the first stage, each stage its own ArticleApproved', async () => {
+    expect((await setReview('two', 24)).status).toBe(200);
+    const title = 'Two stage launch';
+    const id = await newArticle(writer, title);
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    // Stage 1 goes to the editor and the reviewer, not the owner.
+    expect(reviewMails(owner.email, title)).toHaveLength(0);
+    expect(reviewMails(editor.email, title)).toHaveLength(1);
+    const early = await review(owner, id, 'approve');
+    expect(early.status).toBe(403);
+    expect(early.json.message).toMatch(/first stage is approved by an editor or reviewer/);
+
+    const first = await review(reviewer, id, 'approve');
+    expect(first.status).toBe(200);
+    expect(first.json.message).toMatch(/owner is asked next/);
+    expect(first.json.article.review.blog).toMatchObject({ status: 'pending', stage: 2 });
+    expect(reviewMails(owner.email, title)).toHaveLength(1);
+    // The second stage is the owner's: the editor cannot.
+    expect((await review(editor, id, 'approve')).json.code).toBe('role_cannot_approve');
+    const second = await review(owner, id, 'approve');
+    expect(second.status).toBe(200);
+    expect(second.json.article.review.blog).toMatchObject({ status: 'approved' });
+    const approvals = (await eventsOf(id)).filter((e) => e.name === 'ArticleApproved').map((e) => e.detail);
+    expect(approvals).toEqual([
+      expect.objectContaining({ approverId: reviewer.id, stage: 1, final: false }),
+      expect.objectContaining({ approverId: owner.id, stage: 2, final: true }),
+    ]);
+    expect((await setReview('one', 24)).status).toBe(200);
+  });
+});
+
+describe('at the slot', () => {
+  const schedule = (id: string, at: number) =>
+    editor.client.call(`/api/articles/${id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'blog', datetime: new Date(at).toISOString() },
+    });
+
+  it('a version not approved by its slot waits (its reviewers asked by the run), then expires past the grace period and its author is told', async () => {
+    const title = 'Not approved in time';
+    const id = await newArticle(writer, title);
+    const slot = Date.now() + HOUR;
+    expect((await schedule(id, slot)).status).toBe(200);
+    const scheduledFor = new Date(slot).toISOString();
+    const run = { userId: teamId, articleId: id, platform: 'blog' as const, scheduledFor };
+    const settings = { mode: 'one' as const, graceHours: 24 };
+    expect(slotApproval(await article(id), 'blog', settings, new Date(slot))).toBe('waiting');
+
+    // The run at the slot (no approval e-mail to the owner): review starts, the reviewers are e-mailed.
+    expect(await approvalNotifier().generateAndNotify(run)).toBe('review-waiting');
+    expect(mails().filter((m) => m.subject.startsWith('Approve for'))).toHaveLength(0);
+    expect(reviewMails(reviewer.email, title)).toHaveLength(1);
+    const started = await article(id);
+    expect(started.review?.blog).toMatchObject({ status: 'pending', authors: [writer.id] });
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail)).toEqual([
+      expect.objectContaining({ actorId: null, reason: 'scheduled', scheduledFor }),
+    ]);
+
+    // Within the grace period it still waits; past it, the expiry check finds it Expired and e-mails the author.
+    expect(slotApproval(started, 'blog', settings, new Date(slot + 23 * HOUR))).toBe('waiting');
+    expect(slotApproval(started, 'blog', settings, new Date(slot + 24 * HOUR))).toBe('expired');
+    const late = buildReviewService(() => new Date(slot + 24 * HOUR + 1000));
+    expect(await late.scheduledRun(run, settings, true)).toBe('expired');
+    const expired = mails().filter((m) => m.subject === `Expired: ${title} (WordPress (blog))`);
+    expect(expired.map((m) => m.to)).toEqual([writer.email]);
+    expect(expired[0]!.text).toMatch(/was not approved in time/);
+    // Told once per slot.
+    expect(await late.scheduledRun(run, settings, true)).toBe('expired');
+    expect(mails().filter((m) => m.subject === `Expired: ${title} (WordPress (blog))`)).toHaveLength(1);
+    // Approving now publishes nothing: the slot is gone.
+    const posts = wp.posts.length;
+    const approved = await late.approve(teamId, reviewer.id, 'reviewer', id, 'blog');
+    expect(approved.published).toBeNull();
+    expect(wp.posts.length).toBe(posts);
+  });
+
+  it('approved later within the grace period, it publishes at the approval', async () => {
+    const title = 'Approved late';
+    const id = await newArticle(writer, title);
+    const slot = Date.now() + HOUR;
+    await schedule(id, slot);
+    const run = {
+      userId: teamId,
+      articleId: id,
+      platform: 'blog' as const,
+      scheduledFor: new Date(slot).toISOString(),
+    };
+    expect(await approvalNotifier().generateAndNotify(run)).toBe('review-waiting');
+    const posts = wp.posts.length;
+    const within = buildReviewService(() => new Date(slot + 2 * HOUR));
+    const { published } = await within.approve(teamId, reviewer.id, 'reviewer', id, 'blog');
+    expect(published).toMatchObject({ platform: 'blog', postUrl: expect.stringContaining('http') });
+    expect(wp.posts.length).toBe(posts + 1);
+    expect((await article(id)).blog.publishedToWordPress).toBe(true);
+    const published_ = (await eventsOf(id)).filter((e) => e.name === 'PublishSucceeded');
+    expect(published_.map((e) => e.detail)).toEqual([expect.objectContaining({ trigger: 'approval' })]);
+    // The expiry check afterwards finds it published and does nothing.
+    expect(await within.scheduledRun(run, { mode: 'one', graceHours: 24 }, true)).toBe('stale');
+    expect(wp.posts.length).toBe(posts + 1);
+  });
+
+  it('approved before its slot, the run at the slot publishes it', async () => {
+    const title = 'Approved early';
+    const id = await newArticle(writer, title);
+    const slot = Date.now() + HOUR;
+    await schedule(id, slot);
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    const posts = wp.posts.length;
+    const atSlot = buildReviewService(() => new Date(slot + 1000));
+    const run = {
+      userId: teamId,
+      articleId: id,
+      platform: 'blog' as const,
+      scheduledFor: new Date(slot).toISOString(),
+    };
+    expect(await atSlot.scheduledRun(run, { mode: 'one', graceHours: 24 }, false)).toBe('published');
+    expect(wp.posts.length).toBe(posts + 1);
+    expect(slotApproval(await article(id), 'blog', { mode: 'one', graceHours: 24 }, new Date(slot + 1000))).toBeNull();
+  });
+});
