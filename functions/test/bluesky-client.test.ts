@@ -148,10 +148,16 @@ describe.skipIf(!pds)('the Bluesky client against a real PDS', () => {
   });
 
   it('posts text with an image and its alt text, link and hashtag facets at the right bytes', async () => {
-    const text = 'Caf\u00e9 \u2615 und Stra\u00dfe \u{1F468}\u200D\u{1F469}\u200D\u{1F467}: https://example.com/k\u00fcche?x=1. #Kaffee #\u65e5\u672c\u8a9e!';
+    const text =
+      'Caf\u00e9 \u2615 und Stra\u00dfe \u{1F468}\u200D\u{1F469}\u200D\u{1F467}: https://example.com/k\u00fcche?x=1. #Kaffee #\u65e5\u672c\u8a9e!';
     const image = { bytes: await photo(800, 400), contentType: 'image/jpeg', alt: 'A cup of coffee on a table' };
     const rkey = postRecordKey('article-1', 'bluesky', '2026-03-01T10:00:00Z');
-    const post = await client.publishPost(writer.credentials, { text, image, rkey, createdAt: '2026-03-01T10:00:05.000Z' });
+    const post = await client.publishPost(writer.credentials, {
+      text,
+      image,
+      rkey,
+      createdAt: '2026-03-01T10:00:05.000Z',
+    });
     expect(post).toEqual({
       uri: `at://${writer.did}/app.bsky.feed.post/${rkey}`,
       cid: expect.stringMatching(/^baf/),
@@ -169,7 +175,10 @@ describe.skipIf(!pds)('the Bluesky client against a real PDS', () => {
     expect(record.createdAt).toBe('2026-03-01T10:00:05.000Z');
     const facets: Facet[] = record.facets;
     expect(facets.map((facet) => [facetText(record.text, facet), facet.features])).toEqual([
-      ['https://example.com/k\u00fcche?x=1', [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/k\u00fcche?x=1' }]],
+      [
+        'https://example.com/k\u00fcche?x=1',
+        [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/k\u00fcche?x=1' }],
+      ],
       ['#Kaffee', [{ $type: 'app.bsky.richtext.facet#tag', tag: 'Kaffee' }]],
       ['#\u65e5\u672c\u8a9e', [{ $type: 'app.bsky.richtext.facet#tag', tag: '\u65e5\u672c\u8a9e' }]],
     ]);
@@ -225,13 +234,16 @@ describe.skipIf(!pds)('the Bluesky client against a real PDS', () => {
     const otherKey = postRecordKey('article-4', 'bluesky', '2026-03-03T10:00:00Z');
     const both = await Promise.all([
       client.publishPost(author.credentials, { text: 'At once', rkey: otherKey }),
-      new XrpcBlueskyClient({ allowPrivateUrls: true }).publishPost(author.credentials, { text: 'At once', rkey: otherKey }),
+      new XrpcBlueskyClient({ allowPrivateUrls: true }).publishPost(author.credentials, {
+        text: 'At once',
+        rkey: otherKey,
+      }),
     ]);
     expect(both[0].uri).toBe(both[1].uri);
     expect((await postsOf(author.did)).map((r) => r.value.text).sort()).toEqual(['At once', 'Once only #retry']);
-    expect(await client.findPost(author.credentials, postRecordKey('article-5', 'bluesky', '2026-03-03T10:00:00Z'))).toBe(
-      undefined,
-    );
+    expect(
+      await client.findPost(author.credentials, postRecordKey('article-5', 'bluesky', '2026-03-03T10:00:00Z')),
+    ).toBe(undefined);
   });
 
   it('refuses a text over 300 graphemes before sending anything', async () => {

@@ -12,13 +12,7 @@
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { lazySchema } from '@app/shared';
-import {
-  DomainError,
-  InvalidError,
-  UpstreamError,
-  UpstreamTimeoutError,
-  badRequest,
-} from '../../domain/errors.js';
+import { DomainError, InvalidError, UpstreamError, UpstreamTimeoutError, badRequest } from '../../domain/errors.js';
 import { IntegrationError } from '../../domain/integrations.js';
 import type { ImageProcessor } from '../../domain/ports.js';
 import { fetchChecked } from '../../adapters/integrations/url-safety.js';
@@ -169,7 +163,10 @@ export class XrpcBlueskyClient implements BlueskyClient {
       return { uri: record.uri, cid: record.cid, url: postWebUrl(session.did, rkey) };
     }
     const { error, message } = ErrorAnswer().parse(answer.json);
-    if ((answer.status === 400 || answer.status === 404) && (error === 'RecordNotFound' || /could not locate/i.test(message ?? '')))
+    if (
+      (answer.status === 400 || answer.status === 404) &&
+      (error === 'RecordNotFound' || /could not locate/i.test(message ?? ''))
+    )
       return undefined;
     throw xrpcError(answer, credentials, 'look for the post');
   }
@@ -178,7 +175,10 @@ export class XrpcBlueskyClient implements BlueskyClient {
     const problem = postTextProblem(post.text);
     if (problem) throw badRequest(problem, 'bluesky_text_too_long');
     if (post.image && !post.image.alt.trim())
-      throw badRequest('Describe the image in its alt text: Bluesky reads it out to people who cannot see it.', 'bluesky_alt_missing');
+      throw badRequest(
+        'Describe the image in its alt text: Bluesky reads it out to people who cannot see it.',
+        'bluesky_alt_missing',
+      );
     if (post.link && !isHttpUrl(post.link.url))
       throw badRequest(`The link ${post.link.url} is not a web address (http:// or https://).`, 'bluesky_link_invalid');
 
@@ -261,7 +261,9 @@ export class XrpcBlueskyClient implements BlueskyClient {
   }
 
   /** The image as it can be sent: within the blob limit, shrunk where the image processor can, refused otherwise. */
-  private async fit(image: Pick<BlueskyImage, 'bytes' | 'contentType'>): Promise<{ bytes: Buffer; contentType: string }> {
+  private async fit(
+    image: Pick<BlueskyImage, 'bytes' | 'contentType'>,
+  ): Promise<{ bytes: Buffer; contentType: string }> {
     if (!IMAGE_TYPES.has(image.contentType))
       throw badRequest(
         `Bluesky takes JPEG, PNG or WebP images; this one is ${image.contentType || 'of an unknown type'}.`,

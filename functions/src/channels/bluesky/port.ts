@@ -53,13 +53,17 @@ export interface BlueskyPost {
   existed: boolean;
 }
 
-export type BlueskyConnection = { ok: true; did: string; handle: string } | { ok: false; code: string; message: string };
+export type BlueskyConnection =
+  { ok: true; did: string; handle: string } | { ok: false; code: string; message: string };
 
 export interface BlueskyClient {
   /** Signs in with the app password and reads the session back; never throws for a refusal (says why instead). */
   testConnection(credentials: BlueskyCredentials): Promise<BlueskyConnection>;
   /** Uploads an image (shrunk to fit the blob limit where the image processor can); the blob to put in a record. */
-  uploadImage(credentials: BlueskyCredentials, image: Pick<BlueskyImage, 'bytes' | 'contentType'>): Promise<BlueskyBlob>;
+  uploadImage(
+    credentials: BlueskyCredentials,
+    image: Pick<BlueskyImage, 'bytes' | 'contentType'>,
+  ): Promise<BlueskyBlob>;
   publishPost(credentials: BlueskyCredentials, post: BlueskyPostInput): Promise<BlueskyPost>;
   /** The post under `rkey`, or undefined when there is none. */
   findPost(credentials: BlueskyCredentials, rkey: string): Promise<Omit<BlueskyPost, 'existed'> | undefined>;

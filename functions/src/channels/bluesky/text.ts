@@ -62,7 +62,7 @@ const TRAILING = /[.,;:!?'"]+$/;
  */
 export function findLinks(text: string): (Match & { uri: string })[] {
   const found: (Match & { uri: string })[] = [];
-  for (const match of text.matchAll(/(^|[\s(\[{<"'])(https?:\/\/[^\s<>"'`{}|\\^]+)/gi)) {
+  for (const match of text.matchAll(/(^|[\s([{<"'])(https?:\/\/[^\s<>"'`{}|\\^]+)/gi)) {
     let uri = match[2]!;
     const start = match.index + match[1]!.length;
     for (;;) {
@@ -94,7 +94,10 @@ const count = (text: string, char: string) => text.split(char).length - 1;
  * digits, trailing punctuation left out. Built on first use: Unicode property escapes cost every cold start
  * as literals (shared/src/unicode-regexp.ts).
  */
-const HASHTAG = lazyRegExp(String.raw`(^|\s)[#\uFF03]((?!\uFE0F)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20E2]+)`, 'gu');
+const HASHTAG = lazyRegExp(
+  String.raw`(^|\s)[#\uFF03]((?!\uFE0F)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20E2]+)`,
+  'gu',
+);
 const TAG_TRAILING_PUNCTUATION = lazyRegExp(String.raw`\p{P}+$`, 'u');
 const ONLY_DIGITS = /^[0-9]+$/;
 
@@ -144,7 +147,10 @@ function byteOffsets(text: string, indexes: number[]): Map<number, number> {
 export function detectFacets(text: string, dids: ReadonlyMap<string, string> = new Map()): Facet[] {
   const matches: (Match & { feature: FacetFeature })[] = [
     ...findLinks(text).map((m) => ({ ...m, feature: { $type: 'app.bsky.richtext.facet#link', uri: m.uri } as const })),
-    ...findHashtags(text).map((m) => ({ ...m, feature: { $type: 'app.bsky.richtext.facet#tag', tag: m.tag } as const })),
+    ...findHashtags(text).map((m) => ({
+      ...m,
+      feature: { $type: 'app.bsky.richtext.facet#tag', tag: m.tag } as const,
+    })),
     ...findMentions(text).flatMap((m) => {
       const did = dids.get(m.handle);
       return did ? [{ ...m, feature: { $type: 'app.bsky.richtext.facet#mention', did } as const }] : [];

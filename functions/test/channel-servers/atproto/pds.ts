@@ -95,7 +95,11 @@ async function installDevEnv(dir: string): Promise<void> {
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_(package|lifecycle)_|npm_config_(local_prefix|prefix|workspaces?|global)$|npm_command$|INIT_CWD$)/i.test(key))
+    if (
+      /^(npm_(package|lifecycle)_|npm_config_(local_prefix|prefix|workspaces?|global)$|npm_command$|INIT_CWD$)/i.test(
+        key,
+      )
+    )
       continue;
     if (key === 'NODE_OPTIONS' || key.startsWith('VITEST') || key === 'TEST') continue;
     env[key] = value;
@@ -133,7 +137,7 @@ const alive = (pid: number) => {
  * install or none). `<target>.lock` (holding the installer's pid) keeps a second process waiting rather than
  * installing too; a lock whose process is gone is taken over. True when this call installed it.
  */
-async function installOnce(target: string, fill: (dir: string) => Promise<void>): Promise<boolean> {
+export async function installOnce(target: string, fill: (dir: string) => Promise<void>): Promise<boolean> {
   if (existsSync(join(target, READY))) return false;
   await mkdir(dirname(target), { recursive: true });
   const lock = `${target}.lock`;
@@ -253,7 +257,9 @@ export async function atprotoPdsOrSkip(): Promise<ChannelServer | undefined> {
   } catch (error) {
     if (process.env.REQUIRE_CHANNEL_SERVERS === '1') throw error;
     const reason = String((error as Error).message ?? error).split('\n')[0];
-    console.log(`SKIPPED: Bluesky client tests (the test PDS could not start: ${reason}; REQUIRE_CHANNEL_SERVERS=1 makes this fail)`);
+    console.log(
+      `SKIPPED: Bluesky client tests (the test PDS could not start: ${reason}; REQUIRE_CHANNEL_SERVERS=1 makes this fail)`,
+    );
     return undefined;
   }
 }
