@@ -246,6 +246,32 @@ describe.skipIf(!pds)('the Bluesky client against a real PDS', () => {
     ).toBe(undefined);
   });
 
+  it('refuses an image without alt text and a link that is not a web address, before sending anything', async () => {
+    const author = await account('careless');
+    const rkey = postRecordKey('article-7', 'bluesky', '2026-03-05T10:00:00Z');
+    const noAlt = await client
+      .publishPost(author.credentials, {
+        text: 'A picture',
+        image: { bytes: await photo(80, 60), contentType: 'image/jpeg', alt: '  ' },
+        rkey,
+      })
+      .catch((error: unknown) => error);
+    expect(noAlt).toMatchObject({
+      kind: 'invalid',
+      code: 'bluesky_alt_missing',
+      message: 'Describe the image in its alt text: Bluesky reads it out to people who cannot see it.',
+    });
+    const badLink = await client
+      .publishPost(author.credentials, {
+        text: 'A link',
+        link: { url: 'javascript:alert(1)', title: 't', description: 'd' },
+        rkey,
+      })
+      .catch((error: unknown) => error);
+    expect(badLink).toMatchObject({ kind: 'invalid', code: 'bluesky_link_invalid' });
+    expect(await postsOf(author.did)).toEqual([]);
+  });
+
   it('refuses a text over 300 graphemes before sending anything', async () => {
     const author = await account('verbose');
     const text = '\u{1F44D}\u{1F3FD}'.repeat(301);

@@ -174,7 +174,8 @@ export class XrpcBlueskyClient implements BlueskyClient {
   async publishPost(credentials: BlueskyCredentials, post: BlueskyPostInput): Promise<BlueskyPost> {
     const problem = postTextProblem(post.text);
     if (problem) throw badRequest(problem, 'bluesky_text_too_long');
-    if (post.image && !post.image.alt.trim())
+    // A link card's thumbnail has no alt text (the card's title describes it); a shown image must have one.
+    if (post.image && !post.link && !post.image.alt.trim())
       throw badRequest(
         'Describe the image in its alt text: Bluesky reads it out to people who cannot see it.',
         'bluesky_alt_missing',

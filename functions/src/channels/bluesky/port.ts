@@ -23,7 +23,7 @@ export interface BlueskyBlob {
 export interface BlueskyImage {
   bytes: Buffer;
   contentType: string;
-  /** Alt text, read out by screen readers; required by the product for every image it posts. */
+  /** Alt text, read out by screen readers: required for an image shown in the post (a link card's thumb has none). */
   alt: string;
 }
 

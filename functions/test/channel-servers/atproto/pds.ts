@@ -159,6 +159,7 @@ export async function installOnce(target: string, fill: (dir: string) => Promise
   }
   try {
     if (existsSync(join(target, READY))) return false;
+    console.log(`Installing ${target} from the npm registry (once per machine; a few minutes)`);
     // What an install cut off left behind (its process is gone, and it held the lock).
     for (const name of readdirSync(dirname(target)))
       if (name.startsWith(`${target.slice(dirname(target).length + 1)}.partial-`))
