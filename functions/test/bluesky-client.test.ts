@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/domain/errors.js';
 import { loadSharp } from '../src/adapters/ai/images.js';
@@ -282,5 +284,69 @@ describe.skipIf(!pds)('the Bluesky client against a real PDS', () => {
       'The Bluesky post is 301 characters long; Bluesky allows 300. Shorten it by 1.',
     );
     expect(await postsOf(author.did)).toEqual([]);
+  });
+});
+
+describe('the Bluesky client when the server is not one it can use', () => {
+  const credentials = (serviceUrl: string) =>
+    parseBlueskyCredentials({ handle: 'writer.test', appPassword: 'abcd-efgh-ijkl-mnop', serviceUrl });
+  let server: Server;
+  let answer: { status: number; headers?: Record<string, string>; body: string };
+  let requests = 0;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(answer.status, answer.headers ?? {}).end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const local = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  it('refuses a private address in AWS before sending anything', async () => {
+    const before = requests;
+    const connection = await new XrpcBlueskyClient({ allowPrivateUrls: false }).testConnection(credentials(local()));
+    expect(connection).toMatchObject({ ok: false, code: 'bluesky_service_forbidden' });
+    expect(requests).toBe(before);
+  });
+
+  it('says the address is not a Bluesky server when a web page answers', async () => {
+    answer = { status: 404, headers: { 'content-type': 'text/html' }, body: '<html>Not here</html>' };
+    const connection = await new XrpcBlueskyClient({ allowPrivateUrls: true }).testConnection(credentials(local()));
+    expect(connection).toEqual({
+      ok: false,
+      code: 'bluesky_not_a_server',
+      message: `${local()} answered HTTP 404, not as a Bluesky server. Check the service address in the Bluesky settings (https://bsky.social for most accounts).`,
+    });
+  });
+
+  it('passes on a rate limit with the time to wait', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 240;
+    answer = {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'ratelimit-reset': String(reset) },
+      body: JSON.stringify({ error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }),
+    };
+    const error = await new XrpcBlueskyClient({ allowPrivateUrls: true })
+      .createSession(credentials(local()))
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ code: 'bluesky_rate_limited' });
+    expect((error as UpstreamError).message).toMatch(
+      /^Bluesky limits how often an account may sign in\. Try again in [45] minute\(s\)\.$/,
+    );
+    expect((error as UpstreamError).retryAfterSeconds).toBeGreaterThan(200);
+    expect((error as UpstreamError).retryAfterSeconds).toBeLessThanOrEqual(240);
+  });
+
+  it('says when the server cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const connection = await new XrpcBlueskyClient({ allowPrivateUrls: true }).testConnection(credentials(url));
+    expect(connection).toMatchObject({ ok: false, code: 'bluesky_unreachable' });
+    expect((connection as { message: string }).message).toContain('refused the connection');
   });
 });
