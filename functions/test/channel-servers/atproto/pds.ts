@@ -186,7 +186,7 @@ export async function startAtprotoPds(): Promise<ChannelServer> {
   // The PDS keeps its SQLite files and blobs under the temporary folder: one of its own, removed at the end.
   const dataDir = await mkdtemp(join(tmpdir(), 'atproto-pds-'));
   const child = spawn(join(node22Home(), 'bin', 'node'), [join(HERE, 'server.mjs')], {
-    env: childEnv({ ATPROTO_DEV_ENV_DIR: atprotoInstallDir(), TMPDIR: dataDir }),
+    env: childEnv({ ATPROTO_DEV_ENV_DIR: atprotoInstallDir(), TMPDIR: dataDir, ATPROTO_PDS_DATA_DIR: dataDir }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -1,7 +1,8 @@
 // The Bluesky PDS of the functions tests, run by pds.ts in a child process on Node 22 (the packages need it).
 // A real @atproto/pds with an in-memory PLC directory (TestNetworkNoAppView): no Postgres, no Redis, no network.
 // Prints one JSON line, {"url": …} once it answers or {"error": …}, and stops when its standard input closes
-// (the test run ended or its process died) or on SIGTERM.
+// (the test run ended or its process died) or on SIGTERM, and then removes its data folder.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,6 +13,8 @@ async function stop(code) {
   try {
     await network?.close();
   } finally {
+    // The data folder is this process's own: removed here too, for when the test process died and cannot.
+    if (process.env.ATPROTO_PDS_DATA_DIR) rmSync(process.env.ATPROTO_PDS_DATA_DIR, { recursive: true, force: true });
     process.exit(code);
   }
 }
