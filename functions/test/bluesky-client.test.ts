@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,13 @@ import { trackSecret } from './helpers/secrets.js';
  * com.atproto.repo.getRecord.
  */
 const pds = await atprotoPdsOrSkip();
-afterAll(() => pds?.stop());
+afterAll(async () => {
+  if (!pds) return;
+  await pds.stop();
+  // the server's process has ended and its data is gone: nothing outlives the file
+  expect(() => process.kill(pds.pid, 0)).toThrow();
+  expect(existsSync(pds.dataDir)).toBe(false);
+});
 
 async function xrpc(nsid: string, init: { body?: unknown; token?: string; query?: Record<string, string> } = {}) {
   const url = new URL(`/xrpc/${nsid}`, pds!.url);

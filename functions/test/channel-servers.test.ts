@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atprotoPdsOrSkip, installOnce } from './channel-servers/atproto/pds.js';
 
 /**
@@ -24,6 +24,8 @@ afterEach(async () => {
 });
 
 describe('installOnce', () => {
+  // Quiet: each install announces itself on the console.
+  beforeEach(() => void vi.spyOn(console, 'log').mockImplementation(() => undefined));
   it('installs once when several callers race, and each finds the whole install', async () => {
     const target = join(await folder(), 'thing-1.0.0');
     let fills = 0;

@@ -31,6 +31,9 @@ export interface ChannelServer {
   url: string;
   /** Stops the child and removes its data; safe to call twice. */
   stop(): Promise<void>;
+  /** The child's process id and its data folder (both gone once stopped). */
+  pid: number;
+  dataDir: string;
   /** What the start cost, in ms: installing or waiting for another run's install (about 0 when cached), start-up. */
   timings: { installMs: number; startMs: number };
 }
@@ -204,7 +207,7 @@ export async function startAtprotoPds(): Promise<ChannelServer> {
     })());
   try {
     const url = await firstLine(child, () => stderr);
-    return { url, stop, timings: { installMs, startMs: Date.now() - started } };
+    return { url, stop, pid: child.pid!, dataDir, timings: { installMs, startMs: Date.now() - started } };
   } catch (error) {
     await stop();
     throw error;
