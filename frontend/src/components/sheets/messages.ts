@@ -21,6 +21,9 @@ export function authErrorReason(code: string, origin = window.location.origin): 
   switch (code) {
     case 'invalid_state':
       return 'the sign-in took too long or was started in another session. Try again.';
+    case 'not_owner':
+      // A team workspace's sign-in whose starter stopped being an owner meanwhile (docs/product.md, Workspaces).
+      return 'only an owner of the workspace can connect Google Sheets. Ask the workspace owner to connect it.';
     case 'access_denied':
       return 'access was not allowed on Google’s consent screen.';
     case 'missing_scope':
