@@ -7,6 +7,7 @@ import CalendarPage from './Calendar';
 import CreatePage from './Create';
 import SchedulePage from './Schedule';
 import SettingsPage from './Settings';
+import SheetsImportPage from './SheetsImport';
 import { setCurrentWorkspaceId } from '../lib/workspace';
 import { makeArticle } from '../test/articles';
 import { makeUser, mockApi, renderWithProviders, type MockRoutes } from '../test/utils';
@@ -223,5 +224,22 @@ describe('the shell: Create and + New Article', () => {
     await within(nav).findByRole('link', { name: 'History' });
     await waitFor(() => expect(within(nav).queryByRole('link', { name: 'Create' }) !== null).toBe(shown));
     expect(screen.queryByRole('button', { name: '+ New Article' }) !== null).toBe(shown);
+  });
+});
+
+describe('Sheets import: connecting is an owner’s, importing a writer’s', () => {
+  it.each([
+    ['owner', true],
+    ['writer', false],
+  ] as const)('Connect to Google Sheets is a button only for an owner (%s)', async (role, shown) => {
+    mockApi(
+      workspaceRoutes(role, { 'sheets.status': { success: true, authenticated: false, clientConfigured: true } }),
+    );
+    renderWithProviders(<SheetsImportPage />, { route: '/sheets-import' });
+    await screen.findByRole('heading', { name: 'Connect to Google Sheets' });
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Connect to Google Sheets' }) !== null).toBe(shown),
+    );
+    expect(screen.queryByText('Ask the workspace owner to connect Google Sheets.') !== null).toBe(!shown);
   });
 });

@@ -1,6 +1,9 @@
 import { SheetsMessages } from '@app/shared';
 import { ApiError, routeUrl } from '../../api/client';
 
+/** Said to a member who may not connect Google Sheets: only a workspace's owners do (docs/product.md, Workspaces). */
+export const ASK_OWNER = 'Ask the workspace owner to connect Google Sheets.';
+
 /** Server codes after which the page shows the connect card again (the grant is gone). */
 export const NOT_CONNECTED_CODES = new Set(['sheets_not_connected', 'sheets_reconnect']);
 
