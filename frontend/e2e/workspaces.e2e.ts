@@ -218,6 +218,14 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
     expect(await editor.getByRole('textbox', { name: 'Blog content' }).getAttribute('readonly')).not.toBeNull();
     expect(await editor.getByRole('button', { name: 'GPT' }).count()).toBe(0);
     await lookAt(reviewer, 'workspaces-07-reviewer-editor');
+    await reviewer.keyboard.press('Escape');
+    // Settings: the connections' status, read-only, and whom to ask; no form.
+    await reviewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const connections = reviewer.getByRole('region', { name: 'Connections' });
+    await connections.getByText('Ask the workspace owner to connect or change them.', { exact: false }).waitFor();
+    await connections.getByText('Not connected').first().waitFor();
+    expect(await reviewer.getByRole('button', { name: /Save|Connect|Test/ }).count()).toBe(0);
+    await lookAt(reviewer, 'workspaces-08-reviewer-settings');
     await reviewerContext.close();
 
     await writerContext.close();
