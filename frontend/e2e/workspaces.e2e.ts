@@ -121,10 +121,22 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
     await writer.getByRole('button', { name: 'Create & Schedule' }).click();
     await writer.waitForURL(/articleId=/);
     const articleId = new URL(writer.url()).searchParams.get('articleId')!;
+    const writerEditor = writer.getByRole('dialog', { name: 'Generated Content' });
+    await writerEditor.getByRole('textbox', { name: 'Blog content' }).waitFor();
+    expect(await writerEditor.getByRole('button', { name: 'GPT' }).count()).toBe(2);
+    await lookAt(writer, 'workspaces-03b-writer-editor');
     await writer.keyboard.press('Escape');
 
     const teamId = await writer.evaluate(() => window.localStorage.getItem('workspace'));
     expect(teamId).toBeTruthy();
+
+    // A writer neither schedules nor publishes: the card has no Schedule (nor Publish Now), and the editor opens.
+    await writer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
+    const writerCard = writer.getByRole('article', { name: 'Team launch post' });
+    await writerCard.waitFor();
+    await writerCard.getByRole('region', { name: 'LinkedIn' }).getByRole('group').waitFor();
+    expect(await writerCard.getByRole('button', { name: /^(Schedule|Reschedule|Publish Now)/ }).count()).toBe(0);
+    await lookAt(writer, 'workspaces-04-writer-schedule');
 
     // The owner sees it on the Schedule page of the team, not in the personal workspace.
     await owner.getByRole('link', { name: 'Schedule' }).click();
@@ -166,6 +178,55 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
       expect(res.text).not.toContain('Team launch post');
     }
     expect((await getIn(outsider, '/api/articles', teamId!)).status).toBe(404);
+
+    // Otto has an account: invited as a reviewer, he opens the link signed out, logs in on it and joins there.
+    await switcher.selectOption({ label: 'Acme Marketing (Owner)' });
+    await owner.getByRole('button', { name: /Ada/ }).first().click();
+    await owner.getByRole('button', { name: 'Workspaces' }).click();
+    await owner.getByRole('heading', { name: 'Members of Acme Marketing' }).waitFor();
+    await owner.getByLabel('E-mail address').fill('otto@example.com');
+    await owner.getByLabel('Role').selectOption('reviewer');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText('otto@example.com').first().waitFor();
+    const ottoLink = await invitationLink(app, 'otto@example.com');
+    const reviewerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const reviewer = await reviewerContext.newPage();
+    await reviewer.goto(ottoLink);
+    await reviewer.getByRole('heading', { name: 'Join Acme Marketing' }).waitFor();
+    await reviewer.getByRole('button', { name: 'Log in', exact: true }).click();
+    const login = reviewer.getByRole('dialog');
+    expect(await login.getByLabel('Email').inputValue()).toBe('otto@example.com');
+    await login.getByLabel('Password').fill('outsider1');
+    await login.getByRole('button', { name: 'Login', exact: true }).click();
+    // Back on the invitation, signed in: Join, then the team's dashboard.
+    await reviewer.getByRole('button', { name: 'Join Acme Marketing' }).click();
+    await reviewer.waitForURL(/\/dashboard$/);
+    const reviewerSwitcher = reviewer.getByRole('combobox', { name: 'Workspace' });
+    await reviewerSwitcher.waitFor();
+    expect(await reviewerSwitcher.locator('option:checked').textContent()).toBe('Acme Marketing (Reviewer)');
+    await lookAt(reviewer, 'workspaces-05-reviewer-dashboard');
+    // A reviewer reads: no + New Article, no actions on the card; the editor opens read-only.
+    expect(await reviewer.getByRole('button', { name: /New/ }).count()).toBe(0);
+    await reviewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
+    const reviewerCard = reviewer.getByRole('article', { name: 'Team launch post' });
+    await reviewerCard.waitFor();
+    expect(await reviewerCard.getByRole('button', { name: /^(Schedule|Reschedule|Publish Now|Edit)/ }).count()).toBe(0);
+    await lookAt(reviewer, 'workspaces-06-reviewer-schedule');
+    await reviewerCard.getByRole('link', { name: 'Team launch post' }).click();
+    const editor = reviewer.getByRole('dialog', { name: 'Generated Content' });
+    await editor.getByRole('textbox', { name: 'Blog content' }).waitFor();
+    expect(await editor.getByRole('textbox', { name: 'Blog content' }).getAttribute('readonly')).not.toBeNull();
+    expect(await editor.getByRole('button', { name: 'GPT' }).count()).toBe(0);
+    await lookAt(reviewer, 'workspaces-07-reviewer-editor');
+    await reviewer.keyboard.press('Escape');
+    // Settings: the connections' status, read-only, and whom to ask; no form.
+    await reviewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const connections = reviewer.getByRole('region', { name: 'Connections' });
+    await connections.getByText('Ask the workspace owner to connect or change them.', { exact: false }).waitFor();
+    await connections.getByText('Not connected').first().waitFor();
+    expect(await reviewer.getByRole('button', { name: /Save|Connect|Test/ }).count()).toBe(0);
+    await lookAt(reviewer, 'workspaces-08-reviewer-settings');
+    await reviewerContext.close();
 
     await writerContext.close();
     await outsiderContext.close();

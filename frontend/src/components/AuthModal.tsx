@@ -29,6 +29,8 @@ interface AuthModalProps {
   mode: AuthMode;
   onModeChange: (mode: AuthMode) => void;
   onClose: () => void;
+  /** The address to start from (the invitation page's: the invitee logs in with the invited address). */
+  email?: string;
 }
 
 const SETUP_CODE_HINT =
@@ -58,7 +60,7 @@ const TABS: { mode: AuthMode; label: string }[] = [
 ];
 
 /** docs/product.md (Welcome): the login / register modal opened from the welcome screen. */
-export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
+export function AuthModal({ mode, onModeChange, onClose, email = '' }: AuthModalProps) {
   const { setUser } = useSession();
   const { theme } = useTheme();
   const uid = useId();
@@ -92,7 +94,7 @@ export function AuthModal({ mode, onModeChange, onClose }: AuthModalProps) {
     isRegister
       ? (setupCodeRequired ? RegisterSchema() : RegisterSchema().omit({ setupCode: true })).strip()
       : LoginSchema().strip(),
-    { name: '', surname: '', email: '', password: '', timezone: browserZone, setupCode: '' },
+    { name: '', surname: '', email, password: '', timezone: browserZone, setupCode: '' },
   );
   const { errors } = form.formState;
 

@@ -2,6 +2,7 @@ import { NavLink } from 'react-router-dom';
 import { Logo } from './Logo';
 import { Icon } from './icons';
 import { useTheme } from '../hooks/useTheme';
+import { useCan } from '../hooks/useWorkspaces';
 import { navEntries } from '../pages/pageTable';
 
 interface SideNavProps {
@@ -14,7 +15,7 @@ interface SideNavProps {
 export function SideNav({ showAdmin, open, onNavigate, id }: SideNavProps) {
   const { theme } = useTheme();
   // The links and their order come from the page table (pages/pageTable.ts).
-  const items = navEntries(showAdmin);
+  const items = navEntries(showAdmin, useCan());
   return (
     <aside id={id} className={`sidenav${open ? ' is-open' : ''}`}>
       <div className="sidenav__brand">

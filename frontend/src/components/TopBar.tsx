@@ -4,7 +4,7 @@ import { pageNameFor } from '../hooks/useRouteTitle';
 import { Icon } from './icons';
 import { UserMenu } from './UserMenu';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
-import { useCurrentWorkspace } from '../hooks/useWorkspaces';
+import { useCan } from '../hooks/useWorkspaces';
 
 interface TopBarProps {
   user: PublicUser | null;
@@ -20,7 +20,7 @@ interface TopBarProps {
 export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const { role } = useCurrentWorkspace();
+  const may = useCan();
   return (
     <header className="topbar">
       <button
@@ -38,7 +38,7 @@ export function TopBar({ user, navOpen, navId, onToggleNav }: TopBarProps) {
       </span>
       <div className="topbar__actions">
         <WorkspaceSwitcher />
-        {role !== 'reviewer' && (
+        {may('articles.create') && (
           <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
             + New<span className="topbar__new-word"> Article</span>
           </button>

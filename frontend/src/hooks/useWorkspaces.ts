@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WorkspaceSummary } from '@app/shared';
+import { can, type RouteId } from '@app/shared/api';
 import { request } from '../api/client';
 import { currentWorkspaceId, setCurrentWorkspaceId, subscribeWorkspace } from '../lib/workspace';
 import { SESSION_QUERY_KEY } from './useSession';
@@ -30,6 +31,15 @@ export function useCurrentWorkspace(): { workspace: WorkspaceSummary | undefined
   const { data } = useWorkspaces();
   const workspace = data?.find((w) => (id ? w.id === id : w.personal));
   return { workspace, role: workspace?.role ?? (id ? 'reviewer' : 'owner') };
+}
+
+/**
+ * What the current role may do: `may('schedule.set')` is whether the server would take that call in the current
+ * workspace (shared/src/api/roles.ts, the table the middleware enforces), so a page shows only those controls.
+ */
+export function useCan(): (id: RouteId) => boolean {
+  const { role } = useCurrentWorkspace();
+  return (id) => can(role, id);
 }
 
 /**

@@ -36,6 +36,7 @@ import { useReviewSettings } from '../hooks/useReviewSettings';
 import { ARTICLE_LISTS_KEY, refreshArticleLists } from '../hooks/useArticleLists';
 import { useDragAutoScroll } from '../hooks/useDragAutoScroll';
 import { useSession } from '../hooks/useSession';
+import { useCan } from '../hooks/useWorkspaces';
 import {
   addDays,
   addMonths,
@@ -171,6 +172,8 @@ export default function CalendarPage() {
   const timeZone = useUserTimeZone();
   // The range is the user's zone's: asked for once their profile (and so their zone) is known.
   const { user } = useSession();
+  // Moving an item is scheduling it: only a role that may (docs/product.md, Workspaces) can drag one.
+  const mayMove = useCan()('schedule.set');
   const [params, setParams] = useSearchParams();
   const view: CalendarView = params.get('view') === 'week' ? 'week' : 'month';
   const clock = useMinuteClock();
@@ -458,7 +461,7 @@ export default function CalendarPage() {
       <ul className="calendar-items">
         {items.map((entry) => {
           const key = entryKey(entry);
-          const movable = canMove(entry);
+          const movable = mayMove && canMove(entry);
           const platform = PLATFORM_NAMES[entry.platform].row;
           const time = timeOfDay(entry.at, timeZone);
           const approval = approvalOf(entry);
@@ -552,8 +555,10 @@ export default function CalendarPage() {
         title="Content Calendar"
         description={
           <>
-            Your articles on their scheduled and published days, in your time zone ({timeZone}). Drag a scheduled item
-            to another day to move it, or open an item (click, or Enter) to reschedule or publish it.
+            Your articles on their scheduled and published days, in your time zone ({timeZone}).{' '}
+            {mayMove
+              ? 'Drag a scheduled item to another day to move it, or open an item (click, or Enter) to reschedule or publish it.'
+              : 'Open an item (click, or Enter) to see its article.'}
           </>
         }
       />

@@ -4,10 +4,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Article } from '@app/shared';
 import { Icon } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
-import { articleIdOf, articleQueryKey } from '../components/create/articleQuery';
+import { articleIdOf, articleQueryKey, CreateMessages } from '../components/create/articleQuery';
 import { CreateArticleForm } from '../components/create/CreateArticleForm';
 import { GeneratedContentModal } from '../components/create/GeneratedContentModal';
 import { WritingTips } from '../components/create/WritingTips';
+import { useCan } from '../hooks/useWorkspaces';
 import '../styles/create.css';
 
 /**
@@ -21,6 +22,8 @@ export default function CreatePage() {
   const articleId = params.get('articleId')?.trim() || null;
   // The article whose modal was closed: the form behind it is blank again, so the page says where it went.
   const [closed, setClosed] = useState<Article | null>(null);
+  // A reviewer opens an article here read-only, and creates nothing (docs/product.md, Workspaces).
+  const may = useCan();
 
   const onCreated = (article: Article) => {
     const id = articleIdOf(article);
@@ -47,9 +50,11 @@ export default function CreatePage() {
         title="Create Article"
         description="Start from a title and a topic; review the drafts, add an image, then schedule."
         actions={
-          <button type="button" className="btn btn--secondary" onClick={() => navigate('/sheets-import')}>
-            Import Articles from Google Sheets
-          </button>
+          may('sheets.import') ? (
+            <button type="button" className="btn btn--secondary" onClick={() => navigate('/sheets-import')}>
+              Import Articles from Google Sheets
+            </button>
+          ) : undefined
         }
       />
       {closed && !articleId && (
@@ -70,10 +75,16 @@ export default function CreatePage() {
           </button>
         </div>
       )}
-      <div className="create-layout">
-        <CreateArticleForm onCreated={onCreated} />
-        <WritingTips />
-      </div>
+      {may('articles.create') ? (
+        <div className="create-layout">
+          <CreateArticleForm onCreated={onCreated} />
+          <WritingTips />
+        </div>
+      ) : (
+        <section className="card">
+          <p className="card-description">{CreateMessages.createNotAllowed}</p>
+        </section>
+      )}
       {articleId && (
         <GeneratedContentModal
           key={articleId}

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dashboardFromArticles, isoWeek, lastIsoWeeks, needsAttention, type Article } from '@app/shared';
 import DashboardPage from './Dashboard';
+import { setCurrentWorkspaceId } from '../lib/workspace';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../test/utils';
 
@@ -86,8 +87,11 @@ describe('Dashboard page', () => {
     });
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     expect(await screen.findByRole('region', { name: 'Publishing Trends' })).toBeInTheDocument();
-    // One call, for the user's zone.
-    expect(requests.map((r) => r.path)).toEqual(['/api/auth/me', '/api/dashboard?timeZone=UTC']);
+    // One call, for the user's zone (the workspace list is the shell's, which tells the role: one query for both).
+    expect(requests.filter((r) => r.route !== 'workspaces.list').map((r) => r.path)).toEqual([
+      '/api/auth/me',
+      '/api/dashboard?timeZone=UTC',
+    ]);
 
     // Publishing Trends: the last 4 ISO weeks, Blog and LinkedIn, and a Schedule link.
     const trends = card('Publishing Trends');
@@ -286,5 +290,32 @@ describe('Dashboard: the cards paint before the charts', () => {
     expect(await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ })).toBeInTheDocument();
     await waitFor(() => expect(document.querySelectorAll('.recharts-wrapper')).toHaveLength(3));
     expect(screen.queryByRole('status', { name: 'Loading chart' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Dashboard in a team workspace (docs/product.md, Workspaces)', () => {
+  afterEach(() => setCurrentWorkspaceId(undefined));
+  it.each([
+    ['writer', true],
+    ['reviewer', false],
+  ] as const)('New Article is there only for a role that creates (%s)', async (role, shown) => {
+    setCurrentWorkspaceId('team-1');
+    const user = makeUser();
+    mockApi({
+      'auth.me': { user },
+      'workspaces.list': {
+        workspaces: [
+          { id: user._id, name: 'Personal', personal: true, role: 'owner' },
+          { id: 'team-1', name: 'Acme Marketing', personal: false, role },
+        ],
+      },
+      'dashboard.get': dashboardOf(articles()),
+    });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    const distribution = await screen.findByRole('region', { name: 'Platform Distribution' });
+    // Settled once the workspace list is in: a writer's link appears then.
+    await screen.findByRole('region', { name: 'Top Keywords' });
+    await waitFor(() => expect(within(distribution).queryByRole('link', { name: 'New Article' }) !== null).toBe(shown));
+    expect(within(distribution).getByTestId('distribution-total')).toBeVisible();
   });
 });

@@ -18,6 +18,7 @@ import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { ARTICLE_LISTS_KEY } from '../hooks/useArticleLists';
+import { useCan } from '../hooks/useWorkspaces';
 import { useUserTimeZone } from '../lib/userTime';
 import '../styles/dashboard.css';
 
@@ -144,6 +145,8 @@ export default function DashboardPage() {
 }
 
 function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
+  // Not for a reviewer, who cannot create (docs/product.md, Workspaces).
+  const mayCreate = useCan()('articles.create');
   const { trends, distribution, keywords, status, total, timeZone } = stats;
   const blogTotal = trends.reduce((sum, p) => sum + p.blog, 0);
   const linkedinTotal = trends.reduce((sum, p) => sum + p.linkedin, 0);
@@ -223,9 +226,11 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
           // The product description named the target /create-article, which is not a route (any unknown path goes
           // to /dashboard, so the link would lead back here). It points at /create, the Create
           // Article screen that was meant.
-          <Link className="btn btn--secondary btn--sm" to="/create">
-            New Article
-          </Link>
+          mayCreate ? (
+            <Link className="btn btn--secondary btn--sm" to="/create">
+              New Article
+            </Link>
+          ) : undefined
         }
       >
         <p className="dashboard-total">

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InvitationPreview } from '@app/shared';
 import App from '../App';
@@ -70,6 +70,31 @@ describe('the invitation page (docs/product.md, Workspaces)', { timeout: 20_000 
     expect(await screen.findByText(/once an admin activates it/)).toHaveAttribute('role', 'status');
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(currentWorkspaceId()).toBeUndefined();
+  });
+
+  it('signed out with an account: Log in on the invitation, then Join it there', async () => {
+    const { requests } = mockApi({
+      'auth.me': { user: null },
+      'workspaces.invitation': invitation,
+      'auth.login': { message: 'Logged in', user: makeUser({ email: 'writer@example.com' }) },
+      'workspaces.accept': { message: 'You joined Acme Marketing', workspace: team },
+      'workspaces.list': { workspaces: [team] },
+    });
+    renderWithProviders(<App />, { route: '/invite?token=ws.inv.secret' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Log in' }));
+    const dialog = await screen.findByRole('dialog');
+    // The invited address is filled in: the invitee types the password only.
+    expect(within(dialog).getByLabelText('Email')).toHaveValue('writer@example.com');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'abcdefghij');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Login' }));
+    // Still the invitation, now signed in: Join, no registration form.
+    await userEvent.click(await screen.findByRole('button', { name: 'Join Acme Marketing' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/invite');
+    expect(screen.queryByLabelText('Surname')).toBeNull();
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    expect(requests.find((r) => r.route === 'auth.login')!.body).toMatchObject({ email: 'writer@example.com' });
+    expect(requests.find((r) => r.route === 'workspaces.accept')!.body).toEqual({ token: 'ws.inv.secret' });
+    expect(currentWorkspaceId()).toBe('team-1');
   });
 
   it('signed in as the invited address (any letter case): Join accepts and switches to the workspace', async () => {

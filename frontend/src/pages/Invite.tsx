@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
@@ -20,6 +20,8 @@ import { WORKSPACES_QUERY_KEY, useSwitchWorkspace } from '../hooks/useWorkspaces
 import { useZodForm } from '../lib/form';
 import { toast } from '../lib/toast';
 import '../styles/welcome.css';
+// The login modal of the welcome page, fetched when asked for: logging in here keeps the invitation on screen.
+const AuthModal = lazy(() => import('../components/AuthModal').then((module) => ({ default: module.AuthModal })));
 import '../styles/auth-modal.css';
 import '../styles/workspaces.css';
 
@@ -148,6 +150,8 @@ function Register({ token, invitation }: { token: string; invitation: Invitation
   // The payload's own schema; the token is the link's, not typed.
   const schema = InvitedRegisterSchema().omit({ token: true });
   const form = useZodForm(schema, { name: '', surname: '', password: '', timezone: browserZone });
+  // An invitee who has an account logs in here: once signed in, this page shows Join (docs/product.md, Workspaces).
+  const [loggingIn, setLoggingIn] = useState(false);
   const register = useMutation({
     mutationFn: (values: RegisterValues) => request('auth.registerInvited', { body: { ...values, token } }),
     onSuccess: async ({ user, workspace, message }) => {
@@ -168,71 +172,88 @@ function Register({ token, invitation }: { token: string; invitation: Invitation
       </p>
     );
   return (
-    <form
-      className="auth-form invite-form"
-      noValidate
-      aria-busy={busy || undefined}
-      onSubmit={(event) => {
-        if (busy) return event.preventDefault();
-        register.reset();
-        void form.handleSubmit((values) => register.mutate(values))(event);
-      }}
-    >
-      <p className="muted">
-        New here? Create your account for {invitation.email}. Already have one? <Link to="/welcome">Log in</Link>, then
-        open this link again.
-      </p>
-      {register.error && (
-        <p role="alert" className="alert alert--error">
-          {errorText(register.error, 'The account could not be created. Please try again.')}
+    <>
+      <form
+        className="auth-form invite-form"
+        noValidate
+        aria-busy={busy || undefined}
+        onSubmit={(event) => {
+          if (busy) return event.preventDefault();
+          register.reset();
+          void form.handleSubmit((values) => register.mutate(values))(event);
+        }}
+      >
+        <p className="muted">
+          New here? Create your account for {invitation.email}. Already have one?{' '}
+          <button type="button" className="link-button" aria-haspopup="dialog" onClick={() => setLoggingIn(true)}>
+            Log in
+          </button>{' '}
+          to join.
         </p>
-      )}
-      <TextField
-        {...form.register('name')}
-        id={`${uid}-name`}
-        label="Name"
-        autoComplete="given-name"
-        disabled={busy}
-        error={errors.name?.message}
-      />
-      <TextField
-        {...form.register('surname')}
-        id={`${uid}-surname`}
-        label="Surname"
-        autoComplete="family-name"
-        disabled={busy}
-        error={errors.surname?.message}
-      />
-      <TextField
-        {...form.register('password')}
-        id={`${uid}-password`}
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        disabled={busy}
-        error={errors.password?.message}
-        hint={errors.password ? undefined : `At least ${PASSWORD_MIN_LENGTH} characters`}
-      />
-      <Field id={`${uid}-timezone`} label="Timezone" error={errors.timezone?.message}>
-        {(aria) => (
-          <select
-            {...aria}
-            {...form.register('timezone')}
-            id={`${uid}-timezone`}
-            className="input select"
-            disabled={busy}
-          >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone}
-              </option>
-            ))}
-          </select>
+        {register.error && (
+          <p role="alert" className="alert alert--error">
+            {errorText(register.error, 'The account could not be created. Please try again.')}
+          </p>
         )}
-      </Field>
-      <button type="submit" className="btn btn--primary btn--lg btn--block" disabled={busy}>
-        {busy ? 'Please wait…' : 'Create account and join'}
-      </button>
-    </form>
+        <TextField
+          {...form.register('name')}
+          id={`${uid}-name`}
+          label="Name"
+          autoComplete="given-name"
+          disabled={busy}
+          error={errors.name?.message}
+        />
+        <TextField
+          {...form.register('surname')}
+          id={`${uid}-surname`}
+          label="Surname"
+          autoComplete="family-name"
+          disabled={busy}
+          error={errors.surname?.message}
+        />
+        <TextField
+          {...form.register('password')}
+          id={`${uid}-password`}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          disabled={busy}
+          error={errors.password?.message}
+          hint={errors.password ? undefined : `At least ${PASSWORD_MIN_LENGTH} characters`}
+        />
+        <Field id={`${uid}-timezone`} label="Timezone" error={errors.timezone?.message}>
+          {(aria) => (
+            <select
+              {...aria}
+              {...form.register('timezone')}
+              id={`${uid}-timezone`}
+              className="input select"
+              disabled={busy}
+            >
+              {zones.map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit" className="btn btn--primary btn--lg btn--block" disabled={busy}>
+          {busy ? 'Please wait…' : 'Create account and join'}
+        </button>
+      </form>
+      {/* Outside the form: the modal has a form of its own. */}
+      {loggingIn && (
+        <Suspense fallback={null}>
+          <AuthModal
+            mode="login"
+            email={invitation.email}
+            // Registering is this page's own form (the address is the invitation's): the modal gives way to it.
+            onModeChange={(mode) => mode === 'register' && setLoggingIn(false)}
+            onClose={() => setLoggingIn(false)}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { ScheduleMessages } from '../components/schedule/messages';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { articleListKey, refreshArticleLists, useUnpublishedArticles } from '../hooks/useArticleLists';
 import { useInlineNotice } from '../hooks/useInlineNotice';
+import { useCan } from '../hooks/useWorkspaces';
 import { useUserTimeZone } from '../lib/userTime';
 import '../styles/schedule.css';
 
@@ -109,11 +110,13 @@ export default function SchedulePage() {
     void refreshArticleLists(queryClient);
   };
 
-  const createButton = (
+  // Not for a reviewer, who cannot create (docs/product.md, Workspaces); the cards show only the role's actions.
+  const may = useCan();
+  const createButton = may('articles.create') ? (
     <button type="button" className="btn btn--primary" onClick={() => navigate('/create')}>
       Create New Article
     </button>
-  );
+  ) : undefined;
 
   return (
     <div className="page schedule-page">

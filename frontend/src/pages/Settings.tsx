@@ -3,32 +3,34 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PageHeader } from '../components/PageHeader';
 import { ThemeSettings } from '../components/ThemeSettings';
 import { ApiKeysSection } from '../components/settings/ApiKeysSection';
+import { ConnectionsStatus } from '../components/settings/ConnectionsStatus';
 import { EmailPanel } from '../components/settings/EmailPanel';
 import { LinkedInPanel } from '../components/settings/LinkedInPanel';
 import { WordPressPanel } from '../components/settings/WordPressPanel';
 import { SETTINGS_QUERY_KEY } from '../components/settings/types';
-import { useCurrentWorkspace } from '../hooks/useWorkspaces';
+import { useCan, useCurrentWorkspace } from '../hooks/useWorkspaces';
 import '../styles/settings.css';
 
 /**
  * docs/product.md (Settings): Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
  * list. Any panel can ask the page to reload the settings data (every settings query). The connections and
  * keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the other roles
- * see the theme and a note.
+ * see the theme and each connection's status, read-only.
  */
 export default function SettingsPage() {
   const queryClient = useQueryClient();
   const reload = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY_KEY });
   }, [queryClient]);
-  const { workspace, role } = useCurrentWorkspace();
+  const { workspace } = useCurrentWorkspace();
+  const may = useCan();
 
   return (
     <div className="page">
       <PageHeader title="Settings" />
       <div className="page-stack">
         <ThemeSettings />
-        {role === 'owner' ? (
+        {may('settings.save') ? (
           <>
             <WordPressPanel onReload={reload} />
             <LinkedInPanel onReload={reload} />
@@ -36,15 +38,7 @@ export default function SettingsPage() {
             <ApiKeysSection onReload={reload} />
           </>
         ) : (
-          <section className="card" aria-labelledby="workspace-connections">
-            <h2 className="card-title" id="workspace-connections">
-              Connections
-            </h2>
-            <p className="card-description">
-              The WordPress, LinkedIn and Gmail connections and the API keys of {workspace?.name ?? 'this workspace'}{' '}
-              are set by its owners.
-            </p>
-          </section>
+          <ConnectionsStatus workspaceName={workspace?.name ?? 'this workspace'} />
         )}
       </div>
     </div>

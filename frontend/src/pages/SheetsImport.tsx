@@ -11,6 +11,7 @@ import { ImportForm, SPREADSHEETS_QUERY_KEY } from '../components/sheets/ImportF
 import { browser } from '../components/sheets/browser';
 import { authErrorReason, sheetsErrorText } from '../components/sheets/messages';
 import { useSheetsReturn, type SheetsReturn } from '../components/sheets/useSheetsReturn';
+import { useCan } from '../hooks/useWorkspaces';
 import { panelToast } from '../lib/toast';
 import '../components/sheets/sheets.css';
 
@@ -22,6 +23,8 @@ export const SHEETS_STATUS_QUERY_KEY = ['sheets', 'status'] as const;
  */
 export default function SheetsImportPage() {
   const navigate = useNavigate();
+  // Connecting and disconnecting are the owners' (docs/product.md, Workspaces); importing is a writer's.
+  const may = useCan();
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: SHEETS_STATUS_QUERY_KEY,
@@ -122,13 +125,13 @@ export default function SheetsImportPage() {
     main = (
       <ImportForm
         disconnecting={disconnect.isPending}
-        onDisconnect={() => disconnect.mutate()}
+        onDisconnect={may('sheets.disconnect') ? () => disconnect.mutate() : undefined}
         onConnectionLost={connectionLost}
         canWrite={status.data.canWrite === true}
         writeBack={writeBack}
         onWriteBackChange={setWriteBack}
         connectingWrite={connecting}
-        onConnectWrite={() => startConnect('write')}
+        onConnectWrite={may('sheets.authUrl') ? () => startConnect('write') : undefined}
         onWriteAccessLost={writeAccessLost}
       />
     );
@@ -137,7 +140,7 @@ export default function SheetsImportPage() {
       <ConnectCard
         clientConfigured={status.data.clientConfigured !== false}
         connecting={connecting}
-        onConnect={() => startConnect()}
+        onConnect={may('sheets.authUrl') ? () => startConnect() : undefined}
       />
     );
   }

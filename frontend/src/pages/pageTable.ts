@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 // A type only: the icons' drawings stay in the shell's chunk (components/SideNav.tsx draws them).
 import type { IconName } from '../components/icons';
+import type { RouteId } from '@app/shared/api';
 
 /**
  * How a page is reached. `public`: outside the shell, open signed in or not (its link carries its own
@@ -22,6 +23,11 @@ export interface PageEntry {
   readonly load: () => Promise<{ default: ComponentType }>;
   /** Its link in the side navigation (components/SideNav.tsx), in table order; absent when it has none. */
   readonly nav?: { readonly label: string; readonly icon: IconName };
+  /**
+   * The call the page is for: its navigation link is shown only to a role that may make it in the current
+   * workspace (shared/src/api/roles.ts); absent: every member.
+   */
+  readonly navNeeds?: RouteId;
   /** Any sub-path (/create/anything) leads back to the page itself instead of to /dashboard. */
   readonly subPathsLeadHere?: boolean;
 }
@@ -45,6 +51,7 @@ export const PAGES: readonly PageEntry[] = [
     access: 'signed-in',
     load: () => import('./Create'),
     nav: { label: 'Create', icon: 'create' },
+    navNeeds: 'articles.create',
     subPathsLeadHere: true,
   },
   {
@@ -109,8 +116,13 @@ export interface NavEntry {
   readonly icon: IconName;
 }
 
-/** The side navigation's links in table order; the admin-only ones only for an admin. */
-export const navEntries = (showAdmin: boolean): NavEntry[] =>
+/**
+ * The side navigation's links in table order; the admin-only ones only for an admin, and those for a call only when
+ * `may` make it (the current workspace role's; every link without it).
+ */
+export const navEntries = (showAdmin: boolean, may: (id: RouteId) => boolean = () => true): NavEntry[] =>
   PAGES.flatMap((page) =>
-    page.nav && (showAdmin || page.access !== 'admin') ? [{ path: page.path, ...page.nav }] : [],
+    page.nav && (showAdmin || page.access !== 'admin') && (!page.navNeeds || may(page.navNeeds))
+      ? [{ path: page.path, ...page.nav }]
+      : [],
   );

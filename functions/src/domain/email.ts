@@ -71,7 +71,8 @@ export class EmailService {
     };
   }
 
-  async authUrl(userId: string, redirectUri: string): Promise<string> {
+  /** `startedBy`: the owner starting a team workspace's sign-in (oauth-state.ts). */
+  async authUrl(userId: string, redirectUri: string, startedBy?: string): Promise<string> {
     const v = await this.values(userId);
     const clientId = v.get(EMAIL_KEYS.clientId);
     const clientSecret = v.get(EMAIL_KEYS.clientSecret);
@@ -81,7 +82,7 @@ export class EmailService {
       clientId,
       clientSecret,
       redirectUri,
-      state: await this.state.sign(userId, 'gmail'),
+      state: await this.state.sign(userId, 'gmail', {}, startedBy),
       scopes: this.scopes,
     });
   }
@@ -91,8 +92,10 @@ export class EmailService {
     sessionUserId: string | undefined,
     redirectUri: string,
   ): Promise<string> {
-    const userId = await this.state.verify(query.state, 'gmail');
-    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'gmail_error=invalid_state';
+    const signed = await this.state.finish(query.state, 'gmail');
+    if ('refused' in signed) return `gmail_error=${signed.refused}`;
+    const { userId } = signed;
+    if (sessionUserId && sessionUserId !== userId) return 'gmail_error=invalid_state';
     if (query.error) return `gmail_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'gmail_error=missing_code';
     const v = await this.values(userId);

@@ -155,11 +155,14 @@ export class LinkedInService {
     return pages ? [...new Set([...this.scopes, ...LINKEDIN_PAGE_SCOPES])] : this.scopes;
   }
 
-  /** `pages`: also ask for posting as the LinkedIn Pages the member administers (needs the Community Management API product). */
-  async authUrl(userId: string, redirectUri: string, pages = false): Promise<string> {
+  /**
+   * `pages`: also ask for posting as the LinkedIn Pages the member administers (needs the Community Management API
+   * product). `startedBy`: the owner starting a team workspace's sign-in (oauth-state.ts).
+   */
+  async authUrl(userId: string, redirectUri: string, pages = false, startedBy?: string): Promise<string> {
     const { clientId, clientSecret } = await this.storedClient(userId);
     if (!clientId || !clientSecret) throw badRequest(IntegrationMessages.linkedinSaveFirst, 'linkedin_not_configured');
-    const state = await this.state.sign(userId, 'linkedin', pages ? { pages: 'true' } : {});
+    const state = await this.state.sign(userId, 'linkedin', pages ? { pages: 'true' } : {}, startedBy);
     return this.client.authorizationUrl({ clientId, redirectUri, state, scopes: this.scopesFor(pages) });
   }
 
@@ -174,9 +177,10 @@ export class LinkedInService {
     redirectUri: string,
     now = Date.now(),
   ): Promise<string> {
-    const signed = await this.state.read(query.state, 'linkedin');
-    const userId = signed?.userId;
-    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'linkedin_error=invalid_state';
+    const signed = await this.state.finish(query.state, 'linkedin');
+    if ('refused' in signed) return `linkedin_error=${signed.refused}`;
+    const { userId } = signed;
+    if (sessionUserId && sessionUserId !== userId) return 'linkedin_error=invalid_state';
     if (query.error) return `linkedin_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'linkedin_error=missing_code';
     const { clientId, clientSecret } = await this.storedClient(userId);

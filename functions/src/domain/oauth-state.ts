@@ -3,16 +3,37 @@ import { SignJWT, jwtVerify } from 'jose';
 
 export type OAuthPurpose = 'linkedin' | 'gmail' | 'sheets';
 
-/** OAuth `state`: signed, short-lived, bound to the user and to the flow it was made for. */
+/** Whether `userId` is an owner of team workspace `workspaceId` now (the workspace store answers it). */
+export type IsWorkspaceOwner = (workspaceId: string, userId: string) => Promise<boolean>;
+
+/** Why a callback's state does not let the flow finish: not genuine, or its starter no longer an owner. */
+export type OAuthRefusal = 'invalid_state' | 'not_owner';
+
+/**
+ * OAuth `state`: signed, short-lived, bound to the user (the workspace the connection is stored in: the
+ * personal one's id is the user's) and to the flow it was made for. A team workspace's flow also names the
+ * member who started it, who must still be one of its owners when the provider sends them back
+ * (docs/product.md, Workspaces: connections are set by owners).
+ */
 export class OAuthState {
   constructor(
     private readonly key: () => Promise<Uint8Array>,
     private readonly ttlSeconds = 600,
+    private readonly isOwner?: IsWorkspaceOwner,
   ) {}
 
-  /** `extra`: what the flow needs to remember across the provider's redirect (e.g. the access asked for). */
-  async sign(userId: string, purpose: OAuthPurpose, extra: Record<string, string> = {}): Promise<string> {
-    return new SignJWT({ ...extra, purpose, nonce: randomBytes(8).toString('hex') })
+  /**
+   * `extra`: what the flow needs to remember across the provider's redirect (e.g. the access asked for);
+   * `startedBy`: the member starting a team workspace's flow (the same id as `userId` for a personal one).
+   */
+  async sign(
+    userId: string,
+    purpose: OAuthPurpose,
+    extra: Record<string, string> = {},
+    startedBy: string = userId,
+  ): Promise<string> {
+    const by = startedBy === userId ? {} : { by: startedBy };
+    return new SignJWT({ ...extra, ...by, purpose, nonce: randomBytes(8).toString('hex') })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
@@ -23,6 +44,24 @@ export class OAuthState {
   /** The user id, or undefined for a forged, expired, reused-for-another-flow or missing state. */
   async verify(state: string | undefined, purpose: OAuthPurpose): Promise<string | undefined> {
     return (await this.read(state, purpose))?.userId;
+  }
+
+  /**
+   * What a callback may act on: the workspace (`userId`) and the `extra` values, or why not. A team
+   * workspace's flow finishes only while the member who started it is still one of its owners.
+   */
+  async finish(
+    state: string | undefined,
+    purpose: OAuthPurpose,
+  ): Promise<{ userId: string; extra: Record<string, unknown> } | { refused: OAuthRefusal }> {
+    const signed = await this.read(state, purpose);
+    if (!signed) return { refused: 'invalid_state' };
+    const { by, ...extra } = signed.extra;
+    if (by !== undefined) {
+      if (typeof by !== 'string' || !this.isOwner) return { refused: 'invalid_state' };
+      if (!(await this.isOwner(signed.userId, by))) return { refused: 'not_owner' };
+    }
+    return { userId: signed.userId, extra };
   }
 
   /** The user id and the `extra` values signed with it, or undefined (as verify). */

@@ -135,11 +135,19 @@ export class SheetsGrants {
     return { success: true, authenticated: !!refreshToken, canWrite, clientConfigured: !!client };
   }
 
-  /** Read-only by default; `write` asks for the edit scope too (Google keeps the earlier grant's scopes). */
-  async authUrl(userId: string, redirectUri: string, access: SheetsAccess = 'read'): Promise<string> {
+  /**
+   * Read-only by default; `write` asks for the edit scope too (Google keeps the earlier grant's scopes).
+   * `startedBy`: the owner starting a team workspace's sign-in (oauth-state.ts).
+   */
+  async authUrl(
+    userId: string,
+    redirectUri: string,
+    access: SheetsAccess = 'read',
+    startedBy?: string,
+  ): Promise<string> {
     const { client } = await this.connection(userId);
     if (!client) throw badRequest(SheetsMessages.clientMissing, 'google_not_configured');
-    const state = await this.deps.state.sign(userId, 'sheets', { access });
+    const state = await this.deps.state.sign(userId, 'sheets', { access }, startedBy);
     return this.deps.google.authorizationUrl({
       ...client,
       redirectUri,
@@ -158,10 +166,11 @@ export class SheetsGrants {
     sessionUserId: string | undefined,
     redirectUri: string,
   ): Promise<string> {
-    const state = await this.deps.state.read(query.state, 'sheets');
-    const userId = state?.userId;
-    if (!userId || (sessionUserId && sessionUserId !== userId)) return 'sheets_error=invalid_state';
-    const askedWrite = state?.extra.access === 'write';
+    const state = await this.deps.state.finish(query.state, 'sheets');
+    if ('refused' in state) return `sheets_error=${state.refused}`;
+    const { userId } = state;
+    if (sessionUserId && sessionUserId !== userId) return 'sheets_error=invalid_state';
+    const askedWrite = state.extra.access === 'write';
     if (query.error) return `sheets_error=${providerErrorCode(query.error)}`;
     if (!query.code) return 'sheets_error=missing_code';
     const { client } = await this.connection(userId);

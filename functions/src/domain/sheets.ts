@@ -23,8 +23,8 @@ export class SheetsService {
     return this.grants.status(userId);
   }
 
-  authUrl(userId: string, redirectUri: string, access?: SheetsAccess): Promise<string> {
-    return this.grants.authUrl(userId, redirectUri, access);
+  authUrl(userId: string, redirectUri: string, access?: SheetsAccess, startedBy?: string): Promise<string> {
+    return this.grants.authUrl(userId, redirectUri, access, startedBy);
   }
 
   callback(

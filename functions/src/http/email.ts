@@ -11,8 +11,11 @@ const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, de
 export const handlers = defineHandlers('email', {
   'email.status': async ({ workspace }) => json(200, await integrations().email.status(workspace.id)),
 
-  'email.authUrl': async ({ event, workspace }) =>
-    json(200, { success: true, authUrl: await integrations().email.authUrl(workspace.id, callbackUri(event)) }),
+  'email.authUrl': async ({ event, user, workspace }) =>
+    json(200, {
+      success: true,
+      authUrl: await integrations().email.authUrl(workspace.id, callbackUri(event), user.id),
+    }),
 
   /** Public: Google's redirect. The signed state names (and binds) the owner; a session, if any, must be that user or one of that workspace's owners. */
   'email.callback': async ({ event, query }) => {

@@ -25,14 +25,14 @@ export const handlers = defineHandlers('linkedin', {
     json(200, await integrations().linkedin.test(workspace.id, body, callbackUri(event))),
 
   /** The redirect URI is always our own callback; a caller may name it, but not change it. */
-  'linkedin.authUrl': async ({ event, workspace, query }) => {
+  'linkedin.authUrl': async ({ event, user, workspace, query }) => {
     const expected = callbackUri(event);
     if (query.redirectUri && query.redirectUri !== expected) {
       throw badRequest(`redirectUri must be ${expected}`, 'invalid_redirect_uri');
     }
     return json(200, {
       success: true,
-      authUrl: await integrations().linkedin.authUrl(workspace.id, expected, query.pages === 'true'),
+      authUrl: await integrations().linkedin.authUrl(workspace.id, expected, query.pages === 'true', user.id),
     });
   },
 

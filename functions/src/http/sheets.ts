@@ -11,8 +11,11 @@ const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, de
 
 export const handlers = defineHandlers('sheets', {
   /** `?access=write`: also ask for permission to edit spreadsheets (to write statuses back). */
-  'sheets.authUrl': async ({ event, workspace, query }) =>
-    json(200, { success: true, authUrl: await sheets().authUrl(workspace.id, callbackUri(event), query.access) }),
+  'sheets.authUrl': async ({ event, user, workspace, query }) =>
+    json(200, {
+      success: true,
+      authUrl: await sheets().authUrl(workspace.id, callbackUri(event), query.access, user.id),
+    }),
 
   /** Public: Google's redirect. The signed state names (and binds) the owner; a session, if any, must be that user or one of that workspace's owners. */
   'sheets.callback': async ({ event, query }) => {

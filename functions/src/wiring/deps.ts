@@ -8,6 +8,7 @@ import { DynamoSettingStore } from '../adapters/dynamo/setting-store.js';
 import { DynamoUserStore } from '../adapters/dynamo/user-store.js';
 import type { SecretStore } from '../domain/ports.js';
 import { OAuthState } from '../domain/oauth-state.js';
+import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
 import { Sessions } from '../domain/sessions.js';
 import { SettingService } from '../domain/settings.js';
 import { UserService, type FirstAdminGuard } from '../domain/users.js';
@@ -91,11 +92,16 @@ export function buildDeps(config: Config = loadConfig()): Deps {
     logger.warn(message, fields),
   );
   const signingKey = sessionKeyLoader(config, secretsManager);
+  let workspaces: DynamoWorkspaceStore | undefined;
   return {
     config,
     db,
     settings,
-    oauthState: new OAuthState(signingKey),
+    // A team workspace's sign-in finishes only while its starter is one of its owners (domain/oauth-state.ts).
+    oauthState: new OAuthState(signingKey, undefined, async (workspaceId, userId) => {
+      workspaces ??= new DynamoWorkspaceStore(db, config.tableName);
+      return (await workspaces.access(workspaceId, userId)).member?.role === 'owner';
+    }),
     signingKey,
     users: new UserService(new DynamoUserStore(db, config.tableName), {
       throttle: new LoginThrottle(new DynamoThrottleStore(db, config.tableName)),

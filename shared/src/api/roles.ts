@@ -1,4 +1,4 @@
-import type { WorkspaceRole } from '../workspaces.js';
+import { roleAtLeast, type WorkspaceRole } from '../workspaces.js';
 import type { RouteId } from './routes.js';
 
 /**
@@ -110,3 +110,12 @@ export const ROUTE_ROLES = {
 
 /** The role route `id` needs in the current workspace (`none`: the route is not about one); an unknown id needs the most. */
 export const routeRole = (id: string): RouteRole => (ROUTE_ROLES as Partial<Record<string, RouteRole>>)[id] ?? 'owner';
+
+/**
+ * Whether `role` may call route `id` in the current workspace: the same table the middleware enforces, so the
+ * SPA shows only what the server would accept (docs/product.md, Workspaces).
+ */
+export const can = (role: WorkspaceRole, id: RouteId): boolean => {
+  const needed = routeRole(id);
+  return needed === 'none' || roleAtLeast(role, needed);
+};

@@ -26,6 +26,8 @@ interface ContentEditorProps {
   draft: ContentDraft;
   /** Called after a GPT edit was applied (for the modal's inline notification). */
   onEdited?: (message: string) => void;
+  /** The text only, no editing controls: the current role may not edit (docs/product.md, Workspaces). */
+  locked?: boolean;
 }
 
 const LABELS = {
@@ -38,7 +40,7 @@ const LABELS = {
  * LinkedIn the `n / 3000` counter. Manual text is saved as it is typed (useContentDraft), on blur or with Save; GPT mode shows the text
  * read-only and sends an edit request. Its preview is beside it (preview/PublishPreviews.tsx).
  */
-export function ContentEditor({ articleId, title, draft, onEdited }: ContentEditorProps) {
+export function ContentEditor({ articleId, title, draft, onEdited, locked = false }: ContentEditorProps) {
   const queryClient = useQueryClient();
   const uid = useId();
   const { platform } = draft;
@@ -108,7 +110,7 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
     })(event);
   };
 
-  const readOnly = mode === 'gpt' || editing;
+  const readOnly = locked || mode === 'gpt' || editing;
   const describedBy = [
     ids.meta,
     notes.length ? ids.note : '',
@@ -126,22 +128,24 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         <h3 id={ids.title} className="editor__title">
           {title}
         </h3>
-        <div className="editor__tools">
-          <div className="segmented" role="group" aria-label={`${title} editing mode`}>
-            {(['manual', 'gpt'] as const).map((value) => (
-              <button
-                key={value}
-                type="button"
-                className={`segmented__option${mode === value ? ' is-active' : ''}`}
-                aria-pressed={mode === value}
-                disabled={editing}
-                onClick={() => void switchMode(value)}
-              >
-                {value === 'manual' ? 'Manual' : 'GPT'}
-              </button>
-            ))}
+        {!locked && (
+          <div className="editor__tools">
+            <div className="segmented" role="group" aria-label={`${title} editing mode`}>
+              {(['manual', 'gpt'] as const).map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  className={`segmented__option${mode === value ? ' is-active' : ''}`}
+                  aria-pressed={mode === value}
+                  disabled={editing}
+                  onClick={() => void switchMode(value)}
+                >
+                  {value === 'manual' ? 'Manual' : 'GPT'}
+                </button>
+              ))}
+            </div>
           </div>
-        </div>
+        )}
       </div>
 
       <div className="editor__field">
@@ -178,7 +182,7 @@ export function ContentEditor({ articleId, title, draft, onEdited }: ContentEdit
         <span className="editor__save-state" aria-live="polite">
           {saveState}
         </span>
-        {mode === 'manual' && (
+        {mode === 'manual' && !locked && (
           <button
             type="button"
             className="btn btn--secondary btn--sm editor__save"

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article } from '@app/shared';
 import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
+import { useCan } from '../../hooks/useWorkspaces';
 import { timing } from '../../lib/timing';
 import { InlineNotice } from '../InlineNotice';
 import { Modal } from '../Modal';
@@ -53,6 +54,8 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const [step, setStep] = useState<Step>('content');
   const [imageVisited, setImageVisited] = useState(false);
   const { notice, show } = useInlineNotice();
+  // A reviewer reads the drafts and the image: no editing, drafting again or image controls (docs/product.md, Workspaces).
+  const locked = !useCan()('articles.updateBlog');
   const blog = useContentDraft(id, 'blog', article?.blog?.content);
   const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
 
@@ -159,20 +162,22 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
             {status === 'failed' && (
               <div className="alert alert--error generation-failed" role="alert">
                 <span>{failureText}</span>
-                <button
-                  type="button"
-                  className="btn btn--secondary btn--sm"
-                  disabled={retrying}
-                  onClick={() => retry.mutate()}
-                >
-                  {retrying ? (
-                    <>
-                      <ButtonSpinner /> Retrying...
-                    </>
-                  ) : (
-                    'Retry'
-                  )}
-                </button>
+                {!locked && (
+                  <button
+                    type="button"
+                    className="btn btn--secondary btn--sm"
+                    disabled={retrying}
+                    onClick={() => retry.mutate()}
+                  >
+                    {retrying ? (
+                      <>
+                        <ButtonSpinner /> Retrying...
+                      </>
+                    ) : (
+                      'Retry'
+                    )}
+                  </button>
+                )}
               </div>
             )}
             {retry.error && (
@@ -186,6 +191,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                   articleId={id}
                   title="Blog Article"
                   draft={blog}
+                  locked={locked}
                   onEdited={(text) => show('success', text)}
                 />
                 <Suspense fallback={null}>
@@ -203,6 +209,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                   articleId={id}
                   title="LinkedIn Post"
                   draft={linkedin}
+                  locked={locked}
                   onEdited={(text) => show('success', text)}
                 />
                 <Suspense fallback={null}>
@@ -220,7 +227,9 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
         )}
         <ActivityList articleId={id} version={article.updatedAt} />
         <div className="modal__footer">
-          <p className="modal__footer-start muted modal__footer-note">Changes are saved as you go.</p>
+          <p className="modal__footer-start muted modal__footer-note">
+            {locked ? CreateMessages.readOnly : 'Changes are saved as you go.'}
+          </p>
           <button type="button" className="btn btn--primary" onClick={() => void goToImage()}>
             Next
           </button>
@@ -229,7 +238,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
 
       {imageVisited && (
         <div hidden={step !== 'image'} className="content-step">
-          <ImageStep article={article} onGenerated={(text) => show('success', text)} />
+          <ImageStep article={article} locked={locked} onGenerated={(text) => show('success', text)} />
           <div className="modal__footer">
             <button type="button" className="btn btn--secondary modal__footer-start" onClick={() => setStep('content')}>
               Back

@@ -57,6 +57,8 @@ async function waitForImage(articleId: string, signal: AbortSignal): Promise<Ima
 interface ImageStepProps {
   article: Article;
   onGenerated?: (message: string) => void;
+  /** The image only: no generation, upload or crop (the current role may not edit: docs/product.md, Workspaces). */
+  locked?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ interface ImageStepProps {
  * progress while the worker renders it, and the preview; or Upload image (the user's own JPEG, PNG or WebP,
  * with upload progress), then the focal point both crops are cut around (Adjust crop, Apply crop).
  */
-export function ImageStep({ article, onGenerated }: ImageStepProps) {
+export function ImageStep({ article, onGenerated, locked = false }: ImageStepProps) {
   const queryClient = useQueryClient();
   const uid = useId();
   const articleId = articleIdOf(article);
@@ -234,74 +236,77 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
   const uploadPercent = uploadProgress?.stage === 'sending' ? Math.round(uploadProgress.fraction * 100) : null;
 
   return (
-    <div className="image-step">
-      <form className="image-step__form" onSubmit={(event) => void submit(event)} noValidate>
-        <div className="field">
-          <label className="field__label" htmlFor={inputId}>
-            Image Description
-          </label>
-          <textarea
-            // Typing clears the last failure.
-            {...form.register('description', { onChange: () => setFailure('') })}
-            id={inputId}
-            className={`input textarea${form.formState.errors.description ? ' input--invalid' : ''}`}
-            rows={3}
-            placeholder="e.g. A clean flat illustration of a content calendar with a laptop"
-            disabled={generating}
-            aria-describedby={error ? errorId : `${inputId}-hint`}
-          />
-          <p id={`${inputId}-hint`} className="field__hint">
-            Used for the blog featured image (3:2) and the LinkedIn image (1200×627).
+    <div className={`image-step${locked ? ' image-step--locked' : ''}`}>
+      {!locked && (
+        <form className="image-step__form" onSubmit={(event) => void submit(event)} noValidate>
+          <div className="field">
+            <label className="field__label" htmlFor={inputId}>
+              Image Description
+            </label>
+            <textarea
+              // Typing clears the last failure.
+              {...form.register('description', { onChange: () => setFailure('') })}
+              id={inputId}
+              className={`input textarea${form.formState.errors.description ? ' input--invalid' : ''}`}
+              rows={3}
+              placeholder="e.g. A clean flat illustration of a content calendar with a laptop"
+              disabled={generating}
+              aria-describedby={error ? errorId : `${inputId}-hint`}
+            />
+            <p id={`${inputId}-hint`} className="field__hint">
+              Used for the blog featured image (3:2) and the LinkedIn image (1200×627).
+            </p>
+          </div>
+          {error && (
+            <div id={errorId} className="alert alert--error" role="alert">
+              {error}
+            </div>
+          )}
+          <div className="image-step__actions">
+            <BusyButton
+              type="submit"
+              className="btn btn--primary"
+              disabled={pending}
+              busy={generating}
+              label={buttonLabel}
+              busyLabel="Generating..."
+            />
+            <span className="image-step__or">or</span>
+            {/* A real file input (keyboard and screen readers reach it), shown as its label. */}
+            <input
+              id={fileId}
+              type="file"
+              className="file-button__input sr-only"
+              accept={IMAGE_UPLOAD_ACCEPT}
+              disabled={pending}
+              onChange={chooseFile}
+              aria-describedby={uploadError ? `${fileId}-error` : `${fileId}-hint`}
+            />
+            <label
+              htmlFor={fileId}
+              className={`btn btn--secondary file-button${pending ? ' is-disabled' : ''}`}
+              aria-busy={upload.isPending || undefined}
+            >
+              {upload.isPending ? (
+                <>
+                  <ButtonSpinner /> Uploading...
+                </>
+              ) : (
+                'Upload image'
+              )}
+            </label>
+          </div>
+          <p id={`${fileId}-hint`} className="field__hint">
+            Your own picture: JPEG, PNG or WebP, up to {IMAGE_UPLOAD_MAX_MB} MB. Its location and camera data are
+            removed.
           </p>
-        </div>
-        {error && (
-          <div id={errorId} className="alert alert--error" role="alert">
-            {error}
-          </div>
-        )}
-        <div className="image-step__actions">
-          <BusyButton
-            type="submit"
-            className="btn btn--primary"
-            disabled={pending}
-            busy={generating}
-            label={buttonLabel}
-            busyLabel="Generating..."
-          />
-          <span className="image-step__or">or</span>
-          {/* A real file input (keyboard and screen readers reach it), shown as its label. */}
-          <input
-            id={fileId}
-            type="file"
-            className="file-button__input sr-only"
-            accept={IMAGE_UPLOAD_ACCEPT}
-            disabled={pending}
-            onChange={chooseFile}
-            aria-describedby={uploadError ? `${fileId}-error` : `${fileId}-hint`}
-          />
-          <label
-            htmlFor={fileId}
-            className={`btn btn--secondary file-button${pending ? ' is-disabled' : ''}`}
-            aria-busy={upload.isPending || undefined}
-          >
-            {upload.isPending ? (
-              <>
-                <ButtonSpinner /> Uploading...
-              </>
-            ) : (
-              'Upload image'
-            )}
-          </label>
-        </div>
-        <p id={`${fileId}-hint`} className="field__hint">
-          Your own picture: JPEG, PNG or WebP, up to {IMAGE_UPLOAD_MAX_MB} MB. Its location and camera data are removed.
-        </p>
-        {uploadError && (
-          <div id={`${fileId}-error`} className="alert alert--error" role="alert">
-            {uploadError}
-          </div>
-        )}
-      </form>
+          {uploadError && (
+            <div id={`${fileId}-error`} className="alert alert--error" role="alert">
+              {uploadError}
+            </div>
+          )}
+        </form>
+      )}
 
       <div className="image-step__preview" aria-busy={pending || undefined}>
         {uploadProgress && (
@@ -376,7 +381,7 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
         ) : image ? (
           <>
             <ImagePreview articleId={articleId} image={image} />
-            {original && (
+            {original && !locked && (
               <div className="image-step__crop-bar">
                 <span className="muted">
                   {image.source === 'uploaded' ? 'Your picture' : 'Generated picture'}, cut around{' '}
@@ -409,7 +414,9 @@ export function ImageStep({ article, onGenerated }: ImageStepProps) {
         ) : (
           <div className="image-step__empty">
             <p>No image yet.</p>
-            <p className="muted">Describe the picture you want, then choose Generate Image, or upload your own.</p>
+            {!locked && (
+              <p className="muted">Describe the picture you want, then choose Generate Image, or upload your own.</p>
+            )}
           </div>
         )}
       </div>

@@ -6,6 +6,10 @@ export const articleQueryKey = (id: string) => ['article', id] as const;
 /** docs/product.md (Texts): fallbacks of the create screen's "Error: {message}". */
 export const CreateMessages = {
   createFailed: 'Failed to create article',
+  /** A reviewer's view of an article and of /create (docs/product.md, Workspaces). */
+  readOnly: 'Read only: your role in this workspace does not edit articles.',
+  createNotAllowed:
+    'Your role in this workspace (Reviewer) reads its articles but does not create them. Ask the workspace owner to give you the Writer role to write one.',
   fetchFailed: 'Failed to fetch article',
   quota: 'OpenAI credits are insufficient. Please update your billing or try again later.',
   draftingFailed: 'Drafting failed. Retry, or write the text by hand.',

@@ -16,6 +16,7 @@ import {
   type Platform,
   type PlatformStatus,
 } from '@app/shared';
+import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
@@ -29,13 +30,14 @@ export interface ArticleCardProps {
   /** The moment the statuses are worked out for (the page passes one "now" to every card). */
   now: Date;
   timeZone: string;
-  /** Opens the publish-confirmation modal for one platform. */
+  /** Opens the publish-confirmation modal for one platform (shown only to a role that may publish). */
   onPublish: (article: Article, platform: Platform) => void;
   /**
    * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
    * becomes a button that schedules the platforms not yet published (docs/product.md, Schedule; none left, no
    * button: a published platform is not scheduled again), each not-scheduled platform gets a
-   * "Schedule" button and a scheduled one a "Reschedule" button; without it none is shown.
+   * "Schedule" button and a scheduled one a "Reschedule" button; without it, or for a role that may not schedule,
+   * none is shown.
    */
   onSchedule?: (article: Article, platforms: Platform[]) => void;
   /** Shown at the card's foot (the Schedule page's word on an article it has just published everywhere). */
@@ -46,9 +48,26 @@ export interface ArticleCardProps {
 const postUrl = (article: Article, platform: Platform) =>
   httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
 
-/** One unpublished article on /schedule (docs/product.md, Schedule). */
-export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, footer }: ArticleCardProps) {
+/** The route that publishes to each platform: whether the current role may is the route table's word. */
+const PUBLISH_ROUTE = { blog: 'wordpress.publish', linkedin: 'linkedin.publish' } as const;
+
+/**
+ * One unpublished article on /schedule (docs/product.md, Schedule). Its actions are the current role's only
+ * (docs/product.md, Workspaces): Schedule, Reschedule and Publish Now for an editor or owner; for a reviewer the
+ * editor opens read-only (View) and the posting mode is shown but not changed.
+ */
+export function ArticleCard({
+  article,
+  now,
+  timeZone,
+  onPublish: publish,
+  onSchedule: schedule,
+  footer,
+}: ArticleCardProps) {
   const navigate = useNavigate();
+  const may = useCan();
+  const onSchedule = may('schedule.set') ? schedule : undefined;
+  const mayEdit = may('articles.updateBlog');
   const titleId = useId();
   const id = articleIdOf(article);
   const overall = overallStatus(article, now);
@@ -111,7 +130,8 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, foo
           {/* docs/product.md (Schedule): Edit is shown unless the overall status is not-scheduled. */}
           {overall !== 'not-scheduled' && (
             <button type="button" className="btn btn--secondary btn--sm" onClick={() => navigate(editorPath)}>
-              Edit<span className="sr-only"> {article.title}</span>
+              {mayEdit ? 'Edit' : 'View'}
+              <span className="sr-only"> {article.title}</span>
             </button>
           )}
         </div>
@@ -138,8 +158,9 @@ export function ArticleCard({ article, now, timeZone, onPublish, onSchedule, foo
             status={platformStatus(article, platform, now)}
             now={now}
             timeZone={timeZone}
-            onPublish={() => onPublish(article, platform)}
+            onPublish={may(PUBLISH_ROUTE[platform]) ? () => publish(article, platform) : undefined}
             onSchedule={onSchedule ? () => onSchedule(article, [platform]) : undefined}
+            mayChooseMode={may('linkedin.setPostingMode')}
           />
         ))}
       </div>
@@ -154,11 +175,22 @@ interface PlatformRowProps {
   status: PlatformStatus;
   now: Date;
   timeZone: string;
-  onPublish: () => void;
+  /** Absent: the current role may not publish there. */
+  onPublish?: () => void;
   onSchedule?: () => void;
+  mayChooseMode: boolean;
 }
 
-function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
+function PlatformRow({
+  article,
+  platform,
+  status,
+  now,
+  timeZone,
+  onPublish,
+  onSchedule,
+  mayChooseMode,
+}: PlatformRowProps) {
   const nameId = useId();
   const names = PLATFORM_NAMES[platform];
   const reviewSettings = useReviewSettings();
@@ -218,9 +250,11 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             )
           ) : status !== 'published' ? (
             <>
-              <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-                Publish Now<span className="sr-only"> {sr}</span>
-              </button>
+              {onPublish && (
+                <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
+                  Publish Now<span className="sr-only"> {sr}</span>
+                </button>
+              )}
               {onSchedule && status === 'scheduled' && (
                 <button
                   type="button"
@@ -232,7 +266,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
                 </button>
               )}
             </>
-          ) : canRepublish ? (
+          ) : canRepublish && onPublish ? (
             // Published already: publishing again updates the same WordPress post (e.g. after an edit).
             <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
               Publish Now<span className="sr-only"> {sr} again</span>
@@ -243,7 +277,9 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
 
         {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 
-        {platform === 'linkedin' && <PostingModeChoice article={article} disabled={status === 'published'} />}
+        {platform === 'linkedin' && (
+          <PostingModeChoice article={article} disabled={status === 'published' || !mayChooseMode} />
+        )}
       </div>
     </section>
   );

@@ -276,6 +276,7 @@ describe('LinkedIn Integration panel: authentication', () => {
 
   it.each([
     ['invalid_state', 'The LinkedIn sign-in could not be verified. Please try again.'],
+    ['not_owner', 'Only an owner of the workspace can connect LinkedIn. Ask the workspace owner to connect it.'],
     ['user_cancelled_login', 'LinkedIn sign-in was cancelled.'],
     ['user_cancelled_authorize', 'LinkedIn sign-in was cancelled.'],
   ])('linkedin_error=%s shows "%s" and leaves the address clean', async (code, text) => {

@@ -59,6 +59,8 @@ export const PanelMessages = {
  */
 const LINKEDIN_ERRORS: Record<string, string> = {
   invalid_state: 'The LinkedIn sign-in could not be verified. Please try again.',
+  // A team workspace's sign-in whose starter stopped being an owner meanwhile (docs/product.md, Workspaces).
+  not_owner: 'Only an owner of the workspace can connect LinkedIn. Ask the workspace owner to connect it.',
   user_cancelled_login: 'LinkedIn sign-in was cancelled.',
   user_cancelled_authorize: 'LinkedIn sign-in was cancelled.',
   not_configured: IntegrationMessages.linkedinSaveFirst,
@@ -74,6 +76,7 @@ const LINKEDIN_FAILED = 'LinkedIn sign-in did not complete. Please try again.';
 
 const GMAIL_ERRORS: Record<string, string> = {
   invalid_state: 'The Google sign-in could not be verified. Please try again.',
+  not_owner: 'Only an owner of the workspace can connect Gmail. Ask the workspace owner to connect it.',
   access_denied: 'Google sign-in was cancelled.',
   not_configured: IntegrationMessages.gmailCredentialsRequired,
   missing_code: 'Google did not send an authorization code. Please try again.',

@@ -1,12 +1,14 @@
 import { Link } from 'react-router-dom';
 import { SheetsMessages } from '@app/shared';
 import { BusyButton } from '../Spinner';
+import { ASK_OWNER } from './messages';
 
 interface ConnectCardProps {
   /** Whether a Google OAuth client is available (the user's Gmail client or the deployment's). */
   clientConfigured: boolean;
   connecting: boolean;
-  onConnect: () => void;
+  /** Absent: the current role may not connect (only a workspace's owners do: docs/product.md, Workspaces). */
+  onConnect?: () => void;
 }
 
 /** docs/product.md (Sheets import), not connected: what connecting allows, and the button. */
@@ -38,15 +40,19 @@ export function ConnectCard({ clientConfigured, connecting, onConnect }: Connect
         </p>
       )}
       <div className="sheets-actions">
-        <BusyButton
-          type="button"
-          className="btn btn--primary"
-          onClick={onConnect}
-          disabled={connecting || !clientConfigured}
-          busy={connecting}
-          label="Connect to Google Sheets"
-          busyLabel="Connecting..."
-        />
+        {onConnect ? (
+          <BusyButton
+            type="button"
+            className="btn btn--primary"
+            onClick={onConnect}
+            disabled={connecting || !clientConfigured}
+            busy={connecting}
+            label="Connect to Google Sheets"
+            busyLabel="Connecting..."
+          />
+        ) : (
+          <p className="card-description">{ASK_OWNER}</p>
+        )}
       </div>
     </section>
   );

@@ -17,13 +17,14 @@ import { firstError, useZodForm } from '../../lib/form';
 import { panelToast } from '../../lib/toast';
 import { BusyButton, Spinner } from '../Spinner';
 import { ImportResults } from './ImportResults';
-import { NOT_CONNECTED_CODES, sheetsErrorText } from './messages';
+import { ASK_OWNER, NOT_CONNECTED_CODES, sheetsErrorText } from './messages';
 
 export const SPREADSHEETS_QUERY_KEY = ['sheets', 'spreadsheets'] as const;
 
 interface ImportFormProps {
   disconnecting: boolean;
-  onDisconnect: () => void;
+  /** Absent: the current role may not disconnect (only a workspace's owners connect it: docs/product.md, Workspaces). */
+  onDisconnect?: () => void;
   /** The server no longer has a Google grant (revoked, or disconnected in another tab). */
   onConnectionLost: () => void;
   /** The stored grant may edit spreadsheets. */
@@ -32,7 +33,8 @@ interface ImportFormProps {
   writeBack: boolean;
   onWriteBackChange: (on: boolean) => void;
   /** Google's consent page again, asking for write access too. */
-  onConnectWrite: () => void;
+  /** Absent: the current role may not connect (the same). */
+  onConnectWrite?: () => void;
   connectingWrite: boolean;
   /** The server found the grant read-only after all. */
   onWriteAccessLost: () => void;
@@ -145,15 +147,17 @@ export function ImportForm({
             </h2>
             <p className="card-description">Pick a spreadsheet and the cells to read; each row becomes an article.</p>
           </div>
-          <BusyButton
-            type="button"
-            className="btn btn--secondary btn--sm"
-            onClick={onDisconnect}
-            disabled={disconnecting || importing}
-            busy={disconnecting}
-            label="Disconnect"
-            busyLabel="Disconnecting..."
-          />
+          {onDisconnect && (
+            <BusyButton
+              type="button"
+              className="btn btn--secondary btn--sm"
+              onClick={onDisconnect}
+              disabled={disconnecting || importing}
+              busy={disconnecting}
+              label="Disconnect"
+              busyLabel="Disconnecting..."
+            />
+          )}
         </div>
 
         <div className="field">
@@ -257,15 +261,19 @@ export function ImportForm({
           {writeBack && !canWrite && (
             <div className="alert alert--warning sheets-write-access" role="status">
               <span>{SheetsMessages.writeBackNeedsAccess}</span>
-              <BusyButton
-                type="button"
-                className="btn btn--secondary btn--sm"
-                onClick={onConnectWrite}
-                disabled={connectingWrite || importing}
-                busy={connectingWrite}
-                label={SheetsMessages.reconnectWithWrite}
-                busyLabel="Connecting..."
-              />
+              {onConnectWrite ? (
+                <BusyButton
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  onClick={onConnectWrite}
+                  disabled={connectingWrite || importing}
+                  busy={connectingWrite}
+                  label={SheetsMessages.reconnectWithWrite}
+                  busyLabel="Connecting..."
+                />
+              ) : (
+                <span>{ASK_OWNER}</span>
+              )}
             </div>
           )}
         </div>

@@ -1,6 +1,9 @@
 import { SheetsMessages } from '@app/shared';
 import { ApiError, routeUrl } from '../../api/client';
 
+/** Said to a member who may not connect Google Sheets: only a workspace's owners do (docs/product.md, Workspaces). */
+export const ASK_OWNER = 'Ask the workspace owner to connect Google Sheets.';
+
 /** Server codes after which the page shows the connect card again (the grant is gone). */
 export const NOT_CONNECTED_CODES = new Set(['sheets_not_connected', 'sheets_reconnect']);
 
@@ -21,6 +24,9 @@ export function authErrorReason(code: string, origin = window.location.origin): 
   switch (code) {
     case 'invalid_state':
       return 'the sign-in took too long or was started in another session. Try again.';
+    case 'not_owner':
+      // A team workspace's sign-in whose starter stopped being an owner meanwhile (docs/product.md, Workspaces).
+      return 'only an owner of the workspace can connect Google Sheets. Ask the workspace owner to connect it.';
     case 'access_denied':
       return 'access was not allowed on Google’s consent screen.';
     case 'missing_scope':

@@ -1,0 +1,87 @@
+import { useId } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { request } from '../../api/client';
+import { EMAIL_QUERY_KEY, WORDPRESS_QUERY_KEY, linkedInStatusQuery } from './types';
+
+export const ConnectionsStatusMessages = {
+  title: 'Connections',
+  askOwner: (workspace: string) =>
+    `The connections and API keys of ${workspace} are set by its owners. Ask the workspace owner to connect or change them.`,
+  loading: 'Checking…',
+  failed: 'Could not be checked',
+} as const;
+
+/**
+ * docs/product.md (Workspaces): what a member who is not an owner sees on /settings in place of the
+ * connection forms: each connection's status as the status routes answer it (masked: no secret is in them),
+ * read-only, and who to ask. Only an owner sees the forms (Settings.tsx).
+ */
+export function ConnectionsStatus({ workspaceName }: { workspaceName: string }) {
+  const titleId = useId();
+  const [wordpress, linkedin, email, sheets] = useQueries({
+    queries: [
+      { queryKey: WORDPRESS_QUERY_KEY, queryFn: () => request('wordpress.status'), retry: false },
+      linkedInStatusQuery,
+      { queryKey: EMAIL_QUERY_KEY, queryFn: () => request('email.status'), retry: false },
+      { queryKey: ['sheets', 'status'], queryFn: () => request('sheets.status'), retry: false },
+    ],
+  });
+  const state = <T,>(query: { data?: T; isError: boolean }, text: (data: T) => string) =>
+    query.data !== undefined
+      ? text(query.data)
+      : query.isError
+        ? ConnectionsStatusMessages.failed
+        : ConnectionsStatusMessages.loading;
+  const rows: [string, string][] = [
+    [
+      'WordPress',
+      state(wordpress, (w) =>
+        w.configured
+          ? `Connected to ${w.siteUrl ?? 'the site'}${w.username ? ` as ${w.username}` : ''}`
+          : 'Not connected',
+      ),
+    ],
+    [
+      'LinkedIn',
+      state(linkedin, (l) =>
+        l.connected
+          ? `${l.expired ? 'Expired' : 'Connected'}${l.memberName ? ` as ${l.memberName}` : ''}`
+          : l.clientId
+            ? 'App saved, not signed in'
+            : 'Not connected',
+      ),
+    ],
+    [
+      'Gmail',
+      state(email, (e) =>
+        e.authenticated
+          ? `Signed in${e.notificationEmail ? `, notifications to ${e.notificationEmail}` : ''}`
+          : 'Not connected',
+      ),
+    ],
+    [
+      'Google Sheets',
+      state(sheets, (s) =>
+        s.authenticated ? (s.canWrite ? 'Connected (read and write)' : 'Connected (read-only)') : 'Not connected',
+      ),
+    ],
+  ];
+  return (
+    <section className="card settings-card" aria-labelledby={titleId}>
+      <div className="settings-card__header">
+        <h2 className="card-title" id={titleId}>
+          {ConnectionsStatusMessages.title}
+        </h2>
+        <p className="card-description">{ConnectionsStatusMessages.askOwner(workspaceName)}</p>
+      </div>
+      <dl className="connections-status">
+        {rows.map(([name, text]) => (
+          <div key={name} className="connections-status__row">
+            <dt>{name}</dt>
+            <dd>{text}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
