@@ -1,11 +1,28 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../src/local/dynamo.js';
+import { cachedGhost } from './helpers/ghost-server.js';
+import { unsupportedPlatform } from './helpers/server-cache.js';
 
-/** One in-memory DynamoDB Local for the whole run; each test file gets its own table. */
+/**
+ * One in-memory DynamoDB Local for the whole run; each test file gets its own table. The cached Ghost install
+ * (helpers/ghost-server.ts) is made in the background from the start, so the Ghost tests find it ready (or
+ * wait on its lock) instead of holding up the run; a run that ends first stops it, and the next one starts over.
+ */
 export default async function setup(project: TestProject) {
+  const warm = new AbortController();
+  const warming = unsupportedPlatform()
+    ? Promise.resolve()
+    : cachedGhost(warm.signal).then(
+        () => undefined,
+        () => undefined,
+      );
   const dynamo = await startDynamoLocal();
   project.provide('dynamoEndpoint', dynamo.endpoint);
-  return () => dynamo.stop();
+  return async () => {
+    warm.abort();
+    await warming;
+    await dynamo.stop();
+  };
 }
 
 declare module 'vitest' {
