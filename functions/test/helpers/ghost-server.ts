@@ -257,7 +257,15 @@ export async function startGhost(signal?: AbortSignal): Promise<GhostServer> {
   if (unsupported) throw new Error(unsupported);
   const { dir, node } = await cachedGhost(signal);
   const pristine = JSON.parse(await readFile(join(dir, 'pristine', 'site.json'), 'utf8')) as Pristine;
-  const server = await launch(dir, node, join(dir, 'pristine', 'content'), signal);
+  let server: Launched | undefined;
+  for (let attempt = 1; !server; attempt++) {
+    try {
+      server = await launch(dir, node, join(dir, 'pristine', 'content'), signal);
+    } catch (error) {
+      // another run took the free port between the probe and Ghost's listen: take the next one
+      if (attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
   return {
     url: server.url,
     adminApiKey: pristine.adminApiKey,

@@ -60,6 +60,7 @@ export async function cached(
   const root = channelServersCache();
   const final = join(root, name);
   if (existsSync(final)) return final;
+  signal?.throwIfAborted();
   await mkdir(root, { recursive: true });
   const lock = `${final}.lock`;
   while (!(await takeLock(lock, signal))) {
@@ -72,6 +73,7 @@ export async function cached(
     await removeAbandoned(root, name);
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
+    signal?.throwIfAborted();
     await build(partial, signal);
     await rename(partial, final);
     return final;
@@ -123,13 +125,19 @@ export function runCommand(
     child.on('error', reject);
     child.on('close', (code, killedBy) => {
       options.signal?.removeEventListener('abort', abort);
-      if (code === 0) resolve(output);
-      else
-        reject(
-          new Error(
-            `${command} ${args.join(' ')} failed (${killedBy ?? `exit ${code}`}):\n${output.split('\n').slice(-25).join('\n')}`,
-          ),
-        );
+      if (code === 0) {
+        resolve(output);
+        return;
+      }
+      const lines = output.split('\n').filter((line) => line.trim());
+      // the first line says what failed and why (the skip line shows only it); the output's end follows
+      const why =
+        lines.find((line) => /\w*Error:/.test(line)) ?? lines.find((line) => /\berr/i.test(line)) ?? lines.at(-1);
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} failed (${killedBy ?? `exit ${code}`}): ${why?.trim() ?? 'no output'}\n${lines.slice(-25).join('\n')}`,
+        ),
+      );
     });
   });
 }
@@ -141,7 +149,9 @@ export async function unpackFromRegistry(
   into: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const file = (await runCommand('npm', ['pack', spec, '--silent'], { cwd: dir, signal })).trim().split('\n').pop()!;
+  await runCommand('npm', ['pack', spec, '--loglevel=error'], { cwd: dir, signal });
+  const file = (await readdir(dir)).find((entry) => entry.endsWith('.tgz'));
+  if (!file) throw new Error(`npm pack ${spec} left no package`);
   const target = join(dir, into);
   await mkdir(target, { recursive: true });
   await run('tar', ['xzf', join(dir, file), '-C', target, '--strip-components=1'], { signal });
