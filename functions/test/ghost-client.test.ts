@@ -153,7 +153,7 @@ describe('Ghost Admin API client against a real Ghost', () => {
     });
   });
 
-  it('refuses a wrong key, a site that is not Ghost and an address where nothing answers, saying what to do', async (ctx) => {
+  it('refuses a wrong key, a site that is not Ghost, an address that redirects elsewhere and one where nothing answers, saying what to do', async (ctx) => {
     const server = site(ctx);
     const wrongKey = parseGhostCredentials({ siteUrl: server.url, adminApiKey: KEY });
     const refusedKey = await thrown(client.testConnection(wrongKey));
@@ -177,6 +177,20 @@ describe('Ghost Admin API client against a real Ghost', () => {
       expect(notGhost.message).toContain(`No Ghost site answered at ${other}`);
     } finally {
       await new Promise((resolve) => plain.close(resolve));
+    }
+
+    // an address that sends the API elsewhere: the owner is told the address to enter
+    const elsewhere = `http://localhost:${new URL(server.url).port}`;
+    const moved: Server = createServer((req, res) => res.writeHead(301, { location: `${elsewhere}${req.url}` }).end());
+    await new Promise<void>((resolve) => moved.listen(0, '127.0.0.1', resolve));
+    try {
+      const old = `http://127.0.0.1:${(moved.address() as AddressInfo).port}`;
+      const redirected = await thrown(client.testConnection(parseGhostCredentials({ siteUrl: old, adminApiKey: KEY })));
+      expect(redirected).toBeInstanceOf(InvalidError);
+      expect(redirected.code).toBe('ghost_site_url');
+      expect(redirected.message).toBe(`The site redirects to ${elsewhere}. Enter that address instead.`);
+    } finally {
+      await new Promise((resolve) => moved.close(resolve));
     }
 
     const nowhere = await thrown(

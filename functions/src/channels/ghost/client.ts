@@ -264,8 +264,9 @@ function fromThrown(error: unknown, site: string, timeoutMs: number, creates: bo
     ? ' The post may have been made: publishing again finds it instead of making a second one.'
     : '';
   if (error instanceof IntegrationError) {
+    // the redirect's message names the address it was sent to: the site's, without the API's path
     if (error.code === 'forbidden_url' || error.code === 'redirect_elsewhere')
-      return new InvalidError(error.message, 'ghost_site_url');
+      return new InvalidError(error.message.replace(/\/ghost\/api\/admin\/\S*?(?=\.\s|\.?$)/, ''), 'ghost_site_url');
     if (/did not answer within/.test(error.message))
       return new UpstreamTimeoutError(
         `Ghost did not answer within ${Math.round(timeoutMs / 1000)} seconds.${maybePosted || ' Try again later.'}`,
