@@ -211,6 +211,13 @@ describe('Ghost Admin API client against a real Ghost', () => {
       contentType: 'image/jpeg',
     });
     expect(image.url).toMatch(new RegExp(`^${server.url}/content/images/.+/harbour\\.jpg$`));
+    // a name without the extension of its type gets it (Ghost refuses a mismatch)
+    const named = await client.uploadImage(credentials, {
+      bytes: photo,
+      filename: 'Hafen am Abend',
+      contentType: 'image/jpeg',
+    });
+    expect(named.url).toMatch(/\/Hafen-am-Abend\.jpg$/i);
     const served = await fetch(image.url);
     expect(served.headers.get('content-type')).toBe('image/jpeg');
     expect(Buffer.from(await served.arrayBuffer()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));

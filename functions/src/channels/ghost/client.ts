@@ -24,6 +24,7 @@
 import { IntegrationError } from '../../domain/integrations.js';
 import { DomainError, InvalidError, UpstreamError, UpstreamTimeoutError } from '../../domain/errors.js';
 import { fetchChecked } from '../../adapters/integrations/url-safety.js';
+import { safeUploadFilename } from '../../adapters/integrations/wordpress-publish.js';
 import { normaliseGhostUrl, type GhostCredentials } from './credentials.js';
 import { adminToken } from './token.js';
 
@@ -129,10 +130,12 @@ export class HttpGhostClient implements GhostChannelClient {
 
   async uploadImage(credentials: GhostCredentials, image: GhostImageInput): Promise<{ url: string }> {
     const site = normaliseGhostUrl(credentials.siteUrl);
+    // Ghost refuses a file whose extension does not match its type: the name gets the right one
+    const filename = safeUploadFilename(image.filename, image.contentType);
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(image.bytes)], { type: image.contentType }), image.filename);
+    form.append('file', new Blob([new Uint8Array(image.bytes)], { type: image.contentType }), filename);
     form.append('purpose', 'image');
-    form.append('ref', image.filename);
+    form.append('ref', filename);
     const answer = await this.send(site, '/images/upload/', {
       credentials,
       init: { method: 'POST', body: form },
