@@ -87,6 +87,16 @@ describe('Ghost settings and token', () => {
     ).resolves.toBeTruthy();
   });
 
+  it('refuses, before any request, a slug Ghost would rewrite (a retry could not find the post by it)', async () => {
+    const nowhere = parseGhostCredentials({ siteUrl: 'http://127.0.0.1:9', adminApiKey: KEY });
+    const client = new HttpGhostClient({ allowPrivateUrls: true });
+    for (const slug of ['Spring Notes', 'spring--notes', '-spring', 'x'.repeat(192)]) {
+      const refused = await thrown(client.publishPost(nowhere, { title: 'Spring', html: '<p>x</p>', slug }));
+      expect(refused).toBeInstanceOf(InvalidError);
+      expect(refused.code).toBe('ghost_slug');
+    }
+  });
+
   it('puts the keyword first and each tag once', () => {
     expect(postTags(' Garden  care ', ['garden care', 'Roses', '', 'roses', 'Soil'])).toEqual([
       'Garden care',

@@ -84,8 +84,9 @@ export interface HttpGhostClientOptions {
 
 /** The Admin API version the calls are written for (Ghost answers in that shape). */
 const ACCEPT_VERSION = 'v6.0';
-/** Ghost's longest tag name. */
+/** Ghost's longest tag name and slug. */
 const TAG_MAX = 191;
+const GHOST_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const KEY_HELP =
   'Create a custom integration in Ghost Admin → Settings → Integrations and paste its Admin API key (id:secret).';
 
@@ -150,6 +151,12 @@ export class HttpGhostClient implements GhostChannelClient {
 
   async publishPost(credentials: GhostCredentials, post: GhostPostInput): Promise<GhostPost & { created: boolean }> {
     const site = normaliseGhostUrl(credentials.siteUrl);
+    // Ghost would rewrite any other slug (lower case, hyphens, at most 191), and findPost would then miss the post
+    if (!GHOST_SLUG.test(post.slug) || post.slug.length > TAG_MAX)
+      throw new InvalidError(
+        `The post's slug "${post.slug.slice(0, 80)}" is not one Ghost keeps as it is: lower-case letters, digits and single hyphens.`,
+        'ghost_slug',
+      );
     const earlier = await this.findPost(credentials, post.slug);
     if (earlier) return { ...earlier, created: false };
     const body = {
