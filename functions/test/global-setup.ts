@@ -14,7 +14,10 @@ export default async function setup(project: TestProject) {
     ? Promise.resolve()
     : cachedGhost(warm.signal).then(
         () => undefined,
-        () => undefined,
+        (error: Error) => {
+          // the Ghost test file builds it again and fails or skips with the reason; this says what went first
+          if (!warm.signal.aborted) console.warn(`Ghost install in the background failed: ${error.message}`);
+        },
       );
   const dynamo = await startDynamoLocal();
   project.provide('dynamoEndpoint', dynamo.endpoint);

@@ -76,24 +76,37 @@ async function buildGhost(dir: string, node: string, signal?: AbortSignal): Prom
     npm_config_nodedir: nodeDir,
     CI: 'true',
   };
-  await runCommand(
-    join(dir, 'tools', 'node_modules', '.bin', 'pnpm'),
-    ['install', '--prod', '--frozen-lockfile', '--store-dir', join(dir, 'pnpm-store')],
-    { cwd: install, env, signal },
-  );
+  const pnpmInstall = () =>
+    runCommand(
+      join(dir, 'tools', 'node_modules', '.bin', 'pnpm'),
+      ['install', '--prod', '--frozen-lockfile', '--store-dir', join(dir, 'pnpm-store')],
+      { cwd: install, env, signal },
+    );
+  // once more on a failure: a dropped download is the usual cause, and what was fetched stays in the store
+  await pnpmInstall().catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return pnpmInstall();
+  });
   // the packages are linked into node_modules; the store is not needed to run
   await rm(join(dir, 'pnpm-store'), { recursive: true, force: true });
   await rm(join(dir, 'tools'), { recursive: true, force: true });
 
-  // Set the site up once; every run starts from a copy of this content folder.
+  await setUpPristine(dir, node, join(dir, 'pristine'), signal);
+}
+
+/**
+ * Sets a new site up once (Ghost from `dir/install`, its empty content) and keeps its content folder and key in
+ * `into`; every run starts from a copy of it.
+ */
+export async function setUpPristine(dir: string, node: string, into: string, signal?: AbortSignal): Promise<void> {
   const owner = { email: 'owner@example.com', password: `${randomBytes(18).toString('base64url')}-Aa1` };
-  const server = await launch(dir, node, join(install, 'content'), signal);
+  const server = await launch(dir, node, join(dir, 'install', 'content'), signal);
   try {
     const adminApiKey = await setUpSite(server.url, owner);
     await server.stop({ keepContent: true });
-    await cp(server.content, join(dir, 'pristine', 'content'), { recursive: true });
+    await cp(server.content, join(into, 'content'), { recursive: true });
     const pristine: Pristine = { adminApiKey, owner };
-    await writeFile(join(dir, 'pristine', 'site.json'), JSON.stringify(pristine), { mode: 0o600 });
+    await writeFile(join(into, 'site.json'), JSON.stringify(pristine), { mode: 0o600 });
   } finally {
     await server.stop();
   }
@@ -109,26 +122,39 @@ async function setUpSite(url: string, owner: { email: string; password: string }
     body: JSON.stringify({ setup: [{ name: 'Test Owner', ...owner, blogTitle: 'Channel tests' }] }),
   });
   if (!setup.ok) throw new Error(`Ghost setup answered ${setup.status}: ${await setup.text()}`);
-  const session = await fetch(`${api}/session/`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ username: owner.email, password: owner.password }),
-  });
-  if (!session.ok) throw new Error(`Ghost sign-in answered ${session.status}: ${await session.text()}`);
-  const cookie = session.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const created = await fetch(`${api}/integrations/?include=api_keys`, {
-    method: 'POST',
-    headers: { ...headers, cookie },
-    body: JSON.stringify({ integrations: [{ name: 'content-publisher tests' }] }),
-  });
-  const body = (await created.json()) as { integrations?: { api_keys?: { type: string; secret: string }[] }[] };
-  const key = body.integrations?.[0]?.api_keys?.find((k) => k.type === 'admin')?.secret;
-  if (!created.ok || !key) throw new Error(`Ghost answered ${created.status} to the new integration`);
-  // Ghost answers an Admin key's secret as the whole key, id:secret
-  return key;
+  // A site set up a moment ago on a busy machine has refused the staff session's first call (403) while a
+  // later one passed: sign in again and retry for a while before giving up.
+  let last = '';
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    if (attempt > 1) await pause(3_000);
+    const session = await fetch(`${api}/session/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ username: owner.email, password: owner.password }),
+    });
+    if (!session.ok) {
+      last = `sign-in answered ${session.status}: ${(await session.text()).slice(0, 300)}`;
+      continue;
+    }
+    const cookie = session.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const created = await fetch(`${api}/integrations/?include=api_keys`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify({ integrations: [{ name: 'content-publisher tests' }] }),
+    });
+    const text = await created.text();
+    const body = (created.ok ? JSON.parse(text) : {}) as {
+      integrations?: { api_keys?: { type: string; secret: string }[] }[];
+    };
+    const key = body.integrations?.[0]?.api_keys?.find((k) => k.type === 'admin')?.secret;
+    // Ghost answers an Admin key's secret as the whole key, id:secret
+    if (key) return key;
+    last = `the new integration answered ${created.status}: ${text.slice(0, 300)}`;
+  }
+  throw new Error(`Ghost's set-up failed: ${last}`);
 }
 
 async function freePort(): Promise<number> {
