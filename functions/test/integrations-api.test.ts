@@ -293,10 +293,12 @@ describe('LinkedIn', () => {
       expect(article.linkedin.publishedToLinkedIn).toBe(false);
       expect(article.lastError).toMatchObject({ code: 'linkedin_page_access_needed' });
       // Only the failure is recorded: on the article (and the article lists' version and change time move), and as
-      // its PublishFailed event, written with it (the outbox, adapters/dynamo/event-outbox.ts), as for every failed publish.
+      // its PublishFailed event, written with it (the outbox, adapters/dynamo/event-outbox.ts), as for every failed
+      // publish, with the event's entry in the article's activity (domain/activity.ts).
       const after = await app.items();
       const added = after.filter((i) => !before.some((b) => b.PK === i.PK && b.SK === i.SK));
       expect(added).toEqual([
+        expect.objectContaining({ type: 'activity', name: 'PublishFailed', articleId: id, platform: 'linkedin' }),
         expect.objectContaining({
           type: 'domain-event',
           name: 'PublishFailed',

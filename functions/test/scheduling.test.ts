@@ -528,12 +528,14 @@ describe('a deactivated account', () => {
       }),
     ).toBe('inactive');
     expect(outbox().length).toBe(sent);
-    // Nothing changed but the run's ScheduleMissed, in the outbox (not for the deactivated owner's webhook).
-    const isEvent = (item: Record<string, unknown>) => item.type === 'domain-event';
+    // Nothing changed but the run's ScheduleMissed, in the outbox (not for the deactivated owner's webhook), and its
+    // entry in the article's activity, written with it (domain/activity.ts).
+    const isEvent = (item: Record<string, unknown>) => item.type === 'domain-event' || item.type === 'activity';
     const after = await app.items();
     expect(after.filter((item) => !isEvent(item))).toEqual(before.filter((item) => !isEvent(item)));
     const known = new Set(before.filter(isEvent).map((item) => item.SK));
     expect(after.filter((item) => isEvent(item) && !known.has(item.SK))).toMatchObject([
+      { type: 'activity', name: 'ScheduleMissed', articleId: id, actorId: null },
       { name: 'ScheduleMissed', toWebhook: false, detail: { articleId: id, error: { code: 'owner_inactive' } } },
     ]);
   });
