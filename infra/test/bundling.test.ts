@@ -97,6 +97,32 @@ describe('code splitting (bundling.ts)', () => {
     },
   );
 
+  /** The inputs a cold start of the named function parses. */
+  const parsedAtStart = async (name: string) => {
+    const { metafile } = await bundle(name);
+    return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+  };
+
+  // Only drafting, GPT edits and image generation use them (functions/src/wiring/articles.ts).
+  it.each(names.filter((name) => name !== BACKFILLS_ENTRY_NAME))(
+    '%s parses no AI adapter (OpenAI, offline generators) at start',
+    async (name) => {
+      // (ai/images.ts aside: the crops, which an upload uses too; sharp itself loads on demand.)
+      const generators = (await parsedAtStart(name)).filter(
+        (input) => input.startsWith('functions/src/adapters/ai/') && input !== 'functions/src/adapters/ai/images.ts',
+      );
+      expect(generators).toEqual([]);
+    },
+  );
+
+  // A container that only delivers the table's stream never runs a job (functions/src/lambda/worker.ts).
+  it("the worker parses the jobs' code with the first job, not at start", async () => {
+    const atStart = await parsedAtStart(WORKER_ENTRY_NAME);
+    expect(atStart).toContain('functions/src/jobs/deliver-events.ts');
+    expect(atStart).not.toContain('functions/src/jobs/run-job.ts');
+    expect(atStart.filter((input) => input.startsWith('functions/src/adapters/integrations/wordpress'))).toEqual([]);
+  });
+
   it("puts the job queue's Lambda client in a chunk that the first job loads", async () => {
     const { metafile } = await bundle('articles');
     const start = new Set(outputsLoadedAtStart(metafile));
