@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_ESBUILD, ON_DEMAND_MODULES, onDemandModulesOf } from './bundling.js';
+import { LAMBDA_ESBUILD, ON_DEMAND_MODULES, onDemandModulesOf, splitLambdaBundleCommand } from './bundling.js';
 
 /** Runtime settings every function of the app shares (docs/architecture.md). */
 export const FUNCTION_RUNTIME = {
@@ -104,6 +104,14 @@ export class AppFunction extends Construct {
       externalModules: ON_DEMAND_MODULES.filter((m) => !nodeModules.includes(m)),
       ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),
       ...(existsSync(functionsTsconfig) ? { tsconfig: functionsTsconfig } : {}),
+      // NodejsFunction writes one file; the shipped bundle is split into chunks (bundling.ts), built last.
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir, outputDir) => [
+          splitLambdaBundleCommand(inputDir, outputDir, relative(props.projectRoot, props.entry)),
+        ],
+      },
     };
 
     this.function = new NodejsFunction(this, 'Function', {

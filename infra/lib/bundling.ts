@@ -11,6 +11,12 @@
  * - A few heavy packages only some calls need are loaded with `await import()` by those calls and
  *   are not bundled: the function that uses one gets it installed next to its bundle. A call that
  *   does not need them (listing articles, say) never loads them.
+ * - Code split: each bundle is `index.mjs` and a `chunks/` folder. What the code (ours or the AWS SDK's)
+ *   reaches only through `import()` is a chunk of its own that Node reads and parses when a call first
+ *   imports it: the Lambda, SQS and Scheduler clients (functions/src/adapters/aws/*-sdk.ts), the SDK's
+ *   credential providers other than the environment's (SSO, STS, INI files, …). In one file, V8 had to
+ *   parse them at every cold start even though they never ran. NodejsFunction writes one `--outfile`, so
+ *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts).
  */
 
 import { isBuiltin } from 'node:module';
@@ -110,34 +116,82 @@ export const LAMBDA_ESBUILD = {
   conditions: ['lambda', 'module'],
 } as const;
 
+/** Where the split bundle's chunks go, beside `index.mjs`. */
+export const LAMBDA_CHUNK_NAMES = 'chunks/[name]-[hash]';
+
 /**
- * esbuild's build options for one Lambda entry, as NodejsFunction bundles it: for the tests and the
- * bench, which run esbuild themselves.
+ * esbuild's build options for one Lambda entry, as the stack ships it: `index.mjs` (exporting `handler`) and
+ * its chunks in `outdir`. The stack (splitLambdaBundle), its tests and the bench all build with these.
  */
-export const lambdaBuildOptions = (entry: string, tsconfig: string) => ({
+export const lambdaBuildOptions = (entry: string, tsconfig: string, outdir: string) => ({
   ...LAMBDA_ESBUILD,
   mainFields: [...LAMBDA_ESBUILD.mainFields],
   external: [...LAMBDA_ESBUILD.external],
   conditions: [...LAMBDA_ESBUILD.conditions],
   banner: { js: LAMBDA_ESBUILD.banner },
-  entryPoints: [entry],
+  entryPoints: { index: entry },
+  outdir,
+  splitting: true,
+  chunkNames: LAMBDA_CHUNK_NAMES,
+  outExtension: { '.js': '.mjs' },
   tsconfig,
   bundle: true,
   metafile: true as const,
   logLevel: 'error' as const,
 });
 
+type MetafileOutputs = Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean }[] }>;
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The shell command (run in the project's root, `inputDir`) that writes an entry's split bundle into
+ * `outputDir` (infra/bin/bundle-lambda.ts, with lambdaBuildOptions).
+ */
+export const splitLambdaBundleCommand = (inputDir: string, outputDir: string, relativeEntry: string): string =>
+  [
+    'node',
+    '--import',
+    'tsx',
+    `${inputDir}/infra/bin/bundle-lambda.ts`,
+    `${inputDir}/${relativeEntry}`,
+    outputDir,
+    `${inputDir}/functions/tsconfig.json`,
+  ]
+    .map(shellQuote)
+    .join(' ');
+
+/** The output files of a split bundle that its entry (index.mjs) reaches through imports of these kinds. */
+function outputsReached(metafile: { outputs: MetafileOutputs }, kinds: readonly string[]): string[] {
+  const outputs = metafile.outputs;
+  // An import() target is an entry point of its own in the metafile: the Lambda's is named index.mjs.
+  const entry = Object.keys(outputs).find((file) => /(^|\/)index\.mjs$/.test(file));
+  if (!entry) throw new Error('The bundle has no index.mjs');
+  const reached = new Set([entry]);
+  for (const file of reached)
+    for (const imported of outputs[file]!.imports)
+      if (kinds.includes(imported.kind) && !imported.external && outputs[imported.path]) reached.add(imported.path);
+  return [...reached];
+}
+
+/**
+ * The output files a cold start loads: the entry and the chunks it imports statically, and theirs, in turn.
+ * The other chunks load when a call first runs the `import()` that reaches them.
+ */
+export const outputsLoadedAtStart = (metafile: { outputs: MetafileOutputs }): string[] =>
+  outputsReached(metafile, ['import-statement']);
+
 /**
  * The packages an esbuild metafile shows the finished bundle importing from outside itself (Node
  * built-ins aside, with or without `node:`: CommonJS dependencies require 'fs'), sorted. Read from the
- * output, not the inputs: an input tree-shaken away (shared/src/markdown.ts behind the `@app/shared`
- * barrel, in a function that never renders Markdown) still lists its imports there.
+ * outputs its entry can reach, not the inputs: an input tree-shaken away (shared/src/markdown.ts behind the
+ * `@app/shared` barrel, in a function that never renders Markdown) still lists its imports there, and esbuild
+ * still writes the chunk of an `import()` whose caller it dropped, which nothing then loads.
  */
-export function unbundledPackages(metafile: {
-  outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
-}): string[] {
+export function unbundledPackages(metafile: { outputs: MetafileOutputs }): string[] {
   const found = new Set<string>();
-  for (const output of Object.values(metafile.outputs))
-    for (const imported of output.imports) if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);
+  for (const file of outputsReached(metafile, ['import-statement', 'dynamic-import']))
+    for (const imported of metafile.outputs[file]!.imports)
+      if (imported.external && !isBuiltin(imported.path)) found.add(imported.path);
   return [...found].sort();
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import ts from 'typescript';
@@ -13,6 +13,7 @@ import {
   ON_DEMAND_MODULES_BY_FUNCTION,
   lambdaBuildOptions,
   onDemandModulesOf,
+  outputsLoadedAtStart,
   unbundledPackages,
 } from '../lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../lib/paths.js';
@@ -22,17 +23,24 @@ import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 const names = [...routeGroups(), WORKER_ENTRY_NAME, BACKFILLS_ENTRY_NAME];
 
 /** Each entry bundled once (in memory), as the stack bundles it; the tests below read the same result. */
-const bundles = new Map<string, Promise<{ metafile: Metafile; code: Uint8Array }>>();
+const bundles = new Map<string, Promise<{ metafile: Metafile; files: Map<string, Uint8Array>; code: string }>>();
 const bundle = (name: string) => {
-  if (!bundles.has(name))
+  if (!bundles.has(name)) {
+    const outdir = join(repoRoot, '.tmp', 'bundling-test', name);
     bundles.set(
       name,
       build({
-        ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json')),
+        ...lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json'), outdir),
         write: false,
-        outfile: join(repoRoot, '.tmp', `${name}.mjs`),
-      }).then((result) => ({ metafile: result.metafile, code: result.outputFiles[0]!.contents })),
+      }).then((result) => ({
+        metafile: result.metafile,
+        /** Each output by its path in the bundle's folder (index.mjs, chunks/…). */
+        files: new Map(result.outputFiles.map((file) => [relative(outdir, file.path), file.contents])),
+        /** The text of every output, the chunks loaded on demand too: V8 parses each when it loads. */
+        code: result.outputFiles.map((file) => file.text).join('\n'),
+      })),
     );
+  }
   return bundles.get(name)!;
 };
 
@@ -41,12 +49,12 @@ async function unbundledImports(name: string): Promise<string[]> {
   return unbundledPackages((await bundle(name)).metafile);
 }
 
-/** The packages the finished bundle imports statically, at load (Node built-ins aside). */
+/** The packages the finished bundle imports statically from what a cold start loads (Node built-ins aside). */
 async function packagesLoadedAtStart(name: string): Promise<string[]> {
   const { metafile } = await bundle(name);
-  return Object.values(metafile.outputs)
-    .flatMap((output) => output.imports)
-    .filter((imported) => imported.kind === 'import-statement' && !isBuiltin(imported.path))
+  return outputsLoadedAtStart(metafile)
+    .flatMap((file) => metafile.outputs[file]!.imports)
+    .filter((imported) => imported.kind === 'import-statement' && imported.external && !isBuiltin(imported.path))
     .map((imported) => imported.path);
 }
 
@@ -66,6 +74,65 @@ describe('on-demand packages (bundling.ts)', () => {
   // every cold start (once the S3 client, through the bundled presigned-post package, +100 ms).
   it.each(names)('%s loads no on-demand package at start', async (name) => {
     expect(await packagesLoadedAtStart(name)).toEqual([]);
+  });
+});
+
+/**
+ * Bundled code that only some calls run, reached through import(): the Lambda, SQS and Scheduler clients
+ * (functions/src/adapters/aws/*-sdk.ts) and the credential providers other than the environment's, which a
+ * Lambda never uses (its credentials are in its environment), with the clients they bring.
+ */
+const LOADED_ON_DEMAND =
+  /node_modules\/(@aws-sdk\/(client-lambda|client-sqs|client-scheduler|nested-clients|credential-provider-(ini|sso|process|web-identity|login|http))|bowser)\//;
+
+describe('code splitting (bundling.ts)', () => {
+  // In one file, V8 parsed all of it at every cold start though none of it ran: ~25 M instructions a 100 KB.
+  // (The backfill function runs once a deployment, nobody waiting on it: it imports the Lambda client as it starts.)
+  it.each(names.filter((name) => name !== BACKFILLS_ENTRY_NAME))(
+    '%s parses none of the code only some calls use at start',
+    async (name) => {
+      const { metafile } = await bundle(name);
+      const atStart = outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+      expect(atStart.filter((input) => LOADED_ON_DEMAND.test(input))).toEqual([]);
+    },
+  );
+
+  /** The inputs a cold start of the named function parses. */
+  const parsedAtStart = async (name: string) => {
+    const { metafile } = await bundle(name);
+    return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+  };
+
+  // Only drafting, GPT edits and image generation use them (functions/src/wiring/articles.ts).
+  it.each(names.filter((name) => name !== BACKFILLS_ENTRY_NAME))(
+    '%s parses no AI adapter (OpenAI, offline generators) at start',
+    async (name) => {
+      // (ai/images.ts aside: the crops, which an upload uses too; sharp itself loads on demand.)
+      const generators = (await parsedAtStart(name)).filter(
+        (input) => input.startsWith('functions/src/adapters/ai/') && input !== 'functions/src/adapters/ai/images.ts',
+      );
+      expect(generators).toEqual([]);
+    },
+  );
+
+  // A container that only delivers the table's stream never runs a job (functions/src/lambda/worker.ts).
+  it("the worker parses the jobs' code with the first job, not at start", async () => {
+    const atStart = await parsedAtStart(WORKER_ENTRY_NAME);
+    expect(atStart).toContain('functions/src/jobs/deliver-events.ts');
+    expect(atStart).not.toContain('functions/src/jobs/run-job.ts');
+    expect(atStart.filter((input) => input.startsWith('functions/src/adapters/integrations/wordpress'))).toEqual([]);
+  });
+
+  it("puts the job queue's Lambda client in a chunk that the first job loads", async () => {
+    const { metafile } = await bundle('articles');
+    const start = new Set(outputsLoadedAtStart(metafile));
+    const lambdaClient = Object.keys(metafile.outputs).filter((file) =>
+      Object.keys(metafile.outputs[file]!.inputs).some((input) =>
+        input.includes('node_modules/@aws-sdk/client-lambda/'),
+      ),
+    );
+    expect(lambdaClient.length).toBeGreaterThan(0);
+    for (const file of lambdaClient) expect(start.has(file), file).toBe(false);
   });
 });
 
@@ -95,9 +162,11 @@ describe('the Markdown pipeline in a Lambda (shared/src/markdown-libraries.lambd
   it.each(names)('%s starts without any on-demand package installed', async (name) => {
     const dir = mkdtempSync(join(tmpdir(), 'bundle-alone-'));
     try {
-      const file = join(dir, 'index.mjs');
-      writeFileSync(file, (await bundle(name)).code);
-      const run = importFresh(file, 'console.log(typeof m.handler);');
+      for (const [path, contents] of (await bundle(name)).files) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), contents);
+      }
+      const run = importFresh(join(dir, 'index.mjs'), 'console.log(typeof m.handler);');
       expect(run.stderr).toBe('');
       expect(run.stdout.trim()).toBe('function');
     } finally {
@@ -117,7 +186,7 @@ describe('the Markdown pipeline in a Lambda (shared/src/markdown-libraries.lambd
         "export const render = async (text: string) => (await import('@app/shared/markdown')).renderMarkdown(text);\n",
       );
       const file = join(dir, 'index.mjs');
-      await build({ ...lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json')), outfile: file });
+      await build(lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json'), dir));
       const text =
         '# Title\n\nSome **bold** [link](https://example.com) <script>alert(1)</script> [bad](javascript:alert(1))';
       const run = importFresh(file, `process.stdout.write(JSON.stringify(await m.render(${JSON.stringify(text)})));`);
@@ -147,14 +216,14 @@ describe('what parsing a bundle costs', () => {
   // V8 checks each such literal as it parses the script, looking the properties up in ICU (~1 M instructions
   // a literal, run or not): they are built on first use instead (shared/src/unicode-regexp.ts).
   it.each(names)('%s holds no regex literal with Unicode property escapes (\\p{…})', async (name) => {
-    const code = new TextDecoder().decode((await bundle(name)).code);
+    const { code } = await bundle(name);
     expect(regexLiterals(code).filter((literal) => /\\[pP]\{/.test(literal))).toEqual([]);
   });
 
   // One character outside ASCII makes V8 turn the whole text into two-byte characters (decoded, then scanned,
   // at twice the size). esbuild escapes such characters in strings but not in regex literals: write them as \u2022 and the like.
   it.each(names)('%s is ASCII only', async (name) => {
-    const code = new TextDecoder().decode((await bundle(name)).code);
+    const { code } = await bundle(name);
     // eslint-disable-next-line no-control-regex -- the point is the range
     expect(code.match(/[^\x00-\x7F]+/g) ?? []).toEqual([]);
   });

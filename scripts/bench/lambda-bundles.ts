@@ -6,19 +6,21 @@
  * every function needs. The budget is the ratio, which a busy machine slows alike on both sides.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, stop as stopEsbuild } from 'esbuild';
 import { routeGroups } from '@app/shared/api';
-import { lambdaBuildOptions, unbundledPackages } from '../../infra/lib/bundling.js';
+import { lambdaBuildOptions, outputsLoadedAtStart, unbundledPackages } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../../infra/lib/worker-function.js';
 
 export interface LambdaBundleMeasure {
   name: string;
-  /** Minified bundle size in bytes (the on-demand packages excluded: they load only when used). */
+  /** Minified bundle size in bytes: the entry and all its chunks (the on-demand packages excluded: they load only when used). */
   bytes: number;
+  /** What a cold start loads of it: the entry and the chunks it imports statically, in bytes. */
+  startBytes: number;
   /** Median time of `await import(bundle)` in a fresh Node process, in ms. */
   importMs: number;
   /** Median CPU time (user + system) of that import, in ms. */
@@ -41,18 +43,26 @@ export const FLOOR_NAME = 'floor (DynamoDB document client only)';
 /** Every Lambda entry: one per route group, and the worker. */
 export const lambdaNames = (): string[] => [...routeGroups(), WORKER_ENTRY_NAME];
 
-/** Bundles one entry like the stack does; returns the bundle's path, size and on-demand imports. */
+/**
+ * Bundles one entry like the stack does (its `index.mjs` and chunks); returns the entry's path, the size of
+ * all its files, the size a cold start loads (the entry and the chunks it imports statically), and its
+ * on-demand imports.
+ */
 export async function bundleLambda(
   name: string,
   outDir: string,
   entry = lambdaEntryPath(repoRoot, name),
-): Promise<{ file: string; bytes: number; onDemand: string[] }> {
-  const file = join(outDir, name, 'index.mjs');
-  const result = await build({
-    ...lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json')),
-    outfile: file,
-  });
-  return { file, bytes: statSync(file).size, onDemand: unbundledPackages(result.metafile) };
+): Promise<{ file: string; bytes: number; startBytes: number; onDemand: string[] }> {
+  const dir = join(outDir, name);
+  const result = await build(lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json'), dir));
+  const outputs = result.metafile.outputs;
+  const sum = (files: string[]) => files.reduce((total, file) => total + outputs[file]!.bytes, 0);
+  return {
+    file: join(dir, 'index.mjs'),
+    bytes: sum(Object.keys(outputs)),
+    startBytes: sum(outputsLoadedAtStart(result.metafile)),
+    onDemand: unbundledPackages(result.metafile),
+  };
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -124,7 +134,7 @@ export function pairedImportTimes(
 export async function measureLambdaBundles(
   names: string[] = lambdaNames(),
   runs = 9,
-): Promise<{ floor: { bytes: number; importMs: number }; bundles: LambdaBundleMeasure[] }> {
+): Promise<{ floor: { bytes: number; startBytes: number; importMs: number }; bundles: LambdaBundleMeasure[] }> {
   mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
   const outDir = mkdtempSync(join(repoRoot, '.tmp', 'bench-bundles-'));
   try {
@@ -138,12 +148,13 @@ export async function measureLambdaBundles(
       runs,
     );
     return {
-      floor: { bytes: floor.bytes, importMs: median(times.map((t) => t.floorWallMs)) },
-      bundles: bundles.map(({ name, bytes, onDemand }, i) => {
+      floor: { bytes: floor.bytes, startBytes: floor.startBytes, importMs: median(times.map((t) => t.floorWallMs)) },
+      bundles: bundles.map(({ name, bytes, startBytes, onDemand }, i) => {
         const t = times[i]!;
         return {
           name,
           bytes,
+          startBytes,
           importMs: t.wallMs,
           importCpuMs: t.cpuMs,
           floorMs: t.floorWallMs,
@@ -167,10 +178,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     names.length ? names : undefined,
     Number(process.env.BENCH_IMPORT_RUNS ?? 9),
   );
-  console.log(`floor      ${String(floor.bytes).padStart(9)} B ${floor.importMs.toFixed(0).padStart(5)} ms`);
+  console.log(
+    `floor      ${String(floor.bytes).padStart(9)} B (${String(floor.startBytes).padStart(7)} B at start) ${floor.importMs.toFixed(0).padStart(5)} ms`,
+  );
   for (const m of bundles)
     console.log(
-      `${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B ${m.importMs.toFixed(0).padStart(5)} ms vs floor ${m.floorMs.toFixed(0).padStart(4)} ms: ` +
+      `${m.name.padEnd(10)} ${String(m.bytes).padStart(9)} B (${String(m.startBytes).padStart(7)} B at start) ${m.importMs.toFixed(0).padStart(5)} ms vs floor ${m.floorMs.toFixed(0).padStart(4)} ms: ` +
         `${m.ratio.toFixed(2)}× (cpu ${m.importCpuMs.toFixed(0)}/${m.floorCpuMs.toFixed(0)} ms: ${m.cpuRatio.toFixed(2)}×)  ${m.onDemand.join(', ')}`,
     );
 }

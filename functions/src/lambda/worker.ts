@@ -4,9 +4,16 @@ import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliverStreamRecords, isStreamEvent } from '../jobs/deliver-events.js';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
-import { runJob } from '../jobs/run-job.js';
 import { logger } from '../logger.js';
 import { metrics } from '../metrics.js';
+
+/**
+ * The jobs' code (drafting, image generation, scheduled runs, and what they bring: the AI and publishing adapters,
+ * the integrations) loads with the first job, a chunk of the bundle of its own (infra/lib/bundling.ts): a
+ * container that only delivers the table's stream, the worker's most frequent invocation, never parses it.
+ */
+const runJob: typeof import('../jobs/run-job.js').runJob = async (...args) =>
+  (await import('../jobs/run-job.js')).runJob(...args);
 
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);

@@ -1,4 +1,3 @@
-import { aiSettingsFromEnv, createContentGenerator, createImageGenerator } from '../adapters/ai/index.js';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps } from './deps.js';
@@ -22,8 +21,12 @@ function build(): ArticleServices {
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),
     jobs,
-    // The user's own openai_api_key setting wins over the deployment's OPENAI_API_KEY.
+    // The user's own openai_api_key setting wins over the deployment's OPENAI_API_KEY. The AI adapters (OpenAI's
+    // and the offline generators) load with the first drafting or edit, a chunk of the Lambda bundle of their own
+    // (infra/lib/bundling.ts): listing, saving or publishing articles never parses them.
     ai: async (userId) => {
+      const { aiSettingsFromEnv, createContentGenerator, createImageGenerator } =
+        await import('../adapters/ai/index.js');
       const ai = aiSettingsFromEnv(await settings.value(userId, 'openai_api_key'));
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },

@@ -1,6 +1,6 @@
 /**
  * The part of the EventBridge Scheduler client eventbridge-scheduler.ts uses, in a module of its own that it
- * loads with import() at the first schedule change. esbuild keeps it in the bundle and evaluates it only then.
+ * loads with import() at the first schedule change: a chunk of the Lambda bundle of its own, read then (infra/lib/bundling.ts).
  */
 export {
   ConflictException,
