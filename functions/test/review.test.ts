@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { slotApproval, type Article } from '@app/shared';
+import { activityLabel, slotApproval, type ActivityEntry, type Article } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { approvalNotifier } from '../src/wiring/approval-notifier.js';
@@ -77,6 +77,12 @@ async function newArticle(by: Account, title: string): Promise<string> {
   const id = res.json.article._id as string;
   await draftedForPublishing(by.client, id);
   return id;
+}
+/** The article's activity as its list shows it: each entry's label and who did it, oldest first. */
+async function activityOf(id: string) {
+  const res = await writer.client.call(`/api/articles/${id}/activity?limit=50`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return (res.json.entries as ActivityEntry[]).map((e) => ({ what: activityLabel(e), who: e.actor })).reverse();
 }
 const article = async (id: string): Promise<Article> => (await owner.client.call(`/api/articles/${id}`)).json.article;
 const review = (who: Account, id: string, action: 'submit' | 'approve' | 'changes', body: object = {}) =>
@@ -225,6 +231,33 @@ describe('one approval by someone other than the author', () => {
     expect((await review(editor, id, 'approve')).status).toBe(409);
   });
 
+  it('the change request is posted to the version’s comment thread, marked, and its author is e-mailed the comment with a link to the editor', async () => {
+    const thread = await writer.client.call(`/api/articles/${id}/comments`);
+    expect(thread.status).toBe(200);
+    expect(thread.json.comments).toEqual([
+      expect.objectContaining({
+        platform: 'blog',
+        authorId: reviewer.id,
+        authorName: 'Rae Reviewer',
+        text: 'Add the Q3 numbers.',
+        changeRequest: true,
+        onEarlierVersion: false,
+      }),
+    ]);
+    const told = mails().filter((m) => m.subject === `Changes requested for WordPress (blog): ${title}`);
+    expect(told.map((m) => m.to)).toEqual([writer.email]);
+    const mail = told[0]!;
+    expect(mail.text).toContain('Rae Reviewer requested changes');
+    expect(mail.text).toContain('> Add the Q3 numbers.');
+    expect(mail.text).toContain(`/create?articleId=${id}`);
+    expect(mail.html).toContain('Add the Q3 numbers.');
+    expect(mail.html).toContain('Open the editor');
+    // Nobody else is told: the reviewer asked, the other members did not write it.
+    expect(mails().filter((m) => m.subject.startsWith('Changes requested') && m.to.includes(reviewer.email))).toEqual(
+      [],
+    );
+  });
+
   it('the writer’s edit returns it to review: the reviewers are asked again (ReviewRequested, edited)', async () => {
     const mailsBefore = reviewMails(reviewer.email, title).length;
     const res = await writer.client.call(`/api/articles/${id}/blog`, {
@@ -314,6 +347,19 @@ describe('one approval by someone other than the author', () => {
     const publish = await editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
     expect(publish.status, JSON.stringify(publish.json)).toBe(200);
   });
+
+  it('the activity lists each review step with the member who took it', async () => {
+    const review = (await activityOf(id)).filter((e) => /review|approv|changes|published/i.test(e.what));
+    expect(review).toEqual([
+      { what: 'Submitted the blog version for review', who: 'Wren Writer' },
+      { what: 'Requested changes to the blog version', who: 'Rae Reviewer' },
+      { what: 'Edited the blog version: back in review', who: 'Wren Writer' },
+      { what: 'Approved the blog version', who: 'Rae Reviewer' },
+      { what: 'Edited the blog version: back in review', who: 'Wren Writer' },
+      { what: 'Approved the blog version', who: 'Eddie Editor' },
+      { what: 'Published on WordPress', who: 'Eddie Editor' },
+    ]);
+  });
 });
 
 describe('GPT edit', () => {
@@ -360,6 +406,12 @@ describe('two stages: an editor or reviewer, then an owner', () => {
     expect(approvals).toEqual([
       expect.objectContaining({ approverId: reviewer.id, stage: 1, final: false }),
       expect.objectContaining({ approverId: owner.id, stage: 2, final: true }),
+    ]);
+    expect((await activityOf(id)).filter((e) => /review|approv/i.test(e.what))).toEqual([
+      { what: 'Submitted the blog version for review', who: 'Wren Writer' },
+      { what: 'Approved the blog version (stage 1 of 2)', who: 'Rae Reviewer' },
+      { what: 'Asked for the final approval of the blog version (stage 2 of 2)', who: 'Rae Reviewer' },
+      { what: 'Approved the blog version (stage 2 of 2)', who: 'Olive Owner' },
     ]);
     expect((await setReview('one', 24)).status).toBe(200);
   });

@@ -1,5 +1,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import {
+  CommentMessages,
+  CommentTextSchema,
   DEFAULT_REVIEW_SETTINGS,
   REVIEW_LINK_DAYS,
   ROLE_NAMES,
@@ -15,9 +17,10 @@ import {
   type WorkspaceRole,
 } from '@app/shared';
 import type { ReviewLinkDone, ReviewLinkPreview } from '@app/shared/api';
-import type { approvalEmailContent } from './approval-email.js';
+import type { approvalEmailContent, changesRequestedEmailContent } from './approval-email.js';
 import { reviewAttribute, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
+import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import type { MailSender } from './integrations.js';
 import type { ArticleStore, JobQueue, ScheduledRun } from './ports.js';
@@ -51,6 +54,10 @@ export interface ReviewDeps {
    * bundles then carry neither it nor the Markdown pipeline it loads.
    */
   render?: typeof approvalEmailContent;
+  /** The e-mail telling the authors that changes were requested (domain/approval-email.ts), given likewise. */
+  renderChanges?: typeof changesRequestedEmailContent;
+  /** The versions' comment threads: a "Request changes" comment is posted there (domain/comments.ts). */
+  comments?: CommentStore;
   /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
   jobs?: JobQueue;
   /** Publishes an approved version whose slot has come (the approval within the grace period). */
@@ -120,8 +127,8 @@ const reviewTokens = {
 };
 
 /**
- * Where a "Request changes" comment goes: onto the version's review state today. Kept as one function so that
- * the comment can also be routed to the version's comment thread without touching the rules around it.
+ * What the version's review keeps of a "Request changes": who and when, and the comment, which is also posted to
+ * the version's comment thread (requestChanges).
  */
 export function changeRequestOf(by: string, comment: string, at: Date): NonNullable<VersionReview['changes']> {
   return { by, at: at.toISOString(), comment };
@@ -432,6 +439,9 @@ export class ReviewService {
     platform: Platform,
     comment: string,
   ) {
+    // The thread's limits, checked before anything is written: the comment is posted there too.
+    const text = CommentTextSchema().safeParse(comment);
+    if (!text.success) throw badRequest(text.error.issues[0]?.message ?? CommentMessages.empty, 'invalid_comment');
     const article = await this.article(workspaceId, articleId);
     const review = this.decidable(article, platform, userId, role);
     const now = this.now();
@@ -455,7 +465,50 @@ export class ReviewService {
       now,
     );
     const updated = await this.write(workspaceId, article, platform, next, [outboxEntry(event)]);
+    const reviewer = await this.deps.activeUser(userId);
+    const reviewerName = reviewer?.name || 'A reviewer';
+    // Beside the text, in the version's thread, where the authors read and answer comments.
+    if (this.deps.comments)
+      await addComment(
+        { articles: this.deps.articles, comments: this.deps.comments, now: () => now },
+        {
+          userId: workspaceId,
+          articleId,
+          platform,
+          author: { id: userId, name: reviewerName },
+          text: comment,
+          changeRequest: true,
+        },
+      );
+    await this.mailChangesRequested(workspaceId, updated, platform, next.authors, reviewerName, comment);
     return { article: updated, published: null };
+  }
+
+  /** Tells the version's authors (active accounts) who asked for what, with a link to the article's editor. */
+  private async mailChangesRequested(
+    workspaceId: string,
+    article: ArticleRecord,
+    platform: Platform,
+    authors: string[],
+    reviewerName: string,
+    comment: string,
+  ): Promise<void> {
+    const render = this.deps.renderChanges;
+    const mailer = render && (await this.deps.mailer?.(workspaceId));
+    if (!render || !mailer) return;
+    const workspace = await this.deps.workspaces.get(workspaceId);
+    const content = render({
+      platform,
+      title: article.title,
+      workspaceName: workspace?.name ?? 'your workspace',
+      reviewerName,
+      comment,
+      editorUrl: `${this.deps.publicUrl()}/create?articleId=${encodeURIComponent(article.id)}`,
+    });
+    for (const authorId of authors) {
+      const person = await this.deps.activeUser(authorId);
+      if (person) await mailer.send({ to: person.email, ...content });
+    }
   }
 
   /** A link's reviewer, still an active member with a role, whose sessions have not ended since. */

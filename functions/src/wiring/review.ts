@@ -1,5 +1,6 @@
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { approvalEmailContent } from '../domain/approval-email.js';
+import { DynamoCommentStore } from '../adapters/dynamo/comment-store.js';
+import { approvalEmailContent, changesRequestedEmailContent } from '../domain/approval-email.js';
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
@@ -42,6 +43,8 @@ export const buildReviewService = (now?: () => Date) =>
     ...(now ? { now } : {}),
     mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
     render: approvalEmailContent,
+    renderChanges: changesRequestedEmailContent,
+    comments: new DynamoCommentStore(deps().db, deps().config.tableName),
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
       const origin = { trigger: 'approval', scheduledFor } as const;
       return platform === 'blog'
