@@ -3,6 +3,7 @@ import {
   CommentMessages,
   CommentTextSchema,
   DEFAULT_REVIEW_SETTINGS,
+  ImageUploadMessages,
   REVIEW_LINK_DAYS,
   ROLE_NAMES,
   ReviewMessages,
@@ -23,7 +24,8 @@ import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './autom
 import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import type { MailSender } from './integrations.js';
-import type { ArticleStore, JobQueue, ScheduledRun } from './ports.js';
+import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
+import type { ArticleStore, JobQueue, ObjectStore, ScheduledRun, UploadSigner } from './ports.js';
 import type { CurrentWorkspace, MemberRecord, WorkspaceStore } from './workspaces.js';
 
 /**
@@ -56,6 +58,10 @@ export interface ReviewDeps {
   render?: typeof approvalEmailContent;
   /** The e-mail telling the authors that changes were requested (domain/approval-email.ts), given likewise. */
   renderChanges?: typeof changesRequestedEmailContent;
+  /** The stored images: the reviewers' e-mail shows the version's picture inline, as the owner's does. */
+  objects?: Pick<ObjectStore, 'get'>;
+  /** Signs the store's reads: the review page shows the version's picture by the link's token (no session). */
+  signer?: Pick<UploadSigner, 'signDownload'>;
   /** The versions' comment threads: a "Request changes" comment is posted there (domain/comments.ts). */
   comments?: CommentStore;
   /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
@@ -315,6 +321,13 @@ export class ReviewService {
     const workspace = await this.deps.workspaces.get(workspaceId);
     const key = await this.deps.signingKey();
     const base = this.deps.publicUrl();
+    // The newest image's file, as the owner's approval e-mail (domain/scheduling.ts); a failed read sends it without.
+    const found = this.deps.objects
+      ? await newestImageFile({ articles: this.deps.articles, objects: this.deps.objects }, article, platform).catch(
+          () => undefined,
+        )
+      : undefined;
+    const shownImage = found?.image ?? article.image;
     let sent = 0;
     for (const member of await this.reviewers(workspaceId, review)) {
       const person = await this.deps.activeUser(member.userId);
@@ -341,7 +354,7 @@ export class ReviewService {
         content: article[platform].content,
         when: slot ? approvalTimeText(new Date(slot), person.timezone) : '',
         problem: '',
-        image: article.image ? { description: article.image.description, cid: null } : null,
+        image: shownImage ? { description: shownImage.description, cid: found ? IMAGE_CID : null } : null,
         linkedIn: { identity: undefined, mode: article.linkedInMode },
         approveUrl: await url('approve'),
         scheduleUrl: `${base}/schedule`,
@@ -352,7 +365,7 @@ export class ReviewService {
           stage: stageText(review.mode, review.stage, member.role),
         },
       });
-      await mailer.send({ to: person.email, ...content });
+      await mailer.send({ to: person.email, ...content, ...(found ? { inline: [inlineImage(found.file)] } : {}) });
       sent++;
     }
     return sent;
@@ -541,7 +554,21 @@ export class ReviewService {
       scheduledFor: article.scheduled[link.platform] ?? null,
       timeZone: approvalTimeZone(person.timezone),
       current: review.rev === link.rev && review.status === 'pending',
+      image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
     };
+  }
+
+  /**
+   * Where the review page reads the picture of the link's version: the store's signed URL of the file (as the
+   * approval page's, imageFileLink), for the link's token alone; 404 when there is none.
+   */
+  async linkImage(token: string): Promise<string> {
+    const { link } = await this.linkReviewer(token);
+    const article = await this.deps.articles.get(link.workspaceId, link.articleId);
+    if (!article) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    const key = link.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey;
+    return imageFileLink(this.deps.signer, key, this.now());
   }
 
   /** The review page's click: the link's one action, as its reviewer, with the same rules as in the app. */

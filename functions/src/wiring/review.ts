@@ -1,3 +1,4 @@
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { DynamoCommentStore } from '../adapters/dynamo/comment-store.js';
 import { approvalEmailContent, changesRequestedEmailContent } from '../domain/approval-email.js';
@@ -37,14 +38,17 @@ function base(): ReviewDeps {
 export const reviewService = lazy(() => buildReviewService());
 
 /** The service on the given clock (tests put a version's slot behind them this way, as the domain allows). */
-export const buildReviewService = (now?: () => Date) =>
-  new ReviewService({
+export const buildReviewService = (now?: () => Date) => {
+  const images = createObjectStore(deps().config);
+  return new ReviewService({
     ...base(),
     ...(now ? { now } : {}),
     mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
     render: approvalEmailContent,
     renderChanges: changesRequestedEmailContent,
     comments: new DynamoCommentStore(deps().db, deps().config.tableName),
+    objects: images,
+    signer: images,
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
       const origin = { trigger: 'approval', scheduledFor } as const;
       return platform === 'blog'
@@ -52,3 +56,4 @@ export const buildReviewService = (now?: () => Date) =>
         : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
     },
   });
+};
