@@ -173,6 +173,30 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
     await blog.getByText('Changes requested').waitFor();
     await blog.getByText('Say when the launch is.').waitFor();
     await lookAt(writer.page, 'review-03-changes-requested');
+    // The comment is in the version's thread beside the text, marked as the change request, and the writer was
+    // e-mailed it with a link to the editor.
+    const editorLink = await linkIn(
+      app,
+      'wendy@example.com',
+      new RegExp(`^Changes requested for WordPress \\(blog\\): ${title}$`),
+      'Edit it and submit it again',
+    );
+    writeFileSync(
+      join(app.dataDir, 'changes-mail.html'),
+      mailsTo(app, 'wendy@example.com', /^Changes requested/)[0]!.html ?? '',
+    );
+    expect(editorLink).toBe(`${app.url}/create?articleId=${id}`);
+    await writer.page.goto(editorLink);
+    const thread = writer.page.getByRole('region', { name: /Comments on the blog version/ });
+    const request = thread.getByRole('listitem').filter({ hasText: 'Say when the launch is.' });
+    await request.getByText('Requested changes').waitFor();
+    await expect.poll(() => request.textContent()).toContain('Rae Member');
+    const editorBox = (await writer.page.getByRole('region', { name: 'Blog Article' }).boundingBox())!;
+    const threadBox = (await thread.boundingBox())!;
+    expect(threadBox.x).toBeGreaterThanOrEqual(editorBox.x + editorBox.width);
+    expect(threadBox.y).toBeLessThan(editorBox.y + editorBox.height);
+    await lookAt(writer.page, 'review-03-changes-thread');
+    await writer.page.goto(`${app.url}/schedule`);
     const article = (await callApi(writer.page, `/api/articles/${id}`)).json.article;
     const edited = await writer.page.evaluate(
       async ({ id, content }) =>
@@ -208,12 +232,30 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
       .poll(async () => (await callApi(owner, `/api/articles/${id}`)).json.article.blog.publishedToWordPress)
       .toBe(true);
 
-    // The reviewer's e-mail as the outbox wrote it, to look at.
+    // The article's activity lists the review's steps with the member who took each, newest first.
+    await writer.page.goto(`${app.url}/create?articleId=${id}`);
+    await writer.page.getByRole('button', { name: 'Activity' }).click();
+    const entries = writer.page.locator('.activity__entry');
+    await entries.first().waitFor();
+    await expect
+      .poll(async () => (await entries.allTextContents()).join('\n'))
+      .toMatch(
+        /Approved the blog versionRae Member[\s\S]*Edited the blog version: back in reviewWendy Member[\s\S]*Requested changes to the blog versionRae Member[\s\S]*Submitted the blog version for reviewWendy Member/,
+      );
+    await lookAt(writer.page, 'review-06-activity');
+
+    // The reviewer's and the writer's e-mails as the outbox wrote them, to look at.
     const mailPage = await ownerContext.newPage();
-    await mailPage.setContent(readFileSync(join(app.dataDir, 'review-mail.html'), 'utf8'));
-    await snap(mailPage, 'review-05-email');
-    await mailPage.setViewportSize(PHONE);
-    await snap(mailPage, 'review-05-email-phone');
+    for (const [file, name] of [
+      ['review-mail.html', 'review-05-email'],
+      ['changes-mail.html', 'review-05-changes-email'],
+    ] as const) {
+      await mailPage.setViewportSize({ width: 1280, height: 900 });
+      await mailPage.setContent(readFileSync(join(app.dataDir, file), 'utf8'));
+      await snap(mailPage, name);
+      await mailPage.setViewportSize(PHONE);
+      await snap(mailPage, `${name}-phone`);
+    }
 
     await writer.context.close();
     await reviewer.context.close();

@@ -94,8 +94,16 @@ describe('activity entries', () => {
   });
 
   it('labels every event name, those not known yet by their name in words', () => {
-    expect(activityLabel({ name: 'ReviewRequested' })).toBe('Submitted for review');
-    expect(activityLabel({ name: 'ChangesRequested' })).toBe('Requested changes');
+    expect(activityLabel({ name: 'ReviewRequested' })).toBe('Submitted the article for review');
+    expect(activityLabel({ name: 'ReviewRequested', platform: 'linkedin', review: { stage: 1 } })).toBe(
+      'Submitted the LinkedIn version for review',
+    );
+    expect(activityLabel({ name: 'ChangesRequested', platform: 'linkedin' })).toBe(
+      'Requested changes to the LinkedIn version',
+    );
+    expect(activityLabel({ name: 'ArticleApproved', platform: 'linkedin', review: { stage: 1, of: 2 } })).toBe(
+      'Approved the LinkedIn version (stage 1 of 2)',
+    );
     expect(activityLabel({ name: 'ArticleApproved', platform: 'linkedin' })).toBe('Approved on LinkedIn');
     expect(activityLabel({ name: 'ArticleEdited', platform: 'blog' })).toBe('Edited the blog version');
     expect(activityLabel({ name: 'ReviewExpired' })).toBe('Review expired');

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { slotApproval, type Article } from '@app/shared';
+import { activityLabel, slotApproval, type ActivityEntry, type Article } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { approvalNotifier } from '../src/wiring/approval-notifier.js';
 import { buildReviewService } from '../src/wiring/review.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { draftedForPublishing, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
 import { activeAccount, invitationToken, WorkspaceClient } from './helpers/workspaces.js';
 
 /**
@@ -77,6 +77,12 @@ async function newArticle(by: Account, title: string): Promise<string> {
   const id = res.json.article._id as string;
   await draftedForPublishing(by.client, id);
   return id;
+}
+/** The article's activity as its list shows it: each entry's label and who did it, oldest first. */
+async function activityOf(id: string) {
+  const res = await writer.client.call(`/api/articles/${id}/activity?limit=50`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return (res.json.entries as ActivityEntry[]).map((e) => ({ what: activityLabel(e), who: e.actor })).reverse();
 }
 const article = async (id: string): Promise<Article> => (await owner.client.call(`/api/articles/${id}`)).json.article;
 const review = (who: Account, id: string, action: 'submit' | 'approve' | 'changes', body: object = {}) =>
@@ -225,6 +231,33 @@ describe('one approval by someone other than the author', () => {
     expect((await review(editor, id, 'approve')).status).toBe(409);
   });
 
+  it('the change request is posted to the version’s comment thread, marked, and its author is e-mailed the comment with a link to the editor', async () => {
+    const thread = await writer.client.call(`/api/articles/${id}/comments`);
+    expect(thread.status).toBe(200);
+    expect(thread.json.comments).toEqual([
+      expect.objectContaining({
+        platform: 'blog',
+        authorId: reviewer.id,
+        authorName: 'Rae Reviewer',
+        text: 'Add the Q3 numbers.',
+        changeRequest: true,
+        onEarlierVersion: false,
+      }),
+    ]);
+    const told = mails().filter((m) => m.subject === `Changes requested for WordPress (blog): ${title}`);
+    expect(told.map((m) => m.to)).toEqual([writer.email]);
+    const mail = told[0]!;
+    expect(mail.text).toContain('Rae Reviewer requested changes');
+    expect(mail.text).toContain('> Add the Q3 numbers.');
+    expect(mail.text).toContain(`/create?articleId=${id}`);
+    expect(mail.html).toContain('Add the Q3 numbers.');
+    expect(mail.html).toContain('Open the editor');
+    // Nobody else is told: the reviewer asked, the other members did not write it.
+    expect(mails().filter((m) => m.subject.startsWith('Changes requested') && m.to.includes(reviewer.email))).toEqual(
+      [],
+    );
+  });
+
   it('the writer’s edit returns it to review: the reviewers are asked again (ReviewRequested, edited)', async () => {
     const mailsBefore = reviewMails(reviewer.email, title).length;
     const res = await writer.client.call(`/api/articles/${id}/blog`, {
@@ -314,6 +347,19 @@ describe('one approval by someone other than the author', () => {
     const publish = await editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
     expect(publish.status, JSON.stringify(publish.json)).toBe(200);
   });
+
+  it('the activity lists each review step with the member who took it', async () => {
+    const review = (await activityOf(id)).filter((e) => /review|approv|changes|published/i.test(e.what));
+    expect(review).toEqual([
+      { what: 'Submitted the blog version for review', who: 'Wren Writer' },
+      { what: 'Requested changes to the blog version', who: 'Rae Reviewer' },
+      { what: 'Edited the blog version: back in review', who: 'Wren Writer' },
+      { what: 'Approved the blog version', who: 'Rae Reviewer' },
+      { what: 'Edited the blog version: back in review', who: 'Wren Writer' },
+      { what: 'Approved the blog version', who: 'Eddie Editor' },
+      { what: 'Published on WordPress', who: 'Eddie Editor' },
+    ]);
+  });
 });
 
 describe('GPT edit', () => {
@@ -361,7 +407,50 @@ describe('two stages: an editor or reviewer, then an owner', () => {
       expect.objectContaining({ approverId: reviewer.id, stage: 1, final: false }),
       expect.objectContaining({ approverId: owner.id, stage: 2, final: true }),
     ]);
+    // The first stage's approval and the second stage's request are one write, at one instant: in either order.
+    const steps = (await activityOf(id)).filter((e) => /review|approv/i.test(e.what));
+    expect(steps).toHaveLength(4);
+    expect(steps[0]).toEqual({ what: 'Submitted the blog version for review', who: 'Wren Writer' });
+    expect(steps.slice(1, 3)).toEqual(
+      expect.arrayContaining([
+        { what: 'Approved the blog version (stage 1 of 2)', who: 'Rae Reviewer' },
+        { what: 'Asked for the final approval of the blog version (stage 2 of 2)', who: 'Rae Reviewer' },
+      ]),
+    );
+    expect(steps[3]).toEqual({ what: 'Approved the blog version (stage 2 of 2)', who: 'Olive Owner' });
     expect((await setReview('one', 24)).status).toBe(200);
+  });
+});
+
+describe('the version’s image', () => {
+  it('is in the reviewers’ e-mail inline, and the review page’s preview reads it by the link’s token alone', async () => {
+    const title = 'Lighthouse season';
+    const id = await newArticle(writer, title);
+    const generated = await writer.client.call(`/api/image/generate/${id}`, { body: { description: 'a lighthouse' } });
+    expect(generated.status, JSON.stringify(generated.json)).toBeLessThan(300);
+    await imageSettled(writer.client, id);
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    const mail = reviewMails(reviewer.email, title).at(-1)!;
+    expect(mail.html).toContain('src="cid:article-image"');
+    expect(mail.html).toContain('alt="a lighthouse"');
+    expect(mail.parts.find((p) => p.contentType.startsWith('image/'))?.headers['content-id']).toBe('<article-image>');
+
+    const token = linkToken(reviewer.email, title, 'Approve');
+    const signedOut = new WorkspaceClient(app.url);
+    const preview = await signedOut.call('/api/review-links/preview', { body: { token } });
+    expect(preview.json.image).toEqual({ generatedAt: expect.any(String), description: 'a lighthouse' });
+    const image = await fetch(`${app.url}/api/review-links/image?token=${encodeURIComponent(token)}`, {
+      redirect: 'manual',
+    });
+    expect(image.status).toBe(302);
+    expect(image.headers.get('location')).toContain(`/articles/${id}/`);
+    expect(image.headers.get('location')).toMatch(/-blog\.\w+\?/);
+    const forged = await fetch(
+      `${app.url}/api/review-links/image?token=${encodeURIComponent(`${token.slice(0, -2)}xx`)}`,
+      { redirect: 'manual' },
+    );
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get('location')).toBeNull();
   });
 });
 

@@ -73,6 +73,8 @@ export interface ArticleComment {
   createdAt: string;
   /** Made on a text of the channel that has changed since. */
   onEarlierVersion: boolean;
+  /** A reviewer's "Request changes": the comment it required. */
+  changeRequest?: true;
 }
 
 /** One entry of an article's activity, newest first. */
@@ -87,6 +89,16 @@ export interface ActivityEntry {
   platform?: Platform;
   /** Who did it: a member's name, "Scheduled run", or null when nobody in particular (AI drafting). */
   actor: string | null;
+  /** A review step (ReviewRequested, ArticleApproved of a review): its stage, and why review was asked. */
+  review?: ActivityReviewStep;
+}
+
+/** What an activity entry keeps of a review event (domain/activity.ts). */
+export interface ActivityReviewStep {
+  stage: 1 | 2;
+  /** 2 when the review is known to have two stages (the step names its stage then). */
+  of?: 2;
+  reason?: 'submitted' | 'edited' | 'scheduled' | 'stage';
 }
 
 /** Who a scheduled run's entries name. */
@@ -96,9 +108,11 @@ const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 
 const VERSION_NAMES: Record<Platform, string> = { blog: 'the blog version', linkedin: 'the LinkedIn version' };
 
 /** What an entry says, by name; one whose name it does not know yet reads as its name in words. */
-export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform'>): string {
+export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform' | 'review'>): string {
   const on = entry.platform ? ` on ${PLATFORM_NAMES[entry.platform]}` : '';
   const of = entry.platform ? ` ${VERSION_NAMES[entry.platform]}` : '';
+  const version = entry.platform ? VERSION_NAMES[entry.platform] : 'the article';
+  const step = entry.review?.of ? ` (stage ${entry.review.stage} of ${entry.review.of})` : '';
   switch (entry.name) {
     case 'ArticleCreated':
       return 'Created the article';
@@ -107,11 +121,21 @@ export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform'>): 
     case 'ArticleDrafted':
       return 'Drafts written by AI';
     case 'ReviewRequested':
-      return 'Submitted for review';
+      switch (entry.review?.reason) {
+        case 'edited':
+          return `Edited ${version}: back in review`;
+        case 'scheduled':
+          return `Asked for review of ${version} at its scheduled time`;
+        case 'stage':
+          return `Asked for the final approval of ${version}${step}`;
+        default:
+          return `Submitted ${version} for review`;
+      }
     case 'ChangesRequested':
-      return 'Requested changes';
+      return `Requested changes to ${version}`;
     case 'ArticleApproved':
-      return `Approved${on}`;
+      // A review's approval names its version and stage; the owner's approval link, where it was published.
+      return entry.review ? `Approved ${version}${step}` : `Approved${on}`;
     case 'ApprovalRequested':
       return `Approval requested by e-mail${on}`;
     case 'PublishSucceeded':

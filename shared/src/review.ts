@@ -69,6 +69,13 @@ const reviewToken = () =>
 
 /** The review page: reading a link (never acts). */
 export const ReviewLinkSchema = lazySchema(() => z.strictObject({ token: reviewToken() }));
+/** GET /api/review-links/image: the picture of the link's version, for the review page signed in or not. */
+export const ReviewLinkImageQuerySchema = lazySchema(() =>
+  z.strictObject({
+    token: reviewToken(),
+    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+  }),
+);
 /** The review page's click: a request-changes link needs the comment, an approve link takes none. */
 export const ReviewLinkActionSchema = lazySchema(() =>
   z.strictObject({ token: reviewToken(), comment: comment().optional() }),

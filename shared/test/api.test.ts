@@ -93,6 +93,7 @@ describe('the contract types', () => {
       | 'images.preview'
       | 'images.original'
       | 'approvals.image'
+      | 'approvals.reviewImage'
       | 'linkedin.callback'
       | 'email.callback'
       | 'sheets.callback'

@@ -1,49 +1,22 @@
-import { lazy, Suspense } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { approvalTimeText, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
+import { LinkPostPreview } from '../components/review/LinkPostPreview';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
 
-// The editor's previews, fetched with the page's answer: the Markdown renderer and sanitizer come with them only.
-const loadPreviews = () => import('../components/create/preview/PublishPreviews');
-const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
-const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
-
 const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
 
-/** What will be published, as the editor previews it: the WordPress post or the LinkedIn card. */
+/** What will be published; signed in or not, the image comes by the link's token, the LinkedIn author with the answer. */
 function PostPreview({ preview, token }: { preview: ApprovalPreview; token: string }) {
-  // Signed in or not: the image comes by the link's token, the LinkedIn author with the answer.
   const imageUrl = preview.image
     ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
     : '';
-  return (
-    <Suspense fallback={<p className="welcome-card__lead">Loading the preview…</p>}>
-      {preview.platform === 'blog' ? (
-        <WordPressPreview
-          imageUrl={imageUrl}
-          title={preview.title}
-          blogContent={preview.content}
-          image={preview.image}
-          headingLevel={2}
-        />
-      ) : (
-        <LinkedInPreview
-          imageUrl={imageUrl}
-          text={preview.content}
-          image={preview.image}
-          mode={preview.linkedIn?.mode ?? 'personal'}
-          identity={preview.linkedIn ?? { connected: false, memberName: null }}
-          headingLevel={2}
-        />
-      )}
-    </Suspense>
-  );
+  return <LinkPostPreview {...preview} imageUrl={imageUrl} />;
 }
 
 /**

@@ -1,18 +1,14 @@
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { REVIEW_COMMENT_MAX, approvalTimeText, type Platform } from '@app/shared';
 import type { ReviewLinkPreview } from '@app/shared/api';
-import { errorText, request } from '../api/client';
+import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
+import { LinkPostPreview } from '../components/review/LinkPostPreview';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
-
-// The editor's previews, fetched with the page's answer (as the approval page does).
-const loadPreviews = () => import('../components/create/preview/PublishPreviews');
-const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
-const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
 
 const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
 
@@ -85,26 +81,16 @@ export default function Review() {
                 )}
                 {!preview.current && ' This link is for an earlier state of this version: open the app to see it now.'}
               </p>
-              <Suspense fallback={<p className="welcome-card__lead">Loading the preview…</p>}>
-                {preview.platform === 'blog' ? (
-                  <WordPressPreview
-                    imageUrl=""
-                    title={preview.title}
-                    blogContent={preview.content}
-                    image={null}
-                    headingLevel={2}
-                  />
-                ) : (
-                  <LinkedInPreview
-                    imageUrl=""
-                    text={preview.content}
-                    image={null}
-                    mode="personal"
-                    identity={{ connected: false, memberName: null }}
-                    headingLevel={2}
-                  />
-                )}
-              </Suspense>
+              <LinkPostPreview
+                {...preview}
+                imageUrl={
+                  preview.image
+                    ? routeUrl('approvals.reviewImage', {
+                        query: { token, t: preview.image.generatedAt || undefined },
+                      })
+                    : ''
+                }
+              />
               <form
                 className="approve__decision"
                 noValidate

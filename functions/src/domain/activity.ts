@@ -1,4 +1,4 @@
-import type { Platform } from '@app/shared';
+import type { ActivityReviewStep, Platform } from '@app/shared';
 import type { DomainEvent } from './automation-events.js';
 
 /**
@@ -22,6 +22,8 @@ export interface ActivityRecord {
   platform?: Platform;
   /** The member who did it; null: a scheduled run; absent: nobody in particular (AI drafting). */
   actorId?: string | null;
+  /** A review event's step (its label names the stage and why review was asked). */
+  review?: ActivityReviewStep;
 }
 
 /** Edits by one person closer together than this are one entry. */
@@ -49,8 +51,15 @@ const eventPlatform = (platform: unknown): Platform | undefined =>
 /** The entries of the events a change writes: one per event, named after it, with its actor when it has one. */
 export function activityOfEvents(events: readonly { event: DomainEvent }[] | undefined): ActivityRecord[] {
   return (events ?? []).map(({ event }) => {
-    const detail = event.detail as DomainEvent['detail'] & { platform?: unknown; actorId?: string | null };
+    const detail = event.detail as DomainEvent['detail'] & {
+      platform?: unknown;
+      actorId?: string | null;
+      stage?: number;
+      final?: boolean;
+      reason?: ActivityReviewStep['reason'];
+    };
     const platform = eventPlatform(detail.platform);
+    const review = reviewStep(event.name, detail);
     return {
       userId: detail.userId,
       articleId: detail.articleId,
@@ -59,8 +68,27 @@ export function activityOfEvents(events: readonly { event: DomainEvent }[] | und
       at: detail.occurredAt,
       ...(platform ? { platform } : {}),
       ...(detail.actorId !== undefined ? { actorId: detail.actorId } : {}),
+      ...(review ? { review } : {}),
     };
   });
+}
+
+/**
+ * The step of a review event: its stage, and "of 2" where the event shows two stages (a second stage asked, a
+ * first approved without completing the review, the second approved). An approval without a stage is the
+ * owner's approval link, no review.
+ */
+function reviewStep(
+  name: string,
+  detail: { stage?: number; final?: boolean; reason?: ActivityReviewStep['reason'] },
+): ActivityReviewStep | undefined {
+  if (detail.stage !== 1 && detail.stage !== 2) return undefined;
+  const stage = detail.stage;
+  if (name === 'ReviewRequested')
+    return { stage, ...(stage === 2 ? { of: 2 as const } : {}), ...(detail.reason ? { reason: detail.reason } : {}) };
+  if (name === 'ArticleApproved')
+    return { stage, ...(stage === 2 || detail.final === false ? { of: 2 as const } : {}) };
+  return undefined;
 }
 
 /** The entry of a new article (its creator). */

@@ -243,25 +243,14 @@ export async function approvalEmailContent(
   const subject = review ? `Review for ${platform}: ${input.title}` : `Approve for ${platform}: ${input.title}`;
   const post = input.platform === 'blog' ? await blogPost(input) : null;
   const preview = post ? blogPreview(input, post) : linkedInPreview(input);
-  const p = (style: string, html: string) => `<p style="margin:0 0 14px;font-family:${FONT};${style}">${html}</p>`;
+  const p = paragraph;
   // A review's second action is a plain link beside the button: one clear primary action per e-mail.
   const actions = review
     ? `${button(input.approveUrl, 'Approve')}${p(`margin-top:10px;margin-bottom:0;font-size:15px;line-height:1.5`, `<a href="${escapeHtml(review.changesUrl)}" style="color:${LINK};text-decoration:underline;font-weight:600">Request changes</a>`)}`
     : button(input.approveUrl, 'Review and approve');
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="supported-color-schemes" content="light">
-<title>${escapeHtml(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background-color:#f3f4f6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6">
-<tr><td align="center" style="padding:24px 10px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:640px;border-collapse:separate;background-color:#ffffff;border:1px solid ${BORDER};border-radius:10px">
-<tr><td style="padding:24px 24px 4px">
+  const html = emailDocument(
+    subject,
+    `<tr><td style="padding:24px 24px 4px">
 ${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, review ? 'Review requested' : 'Approval needed')}
 <h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}` : `Publish “${escapeHtml(input.title)}” to ${SHORT_NAMES[input.platform]}?`}</h1>
 ${p(`font-size:15px;line-height:1.5;color:${MUTED}`, review ? `In <strong>${escapeHtml(review.workspaceName)}</strong>, for <strong>${platform}</strong>: ${escapeHtml(review.stage)}${input.when ? `, scheduled ${escapeHtml(input.when)}` : ''}.` : `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
@@ -279,11 +268,74 @@ ${preview}
 <div style="height:16px;line-height:16px;font-size:16px">&nbsp;</div>
 ${actions}
 ${p(`margin-top:12px;margin-bottom:0;font-size:13px;line-height:1.5;color:${SUBTLE}`, `Or <a href="${escapeHtml(input.scheduleUrl)}" style="color:${LINK};text-decoration:underline">review it on the Schedule page</a>.`)}
-</td></tr>
+</td></tr>`,
+  );
+  return { subject, text: plainText(input, post), html };
+}
+
+const paragraph = (style: string, html: string) =>
+  `<p style="margin:0 0 14px;font-family:${FONT};${style}">${html}</p>`;
+
+/** A whole e-mail document: the card of at most 640 px on a grey page, holding `rows` (table rows). */
+function emailDocument(subject: string, rows: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f3f4f6">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6">
+<tr><td align="center" style="padding:24px 10px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:640px;border-collapse:separate;background-color:#ffffff;border:1px solid ${BORDER};border-radius:10px">
+${rows}
 </table>
 </td></tr>
 </table>
 </body>
 </html>`;
-  return { subject, text: plainText(input, post), html };
+}
+
+export interface ChangesRequestedEmailInput {
+  platform: Platform;
+  title: string;
+  workspaceName: string;
+  reviewerName: string;
+  comment: string;
+  /** The article's editor. */
+  editorUrl: string;
+}
+
+/** The e-mail telling a version's authors that a reviewer requested changes (domain/review.ts), in the same frame. */
+export function changesRequestedEmailContent(input: ChangesRequestedEmailInput): {
+  subject: string;
+  text: string;
+  html: string;
+} {
+  const platform = PLATFORM_NAMES[input.platform];
+  const subject = `Changes requested for ${platform}: ${input.title}`;
+  const text = [
+    `${input.reviewerName} requested changes to "${input.title}" for ${platform} in ${input.workspaceName}:`,
+    '',
+    ...input.comment.split(/\r?\n/).map((line) => `> ${line}`),
+    '',
+    `Edit it and submit it again: ${input.editorUrl}`,
+    "The comment is in the version's comment thread beside the text.",
+  ].join('\n');
+  const comment = escapeHtml(input.comment).replace(/\r?\n/g, '<br>');
+  const html = emailDocument(
+    subject,
+    `<tr><td style="padding:24px">
+${paragraph(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, 'Changes requested')}
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">“${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}</h1>
+${paragraph(`font-size:15px;line-height:1.5;color:${MUTED}`, `<strong>${escapeHtml(input.reviewerName)}</strong> requested changes in <strong>${escapeHtml(input.workspaceName)}</strong>:`)}
+<blockquote style="margin:0 0 18px;padding:4px 0 4px 14px;border-left:4px solid ${ACCENT};font-family:${FONT};font-size:16px;line-height:1.6;color:${TEXT};word-break:break-word">${comment}</blockquote>
+${button(input.editorUrl, 'Open the editor')}
+${paragraph(`margin-top:12px;margin-bottom:0;font-size:13px;line-height:1.5;color:${SUBTLE}`, 'Edit it and submit it again. The comment is in the version’s comment thread beside the text.')}
+</td></tr>`,
+  );
+  return { subject, text, html };
 }

@@ -27,6 +27,8 @@ export interface CommentRecord {
   createdAt: string;
   /** contentHash of the version's text it was made on: another hash now means the text has changed since. */
   onContent: string;
+  /** A reviewer's "Request changes" (domain/review.ts): the thread marks it as such. */
+  changeRequest?: true;
 }
 
 /** Comments (port; adapters/dynamo/comment-store.ts). */
@@ -68,6 +70,7 @@ export interface NewComment {
   platform: Platform;
   author: { id: string; name: string };
   text: string;
+  changeRequest?: true;
 }
 
 const view = (comment: CommentRecord, currentContent: string): ArticleComment => ({
@@ -79,6 +82,7 @@ const view = (comment: CommentRecord, currentContent: string): ArticleComment =>
   text: comment.text,
   createdAt: comment.createdAt,
   onEarlierVersion: comment.onContent !== contentHash(currentContent),
+  ...(comment.changeRequest ? { changeRequest: true as const } : {}),
 });
 
 async function articleOf(deps: Pick<CommentDeps, 'articles'>, userId: string, articleId: string) {
@@ -110,6 +114,7 @@ export async function addComment(
     text: parsed.data,
     createdAt: now.toISOString(),
     onContent: contentHash(content),
+    ...(input.changeRequest ? { changeRequest: true as const } : {}),
   };
   await deps.comments.put(comment);
   return view(comment, content);
@@ -164,6 +169,7 @@ export class CommentService {
           : record.actorId === undefined
             ? null
             : (names.get(record.actorId) ?? 'A former member'),
+      ...(record.review ? { review: record.review } : {}),
     }));
     return { entries, nextCursor: next };
   }

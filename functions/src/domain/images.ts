@@ -382,3 +382,12 @@ const imageBase = (userId: string, articleId: string, at: Date) =>
 
 const extensionOf = (contentType: string) =>
   contentType === 'image/png' ? 'png' : contentType === 'image/webp' ? 'webp' : 'jpg';
+
+/** The Content-ID an e-mail's HTML shows the platform's image by (the approval and review e-mails). */
+export const IMAGE_CID = 'article-image';
+export const inlineImage = (image: StoredObject) => ({
+  cid: IMAGE_CID,
+  filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`,
+  contentType: image.contentType,
+  content: image.body,
+});

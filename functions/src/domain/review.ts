@@ -1,6 +1,9 @@
 import { SignJWT, jwtVerify } from 'jose';
 import {
+  CommentMessages,
+  CommentTextSchema,
   DEFAULT_REVIEW_SETTINGS,
+  ImageUploadMessages,
   REVIEW_LINK_DAYS,
   ROLE_NAMES,
   ReviewMessages,
@@ -15,12 +18,14 @@ import {
   type WorkspaceRole,
 } from '@app/shared';
 import type { ReviewLinkDone, ReviewLinkPreview } from '@app/shared/api';
-import type { approvalEmailContent } from './approval-email.js';
+import type { approvalEmailContent, changesRequestedEmailContent } from './approval-email.js';
 import { reviewAttribute, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
+import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import type { MailSender } from './integrations.js';
-import type { ArticleStore, JobQueue, ScheduledRun } from './ports.js';
+import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
+import type { ArticleStore, JobQueue, ObjectStore, ScheduledRun, UploadSigner } from './ports.js';
 import type { CurrentWorkspace, MemberRecord, WorkspaceStore } from './workspaces.js';
 
 /**
@@ -51,6 +56,14 @@ export interface ReviewDeps {
    * bundles then carry neither it nor the Markdown pipeline it loads.
    */
   render?: typeof approvalEmailContent;
+  /** The e-mail telling the authors that changes were requested (domain/approval-email.ts), given likewise. */
+  renderChanges?: typeof changesRequestedEmailContent;
+  /** The stored images: the reviewers' e-mail shows the version's picture inline, as the owner's does. */
+  objects?: Pick<ObjectStore, 'get'>;
+  /** Signs the store's reads: the review page shows the version's picture by the link's token (no session). */
+  signer?: Pick<UploadSigner, 'signDownload'>;
+  /** The versions' comment threads: a "Request changes" comment is posted there (domain/comments.ts). */
+  comments?: CommentStore;
   /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
   jobs?: JobQueue;
   /** Publishes an approved version whose slot has come (the approval within the grace period). */
@@ -120,8 +133,8 @@ const reviewTokens = {
 };
 
 /**
- * Where a "Request changes" comment goes: onto the version's review state today. Kept as one function so that
- * the comment can also be routed to the version's comment thread without touching the rules around it.
+ * What the version's review keeps of a "Request changes": who and when, and the comment, which is also posted to
+ * the version's comment thread (requestChanges).
  */
 export function changeRequestOf(by: string, comment: string, at: Date): NonNullable<VersionReview['changes']> {
   return { by, at: at.toISOString(), comment };
@@ -308,6 +321,13 @@ export class ReviewService {
     const workspace = await this.deps.workspaces.get(workspaceId);
     const key = await this.deps.signingKey();
     const base = this.deps.publicUrl();
+    // The newest image's file, as the owner's approval e-mail (domain/scheduling.ts); a failed read sends it without.
+    const found = this.deps.objects
+      ? await newestImageFile({ articles: this.deps.articles, objects: this.deps.objects }, article, platform).catch(
+          () => undefined,
+        )
+      : undefined;
+    const shownImage = found?.image ?? article.image;
     let sent = 0;
     for (const member of await this.reviewers(workspaceId, review)) {
       const person = await this.deps.activeUser(member.userId);
@@ -334,7 +354,7 @@ export class ReviewService {
         content: article[platform].content,
         when: slot ? approvalTimeText(new Date(slot), person.timezone) : '',
         problem: '',
-        image: article.image ? { description: article.image.description, cid: null } : null,
+        image: shownImage ? { description: shownImage.description, cid: found ? IMAGE_CID : null } : null,
         linkedIn: { identity: undefined, mode: article.linkedInMode },
         approveUrl: await url('approve'),
         scheduleUrl: `${base}/schedule`,
@@ -345,7 +365,7 @@ export class ReviewService {
           stage: stageText(review.mode, review.stage, member.role),
         },
       });
-      await mailer.send({ to: person.email, ...content });
+      await mailer.send({ to: person.email, ...content, ...(found ? { inline: [inlineImage(found.file)] } : {}) });
       sent++;
     }
     return sent;
@@ -432,6 +452,9 @@ export class ReviewService {
     platform: Platform,
     comment: string,
   ) {
+    // The thread's limits, checked before anything is written: the comment is posted there too.
+    const text = CommentTextSchema().safeParse(comment);
+    if (!text.success) throw badRequest(text.error.issues[0]?.message ?? CommentMessages.empty, 'invalid_comment');
     const article = await this.article(workspaceId, articleId);
     const review = this.decidable(article, platform, userId, role);
     const now = this.now();
@@ -455,7 +478,50 @@ export class ReviewService {
       now,
     );
     const updated = await this.write(workspaceId, article, platform, next, [outboxEntry(event)]);
+    const reviewer = await this.deps.activeUser(userId);
+    const reviewerName = reviewer?.name || 'A reviewer';
+    // Beside the text, in the version's thread, where the authors read and answer comments.
+    if (this.deps.comments)
+      await addComment(
+        { articles: this.deps.articles, comments: this.deps.comments, now: () => now },
+        {
+          userId: workspaceId,
+          articleId,
+          platform,
+          author: { id: userId, name: reviewerName },
+          text: comment,
+          changeRequest: true,
+        },
+      );
+    await this.mailChangesRequested(workspaceId, updated, platform, next.authors, reviewerName, comment);
     return { article: updated, published: null };
+  }
+
+  /** Tells the version's authors (active accounts) who asked for what, with a link to the article's editor. */
+  private async mailChangesRequested(
+    workspaceId: string,
+    article: ArticleRecord,
+    platform: Platform,
+    authors: string[],
+    reviewerName: string,
+    comment: string,
+  ): Promise<void> {
+    const render = this.deps.renderChanges;
+    const mailer = render && (await this.deps.mailer?.(workspaceId));
+    if (!render || !mailer) return;
+    const workspace = await this.deps.workspaces.get(workspaceId);
+    const content = render({
+      platform,
+      title: article.title,
+      workspaceName: workspace?.name ?? 'your workspace',
+      reviewerName,
+      comment,
+      editorUrl: `${this.deps.publicUrl()}/create?articleId=${encodeURIComponent(article.id)}`,
+    });
+    for (const authorId of authors) {
+      const person = await this.deps.activeUser(authorId);
+      if (person) await mailer.send({ to: person.email, ...content });
+    }
   }
 
   /** A link's reviewer, still an active member with a role, whose sessions have not ended since. */
@@ -488,7 +554,21 @@ export class ReviewService {
       scheduledFor: article.scheduled[link.platform] ?? null,
       timeZone: approvalTimeZone(person.timezone),
       current: review.rev === link.rev && review.status === 'pending',
+      image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
     };
+  }
+
+  /**
+   * Where the review page reads the picture of the link's version: the store's signed URL of the file (as the
+   * approval page's, imageFileLink), for the link's token alone; 404 when there is none.
+   */
+  async linkImage(token: string): Promise<string> {
+    const { link } = await this.linkReviewer(token);
+    const article = await this.deps.articles.get(link.workspaceId, link.articleId);
+    if (!article) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
+    if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
+    const key = link.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey;
+    return imageFileLink(this.deps.signer, key, this.now());
   }
 
   /** The review page's click: the link's one action, as its reviewer, with the same rules as in the app. */

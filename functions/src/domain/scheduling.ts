@@ -19,11 +19,11 @@ import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
-import { imageFileLink, newestImageFile } from './images.js';
+import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound } from './errors.js';
-import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, StoredObject, UploadSigner } from './ports.js';
+import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
 import type { PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
@@ -524,15 +524,6 @@ export class ApprovalNotifier {
     return { message, expiresAt };
   }
 }
-
-/** The Content-ID the e-mail's HTML shows the platform's image by. */
-const IMAGE_CID = 'article-image';
-const inlineImage = (image: StoredObject) => ({
-  cid: IMAGE_CID,
-  filename: `image.${image.contentType === 'image/png' ? 'png' : 'jpg'}`,
-  contentType: image.contentType,
-  content: image.body,
-});
 
 export interface ApprovalLinksDeps {
   articles: ArticleStore;

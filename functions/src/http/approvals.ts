@@ -59,4 +59,6 @@ export const handlers = defineHandlers('approvals', {
   // Public: the e-mailed link (single-purpose, bound to its reviewer) is the authorization; reading never acts.
   'approvals.reviewPreview': async ({ body }) => json(200, await reviewService().previewLink(body.token)),
   'approvals.reviewConfirm': async ({ body }) => json(200, await reviewService().confirmLink(body.token, body.comment)),
+  'approvals.reviewImage': async ({ query }) =>
+    redirect(await reviewService().linkImage(query.token), 'private, max-age=600'),
 });

@@ -1,5 +1,7 @@
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { approvalEmailContent } from '../domain/approval-email.js';
+import { DynamoCommentStore } from '../adapters/dynamo/comment-store.js';
+import { approvalEmailContent, changesRequestedEmailContent } from '../domain/approval-email.js';
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
@@ -36,12 +38,17 @@ function base(): ReviewDeps {
 export const reviewService = lazy(() => buildReviewService());
 
 /** The service on the given clock (tests put a version's slot behind them this way, as the domain allows). */
-export const buildReviewService = (now?: () => Date) =>
-  new ReviewService({
+export const buildReviewService = (now?: () => Date) => {
+  const images = createObjectStore(deps().config);
+  return new ReviewService({
     ...base(),
     ...(now ? { now } : {}),
     mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
     render: approvalEmailContent,
+    renderChanges: changesRequestedEmailContent,
+    comments: new DynamoCommentStore(deps().db, deps().config.tableName),
+    objects: images,
+    signer: images,
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
       const origin = { trigger: 'approval', scheduledFor } as const;
       return platform === 'blog'
@@ -49,3 +56,4 @@ export const buildReviewService = (now?: () => Date) =>
         : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
     },
   });
+};

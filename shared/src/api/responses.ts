@@ -277,6 +277,8 @@ export interface ReviewLinkPreview {
   timeZone: string;
   /** Whether the link still applies (the version was not changed or decided since). */
   current: boolean;
+  /** The version's image (GET /api/review-links/image with the same token serves it), or null. */
+  image: { generatedAt: string; description: string } | null;
 }
 
 export interface ReviewLinkDone {
@@ -397,6 +399,7 @@ export interface ApiResponses {
   'approvals.requestChanges': ReviewActionAnswer;
   'approvals.reviewPreview': ReviewLinkPreview;
   'approvals.reviewConfirm': ReviewLinkDone;
+  'approvals.reviewImage': Redirect;
   'email.test': SuccessAnswer;
 
   'sheets.authUrl': AuthUrlAnswer;

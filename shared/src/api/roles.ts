@@ -86,6 +86,7 @@ export const ROUTE_ROLES = {
   'approvals.requestChanges': 'reviewer',
   'approvals.reviewPreview': 'none',
   'approvals.reviewConfirm': 'none',
+  'approvals.reviewImage': 'none',
 
   'sheets.authUrl': 'owner',
   'sheets.callback': 'none',

@@ -49,6 +49,7 @@ import {
 import {
   RequestChangesSchema,
   ReviewLinkActionSchema,
+  ReviewLinkImageQuerySchema,
   ReviewLinkSchema,
   ReviewActionSchema,
   ReviewSettingsSchema,
@@ -390,6 +391,14 @@ export const routes = [
     path: '/api/review-links/confirm',
     access: 'public',
     body: ReviewLinkActionSchema,
+  },
+  // The version's image for the review page, by the link's token (as approvals.image is for /approve).
+  {
+    id: 'approvals.reviewImage',
+    method: 'GET',
+    path: '/api/review-links/image',
+    access: 'public',
+    query: ReviewLinkImageQuerySchema,
   },
 
   { id: 'sheets.authUrl', method: 'GET', path: '/api/sheets/auth', access: 'user', query: SheetsAuthQuerySchema },

@@ -45,6 +45,20 @@ describe('CommentThread', () => {
     expect(within(thread()).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
   });
 
+  it('marks a reviewer’s change request as such', async () => {
+    mockApi({
+      'auth.me': { user: makeUser({ _id: 'u1', timezone: 'UTC' }) },
+      'articles.comments': {
+        comments: [comment({ text: 'Add the Q3 numbers.', changeRequest: true }), comment({ id: 'c2' })],
+      },
+    });
+    renderWithProviders(<CommentThread articleId="a1" platform="blog" />);
+    const items = await within(thread()).findAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('Requested changes');
+    expect(items[0]).toHaveTextContent('Add the Q3 numbers.');
+    expect(items[1]).not.toHaveTextContent('Requested changes');
+  });
+
   it('refuses an empty or over-long comment with the shared schema’s message, sending nothing', async () => {
     const { requests } = mockApi({
       'auth.me': { user: makeUser() },

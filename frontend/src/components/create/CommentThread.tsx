@@ -28,6 +28,7 @@ export const CommentTexts = {
   sendFailed: 'The comment could not be saved.',
   deleteFailed: 'The comment could not be deleted.',
   earlier: 'on an earlier version',
+  changeRequest: 'Requested changes',
   none: 'No comments yet.',
 } as const;
 
@@ -99,12 +100,16 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
       ) : (
         <ol className="comments__list">
           {comments.map((comment) => (
-            <li key={comment.id} className={`comment${comment.onEarlierVersion ? ' comment--earlier' : ''}`}>
+            <li
+              key={comment.id}
+              className={`comment${comment.onEarlierVersion ? ' comment--earlier' : ''}${comment.changeRequest ? ' comment--changes' : ''}`}
+            >
               <div className="comment__meta">
                 <span className="comment__author">{comment.authorName}</span>
                 <time className="comment__time" dateTime={comment.createdAt}>
                   {formatDateTime(comment.createdAt, timeZone)}
                 </time>
+                {comment.changeRequest && <span className="badge badge--accent">{CommentTexts.changeRequest}</span>}
                 {comment.onEarlierVersion && <span className="badge comment__earlier">{CommentTexts.earlier}</span>}
               </div>
               <p className="comment__text">{comment.text}</p>

@@ -1,11 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { VersionReview } from '@app/shared';
 import { setCurrentWorkspaceId } from '../../lib/workspace';
 import { makeArticle } from '../../test/articles';
 import { makeUser, mockApi, renderWithProviders } from '../../test/utils';
 import { ArticleCard } from '../schedule/ArticleCard';
+
+/** Routes the route table is made to refuse in a test: the card must ask it (useCan), not rank roles itself. */
+const refused = new Set<string>();
+vi.mock('../../hooks/useWorkspaces', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../hooks/useWorkspaces')>();
+  return {
+    ...actual,
+    useCan: () => {
+      const may = actual.useCan();
+      return (id: Parameters<typeof may>[0]) => !refused.has(id) && may(id);
+    },
+  };
+});
 
 /** docs/product.md (Workspaces, Review): a team version's review on its Schedule card. */
 const NOW = new Date('2026-05-10T12:00:00.000Z');
@@ -48,7 +61,10 @@ function setup(role: 'writer' | 'reviewer', review: Partial<Record<'blog' | 'lin
   return api;
 }
 
-afterEach(() => setCurrentWorkspaceId(undefined));
+afterEach(() => {
+  setCurrentWorkspaceId(undefined);
+  refused.clear();
+});
 
 describe('the review on a team Schedule card', () => {
   it('reads "Waiting for approval" past the slot within the grace period; its author cannot approve it', async () => {
@@ -83,6 +99,26 @@ describe('the review on a team Schedule card', () => {
         comment: 'Shorter intro',
       }),
     );
+  });
+
+  it('offers Submit, Approve and Request changes only where the route table lets the role call them', async () => {
+    setCurrentWorkspaceId(team.id);
+    setup('writer', { blog: null });
+    const blog = screen.getByRole('region', { name: 'Blog' });
+    expect(await within(blog).findByRole('button', { name: 'Submit for review' })).toBeInTheDocument();
+    cleanup();
+    refused.add('approvals.submit');
+    setup('writer', { blog: null });
+    const refusedBlog = screen.getByRole('region', { name: 'Blog' });
+    expect(await within(refusedBlog).findByText('Not submitted for review')).toBeInTheDocument();
+    expect(within(refusedBlog).queryByRole('button', { name: 'Submit for review' })).toBeNull();
+    cleanup();
+    refused.add('approvals.approve');
+    setup('reviewer', { blog: pending });
+    const asReviewer = screen.getByRole('region', { name: 'Blog' });
+    expect(await within(asReviewer).findByText('In review')).toBeInTheDocument();
+    expect(within(asReviewer).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(within(asReviewer).queryByRole('button', { name: 'Request changes' })).toBeNull();
   });
 
   it('a personal workspace shows none of it', () => {

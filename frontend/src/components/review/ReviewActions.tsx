@@ -4,7 +4,6 @@ import {
   REVIEW_COMMENT_MAX,
   ROLE_NAMES,
   ReviewMessages,
-  roleAtLeast,
   stageRoles,
   stagesOf,
   type Article,
@@ -14,7 +13,7 @@ import {
 import { errorText, request } from '../../api/client';
 import { refreshArticleLists } from '../../hooks/useArticleLists';
 import { useSession } from '../../hooks/useSession';
-import { useCurrentWorkspace } from '../../hooks/useWorkspaces';
+import { useCan, useCurrentWorkspace } from '../../hooks/useWorkspaces';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
 
@@ -33,6 +32,7 @@ export function ReviewActions({ article, platform, settings }: ReviewActionsProp
   const queryClient = useQueryClient();
   const { user } = useSession();
   const { role } = useCurrentWorkspace();
+  const may = useCan();
   const commentId = useId();
   const [asking, setAsking] = useState(false);
   const [comment, setComment] = useState('');
@@ -59,9 +59,16 @@ export function ReviewActions({ article, platform, settings }: ReviewActionsProp
   if (published) return null;
 
   const mine = Boolean(user && review?.authors.includes(user._id));
-  const canApprove = review?.status === 'pending' && !mine && stageRoles(review.mode, review.stage).includes(role);
+  // Who may call the route is the route table's (useCan); which roles approve a stage is the workspace's review
+  // setting (shared/src/review.ts).
+  const canApprove =
+    review?.status === 'pending' &&
+    !mine &&
+    may('approvals.approve') &&
+    may('approvals.requestChanges') &&
+    stageRoles(review.mode, review.stage).includes(role);
   const canSubmit =
-    roleAtLeast(role, 'writer') && (!review || review.status === 'changes') && article[platform].content.trim() !== '';
+    may('approvals.submit') && (!review || review.status === 'changes') && article[platform].content.trim() !== '';
   const stages = review ? stagesOf(review.mode) : stagesOf(settings.mode as 'one' | 'two');
   const state = !review
     ? 'Not submitted for review'
