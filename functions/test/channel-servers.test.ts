@@ -139,7 +139,9 @@ describe('a channel server that cannot start', () => {
     expect(log.mock.calls).toEqual([
       [
         expect.stringMatching(
-          new RegExp(`^SKIPPED: ${tests} tests \\(no ${server}: .*ENOTDIR.*; REQUIRE_CHANNEL_SERVERS=1 makes this fail\\)$`),
+          new RegExp(
+            `^SKIPPED: ${tests} tests \\(no ${server}: .*ENOTDIR.*; REQUIRE_CHANNEL_SERVERS=1 makes this fail\\)$`,
+          ),
         ),
       ],
     ]);
