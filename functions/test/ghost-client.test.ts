@@ -1,5 +1,5 @@
 /**
- * The Ghost channel's client against a REAL Ghost (helpers/ghost-server.ts; docs/testing.md, Channel servers):
+ * The Ghost channel's client against a REAL Ghost (channel-servers/ghost/ghost.ts; docs/testing.md, Channel servers):
  * its own site from the pristine copy, started for this file and stopped after it. Without a Ghost (and without
  * REQUIRE_CHANNEL_SERVERS=1) the server tests skip with one line saying why; the checks of the settings and the
  * token need no server and always run.
@@ -21,7 +21,7 @@ import {
   type GhostCredentials,
 } from '../src/channels/ghost/index.js';
 import { DomainError, InvalidError, UpstreamError } from '../src/domain/errors.js';
-import { ghostForTests, type GhostServer } from './helpers/ghost-server.js';
+import { ghostForTests, type GhostServer } from './channel-servers/ghost/ghost.js';
 import { trackSecret } from './helpers/secrets.js';
 
 const KEY = `${'a1'.repeat(12)}:${'0f'.repeat(32)}`;

@@ -1,7 +1,7 @@
 /**
  * A real Ghost for the tests (docs/testing.md, Channel servers), offline: everything comes from the npm registry.
  *
- * Installed once per version into the cache (helpers/server-cache.ts) as Ghost's own installer does it: the
+ * Installed once per version into the cache (channel-servers/cache.ts) as Ghost's own installer does it: the
  * package from the registry, then `pnpm install --prod --frozen-lockfile` inside it (its dependencies are
  * tarballs it ships), under Node 22 (Ghost 6 needs it) with that Node's headers for the native modules
  * (better-sqlite3, re2), which build from source when their prebuilt binaries cannot be fetched. The same
@@ -17,7 +17,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cached, cachedNode22, runCommand, unpackFromRegistry, unsupportedPlatform } from './server-cache.js';
+import { cached, childEnv, pause, runCommand, serverOrSkip, unpackFromRegistry } from '../cache.js';
+import { buildEnv, cachedNode22 } from '../node22.js';
 
 /**
  * Ghost 6 (the current major, the one sites run and Ghost(Pro) hosts): installed from its lockfile, so the same
@@ -69,13 +70,7 @@ async function buildGhost(dir: string, node: string, signal?: AbortSignal): Prom
       signal,
     },
   );
-  const env: NodeJS.ProcessEnv = {
-    ...withoutNodeOptions(process.env),
-    PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
-    // node-gyp builds against this Node's headers (the machine's npm config may name another Node's)
-    npm_config_nodedir: nodeDir,
-    CI: 'true',
-  };
+  const env = buildEnv(nodeDir, { CI: 'true' });
   const pnpmInstall = () =>
     runCommand(
       join(dir, 'tools', 'node_modules', '.bin', 'pnpm'),
@@ -206,7 +201,7 @@ async function launch(dir: string, node: string, from: string, signal?: AbortSig
   const started = Date.now();
   const child = spawn(node, [join(runDir, 'current', 'index.js')], {
     cwd: runDir,
-    env: { ...withoutNodeOptions(process.env), NODE_ENV: 'production' },
+    env: childEnv({ NODE_ENV: 'production' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
@@ -243,14 +238,6 @@ async function launch(dir: string, node: string, from: string, signal?: AbortSig
   return { url, content, child, startMs, rssMiB: await rssMiB(child.pid!), stop };
 }
 
-/** The test runner's own Node options (loaders, conditions) are not Ghost's nor its build's business. */
-function withoutNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { NODE_OPTIONS: _ignored, ...rest } = env;
-  return rest;
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function waitUntilUp(url: string, child: ChildProcess, log: string, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + 180_000;
   while (Date.now() < until) {
@@ -279,8 +266,6 @@ async function rssMiB(pid: number): Promise<number> {
 
 /** Installs what is missing, then starts a Ghost of its own for this run from the pristine site. */
 export async function startGhost(signal?: AbortSignal): Promise<GhostServer> {
-  const unsupported = unsupportedPlatform();
-  if (unsupported) throw new Error(unsupported);
   const { dir, node } = await cachedGhost(signal);
   const pristine = JSON.parse(await readFile(join(dir, 'pristine', 'site.json'), 'utf8')) as Pristine;
   let server: Launched | undefined;
@@ -303,17 +288,7 @@ export async function startGhost(signal?: AbortSignal): Promise<GhostServer> {
   };
 }
 
-/**
- * The Ghost of a test file, or undefined (the file's tests skip) with one line saying why. With
- * REQUIRE_CHANNEL_SERVERS=1 (CI) a Ghost that cannot start fails instead.
- */
-export async function ghostForTests(): Promise<GhostServer | undefined> {
-  try {
-    return await startGhost();
-  } catch (error) {
-    if (process.env.REQUIRE_CHANNEL_SERVERS === '1') throw error;
-    const reason = (error as Error).message.split('\n')[0];
-    console.log(`SKIPPED: Ghost tests (no Ghost server: ${reason}; REQUIRE_CHANNEL_SERVERS=1 makes this fail)`);
-    return undefined;
-  }
+/** The Ghost of a test file, or undefined: its server tests skip (channel-servers/cache.ts, serverOrSkip). */
+export function ghostForTests(): Promise<GhostServer | undefined> {
+  return serverOrSkip({ tests: 'Ghost client', server: 'Ghost server' }, () => startGhost());
 }

