@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     }
   });
 
-  it("the Markdown renderer and sanitizer load only with the content step's previews, which the Create and Approve pages import on demand", () => {
+  it("the Markdown renderer and sanitizer load only with the content step's previews, which the Create, Approve and Review pages import on demand", () => {
     const first = firstLoad(dist);
     expect(
       first.filter((f) => MARKDOWN.test(read(join('assets', f)))),
@@ -72,13 +72,20 @@ describe.skipIf(!existsSync(join(dist, 'index.html')))('built SPA budgets', () =
     const previews = dynamicImports(createCode).filter((f) => MARKDOWN.test(read(join('assets', f))));
     expect(previews).toHaveLength(1);
     expect(previews[0]).toMatch(/^PublishPreviews-/);
-    // The approval page shows the same previews, fetched on demand as well.
-    const approve = dynamicImports(read(join('assets', entry))).find((f) => /^Approve-/.test(f));
-    expect(approve, 'a lazy Approve chunk').toBeTruthy();
-    const approveCode = read(join('assets', approve!));
-    expect(approveCode).not.toMatch(MARKDOWN);
-    expect(staticImports(approveCode).some((f) => MARKDOWN.test(read(join('assets', f))))).toBe(false);
-    expect(dynamicImports(approveCode)).toContain(previews[0]);
+    // The approval and review pages show the same previews (components/review/LinkPostPreview.tsx, a chunk both
+    // import), fetched on demand as well.
+    for (const page of ['Approve', 'Review']) {
+      const chunk = dynamicImports(read(join('assets', entry))).find((f) => new RegExp(`^${page}-`).test(f));
+      expect(chunk, `a lazy ${page} chunk`).toBeTruthy();
+      const code = read(join('assets', chunk!));
+      expect(code).not.toMatch(MARKDOWN);
+      const loaded = [chunk!, ...staticImports(code)];
+      expect(
+        loaded.filter((f) => MARKDOWN.test(read(join('assets', f)))),
+        `${page}: Markdown loaded with it`,
+      ).toEqual([]);
+      expect(loaded.flatMap((f) => dynamicImports(read(join('assets', f))))).toContain(previews[0]);
+    }
     const gzip = gzipSync(read(join('assets', previews[0]!)), { level: 9 }).length;
     console.log(`content previews chunk ${previews[0]}: ${(gzip / 1000).toFixed(1)} kB gzipped`);
   });

@@ -119,7 +119,7 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
       ['rae@example.com', 'reviewer'],
     ] as const) {
       await owner.getByLabel('E-mail address').fill(email);
-      await owner.getByLabel('Role').selectOption(role);
+      await owner.getByLabel('Role', { exact: true }).selectOption(role);
       await owner.getByRole('button', { name: 'Send invitation' }).click();
       await owner.getByText(email).first().waitFor();
     }

@@ -91,7 +91,7 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
     await owner.getByRole('heading', { name: 'Members of Acme Marketing' }).waitFor();
 
     await owner.getByLabel('E-mail address').fill('wendy@example.com');
-    await owner.getByLabel('Role').selectOption('writer');
+    await owner.getByLabel('Role', { exact: true }).selectOption('writer');
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByText('wendy@example.com').first().waitFor();
     await lookAt(owner, 'workspaces-01-owner');
@@ -185,7 +185,7 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
     await owner.getByRole('button', { name: 'Workspaces' }).click();
     await owner.getByRole('heading', { name: 'Members of Acme Marketing' }).waitFor();
     await owner.getByLabel('E-mail address').fill('otto@example.com');
-    await owner.getByLabel('Role').selectOption('reviewer');
+    await owner.getByLabel('Role', { exact: true }).selectOption('reviewer');
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByText('otto@example.com').first().waitFor();
     const ottoLink = await invitationLink(app, 'otto@example.com');
