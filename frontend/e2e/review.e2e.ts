@@ -143,8 +143,9 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
     await blog.getByRole('button', { name: 'Submit for review' }).click();
     await blog.getByText('In review').waitFor();
 
-    // The owner schedules it: not approved, the card and the calendar say it waits for approval.
-    expect(await scheduleVia(owner, id, 'blog', new Date(Date.now() + 3600_000).toISOString())).toBe(200);
+    // The writer schedules it (a writer may: nothing publishes without an approval); not approved, the card and the
+    // calendar say it waits for approval.
+    expect(await scheduleVia(writer.page, id, 'blog', new Date(Date.now() + 3600_000).toISOString())).toBe(200);
     await writer.page.reload();
     await blog.getByText('Waiting for approval').waitFor();
     await lookAt(writer.page, 'review-02-waiting');

@@ -9,8 +9,9 @@ import type { RouteId } from './routes.js';
  * authorization suite (functions/test/workspace-roles.test.ts) is generated from it. A Record over
  * every RouteId: a new route does not compile until it says what it needs.
  *
- * owner: members, connections, settings; editor: schedule and publish; writer: create and edit;
- * reviewer: read (docs/product.md, Workspaces).
+ * owner: members, connections, settings; editor: publish; writer: create, edit and schedule (a slot publishes
+ * only what an owner, editor or reviewer approved: the approval e-mail, or review); reviewer: read (docs/product.md,
+ * Workspaces).
  */
 export type RouteRole = WorkspaceRole | 'none';
 
@@ -39,7 +40,7 @@ export const ROUTE_ROLES = {
   'articles.updateLinkedIn': 'writer',
   'articles.retryGeneration': 'writer',
   'articles.gptEdit': 'writer',
-  'schedule.set': 'editor',
+  'schedule.set': 'writer',
   // Every member comments (a reviewer too) and reads the activity; only a comment's author deletes it (domain/comments.ts).
   'articles.comments': 'reviewer',
   'articles.addComment': 'reviewer',
