@@ -1,10 +1,11 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { approvalTimeText, httpUrlOrNull, type Platform } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
 import { LinkPostPreview } from '../components/review/LinkPostPreview';
+import { useLinkPreview } from '../hooks/useLinkPreview';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
@@ -27,27 +28,18 @@ function PostPreview({ preview, token }: { preview: ApprovalPreview; token: stri
  */
 export default function Approve() {
   const { theme } = useTheme();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
-  const previewQuery = useQuery({
-    queryKey: ['approval-preview', token],
-    queryFn: async (): Promise<ApprovalPreview> => {
+  const { token, preview, error } = useLinkPreview(
+    'approval-preview',
+    async (token): Promise<ApprovalPreview> => {
       const answer = await request('approvals.preview', { body: { token } });
       // A post address only ever becomes an href when it is http(s).
       return { ...answer, postUrl: httpUrlOrNull(answer.postUrl) };
     },
-    enabled: token !== '',
-    retry: false,
-    // Opening the page shows what would be published; it is not read again behind the person's back.
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-  const preview = previewQuery.data ?? null;
-  const error = !token
-    ? 'This approval link is incomplete. Open the article on the Schedule page instead.'
-    : previewQuery.error
-      ? errorText(previewQuery.error, 'Failed to load the approval. Try the link again.')
-      : '';
+    {
+      incomplete: 'This approval link is incomplete. Open the article on the Schedule page instead.',
+      failed: 'Failed to load the approval. Try the link again.',
+    },
+  );
 
   const confirm = useMutation({ mutationFn: () => request('approvals.confirm', { body: { token } }) });
   const busy = confirm.isPending;

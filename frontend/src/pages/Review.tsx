@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { REVIEW_COMMENT_MAX, approvalTimeText, type Platform } from '@app/shared';
 import type { ReviewLinkPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
 import { LinkPostPreview } from '../components/review/LinkPostPreview';
+import { useLinkPreview } from '../hooks/useLinkPreview';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
@@ -20,24 +21,16 @@ const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'Linke
 export default function Review() {
   const { theme } = useTheme();
   const commentId = useId();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const { token, preview, error } = useLinkPreview(
+    'review-preview',
+    (token): Promise<ReviewLinkPreview> => request('approvals.reviewPreview', { body: { token } }),
+    {
+      incomplete: 'This review link is incomplete. Open the article in the app instead.',
+      failed: 'Failed to load the review. Try the link again.',
+    },
+  );
   const [comment, setComment] = useState('');
   const [missing, setMissing] = useState(false);
-  const previewQuery = useQuery({
-    queryKey: ['review-preview', token],
-    queryFn: (): Promise<ReviewLinkPreview> => request('approvals.reviewPreview', { body: { token } }),
-    enabled: token !== '',
-    retry: false,
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-  const preview = previewQuery.data ?? null;
-  const error = !token
-    ? 'This review link is incomplete. Open the article in the app instead.'
-    : previewQuery.error
-      ? errorText(previewQuery.error, 'Failed to load the review. Try the link again.')
-      : '';
   const confirm = useMutation({
     mutationFn: () =>
       request('approvals.reviewConfirm', {
