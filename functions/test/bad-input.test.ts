@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZodType } from 'zod';
+import type { ZodMiniType as ZodType } from 'zod/mini';
 import { MAX_BODY_BYTES, Messages } from '@app/shared';
 import { routes, type RouteDef } from '@app/shared/api';
 import { Client, drafted, registration, startTestApp, type CallOptions, type TestApp } from './helpers/app.js';
@@ -75,7 +75,7 @@ function maxLength(schema: ZodType): number | null | undefined {
   const strings = nodes(schema).filter((s) => defOf(s).type === 'string');
   if (!strings.length) return undefined;
   const limits = strings
-    .map((s) => (s as unknown as { maxLength: number | null }).maxLength)
+    .map((s) => (s as unknown as { _zod: { bag: { maxLength?: number } } })._zod.bag.maxLength)
     .filter((n): n is number => typeof n === 'number');
   return limits.length ? Math.min(...limits) : null;
 }
