@@ -25,7 +25,11 @@ export function ownerOf(input: string): string {
 
 export async function startBytesByOwner(name: string, outDir: string): Promise<Map<string, number>> {
   const result = await build(
-    lambdaBuildOptions(lambdaEntryPath(repoRoot, name), join(repoRoot, 'functions', 'tsconfig.json'), join(outDir, name)),
+    lambdaBuildOptions(
+      lambdaEntryPath(repoRoot, name),
+      join(repoRoot, 'functions', 'tsconfig.json'),
+      join(outDir, name),
+    ),
   );
   const totals = new Map<string, number>();
   for (const output of outputsLoadedAtStart(result.metafile))

@@ -229,15 +229,13 @@ export const ScheduleMessages = {
 export const ScheduleSchema = lazySchema(() =>
   z.strictObject({
     platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
-    datetime: z
-      .string({ error: ScheduleMessages.invalidDate })
-      .check(
-        z.maxLength(40, ScheduleMessages.invalidDate),
-        z.refine(
-          (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-          ScheduleMessages.invalidDate,
-        ),
+    datetime: z.string({ error: ScheduleMessages.invalidDate }).check(
+      z.maxLength(40, ScheduleMessages.invalidDate),
+      z.refine(
+        (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+        ScheduleMessages.invalidDate,
       ),
+    ),
   }),
 );
 export type ScheduleInput = z.infer<ReturnType<typeof ScheduleSchema>>;

@@ -18,25 +18,21 @@ export const CalendarMessages = {
 } as const;
 
 const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .check(
-      z.maxLength(40, message),
-      z.refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message),
-    );
+  z.string({ error: message }).check(
+    z.maxLength(40, message),
+    z.refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message),
+  );
 
 /** GET /api/calendar?from&to: the instants the view starts at (included) and ends at (excluded). */
 export const CalendarQuerySchema = lazySchema(() =>
-  z
-    .strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) })
-    .check(
-      z.superRefine(({ from, to }, ctx) => {
-        const span = Date.parse(to) - Date.parse(from);
-        if (span <= 0) ctx.addIssue({ code: 'custom', message: CalendarMessages.order, path: ['to'] });
-        else if (span > CALENDAR_MAX_DAYS * DAY_MS)
-          ctx.addIssue({ code: 'custom', message: CalendarMessages.tooLong, path: ['to'] });
-      }),
-    ),
+  z.strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) }).check(
+    z.superRefine(({ from, to }, ctx) => {
+      const span = Date.parse(to) - Date.parse(from);
+      if (span <= 0) ctx.addIssue({ code: 'custom', message: CalendarMessages.order, path: ['to'] });
+      else if (span > CALENDAR_MAX_DAYS * DAY_MS)
+        ctx.addIssue({ code: 'custom', message: CalendarMessages.tooLong, path: ['to'] });
+    }),
+  ),
 );
 export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
 

@@ -156,18 +156,16 @@ export const OAuthCallbackQuerySchema = lazySchema(() =>
 
 export const WebhookSchema = lazySchema(() =>
   z.strictObject({
-    webhookUrl: z
-      .string({ error: 'Webhook URL is required' })
-      .check(
-        z.trim(),
-        z.maxLength(1000, 'The webhook URL must be at most 1000 characters'),
-        safeCharacters('The webhook URL'),
-        z.refine(noBullets, IntegrationMessages.webhookMasked),
-        z.refine(
-          (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
-          'Enter an http(s) URL, or leave it empty to turn the webhook off',
-        ),
+    webhookUrl: z.string({ error: 'Webhook URL is required' }).check(
+      z.trim(),
+      z.maxLength(1000, 'The webhook URL must be at most 1000 characters'),
+      safeCharacters('The webhook URL'),
+      z.refine(noBullets, IntegrationMessages.webhookMasked),
+      z.refine(
+        (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
+        'Enter an http(s) URL, or leave it empty to turn the webhook off',
       ),
+    ),
   }),
 );
 

@@ -33,7 +33,8 @@ export const eventPlatform = (platform: Platform): EventPlatform => (platform ==
  */
 export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
   /** A schema with its description (the documented shape). */
-  const described = <S extends z.ZodMiniType>(schema: S, description: string): S => schema.check(z.describe(description));
+  const described = <S extends z.ZodMiniType>(schema: S, description: string): S =>
+    schema.check(z.describe(description));
   const text = () => z.string().check(z.minLength(1));
   const stage = () => z.int().check(z.minimum(1), z.maximum(2));
   const EventPlatformSchema = described(z.enum(['wordpress', 'linkedin']), 'Where the post goes');

@@ -58,26 +58,27 @@ const EMPTY_STATUS: EmailStatus = { success: true, ...EMPTY, authenticated: fals
 const schemaFor = (status: EmailStatus | undefined, action: string) =>
   EmailFormSchema.check(
     z.superRefine((form, ctx) => {
-    const problem = (field: Field, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
-    const { savedSecret, otherClient, hasSecret } = secretState(status, form.gmailClientId, form.gmailClientSecret);
-    if (action === 'auth') {
-      // Google signs in with the saved client; typed but unsaved values would be ignored.
-      if (form.gmailClientId !== (status?.gmailClientId ?? '')) problem('gmailClientId', M.authNeedsSavedCredentials);
-      if (!savedSecret || form.gmailClientSecret) problem('gmailClientSecret', M.authNeedsSavedCredentials);
-      return;
-    }
-    const saving = action === 'save';
-    const email = saving ? EmailSchema().safeParse(form.notificationEmail) : null;
-    if (!form.notificationEmail) problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
-    else if (email?.error)
-      problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');
-    const credentials = saving ? M.credentialsRequired : M.testNeedsCredentials;
-    if (!form.gmailClientId) problem('gmailClientId', credentials);
-    if (!hasSecret)
-      problem('gmailClientSecret', saving && savedSecret && otherClient ? M.secretForClient : credentials);
-    // Typed values that look masked would overwrite the real secret with bullets.
-    if (saving)
-      for (const field of FIELDS) if (BULLET.test(form[field])) problem(field, IntegrationMessages.obfuscated);
+      const problem = (field: Field, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+      const { savedSecret, otherClient, hasSecret } = secretState(status, form.gmailClientId, form.gmailClientSecret);
+      if (action === 'auth') {
+        // Google signs in with the saved client; typed but unsaved values would be ignored.
+        if (form.gmailClientId !== (status?.gmailClientId ?? '')) problem('gmailClientId', M.authNeedsSavedCredentials);
+        if (!savedSecret || form.gmailClientSecret) problem('gmailClientSecret', M.authNeedsSavedCredentials);
+        return;
+      }
+      const saving = action === 'save';
+      const email = saving ? EmailSchema().safeParse(form.notificationEmail) : null;
+      if (!form.notificationEmail)
+        problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
+      else if (email?.error)
+        problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');
+      const credentials = saving ? M.credentialsRequired : M.testNeedsCredentials;
+      if (!form.gmailClientId) problem('gmailClientId', credentials);
+      if (!hasSecret)
+        problem('gmailClientSecret', saving && savedSecret && otherClient ? M.secretForClient : credentials);
+      // Typed values that look masked would overwrite the real secret with bullets.
+      if (saving)
+        for (const field of FIELDS) if (BULLET.test(form[field])) problem(field, IntegrationMessages.obfuscated);
     }),
   );
 

@@ -97,7 +97,9 @@ const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
  */
 const ErrorAnswer = lazySchema(() => z.object({ message: text(), errorDetails: z.optional(z.unknown()) }));
 const InputErrors = lazySchema(() =>
-  z.catch(z.object({ inputErrors: z.catch(z.array(z.catch(z.object({ code: text() }), {})), []) }), { inputErrors: [] }),
+  z.catch(z.object({ inputErrors: z.catch(z.array(z.catch(z.object({ code: text() }), {})), []) }), {
+    inputErrors: [],
+  }),
 );
 
 /** POST /rest/posts: the post's URN is the `x-restli-id` header, else `id` of the body. */
