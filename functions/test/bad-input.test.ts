@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZodType } from 'zod';
+import type { ZodMiniType as ZodType } from 'zod/mini';
 import { MAX_BODY_BYTES, Messages } from '@app/shared';
 import { routes, type RouteDef } from '@app/shared/api';
 import { Client, drafted, registration, startTestApp, type CallOptions, type TestApp } from './helpers/app.js';
@@ -39,6 +39,10 @@ type Def = {
   values?: unknown[];
   catchall?: ZodType;
   shape?: Record<string, ZodType>;
+  checks?: ZodType[];
+  /** A check's kind (`max_length`, …) and its limit. */
+  check?: string;
+  maximum?: number;
 };
 const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nonoptional', 'readonly', 'catch', 'nullable']);
@@ -75,7 +79,9 @@ function maxLength(schema: ZodType): number | null | undefined {
   const strings = nodes(schema).filter((s) => defOf(s).type === 'string');
   if (!strings.length) return undefined;
   const limits = strings
-    .map((s) => (s as unknown as { maxLength: number | null }).maxLength)
+    .flatMap((s) => (defOf(s).checks ?? []).map((check) => defOf(check)))
+    .filter((check) => check.check === 'max_length')
+    .map((check) => check.maximum)
     .filter((n): n is number => typeof n === 'number');
   return limits.length ? Math.min(...limits) : null;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
  * file's zod counts those calls, so a test can tell whether a schema was built.
  */
 const zodCalls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('zod', async (importOriginal) => {
+vi.mock('zod/mini', async (importOriginal) => {
   const zod = await importOriginal<Record<string, unknown>>();
   return Object.fromEntries(
     Object.entries(zod).map(([name, value]) => [

@@ -17,6 +17,9 @@
  *   credential providers other than the environment's (SSO, STS, INI files, …). In one file, V8 had to
  *   parse them at every cold start even though they never ran. NodejsFunction writes one `--outfile`, so
  *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts).
+ * - The code's own choices count as much: zod is `zod/mini` (functions esbuild leaves out when unused;
+ *   classic zod's methods and messages were ~90 KB of every bundle's start), and every schema is built on
+ *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
  */
 
 import { isBuiltin } from 'node:module';

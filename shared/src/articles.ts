@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
 import type { FocalPoint } from './images.js';
@@ -31,20 +31,25 @@ export const IMAGE_DESCRIPTION_MAX = 1000;
 export const BLOG_CONTENT_MAX = 100_000;
 export const EDIT_REQUEST_MAX = 2000;
 
-const text = (label: string, max: number) =>
+/** A trimmed text field; `required` is the message when it is blank (checked after the others, as it always was). */
+const text = (label: string, max: number, required?: string) =>
   z
     .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .check(safeCharacters(label));
+    .check(
+      z.trim(),
+      z.maxLength(max, `${label} must be at most ${max} characters`),
+      safeCharacters(label),
+      ...(required ? [z.minLength(1, required)] : []),
+    );
+const optionalText = (label: string, max: number) => z._default(z.optional(text(label, max)), '');
 
 export const CreateArticleSchema = lazySchema(() =>
   z.strictObject({
-    title: text('Title', TITLE_MAX).min(1, ArticleMessages.titleRequired),
-    topic: text('Topic', TOPIC_MAX).min(1, ArticleMessages.topicRequired),
-    keyword: text('Keyword', KEYWORD_MAX).optional().default(''),
-    details: text('Details', DETAILS_MAX).optional().default(''),
-    imageDescription: text('Image description', IMAGE_DESCRIPTION_MAX).optional().default(''),
+    title: text('Title', TITLE_MAX, ArticleMessages.titleRequired),
+    topic: text('Topic', TOPIC_MAX, ArticleMessages.topicRequired),
+    keyword: optionalText('Keyword', KEYWORD_MAX),
+    details: optionalText('Details', DETAILS_MAX),
+    imageDescription: optionalText('Image description', IMAGE_DESCRIPTION_MAX),
   }),
 );
 export type CreateArticleInput = z.input<ReturnType<typeof CreateArticleSchema>>;
@@ -53,25 +58,28 @@ export const BlogContentSchema = lazySchema(() =>
   z.strictObject({
     content: z
       .string({ error: 'content must be text' })
-      .max(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`)
-      .check(safeCharacters('Blog content')),
+      .check(
+        z.maxLength(BLOG_CONTENT_MAX, `Blog content must be at most ${BLOG_CONTENT_MAX} characters`),
+        safeCharacters('Blog content'),
+      ),
   }),
 );
 export const LinkedInContentSchema = lazySchema(() =>
   z.strictObject({
     content: z
       .string({ error: 'content must be text' })
-      .max(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong)
-      .check(safeCharacters('LinkedIn content')),
+      .check(z.maxLength(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong), safeCharacters('LinkedIn content')),
   }),
 );
 
 export const ArticleIdSchema = lazySchema(() =>
   z
     .string({ error: ArticleMessages.articleIdMissing })
-    .min(1, ArticleMessages.articleIdMissing)
-    .max(64, 'Article ID is not valid')
-    .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+    .check(
+      z.minLength(1, ArticleMessages.articleIdMissing),
+      z.maxLength(64, 'Article ID is not valid'),
+      z.regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+    ),
 );
 
 export const GptEditSchema = lazySchema(() =>
@@ -80,10 +88,12 @@ export const GptEditSchema = lazySchema(() =>
     contentType: z.enum(PLATFORMS, { error: 'contentType must be blog or linkedin' }),
     editRequest: z
       .string({ error: ArticleMessages.editRequestBlank })
-      .trim()
-      .min(1, ArticleMessages.editRequestBlank)
-      .max(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`)
-      .check(safeCharacters('The edit request')),
+      .check(
+        z.trim(),
+        z.minLength(1, ArticleMessages.editRequestBlank),
+        z.maxLength(EDIT_REQUEST_MAX, `The edit request must be at most ${EDIT_REQUEST_MAX} characters`),
+        safeCharacters('The edit request'),
+      ),
   }),
 );
 export type GptEditInput = z.infer<ReturnType<typeof GptEditSchema>>;
@@ -92,10 +102,12 @@ export const ImageRequestSchema = lazySchema(() =>
   z.strictObject({
     description: z
       .string({ error: ArticleMessages.imageDescriptionRequired })
-      .trim()
-      .min(1, ArticleMessages.imageDescriptionRequired)
-      .max(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`)
-      .check(safeCharacters('The image description')),
+      .check(
+        z.trim(),
+        z.minLength(1, ArticleMessages.imageDescriptionRequired),
+        z.maxLength(IMAGE_DESCRIPTION_MAX, `The image description must be at most ${IMAGE_DESCRIPTION_MAX} characters`),
+        safeCharacters('The image description'),
+      ),
   }),
 );
 
@@ -103,8 +115,8 @@ export const ArticleParamsSchema = lazySchema(() => z.strictObject({ id: Article
 export const ImageParamsSchema = lazySchema(() => z.strictObject({ articleId: ArticleIdSchema() }));
 export const PreviewQuerySchema = lazySchema(() =>
   z.strictObject({
-    platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }).optional().default('blog'),
-    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+    platform: z._default(z.optional(z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' })), 'blog'),
+    t: z.optional(z.string().check(z.maxLength(40, 't (the image version) must be at most 40 characters'))),
   }),
 );
 
@@ -116,19 +128,24 @@ const PAGE_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ARTICLE_PAG
 /** `limit` and `cursor` (a page's opaque nextCursor) of the paged article lists. */
 export const ArticlePageQuerySchema = lazySchema(() =>
   z.strictObject({
-    limit: z
-      .string()
-      .max(3, PAGE_LIMIT_MESSAGE)
-      .regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)
-      .transform(Number)
-      .pipe(z.number().int().min(1, PAGE_LIMIT_MESSAGE).max(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE))
-      .optional(),
-    cursor: z
-      .string()
-      .min(1, ArticleMessages.invalidCursor)
-      .max(200, 'cursor must be at most 200 characters')
-      .regex(/^[A-Za-z0-9_-]+$/, ArticleMessages.invalidCursor)
-      .optional(),
+    limit: z.optional(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.maxLength(3, PAGE_LIMIT_MESSAGE), z.regex(/^[0-9]{1,3}$/, PAGE_LIMIT_MESSAGE)),
+          z.transform(Number),
+        ),
+        z.int().check(z.minimum(1, PAGE_LIMIT_MESSAGE), z.maximum(ARTICLE_PAGE_MAX, PAGE_LIMIT_MESSAGE)),
+      ),
+    ),
+    cursor: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1, ArticleMessages.invalidCursor),
+          z.maxLength(200, 'cursor must be at most 200 characters'),
+          z.regex(/^[A-Za-z0-9_-]+$/, ArticleMessages.invalidCursor),
+        ),
+    ),
   }),
 );
 
@@ -212,13 +229,13 @@ export const ScheduleMessages = {
 export const ScheduleSchema = lazySchema(() =>
   z.strictObject({
     platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
-    datetime: z
-      .string({ error: ScheduleMessages.invalidDate })
-      .max(40, ScheduleMessages.invalidDate)
-      .refine(
+    datetime: z.string({ error: ScheduleMessages.invalidDate }).check(
+      z.maxLength(40, ScheduleMessages.invalidDate),
+      z.refine(
         (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
         ScheduleMessages.invalidDate,
       ),
+    ),
   }),
 );
 export type ScheduleInput = z.infer<ReturnType<typeof ScheduleSchema>>;
@@ -226,8 +243,7 @@ export type ScheduleInput = z.infer<ReturnType<typeof ScheduleSchema>>;
 const approvalToken = () =>
   z
     .string({ error: 'The approval link is incomplete' })
-    .min(20, 'The approval link is incomplete')
-    .max(4000, 'The approval link is not valid');
+    .check(z.minLength(20, 'The approval link is incomplete'), z.maxLength(4000, 'The approval link is not valid'));
 
 export const ApprovalSchema = lazySchema(() => z.strictObject({ token: approvalToken() }));
 
@@ -235,6 +251,6 @@ export const ApprovalSchema = lazySchema(() => z.strictObject({ token: approvalT
 export const ApprovalImageQuerySchema = lazySchema(() =>
   z.strictObject({
     token: approvalToken(),
-    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+    t: z.optional(z.string().check(z.maxLength(40, 't (the image version) must be at most 40 characters'))),
   }),
 );

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import {
   EMAIL_MAX_LENGTH,
@@ -12,36 +12,44 @@ import { safeCharacters } from './text.js';
 const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`)
-    .check(safeCharacters(label));
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} is required`),
+      z.maxLength(max, `${label} must be at most ${max} characters`),
+      safeCharacters(label),
+    );
 
 export const EmailSchema = lazySchema(() =>
-  z
-    .string({ error: 'Email is required' })
-    .trim()
-    .min(1, 'Email is required')
-    .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
-    .pipe(z.email('Enter a valid email address')),
+  z.pipe(
+    z
+      .string({ error: 'Email is required' })
+      .check(
+        z.trim(),
+        z.minLength(1, 'Email is required'),
+        z.maxLength(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`),
+      ),
+    z.email('Enter a valid email address'),
+  ),
 );
 
 export const PasswordSchema = lazySchema(() =>
-  z
-    .string({ error: 'Password is required' })
-    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  z.string({ error: 'Password is required' }).check(
+    z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    z.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
     // A new password only: the login schema leaves passwords as they were, so no account is locked out.
-    .check(safeCharacters('Password')),
+    safeCharacters('Password'),
+  ),
 );
 
 export const TimeZoneSchema = lazySchema(() =>
   z
     .string({ error: 'Timezone is required' })
-    .trim()
-    .min(1, 'Timezone is required')
-    .max(64, 'Timezone is not a known time zone')
-    .refine(isValidTimeZone, 'Timezone is not a known time zone'),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Timezone is required'),
+      z.maxLength(64, 'Timezone is not a known time zone'),
+      z.refine(isValidTimeZone, 'Timezone is not a known time zone'),
+    ),
 );
 
 export const RegisterSchema = lazySchema(() =>
@@ -52,11 +60,11 @@ export const RegisterSchema = lazySchema(() =>
     password: PasswordSchema(),
     timezone: TimeZoneSchema(),
     /** Only while a deployment has no admin yet and asks for one (GET /api/auth/setup). */
-    setupCode: z
-      .string({ error: 'The setup code must be text' })
-      .trim()
-      .max(200, 'The setup code must be at most 200 characters')
-      .optional(),
+    setupCode: z.optional(
+      z
+        .string({ error: 'The setup code must be text' })
+        .check(z.trim(), z.maxLength(200, 'The setup code must be at most 200 characters')),
+    ),
   }),
 );
 export type RegisterInput = z.infer<ReturnType<typeof RegisterSchema>>;
@@ -70,8 +78,10 @@ export const ChangePasswordSchema = lazySchema(() =>
   z.strictObject({
     currentPassword: z
       .string({ error: 'The current password is required' })
-      .min(1, 'The current password is required')
-      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+      .check(
+        z.minLength(1, 'The current password is required'),
+        z.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+      ),
     newPassword: PasswordSchema(),
   }),
 );
@@ -83,9 +93,11 @@ export const LoginSchema = lazySchema(() =>
     // docs/product.md (Welcome): the auth form asks for at least 6 characters in both modes (no account has fewer).
     password: z
       .string({ error: 'Password is required' })
-      .min(1, 'Password is required')
-      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+      .check(
+        z.minLength(1, 'Password is required'),
+        z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+        z.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+      ),
   }),
 );
 export type LoginInput = z.infer<ReturnType<typeof LoginSchema>>;
@@ -101,9 +113,11 @@ export const IdParamsSchema = lazySchema(() =>
   z.strictObject({
     id: z
       .string()
-      .min(1, 'id is required')
-      .max(64, 'id is too long')
-      .regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
+      .check(
+        z.minLength(1, 'id is required'),
+        z.maxLength(64, 'id is too long'),
+        z.regex(/^[A-Za-z0-9_-]+$/, 'id is not valid'),
+      ),
   }),
 );
 
@@ -125,7 +139,7 @@ export interface PublicUser {
 export const isAdmin = (user: { role?: string } | null | undefined): boolean => user?.role === ROLE_ADMIN;
 
 /** The first message of a zod error, the way forms and the API show it. */
-export function firstIssueMessage(error: z.ZodError): string {
+export function firstIssueMessage(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input';
   // A name that is not a plain word (empty, spaces, odd characters) is quoted, so that it can be seen.

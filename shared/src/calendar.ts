@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import type { Article, Platform } from './articles.js';
 import type { PlatformStatus } from './status.js';
@@ -18,21 +18,21 @@ export const CalendarMessages = {
 } as const;
 
 const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .max(40, message)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message);
+  z.string({ error: message }).check(
+    z.maxLength(40, message),
+    z.refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message),
+  );
 
 /** GET /api/calendar?from&to: the instants the view starts at (included) and ends at (excluded). */
 export const CalendarQuerySchema = lazySchema(() =>
-  z
-    .strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) })
-    .superRefine(({ from, to }, ctx) => {
+  z.strictObject({ from: instant(CalendarMessages.invalidFrom), to: instant(CalendarMessages.invalidTo) }).check(
+    z.superRefine(({ from, to }, ctx) => {
       const span = Date.parse(to) - Date.parse(from);
       if (span <= 0) ctx.addIssue({ code: 'custom', message: CalendarMessages.order, path: ['to'] });
       else if (span > CALENDAR_MAX_DAYS * DAY_MS)
         ctx.addIssue({ code: 'custom', message: CalendarMessages.tooLong, path: ['to'] });
     }),
+  ),
 );
 export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
 

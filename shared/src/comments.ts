@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ArticleIdSchema, PLATFORMS, type Platform } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
@@ -25,10 +25,12 @@ export const CommentMessages = {
 export const CommentTextSchema = lazySchema(() =>
   z
     .string({ error: 'text must be text' })
-    .trim()
-    .min(1, CommentMessages.empty)
-    .max(COMMENT_MAX_CHARS, CommentMessages.tooLong)
-    .check(safeCharacters('Comment')),
+    .check(
+      z.trim(),
+      z.minLength(1, CommentMessages.empty),
+      z.maxLength(COMMENT_MAX_CHARS, CommentMessages.tooLong),
+      safeCharacters('Comment'),
+    ),
 );
 
 export const NewCommentSchema = lazySchema(() =>
@@ -46,19 +48,31 @@ export const CommentParamsSchema = lazySchema(() =>
 
 export const ActivityQuerySchema = lazySchema(() =>
   z.strictObject({
-    limit: z
-      .string()
-      .max(2, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
-      .regex(/^[0-9]{1,2}$/, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(ACTIVITY_PAGE_MAX, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`))
-      .optional(),
-    cursor: z
-      .string()
-      .min(1, CommentMessages.invalidCursor)
-      .max(200, 'cursor must be at most 200 characters')
-      .regex(/^[A-Za-z0-9_-]+$/, CommentMessages.invalidCursor)
-      .optional(),
+    limit: z.optional(
+      z.pipe(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.maxLength(2, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`),
+              z.regex(/^[0-9]{1,2}$/, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`),
+            ),
+          z.transform(Number),
+        ),
+        z
+          .int()
+          .check(z.minimum(1), z.maximum(ACTIVITY_PAGE_MAX, `limit must be a number from 1 to ${ACTIVITY_PAGE_MAX}`)),
+      ),
+    ),
+    cursor: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1, CommentMessages.invalidCursor),
+          z.maxLength(200, 'cursor must be at most 200 characters'),
+          z.regex(/^[A-Za-z0-9_-]+$/, CommentMessages.invalidCursor),
+        ),
+    ),
   }),
 );
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import type { Platform } from './articles.js';
 import { TimeZoneSchema } from './auth.js';
@@ -306,7 +306,7 @@ export function needsAttention(
 }
 
 /** GET /api/dashboard: the zone whose weeks to count (the one the SPA shows); without it, the user's own. */
-export const DashboardQuerySchema = lazySchema(() => z.strictObject({ timeZone: TimeZoneSchema().optional() }));
+export const DashboardQuerySchema = lazySchema(() => z.strictObject({ timeZone: z.optional(TimeZoneSchema()) }));
 
 /** GET /api/dashboard: the four cards, and the articles that need attention, counted at one moment. */
 export interface DashboardAnswer extends DashboardCards {

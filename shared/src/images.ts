@@ -3,7 +3,7 @@
  * crop around a focal point that both the server (the published sizes) and the browser (the preview of
  * those crops) compute.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 
 /** The largest image file one may upload: the presigned POST's content-length-range and the server's re-check. */
@@ -70,8 +70,7 @@ export const CENTRE: FocalPoint = { x: 0.5, y: 0.5 };
 const fraction = () =>
   z
     .number({ error: ImageUploadMessages.focalPointInvalid })
-    .min(0, ImageUploadMessages.focalPointInvalid)
-    .max(1, ImageUploadMessages.focalPointInvalid);
+    .check(z.minimum(0, ImageUploadMessages.focalPointInvalid), z.maximum(1, ImageUploadMessages.focalPointInvalid));
 export const FocalPointSchema = lazySchema(() =>
   z.strictObject({ x: fraction(), y: fraction() }, { error: ImageUploadMessages.focalPointInvalid }),
 );
@@ -81,10 +80,8 @@ export const ImageUploadStartSchema = lazySchema(() =>
   z.strictObject({
     contentType: z.enum(IMAGE_UPLOAD_TYPES, { error: ImageUploadMessages.wrongType }),
     size: z
-      .number({ error: 'size must be the file size in bytes' })
-      .int('size must be the file size in bytes')
-      .min(1, ImageUploadMessages.empty)
-      .max(IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages.tooLarge),
+      .int({ error: 'size must be the file size in bytes' })
+      .check(z.minimum(1, ImageUploadMessages.empty), z.maximum(IMAGE_UPLOAD_MAX_BYTES, ImageUploadMessages.tooLarge)),
   }),
 );
 export type ImageUploadStartInput = z.infer<ReturnType<typeof ImageUploadStartSchema>>;
@@ -94,10 +91,12 @@ export const ImageUploadCompleteSchema = lazySchema(() =>
   z.strictObject({
     key: z
       .string({ error: ImageUploadMessages.uploadKeyInvalid })
-      .min(1, ImageUploadMessages.uploadKeyInvalid)
-      .max(300, ImageUploadMessages.uploadKeyInvalid)
-      .regex(/^[A-Za-z0-9/_.-]+$/, ImageUploadMessages.uploadKeyInvalid),
-    focalPoint: FocalPointSchema().optional(),
+      .check(
+        z.minLength(1, ImageUploadMessages.uploadKeyInvalid),
+        z.maxLength(300, ImageUploadMessages.uploadKeyInvalid),
+        z.regex(/^[A-Za-z0-9/_.-]+$/, ImageUploadMessages.uploadKeyInvalid),
+      ),
+    focalPoint: z.optional(FocalPointSchema()),
   }),
 );
 export type ImageUploadCompleteInput = z.infer<ReturnType<typeof ImageUploadCompleteSchema>>;
@@ -108,7 +107,7 @@ export const ImageFocalPointSchema = lazySchema(() => z.strictObject({ focalPoin
 /** GET /api/image/original/{articleId}: `t`, the image's version, makes the URL cacheable for good. */
 export const OriginalQuerySchema = lazySchema(() =>
   z.strictObject({
-    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+    t: z.optional(z.string().check(z.maxLength(40, 't (the image version) must be at most 40 characters'))),
   }),
 );
 

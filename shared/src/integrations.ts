@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { EmailSchema } from './auth.js';
 import { safeCharacters } from './text.js';
@@ -47,11 +47,13 @@ const noBullets = (s: string) => !BULLET.test(s);
 export const SiteUrlSchema = lazySchema(() =>
   z
     .string({ error: IntegrationMessages.allFieldsRequired })
-    .trim()
-    .min(1, IntegrationMessages.allFieldsRequired)
-    .max(300, 'The site URL is too long')
-    .refine(noBullets, IntegrationMessages.obfuscated)
-    .check(safeCharacters('The site URL')),
+    .check(
+      z.trim(),
+      z.minLength(1, IntegrationMessages.allFieldsRequired),
+      z.maxLength(300, 'The site URL is too long'),
+      z.refine(noBullets, IntegrationMessages.obfuscated),
+      safeCharacters('The site URL'),
+    ),
 );
 
 export const WordPressTestSchema = lazySchema(() =>
@@ -59,29 +61,36 @@ export const WordPressTestSchema = lazySchema(() =>
     siteUrl: SiteUrlSchema(),
     username: z
       .string({ error: IntegrationMessages.allFieldsRequired })
-      .trim()
-      .min(1, IntegrationMessages.allFieldsRequired)
-      .max(200, 'The username must be at most 200 characters')
-      .refine(noBullets, IntegrationMessages.obfuscated)
-      .check(safeCharacters('The username')),
-    appPassword: z
-      .string({ error: IntegrationMessages.allFieldsRequired })
-      .max(200, 'The application password must be at most 200 characters')
-      .refine(noBullets, IntegrationMessages.obfuscated)
-      .check(safeCharacters('The application password'))
-      .optional()
-      .default(''),
+      .check(
+        z.trim(),
+        z.minLength(1, IntegrationMessages.allFieldsRequired),
+        z.maxLength(200, 'The username must be at most 200 characters'),
+        z.refine(noBullets, IntegrationMessages.obfuscated),
+        safeCharacters('The username'),
+      ),
+    appPassword: z._default(
+      z.optional(
+        z
+          .string({ error: IntegrationMessages.allFieldsRequired })
+          .check(
+            z.maxLength(200, 'The application password must be at most 200 characters'),
+            z.refine(noBullets, IntegrationMessages.obfuscated),
+            safeCharacters('The application password'),
+          ),
+      ),
+      '',
+    ),
   }),
 );
 
 export const WordPressCredentialsSchema = lazySchema(() =>
-  WordPressTestSchema().extend({
-    siteId: z
-      .string({ error: 'siteId must be text' })
-      .max(100, 'siteId must be at most 100 characters')
-      .check(safeCharacters('siteId'))
-      .optional(),
-    skipPasswordUpdate: z.boolean({ error: 'skipPasswordUpdate must be true or false' }).optional(),
+  z.extend(WordPressTestSchema(), {
+    siteId: z.optional(
+      z
+        .string({ error: 'siteId must be text' })
+        .check(z.maxLength(100, 'siteId must be at most 100 characters'), safeCharacters('siteId')),
+    ),
+    skipPasswordUpdate: z.optional(z.boolean({ error: 'skipPasswordUpdate must be true or false' })),
   }),
 );
 export type WordPressCredentialsInput = z.input<ReturnType<typeof WordPressCredentialsSchema>>;
@@ -90,40 +99,49 @@ export const LinkedInCredentialsSchema = lazySchema(() =>
   z.strictObject({
     clientId: z
       .string({ error: IntegrationMessages.linkedinClientIdRequired })
-      .trim()
-      .min(1, IntegrationMessages.linkedinClientIdRequired)
-      .max(200, 'The Client ID must be at most 200 characters')
-      .refine(noBullets, IntegrationMessages.obfuscated)
-      .check(safeCharacters('The Client ID')),
-    clientSecret: z
-      .string({ error: 'The Client Secret must be text' })
-      .trim()
-      .max(500, 'The Client Secret must be at most 500 characters')
-      .refine(noBullets, IntegrationMessages.obfuscated)
-      .check(safeCharacters('The Client Secret'))
-      .optional()
-      .default(''),
+      .check(
+        z.trim(),
+        z.minLength(1, IntegrationMessages.linkedinClientIdRequired),
+        z.maxLength(200, 'The Client ID must be at most 200 characters'),
+        z.refine(noBullets, IntegrationMessages.obfuscated),
+        safeCharacters('The Client ID'),
+      ),
+    clientSecret: z._default(
+      z.optional(
+        z
+          .string({ error: 'The Client Secret must be text' })
+          .check(
+            z.trim(),
+            z.maxLength(500, 'The Client Secret must be at most 500 characters'),
+            z.refine(noBullets, IntegrationMessages.obfuscated),
+            safeCharacters('The Client Secret'),
+          ),
+      ),
+      '',
+    ),
   }),
 );
 export type LinkedInCredentialsInput = z.input<ReturnType<typeof LinkedInCredentialsSchema>>;
 
 export const RedirectQuerySchema = lazySchema(() =>
   z.strictObject({
-    redirectUri: z.string().max(500, 'redirectUri must be at most 500 characters').optional(),
+    redirectUri: z.optional(z.string().check(z.maxLength(500, 'redirectUri must be at most 500 characters'))),
   }),
 );
 
 /** GET /api/linkedin/auth-url: `pages=true` asks for the organization scopes too (LinkedIn Pages the member administers). */
 export const LinkedInAuthQuerySchema = lazySchema(() =>
-  RedirectQuerySchema().extend({
-    pages: z.enum(['true', 'false'], { error: 'pages must be true or false' }).optional(),
+  z.extend(RedirectQuerySchema(), {
+    pages: z.optional(z.enum(['true', 'false'], { error: 'pages must be true or false' })),
   }),
 );
 export type LinkedInAuthQuery = z.infer<ReturnType<typeof LinkedInAuthQuerySchema>>;
 
 /** A parameter of the provider's redirect: anything longer than any real one is not an answer of the provider. */
 const callbackParam = (name: string, max: number) =>
-  z.string().max(max, `The sign-in answer is not valid: ${name} is longer than ${max} characters`).optional();
+  z.optional(
+    z.string().check(z.maxLength(max, `The sign-in answer is not valid: ${name} is longer than ${max} characters`)),
+  );
 
 /** Not strict: providers may add parameters of their own (e.g. Google's authuser, prompt). */
 export const OAuthCallbackQuerySchema = lazySchema(() =>
@@ -138,33 +156,33 @@ export const OAuthCallbackQuerySchema = lazySchema(() =>
 
 export const WebhookSchema = lazySchema(() =>
   z.strictObject({
-    webhookUrl: z
-      .string({ error: 'Webhook URL is required' })
-      .trim()
-      .max(1000, 'The webhook URL must be at most 1000 characters')
-      .check(safeCharacters('The webhook URL'))
-      .refine(noBullets, IntegrationMessages.webhookMasked)
-      .refine(
+    webhookUrl: z.string({ error: 'Webhook URL is required' }).check(
+      z.trim(),
+      z.maxLength(1000, 'The webhook URL must be at most 1000 characters'),
+      safeCharacters('The webhook URL'),
+      z.refine(noBullets, IntegrationMessages.webhookMasked),
+      z.refine(
         (v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v),
         'Enter an http(s) URL, or leave it empty to turn the webhook off',
       ),
+    ),
   }),
 );
 
 export const EmailTestSchema = lazySchema(() =>
   z.strictObject({
     to: EmailSchema(),
-    subject: z
-      .string({ error: 'subject must be text' })
-      .max(300, 'The subject must be at most 300 characters')
-      .check(safeCharacters('The subject'))
-      .optional(),
-    message: z
-      .string({ error: 'message must be text' })
-      .max(10_000, 'The message must be at most 10000 characters')
-      .check(safeCharacters('The message'))
-      .optional(),
-    method: z.literal('gmail', { error: 'method must be gmail' }).optional().default('gmail'),
+    subject: z.optional(
+      z
+        .string({ error: 'subject must be text' })
+        .check(z.maxLength(300, 'The subject must be at most 300 characters'), safeCharacters('The subject')),
+    ),
+    message: z.optional(
+      z
+        .string({ error: 'message must be text' })
+        .check(z.maxLength(10_000, 'The message must be at most 10000 characters'), safeCharacters('The message')),
+    ),
+    method: z._default(z.optional(z.literal('gmail', { error: 'method must be gmail' })), 'gmail'),
   }),
 );
 
@@ -229,8 +247,10 @@ export const PublishParamsSchema = lazySchema(() =>
   z.strictObject({
     id: z
       .string({ error: PostingModeMessages.articleIdRequired })
-      .min(1, PostingModeMessages.articleIdRequired)
-      .max(64, 'Article ID is not valid')
-      .regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+      .check(
+        z.minLength(1, PostingModeMessages.articleIdRequired),
+        z.maxLength(64, 'Article ID is not valid'),
+        z.regex(/^[A-Za-z0-9_-]+$/, 'Article ID is not valid'),
+      ),
   }),
 );

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORMS, type Platform } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
@@ -37,10 +37,12 @@ export const ReviewSettingsSchema = lazySchema(() =>
     mode: z.enum(REVIEW_MODES, { error: 'Review must be author, one or two' }),
     graceHours: z
       .int({ error: `The grace period must be a whole number of hours from 0 to ${REVIEW_GRACE_MAX_HOURS}` })
-      .min(0, `The grace period must be a whole number of hours from 0 to ${REVIEW_GRACE_MAX_HOURS}`)
-      .max(
-        REVIEW_GRACE_MAX_HOURS,
-        `The grace period must be a whole number of hours from 0 to ${REVIEW_GRACE_MAX_HOURS}`,
+      .check(
+        z.minimum(0, `The grace period must be a whole number of hours from 0 to ${REVIEW_GRACE_MAX_HOURS}`),
+        z.maximum(
+          REVIEW_GRACE_MAX_HOURS,
+          `The grace period must be a whole number of hours from 0 to ${REVIEW_GRACE_MAX_HOURS}`,
+        ),
       ),
   }),
 );
@@ -53,10 +55,12 @@ export const ReviewActionSchema = lazySchema(() => z.strictObject({ platform: pl
 const comment = () =>
   z
     .string({ error: 'Say what should change: the comment is required' })
-    .trim()
-    .min(1, 'Say what should change: the comment is required')
-    .max(REVIEW_COMMENT_MAX, `The comment must be at most ${REVIEW_COMMENT_MAX} characters`)
-    .check(safeCharacters('The comment'));
+    .check(
+      z.trim(),
+      z.minLength(1, 'Say what should change: the comment is required'),
+      z.maxLength(REVIEW_COMMENT_MAX, `The comment must be at most ${REVIEW_COMMENT_MAX} characters`),
+      safeCharacters('The comment'),
+    );
 
 export const RequestChangesSchema = lazySchema(() => z.strictObject({ platform: platform(), comment: comment() }));
 export type RequestChangesInput = z.infer<ReturnType<typeof RequestChangesSchema>>;
@@ -64,8 +68,7 @@ export type RequestChangesInput = z.infer<ReturnType<typeof RequestChangesSchema
 const reviewToken = () =>
   z
     .string({ error: 'The review link is incomplete' })
-    .min(20, 'The review link is incomplete')
-    .max(4000, 'The review link is not valid');
+    .check(z.minLength(20, 'The review link is incomplete'), z.maxLength(4000, 'The review link is not valid'));
 
 /** The review page: reading a link (never acts). */
 export const ReviewLinkSchema = lazySchema(() => z.strictObject({ token: reviewToken() }));
@@ -73,12 +76,12 @@ export const ReviewLinkSchema = lazySchema(() => z.strictObject({ token: reviewT
 export const ReviewLinkImageQuerySchema = lazySchema(() =>
   z.strictObject({
     token: reviewToken(),
-    t: z.string().max(40, 't (the image version) must be at most 40 characters').optional(),
+    t: z.optional(z.string().check(z.maxLength(40, 't (the image version) must be at most 40 characters'))),
   }),
 );
 /** The review page's click: a request-changes link needs the comment, an approve link takes none. */
 export const ReviewLinkActionSchema = lazySchema(() =>
-  z.strictObject({ token: reviewToken(), comment: comment().optional() }),
+  z.strictObject({ token: reviewToken(), comment: z.optional(comment()) }),
 );
 
 /** Who approved, at which stage. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 
@@ -51,32 +51,36 @@ export const SETTING_DESCRIPTION_MAX = 500;
 const RESERVED_SETTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export const SettingKeySchema = lazySchema(() =>
-  z
-    .string({ error: SettingMessages.keyRequired })
-    // Blank (spaces only) is refused before the spaces could become underscores.
-    .trim()
-    .min(1, SettingMessages.keyRequired)
-    .transform(normalizeSettingKey)
-    .pipe(
-      z
-        .string()
-        .max(SETTING_KEY_MAX, `Key names must be at most ${SETTING_KEY_MAX} characters`)
-        .regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -')
-        // The integration panels write these after a live check (WordPress's site is locked, the
-        // webhook URL validated): the generic call must not write or delete them around that.
-        .refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey)
-        // Keys become property names of the stored secret's JSON object, where these three name
-        // JavaScript's own machinery (`__proto__` would set the object's prototype and lose the value).
-        .refine((key) => !RESERVED_SETTING_KEYS.has(key), SettingMessages.reservedKey),
+  z.pipe(
+    z.pipe(
+      z.string({ error: SettingMessages.keyRequired }).check(
+        // Blank (spaces only) is refused before the spaces could become underscores.
+        z.trim(),
+        z.minLength(1, SettingMessages.keyRequired),
+      ),
+      z.transform(normalizeSettingKey),
     ),
+    z.string().check(
+      z.maxLength(SETTING_KEY_MAX, `Key names must be at most ${SETTING_KEY_MAX} characters`),
+      z.regex(/^[a-z0-9_.-]+$/, 'Key names may contain only letters, digits, _ . and -'),
+      // The integration panels write these after a live check (WordPress's site is locked, the
+      // webhook URL validated): the generic call must not write or delete them around that.
+      z.refine((key) => !isHiddenSettingKey(key), SettingMessages.integrationKey),
+      // Keys become property names of the stored secret's JSON object, where these three name
+      // JavaScript's own machinery (`__proto__` would set the object's prototype and lose the value).
+      z.refine((key) => !RESERVED_SETTING_KEYS.has(key), SettingMessages.reservedKey),
+    ),
+  ),
 );
 
 const SettingValueSchema = lazySchema(() =>
   z
     .string({ error: SettingMessages.valueRequired })
-    .min(1, SettingMessages.valueRequired)
-    .max(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`)
-    .check(safeCharacters('The value')),
+    .check(
+      z.minLength(1, SettingMessages.valueRequired),
+      z.maxLength(SETTING_VALUE_MAX, `Values must be at most ${SETTING_VALUE_MAX} characters`),
+      safeCharacters('The value'),
+    ),
 );
 
 export const SaveSettingSchema = lazySchema(() =>
@@ -86,23 +90,28 @@ export const SaveSettingSchema = lazySchema(() =>
      * Absent: the saved value stays as it is (an edit of the description only, the value being masked in every
      * answer). A key that is not saved yet needs one (functions/src/domain/settings.ts).
      */
-    value: SettingValueSchema().optional(),
-    description: z
-      .string({ error: 'Description must be text' })
-      .trim()
-      .max(SETTING_DESCRIPTION_MAX, `Descriptions must be at most ${SETTING_DESCRIPTION_MAX} characters`)
-      .check(safeCharacters('The description'))
-      .optional()
-      .default(''),
+    value: z.optional(SettingValueSchema()),
+    description: z._default(
+      z.optional(
+        z
+          .string({ error: 'Description must be text' })
+          .check(
+            z.trim(),
+            z.maxLength(SETTING_DESCRIPTION_MAX, `Descriptions must be at most ${SETTING_DESCRIPTION_MAX} characters`),
+            safeCharacters('The description'),
+          ),
+      ),
+      '',
+    ),
   }),
 );
 export type SaveSettingInput = z.input<ReturnType<typeof SaveSettingSchema>>;
 /** Adding a key (the API Keys page's Add New API Key): the same payload, its value required. */
-export const NewSettingSchema = lazySchema(() => SaveSettingSchema().extend({ value: SettingValueSchema() }));
+export const NewSettingSchema = lazySchema(() => z.extend(SaveSettingSchema(), { value: SettingValueSchema() }));
 
 export const SettingsQuerySchema = lazySchema(() =>
   z.strictObject({
-    mask: z.enum(['true', 'false'], { error: 'mask must be true or false' }).optional().default('true'),
+    mask: z._default(z.optional(z.enum(['true', 'false'], { error: 'mask must be true or false' })), 'true'),
   }),
 );
 export const SettingParamsSchema = lazySchema(() => z.strictObject({ key: SettingKeySchema() }));

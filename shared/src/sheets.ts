@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 
@@ -93,10 +93,12 @@ export function statusColumn(range: string): string {
 export const SpreadsheetIdSchema = lazySchema(() =>
   z
     .string({ error: SheetsMessages.selectSpreadsheetAndRange })
-    .trim()
-    .min(1, SheetsMessages.selectSpreadsheetAndRange)
-    .max(200, 'The spreadsheet id is not valid')
-    .regex(/^[A-Za-z0-9_-]+$/, 'The spreadsheet id is not valid'),
+    .check(
+      z.trim(),
+      z.minLength(1, SheetsMessages.selectSpreadsheetAndRange),
+      z.maxLength(200, 'The spreadsheet id is not valid'),
+      z.regex(/^[A-Za-z0-9_-]+$/, 'The spreadsheet id is not valid'),
+    ),
 );
 
 export const SheetsImportSchema = lazySchema(() =>
@@ -104,12 +106,14 @@ export const SheetsImportSchema = lazySchema(() =>
     spreadsheetId: SpreadsheetIdSchema(),
     range: z
       .string({ error: SheetsMessages.selectSpreadsheetAndRange })
-      .trim()
-      .min(1, SheetsMessages.selectSpreadsheetAndRange)
-      .max(300, 'The range must be at most 300 characters')
-      .check(safeCharacters('The range')),
+      .check(
+        z.trim(),
+        z.minLength(1, SheetsMessages.selectSpreadsheetAndRange),
+        z.maxLength(300, 'The range must be at most 300 characters'),
+        safeCharacters('The range'),
+      ),
     /** Write each row's status into the column after the six import columns (needs write access). Off by default. */
-    writeBack: z.boolean({ error: 'writeBack must be true or false' }).optional(),
+    writeBack: z.optional(z.boolean({ error: 'writeBack must be true or false' })),
   }),
 );
 export type SheetsImportInput = z.input<ReturnType<typeof SheetsImportSchema>>;
@@ -122,7 +126,7 @@ export interface Spreadsheet {
 /** GET /api/sheets/auth?access=write asks Google for permission to edit spreadsheets too (incremental consent). */
 export const SheetsAuthQuerySchema = lazySchema(() =>
   z.strictObject({
-    access: z.enum(['read', 'write'], { error: 'access must be read or write' }).optional(),
+    access: z.optional(z.enum(['read', 'write'], { error: 'access must be read or write' })),
   }),
 );
 export type SheetsAccess = NonNullable<z.infer<ReturnType<typeof SheetsAuthQuerySchema>>['access']>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Characters that stored text may not contain:
@@ -22,7 +22,7 @@ export const unsafeCharactersMessage = (label: string): string =>
   `${label} contains characters that are not allowed (control or text-direction characters)`;
 
 /**
- * The check every stored text field carries: `z.string().max(…).check(safeCharacters('Title'))`.
+ * The check every stored text field carries: `z.string().check(z.maxLength(…), safeCharacters('Title'))`.
  * A check, not a wrapper, so the field stays a plain string schema (its limits remain readable).
  */
 export const safeCharacters = (label: string) =>

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EmailSchema, RegisterSchema } from './auth.js';
 import { lazySchema } from './lazy-schema.js';
 import { NAME_MAX_LENGTH } from './limits.js';
@@ -40,19 +40,23 @@ const WORKSPACE_NAME_MAX = NAME_MAX_LENGTH;
 export const WorkspaceIdSchema = lazySchema(() =>
   z
     .string({ error: 'The workspace id is required' })
-    .min(1, 'The workspace id is required')
-    .max(64, 'The workspace id is too long')
-    .regex(/^[A-Za-z0-9_-]+$/, 'The workspace id is not valid'),
+    .check(
+      z.minLength(1, 'The workspace id is required'),
+      z.maxLength(64, 'The workspace id is too long'),
+      z.regex(/^[A-Za-z0-9_-]+$/, 'The workspace id is not valid'),
+    ),
 );
 
 export const CreateWorkspaceSchema = lazySchema(() =>
   z.strictObject({
     name: z
       .string({ error: 'Name is required' })
-      .trim()
-      .min(1, 'Name is required')
-      .max(WORKSPACE_NAME_MAX, `Name must be at most ${WORKSPACE_NAME_MAX} characters`)
-      .check(safeCharacters('Name')),
+      .check(
+        z.trim(),
+        z.minLength(1, 'Name is required'),
+        z.maxLength(WORKSPACE_NAME_MAX, `Name must be at most ${WORKSPACE_NAME_MAX} characters`),
+        safeCharacters('Name'),
+      ),
   }),
 );
 export type CreateWorkspaceInput = z.infer<ReturnType<typeof CreateWorkspaceSchema>>;
@@ -72,16 +76,18 @@ export const InvitationParamsSchema = lazySchema(() => z.strictObject({ id: Work
 export const InvitationTokenSchema = lazySchema(() =>
   z
     .string({ error: 'The invitation link is not valid' })
-    .min(1, 'The invitation link is not valid')
-    .max(300, 'The invitation link is not valid')
-    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'The invitation link is not valid'),
+    .check(
+      z.minLength(1, 'The invitation link is not valid'),
+      z.maxLength(300, 'The invitation link is not valid'),
+      z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'The invitation link is not valid'),
+    ),
 );
 
 export const InvitationSchema = lazySchema(() => z.strictObject({ token: InvitationTokenSchema() }));
 
 /** Registering through an invitation: the e-mail is the invitation's, so the form does not ask for it. */
 export const InvitedRegisterSchema = lazySchema(() =>
-  RegisterSchema().omit({ email: true, setupCode: true }).extend({ token: InvitationTokenSchema() }),
+  z.extend(z.omit(RegisterSchema(), { email: true, setupCode: true }), { token: InvitationTokenSchema() }),
 );
 export type InvitedRegisterInput = z.infer<ReturnType<typeof InvitedRegisterSchema>>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ZodType } from 'zod';
+import type * as z from 'zod/mini';
 import {
   BlogContentSchema,
   ChangePasswordSchema,
@@ -65,7 +65,7 @@ describe('hasUnsafeCharacters', () => {
 });
 
 /** Every stored text field of the shared schemas, with a valid body and its label in the message. */
-const FIELDS: [string, string, ZodType, Record<string, unknown>, string][] = [
+const FIELDS: [string, string, z.ZodMiniType, Record<string, unknown>, string][] = [
   ['articles', 'title', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Title'],
   ['articles', 'topic', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Topic'],
   ['articles', 'keyword', CreateArticleSchema(), { title: 'T', topic: 'To' }, 'Keyword'],

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, type FormEvent, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import {
   LoginSchema,
   Messages,
@@ -92,8 +93,8 @@ export function AuthModal({ mode, onModeChange, onClose, email = '' }: AuthModal
   // The same schema the API validates with; the other mode's fields stay in the form but not in the payload.
   const form = useZodForm(
     isRegister
-      ? (setupCodeRequired ? RegisterSchema() : RegisterSchema().omit({ setupCode: true })).strip()
-      : LoginSchema().strip(),
+      ? z.object((setupCodeRequired ? RegisterSchema() : z.omit(RegisterSchema(), { setupCode: true })).shape)
+      : z.object(LoginSchema().shape),
     { name: '', surname: '', email, password: '', timezone: browserZone, setupCode: '' },
   );
   const { errors } = form.formState;

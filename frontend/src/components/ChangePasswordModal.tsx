@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useMutation } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { ChangePasswordSchema, PASSWORD_MIN_LENGTH, type ChangePasswordInput } from '@app/shared';
 import { errorText, request } from '../api/client';
 import { useZodForm } from '../lib/form';
@@ -23,14 +24,14 @@ const AUTOCOMPLETE: Record<Field, string> = {
 const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, not one of the most common passwords`;
 
 /** The payload's schema, and the confirmation typed the same once the new password itself is fine. */
-const ChangePasswordForm = ChangePasswordSchema()
-  .loose()
-  .superRefine((values, ctx) => {
+const ChangePasswordForm = z.looseObject(ChangePasswordSchema().shape).check(
+  z.superRefine((values, ctx) => {
     const newPasswordFine = ChangePasswordSchema().shape.newPassword.safeParse(values.newPassword).success;
     if (newPasswordFine && values.confirmPassword !== values.newPassword) {
       ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'The new passwords do not match' });
     }
-  });
+  }),
+);
 
 /** The user menu's "Change password": every other session ends, this browser stays signed in. */
 export function ChangePasswordModal({ onClose }: { onClose: () => void }) {

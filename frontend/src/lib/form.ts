@@ -7,10 +7,11 @@ import {
   type Resolver,
   type UseFormProps,
 } from 'react-hook-form';
-import type * as z from 'zod';
+import { setZodMessages } from '@app/shared';
+import type * as z from 'zod/mini';
 
 /** A schema that checks a form's values and gives what the form sends. */
-export type FormSchema<O> = z.ZodType<O, unknown>;
+export type FormSchema<O> = z.ZodMiniType<O, unknown>;
 
 /**
  * Every form of the SPA: react-hook-form checked by a zod schema (the payload's own from @app/shared
@@ -23,8 +24,10 @@ export function useZodForm<V extends FieldValues, O>(
   defaultValues: DefaultValues<V>,
   options: Omit<UseFormProps<V, unknown, O>, 'resolver' | 'defaultValues'> = {},
 ) {
+  // Schemas built here (not through lazySchema) still need zod's English messages set.
+  setZodMessages();
   const resolver: Resolver<V, unknown, O> = (values, context, resolverOptions) =>
-    zodResolver((typeof schema === 'function' ? schema() : schema) as z.ZodType<O, V>)(
+    zodResolver((typeof schema === 'function' ? schema() : schema) as z.ZodMiniType<O, V>)(
       values,
       context,
       resolverOptions,

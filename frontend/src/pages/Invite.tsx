@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import * as z from 'zod/mini';
 import {
   InvitedRegisterSchema,
   PASSWORD_MIN_LENGTH,
@@ -148,7 +149,7 @@ function Register({ token, invitation }: { token: string; invitation: Invitation
     return list.includes(browserZone) ? list : [browserZone, ...list];
   }, [browserZone]);
   // The payload's own schema; the token is the link's, not typed.
-  const schema = InvitedRegisterSchema().omit({ token: true });
+  const schema = z.omit(InvitedRegisterSchema(), { token: true });
   const form = useZodForm(schema, { name: '', surname: '', password: '', timezone: browserZone });
   // An invitee who has an account logs in here: once signed in, this page shows Join (docs/product.md, Workspaces).
   const [loggingIn, setLoggingIn] = useState(false);

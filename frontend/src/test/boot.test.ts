@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SIGNED_IN_MARK } from '../App';
 import { readStoredTheme, resolveTheme, THEME_STORAGE_KEY } from '../hooks/useTheme';
 

@@ -1,8 +1,8 @@
 import { PLATFORMS, lazySchema } from '@app/shared';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Job } from '../domain/ports.js';
 
-const id = lazySchema(() => z.string().min(1).max(128));
+const id = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(128)));
 const instant = lazySchema(() => z.iso.datetime());
 
 /** A job as the worker receives it (async invoke, a schedule, a queue message): checked like API input. */
@@ -13,15 +13,15 @@ export const JobSchema = lazySchema(
         type: z.literal('generate-content'),
         userId: id(),
         articleId: id(),
-        inFlight: z.literal(true).optional(),
+        inFlight: z.optional(z.literal(true)),
       }),
       z.strictObject({
         type: z.literal('generate-image'),
         userId: id(),
         articleId: id(),
-        description: z.string().max(10_000),
+        description: z.string().check(z.maxLength(10_000)),
         requestedAt: instant(),
-        inFlight: z.literal(true).optional(),
+        inFlight: z.optional(z.literal(true)),
       }),
       z.strictObject({
         type: z.literal('generate-and-notify'),
@@ -29,16 +29,16 @@ export const JobSchema = lazySchema(
         articleId: id(),
         platform: z.enum(PLATFORMS),
         scheduledFor: instant(),
-        attempt: z.int().min(2).max(100).optional(),
+        attempt: z.optional(z.int().check(z.minimum(2), z.maximum(100))),
       }),
       z.strictObject({
         type: z.literal('review-mail'),
         userId: id(),
         articleId: id(),
         platform: z.enum(PLATFORMS),
-        rev: z.int().min(1),
+        rev: z.int().check(z.minimum(1)),
       }),
-    ]) satisfies z.ZodType<Job>,
+    ]) satisfies z.ZodMiniType<Job>,
 );
 
 /**
@@ -46,7 +46,7 @@ export const JobSchema = lazySchema(
  * Moved back to the job queue (a DLQ redrive), such a message is run as its job.
  */
 const InvocationRecordSchema = lazySchema(() =>
-  z.object({ requestPayload: z.unknown(), requestContext: z.object({ functionArn: z.string() }).loose() }).loose(),
+  z.looseObject({ requestPayload: z.unknown(), requestContext: z.looseObject({ functionArn: z.string() }) }),
 );
 
 /** The job in a queue message body: a job as sent, or a failed invocation's record. Undefined when it is neither. */

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { RouteId, RouteOf } from './routes.js';
 
 type Part = 'params' | 'query' | 'body';
@@ -6,7 +6,7 @@ type Part = 'params' | 'query' | 'body';
 type Flat<T> = { [P in keyof T]: T[P] };
 /** The schema of one part of route K's request (its table entry holds the schema's getter), or never when the route takes none. */
 type SchemaOf<K extends RouteId, P extends Part> =
-  RouteOf<K> extends { readonly [Q in P]: () => infer S extends z.ZodType } ? S : never;
+  RouteOf<K> extends { readonly [Q in P]: () => infer S extends z.ZodMiniType } ? S : never;
 
 /**
  * One part as the caller gives it (z.input: before defaults and transforms): present only when the

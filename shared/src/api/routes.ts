@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type * as z from 'zod/mini';
 import {
   ApprovalImageQuerySchema,
   ApprovalSchema,
@@ -69,7 +69,7 @@ export type Access = 'public' | 'user' | 'admin';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A schema of the table: built on its first call, then the same one (lazySchema). */
-export type SchemaGetter = () => ZodType;
+export type SchemaGetter = () => z.ZodMiniType;
 
 export interface RouteDef {
   id: string;

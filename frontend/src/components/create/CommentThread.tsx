@@ -13,7 +13,7 @@ import { useSession } from '../../hooks/useSession';
 import { firstError, useZodForm } from '../../lib/form';
 import { formatDateTime, useUserTimeZone } from '../../lib/userTime';
 import { BusyButton } from '../Spinner';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Both threads of an article come with one call; `version` (the article's updatedAt) refreshes the earlier-version marks. */
 export const commentsQueryKey = (articleId: string) => ['comments', articleId] as const;
@@ -63,10 +63,13 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
     );
 
   const form = useZodForm(
-    z
-      .object({ text: z.string() })
-      .transform(({ text }) => ({ platform, text }))
-      .pipe(NewCommentSchema()),
+    z.pipe(
+      z.pipe(
+        z.object({ text: z.string() }),
+        z.transform(({ text }) => ({ platform, text })),
+      ),
+      NewCommentSchema(),
+    ),
     { text: '' },
   );
   const add = useMutation({

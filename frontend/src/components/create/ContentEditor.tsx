@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ArticleMessages,
   GptEditSchema,
@@ -48,10 +48,13 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
   const [mode, setMode] = useState<EditorMode>('manual');
   // The request is checked with the payload's own schema, the article and version being this editor's.
   const form = useZodForm(
-    z
-      .object({ editRequest: z.string() })
-      .transform(({ editRequest }) => ({ articleId, contentType: platform, editRequest }))
-      .pipe(GptEditSchema()),
+    z.pipe(
+      z.pipe(
+        z.object({ editRequest: z.string() }),
+        z.transform(({ editRequest }) => ({ articleId, contentType: platform, editRequest })),
+      ),
+      GptEditSchema(),
+    ),
     { editRequest: '' },
   );
   const edit = useMutation({

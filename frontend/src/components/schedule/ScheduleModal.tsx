@@ -3,7 +3,7 @@ import DatePicker from 'react-datepicker';
 import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useController } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ScheduleSchema, type Article, type Platform, type ScheduleInput } from '@app/shared';
 import type { ScheduleAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
@@ -52,12 +52,15 @@ const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => P
  * it as now); nothing is clamped or kept from an earlier pick.
  */
 const pickedTimeSchema = (moment: Date, timeZone: string) =>
-  z.object({ when: z.string() }).transform(({ when }, ctx) => {
-    const check = validateScheduleInput(when, moment, timeZone);
-    if (check.ok) return { datetime: check.date.toISOString(), text: check.text };
-    ctx.addIssue({ code: 'custom', path: ['when'], message: check.message });
-    return z.NEVER;
-  });
+  z.pipe(
+    z.object({ when: z.string() }),
+    z.transform(({ when }: { when: string }, ctx) => {
+      const check = validateScheduleInput(when, moment, timeZone);
+      if (check.ok) return { datetime: check.date.toISOString(), text: check.text };
+      ctx.issues.push({ code: 'custom', path: ['when'], message: check.message, input: when });
+      return z.NEVER;
+    }),
+  );
 
 /** The calendar's box: a labelled group (react-datepicker's own is a bare div with a label, or a dialog in a pop-up). */
 function PickerGroup({ className, children }: { className?: string; children?: ReactNode }) {

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EmailSchema, IntegrationMessages, TEST_EMAIL_SUBJECT, type EmailStatus } from '@app/shared';
 import { ApiError, request } from '../../api/client';
 import { settingsToast } from '../../lib/toast';
@@ -16,10 +16,10 @@ import { useOAuthSignIn } from './useOAuthSignIn';
 const M = PanelMessages.email;
 /** The Gmail panel's values as sent, trimmed; what each button needs is schemaFor's. */
 const EmailFormSchema = z.object({
-  notificationEmail: z.string().trim(),
-  gmailClientId: z.string().trim(),
-  gmailClientSecret: z.string().trim(),
-  gmailRefreshToken: z.string().trim(),
+  notificationEmail: z.string().check(z.trim()),
+  gmailClientId: z.string().check(z.trim()),
+  gmailClientSecret: z.string().check(z.trim()),
+  gmailRefreshToken: z.string().check(z.trim()),
 });
 export type EmailForm = z.output<typeof EmailFormSchema>;
 type Field = keyof EmailForm;
@@ -56,28 +56,31 @@ const EMPTY_STATUS: EmailStatus = { success: true, ...EMPTY, authenticated: fals
  * (domain/settings.ts), so another id needs its own secret.
  */
 const schemaFor = (status: EmailStatus | undefined, action: string) =>
-  EmailFormSchema.superRefine((form, ctx) => {
-    const problem = (field: Field, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
-    const { savedSecret, otherClient, hasSecret } = secretState(status, form.gmailClientId, form.gmailClientSecret);
-    if (action === 'auth') {
-      // Google signs in with the saved client; typed but unsaved values would be ignored.
-      if (form.gmailClientId !== (status?.gmailClientId ?? '')) problem('gmailClientId', M.authNeedsSavedCredentials);
-      if (!savedSecret || form.gmailClientSecret) problem('gmailClientSecret', M.authNeedsSavedCredentials);
-      return;
-    }
-    const saving = action === 'save';
-    const email = saving ? EmailSchema().safeParse(form.notificationEmail) : null;
-    if (!form.notificationEmail) problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
-    else if (email?.error)
-      problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');
-    const credentials = saving ? M.credentialsRequired : M.testNeedsCredentials;
-    if (!form.gmailClientId) problem('gmailClientId', credentials);
-    if (!hasSecret)
-      problem('gmailClientSecret', saving && savedSecret && otherClient ? M.secretForClient : credentials);
-    // Typed values that look masked would overwrite the real secret with bullets.
-    if (saving)
-      for (const field of FIELDS) if (BULLET.test(form[field])) problem(field, IntegrationMessages.obfuscated);
-  });
+  EmailFormSchema.check(
+    z.superRefine((form, ctx) => {
+      const problem = (field: Field, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+      const { savedSecret, otherClient, hasSecret } = secretState(status, form.gmailClientId, form.gmailClientSecret);
+      if (action === 'auth') {
+        // Google signs in with the saved client; typed but unsaved values would be ignored.
+        if (form.gmailClientId !== (status?.gmailClientId ?? '')) problem('gmailClientId', M.authNeedsSavedCredentials);
+        if (!savedSecret || form.gmailClientSecret) problem('gmailClientSecret', M.authNeedsSavedCredentials);
+        return;
+      }
+      const saving = action === 'save';
+      const email = saving ? EmailSchema().safeParse(form.notificationEmail) : null;
+      if (!form.notificationEmail)
+        problem('notificationEmail', saving ? M.notificationEmailRequired : M.testNeedsEmail);
+      else if (email?.error)
+        problem('notificationEmail', email.error.issues[0]?.message ?? 'Enter a valid email address');
+      const credentials = saving ? M.credentialsRequired : M.testNeedsCredentials;
+      if (!form.gmailClientId) problem('gmailClientId', credentials);
+      if (!hasSecret)
+        problem('gmailClientSecret', saving && savedSecret && otherClient ? M.secretForClient : credentials);
+      // Typed values that look masked would overwrite the real secret with bullets.
+      if (saving)
+        for (const field of FIELDS) if (BULLET.test(form[field])) problem(field, IntegrationMessages.obfuscated);
+    }),
+  );
 
 /**
  * docs/product.md (Settings, Gmail): the notification address and the Gmail API OAuth

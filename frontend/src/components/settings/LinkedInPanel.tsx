@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
 import { settingsToast } from '../../lib/toast';
@@ -35,15 +36,17 @@ export function expiryWarning(iso: string, now = Date.now()): string {
 
 /** docs/product.md (Settings): Client ID required; the secret too, unless one is saved for this same client id. */
 const schemaFor = (status: LinkedInStatus | undefined) =>
-  LinkedInCredentialsSchema().superRefine((body, ctx) => {
-    const saved = !!status?.clientId && status.hasClientSecret;
-    // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
-    if (body.clientSecret || (saved && body.clientId === status.clientId)) return;
-    const message = saved
-      ? IntegrationMessages.linkedinSecretForClient
-      : IntegrationMessages.linkedinClientSecretRequired;
-    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message });
-  });
+  LinkedInCredentialsSchema().check(
+    z.superRefine((body, ctx) => {
+      const saved = !!status?.clientId && status.hasClientSecret;
+      // The saved secret only ever goes with the Client ID it was saved for (the server refuses it too).
+      if (body.clientSecret || (saved && body.clientId === status.clientId)) return;
+      const message = saved
+        ? IntegrationMessages.linkedinSecretForClient
+        : IntegrationMessages.linkedinClientSecretRequired;
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message });
+    }),
+  );
 
 /**
  * docs/product.md (Settings, LinkedIn): the LinkedIn app's Client ID and Client Secret, a

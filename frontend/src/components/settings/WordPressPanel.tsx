@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { IntegrationMessages, WordPressTestSchema, type WordPressStatus } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
@@ -17,13 +18,19 @@ const nameOf = (answer: { user: { name: string } }, fallback: string) => answer.
 
 /** docs/product.md (Settings): every field (the password unless one is saved), and no masked values. */
 const schemaFor = (status: WordPressStatus | undefined) =>
-  WordPressTestSchema()
-    .transform((body) => ({ ...body, appPassword: body.appPassword.trim() }))
-    .superRefine((body, ctx) => {
-      if (!body.appPassword && !(status?.configured && status.hasAppPassword)) {
-        ctx.addIssue({ code: 'custom', path: ['appPassword'], message: IntegrationMessages.allFieldsRequired });
-      }
-    });
+  z
+    .pipe(
+      WordPressTestSchema(),
+      z.transform((body: WordPressTestOutput) => ({ ...body, appPassword: body.appPassword.trim() })),
+    )
+    .check(
+      z.superRefine((body, ctx) => {
+        if (!body.appPassword && !(status?.configured && status.hasAppPassword)) {
+          ctx.addIssue({ code: 'custom', path: ['appPassword'], message: IntegrationMessages.allFieldsRequired });
+        }
+      }),
+    );
+type WordPressTestOutput = z.output<ReturnType<typeof WordPressTestSchema>>;
 
 /**
  * docs/product.md (Settings, WordPress): site URL, username and application password, a

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   DEFAULT_IMPORT_RANGE,
   SheetsMessages,
@@ -82,10 +82,13 @@ export function ImportForm({
 
   // The payload's own schema, as the API checks it (a missing pick or range, an over-long range).
   const form = useZodForm(
-    z
-      .object({ range: z.string() })
-      .transform(({ range }) => ({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) }))
-      .pipe(SheetsImportSchema()),
+    z.pipe(
+      z.pipe(
+        z.object({ range: z.string() }),
+        z.transform(({ range }) => ({ spreadsheetId: selectedId, range, ...(writeBack ? { writeBack: true } : {}) })),
+      ),
+      SheetsImportSchema(),
+    ),
     { range: DEFAULT_IMPORT_RANGE },
   );
   const range = useWatch({ control: form.control, name: 'range' });

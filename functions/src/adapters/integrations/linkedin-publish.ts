@@ -39,7 +39,7 @@
  *   publish_timeout          the publish's deadline passed (IntegrationError.outcome says
  *                            whether the post may exist)
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema, linkedInCommentary } from '@app/shared';
 import {
   IntegrationError,
@@ -89,24 +89,26 @@ export interface HttpLinkedInPublisherOptions {
 }
 
 /** A field LinkedIn may leave out or send in another type: then it counts as missing. */
-const text = lazySchema(() => z.string().optional().catch(undefined));
+const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
 
 /**
  * An answer LinkedIn refused with: `message`, and `errorDetails` (searched for "duplicate" as a
  * whole, toError) whose `inputErrors[].code` DUPLICATE_POST says the author posted this already.
  */
-const ErrorAnswer = lazySchema(() => z.object({ message: text(), errorDetails: z.unknown().optional() }));
+const ErrorAnswer = lazySchema(() => z.object({ message: text(), errorDetails: z.optional(z.unknown()) }));
 const InputErrors = lazySchema(() =>
-  z.object({ inputErrors: z.array(z.object({ code: text() }).catch({})).catch([]) }).catch({ inputErrors: [] }),
+  z.catch(z.object({ inputErrors: z.catch(z.array(z.catch(z.object({ code: text() }), {})), []) }), {
+    inputErrors: [],
+  }),
 );
 
 /** POST /rest/posts: the post's URN is the `x-restli-id` header, else `id` of the body. */
 const CreatedPost = lazySchema(() => z.object({ id: text() }));
-const PostUrn = lazySchema(() => z.string().regex(/^urn:li:[A-Za-z]+:.+/));
+const PostUrn = lazySchema(() => z.string().check(z.regex(/^urn:li:[A-Za-z]+:.+/)));
 
 /** POST /rest/images?action=initializeUpload: where to PUT the bytes, and the image's URN. */
 const InitializeUploadAnswer = lazySchema(() =>
-  z.object({ value: z.object({ uploadUrl: text(), image: text() }).catch({}) }),
+  z.object({ value: z.catch(z.object({ uploadUrl: text(), image: text() }), {}) }),
 );
 
 /** GET /rest/images/{urn}: `status` AVAILABLE, PROCESSING, PROCESSING_FAILED, … */
@@ -120,8 +122,8 @@ const OrganizationAcl = lazySchema(() =>
   z.object({
     organization: z.string(),
     role: z.string(),
-    state: z.string().optional(),
-    'organization~': z.object({ localizedName: text() }).optional().catch(undefined),
+    state: z.optional(z.string()),
+    'organization~': z.catch(z.optional(z.object({ localizedName: text() })), undefined),
   }),
 );
 
@@ -130,8 +132,8 @@ const ACLS_WITH_NAMES_PROJECTION = '(elements*(organization,role,state,organizat
 /** GET /rest/organizationAcls: one page of roles (`paging.total` is the count of all pages' elements). */
 const OrganizationAclsAnswer = lazySchema(() =>
   z.object({
-    elements: z.array(OrganizationAcl().nullable().catch(null)).catch([]),
-    paging: z.object({ total: z.number().optional().catch(undefined) }).catch({}),
+    elements: z.catch(z.array(z.catch(z.nullable(OrganizationAcl()), null)), []),
+    paging: z.catch(z.object({ total: z.catch(z.optional(z.number()), undefined) }), {}),
   }),
 );
 

@@ -5,7 +5,7 @@
  * Each caller turns them into its own codes and actionable messages.
  */
 
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '@app/shared';
 
 /** A WordPress error body (WP_Error as REST JSON: `{code, message, data}`; we read code and message). */
