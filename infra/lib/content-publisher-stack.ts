@@ -25,10 +25,7 @@ import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
 import { EventDelivery } from './event-delivery.js';
 import { GradualDeployments, type DeploymentConfigName } from './deployment.js';
-import {
-  LINKEDIN_API_VERSION,
-  parseLinkedInVersion,
-} from '../../functions/src/adapters/integrations/linkedin-version.js';
+import { LINKEDIN_API_VERSION, parseLinkedInVersion } from '../../functions/src/channels/linkedin/version.js';
 import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { rebuildSchedulesCommand, Schedules } from './schedules.js';
