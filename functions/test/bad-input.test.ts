@@ -71,11 +71,19 @@ function acceptedKinds(schema: ZodType): Set<string> {
  * is limited before its format check, a setting key after its normalization). `null` when the
  * field takes text without any limit; undefined when it takes no text.
  */
+/** A zod/mini string's max_length check, if any. */
+const miniMaxLength = (schema: ZodType): number | undefined =>
+  (
+    (schema as unknown as { _zod: { def: { checks?: { _zod: { def: { check: string; maximum?: number } } }[] } } })._zod
+      .def.checks ?? []
+  ).find((check) => check._zod.def.check === 'max_length')?._zod.def.maximum;
+
 function maxLength(schema: ZodType): number | null | undefined {
   const strings = nodes(schema).filter((s) => defOf(s).type === 'string');
   if (!strings.length) return undefined;
   const limits = strings
-    .map((s) => (s as unknown as { maxLength: number | null }).maxLength)
+    // (classic zod's getter; a zod/mini schema has only its checks)
+    .map((s) => (s as unknown as { maxLength?: number | null }).maxLength ?? miniMaxLength(s))
     .filter((n): n is number => typeof n === 'number');
   return limits.length ? Math.min(...limits) : null;
 }

@@ -81,6 +81,8 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
+  /** The channels of the registry without routes of their own (functions/src/channels/registry.ts): the same. */
+  channels: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
   /**
    * Workspaces, members and invitations: an invitation is e-mailed through the workspace's Gmail (its

@@ -7,7 +7,7 @@
  *
  * Vendor-free: a channel's module (registry.ts) builds one of these from its own adapter, loaded on demand.
  */
-import type { Platform } from '@app/shared';
+import type { ChannelCredentialsInput, Platform } from '@app/shared';
 import type { ArticleRecord } from '../domain/articles.js';
 import type { PublishRun } from '../domain/integrations.js';
 import type { PublishAttempt } from '../domain/ports.js';
@@ -41,11 +41,42 @@ export interface PublishedPost {
   alsoToWebhook?(at: string): unknown[];
 }
 
+/** A channel's connection as its generic routes show it (`channels.status`): secrets only masked. */
+export interface ChannelConnection {
+  connected: boolean;
+  /** What the owner entered, each secret masked (e.g. a site address, and a key as `id:••••abcd`). */
+  fields: Record<string, string | null>;
+  /** When it was last saved. */
+  updatedAt: string | null;
+}
+
+/** A connection check: what the channel said about the credentials. */
+export type ChannelCheck = { ok: true; message: string } | { ok: false; code: string; message: string };
+
+/**
+ * The connection of a channel without documented routes of its own (the generic `channels.*` routes,
+ * functions/src/http/channels.ts): its form's input is checked by the channel (bad input: 400, nothing saved).
+ */
+export interface ChannelSettings {
+  status(userId: string): Promise<ChannelConnection>;
+  /** Checks the credentials against the service, then saves them (a refused check saves nothing). */
+  connect(userId: string, input: ChannelCredentialsInput): Promise<ChannelCheck & { ok: true }>;
+  /** Checks the given credentials, or the saved ones without input; a refusal is an answer, not an error. */
+  test(userId: string, input?: ChannelCredentialsInput): Promise<ChannelCheck>;
+  disconnect(userId: string): Promise<void>;
+}
+
 export interface PublishChannel<C = unknown> {
   /** Its id in the registry (registry.ts). */
   readonly id: string;
+  /** Its name as people read it ("Successfully published to WordPress!"). */
+  readonly label: string;
   /** The article's version it publishes. */
   readonly platform: Platform;
+  /** How its events name it (default: the version's, `wordpress` or `linkedin`). */
+  readonly eventPlatform?: string;
+  /** Its connection, where it has no documented routes of its own (WordPress and LinkedIn have theirs). */
+  readonly settings?: ChannelSettings;
   /** The key of its claim and attempt note on the article (WordPress keeps `blog`, as before there were channels). */
   readonly claimKey: string;
   /** The article's own checks, before anything is read or claimed: the text rules (throws a DomainError). */

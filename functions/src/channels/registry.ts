@@ -20,8 +20,9 @@ export interface ChannelModule {
 }
 
 const CHANNELS = {
-  wordpress: () => import('./wordpress/index.js'),
-  linkedin: () => import('./linkedin/index.js'),
+  wordpress: () => import('./wordpress/module.js'),
+  linkedin: () => import('./linkedin/module.js'),
+  ghost: () => import('./ghost/module.js'),
 } satisfies Record<string, () => Promise<ChannelModule>>;
 
 export type ChannelId = keyof typeof CHANNELS;

@@ -4,6 +4,7 @@ import {
   LINKEDIN_MAX_CHARS,
   PLATFORMS,
   type Article,
+  type ChannelPostRecord,
   type CreateArticleInput,
   type GptEditInput,
   type Platform,
@@ -65,6 +66,8 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   publishClaims?: Partial<Record<PublishClaimKey, { id: string; at: string }>>;
   /** Per claim key, a post an attempt may have created, not yet recorded (ArticleStore.notePublishAttempt). */
   publishAttempts?: Partial<Record<PublishClaimKey, PublishAttempt | null>>;
+  /** The post each channel of the registry made (Article.posts, shared/src/articles.ts), by channel id. */
+  posts?: Record<string, ChannelPostRecord>;
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;

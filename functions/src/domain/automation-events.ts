@@ -32,6 +32,11 @@ export const eventPlatform = (platform: Platform): EventPlatform => (platform ==
  */
 export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
   const EventPlatformSchema = z.enum(['wordpress', 'linkedin']).describe('Where the post goes');
+  /** A publish's: WordPress, LinkedIn, or the id of another channel (functions/src/channels/registry.ts). */
+  const PublishPlatformSchema = z
+    .string()
+    .min(1)
+    .describe('Where the post goes: wordpress, linkedin, or the id of another channel');
   const instant = z.iso.datetime({ offset: true });
 
   /** Every detail starts with these. */
@@ -115,7 +120,7 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
     /** A post went out (or a WordPress post was updated). */
     PublishSucceeded: CommonDetail.extend({
       title: z.string(),
-      platform: EventPlatformSchema,
+      platform: PublishPlatformSchema,
       trigger: Trigger,
       scheduledFor: instant.nullable().describe('The approved schedule (trigger approval), else null'),
       postUrl: z.url().nullable().describe('The post on the platform (null when WordPress gave no usable link)'),
@@ -124,7 +129,7 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
     /** A publish attempt failed; the article keeps its content and this error as lastError. */
     PublishFailed: CommonDetail.extend({
       title: z.string(),
-      platform: EventPlatformSchema,
+      platform: PublishPlatformSchema,
       trigger: Trigger,
       scheduledFor: instant.nullable(),
       error: ErrorDetail,

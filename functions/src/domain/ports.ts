@@ -146,7 +146,7 @@ export type PublishClaimKey = string;
 
 export interface PublishAttempt {
   at: string;
-  /** WordPress, Ghost: the new post's slug, unique to the article. */
+  /** WordPress and the other blog channels: the new post's slug, unique to the article. */
   slug?: string;
   /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
   post?: { author: string; commentary: string; imageUrn?: string };

@@ -148,7 +148,7 @@ export class PublishingService {
       const failed = makeEvent(
         'PublishFailed',
         {
-          ...this.eventBase(userId, article, platform, context.origin),
+          ...this.eventBase(userId, article, channel, context.origin),
           error: { code: error.code, message: eventErrorMessage(error.message) },
         },
         this.now(),
@@ -168,12 +168,12 @@ export class PublishingService {
     }
   }
 
-  private eventBase(userId: string, article: ArticleRecord, platform: Platform, origin: PublishOrigin) {
+  private eventBase(userId: string, article: ArticleRecord, channel: PublishChannel, origin: PublishOrigin) {
     return {
       userId,
       articleId: article.id,
       title: article.title,
-      platform: eventPlatform(platform),
+      platform: channel.eventPlatform ?? eventPlatform(channel.platform),
       trigger: origin.trigger,
       scheduledFor: origin.trigger === 'approval' ? origin.scheduledFor : null,
       ...(origin.trigger === 'approval' ? { actorId: null } : origin.actorId ? { actorId: origin.actorId } : {}),
@@ -254,7 +254,7 @@ export class PublishingService {
       const succeeded = makeEvent(
         'PublishSucceeded',
         {
-          ...this.eventBase(userId, article, channel.platform, origin),
+          ...this.eventBase(userId, article, channel, origin),
           postUrl: httpUrlOrNull(post.url),
           publishedAt: at,
         },

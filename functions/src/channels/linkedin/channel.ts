@@ -26,6 +26,7 @@ export function linkedinChannel(deps: {
   const alreadyPublished = () => conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
   return {
     id: 'linkedin',
+    label: 'LinkedIn',
     platform: 'linkedin',
     claimKey: 'linkedin',
     checkArticle(article) {

@@ -17,6 +17,7 @@ export function wordpressChannel(deps: {
 }): PublishChannel<StoredWordPress> {
   return {
     id: 'wordpress',
+    label: 'WordPress',
     platform: 'blog',
     claimKey: 'blog',
     checkArticle(article) {
