@@ -1,4 +1,4 @@
-import { LINKEDIN_API_VERSION } from './adapters/integrations/linkedin-version.js';
+import { LINKEDIN_API_VERSION } from './channels/linkedin/version.js';
 import { JOB_LIMITS, type JobLimitPolicy } from './domain/job-limits.js';
 import { parseRunRetryDelays } from './domain/run-retries.js';
 

@@ -3,10 +3,10 @@ import {
   LINKEDIN_API_VERSION,
   linkedInVersionWarning,
   parseLinkedInVersion,
-} from '../src/adapters/integrations/linkedin-version.js';
+} from '../src/channels/linkedin/version.js';
 import { loadConfig } from '../src/config.js';
 import { logger } from '../src/logger.js';
-import { linkedInPublisher } from '../src/wiring/linkedin-publisher.js';
+import { linkedInPublisher } from '../src/channels/linkedin/publisher.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -8,6 +8,7 @@ import { handlers as imageHandlers } from '../src/http/images.js';
 import { handlers as settingHandlers } from '../src/http/settings.js';
 import { handlers as wordpressHandlers } from '../src/http/wordpress.js';
 import { handlers as linkedinHandlers } from '../src/http/linkedin.js';
+import { handlers as channelHandlers } from '../src/http/channels.js';
 import { handlers as emailHandlers } from '../src/http/email.js';
 import { handlers as scheduleHandlers } from '../src/http/schedule.js';
 import { handlers as approvalHandlers } from '../src/http/approvals.js';
@@ -27,6 +28,7 @@ describe('route table', () => {
       ...settingHandlers,
       ...wordpressHandlers,
       ...linkedinHandlers,
+      ...channelHandlers,
       ...emailHandlers,
       ...scheduleHandlers,
       ...approvalHandlers,

@@ -25,10 +25,7 @@ import { UPLOADS_KEY_PREFIX, applyCapabilities, type AiSettings, type Capability
 import { DataTable, PITR_RECOVERY_DAYS } from './data-table.js';
 import { EventDelivery } from './event-delivery.js';
 import { GradualDeployments, type DeploymentConfigName } from './deployment.js';
-import {
-  LINKEDIN_API_VERSION,
-  parseLinkedInVersion,
-} from '../../functions/src/adapters/integrations/linkedin-version.js';
+import { LINKEDIN_API_VERSION, parseLinkedInVersion } from '../../functions/src/channels/linkedin/version.js';
 import { HttpApiRoutes, type ApiThrottle } from './http-api.js';
 import { defaultSpaDistDir, lambdaEntryPath, repoRoot } from './paths.js';
 import { rebuildSchedulesCommand, Schedules } from './schedules.js';
@@ -84,6 +81,8 @@ export const FUNCTION_ACCESS: Readonly<Record<string, readonly Capability[]>> = 
   /** Integrations: check and store the user's WordPress, LinkedIn and Gmail credentials and tokens; publishing reads the article's image. */
   wordpress: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   linkedin: ['userSecrets:read', 'userSecrets:write', 'images:read'],
+  /** The channels of the registry without routes of their own (functions/src/channels/registry.ts): the same. */
+  channels: ['userSecrets:read', 'userSecrets:write', 'images:read'],
   email: ['userSecrets:read', 'userSecrets:write'],
   /**
    * Workspaces, members and invitations: an invitation is e-mailed through the workspace's Gmail (its

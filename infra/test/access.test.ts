@@ -75,6 +75,15 @@ describe('IAM', () => {
       sessionKey: true,
       putsEvents: false,
     },
+    // The channels of the registry without routes of their own: connect (a secret) and publish, as wordpress.
+    channels: {
+      userSecrets: SM_READ_WRITE,
+      invokesWorker: false,
+      images: ['s3:GetObject'],
+      managesSchedules: false,
+      sessionKey: true,
+      putsEvents: false,
+    },
     email: { userSecrets: SM_READ_WRITE, invokesWorker: false, images: [], managesSchedules: false, sessionKey: true },
     // Invitations are e-mailed through the workspace's Gmail (its secret), as the email function sends.
     workspaces: {
@@ -381,6 +390,7 @@ describe('IAM', () => {
     expect(withVariable('IMAGES_BUCKET')).toEqual([
       'approvals',
       'articles',
+      'channels',
       'images',
       'linkedin',
       'sheets',

@@ -135,17 +135,19 @@ describe('cdk-nag AwsSolutions', () => {
         `Fn-articles/Role ${userSecrets}`,
         `Fn-wordpress/Role ${userSecrets}`,
         `Fn-linkedin/Role ${userSecrets}`,
+        `Fn-channels/Role ${userSecrets}`,
         `Fn-email/Role ${userSecrets}`,
         `Fn-approvals/Role ${userSecrets}`,
         `Fn-sheets/Role ${userSecrets}`,
         `Fn-worker/Role ${userSecrets}`,
         `Fn-workspaces/Role ${userSecrets}`,
-        ...['settings', 'wordpress', 'linkedin', 'email', 'sheets', 'workspaces'].map(
+        ...['settings', 'wordpress', 'linkedin', 'channels', 'email', 'sheets', 'workspaces'].map(
           (group) => `Fn-${group}/Role ${oldUserSecrets}`,
         ),
         `Fn-images/Role ${userImages}`,
         `Fn-wordpress/Role ${userImages}`,
         `Fn-linkedin/Role ${userImages}`,
+        `Fn-channels/Role ${userImages}`,
         `Fn-approvals/Role ${userImages}`,
         `Fn-worker/Role ${userImages}`,
         // IAM5: the browser's raw uploads, keys made at run time, under uploads/ only (the images function signs them).

@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { LINKEDIN_API_VERSION } from '../../functions/src/adapters/integrations/linkedin-version.js';
+import { LINKEDIN_API_VERSION } from '../../functions/src/channels/linkedin/version.js';
 import { MANAGED_RULE_GROUPS } from '../lib/web-acl.js';
 import { logicalId, only, testApp, type Resource } from './helpers.js';
 

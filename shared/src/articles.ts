@@ -175,6 +175,15 @@ export interface ArticleImage {
   original: { url: string; width: number; height: number } | null;
 }
 
+/** A channel's post of an article (Article.posts). */
+export interface ChannelPostRecord {
+  /** The channel's id of the post. */
+  id: string;
+  /** Where readers see it (an http(s) address), or null. */
+  url: string | null;
+  publishedAt: string;
+}
+
 /** The article as the API shows it (docs/data-model.md, articles). */
 export interface Article {
   _id: string;
@@ -197,6 +206,11 @@ export interface Article {
   image: ArticleImage | null;
   /** A team workspace's review of each version (shared/src/review.ts); absent where none was ever started. */
   review?: ArticleReview;
+  /**
+   * The post each channel of the registry made (functions/src/channels/registry.ts), by channel id, beside the
+   * WordPress and LinkedIn fields above (`blog`, `linkedin`); absent where no such channel has published.
+   */
+  posts?: Record<string, ChannelPostRecord>;
   /**
    * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
    * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.

@@ -4,6 +4,7 @@ import {
   LINKEDIN_MAX_CHARS,
   PLATFORMS,
   type Article,
+  type ChannelPostRecord,
   type CreateArticleInput,
   type GptEditInput,
   type Platform,
@@ -24,7 +25,15 @@ import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
 import { creationActivity, type LastEdit } from './activity.js';
 import { eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
-import type { ArticlePosition, ArticleStore, Job, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
+import type {
+  ArticlePosition,
+  ArticleStore,
+  Job,
+  JobQueue,
+  ObjectStore,
+  PublishAttempt,
+  PublishClaimKey,
+} from './ports.js';
 
 export interface StoredImage {
   blogKey: string;
@@ -53,10 +62,12 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
     requestedAt: string;
     error: { code: string; message: string } | null;
   } | null;
-  /** In-flight publish claims per platform (see ArticleStore.claimPublish). */
-  publishClaims?: Partial<Record<Platform, { id: string; at: string }>>;
-  /** Per platform, a post an attempt may have created, not yet recorded (ArticleStore.notePublishAttempt). */
-  publishAttempts?: Partial<Record<Platform, PublishAttempt | null>>;
+  /** In-flight publish claims per claim key (a channel's: `blog`, `linkedin`, …; see ArticleStore.claimPublish). */
+  publishClaims?: Partial<Record<PublishClaimKey, { id: string; at: string }>>;
+  /** Per claim key, a post an attempt may have created, not yet recorded (ArticleStore.notePublishAttempt). */
+  publishAttempts?: Partial<Record<PublishClaimKey, PublishAttempt | null>>;
+  /** The post each channel of the registry made (Article.posts, shared/src/articles.ts), by channel id. */
+  posts?: Record<string, ChannelPostRecord>;
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;

@@ -38,6 +38,11 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
   const text = () => z.string().check(z.minLength(1));
   const stage = () => z.int().check(z.minimum(1), z.maximum(2));
   const EventPlatformSchema = described(z.enum(['wordpress', 'linkedin']), 'Where the post goes');
+  /** A publish's: WordPress, LinkedIn, or the id of another channel (functions/src/channels/registry.ts). */
+  const PublishPlatformSchema = described(
+    z.string().check(z.minLength(1)),
+    'Where the post goes: wordpress, linkedin, or the id of another channel',
+  );
   const instant = z.iso.datetime({ offset: true });
 
   /** Every detail starts with these. */
@@ -135,7 +140,7 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
     PublishSucceeded: described(
       z.extend(CommonDetail, {
         title: z.string(),
-        platform: EventPlatformSchema,
+        platform: PublishPlatformSchema,
         trigger: Trigger,
         scheduledFor: described(z.nullable(instant), 'The approved schedule (trigger approval), else null'),
         postUrl: described(z.nullable(z.url()), 'The post on the platform (null when WordPress gave no usable link)'),
@@ -147,7 +152,7 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
     PublishFailed: described(
       z.extend(CommonDetail, {
         title: z.string(),
-        platform: EventPlatformSchema,
+        platform: PublishPlatformSchema,
         trigger: Trigger,
         scheduledFor: z.nullable(instant),
         error: ErrorDetail,

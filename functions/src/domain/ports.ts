@@ -61,12 +61,12 @@ export interface ArticleStore {
   claimPublish(
     userId: string,
     id: string,
-    platform: Platform,
+    claim: PublishClaimKey,
     claimId: string,
     now: string,
     staleBefore: string,
   ): Promise<ArticleRecord | undefined>;
-  releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void>;
+  releasePublish(userId: string, id: string, claim: PublishClaimKey, claimId: string): Promise<void>;
   /**
    * Records what a publish is about to create on the platform (before sending it), while
    * `claimId` still holds the platform's claim: false when the claim was taken over (then the
@@ -76,12 +76,12 @@ export interface ArticleStore {
   notePublishAttempt(
     userId: string,
     id: string,
-    platform: Platform,
+    claim: PublishClaimKey,
     claimId: string,
     attempt: PublishAttempt,
   ): Promise<boolean>;
   /** Forgets the platform's attempt (the platform refused it: it made no post). */
-  forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void>;
+  forgetPublishAttempt(userId: string, id: string, claim: PublishClaimKey): Promise<void>;
   /**
    * Records `value` under `field.platform` unless it is already there (a conditional write):
    * true the first time, false for a repeat. Makes repeated deliveries act once. `events` are written
@@ -138,9 +138,15 @@ export interface ArticlePage {
 }
 
 /** A post a publish was about to create, as a later attempt finds it again (ArticleStore.notePublishAttempt). */
+/**
+ * The key of a channel's publish claim and attempt note on an article: the version's for WordPress and LinkedIn
+ * (`blog`, `linkedin`, as before there were channels), the channel's id for the others (channels/channel.ts).
+ */
+export type PublishClaimKey = string;
+
 export interface PublishAttempt {
   at: string;
-  /** WordPress: the new post's slug, unique to the article. */
+  /** WordPress and the other blog channels: the new post's slug, unique to the article. */
   slug?: string;
   /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
   post?: { author: string; commentary: string; imageUrn?: string };

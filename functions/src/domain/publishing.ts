@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  IntegrationMessages,
-  LINKEDIN_MAX_CHARS,
-  OfflineDraftMessages,
-  httpUrlOrNull,
-  offlineDraftNoteLines,
-  type Platform,
-} from '@app/shared';
+import { OfflineDraftMessages, httpUrlOrNull, offlineDraftNoteLines, type Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import {
   ConflictError,
@@ -21,40 +14,30 @@ import type { BusinessEvents } from './events.js';
 import { newestImageFile } from './images.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
 import { PUBLISH_CLAIM_STALE_MS, PUBLISH_DEADLINE_MS } from '../time-budgets.js';
-import {
-  IntegrationError,
-  type LinkedInPublisher,
-  type LinkedInSentPost,
-  type PublishRun,
-  type WordPressPublisher,
-} from './integrations.js';
-import { grantAllowsPages, LI_KEYS } from './linkedin.js';
+import { IntegrationError, type LinkedInPublisher, type WordPressPublisher } from './integrations.js';
 import type { ArticleStore, ObjectStore, PublishAttempt } from './ports.js';
 import type { SettingService } from './settings.js';
-import type { WordPressService } from './wordpress.js';
+import type { AttemptFields, PublishChannel } from '../channels/channel.js';
+import { linkedinChannel } from '../channels/linkedin/channel.js';
+import type { WordPressService } from '../channels/wordpress/service.js';
+import { wordpressChannel } from '../channels/wordpress/channel.js';
 
-export const PublishMessages = {
-  inProgress:
-    'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
-  wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
-  linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
-  linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',
-  linkedinAlreadyPublished: 'This article is already published on LinkedIn.',
-  noContent: (platform: Platform) =>
-    `There is no ${platform === 'blog' ? 'blog' : 'LinkedIn'} text to publish yet. Write or generate it first.`,
-  /** Company mode with a grant that lacks the organization scopes. */
-  linkedinPageAccessNeeded: IntegrationMessages.linkedinPageAccessNeeded,
-  noOrganization:
-    'No LinkedIn page found that you administer. Switch the posting mode to Personal Profile, or get admin rights on the page.',
-} as const;
+import { PublishMessages } from './publish-messages.js';
+
+export { PublishMessages };
 
 export interface PublishingDeps {
   articles: ArticleStore;
   objects: ObjectStore;
-  settings: SettingService;
-  wordpress: WordPressService;
-  wordpressPublisher: WordPressPublisher;
-  linkedinPublisher: LinkedInPublisher;
+  /**
+   * The channel of an id (channels/registry.ts, whose entries load each channel's module on demand). Without it,
+   * the built-in WordPress and LinkedIn channels over the three ports below.
+   */
+  channel?: (id: string) => Promise<PublishChannel>;
+  settings?: SettingService;
+  wordpress?: Pick<WordPressService, 'stored'>;
+  wordpressPublisher?: WordPressPublisher;
+  linkedinPublisher?: LinkedInPublisher;
   /** Where the API serves an article's image (the webhook's imageUrl); the HTTP layer knows its paths. */
   imageUrl: (articleId: string, platform: Platform) => string;
   now?: () => Date;
@@ -111,28 +94,29 @@ export class PublishingService {
   private async withClaim<T>(
     userId: string,
     article: ArticleRecord,
-    platform: Platform,
+    channel: PublishChannel,
     context: PublishContext,
     work: (fresh: ArticleRecord, attempt: AttemptNote) => Promise<T>,
   ): Promise<T> {
+    const { platform, claimKey } = channel;
     const claimId = randomUUID();
     const now = this.now();
     const claimed = await this.deps.articles.claimPublish(
       userId,
       article.id,
-      platform,
+      claimKey,
       claimId,
       now.toISOString(),
       new Date(now.getTime() - PUBLISH_CLAIM_STALE_MS).toISOString(),
     );
     if (!claimed) throw conflict(PublishMessages.inProgress, 'publish_in_progress');
     const attempt: AttemptNote = {
-      pending: claimed.publishAttempts?.[platform] ?? undefined,
+      pending: claimed.publishAttempts?.[claimKey] ?? undefined,
       noted: claimed.publishAttempts !== undefined,
       note: async (fields) => {
         // A claim taken over (this attempt outlived PUBLISH_CLAIM_STALE_MS) must not send anything.
         if (
-          !(await this.deps.articles.notePublishAttempt(userId, article.id, platform, claimId, {
+          !(await this.deps.articles.notePublishAttempt(userId, article.id, claimKey, claimId, {
             at: new Date().toISOString(),
             ...fields,
           }))
@@ -151,7 +135,7 @@ export class PublishingService {
       if (err instanceof ConflictError) throw err; // nothing failed: it was already done
       const outcome = err instanceof IntegrationError ? err.outcome : undefined;
       // The platform refused the post: no post to look for later. (Unknown: the note stays.)
-      if (outcome === 'not-created') await this.deps.articles.forgetPublishAttempt(userId, article.id, platform);
+      if (outcome === 'not-created') await this.deps.articles.forgetPublishAttempt(userId, article.id, claimKey);
       // Cut off by the deadline after sending: the platform may still be working on it. The claim
       // stays until it is stale, so the retry comes after and finds what it made.
       keepClaim = outcome === 'unknown' && err instanceof IntegrationError && err.code === 'publish_timeout';
@@ -164,7 +148,7 @@ export class PublishingService {
       const failed = makeEvent(
         'PublishFailed',
         {
-          ...this.eventBase(userId, article, platform, context.origin),
+          ...this.eventBase(userId, article, channel, context.origin),
           error: { code: error.code, message: eventErrorMessage(error.message) },
         },
         this.now(),
@@ -180,29 +164,20 @@ export class PublishingService {
         throw new UpstreamTimeoutError(error.message, error.code);
       throw new UpstreamError(error.message, error.code);
     } finally {
-      if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, platform, claimId);
+      if (!keepClaim) await this.deps.articles.releasePublish(userId, article.id, claimKey, claimId);
     }
   }
 
-  private eventBase(userId: string, article: ArticleRecord, platform: Platform, origin: PublishOrigin) {
+  private eventBase(userId: string, article: ArticleRecord, channel: PublishChannel, origin: PublishOrigin) {
     return {
       userId,
       articleId: article.id,
       title: article.title,
-      platform: eventPlatform(platform),
+      platform: channel.eventPlatform ?? eventPlatform(channel.platform),
       trigger: origin.trigger,
       scheduledFor: origin.trigger === 'approval' ? origin.scheduledFor : null,
       ...(origin.trigger === 'approval' ? { actorId: null } : origin.actorId ? { actorId: origin.actorId } : {}),
     };
-  }
-
-  /** The run of one publish: its deadline, and the note of the attempt before the post is created. */
-  private run<A>(
-    deadline: number,
-    attempt: AttemptNote,
-    fields: (sent: A) => Omit<PublishAttempt, 'at'>,
-  ): PublishRun<A> {
-    return { deadline, beforeCreate: (sent) => attempt.note(fields(sent)) };
   }
 
   /**
@@ -220,166 +195,107 @@ export class PublishingService {
     return found ? { bytes: found.file.body, contentType: found.file.contentType } : undefined;
   }
 
+  /** The channel of this id: the loader's, or (without one) the built-in channels over the deps' ports. */
+  private async channelOf(id: string): Promise<PublishChannel> {
+    if (this.deps.channel) return this.deps.channel(id);
+    const { wordpress, wordpressPublisher, linkedinPublisher, settings } = this.deps;
+    const missing = (port: string) => () => Promise.reject(new Error(`PublishingService: no ${port} given`));
+    if (id === 'wordpress' && wordpress)
+      return wordpressChannel({
+        wordpress,
+        publisher: wordpressPublisher ?? { publish: missing('wordpressPublisher') },
+      }) as PublishChannel;
+    if (id === 'linkedin' && settings)
+      return linkedinChannel({
+        settings,
+        publisher: linkedinPublisher ?? {
+          publish: missing('linkedinPublisher'),
+          resend: missing('linkedinPublisher'),
+          administeredOrganizations: missing('linkedinPublisher'),
+        },
+        now: this.now,
+      }) as PublishChannel;
+    throw notFound('Channel not found', 'channel_not_found');
+  }
+
+  /**
+   * Publishes the article's version to a channel (channels/registry.ts), once: the channel's own checks and
+   * connection first (nothing recorded when they refuse), then under the claim its publish, which finds an earlier
+   * attempt's post instead of posting twice, and one write of the channel's record with PublishSucceeded.
+   */
+  async publish(
+    channelId: string,
+    userId: string,
+    id: string,
+    origin: PublishOrigin = MANUAL,
+  ): Promise<{ url: string | null; article: ArticleRecord }> {
+    const deadline = Date.now() + this.deadlineMs;
+    const channel = await this.channelOf(channelId);
+    const article = await this.load(userId, id);
+    channel.checkArticle(article);
+    refuseOfflineDraftNote(channel.platform, article[channel.platform].content);
+    const connection = await channel.connection(userId);
+    const context: PublishContext = { origin };
+    return this.withClaim(userId, article, channel, context, async (fresh, attempt) => {
+      channel.checkClaimed?.(fresh);
+      const post = await channel.publish(
+        connection,
+        {
+          article: fresh,
+          requested: article,
+          image: () => this.imageFor(fresh, channel.platform),
+          imageUrl: () => this.deps.imageUrl(article.id, channel.platform),
+        },
+        attempt.pending,
+        { deadline, beforeCreate: (fields) => attempt.note(fields) },
+      );
+      const now = this.now();
+      const at = now.toISOString();
+      const succeeded = makeEvent(
+        'PublishSucceeded',
+        {
+          ...this.eventBase(userId, article, channel, origin),
+          postUrl: httpUrlOrNull(post.url),
+          publishedAt: at,
+        },
+        now,
+      );
+      const alsoToWebhook = post.alsoToWebhook?.(at);
+      const updated = await this.deps.articles.update(
+        userId,
+        article.id,
+        {
+          ...post.fields(at),
+          ...(attempt.noted ? { [`publishAttempts.${channel.claimKey}`]: null } : {}),
+          ...this.laterScheduleDropped(fresh, channel.platform),
+          lastError: null,
+          updatedAt: at,
+        },
+        { events: [outboxEntry(succeeded, alsoToWebhook ? { alsoToWebhook } : undefined)] },
+      );
+      return { url: post.url, article: updated ?? article };
+    });
+  }
+
+  /** The blog version to WordPress (the documented `wordpress.publish`, approvals of the blog version). */
   async publishWordPress(
     userId: string,
     id: string,
     origin: PublishOrigin = MANUAL,
   ): Promise<{ link: string | null; article: ArticleRecord }> {
-    const deadline = Date.now() + this.deadlineMs;
-    const article = await this.load(userId, id);
-    if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
-    refuseOfflineDraftNote('blog', article.blog.content);
-    const site = await this.deps.wordpress.stored(userId);
-    if (!site) throw badRequest(PublishMessages.wordpressNotConnected, 'wordpress_not_connected');
-    const context: PublishContext = { origin };
-    const published = await this.withClaim(userId, article, 'blog', context, async (fresh, attempt) => {
-      const image = await this.imageFor(fresh, 'blog');
-      const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
-      // An earlier attempt may have created the post with its slug: it is looked for first.
-      const earlier = attempt.pending?.slug;
-      const result = await this.deps.wordpressPublisher.publish(
-        site,
-        {
-          ...(await wordpressPostOf(fresh)),
-          featuredImage: image ? { ...image, filename: `${slug(fresh.title)}.${ext}` } : undefined,
-          existingPostId: fresh.wordpressPostId ?? undefined,
-          slug: earlier ?? postSlug(fresh.title, fresh.id),
-          findBySlug: earlier !== undefined,
-        },
-        this.run<{ slug: string }>(deadline, attempt, ({ slug }) => ({ slug })),
-      );
-      // Only an http(s) address is kept and handed on: it becomes a "View post" href.
-      const link = httpUrlOrNull(result.link);
-      const now = this.now();
-      const at = now.toISOString();
-      const succeeded = makeEvent(
-        'PublishSucceeded',
-        { ...this.eventBase(userId, article, 'blog', origin), postUrl: link, publishedAt: at },
-        now,
-      );
-      const updated = await this.deps.articles.update(
-        userId,
-        article.id,
-        {
-          'blog.publishedToWordPress': true,
-          'blog.lastPublished': at,
-          'blog.wordpressPostUrl': link,
-          wordpressPostId: result.postId,
-          ...(attempt.noted ? { 'publishAttempts.blog': null } : {}),
-          ...this.laterScheduleDropped(fresh, 'blog'),
-          lastError: null,
-          updatedAt: at,
-        },
-        { events: [outboxEntry(succeeded)] },
-      );
-      return { link, article: updated ?? article };
-    });
-    return { link: published.link, article: published.article };
+    const { url, article } = await this.publish('wordpress', userId, id, origin);
+    return { link: url, article };
   }
 
+  /** The LinkedIn version to LinkedIn (the documented `linkedin.publish`, approvals of the LinkedIn version). */
   async publishLinkedIn(
     userId: string,
     id: string,
     origin: PublishOrigin = MANUAL,
   ): Promise<{ url: string; article: ArticleRecord }> {
-    const deadline = Date.now() + this.deadlineMs;
-    const article = await this.load(userId, id);
-    if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) {
-      throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
-    }
-    const content = article.linkedin.content.trim();
-    if (!content) throw badRequest(PublishMessages.noContent('linkedin'), 'no_content');
-    if (content.length > LINKEDIN_MAX_CHARS)
-      throw badRequest(`LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`);
-    refuseOfflineDraftNote('linkedin', article.linkedin.content);
-    const v = await this.deps.settings.values(userId, [
-      LI_KEYS.accessToken,
-      LI_KEYS.tokenExpiry,
-      LI_KEYS.memberId,
-      LI_KEYS.scopes,
-    ]);
-    const token = v.get(LI_KEYS.accessToken);
-    const memberId = v.get(LI_KEYS.memberId);
-    if (!token || !memberId) throw badRequest(PublishMessages.linkedinNotConnected, 'linkedin_not_connected');
-    const expiry = v.get(LI_KEYS.tokenExpiry);
-    if (expiry && Date.parse(expiry) <= this.now().getTime())
-      throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
-
-    const context: PublishContext = { origin };
-    const published = await this.withClaim(userId, article, 'linkedin', context, async (fresh, attempt) => {
-      if (fresh.linkedin.publishedToLinkedIn)
-        throw conflict(PublishMessages.linkedinAlreadyPublished, 'already_published');
-      const run = this.run<LinkedInSentPost>(deadline, attempt, (post) => ({ post }));
-      let author = `urn:li:person:${memberId}`;
-      let result: { urn: string; url: string };
-      const earlier = attempt.pending?.post;
-      if (earlier) {
-        // An earlier attempt may have made this very post: it is sent again unchanged, and LinkedIn
-        // answers a duplicate with the post it has. (Its text may have been edited since: one post
-        // of the earlier text beats two posts.)
-        author = earlier.author;
-        result = await this.deps.linkedinPublisher.resend(token, earlier, run);
-      } else {
-        if (fresh.linkedInMode === 'company') {
-          // Known not to include page access: say how to get it, before asking LinkedIn anything.
-          // (A connection made before the granted scopes were kept tries, as it always did.)
-          if (grantAllowsPages(v.get(LI_KEYS.scopes)) === false)
-            throw badRequest(PublishMessages.linkedinPageAccessNeeded, 'linkedin_page_access_needed');
-          const [organization] = await this.deps.linkedinPublisher.administeredOrganizations(token, { deadline });
-          if (!organization) throw badRequest(PublishMessages.noOrganization, 'no_organization');
-          author = organization.urn;
-        }
-        result = await this.deps.linkedinPublisher.publish(
-          {
-            accessToken: token,
-            author,
-            commentary: fresh.linkedin.content.trim(),
-            image: await this.imageFor(fresh, 'linkedin'),
-          },
-          run,
-        );
-      }
-      const now = this.now();
-      const at = now.toISOString();
-      const succeeded = makeEvent(
-        'PublishSucceeded',
-        {
-          ...this.eventBase(userId, article, 'linkedin', origin),
-          postUrl: httpUrlOrNull(result.url),
-          publishedAt: at,
-        },
-        now,
-      );
-      // The owner's webhook also gets the `linkedin.published` payload its receivers know, before the event.
-      const legacy = {
-        event: 'linkedin.published',
-        articleId: article.id,
-        title: article.title,
-        content,
-        author,
-        postUrl: result.url,
-        imageUrl: article.image ? this.deps.imageUrl(article.id, 'linkedin') : null,
-        publishedAt: at,
-      };
-      const updated = await this.deps.articles.update(
-        userId,
-        article.id,
-        {
-          'linkedin.publishedToLinkedIn': true,
-          'linkedin.lastPublished': at,
-          'linkedin.linkedinPostUrl': result.url,
-          linkedinPostUrn: result.urn,
-          ...(attempt.noted ? { 'publishAttempts.linkedin': null } : {}),
-          ...this.laterScheduleDropped(fresh, 'linkedin'),
-          lastError: null,
-          updatedAt: at,
-        },
-        { events: [outboxEntry(succeeded, { alsoToWebhook: [legacy] })] },
-      );
-      return { url: result.url, article: updated ?? article };
-    });
-
-    return { url: published.url, article: published.article };
+    const { url, article } = await this.publish('linkedin', userId, id, origin);
+    // LinkedIn's post always has its address (channels/linkedin/channel.ts).
+    return { url: url ?? '', article };
   }
 
   async setPostingMode(userId: string, id: string, mode: 'personal' | 'company'): Promise<void> {
@@ -411,38 +327,5 @@ interface AttemptNote {
   pending: PublishAttempt | undefined;
   /** The article has a publishAttempts map (so its platform key can be cleared). */
   noted: boolean;
-  note(fields: Omit<PublishAttempt, 'at'>): Promise<void>;
-}
-
-/**
- * A new WordPress post's slug: the title's, made unique to the article by the random part of its
- * id, so that a later attempt can find exactly this post (GET /wp/v2/posts?slug=…).
- */
-export function postSlug(title: string, articleId: string): string {
-  const base = slug(title).replace(/^featured-image$/, 'post');
-  const tag =
-    articleId
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '')
-      .slice(-10) || 'article';
-  return `${base}-${tag}`;
-}
-
-const slug = (title: string) =>
-  title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60) || 'featured-image';
-
-/**
- * The post's title (escaped: WordPress takes it as HTML) and sanitized HTML exactly as the editor's
- * WordPress preview shows them (wordpressPost, shared/src/markdown.ts), loaded on the first publish
- * rather than at every cold start.
- */
-async function wordpressPostOf(article: ArticleRecord): Promise<{ title: string; html: string }> {
-  const { wordpressPost } = await import('@app/shared/markdown');
-  const post = wordpressPost({ title: article.title, blogContent: article.blog.content });
-  return { title: post.titleHtml, html: post.html };
+  note(fields: AttemptFields): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { IntegrationError } from './integrations.js';
  * (URL does both). Throws IntegrationError 'forbidden_url'.
  *
  * The domain compares addresses in this form before a saved application password is used
- * (domain/wordpress.ts), and the WordPress adapter stores it, so both mean the same site.
+ * (channels/wordpress/service.ts), and the WordPress adapter stores it, so both mean the same site.
  */
 export function normaliseSiteUrl(input: string): string {
   let text = input.trim();

@@ -53,6 +53,8 @@ export function toApiArticle(a: ArticleRecord): Article {
     ...(a.blogReview || a.linkedinReview
       ? { review: { blog: a.blogReview ?? null, linkedin: a.linkedinReview ?? null } }
       : {}),
+    // Only where a channel of the registry published, so other articles' answers are as they were.
+    ...(a.posts && Object.keys(a.posts).length ? { posts: a.posts } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { handler as admin } from './admin.js';
 import { handler as approvals } from './approvals.js';
 import { handler as articles } from './articles.js';
 import { handler as auth } from './auth.js';
+import { handler as channels } from './channels.js';
 import { handler as dashboard } from './dashboard.js';
 import { handler as email } from './email.js';
 import { handler as images } from './images.js';
@@ -23,6 +24,7 @@ export const groupHandlers: Record<string, LambdaHandler> = {
   settings,
   wordpress,
   linkedin,
+  channels,
   email,
   schedule,
   approvals,

@@ -4,7 +4,7 @@ import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { JsonLinesEventPublisher } from '../adapters/local/jsonl-event-publisher.js';
 import type { Config } from '../config.js';
 import { EventRelay, type DeliveryFailure, type DomainEventPublisher } from '../domain/automation-events.js';
-import { LI_KEYS } from '../domain/linkedin.js';
+import { LI_KEYS } from '../channels/linkedin/service.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { deps } from './deps.js';

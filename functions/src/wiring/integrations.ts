@@ -1,13 +1,13 @@
 import { GoogleOAuth, GMAIL_SEND_SCOPE } from '../adapters/integrations/google.js';
-import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../adapters/integrations/linkedin.js';
+import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../channels/linkedin/client.js';
 import { GmailSender, OutboxSender } from '../adapters/integrations/mail.js';
-import { HttpWordPressClient } from '../adapters/integrations/wordpress.js';
+import { HttpWordPressClient } from '../channels/wordpress/client.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import { linkedInPublisher } from './linkedin-publisher.js';
 import { EmailService } from '../domain/email.js';
-import { LinkedInService } from '../domain/linkedin.js';
-import { WordPressService } from '../domain/wordpress.js';
+import type { LinkedInPublisher } from '../domain/integrations.js';
+import { LinkedInService } from '../channels/linkedin/service.js';
+import { WordPressService } from '../channels/wordpress/service.js';
 
 export interface IntegrationServices {
   wordpress: WordPressService;
@@ -19,6 +19,11 @@ function build(): IntegrationServices {
   const { config, settings, oauthState } = deps();
   const google = new GoogleOAuth({ oauthUrl: config.googleOAuthUrl });
   const outbox = config.outboxDir ? new OutboxSender(config.outboxDir) : undefined;
+  // The page lookup of connecting with page access: the publisher's module loads then, not at every cold start.
+  const pages: Pick<LinkedInPublisher, 'administeredOrganizations'> = {
+    administeredOrganizations: async (...args) =>
+      (await import('../channels/linkedin/publisher.js')).linkedInPublisher(config).administeredOrganizations(...args),
+  };
   return {
     wordpress: new WordPressService(settings, new HttpWordPressClient({ allowPrivateUrls: config.allowPrivateUrls })),
     linkedin: new LinkedInService(
@@ -26,7 +31,7 @@ function build(): IntegrationServices {
       new HttpLinkedInClient({ oauthUrl: config.linkedinOAuthUrl, apiUrl: config.linkedinApiUrl }),
       oauthState,
       LINKEDIN_SCOPES,
-      linkedInPublisher(config),
+      pages,
     ),
     email: new EmailService(
       settings,

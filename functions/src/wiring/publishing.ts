@@ -1,27 +1,23 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { HttpWordPressPublisher } from '../adapters/integrations/wordpress-publish.js';
+import { loadChannel } from '../channels/registry.js';
 import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
 import { businessEvents } from '../metrics.js';
-import { integrations } from './integrations.js';
 import { lazy } from './lazy.js';
-import { linkedInPublisher } from './linkedin-publisher.js';
 
 function build(): PublishingService {
   const { config, db, settings } = deps();
   return new PublishingService({
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),
-    settings,
-    wordpress: integrations().wordpress,
-    wordpressPublisher: new HttpWordPressPublisher({ allowPrivateUrls: config.allowPrivateUrls }),
-    linkedinPublisher: linkedInPublisher(config),
+    // Each channel's module (its publisher) is parsed on its first publish, not at every cold start.
+    channel: (id) => loadChannel(id, { config, settings }),
     imageUrl: imagePreviewPath,
     events: businessEvents,
   });
 }
 
-/** Publishing to WordPress and LinkedIn (and the posting mode), built on first use. */
+/** Publishing to the channels (and LinkedIn's posting mode), built on first use. */
 export const publishing = lazy(build);

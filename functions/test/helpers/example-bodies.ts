@@ -27,6 +27,8 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'settings.save': { key: 'k', value: 'v' },
   'wordpress.testConnection': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },
   'wordpress.saveCredentials': { siteUrl: 'https://example.com', username: 'u', appPassword: 'p' },
+  'channels.connect': { siteUrl: 'https://example.com', adminApiKey: `${'a1'.repeat(12)}:${'0f'.repeat(32)}` },
+  'channels.test': { siteUrl: 'https://example.com', adminApiKey: `${'a1'.repeat(12)}:${'0f'.repeat(32)}` },
   'linkedin.saveCredentials': { clientId: 'id', clientSecret: 'secret' },
   'linkedin.testConnection': { clientId: 'id', clientSecret: 'secret' },
   'linkedin.setWebhook': { webhookUrl: 'https://hooks.example.com/x' },

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { basicAuthHeader, wordpressApiUrl } from '../../src/adapters/integrations/wordpress.js';
+import { basicAuthHeader, wordpressApiUrl } from '../../src/channels/wordpress/client.js';
 import { GOOGLE_SCOPE, SPREADSHEET_MIME, startFakeGoogle, type FakeGoogle } from '../fakes/google.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
 import { FAKE_WP_CONTRIBUTOR, FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../fakes/wordpress.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../../src/adapters/integrations/linkedin.js';
+import { HttpLinkedInClient, LINKEDIN_SCOPES } from '../../src/channels/linkedin/client.js';
 import { IntegrationError } from '../../src/domain/integrations.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
 import { authorize, closedPort, expectNoSecrets, rejection } from './helpers.js';

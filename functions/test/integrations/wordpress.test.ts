@@ -6,7 +6,7 @@ import {
   HttpWordPressClient,
   normaliseSiteUrl,
   wordpressApiUrl,
-} from '../../src/adapters/integrations/wordpress.js';
+} from '../../src/channels/wordpress/client.js';
 import type { WordPressCheck } from '../../src/domain/integrations.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../fakes/wordpress.js';
 import { closedPort, expectNoSecrets } from './helpers.js';

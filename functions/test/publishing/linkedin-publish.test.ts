@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LINKEDIN_TOKEN_INVALID_MESSAGE } from '../../src/adapters/integrations/linkedin.js';
-import { HttpLinkedInPublisher } from '../../src/adapters/integrations/linkedin-publish.js';
+import { LINKEDIN_TOKEN_INVALID_MESSAGE } from '../../src/channels/linkedin/client.js';
+import { HttpLinkedInPublisher } from '../../src/channels/linkedin/publish.js';
 import { IntegrationError } from '../../src/domain/integrations.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../fakes/linkedin.js';
 import { closedPort, expectNoSecrets, rejection } from '../integrations/helpers.js';

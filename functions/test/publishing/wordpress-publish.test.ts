@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpWordPressPublisher, safeUploadFilename } from '../../src/adapters/integrations/wordpress-publish.js';
-import { basicAuthHeader } from '../../src/adapters/integrations/wordpress.js';
+import { HttpWordPressPublisher, safeUploadFilename } from '../../src/channels/wordpress/publish.js';
+import { basicAuthHeader } from '../../src/channels/wordpress/client.js';
 import { IntegrationError, type WordPressSite } from '../../src/domain/integrations.js';
 import {
   FAKE_WP_CONTRIBUTOR,

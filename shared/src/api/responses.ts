@@ -1,6 +1,12 @@
 import type { Article, ImageStatus, Platform } from '../articles.js';
 import type { PublicUser, SetupStatus } from '../auth.js';
 import type { CalendarAnswer } from '../calendar.js';
+import type {
+  ChannelCheckAnswer,
+  ChannelConnectedAnswer,
+  ChannelConnectionAnswer,
+  ChannelPublishAnswer,
+} from '../channel-api.js';
 import type { ActivityEntry, ArticleComment } from '../comments.js';
 import type { DashboardAnswer } from '../dashboard-summary.js';
 import type { EmailStatus, LinkedInStatus, WordPressStatus } from '../integrations.js';
@@ -376,6 +382,11 @@ export interface ApiResponses {
   'wordpress.testConnection': WordPressCheckAnswer;
   'wordpress.saveCredentials': WordPressSavedAnswer;
   'wordpress.publish': WordPressPublishAnswer;
+  'channels.status': ChannelConnectionAnswer;
+  'channels.connect': ChannelConnectedAnswer;
+  'channels.disconnect': { success: true; message: string };
+  'channels.test': ChannelCheckAnswer;
+  'channels.publish': ChannelPublishAnswer;
 
   'linkedin.status': LinkedInStatus;
   'linkedin.saveCredentials': SuccessAnswer;

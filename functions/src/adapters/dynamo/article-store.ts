@@ -20,7 +20,14 @@ import {
 import { activityOfEvents, editActivity, type ActivityRecord, type EditBy } from '../../domain/activity.js';
 import type { OutboxEntry } from '../../domain/automation-events.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
-import type { ArticlePage, ArticlePosition, ArticleStore, NotifyClaim, PublishAttempt } from '../../domain/ports.js';
+import type {
+  ArticlePage,
+  ArticlePosition,
+  ArticleStore,
+  NotifyClaim,
+  PublishAttempt,
+  PublishClaimKey,
+} from '../../domain/ports.js';
 import { activityWrites } from './activity-store.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { DynamoEventOutbox, eventsCommitted, outboxWrites } from './event-outbox.js';
@@ -718,7 +725,7 @@ export class DynamoArticleStore implements ArticleStore {
   async claimPublish(
     userId: string,
     id: string,
-    platform: Platform,
+    claim: PublishClaimKey,
     claimId: string,
     now: string,
     staleBefore: string,
@@ -732,7 +739,7 @@ export class DynamoArticleStore implements ArticleStore {
           Key: key(userId, id),
           UpdateExpression: 'SET #claims.#p = :claim',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#claims.#p) OR #claims.#p.#at < :stale)',
-          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#at': 'at' },
+          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': claim, '#at': 'at' },
           ExpressionAttributeValues: { ':claim': { id: claimId, at: now }, ':stale': staleBefore },
           ReturnValues: 'ALL_NEW',
         }),
@@ -741,7 +748,7 @@ export class DynamoArticleStore implements ArticleStore {
     return out && fromItem(out.Attributes as Item);
   }
 
-  async releasePublish(userId: string, id: string, platform: Platform, claimId: string): Promise<void> {
+  async releasePublish(userId: string, id: string, claim: PublishClaimKey, claimId: string): Promise<void> {
     await conditionHeld(
       this.db.send(
         new UpdateCommand({
@@ -749,7 +756,7 @@ export class DynamoArticleStore implements ArticleStore {
           Key: key(userId, id),
           UpdateExpression: 'REMOVE #claims.#p',
           ConditionExpression: '#claims.#p.#id = :id',
-          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': platform, '#id': 'id' },
+          ExpressionAttributeNames: { '#claims': 'publishClaims', '#p': claim, '#id': 'id' },
           ExpressionAttributeValues: { ':id': claimId },
         }),
       ),
@@ -759,7 +766,7 @@ export class DynamoArticleStore implements ArticleStore {
   async notePublishAttempt(
     userId: string,
     id: string,
-    platform: Platform,
+    claim: PublishClaimKey,
     claimId: string,
     attempt: PublishAttempt,
   ): Promise<boolean> {
@@ -775,7 +782,7 @@ export class DynamoArticleStore implements ArticleStore {
           ExpressionAttributeNames: {
             '#attempts': 'publishAttempts',
             '#claims': 'publishClaims',
-            '#p': platform,
+            '#p': claim,
             '#id': 'id',
           },
           ExpressionAttributeValues: { ':attempt': attempt, ':claim': claimId },
@@ -784,7 +791,7 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async forgetPublishAttempt(userId: string, id: string, platform: Platform): Promise<void> {
+  async forgetPublishAttempt(userId: string, id: string, claim: PublishClaimKey): Promise<void> {
     await conditionHeld(
       this.db.send(
         new UpdateCommand({
@@ -792,7 +799,7 @@ export class DynamoArticleStore implements ArticleStore {
           Key: key(userId, id),
           UpdateExpression: 'REMOVE #attempts.#p',
           ConditionExpression: 'attribute_exists(#attempts)',
-          ExpressionAttributeNames: { '#attempts': 'publishAttempts', '#p': platform },
+          ExpressionAttributeNames: { '#attempts': 'publishAttempts', '#p': claim },
         }),
       ),
     );

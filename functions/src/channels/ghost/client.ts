@@ -24,7 +24,7 @@
 import { IntegrationError } from '../../domain/integrations.js';
 import { DomainError, InvalidError, UpstreamError, UpstreamTimeoutError } from '../../domain/errors.js';
 import { fetchChecked } from '../../adapters/integrations/url-safety.js';
-import { safeUploadFilename } from '../../adapters/integrations/wordpress-publish.js';
+import { safeUploadFilename } from '../wordpress/publish.js';
 import { normaliseGhostUrl, type GhostCredentials } from './credentials.js';
 import { adminToken } from './token.js';
 

@@ -7,7 +7,7 @@
  * util.inspect (logs), showing it masked there.
  */
 import { inspect } from 'node:util';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema, maskSecret, safeCharacters } from '@app/shared';
 import { badRequest } from '../../domain/errors.js';
 
@@ -84,18 +84,18 @@ export class GhostAdminKey {
 /** The channel's settings as a form or the API sends them. */
 export const GhostCredentialsSchema = lazySchema(() =>
   z.strictObject({
-    siteUrl: z
-      .string({ error: GhostMessages.siteUrlRequired })
-      .trim()
-      .min(1, GhostMessages.siteUrlRequired)
-      .max(300, 'The site address is too long')
-      .check(safeCharacters('The site address')),
-    adminApiKey: z
-      .string({ error: GhostMessages.adminKeyRequired })
-      .trim()
-      .min(1, GhostMessages.adminKeyRequired)
-      .max(200, GhostMessages.adminKeyShape)
-      .check(safeCharacters('The Admin API key')),
+    siteUrl: z.string({ error: GhostMessages.siteUrlRequired }).check(
+      z.trim(),
+      z.minLength(1, GhostMessages.siteUrlRequired),
+      z.maxLength(300, 'The site address is too long'),
+      safeCharacters('The site address'),
+    ),
+    adminApiKey: z.string({ error: GhostMessages.adminKeyRequired }).check(
+      z.trim(),
+      z.minLength(1, GhostMessages.adminKeyRequired),
+      z.maxLength(200, GhostMessages.adminKeyShape),
+      safeCharacters('The Admin API key'),
+    ),
   }),
 );
 export type GhostCredentialsInput = z.input<ReturnType<typeof GhostCredentialsSchema>>;

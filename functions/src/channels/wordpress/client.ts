@@ -14,8 +14,8 @@ import {
   type WordPressCredentials,
 } from '../../domain/integrations.js';
 import { normaliseSiteUrl } from '../../domain/site-url.js';
-import { fetchChecked } from './url-safety.js';
-import { isObject, isWpError, parseWpJson, plainWpMessage, type WpError } from './wordpress-answers.js';
+import { fetchChecked } from '../../adapters/integrations/url-safety.js';
+import { isObject, isWpError, parseWpJson, plainWpMessage, type WpError } from './answers.js';
 
 export type WordPressApiStyle = 'pretty' | 'query';
 

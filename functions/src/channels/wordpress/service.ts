@@ -1,8 +1,8 @@
 import { IntegrationMessages, type WordPressCredentialsInput, type WordPressStatus } from '@app/shared';
-import { badRequest } from './errors.js';
-import type { WordPressCheck, WordPressClient } from './integrations.js';
-import type { SettingService } from './settings.js';
-import { sameSiteUrl } from './site-url.js';
+import { badRequest } from '../../domain/errors.js';
+import type { WordPressCheck, WordPressClient } from '../../domain/integrations.js';
+import type { SettingService } from '../../domain/settings.js';
+import { sameSiteUrl } from '../../domain/site-url.js';
 
 export const WP_KEYS = {
   siteUrl: 'wordpress_site_url',
@@ -18,6 +18,19 @@ export interface StoredWordPress {
   apiStyle: 'pretty' | 'query';
 }
 
+/** The saved site and its credentials, or undefined while any is missing. */
+export async function storedWordPress(
+  settings: Pick<SettingService, 'values'>,
+  userId: string,
+): Promise<StoredWordPress | undefined> {
+  const v = await settings.values(userId, Object.values(WP_KEYS));
+  const siteUrl = v.get(WP_KEYS.siteUrl);
+  const username = v.get(WP_KEYS.username);
+  const appPassword = v.get(WP_KEYS.appPassword);
+  if (!siteUrl || !username || !appPassword) return undefined;
+  return { siteUrl, username, appPassword, apiStyle: v.get(WP_KEYS.apiStyle) === 'query' ? 'query' : 'pretty' };
+}
+
 type Input = Required<Omit<WordPressCredentialsInput, 'siteId' | 'skipPasswordUpdate'>> &
   Pick<WordPressCredentialsInput, 'skipPasswordUpdate'>;
 
@@ -29,12 +42,7 @@ export class WordPressService {
   ) {}
 
   async stored(userId: string): Promise<StoredWordPress | undefined> {
-    const v = await this.settings.values(userId, Object.values(WP_KEYS));
-    const siteUrl = v.get(WP_KEYS.siteUrl);
-    const username = v.get(WP_KEYS.username);
-    const appPassword = v.get(WP_KEYS.appPassword);
-    if (!siteUrl || !username || !appPassword) return undefined;
-    return { siteUrl, username, appPassword, apiStyle: v.get(WP_KEYS.apiStyle) === 'query' ? 'query' : 'pretty' };
+    return storedWordPress(this.settings, userId);
   }
 
   async status(userId: string): Promise<WordPressStatus> {

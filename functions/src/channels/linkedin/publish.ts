@@ -49,10 +49,10 @@ import {
   type PublishOutcome,
   type PublishRun,
 } from '../../domain/integrations.js';
-import { LINKEDIN_TOKEN_INVALID_MESSAGE } from './linkedin.js';
-import { LINKEDIN_API_VERSION } from './linkedin-version.js';
+import { LINKEDIN_TOKEN_INVALID_MESSAGE } from './client.js';
+import { LINKEDIN_API_VERSION } from './version.js';
 
-export { LINKEDIN_API_VERSION } from './linkedin-version.js';
+export { LINKEDIN_API_VERSION } from './version.js';
 export const LINKEDIN_POST_URL_PREFIX = 'https://www.linkedin.com/feed/update/';
 
 /** A request with less time than this left before the deadline is not started. */

@@ -1,7 +1,7 @@
-import type { Config } from '../config.js';
-import { HttpLinkedInPublisher } from '../adapters/integrations/linkedin-publish.js';
-import { linkedInVersionWarning } from '../adapters/integrations/linkedin-version.js';
-import { logger } from '../logger.js';
+import type { Config } from '../../config.js';
+import { HttpLinkedInPublisher } from './publish.js';
+import { linkedInVersionWarning } from './version.js';
+import { logger } from '../../logger.js';
 
 /**
  * The LinkedIn publisher of the configured LinkedIn-Version. Building it warns in the log (once per

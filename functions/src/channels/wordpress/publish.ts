@@ -44,9 +44,9 @@ import {
   type WordPressPublisher,
   type WordPressSite,
 } from '../../domain/integrations.js';
-import { fetchChecked } from './url-safety.js';
-import { basicAuthHeader, normaliseSiteUrl, wordpressApiUrl } from './wordpress.js';
-import { isObject, isWpError, parseWpJson, plainWpMessage } from './wordpress-answers.js';
+import { fetchChecked } from '../../adapters/integrations/url-safety.js';
+import { basicAuthHeader, normaliseSiteUrl, wordpressApiUrl } from './client.js';
+import { isObject, isWpError, parseWpJson, plainWpMessage } from './answers.js';
 
 export interface HttpWordPressPublisherOptions {
   /** true locally (ALLOW_PRIVATE_URLS=1 or the embedded server), false in AWS. */

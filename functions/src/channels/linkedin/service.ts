@@ -1,9 +1,9 @@
 import { IntegrationMessages, maskSecretUrl, type LinkedInStatus } from '@app/shared';
 import { randomBytes } from 'node:crypto';
-import { badRequest } from './errors.js';
-import { IntegrationError, type LinkedInClient, type LinkedInPublisher } from './integrations.js';
-import { providerErrorCode, type OAuthState } from './oauth-state.js';
-import type { SettingService } from './settings.js';
+import { badRequest } from '../../domain/errors.js';
+import { IntegrationError, type LinkedInClient, type LinkedInPublisher } from '../../domain/integrations.js';
+import { providerErrorCode, type OAuthState } from '../../domain/oauth-state.js';
+import type { SettingService } from '../../domain/settings.js';
 
 export const LI_KEYS = {
   clientId: 'linkedin_client_id',

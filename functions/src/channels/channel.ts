@@ -1,0 +1,99 @@
+/**
+ * A publishing channel, as the one generic publish (domain/publishing.ts, PublishingService.publish) sees it. What is
+ * the same for every channel stays there: the claim, the attempt note, the deadline, PublishSucceeded/PublishFailed,
+ * lastError, dropping a later schedule, refusing an offline draft's note. What differs is the channel's: its stored
+ * connection, its text rules, how it publishes (finding an earlier attempt's post instead of posting twice) and the
+ * article fields that record its post.
+ *
+ * Vendor-free: a channel's module (registry.ts) builds one of these from its own adapter, loaded on demand.
+ */
+import type { ChannelCredentialsInput, Platform } from '@app/shared';
+import type { ArticleRecord } from '../domain/articles.js';
+import type { PublishRun } from '../domain/integrations.js';
+import type { PublishAttempt } from '../domain/ports.js';
+
+/** What an earlier attempt noted before it created its post (the channel's own fields of PublishAttempt). */
+export type AttemptFields = Omit<PublishAttempt, 'at'>;
+
+/** The image a post carries: the newest file of the article's image for the channel's version. */
+export interface ChannelImage {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** One post to publish: the article (as claimed), the article as first read, and its image, read when asked for. */
+export interface ChannelPost {
+  article: ArticleRecord;
+  /** The article as read before the claim (what the publish was asked for). */
+  requested: ArticleRecord;
+  image(): Promise<ChannelImage | undefined>;
+  /** Where the API serves the version's image (the webhook's imageUrl). */
+  imageUrl(): string;
+}
+
+/** A post the channel made (or found again). */
+export interface PublishedPost {
+  /** The post's address, as the route answers it (the events keep only an http(s) one). */
+  url: string | null;
+  /** The article fields that record the post, written with the success (`at`: its time). */
+  fields(at: string): Record<string, unknown>;
+  /** More payloads for the owner's webhook, sent before the event (LinkedIn's `linkedin.published`). */
+  alsoToWebhook?(at: string): unknown[];
+}
+
+/** A channel's connection as its generic routes show it (`channels.status`): secrets only masked. */
+export interface ChannelConnection {
+  connected: boolean;
+  /** What the owner entered, each secret masked (e.g. a site address, and a key as `id:••••abcd`). */
+  fields: Record<string, string | null>;
+  /** When it was last saved. */
+  updatedAt: string | null;
+}
+
+/** A connection check: what the channel said about the credentials. */
+export type ChannelCheck = { ok: true; message: string } | { ok: false; code: string; message: string };
+
+/**
+ * The connection of a channel without documented routes of its own (the generic `channels.*` routes,
+ * functions/src/http/channels.ts): its form's input is checked by the channel (bad input: 400, nothing saved).
+ */
+export interface ChannelSettings {
+  status(userId: string): Promise<ChannelConnection>;
+  /** Checks the credentials against the service, then saves them (a refused check saves nothing). */
+  connect(userId: string, input: ChannelCredentialsInput): Promise<ChannelCheck & { ok: true }>;
+  /** Checks the given credentials, or the saved ones without input; a refusal is an answer, not an error. */
+  test(userId: string, input?: ChannelCredentialsInput): Promise<ChannelCheck>;
+  disconnect(userId: string): Promise<void>;
+}
+
+export interface PublishChannel<C = unknown> {
+  /** Its id in the registry (registry.ts). */
+  readonly id: string;
+  /** Its name as people read it ("Successfully published to WordPress!"). */
+  readonly label: string;
+  /** The article's version it publishes. */
+  readonly platform: Platform;
+  /** How its events name it (default: the version's, `wordpress` or `linkedin`). */
+  readonly eventPlatform?: string;
+  /** Its connection, where it has no documented routes of its own (WordPress and LinkedIn have theirs). */
+  readonly settings?: ChannelSettings;
+  /** The key of its claim and attempt note on the article (WordPress keeps `blog`, as before there were channels). */
+  readonly claimKey: string;
+  /** The article's own checks, before anything is read or claimed: the text rules (throws a DomainError). */
+  checkArticle(article: ArticleRecord): void;
+  /** The stored connection it publishes with; not connected or expired: the channel's 400. */
+  connection(userId: string): Promise<C>;
+  /** The check once claimed, on the article as it is then (LinkedIn: already published by the call before). */
+  checkClaimed?(article: ArticleRecord): void;
+  /**
+   * Publishes the post, or finds (or sends again unchanged) the one `pending` (an earlier attempt's note) may have
+   * made, so a retry never posts twice. `run.beforeCreate` must be called with what a later attempt needs right
+   * before the request that creates the post.
+   */
+  publish(
+    connection: C,
+    post: ChannelPost,
+    pending: PublishAttempt | undefined,
+    run: Required<PublishRun<AttemptFields>>,
+  ): Promise<PublishedPost>;
+}

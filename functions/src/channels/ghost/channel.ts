@@ -1,0 +1,141 @@
+/**
+ * Ghost as a channel (channels/channel.ts; docs/integrations.md, Ghost): the blog version as a Ghost post, beside or
+ * instead of WordPress. Its settings are the site's address and the Admin API key of a custom integration, both kept
+ * as secrets (the key is never answered unmasked nor logged: GhostAdminKey). A post is made from the same HTML as
+ * the WordPress one (shared/src/markdown.ts), the feature image uploaded first, the keyword and tags as its tags,
+ * with a slug unique to the article, so a retry finds the post an earlier attempt made instead of posting twice.
+ * The post is recorded as `posts.ghost` on the article.
+ */
+import { badRequest } from '../../domain/errors.js';
+import type { SettingService } from '../../domain/settings.js';
+import type { ChannelCheck, ChannelSettings, PublishChannel } from '../channel.js';
+import { PublishMessages } from '../../domain/publish-messages.js';
+import { postBody, postSlug, slug } from '../post.js';
+import type { GhostChannelClient } from './client.js';
+import { GhostAdminKey, parseGhostCredentials, type GhostCredentials } from './credentials.js';
+import { DomainError } from '../../domain/errors.js';
+
+export const GHOST_KEYS = {
+  siteUrl: 'ghost_site_url',
+  adminApiKey: 'ghost_admin_api_key',
+} as const;
+
+export const GhostChannelMessages = {
+  notConnected: 'Connect Ghost first (its site address and Admin API key).',
+  saved: 'Ghost connected.',
+} as const;
+
+type Settings = Pick<SettingService, 'values' | 'put' | 'remove' | 'updatedAt'>;
+
+/** The saved site and key, or undefined while either is missing. */
+async function stored(settings: Settings, userId: string): Promise<GhostCredentials | undefined> {
+  const v = await settings.values(userId, [GHOST_KEYS.siteUrl, GHOST_KEYS.adminApiKey]);
+  const siteUrl = v.get(GHOST_KEYS.siteUrl);
+  const key = v.get(GHOST_KEYS.adminApiKey);
+  return siteUrl && key ? { siteUrl, adminKey: new GhostAdminKey(key) } : undefined;
+}
+
+function ghostSettings(settings: Settings, client: GhostChannelClient): ChannelSettings {
+  const check = async (credentials: GhostCredentials): Promise<ChannelCheck> => {
+    try {
+      const site = await client.testConnection(credentials);
+      return { ok: true, message: `Connected to ${site.title || site.url} (Ghost ${site.version})` };
+    } catch (err) {
+      if (err instanceof DomainError) return { ok: false, code: err.code ?? 'ghost_refused', message: err.message };
+      throw err;
+    }
+  };
+  return {
+    async status(userId) {
+      const credentials = await stored(settings, userId);
+      return {
+        connected: credentials !== undefined,
+        fields: {
+          siteUrl: credentials?.siteUrl ?? null,
+          adminApiKey: credentials ? credentials.adminKey.masked() : null,
+        },
+        updatedAt: await settings.updatedAt(userId, GHOST_KEYS.adminApiKey),
+      };
+    },
+    async connect(userId, input) {
+      const credentials = parseGhostCredentials(input);
+      const result = await check(credentials);
+      if (!result.ok) throw badRequest(result.message, result.code);
+      await settings.put(userId, GHOST_KEYS.siteUrl, credentials.siteUrl, 'Ghost site');
+      await settings.put(
+        userId,
+        GHOST_KEYS.adminApiKey,
+        `${credentials.adminKey.id}:${Buffer.from(credentials.adminKey.signingKey()).toString('hex')}`,
+        'Ghost Admin API key',
+      );
+      return result;
+    },
+    async test(userId, input) {
+      const credentials = input ? parseGhostCredentials(input) : await stored(settings, userId);
+      if (!credentials) throw badRequest(GhostChannelMessages.notConnected, 'ghost_not_connected');
+      return check(credentials);
+    },
+    async disconnect(userId) {
+      await settings.remove(userId, GHOST_KEYS.adminApiKey);
+      await settings.remove(userId, GHOST_KEYS.siteUrl);
+    },
+  };
+}
+
+export function ghostChannel(deps: {
+  settings: Settings;
+  client: GhostChannelClient;
+}): PublishChannel<GhostCredentials> {
+  return {
+    id: 'ghost',
+    label: 'Ghost',
+    platform: 'blog',
+    eventPlatform: 'ghost',
+    claimKey: 'ghost',
+    settings: ghostSettings(deps.settings, deps.client),
+    checkArticle(article) {
+      if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
+    },
+    async connection(userId) {
+      const credentials = await stored(deps.settings, userId);
+      if (!credentials) throw badRequest(GhostChannelMessages.notConnected, 'ghost_not_connected');
+      return credentials;
+    },
+    async publish(credentials, { article, image: readImage }, pending, run) {
+      const postSlugOf = pending?.slug ?? postSlug(article.title, article.id);
+      // The slug is noted first: a retry after a lost answer finds the post by it (publishPost looks first).
+      await run.beforeCreate({ slug: postSlugOf });
+      const image = await readImage();
+      const ext = image?.contentType === 'image/png' ? 'png' : 'jpg';
+      const existing = await deps.client.findPost(credentials, postSlugOf);
+      const featureImage =
+        image && !existing
+          ? (
+              await deps.client.uploadImage(credentials, {
+                ...image,
+                filename: `${slug(article.title)}.${ext}`,
+              })
+            ).url
+          : undefined;
+      const { html } = await postBody(article);
+      const post =
+        existing ??
+        (await deps.client.publishPost(credentials, {
+          title: article.title,
+          html,
+          slug: postSlugOf,
+          featureImage,
+          keyword: article.keyword,
+          tags: article.tags,
+        }));
+      const url = /^https?:\/\//i.test(post.url) ? post.url : null;
+      return {
+        url,
+        fields: (at) => ({
+          // Written whole from the article as claimed (no other channel writes it yet).
+          posts: { ...(article.posts ?? {}), ghost: { id: post.id, url, publishedAt: at } },
+        }),
+      };
+    },
+  };
+}
