@@ -168,7 +168,10 @@ export class ReviewService {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** A workspace's review setting: a personal workspace (no record) always `author`. */
+  /**
+   * A workspace's review setting read from its record, for a scheduled run (a request has it on its workspace,
+   * CurrentWorkspace.review): a personal workspace (no record) always `author`.
+   */
   async settingsOf(workspaceId: string): Promise<ReviewSettings & { personal: boolean }> {
     const record = await this.deps.workspaces.get(workspaceId);
     if (!record) return { ...DEFAULT_REVIEW_SETTINGS, personal: true };
@@ -183,20 +186,18 @@ export class ReviewService {
 
   /** Publish Now where review is required: only an approved version (409 saying what to do otherwise). */
   async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: Platform): Promise<void> {
-    if (workspace.personal) return;
-    const settings = await this.settingsOf(workspace.id);
-    if (settings.mode === 'author') return;
+    if (workspace.personal || workspace.review.mode === 'author') return;
     const article = await this.article(workspace.id, articleId);
     if (article[reviewAttribute(platform)]?.status !== 'approved')
       throw conflict(ReviewMessages.needsApproval, 'approval_required');
   }
 
   /** The settings where review is required, or a 400 saying it is not. */
-  private async required(workspaceId: string): Promise<ReviewSettings & { mode: Mode }> {
-    const settings = await this.settingsOf(workspaceId);
-    if (settings.personal) throw badRequest(ReviewMessages.personal, 'review_not_required');
-    if (settings.mode === 'author') throw badRequest(ReviewMessages.notRequired, 'review_not_required');
-    return { mode: settings.mode, graceHours: settings.graceHours };
+  private required(workspace: CurrentWorkspace): ReviewSettings & { mode: Mode } {
+    const { mode, graceHours } = workspace.review;
+    if (workspace.personal) throw badRequest(ReviewMessages.personal, 'review_not_required');
+    if (mode === 'author') throw badRequest(ReviewMessages.notRequired, 'review_not_required');
+    return { mode, graceHours };
   }
 
   private async article(workspaceId: string, articleId: string): Promise<ArticleRecord> {
@@ -253,7 +254,7 @@ export class ReviewService {
   /** A writer or editor submits a version for review: its reviewers are e-mailed. */
   async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: Platform) {
     const article = await this.article(workspace.id, articleId);
-    const settings = await this.required(workspace.id);
+    const settings = this.required(workspace);
     if (!article[platform].content.trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
     const before = article[reviewAttribute(platform)];
     if (before?.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
@@ -271,15 +272,16 @@ export class ReviewService {
    * or none was started.
    */
   async afterEdit(
-    workspaceId: string,
+    workspace: CurrentWorkspace,
     userId: string,
     article: ArticleRecord,
     platform: Platform,
   ): Promise<ArticleRecord> {
     const before = article[reviewAttribute(platform)];
     if (!before) return article;
-    const settings = await this.settingsOf(workspaceId);
-    if (settings.personal || settings.mode === 'author') return article;
+    const settings = workspace.review;
+    if (workspace.personal || settings.mode === 'author') return article;
+    const workspaceId = workspace.id;
     if (before.status === 'pending') {
       if (before.authors.includes(userId)) return article;
       // Someone new edited it while it waits: they are an author now, and may not approve it.

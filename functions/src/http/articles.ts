@@ -118,7 +118,7 @@ async function updateContent(
 ): Promise<Reply<ArticleSavedAnswer>> {
   let article = await articleServices().articles.updateContent(workspace.id, id, platform, content, editorId);
   // A team workspace's version approved (or sent back) returns to review when edited (domain/review.ts).
-  if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, editorId, article, platform);
+  if (!workspace.personal) article = await reviewRules().afterEdit(workspace, editorId, article, platform);
   return json(200, { success: true, article: toApiArticle(article) });
 }
 
@@ -184,7 +184,7 @@ export const handlers = defineHandlers('articles', {
     const { editedContent } = edit;
     let { article } = edit;
     // GPT edit saves the version's new text: an edit like any other for its review (domain/review.ts).
-    if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, user.id, article, body.contentType);
+    if (!workspace.personal) article = await reviewRules().afterEdit(workspace, user.id, article, body.contentType);
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });
