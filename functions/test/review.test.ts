@@ -412,6 +412,50 @@ describe('the workspace record', () => {
   });
 });
 
+describe('an edit of a version in review', () => {
+  it('is one write with the review it resets: no later write can fail and leave the new text with the old approval', async () => {
+    expect((await setReview('one', 24)).status).toBe(200);
+    const title = 'One write';
+    const id = await newArticle(writer, title);
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    await localJobsIdle();
+    const mailsBefore = reviewMails(reviewer.email, title).length;
+    const text = '# One write\n\nThe new text.';
+    // The request's first transaction goes through; any further one fails as a crash between two writes would.
+    const send = DynamoDBDocumentClient.prototype.send;
+    const transactions: unknown[] = [];
+    const failing = vi.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(function (
+      this: DynamoDBDocumentClient,
+      command: { constructor: { name: string } },
+      ...rest: unknown[]
+    ) {
+      if (command.constructor.name === 'TransactWriteCommand' && transactions.push(command) > 1)
+        return Promise.reject(new Error('the table is gone'));
+      return (send as (...args: unknown[]) => Promise<unknown>).call(this, command, ...rest);
+    } as never);
+    let res: Awaited<ReturnType<typeof writer.client.call>>;
+    try {
+      res = await writer.client.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: text } });
+    } finally {
+      failing.mockRestore();
+    }
+    const after = await article(id);
+    expect(after.blog.content === text && after.review?.blog?.status === 'approved').toBe(false);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(transactions).toHaveLength(1);
+    expect(after.blog.content).toBe(text);
+    expect(after.review?.blog).toMatchObject({ status: 'pending', stage: 1, approvals: [], authors: [writer.id] });
+    expect(res.json.article.review.blog).toEqual(after.review?.blog);
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail)).toEqual([
+      expect.objectContaining({ reason: 'submitted' }),
+      expect.objectContaining({ reason: 'edited', actorId: writer.id, stage: 1, platform: 'wordpress' }),
+    ]);
+    await localJobsIdle(); // the reviewers' e-mail is the worker's job
+    expect(reviewMails(reviewer.email, title)).toHaveLength(mailsBefore + 1);
+  });
+});
+
 describe('GPT edit', () => {
   it('saves the version, so an approved one returns to review', async () => {
     const id = await newArticle(writer, 'Edited by GPT');

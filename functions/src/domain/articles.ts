@@ -24,6 +24,7 @@ import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
 import { creationActivity, type LastEdit } from './activity.js';
 import { eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
+import { returnedToReview, type RequiredReview } from './review-edit.js';
 import type { ArticlePosition, ArticleStore, Job, JobQueue, ObjectStore, PublishAttempt } from './ports.js';
 
 export interface StoredImage {
@@ -346,23 +347,31 @@ export class ArticleService {
     };
   }
 
-  /** An edit of one version by member `actorId`, kept in the article's activity. */
+  /**
+   * An edit of one version by member `actorId`, kept in the article's activity. Where the workspace requires
+   * `review`, a version approved or sent back returns to review in the same write (domain/review-edit.ts), and its
+   * reviewers' e-mails are the worker's job (this function sends no mail).
+   */
   async updateContent(
     userId: string,
     id: string,
     platform: Platform,
     content: string,
     actorId: string,
+    review?: RequiredReview,
   ): Promise<ArticleRecord> {
     if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS)
       throw badRequest(ArticleMessages.linkedinTooLong);
+    const at = this.now().toISOString();
     const updated = await this.deps.articles.update(
       userId,
       id,
-      { [`${platform}.content`]: content, updatedAt: this.now().toISOString() },
-      { edit: { actorId, platform } },
+      { [`${platform}.content`]: content, updatedAt: at },
+      { edit: { actorId, platform, ...(review ? { review } : {}) } },
     );
     if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
+    const asked = review && returnedToReview(updated, platform, at);
+    if (asked) await this.deps.jobs.enqueue({ type: 'review-mail', userId, articleId: id, platform, rev: asked.rev });
     return updated;
   }
 
@@ -430,11 +439,12 @@ export class ArticleService {
     });
   }
 
-  /** `actorId`: the member who asked (the edit's activity entry names them). */
+  /** `actorId`: the member who asked (the edit's activity entry names them); `review`: as for updateContent. */
   async gptEdit(
     userId: string,
     input: GptEditInput,
     actorId: string,
+    review?: RequiredReview,
   ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
@@ -452,7 +462,7 @@ export class ArticleService {
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId);
+    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId, review);
     return { editedContent: edited, article: updated };
   }
 
