@@ -282,7 +282,14 @@ export class ArticleService {
       publishClaims: {},
     };
     await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });
-    const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+    // Its drafting names the member (ArticleDrafted's actorId), as its first activity entry does.
+    const job: Job = {
+      type: 'generate-content',
+      userId,
+      articleId: article.id,
+      ...(actorId ? { actorId } : {}),
+      ...inFlightMark(started),
+    };
     // The article is saved either way: a failed hand-over leaves it failed (with Retry), never pending.
     return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, article.id))) ?? article;
   }
@@ -378,12 +385,14 @@ export class ArticleService {
   /**
    * Background job: drafts every version that is still empty, both in parallel. A failure is recorded
    * as the article's lastError; with `throwIfTransient`, a transient one (TRANSIENT_AI_ERROR_CODES)
-   * then throws TransientDraftingError so the caller can try again later.
+   * then throws TransientDraftingError so the caller can try again later. `actorId`: ArticleDrafted's, as the
+   * other events of a member's action carry it: the member who asked (creating the article, Retry), null for a
+   * scheduled run's drafting, absent for nobody in particular (a spreadsheet import's row).
    */
   async generateContent(
     userId: string,
     id: string,
-    options: { throwIfTransient?: boolean } = {},
+    options: { throwIfTransient?: boolean; actorId?: string | null } = {},
   ): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
@@ -410,7 +419,13 @@ export class ArticleService {
           outboxEntry(
             makeEvent(
               'ArticleDrafted',
-              { userId, articleId: id, title: article.title, platforms: drafted.map(eventPlatform) },
+              {
+                userId,
+                articleId: id,
+                title: article.title,
+                platforms: drafted.map(eventPlatform),
+                ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),
+              },
               this.now(),
             ),
           ),
@@ -425,8 +440,8 @@ export class ArticleService {
     return updated;
   }
 
-  /** Retries drafting for the versions that are still empty. */
-  async retryGeneration(userId: string, id: string): Promise<ArticleRecord> {
+  /** Retries drafting for the versions that are still empty; `actorId`: the member who asked. */
+  async retryGeneration(userId: string, id: string, actorId?: string): Promise<ArticleRecord> {
     const article = await this.get(userId, id);
     return this.limited(userId, 'draft', async (started) => {
       const at = this.now().toISOString();
@@ -434,7 +449,13 @@ export class ArticleService {
         generation: { status: 'pending', updatedAt: at },
         updatedAt: at,
       });
-      const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+      const job: Job = {
+        type: 'generate-content',
+        userId,
+        articleId: article.id,
+        ...(actorId ? { actorId } : {}),
+        ...inFlightMark(started),
+      };
       return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, id))) ?? updated ?? article;
     });
   }

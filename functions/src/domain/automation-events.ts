@@ -47,7 +47,7 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
       .nullable()
       .optional()
       .describe(
-        "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (AI drafting)",
+        "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (an import's drafting)",
       ),
   });
 
@@ -63,7 +63,10 @@ export const AUTOMATION_EVENT_SCHEMAS = lazySchema(() => {
     .describe('manual: Publish now in the app; approval: the owner confirmed an approval link');
 
   return {
-    /** AI drafting wrote an article's empty versions (a new article, a retry, or a scheduled run's drafting). */
+    /**
+     * AI drafting wrote an article's empty versions (a new article, a retry, an import row, or a scheduled run's
+     * drafting); `actorId`: the member who asked (null: a scheduled run; absent: an import row).
+     */
     ArticleDrafted: CommonDetail.extend({
       title: z.string(),
       platforms: z.array(EventPlatformSchema).min(1).describe('The versions drafted now'),

@@ -291,7 +291,8 @@ export interface ImageProcessor {
  * gives back when it ends. Jobs of a spreadsheet import and scheduled runs hold none.
  */
 export type Job =
-  | { type: 'generate-content'; userId: string; articleId: string; inFlight?: true }
+  /** `actorId`: the member who asked for the drafting (absent: a spreadsheet import's row). */
+  | { type: 'generate-content'; userId: string; articleId: string; actorId?: string; inFlight?: true }
   | {
       type: 'generate-image';
       userId: string;

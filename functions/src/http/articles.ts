@@ -163,8 +163,8 @@ export const handlers = defineHandlers('articles', {
     updateContent(workspace, user.id, params.id, 'blog', body.content),
   'articles.updateLinkedIn': ({ user, workspace, params, body }) =>
     updateContent(workspace, user.id, params.id, 'linkedin', body.content),
-  'articles.retryGeneration': async ({ workspace, params }) => {
-    const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
+  'articles.retryGeneration': async ({ user, workspace, params }) => {
+    const article = await articleServices().articles.retryGeneration(workspace.id, params.id, user.id);
     return json(202, { success: true, article: toApiArticle(article) });
   },
   'articles.comments': async ({ workspace, params }) =>
