@@ -143,6 +143,38 @@ describe('ArticleDrafted (ArticleService.generateContent)', () => {
     expect(emitted.map((e) => e.fields.platforms)).toEqual([['linkedin']]);
   });
 
+  it('names who asked for the drafting as the other events do: a member by id, a scheduled run null, an import nobody', async () => {
+    const jobs: unknown[] = [];
+    const { record, emitted } = recorder();
+    const service = new ArticleService({
+      articles: { ...memoryStore(empty, { record }), put: async () => {} },
+      objects: {} as never,
+      jobs: { enqueue: async (job) => void jobs.push(job) },
+      ai: async () => ({
+        content: { kind: 'openai', draft: async (_brief, p) => `Draft for ${p}`, edit: async () => '' },
+        image: { kind: 'openai', generate: () => Promise.reject(new Error('unused')) },
+      }),
+    });
+    // The job a member's request hands the worker names them; an import's row (no actorId) names nobody.
+    await service.retryGeneration('u1', 'a1', 'member-7');
+    expect(jobs).toEqual([{ type: 'generate-content', userId: 'u1', articleId: 'a1', actorId: 'member-7' }]);
+    const input = { title: 'T', topic: 'x', keyword: 'k', details: '', imageDescription: '' };
+    const created = await service.create('u1', input, [], { actorId: 'member-8' });
+    const imported = await service.create('u1', input, []);
+    expect(jobs.slice(1)).toEqual([
+      { type: 'generate-content', userId: 'u1', articleId: created.id, actorId: 'member-8' },
+      { type: 'generate-content', userId: 'u1', articleId: imported.id },
+    ]);
+    for (const actorId of ['member-7', null, undefined]) {
+      emitted.length = 0;
+      await service.generateContent('u1', 'a1', actorId === undefined ? {} : { actorId });
+      expect(emitted.map((e) => e.fields.actorId)).toEqual([actorId]);
+      expect(emitted.map((e) => 'actorId' in e.fields)).toEqual([actorId !== undefined]);
+      await service.updateContent('u1', 'a1', 'blog', '', 'member-7');
+      await service.updateContent('u1', 'a1', 'linkedin', '', 'member-7');
+    }
+  });
+
   it('all failed, or nothing to draft: no event', async () => {
     const failed = drafting(() => Promise.reject(new AiError('Slow down.', 'ai_rate_limited')), empty);
     await failed.run();
@@ -235,6 +267,21 @@ describe('ApprovalRequested and ScheduleMissed (the scheduled run, ApprovalNotif
     expect(emitted.map((e) => [e.name, (e.fields.error as { code: string }).code, e.fields.retryable])).toEqual([
       ['ScheduleMissed', 'email_failed', false],
     ]);
+  });
+
+  it('its drafting of a version still empty is by the scheduled run: ArticleDrafted’s actorId null', async () => {
+    const generateContent = vi.fn(async () => undefined);
+    const service = new ApprovalNotifier({
+      articles: memoryStore(article({ blog: { ...article().blog, content: '' } })),
+      articleService: { generateContent } as unknown as ArticleService,
+      email: { notifier: async () => ({ address: 'owner@example.com', mailer: undefined }) } as unknown as EmailService,
+      activeOwner: async () => ({ email: 'owner@example.com', name: 'Owner', timezone: 'UTC' }),
+      signingKey: async () => new Uint8Array(32).fill(7),
+      publicUrl: () => 'https://app.example.com',
+      now: () => new Date('2030-01-01T09:00:05.000Z'),
+    });
+    await service.generateAndNotify(run);
+    expect(generateContent).toHaveBeenCalledWith('u1', 'a1', { actorId: null });
   });
 
   it('the owner is deactivated: ScheduleMissed owner_inactive, not to their webhook', async () => {

@@ -129,6 +129,7 @@ describe('ArticleDrafted', () => {
         articleId: id,
         title: 'Drafted for automation',
         platforms: ['wordpress', 'linkedin'],
+        actorId: userId, // the member who created it asked for the drafting
       },
     });
     expect(event.time).toBe(event.detail.occurredAt);

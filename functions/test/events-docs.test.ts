@@ -37,6 +37,16 @@ describe('README: Events for automation', () => {
     },
   );
 
+  it('says whom each event’s actorId names: in the common paragraph, or in its fields row', () => {
+    const common = section.slice(section.indexOf('and most an `actorId`'), section.indexOf('Beyond those:'));
+    for (const name of AUTOMATION_EVENT_NAMES) {
+      const fieldsRow = section.split('\n').filter((line) => line.startsWith(`| \`${detailTypeOf(name)}\` | \``));
+      expect(common.includes(`\`${name}\``) || fieldsRow.some((row) => row.includes('`actorId`')), name).toBe(true);
+    }
+    // Drafting names the member who asked, as the other events of a member's action do.
+    expect(common).toMatch(/`ArticleDrafted` of the\s+drafting a member asked for/);
+  });
+
   it('names the ScheduleMissed codes the code emits', () => {
     for (const code of ['owner_inactive', 'email_not_configured', 'email_failed', 'run_failed'])
       expect(section).toContain(`\`${code}\``);

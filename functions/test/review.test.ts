@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { activityLabel, slotApproval, type ActivityEntry, type Article } from '@app/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { approvalNotifier } from '../src/wiring/approval-notifier.js';
 import { buildReviewService } from '../src/wiring/review.js';
@@ -359,6 +360,99 @@ describe('one approval by someone other than the author', () => {
       { what: 'Approved the blog version', who: 'Eddie Editor' },
       { what: 'Published on WordPress', who: 'Eddie Editor' },
     ]);
+  });
+});
+
+/**
+ * How often `call` reads the team workspace's record (its PROFILE item), counting every read command the app's
+ * document client sends meanwhile (the local server runs the handlers in this process).
+ */
+async function workspaceRecordReads(call: () => Promise<unknown>): Promise<number> {
+  await localJobsIdle(); // a background job's reads are not the request's
+  const send = vi.spyOn(DynamoDBDocumentClient.prototype, 'send');
+  try {
+    await call();
+    const isRecord = (key: unknown) => {
+      const { PK, SK } = (key ?? {}) as { PK?: string; SK?: string };
+      return PK === `USER#${teamId}` && SK === 'PROFILE';
+    };
+    const keysRead = send.mock.calls.flatMap(([command]) => {
+      const input = command.input as Record<string, any>;
+      const name = command.constructor.name;
+      if (name === 'GetCommand') return [input.Key];
+      if (name === 'BatchGetCommand') return Object.values(input.RequestItems).flatMap((r: any) => r.Keys);
+      if (name === 'TransactGetCommand') return input.TransactItems.map((t: any) => t.Get?.Key);
+      return [];
+    });
+    expect(send.mock.calls.length).toBeGreaterThan(0); // the spy sees the app's calls
+    return keysRead.filter(isRecord).length;
+  } finally {
+    send.mockRestore();
+  }
+}
+
+describe('the workspace record', () => {
+  it('is read once by an edit and by a Publish Now in a team workspace: the request’s own read carries the review setting', async () => {
+    expect((await setReview('one', 24)).status).toBe(200);
+    const id = await newArticle(writer, 'Read once');
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    // The author edits the version in review (it stays in review): the setting decides what the edit does.
+    const edit = () =>
+      writer.client.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: '# Read once\n\nShorter.' } });
+    expect(await workspaceRecordReads(async () => expect((await edit()).status).toBe(200))).toBe(1);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    const publish = () => editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(await workspaceRecordReads(async () => expect((await publish()).status).toBe(200))).toBe(1);
+    // The setting read with it is the one in force: an owner's change applies to the next request.
+    expect((await setReview('author', 24)).status).toBe(200);
+    const other = await newArticle(writer, 'Read once, author');
+    const free = await editor.client.call(`/api/wordpress/publish/${other}`, { method: 'POST' });
+    expect(free.status, JSON.stringify(free.json)).toBe(200);
+    expect((await setReview('one', 24)).status).toBe(200);
+  });
+});
+
+describe('an edit of a version in review', () => {
+  it('is one write with the review it resets: no later write can fail and leave the new text with the old approval', async () => {
+    expect((await setReview('one', 24)).status).toBe(200);
+    const title = 'One write';
+    const id = await newArticle(writer, title);
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    await localJobsIdle();
+    const mailsBefore = reviewMails(reviewer.email, title).length;
+    const text = '# One write\n\nThe new text.';
+    // The request's first transaction goes through; any further one fails as a crash between two writes would.
+    const send = DynamoDBDocumentClient.prototype.send;
+    const transactions: unknown[] = [];
+    const failing = vi.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(function (
+      this: DynamoDBDocumentClient,
+      command: { constructor: { name: string } },
+      ...rest: unknown[]
+    ) {
+      if (command.constructor.name === 'TransactWriteCommand' && transactions.push(command) > 1)
+        return Promise.reject(new Error('the table is gone'));
+      return (send as (...args: unknown[]) => Promise<unknown>).call(this, command, ...rest);
+    } as never);
+    let res: Awaited<ReturnType<typeof writer.client.call>>;
+    try {
+      res = await writer.client.call(`/api/articles/${id}/blog`, { method: 'PUT', body: { content: text } });
+    } finally {
+      failing.mockRestore();
+    }
+    const after = await article(id);
+    expect(after.blog.content === text && after.review?.blog?.status === 'approved').toBe(false);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(transactions).toHaveLength(1);
+    expect(after.blog.content).toBe(text);
+    expect(after.review?.blog).toMatchObject({ status: 'pending', stage: 1, approvals: [], authors: [writer.id] });
+    expect(res.json.article.review.blog).toEqual(after.review?.blog);
+    expect((await eventsOf(id)).filter((e) => e.name === 'ReviewRequested').map((e) => e.detail)).toEqual([
+      expect.objectContaining({ reason: 'submitted' }),
+      expect.objectContaining({ reason: 'edited', actorId: writer.id, stage: 1, platform: 'wordpress' }),
+    ]);
+    await localJobsIdle(); // the reviewers' e-mail is the worker's job
+    expect(reviewMails(reviewer.email, title)).toHaveLength(mailsBefore + 1);
   });
 });
 

@@ -101,7 +101,7 @@ export interface ActivityEntry {
   /** A burst of edits: the last one. */
   until?: string;
   platform?: Platform;
-  /** Who did it: a member's name, "Scheduled run", or null when nobody in particular (AI drafting). */
+  /** Who did it: a member's name, "Scheduled run", or null when nobody in particular (an import's drafting). */
   actor: string | null;
   /** A review step (ReviewRequested, ArticleApproved of a review): its stage, and why review was asked. */
   review?: ActivityReviewStep;

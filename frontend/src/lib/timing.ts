@@ -18,4 +18,6 @@ export const timing = {
   autosaveMs: 1000,
   /** Status checks while an OAuth popup (LinkedIn, Google) is open, and checks whether it closed. */
   oauthPopupPollMs: 1500,
+  /** An open editor's comment threads are read again this often while the tab is shown (as the Schedule page's list). */
+  commentsRefreshMs: 15_000,
 };

@@ -20,7 +20,7 @@ export interface ActivityRecord {
   /** A burst of edits: its last one. */
   until?: string;
   platform?: Platform;
-  /** The member who did it; null: a scheduled run; absent: nobody in particular (AI drafting). */
+  /** The member who did it; null: a scheduled run; absent: nobody in particular (a spreadsheet import's drafting). */
   actorId?: string | null;
   /** A review event's step (its label names the stage and why review was asked). */
   review?: ActivityReviewStep;

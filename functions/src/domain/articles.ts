@@ -25,6 +25,7 @@ import type { JobLimits, StartedCall } from './job-limits.js';
 import { replaceImage } from './images.js';
 import { creationActivity, type LastEdit } from './activity.js';
 import { eventPlatform, makeEvent, outboxEntry } from './automation-events.js';
+import { returnedToReview, type RequiredReview } from './review-edit.js';
 import type {
   ArticlePosition,
   ArticleStore,
@@ -292,7 +293,14 @@ export class ArticleService {
       publishClaims: {},
     };
     await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });
-    const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+    // Its drafting names the member (ArticleDrafted's actorId), as its first activity entry does.
+    const job: Job = {
+      type: 'generate-content',
+      userId,
+      articleId: article.id,
+      ...(actorId ? { actorId } : {}),
+      ...inFlightMark(started),
+    };
     // The article is saved either way: a failed hand-over leaves it failed (with Retry), never pending.
     return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, article.id))) ?? article;
   }
@@ -357,35 +365,45 @@ export class ArticleService {
     };
   }
 
-  /** An edit of one version by member `actorId`, kept in the article's activity. */
+  /**
+   * An edit of one version by member `actorId`, kept in the article's activity. Where the workspace requires
+   * `review`, a version approved or sent back returns to review in the same write (domain/review-edit.ts), and its
+   * reviewers' e-mails are the worker's job (this function sends no mail).
+   */
   async updateContent(
     userId: string,
     id: string,
     platform: Platform,
     content: string,
     actorId: string,
+    review?: RequiredReview,
   ): Promise<ArticleRecord> {
     if (platform === 'linkedin' && content.length > LINKEDIN_MAX_CHARS)
       throw badRequest(ArticleMessages.linkedinTooLong);
+    const at = this.now().toISOString();
     const updated = await this.deps.articles.update(
       userId,
       id,
-      { [`${platform}.content`]: content, updatedAt: this.now().toISOString() },
-      { edit: { actorId, platform } },
+      { [`${platform}.content`]: content, updatedAt: at },
+      { edit: { actorId, platform, ...(review ? { review } : {}) } },
     );
     if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
+    const asked = review && returnedToReview(updated, platform, at);
+    if (asked) await this.deps.jobs.enqueue({ type: 'review-mail', userId, articleId: id, platform, rev: asked.rev });
     return updated;
   }
 
   /**
    * Background job: drafts every version that is still empty, both in parallel. A failure is recorded
    * as the article's lastError; with `throwIfTransient`, a transient one (TRANSIENT_AI_ERROR_CODES)
-   * then throws TransientDraftingError so the caller can try again later.
+   * then throws TransientDraftingError so the caller can try again later. `actorId`: ArticleDrafted's, as the
+   * other events of a member's action carry it: the member who asked (creating the article, Retry), null for a
+   * scheduled run's drafting, absent for nobody in particular (a spreadsheet import's row).
    */
   async generateContent(
     userId: string,
     id: string,
-    options: { throwIfTransient?: boolean } = {},
+    options: { throwIfTransient?: boolean; actorId?: string | null } = {},
   ): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
@@ -412,7 +430,13 @@ export class ArticleService {
           outboxEntry(
             makeEvent(
               'ArticleDrafted',
-              { userId, articleId: id, title: article.title, platforms: drafted.map(eventPlatform) },
+              {
+                userId,
+                articleId: id,
+                title: article.title,
+                platforms: drafted.map(eventPlatform),
+                ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),
+              },
               this.now(),
             ),
           ),
@@ -427,8 +451,8 @@ export class ArticleService {
     return updated;
   }
 
-  /** Retries drafting for the versions that are still empty. */
-  async retryGeneration(userId: string, id: string): Promise<ArticleRecord> {
+  /** Retries drafting for the versions that are still empty; `actorId`: the member who asked. */
+  async retryGeneration(userId: string, id: string, actorId?: string): Promise<ArticleRecord> {
     const article = await this.get(userId, id);
     return this.limited(userId, 'draft', async (started) => {
       const at = this.now().toISOString();
@@ -436,16 +460,23 @@ export class ArticleService {
         generation: { status: 'pending', updatedAt: at },
         updatedAt: at,
       });
-      const job: Job = { type: 'generate-content', userId, articleId: article.id, ...inFlightMark(started) };
+      const job: Job = {
+        type: 'generate-content',
+        userId,
+        articleId: article.id,
+        ...(actorId ? { actorId } : {}),
+        ...inFlightMark(started),
+      };
       return (await this.enqueueOrRecord(job, started, () => this.draftNotStarted(userId, id))) ?? updated ?? article;
     });
   }
 
-  /** `actorId`: the member who asked (the edit's activity entry names them). */
+  /** `actorId`: the member who asked (the edit's activity entry names them); `review`: as for updateContent. */
   async gptEdit(
     userId: string,
     input: GptEditInput,
     actorId: string,
+    review?: RequiredReview,
   ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
@@ -463,7 +494,7 @@ export class ArticleService {
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId);
+    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId, review);
     return { editedContent: edited, article: updated };
   }
 

@@ -54,7 +54,7 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
     articleId: described(text(), "The article's id (as in /api/articles/<id>)"),
     actorId: described(
       z.optional(z.nullable(text())),
-      "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (AI drafting)",
+      "Who did it: the member's opaque id; null: a scheduled run; absent: nobody in particular (an import's drafting)",
     ),
   });
 
@@ -72,7 +72,10 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
   );
 
   return {
-    /** AI drafting wrote an article's empty versions (a new article, a retry, or a scheduled run's drafting). */
+    /**
+     * AI drafting wrote an article's empty versions (a new article, a retry, an import row, or a scheduled run's
+     * drafting); `actorId`: the member who asked (null: a scheduled run; absent: an import row).
+     */
     ArticleDrafted: described(
       z.extend(CommonDetail, {
         title: z.string(),

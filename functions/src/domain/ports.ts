@@ -1,8 +1,9 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
 import type { Platform } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
-import type { ActivityRecord, EditBy } from './activity.js';
+import type { ActivityRecord } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
+import type { VersionEdit } from './review-edit.js';
 
 /** put and update move the owner's UserRecord.articlesVersion once the article is written. */
 export interface ArticleStore {
@@ -36,7 +37,9 @@ export interface ArticleStore {
    * image must still be the one of that blog key (null: no image). `events` are the domain events the
    * change causes: written in the same transaction (the outbox), so there is no change without its events
    * and no event without its change; their activity entries are written with them, and with `edit` the edit's
-   * entry (a burst of one person's edits is one entry: domain/activity.ts editActivity).
+   * entry (a burst of one person's edits is one entry: domain/activity.ts editActivity) and, where the edit
+   * carries its workspace's review setting, what the edit does to the version's review with its event
+   * (domain/review-edit.ts reviewAfterEdit), computed from the article as the write finds it.
    * @returns the updated article, or undefined when there is none (or the condition failed).
    */
   update(
@@ -50,7 +53,7 @@ export interface ArticleStore {
       /** The platform's review must still be at this rev (0: none yet): review changes do not overwrite each other. */
       onlyIfReviewRev?: { platform: Platform; rev: number };
       events?: readonly OutboxEntry[];
-      edit?: EditBy;
+      edit?: VersionEdit;
     },
   ): Promise<ArticleRecord | undefined>;
   /**
@@ -294,7 +297,8 @@ export interface ImageProcessor {
  * gives back when it ends. Jobs of a spreadsheet import and scheduled runs hold none.
  */
 export type Job =
-  | { type: 'generate-content'; userId: string; articleId: string; inFlight?: true }
+  /** `actorId`: the member who asked for the drafting (absent: a spreadsheet import's row). */
+  | { type: 'generate-content'; userId: string; articleId: string; actorId?: string; inFlight?: true }
   | {
       type: 'generate-image';
       userId: string;

@@ -25,7 +25,8 @@ import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import type { MailSender } from './integrations.js';
 import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
-import type { ArticleStore, JobQueue, ObjectStore, ScheduledRun, UploadSigner } from './ports.js';
+import type { ArticleStore, ObjectStore, ScheduledRun, UploadSigner } from './ports.js';
+import { restarted, reviewRequested, type RequiredReview } from './review-edit.js';
 import type { CurrentWorkspace, MemberRecord, WorkspaceStore } from './workspaces.js';
 
 /**
@@ -64,8 +65,6 @@ export interface ReviewDeps {
   signer?: Pick<UploadSigner, 'signDownload'>;
   /** The versions' comment threads: a "Request changes" comment is posted there (domain/comments.ts). */
   comments?: CommentStore;
-  /** Where the reviewers' e-mails go when this function cannot send mail (an edit in the articles function). */
-  jobs?: JobQueue;
   /** Publishes an approved version whose slot has come (the approval within the grace period). */
   publish?: (
     workspaceId: string,
@@ -140,27 +139,6 @@ export function changeRequestOf(by: string, comment: string, at: Date): NonNulla
   return { by, at: at.toISOString(), comment };
 }
 
-/** What a version's review becomes when it starts again (submitted, edited after approval or changes, or a run). */
-function restarted(
-  before: VersionReview | null | undefined,
-  settings: ReviewSettings & { mode: Mode },
-  authors: string[],
-  now: Date,
-): VersionReview {
-  return {
-    status: 'pending',
-    stage: 1,
-    mode: settings.mode,
-    graceHours: settings.graceHours,
-    authors: [...new Set([...(before?.authors ?? []), ...authors])],
-    submittedAt: now.toISOString(),
-    approvals: [],
-    changes: before?.changes ?? null,
-    rev: (before?.rev ?? 0) + 1,
-    expiredFor: null,
-  };
-}
-
 export class ReviewService {
   constructor(private readonly deps: ReviewDeps) {}
 
@@ -168,7 +146,10 @@ export class ReviewService {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** A workspace's review setting: a personal workspace (no record) always `author`. */
+  /**
+   * A workspace's review setting read from its record, for a scheduled run (a request has it on its workspace,
+   * CurrentWorkspace.review): a personal workspace (no record) always `author`.
+   */
   async settingsOf(workspaceId: string): Promise<ReviewSettings & { personal: boolean }> {
     const record = await this.deps.workspaces.get(workspaceId);
     if (!record) return { ...DEFAULT_REVIEW_SETTINGS, personal: true };
@@ -183,20 +164,18 @@ export class ReviewService {
 
   /** Publish Now where review is required: only an approved version (409 saying what to do otherwise). */
   async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: Platform): Promise<void> {
-    if (workspace.personal) return;
-    const settings = await this.settingsOf(workspace.id);
-    if (settings.mode === 'author') return;
+    if (workspace.personal || workspace.review.mode === 'author') return;
     const article = await this.article(workspace.id, articleId);
     if (article[reviewAttribute(platform)]?.status !== 'approved')
       throw conflict(ReviewMessages.needsApproval, 'approval_required');
   }
 
   /** The settings where review is required, or a 400 saying it is not. */
-  private async required(workspaceId: string): Promise<ReviewSettings & { mode: Mode }> {
-    const settings = await this.settingsOf(workspaceId);
-    if (settings.personal) throw badRequest(ReviewMessages.personal, 'review_not_required');
-    if (settings.mode === 'author') throw badRequest(ReviewMessages.notRequired, 'review_not_required');
-    return { mode: settings.mode, graceHours: settings.graceHours };
+  private required(workspace: CurrentWorkspace): RequiredReview {
+    const { mode, graceHours } = workspace.review;
+    if (workspace.personal) throw badRequest(ReviewMessages.personal, 'review_not_required');
+    if (mode === 'author') throw badRequest(ReviewMessages.notRequired, 'review_not_required');
+    return { mode, graceHours };
   }
 
   private async article(workspaceId: string, articleId: string): Promise<ArticleRecord> {
@@ -224,79 +203,19 @@ export class ReviewService {
     return updated;
   }
 
-  private requestedEvent(
-    workspaceId: string,
-    article: ArticleRecord,
-    platform: Platform,
-    actorId: string | null,
-    stage: 1 | 2,
-    reason: 'submitted' | 'edited' | 'scheduled' | 'stage',
-  ): OutboxEntry {
-    return outboxEntry(
-      makeEvent(
-        'ReviewRequested',
-        {
-          userId: workspaceId,
-          articleId: article.id,
-          title: article.title,
-          platform: eventPlatform(platform),
-          actorId,
-          stage,
-          reason,
-          scheduledFor: article.scheduled[platform] ?? null,
-        },
-        this.now(),
-      ),
-    );
-  }
-
   /** A writer or editor submits a version for review: its reviewers are e-mailed. */
   async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: Platform) {
     const article = await this.article(workspace.id, articleId);
-    const settings = await this.required(workspace.id);
+    const settings = this.required(workspace);
     if (!article[platform].content.trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
     const before = article[reviewAttribute(platform)];
     if (before?.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
     const review = restarted(before, settings, [userId], this.now());
     const updated = await this.write(workspace.id, article, platform, review, [
-      this.requestedEvent(workspace.id, article, platform, userId, 1, 'submitted'),
+      reviewRequested(workspace.id, article, platform, userId, 1, 'submitted', this.now()),
     ]);
     await this.mailReviewers(workspace.id, articleId, platform, review.rev);
     return updated;
-  }
-
-  /**
-   * After an edit of a version: one approved, or sent back with changes, returns to review (approval cleared,
-   * the first stage's reviewers asked again). The editor joins its authors. Nothing where review is not required
-   * or none was started.
-   */
-  async afterEdit(
-    workspaceId: string,
-    userId: string,
-    article: ArticleRecord,
-    platform: Platform,
-  ): Promise<ArticleRecord> {
-    const before = article[reviewAttribute(platform)];
-    if (!before) return article;
-    const settings = await this.settingsOf(workspaceId);
-    if (settings.personal || settings.mode === 'author') return article;
-    if (before.status === 'pending') {
-      if (before.authors.includes(userId)) return article;
-      // Someone new edited it while it waits: they are an author now, and may not approve it.
-      return this.write(workspaceId, article, platform, { ...before, authors: [...before.authors, userId] }, []);
-    }
-    const review = restarted(before, { mode: settings.mode, graceHours: settings.graceHours }, [userId], this.now());
-    const updated = await this.write(workspaceId, article, platform, review, [
-      this.requestedEvent(workspaceId, article, platform, userId, 1, 'edited'),
-    ]);
-    await this.mailLater(workspaceId, article.id, platform, review.rev);
-    return updated;
-  }
-
-  /** The reviewers' e-mails: sent here when this function can send mail, else by the worker (a job). */
-  private async mailLater(workspaceId: string, articleId: string, platform: Platform, rev: number): Promise<void> {
-    if (this.deps.mailer) return void (await this.mailReviewers(workspaceId, articleId, platform, rev));
-    await this.deps.jobs?.enqueue({ type: 'review-mail', userId: workspaceId, articleId, platform, rev });
   }
 
   /** Who may approve the version at its stage: the roles of the stage, never an author, active accounts only. */
@@ -421,7 +340,7 @@ export class ReviewService {
     );
     const events = final
       ? [approved]
-      : [approved, this.requestedEvent(workspaceId, article, platform, userId, 2, 'stage')];
+      : [approved, reviewRequested(workspaceId, article, platform, userId, 2, 'stage', now)];
     let updated = await this.write(workspaceId, article, platform, next, events);
     if (!final) {
       await this.mailReviewers(workspaceId, articleId, platform, next.rev);
@@ -602,7 +521,7 @@ export class ReviewService {
    */
   async scheduledRun(
     run: ScheduledRun,
-    settings: ReviewSettings & { mode: Mode },
+    settings: RequiredReview,
     expiryCheck: boolean,
   ): Promise<'published' | 'waiting' | 'expired' | 'stale'> {
     const article = await this.deps.articles.get(run.userId, run.articleId);
@@ -625,7 +544,7 @@ export class ReviewService {
     if (!review) {
       const started = restarted(undefined, settings, article.createdBy ? [article.createdBy] : [], now);
       await this.write(run.userId, article, run.platform, started, [
-        this.requestedEvent(run.userId, article, run.platform, null, 1, 'scheduled'),
+        reviewRequested(run.userId, article, run.platform, null, 1, 'scheduled', now),
       ]);
       await this.mailReviewers(run.userId, run.articleId, run.platform, started.rev);
     }

@@ -395,7 +395,7 @@ export class ApprovalNotifier {
     if (claim === 'held') return 'in-progress';
     try {
       if (!article[platform].content.trim())
-        article = (await this.deps.articleService.generateContent(userId, articleId)) ?? article;
+        article = (await this.deps.articleService.generateContent(userId, articleId, { actorId: null })) ?? article;
       const { address, mailer } = await this.deps.email.notifier(userId);
       const to = address ?? owner.email;
       if (!mailer || !to) {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
+  DEFAULT_REVIEW_SETTINGS,
   INVITATION_TTL_DAYS,
   PERSONAL_WORKSPACE_NAME,
   ROLE_NAMES,
@@ -116,6 +117,11 @@ export interface CurrentWorkspace {
   /** The list version of its articles (http/articles.ts), read with the request's first reads. */
   articlesVersion?: number;
   articlesChangedAt?: string;
+  /**
+   * What publishing needs (domain/review.ts), read with the workspace's record, so an edit or a Publish Now
+   * does not read the record again: a personal workspace's is always the author's own approval.
+   */
+  review: ReviewSettings;
 }
 
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -139,6 +145,7 @@ export async function resolveWorkspace(
       role: 'owner',
       articlesVersion: user.articlesVersion,
       articlesChangedAt: user.articlesChangedAt,
+      review: DEFAULT_REVIEW_SETTINGS,
     };
   }
   if (!WORKSPACE_ID.test(named)) throw badRequest('X-Workspace must be a workspace id', 'invalid_workspace');
@@ -151,6 +158,7 @@ export async function resolveWorkspace(
     role: member.role,
     articlesVersion: workspace.articlesVersion,
     articlesChangedAt: workspace.articlesChangedAt,
+    review: { ...DEFAULT_REVIEW_SETTINGS, ...workspace.review },
   };
 }
 

@@ -9,7 +9,7 @@ import { calendarServices } from '../wiring/calendar.js';
 import { comments } from '../wiring/comments.js';
 import { displayName } from '../domain/workspaces.js';
 import { calendarOf } from '../domain/calendar.js';
-import { reviewRules } from '../wiring/review-settings.js';
+import { requiredReview } from '../domain/review-edit.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
@@ -116,9 +116,15 @@ async function updateContent(
   platform: Platform,
   content: string,
 ): Promise<Reply<ArticleSavedAnswer>> {
-  let article = await articleServices().articles.updateContent(workspace.id, id, platform, content, editorId);
-  // A team workspace's version approved (or sent back) returns to review when edited (domain/review.ts).
-  if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, editorId, article, platform);
+  // A team workspace's version approved (or sent back) returns to review when edited (domain/review-edit.ts).
+  const article = await articleServices().articles.updateContent(
+    workspace.id,
+    id,
+    platform,
+    content,
+    editorId,
+    requiredReview(workspace),
+  );
   return json(200, { success: true, article: toApiArticle(article) });
 }
 
@@ -157,8 +163,8 @@ export const handlers = defineHandlers('articles', {
     updateContent(workspace, user.id, params.id, 'blog', body.content),
   'articles.updateLinkedIn': ({ user, workspace, params, body }) =>
     updateContent(workspace, user.id, params.id, 'linkedin', body.content),
-  'articles.retryGeneration': async ({ workspace, params }) => {
-    const article = await articleServices().articles.retryGeneration(workspace.id, params.id);
+  'articles.retryGeneration': async ({ user, workspace, params }) => {
+    const article = await articleServices().articles.retryGeneration(workspace.id, params.id, user.id);
     return json(202, { success: true, article: toApiArticle(article) });
   },
   'articles.comments': async ({ workspace, params }) =>
@@ -180,11 +186,13 @@ export const handlers = defineHandlers('articles', {
   'articles.activity': async ({ workspace, params, query }) =>
     json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
   'articles.gptEdit': async ({ user, workspace, body }) => {
-    const edit = await articleServices().articles.gptEdit(workspace.id, body, user.id);
-    const { editedContent } = edit;
-    let { article } = edit;
-    // GPT edit saves the version's new text: an edit like any other for its review (domain/review.ts).
-    if (!workspace.personal) article = await reviewRules().afterEdit(workspace.id, user.id, article, body.contentType);
+    // GPT edit saves the version's new text: an edit like any other for its review (domain/review-edit.ts).
+    const { editedContent, article } = await articleServices().articles.gptEdit(
+      workspace.id,
+      body,
+      user.id,
+      requiredReview(workspace),
+    );
     return json(200, { success: true, editedContent, article: toApiArticle(article) });
   },
 });

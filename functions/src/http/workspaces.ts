@@ -23,10 +23,9 @@ export const handlers = defineHandlers('workspaces', {
     return json(200, { message: WorkspaceMessages.memberRemoved });
   },
 
-  'workspaces.review': async ({ workspace }) => {
-    const { personal, ...settings } = await reviewRules().settingsOf(workspace.id);
-    return json(200, { success: true, personal, settings });
-  },
+  // Read with the request's workspace (middleware/workspace.ts).
+  'workspaces.review': async ({ workspace }) =>
+    json(200, { success: true, personal: workspace.personal, settings: workspace.review }),
 
   'workspaces.setReview': async ({ workspace, body }) => {
     const settings = await reviewRules().setSettings(workspace, body);

@@ -13,6 +13,7 @@ export const JobSchema = lazySchema(
         type: z.literal('generate-content'),
         userId: id(),
         articleId: id(),
+        actorId: z.optional(id()),
         inFlight: z.optional(z.literal(true)),
       }),
       z.strictObject({

@@ -81,7 +81,10 @@ async function run(job: Job, options: RunJobOptions): Promise<void> {
   const { articles } = articleServices();
   switch (job.type) {
     case 'generate-content':
-      await articles.generateContent(job.userId, job.articleId, { throwIfTransient: options.retryTransient });
+      await articles.generateContent(job.userId, job.articleId, {
+        throwIfTransient: options.retryTransient,
+        ...(job.actorId ? { actorId: job.actorId } : {}),
+      });
       return;
     case 'generate-image':
       await articles.generateImage(job.userId, job.articleId, job.description, job.requestedAt);

@@ -1,14 +1,13 @@
 import { ReviewService } from '../domain/review.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { createJobQueue } from './jobs.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 import { workspaceStore } from './workspace-access.js';
 
 /**
- * Review where the function holds no mail secret (articles, workspaces, the publish routes): the setting, the
- * publish check and the return to review after an edit, whose reviewers' e-mails the worker sends (a job).
- * Kept apart from wiring/review.ts so these bundles carry neither the mail nor the publishing code.
+ * Review where the function holds no mail secret (workspaces, the publish routes): the setting and the publish
+ * check. Kept apart from wiring/review.ts so these bundles carry neither the mail nor the publishing code. (An
+ * edit's return to review is the article store's write: domain/review-edit.ts.)
  */
 export const reviewRules = lazy(() => {
   const { config, db, signingKey } = deps();
@@ -16,7 +15,6 @@ export const reviewRules = lazy(() => {
     articles: new DynamoArticleStore(db, config.tableName),
     workspaces: workspaceStore(),
     activeUser: async () => undefined,
-    jobs: createJobQueue(config),
     signingKey,
     publicUrl: () => config.publicUrl,
   });

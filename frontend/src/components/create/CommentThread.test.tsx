@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { focusManager } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { COMMENT_MAX_CHARS, type ArticleComment } from '@app/shared';
 import { CommentThread } from './CommentThread';
@@ -43,6 +44,40 @@ describe('CommentThread', () => {
     expect(screen.queryByText('On LinkedIn')).not.toBeInTheDocument();
     // Nobody's comment here is the signed-in user's: no Delete.
     expect(within(thread()).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+  });
+
+  it('shows another member’s new comment while the editor is open: read again every 15 s while the tab is shown, and on coming back to it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let comments = [comment()];
+      const { requests } = mockApi({
+        'auth.me': { user: makeUser({ _id: 'u1', timezone: 'UTC' }) },
+        'articles.comments': () => ({ comments }),
+      });
+      renderWithProviders(<CommentThread articleId="a1" platform="blog" />);
+      await within(thread()).findByText('The intro runs long.');
+      const reads = () => requests.filter((r) => r.route === 'articles.comments').length;
+      expect(reads()).toBe(1);
+
+      comments = [...comments, comment({ id: 'c2', authorName: 'Eddie Editor', text: 'Agreed: cut it.' })];
+      await act(() => vi.advanceTimersByTimeAsync(14_000));
+      expect(within(thread()).queryByText('Agreed: cut it.')).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1_100));
+      expect(await within(thread()).findByText('Agreed: cut it.')).toBeInTheDocument();
+      expect(within(thread()).getAllByRole('listitem')).toHaveLength(2);
+
+      // A hidden tab asks nothing; coming back to it reads the thread at once.
+      act(() => focusManager.setFocused(false));
+      const hidden = reads();
+      comments = [...comments, comment({ id: 'c3', text: 'Cut.' })];
+      await act(() => vi.advanceTimersByTimeAsync(45_000));
+      expect(reads()).toBe(hidden);
+      act(() => focusManager.setFocused(true));
+      expect(await within(thread()).findByText('Cut.')).toBeInTheDocument();
+    } finally {
+      focusManager.setFocused(undefined);
+      vi.useRealTimers();
+    }
   });
 
   it('marks a reviewer’s change request as such', async () => {

@@ -11,6 +11,7 @@ import type { CommentsAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { useSession } from '../../hooks/useSession';
 import { firstError, useZodForm } from '../../lib/form';
+import { timing } from '../../lib/timing';
 import { formatDateTime, useUserTimeZone } from '../../lib/userTime';
 import { BusyButton } from '../Spinner';
 import * as z from 'zod/mini';
@@ -55,6 +56,10 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
     enabled: Boolean(articleId),
     placeholderData: keepPreviousData,
     staleTime: 0,
+    // Other members comment meanwhile: read again while the editor is open (not while the tab is hidden, the
+    // query's default) and on coming back to the tab.
+    refetchInterval: timing.commentsRefreshMs,
+    refetchOnWindowFocus: true,
   });
   const comments = (thread.data?.comments ?? []).filter((c) => c.platform === platform);
   const setComments = (change: (all: ArticleComment[]) => ArticleComment[]) =>

@@ -101,6 +101,26 @@ describe('the review on a team Schedule card', () => {
     );
   });
 
+  it('Approve and Submit each call their route with the version’s platform', async () => {
+    setCurrentWorkspaceId(team.id);
+    const api = setup('reviewer', { blog: pending });
+    const blog = screen.getByRole('region', { name: 'Blog' });
+    await userEvent.click(await within(blog).findByRole('button', { name: 'Approve' }));
+    await waitFor(() =>
+      expect(api.requests.find((r) => r.route === 'approvals.approve')).toMatchObject({
+        params: { id: expect.any(String) },
+        body: { platform: 'blog' },
+      }),
+    );
+    cleanup();
+    const asWriter = setup('writer', { blog: null });
+    const draft = screen.getByRole('region', { name: 'Blog' });
+    await userEvent.click(await within(draft).findByRole('button', { name: 'Submit for review' }));
+    await waitFor(() =>
+      expect(asWriter.requests.find((r) => r.route === 'approvals.submit')?.body).toEqual({ platform: 'blog' }),
+    );
+  });
+
   it('offers Submit, Approve and Request changes only where the route table lets the role call them', async () => {
     setCurrentWorkspaceId(team.id);
     setup('writer', { blog: null });

@@ -10,12 +10,28 @@ import {
   type Platform,
   type ReviewSettings,
 } from '@app/shared';
+import type { JsonRouteId } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { refreshArticleLists } from '../../hooks/useArticleLists';
 import { useSession } from '../../hooks/useSession';
 import { useCan, useCurrentWorkspace } from '../../hooks/useWorkspaces';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
+
+type ReviewAction = 'submit' | 'approve' | 'changes';
+
+/** Each action's route: all name the version, and Request changes also says what should change. */
+const ACTION_ROUTES = {
+  submit: 'approvals.submit',
+  approve: 'approvals.approve',
+  changes: 'approvals.requestChanges',
+} as const satisfies Record<ReviewAction, JsonRouteId>;
+
+function sendReviewAction(action: ReviewAction, id: string, platform: Platform, comment: string) {
+  const params = { id };
+  if (action === 'changes') return request(ACTION_ROUTES[action], { params, body: { platform, comment } });
+  return request(ACTION_ROUTES[action], { params, body: { platform } });
+}
 
 interface ReviewActionsProps {
   article: Article;
@@ -40,12 +56,7 @@ export function ReviewActions({ article, platform, settings }: ReviewActionsProp
   const id = articleIdOf(article);
   const review = article.review?.[platform] ?? null;
   const act = useMutation({
-    mutationFn: (action: 'submit' | 'approve' | 'changes') => {
-      const params = { id };
-      if (action === 'submit') return request('approvals.submit', { params, body: { platform } });
-      if (action === 'approve') return request('approvals.approve', { params, body: { platform } });
-      return request('approvals.requestChanges', { params, body: { platform, comment } });
-    },
+    mutationFn: (action: ReviewAction) => sendReviewAction(action, id, platform, comment),
     onSuccess: () => {
       setError(null);
       setAsking(false);

@@ -17,8 +17,9 @@ import {
   type ArticleRecord,
   type PublicationState,
 } from '../../domain/articles.js';
-import { activityOfEvents, editActivity, type ActivityRecord, type EditBy } from '../../domain/activity.js';
+import { activityOfEvents, editActivity, type ActivityRecord } from '../../domain/activity.js';
 import type { OutboxEntry } from '../../domain/automation-events.js';
+import { reviewAfterEdit, type VersionEdit } from '../../domain/review-edit.js';
 import { calendarSlotsOf, type CalendarSlot, type CalendarState } from '../../domain/calendar.js';
 import type {
   ArticlePage,
@@ -292,7 +293,7 @@ type ArticleUpdateOptions = {
   onlyIfImage?: string | null;
   onlyIfReviewRev?: { platform: Platform; rev: number };
   events?: readonly OutboxEntry[];
-  edit?: EditBy;
+  edit?: VersionEdit;
 };
 
 /** The rev of a platform's review as stored (0: none yet). */
@@ -641,6 +642,7 @@ export class DynamoArticleStore implements ArticleStore {
     options: ArticleUpdateOptions,
     update: { sets: string[]; conditions: string[]; names: Record<string, string>; values: Record<string, unknown> },
   ): Promise<ArticleRecord | undefined> {
+    let committed: readonly OutboxEntry[];
     for (let attempt = 1; ; attempt++) {
       const before = await this.get(userId, id);
       // The caller's own conditions, as the write would find them (it checks them again).
@@ -655,17 +657,17 @@ export class DynamoArticleStore implements ArticleStore {
         return undefined;
       }
       const unchanged = derivedUnchanged(before);
+      const editedAt = typeof changes.updatedAt === 'string' ? changes.updatedAt : new Date().toISOString();
       // An edit extends the entry of its burst or starts one, on the condition that lastEdit is still as read.
-      const edit =
-        options.edit &&
-        editActivity(
-          before,
-          options.edit,
-          typeof changes.updatedAt === 'string' ? changes.updatedAt : new Date().toISOString(),
-          randomUUID,
-        );
+      const edit = options.edit && editActivity(before, options.edit, editedAt, randomUUID);
       const editPin = edit && fieldsUnchanged(before, [['lastEdit', 'at']], 'le');
-      const after = withChanges(before, changes);
+      // Where review is required, what the edit does to the version's review goes in the same write, on the
+      // condition that the review is still as read: an edit never lands without it (domain/review-edit.ts).
+      const reviewed = options.edit?.review ? reviewAttribute(options.edit.platform) : undefined;
+      const reviewPin = reviewed && fieldsUnchanged(before, [[reviewed]], 'rp');
+      const reset = options.edit && reviewAfterEdit(before, options.edit, editedAt);
+      const events = [...(options.events ?? []), ...(reset?.events ?? [])];
+      const after = withChanges(before, reset && reviewed ? { ...changes, [reviewed]: reset.review } : changes);
       // The list indexes follow in the same write: a publish is never left out of History by a crash
       // between two writes. The condition pins the publication fields they are computed from, and
       // updatedAt too when it stands in for a missing publish time (publishedAtOf).
@@ -676,7 +678,12 @@ export class DynamoArticleStore implements ArticleStore {
           TableName: this.tableName,
           Key: key(userId, id),
           UpdateExpression: [
-            `SET ${[...update.sets, ...indexes.sets, ...(edit ? ['#lastEdit = :lastEdit'] : [])].join(', ')}`,
+            `SET ${[
+              ...update.sets,
+              ...indexes.sets,
+              ...(edit ? ['#lastEdit = :lastEdit'] : []),
+              ...(reset ? ['#reviewed = :reviewed'] : []),
+            ].join(', ')}`,
             indexes.remove,
           ]
             .filter(Boolean)
@@ -686,6 +693,7 @@ export class DynamoArticleStore implements ArticleStore {
             unchanged.condition,
             ...(pinUpdatedAt ? ['#pin_updatedAt = :pin_updatedAt'] : []),
             ...(editPin ? [editPin.condition] : []),
+            ...(reviewPin ? [reviewPin.condition] : []),
           ].join(' AND '),
           ExpressionAttributeNames: {
             ...update.names,
@@ -693,6 +701,8 @@ export class DynamoArticleStore implements ArticleStore {
             ...indexes.names,
             ...(pinUpdatedAt ? { '#pin_updatedAt': 'updatedAt' } : {}),
             ...(edit ? { '#lastEdit': 'lastEdit', ...editPin?.names } : {}),
+            ...(reviewPin ? reviewPin.names : {}),
+            ...(reset && reviewed ? { '#reviewed': reviewed } : {}),
           },
           ExpressionAttributeValues: {
             ...update.values,
@@ -700,19 +710,24 @@ export class DynamoArticleStore implements ArticleStore {
             ...indexes.values,
             ...(pinUpdatedAt ? { ':pin_updatedAt': before.updatedAt } : {}),
             ...(edit ? { ':lastEdit': edit.lastEdit, ...editPin?.values } : {}),
+            ...(reviewPin ? reviewPin.values : {}),
+            ...(reset ? { ':reviewed': reset.review } : {}),
           },
         },
       };
       const alongside = [
         ...calendarWrites(this.tableName, userId, id, before, after),
-        ...outboxWrites(this.tableName, options.events),
-        ...activityWrites(this.tableName, [...activityOfEvents(options.events), ...(edit ? [edit.entry] : [])]),
+        ...outboxWrites(this.tableName, events),
+        ...activityWrites(this.tableName, [...activityOfEvents(events), ...(edit ? [edit.entry] : [])]),
       ];
       const result = await this.summaries.writeWithArticle(userId, id, before, after, write, alongside);
-      if (result === 'written') break;
+      if (result === 'written') {
+        committed = events;
+        break;
+      }
       if (attempt >= CONTRIBUTION_WRITE_ATTEMPTS) throw new Error(`Article ${id} kept changing; not updated`);
     }
-    eventsCommitted(options.events);
+    eventsCommitted(committed);
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: key(userId, id), ConsistentRead: true }),
     );
