@@ -21,3 +21,4 @@ export * from './images.js';
 export * from './workspaces.js';
 export * from './comments.js';
 export * from './review.js';
+export * from './channels.js';
