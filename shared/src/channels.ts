@@ -3,7 +3,7 @@ import { LINKEDIN_MAX_CHARS } from './limits.js';
 
 /**
  * The publishing channels and the facts about each that the server and the browser both use (docs/architecture.md,
- * Channels): data only, so importing it costs nothing. What a channel does (its client, its settings panel, its
+ * Channels in the SPA): data only, so importing it costs nothing. What a channel does (its client, its settings panel, its
  * preview) lives in its own folder on each side (functions/src/channels/<id>/, frontend/src/channels/<id>/).
  */
 export interface ChannelFacts {
@@ -17,10 +17,11 @@ export interface ChannelFacts {
   /** The version's name inside a sentence ("Error publishing blog content: …"). */
   readonly versionNoun: string;
   /**
-   * The longest text it takes, or null when it sets none that the editor counts. `counted: 'utf16'` is JavaScript's
-   * `text.length`, as the content schema's `maxLength` counts it (shared/src/articles.ts).
+   * The longest text it takes, or null when it sets none that the editor counts. `counted: 'code-points'`: as the
+   * version's content schema counts it (shared/src/articles.ts; zod's string `max` counts code points, so an emoji is
+   * one).
    */
-  readonly textLimit: { readonly max: number; readonly counted: 'utf16' } | null;
+  readonly textLimit: { readonly max: number; readonly counted: 'code-points' } | null;
   /** Publishing an article already published there again updates its post (else the channel refuses a duplicate). */
   readonly republishes: boolean;
 }
@@ -41,7 +42,7 @@ export const CHANNELS = [
     label: 'LinkedIn',
     versionLabel: 'LinkedIn',
     versionNoun: 'LinkedIn',
-    textLimit: { max: LINKEDIN_MAX_CHARS, counted: 'utf16' },
+    textLimit: { max: LINKEDIN_MAX_CHARS, counted: 'code-points' },
     republishes: false,
   },
 ] as const satisfies readonly ChannelFacts[];

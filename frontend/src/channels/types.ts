@@ -2,7 +2,6 @@ import type { ComponentType, LazyExoticComponent } from 'react';
 import type { UseQueryOptions } from '@tanstack/react-query';
 import type { Article, ChannelFacts } from '@app/shared';
 import type { ApprovalLinkedInAuthor, RouteId } from '@app/shared/api';
-import type { SettingsPanelProps } from '../components/settings/types';
 import type { HeadingLevel, ImageSource, PreviewImage } from './preview';
 
 /** What a page gives a channel's preview (preview.tsx has what the previews share). */
@@ -32,11 +31,13 @@ export interface PublishAnswer {
 }
 
 /**
- * One channel as the SPA sees it (docs/architecture.md, Channels): its shared facts, then what the pages ask of it.
+ * One channel as the SPA sees it (docs/architecture.md, Channels in the SPA): its shared facts, then what the pages ask of it.
  * The light parts are in the channel's folder (`<id>/index.ts`); its settings panel and preview are chunks of their
  * own, loaded when a page renders them (registry.ts).
  */
 export interface SpaChannel extends ChannelFacts {
+  /** Whether the article's version was posted there (its flag, whether or not the time is known). */
+  posted: (article: Article) => boolean;
   /** The published post's address as stored on the article (an http(s) check is the caller's). */
   postUrl: (article: Article) => string | null | undefined;
   /** The route that publishes now: the current role may publish when it may call it (shared/src/api/roles.ts). */
@@ -52,6 +53,8 @@ export interface SpaChannel extends ChannelFacts {
     publishConfirm: (article: Article) => string;
     /** The version's editor heading on the content step. */
     editorTitle: string;
+    /** The heading of the comments on its version (the content step). */
+    commentsTitle: string;
     /** Its editor: the text box's label, the version's name in a sentence, the box's height. */
     editor: { textarea: string; noun: string; rows: number };
   };
@@ -68,10 +71,10 @@ export interface SpaChannel extends ChannelFacts {
   CardExtra?: ComponentType<{ article: Article; published: boolean }>;
 }
 
-/** A registry entry: the channel and its two on-demand parts. */
+/**
+ * A registry entry: the channel and its preview, a chunk fetched when first rendered (inside a Suspense). Its settings
+ * panel is the default export of its folder's `*Panel.tsx`, which the Settings page gathers into its own chunk.
+ */
 export interface RegisteredChannel extends SpaChannel {
-  /** Fetches its settings panel (pages/Settings.tsx waits for every channel's before it renders). */
-  loadSettingsPanel: () => Promise<ComponentType<SettingsPanelProps>>;
-  /** Its preview, fetched when first rendered (inside a Suspense). */
   Preview: LazyExoticComponent<ComponentType<ChannelPreviewProps>>;
 }

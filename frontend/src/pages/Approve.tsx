@@ -10,7 +10,7 @@ import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
 
-/** What will be published; signed in or not, the image comes by the link's token, the LinkedIn author with the answer. */
+/** What will be published; signed in or not, the image comes by the link's token, the post's author with the answer. */
 function PostPreview({ preview, token }: { preview: ApprovalPreview; token: string }) {
   const imageUrl = preview.image
     ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })

@@ -22,7 +22,7 @@ export const HistoryMessages = {
 export interface HistoryRow {
   key: string;
   title: string;
-  /** The channel's name ("WordPress") */
+  /** The channel's name (shared/src/channels.ts, label) */
   platform: string;
   publishedAt: string | null;
   url: string | null;

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { PLATFORMS, QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
@@ -57,7 +57,7 @@ function withFinished(articles: Article[], finished: readonly Finished[]): Artic
 
 /**
  * docs/product.md (Schedule): one card per article that is not yet published everywhere, refreshed every
- * 15 s, with publishing through a confirmation modal and the per-article LinkedIn posting mode.
+ * 15 s, with publishing through a confirmation modal and each channel's own controls (channels/registry.ts).
  * The schedule modal (PUT /api/articles/{id}/schedule) is a later piece of work: it plugs into
  * ArticleCard's `onSchedule`.
  */
@@ -123,7 +123,7 @@ export default function SchedulePage() {
     <div className="page schedule-page">
       <PageHeader
         title="Article Schedule"
-        description="Articles waiting to go out on your blog and LinkedIn. This list refreshes itself every 15 seconds."
+        description={`Articles waiting to go out on your ${CHANNELS.map((channel) => channel.versionNoun).join(' and ')}. This list refreshes itself every 15 seconds.`}
         actions={createButton}
       />
 

@@ -1,23 +1,29 @@
-import { useCallback } from 'react';
+import { useCallback, type ComponentType } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { PageHeader } from '../components/PageHeader';
 import { ThemeSettings } from '../components/ThemeSettings';
 import { ApiKeysSection } from '../components/settings/ApiKeysSection';
 import { ConnectionsStatus } from '../components/settings/ConnectionsStatus';
 import { EmailPanel } from '../components/settings/EmailPanel';
-import { SETTINGS_QUERY_KEY } from '../components/settings/types';
+import { SETTINGS_QUERY_KEY, type SettingsPanelProps } from '../components/settings/types';
 import { CHANNEL_REGISTRY } from '../channels/registry';
 import { useCan, useCurrentWorkspace } from '../hooks/useWorkspaces';
 import '../styles/settings.css';
 
 /**
- * Each channel's settings panel is a chunk of its own (channels/registry.ts). The page's module waits for them, so the
- * page (fetched on demand, pages/pageTable.ts) renders whole once its chunk and theirs are here, as it did when the
- * panels were part of it.
+ * Each channel's settings panel: the default export of its folder's `*Panel.tsx` (channels/<id>/), in the registry's
+ * order. Gathered here, into this page's chunk only, so no other page carries a panel and this one renders whole at
+ * once (a panel fetched on its own would pop in after the page).
  */
-const CHANNEL_PANELS = await Promise.all(
-  CHANNEL_REGISTRY.map(async ({ id, loadSettingsPanel }) => ({ id, Panel: await loadSettingsPanel() })),
-);
+const PANEL_MODULES = import.meta.glob<ComponentType<SettingsPanelProps>>('../channels/*/*Panel.tsx', {
+  eager: true,
+  import: 'default',
+});
+const CHANNEL_PANELS = CHANNEL_REGISTRY.map(({ id }) => {
+  const found = Object.entries(PANEL_MODULES).find(([path]) => path.startsWith(`../channels/${id}/`));
+  if (!found) throw new Error(`channels/${id}/ has no settings panel`);
+  return { id, Panel: found[1] };
+});
 
 /**
  * docs/product.md (Settings): Theme Settings, each channel's panel (channels/registry.ts, in its order) and the Gmail

@@ -228,3 +228,6 @@ function LinkedInConnection({ status, waiting }: { status: LinkedInStatus; waiti
     </IntegrationStatus>
   );
 }
+
+/** The panel the Settings page shows for this channel (pages/Settings.tsx). */
+export default LinkedInPanel;

@@ -7,7 +7,7 @@ import { articleListKey } from '../../hooks/useArticleLists';
 import { useCan } from '../../hooks/useWorkspaces';
 import { toast } from '../../lib/toast';
 import { articleIdOf } from '../../components/create/articleQuery';
-import { PostingModeMessages, POSTING_MODE_LABELS } from './messages';
+import { PostingModeMessages, POSTING_MODE_LABELS } from './postingModeMessages';
 import { linkedInStatusQuery } from './status';
 
 const MODES: PostingMode[] = ['personal', 'company'];

@@ -7,6 +7,7 @@ import { linkedInStatusQuery, linkedInStatusText } from './status';
 /** LinkedIn (docs/integrations.md): the LinkedIn version, posted as the member or as a page they administer. */
 export const linkedin: SpaChannel = {
   ...CHANNELS[1],
+  posted: (article) => article.linkedin.publishedToLinkedIn,
   postUrl: (article: Article) => article.linkedin.linkedinPostUrl,
   publishRoute: 'linkedin.publish',
   publish: async (id) => {
@@ -21,6 +22,7 @@ export const linkedin: SpaChannel = {
         article.linkedInMode === 'company' ? 'Business Page' : 'Personal Profile'
       }.`,
     editorTitle: 'LinkedIn Post',
+    commentsTitle: 'Comments on the LinkedIn post',
     editor: { textarea: 'LinkedIn content', noun: 'LinkedIn post', rows: 12 },
   },
   remedies: {

@@ -6,22 +6,22 @@ import { knownText } from '../../components/settings/messages';
  * too live in @app/shared's IntegrationMessages.
  */
 export const LinkedInPanelMessages = {
-    loadFailed: 'Failed to load LinkedIn credentials',
-    saveFirst: IntegrationMessages.linkedinSaveFirst,
-    testFailed: 'LinkedIn connection test failed',
-    saveFailed: 'Failed to save LinkedIn credentials',
-    authUrlFailed: 'Failed to generate authorization URL',
-    authStartFailed: 'Failed to start LinkedIn authentication',
-    connected: IntegrationMessages.linkedinConnected,
-    webhookLoadFailed: 'Failed to load the automation webhook',
-    webhookSaveFailed: 'Failed to save the automation webhook',
-    webhookOff: 'Automation webhook turned off',
-    pagesLabel: IntegrationMessages.linkedinPagesLabel,
-    pagesHint:
-      'Asks LinkedIn for page access as well, to post as a Business Page. Your LinkedIn app needs the Community Management API product (LinkedIn approves it); without it LinkedIn refuses the sign-in.',
-    pagesEnabled: 'Can also post to the LinkedIn Pages you administer.',
-    pagesDisabled: 'Posts as your personal profile only (no page access).',
-  } as const;
+  loadFailed: 'Failed to load LinkedIn credentials',
+  saveFirst: IntegrationMessages.linkedinSaveFirst,
+  testFailed: 'LinkedIn connection test failed',
+  saveFailed: 'Failed to save LinkedIn credentials',
+  authUrlFailed: 'Failed to generate authorization URL',
+  authStartFailed: 'Failed to start LinkedIn authentication',
+  connected: IntegrationMessages.linkedinConnected,
+  webhookLoadFailed: 'Failed to load the automation webhook',
+  webhookSaveFailed: 'Failed to save the automation webhook',
+  webhookOff: 'Automation webhook turned off',
+  pagesLabel: IntegrationMessages.linkedinPagesLabel,
+  pagesHint:
+    'Asks LinkedIn for page access as well, to post as a Business Page. Your LinkedIn app needs the Community Management API product (LinkedIn approves it); without it LinkedIn refuses the sign-in.',
+  pagesEnabled: 'Can also post to the LinkedIn Pages you administer.',
+  pagesDisabled: 'Posts as your personal profile only (no page access).',
+} as const;
 
 /**
  * The `?linkedin_error=` codes the callback puts on /settings, as sentences. Only known codes have a text of their
@@ -49,11 +49,3 @@ const LINKEDIN_FAILED = 'LinkedIn sign-in did not complete. Please try again.';
 export function linkedInErrorText(code: string): string {
   return knownText(LINKEDIN_ERRORS, code) ?? LINKEDIN_FAILED;
 }
-
-/** The Schedule card's posting-mode choice (PostingModeChoice.tsx). */
-export const POSTING_MODE_LABELS = { personal: 'Personal Profile', company: 'Business Page' } as const;
-export const PostingModeMessages = {
-  /** "Error updating LinkedIn mode: {message}" */
-  modeError: (message: string) => `Error updating LinkedIn mode: ${message}`,
-  modeFailed: 'Failed to update LinkedIn posting mode',
-} as const;

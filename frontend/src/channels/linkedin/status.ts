@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { LinkedInStatus } from '@app/shared';
 import { request } from '../../api/client';
-import { SETTINGS_QUERY_KEY } from '../../components/settings/types';
+import { SETTINGS_QUERY_KEY } from '../../components/settings/queryKey';
 
 export const LINKEDIN_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'linkedin'] as const;
 /** The LinkedIn status, read by its settings panel, its preview and the Schedule cards (page access). */

@@ -131,3 +131,6 @@ function WordPressStatusLine({ status, connectedAs }: { status: WordPressStatus;
     </IntegrationStatus>
   );
 }
+
+/** The panel the Settings page shows for this channel (pages/Settings.tsx). */
+export default WordPressPanel;

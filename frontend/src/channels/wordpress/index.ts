@@ -6,6 +6,7 @@ import { wordpressStatusQuery, wordpressStatusText } from './status';
 /** WordPress (docs/integrations.md): the blog version, published as a post of the connected site. */
 export const wordpress: SpaChannel = {
   ...CHANNELS[0],
+  posted: (article) => article.blog.publishedToWordPress,
   postUrl: (article: Article) => article.blog.wordpressPostUrl,
   publishRoute: 'wordpress.publish',
   publish: async (id) => {
@@ -20,6 +21,7 @@ export const wordpress: SpaChannel = {
         ? 'The blog version replaces the post already on your WordPress site.'
         : 'The blog version goes live on your WordPress site straight away, with its featured image.',
     editorTitle: 'Blog Article',
+    commentsTitle: 'Comments on the blog version',
     editor: { textarea: 'Blog content', noun: 'blog article', rows: 18 },
   },
   remedies: { wordpress_not_connected: 'Connect WordPress in Settings' },

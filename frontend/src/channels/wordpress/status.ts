@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { WordPressStatus } from '@app/shared';
 import { request } from '../../api/client';
-import { SETTINGS_QUERY_KEY } from '../../components/settings/types';
+import { SETTINGS_QUERY_KEY } from '../../components/settings/queryKey';
 
 export const WORDPRESS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'wordpress'] as const;
 /** The WordPress connection's status, read by its settings panel and by the members' Connections list. */

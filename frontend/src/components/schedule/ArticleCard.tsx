@@ -175,15 +175,7 @@ interface PlatformRowProps {
   onSchedule?: () => void;
 }
 
-function PlatformRow({
-  article,
-  platform,
-  status,
-  now,
-  timeZone,
-  onPublish,
-  onSchedule,
-}: PlatformRowProps) {
+function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
   const nameId = useId();
   const names = PLATFORM_NAMES[platform];
   const channel = channelFor(platform);
@@ -198,8 +190,8 @@ function PlatformRow({
   const scheduledAt = article.scheduled?.[platform];
   const publishedAt = article[platform].lastPublished;
   const url = postUrl(article, platform);
-  // A channel that refuses a second post of the same article (LinkedIn: 409) offers no Publish Now once published;
-  // one that updates its post (WordPress) does.
+  // A channel that refuses a second post of the same article (a 409) offers no Publish Now once published; one that
+  // updates its post does (shared/src/channels.ts, republishes).
   const canRepublish = channel.republishes;
   const sr = `to ${names.service}`;
 
@@ -272,9 +264,7 @@ function PlatformRow({
 
         {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 
-        {channel.CardExtra && (
-          <channel.CardExtra article={article} published={status === 'published'} />
-        )}
+        {channel.CardExtra && <channel.CardExtra article={article} published={status === 'published'} />}
       </div>
     </section>
   );

@@ -48,7 +48,7 @@ function remedy(code: string | undefined, articleId: string, platform: Platform)
 
 /**
  * The failure with its remedy as a link, in one text: where the server's message already names the
- * step ("Connect WordPress in Settings first"), those words become the link; otherwise the step
+ * step ("Connect … in Settings first"), those words become the link; otherwise the step
  * follows as a sentence of its own. Appending it every time read the step twice.
  */
 function FailureText({
@@ -86,8 +86,8 @@ function FailureText({
 }
 
 /**
- * The publish-confirmation modal (docs/product.md, Schedule): "Publish to WordPress now?" or "Publish to
- * LinkedIn now?" with the article's title, then the platform's dedicated publish call. A failure is
+ * The publish-confirmation modal (docs/product.md, Schedule): "Publish to <channel> now?" with the article's title,
+ * then the channel's own publish call (channels/registry.ts). A failure is
  * shown here, where the person acted, and stays until they retry or close.
  */
 export function PublishConfirmModal({ article, platform, onClose, onPublished, onFailed }: PublishConfirmModalProps) {

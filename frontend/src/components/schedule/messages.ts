@@ -19,7 +19,7 @@ export const ScheduleMessages = {
   /** "Error publishing {platform} content: {message}" */
   publishError: (platform: Platform, message: string) =>
     `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,
-  /** "Successfully scheduled {platform} for {time}"; both platforms read "blog and LinkedIn". */
+  /** "Successfully scheduled {platform} for {time}"; both platforms read as both versions' nouns joined by "and". */
   scheduled: (platforms: readonly Platform[], time: string) =>
     `Successfully scheduled ${platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ')} for ${time}`,
   /** "Error scheduling: {message}" */

@@ -29,8 +29,8 @@ export const PanelMessages = {
 } as const;
 
 /**
- * The `?gmail_error=` codes the callback puts on /settings, as sentences (a channel's are in its folder, e.g.
- * channels/linkedin/messages.ts). Only known codes have a text of their own; anything else (the parameter is in the
+ * The `?gmail_error=` codes the callback puts on /settings, as sentences (a channel's are in its folder under
+ * channels/). Only known codes have a text of their own; anything else (the parameter is in the
  * address, so anyone can craft a link with one) reads as one generic sentence, and the parameter itself is never
  * shown.
  */

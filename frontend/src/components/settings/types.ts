@@ -1,14 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { isHiddenSettingKey } from '@app/shared';
 import { ApiError, request } from '../../api/client';
+import { SETTINGS_QUERY_KEY } from './queryKey';
+
+/** All settings queries start with this key (queryKey.ts). */
+export { SETTINGS_QUERY_KEY };
 
 /** Every settings panel gets this: it asks the page to reload the settings data after a change. */
 export interface SettingsPanelProps {
   onReload: () => void;
 }
 
-/** All settings queries start with this key, so one invalidation reloads every panel. */
-export const SETTINGS_QUERY_KEY = ['settings'] as const;
 export const API_KEYS_QUERY_KEY = [...SETTINGS_QUERY_KEY, 'api-keys'] as const;
 /** The API Keys list; a connection's keys (a channel's, Gmail's) are changed in its own panel, so they are left out. */
 export const apiKeysQuery = queryOptions({

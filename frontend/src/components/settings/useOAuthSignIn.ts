@@ -86,7 +86,7 @@ export function useOAuthSignIn<S>(
         settingsToast.error(messages.authStartFailed);
       }
     },
-    // A 400 says why (e.g. "Please save LinkedIn credentials first").
+    // A 400 says why (e.g. that the credentials must be saved first).
     onError: (err) =>
       settingsToast.error(
         err instanceof ApiError && err.status === 400 ? errorText(err, messages.authUrlFailed) : messages.authUrlFailed,
