@@ -3,8 +3,8 @@ import { LINKEDIN_MAX_CHARS } from './limits.js';
 
 /**
  * The publishing channels and the facts about each that the server and the browser both use (docs/architecture.md,
- * Channels in the SPA): data only, so importing it costs nothing. What a channel does (its client, its settings panel, its
- * preview) lives in its own folder on each side (functions/src/channels/<id>/, frontend/src/channels/<id>/).
+ * Channels in the SPA): data only, so importing it costs nothing. What a channel does (its client, its settings panel,
+ * its preview) lives in its own folder on each side (functions/src/channels/<id>/, frontend/src/channels/<id>/).
  */
 export interface ChannelFacts {
   readonly id: string;

@@ -5,9 +5,9 @@ import { linkedin } from './linkedin';
 import { wordpress } from './wordpress';
 
 /**
- * Every publishing channel of the SPA, in the order the pages show them (docs/architecture.md, Channels in the SPA). The pages
- * and shared components go through this list rather than naming a channel; adding a channel is its folder and one
- * entry here. The preview is a chunk of its own, fetched when a page renders it, so no page carries one (the blog
+ * Every publishing channel of the SPA, in the order the pages show them (docs/architecture.md, Channels in the
+ * SPA). The pages and shared components go through this list rather than naming a channel; adding a channel is its
+ * folder and one entry here. The preview is a chunk of its own, fetched when a page renders it, so no page carries one (the blog
  * preview brings the Markdown renderer and sanitizer; docs/testing.md, Performance budgets); the settings panel is
  * `<id>/*Panel.tsx`'s default export, which only the Settings page gathers (pages/Settings.tsx).
  */

@@ -31,7 +31,8 @@ export interface PublishAnswer {
 }
 
 /**
- * One channel as the SPA sees it (docs/architecture.md, Channels in the SPA): its shared facts, then what the pages ask of it.
+ * One channel as the SPA sees it (docs/architecture.md, Channels in the SPA): its shared facts, then what the pages
+ * ask of it.
  * The light parts are in the channel's folder (`<id>/index.ts`); its settings panel and preview are chunks of their
  * own, loaded when a page renders them (registry.ts).
  */

@@ -27,9 +27,9 @@ const CHANNEL_PANELS = CHANNEL_REGISTRY.map(({ id }) => {
 
 /**
  * docs/product.md (Settings): Theme Settings, each channel's panel (channels/registry.ts, in its order) and the Gmail
- * panel, then the API Keys list. Any panel can ask the page to reload the settings data (every settings query). The connections and
- * keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the other roles
- * see the theme and each connection's status, read-only.
+ * panel, then the API Keys list. Any panel can ask the page to reload the settings data (every settings query). The
+ * connections and keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the
+ * other roles see the theme and each connection's status, read-only.
  */
 export default function SettingsPage() {
   const queryClient = useQueryClient();

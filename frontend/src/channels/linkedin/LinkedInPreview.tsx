@@ -10,7 +10,14 @@ import {
   type LinkedInPostAuthor,
   type LittleSegment,
 } from '@app/shared';
-import { imageAddress, imageSourceOf, PreviewHeading, type HeadingLevel, type ImageSource, type PreviewImage } from '../preview';
+import {
+  imageAddress,
+  imageSourceOf,
+  PreviewHeading,
+  type HeadingLevel,
+  type ImageSource,
+  type PreviewImage,
+} from '../preview';
 import type { ChannelPreviewProps } from '../types';
 import { linkedInStatusQuery } from './status';
 import '../../styles/preview.css';
@@ -146,7 +153,10 @@ export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...
   );
 }
 
-/** The channel's preview as the registry renders it: the author given (a link's page; null when not known), else the status's. */
+/**
+ * The channel's preview as the registry renders it: the author given (a link's page; null when not known), else the
+ * signed-in owner's connection.
+ */
 export default function Preview(props: ChannelPreviewProps) {
   const { content, image, headingLevel, postingMode, author } = props;
   return (

@@ -1,6 +1,13 @@
 import { useDeferredValue, useId, useMemo } from 'react';
 import { wordpressPost } from '@app/shared';
-import { imageAddress, imageSourceOf, PreviewHeading, type HeadingLevel, type ImageSource, type PreviewImage } from '../preview';
+import {
+  imageAddress,
+  imageSourceOf,
+  PreviewHeading,
+  type HeadingLevel,
+  type ImageSource,
+  type PreviewImage,
+} from '../preview';
 import type { ChannelPreviewProps } from '../types';
 import '../../styles/preview.css';
 
