@@ -22,3 +22,4 @@ export * from './workspaces.js';
 export * from './comments.js';
 export * from './review.js';
 export * from './channel-api.js';
+export * from './channels.js';

@@ -3,7 +3,7 @@ import { timing } from '../lib/timing';
 
 export type NoticeKind = 'success' | 'error' | 'info';
 
-/** A link shown after the notice's text (e.g. "View on WordPress"); it opens in a new tab. */
+/** A link shown after the notice's text (e.g. the link to a published post); it opens in a new tab. */
 export interface NoticeLink {
   href: string;
   label: string;

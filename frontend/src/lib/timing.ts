@@ -16,7 +16,7 @@ export const timing = {
   copyFeedbackMs: 2000,
   /** The generated-content editors save what was typed once typing has paused this long (and on blur or leaving). */
   autosaveMs: 1000,
-  /** Status checks while an OAuth popup (LinkedIn, Google) is open, and checks whether it closed. */
+  /** Status checks while an OAuth popup (a channel's, Google's) is open, and checks whether it closed. */
   oauthPopupPollMs: 1500,
   /** An open editor's comment threads are read again this often while the tab is shown (as the Schedule page's list). */
   commentsRefreshMs: 15_000,

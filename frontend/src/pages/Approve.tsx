@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { approvalTimeText, httpUrlOrNull, type Platform } from '@app/shared';
+import { approvalTimeText, channelOfVersion, httpUrlOrNull } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
@@ -10,9 +10,7 @@ import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
 
-const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
-
-/** What will be published; signed in or not, the image comes by the link's token, the LinkedIn author with the answer. */
+/** What will be published; signed in or not, the image comes by the link's token, the post's author with the answer. */
 function PostPreview({ preview, token }: { preview: ApprovalPreview; token: string }) {
   const imageUrl = preview.image
     ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
@@ -48,7 +46,7 @@ export default function Approve() {
   const failed = 'Publishing failed. Your content is kept; try again from the Schedule page.';
   const publishFailure = confirm.error ? errorText(confirm.error, failed) : '';
 
-  const platform = preview ? PLATFORM[preview.platform] : '';
+  const platform = preview ? channelOfVersion(preview.platform).label : '';
   return (
     <div className="welcome approve-page">
       <main className="welcome__main approve">

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { httpUrlOrNull, isPublished, type Article, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, httpUrlOrNull, isPublished, type Article } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
-import { PLATFORM_NAMES } from '../components/schedule/messages';
+import { channelFor } from '../channels/registry';
 import { usePublishedArticles } from '../hooks/useArticleLists';
 import { formatDateTime, useUserTimeZone } from '../lib/userTime';
 import '../styles/admin.css';
@@ -22,7 +22,7 @@ export const HistoryMessages = {
 export interface HistoryRow {
   key: string;
   title: string;
-  /** "WordPress" or "LinkedIn" */
+  /** The channel's name (shared/src/channels.ts, label) */
   platform: string;
   publishedAt: string | null;
   url: string | null;
@@ -32,15 +32,15 @@ export interface HistoryRow {
 export function historyRows(articles: Article[]): HistoryRow[] {
   const rows: HistoryRow[] = [];
   for (const article of articles) {
-    for (const platform of ['blog', 'linkedin'] as Platform[]) {
+    for (const platform of PLATFORMS) {
       if (!isPublished(article, platform)) continue;
       rows.push({
         key: `${articleIdOf(article)}-${platform}`,
         title: article.title,
-        platform: PLATFORM_NAMES[platform].service,
+        platform: channelFor(platform).label,
         publishedAt: article[platform].lastPublished,
         // Only an http(s) address becomes the View link (a stored one may predate that check).
-        url: httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl),
+        url: httpUrlOrNull(channelFor(platform).postUrl(article)),
       });
     }
   }
@@ -59,7 +59,7 @@ export default function HistoryPage() {
     <div className="page">
       <PageHeader
         title="Published Articles History"
-        description={`Everything you have published on WordPress and LinkedIn. Times are shown in ${timeZone}.`}
+        description={`Everything you have published on ${CHANNELS.map((channel) => channel.label).join(' and ')}. Times are shown in ${timeZone}.`}
       />
       <section className="card admin-card history-card" aria-label="Published posts">
         <TableCardState

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { REVIEW_COMMENT_MAX, approvalTimeText, type Platform } from '@app/shared';
+import { REVIEW_COMMENT_MAX, approvalTimeText, channelOfVersion } from '@app/shared';
 import type { ReviewLinkPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
@@ -10,8 +10,6 @@ import { useLinkPreview } from '../hooks/useLinkPreview';
 import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
-
-const PLATFORM: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
 
 /**
  * The page behind a reviewer's e-mailed link (docs/product.md, Workspaces, Review). Opening it only shows the
@@ -40,7 +38,7 @@ export default function Review() {
   const busy = confirm.isPending;
   const failure = confirm.error ? errorText(confirm.error, 'The review could not be saved. Try again.') : '';
   const changes = preview?.action === 'changes';
-  const platform = preview ? PLATFORM[preview.platform] : '';
+  const platform = preview ? channelOfVersion(preview.platform).label : '';
 
   return (
     <div className="welcome approve-page">

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
@@ -9,6 +9,7 @@ import { Spinner } from '../components/Spinner';
 import { articleIdOf } from '../components/create/articleQuery';
 import { ArticleCard } from '../components/schedule/ArticleCard';
 import { ScheduleMessages } from '../components/schedule/messages';
+import { channelFor } from '../channels/registry';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { articleListKey, refreshArticleLists, useUnpublishedArticles } from '../hooks/useArticleLists';
 import { useInlineNotice } from '../hooks/useInlineNotice';
@@ -56,7 +57,7 @@ function withFinished(articles: Article[], finished: readonly Finished[]): Artic
 
 /**
  * docs/product.md (Schedule): one card per article that is not yet published everywhere, refreshed every
- * 15 s, with publishing through a confirmation modal and the per-article LinkedIn posting mode.
+ * 15 s, with publishing through a confirmation modal and each channel's own controls (channels/registry.ts).
  * The schedule modal (PUT /api/articles/{id}/schedule) is a later piece of work: it plugs into
  * ArticleCard's `onSchedule`.
  */
@@ -88,7 +89,7 @@ export default function SchedulePage() {
     const updated = result.article;
     // Show the new state at once; an article published everywhere leaves the list (its card stays for this visit).
     const id = articleIdOf(updated);
-    const done = isPublished(updated, 'blog') && isPublished(updated, 'linkedin');
+    const done = PLATFORMS.every((platform) => isPublished(updated, platform));
     if (done) {
       // Its card stays where it was, showing both posts, until the page is left.
       const shown = articles ?? [];
@@ -105,7 +106,7 @@ export default function SchedulePage() {
     show(
       'success',
       result.message,
-      result.link ? { href: result.link, label: ScheduleMessages.viewOn[result.platform] } : undefined,
+      result.link ? { href: result.link, label: channelFor(result.platform).texts.viewOn } : undefined,
     );
     void refreshArticleLists(queryClient);
   };
@@ -122,7 +123,7 @@ export default function SchedulePage() {
     <div className="page schedule-page">
       <PageHeader
         title="Article Schedule"
-        description="Articles waiting to go out on your blog and LinkedIn. This list refreshes itself every 15 seconds."
+        description={`Articles waiting to go out on your ${CHANNELS.map((channel) => channel.versionNoun).join(' and ')}. This list refreshes itself every 15 seconds.`}
         actions={createButton}
       />
 

@@ -1,21 +1,35 @@
-import { useCallback } from 'react';
+import { useCallback, type ComponentType } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { PageHeader } from '../components/PageHeader';
 import { ThemeSettings } from '../components/ThemeSettings';
 import { ApiKeysSection } from '../components/settings/ApiKeysSection';
 import { ConnectionsStatus } from '../components/settings/ConnectionsStatus';
 import { EmailPanel } from '../components/settings/EmailPanel';
-import { LinkedInPanel } from '../components/settings/LinkedInPanel';
-import { WordPressPanel } from '../components/settings/WordPressPanel';
-import { SETTINGS_QUERY_KEY } from '../components/settings/types';
+import { SETTINGS_QUERY_KEY, type SettingsPanelProps } from '../components/settings/types';
+import { CHANNEL_REGISTRY } from '../channels/registry';
 import { useCan, useCurrentWorkspace } from '../hooks/useWorkspaces';
 import '../styles/settings.css';
 
 /**
- * docs/product.md (Settings): Theme Settings, the WordPress, LinkedIn and Gmail panels, then the API Keys
- * list. Any panel can ask the page to reload the settings data (every settings query). The connections and
- * keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the other roles
- * see the theme and each connection's status, read-only.
+ * Each channel's settings panel: the default export of its folder's `*Panel.tsx` (channels/<id>/), in the registry's
+ * order. Gathered here, into this page's chunk only, so no other page carries a panel and this one renders whole at
+ * once (a panel fetched on its own would pop in after the page).
+ */
+const PANEL_MODULES = import.meta.glob<ComponentType<SettingsPanelProps>>('../channels/*/*Panel.tsx', {
+  eager: true,
+  import: 'default',
+});
+const CHANNEL_PANELS = CHANNEL_REGISTRY.map(({ id }) => {
+  const found = Object.entries(PANEL_MODULES).find(([path]) => path.startsWith(`../channels/${id}/`));
+  if (!found) throw new Error(`channels/${id}/ has no settings panel`);
+  return { id, Panel: found[1] };
+});
+
+/**
+ * docs/product.md (Settings): Theme Settings, each channel's panel (channels/registry.ts, in its order) and the Gmail
+ * panel, then the API Keys list. Any panel can ask the page to reload the settings data (every settings query). The
+ * connections and keys are the current workspace's and only its owners set them (docs/product.md, Workspaces): the
+ * other roles see the theme and each connection's status, read-only.
  */
 export default function SettingsPage() {
   const queryClient = useQueryClient();
@@ -32,8 +46,9 @@ export default function SettingsPage() {
         <ThemeSettings />
         {may('settings.save') ? (
           <>
-            <WordPressPanel onReload={reload} />
-            <LinkedInPanel onReload={reload} />
+            {CHANNEL_PANELS.map(({ id, Panel }) => (
+              <Panel key={id} onReload={reload} />
+            ))}
             <EmailPanel onReload={reload} />
             <ApiKeysSection onReload={reload} />
           </>

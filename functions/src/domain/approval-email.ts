@@ -1,6 +1,6 @@
 /**
  * The approval e-mail's text and HTML: what will be published, as the editor's previews show it
- * (frontend/src/components/create/preview/PublishPreviews.tsx), built by the functions publishing calls —
+ * (frontend/src/channels/<id>/, each channel's preview), built by the functions publishing calls —
  * the blog as wordpressPost's sanitized HTML under its featured image and title, the LinkedIn post as the card
  * (author, linkedInCommentary read back as LinkedIn shows it, image) — with a link to the full /approve page.
  *

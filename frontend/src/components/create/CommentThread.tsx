@@ -9,6 +9,7 @@ import {
 } from '@app/shared';
 import type { CommentsAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
+import { channelFor } from '../../channels/registry';
 import { useSession } from '../../hooks/useSession';
 import { firstError, useZodForm } from '../../lib/form';
 import { timing } from '../../lib/timing';
@@ -18,11 +19,6 @@ import * as z from 'zod/mini';
 
 /** Both threads of an article come with one call; `version` (the article's updatedAt) refreshes the earlier-version marks. */
 export const commentsQueryKey = (articleId: string) => ['comments', articleId] as const;
-
-const TITLES: Record<Platform, string> = {
-  blog: 'Comments on the blog version',
-  linkedin: 'Comments on the LinkedIn post',
-};
 
 export const CommentTexts = {
   loadFailed: 'The comments could not be loaded.',
@@ -98,7 +94,7 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
   return (
     <section className="comments" aria-labelledby={ids.title} data-platform={platform}>
       <h4 id={ids.title} className="comments__title">
-        {TITLES[platform]}
+        {channelFor(platform).texts.commentsTitle}
         {comments.length > 0 && <span className="badge">{comments.length}</span>}
       </h4>
       {thread.isError && !thread.data ? (

@@ -4,7 +4,6 @@ import * as z from 'zod/mini';
 import {
   ArticleMessages,
   GptEditSchema,
-  LINKEDIN_MAX_CHARS,
   offlineDraftNoteLines,
   withoutOfflineDraftNote,
   wordCount,
@@ -12,6 +11,7 @@ import {
   type GptEditInput,
 } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
+import { channelFor } from '../../channels/registry';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
@@ -30,21 +30,18 @@ interface ContentEditorProps {
   locked?: boolean;
 }
 
-const LABELS = {
-  blog: { textarea: 'Blog content', noun: 'blog article', rows: 18 },
-  linkedin: { textarea: 'LinkedIn content', noun: 'LinkedIn post', rows: 12 },
-} as const;
-
 /**
- * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for
- * LinkedIn the `n / 3000` counter. Manual text is saved as it is typed (useContentDraft), on blur or with Save; GPT mode shows the text
- * read-only and sends an edit request. Its preview is beside it (preview/PublishPreviews.tsx).
+ * One version's editor (docs/product.md, Create, step 1): Manual / GPT toggle, word count, and for a
+ * channel with a text limit (shared/src/channels.ts) the `n / max` counter. Manual text is saved as it is typed (useContentDraft), on blur or with Save; GPT mode shows the text
+ * read-only and sends an edit request. Its preview is beside it (the channel's, channels/registry.ts).
  */
 export function ContentEditor({ articleId, title, draft, onEdited, locked = false }: ContentEditorProps) {
   const queryClient = useQueryClient();
   const uid = useId();
   const { platform } = draft;
-  const labels = LABELS[platform];
+  const channel = channelFor(platform);
+  const labels = channel.texts.editor;
+  const limit = channel.textLimit;
   const [mode, setMode] = useState<EditorMode>('manual');
   // The request is checked with the payload's own schema, the article and version being this editor's.
   const form = useZodForm(
@@ -177,9 +174,9 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
         <span className="editor__count">
           {words} {words === 1 ? 'word' : 'words'}
         </span>
-        {platform === 'linkedin' && (
-          <span className={`editor__count${draft.tooLong ? ' is-over' : ''}`} data-testid="linkedin-counter">
-            {length} / {LINKEDIN_MAX_CHARS}
+        {limit && (
+          <span className={`editor__count${draft.tooLong ? ' is-over' : ''}`} data-testid={`${platform}-counter`}>
+            {length} / {limit.max}
           </span>
         )}
         <span className="editor__save-state" aria-live="polite">

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Article } from '@app/shared';
+import type { Article, Platform } from '@app/shared';
+import { CHANNEL_REGISTRY } from '../../channels/registry';
 import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
 import { useCan } from '../../hooks/useWorkspaces';
@@ -13,13 +14,8 @@ import { ActivityList } from './ActivityList';
 import { CommentThread } from './CommentThread';
 import { ContentEditor } from './ContentEditor';
 import { ImageStep } from './ImageStep';
-import { useContentDraft } from './useContentDraft';
+import { useContentDraft, type ContentDraft } from './useContentDraft';
 import '../../styles/create.css';
-
-// Loaded with the content step, not with the page: the Markdown renderer and sanitizer come with them.
-const loadPreviews = () => import('./preview/PublishPreviews');
-const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
-const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
 
 type Step = 'content' | 'image';
 
@@ -58,6 +54,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const locked = !useCan()('articles.updateBlog');
   const blog = useContentDraft(id, 'blog', article?.blog?.content);
   const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
+  const drafts: Record<Platform, ContentDraft> = { blog, linkedin };
 
   const retry = useMutation({
     mutationFn: () => request('articles.retryGeneration', { params: { id } }),
@@ -186,42 +183,29 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
               </div>
             )}
             <div className="editors">
-              <div className="editor-pair">
-                <ContentEditor
-                  articleId={id}
-                  title="Blog Article"
-                  draft={blog}
-                  locked={locked}
-                  onEdited={(text) => show('success', text)}
-                />
-                <Suspense fallback={null}>
-                  <WordPressPreview
+              {/* Each channel's version: its editor, its preview (a chunk of its own, loaded with the content step,
+                  not with the page: the blog's brings the Markdown renderer and sanitizer) and its comments. */}
+              {CHANNEL_REGISTRY.map(({ id: channelId, version, texts, Preview }) => (
+                <div key={channelId} className="editor-pair">
+                  <ContentEditor
                     articleId={id}
-                    title={article.title}
-                    blogContent={blog.text}
-                    image={article.image}
+                    title={texts.editorTitle}
+                    draft={drafts[version]}
+                    locked={locked}
+                    onEdited={(text) => show('success', text)}
                   />
-                </Suspense>
-                <CommentThread articleId={id} platform="blog" version={article.updatedAt} />
-              </div>
-              <div className="editor-pair">
-                <ContentEditor
-                  articleId={id}
-                  title="LinkedIn Post"
-                  draft={linkedin}
-                  locked={locked}
-                  onEdited={(text) => show('success', text)}
-                />
-                <Suspense fallback={null}>
-                  <LinkedInPreview
-                    articleId={id}
-                    text={linkedin.text}
-                    image={article.image}
-                    mode={article.linkedInMode}
-                  />
-                </Suspense>
-                <CommentThread articleId={id} platform="linkedin" version={article.updatedAt} />
-              </div>
+                  <Suspense fallback={null}>
+                    <Preview
+                      articleId={id}
+                      title={article.title}
+                      content={drafts[version].text}
+                      image={article.image}
+                      postingMode={article.linkedInMode}
+                    />
+                  </Suspense>
+                  <CommentThread articleId={id} platform={version} version={article.updatedAt} />
+                </div>
+              ))}
             </div>
           </>
         )}

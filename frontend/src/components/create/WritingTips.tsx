@@ -1,3 +1,4 @@
+import { CHANNELS } from '@app/shared';
 const TIPS = [
   {
     title: 'Lead with a specific title',
@@ -21,7 +22,9 @@ const TIPS = [
   },
   {
     title: 'Review before you schedule',
-    text: 'Edit by hand or ask GPT for changes such as "shorter" or "add hashtags". LinkedIn posts stay under 3000 characters.',
+    text: `Edit by hand or ask GPT for changes such as "shorter" or "add hashtags".${CHANNELS.map((channel) =>
+      channel.textLimit ? ` ${channel.label} posts stay under ${channel.textLimit.max} characters.` : '',
+    ).join('')}`,
   },
 ];
 

@@ -1,4 +1,4 @@
-import type { Article } from '@app/shared';
+import { PLATFORMS, channelOfVersion, type Article, type Platform } from '@app/shared';
 import { request } from '../../api/client';
 
 export const articleQueryKey = (id: string) => ['article', id] as const;
@@ -15,7 +15,9 @@ export const CreateMessages = {
   draftingFailed: 'Drafting failed. Retry, or write the text by hand.',
   retryFailed: 'Could not restart drafting. Please try again.',
   processEditFailed: 'Failed to process edit',
-  updateFailed: { blog: 'Failed to update blog content', linkedin: 'Failed to update LinkedIn content' },
+  updateFailed: Object.fromEntries(
+    PLATFORMS.map((platform) => [platform, `Failed to update ${channelOfVersion(platform).versionNoun} content`]),
+  ) as Record<Platform, string>,
   imageFailed: { generate: 'Failed to generate image', regenerate: 'Failed to regenerate image' },
   imageLoadFailed: 'Failed to load generated image',
   imageTimeout: 'The image is taking longer than expected. Please try again in a moment.',

@@ -1,11 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import type { Platform } from '@app/shared';
 import type { ApprovalLinkedInAuthor } from '@app/shared/api';
-
-// The editor's previews, fetched with the page's answer: the Markdown renderer and sanitizer come with them only.
-const loadPreviews = () => import('../create/preview/PublishPreviews');
-const WordPressPreview = lazy(() => loadPreviews().then((m) => ({ default: m.WordPressPreview })));
-const LinkedInPreview = lazy(() => loadPreviews().then((m) => ({ default: m.LinkedInPreview })));
+import { channelFor } from '../../channels/registry';
 
 export interface LinkPostPreviewProps {
   platform: Platform;
@@ -19,24 +15,21 @@ export interface LinkPostPreviewProps {
 }
 
 /**
- * What will be published, as the editor previews it (the WordPress post or the LinkedIn card), on the pages behind
- * an e-mailed link: the owner's approval (/approve) and a reviewer's (/review).
+ * What will be published, as the editor previews it (the channel's preview, fetched with the page's answer), on the
+ * pages behind an e-mailed link: the owner's approval (/approve) and a reviewer's (/review).
  */
 export function LinkPostPreview({ platform, title, content, image, imageUrl, linkedIn }: LinkPostPreviewProps) {
+  const { Preview } = channelFor(platform);
   return (
     <Suspense fallback={<p className="welcome-card__lead">Loading the preview…</p>}>
-      {platform === 'blog' ? (
-        <WordPressPreview imageUrl={imageUrl} title={title} blogContent={content} image={image} headingLevel={2} />
-      ) : (
-        <LinkedInPreview
-          imageUrl={imageUrl}
-          text={content}
-          image={image}
-          mode={linkedIn?.mode ?? 'personal'}
-          identity={linkedIn ?? { connected: false, memberName: null }}
-          headingLevel={2}
-        />
-      )}
+      <Preview
+        imageUrl={imageUrl}
+        title={title}
+        content={content}
+        image={image}
+        author={linkedIn ?? null}
+        headingLevel={2}
+      />
     </Suspense>
   );
 }

@@ -12,6 +12,7 @@ import {
 } from '@app/shared';
 import type { JsonRouteId } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
+import { channelFor } from '../../channels/registry';
 import { refreshArticleLists } from '../../hooks/useArticleLists';
 import { useSession } from '../../hooks/useSession';
 import { useCan, useCurrentWorkspace } from '../../hooks/useWorkspaces';
@@ -66,7 +67,7 @@ export function ReviewActions({ article, platform, settings }: ReviewActionsProp
     onError: (err) => setError(errorText(err, 'The review could not be saved. Try again.')),
   });
   if (settings.mode === 'author') return null;
-  const published = platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+  const published = channelFor(platform).posted(article);
   if (published) return null;
 
   const mine = Boolean(user && review?.authors.includes(user._id));

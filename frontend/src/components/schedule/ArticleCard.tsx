@@ -19,8 +19,8 @@ import {
 import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
+import { channelFor } from '../../channels/registry';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
-import { PostingModeChoice } from './PostingModeChoice';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
 import { useReviewSettings } from '../../hooks/useReviewSettings';
@@ -45,11 +45,7 @@ export interface ArticleCardProps {
 }
 
 /** The published post's address when it is http(s): only such an address becomes a link. */
-const postUrl = (article: Article, platform: Platform) =>
-  httpUrlOrNull(platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl);
-
-/** The route that publishes to each platform: whether the current role may is the route table's word. */
-const PUBLISH_ROUTE = { blog: 'wordpress.publish', linkedin: 'linkedin.publish' } as const;
+const postUrl = (article: Article, platform: Platform) => httpUrlOrNull(channelFor(platform).postUrl(article));
 
 /**
  * One unpublished article on /schedule (docs/product.md, Schedule). Its actions are the current role's only
@@ -158,9 +154,8 @@ export function ArticleCard({
             status={platformStatus(article, platform, now)}
             now={now}
             timeZone={timeZone}
-            onPublish={may(PUBLISH_ROUTE[platform]) ? () => publish(article, platform) : undefined}
+            onPublish={may(channelFor(platform).publishRoute) ? () => publish(article, platform) : undefined}
             onSchedule={onSchedule ? () => onSchedule(article, [platform]) : undefined}
-            mayChooseMode={may('linkedin.setPostingMode')}
           />
         ))}
       </div>
@@ -178,21 +173,12 @@ interface PlatformRowProps {
   /** Absent: the current role may not publish there. */
   onPublish?: () => void;
   onSchedule?: () => void;
-  mayChooseMode: boolean;
 }
 
-function PlatformRow({
-  article,
-  platform,
-  status,
-  now,
-  timeZone,
-  onPublish,
-  onSchedule,
-  mayChooseMode,
-}: PlatformRowProps) {
+function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
   const nameId = useId();
   const names = PLATFORM_NAMES[platform];
+  const channel = channelFor(platform);
   const reviewSettings = useReviewSettings();
   // Where review is required, a version not approved reads "Waiting for approval", then "Expired" past the grace
   // period (shared/src/review.ts slotApproval, the scheduled run's own rule).
@@ -204,8 +190,9 @@ function PlatformRow({
   const scheduledAt = article.scheduled?.[platform];
   const publishedAt = article[platform].lastPublished;
   const url = postUrl(article, platform);
-  // LinkedIn refuses a second post of the same article (409); WordPress updates its post instead.
-  const canRepublish = platform === 'blog';
+  // A channel that refuses a second post of the same article (a 409) offers no Publish Now once published; one that
+  // updates its post does (shared/src/channels.ts, republishes).
+  const canRepublish = channel.republishes;
   const sr = `to ${names.service}`;
 
   return (
@@ -225,7 +212,7 @@ function PlatformRow({
               <>
                 {' · '}
                 <a href={url} target="_blank" rel="noopener noreferrer">
-                  {ScheduleMessages.viewOn[platform]}
+                  {channel.texts.viewOn}
                   <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </>
@@ -267,19 +254,17 @@ function PlatformRow({
               )}
             </>
           ) : canRepublish && onPublish ? (
-            // Published already: publishing again updates the same WordPress post (e.g. after an edit).
+            // Published already: publishing again updates the same post (e.g. after an edit).
             <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
               Publish Now<span className="sr-only"> {sr} again</span>
             </button>
-          ) : // Published LinkedIn: no button, deliberately (LinkedIn refuses a duplicate post).
+          ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
           null}
         </div>
 
         {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 
-        {platform === 'linkedin' && (
-          <PostingModeChoice article={article} disabled={status === 'published' || !mayChooseMode} />
-        )}
+        {channel.CardExtra && <channel.CardExtra article={article} published={status === 'published'} />}
       </div>
     </section>
   );

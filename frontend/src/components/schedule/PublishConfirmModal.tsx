@@ -2,7 +2,8 @@ import { useRef } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
-import { ApiError, errorText, request } from '../../api/client';
+import { channelFor } from '../../channels/registry';
+import { ApiError, errorText } from '../../api/client';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
@@ -11,7 +12,7 @@ import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 export interface PublishResult {
   platform: Platform;
   message: string;
-  /** The post's address on WordPress or LinkedIn, when the server gave an http(s) one. */
+  /** The post's address on the channel, when the server gave an http(s) one. */
   link: string | null;
   /** The article as it is now. */
   article: Article;
@@ -32,14 +33,11 @@ interface Failure {
 }
 
 /** Where a failure can be put right, for the errors the server marks with a code. */
-function remedy(code: string | undefined, articleId: string): { to: string; label: string } | null {
+function remedy(code: string | undefined, articleId: string, platform: Platform): { to: string; label: string } | null {
+  // The channel's own codes (a connection to make or renew) are put right in Settings.
+  const settings = code !== undefined ? channelFor(platform).remedies[code] : undefined;
+  if (settings) return { to: '/settings', label: settings };
   switch (code) {
-    case 'linkedin_token_invalid':
-      return { to: '/settings', label: ScheduleMessages.reconnectLinkedIn };
-    case 'linkedin_not_connected':
-      return { to: '/settings', label: 'Connect LinkedIn in Settings' };
-    case 'wordpress_not_connected':
-      return { to: '/settings', label: 'Connect WordPress in Settings' };
     case 'no_content':
     case 'offline_draft_note': // the editor highlights the note's line
       return { to: `/create?articleId=${encodeURIComponent(articleId)}`, label: 'Open the editor' };
@@ -50,7 +48,7 @@ function remedy(code: string | undefined, articleId: string): { to: string; labe
 
 /**
  * The failure with its remedy as a link, in one text: where the server's message already names the
- * step ("Connect WordPress in Settings first"), those words become the link; otherwise the step
+ * step ("Connect … in Settings first"), those words become the link; otherwise the step
  * follows as a sentence of its own. Appending it every time read the step twice.
  */
 function FailureText({
@@ -88,38 +86,34 @@ function FailureText({
 }
 
 /**
- * The publish-confirmation modal (docs/product.md, Schedule): "Publish to WordPress now?" or "Publish to
- * LinkedIn now?" with the article's title, then the platform's dedicated publish call. A failure is
+ * The publish-confirmation modal (docs/product.md, Schedule): "Publish to <channel> now?" with the article's title,
+ * then the channel's own publish call (channels/registry.ts). A failure is
  * shown here, where the person acted, and stays until they retry or close.
  */
 export function PublishConfirmModal({ article, platform, onClose, onPublished, onFailed }: PublishConfirmModalProps) {
   const id = articleIdOf(article);
+  const channel = channelFor(platform);
   const service = PLATFORM_NAMES[platform].service;
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const republish = platform === 'blog' && article.blog.publishedToWordPress;
 
   const publish = useMutation({
     mutationFn: async (): Promise<PublishResult> => {
-      if (platform === 'blog') {
-        const { message, post, article: updated } = await request('wordpress.publish', { params: { id } });
-        return { platform, message, link: httpUrlOrNull(post.link), article: updated };
-      }
-      const { message, post, article: updated } = await request('linkedin.publish', { params: { id } });
-      return { platform, message, link: httpUrlOrNull(post.url), article: updated };
+      const { message, link, article: updated } = await channel.publish(id);
+      return { platform, message, link: httpUrlOrNull(link), article: updated };
     },
     onSuccess: onPublished,
     onError: () => onFailed?.(),
   });
   const busy = publish.isPending;
   const failure: Failure | null = publish.error && {
-    text: ScheduleMessages.publishError(platform, errorText(publish.error, ScheduleMessages.publishFailed[platform])),
+    text: ScheduleMessages.publishError(platform, errorText(publish.error, channel.texts.publishFailed)),
     code: publish.error instanceof ApiError ? publish.error.code : undefined,
   };
   const confirm = () => {
     if (!busy) publish.mutate();
   };
 
-  const fix = failure ? remedy(failure.code, id) : null;
+  const fix = failure ? remedy(failure.code, id, platform) : null;
 
   return (
     <Modal
@@ -130,15 +124,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
       closeDisabled={busy}
       initialFocus={() => confirmRef.current}
     >
-      <p className="publish-confirm__text">
-        {platform === 'blog'
-          ? republish
-            ? 'The blog version replaces the post already on your WordPress site.'
-            : 'The blog version goes live on your WordPress site straight away, with its featured image.'
-          : `The LinkedIn version is posted straight away as your ${
-              article.linkedInMode === 'company' ? 'Business Page' : 'Personal Profile'
-            }.`}
-      </p>
+      <p className="publish-confirm__text">{channel.texts.publishConfirm(article)}</p>
       {failure && (
         <div className="alert alert--error publish-confirm__error" role="alert">
           <FailureText text={failure.text} fix={fix} onFollow={onClose} />

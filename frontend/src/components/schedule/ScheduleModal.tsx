@@ -4,7 +4,7 @@ import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useController } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { ScheduleSchema, type Article, type Platform, type ScheduleInput } from '@app/shared';
+import { CHANNELS, PLATFORMS, ScheduleSchema, type Article, type Platform, type ScheduleInput } from '@app/shared';
 import type { ScheduleAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
@@ -43,8 +43,12 @@ export interface ScheduleModalProps {
 
 const systemNow = () => new Date();
 
-/** "blog and LinkedIn", "blog", "LinkedIn". */
+/** The versions' nouns joined by "and" (shared/src/channels.ts, versionNoun). */
 const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
+/** Every version, with the channel's name where it differs from the version's: "blog (<channel>) and the …". */
+const BOTH_VERSIONS = CHANNELS.map(({ versionNoun, label }) =>
+  versionNoun === label ? versionNoun : `${versionNoun} (${label})`,
+).join(' and the ');
 
 /**
  * The field's text, checked as docs/product.md (Schedule) says at `moment`, becomes the ISO time sent: the
@@ -205,7 +209,9 @@ export default function ScheduleModal({
   };
 
   const title =
-    pending.length > 1 ? 'Schedule blog and LinkedIn' : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
+    pending.length > 1
+      ? `Schedule ${platformWords(PLATFORMS)}`
+      : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
 
   return (
     <Modal
@@ -219,7 +225,7 @@ export default function ScheduleModal({
       <form className="schedule-modal__form" onSubmit={(event) => void submit(event)} noValidate>
         <p className="schedule-modal__text">
           {pending.length > 1
-            ? 'Both the blog (WordPress) and the LinkedIn versions go out at this time.'
+            ? `Both the ${BOTH_VERSIONS} versions go out at this time.`
             : `The ${platformWords(pending)} version goes out at this time.`}{' '}
           The content is made ready then, and you get an e-mail to approve it before it is published.
         </p>

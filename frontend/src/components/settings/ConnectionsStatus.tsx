@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { request } from '../../api/client';
-import { EMAIL_QUERY_KEY, WORDPRESS_QUERY_KEY, linkedInStatusQuery } from './types';
+import { CHANNEL_REGISTRY } from '../../channels/registry';
+import { EMAIL_QUERY_KEY } from './types';
 
 export const ConnectionsStatusMessages = {
   title: 'Connections',
@@ -18,10 +19,9 @@ export const ConnectionsStatusMessages = {
  */
 export function ConnectionsStatus({ workspaceName }: { workspaceName: string }) {
   const titleId = useId();
-  const [wordpress, linkedin, email, sheets] = useQueries({
+  const channels = useQueries({ queries: CHANNEL_REGISTRY.map((channel) => channel.statusLine) });
+  const [email, sheets] = useQueries({
     queries: [
-      { queryKey: WORDPRESS_QUERY_KEY, queryFn: () => request('wordpress.status'), retry: false },
-      linkedInStatusQuery,
       { queryKey: EMAIL_QUERY_KEY, queryFn: () => request('email.status'), retry: false },
       { queryKey: ['sheets', 'status'], queryFn: () => request('sheets.status'), retry: false },
     ],
@@ -33,24 +33,7 @@ export function ConnectionsStatus({ workspaceName }: { workspaceName: string }) 
         ? ConnectionsStatusMessages.failed
         : ConnectionsStatusMessages.loading;
   const rows: [string, string][] = [
-    [
-      'WordPress',
-      state(wordpress, (w) =>
-        w.configured
-          ? `Connected to ${w.siteUrl ?? 'the site'}${w.username ? ` as ${w.username}` : ''}`
-          : 'Not connected',
-      ),
-    ],
-    [
-      'LinkedIn',
-      state(linkedin, (l) =>
-        l.connected
-          ? `${l.expired ? 'Expired' : 'Connected'}${l.memberName ? ` as ${l.memberName}` : ''}`
-          : l.clientId
-            ? 'App saved, not signed in'
-            : 'Not connected',
-      ),
-    ],
+    ...CHANNEL_REGISTRY.map(({ label }, index): [string, string] => [label, state(channels[index]!, (line) => line)]),
     [
       'Gmail',
       state(email, (e) =>

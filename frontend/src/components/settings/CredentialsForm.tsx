@@ -10,7 +10,7 @@ import { SavedSecretField, TestConnectionButton } from './fields';
 export interface CredentialsCall<B, A> {
   run: (body: B) => Promise<A>;
   /**
-   * The toast and anything else an answer brings. A test LinkedIn or WordPress refused answers too:
+   * The toast and anything else an answer brings. A test the channel refused answers too:
    * the text returned then is shown as the failure.
    */
   done: (answer: A, body: B) => string | void;
@@ -38,7 +38,7 @@ export interface CredentialsConfig<S, V extends FieldValues, B, T, A> {
 }
 
 /**
- * The credentials of an integration panel (WordPress, LinkedIn, Gmail): the form of saved values that
+ * The credentials of an integration panel (a channel's, Gmail's): the form of saved values that
  * follows the server until the user types, Test and Save as mutations, one check for every button.
  * Each problem is said once, where it is: a field's next to it (that field gets the focus), a failed
  * Test or Save beside the buttons (`failure`) until the next attempt or a change of a field. Toasts

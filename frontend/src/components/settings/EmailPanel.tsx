@@ -11,7 +11,7 @@ import { GmailSetupGuide } from './GmailSetupGuide';
 import { PanelMessages } from './messages';
 import { PanelQueryState, SettingsCard } from './SettingsCard';
 import { EMAIL_QUERY_KEY, apiKeysQuery, removeSetting, type SettingsPanelProps } from './types';
-import { useOAuthSignIn } from './useOAuthSignIn';
+import { GMAIL_SIGN_IN, useOAuthSignIn } from './useOAuthSignIn';
 
 const M = PanelMessages.email;
 /** The Gmail panel's values as sent, trimmed; what each button needs is schemaFor's. */
@@ -101,7 +101,7 @@ export function EmailPanel({ onReload }: SettingsPanelProps) {
 
   // A different (masked) token than before the popup opened means the sign-in worked.
   const oauth = useOAuthSignIn(
-    'gmail',
+    GMAIL_SIGN_IN,
     query.refetch,
     (before, next) => !!next?.authenticated && next.gmailRefreshToken !== (before?.gmailRefreshToken ?? ''),
   );

@@ -1,37 +1,38 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import type { RouteId } from '@app/shared/api';
 import { routeUrl } from '../../api/client';
 import { timing } from '../../lib/timing';
 
 /**
- * The OAuth round trips of the settings panels (LinkedIn, Gmail). The panel opens the provider in a
+ * The OAuth round trips of the settings panels (a channel's, Gmail). The panel opens the provider in a
  * popup; the provider redirects the popup to our callback, which redirects it to
- * `/settings?linkedin_connected=true` (or `?linkedin_error=<code>`; `gmail_…` for Google).
+ * `/settings?<provider>_connected=true` (or `?<provider>_error=<code>`; `gmail_…` for Google).
  *
- * - In the popup (a same-origin opener exists) that page posts `{type: 'linkedin-connected'}` or
- *   `{type: 'linkedin-error', error}` to the opener and closes itself.
+ * - In the popup (a same-origin opener exists) that page posts `{type: '<provider>-connected'}` or
+ *   `{type: '<provider>-error', error}` to the opener and closes itself.
  * - Opened directly (no popup, or the opener was lost), the page handles the outcome itself and
  *   removes the query from the address.
  * - The opener listens for the message, and while the popup is open it also polls the status, so
  *   a lost message still ends in the right state.
  */
-export type OAuthProvider = 'linkedin' | 'gmail';
+/** The provider's name in the callback's query and the popup's message: `gmail`, or the channel's id. */
+export type OAuthProvider = string;
 
 /** The addresses the providers redirect to (the callback routes); they must be registered with the provider exactly. */
-export const linkedInRedirectUri = () => `${window.location.origin}${routeUrl('linkedin.callback')}`;
-export const gmailRedirectUri = () => `${window.location.origin}${routeUrl('email.callback')}`;
+export const redirectUri = (callback: Extract<RouteId, `${string}.callback`>) =>
+  `${window.location.origin}${routeUrl(callback)}`;
+export const gmailRedirectUri = () => redirectUri('email.callback');
 
 export type OAuthOutcome = { ok: true } | { ok: false; error: string };
 
 export type OAuthMessage = { type: `${OAuthProvider}-connected` } | { type: `${OAuthProvider}-error`; error: string };
 
-const QUERY_KEYS: Record<OAuthProvider, { connected: string; error: string }> = {
-  linkedin: { connected: 'linkedin_connected', error: 'linkedin_error' },
-  gmail: { connected: 'gmail_connected', error: 'gmail_error' },
-};
+/** The callback's query parameters on /settings. */
+const queryKeysOf = (provider: OAuthProvider) => ({ connected: `${provider}_connected`, error: `${provider}_error` });
 
 export function outcomeFromQuery(params: URLSearchParams, provider: OAuthProvider): OAuthOutcome | null {
-  const keys = QUERY_KEYS[provider];
+  const keys = queryKeysOf(provider);
   const error = params.get(keys.error);
   if (error !== null) return { ok: false, error: error.trim() || 'unknown_error' };
   if (params.get(keys.connected) === 'true') return { ok: true };
@@ -84,7 +85,7 @@ export function useOAuthReturn(provider: OAuthProvider, onOutcome: (outcome: OAu
       window.close();
       return;
     }
-    const keys = QUERY_KEYS[provider];
+    const keys = queryKeysOf(provider);
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);

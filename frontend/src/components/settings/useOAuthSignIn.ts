@@ -3,25 +3,27 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AuthUrlAnswer } from '@app/shared/api';
 import { ApiError, errorText } from '../../api/client';
 import { settingsToast } from '../../lib/toast';
-import { PanelMessages, gmailErrorText, linkedInErrorText } from './messages';
+import { PanelMessages, gmailErrorText } from './messages';
 import { useOAuthPopup, useOAuthReturn, type OAuthOutcome, type OAuthProvider } from './oauth';
-import { EMAIL_QUERY_KEY, LINKEDIN_QUERY_KEY } from './types';
+import { EMAIL_QUERY_KEY } from './types';
 
 /** What differs between the providers' sign-ins: the panel's status query, the popup (docs/product.md, Settings) and the texts. */
-const PROVIDERS = {
-  linkedin: {
-    queryKey: LINKEDIN_QUERY_KEY,
-    popup: { name: 'linkedin-auth', features: 'width=600,height=700' },
-    messages: PanelMessages.linkedin,
-    errorText: linkedInErrorText,
-  },
-  gmail: {
-    queryKey: EMAIL_QUERY_KEY,
-    popup: { name: 'gmail-auth', features: 'width=500,height=600' },
-    messages: PanelMessages.email,
-    errorText: gmailErrorText,
-  },
-} as const satisfies Record<OAuthProvider, unknown>;
+export interface OAuthSignInConfig {
+  provider: OAuthProvider;
+  queryKey: readonly unknown[];
+  popup: { name: string; features: string };
+  messages: { connected: string; authStartFailed: string; authUrlFailed: string };
+  errorText: (code: string) => string;
+}
+
+/** Gmail's sign-in (the Email panel); a channel's is in its folder. */
+export const GMAIL_SIGN_IN: OAuthSignInConfig = {
+  provider: 'gmail',
+  queryKey: EMAIL_QUERY_KEY,
+  popup: { name: 'gmail-auth', features: 'width=500,height=600' },
+  messages: PanelMessages.email,
+  errorText: gmailErrorText,
+};
 
 /**
  * The provider sign-in of a settings panel: the outcome comes back by the popup's message, by the
@@ -29,12 +31,11 @@ const PROVIDERS = {
  * `signedInSince` says whether the status `next` shows a sign-in after `before`, the status when the popup opened.
  */
 export function useOAuthSignIn<S>(
-  provider: OAuthProvider,
+  sign: OAuthSignInConfig,
   refetch: () => Promise<{ data?: S }>,
   signedInSince: (before: S | undefined, next: S | undefined) => boolean,
 ) {
-  const sign = PROVIDERS[provider];
-  const { queryKey, messages } = sign;
+  const { provider, queryKey, messages } = sign;
   const queryClient = useQueryClient();
   /** The status before the popup opened, while a sign-in is awaited. */
   const awaiting = useRef<{ before: S | undefined } | null>(null);
@@ -85,7 +86,7 @@ export function useOAuthSignIn<S>(
         settingsToast.error(messages.authStartFailed);
       }
     },
-    // A 400 says why (e.g. "Please save LinkedIn credentials first").
+    // A 400 says why (e.g. that the credentials must be saved first).
     onError: (err) =>
       settingsToast.error(
         err instanceof ApiError && err.status === 400 ? errorText(err, messages.authUrlFailed) : messages.authUrlFailed,

@@ -4,13 +4,13 @@ import { WebhookSchema } from '@app/shared';
 import { errorText, request } from '../../api/client';
 import { useZodForm } from '../../lib/form';
 import { settingsToast } from '../../lib/toast';
-import { TextField } from '../Field';
-import { BusyButton } from '../Spinner';
-import { CopyableValue } from './fields';
-import { PanelMessages } from './messages';
-import { LINKEDIN_WEBHOOK_QUERY_KEY } from './types';
+import { TextField } from '../../components/Field';
+import { BusyButton } from '../../components/Spinner';
+import { CopyableValue } from '../../components/settings/fields';
+import { LinkedInPanelMessages } from './messages';
+import { LINKEDIN_WEBHOOK_QUERY_KEY } from './status';
 
-const M = PanelMessages.linkedin;
+const M = LinkedInPanelMessages;
 
 /**
  * The automation webhook (e.g. a Zapier "Catch Hook"): after each LinkedIn publication the server

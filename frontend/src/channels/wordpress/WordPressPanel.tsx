@@ -5,13 +5,14 @@ import { IntegrationMessages, WordPressTestSchema, type WordPressStatus } from '
 import { ApiError, errorText, request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
 import { settingsToast } from '../../lib/toast';
-import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
-import { ConnectionBadge, IntegrationStatus } from './fields';
-import { PanelMessages } from './messages';
-import { PanelQueryState, SettingsCard } from './SettingsCard';
-import { WORDPRESS_QUERY_KEY, type SettingsPanelProps } from './types';
+import { CredentialsForm, useCredentialsForm } from '../../components/settings/CredentialsForm';
+import { ConnectionBadge, IntegrationStatus } from '../../components/settings/fields';
+import { WordPressPanelMessages } from './messages';
+import { PanelQueryState, SettingsCard } from '../../components/settings/SettingsCard';
+import type { SettingsPanelProps } from '../../components/settings/types';
+import { wordpressStatusQuery } from './status';
 
-const M = PanelMessages.wordpress;
+const M = WordPressPanelMessages;
 
 /** The user's display name from a passing check; the login name when WordPress sent none. */
 const nameOf = (answer: { user: { name: string } }, fallback: string) => answer.user.name.trim() || fallback;
@@ -38,7 +39,7 @@ type WordPressTestOutput = z.output<ReturnType<typeof WordPressTestSchema>>;
  * site URL is fixed and a blank password keeps the saved one.
  */
 export function WordPressPanel({ onReload }: SettingsPanelProps) {
-  const query = useQuery({ queryKey: WORDPRESS_QUERY_KEY, queryFn: () => request('wordpress.status'), retry: false });
+  const query = useQuery(wordpressStatusQuery);
   const status = query.data;
   const editing = !!status?.configured;
   const [connectedAs, setConnectedAs] = useState<string | null>(null);
@@ -137,3 +138,6 @@ function WordPressStatusLine({ status, connectedAs }: { status: WordPressStatus;
     </IntegrationStatus>
   );
 }
+
+/** The panel the Settings page shows for this channel (pages/Settings.tsx). */
+export default WordPressPanel;

@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   escapeLittleText,
@@ -6,95 +6,27 @@ import {
   linkedInCommentary,
   linkedInPostAuthor,
   littleTextSegments,
-  wordpressPost,
-  type ArticleImage,
   type LinkedInIdentity,
   type LinkedInPostAuthor,
   type LittleSegment,
-  type Platform,
 } from '@app/shared';
-import { routeUrl } from '../../../api/client';
-import { linkedInStatusQuery } from '../../settings/types';
-import '../../../styles/preview.css';
+import {
+  imageAddress,
+  imageSourceOf,
+  PreviewHeading,
+  type HeadingLevel,
+  type ImageSource,
+  type PreviewImage,
+} from '../preview';
+import type { ChannelPreviewProps } from '../types';
+import { linkedInStatusQuery } from './status';
+import '../../styles/preview.css';
 
 /**
- * The content step's previews (docs/product.md, Create): what publishing will send, computed by the functions the
- * publishers call (wordpressPost in shared/src/markdown.ts, linkedInCommentary in shared/src/little-text.ts) from
- * the editor's text as typed, saved or not. The approval page (pages/Approve.tsx) shows the same components for
- * the text it is asked to approve. This module is loaded on demand by both, so marked and sanitize-html stay out
- * of the pages that do not preview.
+ * The LinkedIn card as publishing sends it (docs/product.md, Create), computed by the function its publisher calls
+ * (linkedInCommentary in shared/src/little-text.ts) from the editor's text as typed, saved or not. Loaded on demand
+ * (registry.ts).
  */
-
-/** What the previews need of the article's image. */
-type PreviewImage = Pick<ArticleImage, 'generatedAt' | 'description'>;
-
-/** The article image publishing sends to `platform` (the same stored object the preview route serves). */
-function imageSrc(articleId: string, image: PreviewImage, platform: Platform): string {
-  return routeUrl('images.preview', { params: { articleId }, query: { platform, t: image.generatedAt || undefined } });
-}
-
-/**
- * Where the image comes from: the article's (the editor's image route, for the signed-in owner), or an address
- * given (the approval page's, authorized by its link's token).
- */
-type ImageSource = { articleId: string; imageUrl?: undefined } | { articleId?: undefined; imageUrl: string };
-
-const imageAddress = (source: ImageSource, image: PreviewImage, platform: Platform) =>
-  source.imageUrl ?? imageSrc(source.articleId, image, platform);
-
-/** The level of the preview's own heading ("WordPress preview"): below the editor's, or under a page's title. */
-type HeadingLevel = 2 | 3 | 4;
-
-function PreviewHeading({ level = 4, id, children }: { level?: HeadingLevel; id: string; children: ReactNode }) {
-  const props = { id, className: 'publish-preview__heading', children };
-  return level === 2 ? <h2 {...props} /> : level === 3 ? <h3 {...props} /> : <h4 {...props} />;
-}
-
-type WordPressPreviewProps = ImageSource & {
-  title: string;
-  /** The blog editor's text. */
-  blogContent: string;
-  image: PreviewImage | null;
-  headingLevel?: HeadingLevel;
-};
-
-/** The WordPress post: featured image (1200×800), title and the sanitized HTML publishing sends. */
-export function WordPressPreview({ title, blogContent, image, headingLevel, ...source }: WordPressPreviewProps) {
-  const headingId = useId();
-  // Typing stays responsive on a long article: the preview renders the text React can spare time for.
-  const content = useDeferredValue(blogContent);
-  const post = useMemo(() => wordpressPost({ title, blogContent: content }), [title, content]);
-  // A text that is only the title's heading previews as nothing yet, as it publishes.
-  const empty = !post.html.trim();
-  return (
-    <section className="publish-preview" aria-labelledby={headingId}>
-      <PreviewHeading level={headingLevel} id={headingId}>
-        WordPress preview
-      </PreviewHeading>
-      <article className="wp-preview" aria-label="WordPress post" tabIndex={0}>
-        {image ? (
-          <img
-            className="wp-preview__image"
-            src={imageAddress(source, image, 'blog')}
-            alt={image.description ? `Featured image: ${image.description}` : 'Featured image'}
-            width={1200}
-            height={800}
-          />
-        ) : (
-          <p className="wp-preview__no-image">No featured image yet: add one in the Image step.</p>
-        )}
-        <h1 className="wp-preview__title">{post.title}</h1>
-        {empty ? (
-          <p className="muted">Nothing to preview yet.</p>
-        ) : (
-          // The HTML of renderMarkdown, sanitized there with its allow-list (no script, handler or
-          // javascript: link): exactly what WordPress receives, and the only HTML set this way.
-          <div className="markdown wp-preview__body" dangerouslySetInnerHTML={{ __html: post.html }} />
-        )}
-      </article>
-    </section>
-  );
-}
 
 type LinkedInPreviewProps = ImageSource & {
   /** The LinkedIn editor's text. */
@@ -218,5 +150,23 @@ export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The channel's preview as the registry renders it: the author given (a link's page; null when not known), else the
+ * signed-in owner's connection.
+ */
+export default function Preview(props: ChannelPreviewProps) {
+  const { content, image, headingLevel, postingMode, author } = props;
+  return (
+    <LinkedInPreview
+      {...imageSourceOf(props)}
+      text={content}
+      image={image}
+      headingLevel={headingLevel}
+      mode={author?.mode ?? postingMode ?? 'personal'}
+      identity={author === undefined ? undefined : (author ?? { connected: false, memberName: null })}
+    />
   );
 }

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { linkedInCommentary, renderMarkdown, type LinkedInStatus } from '@app/shared';
-import { mockApi, renderWithProviders, type MockRoutes } from '../../../test/utils';
-import { LinkedInPreview, WordPressPreview } from './PublishPreviews';
+import { mockApi, renderWithProviders, type MockRoutes } from '../test/utils';
+import { LinkedInPreview } from './linkedin/LinkedInPreview';
+import { WordPressPreview } from './wordpress/WordPressPreview';
 
 const IMAGE = { generatedAt: '2025-03-01T10:00:00.000Z', description: 'a printing press' };
 const T = encodeURIComponent(IMAGE.generatedAt);

@@ -4,10 +4,11 @@ import type { Article } from '@app/shared';
 import type { PostingMode } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { articleListKey } from '../../hooks/useArticleLists';
+import { useCan } from '../../hooks/useWorkspaces';
 import { toast } from '../../lib/toast';
-import { articleIdOf } from '../create/articleQuery';
-import { linkedInStatusQuery } from '../settings/types';
-import { POSTING_MODE_LABELS, ScheduleMessages } from './messages';
+import { articleIdOf } from '../../components/create/articleQuery';
+import { PostingModeMessages, POSTING_MODE_LABELS } from './postingModeMessages';
+import { linkedInStatusQuery } from './status';
 
 const MODES: PostingMode[] = ['personal', 'company'];
 
@@ -44,7 +45,7 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
     },
     onError: (err, { previous }) => {
       setMode(previous);
-      toast.error(ScheduleMessages.modeError(errorText(err, ScheduleMessages.modeFailed)));
+      toast.error(PostingModeMessages.modeError(errorText(err, PostingModeMessages.modeFailed)));
     },
   });
   const saving = save.isPending;
@@ -90,4 +91,10 @@ export function PostingModeChoice({ article, disabled = false }: { article: Arti
       )}
     </fieldset>
   );
+}
+
+/** The choice in the Schedule card's LinkedIn row: fixed once posted, and for a role that may not change it. */
+export function PostingModeRow({ article, published }: { article: Article; published: boolean }) {
+  const may = useCan();
+  return <PostingModeChoice article={article} disabled={published || !may('linkedin.setPostingMode')} />;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { PostingModeChoice, NO_PAGE_ACCESS_NOTE } from './PostingModeChoice';
-import { LINKEDIN_QUERY_KEY } from '../settings/types';
+import { LINKEDIN_QUERY_KEY } from './status';
 import { makeArticle } from '../../test/articles';
 import { linkedinStatus } from '../../test/settings';
 import { mockApi, renderWithProviders } from '../../test/utils';

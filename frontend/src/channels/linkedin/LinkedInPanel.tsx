@@ -4,17 +4,18 @@ import * as z from 'zod/mini';
 import { IntegrationMessages, LinkedInCredentialsSchema, type LinkedInStatus } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
 import { settingsToast } from '../../lib/toast';
-import { ButtonSpinner } from '../Spinner';
-import { CredentialsForm, useCredentialsForm } from './CredentialsForm';
-import { ConnectionBadge, CopyableValue, IntegrationStatus } from './fields';
+import { ButtonSpinner } from '../../components/Spinner';
+import { CredentialsForm, useCredentialsForm } from '../../components/settings/CredentialsForm';
+import { ConnectionBadge, CopyableValue, IntegrationStatus } from '../../components/settings/fields';
 import { LinkedInWebhook } from './LinkedInWebhook';
-import { PanelMessages } from './messages';
-import { linkedInRedirectUri } from './oauth';
-import { PanelQueryState, SettingsCard } from './SettingsCard';
-import { linkedInStatusQuery, type SettingsPanelProps } from './types';
-import { useOAuthSignIn } from './useOAuthSignIn';
+import { LinkedInPanelMessages } from './messages';
+import { PanelQueryState, SettingsCard } from '../../components/settings/SettingsCard';
+import type { SettingsPanelProps } from '../../components/settings/types';
+import { linkedInStatusQuery } from './status';
+import { useOAuthSignIn } from '../../components/settings/useOAuthSignIn';
+import { LINKEDIN_SIGN_IN, linkedInRedirectUri } from './oauth';
 
-const M = PanelMessages.linkedin;
+const M = LinkedInPanelMessages;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 let expiryFormat: Intl.DateTimeFormat | null = null;
@@ -66,7 +67,7 @@ export function LinkedInPanel({ onReload }: SettingsPanelProps) {
 
   // A different token expiry than before the popup opened means the sign-in worked.
   const oauth = useOAuthSignIn(
-    'linkedin',
+    LINKEDIN_SIGN_IN,
     query.refetch,
     (before, next) => !!next?.connected && next.expiresAt !== (before?.expiresAt ?? null),
   );
@@ -230,3 +231,6 @@ function LinkedInConnection({ status, waiting }: { status: LinkedInStatus; waiti
     </IntegrationStatus>
   );
 }
+
+/** The panel the Settings page shows for this channel (pages/Settings.tsx). */
+export default LinkedInPanel;

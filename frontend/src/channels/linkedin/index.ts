@@ -1,0 +1,34 @@
+import { CHANNELS, type Article } from '@app/shared';
+import { request } from '../../api/client';
+import type { SpaChannel } from '../types';
+import { PostingModeRow } from './PostingModeChoice';
+import { linkedInStatusQuery, linkedInStatusText } from './status';
+
+/** LinkedIn (docs/integrations.md): the LinkedIn version, posted as the member or as a page they administer. */
+export const linkedin: SpaChannel = {
+  ...CHANNELS[1],
+  posted: (article) => article.linkedin.publishedToLinkedIn,
+  postUrl: (article: Article) => article.linkedin.linkedinPostUrl,
+  publishRoute: 'linkedin.publish',
+  publish: async (id) => {
+    const { message, post, article } = await request('linkedin.publish', { params: { id } });
+    return { message, link: post.url, article };
+  },
+  texts: {
+    viewOn: 'View on LinkedIn',
+    publishFailed: 'Failed to publish to LinkedIn',
+    publishConfirm: (article) =>
+      `The LinkedIn version is posted straight away as your ${
+        article.linkedInMode === 'company' ? 'Business Page' : 'Personal Profile'
+      }.`,
+    editorTitle: 'LinkedIn Post',
+    commentsTitle: 'Comments on the LinkedIn post',
+    editor: { textarea: 'LinkedIn content', noun: 'LinkedIn post', rows: 12 },
+  },
+  remedies: {
+    linkedin_token_invalid: 'Reconnect LinkedIn in Settings',
+    linkedin_not_connected: 'Connect LinkedIn in Settings',
+  },
+  statusLine: { ...linkedInStatusQuery, select: linkedInStatusText },
+  CardExtra: PostingModeRow,
+};

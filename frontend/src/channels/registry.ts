@@ -1,0 +1,28 @@
+import { lazy } from 'react';
+import type { Platform } from '@app/shared';
+import type { RegisteredChannel } from './types';
+import { linkedin } from './linkedin';
+import { wordpress } from './wordpress';
+
+/**
+ * Every publishing channel of the SPA, in the order the pages show them (docs/architecture.md, Channels in the
+ * SPA). The pages and shared components go through this list rather than naming a channel; adding a channel is its
+ * folder and one entry here. The preview is a chunk of its own, fetched when a page renders it, so no page carries one (the blog
+ * preview brings the Markdown renderer and sanitizer; docs/testing.md, Performance budgets); the settings panel is
+ * `<id>/*Panel.tsx`'s default export, which only the Settings page gathers (pages/Settings.tsx).
+ */
+export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [
+  {
+    ...wordpress,
+    Preview: lazy(() => import('./wordpress/WordPressPreview')),
+  },
+  {
+    ...linkedin,
+    Preview: lazy(() => import('./linkedin/LinkedInPreview')),
+  },
+];
+
+/** The channel that publishes an article's version (one per version today). */
+export function channelFor(version: Platform): RegisteredChannel {
+  return CHANNEL_REGISTRY.find((channel) => channel.version === version)!;
+}

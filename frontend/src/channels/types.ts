@@ -1,0 +1,81 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { UseQueryOptions } from '@tanstack/react-query';
+import type { Article, ChannelFacts } from '@app/shared';
+import type { ApprovalLinkedInAuthor, RouteId } from '@app/shared/api';
+import type { HeadingLevel, ImageSource, PreviewImage } from './preview';
+
+/** What a page gives a channel's preview (preview.tsx has what the previews share). */
+export type ChannelPreviewProps = ImageSource & {
+  /** The article's title. */
+  title: string;
+  /** The text of the version the channel publishes, as typed (saved or not). */
+  content: string;
+  image: PreviewImage | null;
+  headingLevel?: HeadingLevel;
+  /** The article's posting mode, for a channel that posts as a person or a page. */
+  postingMode?: Article['linkedInMode'];
+  /**
+   * Who the post goes out as, when the page knows it already (an e-mailed link's page; null: not known, a neutral
+   * author). Left out, the channel's preview asks the signed-in owner's connection.
+   */
+  author?: ApprovalLinkedInAuthor | null;
+};
+
+/** What publishing now answered, as the Schedule page shows it. */
+export interface PublishAnswer {
+  message: string;
+  /** The post's address, when the server gave an http(s) one. */
+  link: string | null;
+  /** The article as it is now. */
+  article: Article;
+}
+
+/**
+ * One channel as the SPA sees it (docs/architecture.md, Channels in the SPA): its shared facts, then what the pages
+ * ask of it.
+ * The light parts are in the channel's folder (`<id>/index.ts`); its settings panel and preview are chunks of their
+ * own, loaded when a page renders them (registry.ts).
+ */
+export interface SpaChannel extends ChannelFacts {
+  /** Whether the article's version was posted there (its flag, whether or not the time is known). */
+  posted: (article: Article) => boolean;
+  /** The published post's address as stored on the article (an http(s) check is the caller's). */
+  postUrl: (article: Article) => string | null | undefined;
+  /** The route that publishes now: the current role may publish when it may call it (shared/src/api/roles.ts). */
+  publishRoute: RouteId;
+  /** Publishes the article's version now. */
+  publish: (articleId: string) => Promise<PublishAnswer>;
+  texts: {
+    /** The link to the published post ("View on WordPress"). */
+    viewOn: string;
+    /** Publishing failed without a text of the server's. */
+    publishFailed: string;
+    /** The publish confirmation's sentence. */
+    publishConfirm: (article: Article) => string;
+    /** The version's editor heading on the content step. */
+    editorTitle: string;
+    /** The heading of the comments on its version (the content step). */
+    commentsTitle: string;
+    /** Its editor: the text box's label, the version's name in a sentence, the box's height. */
+    editor: { textarea: string; noun: string; rows: number };
+  };
+  /** The error codes of its publishing that Settings (or the editor) puts right, with the link's words. */
+  remedies: Readonly<Record<string, string>>;
+  /**
+   * The connection's status as one line, for the members who are not owners on /settings: the status route's query
+   * (the panel's own cache entry) with a `select` that words it (masked: no secret is in it).
+   */
+  // The status answer's type is the channel's own; the line is text for every channel.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  statusLine: UseQueryOptions<any, Error, string, any>;
+  /** Shown in the channel's row of a Schedule card, under its actions (e.g. LinkedIn's posting mode). */
+  CardExtra?: ComponentType<{ article: Article; published: boolean }>;
+}
+
+/**
+ * A registry entry: the channel and its preview, a chunk fetched when first rendered (inside a Suspense). Its settings
+ * panel is the default export of its folder's `*Panel.tsx`, which the Settings page gathers into its own chunk.
+ */
+export interface RegisteredChannel extends SpaChannel {
+  Preview: LazyExoticComponent<ComponentType<ChannelPreviewProps>>;
+}
