@@ -64,7 +64,7 @@ interface PublishContext {
 }
 
 /**
- * Publishing to each channel (channels/registry.ts: WordPress, LinkedIn, Ghost, …) exactly once: under concurrent
+ * Publishing to each channel (channels/registry.ts) exactly once: under concurrent
  * calls (a claim per channel), and across an attempt that was cut off or got no answer. Every outbound call of one
  * publish shares a deadline within the API function's timeout, so a publish ends with our
  * message, not cut off; before the post is created, what a later attempt needs to find it is
