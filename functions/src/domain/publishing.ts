@@ -64,8 +64,8 @@ interface PublishContext {
 }
 
 /**
- * Publishing to WordPress and LinkedIn, each exactly once: under concurrent calls (a claim per
- * platform), and across an attempt that was cut off or got no answer. Every outbound call of one
+ * Publishing to each channel (channels/registry.ts) exactly once: under concurrent
+ * calls (a claim per channel), and across an attempt that was cut off or got no answer. Every outbound call of one
  * publish shares a deadline within the API function's timeout, so a publish ends with our
  * message, not cut off; before the post is created, what a later attempt needs to find it is
  * recorded on the article (ArticleStore.notePublishAttempt), and the next attempt finds that post

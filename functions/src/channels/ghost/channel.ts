@@ -6,14 +6,13 @@
  * with a slug unique to the article, so a retry finds the post an earlier attempt made instead of posting twice.
  * The post is recorded as `posts.ghost` on the article.
  */
-import { badRequest } from '../../domain/errors.js';
+import { badRequest, DomainError } from '../../domain/errors.js';
 import type { SettingService } from '../../domain/settings.js';
 import type { ChannelCheck, ChannelSettings, PublishChannel } from '../channel.js';
 import { PublishMessages } from '../../domain/publish-messages.js';
 import { postBody, postSlug, slug } from '../post.js';
 import type { GhostChannelClient } from './client.js';
 import { GhostAdminKey, parseGhostCredentials, type GhostCredentials } from './credentials.js';
-import { DomainError } from '../../domain/errors.js';
 
 export const GHOST_KEYS = {
   siteUrl: 'ghost_site_url',
