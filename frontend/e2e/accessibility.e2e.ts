@@ -21,7 +21,7 @@ import {
   submitRegistration,
   type RunningApp,
 } from './harness.js';
-import { showTheme } from './viewport.js';
+import { settle, showTheme } from './viewport.js';
 import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
@@ -127,7 +127,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await registerOnDashboard(page, app, ADA);
     const toast = page.locator('.Toastify__toast').first();
     await toast.hover();
-    await page.waitForTimeout(800); // its entrance animation
+    await settle(page); // its entrance animation
     await audit(page, 'toast', { include: '.Toastify' });
     await page.mouse.move(0, 0);
     await clearToasts(page);
