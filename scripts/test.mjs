@@ -49,7 +49,11 @@ function runStep(step) {
     const output = [];
     child.stdout.on('data', (d) => output.push(d));
     child.stderr.on('data', (d) => output.push(d));
+    let ended = false;
+    // A command that cannot start reports 'error' and then 'close': one report.
     const finish = (status, error) => {
+      if (ended) return;
+      ended = true;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stdout.write(Buffer.concat(output));
       if (error) console.error(error.message);
