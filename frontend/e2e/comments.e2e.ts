@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseMime } from '../../functions/test/fakes/mime.js';
 import { ADA, browserAvailable, registerOnDashboard, snap, withAppAndBrowser, type RunningApp } from './harness.js';
 import { PHONE, onPhone, pageScrollWidth, settle, showTheme } from './viewport.js';
+import { axeViolations } from './axe.js';
 
 /**
  * Comments and activity in a team workspace (docs/product.md, Comments and activity): one member comments on the
@@ -13,7 +13,6 @@ import { PHONE, onPhone, pageScrollWidth, settle, showTheme } from './viewport.j
  * version; the Activity names both of them. Looked at in light and dark, on a phone, and left open 30 s.
  */
 const hasBrowser = browserAvailable();
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SHOTS = process.env.COMMENTS_SHOTS_DIR;
 
 /** A JSON call from inside the page with the page's session, in workspace `workspace` (undefined: personal). */
@@ -56,7 +55,7 @@ async function look(page: Page, name: string) {
   for (const theme of ['light', 'dark'] as const) {
     await showTheme(page, theme);
     await shot(theme);
-    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('.Toastify').analyze();
+    const violations = await axeViolations(page, { exclude: '.Toastify' });
     expect(
       violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       `${name} (${theme})`,

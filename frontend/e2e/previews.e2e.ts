@@ -3,7 +3,6 @@
  * LinkedIn card beside it at once; the card folds behind "…see more"; the images are the 1200×800 and 1200×627
  * ones publishing sends; side by side at 1366 px and stacked at 390 px; axe finds nothing in either theme.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import {
   ADA,
@@ -15,9 +14,9 @@ import {
   withAppAndBrowser,
 } from './harness.js';
 import { PHONE, pageScrollWidth, settle, showTheme } from './viewport.js';
+import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const LINKEDIN = [
   'Three lessons from a year of serverless (with numbers)',
@@ -92,7 +91,7 @@ describe.skipIf(!hasBrowser)('content previews journey (Chromium)', () => {
     expect(Math.abs(postBox.y - editorBox.y)).toBeLessThan(60);
 
     const audit = async (where: string) => {
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).include('[role="dialog"]').analyze();
+      const violations = await axeViolations(page, { include: '[role="dialog"]' });
       expect(violations.map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
         [],
       );

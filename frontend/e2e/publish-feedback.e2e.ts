@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
@@ -18,6 +17,7 @@ import {
   type RunningApp,
 } from './harness.js';
 import { showTheme } from './viewport.js';
+import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
 
@@ -30,9 +30,7 @@ async function axeBothThemes(page: Page, name: string, include?: string): Promis
   for (const theme of ['dark', 'light'] as const) {
     await showTheme(page, theme);
     await snap(page, `${name}-${theme}`);
-    let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-    builder = include ? builder.include(include) : builder.exclude('.Toastify');
-    for (const v of (await builder.analyze()).violations)
+    for (const v of await axeViolations(page, include ? { include } : { exclude: '.Toastify' }))
       found.push(`${name} (${theme}) ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
   return found;

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseMime } from '../../functions/test/fakes/mime.js';
@@ -17,9 +16,9 @@ import {
   type RunningApp,
 } from './harness.js';
 import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
+import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** The e-mails in the local outbox to `email` whose subject matches, oldest first. */
 function mailsTo(app: RunningApp, email: string, subject: RegExp) {
@@ -64,7 +63,7 @@ async function lookAt(page: Page, name: string) {
   for (const theme of ['light', 'dark'] as const) {
     await showTheme(page, theme);
     await snap(page, `${name}-${theme}`);
-    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('.Toastify').analyze();
+    const violations = await axeViolations(page, { exclude: '.Toastify' });
     expect(
       violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       `${name} (${theme})`,

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseMime } from '../../functions/test/fakes/mime.js';
@@ -14,9 +13,9 @@ import {
   type RunningApp,
 } from './harness.js';
 import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
+import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** The invitation link e-mailed to `email` (the local outbox), once it is there. */
 async function invitationLink(app: RunningApp, email: string): Promise<string> {
@@ -51,7 +50,7 @@ async function lookAt(page: Page, name: string) {
   for (const theme of ['light', 'dark'] as const) {
     await showTheme(page, theme);
     await snap(page, `${name}-${theme}`);
-    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('.Toastify').analyze();
+    const violations = await axeViolations(page, { exclude: '.Toastify' });
     expect(
       violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       `${name} (${theme})`,
@@ -69,7 +68,6 @@ describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
 
   it('the owner creates a team and invites a writer, who registers through the link and writes there; the owner sees it, an outsider gets 404', async () => {
     const { app, browser } = journey;
-    // Contexts of their own: axe needs one (not browser.newPage()).
     const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const owner = await ownerContext.newPage();
     await registerOnDashboard(owner, app, ADA);

@@ -19,12 +19,17 @@ export const FUNCTION_RUNTIME = {
  * npm settings for installing `nodeModules` into the asset: the packages the Lambda runtime
  * (linux, arm64, glibc) needs, whatever machine synthesizes; no install scripts (sharp ships
  * prebuilt binaries as optional dependencies, its script would only try to build from source).
+ * No audit, funding notice or update check: each is work (the audit a registry request) on every one of the
+ * functions' installs, at every synth with bundling, for packages the project's own install already audited.
  */
 export const LAMBDA_NPM_INSTALL_ENV: Readonly<Record<string, string>> = {
   npm_config_os: 'linux',
   npm_config_cpu: 'arm64',
   npm_config_libc: 'glibc',
   npm_config_ignore_scripts: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
 };
 
 /**

@@ -153,7 +153,7 @@ describe('worker function', () => {
     }
   });
 
-  it('has the EventBridge and S3 clients and signers, sharp, openai, google-auth-library and the Markdown pipeline installed for linux-arm64 next to the bundle, without install scripts', () => {
+  it('has the EventBridge and S3 clients and signers, sharp, openai, google-auth-library and the Markdown pipeline installed for linux-arm64 next to the bundle, without install scripts, an audit or notices', () => {
     const bundling = stack.worker.bundling;
     expect(bundling.nodeModules).toEqual([
       '@aws-sdk/client-eventbridge',
@@ -174,6 +174,9 @@ describe('worker function', () => {
       npm_config_cpu: 'arm64',
       npm_config_libc: 'glibc',
       npm_config_ignore_scripts: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
     });
   });
 
