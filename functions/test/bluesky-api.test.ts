@@ -199,6 +199,12 @@ describe('Bluesky through the generic channel routes', () => {
     // the text: a link and two hashtags after multi-byte characters, so bytes and characters differ
     const text = 'Café ☕ notes from the press: https://example.com/read-more #Publishing #café';
     const id = await newArticle('Printing presses on Bluesky');
+    // over 300 graphemes (an emoji with a skin tone is one): refused with the rule, nothing posted
+    await setArticle(id, { versions: { bluesky: { content: `${'👍🏽'.repeat(301)}` } } });
+    const tooLong = await user.call(`/api/channels/bluesky/publish/${id}`, { method: 'POST' });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.message).toBe('The Bluesky post is 301 characters long; Bluesky allows 300. Shorten it by 1.');
+    expect(await postsOf(writer.did)).toEqual([]);
     await setArticle(id, { versions: { bluesky: { content: text } } });
     const published = await user.call(`/api/channels/bluesky/publish/${id}`, { method: 'POST' });
     expect(published.status, JSON.stringify(published.json)).toBe(200);
@@ -206,6 +212,7 @@ describe('Bluesky through the generic channel routes', () => {
     const postUrl: string = published.json.post.url;
     expect(postUrl).toMatch(new RegExp(`^https://bsky\\.app/profile/${writer.did}/post/[a-z2-7]{13}$`));
     expect(published.json.article.posts.bluesky).toMatchObject({ url: postUrl });
+    expect(published.json.article.versions).toEqual({ bluesky: { content: text } });
     const rkey = postUrl.split('/').pop()!;
 
     const stored = await xrpc('com.atproto.repo.getRecord', {
