@@ -100,14 +100,17 @@ async function articleKey(id: string): Promise<{ PK: string; SK: string }> {
 
 /** Sets fields of the article's item directly (what an earlier attempt or a later step would have written). */
 async function setArticle(id: string, fields: Record<string, unknown>) {
-  const names = Object.keys(fields);
+  // a dotted name is a path into a map (`blog.wordpressPostUrl`)
+  const paths = Object.keys(fields).map((name) => name.split('.'));
+  const parts = [...new Set(paths.flat())];
+  const ref = (part: string) => `#p${parts.indexOf(part)}`;
   await db.send(
     new UpdateCommand({
       TableName: app.tableName,
       Key: await articleKey(id),
-      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, fields[name]])),
+      UpdateExpression: `SET ${paths.map((path, i) => `${path.map(ref).join('.')} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(parts.map((part) => [ref(part), part])),
+      ExpressionAttributeValues: Object.fromEntries(Object.values(fields).map((value, i) => [`:v${i}`, value])),
     }),
   );
 }
@@ -268,6 +271,26 @@ describe('Bluesky through the generic channel routes', () => {
     expect(retried.status, JSON.stringify(retried.json)).toBe(200);
     expect(retried.json.post.url).toBe(`https://bsky.app/profile/${writer.did}/post/${lostKey}`);
     expect(await postsOf(writer.did)).toHaveLength(2);
+
+    // Once the blog post is live, the post links to it with a card, the image as the card's picture.
+    const live = await newArticle('Live on the blog');
+    await setArticle(live, {
+      versions: { bluesky: { content: 'Read it on the blog #presses' } },
+      'blog.wordpressPostUrl': 'https://blog.example.com/live-on-the-blog',
+    });
+    const carded = await user.call(`/api/channels/bluesky/publish/${live}`, { method: 'POST' });
+    expect(carded.status, JSON.stringify(carded.json)).toBe(200);
+    const card = await xrpc('com.atproto.repo.getRecord', {
+      query: { repo: writer.did, collection: 'app.bsky.feed.post', rkey: carded.json.post.url.split('/').pop() },
+    });
+    expect(card.json.value.embed).toMatchObject({
+      $type: 'app.bsky.embed.external',
+      external: {
+        uri: 'https://blog.example.com/live-on-the-blog',
+        title: 'Live on the blog',
+        thumb: { $type: 'blob', mimeType: expect.stringMatching(/^image\//) },
+      },
+    });
 
     // the PublishSucceeded event names the channel
     const succeeded = (await app.items()).filter(
