@@ -52,8 +52,8 @@ describe('a new channel outside its folders', () => {
     expect(namingLines('ghost')).toEqual([registryLine('ghost')]);
   });
 
-  it('Bluesky, not published to yet, is named nowhere outside its folders', () => {
-    expect(channelIds).not.toContain('bluesky');
-    expect(namingLines('bluesky')).toEqual([]);
+  it('Bluesky is in the registry, and named nowhere else outside its folders but on its registry line', () => {
+    expect(channelIds).toContain('bluesky');
+    expect(namingLines('bluesky')).toEqual([registryLine('bluesky')]);
   });
 });

@@ -63,7 +63,9 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * @aws-sdk/s3-request-presigner (the store's signUpload and signDownload), which only the images
  * function's upload start and image redirects load. The functions that publish (wordpress, linkedin,
  * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
- * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts).
+ * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts). The same functions reach
+ * every channel of the registry (functions/src/channels/registry.ts), so they carry sharp, which one channel loads
+ * only to shrink an image over its service's size limit.
  */
 /** What a function with the images store carries: the S3 client and its two signers. */
 const IMAGE_STORE: readonly OnDemandModule[] = [
@@ -81,13 +83,13 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
   auth: ['@zxcvbn-ts/language-common'],
   articles: carries(IMAGE_STORE, 'openai', 'sharp'),
   images: carries(IMAGE_STORE, 'openai', 'sharp'),
-  wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
-  linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
-  channels: carries(IMAGE_STORE, MARKDOWN),
+  wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN, 'sharp'),
+  linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN, 'sharp'),
+  channels: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
   email: ['google-auth-library'],
   /** Invitation e-mails go out through the workspace's (or the inviter's) Gmail. */
   workspaces: ['google-auth-library'],
-  approvals: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  approvals: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN, 'sharp'),
   sheets: carries(IMAGE_STORE, 'google-auth-library'),
   worker: carries('@aws-sdk/client-eventbridge', IMAGE_STORE, 'google-auth-library', MARKDOWN, 'openai', 'sharp'),
 };

@@ -212,6 +212,11 @@ export interface Article {
    */
   posts?: Record<string, ChannelPostRecord>;
   /**
+   * The text of each channel that publishes a version of its own (not the blog or LinkedIn one), by channel id;
+   * absent where there is none.
+   */
+  versions?: Record<string, { content: string }>;
+  /**
    * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
    * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.
    */

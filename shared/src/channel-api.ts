@@ -14,6 +14,12 @@ export const ChannelApiMessages = {
   siteUrlTooLong: 'The site address is too long',
   keyText: 'The API key must be text',
   keyTooLong: 'The API key is too long',
+  handleText: 'The handle must be text',
+  handleTooLong: 'The handle is too long',
+  passwordText: 'The app password must be text',
+  passwordTooLong: 'The app password is too long',
+  serviceUrlText: 'The server address must be text',
+  serviceUrlTooLong: 'The server address is too long',
 } as const;
 
 /** Shaped like an article id: a well-formed id of no channel in the registry is not found (404), not refused. */
@@ -52,6 +58,18 @@ export const ChannelCredentialsSchema = lazySchema(() =>
     ),
     adminApiKey: z.optional(
       z.string({ error: ChannelApiMessages.keyText }).check(z.maxLength(200, ChannelApiMessages.keyTooLong)),
+    ),
+    /** An account's handle, its app password and the server hosting it (a social network's sign-in). */
+    handle: z.optional(
+      z.string({ error: ChannelApiMessages.handleText }).check(z.maxLength(300, ChannelApiMessages.handleTooLong)),
+    ),
+    appPassword: z.optional(
+      z.string({ error: ChannelApiMessages.passwordText }).check(z.maxLength(200, ChannelApiMessages.passwordTooLong)),
+    ),
+    serviceUrl: z.optional(
+      z
+        .string({ error: ChannelApiMessages.serviceUrlText })
+        .check(z.maxLength(2048, ChannelApiMessages.serviceUrlTooLong)),
     ),
   }),
 );

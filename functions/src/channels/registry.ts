@@ -23,6 +23,7 @@ const CHANNELS = {
   wordpress: () => import('./wordpress/module.js'),
   linkedin: () => import('./linkedin/module.js'),
   ghost: () => import('./ghost/module.js'),
+  bluesky: () => import('./bluesky/module.js'),
 } satisfies Record<string, () => Promise<ChannelModule>>;
 
 export type ChannelId = keyof typeof CHANNELS;

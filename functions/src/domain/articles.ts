@@ -69,6 +69,11 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   publishAttempts?: Partial<Record<PublishClaimKey, PublishAttempt | null>>;
   /** The post each channel of the registry made (Article.posts, shared/src/articles.ts), by channel id. */
   posts?: Record<string, ChannelPostRecord>;
+  /**
+   * The versions of the channels that publish a text of their own (docs/data-model.md, Articles), by channel id;
+   * a channel's is absent until it is drafted or written.
+   */
+  versions?: Record<string, { content: string }>;
   /** The WordPress post this article became, so a republish updates it. */
   wordpressPostId?: number | null;
   linkedinPostUrn?: string | null;

@@ -153,6 +153,8 @@ export interface PublishAttempt {
   slug?: string;
   /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
   post?: { author: string; commentary: string; imageUrn?: string };
+  /** A channel that names its posts itself: the new post's key (the same on a retry, so it finds the post). */
+  recordKey?: string;
 }
 
 export interface SettingRecord {

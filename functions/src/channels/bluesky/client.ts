@@ -9,7 +9,7 @@
  * so in AWS it may not reach a private address. Failures become the project's errors (domain/errors.ts) with a
  * message that says what to do; no message, error or log line carries the app password or a token.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createHash } from 'node:crypto';
 import { lazySchema } from '@app/shared';
 import { DomainError, InvalidError, UpstreamError, UpstreamTimeoutError, badRequest } from '../../domain/errors.js';
@@ -45,11 +45,11 @@ export interface XrpcBlueskyClientOptions {
   images?: Pick<ImageProcessor, 'inspect' | 'normalise'>;
 }
 
-const text = lazySchema(() => z.string().optional().catch(undefined));
+const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
 const SessionAnswer = lazySchema(() =>
   z.object({ did: z.string(), handle: z.string(), accessJwt: z.string(), refreshJwt: z.string() }),
 );
-const ErrorAnswer = lazySchema(() => z.object({ error: text(), message: text() }).catch({}));
+const ErrorAnswer = lazySchema(() => z.catch(z.object({ error: text(), message: text() }), {}));
 const BlobAnswer = lazySchema(() =>
   z.object({
     blob: z.object({
@@ -374,7 +374,7 @@ function tooBigMessage(bytes: number): string {
   return `The image is ${(bytes / 1_000_000).toFixed(1)} MB; Bluesky takes images of at most 1 MB (1,000,000 bytes). Choose a smaller image or save it at a lower quality.`;
 }
 
-function parseOr<T>(schema: z.ZodType<T>, json: unknown, credentials: BlueskyCredentials): T {
+function parseOr<T>(schema: z.ZodMiniType<T>, json: unknown, credentials: BlueskyCredentials): T {
   const result = schema.safeParse(json);
   if (result.success) return result.data;
   throw new UpstreamError(

@@ -4,7 +4,7 @@
  * Validated before anything is sent, with messages that say what to enter; the app password is only ever shown
  * masked (maskSecret, the same mask as every other secret setting).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema, maskSecret } from '@app/shared';
 import { badRequest } from '../../domain/errors.js';
 
@@ -30,38 +30,43 @@ const HANDLE = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-
 const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/i;
 
 export const BlueskyCredentialsSchema = lazySchema(() =>
-  z
-    .object({
-      handle: z
-        .string({ error: CredentialMessages.handleMissing })
-        .trim()
-        .transform((value) => value.replace(/^@/, '').toLowerCase())
-        .pipe(
-          z
-            .string()
-            .min(1, CredentialMessages.handleMissing)
-            .max(253, CredentialMessages.handleInvalid)
-            .regex(HANDLE, CredentialMessages.handleInvalid),
+  z.strictObject({
+    handle: z.pipe(
+      z.pipe(
+        z.string({ error: CredentialMessages.handleMissing }).check(z.trim()),
+        z.transform((value: string) => value.replace(/^@/, '').toLowerCase()),
+      ),
+      z
+        .string()
+        .check(
+          z.minLength(1, CredentialMessages.handleMissing),
+          z.maxLength(253, CredentialMessages.handleInvalid),
+          z.regex(HANDLE, CredentialMessages.handleInvalid),
         ),
-      appPassword: z
-        .string({ error: CredentialMessages.appPasswordMissing })
-        .trim()
-        .min(1, CredentialMessages.appPasswordMissing)
-        .regex(APP_PASSWORD, CredentialMessages.appPasswordInvalid),
-      serviceUrl: z
-        .string({ error: CredentialMessages.serviceUrlInvalid })
-        .trim()
-        .optional()
-        .transform((value) => value || DEFAULT_SERVICE_URL)
-        .pipe(
-          z
-            .string()
-            .max(2048, CredentialMessages.serviceUrlInvalid)
-            .refine(isServiceUrl, CredentialMessages.serviceUrlInvalid)
-            .transform((value) => new URL(value).origin),
-        ),
-    })
-    .strict(),
+    ),
+    appPassword: z
+      .string({ error: CredentialMessages.appPasswordMissing })
+      .check(
+        z.trim(),
+        z.minLength(1, CredentialMessages.appPasswordMissing),
+        z.regex(APP_PASSWORD, CredentialMessages.appPasswordInvalid),
+      ),
+    serviceUrl: z.pipe(
+      z.pipe(
+        z.optional(z.string({ error: CredentialMessages.serviceUrlInvalid }).check(z.trim())),
+        z.transform((value: string | undefined) => value || DEFAULT_SERVICE_URL),
+      ),
+      z.pipe(
+        z
+          .string()
+          .check(
+            z.maxLength(2048, CredentialMessages.serviceUrlInvalid),
+            z.refine(isServiceUrl, CredentialMessages.serviceUrlInvalid),
+          ),
+        z.transform((value: string) => new URL(value).origin),
+      ),
+    ),
+  }),
 );
 
 export type BlueskyCredentials = z.output<ReturnType<typeof BlueskyCredentialsSchema>>;
