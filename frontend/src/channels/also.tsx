@@ -1,6 +1,7 @@
 import { Suspense, useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
+import { httpUrlOrNull, platformStatus, type Article, type Platform } from '@app/shared';
+import { ScheduleMessages } from '../components/schedule/messages';
 import { StatusBadge } from '../components/schedule/StatusBadge';
 import { formatDateTime } from '../lib/userTime';
 import { alsoChannels } from './registry';
@@ -41,12 +42,14 @@ interface AlsoRowProps {
   article: Article;
   channel: RegisteredChannel;
   timeZone: string;
+  /** The moment the card's statuses are worked out for. */
+  now: Date;
   /** Absent: the current role may not publish there. */
   onPublish?: () => void;
 }
 
 /** A Schedule card's row of a connected second channel: its status, Publish Now, then "View on …". */
-function AlsoRow({ article, channel, timeZone, onPublish }: AlsoRowProps) {
+function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
   const nameId = useId();
   const connected = useConnected(channel);
   const posted = channel.posted(article);
@@ -54,7 +57,8 @@ function AlsoRow({ article, channel, timeZone, onPublish }: AlsoRowProps) {
   if (!connected && !posted) return null;
   const publishedAt = channel.also!.postedAt(article);
   const url = httpUrlOrNull(channel.postUrl(article));
-  const hasContent = !!article[channel.version].content.trim();
+  // As the version's own row (docs/product.md, Schedule): no Publish Now before the version is scheduled.
+  const scheduled = platformStatus(article, channel.version, now) !== 'not-scheduled';
   return (
     <section className={`platform-row platform-row--${channel.id}`} aria-labelledby={nameId}>
       <div className="platform-row__head">
@@ -81,13 +85,15 @@ function AlsoRow({ article, channel, timeZone, onPublish }: AlsoRowProps) {
               </>
             )}
           </p>
-        ) : (
-          <p className="platform-row__detail muted">
-            The {channel.versionNoun} version, published on {channel.label} when you choose Publish Now.
+        ) : scheduled ? (
+          <p className="platform-row__detail">
+            The {channel.versionNoun} version goes to {channel.label} when you choose Publish Now.
           </p>
+        ) : (
+          <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
         )}
         <div className="platform-row__actions">
-          {!posted && onPublish && hasContent && (
+          {!posted && scheduled && onPublish && (
             <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
               Publish Now<span className="sr-only"> to {channel.label}</span>
             </button>
@@ -102,11 +108,13 @@ function AlsoRow({ article, channel, timeZone, onPublish }: AlsoRowProps) {
 export function AlsoRows({
   article,
   timeZone,
+  now,
   may,
   onPublish,
 }: {
   article: Article;
   timeZone: string;
+  now: Date;
   /** Whether the current role may call a route. */
   may: (route: RegisteredChannel['publishRoute']) => boolean;
   onPublish: (channel: RegisteredChannel) => void;
@@ -119,6 +127,7 @@ export function AlsoRows({
           article={article}
           channel={channel}
           timeZone={timeZone}
+          now={now}
           onPublish={may(channel.publishRoute) ? () => onPublish(channel) : undefined}
         />
       ))}

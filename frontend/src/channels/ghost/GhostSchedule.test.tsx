@@ -25,6 +25,7 @@ const article = () =>
       lastPublished: null,
       wordpressPostUrl: null,
     },
+    scheduled: { blog: new Date(Date.now() + 3600_000).toISOString(), linkedin: null },
   });
 const POST_URL = 'https://news.example.com/ghost-bound/';
 const posted = (a: Article): Article => ({
@@ -68,6 +69,19 @@ describe('Ghost on the Schedule card and in History', () => {
     expect(within(after).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
     // The WordPress row is untouched: Ghost's post is its own.
     expect(within(card()).getByRole('region', { name: 'Blog' })).toBeInTheDocument();
+  });
+
+  it('the blog version not scheduled: no Publish Now yet, as on its own row', async () => {
+    mockApi({
+      'articles.unpublished': { articles: [{ ...article(), scheduled: { blog: null, linkedin: null } }] },
+      'channels.status': connected(true),
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const row = await within(await screen.findByRole('article', { name: 'Ghost bound' })).findByRole('region', {
+      name: 'Ghost',
+    });
+    expect(within(row).getByText('Will be processed after scheduling')).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
   });
 
   it('not connected: no Ghost row', async () => {

@@ -165,6 +165,7 @@ export function ArticleCard({
         <AlsoRows
           article={article}
           timeZone={timeZone}
+          now={now}
           may={may}
           onPublish={(channel) => publish(article, channel.version, channel.id)}
         />
