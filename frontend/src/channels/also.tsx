@@ -60,7 +60,10 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
   // As the version's own row (docs/product.md, Schedule): no Publish Now before the version is scheduled.
   const scheduled = platformStatus(article, channel.version, now) !== 'not-scheduled';
   return (
-    <section className={`platform-row platform-row--${channel.id}`} aria-labelledby={nameId}>
+    <section
+      className={`platform-row platform-row--${channel.version} platform-row--${channel.id}`}
+      aria-labelledby={nameId}
+    >
       <div className="platform-row__head">
         <h3 id={nameId} className="platform-row__name">
           {channel.label}

@@ -195,22 +195,25 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                     locked={locked}
                     onEdited={(text) => show('success', text)}
                   />
-                  <Suspense fallback={null}>
-                    <Preview
+                  {/* The version's preview, then those of its other connected channels (channels/also.tsx). */}
+                  <div className="editor-pair__previews">
+                    <Suspense fallback={null}>
+                      <Preview
+                        articleId={id}
+                        title={article.title}
+                        content={drafts[version].text}
+                        image={article.image}
+                        postingMode={article.linkedInMode}
+                      />
+                    </Suspense>
+                    <AlsoPreviews
+                      version={version}
                       articleId={id}
                       title={article.title}
                       content={drafts[version].text}
                       image={article.image}
-                      postingMode={article.linkedInMode}
                     />
-                  </Suspense>
-                  <AlsoPreviews
-                    version={version}
-                    articleId={id}
-                    title={article.title}
-                    content={drafts[version].text}
-                    image={article.image}
-                  />
+                  </div>
                   <CommentThread articleId={id} platform={version} version={article.updatedAt} />
                 </div>
               ))}
