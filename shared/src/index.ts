@@ -23,3 +23,4 @@ export * from './comments.js';
 export * from './review.js';
 export * from './channel-api.js';
 export * from './channels.js';
+export * from './ghost-key.js';

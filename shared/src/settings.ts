@@ -30,7 +30,7 @@ export const SettingMessages = {
 } as const;
 
 /** Settings with these prefixes belong to the integration panels (and the Sheets import's token) and are hidden from the API Keys list. */
-export const HIDDEN_SETTING_PREFIXES = ['wordpress_', 'linkedin_', 'google_sheets_'] as const;
+export const HIDDEN_SETTING_PREFIXES = ['wordpress_', 'linkedin_', 'ghost_', 'google_sheets_'] as const;
 export const isHiddenSettingKey = (key: string) => HIDDEN_SETTING_PREFIXES.some((p) => key.startsWith(p));
 
 /** Key names are lower-cased with spaces turned into underscores (docs/product.md, Settings). */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SaveSettingSchema, SettingMessages, normalizeSettingKey, typedSettingKey } from '../src/index.js';
+import {
+  GhostMessages,
+  SaveSettingSchema,
+  SettingMessages,
+  ghostAdminKeyProblem,
+  isHiddenSettingKey,
+  normalizeSettingKey,
+  typedSettingKey,
+} from '../src/index.js';
 
 const keyIssues = (key: string) => {
   const result = SaveSettingSchema().safeParse({ key, value: 'v' });
@@ -29,4 +37,22 @@ describe('setting key names', () => {
       expect(parsed.key).toBe(normalizeSettingKey(raw));
     },
   );
+});
+
+describe('channel connection keys', () => {
+  it.each(['wordpress_app_password', 'linkedin_client_secret', 'ghost_admin_api_key', 'ghost_site_url'])(
+    '%s belongs to its panel: hidden from the API Keys list, not saved through it',
+    (key) => {
+      expect(isHiddenSettingKey(key)).toBe(true);
+      expect(keyIssues(key)).toEqual([SettingMessages.integrationKey]);
+    },
+  );
+
+  it('a Ghost Admin API key is id:secret (24 and 64 hex); a Content API key or a cut key is named', () => {
+    const key = `${'a1'.repeat(12)}:${'0f'.repeat(32)}`;
+    expect(ghostAdminKeyProblem(` ${key} `)).toBeNull();
+    expect(ghostAdminKeyProblem('ab'.repeat(13))).toBe(GhostMessages.contentKeyGiven);
+    expect(ghostAdminKeyProblem(key.slice(0, -1))).toBe(GhostMessages.adminKeyShape);
+    expect(ghostAdminKeyProblem('  ')).toBe(GhostMessages.adminKeyRequired);
+  });
 });

@@ -30,18 +30,26 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const namePattern = (channel: { id: string; label: string }) =>
   new RegExp([...new Set([channel.id, channel.label])].map(escape).join('|'), 'i');
 
-const sources = filesUnder(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+/** The see-through button styles (styles/base.css) share a word with a channel and name none. */
+const BUTTON_STYLES = /\bbtn--(?:danger-)?ghost\b/g;
+const sources = filesUnder(SRC).map((path) => ({
+  path: relative(SRC, path),
+  text: readFileSync(path, 'utf8').replace(BUTTON_STYLES, ''),
+}));
 const naming = (channel: { id: string; label: string }) => {
   const pattern = namePattern(channel);
   return sources.filter((file) => pattern.test(file.text)).map((file) => file.path);
 };
 
 describe('channel names outside frontend/src/channels/', () => {
-  it('every channel of shared/src/channels.ts is in the registry, in the same order', () => {
-    expect(CHANNEL_REGISTRY.map((channel) => channel.id)).toEqual(CHANNELS.map((channel) => channel.id));
+  it('every channel of shared/src/channels.ts is in the registry, in the same order, before any second channel of a version', () => {
+    expect(CHANNEL_REGISTRY.filter((channel) => !channel.also).map((channel) => channel.id)).toEqual(
+      CHANNELS.map((channel) => channel.id),
+    );
   });
 
-  it.each(CHANNELS.map((channel) => [channel.id, channel] as const))(
+  // Every channel of the registry: those of shared/src/channels.ts and the second channels of a version (Ghost).
+  it.each(CHANNEL_REGISTRY.map((channel) => [channel.id, channel] as const))(
     '%s: the files that name it are counted, listed and no more than pinned (0 for a channel added since)',
     (id, channel) => {
       const files = naming(channel);

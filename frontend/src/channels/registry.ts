@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import type { Platform } from '@app/shared';
 import type { RegisteredChannel } from './types';
+import { ghost } from './ghost';
 import { linkedin } from './linkedin';
 import { wordpress } from './wordpress';
 
@@ -20,9 +21,24 @@ export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [
     ...linkedin,
     Preview: lazy(() => import('./linkedin/LinkedInPreview')),
   },
+  {
+    ...ghost,
+    Preview: lazy(() => import('./ghost/GhostPreview')),
+  },
 ];
 
-/** The channel that publishes an article's version (one per version today). */
+/**
+ * The channel that publishes an article's version: its editor, its schedule, its review. A second channel of the
+ * same version (`also`: Ghost beside WordPress) has rows and a preview of its own (also.tsx).
+ */
 export function channelFor(version: Platform): RegisteredChannel {
-  return CHANNEL_REGISTRY.find((channel) => channel.version === version)!;
+  return CHANNEL_REGISTRY.find((channel) => channel.version === version && !channel.also)!;
 }
+
+/** The channels that publish a version beside the one `channelFor` gives. */
+export const alsoChannels = (version?: Platform): RegisteredChannel[] =>
+  CHANNEL_REGISTRY.filter((channel) => channel.also && (version === undefined || channel.version === version));
+
+/** A channel by its id (a Publish Now of one channel's row). */
+export const channelById = (id: string): RegisteredChannel | undefined =>
+  CHANNEL_REGISTRY.find((channel) => channel.id === id);

@@ -70,6 +70,18 @@ export interface SpaChannel extends ChannelFacts {
   statusLine: UseQueryOptions<any, Error, string, any>;
   /** Shown in the channel's row of a Schedule card, under its actions (e.g. LinkedIn's posting mode). */
   CardExtra?: ComponentType<{ article: Article; published: boolean }>;
+  /**
+   * A second channel of a version another channel already publishes (Ghost beside WordPress): it has no editor of its
+   * own; while it is connected, its preview follows the version's on Create and it has a row of its own on the
+   * Schedule card and in History (channels/also.tsx).
+   */
+  also?: {
+    /** Whether it is connected: the status query with a `select` that says so. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    connected: UseQueryOptions<any, Error, boolean, any>;
+    /** When its post was published, or null. */
+    postedAt: (article: Article) => string | null;
+  };
 }
 
 /**

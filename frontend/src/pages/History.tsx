@@ -5,7 +5,7 @@ import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
-import { channelFor } from '../channels/registry';
+import { alsoChannels, channelFor } from '../channels/registry';
 import { usePublishedArticles } from '../hooks/useArticleLists';
 import { formatDateTime, useUserTimeZone } from '../lib/userTime';
 import '../styles/admin.css';
@@ -41,6 +41,17 @@ export function historyRows(articles: Article[]): HistoryRow[] {
         publishedAt: article[platform].lastPublished,
         // Only an http(s) address becomes the View link (a stored one may predate that check).
         url: httpUrlOrNull(channelFor(platform).postUrl(article)),
+      });
+    }
+    // A second channel of a version (channels/also.tsx) has its own post.
+    for (const channel of alsoChannels()) {
+      if (!channel.posted(article)) continue;
+      rows.push({
+        key: `${articleIdOf(article)}-${channel.id}`,
+        title: article.title,
+        platform: channel.label,
+        publishedAt: channel.also!.postedAt(article),
+        url: httpUrlOrNull(channel.postUrl(article)),
       });
     }
   }

@@ -9,7 +9,7 @@ import { Spinner } from '../components/Spinner';
 import { articleIdOf } from '../components/create/articleQuery';
 import { ArticleCard } from '../components/schedule/ArticleCard';
 import { ScheduleMessages } from '../components/schedule/messages';
-import { channelFor } from '../channels/registry';
+import { channelById } from '../channels/registry';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { articleListKey, refreshArticleLists, useUnpublishedArticles } from '../hooks/useArticleLists';
 import { useInlineNotice } from '../hooks/useInlineNotice';
@@ -25,6 +25,8 @@ const ScheduleModal = lazy(loadScheduleModal);
 interface PublishTarget {
   article: Article;
   platform: Platform;
+  /** A second channel of the version (channels/also.tsx). */
+  channel?: string;
 }
 
 interface ScheduleTarget {
@@ -106,7 +108,7 @@ export default function SchedulePage() {
     show(
       'success',
       result.message,
-      result.link ? { href: result.link, label: channelFor(result.platform).texts.viewOn } : undefined,
+      result.link ? { href: result.link, label: channelById(result.channel)!.texts.viewOn } : undefined,
     );
     void refreshArticleLists(queryClient);
   };
@@ -159,7 +161,7 @@ export default function SchedulePage() {
                 article={article}
                 now={now}
                 timeZone={timeZone}
-                onPublish={(a, platform) => setTarget({ article: a, platform })}
+                onPublish={(a, platform, channel) => setTarget({ article: a, platform, channel })}
                 onSchedule={(a, platforms) => setScheduling({ article: a, platforms })}
                 footer={
                   finishedIds.has(articleIdOf(article)) ? (
@@ -189,6 +191,7 @@ export default function SchedulePage() {
         <PublishConfirmModal
           article={target.article}
           platform={target.platform}
+          channel={target.channel}
           onClose={() => setTarget(null)}
           onPublished={onPublished}
           onFailed={() => void refreshArticleLists(queryClient)}

@@ -44,6 +44,8 @@ export function settingsRoutes(routes: MockRoutes = {}): MockRoutes {
     'linkedin.status': linkedinStatus(),
     'linkedin.getWebhook': { success: true, webhookUrl: '', hasSigningSecret: false },
     'email.status': emailStatus(),
+    // The channels of the generic routes: not connected.
+    'channels.status': { success: true, channel: 'none', connected: false, fields: {}, updatedAt: null },
     ...routes,
   };
 }

@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article, Platform } from '@app/shared';
 import { CHANNEL_REGISTRY } from '../../channels/registry';
+import { AlsoPreviews } from '../../channels/also';
 import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
 import { useCan } from '../../hooks/useWorkspaces';
@@ -185,7 +186,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
             <div className="editors">
               {/* Each channel's version: its editor, its preview (a chunk of its own, loaded with the content step,
                   not with the page: the blog's brings the Markdown renderer and sanitizer) and its comments. */}
-              {CHANNEL_REGISTRY.map(({ id: channelId, version, texts, Preview }) => (
+              {CHANNEL_REGISTRY.filter((channel) => !channel.also).map(({ id: channelId, version, texts, Preview }) => (
                 <div key={channelId} className="editor-pair">
                   <ContentEditor
                     articleId={id}
@@ -194,15 +195,25 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                     locked={locked}
                     onEdited={(text) => show('success', text)}
                   />
-                  <Suspense fallback={null}>
-                    <Preview
+                  {/* The version's preview, then those of its other connected channels (channels/also.tsx). */}
+                  <div className="editor-pair__previews">
+                    <Suspense fallback={null}>
+                      <Preview
+                        articleId={id}
+                        title={article.title}
+                        content={drafts[version].text}
+                        image={article.image}
+                        postingMode={article.linkedInMode}
+                      />
+                    </Suspense>
+                    <AlsoPreviews
+                      version={version}
                       articleId={id}
                       title={article.title}
                       content={drafts[version].text}
                       image={article.image}
-                      postingMode={article.linkedInMode}
                     />
-                  </Suspense>
+                  </div>
                   <CommentThread articleId={id} platform={version} version={article.updatedAt} />
                 </div>
               ))}

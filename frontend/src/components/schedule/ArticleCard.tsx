@@ -20,6 +20,7 @@ import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
 import { channelFor } from '../../channels/registry';
+import { AlsoRows } from '../../channels/also';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
@@ -30,8 +31,11 @@ export interface ArticleCardProps {
   /** The moment the statuses are worked out for (the page passes one "now" to every card). */
   now: Date;
   timeZone: string;
-  /** Opens the publish-confirmation modal for one platform (shown only to a role that may publish). */
-  onPublish: (article: Article, platform: Platform) => void;
+  /**
+   * Opens the publish-confirmation modal for one platform (shown only to a role that may publish); `channel`: the id
+   * of a second channel of the version (channels/also.tsx), else the version's own channel.
+   */
+  onPublish: (article: Article, platform: Platform, channel?: string) => void;
   /**
    * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
    * becomes a button that schedules the platforms not yet published (docs/product.md, Schedule; none left, no
@@ -158,6 +162,13 @@ export function ArticleCard({
             onSchedule={onSchedule ? () => onSchedule(article, [platform]) : undefined}
           />
         ))}
+        <AlsoRows
+          article={article}
+          timeZone={timeZone}
+          now={now}
+          may={may}
+          onPublish={(channel) => publish(article, channel.version, channel.id)}
+        />
       </div>
       {footer}
     </article>

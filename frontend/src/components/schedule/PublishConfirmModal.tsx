@@ -2,7 +2,8 @@ import { useRef } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
-import { channelFor } from '../../channels/registry';
+import { channelById, channelFor } from '../../channels/registry';
+import type { RegisteredChannel } from '../../channels/types';
 import { ApiError, errorText } from '../../api/client';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
@@ -11,6 +12,8 @@ import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 
 export interface PublishResult {
   platform: Platform;
+  /** The channel it was published on. */
+  channel: string;
   message: string;
   /** The post's address on the channel, when the server gave an http(s) one. */
   link: string | null;
@@ -21,6 +24,8 @@ export interface PublishResult {
 interface PublishConfirmModalProps {
   article: Article;
   platform: Platform;
+  /** A second channel of the version (channels/also.tsx); absent: the version's own channel. */
+  channel?: string;
   onClose: () => void;
   onPublished: (result: PublishResult) => void;
   /** A failed attempt may have changed the article (its lastError): the lists should be refreshed. */
@@ -33,9 +38,13 @@ interface Failure {
 }
 
 /** Where a failure can be put right, for the errors the server marks with a code. */
-function remedy(code: string | undefined, articleId: string, platform: Platform): { to: string; label: string } | null {
+function remedy(
+  code: string | undefined,
+  articleId: string,
+  channel: RegisteredChannel,
+): { to: string; label: string } | null {
   // The channel's own codes (a connection to make or renew) are put right in Settings.
-  const settings = code !== undefined ? channelFor(platform).remedies[code] : undefined;
+  const settings = code !== undefined ? channel.remedies[code] : undefined;
   if (settings) return { to: '/settings', label: settings };
   switch (code) {
     case 'no_content':
@@ -90,16 +99,24 @@ function FailureText({
  * then the channel's own publish call (channels/registry.ts). A failure is
  * shown here, where the person acted, and stays until they retry or close.
  */
-export function PublishConfirmModal({ article, platform, onClose, onPublished, onFailed }: PublishConfirmModalProps) {
+export function PublishConfirmModal({
+  article,
+  platform,
+  channel: channelId,
+  onClose,
+  onPublished,
+  onFailed,
+}: PublishConfirmModalProps) {
   const id = articleIdOf(article);
-  const channel = channelFor(platform);
-  const service = PLATFORM_NAMES[platform].service;
+  const other = channelId !== undefined ? channelById(channelId) : undefined;
+  const channel = other ?? channelFor(platform);
+  const service = other ? other.label : PLATFORM_NAMES[platform].service;
   const confirmRef = useRef<HTMLButtonElement>(null);
 
   const publish = useMutation({
     mutationFn: async (): Promise<PublishResult> => {
       const { message, link, article: updated } = await channel.publish(id);
-      return { platform, message, link: httpUrlOrNull(link), article: updated };
+      return { platform, channel: channel.id, message, link: httpUrlOrNull(link), article: updated };
     },
     onSuccess: onPublished,
     onError: () => onFailed?.(),
@@ -113,7 +130,7 @@ export function PublishConfirmModal({ article, platform, onClose, onPublished, o
     if (!busy) publish.mutate();
   };
 
-  const fix = failure ? remedy(failure.code, id, platform) : null;
+  const fix = failure ? remedy(failure.code, id, channel) : null;
 
   return (
     <Modal

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Setting } from '@app/shared';
 import SettingsPage from '../../pages/Settings';
+import { alsoChannels } from '../../channels/registry';
 import { findInPanelOnly, queryToast, settingsRoutes } from '../../test/settings';
 import { deferred, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../../test/utils';
 
@@ -29,7 +30,7 @@ const sent = (requests: RecordedRequest[], method: string) =>
   requests.filter((r) => r.method === method && r.path.startsWith('/api/settings'));
 
 describe('Settings page', () => {
-  it('shows Theme Settings first, the three integration panels, then API Keys', async () => {
+  it('shows Theme Settings first, the integration panels (each channel of the registry, then Gmail), then API Keys', async () => {
     mockApi(settingsRoutes({ 'settings.list': [] }));
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
@@ -37,6 +38,8 @@ describe('Settings page', () => {
       'Theme Settings',
       'WordPress Integration',
       'LinkedIn Integration',
+      // The second channels of a version come after (their own tests name them: channels/<id>/).
+      ...alsoChannels().map(() => expect.stringMatching(/ Integration$/)),
       'Gmail API Configuration',
       'API Keys',
     ]);

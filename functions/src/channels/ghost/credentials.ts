@@ -8,22 +8,17 @@
  */
 import { inspect } from 'node:util';
 import * as z from 'zod/mini';
-import { lazySchema, maskSecret, safeCharacters } from '@app/shared';
+import {
+  GHOST_ADMIN_KEY,
+  GhostMessages,
+  ghostAdminKeyProblem,
+  lazySchema,
+  maskSecret,
+  safeCharacters,
+} from '@app/shared';
 import { badRequest } from '../../domain/errors.js';
 
-export const GhostMessages = {
-  siteUrlRequired: 'Enter the address of the Ghost site, e.g. https://example.com.',
-  siteUrlInvalid: 'Enter the Ghost site address like https://example.com (http:// or https://).',
-  adminKeyRequired:
-    'Paste the Admin API key of a custom integration (Ghost Admin → Settings → Integrations → Add custom integration).',
-  contentKeyGiven:
-    'This is the Content API key, which can only read. Copy the Admin API key of the same integration: it has a colon in the middle (id:secret).',
-  adminKeyShape:
-    'This is not a Ghost Admin API key: it is 24 hexadecimal characters, a colon, then 64 more (id:secret). Copy it again from the custom integration in Ghost Admin → Settings → Integrations.',
-} as const;
-
-const ADMIN_KEY = /^([0-9a-f]{24}):([0-9a-f]{64})$/i;
-const CONTENT_KEY = /^[0-9a-f]{26}$/i;
+export { GhostMessages };
 
 /** The address readers visit, as stored: https:// when no scheme was typed, no /ghost/… admin suffix, no trailing slash. */
 export function normaliseGhostUrl(input: string): string {
@@ -50,10 +45,9 @@ export class GhostAdminKey {
 
   constructor(key: string) {
     const text = key.trim();
-    if (!text) throw badRequest(GhostMessages.adminKeyRequired, 'ghost_admin_key');
-    if (CONTENT_KEY.test(text)) throw badRequest(GhostMessages.contentKeyGiven, 'ghost_admin_key');
-    const match = ADMIN_KEY.exec(text);
-    if (!match) throw badRequest(GhostMessages.adminKeyShape, 'ghost_admin_key');
+    const problem = ghostAdminKeyProblem(text);
+    if (problem) throw badRequest(problem, 'ghost_admin_key');
+    const match = GHOST_ADMIN_KEY.exec(text)!;
     this.id = match[1]!.toLowerCase();
     this.#secret = match[2]!.toLowerCase();
   }
@@ -84,18 +78,22 @@ export class GhostAdminKey {
 /** The channel's settings as a form or the API sends them. */
 export const GhostCredentialsSchema = lazySchema(() =>
   z.strictObject({
-    siteUrl: z.string({ error: GhostMessages.siteUrlRequired }).check(
-      z.trim(),
-      z.minLength(1, GhostMessages.siteUrlRequired),
-      z.maxLength(300, 'The site address is too long'),
-      safeCharacters('The site address'),
-    ),
-    adminApiKey: z.string({ error: GhostMessages.adminKeyRequired }).check(
-      z.trim(),
-      z.minLength(1, GhostMessages.adminKeyRequired),
-      z.maxLength(200, GhostMessages.adminKeyShape),
-      safeCharacters('The Admin API key'),
-    ),
+    siteUrl: z
+      .string({ error: GhostMessages.siteUrlRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, GhostMessages.siteUrlRequired),
+        z.maxLength(300, 'The site address is too long'),
+        safeCharacters('The site address'),
+      ),
+    adminApiKey: z
+      .string({ error: GhostMessages.adminKeyRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, GhostMessages.adminKeyRequired),
+        z.maxLength(200, GhostMessages.adminKeyShape),
+        safeCharacters('The Admin API key'),
+      ),
   }),
 );
 export type GhostCredentialsInput = z.input<ReturnType<typeof GhostCredentialsSchema>>;
