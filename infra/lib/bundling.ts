@@ -81,8 +81,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
   auth: ['@zxcvbn-ts/language-common'],
   articles: carries(IMAGE_STORE, 'openai', 'sharp'),
   images: carries(IMAGE_STORE, 'openai', 'sharp'),
-  wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
-  linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN),
+  wordpress: carries(IMAGE_STORE, MARKDOWN),
+  linkedin: carries(IMAGE_STORE, MARKDOWN),
   channels: carries(IMAGE_STORE, MARKDOWN),
   email: ['google-auth-library'],
   /** Invitation e-mails go out through the workspace's (or the inviter's) Gmail. */

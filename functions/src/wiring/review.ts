@@ -5,7 +5,7 @@ import { approvalEmailContent, changesRequestedEmailContent } from '../domain/ap
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
-import { integrations } from './integrations.js';
+import { emailService } from './email-service.js';
 import { lazy } from './lazy.js';
 import { publishing } from './publishing.js';
 import { workspaceStore } from './workspace-access.js';
@@ -43,7 +43,7 @@ export const buildReviewService = (now?: () => Date) => {
   return new ReviewService({
     ...base(),
     ...(now ? { now } : {}),
-    mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
+    mailer: async (workspaceId) => (await emailService().notifier(workspaceId)).mailer,
     render: approvalEmailContent,
     renderChanges: changesRequestedEmailContent,
     comments: new DynamoCommentStore(deps().db, deps().config.tableName),
