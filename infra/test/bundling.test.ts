@@ -164,8 +164,12 @@ describe('code splitting (bundling.ts)', () => {
     ['wordpress', /^functions\/src\/(channels\/linkedin\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
     ['linkedin', /^functions\/src\/(channels\/wordpress\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
     ['email', /^functions\/src\/channels\/[^/]+\/(client|service)\.ts$/],
-    // (approvals: LinkedIn's settings keys come with the publishing it needs for an approval.)
-    ['approvals', /^functions\/src\/(channels\/[^/]+\/client|adapters\/integrations\/(mail|google))\.ts$/],
+    ['approvals', /^functions\/src\/(channels\/[^/]+\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
+    // The table's stream delivers events; only an owner's webhook needs the HTTP delivery and its URL checks.
+    [
+      WORKER_ENTRY_NAME,
+      /^functions\/src\/(channels\/[^/]+\/(client|service)|adapters\/integrations\/(webhook|url-safety))\.ts$/,
+    ],
   ])("%s parses no other service's connection code at start", async (name, others) => {
     expect((await parsedAtStart(name)).filter((input) => others.test(input))).toEqual([]);
   });
