@@ -83,8 +83,8 @@ export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnD
   auth: ['@zxcvbn-ts/language-common'],
   articles: carries(IMAGE_STORE, 'openai', 'sharp'),
   images: carries(IMAGE_STORE, 'openai', 'sharp'),
-  wordpress: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN, 'sharp'),
-  linkedin: carries(IMAGE_STORE, 'google-auth-library', MARKDOWN, 'sharp'),
+  wordpress: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
+  linkedin: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
   channels: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
   email: ['google-auth-library'],
   /** Invitation e-mails go out through the workspace's (or the inviter's) Gmail. */

@@ -146,6 +146,34 @@ describe('code splitting (bundling.ts)', () => {
     },
   );
 
+  // A route group's rare routes load what only they use with import(): the connection's routes (status, test, save,
+  // OAuth) need no publishing, and a workspace's member routes no review setting, channel nor mail code.
+  const PUBLISHING_SIDE = [
+    'functions/src/adapters/dynamo/article-store.ts',
+    'functions/src/domain/review.ts',
+    'functions/src/domain/publishing.ts',
+  ];
+  it.each(['wordpress', 'linkedin', 'channels', 'workspaces'])(
+    '%s parses no article store, review nor publishing at start (its publish route loads them)',
+    async (name) => {
+      expect((await parsedAtStart(name)).filter((input) => PUBLISHING_SIDE.includes(input))).toEqual([]);
+    },
+  );
+  it.each([
+    ['workspaces', /^functions\/src\/(channels\/[^/]+\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
+    ['wordpress', /^functions\/src\/(channels\/linkedin\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
+    ['linkedin', /^functions\/src\/(channels\/wordpress\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
+    ['email', /^functions\/src\/channels\/[^/]+\/(client|service)\.ts$/],
+    ['approvals', /^functions\/src\/(channels\/[^/]+\/(client|service)|adapters\/integrations\/(mail|google))\.ts$/],
+    // The table's stream delivers events; only an owner's webhook needs the HTTP delivery and its URL checks.
+    [
+      WORKER_ENTRY_NAME,
+      /^functions\/src\/(channels\/[^/]+\/(client|service)|adapters\/integrations\/(webhook|url-safety))\.ts$/,
+    ],
+  ])("%s parses no other service's connection code at start", async (name, others) => {
+    expect((await parsedAtStart(name)).filter((input) => others.test(input))).toEqual([]);
+  });
+
   it("puts the job queue's Lambda client in a chunk that the first job loads", async () => {
     const { metafile } = await bundle('articles');
     const start = new Set(outputsLoadedAtStart(metafile));

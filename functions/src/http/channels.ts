@@ -1,7 +1,4 @@
-import { publishing } from '../wiring/publishing.js';
 import { genericChannel } from '../wiring/channels.js';
-import { reviewRules } from '../wiring/review-settings.js';
-import { toApiArticle } from './article-view.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
@@ -42,8 +39,15 @@ export const handlers = defineHandlers('channels', {
     );
   },
 
+  // The connection's routes need no publishing: its code (the article store, review, the publisher) loads with the
+  // first publish, not at every cold start.
   'channels.publish': async ({ workspace, user, params }) => {
     const channel = await genericChannel(params.channel);
+    const [{ reviewRules }, { publishing }, { toApiArticle }] = await Promise.all([
+      import('../wiring/review-settings.js'),
+      import('../wiring/publishing.js'),
+      import('./article-view.js'),
+    ]);
     await reviewRules().checkPublishNow(workspace, params.id, channel.platform);
     const { url, article } = await publishing().publish(channel.id, workspace.id, params.id, {
       trigger: 'manual',

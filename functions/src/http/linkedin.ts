@@ -2,27 +2,37 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { IntegrationMessages, PostingModeMessages } from '@app/shared';
 import { badRequest } from '../domain/errors.js';
 import { deps } from '../wiring/deps.js';
-import { integrations } from '../wiring/integrations.js';
-import { publishing } from '../wiring/publishing.js';
-import { reviewRules } from '../wiring/review-settings.js';
-import { toApiArticle } from './article-view.js';
+import { linkedInService } from '../wiring/linkedin-service.js';
 import { defineHandlers } from './handlers.js';
 import { callbackSessionOwner } from './oauth-session.js';
 import { publicOrigin } from './origin.js';
 import { json, redirect } from './response.js';
 
+/**
+ * The publishing side (the article store, review, the publisher): only the publish and posting-mode routes use it, so it
+ * loads with the first of them, not at every cold start of the connection's routes.
+ */
+const publishingSide = async () => {
+  const [{ reviewRules }, { publishing }, { toApiArticle }] = await Promise.all([
+    import('../wiring/review-settings.js'),
+    import('../wiring/publishing.js'),
+    import('./article-view.js'),
+  ]);
+  return { reviewRules, publishing, toApiArticle };
+};
+
 const callbackUri = (event: APIGatewayProxyEventV2) => `${publicOrigin(event, deps().config)}/api/linkedin/callback`;
 
 export const handlers = defineHandlers('linkedin', {
-  'linkedin.status': async ({ workspace }) => json(200, await integrations().linkedin.status(workspace.id)),
+  'linkedin.status': async ({ workspace }) => json(200, await linkedInService().status(workspace.id)),
 
   'linkedin.saveCredentials': async ({ workspace, body }) => {
-    await integrations().linkedin.saveCredentials(workspace.id, body);
+    await linkedInService().saveCredentials(workspace.id, body);
     return json(200, { success: true, message: IntegrationMessages.linkedinSaved });
   },
 
   'linkedin.testConnection': async ({ event, workspace, body }) =>
-    json(200, await integrations().linkedin.test(workspace.id, body, callbackUri(event))),
+    json(200, await linkedInService().test(workspace.id, body, callbackUri(event))),
 
   /** The redirect URI is always our own callback; a caller may name it, but not change it. */
   'linkedin.authUrl': async ({ event, user, workspace, query }) => {
@@ -32,28 +42,29 @@ export const handlers = defineHandlers('linkedin', {
     }
     return json(200, {
       success: true,
-      authUrl: await integrations().linkedin.authUrl(workspace.id, expected, query.pages === 'true', user.id),
+      authUrl: await linkedInService().authUrl(workspace.id, expected, query.pages === 'true', user.id),
     });
   },
 
   /** Public: the provider's redirect. The signed state names (and binds) the owner; a session, if any, must be that user or one of that workspace's owners. */
   'linkedin.callback': async ({ event, query }) => {
     const sessionUser = await callbackSessionOwner(event, query.state, 'linkedin');
-    const outcome = await integrations().linkedin.callback(query, sessionUser, callbackUri(event));
+    const outcome = await linkedInService().callback(query, sessionUser, callbackUri(event));
     return redirect(`/settings?${outcome}`);
   },
 
   'linkedin.getWebhook': async ({ workspace }) =>
-    json(200, { success: true, ...(await integrations().linkedin.webhook(workspace.id)) }),
+    json(200, { success: true, ...(await linkedInService().webhook(workspace.id)) }),
 
   'linkedin.setWebhook': async ({ workspace, body }) =>
     json(200, {
       success: true,
       message: IntegrationMessages.webhookSaved,
-      ...(await integrations().linkedin.setWebhook(workspace.id, body.webhookUrl)),
+      ...(await linkedInService().setWebhook(workspace.id, body.webhookUrl)),
     }),
 
   'linkedin.publish': async ({ workspace, user, params }) => {
+    const { reviewRules, publishing, toApiArticle } = await publishingSide();
     await reviewRules().checkPublishNow(workspace, params.id, 'linkedin');
     const { url, article } = await publishing().publishLinkedIn(workspace.id, params.id, {
       trigger: 'manual',
@@ -68,10 +79,13 @@ export const handlers = defineHandlers('linkedin', {
   },
 
   'linkedin.setPostingMode': async ({ workspace, params, body }) => {
+    const { publishing } = await publishingSide();
     await publishing().setPostingMode(workspace.id, params.id, body.mode);
     return json(200, { success: true, mode: body.mode, message: PostingModeMessages[body.mode] });
   },
 
-  'linkedin.getPostingMode': async ({ workspace, params }) =>
-    json(200, { success: true, mode: await publishing().postingMode(workspace.id, params.id) }),
+  'linkedin.getPostingMode': async ({ workspace, params }) => {
+    const { publishing } = await publishingSide();
+    return json(200, { success: true, mode: await publishing().postingMode(workspace.id, params.id) });
+  },
 });

@@ -1,17 +1,14 @@
 import { IntegrationMessages } from '@app/shared';
-import { integrations } from '../wiring/integrations.js';
-import { publishing } from '../wiring/publishing.js';
-import { reviewRules } from '../wiring/review-settings.js';
-import { toApiArticle } from './article-view.js';
+import { wordPressService } from '../wiring/wordpress-service.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 
 export const handlers = defineHandlers('wordpress', {
-  'wordpress.status': async ({ workspace }) => json(200, await integrations().wordpress.status(workspace.id)),
+  'wordpress.status': async ({ workspace }) => json(200, await wordPressService().status(workspace.id)),
 
   /** A failed check is an answer, not an error: {success:false, error, message} with the reason. */
   'wordpress.testConnection': async ({ workspace, body }) => {
-    const check = await integrations().wordpress.test(workspace.id, body);
+    const check = await wordPressService().test(workspace.id, body);
     if (!check.ok) return json(200, { success: false, error: check.message, message: check.message, code: check.code });
     return json(200, {
       success: true,
@@ -21,7 +18,7 @@ export const handlers = defineHandlers('wordpress', {
   },
 
   'wordpress.saveCredentials': async ({ workspace, body }) => {
-    const check = await integrations().wordpress.save(workspace.id, body);
+    const check = await wordPressService().save(workspace.id, body);
     return json(200, {
       success: true,
       user: { name: check.user.name },
@@ -30,7 +27,14 @@ export const handlers = defineHandlers('wordpress', {
     });
   },
 
+  // The connection's routes need no publishing: its code (the article store, review, the publisher) loads with the
+  // first publish, not at every cold start.
   'wordpress.publish': async ({ workspace, user, params }) => {
+    const [{ reviewRules }, { publishing }, { toApiArticle }] = await Promise.all([
+      import('../wiring/review-settings.js'),
+      import('../wiring/publishing.js'),
+      import('./article-view.js'),
+    ]);
     await reviewRules().checkPublishNow(workspace, params.id, 'blog');
     const { link, article } = await publishing().publishWordPress(workspace.id, params.id, {
       trigger: 'manual',

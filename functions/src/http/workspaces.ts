@@ -1,5 +1,4 @@
 import { ReviewMessages, WorkspaceMessages } from '@app/shared';
-import { reviewRules } from '../wiring/review-settings.js';
 import { workspaceService } from '../wiring/workspaces.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
@@ -28,6 +27,8 @@ export const handlers = defineHandlers('workspaces', {
     json(200, { success: true, personal: workspace.personal, settings: workspace.review }),
 
   'workspaces.setReview': async ({ workspace, body }) => {
+    // Rarely called: the review service (and the article store it brings) loads then, not at every cold start.
+    const { reviewRules } = await import('../wiring/review-settings.js');
     const settings = await reviewRules().setSettings(workspace, body);
     return json(200, { success: true, personal: false, settings, message: ReviewMessages.settingsSaved });
   },

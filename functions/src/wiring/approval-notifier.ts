@@ -4,7 +4,8 @@ import { deps } from './deps.js';
 import { ApprovalNotifier } from '../domain/scheduling.js';
 import { businessEvents } from '../metrics.js';
 import { articleServices } from './articles.js';
-import { integrations } from './integrations.js';
+import { emailService } from './email-service.js';
+import { linkedInService } from './linkedin-service.js';
 import { lazy } from './lazy.js';
 import type { RunRetryScheduler, ScheduledRun } from '../domain/ports.js';
 import type { RunRetry } from '../domain/run-retries.js';
@@ -49,10 +50,10 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),
     articleService: articleServices().articles,
-    email: integrations().email,
+    email: emailService(),
     // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
     activeOwner: activeWorkspaceOwner,
-    linkedInIdentity: (userId) => integrations().linkedin.status(userId),
+    linkedInIdentity: (userId) => linkedInService().status(userId),
     signingKey,
     publicUrl: () => config.publicUrl,
     events: businessEvents,

@@ -5,7 +5,6 @@ import { lazy } from './lazy.js';
 import { activeWorkspaceOwner } from './workspace-access.js';
 import { ApprovalLinks } from '../domain/scheduling.js';
 import { publishing } from './publishing.js';
-import { integrations } from './integrations.js';
 
 /** The approval page's calls: preview and confirm a signed approval link, and its image (approvals group). */
 export const approvalLinks = lazy((): ApprovalLinks => {
@@ -16,7 +15,8 @@ export const approvalLinks = lazy((): ApprovalLinks => {
     // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
     activeOwner: activeWorkspaceOwner,
     signer: createObjectStore(config),
-    linkedInIdentity: (userId) => integrations().linkedin.status(userId),
+    // Only a LinkedIn approval asks: LinkedIn's service loads then, not at the approvals function's cold start.
+    linkedInIdentity: async (userId) => (await import('./linkedin-service.js')).linkedInService().status(userId),
     signingKey,
   });
 });

@@ -1,10 +1,10 @@
 import { createEventBridgePublisher } from '../adapters/aws/eventbridge-event-publisher.js';
 import { DynamoEventOutbox } from '../adapters/dynamo/event-outbox.js';
-import { HttpWebhookDelivery } from '../adapters/integrations/webhook.js';
 import { JsonLinesEventPublisher } from '../adapters/local/jsonl-event-publisher.js';
 import type { Config } from '../config.js';
 import { EventRelay, type DeliveryFailure, type DomainEventPublisher } from '../domain/automation-events.js';
-import { LI_KEYS } from '../channels/linkedin/service.js';
+import type { WebhookDelivery } from '../domain/integrations.js';
+import { LI_KEYS } from '../channels/linkedin/keys.js';
 import { logger } from '../logger.js';
 import { businessEvents } from '../metrics.js';
 import { deps } from './deps.js';
@@ -67,6 +67,16 @@ function reportFailure(failure: DeliveryFailure): void {
 
 function build(): EventRelay {
   const { config, db, settings } = deps();
+  // Only an owner with a webhook gets a delivery: its HTTP code (and the URL checks) loads then, not at every cold start.
+  let delivery: Promise<WebhookDelivery> | undefined;
+  const webhooks: WebhookDelivery = {
+    deliver: async (...args) => {
+      delivery ??= import('../adapters/integrations/webhook.js').then(
+        ({ HttpWebhookDelivery }) => new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
+      );
+      return (await delivery).deliver(...args);
+    },
+  };
   return new EventRelay({
     bus: createEventBus(config),
     marks: new DynamoEventOutbox(db, config.tableName),
@@ -76,7 +86,7 @@ function build(): EventRelay {
       const secret = url ? await settings.value(userId, LI_KEYS.webhookSecret) : undefined;
       return url && secret ? { url, secret } : undefined;
     },
-    webhooks: new HttpWebhookDelivery({ allowPrivateUrls: config.allowPrivateUrls }),
+    webhooks,
     where: { account: LOCAL_ACCOUNT, region: config.region },
     onFailure: reportFailure,
     onDelivered: (event, status) =>

@@ -5,7 +5,6 @@ import { approvalEmailContent, changesRequestedEmailContent } from '../domain/ap
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
-import { integrations } from './integrations.js';
 import { lazy } from './lazy.js';
 import { publishing } from './publishing.js';
 import { workspaceStore } from './workspace-access.js';
@@ -43,7 +42,9 @@ export const buildReviewService = (now?: () => Date) => {
   return new ReviewService({
     ...base(),
     ...(now ? { now } : {}),
-    mailer: async (workspaceId) => (await integrations().email.notifier(workspaceId)).mailer,
+    // Only a review that notifies sends mail: Gmail's code loads then, not at every cold start.
+    mailer: async (workspaceId) =>
+      (await (await import('./email-service.js')).emailService().notifier(workspaceId)).mailer,
     render: approvalEmailContent,
     renderChanges: changesRequestedEmailContent,
     comments: new DynamoCommentStore(deps().db, deps().config.tableName),

@@ -1,6 +1,5 @@
 import { WorkspaceService } from '../domain/workspaces.js';
 import { deps } from './deps.js';
-import { integrations } from './integrations.js';
 import { lazy } from './lazy.js';
 import { workspaceStore } from './workspace-access.js';
 
@@ -14,7 +13,8 @@ export const workspaceService = lazy((): WorkspaceService => {
     store: workspaceStore(),
     publicUrl: () => config.publicUrl,
     mailer: async (workspaceId, inviterId) => {
-      const { email } = integrations();
+      // Only an invitation sends mail: Gmail's code loads then, not at the workspaces function's cold start.
+      const email = (await import('./email-service.js')).emailService();
       const own = await email.notifier(workspaceId);
       if (own.mailer?.kind === 'gmail') return own.mailer;
       return (await email.notifier(inviterId)).mailer ?? own.mailer;

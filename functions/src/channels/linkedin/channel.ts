@@ -9,7 +9,7 @@ import type { LinkedInPublisher, LinkedInSentPost, PublishRun } from '../../doma
 import { PublishMessages } from '../../domain/publish-messages.js';
 import type { SettingService } from '../../domain/settings.js';
 import type { PublishChannel } from '../channel.js';
-import { grantAllowsPages, LI_KEYS } from './service.js';
+import { grantAllowsPages, LI_KEYS } from './keys.js';
 
 export interface LinkedInConnection {
   token: string;

@@ -29,7 +29,7 @@ const UserInfoAnswer = lazySchema(() => z.object({ sub: text(), name: text(), em
  * using OpenID Connect" + "Share on LinkedIn"), which every LinkedIn app can add. The member must
  * approve all requested scopes at once and LinkedIn refuses the whole consent
  * (unauthorized_scope_error) when one is not granted to the app, so the organization scopes of the
- * Community Management API are asked for only on request (LINKEDIN_PAGE_SCOPES, channels/linkedin/service.ts).
+ * Community Management API are asked for only on request (LINKEDIN_PAGE_SCOPES, channels/linkedin/keys.ts).
  */
 export const LINKEDIN_SCOPES: string[] = [
   /** OIDC: lets us call /v2/userinfo, whose `sub` is the member id (author urn:li:person:{sub}). */
