@@ -145,6 +145,13 @@ describe('Ghost through the channel model, against a real Ghost', () => {
   it('publishes the blog version with its feature image and tags, records it on the article, and a retry posts no second one', async (ctx) => {
     const server = site(ctx);
     const id = await newArticle('Ghost first post');
+    // The blog version's own schedule (WordPress's) is not this channel's: publishing to Ghost leaves it.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 14) + '00:00.000Z';
+    const scheduled = await user.call(`/api/articles/${id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'blog', datetime: tomorrow },
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
     const res = await user.call(`/api/channels/ghost/publish/${id}`, { method: 'POST' });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.message).toBe('Successfully published to Ghost!');
@@ -175,6 +182,8 @@ describe('Ghost through the channel model, against a real Ghost', () => {
     expect(read.posts.ghost).toEqual({ id: post!.id, url: post!.url, publishedAt: expect.any(String) });
     expect(read.lastError).toBeNull();
     expect(read.blog.publishedToWordPress).toBe(false);
+    expect(read.scheduled.blog).toBe(scheduled.json.scheduledFor);
+    expect(read.scheduled.blog).not.toBeNull();
 
     // again: the post the first made is found by its slug, not made twice
     const again = await user.call(`/api/channels/ghost/publish/${id}`, { method: 'POST' });

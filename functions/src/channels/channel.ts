@@ -79,6 +79,11 @@ export interface PublishChannel<C = unknown> {
   readonly settings?: ChannelSettings;
   /** The key of its claim and attempt note on the article (WordPress keeps `blog`, as before there were channels). */
   readonly claimKey: string;
+  /**
+   * The version's schedule (`scheduled.<platform>`) is this channel's: its run e-mails the approval that publishes
+   * here (WordPress for the blog version, LinkedIn for its own). A publish replaces only its own channel's schedule.
+   */
+  readonly ownsSchedule?: true;
   /** The article's own checks, before anything is read or claimed: the text rules (throws a DomainError). */
   checkArticle(article: ArticleRecord): void;
   /** The stored connection it publishes with; not connected or expired: the channel's 400. */

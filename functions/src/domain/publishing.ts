@@ -267,7 +267,7 @@ export class PublishingService {
         {
           ...post.fields(at),
           ...(attempt.noted ? { [`publishAttempts.${channel.claimKey}`]: null } : {}),
-          ...this.laterScheduleDropped(fresh, channel.platform),
+          ...(channel.ownsSchedule ? this.laterScheduleDropped(fresh, channel.platform) : {}),
           lastError: null,
           updatedAt: at,
         },

@@ -29,6 +29,7 @@ export function linkedinChannel(deps: {
     label: 'LinkedIn',
     platform: 'linkedin',
     claimKey: 'linkedin',
+    ownsSchedule: true,
     checkArticle(article) {
       if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) throw alreadyPublished();
       const content = article.linkedin.content.trim();

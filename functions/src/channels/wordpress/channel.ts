@@ -20,6 +20,7 @@ export function wordpressChannel(deps: {
     label: 'WordPress',
     platform: 'blog',
     claimKey: 'blog',
+    ownsSchedule: true,
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     },
