@@ -10,9 +10,9 @@ import { channelIds } from '../src/channels/registry.js';
 const root = join(import.meta.dirname, '..', '..');
 /** The product's source (tests aside): the server, the shared code, the SPA and the stack. */
 const SOURCES = ['functions/src', 'shared/src', 'frontend/src', 'infra/lib', 'infra/bin'];
-/** A channel's own folders: the server's (functions/src/channels/<id>/) and the SPA's (frontend/src/channels/<id>/). */
+/** A channel's own folders: the server's, the shared code's and the SPA's (`<workspace>/src/channels/<id>/`). */
 const channelFolder = (file: string, id: string) =>
-  file.startsWith(`functions/src/channels/${id}/`) || file.startsWith(`frontend/src/channels/${id}/`);
+  ['functions', 'shared', 'frontend'].some((workspace) => file.startsWith(`${workspace}/src/channels/${id}/`));
 
 function sourceFiles(dir: string): string[] {
   let entries;
@@ -41,19 +41,26 @@ function namingLines(id: string): string[] {
     );
 }
 
-const registryLine = (id: string) => {
-  const lines = readFileSync(join(root, 'functions/src/channels/registry.ts'), 'utf8').split('\n');
-  return `functions/src/channels/registry.ts:${lines.findIndex((line) => line.trim().startsWith(`${id}:`)) + 1}`;
+const lineOf = (file: string, pattern: RegExp) => {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  return `${file}:${lines.findIndex((line) => pattern.test(line)) + 1}`;
 };
 
+/** Its registry entries: the server's line, and the SPA's import of its folder and the list that holds it. */
+const registryLines = (id: string) => [
+  lineOf('functions/src/channels/registry.ts', new RegExp(`^\\s*${id}:`)),
+  lineOf('frontend/src/channels/registry.ts', new RegExp(`^import \\{ ${id} \\} from './${id}';`)),
+  lineOf('frontend/src/channels/registry.ts', /^export const CHANNEL_REGISTRY\b/),
+];
+
 describe('a new channel outside its folders', () => {
-  it('Ghost is in the registry, and named nowhere else outside its folders but on its registry line', () => {
+  it('Ghost is in the registry, and named nowhere else outside its folders but on its registry lines', () => {
     expect(channelIds).toContain('ghost');
-    expect(namingLines('ghost')).toEqual([registryLine('ghost')]);
+    expect(namingLines('ghost')).toEqual(registryLines('ghost'));
   });
 
-  it('Bluesky is in the registry, and named nowhere else outside its folders but on its registry line', () => {
+  it('Bluesky is in the registry, and named nowhere else outside its folders but on its registry lines', () => {
     expect(channelIds).toContain('bluesky');
-    expect(namingLines('bluesky')).toEqual([registryLine('bluesky')]);
+    expect(namingLines('bluesky')).toEqual([registryLines('bluesky')[0]]);
   });
 });

@@ -504,7 +504,8 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
         functionName: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName(worker.logicalId)}:live`,
         invocationType: 'Event',
         // It holds one of the user's places in flight (functions/src/domain/job-limits.ts), counted in the table.
-        payload: { type: 'generate-content', userId, articleId, inFlight: true },
+        // The member who asked is named for the ArticleDrafted event (personal workspace: the owner).
+        payload: { type: 'generate-content', userId, articleId, actorId: userId, inFlight: true },
       },
     ]);
   });
@@ -657,6 +658,8 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
     ['email', 'GET', '/api/email/settings'],
     ['sheets', 'GET', '/api/sheets/status'],
     ['workspaces', 'GET', '/api/workspaces'],
+    // A registry channel's connection (functions/src/channels/registry.ts): its module loaded on demand by the route.
+    ['channels', 'GET', '/api/channels/ghost/connection'],
   ])('%s: %s %s answers 200 JSON', async (name, method, path) => {
     const out = await api(method, path, { cookies });
     expect(out.name).toBe(name);

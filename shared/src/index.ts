@@ -23,4 +23,3 @@ export * from './comments.js';
 export * from './review.js';
 export * from './channel-api.js';
 export * from './channels.js';
-export * from './ghost-key.js';

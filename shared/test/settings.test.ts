@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GhostMessages,
   SaveSettingSchema,
   SettingMessages,
-  ghostAdminKeyProblem,
   isHiddenSettingKey,
   normalizeSettingKey,
   typedSettingKey,
 } from '../src/index.js';
+import { GhostMessages, ghostAdminKeyProblem } from '../src/channels/ghost/index.js';
 
 const keyIssues = (key: string) => {
   const result = SaveSettingSchema().safeParse({ key, value: 'v' });

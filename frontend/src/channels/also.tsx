@@ -8,7 +8,7 @@ import { alsoChannels } from './registry';
 import type { ChannelPreviewProps, RegisteredChannel } from './types';
 
 /**
- * A second channel of a version (`also`, channels/types.ts: Ghost beside WordPress) on the pages that show the
+ * A second channel of a version (`also`, channels/types.ts: a second blog beside the version's own) on the pages that show the
  * version's own channel: its preview under the version's editor and its row on a Schedule card, each while it is
  * connected. It publishes on Publish Now only: the version's schedule and review belong to its own channel.
  */

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import type { Platform } from '@app/shared';
 import type { RegisteredChannel } from './types';
 import { ghost } from './ghost';
@@ -8,28 +7,15 @@ import { wordpress } from './wordpress';
 /**
  * Every publishing channel of the SPA, in the order the pages show them (docs/architecture.md, Channels in the
  * SPA). The pages and shared components go through this list rather than naming a channel; adding a channel is its
- * folder and one entry here. The preview is a chunk of its own, fetched when a page renders it, so no page carries one (the blog
+ * folder and one entry here. Each entry's preview is a chunk of its own (its folder's index), fetched when a page renders it, so no page carries one (the blog
  * preview brings the Markdown renderer and sanitizer; docs/testing.md, Performance budgets); the settings panel is
  * `<id>/*Panel.tsx`'s default export, which only the Settings page gathers (pages/Settings.tsx).
  */
-export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [
-  {
-    ...wordpress,
-    Preview: lazy(() => import('./wordpress/WordPressPreview')),
-  },
-  {
-    ...linkedin,
-    Preview: lazy(() => import('./linkedin/LinkedInPreview')),
-  },
-  {
-    ...ghost,
-    Preview: lazy(() => import('./ghost/GhostPreview')),
-  },
-];
+export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [wordpress, linkedin, ghost];
 
 /**
  * The channel that publishes an article's version: its editor, its schedule, its review. A second channel of the
- * same version (`also`: Ghost beside WordPress) has rows and a preview of its own (also.tsx).
+ * same version (`also`) has rows and a preview of its own (also.tsx).
  */
 export function channelFor(version: Platform): RegisteredChannel {
   return CHANNEL_REGISTRY.find((channel) => channel.version === version && !channel.also)!;

@@ -71,7 +71,7 @@ export interface SpaChannel extends ChannelFacts {
   /** Shown in the channel's row of a Schedule card, under its actions (e.g. LinkedIn's posting mode). */
   CardExtra?: ComponentType<{ article: Article; published: boolean }>;
   /**
-   * A second channel of a version another channel already publishes (Ghost beside WordPress): it has no editor of its
+   * A second channel of a version another channel already publishes (a second blog): it has no editor of its
    * own; while it is connected, its preview follows the version's on Create and it has a row of its own on the
    * Schedule card and in History (channels/also.tsx).
    */

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { GhostMessages, type ChannelConnectionAnswer } from '@app/shared';
+import type { ChannelConnectionAnswer } from '@app/shared';
+import { GhostMessages } from '@app/shared/channels/ghost';
 import { GhostPanel } from './GhostPanel';
 import { findInPanelOnly, findPanelAlert, findToast, sentTo, settingsRoutes } from '../../test/settings';
 import { mockApi, renderWithProviders } from '../../test/utils';

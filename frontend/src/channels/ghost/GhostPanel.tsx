@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { GhostMessages, ghostAdminKeyProblem, type ChannelConnectionAnswer } from '@app/shared';
+import type { ChannelConnectionAnswer } from '@app/shared';
+import { GhostMessages, ghostAdminKeyProblem } from '@app/shared/channels/ghost';
 import { ApiError, errorText, request } from '../../api/client';
 import { formatLastUpdated } from '../../lib/dates';
 import { settingsToast } from '../../lib/toast';
@@ -18,7 +19,7 @@ interface GhostForm {
 }
 
 /**
- * The server's own checks of the two fields, made before anything is sent (shared/src/ghost-key.ts): the site's
+ * The server's own checks of the two fields, made before anything is sent (shared/src/channels/ghost/index.ts): the site's
  * address, and the key's shape (a Content API key or a key cut short is named). Test with a blank key checks the
  * saved connection; Save always needs the key, which the server checks against the site before keeping both.
  */

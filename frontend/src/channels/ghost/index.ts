@@ -1,6 +1,7 @@
 import type { Article, ChannelFacts } from '@app/shared';
 import { request } from '../../api/client';
-import type { SpaChannel } from '../types';
+import { lazy } from 'react';
+import type { RegisteredChannel } from '../types';
 import { GHOST_ID, ghostStatusQuery, ghostStatusText } from './status';
 
 /**
@@ -21,7 +22,9 @@ const facts: ChannelFacts = {
 const post = (article: Article) => article.posts?.[GHOST_ID];
 
 /** Ghost (docs/integrations.md, Ghost): the blog version as a post of the connected Ghost site. */
-export const ghost: SpaChannel = {
+export const ghost: RegisteredChannel = {
+  // A chunk of its own, fetched when a page first renders it (channels/registry.ts).
+  Preview: lazy(() => import('./GhostPreview')),
   ...facts,
   posted: (article) => !!post(article),
   postUrl: (article) => post(article)?.url,

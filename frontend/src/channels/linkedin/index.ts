@@ -1,11 +1,14 @@
 import { CHANNELS, type Article } from '@app/shared';
 import { request } from '../../api/client';
-import type { SpaChannel } from '../types';
+import { lazy } from 'react';
+import type { RegisteredChannel } from '../types';
 import { PostingModeRow } from './PostingModeChoice';
 import { linkedInStatusQuery, linkedInStatusText } from './status';
 
 /** LinkedIn (docs/integrations.md): the LinkedIn version, posted as the member or as a page they administer. */
-export const linkedin: SpaChannel = {
+export const linkedin: RegisteredChannel = {
+  // A chunk of its own, fetched when a page first renders it (channels/registry.ts).
+  Preview: lazy(() => import('./LinkedInPreview')),
   ...CHANNELS[1],
   posted: (article) => article.linkedin.publishedToLinkedIn,
   postUrl: (article: Article) => article.linkedin.linkedinPostUrl,

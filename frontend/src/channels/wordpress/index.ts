@@ -1,10 +1,13 @@
 import { CHANNELS, type Article } from '@app/shared';
 import { request } from '../../api/client';
-import type { SpaChannel } from '../types';
+import { lazy } from 'react';
+import type { RegisteredChannel } from '../types';
 import { wordpressStatusQuery, wordpressStatusText } from './status';
 
 /** WordPress (docs/integrations.md): the blog version, published as a post of the connected site. */
-export const wordpress: SpaChannel = {
+export const wordpress: RegisteredChannel = {
+  // A chunk of its own, fetched when a page first renders it (channels/registry.ts).
+  Preview: lazy(() => import('./WordPressPreview')),
   ...CHANNELS[0],
   posted: (article) => article.blog.publishedToWordPress,
   postUrl: (article: Article) => article.blog.wordpressPostUrl,

@@ -8,14 +8,8 @@
  */
 import { inspect } from 'node:util';
 import * as z from 'zod/mini';
-import {
-  GHOST_ADMIN_KEY,
-  GhostMessages,
-  ghostAdminKeyProblem,
-  lazySchema,
-  maskSecret,
-  safeCharacters,
-} from '@app/shared';
+import { lazySchema, maskSecret, safeCharacters } from '@app/shared';
+import { GHOST_ADMIN_KEY, GhostMessages, ghostAdminKeyProblem } from '@app/shared/channels/ghost';
 import { badRequest } from '../../domain/errors.js';
 
 export { GhostMessages };
