@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { pageAt } from '../pages/pageTable';
 
@@ -16,10 +16,14 @@ const documentTitleFor = (pathname: string): string => {
   return page ? `${page} · ${APP_NAME}` : APP_NAME;
 };
 
-/** Keeps `document.title` on the current route's page name, so tabs and history entries say where they lead. */
+/**
+ * Keeps `document.title` on the current route's page name, so tabs and history entries say where they lead. Set in
+ * the commit that shows the route (a layout effect): a redirect (a signed-out /schedule → /welcome) never leaves the
+ * tab on the page it left, even for a moment after the new page is on screen.
+ */
 export function useRouteTitle(): void {
   const { pathname } = useLocation();
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.title = documentTitleFor(pathname);
   }, [pathname]);
 }
