@@ -10,8 +10,13 @@
 import { maskSecret, offlineDraftNoteLines } from '@app/shared';
 import type { ArticleRecord } from '../../domain/articles.js';
 import { badRequest, conflict } from '../../domain/errors.js';
-import type { SettingService } from '../../domain/settings.js';
-import type { ChannelCheck, ChannelSettings, PublishChannel } from '../channel.js';
+import type { PublishChannel } from '../channel.js';
+import {
+  credentialSettings,
+  storedCredentials,
+  type CredentialSettingsStore,
+  type CredentialsOf,
+} from '../credential-settings.js';
 import { DEFAULT_SERVICE_URL, parseBlueskyCredentials, type BlueskyCredentials } from './credentials.js';
 import type { BlueskyClient } from './port.js';
 import { postRecordKey, postTextProblem } from './text.js';
@@ -30,61 +35,39 @@ export const BlueskyChannelMessages = {
     'Remove the offline-draft note before publishing: the Bluesky text still holds the note "Offline draft — …".',
 } as const;
 
-type Settings = Pick<SettingService, 'values' | 'put' | 'remove' | 'updatedAt'>;
+type Settings = CredentialSettingsStore;
 
 /** The article's Bluesky version (empty when it has none). */
 export const blueskyText = (article: ArticleRecord): string => article.versions?.bluesky?.content ?? '';
 
-/** The saved account, or undefined while any part is missing. */
-async function stored(settings: Settings, userId: string): Promise<BlueskyCredentials | undefined> {
-  const v = await settings.values(userId, [BLUESKY_KEYS.handle, BLUESKY_KEYS.appPassword, BLUESKY_KEYS.serviceUrl]);
-  const handle = v.get(BLUESKY_KEYS.handle);
-  const appPassword = v.get(BLUESKY_KEYS.appPassword);
-  if (!handle || !appPassword) return undefined;
-  return { handle, appPassword, serviceUrl: v.get(BLUESKY_KEYS.serviceUrl) || DEFAULT_SERVICE_URL };
-}
-
-function blueskySettings(settings: Settings, client: BlueskyClient): ChannelSettings {
-  const check = async (credentials: BlueskyCredentials): Promise<ChannelCheck> => {
+/** The account in the owner's settings: the app password (a secret), the handle and the server. */
+const credentialsOf = (client: BlueskyClient): CredentialsOf<BlueskyCredentials> => ({
+  keys: [BLUESKY_KEYS.appPassword, BLUESKY_KEYS.handle, BLUESKY_KEYS.serviceUrl],
+  fromValues(v) {
+    const handle = v.get(BLUESKY_KEYS.handle);
+    const appPassword = v.get(BLUESKY_KEYS.appPassword);
+    if (!handle || !appPassword) return undefined;
+    return { handle, appPassword, serviceUrl: v.get(BLUESKY_KEYS.serviceUrl) || DEFAULT_SERVICE_URL };
+  },
+  toValues: (credentials) => [
+    [BLUESKY_KEYS.handle, credentials.handle, 'Bluesky handle'],
+    [BLUESKY_KEYS.serviceUrl, credentials.serviceUrl, 'Bluesky server'],
+    [BLUESKY_KEYS.appPassword, credentials.appPassword, 'Bluesky app password'],
+  ],
+  parse: parseBlueskyCredentials,
+  fields: (credentials) => ({
+    handle: credentials?.handle ?? null,
+    appPassword: credentials ? maskSecret(credentials.appPassword) : null,
+    serviceUrl: credentials?.serviceUrl ?? null,
+  }),
+  async check(credentials) {
     const answer = await client.testConnection(credentials);
     return answer.ok
       ? { ok: true, message: `Connected to Bluesky as @${answer.handle}` }
       : { ok: false, code: answer.code, message: answer.message };
-  };
-  return {
-    async status(userId) {
-      const credentials = await stored(settings, userId);
-      return {
-        connected: credentials !== undefined,
-        fields: {
-          handle: credentials?.handle ?? null,
-          appPassword: credentials ? maskSecret(credentials.appPassword) : null,
-          serviceUrl: credentials?.serviceUrl ?? null,
-        },
-        updatedAt: await settings.updatedAt(userId, BLUESKY_KEYS.appPassword),
-      };
-    },
-    async connect(userId, input) {
-      const credentials = parseBlueskyCredentials(input);
-      const result = await check(credentials);
-      if (!result.ok) throw badRequest(result.message, result.code);
-      await settings.put(userId, BLUESKY_KEYS.handle, credentials.handle, 'Bluesky handle');
-      await settings.put(userId, BLUESKY_KEYS.serviceUrl, credentials.serviceUrl, 'Bluesky server');
-      await settings.put(userId, BLUESKY_KEYS.appPassword, credentials.appPassword, 'Bluesky app password');
-      return result;
-    },
-    async test(userId, input) {
-      const credentials = input ? parseBlueskyCredentials(input) : await stored(settings, userId);
-      if (!credentials) throw badRequest(BlueskyChannelMessages.notConnected, 'bluesky_not_connected');
-      return check(credentials);
-    },
-    async disconnect(userId) {
-      await settings.remove(userId, BLUESKY_KEYS.appPassword);
-      await settings.remove(userId, BLUESKY_KEYS.handle);
-      await settings.remove(userId, BLUESKY_KEYS.serviceUrl);
-    },
-  };
-}
+  },
+  notConnected: { message: BlueskyChannelMessages.notConnected, code: 'bluesky_not_connected' },
+});
 
 /** The text rule of the Bluesky version (at most 300 graphemes and 3000 bytes); a sentence, or undefined. */
 export function blueskyTextProblem(text: string): string | undefined {
@@ -101,6 +84,7 @@ export function blueskyChannel(deps: {
   settings: Settings;
   client: BlueskyClient;
 }): PublishChannel<BlueskyCredentials> {
+  const connectionOf = credentialsOf(deps.client);
   // A second post of the same text would be a duplicate (a retry of a lost answer is not refused: it has no post yet).
   const alreadyPublished = () => conflict(BlueskyChannelMessages.alreadyPublished, 'already_published');
   return {
@@ -110,7 +94,7 @@ export function blueskyChannel(deps: {
     platform: 'blog',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
-    settings: blueskySettings(deps.settings, deps.client),
+    settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (article.posts?.bluesky) throw alreadyPublished();
       const text = blueskyText(article);
@@ -124,9 +108,9 @@ export function blueskyChannel(deps: {
       if (article.posts?.bluesky) throw alreadyPublished();
     },
     async connection(userId) {
-      const credentials = await stored(deps.settings, userId);
-      if (!credentials) throw badRequest(BlueskyChannelMessages.notConnected, 'bluesky_not_connected');
-      return credentials;
+      const saved = await storedCredentials(deps.settings, connectionOf, userId);
+      if (!saved) throw badRequest(BlueskyChannelMessages.notConnected, 'bluesky_not_connected');
+      return saved;
     },
     async publish(credentials, { article, image: readImage }, pending, run) {
       const since = pending?.at ?? new Date().toISOString();

@@ -7,8 +7,13 @@
  * The post is recorded as `posts.ghost` on the article.
  */
 import { badRequest, DomainError } from '../../domain/errors.js';
-import type { SettingService } from '../../domain/settings.js';
-import type { ChannelCheck, ChannelSettings, PublishChannel } from '../channel.js';
+import type { PublishChannel } from '../channel.js';
+import {
+  credentialSettings,
+  storedCredentials,
+  type CredentialSettingsStore,
+  type CredentialsOf,
+} from '../credential-settings.js';
 import { PublishMessages } from '../../domain/publish-messages.js';
 import { postBody, postSlug, slug } from '../post.js';
 import type { GhostChannelClient } from './client.js';
@@ -24,18 +29,30 @@ export const GhostChannelMessages = {
   saved: 'Ghost connected.',
 } as const;
 
-type Settings = Pick<SettingService, 'values' | 'put' | 'remove' | 'updatedAt'>;
+type Settings = CredentialSettingsStore;
 
-/** The saved site and key, or undefined while either is missing. */
-async function stored(settings: Settings, userId: string): Promise<GhostCredentials | undefined> {
-  const v = await settings.values(userId, [GHOST_KEYS.siteUrl, GHOST_KEYS.adminApiKey]);
-  const siteUrl = v.get(GHOST_KEYS.siteUrl);
-  const key = v.get(GHOST_KEYS.adminApiKey);
-  return siteUrl && key ? { siteUrl, adminKey: new GhostAdminKey(key) } : undefined;
-}
-
-function ghostSettings(settings: Settings, client: GhostChannelClient): ChannelSettings {
-  const check = async (credentials: GhostCredentials): Promise<ChannelCheck> => {
+/** Ghost's credentials in the owner's settings: the key (a secret) and the site it belongs to. */
+const credentialsOf = (client: GhostChannelClient): CredentialsOf<GhostCredentials> => ({
+  keys: [GHOST_KEYS.adminApiKey, GHOST_KEYS.siteUrl],
+  fromValues(v) {
+    const siteUrl = v.get(GHOST_KEYS.siteUrl);
+    const key = v.get(GHOST_KEYS.adminApiKey);
+    return siteUrl && key ? { siteUrl, adminKey: new GhostAdminKey(key) } : undefined;
+  },
+  toValues: (credentials) => [
+    [GHOST_KEYS.siteUrl, credentials.siteUrl, 'Ghost site'],
+    [
+      GHOST_KEYS.adminApiKey,
+      `${credentials.adminKey.id}:${Buffer.from(credentials.adminKey.signingKey()).toString('hex')}`,
+      'Ghost Admin API key',
+    ],
+  ],
+  parse: parseGhostCredentials,
+  fields: (credentials) => ({
+    siteUrl: credentials?.siteUrl ?? null,
+    adminApiKey: credentials ? credentials.adminKey.masked() : null,
+  }),
+  async check(credentials) {
     try {
       const site = await client.testConnection(credentials);
       return { ok: true, message: `Connected to ${site.title || site.url} (Ghost ${site.version})` };
@@ -43,62 +60,29 @@ function ghostSettings(settings: Settings, client: GhostChannelClient): ChannelS
       if (err instanceof DomainError) return { ok: false, code: err.code ?? 'ghost_refused', message: err.message };
       throw err;
     }
-  };
-  return {
-    async status(userId) {
-      const credentials = await stored(settings, userId);
-      return {
-        connected: credentials !== undefined,
-        fields: {
-          siteUrl: credentials?.siteUrl ?? null,
-          adminApiKey: credentials ? credentials.adminKey.masked() : null,
-        },
-        updatedAt: await settings.updatedAt(userId, GHOST_KEYS.adminApiKey),
-      };
-    },
-    async connect(userId, input) {
-      const credentials = parseGhostCredentials(input);
-      const result = await check(credentials);
-      if (!result.ok) throw badRequest(result.message, result.code);
-      await settings.put(userId, GHOST_KEYS.siteUrl, credentials.siteUrl, 'Ghost site');
-      await settings.put(
-        userId,
-        GHOST_KEYS.adminApiKey,
-        `${credentials.adminKey.id}:${Buffer.from(credentials.adminKey.signingKey()).toString('hex')}`,
-        'Ghost Admin API key',
-      );
-      return result;
-    },
-    async test(userId, input) {
-      const credentials = input ? parseGhostCredentials(input) : await stored(settings, userId);
-      if (!credentials) throw badRequest(GhostChannelMessages.notConnected, 'ghost_not_connected');
-      return check(credentials);
-    },
-    async disconnect(userId) {
-      await settings.remove(userId, GHOST_KEYS.adminApiKey);
-      await settings.remove(userId, GHOST_KEYS.siteUrl);
-    },
-  };
-}
+  },
+  notConnected: { message: GhostChannelMessages.notConnected, code: 'ghost_not_connected' },
+});
 
 export function ghostChannel(deps: {
   settings: Settings;
   client: GhostChannelClient;
 }): PublishChannel<GhostCredentials> {
+  const connectionOf = credentialsOf(deps.client);
   return {
     id: 'ghost',
     label: 'Ghost',
     platform: 'blog',
     eventPlatform: 'ghost',
     claimKey: 'ghost',
-    settings: ghostSettings(deps.settings, deps.client),
+    settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     },
     async connection(userId) {
-      const credentials = await stored(deps.settings, userId);
-      if (!credentials) throw badRequest(GhostChannelMessages.notConnected, 'ghost_not_connected');
-      return credentials;
+      const saved = await storedCredentials(deps.settings, connectionOf, userId);
+      if (!saved) throw badRequest(GhostChannelMessages.notConnected, 'ghost_not_connected');
+      return saved;
     },
     async publish(credentials, { article, image: readImage }, pending, run) {
       const postSlugOf = pending?.slug ?? postSlug(article.title, article.id);
