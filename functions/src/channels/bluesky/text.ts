@@ -6,36 +6,21 @@
  */
 import { createHash } from 'node:crypto';
 import { lazyRegExp } from '@app/shared';
+import {
+  BLUESKY_MAX_BYTES,
+  BLUESKY_MAX_GRAPHEMES,
+  blueskyTextProblem,
+  graphemeLength,
+  utf8Length,
+} from '@app/shared/channels/bluesky';
 
-/** app.bsky.feed.post: text of at most 300 graphemes and 3000 bytes. */
-export const POST_MAX_GRAPHEMES = 300;
-export const POST_MAX_BYTES = 3000;
+// The length rules are shared with the editor's counter (shared/src/channels/bluesky).
+export { graphemeLength, utf8Length };
+export const POST_MAX_GRAPHEMES = BLUESKY_MAX_GRAPHEMES;
+export const POST_MAX_BYTES = BLUESKY_MAX_BYTES;
+export const postTextProblem = blueskyTextProblem;
 /** A hashtag's tag (without the #): at most 64 characters (app.bsky.richtext.facet#tag). */
 export const TAG_MAX_LENGTH = 64;
-
-let segmenter: Intl.Segmenter | undefined;
-
-/** The number of graphemes in `text`. */
-export function graphemeLength(text: string): number {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  let count = 0;
-  for (const _ of segmenter.segment(text)) count++;
-  return count;
-}
-
-const encoder = new TextEncoder();
-export const utf8Length = (text: string): number => encoder.encode(text).length;
-
-/** Why a post's text cannot go out as it is, or undefined when it can. */
-export function postTextProblem(text: string): string | undefined {
-  const graphemes = graphemeLength(text);
-  if (graphemes > POST_MAX_GRAPHEMES)
-    return `The Bluesky post is ${graphemes} characters long; Bluesky allows ${POST_MAX_GRAPHEMES}. Shorten it by ${graphemes - POST_MAX_GRAPHEMES}.`;
-  const bytes = utf8Length(text);
-  if (bytes > POST_MAX_BYTES)
-    return `The Bluesky post is too long for Bluesky (${bytes} bytes of text, at most ${POST_MAX_BYTES}). Shorten it.`;
-  return undefined;
-}
 
 export type FacetFeature =
   | { $type: 'app.bsky.richtext.facet#link'; uri: string }
