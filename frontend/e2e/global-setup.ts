@@ -11,6 +11,8 @@ import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
  * each (docs/testing.md, Run time). Without Chromium the journeys skip or fail by themselves (harness.ts).
  */
 export default async function setup(project: TestProject) {
+  // The AWS SDK's notice about this Node version, once per run from this process (the apps are told the same).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const [dynamo, browser] = await Promise.all([
     startDynamoLocal(),
     existsSync(chromiumPath)
