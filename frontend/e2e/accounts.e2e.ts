@@ -5,6 +5,7 @@ import {
   GRACE,
   browserAvailable,
   launchBrowser,
+  newDataDir,
   removeData,
   snap,
   startApp,
@@ -41,7 +42,8 @@ describe.skipIf(!hasBrowser)('accounts journey (Chromium)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+    // A data folder of its own: the app keeps its DynamoDB files there, so the restart below finds them.
+    [app, browser] = await Promise.all([startApp(newDataDir()), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,16 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { withoutOfflineDraftNote } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+
+export { chromiumPath };
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Whether browser journeys can run; CI sets REQUIRE_BROWSER=1 so a missing browser fails instead. */
 export function browserAvailable(): boolean {
@@ -37,23 +41,40 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** The product as `npm start` runs it (built SPA + local stack) on a free port with its own data folder. */
-export async function startApp(
-  dataDir = mkdtempSync(join(tmpdir(), 'cp-e2e-')),
-  extraEnv: Record<string, string> = {},
-): Promise<RunningApp> {
+/** A new, empty data folder for an app (under the system's temp folder). */
+export function newDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'cp-e2e-'));
+}
+
+/**
+ * The product as `npm start` runs it (built SPA + local stack) on a free port. Without a data folder it gets a new
+ * one and a table of its own in the run's shared DynamoDB Local (global-setup.ts): nothing of another file's apps is
+ * visible to it. Given a data folder, it runs as `npm start` does, with a DynamoDB Local of its own keeping its files
+ * there, so an app started again on the same folder finds its data (a restart journey).
+ */
+export async function startApp(dataDir?: string, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
   if (!existsSync(join(root, 'frontend/dist/index.html')))
     throw new Error('frontend/dist is missing: run `npm run build` first');
+  const sharedDynamo = dataDir === undefined ? inject('e2eDynamoEndpoint') : undefined;
+  dataDir ??= newDataDir();
+  const dynamoEnv: Record<string, string> = sharedDynamo
+    ? { DYNAMODB_ENDPOINT: sharedDynamo, TABLE_NAME: `e2e-${randomBytes(6).toString('hex')}` }
+    : {};
   const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // An app with a data folder of its own starts its own DynamoDB Local, whatever this process was given.
+  delete env.DYNAMODB_ENDPOINT;
+  delete env.TABLE_NAME;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'functions/src/local/main.ts'], {
     cwd: root,
     env: {
-      ...process.env,
+      ...env,
       PORT: String(port),
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://localhost:${port}`,
       POWERTOOLS_LOG_LEVEL: 'WARN',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...dynamoEnv,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,21 +148,16 @@ afterEach(() => {
   expect(takeCspViolations(), 'Content-Security-Policy violations in the browser').toEqual([]);
 });
 
-/** Chromium for the journeys; each of its contexts (browser.newPage() makes one too) reports CSP violations. */
+/**
+ * Chromium for the journeys: a connection to the run's shared browser (global-setup.ts), or a browser of its own when
+ * the run has none. Each of its contexts (browser.newPage() makes one too) reports CSP violations; closing it closes
+ * the contexts it made.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const shared = inject('e2eBrowserEndpoint');
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);

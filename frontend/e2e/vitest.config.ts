@@ -5,6 +5,8 @@ export default defineProject({
     name: 'e2e',
     include: ['**/*.e2e.ts'],
     environment: 'node',
+    // One DynamoDB Local and one Chromium for the run; each file's apps and browser contexts stay its own.
+    globalSetup: ['global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,

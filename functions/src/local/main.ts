@@ -21,6 +21,9 @@ async function main() {
     port,
     host,
     dataDir,
+    // A DynamoDB (Local) that is already running: its tables are used instead of starting one (the browser
+    // journeys share one per run, each app with a TABLE_NAME of its own).
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     staticDir: apiOnly ? undefined : resolve(root, 'frontend/dist'),
   });
   const warning = exposureWarning(host, stack.port);
