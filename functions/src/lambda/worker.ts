@@ -18,6 +18,17 @@ const runJob: typeof import('../jobs/run-job.js').runJob = async (...args) =>
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
 
+/** The sweep's input from its rate schedule (infra/lib/schedules.ts): not a job of one article. */
+export const CONNECTION_HEALTH_SWEEP = { type: 'connection-health' } as const;
+const isHealthSweep = (event: unknown): boolean =>
+  typeof event === 'object' && event !== null && (event as { type?: unknown }).type === CONNECTION_HEALTH_SWEEP.type;
+
+/** The check before each slot (domain/connection-health.ts), loaded by the first sweep like the jobs. */
+async function runHealthSweep(): Promise<void> {
+  const result = await (await import('../wiring/connection-health.js')).connectionHealth().sweep();
+  logger.info('connection health sweep', { ...result });
+}
+
 type WorkerResult = SQSBatchResponse | DynamoDBBatchResponse | void;
 
 /** Bulk jobs from the SQS queue: the records whose job threw are redelivered after the visibility timeout. */
@@ -67,6 +78,7 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
 async function runWorker(event: unknown): Promise<WorkerResult> {
   if (isStreamEvent(event)) return deliverStreamRecords(event as DynamoDBStreamEvent);
   if (isSqsEvent(event)) return runRecords(event);
+  if (isHealthSweep(event)) return runHealthSweep();
   const job = JobSchema().safeParse(event);
   if (!job.success) {
     // Not a job: thrown, so that it ends in the failure queue where someone sees it.
