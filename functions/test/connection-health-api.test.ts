@@ -16,7 +16,14 @@ import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { serve } from './publishing/helpers.js';
-import { Client, completeOAuth, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
+import {
+  Client,
+  completeOAuth,
+  draftedForPublishing,
+  registration,
+  startTestApp,
+  type TestApp,
+} from './helpers/app.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -29,7 +36,7 @@ const editor = { ...FAKE_WP_EDITOR };
 
 function mails() {
   const dir = join(app.dataDir, 'outbox');
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
   } catch {
@@ -39,7 +46,7 @@ function mails() {
 }
 
 function problemEvents() {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(join(app.dataDir, 'events.jsonl'), 'utf8');
   } catch {
@@ -60,7 +67,9 @@ beforeAll(async () => {
   await user.call('/api/wordpress/credentials', {
     body: { siteUrl: wp.url, username: editor.username, appPassword: editor.appPassword },
   });
-  await user.call('/api/linkedin/credentials', { body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret } });
+  await user.call('/api/linkedin/credentials', {
+    body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+  });
   const { authUrl } = (await user.call('/api/linkedin/auth-url')).json;
   expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
   hook = await serve((_req, res) => res.end('ok'));
@@ -73,8 +82,9 @@ afterAll(async () => {
 
 describe('the check before a slot', () => {
   it('a refused WordPress password and a LinkedIn token expiring before the slot: one e-mail, the events, the card', async () => {
-    const id = (await user.call('/api/articles', { body: { title: 'Health check', topic: 'Health', keyword: 'slots' } }))
-      .json.article._id as string;
+    const id = (
+      await user.call('/api/articles', { body: { title: 'Health check', topic: 'Health', keyword: 'slots' } })
+    ).json.article._id as string;
     await draftedForPublishing(user, id);
     const slot = new Date(Date.now() + 2 * 3600_000).toISOString();
     for (const platform of ['blog', 'linkedin'])
@@ -110,7 +120,12 @@ describe('the check before a slot', () => {
     expect(sent.filter((m) => m.subject === 'Your LinkedIn connection expires soon')).toHaveLength(1);
 
     const events = problemEvents();
-    expect(events.filter((e) => e.articleId === id).map((e) => [e.platform, e.window, e.problems[0]!.code]).sort()).toEqual([
+    expect(
+      events
+        .filter((e) => e.articleId === id)
+        .map((e) => [e.platform, e.window, e.problems[0]!.code])
+        .sort(),
+    ).toEqual([
       ['linkedin', '24h', 'linkedin_expires_before_slot'],
       ['wordpress', '24h', 'wordpress_wrong_password'],
     ]);

@@ -9,6 +9,12 @@ import type { Platform } from './articles.js';
 export const HEALTH_WINDOWS = ['24h', '1h'] as const;
 export type HealthWindow = (typeof HEALTH_WINDOWS)[number];
 
+/** How often the sweep runs (the stack's rate schedule, the local server's interval): each window is met within this long. */
+export const HEALTH_SWEEP_MINUTES = 15;
+
+/** The sweep's input to the worker (not a job of one article): what the rate schedule sends. */
+export const HEALTH_SWEEP_INPUT = { type: 'connection-health' } as const;
+
 /** How far ahead of the slot each window opens. */
 export const HEALTH_WINDOW_MS: Record<HealthWindow, number> = { '24h': 24 * 3600_000, '1h': 3600_000 };
 

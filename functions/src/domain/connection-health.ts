@@ -30,9 +30,6 @@ import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './autom
 import type { MailSender } from './integrations.js';
 import type { ArticleStore } from './ports.js';
 
-/** How often the sweep runs: each window is met within this long of its opening. */
-export const HEALTH_SWEEP_MINUTES = 15;
-
 /** The article's attribute of a version's health note. */
 export const healthAttribute = (platform: Platform): 'blogHealth' | 'linkedinHealth' =>
   platform === 'blog' ? 'blogHealth' : 'linkedinHealth';
@@ -42,7 +39,11 @@ export const healthAttribute = (platform: Platform): 'blogHealth' | 'linkedinHea
  * else the 24-hour one within a day; undefined once the slot has passed, before the day, or when that window's
  * check is noted already for this very slot (a moved slot starts again).
  */
-export function dueWindow(scheduledFor: string, now: Date, note: SlotHealth | null | undefined): HealthWindow | undefined {
+export function dueWindow(
+  scheduledFor: string,
+  now: Date,
+  note: SlotHealth | null | undefined,
+): HealthWindow | undefined {
   const left = Date.parse(scheduledFor) - now.getTime();
   if (!(left > 0)) return undefined;
   const done = note?.scheduledFor === scheduledFor ? note.windows : [];
@@ -91,7 +92,12 @@ export function articleProblems(
   const main = channels[0]?.id ?? (platform === 'blog' ? 'wordpress' : 'linkedin');
   const text = platform === 'blog' ? article.blog.content : article.linkedin.content;
   if (offlineDraftNoteLines(text).length)
-    problems.push({ channel: main, code: 'offline_draft_note', message: ConnectionHealthMessages.offlineDraftNote, fix: 'editor' });
+    problems.push({
+      channel: main,
+      code: 'offline_draft_note',
+      message: ConnectionHealthMessages.offlineDraftNote,
+      fix: 'editor',
+    });
   for (const channel of channels) {
     try {
       channel.checkArticle(article);
@@ -109,7 +115,12 @@ export function articleProblems(
   }
   const imageExpected = Boolean(article.image || article.imageDescription.trim());
   if (imageExpected && !imagePresent)
-    problems.push({ channel: main, code: 'image_missing', message: ConnectionHealthMessages.imageMissing, fix: 'editor' });
+    problems.push({
+      channel: main,
+      code: 'image_missing',
+      message: ConnectionHealthMessages.imageMissing,
+      fix: 'editor',
+    });
   return problems;
 }
 
@@ -202,7 +213,10 @@ export interface ConnectionHealthDeps {
   /** Where the owner's mail goes (EmailService.notifier). */
   notifier(ownerId: string): Promise<{ address: string | undefined; mailer: MailSender | undefined }>;
   /** The expiry last told of, kept per owner (a non-secret setting), so it is told once. */
-  expiryTold: { get(ownerId: string): Promise<string | undefined>; set(ownerId: string, expiresAt: string): Promise<void> };
+  expiryTold: {
+    get(ownerId: string): Promise<string | undefined>;
+    set(ownerId: string, expiresAt: string): Promise<void>;
+  };
   publicUrl(): string;
   now?: () => Date;
   /** An owner whose sweep failed (logged by the wiring); the others go on. */
@@ -356,7 +370,13 @@ export class ConnectionHealthService {
     ]);
     if (!owner) return true;
     const { address, mailer } = await this.deps.notifier(ownerId);
-    if (mailer) await mailer.send({ to: address || owner.email, subject: content.subject, html: content.html, text: content.text });
+    if (mailer)
+      await mailer.send({
+        to: address || owner.email,
+        subject: content.subject,
+        html: content.html,
+        text: content.text,
+      });
     return true;
   }
 }

@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { HEALTH_SWEEP_INPUT } from '@app/shared';
 import { deliverStreamRecords, isStreamEvent } from '../jobs/deliver-events.js';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { logger } from '../logger.js';
@@ -19,9 +20,8 @@ const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
 
 /** The sweep's input from its rate schedule (infra/lib/schedules.ts): not a job of one article. */
-export const CONNECTION_HEALTH_SWEEP = { type: 'connection-health' } as const;
 const isHealthSweep = (event: unknown): boolean =>
-  typeof event === 'object' && event !== null && (event as { type?: unknown }).type === CONNECTION_HEALTH_SWEEP.type;
+  typeof event === 'object' && event !== null && (event as { type?: unknown }).type === HEALTH_SWEEP_INPUT.type;
 
 /** The check before each slot (domain/connection-health.ts), loaded by the first sweep like the jobs. */
 async function runHealthSweep(): Promise<void> {

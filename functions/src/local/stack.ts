@@ -8,7 +8,7 @@ import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
 import { connectionHealth } from '../wiring/connection-health.js';
-import { HEALTH_SWEEP_MINUTES } from '../domain/connection-health.js';
+import { HEALTH_SWEEP_MINUTES } from '@app/shared';
 import { runTableBackfills } from '../adapters/dynamo/backfills.js';
 import { createDocumentClient, createDynamoClient } from '../adapters/dynamo/client.js';
 import { onEventsCommitted, undeliveredEvents } from '../adapters/dynamo/event-outbox.js';

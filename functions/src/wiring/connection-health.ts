@@ -31,7 +31,14 @@ function probe(): ConnectionProbe {
   const { config, settings } = deps();
   const env = { config, settings };
   const notConnected = (id: string, label: string) => ({
-    problems: [{ channel: id, code: `${id}_not_connected`, message: ConnectionHealthMessages.notConnected(label), fix: 'settings' as const }],
+    problems: [
+      {
+        channel: id,
+        code: `${id}_not_connected`,
+        message: ConnectionHealthMessages.notConnected(label),
+        fix: 'settings' as const,
+      },
+    ],
   });
   return {
     async channelsOf(ownerId: string, platform: Platform): Promise<SlotChannel[]> {
@@ -74,7 +81,12 @@ function probe(): ConnectionProbe {
         if (expiresAt && Date.parse(expiresAt) <= Date.now())
           return {
             problems: [
-              { channel: id, code: 'linkedin_token_invalid', message: ConnectionHealthMessages.linkedinExpired, fix: 'settings' },
+              {
+                channel: id,
+                code: 'linkedin_token_invalid',
+                message: ConnectionHealthMessages.linkedinExpired,
+                fix: 'settings',
+              },
             ],
           };
         return { problems: [], ...(expiresAt ? { expiresAt } : {}) };
@@ -117,8 +129,7 @@ export const connectionHealth = lazy((): ConnectionHealthService => {
     },
     articles,
     probe: probe(),
-    imagePresent: async (article, platform) =>
-      Boolean(await newestImageFile({ articles, objects }, article, platform)),
+    imagePresent: async (article, platform) => Boolean(await newestImageFile({ articles, objects }, article, platform)),
     activeOwner: activeWorkspaceOwner,
     notifier: (ownerId) => emailService().notifier(ownerId),
     expiryTold: {
