@@ -1,4 +1,4 @@
-import { ArnFormat, RemovalPolicy, Stack, type CfnResource } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -146,7 +146,7 @@ export class Schedules extends Construct {
         retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: HEALTH_SWEEP_MINUTES * 60 },
       },
     });
-    this.healthSweep.addDependency(this.group.node.defaultChild as CfnResource);
+    this.healthSweep.node.addDependency(this.group);
 
     if (props.alarmEmail) {
       const topic = new Topic(this, 'AlarmTopic', {
