@@ -3,7 +3,7 @@
  * one check per slot and window, a moved slot checked again, the article's own problems, and the LinkedIn expiry
  * told once.
  */
-import { OFFLINE_LINKEDIN_NOTE, type HealthProblem } from '@app/shared';
+import { activityLabel, OFFLINE_LINKEDIN_NOTE, type HealthProblem } from '@app/shared';
 import { describe, expect, it } from 'vitest';
 import type { ArticleRecord } from '../src/domain/articles.js';
 import {
@@ -163,5 +163,13 @@ describe('ConnectionHealthService.sweep', () => {
     expect(h.events[0]!.event.detail).toMatchObject({ articleId: null, expiresAt: expiry });
     const later = harness({ articles: [], expiry: at(8 * 24 * HOUR) });
     expect((await later.service.sweep()).expiring).toBe(0);
+  });
+});
+
+describe('the activity entry of a slot’s problems', () => {
+  it('reads as a need of attention before the version’s time', () => {
+    expect(activityLabel({ name: 'ConnectionProblem', platform: 'blog' })).toBe(
+      'Needs attention before its scheduled time on WordPress',
+    );
   });
 });

@@ -58,8 +58,8 @@ export const ConnectionHealthMessages = {
   linkedinExpired: 'The LinkedIn connection has expired. Reconnect LinkedIn in Settings.',
   linkedinExpiringSoon: (expiresAt: string) =>
     `The LinkedIn connection expires on ${expiresAt}. Reconnect LinkedIn in Settings to keep posting.`,
-  noText: 'The text is empty. Write it in the editor.',
-  offlineDraftNote: 'The text still has the offline-draft note. Remove it in the editor.',
+  offlineDraftNote: (platform: Platform) =>
+    `The ${platform === 'blog' ? 'blog' : 'LinkedIn'} text still has the offline-draft note. Remove it in the editor.`,
   imageMissing: 'The article expects an image but it has none. Add one in the Image step.',
   textRefused: (why: string) => `${why}`,
 } as const;

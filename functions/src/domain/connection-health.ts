@@ -95,7 +95,7 @@ export function articleProblems(
     problems.push({
       channel: main,
       code: 'offline_draft_note',
-      message: ConnectionHealthMessages.offlineDraftNote,
+      message: ConnectionHealthMessages.offlineDraftNote(platform),
       fix: 'editor',
     });
   for (const channel of channels) {
@@ -153,7 +153,7 @@ const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial
 
 /** The e-mail about a slot's problems: inline-styled HTML and a plain-text part (as the approval e-mail). */
 export function healthEmailContent(input: HealthEmailInput): { subject: string; html: string; text: string } {
-  const ahead = input.window === '1h' ? 'in an hour' : 'within a day';
+  const ahead = input.window === '1h' ? 'within the hour' : 'within the next 24 hours';
   const subject = `Needs attention before it goes out: “${input.title}”`;
   const linkOf = (p: HealthProblem) => (p.fix === 'settings' ? input.settingsUrl : input.editorUrl);
   const labelOf = (p: HealthProblem) => (p.fix === 'settings' ? 'Open Settings' : 'Open the editor');

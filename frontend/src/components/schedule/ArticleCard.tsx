@@ -81,9 +81,9 @@ export function ArticleCard({
   // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
   const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
   // What the check before each slot found (docs/product.md, Connection health): the server answers only the current
-  // slot's problems; one told for both versions (the same connection) is listed once.
+  // slot's problems; the same sentence told for both versions (one connection) is listed once.
   const attention = PLATFORMS.flatMap((platform) => article.health?.[platform]?.problems ?? []).filter(
-    (problem, index, all) => all.findIndex((p) => p.code === problem.code && p.channel === problem.channel) === index,
+    (problem, index, all) => all.findIndex((p) => p.message === problem.message) === index,
   );
 
   return (
