@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { parseEventLines } from '../src/adapters/local/jsonl-event-publisher.js';
 import { AUTOMATION_EVENT_SCHEMAS } from '../src/domain/automation-events.js';
+import { HEALTH_SWEEP_INPUT } from '@app/shared';
+import { handler } from '../src/lambda/worker.js';
 import { connectionHealth } from '../src/wiring/connection-health.js';
 import { deps } from '../src/wiring/deps.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
@@ -141,5 +143,23 @@ describe('the check before a slot', () => {
     expect(again).toEqual({ checked: 0, withProblems: 0, expiring: 0 });
     expect(mails().length).toBe(before + 3);
     expect(problemEvents()).toHaveLength(3);
+
+    // The worker runs the sweep when the stack's rate schedule invokes it with the sweep's input: a slot scheduled
+    // since is checked (and only it).
+    const next = (
+      await user.call('/api/articles', { body: { title: 'Later slot', topic: 'Health', keyword: 'slots' } })
+    ).json.article._id as string;
+    await draftedForPublishing(user, next);
+    await user.call(`/api/articles/${next}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'blog', datetime: new Date(Date.now() + 3 * 3600_000).toISOString() },
+    });
+    await expect(handler({ ...HEALTH_SWEEP_INPUT })).resolves.toBeUndefined();
+    await localJobsIdle();
+    expect(problemEvents()).toHaveLength(4);
+    expect(problemEvents().filter((e) => e.articleId === next)).toEqual([
+      expect.objectContaining({ platform: 'wordpress', window: '24h' }),
+    ]);
+    expect(mails().length).toBe(before + 4);
   });
 });
