@@ -2,7 +2,11 @@ import {
   articleExcerpt,
   isPublished,
   type Article,
-  type ArticleHealth, type ArticleImage, type ImageStatus, type Platform } from '@app/shared';
+  type ArticleHealth,
+  type ArticleImage,
+  type ImageStatus,
+  type Platform,
+} from '@app/shared';
 import type { ArticleRecord, ImageState, StoredImage } from '../domain/articles.js';
 
 /** The API's view of an article: the stored record as the SPA reads it, with the image's URLs. */
