@@ -2,7 +2,8 @@ import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { CfnSchedule, ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { HEALTH_SWEEP_INPUT, HEALTH_SWEEP_MINUTES } from '@app/shared';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -75,6 +76,11 @@ export class Schedules extends Construct {
   readonly alarmTopic?: ITopic;
   /** ARN pattern of the schedules of the group: `arn:…:scheduler:<region>:<account>:schedule/<group>/*`. */
   readonly schedulesArn: string;
+  /**
+   * The one recurring schedule: the check before each slot (functions/src/domain/connection-health.ts), every
+   * HEALTH_SWEEP_MINUTES, invoking the worker's live alias with the sweep's input through the same role.
+   */
+  readonly healthSweep: CfnSchedule;
 
   constructor(scope: Construct, id: string, props: SchedulesProps) {
     super(scope, id);
@@ -123,6 +129,24 @@ export class Schedules extends Construct {
       actions: ['sqs:SendMessage'],
       resourceArns: [this.deadLetterQueue.queueArn],
     });
+
+    // No retries and no dead letter: the next sweep, minutes later, does what a missed one would have (each window
+    // is checked by the first sweep inside it); a sweep the Scheduler dropped counts in the group's alarm.
+    this.healthSweep = new CfnSchedule(this, 'ConnectionHealth', {
+      name: 'connection-health',
+      groupName: this.group.scheduleGroupName,
+      description: 'Content publisher: the check of connections and content before each scheduled slot',
+      scheduleExpression: `rate(${HEALTH_SWEEP_MINUTES} minutes)`,
+      flexibleTimeWindow: { mode: 'OFF' },
+      state: 'ENABLED',
+      target: {
+        arn: props.target.functionArn,
+        roleArn: this.role.roleArn,
+        input: JSON.stringify(HEALTH_SWEEP_INPUT),
+        retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: HEALTH_SWEEP_MINUTES * 60 },
+      },
+    });
+    this.healthSweep.node.addDependency(this.group);
 
     if (props.alarmEmail) {
       const topic = new Topic(this, 'AlarmTopic', {

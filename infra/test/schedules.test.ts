@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { HEALTH_SWEEP_MINUTES } from '@app/shared';
 import { rebuildSchedulesCommand } from '../lib/schedules.js';
 import {
   asArray,
@@ -26,8 +27,36 @@ describe('EventBridge Scheduler', () => {
     expect(group.Properties.Name).toBe(`${stack.stackName}-schedules`);
     expect(group.Properties.Name).toMatch(/^[0-9a-zA-Z-_.]{1,64}$/);
     expect(group.DeletionPolicy).toBe('Delete');
-    // The schedules themselves are made at run time by the schedule function.
-    template.resourceCountIs('AWS::Scheduler::Schedule', 0);
+    // The one-off schedules are made at run time by the schedule function; the stack has only the health sweep.
+    template.resourceCountIs('AWS::Scheduler::Schedule', 1);
+  });
+
+  it('the check before each slot: a rate schedule in the group invoking the worker’s live alias with the sweep’s input, through the scheduler role', () => {
+    const [, sweep] = only(template.findResources('AWS::Scheduler::Schedule') as Record<string, Resource>);
+    expect(sweep.Properties).toMatchObject({
+      Name: 'connection-health',
+      GroupName: `${stack.stackName}-schedules`,
+      ScheduleExpression: `rate(${HEALTH_SWEEP_MINUTES} minutes)`,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      Target: {
+        Arn: { Ref: workerAliasId },
+        RoleArn: { 'Fn::GetAtt': [roleId(), 'Arn'] },
+        Input: JSON.stringify({ type: 'connection-health' }),
+        RetryPolicy: { MaximumRetryAttempts: 0 },
+      },
+    });
+    // The worker reads the owners' saved connections (the channels' checks, their Gmail) from their secrets.
+    const workerRole = (template.findResources('AWS::Lambda::Function')[workerId] as Resource).Properties.Role as {
+      'Fn::GetAtt': [string, string];
+    };
+    const workerPolicies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter(
+      (p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === workerRole['Fn::GetAtt'][0]),
+    );
+    const actions = workerPolicies.flatMap((p) =>
+      (p.Properties.PolicyDocument.Statement as Statement[]).flatMap((st) => asArray(st.Action)),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:UpdateItem']));
   });
 
   it('the scheduler role is assumed by EventBridge Scheduler only, for this account and this group only', () => {

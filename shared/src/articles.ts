@@ -1,3 +1,4 @@
+import type { ArticleHealth } from './connection-health.js';
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
@@ -216,6 +217,11 @@ export interface Article {
    * absent where there is none.
    */
   versions?: Record<string, { content: string }>;
+  /**
+   * What the check before each version's current slot found (shared/src/connection-health.ts); absent where a
+   * check found nothing wrong, or none ran yet.
+   */
+  health?: ArticleHealth;
   /**
    * List answers only (GET /api/articles, /unpublished, /published, /calendar), whose long texts are cut
    * to a preview: the article's first lines as plain text (`articleExcerpt`), for its card.

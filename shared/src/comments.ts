@@ -158,6 +158,9 @@ export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform' | '
       return `Publishing failed${on}`;
     case 'ScheduleMissed':
       return `Scheduled run missed${on}`;
+    case 'ConnectionProblem':
+      // The check before the slot (docs/product.md, Connection health).
+      return `Needs attention before its scheduled time${on}`;
     default: {
       // ReviewExpired → "Review expired".
       const words = entry.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();

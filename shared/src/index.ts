@@ -16,6 +16,7 @@ export * from './excerpt.js';
 export * from './markdown.js';
 export * from './little-text.js';
 export * from './offline-draft.js';
+export * from './connection-health.js';
 export * from './urls.js';
 export * from './images.js';
 export * from './workspaces.js';

@@ -326,6 +326,47 @@ describe('Schedule page: card statuses and actions', () => {
   });
 });
 
+describe('Schedule page: connection health', () => {
+  it('a card shows what the check before its slot found, each with its fix: Settings or the editor', async () => {
+    const article = blogScheduled();
+    const slot = article.scheduled.blog!;
+    mockApi(
+      listRoute([
+        {
+          ...article,
+          health: {
+            blog: {
+              scheduledFor: slot,
+              windows: ['24h'],
+              checkedAt: new Date().toISOString(),
+              problems: [
+                {
+                  channel: 'wordpress',
+                  code: 'wordpress_wrong_password',
+                  message: 'The site refused the password.',
+                  fix: 'settings',
+                },
+                { channel: 'wordpress', code: 'offline_draft_note', message: 'Remove the note.', fix: 'editor' },
+              ],
+            },
+          },
+        },
+      ]),
+    );
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Planned post' });
+    const first = within(card('Planned post')).getByText('Needs attention: The site refused the password.', {
+      exact: false,
+    });
+    expect(within(first).getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings');
+    const second = within(card('Planned post')).getByText('Needs attention: Remove the note.', { exact: false });
+    expect(within(second).getByRole('link', { name: 'Open the editor' })).toHaveAttribute(
+      'href',
+      '/create?articleId=a2',
+    );
+  });
+});
+
 describe('Schedule page: publishing', () => {
   beforeEach(() => {
     timing.noticeMs = 300;

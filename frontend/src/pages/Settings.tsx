@@ -1,8 +1,9 @@
-import { useCallback, type ComponentType } from 'react';
+import { Fragment, useCallback, type ComponentType } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { PageHeader } from '../components/PageHeader';
 import { ThemeSettings } from '../components/ThemeSettings';
 import { ApiKeysSection } from '../components/settings/ApiKeysSection';
+import { ConnectionProblems } from '../components/settings/ConnectionProblems';
 import { ConnectionsStatus } from '../components/settings/ConnectionsStatus';
 import { EmailPanel } from '../components/settings/EmailPanel';
 import { SETTINGS_QUERY_KEY, type SettingsPanelProps } from '../components/settings/types';
@@ -47,7 +48,10 @@ export default function SettingsPage() {
         {may('settings.save') ? (
           <>
             {CHANNEL_PANELS.map(({ id, Panel }) => (
-              <Panel key={id} onReload={reload} />
+              <Fragment key={id}>
+                <ConnectionProblems channel={id} />
+                <Panel onReload={reload} />
+              </Fragment>
             ))}
             <EmailPanel onReload={reload} />
             <ApiKeysSection onReload={reload} />

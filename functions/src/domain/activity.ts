@@ -50,7 +50,9 @@ const eventPlatform = (platform: unknown): Platform | undefined =>
 
 /** The entries of the events a change writes: one per event, named after it, with its actor when it has one. */
 export function activityOfEvents(events: readonly { event: DomainEvent }[] | undefined): ActivityRecord[] {
-  return (events ?? []).map(({ event }) => {
+  // An event about no article (a connection's expiry, ConnectionProblem) has no article's activity to join.
+  return (events ?? []).flatMap(({ event }) => {
+    if (!event.detail.articleId) return [];
     const detail = event.detail as DomainEvent['detail'] & {
       platform?: unknown;
       actorId?: string | null;
@@ -62,7 +64,7 @@ export function activityOfEvents(events: readonly { event: DomainEvent }[] | und
     const review = reviewStep(event.name, detail);
     return {
       userId: detail.userId,
-      articleId: detail.articleId,
+      articleId: event.detail.articleId,
       id: detail.eventId,
       name: event.name,
       at: detail.occurredAt,

@@ -8,6 +8,7 @@ import {
   type CreateArticleInput,
   type GptEditInput,
   type Platform,
+  type SlotHealth,
   type VersionReview,
 } from '@app/shared';
 import {
@@ -84,6 +85,9 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   /** Each version's review in a team workspace (shared/src/review.ts), one attribute per platform. */
   blogReview?: VersionReview | null;
   linkedinReview?: VersionReview | null;
+  /** What the check before each version's slot found (domain/connection-health.ts), one attribute per platform. */
+  blogHealth?: SlotHealth | null;
+  linkedinHealth?: SlotHealth | null;
 }
 
 /** The attribute of a platform's review (docs/data-model.md, Articles). */

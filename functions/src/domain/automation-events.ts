@@ -177,6 +177,37 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
       }),
       'A scheduled run could not ask the owner for approval',
     ),
+    /**
+     * The check before a slot (24 hours and 1 hour ahead) found what would stop its post, or a LinkedIn connection
+     * expires within 7 days (then no article: articleId, title, platform, scheduledFor and window are null).
+     */
+    ConnectionProblem: described(
+      z.extend(CommonDetail, {
+        articleId: described(
+          z.nullable(text()),
+          "The article whose slot was checked (null: a connection's expiry, no slot)",
+        ),
+        actorId: described(z.null(), 'Always null: the check before the slot'),
+        title: z.nullable(z.string()),
+        platform: described(z.nullable(EventPlatformSchema), 'The version whose slot was checked'),
+        scheduledFor: described(z.nullable(instant), 'The slot checked'),
+        window: described(z.nullable(z.enum(['24h', '1h'])), 'Which check: a day or an hour before the slot'),
+        problems: described(
+          z
+            .array(
+              z.object({
+                channel: described(text(), 'The channel it concerns: wordpress, linkedin, or another channel id'),
+                code: described(text(), 'A stable code (e.g. wordpress_auth_failed, linkedin_expires_before_slot)'),
+                message: described(z.string().check(z.maxLength(500)), 'What to fix, for people (no secrets)'),
+              }),
+            )
+            .check(z.minLength(1)),
+          'Every problem found',
+        ),
+        expiresAt: described(z.optional(instant), "A connection's expiry: when it stops working"),
+      }),
+      'A connection or a scheduled version needs attention before its slot',
+    ),
   } as const;
 });
 
@@ -192,6 +223,7 @@ const EVENT_NAMES: Record<AutomationEventName, null> = {
   PublishSucceeded: null,
   PublishFailed: null,
   ScheduleMissed: null,
+  ConnectionProblem: null,
 };
 export const AUTOMATION_EVENT_NAMES = Object.keys(EVENT_NAMES) as AutomationEventName[];
 export type AutomationEventDetail<N extends AutomationEventName> = z.infer<AutomationEventSchemas[N]>;

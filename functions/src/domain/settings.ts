@@ -25,6 +25,8 @@ export const PUBLIC_SETTING_KEYS = new Set([
   'gmail_client_id',
   'linkedin_client_id',
   'linkedin_token_expiry',
+  /** The expiry the owner was last told of (domain/connection-health.ts), so it is told once. */
+  'linkedin_expiry_told',
   'linkedin_member_id',
   'linkedin_member_name',
   'linkedin_scopes',

@@ -1,4 +1,12 @@
-import { articleExcerpt, type Article, type ArticleImage, type ImageStatus, type Platform } from '@app/shared';
+import {
+  articleExcerpt,
+  isPublished,
+  type Article,
+  type ArticleHealth,
+  type ArticleImage,
+  type ImageStatus,
+  type Platform,
+} from '@app/shared';
 import type { ArticleRecord, ImageState, StoredImage } from '../domain/articles.js';
 
 /** The API's view of an article: the stored record as the SPA reads it, with the image's URLs. */
@@ -30,6 +38,22 @@ export function toApiImage(articleId: string, image: StoredImage | null): Articl
     : null;
 }
 
+/**
+ * The health of each version's current slot where its check found problems (domain/connection-health.ts): a note of
+ * an earlier slot, or of a version published since, is not shown.
+ */
+function healthView(a: ArticleRecord): { health?: ArticleHealth } {
+  const health: ArticleHealth = {};
+  for (const [platform, note] of [
+    ['blog', a.blogHealth],
+    ['linkedin', a.linkedinHealth],
+  ] as const) {
+    if (note?.problems.length && note.scheduledFor === a.scheduled[platform] && !isPublished(a, platform))
+      health[platform] = note;
+  }
+  return Object.keys(health).length ? { health } : {};
+}
+
 export function toApiArticle(a: ArticleRecord): Article {
   return {
     _id: a.id,
@@ -57,6 +81,7 @@ export function toApiArticle(a: ArticleRecord): Article {
     ...(a.posts && Object.keys(a.posts).length ? { posts: a.posts } : {}),
     // Only where a channel's own version exists (docs/data-model.md, Articles), for the same reason.
     ...(a.versions && Object.keys(a.versions).length ? { versions: a.versions } : {}),
+    ...healthView(a),
   };
 }
 

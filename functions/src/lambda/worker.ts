@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { HEALTH_SWEEP_INPUT } from '@app/shared';
 import { deliverStreamRecords, isStreamEvent } from '../jobs/deliver-events.js';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { logger } from '../logger.js';
@@ -17,6 +18,16 @@ const runJob: typeof import('../jobs/run-job.js').runJob = async (...args) =>
 
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' && event !== null && Array.isArray((event as { Records?: unknown }).Records);
+
+/** The sweep's input from its rate schedule (infra/lib/schedules.ts): not a job of one article. */
+const isHealthSweep = (event: unknown): boolean =>
+  typeof event === 'object' && event !== null && (event as { type?: unknown }).type === HEALTH_SWEEP_INPUT.type;
+
+/** The check before each slot (domain/connection-health.ts), loaded by the first sweep like the jobs. */
+async function runHealthSweep(): Promise<void> {
+  const result = await (await import('../wiring/connection-health.js')).connectionHealth().sweep();
+  logger.info('connection health sweep', { ...result });
+}
 
 type WorkerResult = SQSBatchResponse | DynamoDBBatchResponse | void;
 
@@ -67,6 +78,7 @@ async function runRecords(event: SQSEvent): Promise<SQSBatchResponse> {
 async function runWorker(event: unknown): Promise<WorkerResult> {
   if (isStreamEvent(event)) return deliverStreamRecords(event as DynamoDBStreamEvent);
   if (isSqsEvent(event)) return runRecords(event);
+  if (isHealthSweep(event)) return runHealthSweep();
   const job = JobSchema().safeParse(event);
   if (!job.success) {
     // Not a job: thrown, so that it ends in the failure queue where someone sees it.

@@ -7,6 +7,8 @@ import { resetDeps } from '../wiring/lazy.js';
 import { setLocalJobRunner } from '../adapters/local/in-process-job-queue.js';
 import { runJob } from '../jobs/run-job.js';
 import { schedulerServices } from '../wiring/scheduler.js';
+import { connectionHealth } from '../wiring/connection-health.js';
+import { HEALTH_SWEEP_MINUTES } from '@app/shared';
 import { runTableBackfills } from '../adapters/dynamo/backfills.js';
 import { createDocumentClient, createDynamoClient } from '../adapters/dynamo/client.js';
 import { onEventsCommitted, undeliveredEvents } from '../adapters/dynamo/event-outbox.js';
@@ -172,6 +174,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // EventBridge Scheduler's stand-in: re-arm every stored schedule (past ones fire now).
     await schedulerServices().restore();
     stops.push(async () => schedulerServices().stop());
+    // The rate schedule's stand-in: the check before each slot, every HEALTH_SWEEP_MINUTES (domain/connection-health.ts).
+    const sweep = setInterval(() => {
+      void trackLocalWork(
+        connectionHealth()
+          .sweep()
+          .catch((error: unknown) => logger.warn('connection health sweep failed', { error: error as Error })),
+      );
+    }, HEALTH_SWEEP_MINUTES * 60_000);
+    sweep.unref();
+    stops.push(async () => clearInterval(sweep));
     return {
       url,
       port,

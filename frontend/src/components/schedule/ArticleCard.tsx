@@ -80,6 +80,11 @@ export function ArticleCard({
   const editorPath = `/create?articleId=${encodeURIComponent(id)}`;
   // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
   const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
+  // What the check before each slot found (docs/product.md, Connection health): the server answers only the current
+  // slot's problems; the same sentence told for both versions (one connection) is listed once.
+  const attention = PLATFORMS.flatMap((platform) => article.health?.[platform]?.problems ?? []).filter(
+    (problem, index, all) => all.findIndex((p) => p.message === problem.message) === index,
+  );
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
@@ -147,6 +152,21 @@ export function ArticleCard({
             </>
           )}
         </p>
+      )}
+
+      {attention.length > 0 && (
+        <div className="alert alert--warning schedule-card__attention" role="status">
+          <ul>
+            {attention.map((problem, index) => (
+              <li key={`${problem.channel}-${problem.code}-${index}`}>
+                {ScheduleMessages.needsAttention(problem.message)}{' '}
+                <Link to={problem.fix === 'settings' ? '/settings' : editorPath}>
+                  {problem.fix === 'settings' ? ScheduleMessages.openSettings : ScheduleMessages.openEditor}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
 
       <div className="schedule-card__platforms">

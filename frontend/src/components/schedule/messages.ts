@@ -27,4 +27,8 @@ export const ScheduleMessages = {
   /** "Failed to schedule {platform} publication", when the server gives no text. */
   scheduleFailed: (platform: Platform) => `Failed to schedule ${platform} publication`,
   invalidData: 'Invalid scheduling data',
+  /** A problem the check before the slot found (its message is the server's). */
+  needsAttention: (message: string) => `Needs attention: ${message}`,
+  openSettings: 'Open Settings',
+  openEditor: 'Open the editor',
 } as const;

@@ -51,6 +51,12 @@ const GMAIL_ERRORS: Record<string, string> = {
 };
 const GMAIL_FAILED = 'Google sign-in did not complete. Please try again.';
 
+/** Settings' own words around what the server says (docs/product.md, Connection health). */
+export const SettingsMessages = {
+  /** A connection problem the check before a scheduled slot found. */
+  needsAttention: (message: string) => `Needs attention before a scheduled post: ${message}`,
+} as const;
+
 export const knownText = (texts: Record<string, string>, code: string): string | undefined =>
   Object.prototype.hasOwnProperty.call(texts, code) ? texts[code] : undefined;
 

@@ -1,0 +1,144 @@
+import { ConnectionHealthMessages, type Platform } from '@app/shared';
+import { createObjectStore } from '../adapters/aws/s3-object-store.js';
+import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
+import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
+import { LI_KEYS } from '../channels/linkedin/keys.js';
+import { channelIds, loadChannel } from '../channels/registry.js';
+import { storedWordPress } from '../channels/wordpress/service.js';
+import {
+  ConnectionHealthService,
+  type ConnectionProbe,
+  type ConnectionState,
+  type SlotChannel,
+} from '../domain/connection-health.js';
+import { newestImageFile } from '../domain/images.js';
+import { logger } from '../logger.js';
+import { deps } from './deps.js';
+import { emailService } from './email-service.js';
+import { lazy } from './lazy.js';
+import { wordPressService } from './wordpress-service.js';
+import { activeWorkspaceOwner } from './workspace-access.js';
+
+/** The non-secret setting that keeps the LinkedIn expiry the owner was last told of (domain/settings.ts). */
+const EXPIRY_TOLD_KEY = 'linkedin_expiry_told';
+
+/**
+ * The channels' checks for the sweep (domain/connection-health.ts): WordPress's live check of the saved credentials
+ * (the site and the application password), LinkedIn's stored token and expiry, and for the other channels their own
+ * settings test (channels/channel.ts ChannelSettings.test).
+ */
+function probe(): ConnectionProbe {
+  const { config, settings } = deps();
+  const env = { config, settings };
+  const notConnected = (id: string, label: string) => ({
+    problems: [
+      {
+        channel: id,
+        code: `${id}_not_connected`,
+        message: ConnectionHealthMessages.notConnected(label),
+        fix: 'settings' as const,
+      },
+    ],
+  });
+  return {
+    async channelsOf(ownerId: string, platform: Platform): Promise<SlotChannel[]> {
+      const channels = await Promise.all(channelIds.map((id) => loadChannel(id, env)));
+      const own = channels.filter((c) => c.platform === platform && c.ownsSchedule);
+      // The version's other channels publish with it only while they are connected.
+      const others = await Promise.all(
+        channels
+          .filter((c) => c.platform === platform && !c.ownsSchedule && c.settings)
+          .map(async (c) => ((await c.settings!.status(ownerId)).connected ? c : undefined)),
+      );
+      return [...own, ...others.filter((c) => c !== undefined)].map((c) => ({
+        id: c.id,
+        label: c.label,
+        checkArticle: (article) => c.checkArticle(article),
+      }));
+    },
+    async check(ownerId: string, id: string): Promise<ConnectionState> {
+      if (id === 'wordpress') {
+        const site = await storedWordPress(settings, ownerId);
+        if (!site) return notConnected(id, 'WordPress');
+        const check = await wordPressService().test(ownerId, { ...site, appPassword: '' });
+        return check.ok
+          ? { problems: [] }
+          : {
+              problems: [
+                {
+                  channel: id,
+                  code: `wordpress_${check.code}`,
+                  message: ConnectionHealthMessages.refused('WordPress', check.message),
+                  fix: 'settings',
+                },
+              ],
+            };
+      }
+      if (id === 'linkedin') {
+        const v = await settings.values(ownerId, [LI_KEYS.accessToken, LI_KEYS.memberId, LI_KEYS.tokenExpiry]);
+        if (!v.get(LI_KEYS.accessToken) || !v.get(LI_KEYS.memberId)) return notConnected(id, 'LinkedIn');
+        const expiresAt = v.get(LI_KEYS.tokenExpiry);
+        if (expiresAt && Date.parse(expiresAt) <= Date.now())
+          return {
+            problems: [
+              {
+                channel: id,
+                code: 'linkedin_token_invalid',
+                message: ConnectionHealthMessages.linkedinExpired,
+                fix: 'settings',
+              },
+            ],
+          };
+        return { problems: [], ...(expiresAt ? { expiresAt } : {}) };
+      }
+      const channel = await loadChannel(id, env);
+      if (!channel.settings) return { problems: [] };
+      const check = await channel.settings.test(ownerId);
+      return check.ok
+        ? { problems: [] }
+        : {
+            problems: [
+              {
+                channel: id,
+                code: `${id}_${check.code}`,
+                message: ConnectionHealthMessages.refused(channel.label, check.message),
+                fix: 'settings',
+              },
+            ],
+          };
+    },
+    async linkedInExpiry(ownerId: string) {
+      const v = await settings.values(ownerId, [LI_KEYS.accessToken, LI_KEYS.tokenExpiry]);
+      return v.get(LI_KEYS.accessToken) ? v.get(LI_KEYS.tokenExpiry) : undefined;
+    },
+  };
+}
+
+/** The check before each slot (the worker's sweep, the local server's interval), built on first use. */
+export const connectionHealth = lazy((): ConnectionHealthService => {
+  const { config, db, users, settings } = deps();
+  const articles = new DynamoArticleStore(db, config.tableName);
+  const objects = createObjectStore(config);
+  const workspaces = new DynamoWorkspaceStore(db, config.tableName);
+  return new ConnectionHealthService({
+    // Every account, and the team workspaces they belong to (a workspace's articles are its own partition).
+    async owners() {
+      const ids = (await users.list()).map((u) => u.id);
+      const teams = await Promise.all(ids.map((id) => workspaces.memberships(id)));
+      return [...new Set([...ids, ...teams.flat().map((m) => m.workspaceId)])];
+    },
+    articles,
+    probe: probe(),
+    imagePresent: async (article, platform) => Boolean(await newestImageFile({ articles, objects }, article, platform)),
+    activeOwner: activeWorkspaceOwner,
+    notifier: (ownerId) => emailService().notifier(ownerId),
+    expiryTold: {
+      get: (ownerId) => settings.value(ownerId, EXPIRY_TOLD_KEY),
+      set: (ownerId, expiresAt) =>
+        settings.put(ownerId, EXPIRY_TOLD_KEY, expiresAt, 'The LinkedIn expiry last told of'),
+    },
+    publicUrl: () => config.publicUrl,
+    onError: (ownerId, err) =>
+      logger.error('Connection health sweep failed for an owner', { ownerId, error: err as Error }),
+  });
+});

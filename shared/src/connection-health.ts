@@ -1,0 +1,65 @@
+/**
+ * Connection health before a slot (docs/product.md, Connection health): a sweep checks every scheduled version 24
+ * hours and 1 hour before its slot (functions/src/domain/connection-health.ts) and notes what it found on the article;
+ * the Schedule card shows the problems, Settings the connection's, and the owner gets one e-mail per slot and window.
+ */
+import type { Platform } from './articles.js';
+
+/** The two checks before a slot: 24 hours ahead and 1 hour ahead. */
+export const HEALTH_WINDOWS = ['24h', '1h'] as const;
+export type HealthWindow = (typeof HEALTH_WINDOWS)[number];
+
+/** How often the sweep runs (the stack's rate schedule, the local server's interval): each window is met within this long. */
+export const HEALTH_SWEEP_MINUTES = 15;
+
+/** The sweep's input to the worker (not a job of one article): what the rate schedule sends. */
+export const HEALTH_SWEEP_INPUT = { type: 'connection-health' } as const;
+
+/** How far ahead of the slot each window opens. */
+export const HEALTH_WINDOW_MS: Record<HealthWindow, number> = { '24h': 24 * 3600_000, '1h': 3600_000 };
+
+/** A LinkedIn connection expiring this close is flagged whether or not a slot needs it. */
+export const LINKEDIN_EXPIRY_WARNING_MS = 7 * 24 * 3600_000;
+
+/** Where a problem is put right: the channel's panel in Settings, or the article's editor. */
+export type HealthFix = 'settings' | 'editor';
+
+/** One thing that would stop a slot's post. */
+export interface HealthProblem {
+  /** The channel it concerns (functions/src/channels/registry.ts id). */
+  channel: string;
+  /** A stable code (e.g. wordpress_auth_failed, linkedin_expires_before_slot, offline_draft_note). */
+  code: string;
+  /** What to fix, for people. */
+  message: string;
+  fix: HealthFix;
+}
+
+/** What the last check of a version's slot found (Article.health). */
+export interface SlotHealth {
+  /** The slot checked. */
+  scheduledFor: string;
+  /** The windows checked for it so far. */
+  windows: HealthWindow[];
+  /** What the newest check found (empty: all well). */
+  problems: HealthProblem[];
+  checkedAt: string;
+}
+
+/** Per version, the health of its current slot (absent: not checked yet, or nothing wrong). */
+export type ArticleHealth = Partial<Record<Platform, SlotHealth>>;
+
+export const ConnectionHealthMessages = {
+  notConnected: (label: string) => `${label} is not connected. Connect it in Settings.`,
+  /** `why`: the channel's own check's sentence (it names the channel). */
+  refused: (label: string, why: string) => `${why.trim()} Fix the ${label} connection in Settings.`,
+  linkedinExpiresBeforeSlot: (expiresAt: string) =>
+    `The LinkedIn connection expires (${expiresAt}) before this post's time. Reconnect LinkedIn in Settings.`,
+  linkedinExpired: 'The LinkedIn connection has expired. Reconnect LinkedIn in Settings.',
+  linkedinExpiringSoon: (expiresAt: string) =>
+    `The LinkedIn connection expires on ${expiresAt}. Reconnect LinkedIn in Settings to keep posting.`,
+  offlineDraftNote: (platform: Platform) =>
+    `The ${platform === 'blog' ? 'blog' : 'LinkedIn'} text still has the offline-draft note. Remove it in the editor.`,
+  imageMissing: 'The article expects an image but it has none. Add one in the Image step.',
+  textRefused: (why: string) => `${why}`,
+} as const;
