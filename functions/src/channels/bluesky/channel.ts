@@ -131,7 +131,7 @@ export function blueskyChannel(deps: {
       return {
         url: post.url,
         fields: (at) => ({
-          posts: { ...(article.posts ?? {}), bluesky: { id: post.uri, url: post.url, publishedAt: at } },
+          'posts.bluesky': { id: post.uri, url: post.url, publishedAt: at },
         }),
       };
     },

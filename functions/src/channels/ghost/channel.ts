@@ -115,8 +115,8 @@ export function ghostChannel(deps: {
       return {
         url,
         fields: (at) => ({
-          // Written whole from the article as claimed (no other channel writes it yet).
-          posts: { ...(article.posts ?? {}), ghost: { id: post.id, url, publishedAt: at } },
+          // Its own entry only: another channel's publish may be writing its own at the same time.
+          'posts.ghost': { id: post.id, url, publishedAt: at },
         }),
       };
     },
