@@ -98,7 +98,7 @@ export class PublishingService {
     context: PublishContext,
     work: (fresh: ArticleRecord, attempt: AttemptNote) => Promise<T>,
   ): Promise<T> {
-    const { platform, claimKey } = channel;
+    const { claimKey } = channel;
     const claimId = randomUUID();
     const now = this.now();
     const claimed = await this.deps.articles.claimPublish(
@@ -129,7 +129,7 @@ export class PublishingService {
     let keepClaim = false;
     try {
       const result = await work(claimed, attempt);
-      this.deps.events?.publishSucceeded(platform);
+      this.deps.events?.publishSucceeded(channel.id);
       return result;
     } catch (err) {
       if (err instanceof ConflictError) throw err; // nothing failed: it was already done
@@ -143,7 +143,7 @@ export class PublishingService {
         err instanceof IntegrationError || err instanceof DomainError
           ? { code: err.code ?? 'publish_failed', message: err.message }
           : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
-      this.deps.events?.publishFailed(platform, error.code);
+      this.deps.events?.publishFailed(channel.id, error.code);
       // PublishFailed is written exactly when lastError records a failed publish, in the same write.
       const failed = makeEvent(
         'PublishFailed',
