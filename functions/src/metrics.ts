@@ -75,7 +75,7 @@ export class MetricsRecorder implements BusinessEvents {
     this.metrics.addMetric(name, unit, value);
   }
 
-  /** `platform`: the channel's id (`wordpress`, `linkedin`, `ghost`, …), the dimension's values from before channels. */
+  /** `platform`: the channel's id (`wordpress`, `linkedin`, …), the dimension's values from before channels. */
   publishSucceeded(channel: string): void {
     this.record(MetricNames.publishSucceeded, MetricUnit.Count, 1, { platform: channel });
   }

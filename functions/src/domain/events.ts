@@ -5,8 +5,8 @@
  */
 export interface BusinessEvents {
   /**
-   * A post went out on this channel (its registry id, functions/src/channels/registry.ts: Ghost's failures are
-   * Ghost's, not the blog version's WordPress).
+   * A post went out on this channel (its registry id, functions/src/channels/registry.ts: a second blog channel's
+   * failures are its own, not the blog version's WordPress).
    */
   publishSucceeded(channel: string): void;
   /** Publishing to this channel failed with this code (the article's lastError code). */

@@ -34,6 +34,8 @@ export interface PublishingDeps {
    * the built-in WordPress and LinkedIn channels over the three ports below.
    */
   channel?: (id: string) => Promise<PublishChannel>;
+  /** Every channel id the loader knows (the registry's), for a scheduled version's channels; default the built-in two. */
+  channelIds?: readonly string[];
   settings?: SettingService;
   wordpress?: Pick<WordPressService, 'stored'>;
   wordpressPublisher?: WordPressPublisher;
@@ -142,7 +144,7 @@ export class PublishingService {
       const error =
         err instanceof IntegrationError || err instanceof DomainError
           ? { code: err.code ?? 'publish_failed', message: err.message }
-          : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
+          : { code: 'publish_failed', message: PublishMessages.failed };
       this.deps.events?.publishFailed(channel.id, error.code);
       // PublishFailed is written exactly when lastError records a failed publish, in the same write.
       const failed = makeEvent(
@@ -277,6 +279,65 @@ export class PublishingService {
     });
   }
 
+  /**
+   * The channels a scheduled version's approval publishes to: the one that owns its schedule and each that joins it
+   * (channel.ts), those connected; none connected: the owner alone, whose publish then says to connect it.
+   */
+  async versionChannels(platform: Platform, userId: string): Promise<PublishChannel[]> {
+    const all = await Promise.all((this.deps.channelIds ?? ['wordpress', 'linkedin']).map((id) => this.channelOf(id)));
+    const ofVersion = all.filter((c) => c.platform === platform && (c.ownsSchedule || c.joinsSchedule));
+    const connected = await Promise.all(
+      ofVersion.map((c) =>
+        c.connection(userId).then(
+          () => true,
+          (err: unknown) => (err instanceof DomainError ? false : Promise.reject(err)),
+        ),
+      ),
+    );
+    const targets = ofVersion.filter((_, i) => connected[i]);
+    return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
+  }
+
+  /**
+   * A scheduled version's approval: publishes to each of its channels (versionChannels) that has no post of the
+   * article yet, one after the other, each under its own claim and attempt note (publish), and says how each went.
+   * A channel that failed does not stop the others; one that has its post is not sent again, so approving again
+   * after a partial failure sends only to the channels that failed.
+   */
+  async publishVersion(
+    platform: Platform,
+    userId: string,
+    id: string,
+    origin: PublishOrigin,
+  ): Promise<ChannelOutcome[]> {
+    const channels = await this.versionChannels(platform, userId);
+    const outcomes: ChannelOutcome[] = [];
+    for (const channel of channels) {
+      const base = { channel: channel.id, label: channel.label };
+      const posted = channel.postOf(await this.load(userId, id));
+      if (posted) {
+        outcomes.push({ ...base, ok: true, url: posted.url, already: true });
+        continue;
+      }
+      try {
+        const { url } = await this.publish(channel.id, userId, id, origin);
+        outcomes.push({ ...base, ok: true, url, already: false });
+      } catch (error) {
+        outcomes.push({ ...base, ok: false, error });
+      }
+    }
+    // A later channel's success clears lastError: with several, the article keeps which one failed and why.
+    const failed = outcomes.filter((o) => !o.ok);
+    if (channels.length > 1 && failed.length) {
+      const lastError = {
+        code: failed.length === 1 ? errorOf(failed[0]!.error).code : 'publish_partly_failed',
+        message: failed.map((o) => `${o.label}: ${errorOf(o.error).message}`).join(' '),
+      };
+      await this.deps.articles.update(userId, id, { lastError });
+    }
+    return outcomes;
+  }
+
   /** The blog version to WordPress (the documented `wordpress.publish`, approvals of the blog version). */
   async publishWordPress(
     userId: string,
@@ -320,6 +381,19 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
+
+/** A failure's code and sentence, as lastError keeps them. */
+export function errorOf(err: unknown): { code: string; message: string } {
+  return err instanceof DomainError
+    ? { code: err.code ?? 'publish_failed', message: err.message }
+    : { code: 'publish_failed', message: PublishMessages.failed };
+}
+
+/** How one channel of a scheduled version's approval went (publishVersion). */
+export type ChannelOutcome = { channel: string; label: string } & (
+  | { ok: true; url: string | null; /** Its post was there already: nothing sent. */ already: boolean }
+  | { ok: false; error: unknown }
+);
 
 /** One publish's attempt note: the earlier attempt's (if any), and a way to record this one. */
 interface AttemptNote {

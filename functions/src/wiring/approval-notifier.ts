@@ -54,6 +54,11 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
     activeOwner: activeWorkspaceOwner,
     linkedInIdentity: (userId) => linkedInService().status(userId),
+    // The e-mail names the channels approving publishes to (a second blog channel beside WordPress); loaded with the run's first e-mail.
+    channelsOf: async (userId, platform) => {
+      const { publishing } = await import('./publishing.js');
+      return (await publishing().versionChannels(platform, userId)).map((c) => c.label);
+    },
     signingKey,
     publicUrl: () => config.publicUrl,
     events: businessEvents,

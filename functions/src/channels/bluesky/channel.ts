@@ -94,6 +94,7 @@ export function blueskyChannel(deps: {
     platform: 'blog',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
+    postOf: (article) => article.posts?.bluesky,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (article.posts?.bluesky) throw alreadyPublished();

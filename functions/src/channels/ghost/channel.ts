@@ -75,6 +75,8 @@ export function ghostChannel(deps: {
     platform: 'blog',
     eventPlatform: 'ghost',
     claimKey: 'ghost',
+    joinsSchedule: true,
+    postOf: (article) => article.posts?.ghost,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');

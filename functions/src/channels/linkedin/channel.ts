@@ -30,6 +30,8 @@ export function linkedinChannel(deps: {
     platform: 'linkedin',
     claimKey: 'linkedin',
     ownsSchedule: true,
+    postOf: (article) =>
+      article.linkedin.publishedToLinkedIn ? { url: article.linkedin.linkedinPostUrl ?? null } : undefined,
     checkArticle(article) {
       if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) throw alreadyPublished();
       const content = article.linkedin.content.trim();
