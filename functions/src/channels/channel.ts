@@ -29,6 +29,11 @@ export interface ChannelPost {
   image(): Promise<ChannelImage | undefined>;
   /** Where the API serves the version's image (the webhook's imageUrl). */
   imageUrl(): string;
+  /**
+   * A blog-first bundle's social post (Article.bundle): the live blog post's address, which the channel carries as it
+   * can (a link share, or the address in the text).
+   */
+  blogUrl?: string;
 }
 
 /** A post the channel made (or found again). */

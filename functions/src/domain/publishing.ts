@@ -230,6 +230,7 @@ export class PublishingService {
     userId: string,
     id: string,
     origin: PublishOrigin = MANUAL,
+    options: { blogUrl?: string } = {},
   ): Promise<{ url: string | null; article: ArticleRecord }> {
     const deadline = Date.now() + this.deadlineMs;
     const channel = await this.channelOf(channelId);
@@ -247,6 +248,7 @@ export class PublishingService {
           requested: article,
           image: () => this.imageFor(fresh, channel.platform),
           imageUrl: () => this.deps.imageUrl(article.id, channel.platform),
+          ...(options.blogUrl ? { blogUrl: options.blogUrl } : {}),
         },
         attempt.pending,
         { deadline, beforeCreate: (fields) => attempt.note(fields) },
@@ -284,18 +286,33 @@ export class PublishingService {
    * (channel.ts), those connected; none connected: the owner alone, whose publish then says to connect it.
    */
   async versionChannels(platform: Platform, userId: string): Promise<PublishChannel[]> {
-    const all = await Promise.all((this.deps.channelIds ?? ['wordpress', 'linkedin']).map((id) => this.channelOf(id)));
-    const ofVersion = all.filter((c) => c.platform === platform && (c.ownsSchedule || c.joinsSchedule));
+    const ofVersion = (await this.allChannels()).filter((c) => isVersionChannel(c, platform));
+    const targets = await this.connectedOf(ofVersion, userId);
+    return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
+  }
+
+  /** A blog-first bundle's social channels: every connected channel that is not a blog channel (the registry's order). */
+  async socialChannels(userId: string): Promise<PublishChannel[]> {
+    return this.connectedOf(
+      (await this.allChannels()).filter((c) => !isVersionChannel(c, 'blog')),
+      userId,
+    );
+  }
+
+  private async allChannels(): Promise<PublishChannel[]> {
+    return Promise.all((this.deps.channelIds ?? ['wordpress', 'linkedin']).map((id) => this.channelOf(id)));
+  }
+
+  private async connectedOf(channels: PublishChannel[], userId: string): Promise<PublishChannel[]> {
     const connected = await Promise.all(
-      ofVersion.map((c) =>
+      channels.map((c) =>
         c.connection(userId).then(
           () => true,
           (err: unknown) => (err instanceof DomainError ? false : Promise.reject(err)),
         ),
       ),
     );
-    const targets = ofVersion.filter((_, i) => connected[i]);
-    return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
+    return channels.filter((_, i) => connected[i]);
   }
 
   /**
@@ -310,7 +327,24 @@ export class PublishingService {
     id: string,
     origin: PublishOrigin,
   ): Promise<ChannelOutcome[]> {
-    const channels = await this.versionChannels(platform, userId);
+    return this.publishEach(await this.versionChannels(platform, userId), userId, id, origin);
+  }
+
+  /**
+   * A blog-first bundle's social posts, once its blog post is live (`blogUrl`): each connected social channel as
+   * publishVersion does, each post carrying the blog post's address.
+   */
+  async publishSocial(userId: string, id: string, origin: PublishOrigin, blogUrl: string): Promise<ChannelOutcome[]> {
+    return this.publishEach(await this.socialChannels(userId), userId, id, origin, { blogUrl, nameErrors: true });
+  }
+
+  private async publishEach(
+    channels: PublishChannel[],
+    userId: string,
+    id: string,
+    origin: PublishOrigin,
+    options: { blogUrl?: string; nameErrors?: boolean } = {},
+  ): Promise<ChannelOutcome[]> {
     const outcomes: ChannelOutcome[] = [];
     for (const channel of channels) {
       const base = { channel: channel.id, label: channel.label };
@@ -320,7 +354,7 @@ export class PublishingService {
         continue;
       }
       try {
-        const { url } = await this.publish(channel.id, userId, id, origin);
+        const { url } = await this.publish(channel.id, userId, id, origin, { blogUrl: options.blogUrl });
         outcomes.push({ ...base, ok: true, url, already: false });
       } catch (error) {
         outcomes.push({ ...base, ok: false, error });
@@ -328,7 +362,7 @@ export class PublishingService {
     }
     // A later channel's success clears lastError: with several, the article keeps which one failed and why.
     const failed = outcomes.filter((o) => !o.ok);
-    if (channels.length > 1 && failed.length) {
+    if ((channels.length > 1 || options.nameErrors) && failed.length) {
       const lastError = {
         code: failed.length === 1 ? errorOf(failed[0]!.error).code : 'publish_partly_failed',
         message: failed.map((o) => `${o.label}: ${errorOf(o.error).message}`).join(' '),
@@ -381,6 +415,10 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
+
+/** A channel of the version's schedule: the one that owns it or one that joins it. */
+const isVersionChannel = (c: PublishChannel, platform: Platform) =>
+  c.platform === platform && (c.ownsSchedule === true || c.joinsSchedule === true);
 
 /** A failure's code and sentence, as lastError keeps them. */
 export function errorOf(err: unknown): { code: string; message: string } {

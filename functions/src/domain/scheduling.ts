@@ -56,6 +56,9 @@ export const ApprovalMessages = {
     ]
       .filter(Boolean)
       .join(' '),
+  /** A bundle whose blog post failed: its social posts were not sent. */
+  socialWaiting: (labels: readonly string[]) =>
+    `${listText(labels)} ${labels.length > 1 ? 'wait' : 'waits'} for the blog post and was not sent.`,
 } as const;
 
 export const SchedulingMessages = {
@@ -81,7 +84,20 @@ export async function scheduleArticle(
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
   const field = `scheduled.${input.platform}`;
-  const updated = await deps.articles.update(userId, id, { [field]: scheduledFor, updatedAt: now.toISOString() });
+  // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
+  const bundle =
+    input.platform !== 'blog'
+      ? {}
+      : input.bundle
+        ? { bundle: true, ...(before.scheduled.linkedin ? { 'scheduled.linkedin': null } : {}) }
+        : before.bundle
+          ? { bundle: null }
+          : {};
+  const updated = await deps.articles.update(userId, id, {
+    [field]: scheduledFor,
+    ...bundle,
+    updatedAt: now.toISOString(),
+  });
   if (!updated) throw notFound('Article not found', 'article_not_found');
   try {
     await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor });
@@ -172,7 +188,7 @@ export interface ApprovalNotifierDeps {
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   /** The names of the channels the approval publishes to (PublishingService.versionChannels), for the e-mail. */
-  channelsOf?: (userId: string, platform: Platform) => Promise<string[]>;
+  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<string[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -530,7 +546,7 @@ export class ApprovalNotifier {
       content: text,
       when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
-      channels: await this.deps.channelsOf?.(run.userId, run.platform),
+      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true),
       image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
       linkedIn: { identity, mode: article.linkedInMode },
       approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,
@@ -579,7 +595,11 @@ export class ApprovalLinks {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    const channels = (await this.deps.publishing.versionChannels(run.platform, run.userId)).map((c) => ({
+    const bundled = run.platform === 'blog' && article.bundle === true;
+    const channels = [
+      ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
+      ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
+    ].map((c) => ({
       channel: c.id,
       label: c.label,
       postUrl: c.postOf(article)?.url ?? null,
@@ -654,15 +674,26 @@ export class ApprovalLinks {
     // Each channel of the version (WordPress and/or another blog channel), each once: one that has its post is not
     // sent again, so after a partial failure the link sends only to the channels that failed.
     const outcomes = await this.deps.publishing.publishVersion(run.platform, run.userId, run.articleId, origin);
+    // The blog-first bundle: the social posts go out once the blog post is live, with its address; not before.
+    const blogUrl = outcomes.every((o) => o.ok)
+      ? outcomes.map((o) => (o.ok ? httpUrlOrNull(o.url) : null)).find(Boolean)
+      : undefined;
+    const waiting =
+      run.platform === 'blog' && article.bundle === true && !blogUrl
+        ? (await this.deps.publishing.socialChannels(run.userId)).map((c) => c.label)
+        : [];
+    if (run.platform === 'blog' && article.bundle === true && blogUrl)
+      outcomes.push(...(await this.deps.publishing.publishSocial(run.userId, run.articleId, origin, blogUrl)));
     const failed = outcomes.filter((o) => !o.ok);
     if (failed.length) {
       // One channel: its own refusal, as ever.
-      if (outcomes.length === 1) throw failed[0]!.error;
+      if (outcomes.length === 1 && !waiting.length) throw failed[0]!.error;
+      const told = ApprovalMessages.partlyFailed(
+        outcomes.filter((o) => o.ok).map((o) => o.label),
+        failed.map((o) => ({ label: o.label, message: errorOf(o.error).message })),
+      );
       throw new UpstreamError(
-        ApprovalMessages.partlyFailed(
-          outcomes.filter((o) => o.ok).map((o) => o.label),
-          failed.map((o) => ({ label: o.label, message: errorOf(o.error).message })),
-        ),
+        waiting.length ? `${told} ${ApprovalMessages.socialWaiting(waiting)}` : told,
         'publish_partly_failed',
       );
     }

@@ -83,7 +83,15 @@ export function linkedinChannel(deps: {
           author = organization.urn;
         }
         result = await deps.publisher.publish(
-          { accessToken: token, author, commentary: article.linkedin.content.trim(), image: await post.image() },
+          {
+            accessToken: token,
+            author,
+            // A bundle's post carries the live blog post's address at its end (LinkedIn makes it a link).
+            commentary: post.blogUrl
+              ? `${article.linkedin.content.trim()}\n\n${post.blogUrl}`
+              : article.linkedin.content.trim(),
+            image: await post.image(),
+          },
           sent,
         );
       }
