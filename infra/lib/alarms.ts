@@ -302,7 +302,7 @@ export class AppAlarms extends Construct {
         'see the log warning "automation event not put on the bus" (docs/operations.md, Metrics).',
     );
 
-    // One per channel of the registry (the metrics' `platform` is the channel's id): Ghost's failures are not WordPress's.
+    // One per channel of the registry (the metrics' `platform` is the channel's id): a second blog channel's failures are not WordPress's.
     for (const platform of channelIds) {
       this.publishFailed.set(
         platform,
