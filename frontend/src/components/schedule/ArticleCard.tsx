@@ -137,6 +137,8 @@ export function ArticleCard({
         </div>
       </header>
 
+      {article.bundle && <p className="schedule-card__bundle muted">{ScheduleMessages.bundled}</p>}
+
       {lastError && (
         <p className="alert alert--error schedule-card__error">
           Last attempt failed: {lastError.message}
