@@ -328,6 +328,9 @@ describe('Schedule page: card statuses and actions', () => {
       within(card(title)).getByText('Blog first: the social posts go out after the blog post, with its link.'),
     ).toBeInTheDocument();
     expect(within(card(title)).getByText('Last attempt failed: Social: the service answered 500.')).toBeInTheDocument();
+    expect(
+      within(card(title)).getByText('Goes out with the blog post’s approval, after it, carrying its link.'),
+    ).toBeInTheDocument();
   });
 
   it('links to Settings when the approval e-mail could not be sent', async () => {
