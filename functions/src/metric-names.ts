@@ -1,5 +1,3 @@
-import type { Platform } from '@app/shared';
-
 /**
  * The CloudWatch metric names and dimension values the functions emit (metrics.ts), kept free of
  * Powertools so that the stack's alarms (infra/lib/alarms.ts) can name the same metrics.
@@ -13,6 +11,3 @@ export const MetricNames = {
   automationEventFailed: 'AutomationEventFailed',
   jobDuration: 'JobDuration',
 } as const;
-
-/** The `platform` dimension: where a post goes (the `blog` platform is WordPress). */
-export const PLATFORM_DIMENSION: Record<Platform, string> = { blog: 'wordpress', linkedin: 'linkedin' };

@@ -1,10 +1,9 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Platform } from '@app/shared';
 import { AUTOMATION_EVENT_NAMES } from './domain/automation-events.js';
 import type { BusinessEvents } from './domain/events.js';
 import type { Job } from './domain/ports.js';
 import { logger } from './logger.js';
-import { MetricNames, PLATFORM_DIMENSION } from './metric-names.js';
+import { MetricNames } from './metric-names.js';
 
 export { MetricNames } from './metric-names.js';
 
@@ -76,13 +75,14 @@ export class MetricsRecorder implements BusinessEvents {
     this.metrics.addMetric(name, unit, value);
   }
 
-  publishSucceeded(platform: Platform): void {
-    this.record(MetricNames.publishSucceeded, MetricUnit.Count, 1, { platform: PLATFORM_DIMENSION[platform] });
+  /** `platform`: the channel's id (`wordpress`, `linkedin`, …), the dimension's values from before channels. */
+  publishSucceeded(channel: string): void {
+    this.record(MetricNames.publishSucceeded, MetricUnit.Count, 1, { platform: channel });
   }
 
-  publishFailed(platform: Platform, code: string): void {
+  publishFailed(channel: string, code: string): void {
     this.record(MetricNames.publishFailed, MetricUnit.Count, 1, {
-      platform: PLATFORM_DIMENSION[platform],
+      platform: channel,
       code: codeDimension(code),
     });
   }
@@ -119,8 +119,8 @@ export const metrics = createMetrics();
 /** The business events of this process (the services' `events` port). */
 export const businessEvents = new MetricsRecorder(metrics, metricsEnabled());
 
-export const publishSucceeded = (platform: Platform): void => businessEvents.publishSucceeded(platform);
-export const publishFailed = (platform: Platform, code: string): void => businessEvents.publishFailed(platform, code);
+export const publishSucceeded = (channel: string): void => businessEvents.publishSucceeded(channel);
+export const publishFailed = (channel: string, code: string): void => businessEvents.publishFailed(channel, code);
 export const draftFailed = (code: string): void => businessEvents.draftFailed(code);
 export const approvalEmailSent = (): void => businessEvents.approvalEmailSent();
 export const approvalEmailFailed = (code: string): void => businessEvents.approvalEmailFailed(code);

@@ -4,6 +4,8 @@ import { ArticleService, type ArticleRecord } from '../src/domain/articles.js';
 import type { EmailService } from '../src/domain/email.js';
 import type { BusinessEvents } from '../src/domain/events.js';
 import type { ArticleStore } from '../src/domain/ports.js';
+import type { PublishChannel } from '../src/channels/channel.js';
+import { ghostChannel, GHOST_KEYS } from '../src/channels/ghost/channel.js';
 import { IntegrationError } from '../src/domain/integrations.js';
 import { PublishingService, type PublishingDeps } from '../src/domain/publishing.js';
 import { ApprovalNotifier, RecordedRunFailure } from '../src/domain/scheduling.js';
@@ -61,11 +63,11 @@ afterEach(() => {
 });
 
 describe('business metrics as EMF (metrics.ts)', () => {
-  it('publish succeeded and failed: by platform (wordpress for the blog) and code, one EMF line per dimension set', async () => {
+  it('publish succeeded and failed: by channel (the platform dimension) and code, one EMF line per dimension set', async () => {
     const { metrics, events } = recorder();
     const lines = await printed(() => {
-      events.publishSucceeded('blog');
-      events.publishSucceeded('blog');
+      events.publishSucceeded('wordpress');
+      events.publishSucceeded('wordpress');
       events.publishFailed('linkedin', 'linkedin_token_invalid');
       metrics.publishStoredMetrics(); // what logMetrics does at the end of the invocation
     });
@@ -281,18 +283,18 @@ describe('the services report their outcomes to the events port', () => {
       return { publish: () => service.publishWordPress('u1', 'a1'), calls };
     };
 
-    it('a post made: publishSucceeded(blog)', async () => {
+    it('a post made: publishSucceeded(wordpress)', async () => {
       const { publish, calls } = publisher(async () => ({ postId: 7, link: 'https://blog.example.com/?p=7' }));
       await publish();
-      expect(calls).toEqual([['publishSucceeded', 'blog']]);
+      expect(calls).toEqual([['publishSucceeded', 'wordpress']]);
     });
 
-    it('refused by the platform: publishFailed(blog, its code)', async () => {
+    it('refused by the platform: publishFailed(wordpress, its code)', async () => {
       const { publish, calls } = publisher(() =>
         Promise.reject(new IntegrationError('WordPress refused the credentials.', 'wordpress_auth_failed', 401)),
       );
       await expect(publish()).rejects.toMatchObject({ code: 'wordpress_auth_failed' });
-      expect(calls).toEqual([['publishFailed', 'blog', 'wordpress_auth_failed']]);
+      expect(calls).toEqual([['publishFailed', 'wordpress', 'wordpress_auth_failed']]);
     });
 
     it('not connected (nothing was tried): no event', async () => {
@@ -304,6 +306,42 @@ describe('the services report their outcomes to the events port', () => {
       } as unknown as PublishingDeps);
       await expect(service.publishWordPress('u1', 'a1')).rejects.toMatchObject({ code: 'wordpress_not_connected' });
       expect(calls).toEqual([]);
+    });
+  });
+
+  describe('publishing to Ghost (the blog version’s second channel)', () => {
+    const settings = {
+      values: async () =>
+        new Map([
+          [GHOST_KEYS.siteUrl, 'https://ghost.example.com'],
+          [GHOST_KEYS.adminApiKey, `${'a1'.repeat(12)}:${'0f'.repeat(32)}`],
+        ]),
+    };
+    const publisher = (publishPost: () => Promise<unknown>) => {
+      const { events, calls } = fakeEvents();
+      const client = { findPost: async () => undefined, uploadImage: async () => ({ url: '' }), publishPost };
+      const service = new PublishingService({
+        articles: memoryStore(article()),
+        objects: { put: async () => {}, get: async () => undefined },
+        channel: async () => ghostChannel({ settings, client } as never) as PublishChannel,
+        imageUrl: () => '/image',
+        events,
+      } as unknown as PublishingDeps);
+      return { publish: () => service.publish('ghost', 'u1', 'a1'), calls };
+    };
+
+    it('a post made: publishSucceeded(ghost), not the WordPress series', async () => {
+      const { publish, calls } = publisher(async () => ({ id: 'g1', url: 'https://ghost.example.com/t/' }));
+      await publish();
+      expect(calls).toEqual([['publishSucceeded', 'ghost']]);
+    });
+
+    it('refused: publishFailed(ghost, its code), so it does not feed the WordPress alarm', async () => {
+      const { publish, calls } = publisher(() =>
+        Promise.reject(new IntegrationError('Ghost refused the Admin API key.', 'ghost_auth_failed', 401)),
+      );
+      await expect(publish()).rejects.toMatchObject({ code: 'ghost_auth_failed' });
+      expect(calls).toEqual([['publishFailed', 'ghost', 'ghost_auth_failed']]);
     });
   });
 });

@@ -120,8 +120,12 @@ beforeAll(() => {
       events.automationEventFailed('bus', 'PublishFailed');
     }),
     ...emitted(namespace, serviceOf(stack.functions.get('wordpress')!), (events) => {
-      events.publishSucceeded('blog');
-      events.publishFailed('blog', 'wordpress_unreachable');
+      events.publishSucceeded('wordpress');
+      events.publishFailed('wordpress', 'wordpress_unreachable');
+    }),
+    ...emitted(namespace, serviceOf(stack.functions.get('channels')!), (events) => {
+      events.publishFailed('ghost', 'ghost_unreachable');
+      events.publishFailed('bluesky', 'bluesky_unreachable');
     }),
   ];
 });
@@ -184,6 +188,6 @@ describe('alarms on custom metrics ask for the series functions/src/metrics.ts r
       const selected = matches(undefined, expression, series);
       expect(selected.map((s) => [s.metricName, s.dimensions.platform])).toEqual([['PublishFailed', platform]]);
     }
-    expect([...stack.alarms.publishFailed.keys()].sort()).toEqual(['linkedin', 'wordpress']);
+    expect([...stack.alarms.publishFailed.keys()].sort()).toEqual(['bluesky', 'ghost', 'linkedin', 'wordpress']);
   });
 });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '@app/shared/api';
 import { MetricNames } from '../../functions/src/metrics.js';
 import { ALARM_DEFAULTS, AUTOMATION_EVENT_FAILED_METRIC } from '../lib/alarms.js';
+import { channelIds } from '../../functions/src/channels/registry.js';
 import { ContentPublisherStack } from '../lib/content-publisher-stack.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { cdkJsonContext, projectRootForTests, testApp, unbuiltSpaDir } from './helpers.js';
@@ -118,7 +119,7 @@ describe('alarms: every function and the API, to the alarm topic', () => {
     expect(worker.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE).toBe(stack.stackName);
   });
 
-  it('PublishFailed of each platform: 3 or more in 15 minutes', () => {
+  it('PublishFailed of each channel: 3 or more in 15 minutes', () => {
     for (const alarm of stack.alarms.publishFailed.values()) {
       const p = resources[logicalId(stack, alarm)]!.Properties;
       expect(p).toMatchObject({ Threshold: 3, EvaluationPeriods: 1, AlarmActions: [{ Ref: topicId }] });
@@ -222,9 +223,9 @@ describe('alarms: every function and the API, to the alarm topic', () => {
       .filter((s) => s.Effect === 'Allow')
       .map((s) => s.Condition!.ArnLike!['aws:SourceArn']);
     expect(allowed).toEqual(notifying.map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
-    // 3 per function (Errors, Throttles, the live alias's errors), the API's two, the events', 2 PublishFailed, the
-    // job queue's, 2 of the Scheduler, CloudFront's.
-    expect(stack.alarms.all).toHaveLength(3 * names().length + 9);
+    // 3 per function (Errors, Throttles, the live alias's errors), the API's two, the events', a PublishFailed per
+    // channel, the job queue's, 2 of the Scheduler, CloudFront's.
+    expect(stack.alarms.all).toHaveLength(3 * names().length + 7 + channelIds.length);
     expect(rollbackIds(stack).size).toBe(names().length + 1);
   });
 

@@ -213,6 +213,11 @@ export interface Article {
    */
   posts?: Record<string, ChannelPostRecord>;
   /**
+   * The blog-first bundle: the blog version's schedule and approval carry the social posts (every connected channel
+   * that is not a blog channel), which go out after the blog post, with its address; absent when not chosen.
+   */
+  bundle?: true;
+  /**
    * The text of each channel that publishes a version of its own (not the blog or LinkedIn one), by channel id;
    * absent where there is none.
    */
@@ -248,20 +253,31 @@ export const ScheduleMessages = {
   offStep: (next: string) => `Please choose a time in 5-minute steps, such as ${next}.`,
   invalidPlatform: 'Platform must be blog or linkedin',
   invalidData: 'Invalid scheduling data',
+  invalidBundle: 'bundle must be true or false',
+  bundleBlogOnly: 'Only the blog version can carry the social posts (bundle).',
 } as const;
 
 /** PUT /api/articles/{id}/schedule: an ISO timestamp (the UI sends toISOString()). */
 export const ScheduleSchema = lazySchema(() =>
-  z.strictObject({
-    platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
-    datetime: z.string({ error: ScheduleMessages.invalidDate }).check(
-      z.maxLength(40, ScheduleMessages.invalidDate),
-      z.refine(
-        (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-        ScheduleMessages.invalidDate,
+  z
+    .strictObject({
+      platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
+      datetime: z.string({ error: ScheduleMessages.invalidDate }).check(
+        z.maxLength(40, ScheduleMessages.invalidDate),
+        z.refine(
+          (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+          ScheduleMessages.invalidDate,
+        ),
       ),
+      /** The blog version only: the social posts wait for the blog post and carry its address (Article.bundle). */
+      bundle: z.optional(z.boolean({ error: ScheduleMessages.invalidBundle })),
+    })
+    .check(
+      z.refine((v) => !v.bundle || v.platform === 'blog', {
+        message: ScheduleMessages.bundleBlogOnly,
+        path: ['bundle'],
+      }),
     ),
-  }),
 );
 export type ScheduleInput = z.infer<ReturnType<typeof ScheduleSchema>>;
 

@@ -27,3 +27,7 @@ export const unsafeCharactersMessage = (label: string): string =>
  */
 export const safeCharacters = (label: string) =>
   z.refine<string>((value) => !hasUnsafeCharacters(value), unsafeCharactersMessage(label));
+
+/** Names in a sentence: "A", "A and B", "A, B and C" (the channels an approval publishes to). */
+export const listText = (items: readonly string[]): string =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;

@@ -17,6 +17,7 @@ const preview: ApprovalPreview = {
   image: null,
   linkedIn: null,
   postUrl: null,
+  channels: [{ channel: 'wordpress', label: 'WordPress', published: false, postUrl: null }],
 };
 
 describe('Approve page', () => {
@@ -28,6 +29,7 @@ describe('Approve page', () => {
         message: 'Published',
         platform: 'blog',
         postUrl: 'https://blog.example.com/p/1',
+        channels: [{ channel: 'wordpress', label: 'WordPress', postUrl: 'https://blog.example.com/p/1' }],
       },
     });
     renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
@@ -41,6 +43,43 @@ describe('Approve page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Approve and publish to WordPress' }));
     expect(await screen.findByText(/Published to WordPress\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View the post' })).toHaveAttribute('href', 'https://blog.example.com/p/1');
+    expect(requests.filter((r) => r.path === '/api/approvals/confirm')).toHaveLength(1);
+  });
+
+  it('names every channel of the version it publishes to, and links each post once published', async () => {
+    const { requests } = mockApi({
+      'approvals.preview': {
+        ...preview,
+        channels: [
+          { channel: 'wordpress', label: 'WordPress', published: false, postUrl: null },
+          { channel: 'second', label: 'Second Blog', published: false, postUrl: null },
+        ],
+      },
+      'approvals.confirm': {
+        success: true,
+        message: 'Approved and published to WordPress and Second Blog.',
+        platform: 'blog',
+        postUrl: 'https://blog.example.com/p/1',
+        channels: [
+          { channel: 'wordpress', label: 'WordPress', postUrl: 'https://blog.example.com/p/1' },
+          { channel: 'second', label: 'Second Blog', postUrl: 'https://second.example.com/p/' },
+        ],
+      },
+    });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    expect(
+      await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress and Second Blog?' }),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Approve and publish to WordPress and Second Blog' }));
+    expect(await screen.findByText(/Published to WordPress and Second Blog\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View on WordPress' })).toHaveAttribute(
+      'href',
+      'https://blog.example.com/p/1',
+    );
+    expect(screen.getByRole('link', { name: 'View on Second Blog' })).toHaveAttribute(
+      'href',
+      'https://second.example.com/p/',
+    );
     expect(requests.filter((r) => r.path === '/api/approvals/confirm')).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { approvalTimeText, channelOfVersion, httpUrlOrNull } from '@app/shared';
+import { approvalTimeText, channelOfVersion, httpUrlOrNull, listText } from '@app/shared';
 import type { ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
@@ -42,11 +42,22 @@ export default function Approve() {
   const confirm = useMutation({ mutationFn: () => request('approvals.confirm', { body: { token } }) });
   const busy = confirm.isPending;
   // A post address only ever becomes an href when it is http(s).
-  const done = confirm.data ? { postUrl: httpUrlOrNull(confirm.data.postUrl) } : null;
+  const done = confirm.data
+    ? {
+        postUrl: httpUrlOrNull(confirm.data.postUrl),
+        channels: (confirm.data.channels ?? []).map((c) => ({ ...c, postUrl: httpUrlOrNull(c.postUrl) })),
+      }
+    : null;
   const failed = 'Publishing failed. Your content is kept; try again from the Schedule page.';
   const publishFailure = confirm.error ? errorText(confirm.error, failed) : '';
 
-  const platform = preview ? channelOfVersion(preview.platform).label : '';
+  // The version's channels when it goes to several (two blog channels), else its channel as ever.
+  const channels = preview?.channels ?? [];
+  const platform = !preview
+    ? ''
+    : channels.length > 1
+      ? listText(channels.map((c) => c.label))
+      : channelOfVersion(preview.platform).label;
   return (
     <div className="welcome approve-page">
       <main className="welcome__main approve">
@@ -106,11 +117,22 @@ export default function Approve() {
           {done && (
             <p role="status" className="welcome-card__lead">
               Published to {platform}.{' '}
-              {done.postUrl && (
-                <a href={done.postUrl} target="_blank" rel="noopener noreferrer">
-                  View the post
-                </a>
-              )}
+              {done.channels.length > 1
+                ? done.channels.map(
+                    (c) =>
+                      c.postUrl && (
+                        <span key={c.channel}>
+                          <a href={c.postUrl} target="_blank" rel="noopener noreferrer">
+                            View on {c.label}
+                          </a>{' '}
+                        </span>
+                      ),
+                  )
+                : done.postUrl && (
+                    <a href={done.postUrl} target="_blank" rel="noopener noreferrer">
+                      View the post
+                    </a>
+                  )}
             </p>
           )}
         </section>

@@ -311,6 +311,28 @@ describe('Schedule page: card statuses and actions', () => {
     expect(within(card('Fresh idea')).queryByRole('link', { name: 'Open Settings' })).not.toBeInTheDocument();
   });
 
+  it('a blog-first bundle says so on its card, and a partial failure names the channel that failed', async () => {
+    mockApi(
+      listRoute([
+        {
+          ...blogScheduled(),
+          bundle: true,
+          lastError: { code: 'publish_partly_failed', message: 'Social: the service answered 500.' },
+        },
+      ]),
+    );
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const title = blogScheduled().title;
+    await screen.findByRole('article', { name: title });
+    expect(
+      within(card(title)).getByText('Blog first: the social posts go out after the blog post, with its link.'),
+    ).toBeInTheDocument();
+    expect(within(card(title)).getByText('Last attempt failed: Social: the service answered 500.')).toBeInTheDocument();
+    expect(
+      within(card(title)).getByText('Goes out with the blog post’s approval, after it, carrying its link.'),
+    ).toBeInTheDocument();
+  });
+
   it('links to Settings when the approval e-mail could not be sent', async () => {
     const message = 'The approval e-mail could not be sent: reconnect Gmail in Settings.';
     mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'email_failed', message } }]));

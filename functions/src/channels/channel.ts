@@ -29,6 +29,11 @@ export interface ChannelPost {
   image(): Promise<ChannelImage | undefined>;
   /** Where the API serves the version's image (the webhook's imageUrl). */
   imageUrl(): string;
+  /**
+   * A blog-first bundle's social post (Article.bundle): the live blog post's address, which the channel carries as it
+   * can (a link share, or the address in the text).
+   */
+  blogUrl?: string;
 }
 
 /** A post the channel made (or found again). */
@@ -84,6 +89,13 @@ export interface PublishChannel<C = unknown> {
    * here (WordPress for the blog version, LinkedIn for its own). A publish replaces only its own channel's schedule.
    */
   readonly ownsSchedule?: true;
+  /**
+   * The version's schedule publishes here too while this channel is connected (a second blog channel beside WordPress on the blog
+   * version): the approval of a scheduled version publishes to each such channel and the one that owns it.
+   */
+  readonly joinsSchedule?: true;
+  /** The post it made of this article, if any: an approval tried again sends only to the channels still without one. */
+  postOf(article: ArticleRecord): { url: string | null } | undefined;
   /** The article's own checks, before anything is read or claimed: the text rules (throws a DomainError). */
   checkArticle(article: ArticleRecord): void;
   /** The stored connection it publishes with; not connected or expired: the channel's 400. */

@@ -10,6 +10,7 @@
 import {
   linkedInCommentary,
   linkedInPostAuthor,
+  listText,
   littleTextSegments,
   type LinkedInIdentity,
   type Platform,
@@ -17,6 +18,14 @@ import {
 
 export const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
 const SHORT_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+
+/** "Approving publishes to WordPress and <another channel>.", or undefined when it is the version's own channel alone. */
+function channelsLine(input: Pick<ApprovalEmailInput, 'channels' | 'platform' | 'review'>): string | undefined {
+  const channels = input.channels ?? [];
+  if (input.review || !channels.length || (channels.length === 1 && channels[0] === SHORT_NAMES[input.platform]))
+    return undefined;
+  return `Approving publishes to ${listText(channels)}.`;
+}
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -30,6 +39,11 @@ export interface ApprovalEmailInput {
   when: string;
   /** Why the text is missing or may be incomplete; empty when nothing is wrong. */
   problem: string;
+  /**
+   * The channels approving publishes to (the version's connected ones, domain/publishing.ts versionChannels): named
+   * in the e-mail unless they are the version's own channel alone (WordPress for the blog), whose e-mail is as ever.
+   */
+  channels?: readonly string[];
   /** The platform's image: its description, and `cid` when its file goes with the e-mail. */
   image: { description: string; cid: string | null } | null;
   /** LinkedIn: who the post goes out as. */
@@ -217,11 +231,13 @@ function plainText(input: ApprovalEmailInput, post: { title: string; html: strin
         `Review on the Schedule page: ${input.scheduleUrl}`,
         `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`,
       ];
+  const channels = channelsLine(input);
   return [
     input.review
       ? `Review requested in ${input.review.workspaceName} (${input.review.stage}): "${input.title}" for ${platform}${input.when ? ` (scheduled ${input.when})` : ''}.`
       : `"${input.title}" is ready for ${platform} (scheduled ${input.when}).`,
     ...(input.problem ? [input.problem] : []),
+    ...(channels ? [channels] : []),
     '',
     ...links,
     '',
@@ -255,6 +271,7 @@ ${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:upperca
 <h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}` : `Publish “${escapeHtml(input.title)}” to ${SHORT_NAMES[input.platform]}?`}</h1>
 ${p(`font-size:15px;line-height:1.5;color:${MUTED}`, review ? `In <strong>${escapeHtml(review.workspaceName)}</strong>, for <strong>${platform}</strong>: ${escapeHtml(review.stage)}${input.when ? `, scheduled ${escapeHtml(input.when)}` : ''}.` : `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
 ${input.problem ? p('font-size:15px;line-height:1.5;color:#b42318', `<strong>${escapeHtml(input.problem)}</strong>`) : ''}
+${channelsLine(input) ? p(`font-size:15px;line-height:1.5;color:${TEXT}`, `<strong>${escapeHtml(channelsLine(input)!)}</strong>`) : ''}
 ${actions}
 ${p(`margin-top:10px;font-size:13px;line-height:1.5;color:${SUBTLE}`, review ? `Nothing happens until you confirm on the review page. The links work for ${input.linkDays} days, for you only.` : `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`)}
 </td></tr>

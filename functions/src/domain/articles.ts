@@ -55,7 +55,7 @@ export interface StoredImage {
  * The stored article: the API's Article (docs/data-model.md, articles) without `_id`, which the API
  * adds as a copy of `id`, and with what only the server keeps.
  */
-export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
+export interface ArticleRecord extends Omit<Article, '_id' | 'image' | 'bundle'> {
   userId: string;
   /** Stored as the images' object keys; the API shows their URLs instead (http/article-view.ts). */
   image: StoredImage | null;
@@ -70,6 +70,8 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   publishAttempts?: Partial<Record<PublishClaimKey, PublishAttempt | null>>;
   /** The post each channel of the registry made (Article.posts, shared/src/articles.ts), by channel id. */
   posts?: Record<string, ChannelPostRecord>;
+  /** The blog version's schedule carries the social posts, which wait for the blog post (Article.bundle). */
+  bundle?: boolean | null;
   /**
    * The versions of the channels that publish a text of their own (docs/data-model.md, Articles), by channel id;
    * a channel's is absent until it is drafted or written.

@@ -1,15 +1,16 @@
-import type { Platform } from '@app/shared';
-
 /**
  * Business events the services report where the outcome is known: metrics in AWS
  * (functions/src/metrics.ts, wired in functions/src/wiring/*). Optional in every service's deps,
  * so the domain needs no vendor SDK and its tests need no fake.
  */
 export interface BusinessEvents {
-  /** A post went out (WordPress for `blog`). */
-  publishSucceeded(platform: Platform): void;
-  /** Publishing failed with this code (the article's lastError code). */
-  publishFailed(platform: Platform, code: string): void;
+  /**
+   * A post went out on this channel (its registry id, functions/src/channels/registry.ts: a second blog channel's
+   * failures are its own, not the blog version's WordPress).
+   */
+  publishSucceeded(channel: string): void;
+  /** Publishing to this channel failed with this code (the article's lastError code). */
+  publishFailed(channel: string, code: string): void;
   /** AI drafting failed with this code (the article's lastError code). */
   draftFailed(code: string): void;
   /** A scheduled run e-mailed its approval link. */

@@ -4,6 +4,7 @@ import { IntegrationMessages, type Platform } from '@app/shared';
 export const PublishMessages = {
   inProgress:
     'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
+  failed: 'Publishing failed. Your content is kept; try again.',
   wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
   linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
   linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',

@@ -34,6 +34,8 @@ export interface PublishingDeps {
    * the built-in WordPress and LinkedIn channels over the three ports below.
    */
   channel?: (id: string) => Promise<PublishChannel>;
+  /** Every channel id the loader knows (the registry's), for a scheduled version's channels; default the built-in two. */
+  channelIds?: readonly string[];
   settings?: SettingService;
   wordpress?: Pick<WordPressService, 'stored'>;
   wordpressPublisher?: WordPressPublisher;
@@ -98,7 +100,7 @@ export class PublishingService {
     context: PublishContext,
     work: (fresh: ArticleRecord, attempt: AttemptNote) => Promise<T>,
   ): Promise<T> {
-    const { platform, claimKey } = channel;
+    const { claimKey } = channel;
     const claimId = randomUUID();
     const now = this.now();
     const claimed = await this.deps.articles.claimPublish(
@@ -129,7 +131,7 @@ export class PublishingService {
     let keepClaim = false;
     try {
       const result = await work(claimed, attempt);
-      this.deps.events?.publishSucceeded(platform);
+      this.deps.events?.publishSucceeded(channel.id);
       return result;
     } catch (err) {
       if (err instanceof ConflictError) throw err; // nothing failed: it was already done
@@ -142,8 +144,8 @@ export class PublishingService {
       const error =
         err instanceof IntegrationError || err instanceof DomainError
           ? { code: err.code ?? 'publish_failed', message: err.message }
-          : { code: 'publish_failed', message: `Publishing failed. Your content is kept; try again.` };
-      this.deps.events?.publishFailed(platform, error.code);
+          : { code: 'publish_failed', message: PublishMessages.failed };
+      this.deps.events?.publishFailed(channel.id, error.code);
       // PublishFailed is written exactly when lastError records a failed publish, in the same write.
       const failed = makeEvent(
         'PublishFailed',
@@ -228,6 +230,7 @@ export class PublishingService {
     userId: string,
     id: string,
     origin: PublishOrigin = MANUAL,
+    options: { blogUrl?: string } = {},
   ): Promise<{ url: string | null; article: ArticleRecord }> {
     const deadline = Date.now() + this.deadlineMs;
     const channel = await this.channelOf(channelId);
@@ -245,6 +248,7 @@ export class PublishingService {
           requested: article,
           image: () => this.imageFor(fresh, channel.platform),
           imageUrl: () => this.deps.imageUrl(article.id, channel.platform),
+          ...(options.blogUrl ? { blogUrl: options.blogUrl } : {}),
         },
         attempt.pending,
         { deadline, beforeCreate: (fields) => attempt.note(fields) },
@@ -275,6 +279,97 @@ export class PublishingService {
       );
       return { url: post.url, article: updated ?? article };
     });
+  }
+
+  /**
+   * The channels a scheduled version's approval publishes to: the one that owns its schedule and each that joins it
+   * (channel.ts), those connected; none connected: the owner alone, whose publish then says to connect it.
+   */
+  async versionChannels(platform: Platform, userId: string): Promise<PublishChannel[]> {
+    const ofVersion = (await this.allChannels()).filter((c) => isVersionChannel(c, platform));
+    const targets = await this.connectedOf(ofVersion, userId);
+    return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
+  }
+
+  /** A blog-first bundle's social channels: every connected channel that is not a blog channel (the registry's order). */
+  async socialChannels(userId: string): Promise<PublishChannel[]> {
+    return this.connectedOf(
+      (await this.allChannels()).filter((c) => !isVersionChannel(c, 'blog')),
+      userId,
+    );
+  }
+
+  private async allChannels(): Promise<PublishChannel[]> {
+    return Promise.all((this.deps.channelIds ?? ['wordpress', 'linkedin']).map((id) => this.channelOf(id)));
+  }
+
+  private async connectedOf(channels: PublishChannel[], userId: string): Promise<PublishChannel[]> {
+    const connected = await Promise.all(
+      channels.map((c) =>
+        c.connection(userId).then(
+          () => true,
+          (err: unknown) => (err instanceof DomainError ? false : Promise.reject(err)),
+        ),
+      ),
+    );
+    return channels.filter((_, i) => connected[i]);
+  }
+
+  /**
+   * A scheduled version's approval: publishes to each of its channels (versionChannels) that has no post of the
+   * article yet, one after the other, each under its own claim and attempt note (publish), and says how each went.
+   * A channel that failed does not stop the others; one that has its post is not sent again, so approving again
+   * after a partial failure sends only to the channels that failed.
+   */
+  async publishVersion(
+    platform: Platform,
+    userId: string,
+    id: string,
+    origin: PublishOrigin,
+  ): Promise<ChannelOutcome[]> {
+    return this.publishEach(await this.versionChannels(platform, userId), userId, id, origin);
+  }
+
+  /**
+   * A blog-first bundle's social posts, once its blog post is live (`blogUrl`): each connected social channel as
+   * publishVersion does, each post carrying the blog post's address.
+   */
+  async publishSocial(userId: string, id: string, origin: PublishOrigin, blogUrl: string): Promise<ChannelOutcome[]> {
+    return this.publishEach(await this.socialChannels(userId), userId, id, origin, { blogUrl, nameErrors: true });
+  }
+
+  private async publishEach(
+    channels: PublishChannel[],
+    userId: string,
+    id: string,
+    origin: PublishOrigin,
+    options: { blogUrl?: string; nameErrors?: boolean } = {},
+  ): Promise<ChannelOutcome[]> {
+    const outcomes: ChannelOutcome[] = [];
+    for (const channel of channels) {
+      const base = { channel: channel.id, label: channel.label };
+      const posted = channel.postOf(await this.load(userId, id));
+      if (posted) {
+        outcomes.push({ ...base, ok: true, url: posted.url, already: true });
+        continue;
+      }
+      try {
+        const { url } = await this.publish(channel.id, userId, id, origin, { blogUrl: options.blogUrl });
+        outcomes.push({ ...base, ok: true, url, already: false });
+      } catch (error) {
+        outcomes.push({ ...base, ok: false, error });
+      }
+    }
+    // A later channel's success clears lastError: with several, the article keeps which one failed and why.
+    const failed = outcomes.filter((o) => !o.ok);
+    if ((channels.length > 1 || options.nameErrors) && failed.length) {
+      const lastError = {
+        code: failed.length === 1 ? errorOf(failed[0]!.error).code : 'publish_partly_failed',
+        message: failed.map((o) => `${o.label}: ${errorOf(o.error).message}`).join(' '),
+      };
+      await this.deps.articles.update(userId, id, { lastError });
+    }
+    return outcomes;
   }
 
   /** The blog version to WordPress (the documented `wordpress.publish`, approvals of the blog version). */
@@ -320,6 +415,23 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
+
+/** A channel of the version's schedule: the one that owns it or one that joins it. */
+const isVersionChannel = (c: PublishChannel, platform: Platform) =>
+  c.platform === platform && (c.ownsSchedule === true || c.joinsSchedule === true);
+
+/** A failure's code and sentence, as lastError keeps them. */
+export function errorOf(err: unknown): { code: string; message: string } {
+  return err instanceof DomainError
+    ? { code: err.code ?? 'publish_failed', message: err.message }
+    : { code: 'publish_failed', message: PublishMessages.failed };
+}
+
+/** How one channel of a scheduled version's approval went (publishVersion). */
+export type ChannelOutcome = { channel: string; label: string } & (
+  | { ok: true; url: string | null; /** Its post was there already: nothing sent. */ already: boolean }
+  | { ok: false; error: unknown }
+);
 
 /** One publish's attempt note: the earlier attempt's (if any), and a way to record this one. */
 interface AttemptNote {

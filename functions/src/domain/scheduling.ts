@@ -10,6 +10,7 @@ import {
   RunRetryMessages,
   ScheduleMessages,
   isPublished,
+  listText,
   type LinkedInIdentity,
   type Platform,
   type RunFailureCode,
@@ -22,9 +23,9 @@ import { isOwnersMailFailure, type EmailService } from './email.js';
 import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
-import { badRequest, conflict, notFound } from './errors.js';
+import { badRequest, conflict, notFound, UpstreamError } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
-import type { PublishingService } from './publishing.js';
+import { errorOf, type PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
@@ -42,6 +43,22 @@ export const ApprovalMessages = {
   outdated:
     'This approval link is for an earlier schedule of this article. Open the Schedule page to see the current one.',
   done: 'Approved and published.',
+  /** The approval of a version published to several channels (a second blog channel beside WordPress), all done. */
+  doneTo: (labels: readonly string[]) => `Approved and published to ${listText(labels)}.`,
+  /** Some channels failed: which, and why; the link works again for those alone. */
+  partlyFailed: (published: readonly string[], failed: readonly { label: string; message: string }[]) =>
+    [
+      published.length ? `Published to ${listText(published)}.` : '',
+      ...failed.map((f) => `${f.label} failed: ${f.message}`),
+      `Open this link again to retry ${listText(failed.map((f) => f.label))} only${
+        published.length ? `; ${listText(published)} is not posted again` : ''
+      }.`,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  /** A bundle whose blog post failed: its social posts were not sent. */
+  socialWaiting: (labels: readonly string[]) =>
+    `${listText(labels)} ${labels.length > 1 ? 'wait' : 'waits'} for the blog post and was not sent.`,
 } as const;
 
 export const SchedulingMessages = {
@@ -67,7 +84,20 @@ export async function scheduleArticle(
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
   const field = `scheduled.${input.platform}`;
-  const updated = await deps.articles.update(userId, id, { [field]: scheduledFor, updatedAt: now.toISOString() });
+  // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
+  const bundle =
+    input.platform !== 'blog'
+      ? {}
+      : input.bundle
+        ? { bundle: true, ...(before.scheduled.linkedin ? { 'scheduled.linkedin': null } : {}) }
+        : before.bundle
+          ? { bundle: null }
+          : {};
+  const updated = await deps.articles.update(userId, id, {
+    [field]: scheduledFor,
+    ...bundle,
+    updatedAt: now.toISOString(),
+  });
   if (!updated) throw notFound('Article not found', 'article_not_found');
   try {
     await deps.scheduler.schedule({ userId, articleId: id, platform: input.platform, scheduledFor });
@@ -157,6 +187,8 @@ export interface ApprovalNotifierDeps {
   ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
+  /** The names of the channels the approval publishes to (PublishingService.versionChannels), for the e-mail. */
+  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<string[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -514,6 +546,7 @@ export class ApprovalNotifier {
       content: text,
       when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
+      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true),
       image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
       linkedIn: { identity, mode: article.linkedInMode },
       approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,
@@ -562,8 +595,22 @@ export class ApprovalLinks {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
+    const bundled = run.platform === 'blog' && article.bundle === true;
+    const channels = [
+      ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
+      ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
+    ].map((c) => ({
+      channel: c.id,
+      label: c.label,
+      postUrl: c.postOf(article)?.url ?? null,
+      published: c.postOf(article) !== undefined,
+    }));
     const published =
-      run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+      channels.length > 1
+        ? channels.every((c) => c.published)
+        : run.platform === 'blog'
+          ? article.blog.publishedToWordPress
+          : article.linkedin.publishedToLinkedIn;
     const identity =
       run.platform === 'linkedin' && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
@@ -588,6 +635,7 @@ export class ApprovalLinks {
             }
           : null,
       postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
+      channels,
     };
   }
 
@@ -623,10 +671,34 @@ export class ApprovalLinks {
     if (approved?.[run.platform] === run.scheduledFor)
       throw conflict('This approval was already used.', 'already_approved');
     const origin = { trigger: 'approval', scheduledFor: run.scheduledFor } as const;
-    const url =
-      run.platform === 'blog'
-        ? (await this.deps.publishing.publishWordPress(run.userId, run.articleId, origin)).link
-        : (await this.deps.publishing.publishLinkedIn(run.userId, run.articleId, origin)).url;
+    // Each channel of the version (WordPress and/or another blog channel), each once: one that has its post is not
+    // sent again, so after a partial failure the link sends only to the channels that failed.
+    const outcomes = await this.deps.publishing.publishVersion(run.platform, run.userId, run.articleId, origin);
+    // The blog-first bundle: the social posts go out once the blog post is live, with its address; not before.
+    const blogUrl = outcomes.every((o) => o.ok)
+      ? outcomes.map((o) => (o.ok ? httpUrlOrNull(o.url) : null)).find(Boolean)
+      : undefined;
+    const waiting =
+      run.platform === 'blog' && article.bundle === true && !blogUrl
+        ? (await this.deps.publishing.socialChannels(run.userId)).map((c) => c.label)
+        : [];
+    if (run.platform === 'blog' && article.bundle === true && blogUrl)
+      outcomes.push(...(await this.deps.publishing.publishSocial(run.userId, run.articleId, origin, blogUrl)));
+    const failed = outcomes.filter((o) => !o.ok);
+    if (failed.length) {
+      // One channel: its own refusal, as ever.
+      if (outcomes.length === 1 && !waiting.length) throw failed[0]!.error;
+      const told = ApprovalMessages.partlyFailed(
+        outcomes.filter((o) => o.ok).map((o) => o.label),
+        failed.map((o) => ({ label: o.label, message: errorOf(o.error).message })),
+      );
+      throw new UpstreamError(
+        waiting.length ? `${told} ${ApprovalMessages.socialWaiting(waiting)}` : told,
+        'publish_partly_failed',
+      );
+    }
+    const done = outcomes.flatMap((o) => (o.ok ? [{ channel: o.channel, label: o.label, postUrl: o.url }] : []));
+    const url = done.find((o) => o.postUrl)?.postUrl ?? null;
     // Once per link, with the mark that makes it used: a confirmation whose publish failed wrote PublishFailed
     // and left the link usable, and of two at once only the one that made the mark writes it.
     const approvedEvent = makeEvent('ArticleApproved', {
@@ -642,6 +714,12 @@ export class ApprovalLinks {
     await this.deps.articles.markOnce(run.userId, run.articleId, 'approved', run.platform, run.scheduledFor, [
       outboxEntry(approvedEvent),
     ]);
-    return { success: true, message: ApprovalMessages.done, platform: run.platform, postUrl: url };
+    return {
+      success: true,
+      message: done.length > 1 ? ApprovalMessages.doneTo(done.map((o) => o.label)) : ApprovalMessages.done,
+      platform: run.platform,
+      postUrl: url,
+      channels: done,
+    };
   }
 }

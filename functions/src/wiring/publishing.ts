@@ -1,6 +1,6 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { loadChannel } from '../channels/registry.js';
+import { channelIds, loadChannel } from '../channels/registry.js';
 import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
@@ -14,6 +14,7 @@ function build(): PublishingService {
     objects: createObjectStore(config),
     // Each channel's module (its publisher) is parsed on its first publish, not at every cold start.
     channel: (id) => loadChannel(id, { config, settings }),
+    channelIds,
     imageUrl: imagePreviewPath,
     events: businessEvents,
   });

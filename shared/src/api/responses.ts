@@ -246,6 +246,18 @@ export interface ApprovalPreview {
   /** LinkedIn only (null for the blog): who the post goes out as, for the card's author. */
   linkedIn: ApprovalLinkedInAuthor | null;
   postUrl: string | null;
+  /**
+   * The channels approving publishes to (the version's connected ones: WordPress and/or another blog channel for the blog), each
+   * with its post once it has one; a retry after a partial failure sends only to those without.
+   */
+  channels: ApprovalChannel[];
+}
+
+export interface ApprovalChannel {
+  channel: string;
+  label: string;
+  published: boolean;
+  postUrl: string | null;
 }
 
 /** Who a LinkedIn post goes out as: the article's posting mode and the connection's member and page names. */
@@ -298,6 +310,8 @@ export interface ApprovalDone {
   message: string;
   platform: Platform;
   postUrl: string | null;
+  /** Each channel it published to, with its post's address. */
+  channels: { channel: string; label: string; postUrl: string | null }[];
 }
 
 export interface SpreadsheetListAnswer {

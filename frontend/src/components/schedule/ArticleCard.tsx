@@ -142,6 +142,8 @@ export function ArticleCard({
         </div>
       </header>
 
+      {article.bundle && <p className="schedule-card__bundle muted">{ScheduleMessages.bundled}</p>}
+
       {lastError && (
         <p className="alert alert--error schedule-card__error">
           Last attempt failed: {lastError.message}
@@ -249,6 +251,9 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
               </>
             )}
           </p>
+        ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
+          // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
+          <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
         ) : status === 'not-scheduled' ? (
           <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
         ) : (

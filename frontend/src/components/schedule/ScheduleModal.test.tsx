@@ -368,3 +368,30 @@ describe('ScheduleModal: submitting', () => {
     expect(puts(requests)).toHaveLength(0);
   });
 });
+
+describe('ScheduleModal: the blog-first bundle', () => {
+  it('with the choice, one schedule of the blog version carries the social posts (bundle: true), and no second call', async () => {
+    const article = makeArticle();
+    const { requests } = mockApi({ ...scheduleRoutes(article), 'articles.unpublished': { articles: [article] } });
+    const { closed } = renderModal(['blog', 'linkedin'], article);
+    const user = userEvent.setup();
+    const choice = screen.getByRole('checkbox', { name: /^Blog first: the social posts wait for the blog post/ });
+    expect(choice).not.toBeChecked();
+    await user.click(choice);
+    await user.click(screen.getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(closed()).toBe(1));
+    expect(puts(requests).map((r) => r.body)).toEqual([
+      { platform: 'blog', datetime: '2030-03-04T11:10:00.000Z', bundle: true },
+    ]);
+  });
+
+  it('offers no choice for the LinkedIn version alone', () => {
+    renderModal(['linkedin']);
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
+  it('a bundled article opens with the choice made', () => {
+    renderModal(['blog'], makeArticle({ bundle: true }));
+    expect(screen.getByRole('checkbox', { name: /^Blog first/ })).toBeChecked();
+  });
+});

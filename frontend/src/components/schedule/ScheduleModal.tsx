@@ -103,6 +103,9 @@ export default function ScheduleModal({
   // Platforms still to schedule: after a partial failure only the failed ones are left.
   const [pending, setPending] = useState<Platform[]>(platforms);
   const [failure, setFailure] = useState<string | null>(null);
+  // The blog-first bundle (docs/product.md, Approve): one schedule of the blog version carries the social posts.
+  const [bundle, setBundle] = useState(article.bundle === true);
+  const bundleId = useId();
   const timeZone = resolveUserTimeZone(profileZone);
   const form = useZodForm(
     () => pickedTimeSchema(now(), timeZone),
@@ -199,7 +202,10 @@ export default function ScheduleModal({
     void form.handleSubmit(({ datetime, text: shown }) => {
       // What is sent is what the field shows (a skipped time is shown moved forward first).
       if (shown !== text) changeField(shown);
-      const payloads = pending.map((platform) => ({ platform, datetime }));
+      const payloads: ScheduleInput[] =
+        bundle && pending.includes('blog')
+          ? [{ platform: 'blog', datetime, bundle: true }]
+          : pending.map((platform) => ({ platform, datetime }));
       if (!id || payloads.length === 0 || payloads.some((p) => !ScheduleSchema().safeParse(p).success)) {
         setFailure(ScheduleMessages.invalidData);
         return;
@@ -291,6 +297,19 @@ export default function ScheduleModal({
             calendarContainer={PickerGroup}
           />
         </div>
+
+        {pending.includes('blog') && (
+          <label className="schedule-modal__bundle" htmlFor={bundleId}>
+            <input
+              id={bundleId}
+              type="checkbox"
+              checked={bundle}
+              onChange={(event) => setBundle(event.target.checked)}
+              disabled={busy}
+            />{' '}
+            {ScheduleMessages.bundleChoice}
+          </label>
+        )}
 
         {current.length > 0 && (
           <ul className="schedule-modal__current">

@@ -13,6 +13,12 @@ export const ScheduleMessages = {
   loadFailed: 'Failed to load unpublished articles',
   empty: 'No unpublished articles. Create one to get started.',
   afterScheduling: 'Will be processed after scheduling',
+  /** The Schedule modal's choice of the blog-first bundle. */
+  bundleChoice: 'Blog first: the social posts wait for the blog post and carry its link (one approval for all)',
+  /** The card of a bundled article. */
+  bundled: 'Blog first: the social posts go out after the blog post, with its link.',
+  /** A bundle's social row: no slot of its own. */
+  withBlogPost: 'Goes out with the blog post’s approval, after it, carrying its link.',
   /** On the card of an article published everywhere during this visit (it leaves the list with the visit). */
   publishedEverywhere: `Published on ${CHANNELS.map((channel) => channel.label).join(' and ')}: this article now lives in History.`,
   toHistory: 'Open History',

@@ -171,6 +171,12 @@ export function calendarWrites(
   return writes;
 }
 
+/**
+ * Maps an article saved before them lacks, written one entry at a time (a channel's post at `posts.<channel>`, so two
+ * channels publishing at once never overwrite each other): update() adds the empty map first.
+ */
+const LATER_MAPS: ReadonlySet<string> = new Set(['posts']);
+
 /** Reads a nested attribute path of an article (undefined when a map on the way is missing). */
 const valueAt = (article: object, path: readonly string[]): unknown =>
   path.reduce<unknown>((value, part) => (value as Record<string, unknown> | undefined)?.[part], article);
@@ -181,7 +187,7 @@ function withChanges(article: ArticleRecord, changes: Record<string, unknown>): 
   for (const [path, value] of Object.entries(changes)) {
     const parts = path.split('.');
     let map = next;
-    for (const part of parts.slice(0, -1)) map = map[part] as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) map = (map[part] ??= {}) as Record<string, unknown>;
     map[parts.at(-1)!] = structuredClone(value);
   }
   return next as unknown as ArticleRecord;
@@ -558,6 +564,10 @@ export class DynamoArticleStore implements ArticleStore {
     changes: Record<string, unknown>,
     options: ArticleUpdateOptions = {},
   ): Promise<ArticleRecord | undefined> {
+    // A write at a path inside a map the article may not have yet (`posts.<channel>`) needs the map first.
+    for (const map of new Set(Object.keys(changes).map((path) => path.split('.')))) {
+      if (map.length > 1 && LATER_MAPS.has(map[0]!)) await this.ensureMap(userId, id, map[0]!);
+    }
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const sets = Object.entries(changes).map(([path, value], i) => {

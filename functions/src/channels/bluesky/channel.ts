@@ -94,6 +94,7 @@ export function blueskyChannel(deps: {
     platform: 'blog',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
+    postOf: (article) => article.posts?.bluesky,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (article.posts?.bluesky) throw alreadyPublished();
@@ -131,7 +132,7 @@ export function blueskyChannel(deps: {
       return {
         url: post.url,
         fields: (at) => ({
-          posts: { ...(article.posts ?? {}), bluesky: { id: post.uri, url: post.url, publishedAt: at } },
+          'posts.bluesky': { id: post.uri, url: post.url, publishedAt: at },
         }),
       };
     },

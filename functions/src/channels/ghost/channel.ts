@@ -75,6 +75,8 @@ export function ghostChannel(deps: {
     platform: 'blog',
     eventPlatform: 'ghost',
     claimKey: 'ghost',
+    joinsSchedule: true,
+    postOf: (article) => article.posts?.ghost,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
@@ -115,8 +117,8 @@ export function ghostChannel(deps: {
       return {
         url,
         fields: (at) => ({
-          // Written whole from the article as claimed (no other channel writes it yet).
-          posts: { ...(article.posts ?? {}), ghost: { id: post.id, url, publishedAt: at } },
+          // Its own entry only: another channel's publish may be writing its own at the same time.
+          'posts.ghost': { id: post.id, url, publishedAt: at },
         }),
       };
     },

@@ -30,6 +30,8 @@ export function linkedinChannel(deps: {
     platform: 'linkedin',
     claimKey: 'linkedin',
     ownsSchedule: true,
+    postOf: (article) =>
+      article.linkedin.publishedToLinkedIn ? { url: article.linkedin.linkedinPostUrl ?? null } : undefined,
     checkArticle(article) {
       if (article.linkedin.publishedToLinkedIn && article.linkedin.linkedinPostUrl) throw alreadyPublished();
       const content = article.linkedin.content.trim();
@@ -81,7 +83,15 @@ export function linkedinChannel(deps: {
           author = organization.urn;
         }
         result = await deps.publisher.publish(
-          { accessToken: token, author, commentary: article.linkedin.content.trim(), image: await post.image() },
+          {
+            accessToken: token,
+            author,
+            // A bundle's post carries the live blog post's address at its end (LinkedIn makes it a link).
+            commentary: post.blogUrl
+              ? `${article.linkedin.content.trim()}\n\n${post.blogUrl}`
+              : article.linkedin.content.trim(),
+            image: await post.image(),
+          },
           sent,
         );
       }

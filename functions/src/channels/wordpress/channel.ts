@@ -21,6 +21,8 @@ export function wordpressChannel(deps: {
     platform: 'blog',
     claimKey: 'blog',
     ownsSchedule: true,
+    postOf: (article) =>
+      article.blog.publishedToWordPress ? { url: article.blog.wordpressPostUrl ?? null } : undefined,
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');
     },

@@ -1,0 +1,155 @@
+/**
+ * The blog-first bundle over the real local app (DynamoDB Local) with the fake WordPress and LinkedIn: the blog
+ * version's schedule carries the social posts, one approval publishes the blog post first and then LinkedIn with
+ * the live post's address; a social channel that fails is retried alone by the link, and a blog post that fails
+ * keeps the social posts back.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
+import { parseMime } from './fakes/mime.js';
+import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import {
+  Client,
+  completeOAuth,
+  draftedForPublishing,
+  registration,
+  startTestApp,
+  waitUntil,
+  type TestApp,
+} from './helpers/app.js';
+
+let app: TestApp;
+let wp: FakeWordPress;
+let li: FakeLinkedIn;
+let user: Client;
+
+beforeAll(async () => {
+  [wp, li] = await Promise.all([startFakeWordPress(), startFakeLinkedIn()]);
+  process.env.LINKEDIN_OAUTH_URL = li.oauthUrl;
+  process.env.LINKEDIN_API_URL = li.apiUrl;
+  app = await startTestApp();
+  user = new Client(app.url);
+  await user.call('/api/auth/register', { body: registration() });
+  await user.call('/api/wordpress/credentials', {
+    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
+  });
+  await user.call('/api/linkedin/credentials', {
+    body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
+  });
+  const { authUrl } = (await user.call('/api/linkedin/auth-url')).json;
+  expect((await completeOAuth(user, authUrl)).location).toBe('/settings?linkedin_connected=true');
+});
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([wp?.stop(), li?.stop()]);
+});
+
+async function approvalMail(title: string) {
+  const dir = join(app.dataDir, 'outbox');
+  const mail = await waitUntil(
+    async () => {
+      let files: string[];
+      try {
+        files = readdirSync(dir);
+      } catch {
+        return undefined;
+      }
+      return files
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')))
+        .filter((m) => m.subject?.endsWith(`: ${title}`))
+        .at(-1);
+    },
+    (found) => found !== undefined,
+    `the approval e-mail of ${title}`,
+  );
+  return mail!;
+}
+
+/** A drafted article whose blog version is scheduled as a bundle half a second from now, and its approval link. */
+async function bundled(title: string) {
+  const id = (await user.call('/api/articles', { body: { title, topic: 'Bundles', keyword: 'blog first' } })).json
+    .article._id as string;
+  await draftedForPublishing(user, id);
+  const scheduled = await user.call(`/api/articles/${id}/schedule`, {
+    method: 'PUT',
+    body: { platform: 'blog', datetime: new Date(Date.now() + 500).toISOString(), bundle: true },
+  });
+  expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
+  expect(scheduled.json.article.bundle).toBe(true);
+  const mail = await approvalMail(title);
+  const token = decodeURIComponent(/\/approve\?token=([A-Za-z0-9._%-]+)/.exec(mail.text ?? '')![1]!);
+  return { id, token, mail };
+}
+
+const approve = (token: string) => new Client(app.url).call('/api/approvals/confirm', { body: { token } });
+const postsCreated = () =>
+  wp.requests.filter((r) => r.method === 'POST' && /^\/wp\/v2\/posts(\/\d+)?$/.test(r.route ?? '')).length;
+
+describe('the blog-first bundle', () => {
+  it('only the blog version carries it (400, nothing saved)', async () => {
+    const id = (await user.call('/api/articles', { body: { title: 'Not a bundle', topic: 'x', keyword: 'y' } })).json
+      .article._id as string;
+    const res = await user.call(`/api/articles/${id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'linkedin', datetime: new Date(Date.now() + 86_400_000).toISOString(), bundle: true },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('Only the blog version can carry the social posts (bundle).');
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.scheduled.linkedin).toBeNull();
+    expect(article.bundle).toBeUndefined();
+  });
+
+  it('one approval: the blog post first, then LinkedIn with its live address; LinkedIn failing is retried alone', async () => {
+    const { id, token, mail } = await bundled('Blog first');
+    expect(mail.text).toContain('Approving publishes to WordPress and LinkedIn.');
+    const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
+    expect(preview.json.channels.map((c: { label: string }) => c.label)).toEqual(['WordPress', 'LinkedIn']);
+
+    li.setMode('down');
+    const failed = await approve(token);
+    expect(failed.status).toBe(502);
+    expect(failed.json.code).toBe('publish_partly_failed');
+    expect(failed.json.message).toMatch(/^Published to WordPress\. LinkedIn failed: /);
+    expect(failed.json.message).toMatch(/retry LinkedIn only; WordPress is not posted again\.$/);
+    const article = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(article.blog.publishedToWordPress).toBe(true);
+    expect(article.lastError.message).toMatch(/^LinkedIn: /);
+    expect(postsCreated()).toBe(1);
+    expect(li.posts).toHaveLength(0);
+
+    li.setMode('ok');
+    const retried = await approve(token);
+    expect(retried.status, JSON.stringify(retried.json)).toBe(200);
+    expect(retried.json.message).toBe('Approved and published to WordPress and LinkedIn.');
+    const blogUrl = article.blog.wordpressPostUrl as string;
+    expect(blogUrl).toMatch(/^http/);
+    expect(li.posts).toHaveLength(1);
+    expect(li.posts[0]!.body.commentary).toMatch(
+      new RegExp(`\\n\\n${blogUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
+    // The blog post was neither made nor updated again.
+    expect(postsCreated()).toBe(1);
+    const after = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(after.linkedin.publishedToLinkedIn).toBe(true);
+    expect(after.lastError).toBeNull();
+  });
+
+  it('the blog post failing keeps the social posts back, and says so', async () => {
+    const before = li.posts.length;
+    const { token } = await bundled('Blog fails first');
+    wp.setMode('down');
+    try {
+      const res = await approve(token);
+      expect(res.status).toBe(502);
+      expect(res.json.message).toMatch(/LinkedIn waits for the blog post and was not sent\.$/);
+      expect(li.posts).toHaveLength(before);
+    } finally {
+      wp.setMode('pretty');
+    }
+  });
+});
