@@ -236,7 +236,7 @@ describe('drafting the Bluesky version', () => {
     expect((await solo.client.call(`/api/articles/${before._id}`)).json.article.versions).toBeUndefined();
   });
 
-  it('with OpenAI: a Bluesky prompt, its long answer shortened at a word boundary to 300 graphemes', async (ctx) => {
+  it('with OpenAI: a Bluesky prompt, its long answer shortened at a word boundary to 300 graphemes; its AI edit', async (ctx) => {
     const ai = await activeAccount(app, admin, { email: 'ai@example.com' });
     const key = await ai.client.call('/api/settings', {
       body: { key: 'openai_api_key', value: openai.apiKey, description: 'OpenAI' },
@@ -260,5 +260,21 @@ describe('drafting the Bluesky version', () => {
     expect(graphemeLength(text)).toBeLessThanOrEqual(300);
     expect(text).toMatch(/…$|[.!?]$/);
     expect(article.generation.status).toBe('done');
+
+    // The AI edit of the Bluesky version: a Bluesky edit prompt, its answer fitted, saved as the version.
+    openai.reset();
+    const edit = await ai.client.call('/api/gpt-edit', {
+      body: { articleId: article._id, contentType: 'bluesky', editRequest: 'Make it punchier' },
+    });
+    expect(edit.status, JSON.stringify(edit.json)).toBe(200);
+    expect(JSON.stringify(openai.requests.map((r) => r.body))).toMatch(/current text of a Bluesky post/);
+    expect(graphemeLength(edit.json.editedContent)).toBeLessThanOrEqual(300);
+    expect(edit.json.article.versions.bluesky.content).toBe(edit.json.editedContent);
+    expect(edit.json.article.blog.content).toBe(article.blog.content);
+    const unknown = await ai.client.call('/api/gpt-edit', {
+      body: { articleId: article._id, contentType: 'mastodon', editRequest: 'Make it punchier' },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toBe('contentType must be blog or linkedin');
   });
 });

@@ -112,7 +112,8 @@ export const ArticleIdSchema = lazySchema(() =>
 export const GptEditSchema = lazySchema(() =>
   z.strictObject({
     articleId: ArticleIdSchema(),
-    contentType: z.enum(PLATFORMS, { error: 'contentType must be blog or linkedin' }),
+    // blog, linkedin, or a channel's own version (VersionId; the server refuses a name that is none)
+    contentType: versionIdSchema('contentType must be blog or linkedin'),
     editRequest: z
       .string({ error: ArticleMessages.editRequestBlank })
       .check(

@@ -1,5 +1,4 @@
 import type { ActivityReviewStep } from '@app/shared';
-import { ownVersionIds } from '../channels/registry.js';
 import type { VersionId } from './articles.js';
 import type { DomainEvent } from './automation-events.js';
 
@@ -47,13 +46,19 @@ export interface EditBy {
   platform: VersionId;
 }
 
-/** The version an event is about: WordPress's is the blog one; a channel's own version is its channel's. */
-const eventPlatform = (platform: unknown): VersionId | undefined =>
+/** The events of a version's review: only a version is reviewed, so any channel they name is a version's. */
+const REVIEW_EVENTS: ReadonlySet<string> = new Set(['ReviewRequested', 'ArticleApproved', 'ChangesRequested']);
+
+/**
+ * The version an event is about: WordPress's is the blog one; a review event's other channel is that channel's own
+ * version (a publish to a second channel of a version, or of its own, names no version, as before).
+ */
+const eventPlatform = (name: string, platform: unknown): VersionId | undefined =>
   platform === 'wordpress'
     ? 'blog'
     : platform === 'linkedin'
       ? 'linkedin'
-      : typeof platform === 'string' && ownVersionIds.includes(platform)
+      : typeof platform === 'string' && REVIEW_EVENTS.has(name)
         ? platform
         : undefined;
 
@@ -67,7 +72,7 @@ export function activityOfEvents(events: readonly { event: DomainEvent }[] | und
       final?: boolean;
       reason?: ActivityReviewStep['reason'];
     };
-    const platform = eventPlatform(detail.platform);
+    const platform = eventPlatform(event.name, detail.platform);
     const review = reviewStep(event.name, detail);
     return {
       userId: detail.userId,

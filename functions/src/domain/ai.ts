@@ -17,6 +17,13 @@ export interface ContentGenerator {
   edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string>;
   /** A draft of a channel's own version (channels/channel.ts, ChannelVersion), by its own rules; absent: none. */
   draftVersion?(brief: ArticleBrief, drafting: VersionDrafting): Promise<string>;
+  /** Applies an edit request to a channel's own version, by its own rules; absent: no such edits. */
+  editVersion?(input: {
+    brief: ArticleBrief;
+    drafting: VersionDrafting;
+    content: string;
+    request: string;
+  }): Promise<string>;
 }
 
 /**
@@ -26,6 +33,8 @@ export interface ContentGenerator {
  */
 export interface VersionDrafting {
   prompt(brief: ArticleBrief): { instructions: string; input: string };
+  /** The AI's instructions and input for an edit request applied to the version's text. */
+  editPrompt(input: { brief: ArticleBrief; content: string; request: string }): { instructions: string; input: string };
   fit(text: string): string;
   offline(brief: ArticleBrief): string;
 }

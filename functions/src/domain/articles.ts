@@ -239,6 +239,8 @@ export interface ArticleServiceDeps {
    * none). Each is drafted by its own rules (domain/ai.ts, VersionDrafting).
    */
   ownVersions?: (ownerId: string) => Promise<{ id: string; drafting: VersionDrafting }[]>;
+  /** How a channel's own version is drafted and edited (its GPT edit), connected or not (absent: not edited). */
+  versionDrafting?: (version: string) => Promise<VersionDrafting>;
   /** Reports failed drafting (metrics in AWS). */
   events?: Pick<BusinessEvents, 'draftFailed'>;
   /**
@@ -519,21 +521,21 @@ export class ArticleService {
   ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
+    const version: VersionId = input.contentType;
+    const drafting = isPlatform(version) ? undefined : await this.deps.versionDrafting?.(version);
     let edited: string;
     try {
-      edited = await content.edit({
-        brief: briefOf(article),
-        platform: input.contentType,
-        content: article[input.contentType].content,
-        request: input.editRequest,
-      });
+      const request = { brief: briefOf(article), content: versionText(article, version), request: input.editRequest };
+      if (isPlatform(version)) edited = await content.edit({ ...request, platform: version });
+      else if (drafting && content.editVersion) edited = await content.editVersion({ ...request, drafting });
+      else throw new AiEditNotApplied('This version cannot be edited by AI. Edit it by hand.', 'edit_not_applicable');
     } catch (err) {
       if (err instanceof AiQuotaError) {
         await this.deps.articles.update(userId, article.id, { lastError: errorOf(err) });
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId, review);
+    const updated = await this.updateContent(userId, article.id, version, edited, actorId, review);
     return { editedContent: edited, article: updated };
   }
 

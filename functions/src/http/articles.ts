@@ -197,9 +197,10 @@ export const handlers = defineHandlers('articles', {
     json(200, await comments().activity(workspace.id, params.id, query.limit ?? ACTIVITY_PAGE_DEFAULT, query.cursor)),
   'articles.gptEdit': async ({ user, workspace, body }) => {
     // GPT edit saves the version's new text: an edit like any other for its review (domain/review-edit.ts).
+    const contentType = requestedVersion(body.contentType, 'contentType must be blog or linkedin');
     const { editedContent, article } = await articleServices().articles.gptEdit(
       workspace.id,
-      body,
+      { ...body, contentType },
       user.id,
       requiredReview(workspace),
     );

@@ -37,6 +37,10 @@ function build(): ArticleServices {
       const connected = await Promise.all(versions.map((v) => v.connected({ config, settings }, ownerId)));
       return versions.filter((_, i) => connected[i]).map(({ id, drafting }) => ({ id, drafting }));
     },
+    versionDrafting: async (version) => {
+      const { loadChannelVersion } = await import('../channels/registry.js');
+      return (await loadChannelVersion(version)).drafting;
+    },
     events: businessEvents,
     onJobNotQueued: (job, error) =>
       logger.error('Job not queued: the article is marked failed', {

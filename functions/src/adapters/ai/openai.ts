@@ -235,6 +235,17 @@ export class OpenAiContentGenerator implements ContentGenerator {
     return drafting.fit(await this.complete(drafting.prompt(brief)));
   }
 
+  async editVersion(input: {
+    brief: ArticleBrief;
+    drafting: VersionDrafting;
+    content: string;
+    request: string;
+  }): Promise<string> {
+    return input.drafting.fit(
+      await this.complete(input.drafting.editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }),
+    );
+  }
+
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {
     return finish(
       await this.complete(editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }),

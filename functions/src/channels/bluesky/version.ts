@@ -7,7 +7,7 @@
 import { OFFLINE_LINKEDIN_NOTE } from '@app/shared';
 import { BLUESKY_MAX_BYTES, BLUESKY_MAX_GRAPHEMES, graphemeLength, utf8Length } from '@app/shared/channels/bluesky';
 import type { ArticleBrief, VersionDrafting } from '../../domain/ai.js';
-import { briefText } from '../../adapters/ai/prompts.js';
+import { briefText, versionEditPrompt } from '../../adapters/ai/prompts.js';
 import { briefHashtags, clip, fitToLength } from '../../adapters/ai/text.js';
 import type { ChannelVersion } from '../channel.js';
 import { BLUESKY_KEYS, blueskyTextProblem } from './channel.js';
@@ -22,12 +22,18 @@ export function fitBlueskyText(text: string): string {
   return fitToLength(clean, BLUESKY_MAX_GRAPHEMES);
 }
 
-const INSTRUCTIONS = [
-  'You are an experienced social media writer. Write one Bluesky post from the brief the user gives you.',
+/** What a Bluesky post must be, for a draft and for an edit. */
+const RULES = [
   `The whole post, hashtags included, must be at most ${BLUESKY_MAX_GRAPHEMES} characters including spaces (an emoji counts as one).`,
   'Plain text: no Markdown, no links and no placeholders such as [link] or [URL]; the post gets its link card separately.',
   'One or two short sentences that make people want to read more, then a last line with one or two hashtags built from the focus keyword and the tags.',
-  'Do not invent statistics or quotes. Write in the language of the brief. Return only the post, with no preamble, notes or quotes around it.',
+  'Do not invent statistics or quotes.',
+].join(' ');
+
+const INSTRUCTIONS = [
+  'You are an experienced social media writer. Write one Bluesky post from the brief the user gives you.',
+  RULES,
+  'Write in the language of the brief. Return only the post, with no preamble, notes or quotes around it.',
 ].join(' ');
 
 /** The offline draft: the note, the title and topic as one short paragraph, and up to two hashtags. */
@@ -41,6 +47,7 @@ function offlineDraft(brief: ArticleBrief): string {
 
 const drafting: VersionDrafting = {
   prompt: (brief) => ({ instructions: INSTRUCTIONS, input: briefText(brief) }),
+  editPrompt: (input) => versionEditPrompt('Bluesky post', RULES, input),
   fit: fitBlueskyText,
   offline: offlineDraft,
 };

@@ -24,4 +24,14 @@ export class OfflineContentGenerator implements ContentGenerator {
   async draftVersion(brief: ArticleBrief, drafting: VersionDrafting): Promise<string> {
     return drafting.offline(brief);
   }
+
+  // The mechanical edits on a short plain-text post, as on LinkedIn's, then fitted to the version's rule.
+  async editVersion(input: {
+    brief: ArticleBrief;
+    drafting: VersionDrafting;
+    content: string;
+    request: string;
+  }): Promise<string> {
+    return input.drafting.fit(offlineEdit({ ...input, platform: 'linkedin' }));
+  }
 }
