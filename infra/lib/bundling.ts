@@ -65,7 +65,9 @@ export type OnDemandModule = (typeof ON_DEMAND_MODULES)[number];
  * approvals: Publish Now and approval links) load marked and sanitize-html on a WordPress publish only, and
  * the worker on a blog post's approval e-mail (functions/src/domain/approval-email.ts). The same functions reach
  * every channel of the registry (functions/src/channels/registry.ts), so they carry sharp, which one channel loads
- * only to shrink an image over its service's size limit.
+ * only to shrink an image over its service's size limit. The articles and images functions reach the registry too (a
+ * channel's own version: its edit route, drafting and AI edit load the version's module), so they carry the Markdown
+ * pipeline a WordPress publish would load, though they never publish.
  */
 /** What a function with the images store carries: the S3 client and its two signers. */
 const IMAGE_STORE: readonly OnDemandModule[] = [
@@ -81,8 +83,8 @@ const carries = (...groups: (OnDemandModule | readonly OnDemandModule[])[]): rea
 
 export const ON_DEMAND_MODULES_BY_FUNCTION: Readonly<Record<string, readonly OnDemandModule[]>> = {
   auth: ['@zxcvbn-ts/language-common'],
-  articles: carries(IMAGE_STORE, 'openai', 'sharp'),
-  images: carries(IMAGE_STORE, 'openai', 'sharp'),
+  articles: carries(IMAGE_STORE, MARKDOWN, 'openai', 'sharp'),
+  images: carries(IMAGE_STORE, MARKDOWN, 'openai', 'sharp'),
   wordpress: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
   linkedin: carries(IMAGE_STORE, MARKDOWN, 'sharp'),
   channels: carries(IMAGE_STORE, MARKDOWN, 'sharp'),

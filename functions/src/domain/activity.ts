@@ -1,4 +1,5 @@
-import type { ActivityReviewStep, Platform } from '@app/shared';
+import type { ActivityReviewStep } from '@app/shared';
+import type { VersionId } from './articles.js';
 import type { DomainEvent } from './automation-events.js';
 
 /**
@@ -19,7 +20,7 @@ export interface ActivityRecord {
   at: string;
   /** A burst of edits: its last one. */
   until?: string;
-  platform?: Platform;
+  platform?: VersionId;
   /** The member who did it; null: a scheduled run; absent: nobody in particular (a spreadsheet import's drafting). */
   actorId?: string | null;
   /** A review event's step (its label names the stage and why review was asked). */
@@ -35,18 +36,31 @@ export interface LastEdit {
   entryAt: string;
   actorId: string;
   at: string;
-  /** Absent: the burst edited both versions. */
-  platform?: Platform;
+  /** Absent: the burst edited more than one version. */
+  platform?: VersionId;
 }
 
 /** An edit: who, which version, when. */
 export interface EditBy {
   actorId: string;
-  platform: Platform;
+  platform: VersionId;
 }
 
-const eventPlatform = (platform: unknown): Platform | undefined =>
-  platform === 'wordpress' ? 'blog' : platform === 'linkedin' ? 'linkedin' : undefined;
+/** The events of a version's review: only a version is reviewed, so any channel they name is a version's. */
+const REVIEW_EVENTS: ReadonlySet<string> = new Set(['ReviewRequested', 'ArticleApproved', 'ChangesRequested']);
+
+/**
+ * The version an event is about: WordPress's is the blog one; a review event's other channel is that channel's own
+ * version (a publish to a second channel of a version, or of its own, names no version, as before).
+ */
+const eventPlatform = (name: string, platform: unknown): VersionId | undefined =>
+  platform === 'wordpress'
+    ? 'blog'
+    : platform === 'linkedin'
+      ? 'linkedin'
+      : typeof platform === 'string' && REVIEW_EVENTS.has(name)
+        ? platform
+        : undefined;
 
 /** The entries of the events a change writes: one per event, named after it, with its actor when it has one. */
 export function activityOfEvents(events: readonly { event: DomainEvent }[] | undefined): ActivityRecord[] {
@@ -60,7 +74,7 @@ export function activityOfEvents(events: readonly { event: DomainEvent }[] | und
       final?: boolean;
       reason?: ActivityReviewStep['reason'];
     };
-    const platform = eventPlatform(detail.platform);
+    const platform = eventPlatform(event.name, detail.platform);
     const review = reviewStep(event.name, detail);
     return {
       userId: detail.userId,

@@ -7,8 +7,10 @@ import {
   type ChannelPostRecord,
   type CreateArticleInput,
   type GptEditInput,
+  isPlatform,
   type Platform,
   type SlotHealth,
+  type VersionId,
   type VersionReview,
 } from '@app/shared';
 import {
@@ -19,6 +21,7 @@ import {
   type ArticleBrief,
   type ContentGenerator,
   type ImageGenerator,
+  type VersionDrafting,
 } from './ai.js';
 import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
@@ -84,17 +87,35 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image' | 'bundle'>
   lastEdit?: LastEdit | null;
   /** Who created it (team workspaces: the first author of its versions' reviews). */
   createdBy?: string;
-  /** Each version's review in a team workspace (shared/src/review.ts), one attribute per platform. */
+  /**
+   * Each version's review in a team workspace (shared/src/review.ts), one attribute per version: `blogReview`,
+   * `linkedinReview`, and `<channel id>Review` for a channel's own version.
+   */
   blogReview?: VersionReview | null;
   linkedinReview?: VersionReview | null;
   /** What the check before each version's slot found (domain/connection-health.ts), one attribute per platform. */
   blogHealth?: SlotHealth | null;
   linkedinHealth?: SlotHealth | null;
+  [review: `${string}Review`]: VersionReview | null | undefined;
 }
 
-/** The attribute of a platform's review (docs/data-model.md, Articles). */
-export const reviewAttribute = (platform: Platform): 'blogReview' | 'linkedinReview' =>
-  platform === 'blog' ? 'blogReview' : 'linkedinReview';
+// An article's version (shared/src/articles.ts): the blog one, the LinkedIn one, or a channel's own (registry.ts).
+export type { VersionId };
+
+/** A version's text (a channel's own: empty until drafted or written). */
+export const versionText = (article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'versions'>, version: VersionId) =>
+  isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? '');
+
+/** A version's scheduled time (a channel's own version has no schedule of its own yet). */
+export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: VersionId): string | null =>
+  isPlatform(version) ? article.scheduled[version] : null;
+
+/** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
+export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>
+  isPlatform(version) ? { [`${version}.content`]: content } : { [`versions.${version}`]: { content } };
+
+/** The attribute of a version's review (docs/data-model.md, Articles). */
+export const reviewAttribute = <V extends VersionId>(version: V): `${V}Review` => `${version}Review`;
 
 /** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
 export interface ImageState {
@@ -219,6 +240,13 @@ export interface ArticleServiceDeps {
   objects: ObjectStore;
   jobs: JobQueue;
   ai: (userId: string) => Promise<AiTools>;
+  /**
+   * The channels' own versions that drafting writes for this owner: those of the channels connected now (absent:
+   * none). Each is drafted by its own rules (domain/ai.ts, VersionDrafting).
+   */
+  ownVersions?: (ownerId: string) => Promise<{ id: string; drafting: VersionDrafting }[]>;
+  /** How a channel's own version is drafted and edited (its GPT edit), connected or not (absent: not edited). */
+  versionDrafting?: (version: string) => Promise<VersionDrafting>;
   /** Reports failed drafting (metrics in AWS). */
   events?: Pick<BusinessEvents, 'draftFailed'>;
   /**
@@ -384,7 +412,7 @@ export class ArticleService {
   async updateContent(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     content: string,
     actorId: string,
     review?: RequiredReview,
@@ -395,7 +423,7 @@ export class ArticleService {
     const updated = await this.deps.articles.update(
       userId,
       id,
-      { [`${platform}.content`]: content, updatedAt: at },
+      { ...versionTextChange(platform, content), updatedAt: at },
       { edit: { actorId, platform, ...(review ? { review } : {}) } },
     );
     if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
@@ -418,15 +446,23 @@ export class ArticleService {
   ): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
-    const missing = PLATFORMS.filter((p) => !article[p].content.trim());
+    const own = ((await this.deps.ownVersions?.(userId)) ?? []).filter((v) => !versionText(article, v.id).trim());
+    const missing: VersionId[] = [...PLATFORMS.filter((p) => !article[p].content.trim()), ...own.map((v) => v.id)];
     const changes: Record<string, unknown> = {};
     let failure: { code: string; message: string } | null = null;
     if (missing.length) {
       const { content } = await this.deps.ai(userId);
-      const results = await Promise.allSettled(missing.map((p) => content.draft(briefOf(article), p)));
+      const brief = briefOf(article);
+      const draftOf = (version: VersionId) => {
+        if (isPlatform(version)) return content.draft(brief, version);
+        const drafting = own.find((v) => v.id === version)!.drafting;
+        // (A generator without it drafts no channel's version.)
+        return content.draftVersion?.(brief, drafting) ?? Promise.resolve(undefined);
+      };
+      const results = await Promise.allSettled(missing.map(draftOf));
       results.forEach((result, i) => {
-        if (result.status === 'fulfilled') changes[`${missing[i]}.content`] = result.value;
-        else failure ??= errorOf(result.reason);
+        if (result.status === 'rejected') failure ??= errorOf(result.reason);
+        else if (result.value !== undefined) Object.assign(changes, versionTextChange(missing[i]!, result.value));
       });
     }
     const at = this.now().toISOString();
@@ -435,7 +471,7 @@ export class ArticleService {
     changes.updatedAt = at;
     // Only fill versions that are still empty: a manual edit made meanwhile wins. ArticleDrafted names the
     // versions this write fills and is written with it: a write that does not happen writes no event.
-    const drafted = missing.filter((p) => `${p}.content` in changes);
+    const drafted = missing.filter((p) => Object.keys(versionTextChange(p, '')).every((path) => path in changes));
     const events = drafted.length
       ? [
           outboxEntry(
@@ -491,21 +527,21 @@ export class ArticleService {
   ): Promise<{ editedContent: string; article: ArticleRecord }> {
     const article = await this.get(userId, input.articleId);
     const { content } = await this.deps.ai(userId);
+    const version: VersionId = input.contentType;
+    const drafting = isPlatform(version) ? undefined : await this.deps.versionDrafting?.(version);
     let edited: string;
     try {
-      edited = await content.edit({
-        brief: briefOf(article),
-        platform: input.contentType,
-        content: article[input.contentType].content,
-        request: input.editRequest,
-      });
+      const request = { brief: briefOf(article), content: versionText(article, version), request: input.editRequest };
+      if (isPlatform(version)) edited = await content.edit({ ...request, platform: version });
+      else if (drafting && content.editVersion) edited = await content.editVersion({ ...request, drafting });
+      else throw new AiEditNotApplied('This version cannot be edited by AI. Edit it by hand.', 'edit_not_applicable');
     } catch (err) {
       if (err instanceof AiQuotaError) {
         await this.deps.articles.update(userId, article.id, { lastError: errorOf(err) });
       }
       throw aiErrorToApi(err);
     }
-    const updated = await this.updateContent(userId, article.id, input.contentType, edited, actorId, review);
+    const updated = await this.updateContent(userId, article.id, version, edited, actorId, review);
     return { editedContent: edited, article: updated };
   }
 

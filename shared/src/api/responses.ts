@@ -369,6 +369,7 @@ export interface ApiResponses {
   'articles.get': ArticleAnswer;
   'articles.updateBlog': ArticleSavedAnswer;
   'articles.updateLinkedIn': ArticleSavedAnswer;
+  'articles.updateVersion': ArticleSavedAnswer;
   'articles.retryGeneration': ArticleSavedAnswer;
   'schedule.set': ScheduleAnswer;
   'articles.gptEdit': GptEditAnswer;

@@ -48,7 +48,7 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
     z.pipe(
       z.pipe(
         z.object({ editRequest: z.string() }),
-        z.transform(({ editRequest }) => ({ articleId, contentType: platform, editRequest })),
+        z.transform(({ editRequest }): GptEditInput => ({ articleId, contentType: platform, editRequest })),
       ),
       GptEditSchema(),
     ),

@@ -30,6 +30,7 @@ import {
   type GeneratedImages,
   type ImageGenerator,
   type Platform,
+  type VersionDrafting,
 } from '../../domain/ai.js';
 import { logger } from '../../logger.js';
 import {
@@ -228,6 +229,21 @@ export class OpenAiContentGenerator implements ContentGenerator {
 
   async draft(brief: ArticleBrief, platform: Platform): Promise<string> {
     return finish(await this.complete(draftPrompt(brief, platform)), platform);
+  }
+
+  async draftVersion(brief: ArticleBrief, drafting: VersionDrafting): Promise<string> {
+    return drafting.fit(await this.complete(drafting.prompt(brief)));
+  }
+
+  async editVersion(input: {
+    brief: ArticleBrief;
+    drafting: VersionDrafting;
+    content: string;
+    request: string;
+  }): Promise<string> {
+    return input.drafting.fit(
+      await this.complete(input.drafting.editPrompt(input), { timeoutMs: this.editTimeoutMs, retry: false }),
+    );
   }
 
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {

@@ -68,12 +68,21 @@ export function editPrompt(input: { brief: ArticleBrief; platform: Platform; con
   input: string;
 } {
   const what = input.platform === 'blog' ? 'blog article (Markdown)' : 'LinkedIn post';
+  return versionEditPrompt(what, platformRules(input.platform), input);
+}
+
+/** An edit request applied to a text called `what`, which must still follow `rules` (a channel's own version too). */
+export function versionEditPrompt(
+  what: string,
+  rules: string,
+  input: { brief: ArticleBrief; content: string; request: string },
+): { instructions: string; input: string } {
   return {
     instructions: [
       `You are an experienced editor. The user gives you the current text of a ${what}, an edit request and the article brief for context.`,
       'Apply the edit request to the text. Keep everything the request does not ask to change (facts, structure, tone, language).',
       'Return only the full revised text, with no preamble, explanation or code fences.',
-      `The revised text must still follow these rules: ${platformRules(input.platform)}`,
+      `The revised text must still follow these rules: ${rules}`,
     ].join('\n\n'),
     input: [
       `Edit request: ${field(input.request)}`,
