@@ -7,6 +7,18 @@ import type { ArticleReview } from './review.js';
 
 export const PLATFORMS = ['blog', 'linkedin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+/**
+ * An article's version: the blog one, the LinkedIn one, or a channel's own, named by the channel's id (its text at
+ * `versions.<id>.content`, Article.versions; functions/src/channels/registry.ts says which channels have one).
+ */
+export type VersionId = Platform | (string & {});
+/** How a request names a version (the server answers 400 for a name that is no version: functions/src/http/versions.ts). */
+export const VERSION_ID = /^[a-z][a-z0-9-]{0,39}$/;
+/** A request's version: `message` for anything not shaped like one (the server then checks it is one). */
+export const versionIdSchema = (message: string) =>
+  z.string({ error: message }).check(z.maxLength(40, message), z.regex(VERSION_ID, message));
+/** The blog or the LinkedIn version (their fields and routes are their own). */
+export const isPlatform = (version: string): version is Platform => (PLATFORMS as readonly string[]).includes(version);
 
 export const ArticleMessages = {
   linkedinTooLong: `LinkedIn posts must be under ${LINKEDIN_MAX_CHARS} characters. Please shorten your text.`,
@@ -69,6 +81,21 @@ export const LinkedInContentSchema = lazySchema(() =>
     content: z
       .string({ error: 'content must be text' })
       .check(z.maxLength(LINKEDIN_MAX_CHARS, ArticleMessages.linkedinTooLong), safeCharacters('LinkedIn content')),
+  }),
+);
+
+/** The most a channel's own version may hold before its channel's own rule is asked (a social post is far shorter). */
+export const VERSION_CONTENT_MAX = 10_000;
+
+/** PUT /api/articles/{id}/versions/{channel}: a channel's own version; the channel's rule follows on the server. */
+export const VersionContentSchema = lazySchema(() =>
+  z.strictObject({
+    content: z
+      .string({ error: 'content must be text' })
+      .check(
+        z.maxLength(VERSION_CONTENT_MAX, `The text must be at most ${VERSION_CONTENT_MAX} characters`),
+        safeCharacters('The text'),
+      ),
   }),
 );
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ArticleIdSchema, PLATFORMS, type Platform } from './articles.js';
+import { ArticleIdSchema, isPlatform, versionIdSchema, type Platform, type VersionId } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 
@@ -35,7 +35,8 @@ export const CommentTextSchema = lazySchema(() =>
 
 export const NewCommentSchema = lazySchema(() =>
   z.strictObject({
-    platform: z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' }),
+    // blog, linkedin, or a channel's own version (VersionId; the server refuses a name that is none)
+    platform: versionIdSchema('platform must be blog or linkedin'),
     text: CommentTextSchema(),
   }),
 );
@@ -80,7 +81,7 @@ export const ActivityQuerySchema = lazySchema(() =>
 export interface ArticleComment {
   id: string;
   articleId: string;
-  platform: Platform;
+  platform: VersionId;
   authorId: string;
   authorName: string;
   text: string;
@@ -100,7 +101,7 @@ export interface ActivityEntry {
   at: string;
   /** A burst of edits: the last one. */
   until?: string;
-  platform?: Platform;
+  platform?: VersionId;
   /** Who did it: a member's name, "Scheduled run", or null when nobody in particular (an import's drafting). */
   actor: string | null;
   /** A review step (ReviewRequested, ArticleApproved of a review): its stage, and why review was asked. */
@@ -122,10 +123,16 @@ const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 
 const VERSION_NAMES: Record<Platform, string> = { blog: 'the blog version', linkedin: 'the LinkedIn version' };
 
 /** What an entry says, by name; one whose name it does not know yet reads as its name in words. */
-export function activityLabel(entry: Pick<ActivityEntry, 'name' | 'platform' | 'review'>): string {
-  const on = entry.platform ? ` on ${PLATFORM_NAMES[entry.platform]}` : '';
-  const of = entry.platform ? ` ${VERSION_NAMES[entry.platform]}` : '';
-  const version = entry.platform ? VERSION_NAMES[entry.platform] : 'the article';
+export function activityLabel(
+  entry: Pick<ActivityEntry, 'name' | 'platform' | 'review'>,
+  /** A channel's own version's name (the SPA's channel registry); absent: its id. */
+  ownVersionName: (id: string) => string = (id) => `the ${id} version`,
+): string {
+  const platform = entry.platform;
+  const known = platform && isPlatform(platform) ? platform : undefined;
+  const on = known ? ` on ${PLATFORM_NAMES[known]}` : platform ? ` on ${platform}` : '';
+  const version = known ? VERSION_NAMES[known] : platform ? ownVersionName(platform) : 'the article';
+  const of = platform ? ` ${version}` : '';
   const step = entry.review?.of ? ` (stage ${entry.review.stage} of ${entry.review.of})` : '';
   switch (entry.name) {
     case 'ArticleCreated':

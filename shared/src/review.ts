@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PLATFORMS, type Platform } from './articles.js';
+import { versionIdSchema, type Platform } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 import type { WorkspaceRole } from './workspaces.js';
@@ -47,7 +47,8 @@ export const ReviewSettingsSchema = lazySchema(() =>
   }),
 );
 
-const platform = () => z.enum(PLATFORMS, { error: 'platform must be blog or linkedin' });
+/** A version: blog, linkedin, or a channel's own (VersionId; the server refuses a name that is none). */
+const platform = () => versionIdSchema('platform must be blog or linkedin');
 
 /** Submit or approve a version: which platform's (the article is the path's). */
 export const ReviewActionSchema = lazySchema(() => z.strictObject({ platform: platform() }));
@@ -117,7 +118,10 @@ export interface VersionReview {
   expiredFor?: string | null;
 }
 
-export type ArticleReview = Partial<Record<Platform, VersionReview | null>>;
+/** Each version's review, by version: `blog`, `linkedin`, and a channel's own version by its id (VersionId). */
+export type ArticleReview = Partial<Record<Platform, VersionReview | null>> & {
+  [version: string]: VersionReview | null | undefined;
+};
 
 /** Who may approve at a stage: `one` any of editor, owner, reviewer; `two` an editor or reviewer, then an owner. */
 export function stageRoles(mode: Exclude<ReviewMode, 'author'>, stage: 1 | 2): readonly WorkspaceRole[] {

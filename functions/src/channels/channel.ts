@@ -11,6 +11,8 @@ import type { ChannelCredentialsInput, Platform } from '@app/shared';
 import type { ArticleRecord } from '../domain/articles.js';
 import type { PublishRun } from '../domain/integrations.js';
 import type { PublishAttempt } from '../domain/ports.js';
+import type { VersionDrafting } from '../domain/ai.js';
+import type { ChannelEnv } from './registry.js';
 
 /** What an earlier attempt noted before it created its post (the channel's own fields of PublishAttempt). */
 export type AttemptFields = Omit<PublishAttempt, 'at'>;
@@ -71,8 +73,13 @@ export interface PublishChannel<C = unknown> {
   readonly id: string;
   /** Its name as people read it ("Successfully published to WordPress!"). */
   readonly label: string;
-  /** The article's version it publishes. */
+  /** The article's version whose image (and, without `version`, text) it publishes. */
   readonly platform: Platform;
+  /**
+   * The version it publishes when it has its own (its id: the text at `versions.<id>.content`, its review, its
+   * offline-draft note, its approval before Publish Now); absent: the `platform` version's.
+   */
+  readonly version?: string;
   /** How its events name it (default: the version's, `wordpress` or `linkedin`). */
   readonly eventPlatform?: string;
   /** Its connection, where it has no documented routes of its own (WordPress and LinkedIn have theirs). */
@@ -101,4 +108,19 @@ export interface PublishChannel<C = unknown> {
     pending: PublishAttempt | undefined,
     run: Required<PublishRun<AttemptFields>>,
   ): Promise<PublishedPost>;
+}
+
+/**
+ * A channel's own version of the article (registry.ts, `version`): its text at `versions.<id>.content`
+ * (docs/data-model.md), with the channel's text rule and how it is drafted. Loaded without the channel's client.
+ */
+export interface ChannelVersion {
+  /** The channel's id, which is the version's. */
+  readonly id: string;
+  /** Why `text` cannot be this version (the edit route's 400), or undefined when it can. */
+  textProblem(text: string): string | undefined;
+  /** How the AI and the offline drafter write it (domain/ai.ts). */
+  readonly drafting: VersionDrafting;
+  /** Whether the owner has the channel connected: only then does drafting write the version. */
+  connected(env: ChannelEnv, ownerId: string): Promise<boolean>;
 }

@@ -6,7 +6,7 @@
 import type { Config } from '../config.js';
 import { notFound } from '../domain/errors.js';
 import type { SettingService } from '../domain/settings.js';
-import type { PublishChannel } from './channel.js';
+import type { ChannelVersion, PublishChannel } from './channel.js';
 
 /** What a channel's module is built from. */
 export interface ChannelEnv {
@@ -19,12 +19,26 @@ export interface ChannelModule {
   channel(env: ChannelEnv): PublishChannel;
 }
 
+/** The module of a channel's own version (channel.ts, ChannelVersion): light, without the channel's client. */
+export interface ChannelVersionModule {
+  version: ChannelVersion;
+}
+
+/**
+ * A line: the channel's module, and for a channel with a version of its own (stored at `versions.<id>.content`,
+ * docs/data-model.md) that version's module too. The others publish the blog or the LinkedIn version.
+ */
+interface Entry {
+  module: () => Promise<ChannelModule>;
+  version?: () => Promise<ChannelVersionModule>;
+}
+
 const CHANNELS = {
-  wordpress: () => import('./wordpress/module.js'),
-  linkedin: () => import('./linkedin/module.js'),
-  ghost: () => import('./ghost/module.js'),
-  bluesky: () => import('./bluesky/module.js'),
-} satisfies Record<string, () => Promise<ChannelModule>>;
+  wordpress: { module: () => import('./wordpress/module.js') },
+  linkedin: { module: () => import('./linkedin/module.js') },
+  ghost: { module: () => import('./ghost/module.js') },
+  bluesky: { module: () => import('./bluesky/module.js'), version: () => import('./bluesky/version.js') },
+} satisfies Record<string, Entry>;
 
 export type ChannelId = keyof typeof CHANNELS;
 
@@ -32,8 +46,21 @@ export const channelIds = Object.keys(CHANNELS) as ChannelId[];
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 
+/** The channels that publish a version of their own (their ids are those versions' ids). */
+export const ownVersionIds: readonly string[] = channelIds.filter((id) => 'version' in CHANNELS[id]);
+
 /** The channel of this id, built from its module (loaded on first use); an id not in the registry: 404. */
 export async function loadChannel(id: string, env: ChannelEnv): Promise<PublishChannel> {
   if (!isChannelId(id)) throw notFound('Channel not found', 'channel_not_found');
-  return (await CHANNELS[id]()).channel(env);
+  return (await CHANNELS[id].module()).channel(env);
+}
+
+/**
+ * The own version of the channel of this id (its text rule, its drafting); 404 for an id not in the registry or a
+ * channel without a version of its own (the blog and LinkedIn versions have their documented routes).
+ */
+export async function loadChannelVersion(id: string): Promise<ChannelVersion> {
+  const entry: Entry | undefined = isChannelId(id) ? CHANNELS[id] : undefined;
+  if (!entry?.version) throw notFound('Channel not found', 'channel_not_found');
+  return (await entry.version()).version;
 }

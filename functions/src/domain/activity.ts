@@ -1,4 +1,6 @@
-import type { ActivityReviewStep, Platform } from '@app/shared';
+import type { ActivityReviewStep } from '@app/shared';
+import { ownVersionIds } from '../channels/registry.js';
+import type { VersionId } from './articles.js';
 import type { DomainEvent } from './automation-events.js';
 
 /**
@@ -19,7 +21,7 @@ export interface ActivityRecord {
   at: string;
   /** A burst of edits: its last one. */
   until?: string;
-  platform?: Platform;
+  platform?: VersionId;
   /** The member who did it; null: a scheduled run; absent: nobody in particular (a spreadsheet import's drafting). */
   actorId?: string | null;
   /** A review event's step (its label names the stage and why review was asked). */
@@ -35,18 +37,25 @@ export interface LastEdit {
   entryAt: string;
   actorId: string;
   at: string;
-  /** Absent: the burst edited both versions. */
-  platform?: Platform;
+  /** Absent: the burst edited more than one version. */
+  platform?: VersionId;
 }
 
 /** An edit: who, which version, when. */
 export interface EditBy {
   actorId: string;
-  platform: Platform;
+  platform: VersionId;
 }
 
-const eventPlatform = (platform: unknown): Platform | undefined =>
-  platform === 'wordpress' ? 'blog' : platform === 'linkedin' ? 'linkedin' : undefined;
+/** The version an event is about: WordPress's is the blog one; a channel's own version is its channel's. */
+const eventPlatform = (platform: unknown): VersionId | undefined =>
+  platform === 'wordpress'
+    ? 'blog'
+    : platform === 'linkedin'
+      ? 'linkedin'
+      : typeof platform === 'string' && ownVersionIds.includes(platform)
+        ? platform
+        : undefined;
 
 /** The entries of the events a change writes: one per event, named after it, with its actor when it has one. */
 export function activityOfEvents(events: readonly { event: DomainEvent }[] | undefined): ActivityRecord[] {

@@ -15,6 +15,19 @@ export interface ContentGenerator {
   draft(brief: ArticleBrief, platform: Platform): Promise<string>;
   /** Applies a person's edit request to the current text of one platform. */
   edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string>;
+  /** A draft of a channel's own version (channels/channel.ts, ChannelVersion), by its own rules; absent: none. */
+  draftVersion?(brief: ArticleBrief, drafting: VersionDrafting): Promise<string>;
+}
+
+/**
+ * How a channel's own version is drafted (its folder says it): the AI's prompt, what makes the AI's answer fit the
+ * channel's rule (shortened rather than refused), and the draft composed without AI, which carries the product's
+ * offline-draft note (shared/src/offline-draft.ts).
+ */
+export interface VersionDrafting {
+  prompt(brief: ArticleBrief): { instructions: string; input: string };
+  fit(text: string): string;
+  offline(brief: ArticleBrief): string;
 }
 
 export interface GeneratedImages {

@@ -7,7 +7,9 @@ import {
   type ChannelPostRecord,
   type CreateArticleInput,
   type GptEditInput,
+  isPlatform,
   type Platform,
+  type VersionId,
   type VersionReview,
 } from '@app/shared';
 import {
@@ -18,6 +20,7 @@ import {
   type ArticleBrief,
   type ContentGenerator,
   type ImageGenerator,
+  type VersionDrafting,
 } from './ai.js';
 import { ConflictError, QuotaExceededError, UpstreamError, badRequest, notFound } from './errors.js';
 import type { BusinessEvents } from './events.js';
@@ -81,14 +84,32 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image'> {
   lastEdit?: LastEdit | null;
   /** Who created it (team workspaces: the first author of its versions' reviews). */
   createdBy?: string;
-  /** Each version's review in a team workspace (shared/src/review.ts), one attribute per platform. */
+  /**
+   * Each version's review in a team workspace (shared/src/review.ts), one attribute per version: `blogReview`,
+   * `linkedinReview`, and `<channel id>Review` for a channel's own version.
+   */
   blogReview?: VersionReview | null;
   linkedinReview?: VersionReview | null;
+  [review: `${string}Review`]: VersionReview | null | undefined;
 }
 
-/** The attribute of a platform's review (docs/data-model.md, Articles). */
-export const reviewAttribute = (platform: Platform): 'blogReview' | 'linkedinReview' =>
-  platform === 'blog' ? 'blogReview' : 'linkedinReview';
+// An article's version (shared/src/articles.ts): the blog one, the LinkedIn one, or a channel's own (registry.ts).
+export type { VersionId };
+
+/** A version's text (a channel's own: empty until drafted or written). */
+export const versionText = (article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'versions'>, version: VersionId) =>
+  isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? '');
+
+/** A version's scheduled time (a channel's own version has no schedule of its own yet). */
+export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: VersionId): string | null =>
+  isPlatform(version) ? article.scheduled[version] : null;
+
+/** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
+export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>
+  isPlatform(version) ? { [`${version}.content`]: content } : { [`versions.${version}`]: { content } };
+
+/** The attribute of a version's review (docs/data-model.md, Articles). */
+export const reviewAttribute = <V extends VersionId>(version: V): `${V}Review` => `${version}Review`;
 
 /** Where an article's image stands (the HTTP layer answers it as an ImageStatus, with the image's URLs). */
 export interface ImageState {
@@ -213,6 +234,11 @@ export interface ArticleServiceDeps {
   objects: ObjectStore;
   jobs: JobQueue;
   ai: (userId: string) => Promise<AiTools>;
+  /**
+   * The channels' own versions that drafting writes for this owner: those of the channels connected now (absent:
+   * none). Each is drafted by its own rules (domain/ai.ts, VersionDrafting).
+   */
+  ownVersions?: (ownerId: string) => Promise<{ id: string; drafting: VersionDrafting }[]>;
   /** Reports failed drafting (metrics in AWS). */
   events?: Pick<BusinessEvents, 'draftFailed'>;
   /**
@@ -378,7 +404,7 @@ export class ArticleService {
   async updateContent(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     content: string,
     actorId: string,
     review?: RequiredReview,
@@ -389,7 +415,7 @@ export class ArticleService {
     const updated = await this.deps.articles.update(
       userId,
       id,
-      { [`${platform}.content`]: content, updatedAt: at },
+      { ...versionTextChange(platform, content), updatedAt: at },
       { edit: { actorId, platform, ...(review ? { review } : {}) } },
     );
     if (!updated) throw notFound(ArticleMessages.articleNotFound, 'article_not_found');
@@ -412,15 +438,23 @@ export class ArticleService {
   ): Promise<ArticleRecord | undefined> {
     const article = await this.deps.articles.get(userId, id);
     if (!article) return undefined;
-    const missing = PLATFORMS.filter((p) => !article[p].content.trim());
+    const own = ((await this.deps.ownVersions?.(userId)) ?? []).filter((v) => !versionText(article, v.id).trim());
+    const missing: VersionId[] = [...PLATFORMS.filter((p) => !article[p].content.trim()), ...own.map((v) => v.id)];
     const changes: Record<string, unknown> = {};
     let failure: { code: string; message: string } | null = null;
     if (missing.length) {
       const { content } = await this.deps.ai(userId);
-      const results = await Promise.allSettled(missing.map((p) => content.draft(briefOf(article), p)));
+      const brief = briefOf(article);
+      const draftOf = (version: VersionId) => {
+        if (isPlatform(version)) return content.draft(brief, version);
+        const drafting = own.find((v) => v.id === version)!.drafting;
+        // (A generator without it drafts no channel's version.)
+        return content.draftVersion?.(brief, drafting) ?? Promise.resolve(undefined);
+      };
+      const results = await Promise.allSettled(missing.map(draftOf));
       results.forEach((result, i) => {
-        if (result.status === 'fulfilled') changes[`${missing[i]}.content`] = result.value;
-        else failure ??= errorOf(result.reason);
+        if (result.status === 'rejected') failure ??= errorOf(result.reason);
+        else if (result.value !== undefined) Object.assign(changes, versionTextChange(missing[i]!, result.value));
       });
     }
     const at = this.now().toISOString();
@@ -429,7 +463,7 @@ export class ArticleService {
     changes.updatedAt = at;
     // Only fill versions that are still empty: a manual edit made meanwhile wins. ArticleDrafted names the
     // versions this write fills and is written with it: a write that does not happen writes no event.
-    const drafted = missing.filter((p) => `${p}.content` in changes);
+    const drafted = missing.filter((p) => Object.keys(versionTextChange(p, '')).every((path) => path in changes));
     const events = drafted.length
       ? [
           outboxEntry(

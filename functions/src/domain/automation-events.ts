@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { lazySchema, type Platform } from '@app/shared';
+import { lazySchema, type VersionId } from '@app/shared';
 import type { WebhookDelivery } from './integrations.js';
 import { EVENT_BUS_TIMEOUT_MS, EVENT_WEBHOOK_TIMEOUT_MS } from '../time-budgets.js';
 
@@ -21,8 +21,9 @@ export const EVENT_SOURCE = 'content-publisher';
 export const EVENT_SCHEMA_VERSION = 1;
 
 /** The platform as events name it: where the post goes (the API's `blog` is WordPress). */
-export type EventPlatform = 'wordpress' | 'linkedin';
-export const eventPlatform = (platform: Platform): EventPlatform => (platform === 'blog' ? 'wordpress' : 'linkedin');
+export type EventPlatform = 'wordpress' | 'linkedin' | (string & {});
+/** The channel an event names for a version: WordPress for the blog one, else the version's channel (its id). */
+export const eventPlatform = (platform: VersionId): EventPlatform => (platform === 'blog' ? 'wordpress' : platform);
 
 /**
  * Each event's detail schema, by name (its detail-type is `<name>.v1`): the documented shape (README, Events
@@ -37,7 +38,10 @@ export const AUTOMATION_EVENT_SCHEMAS = /* @__PURE__ */ lazySchema(() => {
     schema.check(z.describe(description));
   const text = () => z.string().check(z.minLength(1));
   const stage = () => z.int().check(z.minimum(1), z.maximum(2));
-  const EventPlatformSchema = described(z.enum(['wordpress', 'linkedin']), 'Where the post goes');
+  const EventPlatformSchema = described(
+    z.string().check(z.minLength(1)),
+    'Where the post goes: wordpress, linkedin, or the id of a channel with a version of its own',
+  );
   /** A publish's: WordPress, LinkedIn, or the id of another channel (functions/src/channels/registry.ts). */
   const PublishPlatformSchema = described(
     z.string().check(z.minLength(1)),

@@ -6,10 +6,10 @@ import {
   SCHEDULED_RUN_ACTOR,
   type ActivityEntry,
   type ArticleComment,
-  type Platform,
+  type VersionId,
 } from '@app/shared';
 import type { ActivityRecord } from './activity.js';
-import { newArticleId } from './articles.js';
+import { newArticleId, versionText } from './articles.js';
 import { badRequest, forbidden, notFound } from './errors.js';
 import type { ArticleStore } from './ports.js';
 
@@ -19,7 +19,7 @@ export interface CommentRecord {
   userId: string;
   articleId: string;
   id: string;
-  platform: Platform;
+  platform: VersionId;
   authorId: string;
   /** The author's name when they wrote it. */
   authorName: string;
@@ -67,7 +67,7 @@ export interface NewComment {
   /** The workspace owning the article. */
   userId: string;
   articleId: string;
-  platform: Platform;
+  platform: VersionId;
   author: { id: string; name: string };
   text: string;
   changeRequest?: true;
@@ -103,7 +103,7 @@ export async function addComment(
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? CommentMessages.empty, 'invalid_comment');
   const article = await articleOf(deps, input.userId, input.articleId);
   const now = (deps.now ?? (() => new Date()))();
-  const content = article[input.platform].content;
+  const content = versionText(article, input.platform);
   const comment: CommentRecord = {
     userId: input.userId,
     articleId: input.articleId,
@@ -133,7 +133,7 @@ export class CommentService {
       articleOf(this.deps, userId, articleId),
       this.deps.comments.list(userId, articleId),
     ]);
-    return comments.map((comment) => view(comment, article[comment.platform].content));
+    return comments.map((comment) => view(comment, versionText(article, comment.platform)));
   }
 
   /** Deletes a comment of its author's; another member's answers 403 and stays. */

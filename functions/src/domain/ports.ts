@@ -1,6 +1,6 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
 import type { Platform } from '@app/shared';
-import type { ArticleRecord } from './articles.js';
+import type { ArticleRecord, VersionId } from './articles.js';
 import type { ActivityRecord } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
 import type { VersionEdit } from './review-edit.js';
@@ -47,11 +47,11 @@ export interface ArticleStore {
     id: string,
     changes: Record<string, unknown>,
     options?: {
-      onlyIfEmpty?: Platform[];
+      onlyIfEmpty?: VersionId[];
       onlyIfImageJob?: string;
       onlyIfImage?: string | null;
       /** The platform's review must still be at this rev (0: none yet): review changes do not overwrite each other. */
-      onlyIfReviewRev?: { platform: Platform; rev: number };
+      onlyIfReviewRev?: { platform: VersionId; rev: number };
       events?: readonly OutboxEntry[];
       edit?: VersionEdit;
     },
@@ -312,7 +312,7 @@ export type Job =
   /** `attempt`: which attempt of the run this is (absent: the first; later ones are its retries, domain/run-retries.ts). */
   | ({ type: 'generate-and-notify'; attempt?: number } & ScheduledRun)
   /** A version's review restarted where its reviewers could not be e-mailed at once (domain/review.ts). */
-  | { type: 'review-mail'; userId: string; articleId: string; platform: Platform; rev: number };
+  | { type: 'review-mail'; userId: string; articleId: string; platform: VersionId; rev: number };
 
 /** Work longer than a request may take: async Lambda invoke in AWS, in-process locally. */
 export interface JobQueue {

@@ -233,7 +233,8 @@ export class PublishingService {
     const channel = await this.channelOf(channelId);
     const article = await this.load(userId, id);
     channel.checkArticle(article);
-    refuseOfflineDraftNote(channel.platform, article[channel.platform].content);
+    // The version the channel publishes: a channel's own version's text rules (its note included) are its own.
+    if (!channel.version) refuseOfflineDraftNote(channel.platform, article[channel.platform].content);
     const connection = await channel.connection(userId);
     const context: PublishContext = { origin };
     return this.withClaim(userId, article, channel, context, async (fresh, attempt) => {

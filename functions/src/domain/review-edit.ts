@@ -1,6 +1,6 @@
-import type { Platform, ReviewSettings, VersionReview } from '@app/shared';
+import { isPlatform, type ReviewSettings, type VersionReview } from '@app/shared';
 import type { EditBy } from './activity.js';
-import { reviewAttribute, type ArticleRecord } from './articles.js';
+import { reviewAttribute, type ArticleRecord, type VersionId } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { CurrentWorkspace } from './workspaces.js';
 
@@ -49,7 +49,7 @@ export function restarted(
 export function reviewRequested(
   workspaceId: string,
   article: Pick<ArticleRecord, 'id' | 'title' | 'scheduled'>,
-  platform: Platform,
+  platform: VersionId,
   actorId: string | null,
   stage: 1 | 2,
   reason: 'submitted' | 'edited' | 'scheduled' | 'stage',
@@ -66,7 +66,7 @@ export function reviewRequested(
         actorId,
         stage,
         reason,
-        scheduledFor: article.scheduled[platform] ?? null,
+        scheduledFor: (isPlatform(platform) ? article.scheduled[platform] : null) ?? null,
       },
       now,
     ),
@@ -102,7 +102,7 @@ export function reviewAfterEdit(
  * Whether the edit at `at` returned the version to review (reviewAfterEdit), as the article stands after its write:
  * its reviewers are then to be asked.
  */
-export function returnedToReview(article: ArticleRecord, platform: Platform, at: string): VersionReview | undefined {
+export function returnedToReview(article: ArticleRecord, platform: VersionId, at: string): VersionReview | undefined {
   const review = article[reviewAttribute(platform)];
   return review?.status === 'pending' && review.stage === 1 && review.submittedAt === at ? review : undefined;
 }

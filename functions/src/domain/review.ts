@@ -12,14 +12,16 @@ import {
   slotApproval,
   stageRoles,
   stagesOf,
+  isPlatform,
   type Platform,
+  type VersionId,
   type ReviewSettings,
   type VersionReview,
   type WorkspaceRole,
 } from '@app/shared';
 import type { ReviewLinkDone, ReviewLinkPreview } from '@app/shared/api';
 import type { approvalEmailContent, changesRequestedEmailContent } from './approval-email.js';
-import { reviewAttribute, type ArticleRecord } from './articles.js';
+import { reviewAttribute, scheduledOf, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
@@ -163,7 +165,7 @@ export class ReviewService {
   }
 
   /** Publish Now where review is required: only an approved version (409 saying what to do otherwise). */
-  async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: Platform): Promise<void> {
+  async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: VersionId): Promise<void> {
     if (workspace.personal || workspace.review.mode === 'author') return;
     const article = await this.article(workspace.id, articleId);
     if (article[reviewAttribute(platform)]?.status !== 'approved')
@@ -187,7 +189,7 @@ export class ReviewService {
   private async write(
     workspaceId: string,
     article: ArticleRecord,
-    platform: Platform,
+    platform: VersionId,
     review: VersionReview,
     events: OutboxEntry[],
   ): Promise<ArticleRecord> {
@@ -204,10 +206,10 @@ export class ReviewService {
   }
 
   /** A writer or editor submits a version for review: its reviewers are e-mailed. */
-  async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: Platform) {
+  async submit(workspace: CurrentWorkspace, userId: string, articleId: string, platform: VersionId) {
     const article = await this.article(workspace.id, articleId);
     const settings = this.required(workspace);
-    if (!article[platform].content.trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
+    if (!versionText(article, platform).trim()) throw badRequest(ReviewMessages.emptyVersion, 'empty_version');
     const before = article[reviewAttribute(platform)];
     if (before?.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
     const review = restarted(before, settings, [userId], this.now());
@@ -230,7 +232,10 @@ export class ReviewService {
    * E-mails each reviewer of the version's current stage the rendered post with their own Approve and Request
    * changes links. Nothing when the review moved on since `rev` (a later change sends its own).
    */
-  async mailReviewers(workspaceId: string, articleId: string, platform: Platform, rev: number): Promise<number> {
+  async mailReviewers(workspaceId: string, articleId: string, version: VersionId, rev: number): Promise<number> {
+    // A channel's own version is reviewed in the app: its e-mail and review links are not made yet.
+    if (!isPlatform(version)) return 0;
+    const platform = version;
     const article = await this.deps.articles.get(workspaceId, articleId);
     const review = article?.[reviewAttribute(platform)];
     if (!article || !review || review.rev !== rev || review.status !== 'pending') return 0;
@@ -291,7 +296,7 @@ export class ReviewService {
   }
 
   /** Checks that `userId` (role `role`) may decide the version's review now; answers the pending review. */
-  private decidable(article: ArticleRecord, platform: Platform, userId: string, role: WorkspaceRole): VersionReview {
+  private decidable(article: ArticleRecord, platform: VersionId, userId: string, role: WorkspaceRole): VersionReview {
     const review = article[reviewAttribute(platform)];
     if (!review || review.status === 'changes') throw conflict(ReviewMessages.nothingToReview, 'not_in_review');
     if (review.status === 'approved') throw conflict(ReviewMessages.alreadyApproved, 'already_approved');
@@ -308,7 +313,7 @@ export class ReviewService {
    * Approves the version's current stage. The last stage approves it: if its slot has come and the grace period
    * is not over, it is published now (the run at the slot found it waiting).
    */
-  async approve(workspaceId: string, userId: string, role: WorkspaceRole, articleId: string, platform: Platform) {
+  async approve(workspaceId: string, userId: string, role: WorkspaceRole, articleId: string, platform: VersionId) {
     const article = await this.article(workspaceId, articleId);
     const review = this.decidable(article, platform, userId, role);
     const now = this.now();
@@ -328,7 +333,7 @@ export class ReviewService {
           articleId,
           title: article.title,
           platform: eventPlatform(platform),
-          scheduledFor: article.scheduled[platform] ?? null,
+          scheduledFor: scheduledOf(article, platform),
           postUrl: null,
           actorId: userId,
           approverId: userId,
@@ -346,8 +351,11 @@ export class ReviewService {
       await this.mailReviewers(workspaceId, articleId, platform, next.rev);
       return { article: updated, published: null };
     }
-    const slot = updated.scheduled[platform];
-    const published = slot && Date.parse(slot) <= now.getTime() ? await this.publishDue(updated, platform) : null;
+    const slot = scheduledOf(updated, platform);
+    const published =
+      slot && isPlatform(platform) && Date.parse(slot) <= now.getTime()
+        ? await this.publishDue(updated, platform)
+        : null;
     if (published) updated = (await this.deps.articles.get(workspaceId, articleId)) ?? updated;
     return { article: updated, published };
   }
@@ -368,7 +376,7 @@ export class ReviewService {
     userId: string,
     role: WorkspaceRole,
     articleId: string,
-    platform: Platform,
+    platform: VersionId,
     comment: string,
   ) {
     // The thread's limits, checked before anything is written: the comment is posted there too.
@@ -420,11 +428,13 @@ export class ReviewService {
   private async mailChangesRequested(
     workspaceId: string,
     article: ArticleRecord,
-    platform: Platform,
+    platform: VersionId,
     authors: string[],
     reviewerName: string,
     comment: string,
   ): Promise<void> {
+    // A channel's own version: its authors read the request in the app (its thread); no e-mail of it yet.
+    if (!isPlatform(platform)) return;
     const render = this.deps.renderChanges;
     const mailer = render && (await this.deps.mailer?.(workspaceId));
     if (!render || !mailer) return;

@@ -1,7 +1,9 @@
 import { ReviewMessages } from '@app/shared';
 import { approvalLinks } from '../wiring/approvals.js';
 import { reviewService } from '../wiring/review.js';
+import { reviewAttribute } from '../domain/articles.js';
 import { toApiArticle } from './article-view.js';
+import { requestedVersion } from './versions.js';
 import { defineHandlers } from './handlers.js';
 import { json, redirect } from './response.js';
 
@@ -16,7 +18,7 @@ export const handlers = defineHandlers('approvals', {
 
   // Review (domain/review.ts): the route's role is the floor; who may approve at a stage is the review's rule.
   'approvals.submit': async ({ user, workspace, params, body }) => {
-    const article = await reviewService().submit(workspace, user.id, params.id, body.platform);
+    const article = await reviewService().submit(workspace, user.id, params.id, requestedVersion(body.platform));
     return json(200, {
       success: true,
       message: ReviewMessages.submitted,
@@ -25,14 +27,15 @@ export const handlers = defineHandlers('approvals', {
     });
   },
   'approvals.approve': async ({ user, workspace, params, body }) => {
+    const version = requestedVersion(body.platform);
     const { article, published } = await reviewService().approve(
       workspace.id,
       user.id,
       workspace.role,
       params.id,
-      body.platform,
+      version,
     );
-    const approved = article[body.platform === 'blog' ? 'blogReview' : 'linkedinReview']?.status === 'approved';
+    const approved = article[reviewAttribute(version)]?.status === 'approved';
     return json(200, {
       success: true,
       message: approved ? ReviewMessages.approved : ReviewMessages.stageApproved,
@@ -46,7 +49,7 @@ export const handlers = defineHandlers('approvals', {
       user.id,
       workspace.role,
       params.id,
-      body.platform,
+      requestedVersion(body.platform),
       body.comment,
     );
     return json(200, {

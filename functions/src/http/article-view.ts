@@ -1,4 +1,12 @@
-import { articleExcerpt, type Article, type ArticleImage, type ImageStatus, type Platform } from '@app/shared';
+import {
+  articleExcerpt,
+  isPlatform,
+  type Article,
+  type ArticleImage,
+  type ImageStatus,
+  type Platform,
+  type VersionReview,
+} from '@app/shared';
 import type { ArticleRecord, ImageState, StoredImage } from '../domain/articles.js';
 
 /** The API's view of an article: the stored record as the SPA reads it, with the image's URLs. */
@@ -30,6 +38,15 @@ export function toApiImage(articleId: string, image: StoredImage | null): Articl
     : null;
 }
 
+/** The reviews of the channels' own versions (`<id>Review`, domain/articles.ts reviewAttribute), by version. */
+function ownReviews(a: ArticleRecord): Record<string, VersionReview> | undefined {
+  const found = Object.entries(a).flatMap(([attribute, value]) => {
+    const version = /^(.+)Review$/.exec(attribute)?.[1];
+    return version && !isPlatform(version) && value ? [[version, value as VersionReview] as const] : [];
+  });
+  return found.length ? Object.fromEntries(found) : undefined;
+}
+
 export function toApiArticle(a: ArticleRecord): Article {
   return {
     _id: a.id,
@@ -50,8 +67,8 @@ export function toApiArticle(a: ArticleRecord): Article {
     generation: a.generation,
     image: toApiImage(a.id, a.image),
     // Only where a review was ever started (team workspaces), so a personal article's answer is as it was.
-    ...(a.blogReview || a.linkedinReview
-      ? { review: { blog: a.blogReview ?? null, linkedin: a.linkedinReview ?? null } }
+    ...(a.blogReview || a.linkedinReview || ownReviews(a)
+      ? { review: { blog: a.blogReview ?? null, linkedin: a.linkedinReview ?? null, ...ownReviews(a) } }
       : {}),
     // Only where a channel of the registry published, so other articles' answers are as they were.
     ...(a.posts && Object.keys(a.posts).length ? { posts: a.posts } : {}),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ACTIVITY_PAGE_DEFAULT, ARTICLE_PAGE_DEFAULT, CommentMessages, type Platform } from '@app/shared';
+import { ACTIVITY_PAGE_DEFAULT, ARTICLE_PAGE_DEFAULT, CommentMessages, type VersionId } from '@app/shared';
 import type { ArticleListAnswer, ArticlePageAnswer, ArticleSavedAnswer } from '@app/shared/api';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { CurrentWorkspace } from '../domain/workspaces.js';
@@ -10,7 +10,10 @@ import { comments } from '../wiring/comments.js';
 import { displayName } from '../domain/workspaces.js';
 import { calendarOf } from '../domain/calendar.js';
 import { requiredReview } from '../domain/review-edit.js';
+import { badRequest } from '../domain/errors.js';
+import { loadChannelVersion } from '../channels/registry.js';
 import { toApiArticle, toApiListArticle } from './article-view.js';
+import { requestedVersion } from './versions.js';
 import { defineHandlers } from './handlers.js';
 import { ListCache } from './list-cache.js';
 import {
@@ -113,7 +116,7 @@ async function updateContent(
   workspace: CurrentWorkspace,
   editorId: string,
   id: string,
-  platform: Platform,
+  platform: VersionId,
   content: string,
 ): Promise<Reply<ArticleSavedAnswer>> {
   // A team workspace's version approved (or sent back) returns to review when edited (domain/review-edit.ts).
@@ -163,6 +166,13 @@ export const handlers = defineHandlers('articles', {
     updateContent(workspace, user.id, params.id, 'blog', body.content),
   'articles.updateLinkedIn': ({ user, workspace, params, body }) =>
     updateContent(workspace, user.id, params.id, 'linkedin', body.content),
+  /** A channel's own version: its channel's text rule (400, nothing saved), then the same save as the others'. */
+  'articles.updateVersion': async ({ user, workspace, params, body }) => {
+    const version = await loadChannelVersion(params.channel);
+    const problem = version.textProblem(body.content);
+    if (problem) throw badRequest(problem, 'text_too_long');
+    return updateContent(workspace, user.id, params.id, version.id, body.content);
+  },
   'articles.retryGeneration': async ({ user, workspace, params }) => {
     const article = await articleServices().articles.retryGeneration(workspace.id, params.id, user.id);
     return json(202, { success: true, article: toApiArticle(article) });
@@ -173,7 +183,7 @@ export const handlers = defineHandlers('articles', {
     const comment = await comments().add({
       userId: workspace.id,
       articleId: params.id,
-      platform: body.platform,
+      platform: requestedVersion(body.platform),
       author: { id: user.id, name: displayName(user) },
       text: body.text,
     });

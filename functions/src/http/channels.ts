@@ -48,7 +48,8 @@ export const handlers = defineHandlers('channels', {
       import('../wiring/publishing.js'),
       import('./article-view.js'),
     ]);
-    await reviewRules().checkPublishNow(workspace, params.id, channel.platform);
+    // Its own version's approval where it has one, else that of the version it shares (the blog one, for a blog).
+    await reviewRules().checkPublishNow(workspace, params.id, channel.version ?? channel.platform);
     const { url, article } = await publishing().publish(channel.id, workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,

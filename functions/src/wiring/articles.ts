@@ -30,6 +30,13 @@ function build(): ArticleServices {
       const ai = aiSettingsFromEnv(await settings.value(userId, 'openai_api_key'));
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },
+    // The channels' own versions to draft: those whose channel the owner has connected now (channels/registry.ts).
+    ownVersions: async (ownerId) => {
+      const { loadChannelVersion, ownVersionIds } = await import('../channels/registry.js');
+      const versions = await Promise.all(ownVersionIds.map((id) => loadChannelVersion(id)));
+      const connected = await Promise.all(versions.map((v) => v.connected({ config, settings }, ownerId)));
+      return versions.filter((_, i) => connected[i]).map(({ id, drafting }) => ({ id, drafting }));
+    },
     events: businessEvents,
     onJobNotQueued: (job, error) =>
       logger.error('Job not queued: the article is marked failed', {

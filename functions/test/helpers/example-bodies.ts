@@ -13,6 +13,7 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'articles.create': { title: 'x', topic: 'y' },
   'articles.updateBlog': { content: 'hijack' },
   'articles.updateLinkedIn': { content: 'hijack' },
+  'articles.updateVersion': { content: 'hijack' },
   'schedule.set': { platform: 'blog', datetime: new Date(Date.now() + 3600_000).toISOString() },
   'articles.gptEdit': { articleId: 'ARTICLE', contentType: 'blog', editRequest: 'shorter' },
   'articles.addComment': { platform: 'blog', text: 'A comment' },

@@ -355,6 +355,7 @@ export interface ApiResponses {
   'articles.get': ArticleAnswer;
   'articles.updateBlog': ArticleSavedAnswer;
   'articles.updateLinkedIn': ArticleSavedAnswer;
+  'articles.updateVersion': ArticleSavedAnswer;
   'articles.retryGeneration': ArticleSavedAnswer;
   'schedule.set': ScheduleAnswer;
   'articles.gptEdit': GptEditAnswer;

@@ -38,6 +38,7 @@ export const ROUTE_ROLES = {
   'articles.create': 'writer',
   'articles.updateBlog': 'writer',
   'articles.updateLinkedIn': 'writer',
+  'articles.updateVersion': 'writer',
   'articles.retryGeneration': 'writer',
   'articles.gptEdit': 'writer',
   'schedule.set': 'writer',

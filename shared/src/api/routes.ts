@@ -12,6 +12,7 @@ import {
   LinkedInContentSchema,
   PreviewQuerySchema,
   ScheduleSchema,
+  VersionContentSchema,
 } from '../articles.js';
 import { ChangePasswordSchema, IdParamsSchema, LoginSchema, RegisterSchema, UserStatusSchema } from '../auth.js';
 import {
@@ -130,6 +131,15 @@ export const routes = [
     access: 'user',
     params: ArticleParamsSchema,
     body: LinkedInContentSchema,
+  },
+  // A channel's own version (Article.versions; functions/src/channels/registry.ts): 404 for a channel without one.
+  {
+    id: 'articles.updateVersion',
+    method: 'PUT',
+    path: '/api/articles/{id}/versions/{channel}',
+    access: 'user',
+    params: ChannelPublishParamsSchema,
+    body: VersionContentSchema,
   },
   {
     id: 'articles.retryGeneration',

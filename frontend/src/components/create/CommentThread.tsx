@@ -67,7 +67,7 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
     z.pipe(
       z.pipe(
         z.object({ text: z.string() }),
-        z.transform(({ text }) => ({ platform, text })),
+        z.transform(({ text }): NewCommentInput => ({ platform, text })),
       ),
       NewCommentSchema(),
     ),

@@ -30,6 +30,7 @@ import {
   type GeneratedImages,
   type ImageGenerator,
   type Platform,
+  type VersionDrafting,
 } from '../../domain/ai.js';
 import { logger } from '../../logger.js';
 import {
@@ -228,6 +229,10 @@ export class OpenAiContentGenerator implements ContentGenerator {
 
   async draft(brief: ArticleBrief, platform: Platform): Promise<string> {
     return finish(await this.complete(draftPrompt(brief, platform)), platform);
+  }
+
+  async draftVersion(brief: ArticleBrief, drafting: VersionDrafting): Promise<string> {
+    return drafting.fit(await this.complete(drafting.prompt(brief)));
   }
 
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {

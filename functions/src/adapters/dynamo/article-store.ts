@@ -9,11 +9,12 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { PLATFORMS, type Platform } from '@app/shared';
+import { PLATFORMS, isPlatform, type Platform, type VersionId } from '@app/shared';
 import {
   isFullyPublished,
   publishedAtOf,
   reviewAttribute,
+  versionText,
   type ArticleRecord,
   type PublicationState,
 } from '../../domain/articles.js';
@@ -181,7 +182,8 @@ function withChanges(article: ArticleRecord, changes: Record<string, unknown>): 
   for (const [path, value] of Object.entries(changes)) {
     const parts = path.split('.');
     let map = next;
-    for (const part of parts.slice(0, -1)) map = map[part] as Record<string, unknown>;
+    // (`versions` may be absent on the item as read: the write adds it first, ensureVersionsMap.)
+    for (const part of parts.slice(0, -1)) map = (map[part] ??= {}) as Record<string, unknown>;
     map[parts.at(-1)!] = structuredClone(value);
   }
   return next as unknown as ArticleRecord;
@@ -288,16 +290,16 @@ export async function setIndexAttributes(
 }
 
 type ArticleUpdateOptions = {
-  onlyIfEmpty?: Platform[];
+  onlyIfEmpty?: VersionId[];
   onlyIfImageJob?: string;
   onlyIfImage?: string | null;
-  onlyIfReviewRev?: { platform: Platform; rev: number };
+  onlyIfReviewRev?: { platform: VersionId; rev: number };
   events?: readonly OutboxEntry[];
   edit?: VersionEdit;
 };
 
 /** The rev of a platform's review as stored (0: none yet). */
-const reviewRevOf = (article: ArticleRecord, platform: Platform): number =>
+const reviewRevOf = (article: ArticleRecord, platform: VersionId): number =>
   article[reviewAttribute(platform)]?.rev ?? 0;
 
 export class DynamoArticleStore implements ArticleStore {
@@ -552,6 +554,25 @@ export class DynamoArticleStore implements ArticleStore {
     return this.getMany(ids.map((id) => key(userId, id)));
   }
 
+  /**
+   * Gives the article an empty `versions` map where it has none (articles written before channels had versions of
+   * their own), so a write can set `versions.<id>`: a nested path needs its parent map. Changes nothing else.
+   */
+  private async ensureVersionsMap(userId: string, id: string): Promise<void> {
+    await ifConditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, id),
+          UpdateExpression: 'SET #versions = :none',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#versions)',
+          ExpressionAttributeNames: { '#versions': 'versions' },
+          ExpressionAttributeValues: { ':none': {} },
+        }),
+      ),
+    );
+  }
+
   async update(
     userId: string,
     id: string,
@@ -569,12 +590,20 @@ export class DynamoArticleStore implements ArticleStore {
       return `${parts.join('.')} = :v${i}`;
     });
     const conditions = ['attribute_exists(PK)'];
-    for (const platform of options.onlyIfEmpty ?? []) {
-      names[`#c_${platform}`] = platform;
+    for (const [i, version] of (options.onlyIfEmpty ?? []).entries()) {
       names['#c_content'] = 'content';
       values[':empty'] = '';
-      conditions.push(`#c_${platform}.#c_content = :empty`);
+      if (isPlatform(version)) {
+        names[`#c_${version}`] = version;
+        conditions.push(`#c_${version}.#c_content = :empty`);
+      } else {
+        // A channel's own version: absent until drafted or written.
+        names['#c_versions'] = 'versions';
+        names[`#c_v${i}`] = version;
+        conditions.push(`(attribute_not_exists(#c_versions.#c_v${i}) OR #c_versions.#c_v${i}.#c_content = :empty)`);
+      }
     }
+    if (Object.keys(changes).some((path) => path.startsWith('versions.'))) await this.ensureVersionsMap(userId, id);
     if (options.onlyIfImageJob !== undefined) {
       names['#c_imageJob'] = 'imageJob';
       names['#c_requestedAt'] = 'requestedAt';
@@ -648,7 +677,7 @@ export class DynamoArticleStore implements ArticleStore {
       // The caller's own conditions, as the write would find them (it checks them again).
       if (
         !before ||
-        (options.onlyIfEmpty ?? []).some((p) => before[p].content !== '') ||
+        (options.onlyIfEmpty ?? []).some((version) => versionText(before, version) !== '') ||
         (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob) ||
         (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage) ||
         (options.onlyIfReviewRev !== undefined &&

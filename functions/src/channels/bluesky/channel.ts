@@ -90,8 +90,10 @@ export function blueskyChannel(deps: {
   return {
     id: 'bluesky',
     label: 'Bluesky',
-    // Its image is the article's image (the blog version's picture); its text is its own (`bluesky.content`).
+    // Its image is the article's image (the blog version's picture); its text, review and note are its own version's
+    // (`versions.bluesky.content`, its review `blueskyReview`).
     platform: 'blog',
+    version: 'bluesky',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
     settings: credentialSettings(deps.settings, connectionOf),

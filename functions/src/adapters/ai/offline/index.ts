@@ -2,7 +2,7 @@
  * Offline implementations of the AI ports, used when no OpenAI key is configured (docs/architecture.md,
  * Local and AWS): drafts from the brief (draft.ts), mechanical edits (edit.ts), an image card (card.ts).
  */
-import type { ArticleBrief, ContentGenerator, Platform } from '../../../domain/ai.js';
+import type { ArticleBrief, ContentGenerator, Platform, VersionDrafting } from '../../../domain/ai.js';
 import { offlineBlogDraft, offlineLinkedInDraft } from './draft.js';
 import { offlineEdit } from './edit.js';
 
@@ -19,5 +19,9 @@ export class OfflineContentGenerator implements ContentGenerator {
 
   async edit(input: { brief: ArticleBrief; platform: Platform; content: string; request: string }): Promise<string> {
     return offlineEdit(input);
+  }
+
+  async draftVersion(brief: ArticleBrief, drafting: VersionDrafting): Promise<string> {
+    return drafting.offline(brief);
   }
 }
