@@ -61,6 +61,6 @@ describe('a new channel outside its folders', () => {
 
   it('Bluesky is in the registry, and named nowhere else outside its folders but on its registry lines', () => {
     expect(channelIds).toContain('bluesky');
-    expect(namingLines('bluesky')).toEqual([registryLines('bluesky')[0]]);
+    expect(namingLines('bluesky')).toEqual(registryLines('bluesky'));
   });
 });

@@ -31,9 +31,12 @@ function AlsoPreview({ channel, ...props }: ChannelPreviewProps & { channel: Reg
 export function AlsoPreviews({ version, ...props }: ChannelPreviewProps & { version: Platform }) {
   return (
     <>
-      {alsoChannels(version).map((channel) => (
-        <AlsoPreview key={channel.id} channel={channel} {...props} />
-      ))}
+      {/* A channel with a text of its own previews it beside its own editor (GeneratedContentModal). */}
+      {alsoChannels(version)
+        .filter((channel) => !channel.ownVersion)
+        .map((channel) => (
+          <AlsoPreview key={channel.id} channel={channel} {...props} />
+        ))}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Platform } from '@app/shared';
 import type { RegisteredChannel } from './types';
+import { bluesky } from './bluesky';
 import { ghost } from './ghost';
 import { linkedin } from './linkedin';
 import { wordpress } from './wordpress';
@@ -11,7 +12,7 @@ import { wordpress } from './wordpress';
  * preview brings the Markdown renderer and sanitizer; docs/testing.md, Performance budgets); the settings panel is
  * `<id>/*Panel.tsx`'s default export, which only the Settings page gathers (pages/Settings.tsx).
  */
-export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [wordpress, linkedin, ghost];
+export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [wordpress, linkedin, ghost, bluesky];
 
 /**
  * The channel that publishes an article's version: its editor, its schedule, its review. A second channel of the
@@ -24,6 +25,9 @@ export function channelFor(version: Platform): RegisteredChannel {
 /** The channels that publish a version beside the one `channelFor` gives. */
 export const alsoChannels = (version?: Platform): RegisteredChannel[] =>
   CHANNEL_REGISTRY.filter((channel) => channel.also && (version === undefined || channel.version === version));
+
+/** The channels with a text of their own (`ownVersion`): an editor and a preview of their own on the content step. */
+export const ownVersionChannels = (): RegisteredChannel[] => CHANNEL_REGISTRY.filter((channel) => channel.ownVersion);
 
 /** A channel by its id (a Publish Now of one channel's row). */
 export const channelById = (id: string): RegisteredChannel | undefined =>

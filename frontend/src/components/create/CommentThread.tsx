@@ -5,11 +5,12 @@ import {
   NewCommentSchema,
   type ArticleComment,
   type NewCommentInput,
-  type Platform,
+  isPlatform,
+  type VersionId,
 } from '@app/shared';
 import type { CommentsAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
-import { channelFor } from '../../channels/registry';
+import { channelById, channelFor } from '../../channels/registry';
 import { useSession } from '../../hooks/useSession';
 import { firstError, useZodForm } from '../../lib/form';
 import { timing } from '../../lib/timing';
@@ -31,7 +32,8 @@ export const CommentTexts = {
 
 interface CommentThreadProps {
   articleId: string;
-  platform: Platform;
+  /** The version: one of PLATFORMS, or a channel's own (its id). */
+  platform: VersionId;
   /** The article's updatedAt: when it moves, the thread is read again (a comment's version may be an earlier one now). */
   version?: string;
 }
@@ -94,7 +96,7 @@ export function CommentThread({ articleId, platform, version }: CommentThreadPro
   return (
     <section className="comments" aria-labelledby={ids.title} data-platform={platform}>
       <h4 id={ids.title} className="comments__title">
-        {channelFor(platform).texts.commentsTitle}
+        {(isPlatform(platform) ? channelFor(platform) : channelById(platform))?.texts.commentsTitle}
         {comments.length > 0 && <span className="badge">{comments.length}</span>}
       </h4>
       {thread.isError && !thread.data ? (

@@ -3,15 +3,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import {
   ArticleMessages,
+  isPlatform,
   GptEditSchema,
   offlineDraftNoteLines,
   withoutOfflineDraftNote,
   wordCount,
   type Article,
   type GptEditInput,
+  type Platform,
 } from '@app/shared';
 import { ApiError, errorText, request } from '../../api/client';
-import { channelFor } from '../../channels/registry';
+import { channelById, channelFor } from '../../channels/registry';
 import { firstError, useZodForm } from '../../lib/form';
 import { BusyButton } from '../Spinner';
 import { articleQueryKey, CreateMessages } from './articleQuery';
@@ -39,9 +41,12 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
   const queryClient = useQueryClient();
   const uid = useId();
   const { platform } = draft;
-  const channel = channelFor(platform);
+  // A channel with a text of its own (channels/types.ts, ownVersion) counts it its own way and has no GPT edits
+  // (the GPT edit route takes only the versions of PLATFORMS).
+  const own = isPlatform(platform) ? undefined : channelById(platform);
+  const channel = own ?? channelFor(platform as Platform);
   const labels = channel.texts.editor;
-  const limit = channel.textLimit;
+  const limit = own?.ownVersion ? { max: own.ownVersion.max } : channel.textLimit;
   const [mode, setMode] = useState<EditorMode>('manual');
   // The request is checked with the payload's own schema, the article and version being this editor's.
   const form = useZodForm(
@@ -71,7 +76,7 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
   // offline/edit.ts): its message says so; the way on from here is editing by hand.
   const offlineRefusal = edit.error instanceof ApiError && edit.error.code === 'ai_unavailable';
 
-  const length = draft.text.length;
+  const length = own?.ownVersion ? own.ownVersion.count(draft.text) : draft.text.length;
   const words = wordCount(draft.text);
   // An offline draft's own note: publishing refuses the version while it is in the text (shared/src/offline-draft.ts).
   const notes = useMemo(() => offlineDraftNoteLines(draft.text), [draft.text]);
@@ -128,7 +133,7 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
         <h3 id={ids.title} className="editor__title">
           {title}
         </h3>
-        {!locked && (
+        {!locked && !own && (
           <div className="editor__tools">
             <div className="segmented" role="group" aria-label={`${title} editing mode`}>
               {(['manual', 'gpt'] as const).map((value) => (
@@ -175,8 +180,12 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
           {words} {words === 1 ? 'word' : 'words'}
         </span>
         {limit && (
-          <span className={`editor__count${draft.tooLong ? ' is-over' : ''}`} data-testid={`${platform}-counter`}>
+          <span
+            className={`editor__count${draft.tooLong || length > limit.max ? ' is-over' : ''}`}
+            data-testid={`${platform}-counter`}
+          >
             {length} / {limit.max}
+            {length > limit.max && <span className="sr-only"> characters: over the limit</span>}
           </span>
         )}
         <span className="editor__save-state" aria-live="polite">

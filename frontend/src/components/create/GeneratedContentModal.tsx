@@ -1,7 +1,8 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Article, Platform } from '@app/shared';
-import { CHANNEL_REGISTRY } from '../../channels/registry';
+import { CHANNEL_REGISTRY, ownVersionChannels } from '../../channels/registry';
+import type { RegisteredChannel } from '../../channels/types';
 import { AlsoPreviews } from '../../channels/also';
 import { errorText, request } from '../../api/client';
 import { useInlineNotice } from '../../hooks/useInlineNotice';
@@ -56,13 +57,16 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const blog = useContentDraft(id, 'blog', article?.blog?.content);
   const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
   const drafts: Record<Platform, ContentDraft> = { blog, linkedin };
+  // The saves of the channels' own texts (OwnVersionPair below), by channel id.
+  const [ownSaves] = useState(() => new Map<string, () => Promise<boolean>>());
 
   const retry = useMutation({
     mutationFn: () => request('articles.retryGeneration', { params: { id } }),
     onSuccess: ({ article: restarted }) => queryClient.setQueryData<Article>(articleQueryKey(id), restarted),
   });
   /** Saves whatever was typed; false when something could not be saved. */
-  const flush = async () => (await Promise.all([blog.save(), linkedin.save()])).every(Boolean);
+  const flush = async () =>
+    (await Promise.all([blog.save(), linkedin.save(), ...[...ownSaves.values()].map((save) => save())])).every(Boolean);
   // Closing or going on to Schedule saves first.
   const leave = useMutation({ mutationFn: flush });
   const retrying = retry.isPending;
@@ -217,6 +221,16 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                   <CommentThread articleId={id} platform={version} version={article.updatedAt} />
                 </div>
               ))}
+              {ownVersionChannels().map((channel) => (
+                <OwnVersionPair
+                  key={channel.id}
+                  channel={channel}
+                  article={article}
+                  articleId={id}
+                  locked={locked}
+                  saves={ownSaves}
+                />
+              ))}
             </div>
           </>
         )}
@@ -245,5 +259,44 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
         </div>
       )}
     </Modal>
+  );
+}
+
+interface OwnVersionPairProps {
+  channel: RegisteredChannel;
+  article: Article;
+  articleId: string;
+  locked: boolean;
+  /** Where its save is kept while it is shown, for Next and closing to save everything first. */
+  saves: Map<string, () => Promise<boolean>>;
+}
+
+/**
+ * The editor, preview and comments of a channel with a text of its own (channels/types.ts, ownVersion), shown while it is
+ * connected or once the article has its text (written before a disconnect, or drafted).
+ */
+function OwnVersionPair({ channel, article, articleId, locked, saves }: OwnVersionPairProps) {
+  const saved = article.versions?.[channel.id]?.content;
+  const draft = useContentDraft(articleId, channel.id, saved);
+  const connected = useQuery(channel.ownVersion!.connected).data === true;
+  const shown = connected || saved !== undefined;
+  const { save } = draft;
+  useEffect(() => {
+    if (!shown) return;
+    saves.set(channel.id, save);
+    return () => void saves.delete(channel.id);
+  }, [shown, saves, channel.id, save]);
+  if (!shown) return null;
+  const { Preview } = channel;
+  return (
+    <div className={`editor-pair editor-pair--${channel.id}`}>
+      <ContentEditor articleId={articleId} title={channel.texts.editorTitle} draft={draft} locked={locked} />
+      <div className="editor-pair__previews">
+        <Suspense fallback={null}>
+          <Preview articleId={articleId} title={article.title} content={draft.text} image={article.image} />
+        </Suspense>
+      </div>
+      <CommentThread articleId={articleId} platform={channel.id} version={article.updatedAt} />
+    </div>
   );
 }

@@ -1,13 +1,29 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BlogContentSchema, firstIssueMessage, LinkedInContentSchema, type Article, type Platform } from '@app/shared';
+import {
+  BlogContentSchema,
+  firstIssueMessage,
+  LinkedInContentSchema,
+  isPlatform,
+  type Article,
+  type Platform,
+  type VersionId,
+} from '@app/shared';
 import type { RouteId } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
+import { channelById } from '../../channels/registry';
 import { timing } from '../../lib/timing';
 import { articleQueryKey, CreateMessages } from './articleQuery';
 
+/**
+ * Whose text a draft is: an article's version (blog, linkedin) or the id of a channel with a text of its own
+ * (`ownVersion`, channels/types.ts: `versions[id]`, saved with articles.updateVersion).
+ */
+export type DraftVersion = VersionId;
+
 /** Why the text cannot be saved, in the words of the payload's own schema (as the API checks it); '' when it can. */
-function limitMessageOf(platform: Platform, text: string): string {
+function limitMessageOf(platform: DraftVersion, text: string): string {
+  if (!isPlatform(platform)) return channelById(platform)?.ownVersion?.limitMessage(text) ?? '';
   const checked = (platform === 'blog' ? BlogContentSchema() : LinkedInContentSchema()).safeParse({ content: text });
   return checked.success ? '' : firstIssueMessage(checked.error);
 }
@@ -18,10 +34,22 @@ const UPDATE_ROUTE = { blog: 'articles.updateBlog', linkedin: 'articles.updateLi
   RouteId
 >;
 
+/** The saved answer, with every version but the one saved as cached. */
+function keepOthers(cached: Article, answer: Article, saved: DraftVersion): Article {
+  const own = answer.versions?.[saved];
+  const versions = { ...cached.versions, ...(own ? { [saved]: own } : {}) };
+  return {
+    ...answer,
+    blog: saved === 'blog' ? answer.blog : cached.blog,
+    linkedin: saved === 'linkedin' ? answer.linkedin : cached.linkedin,
+    ...(Object.keys(versions).length ? { versions } : {}),
+  };
+}
+
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'error';
 
 export interface ContentDraft {
-  platform: Platform;
+  platform: DraftVersion;
   text: string;
   setText: (text: string) => void;
   /** Typed but not saved yet. */
@@ -46,7 +74,7 @@ export interface ContentDraft {
  */
 export function useContentDraft(
   articleId: string,
-  platform: Platform,
+  platform: DraftVersion,
   serverContent: string | undefined,
 ): ContentDraft {
   const queryClient = useQueryClient();
@@ -99,13 +127,17 @@ export function useContentDraft(
       const sent = textRef.current;
       // Blocked: the editor already shows the limit message under the text.
       if (limitMessageOf(platform, sent)) return 'blocked';
-      const { article } = await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } });
+      const { article } = isPlatform(platform)
+        ? await request(UPDATE_ROUTE[platform], { params: { id: articleId }, body: { content: sent } })
+        : await request('articles.updateVersion', {
+            params: { id: articleId, channel: platform },
+            body: { content: sent },
+          });
       // Typed on meanwhile: still to save, and the answer (the text sent) does not replace the newer text.
       if (textRef.current === sent) dirtyRef.current = false;
-      // The other version stays as cached: this answer may predate its own save, whose text it would undo.
-      const other = platform === 'blog' ? 'linkedin' : 'blog';
+      // The other versions stay as cached: this answer may predate their own saves, whose texts it would undo.
       queryClient.setQueryData<Article>(articleQueryKey(articleId), (cached) =>
-        cached ? { ...article, [other]: cached[other] } : article,
+        cached ? keepOthers(cached, article, platform) : article,
       );
       return 'saved';
     },
@@ -116,7 +148,11 @@ export function useContentDraft(
       setStatus('saved');
     },
     onError: (err) => {
-      setError(`Failed to save ${platform} content: ${errorText(err, CreateMessages.updateFailed[platform])}`);
+      const noun = isPlatform(platform) ? platform : (channelById(platform)?.label ?? platform);
+      const fallback = isPlatform(platform)
+        ? CreateMessages.updateFailed[platform]
+        : `Failed to update ${noun} content`;
+      setError(`Failed to save ${noun} content: ${errorText(err, fallback)}`);
       setStatus('error');
     },
   });

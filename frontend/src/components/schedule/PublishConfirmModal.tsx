@@ -123,7 +123,11 @@ export function PublishConfirmModal({
   });
   const busy = publish.isPending;
   const failure: Failure | null = publish.error && {
-    text: ScheduleMessages.publishError(platform, errorText(publish.error, channel.texts.publishFailed)),
+    text: ScheduleMessages.publishError(
+      platform,
+      errorText(publish.error, channel.texts.publishFailed),
+      channel.ownVersion ? channel.versionNoun : undefined,
+    ),
     code: publish.error instanceof ApiError ? publish.error.code : undefined,
   };
   const confirm = () => {

@@ -22,9 +22,9 @@ export const ScheduleMessages = {
   /** On the card of an article published everywhere during this visit (it leaves the list with the visit). */
   publishedEverywhere: `Published on ${CHANNELS.map((channel) => channel.label).join(' and ')}: this article now lives in History.`,
   toHistory: 'Open History',
-  /** "Error publishing {platform} content: {message}" */
-  publishError: (platform: Platform, message: string) =>
-    `Error publishing ${PLATFORM_NAMES[platform].content} content: ${message}`,
+  /** "Error publishing {platform} content: {message}"; a channel with a text of its own names its own. */
+  publishError: (platform: Platform, message: string, noun: string = PLATFORM_NAMES[platform].content) =>
+    `Error publishing ${noun} content: ${message}`,
   /** "Successfully scheduled {platform} for {time}"; both platforms read as both versions' nouns joined by "and". */
   scheduled: (platforms: readonly Platform[], time: string) =>
     `Successfully scheduled ${platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ')} for ${time}`,

@@ -5,22 +5,24 @@
  * indexes JavaScript counts in UTF-16 units.
  */
 import { createHash } from 'node:crypto';
-import { lazyRegExp } from '@app/shared';
 import {
   BLUESKY_MAX_BYTES,
   BLUESKY_MAX_GRAPHEMES,
   blueskyTextProblem,
+  findHashtags,
+  findLinks,
   graphemeLength,
+  TAG_MAX_LENGTH,
   utf8Length,
+  type BlueskyTextMatch,
 } from '@app/shared/channels/bluesky';
 
-// The length rules are shared with the editor's counter (shared/src/channels/bluesky).
-export { graphemeLength, utf8Length };
+// The length rules are shared with the editor's counter, the link and hashtag rules with the preview
+// (shared/src/channels/bluesky).
+export { findHashtags, findLinks, graphemeLength, TAG_MAX_LENGTH, utf8Length };
 export const POST_MAX_GRAPHEMES = BLUESKY_MAX_GRAPHEMES;
 export const POST_MAX_BYTES = BLUESKY_MAX_BYTES;
 export const postTextProblem = blueskyTextProblem;
-/** A hashtag's tag (without the #): at most 64 characters (app.bsky.richtext.facet#tag). */
-export const TAG_MAX_LENGTH = 64;
 
 export type FacetFeature =
   | { $type: 'app.bsky.richtext.facet#link'; uri: string }
@@ -33,70 +35,8 @@ export interface Facet {
 }
 
 /** A piece of the text found by a rule: its UTF-16 range (start inclusive, end exclusive). */
-interface Match {
-  start: number;
-  end: number;
-}
+type Match = BlueskyTextMatch;
 
-/** Characters a link does not end with: sentence punctuation after it belongs to the sentence. */
-const TRAILING = /[.,;:!?'"]+$/;
-
-/**
- * http(s) links. A link ends at white space or a character a URL does not carry unescaped; closing punctuation
- * after it and a closing bracket without its opening one inside the link stay outside.
- */
-export function findLinks(text: string): (Match & { uri: string })[] {
-  const found: (Match & { uri: string })[] = [];
-  for (const match of text.matchAll(/(^|[\s([{<"'])(https?:\/\/[^\s<>"'`{}|\\^]+)/gi)) {
-    let uri = match[2]!;
-    const start = match.index + match[1]!.length;
-    for (;;) {
-      const before = uri;
-      uri = uri.replace(TRAILING, '');
-      for (const [open, close] of [
-        ['(', ')'],
-        ['[', ']'],
-      ] as const) {
-        if (uri.endsWith(close) && count(uri, close) > count(uri, open)) uri = uri.slice(0, -1);
-      }
-      if (uri === before) break;
-    }
-    try {
-      const url = new URL(uri);
-      if (!url.hostname.includes('.') && url.hostname !== 'localhost') continue;
-    } catch {
-      continue;
-    }
-    found.push({ start, end: start + uri.length, uri });
-  }
-  return found;
-}
-
-const count = (text: string, char: string) => text.split(char).length - 1;
-
-/**
- * A hashtag: # (or the full-width one) after the start or white space, then characters up to white space, not only
- * digits, trailing punctuation left out. Built on first use: Unicode property escapes cost every cold start
- * as literals (shared/src/unicode-regexp.ts).
- */
-const HASHTAG = lazyRegExp(
-  String.raw`(^|\s)[#\uFF03]((?!\uFE0F)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20E2]+)`,
-  'gu',
-);
-const TAG_TRAILING_PUNCTUATION = lazyRegExp(String.raw`\p{P}+$`, 'u');
-const ONLY_DIGITS = /^[0-9]+$/;
-
-export function findHashtags(text: string): (Match & { tag: string })[] {
-  const found: (Match & { tag: string })[] = [];
-  for (const match of text.matchAll(HASHTAG())) {
-    const tag = match[2]!.replace(TAG_TRAILING_PUNCTUATION(), '');
-    if (!tag || ONLY_DIGITS.test(tag) || tag.length > TAG_MAX_LENGTH) continue;
-    const start = match.index + match[1]!.length;
-    // The range covers the '#' as well: the app shows the whole "#tag" as the tag.
-    found.push({ start, end: start + 1 + tag.length, tag });
-  }
-  return found;
-}
 
 /** @handle mentions (a handle has at least one dot); each needs the account's DID before it becomes a facet. */
 export function findMentions(text: string): (Match & { handle: string })[] {

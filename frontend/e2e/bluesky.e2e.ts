@@ -1,0 +1,227 @@
+/**
+ * Bluesky end to end against a REAL PDS (functions/test/channel-servers/atproto/pds.ts; docs/testing.md, Channel
+ * servers): connect the account in Settings with an app password, create an article with an uploaded picture, write
+ * its Bluesky text (the grapheme counter), see its Bluesky preview, publish it from its Bluesky row on /schedule,
+ * follow "View on Bluesky", and read the record back from the PDS with com.atproto.repo.getRecord: the text, its link
+ * and hashtag facets at UTF-8 byte offsets, the image blob with its alt text. Without a PDS (and without
+ * REQUIRE_CHANNEL_SERVERS=1) the journey skips with one line saying why.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { graphemeLength, utf8Length } from '@app/shared/channels/bluesky';
+import { atprotoPdsOrSkip, type ChannelServer } from '../../functions/test/channel-servers/atproto/pds.js';
+import {
+  ADA,
+  browserAvailable,
+  createArticleWithDrafts,
+  launchBrowser,
+  registerOnDashboard,
+  removeData,
+  scheduleVia,
+  snap,
+  startApp,
+  type RunningApp,
+} from './harness.js';
+import { onPhone, showTheme } from './viewport.js';
+import type { Browser } from 'playwright-core';
+
+const hasBrowser = browserAvailable();
+
+async function xrpc(
+  pds: ChannelServer,
+  nsid: string,
+  init: { body?: unknown; token?: string; query?: Record<string, string> } = {},
+): Promise<{ status: number; json: any }> {
+  const url = new URL(`/xrpc/${nsid}`, pds.url);
+  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
+  const response = await fetch(url, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** An account on the PDS and an app password for it, as a person makes them in Bluesky. */
+async function account(pds: ChannelServer, name: string) {
+  const created = await xrpc(pds, 'com.atproto.server.createAccount', {
+    body: {
+      handle: `${name}.test`,
+      email: `${name}@example.com`,
+      password: `pw-${Math.random().toString(36).slice(2)}`,
+    },
+  });
+  expect(created.status).toBe(200);
+  const appPassword = await xrpc(pds, 'com.atproto.server.createAppPassword', {
+    body: { name: 'content-publisher' },
+    token: created.json.accessJwt,
+  });
+  expect(appPassword.status).toBe(200);
+  return { did: created.json.did as string, handle: `${name}.test`, appPassword: appPassword.json.password as string };
+}
+
+/** The UTF-8 byte range of `piece` in `text` (its first occurrence), as a facet's index names it. */
+function byteRange(text: string, piece: string) {
+  const at = text.indexOf(piece);
+  expect(at).toBeGreaterThanOrEqual(0);
+  const byteStart = utf8Length(text.slice(0, at));
+  return { byteStart, byteEnd: byteStart + utf8Length(piece) };
+}
+
+describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
+  let pds: ChannelServer | undefined;
+  let app: RunningApp;
+  let browser: Browser;
+  const dir = mkdtempSync(join(tmpdir(), 'cp-bluesky-e2e-'));
+
+  beforeAll(async () => {
+    [pds, app, browser] = await Promise.all([
+      atprotoPdsOrSkip(),
+      startApp(undefined, { OPENAI_API_KEY: '' }),
+      launchBrowser(),
+    ]);
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (app) removeData(app);
+    await pds?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const server = (ctx: TestContext): ChannelServer => {
+    if (!pds) ctx.skip();
+    return pds!;
+  };
+
+  it('connect Bluesky in Settings → article with an uploaded image → its Bluesky text and preview → Publish Now → View on Bluesky → the record on the PDS', async (ctx) => {
+    const host = server(ctx);
+    const who = await account(host, `rose${Date.now().toString(36)}`);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    try {
+      await registerOnDashboard(page, app, ADA);
+
+      // Settings: handle, app password and the PDS's address, saved after the server signed in with them.
+      await page.goto(`${app.url}/settings`);
+      const panel = page.getByRole('region', { name: 'Bluesky Integration' });
+      await panel.getByText(/^Not connected\. Enter your handle/).waitFor();
+      await panel.getByText(/Privacy and security → App passwords/).waitFor();
+      await panel.getByLabel('Handle').fill(who.handle);
+      await panel.getByLabel('App password').fill(who.appPassword);
+      await panel.getByLabel('PDS address').fill(host.url);
+      await panel.getByRole('button', { name: 'Save' }).click();
+      await panel.getByText(`Connected as @${who.handle}`, { exact: false }).waitFor({ timeout: 30_000 });
+      expect(await page.content()).not.toContain(who.appPassword);
+      expect(await panel.getByLabel('App password').inputValue()).toBe('');
+      await panel.scrollIntoViewIfNeeded();
+      await snap(page, 'bluesky-01-settings-light');
+
+      // An article; its Bluesky text written on the content step, counted in graphemes.
+      const title = 'Roses on a north wall';
+      const id = await createArticleWithDrafts(page, {
+        title,
+        topic: 'Growing roses where the sun is short',
+        keyword: 'shade roses',
+        details: 'Which roses take a north wall, and how to feed them.',
+        imageDescription: 'Red roses climbing a brick wall',
+      });
+      await page.goto(`${app.url}/create?articleId=${id}`);
+      const modal = page.getByRole('dialog', { name: 'Generated Content' });
+      const editor = modal.getByRole('region', { name: 'Bluesky Post', exact: true });
+      const text = `Roses 🌹 for a shady wall 👨‍👩‍👧: https://roses.example.com/north-wall. #gardening #roses`;
+      await editor.getByLabel('Bluesky text').fill(text);
+      const counter = editor.getByTestId('bluesky-counter');
+      await expect.poll(() => counter.textContent()).toBe(`${graphemeLength(text)} / 300`);
+      expect(graphemeLength(text)).toBeLessThan(text.length);
+      await editor.getByText('Saved', { exact: true }).waitFor({ timeout: 30_000 });
+      const preview = modal.getByRole('article', { name: 'Bluesky post' });
+      await preview.getByRole('link', { name: '#gardening' }).waitFor();
+      await preview.getByText(`@${who.handle}`).waitFor();
+      await editor.scrollIntoViewIfNeeded();
+      await snap(page, 'bluesky-02-editor-light');
+
+      // The picture, uploaded through the Image step.
+      await modal.getByRole('button', { name: 'Next' }).click();
+      const photo = join(dir, 'roses.jpg');
+      await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#be123c' } })
+        .jpeg()
+        .toFile(photo);
+      await modal.getByLabel('Upload image').setInputFiles(photo);
+      await modal.getByRole('group', { name: /^Focal point:/ }).waitFor({ timeout: 30_000 });
+      await modal.getByRole('button', { name: 'Apply crop' }).click();
+      await modal.getByText(/Your picture, cut around/).waitFor({ timeout: 30_000 });
+
+      // Schedule: the blog version scheduled for later, then the Bluesky row's Publish Now.
+      expect(await scheduleVia(page, id, 'blog', new Date(Date.now() + 86_400_000).toISOString())).toBe(200);
+      await page.goto(`${app.url}/schedule`);
+      const card = page.getByRole('article', { name: title });
+      const row = card.getByRole('region', { name: 'Bluesky' });
+      await row.getByRole('button', { name: 'Publish Now to Bluesky' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Publish to Bluesky now?' });
+      await dialog.getByText(/goes out as a post of your Bluesky account/).waitFor();
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      const rowLink = row.getByRole('link', { name: /View on Bluesky/ });
+      await rowLink.waitFor({ timeout: 60_000 });
+      const url = await rowLink.getAttribute('href');
+      expect(url).toMatch(new RegExp(`^https://bsky\\.app/profile/${who.did}/post/[a-z2-7]{13}$`));
+      await row.scrollIntoViewIfNeeded();
+      await snap(page, 'bluesky-03-schedule-light');
+      await showTheme(page, 'dark');
+      await snap(page, 'bluesky-04-schedule-dark');
+      await onPhone(page, async () => {
+        await row.scrollIntoViewIfNeeded();
+        await snap(page, 'bluesky-05-schedule-phone-dark');
+      });
+      await showTheme(page, 'light');
+
+      // The record on the PDS: the text, its facets at UTF-8 byte offsets, the uploaded picture with its alt text.
+      const stored = (await page.evaluate(
+        async (articleId) => (await (await fetch(`/api/articles/${articleId}`)).json()).article,
+        id,
+      )) as { posts: { bluesky: { id: string; url: string } } };
+      expect(stored.posts.bluesky.url).toBe(url);
+      const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(stored.posts.bluesky.id)!;
+      expect(repo).toBe(who.did);
+      expect(url!.endsWith(`/post/${rkey}`)).toBe(true);
+      const record = await xrpc(host, 'com.atproto.repo.getRecord', {
+        query: { repo: repo!, collection: collection!, rkey: rkey! },
+      });
+      expect(record.status).toBe(200);
+      const post = record.json.value;
+      expect(post.text).toBe(text);
+      expect(post.facets).toEqual(
+        expect.arrayContaining([
+          {
+            index: byteRange(text, 'https://roses.example.com/north-wall'),
+            features: [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://roses.example.com/north-wall' }],
+          },
+          {
+            index: byteRange(text, '#gardening'),
+            features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'gardening' }],
+          },
+          { index: byteRange(text, '#roses'), features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'roses' }] },
+        ]),
+      );
+      expect(post.facets).toHaveLength(3);
+      expect(post.embed.$type).toBe('app.bsky.embed.images');
+      const [image] = post.embed.images;
+      expect(image.alt).toBe('Red roses climbing a brick wall');
+      expect(image.image).toMatchObject({ $type: 'blob', mimeType: expect.stringMatching(/^image\//) });
+      const blob = await fetch(
+        `${host.url}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(who.did)}&cid=${image.image.ref.$link}`,
+      );
+      expect(blob.status).toBe(200);
+      expect((await blob.arrayBuffer()).byteLength).toBe(image.image.size);
+    } finally {
+      await context.close();
+    }
+  });
+});
