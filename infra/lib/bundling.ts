@@ -16,7 +16,9 @@
  *   imports it: the Lambda, SQS and Scheduler clients (functions/src/adapters/aws/*-sdk.ts), the SDK's
  *   credential providers other than the environment's (SSO, STS, INI files, …). In one file, V8 had to
  *   parse them at every cold start even though they never ran. NodejsFunction writes one `--outfile`, so
- *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts).
+ *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts). esbuild's own chunks
+ *   of code shared between the entry and an on-demand chunk are regrouped by rolldown into one (buildLambdaBundle),
+ *   so a cold start loads two files.
  * - The code's own choices count as much: zod is `zod/mini` (functions esbuild leaves out when unused;
  *   classic zod's methods and messages were ~90 KB of every bundle's start), and every schema is built on
  *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
