@@ -16,13 +16,18 @@
  *   imports it: the Lambda, SQS and Scheduler clients (functions/src/adapters/aws/*-sdk.ts), the SDK's
  *   credential providers other than the environment's (SSO, STS, INI files, …). In one file, V8 had to
  *   parse them at every cold start even though they never ran. NodejsFunction writes one `--outfile`, so
- *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts).
+ *   its output is replaced by this build (`splitLambdaBundleCommand`, app-function.ts). esbuild's own chunks
+ *   of code shared between the entry and an on-demand chunk are regrouped by rolldown into one (buildLambdaBundle),
+ *   so a cold start loads two files.
  * - The code's own choices count as much: zod is `zod/mini` (functions esbuild leaves out when unused;
  *   classic zod's methods and messages were ~90 KB of every bundle's start), and every schema is built on
  *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
  */
 
 import { isBuiltin } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { rolldown } from 'rolldown';
 
 /** Packages the code loads on demand (`await import()`), never bundled. */
 export const ON_DEMAND_MODULES = [
@@ -149,6 +154,121 @@ export const lambdaBuildOptions = (entry: string, tsconfig: string, outdir: stri
 });
 
 type MetafileOutputs = Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean }[] }>;
+
+/** One output of a bundle: `index.mjs`, a chunk, or a source map; `path` is absolute. */
+export interface LambdaBundleFile {
+  path: string;
+  text: string;
+}
+
+/** What esbuild's metafile says of each output, for the bundle as it ships (buildLambdaBundle). */
+export interface LambdaMetafile {
+  outputs: Record<
+    string,
+    {
+      bytes: number;
+      imports: { path: string; kind: 'import-statement' | 'dynamic-import'; external?: boolean }[];
+      /** The source files in this output, with their bytes in it (esbuild's figures). */
+      inputs: Record<string, { bytesInOutput: number }>;
+    }
+  >;
+}
+
+/**
+ * Builds one Lambda entry as it ships: `index.mjs` and its `chunks/` in `outdir` (written when `write`), with
+ * a metafile of the same shape as esbuild's (outputs relative to the working folder, as esbuild names them).
+ *
+ * Two steps. esbuild bundles and splits (lambdaBuildOptions): TypeScript, conditions, tree-shaking, what is
+ * reached only through `import()` in chunks of its own. But esbuild also puts the code an `import()`ed chunk
+ * shares with the entry into chunks of their own, which the entry imports statically: 10–25 files at every
+ * cold start, each a module resolution, a read and a compile unit (~16 M instructions of V8 optimizing
+ * Node's path functions alone where there were 16 or more; docs/testing.md, Performance budgets). Then
+ * rolldown reads esbuild's output (in memory, with its source maps) and puts every module a start loads
+ * (its `$initial` tag: the entry's static imports, in turn) into one chunk, which the on-demand chunks import
+ * what they share from: a cold start loads `index.mjs` (the handler's export, a line) and that one chunk.
+ * (Rolldown's own merging into the entry stays off once any module has a top-level await, as
+ * shared/src/markdown-libraries.lambda.ts does; the group does not depend on it.)
+ */
+export async function buildLambdaBundle(
+  entry: string,
+  tsconfig: string,
+  outdir: string,
+  { write = true, sourcemap = false }: { write?: boolean; sourcemap?: boolean } = {},
+): Promise<{ metafile: LambdaMetafile; outputFiles: LambdaBundleFile[] }> {
+  outdir = resolve(outdir);
+  const first = await build({
+    ...lambdaBuildOptions(entry, tsconfig, outdir),
+    write: false,
+    sourcemap: 'external',
+    sourcesContent: false,
+  });
+  const modules = new Map<string, { code: string; map: string | undefined }>();
+  for (const file of first.outputFiles)
+    if (file.path.endsWith('.mjs'))
+      modules.set(file.path, {
+        // The comment points at a map beside a file that is never written.
+        code: file.text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'),
+        map: first.outputFiles.find((other) => other.path === `${file.path}.map`)?.text,
+      });
+  const inputsOf = new Map(
+    Object.entries(first.metafile.outputs).map(([file, output]) => [resolve(file), output.inputs] as const),
+  );
+  const bundle = await rolldown({
+    input: { index: join(outdir, 'index.mjs') },
+    platform: 'node',
+    // Every import that is not one of esbuild's outputs stays as written: Node built-ins and ON_DEMAND_MODULES.
+    external: (id, importer) => !modules.has(importer && id.startsWith('.') ? join(dirname(importer), id) : id),
+    plugins: [
+      {
+        name: 'esbuild-output',
+        resolveId: (id, importer) => {
+          const path = importer && id.startsWith('.') ? join(dirname(importer), id) : id;
+          return modules.has(path) ? path : null;
+        },
+        load: (id) => modules.get(id) ?? null,
+      },
+    ],
+  });
+  const options = {
+    dir: outdir,
+    format: 'esm' as const,
+    entryFileNames: '[name].mjs',
+    chunkFileNames: `${LAMBDA_CHUNK_NAMES}.mjs`,
+    minify: true,
+    // esbuild escapes non-ASCII characters; one left in makes V8 decode the whole file to two-byte characters.
+    charset: 'ascii' as const,
+    sourcemap,
+    sourcemapExcludeSources: true,
+    codeSplitting: { groups: [{ name: 'start', tags: ['$initial' as const] }] },
+  };
+  const { output } = write ? await bundle.write(options) : await bundle.generate(options);
+  await bundle.close();
+
+  const chunkFiles = new Set(output.filter((file) => file.type === 'chunk').map((file) => file.fileName));
+  const metafile: LambdaMetafile = { outputs: {} };
+  const outputFiles: LambdaBundleFile[] = [];
+  for (const file of output) {
+    const text = file.type === 'chunk' ? file.code : String(file.source);
+    outputFiles.push({ path: join(outdir, file.fileName), text });
+    if (file.type !== 'chunk') continue;
+    // Chunk imports are relative to the bundle's folder; the others are external.
+    const imported = (path: string, kind: 'import-statement' | 'dynamic-import') =>
+      chunkFiles.has(path)
+        ? { path: relative(process.cwd(), join(outdir, path)), kind }
+        : { path, kind, external: true as const };
+    const inputs: Record<string, { bytesInOutput: number }> = {};
+    for (const id of file.moduleIds) Object.assign(inputs, inputsOf.get(id));
+    metafile.outputs[relative(process.cwd(), join(outdir, file.fileName))] = {
+      bytes: Buffer.byteLength(text),
+      imports: [
+        ...file.imports.map((path) => imported(path, 'import-statement')),
+        ...file.dynamicImports.map((path) => imported(path, 'dynamic-import')),
+      ],
+      inputs,
+    };
+  }
+  return { metafile, outputFiles };
+}
 
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 

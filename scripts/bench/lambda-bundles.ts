@@ -9,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, stop as stopEsbuild } from 'esbuild';
+import { stop as stopEsbuild } from 'esbuild';
 import { routeGroups } from '@app/shared/api';
-import { lambdaBuildOptions, outputsLoadedAtStart, unbundledPackages } from '../../infra/lib/bundling.js';
+import { buildLambdaBundle, outputsLoadedAtStart, unbundledPackages } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { WORKER_ENTRY_NAME } from '../../infra/lib/worker-function.js';
 
@@ -54,7 +54,7 @@ export async function bundleLambda(
   entry = lambdaEntryPath(repoRoot, name),
 ): Promise<{ file: string; bytes: number; startBytes: number; onDemand: string[] }> {
   const dir = join(outDir, name);
-  const result = await build(lambdaBuildOptions(entry, join(repoRoot, 'functions', 'tsconfig.json'), dir));
+  const result = await buildLambdaBundle(entry, join(repoRoot, 'functions', 'tsconfig.json'), dir);
   const outputs = result.metafile.outputs;
   const sum = (files: string[]) => files.reduce((total, file) => total + outputs[file]!.bytes, 0);
   return {

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, stop as stopEsbuild } from 'esbuild';
-import { lambdaBuildOptions, outputsLoadedAtStart } from '../../infra/lib/bundling.js';
+import { stop as stopEsbuild } from 'esbuild';
+import { buildLambdaBundle, outputsLoadedAtStart } from '../../infra/lib/bundling.js';
 import { lambdaEntryPath, repoRoot } from '../../infra/lib/paths.js';
 import { lambdaNames } from './lambda-bundles.js';
 
@@ -24,12 +24,10 @@ export function ownerOf(input: string): string {
 }
 
 export async function startBytesByOwner(name: string, outDir: string): Promise<Map<string, number>> {
-  const result = await build(
-    lambdaBuildOptions(
-      lambdaEntryPath(repoRoot, name),
-      join(repoRoot, 'functions', 'tsconfig.json'),
-      join(outDir, name),
-    ),
+  const result = await buildLambdaBundle(
+    lambdaEntryPath(repoRoot, name),
+    join(repoRoot, 'functions', 'tsconfig.json'),
+    join(outDir, name),
   );
   const totals = new Map<string, number>();
   for (const output of outputsLoadedAtStart(result.metafile))

@@ -29,9 +29,14 @@ const lineText = (line: string): string =>
 export function plainExcerpt(text: string, title = '', max = EXCERPT_CHARS): string {
   const lines = withoutOfflineDraftNote(text.slice(0, SCAN_CHARS)).split(/\r?\n/);
   const words: string[] = [];
+  // Length of words.join(' ') with its whitespace collapsed: each line is trimmed, so a joining space never
+  // meets another. Once it passes `max`, later lines cannot change the cut below, and are not read: every
+  // list answer computes an excerpt per article (http/article-view.ts), ~0.1-0.2 ms each over whole texts.
+  let length = -1;
   let inCode = false;
   let first = true;
   for (const raw of lines) {
+    if (length > max) break;
     if (/^\s{0,3}(```|~~~)/.test(raw)) {
       inCode = !inCode;
       continue;
@@ -46,6 +51,7 @@ export function plainExcerpt(text: string, title = '', max = EXCERPT_CHARS): str
     }
     first = false;
     words.push(line);
+    length += 1 + line.replace(/\s+/g, ' ').length;
   }
   const flat = words.join(' ').replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXCERPT_CHARS, articleExcerpt, plainExcerpt } from '../src/excerpt.js';
 import { OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE } from '../src/offline-draft.js';
 
@@ -48,6 +48,33 @@ describe('plainExcerpt', () => {
     const emoji = plainExcerpt(`a${'😀'.repeat(EXCERPT_CHARS)}`);
     expect(emoji.endsWith('😀…')).toBe(true);
     expect(emoji.length).toBe(EXCERPT_CHARS);
+  });
+
+  // Every list answer computes one per article (functions/src/http/article-view.ts): the lines after a full
+  // excerpt cannot change it, and reading them cost more than the rest of the list's work.
+  it('reads no line after the excerpt is full, and says the same as reading them all', () => {
+    const paragraph = 'A paragraph of *plain* words, with [a link](https://example.com) and __marks__. '.repeat(6);
+    const opening = ['# A title', '', paragraph].join('\n');
+    const text = [opening, '', ...Array.from({ length: 30 }, () => `${paragraph}\n`)].join('\n');
+    /** The excerpt, and how many Markdown replacements making it took (six a line read). */
+    const counted = (markdown: string) => {
+      const replace = vi.spyOn(String.prototype, 'replace');
+      try {
+        const excerpt = plainExcerpt(markdown, 'A title');
+        // (The offline-draft note's search trims a carriage return off every line of the text's start.)
+        const replacements = replace.mock.calls.filter(([pattern]) => String(pattern) !== String(/\r$/)).length;
+        return { excerpt, replacements };
+      } finally {
+        replace.mockRestore();
+      }
+    };
+    const whole = counted(text);
+    const start = counted(opening);
+    // Its first paragraph fills the excerpt: the 30 after it are not read.
+    expect(whole.replacements).toBeLessThanOrEqual(start.replacements);
+    expect(whole.excerpt).toBe(start.excerpt);
+    expect(whole.excerpt.length).toBeLessThanOrEqual(EXCERPT_CHARS + 1);
+    expect(whole.excerpt.startsWith('A paragraph of plain words, with a link and marks.')).toBe(true);
   });
 
   it('reads only the start of a very long text', () => {
