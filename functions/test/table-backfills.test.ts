@@ -132,7 +132,12 @@ function fakeClock(start = 0): BackfillClock & { slept: number[] } {
 
 describe('the registry', () => {
   it('names each backfill once, the article indexes, the calendar entries and the dashboard summaries', () => {
-    expect(TABLE_BACKFILL_NAMES).toEqual(['article-indexes-v1', 'calendar-entries-v1', 'dashboard-summaries-v1']);
+    expect(TABLE_BACKFILL_NAMES).toEqual([
+      'article-indexes-v1',
+      'calendar-entries-v1',
+      'dashboard-summaries-v1',
+      'article-indexes-v2',
+    ]);
   });
 });
 

@@ -41,6 +41,18 @@ const flagOnly = makeArticle({
   linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: null, linkedinPostUrl: null },
 });
 
+// Published on Ghost only (a channel with no fields of its own: Article.posts), and on a channel the SPA has no
+// entry for yet: each has its row, by its label or else its id.
+const ghostOnly = makeArticle({
+  _id: 'h4',
+  id: 'h4',
+  title: 'Ghost only',
+  posts: {
+    ghost: { id: 'g1', url: 'https://ghost.example.com/ghost-only/', publishedAt: '2025-03-07T08:00:00.000Z' },
+    'new-channel': { id: 'n1', url: null, publishedAt: '2025-03-01T08:00:00.000Z' },
+  },
+});
+
 const session = (timezone: string): MockRoutes => ({
   'auth.me': { user: makeUser({ timezone }) },
 });
@@ -81,6 +93,31 @@ describe('History page', () => {
       'href',
       'https://blog.example.com/both/',
     );
+  });
+
+  it('lists a row per channel of the registry and of `posts`, an article published on Ghost only included', async () => {
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [ghostOnly, both], nextCursor: null } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    const rows = bodyRows();
+    expect(
+      rows.map((tr) =>
+        within(tr)
+          .getAllByRole('cell')
+          .slice(0, 2)
+          .map((td) => td.textContent),
+      ),
+    ).toEqual([
+      ['Ghost only', 'Ghost'],
+      ['Both platforms', 'LinkedIn'],
+      ['Both platforms', 'WordPress'],
+      ['Ghost only', 'new-channel'],
+    ]);
+    const view = within(rows[0]!).getByRole('link', { name: /^View Post/ });
+    expect(view).toHaveAttribute('href', 'https://ghost.example.com/ghost-only/');
+    expect(view).toHaveAccessibleName('View Post Ghost only on Ghost (opens in a new tab)');
+    expect(within(rows[3]!).getByText('No link')).toBeInTheDocument();
+    expect(screen.getByText(/Everything you have published on WordPress, LinkedIn and Ghost\./)).toBeInTheDocument();
   });
 
   it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {
@@ -189,7 +226,13 @@ describe('History page', () => {
       },
     });
     expect(historyRows([noLink])).toEqual([
-      { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },
+      {
+        key: 'n1-wordpress',
+        title: 'No link',
+        platform: 'WordPress',
+        publishedAt: '2025-03-04T15:05:00.000Z',
+        url: null,
+      },
     ]);
     mockApi({ 'articles.published': { articles: [noLink], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });

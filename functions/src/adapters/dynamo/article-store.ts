@@ -108,6 +108,8 @@ const CONTRIBUTION_PATHS = [
   ['blog', 'lastPublished'],
   ['linkedin', 'publishedToLinkedIn'],
   ['linkedin', 'lastPublished'],
+  // The other channels' posts: History's index (publishedAtOf), the calendar and the summary count them too.
+  ['posts'],
 ] as const;
 
 /**
@@ -272,6 +274,7 @@ export async function setIndexAttributes(
   expect(['blog', 'lastPublished'], state.blog.lastPublished, 1);
   expect(['linkedin', 'publishedToLinkedIn'], state.linkedin.publishedToLinkedIn, 2);
   expect(['linkedin', 'lastPublished'], state.linkedin.lastPublished, 3);
+  expect(['posts'], state.posts, 5);
   if (PLATFORMS.some((p) => state[p].lastPublished == null)) expect(['updatedAt'], state.updatedAt, 4);
   return conditionHeld(
     db.send(

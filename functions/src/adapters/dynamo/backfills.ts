@@ -58,6 +58,12 @@ const REGISTRY: readonly RegisteredBackfill[] = [
     indexes: ['GSI1'],
     step: dashboardSummariesStep,
   },
+  {
+    // History's index of articles published only on a channel recorded in `posts` (Ghost, say), which it missed.
+    name: 'article-indexes-v2',
+    indexes: ['GSI1', 'GSI2'],
+    step: articleIndexesStep,
+  },
 ];
 
 /** The names of the backfills, in order (the deployment passes them to its run: infra/lib/table-backfills.ts). */
