@@ -137,6 +137,7 @@ describe('the registry', () => {
       'calendar-entries-v1',
       'dashboard-summaries-v1',
       'article-indexes-v2',
+      'dashboard-summaries-v2',
     ]);
   });
 });

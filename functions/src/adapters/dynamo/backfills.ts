@@ -64,6 +64,12 @@ const REGISTRY: readonly RegisteredBackfill[] = [
     indexes: ['GSI1', 'GSI2'],
     step: articleIndexesStep,
   },
+  {
+    // The summaries again: each channel of `posts` (Ghost, say) is counted for itself now (shared/src/dashboard-summary.ts).
+    name: 'dashboard-summaries-v2',
+    indexes: ['GSI1'],
+    step: dashboardSummariesStep,
+  },
 ];
 
 /** The names of the backfills, in order (the deployment passes them to its run: infra/lib/table-backfills.ts). */
