@@ -138,6 +138,7 @@ describe('the registry', () => {
       'dashboard-summaries-v1',
       'article-indexes-v2',
       'dashboard-summaries-v2',
+      'calendar-entries-v2',
     ]);
   });
 });
@@ -210,7 +211,7 @@ describe('paging: a run stops between steps and the next resumes from the marker
     };
     const outcomes = [];
     const cursors: unknown[] = [];
-    for (let run = 0; run < 40; run++) {
+    for (let run = 0; run < 80; run++) {
       const outcome = await runTableBackfills(db, client, table, {
         pageSize: 2,
         indexes: built,

@@ -138,7 +138,8 @@ const CALENDAR_PREFIX = 'CAL#';
  */
 export const calendarKey = (userId: string, articleId: string, slot: CalendarSlot) => ({
   PK: `USER#${userId}`,
-  SK: `${CALENDAR_PREFIX}${slot.at}#${articleId}#${slot.platform}`,
+  // A channel's post (calendarSlotsOf) ends in the channel's id, the version's own slots in the version's name.
+  SK: `${CALENDAR_PREFIX}${slot.at}#${articleId}#${slot.channel ?? slot.platform}`,
 });
 
 /**

@@ -70,6 +70,13 @@ const REGISTRY: readonly RegisteredBackfill[] = [
     indexes: ['GSI1'],
     step: dashboardSummariesStep,
   },
+  {
+    // The calendar entries of the posts of the channels of `posts` (Ghost, say), which had none.
+    name: 'calendar-entries-v2',
+    indexes: [],
+    step: (db, tableName, cursor, options) =>
+      calendarEntriesStep(db, tableName, cursor as CalendarBackfillCursor | undefined, options),
+  },
 ];
 
 /** The names of the backfills, in order (the deployment passes them to its run: infra/lib/table-backfills.ts). */
