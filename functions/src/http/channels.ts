@@ -48,10 +48,10 @@ export const handlers = defineHandlers('channels', {
       import('../wiring/publishing.js'),
       import('./article-view.js'),
     ]);
-    await reviewRules().checkPublishNow(workspace, params.id, channel.platform);
     const { url, article } = await publishing().publish(channel.id, workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,
+      check: reviewRules().publishNowCheck(workspace, channel.platform),
     });
     return json(200, {
       success: true,
