@@ -216,6 +216,27 @@ export async function draftedForPublishing(client: Client, id: string) {
   return (await client.call(`/api/articles/${id}`)).json.article;
 }
 
+/**
+ * An article ready to publish, as the API tests of the publishing channels set one up: created with `brief`'s topic
+ * and keyword, drafted without the offline note, and (unless `withImage` is false) given a generated image.
+ */
+export async function publishableArticle(
+  client: Client,
+  title: string,
+  brief: { topic: string; keyword: string },
+  withImage = true,
+): Promise<string> {
+  const created = await client.call('/api/articles', { body: { title, ...brief } });
+  if (created.status !== 201) throw new Error(`Creating the article failed: ${JSON.stringify(created.json)}`);
+  const id = created.json.article._id as string;
+  await draftedForPublishing(client, id);
+  if (withImage) {
+    await client.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
+    await imageSettled(client, id);
+  }
+  return id;
+}
+
 /** Polls an article's image until its generation has ended (and its job's writes are done); answers the last status. */
 export async function imageSettled(client: Client, id: string) {
   const status = await waitUntil(
