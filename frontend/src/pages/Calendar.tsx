@@ -90,7 +90,7 @@ const WEEK_HOUR_COLUMN_PX = 56;
 const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform' | 'channel'>) =>
   `${e.articleId}:${e.channel ?? e.platform}`;
 
-/** Where an entry goes: the version, and for a published entry the channel it went to ("Blog on Ghost"). */
+/** Where an entry goes: the version, and for a published entry the channel it went to ("Blog on <the channel>"). */
 function entryPlace(entry: CalendarEntry): string {
   const row = PLATFORM_NAMES[entry.platform].row;
   if (!entry.channel) return row;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import HistoryPage, { historyRows } from './History';
+import { CHANNEL_REGISTRY } from '../channels/registry';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
@@ -41,14 +42,14 @@ const flagOnly = makeArticle({
   linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: null, linkedinPostUrl: null },
 });
 
-// Published on Ghost only (a channel with no fields of its own: Article.posts), and on a channel the SPA has no
-// entry for yet: each has its row, by its label or else its id.
-const ghostOnly = makeArticle({
+// Published only on channels with no fields of their own (Article.posts), ones the SPA has no entry for: each has
+// its row, by its label or else its id.
+const postsOnly = makeArticle({
   _id: 'h4',
   id: 'h4',
-  title: 'Ghost only',
+  title: 'Posts only',
   posts: {
-    ghost: { id: 'g1', url: 'https://ghost.example.com/ghost-only/', publishedAt: '2025-03-07T08:00:00.000Z' },
+    extra: { id: 'g1', url: 'https://blog.example.com/posts-only/', publishedAt: '2025-03-07T08:00:00.000Z' },
     'new-channel': { id: 'n1', url: null, publishedAt: '2025-03-01T08:00:00.000Z' },
   },
 });
@@ -95,8 +96,8 @@ describe('History page', () => {
     );
   });
 
-  it('lists a row per channel of the registry and of `posts`, an article published on Ghost only included', async () => {
-    mockApi({ ...session('UTC'), 'articles.published': { articles: [ghostOnly, both], nextCursor: null } });
+  it('lists a row per channel of the registry and of `posts`, an article published on those only included', async () => {
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [postsOnly, both], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     await screen.findByRole('table');
     const rows = bodyRows();
@@ -108,16 +109,22 @@ describe('History page', () => {
           .map((td) => td.textContent),
       ),
     ).toEqual([
-      ['Ghost only', 'Ghost'],
+      ['Posts only', 'extra'],
       ['Both platforms', 'LinkedIn'],
       ['Both platforms', 'WordPress'],
-      ['Ghost only', 'new-channel'],
+      ['Posts only', 'new-channel'],
     ]);
     const view = within(rows[0]!).getByRole('link', { name: /^View Post/ });
-    expect(view).toHaveAttribute('href', 'https://ghost.example.com/ghost-only/');
-    expect(view).toHaveAccessibleName('View Post Ghost only on Ghost (opens in a new tab)');
+    expect(view).toHaveAttribute('href', 'https://blog.example.com/posts-only/');
+    expect(view).toHaveAccessibleName('View Post Posts only on extra (opens in a new tab)');
     expect(within(rows[3]!).getByText('No link')).toBeInTheDocument();
-    expect(screen.getByText(/Everything you have published on WordPress, LinkedIn and Ghost\./)).toBeInTheDocument();
+    // Every channel of the registry is named in the page's description.
+    const labels = CHANNEL_REGISTRY.map((channel) => channel.label);
+    expect(
+      screen.getByText(`Everything you have published on ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}.`, {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
   });
 
   it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {

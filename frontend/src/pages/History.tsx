@@ -29,7 +29,7 @@ export interface HistoryRow {
 }
 
 /**
- * One row per channel an article is published on (publicationsOf: WordPress and LinkedIn by their flags, every
+ * One row per channel an article is published on (publicationsOf: the versions' own channels by their flags, every
  * other channel by its post) with its time, newest publication first.
  */
 export function historyRows(articles: Article[]): HistoryRow[] {

@@ -20,17 +20,18 @@ vi.mock('recharts', async (importOriginal) => {
 });
 
 // Equal counts on purpose: the lines lie on each other, as on a dashboard that publishes everywhere.
-const counts = (n: number) => ({ wordpress: n, linkedin: n, ghost: n });
+const counts = (n: number) => ({ first: n, second: n, third: n });
 const weeks: TrendPoint[] = [
   { week: '2026-W45', counts: counts(2) },
   { week: '2026-W46', counts: counts(1) },
   { week: '2026-W47', counts: counts(3) },
   { week: '2026-W48', counts: counts(0) },
 ];
+// Three channels, by their place in the answer (the names are the SPA's labels; any will do here).
 const series = [
-  { channel: 'wordpress', name: 'WordPress' },
-  { channel: 'linkedin', name: 'LinkedIn' },
-  { channel: 'ghost', name: 'Ghost' },
+  { channel: 'first', name: 'First' },
+  { channel: 'second', name: 'Second' },
+  { channel: 'third', name: 'Third' },
 ];
 
 /** The colour tokens of base.css in one theme: the `:root` blocks, or the dark theme's over them. */
@@ -72,13 +73,13 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     const { container } = render(<TrendsChart data={weeks} series={series} label="Publishing trends" />);
     const curves = [...container.querySelectorAll('.recharts-area-curve')];
     expect(curves).toHaveLength(3);
-    const [wordpress, linkedin, ghost] = curves;
-    expect(wordpress).toHaveAttribute('stroke', 'var(--chart-blog)');
-    expect(wordpress).not.toHaveAttribute('stroke-dasharray');
-    expect(linkedin).toHaveAttribute('stroke', 'var(--chart-linkedin)');
-    expect(linkedin).toHaveAttribute('stroke-dasharray', '6 4');
-    expect(ghost).toHaveAttribute('stroke', 'var(--chart-channel-3)');
-    expect(ghost).toHaveAttribute('stroke-dasharray', '2 3');
+    const [first, second, third] = curves;
+    expect(first).toHaveAttribute('stroke', 'var(--chart-blog)');
+    expect(first).not.toHaveAttribute('stroke-dasharray');
+    expect(second).toHaveAttribute('stroke', 'var(--chart-linkedin)');
+    expect(second).toHaveAttribute('stroke-dasharray', '6 4');
+    expect(third).toHaveAttribute('stroke', 'var(--chart-channel-3)');
+    expect(third).toHaveAttribute('stroke-dasharray', '2 3');
 
     // One marker per week and series: circles, squares, triangles, each in its series' colour.
     const markers = (shape: string) => [...container.querySelectorAll(`.recharts-area-dots .trend-marker--${shape}`)];
@@ -93,7 +94,7 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
 
     // The legend: each name with its line (solid or dashed) and its marker.
     const items = [...container.querySelectorAll('.trends-legend__item')];
-    expect(items.map((li) => li.textContent)).toEqual(['WordPress', 'LinkedIn', 'Ghost']);
+    expect(items.map((li) => li.textContent)).toEqual(['First', 'Second', 'Third']);
     expect(items[0]!.querySelector('line')).not.toHaveAttribute('stroke-dasharray');
     expect(items[0]!.querySelector('circle')).toHaveAttribute('fill', 'var(--chart-blog)');
     expect(items[1]!.querySelector('line')).toHaveAttribute('stroke-dasharray', '6 4');

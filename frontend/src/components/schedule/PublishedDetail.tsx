@@ -13,7 +13,7 @@ export function PublishedDetail({
   publishedAt: string | null | undefined;
   /** The post's http(s) address, or null (no link). */
   url: string | null;
-  /** The link's words ("View on WordPress"). */
+  /** The link's words (the channel's `texts.viewOn`). */
   viewOn: string;
   timeZone: string;
 }) {
@@ -33,7 +33,7 @@ export function PublishedDetail({
   );
 }
 
-/** A row's Publish Now button; `sr` completes its name for a screen reader ("to Ghost"). */
+/** A row's Publish Now button; `sr` completes its name for a screen reader ("to <the channel>"). */
 export function PublishNowButton({
   sr,
   onClick,
