@@ -51,7 +51,7 @@ export interface CalendarEntry {
   /** The published post, when the platform gave one. */
   url: string | null;
   /**
-   * A published entry's channel (its id: the version's own, or a channel of `posts` such as Ghost, each with an
+   * A published entry's channel (its id: the version's own, or a channel of `posts`, each with an
    * entry of its own); null while scheduled.
    */
   channel: string | null;

@@ -23,7 +23,7 @@ export interface CalendarSlot {
   kind: 'scheduled' | 'published';
   /**
    * A published slot of a channel with a post of its own (`posts`, not the version's own channel): its id. Such a
-   * slot goes with the blog version, as those channels' posts do (functions/src/channels/ghost/channel.ts).
+   * slot goes with the blog version, as those channels' posts do (their `platform`, functions/src/channels/).
    */
   channel?: string;
 }
