@@ -1,12 +1,15 @@
 /**
  * The channels: one entry each, whose module is loaded with import() on the channel's first use, so a Lambda
  * parses a channel's publisher only when it publishes there (docs/architecture.md, Channels). Adding a channel is
- * its folder plus its line here.
+ * its folder plus its line here and its id in ids.ts.
  */
 import type { Config } from '../config.js';
 import { notFound } from '../domain/errors.js';
 import type { SettingService } from '../domain/settings.js';
 import type { PublishChannel } from './channel.js';
+import type { ChannelId } from './ids.js';
+
+export { channelIds, type ChannelId } from './ids.js';
 
 /** What a channel's module is built from. */
 export interface ChannelEnv {
@@ -24,11 +27,7 @@ const CHANNELS = {
   linkedin: () => import('./linkedin/module.js'),
   ghost: () => import('./ghost/module.js'),
   bluesky: () => import('./bluesky/module.js'),
-} satisfies Record<string, () => Promise<ChannelModule>>;
-
-export type ChannelId = keyof typeof CHANNELS;
-
-export const channelIds = Object.keys(CHANNELS) as ChannelId[];
+} satisfies Record<ChannelId, () => Promise<ChannelModule>>;
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 

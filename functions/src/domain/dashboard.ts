@@ -1,5 +1,5 @@
 import { dashboardFromSummary, needsAttention, type DashboardAnswer, type DashboardSummary } from '@app/shared';
-import { channelIds } from '../channels/registry.js';
+import { channelIds } from '../channels/ids.js';
 import type { ArticleRecord } from './articles.js';
 
 export interface DashboardDeps {
