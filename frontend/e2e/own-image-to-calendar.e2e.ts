@@ -153,7 +153,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
       await page.goto(`${app.url}/calendar?view=month&date=${dayParam(tokyoDay(0))}`);
       await page
         .getByRole('gridcell', { name: new RegExp(`^${cellName(tokyoDay(0))}`) })
-        .getByRole('button', { name: new RegExp(`^${title}, Blog, Published`) })
+        .getByRole('button', { name: new RegExp(`^${title}, Blog on WordPress, Published`) })
         .waitFor();
       await snap(page, '82-journey-calendar-published');
     } finally {

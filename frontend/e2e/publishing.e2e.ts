@@ -187,9 +187,7 @@ describe.skipIf(!hasBrowser)('publishing journey (Chromium, fake WordPress)', ()
       'Not Scheduled': '0 0%',
     });
     const trends = page.getByRole('region', { name: 'Publishing Trends' });
-    expect(await trends.getByText('1 blog post and 0 LinkedIn posts published', { exact: false }).isVisible()).toBe(
-      true,
-    );
+    expect(await trends.getByText('1 WordPress post, 0 LinkedIn posts', { exact: false }).isVisible()).toBe(true);
     await trends.locator('.recharts-area').first().waitFor({ state: 'attached' });
     await page.getByRole('region', { name: 'Top Keywords' }).locator('.recharts-pie').waitFor({ state: 'attached' });
     await snap(page, '26-dashboard-after');

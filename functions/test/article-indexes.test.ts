@@ -65,6 +65,44 @@ const publish = (userId: string, id: string, platform: 'blog' | 'linkedin', at: 
   });
 
 describe('index attributes on every write', () => {
+  it("an article published on a channel of `posts` only (any channel of the registry) is in History's index", async () => {
+    const user = `u-${randomBytes(4).toString('hex')}`;
+    const a = article(user);
+    await store.put(a);
+    // As a channel's publish records its post (functions/src/channels/ghost/channel.ts), by whatever id it has.
+    for (const [channel, at] of [
+      ['ghost', '2030-03-01T10:00:00.000Z'],
+      ['some-new-channel', '2030-03-02T10:00:00.000Z'],
+    ] as const) {
+      const posts = { ...(await store.get(user, a.id))!.posts, [channel]: { id: 'p', url: null, publishedAt: at } };
+      await store.update(user, a.id, { posts });
+      expect(indexOf(await rawItem(user, a.id))).toMatchObject({ GSI2PK: `PUB#${user}`, GSI2SK: `${at}#${a.id}` });
+    }
+    expect((await store.publishedPage(user, 10)).articles.map((x) => x.id)).toEqual([a.id]);
+    // It stays on the Schedule page: neither version's own channel has it.
+    expect((await store.listOpen(user)).map((x) => x.id)).toEqual([a.id]);
+
+    // An item written before (no GSI2 attributes) is put right by the backfill.
+    const old = article(user);
+    const at = '2030-03-03T10:00:00.000Z';
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          PK: `USER#${user}`,
+          SK: `ARTICLE#${old.id}`,
+          type: 'article',
+          ...old,
+          posts: { ghost: { id: 'g', url: 'https://ghost.example/p/', publishedAt: at } },
+        },
+      }),
+    );
+    expect(indexOf(await rawItem(user, old.id)).GSI2SK).toBeUndefined();
+    await backfillArticleIndexes(db, tableName);
+    expect(indexOf(await rawItem(user, old.id))).toMatchObject({ GSI2PK: `PUB#${user}`, GSI2SK: `${at}#${old.id}` });
+    expect((await store.publishedPage(user, 10)).articles.map((x) => x.id)).toEqual([old.id, a.id]);
+  });
+
   it('open from creation, published from the first platform, off the open index once both are, back if unpublished', async () => {
     const user = `u-${randomBytes(4).toString('hex')}`;
     const a = article(user);

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_PREVIEW_CHARS } from '../src/http/article-view.js';
-import { Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, articleStore, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /**
  * List answers (GET /api/articles, /unpublished, /published): previews of the long texts, reused
@@ -103,6 +103,19 @@ describe('article lists', () => {
     const second = await create('Newer article');
     expect((await listed()).map((a) => a._id).slice(0, 2)).toEqual([second, id]);
     expect((await owner.call('/api/auth/me')).json.user).not.toHaveProperty('articlesVersion');
+  });
+
+  it('list in History an article published on Ghost only, with its post', async () => {
+    const id = await create('Ghost only');
+    await drafted(owner, id);
+    const userId = (await owner.call('/api/auth/me')).json.user._id;
+    const post = { id: 'g1', url: 'https://ghost.example/ghost-only/', publishedAt: '2030-05-01T09:00:00.000Z' };
+    // As the Ghost channel records its post (functions/src/channels/ghost/channel.ts).
+    await articleStore(app).update(userId, id, { posts: { ghost: post } });
+    const item = await byId(id, '/api/articles/published');
+    expect(item).toMatchObject({ title: 'Ghost only', posts: { ghost: post } });
+    expect(item.blog.publishedToWordPress).toBe(false);
+    expect(item.linkedin.publishedToLinkedIn).toBe(false);
   });
 
   it('are gzipped for a client that accepts it, and plain for one that does not', async () => {

@@ -11,7 +11,7 @@ import { OUTBOX_ITEM_TYPE } from '../src/adapters/dynamo/event-outbox.js';
 import { CredentialMessages } from '../src/channels/bluesky/credentials.js';
 import { postRecordKey } from '../src/channels/bluesky/text.js';
 import { atprotoPdsOrSkip, type ChannelServer } from './channel-servers/atproto/pds.js';
-import { Client, draftedForPublishing, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, registration, startTestApp, type TestApp, publishableArticle } from './helpers/app.js';
 import { trackSecret } from './helpers/secrets.js';
 
 let app: TestApp;
@@ -79,17 +79,8 @@ async function postsOf(did: string): Promise<{ uri: string; value: any }[]> {
   return list.json.records;
 }
 
-async function newArticle(title: string, withImage = true) {
-  const id = (
-    await user.call('/api/articles', { body: { title, topic: 'Publishing to Bluesky', keyword: 'channel tests' } })
-  ).json.article._id as string;
-  await draftedForPublishing(user, id);
-  if (withImage) {
-    await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
-    await imageSettled(user, id);
-  }
-  return id;
-}
+const newArticle = (title: string, withImage = true) =>
+  publishableArticle(user, title, { topic: 'Publishing to Bluesky', keyword: 'channel tests' }, withImage);
 
 /** The article's item in the table (its key), as the store keeps it. */
 async function articleKey(id: string): Promise<{ PK: string; SK: string }> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_MAX_DAYS, CalendarMessages } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, articleStore, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** GET /api/calendar (docs/product.md, Calendar): the owner's entries in a range, through the real stack. */
 let app: TestApp;
@@ -70,6 +70,7 @@ describe('GET /api/calendar', () => {
         status: 'scheduled',
         title: 'On the calendar',
         url: null,
+        channel: null,
       },
       {
         articleId: id,
@@ -79,6 +80,7 @@ describe('GET /api/calendar', () => {
         status: 'scheduled',
         title: 'On the calendar',
         url: null,
+        channel: null,
       },
     ]);
     // The article itself, for the card actions.
@@ -107,9 +109,36 @@ describe('GET /api/calendar', () => {
         kind: 'published',
         status: 'published',
         url: published.json.post.link,
+        channel: 'wordpress',
       }),
     ]);
     expect(Math.abs(Date.parse(blog[0].at) - now)).toBeLessThan(60_000);
+  });
+
+  it('answers a post of a channel of `posts` (Ghost only) as a published entry of that channel', async () => {
+    const id = await newArticle(owner, 'Ghost only');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id;
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - HOUR).toISOString();
+    const post = { id: 'g1', url: 'https://ghost.example/ghost-only/', publishedAt: at };
+    // As the Ghost channel records its post (functions/src/channels/ghost/channel.ts).
+    await articleStore(app).update(ownerId, id, { posts: { ghost: post } });
+    const around = await calendar(
+      owner,
+      new Date(Date.now() - DAY).toISOString(),
+      new Date(Date.now() + DAY).toISOString(),
+    );
+    expect(around.json.entries.filter((e: { articleId: string }) => e.articleId === id)).toEqual([
+      {
+        articleId: id,
+        platform: 'blog',
+        at,
+        kind: 'published',
+        status: 'published',
+        title: 'Ghost only',
+        url: post.url,
+        channel: 'ghost',
+      },
+    ]);
   });
 
   it("never answers another user's entries", async () => {

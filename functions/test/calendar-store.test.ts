@@ -139,6 +139,7 @@ describe('calendar entries on every write', () => {
         status: 'scheduled',
         title: 'Renamed',
         url: null,
+        channel: null,
       },
     ]);
   });

@@ -46,8 +46,12 @@ const lineOf = (file: string, pattern: RegExp) => {
   return `${file}:${lines.findIndex((line) => pattern.test(line)) + 1}`;
 };
 
-/** Its registry entries: the server's line, and the SPA's import of its folder and the list that holds it. */
+/**
+ * Its registry entries: the server's id (the list of ids, channels/ids.ts) and line, and the SPA's import of its folder
+ * and the list that holds it.
+ */
 const registryLines = (id: string) => [
+  lineOf('functions/src/channels/ids.ts', /^export const channelIds\b/),
   lineOf('functions/src/channels/registry.ts', new RegExp(`^\\s*${id}:`)),
   lineOf('frontend/src/channels/registry.ts', new RegExp(`^import \\{ ${id} \\} from './${id}';`)),
   lineOf('frontend/src/channels/registry.ts', /^export const CHANNEL_REGISTRY\b/),

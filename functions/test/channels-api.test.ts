@@ -9,7 +9,7 @@ import { wordpressPost } from '@app/shared/markdown';
 import { postSlug } from '../src/channels/post.js';
 import { adminToken, GhostAdminKey, GhostMessages, postTags } from '../src/channels/ghost/index.js';
 import { ghostForTests, type GhostServer } from './channel-servers/ghost/ghost.js';
-import { Client, draftedForPublishing, imageSettled, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { Client, registration, startTestApp, type TestApp, publishableArticle } from './helpers/app.js';
 import { trackSecret } from './helpers/secrets.js';
 
 let app: TestApp;
@@ -17,17 +17,8 @@ let ghost: GhostServer | undefined;
 let user: Client;
 let stranger: Client;
 
-async function newArticle(title: string, withImage = true) {
-  const id = (
-    await user.call('/api/articles', { body: { title, topic: 'Publishing to Ghost', keyword: 'channel tests' } })
-  ).json.article._id as string;
-  await draftedForPublishing(user, id);
-  if (withImage) {
-    await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
-    await imageSettled(user, id);
-  }
-  return id;
-}
+const newArticle = (title: string, withImage = true) =>
+  publishableArticle(user, title, { topic: 'Publishing to Ghost', keyword: 'channel tests' }, withImage);
 
 interface GhostAdminPost {
   id: string;

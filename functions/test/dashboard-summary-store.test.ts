@@ -14,6 +14,7 @@ import {
 } from '../src/adapters/dynamo/summary-store.js';
 import type { ArticleRecord } from '../src/domain/articles.js';
 import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { channelIds } from '../src/channels/registry.js';
 
 /** The summary item against DynamoDB Local: transactions with the article's write, conflicts, the backfill. */
 let app: TestApp;
@@ -80,7 +81,7 @@ describe('the dashboard summary store', () => {
     expect(shards).toBe(SUMMARY_SHARDS);
     // Each creation moved its own shard once.
     expect(await versions(user)).toBe(50);
-    expect(dashboardFromSummary(summary, [], 'Asia/Kathmandu', now).distribution.total).toBe(33);
+    expect(dashboardFromSummary(summary, [], 'Asia/Kathmandu', now, channelIds).distribution.total).toBe(33);
   });
 
   it('writes neither the article nor the summary when the article is not what the change was computed from', async () => {
@@ -116,8 +117,8 @@ describe('the dashboard summary store', () => {
     expect(second).toEqual({ changed: false, summary: first.summary });
     const shardsUsed = [...new Set(articles.map((a) => shardOf(a.id)))].sort();
     expect(await versions(user)).toBe(shardsUsed.length);
-    expect(dashboardFromSummary((await store.get(user)).summary, articles, 'UTC', now)).toEqual(
-      dashboardFromArticles(articles, 'UTC', now),
+    expect(dashboardFromSummary((await store.get(user)).summary, articles, 'UTC', now, channelIds)).toEqual(
+      dashboardFromArticles(articles, 'UTC', now, channelIds),
     );
     // Only the shards holding articles were added beside them.
     const items = (await app.items()).filter((i) => i.PK === `USER#${user}`);

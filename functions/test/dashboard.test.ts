@@ -1,6 +1,7 @@
 import { dashboardFromArticles, needsAttention, type Article } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPages, Client, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { channelIds } from '../src/channels/registry.js';
 
 /**
  * GET /api/dashboard on the local stack: the summary item maintained by the article writes (in the same
@@ -28,7 +29,7 @@ async function compare(timeZone?: string) {
   const zone = timeZone ?? 'Asia/Kathmandu';
   expect(answer).toEqual({
     timeZone: zone,
-    ...dashboardFromArticles(articles, zone, new Date()),
+    ...dashboardFromArticles(articles, zone, new Date(), channelIds),
     attention: needsAttention(articles.map((a) => ({ ...a, id: a._id }))),
   });
   return answer;
@@ -84,6 +85,30 @@ describe('GET /api/dashboard', () => {
     // The weeks of another zone, from the same summary.
     await compare('Asia/Kolkata');
     await compare('America/Los_Angeles');
+  });
+
+  it('counts a post of a channel of `posts` (Ghost) for that channel, not as a WordPress one', async () => {
+    const id = (await owner.call('/api/articles', { body: { title: 'On Ghost', topic: 'Dashboards' } })).json.article
+      ._id as string;
+    await drafted(owner, id);
+    const before = (await owner.call('/api/dashboard')).json;
+    const count = (answer: any, channel: string) =>
+      answer.distribution.bars.find((b: { channel: string }) => b.channel === channel)?.count ?? 0;
+    const { deps } = await import('../src/wiring/deps.js');
+    const { DynamoArticleStore } = await import('../src/adapters/dynamo/article-store.js');
+    const store = new DynamoArticleStore(deps().db, deps().config.tableName);
+    const at = new Date().toISOString();
+    // As the Ghost channel records its post (functions/src/channels/ghost/channel.ts).
+    await store.update(ownerId, id, {
+      posts: { ghost: { id: 'g1', url: 'https://ghost.example/p/', publishedAt: at } },
+    });
+    const answer = await compare();
+    // A bar per channel of the registry, in its order.
+    expect(answer.distribution.bars.map((b: { channel: string }) => b.channel)).toEqual(channelIds);
+    expect(count(answer, 'ghost')).toBe(count(before, 'ghost') + 1);
+    expect(count(answer, 'wordpress')).toBe(count(before, 'wordpress'));
+    expect(answer.distribution.total).toBe(before.distribution.total + 1);
+    expect(answer.trends.at(-1).counts.ghost).toBe(1);
   });
 
   it('refuses an unknown zone', async () => {

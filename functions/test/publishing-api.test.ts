@@ -9,11 +9,10 @@ import {
   Client,
   completeOAuth,
   drafted,
-  draftedForPublishing,
-  imageSettled,
   registration,
   startTestApp,
   type TestApp,
+  publishableArticle,
 } from './helpers/app.js';
 
 let app: TestApp;
@@ -22,16 +21,8 @@ let li: FakeLinkedIn;
 let user: Client;
 let stranger: Client;
 
-async function newArticle(title: string, withImage = true) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Publishing in tests', keyword: 'testing' } }))
-    .json.article._id;
-  await draftedForPublishing(user, id);
-  if (withImage) {
-    await user.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
-    await imageSettled(user, id);
-  }
-  return id as string;
-}
+const newArticle = (title: string, withImage = true) =>
+  publishableArticle(user, title, { topic: 'Publishing in tests', keyword: 'testing' }, withImage);
 
 beforeAll(async () => {
   [wp, li] = await Promise.all([startFakeWordPress(), startFakeLinkedIn()]);

@@ -391,6 +391,36 @@ async function workspaceRecordReads(call: () => Promise<unknown>): Promise<numbe
   }
 }
 
+/** How often `call` reads the article's item before its first write (the publish's claim). */
+async function articleReadsBeforeClaim(articleId: string, call: () => Promise<unknown>): Promise<number> {
+  await localJobsIdle();
+  const send = vi.spyOn(DynamoDBDocumentClient.prototype, 'send');
+  try {
+    await call();
+    const commands = send.mock.calls.map(([command]) => command as { constructor: { name: string }; input: any });
+    const firstWrite = commands.findIndex((c) =>
+      ['UpdateCommand', 'PutCommand', 'TransactWriteCommand'].includes(c.constructor.name),
+    );
+    expect(firstWrite).toBeGreaterThan(0);
+    return commands
+      .slice(0, firstWrite)
+      .filter((c) => c.constructor.name === 'GetCommand' && c.input.Key?.SK === `ARTICLE#${articleId}`).length;
+  } finally {
+    send.mockRestore();
+  }
+}
+
+describe('Publish Now where review is required', () => {
+  it('reads the article once: its approval is checked on the article the publish reads', async () => {
+    expect((await setReview('one', 24)).status).toBe(200);
+    const id = await newArticle(writer, 'Checked once');
+    expect((await review(writer, id, 'submit')).status).toBe(200);
+    expect((await review(reviewer, id, 'approve')).status).toBe(200);
+    const publish = () => editor.client.call(`/api/wordpress/publish/${id}`, { method: 'POST' });
+    expect(await articleReadsBeforeClaim(id, async () => expect((await publish()).status).toBe(200))).toBe(1);
+  });
+});
+
 describe('the workspace record', () => {
   it('is read once by an edit and by a Publish Now in a team workspace: the request’s own read carries the review setting', async () => {
     expect((await setReview('one', 24)).status).toBe(200);

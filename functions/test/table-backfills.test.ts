@@ -132,7 +132,14 @@ function fakeClock(start = 0): BackfillClock & { slept: number[] } {
 
 describe('the registry', () => {
   it('names each backfill once, the article indexes, the calendar entries and the dashboard summaries', () => {
-    expect(TABLE_BACKFILL_NAMES).toEqual(['article-indexes-v1', 'calendar-entries-v1', 'dashboard-summaries-v1']);
+    expect(TABLE_BACKFILL_NAMES).toEqual([
+      'article-indexes-v1',
+      'calendar-entries-v1',
+      'dashboard-summaries-v1',
+      'article-indexes-v2',
+      'dashboard-summaries-v2',
+      'calendar-entries-v2',
+    ]);
   });
 });
 
@@ -204,7 +211,7 @@ describe('paging: a run stops between steps and the next resumes from the marker
     };
     const outcomes = [];
     const cursors: unknown[] = [];
-    for (let run = 0; run < 40; run++) {
+    for (let run = 0; run < 80; run++) {
       const outcome = await runTableBackfills(db, client, table, {
         pageSize: 2,
         indexes: built,

@@ -37,6 +37,13 @@ import { EdgeWebAcl } from './web-acl.js';
 import { WORKER_ENTRY_NAME, WORKER_FUNCTION_DEFAULTS, WorkerFunction } from './worker-function.js';
 
 /** What every function may do with the table: item reads and writes and queries; no Scan, no table admin. */
+/**
+ * Route groups that never call LinkedIn: the generic channel routes serve only the channels without documented routes
+ * of their own (functions/src/http/channels.ts), so their function is not given the LinkedIn-Version.
+ */
+const GROUPS_WITHOUT_LINKEDIN: ReadonlySet<string> = new Set(['channels']);
+const withoutLinkedIn = ({ LINKEDIN_API_VERSION: _unused, ...rest }: Record<string, string>) => rest;
+
 export const TABLE_DATA_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
@@ -342,7 +349,7 @@ export class ContentPublisherStack extends Stack {
         group,
         entry: lambdaEntryPath(projectRoot, group),
         projectRoot,
-        environment: apiEnvironment,
+        environment: GROUPS_WITHOUT_LINKEDIN.has(group) ? withoutLinkedIn(apiEnvironment) : apiEnvironment,
       });
       this.grantTableData(fn);
       this.sessionSecret.grantRead(fn.role);

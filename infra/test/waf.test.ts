@@ -72,12 +72,23 @@ describe('the LinkedIn-Version the functions send: the linkedinApiVersion contex
       Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Resource>)
         // The backfill function runs at a deployment and calls no LinkedIn API (table-backfills.ts).
         .filter(([id]) => id !== logicalId(stack, stack.backfills.function.function))
+        // Nor do the generic channel routes (content-publisher-stack.ts, GROUPS_WITHOUT_LINKEDIN): checked below.
+        .filter(([id]) => id !== logicalId(stack, stack.functions.get('channels')!.function))
         .map(([, fn]) => fn.Properties.Environment.Variables.LINKEDIN_API_VERSION),
     );
 
   it('every function gets LINKEDIN_API_VERSION: the default, or the context value', () => {
     expect(versions(testApp().stack)).toEqual(new Set([LINKEDIN_API_VERSION]));
     expect(versions(testApp({ context: { linkedinApiVersion: '202610' } }).stack)).toEqual(new Set(['202610']));
+  });
+
+  it('the channels function, which calls no LinkedIn API, is not given it', () => {
+    const { stack } = testApp();
+    const fn = Template.fromStack(stack).findResources('AWS::Lambda::Function')[
+      logicalId(stack, stack.functions.get('channels')!.function)
+    ] as Resource;
+    expect(fn.Properties.Environment.Variables).toHaveProperty('TABLE_NAME');
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('LINKEDIN_API_VERSION');
   });
 
   it('a value that is not YYYYMM fails synthesis, saying what it must be', () => {

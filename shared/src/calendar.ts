@@ -50,6 +50,11 @@ export interface CalendarEntry {
   title: string;
   /** The published post, when the platform gave one. */
   url: string | null;
+  /**
+   * A published entry's channel (its id: the version's own, or a channel of `posts`, each with an
+   * entry of its own); null while scheduled.
+   */
+  channel: string | null;
 }
 
 /** GET /api/calendar: the entries in [from, to), by time, and their articles (for their card actions). */

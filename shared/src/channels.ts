@@ -54,3 +54,45 @@ export const CHANNEL_IDS: readonly ChannelId[] = CHANNELS.map((channel) => chann
 export function channelOfVersion(version: Platform): ChannelFacts {
   return CHANNELS.find((channel) => channel.version === version)!;
 }
+
+/** What publicationsOf reads of an article (the full Article and the stored record satisfy it). */
+export interface PublicationFields {
+  blog: { publishedToWordPress: boolean; lastPublished: string | null; wordpressPostUrl?: string | null };
+  linkedin: { publishedToLinkedIn: boolean; lastPublished: string | null; linkedinPostUrl?: string | null };
+  /** The posts of the channels without fields of their own (Article.posts), by channel id. */
+  posts?: Readonly<Record<string, { url?: string | null; publishedAt?: string | null }>>;
+}
+
+/** One channel an article went to: the channel's id, when (null: not known) and where readers see it. */
+export interface ChannelPublication {
+  channel: string;
+  at: string | null;
+  url: string | null;
+}
+
+/**
+ * Every channel the article is published on: WordPress and LinkedIn by their flags, every other channel by its
+ * `posts` entry, so a channel added to the registry is in History, the dashboard and the calendar without being
+ * named there (docs/architecture.md, Channels).
+ */
+export function publicationsOf(article: PublicationFields): ChannelPublication[] {
+  const own: ChannelPublication[] = [];
+  if (article.blog.publishedToWordPress) {
+    own.push({
+      channel: channelOfVersion('blog').id,
+      at: article.blog.lastPublished,
+      url: article.blog.wordpressPostUrl ?? null,
+    });
+  }
+  if (article.linkedin.publishedToLinkedIn) {
+    own.push({
+      channel: channelOfVersion('linkedin').id,
+      at: article.linkedin.lastPublished,
+      url: article.linkedin.linkedinPostUrl ?? null,
+    });
+  }
+  const others = Object.entries(article.posts ?? {})
+    .filter(([channel, post]) => post && !own.some((p) => p.channel === channel))
+    .map(([channel, post]) => ({ channel, at: post.publishedAt ?? null, url: post.url ?? null }));
+  return [...own, ...others];
+}

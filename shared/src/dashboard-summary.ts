@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
-import type { Platform } from './articles.js';
+import { publicationsOf } from './channels.js';
 import { TimeZoneSchema } from './auth.js';
 import {
+  channelsShown,
   isoWeek,
   keywordWords,
   lastIsoWeeks,
@@ -11,6 +12,7 @@ import {
   statusCounts,
   topKeywords,
   topOfCounts,
+  trendPoint,
   utcIsoWeek,
   utcStartOfIsoWeek,
   utcWeekStart,
@@ -32,22 +34,22 @@ export interface DashboardSummary {
   articles: number;
   /** Articles published on both platforms (the flags): those not in the unpublished list. */
   fullyPublished: number;
-  /** Articles published per platform (Platform Distribution). */
-  published: Record<Platform, number>;
+  /** Articles published per channel, by channel id (Platform Distribution; publicationsOf); no zero entries. */
+  published: Record<string, number>;
   /** Occurrences of each word Top Keywords counts (keywordWords); no zero entries. */
   keywords: Record<string, number>;
   /**
-   * Per platform, publications whose lastPublished is outside every week-start window (inWeekStartWindow)
+   * Per channel, publications whose time is outside every week-start window (inWeekStartWindow)
    * by their UTC ISO week (YYYY-Www): the week every time zone puts them in. At most one key per week.
    */
-  weeks: Record<Platform, Record<string, number>>;
+  weeks: Record<string, Record<string, number>>;
   /**
-   * Per platform, publications inside a week-start window by the 15-minute UTC interval of their
-   * lastPublished: key = start of the interval in ms since 1970 / SUMMARY_BUCKET_MS. Every UTC offset in
+   * Per channel, publications inside a week-start window by the 15-minute UTC interval of their
+   * time: key = start of the interval in ms since 1970 / SUMMARY_BUCKET_MS. Every UTC offset in
    * use since 2000 is a multiple of 15 minutes, so a local midnight never falls inside an interval and
    * the ISO weeks of any time zone are exact sums of them. At most 104 keys per week (26 hours).
    */
-  buckets: Record<Platform, Record<string, number>>;
+  buckets: Record<string, Record<string, number>>;
   // Neither holds zero entries; keys that ended more than SUMMARY_BUCKET_RETENTION_MS ago are dropped.
 }
 
@@ -86,20 +88,8 @@ export function inWeekStartWindow(ms: number): boolean {
  */
 export const SUMMARY_BUCKET_RETENTION_MS = 42 * 86_400_000;
 
-const PLATFORM_FLAGS = {
-  blog: (a: DashboardArticle) => a.blog.publishedToWordPress,
-  linkedin: (a: DashboardArticle) => a.linkedin.publishedToLinkedIn,
-} as const satisfies Record<Platform, (a: DashboardArticle) => boolean>;
-
 export function emptySummary(): DashboardSummary {
-  return {
-    articles: 0,
-    fullyPublished: 0,
-    published: { blog: 0, linkedin: 0 },
-    keywords: {},
-    weeks: { blog: {}, linkedin: {} },
-    buckets: { blog: {}, linkedin: {} },
-  };
+  return { articles: 0, fullyPublished: 0, published: {}, keywords: {}, weeks: {}, buckets: {} };
 }
 
 /** The interval key of an instant (see DashboardSummary.buckets). */
@@ -127,22 +117,30 @@ function addCount(counts: Record<string, number>, key: string, n: number): void 
   else counts[key] = next;
 }
 
+/** A channel's counts in a per-channel map, made when first needed (`own` stays an own property). */
+const countsOf = (byChannel: Record<string, Record<string, number>>, channel: string): Record<string, number> =>
+  Object.hasOwn(byChannel, channel) ? byChannel[channel]! : (byChannel[channel] = {});
+
+/** Drops the channels left with no counts, in place (a summary holds no empty entries). */
+function dropEmpty(byChannel: Record<string, Record<string, number>>): void {
+  for (const channel of Object.keys(byChannel)) if (!Object.keys(byChannel[channel]!).length) delete byChannel[channel];
+}
+
 /** What one article adds to its owner's summary (undefined: no article). */
 export function contribution(article: DashboardArticle | undefined): DashboardSummary {
   const c = emptySummary();
   if (!article) return c;
   c.articles = 1;
-  for (const platform of ['blog', 'linkedin'] as const) {
-    if (!PLATFORM_FLAGS[platform](article)) continue;
-    c.published[platform] = 1;
+  for (const { channel, at } of publicationsOf(article)) {
+    c.published[channel] = 1;
     // As publishingTrends: a publication without its time is in no week.
-    const at = article[platform].lastPublished;
     if (!at) continue;
     const ms = new Date(at).getTime();
-    if (inWeekStartWindow(ms)) addCount(c.buckets[platform], bucketOf(at), 1);
-    else addCount(c.weeks[platform], utcIsoWeek(ms), 1);
+    if (Number.isNaN(ms)) continue;
+    if (inWeekStartWindow(ms)) addCount(countsOf(c.buckets, channel), bucketOf(at), 1);
+    else addCount(countsOf(c.weeks, channel), utcIsoWeek(ms), 1);
   }
-  if (c.published.blog && c.published.linkedin) c.fullyPublished = 1;
+  if (article.blog.publishedToWordPress && article.linkedin.publishedToLinkedIn) c.fullyPublished = 1;
   for (const word of keywordWords(article)) addCount(c.keywords, word, 1);
   return c;
 }
@@ -156,10 +154,12 @@ export function sameContribution(a: DashboardArticle | undefined, b: DashboardAr
 function addInto(summary: DashboardSummary, delta: DashboardSummary, sign: 1 | -1): void {
   summary.articles += sign * delta.articles;
   summary.fullyPublished += sign * delta.fullyPublished;
-  for (const platform of ['blog', 'linkedin'] as const) {
-    summary.published[platform] += sign * delta.published[platform];
-    for (const [key, n] of Object.entries(delta.weeks[platform])) addCount(summary.weeks[platform], key, sign * n);
-    for (const [key, n] of Object.entries(delta.buckets[platform])) addCount(summary.buckets[platform], key, sign * n);
+  for (const [channel, n] of Object.entries(delta.published)) addCount(summary.published, channel, sign * n);
+  for (const kind of ['weeks', 'buckets'] as const) {
+    for (const [channel, counts] of Object.entries(delta[kind])) {
+      for (const [key, n] of Object.entries(counts)) addCount(countsOf(summary[kind], channel), key, sign * n);
+    }
+    dropEmpty(summary[kind]);
   }
   for (const [word, n] of Object.entries(delta.keywords)) addCount(summary.keywords, word, sign * n);
 }
@@ -185,14 +185,14 @@ export function applyChange(
 /** Drops the week and interval keys that ended by summaryCutoff(now), in place. */
 export function pruneOldCounts(summary: DashboardSummary, now: Date): DashboardSummary {
   const cutoff = summaryCutoff(now);
-  for (const platform of ['blog', 'linkedin'] as const) {
-    for (const week of Object.keys(summary.weeks[platform])) {
-      if (weekKeyEnd(week) <= cutoff) delete summary.weeks[platform][week];
-    }
-    for (const key of Object.keys(summary.buckets[platform])) {
-      if (bucketKeyEnd(key) <= cutoff) delete summary.buckets[platform][key];
-    }
+  for (const weeks of Object.values(summary.weeks)) {
+    for (const week of Object.keys(weeks)) if (weekKeyEnd(week) <= cutoff) delete weeks[week];
   }
+  for (const buckets of Object.values(summary.buckets)) {
+    for (const key of Object.keys(buckets)) if (bucketKeyEnd(key) <= cutoff) delete buckets[key];
+  }
+  dropEmpty(summary.weeks);
+  dropEmpty(summary.buckets);
   return summary;
 }
 
@@ -219,11 +219,19 @@ export interface DashboardCards {
   total: number;
 }
 
-/** The cards counted over every article: what the dashboard showed from the full list, and the reference. */
-export function dashboardFromArticles(articles: DashboardArticle[], timeZone: string, now: Date): DashboardCards {
+/**
+ * The cards counted over every article: what the dashboard showed from the full list, and the reference. `channels`:
+ * the registry's channel ids, in its order (each has its bar and its series, at 0 too).
+ */
+export function dashboardFromArticles(
+  articles: DashboardArticle[],
+  timeZone: string,
+  now: Date,
+  channels: readonly string[],
+): DashboardCards {
   return {
-    trends: publishingTrends(articles, now, timeZone),
-    distribution: platformDistribution(articles),
+    trends: publishingTrends(articles, now, timeZone, channels),
+    distribution: platformDistribution(articles, channels),
     keywords: topKeywords(articles),
     status: statusCounts(articles, now),
     total: articles.length,
@@ -239,19 +247,21 @@ export function dashboardFromSummary(
   unpublished: DashboardArticle[],
   timeZone: string,
   now: Date,
+  channels: readonly string[],
 ): DashboardCards {
   const weeks = lastIsoWeeks(now, timeZone);
-  const trends = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
+  const shown = channelsShown(channels, [summary.published, summary.weeks, summary.buckets]);
+  const trends = new Map(weeks.map((week) => [week, trendPoint(week, shown)]));
   // The first week shown began in this zone no earlier than its UTC Monday minus the largest offset.
   const shownFrom = utcStartOfIsoWeek(weeks[0]!) - WINDOW_BEFORE_WEEK_START_MS;
   const weekOfBucket = new Map<string, string>();
-  for (const platform of ['blog', 'linkedin'] as const) {
+  for (const channel of shown) {
     // Outside the windows every zone counts the UTC week.
-    for (const [week, n] of Object.entries(summary.weeks[platform])) {
+    for (const [week, n] of Object.entries(summary.weeks[channel] ?? {})) {
       const point = trends.get(week);
-      if (point) point[platform] += n;
+      if (point) point.counts[channel]! += n;
     }
-    for (const [key, n] of Object.entries(summary.buckets[platform])) {
+    for (const [key, n] of Object.entries(summary.buckets[channel] ?? {})) {
       if (bucketKeyEnd(key) <= shownFrom) continue;
       let week = weekOfBucket.get(key);
       if (week === undefined) {
@@ -259,19 +269,13 @@ export function dashboardFromSummary(
         weekOfBucket.set(key, week);
       }
       const point = trends.get(week);
-      if (point) point[platform] += n;
+      if (point) point.counts[channel]! += n;
     }
   }
-  const { blog, linkedin } = summary.published;
+  const bars = shown.map((channel) => ({ channel, count: countOf(summary.published, channel) }));
   return {
     trends: [...trends.values()],
-    distribution: {
-      bars: [
-        { platform: 'WordPress', count: blog },
-        { platform: 'LinkedIn', count: linkedin },
-      ],
-      total: blog + linkedin,
-    },
+    distribution: { bars, total: bars.reduce((sum, bar) => sum + bar.count, 0) },
     keywords: topOfCounts(Object.entries(summary.keywords)),
     status: statusCounts(unpublished, now, summary.fullyPublished),
     total: summary.articles,

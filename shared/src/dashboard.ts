@@ -1,3 +1,5 @@
+import type { ChannelPostRecord } from './articles.js';
+import { publicationsOf } from './channels.js';
 import { overallStatus, type OverallStatus, type StatusInput } from './status.js';
 
 export interface CalendarDate {
@@ -107,42 +109,52 @@ export function lastIsoWeeks(now: Date, timeZone: string, count = 4): string[] {
 export interface DashboardArticle extends StatusInput {
   keyword: string;
   tags: string[];
+  /** The other channels' posts (Article.posts): each counts for its channel. */
+  posts?: Record<string, ChannelPostRecord>;
 }
 
+/** One ISO week of Publishing Trends: the publications of each channel, by channel id. */
 export interface TrendPoint {
   week: string;
-  blog: number;
-  linkedin: number;
+  counts: Record<string, number>;
 }
 
-/** Publications per platform per ISO week of the user's time zone over the last 4 weeks. */
-export function publishingTrends(articles: DashboardArticle[], now: Date, timeZone: string): TrendPoint[] {
+/** The channels a card shows: the registry's (`channels`, in its order), then any other that has a count. */
+export function channelsShown(channels: readonly string[], counted: readonly Record<string, unknown>[]): string[] {
+  const extra = counted.flatMap((byChannel) => Object.keys(byChannel)).filter((id) => !channels.includes(id));
+  return [...channels, ...new Set(extra)];
+}
+
+export const trendPoint = (week: string, channels: readonly string[]): TrendPoint => ({
+  week,
+  counts: Object.fromEntries(channels.map((channel) => [channel, 0])),
+});
+
+/** Publications per channel per ISO week of the user's time zone over the last 4 weeks. */
+export function publishingTrends(
+  articles: DashboardArticle[],
+  now: Date,
+  timeZone: string,
+  channels: readonly string[],
+): TrendPoint[] {
+  const publications = articles.flatMap((a) => publicationsOf(a));
+  const shown = channelsShown(channels, [Object.fromEntries(publications.map((p) => [p.channel, 1]))]);
   const weeks = lastIsoWeeks(now, timeZone);
-  const points = new Map(weeks.map((week) => [week, { week, blog: 0, linkedin: 0 }]));
-  for (const a of articles) {
-    if (a.blog.publishedToWordPress && a.blog.lastPublished) {
-      const p = points.get(isoWeek(new Date(a.blog.lastPublished), timeZone));
-      if (p) p.blog++;
-    }
-    if (a.linkedin.publishedToLinkedIn && a.linkedin.lastPublished) {
-      const p = points.get(isoWeek(new Date(a.linkedin.lastPublished), timeZone));
-      if (p) p.linkedin++;
-    }
+  const points = new Map(weeks.map((week) => [week, trendPoint(week, shown)]));
+  for (const { channel, at } of publications) {
+    if (!at || Number.isNaN(Date.parse(at))) continue;
+    const p = points.get(isoWeek(new Date(at), timeZone));
+    if (p) p.counts[channel]!++;
   }
   return [...points.values()];
 }
 
-/** Published posts per platform, with the total. */
-export function platformDistribution(articles: DashboardArticle[]) {
-  const blog = articles.filter((a) => a.blog.publishedToWordPress).length;
-  const linkedin = articles.filter((a) => a.linkedin.publishedToLinkedIn).length;
-  return {
-    bars: [
-      { platform: 'WordPress', count: blog },
-      { platform: 'LinkedIn', count: linkedin },
-    ],
-    total: blog + linkedin,
-  };
+/** Published posts per channel (by channel id), with the total. */
+export function platformDistribution(articles: DashboardArticle[], channels: readonly string[]) {
+  const counts: Record<string, number> = {};
+  for (const a of articles) for (const { channel } of publicationsOf(a)) counts[channel] = (counts[channel] ?? 0) + 1;
+  const bars = channelsShown(channels, [counts]).map((channel) => ({ channel, count: counts[channel] ?? 0 }));
+  return { bars, total: bars.reduce((sum, bar) => sum + bar.count, 0) };
 }
 
 export const DEMO_KEYWORDS = [

@@ -26,6 +26,9 @@ import {
 
 type Model = DashboardArticle & { id: string };
 
+/** The channels the cards show, as the server's registry gives them. */
+const CHANNEL_IDS = ['wordpress', 'linkedin', 'ghost'];
+
 const article = (id: string, keyword = '', tags: string[] = []): Model => ({
   id,
   keyword,
@@ -109,7 +112,8 @@ const step = fc.oneof(
   fc.record({
     kind: fc.constant('publish' as const),
     pick: fc.nat(),
-    platform: fc.constantFrom<Platform>('blog', 'linkedin'),
+    // A channel of `posts` (Ghost) as well as the versions' own ones.
+    platform: fc.constantFrom<Platform | 'ghost'>('blog', 'linkedin', 'ghost'),
     secondsBefore: fc.oneof(
       fc.constant(0),
       fc.integer({ min: 0, max: 3600 }),
@@ -120,7 +124,8 @@ const step = fc.oneof(
   fc.record({
     kind: fc.constant('publish-at-week-start' as const),
     pick: fc.nat(),
-    platform: fc.constantFrom<Platform>('blog', 'linkedin'),
+    // A channel of `posts` (Ghost) as well as the versions' own ones.
+    platform: fc.constantFrom<Platform | 'ghost'>('blog', 'linkedin', 'ghost'),
     weeksBack: fc.integer({ min: 0, max: 5 }),
     msAfter: fc.oneof(fc.constantFrom(-1, 0, 1), fc.integer({ min: -20 * 60_000, max: 20 * 60_000 })),
   }),
@@ -129,7 +134,8 @@ const step = fc.oneof(
   fc.record({
     kind: fc.constant('publish-at-window-edge' as const),
     pick: fc.nat(),
-    platform: fc.constantFrom<Platform>('blog', 'linkedin'),
+    // A channel of `posts` (Ghost) as well as the versions' own ones.
+    platform: fc.constantFrom<Platform | 'ghost'>('blog', 'linkedin', 'ghost'),
     weeksBack: fc.integer({ min: 0, max: 5 }),
     edge: fc.constantFrom(-MAX_UTC_OFFSET_MS, -MIN_UTC_OFFSET_MS),
     msAfter: fc.oneof(fc.constantFrom(-1, 0), fc.integer({ min: -30 * 60_000, max: 30 * 60_000 })),
@@ -221,7 +227,8 @@ function run(
               ? weekStart(new Date(clock), zone, s.weeksBack).getTime() + s.msAfter
               : utcWeekStart(clock) - s.weeksBack * 7 * DAY + s.edge + s.msAfter,
         ).toISOString();
-        if (s.platform === 'blog') after.blog = { ...after.blog, publishedToWordPress: true, lastPublished: at };
+        if (s.platform === 'ghost') after.posts = { ...after.posts, ghost: { id: 'g', url: null, publishedAt: at } };
+        else if (s.platform === 'blog') after.blog = { ...after.blog, publishedToWordPress: true, lastPublished: at };
         else after.linkedin = { ...after.linkedin, publishedToLinkedIn: true, lastPublished: at };
       }
       write(before, s.kind === 'delete' ? undefined : after);
@@ -230,8 +237,8 @@ function run(
     // The dashboard, asked now or somewhat later, equals the full list's.
     const askedAt = new Date(clock + askLater[i % askLater.length]!);
     const all = [...articles.values()];
-    expect(dashboardFromSummary(summary, unpublishedOf(all), zone, askedAt)).toEqual(
-      dashboardFromArticles(all, zone, askedAt),
+    expect(dashboardFromSummary(summary, unpublishedOf(all), zone, askedAt, CHANNEL_IDS)).toEqual(
+      dashboardFromArticles(all, zone, askedAt, CHANNEL_IDS),
     );
     // And the summary is what a backfill at the last write would compute: no zero entries, old intervals dropped.
     expect(summary).toEqual(summaryOf(all, new Date(writtenAt)));
@@ -270,10 +277,16 @@ describe('the dashboard summary, maintained write by write', () => {
     const before = published('2027-01-03T18:14:59.999Z'); // Sunday 23:59:59.999 there: 2026-W53
     const after = published('2027-01-03T18:15:00.000Z'); // Monday 00:00 there: 2027-W01
     const now = new Date('2027-01-05T00:00:00Z');
-    const cards = dashboardFromSummary(summaryOf([before, after], now), [before, after], 'Asia/Kathmandu', now);
+    const cards = dashboardFromSummary(
+      summaryOf([before, after], now),
+      [before, after],
+      'Asia/Kathmandu',
+      now,
+      CHANNEL_IDS,
+    );
     expect(cards.trends.slice(-2)).toEqual([
-      { week: '2026-W53', blog: 1, linkedin: 0 },
-      { week: '2027-W01', blog: 1, linkedin: 0 },
+      { week: '2026-W53', counts: { wordpress: 1, linkedin: 0, ghost: 0 } },
+      { week: '2027-W01', counts: { wordpress: 1, linkedin: 0, ghost: 0 } },
     ]);
   });
 
@@ -314,8 +327,8 @@ describe('the dashboard summary, maintained write by write', () => {
       blog: { content: 'x', publishedToWordPress: true, lastPublished: '2026-01-01T00:00:00Z' },
     };
     const summary = summaryOf([old], new Date('2026-03-01T00:00:00Z'));
-    expect(summary.buckets.blog).toEqual({});
-    expect(summary.published.blog).toBe(1);
+    expect(summary.buckets).toEqual({});
+    expect(summary.published).toEqual({ wordpress: 1 });
   });
 });
 
@@ -426,16 +439,16 @@ describe('the week-start window: where zones may disagree with UTC on the ISO we
       });
     }
     const summary = summaryOf(articles, now);
-    for (const platform of ['blog', 'linkedin'] as const) {
+    for (const platform of ['wordpress', 'linkedin']) {
       // Six weeks touch at most seven UTC weeks, and seven windows.
-      expect(Object.keys(summary.weeks[platform]).length).toBeLessThanOrEqual(7);
-      expect(Object.keys(summary.buckets[platform]).length).toBeLessThanOrEqual(7 * 104);
-      const counted = [...Object.values(summary.weeks[platform]), ...Object.values(summary.buckets[platform])];
+      expect(Object.keys(summary.weeks[platform]!).length).toBeLessThanOrEqual(7);
+      expect(Object.keys(summary.buckets[platform]!).length).toBeLessThanOrEqual(7 * 104);
+      const counted = [...Object.values(summary.weeks[platform]!), ...Object.values(summary.buckets[platform]!)];
       expect(counted.reduce((a, b) => a + b, 0)).toBe(articles.length);
     }
     for (const zone of ['UTC', 'Pacific/Kiritimati', 'Etc/GMT+12', 'Asia/Kathmandu']) {
-      expect(dashboardFromSummary(summary, [], zone, now).trends).toEqual(
-        dashboardFromArticles(articles, zone, now).trends,
+      expect(dashboardFromSummary(summary, [], zone, now, CHANNEL_IDS).trends).toEqual(
+        dashboardFromArticles(articles, zone, now, CHANNEL_IDS).trends,
       );
     }
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { calendarDateIn, isoWeek, lastIsoWeeks, publishingTrends, type DashboardArticle } from '../src/index.js';
 
+const CH = ['wordpress', 'linkedin'];
+
 const TOKYO = 'Asia/Tokyo'; // UTC+9, no daylight saving
 const LOS_ANGELES = 'America/Los_Angeles'; // UTC-8, UTC-7 in summer
 const PARIS = 'Europe/Paris'; // UTC+1, UTC+2 from the last Sunday of March
@@ -78,20 +80,20 @@ describe('publishing trends in the user’s time zone', () => {
   const now = new Date('2026-12-01T12:00:00Z'); // Tuesday of W49 everywhere
 
   it('puts a post published late on Sunday in UTC into the next week in Tokyo', () => {
-    expect(publishingTrends(articles, now, TOKYO)).toEqual([
-      { week: '2026-W46', blog: 0, linkedin: 0 },
-      { week: '2026-W47', blog: 0, linkedin: 0 },
-      { week: '2026-W48', blog: 0, linkedin: 0 },
-      { week: '2026-W49', blog: 1, linkedin: 1 },
+    expect(publishingTrends(articles, now, TOKYO, CH)).toEqual([
+      { week: '2026-W46', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W47', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W48', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W49', counts: { wordpress: 1, linkedin: 1 } },
     ]);
   });
 
   it('keeps it in the same week in Los Angeles', () => {
-    expect(publishingTrends(articles, now, LOS_ANGELES)).toEqual([
-      { week: '2026-W46', blog: 0, linkedin: 0 },
-      { week: '2026-W47', blog: 0, linkedin: 0 },
-      { week: '2026-W48', blog: 1, linkedin: 1 },
-      { week: '2026-W49', blog: 0, linkedin: 0 },
+    expect(publishingTrends(articles, now, LOS_ANGELES, CH)).toEqual([
+      { week: '2026-W46', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W47', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W48', counts: { wordpress: 1, linkedin: 1 } },
+      { week: '2026-W49', counts: { wordpress: 0, linkedin: 0 } },
     ]);
   });
 });

@@ -128,18 +128,39 @@ describe('dashboard aggregations', () => {
       article(published('linkedin', '2026-11-02T10:00:00Z')),
       article(published('blog', '2026-10-01T10:00:00Z')),
     ];
-    expect(publishingTrends(articles, now, 'UTC')).toEqual([
-      { week: '2026-W44', blog: 0, linkedin: 0 },
-      { week: '2026-W45', blog: 0, linkedin: 1 }, // Monday 2 November opens W45
-      { week: '2026-W46', blog: 0, linkedin: 0 },
-      { week: '2026-W47', blog: 1, linkedin: 0 },
+    expect(publishingTrends(articles, now, 'UTC', ['wordpress', 'linkedin'])).toEqual([
+      { week: '2026-W44', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W45', counts: { wordpress: 0, linkedin: 1 } }, // Monday 2 November opens W45
+      { week: '2026-W46', counts: { wordpress: 0, linkedin: 0 } },
+      { week: '2026-W47', counts: { wordpress: 1, linkedin: 0 } },
     ]);
-    expect(platformDistribution(articles)).toEqual({
+    expect(platformDistribution(articles, ['wordpress', 'linkedin'])).toEqual({
       bars: [
-        { platform: 'WordPress', count: 2 },
-        { platform: 'LinkedIn', count: 1 },
+        { channel: 'wordpress', count: 2 },
+        { channel: 'linkedin', count: 1 },
       ],
       total: 3,
+    });
+  });
+
+  it('counts each channel of `posts` for itself: a Ghost post is not a WordPress one', () => {
+    const onGhost = article({ posts: { ghost: { id: 'g', url: null, publishedAt: '2026-11-20T10:00:00Z' } } });
+    const both = article({
+      ...published('blog', '2026-11-18T10:00:00Z'),
+      posts: { ghost: { id: 'g', url: null, publishedAt: '2026-11-18T11:00:00Z' } },
+    });
+    expect(platformDistribution([onGhost, both], ['wordpress', 'linkedin', 'ghost'])).toEqual({
+      bars: [
+        { channel: 'wordpress', count: 1 },
+        { channel: 'linkedin', count: 0 },
+        { channel: 'ghost', count: 2 },
+      ],
+      total: 3,
+    });
+    expect(publishingTrends([onGhost, both], now, 'UTC', ['wordpress', 'linkedin']).at(-1)).toEqual({
+      week: '2026-W47',
+      // A channel the registry did not list is still counted, after its channels.
+      counts: { wordpress: 1, linkedin: 0, ghost: 2 },
     });
   });
 

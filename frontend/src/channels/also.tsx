@@ -2,8 +2,8 @@ import { Suspense, useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { httpUrlOrNull, platformStatus, type Article, type Platform } from '@app/shared';
 import { ScheduleMessages } from '../components/schedule/messages';
+import { PublishedDetail, PublishNowButton } from '../components/schedule/PublishedDetail';
 import { StatusBadge } from '../components/schedule/StatusBadge';
-import { formatDateTime } from '../lib/userTime';
 import { alsoChannels } from './registry';
 import type { ChannelPreviewProps, RegisteredChannel } from './types';
 
@@ -79,18 +79,7 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
       </div>
       <div className="platform-row__body">
         {posted ? (
-          <p className="platform-row__detail">
-            Published {publishedAt && <time dateTime={publishedAt}>{formatDateTime(publishedAt, timeZone)}</time>}
-            {url && (
-              <>
-                {' · '}
-                <a href={url} target="_blank" rel="noopener noreferrer">
-                  {channel.texts.viewOn}
-                  <span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </>
-            )}
-          </p>
+          <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
         ) : scheduled ? (
           <p className="platform-row__detail">
             The {channel.versionNoun} version goes to {channel.label} when you choose Publish Now.
@@ -99,11 +88,7 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
           <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
         )}
         <div className="platform-row__actions">
-          {!posted && scheduled && onPublish && (
-            <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-              Publish Now<span className="sr-only"> to {channel.label}</span>
-            </button>
-          )}
+          {!posted && scheduled && onPublish && <PublishNowButton sr={`to ${channel.label}`} onClick={onPublish} />}
         </div>
       </div>
     </section>

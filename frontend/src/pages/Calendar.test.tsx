@@ -38,6 +38,7 @@ const entryOf = (article: Article, overrides: Partial<CalendarEntry> = {}): Cale
   kind: 'scheduled',
   status: 'scheduled',
   title: article.title,
+  channel: null,
   url: null,
   ...overrides,
 });
@@ -115,6 +116,7 @@ describe('Calendar: month and week in the user zone', () => {
               kind: 'published',
               status: 'published',
               url: 'https://www.linkedin.com/feed/update/urn:li:share:1',
+              channel: 'linkedin',
             }),
             entryOf(article),
           ],
@@ -138,6 +140,22 @@ describe('Calendar: month and week in the user zone', () => {
     expect(requests.find((r) => r.route === 'articles.calendar')!.path).toBe(
       `/api/calendar?from=${encodeURIComponent('2030-04-07T15:00:00.000Z')}&to=${encodeURIComponent('2030-04-14T15:00:00.000Z')}`,
     );
+  });
+
+  it('a published entry shows the channel it went to: a channel of `posts` has its own, on the same version', async () => {
+    const article = planned({ scheduled: { blog: null, linkedin: null } });
+    const entry = entryOf(article, {
+      at: '2030-04-09T23:20:00.000Z',
+      kind: 'published',
+      status: 'published',
+      url: null,
+      channel: 'extra',
+    });
+    mockApi(routes(answer([entry], [article])));
+    renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
+    const item = await waitFor(() => itemIn('Wednesday, April 10, 2030, 08:00', /Spring launch, Blog on extra/));
+    expect(item).toHaveAccessibleName('Spring launch, Blog on extra, Published 08:20');
+    expect(item).toHaveTextContent(/^ex/);
   });
 
   it('previous, next and today move the range; the view switch keeps the date', async () => {

@@ -22,6 +22,7 @@ import {
   type Platform,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
+import { channelById, channelFor } from '../channels/registry';
 import { LoadFailed } from '../components/LoadFailed';
 import { Modal } from '../components/Modal';
 import { PageHeader } from '../components/PageHeader';
@@ -85,7 +86,25 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const WEEK_OPENS_AT = 8;
 /** The week grid's hour column (styles/calendar.css). */
 const WEEK_HOUR_COLUMN_PX = 56;
-const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform'>) => `${e.articleId}:${e.platform}`;
+// A published entry is its channel's (each channel's post has its own entry); a scheduled one its version's.
+const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform' | 'channel'>) =>
+  `${e.articleId}:${e.channel ?? e.platform}`;
+
+/** Where an entry goes: the version, and for a published entry the channel it went to ("Blog on <the channel>"). */
+function entryPlace(entry: CalendarEntry): string {
+  const row = PLATFORM_NAMES[entry.platform].row;
+  if (!entry.channel) return row;
+  const label = channelById(entry.channel)?.label ?? entry.channel;
+  return label === row ? row : `${row} on ${label}`;
+}
+
+/** The item's mark: the version's own channel keeps its short mark (WP, in), any other its name's first letters. */
+const entryMark = (entry: CalendarEntry): string =>
+  entry.channel && entry.channel !== channelFor(entry.platform).id
+    ? (channelById(entry.channel)?.label ?? entry.channel).slice(0, 2)
+    : entry.platform === 'blog'
+      ? 'WP'
+      : 'in';
 /** Only a time still ahead can be moved: a published post, or one whose time has come, stays where it is. */
 const canMove = (e: CalendarEntry) => e.kind === 'scheduled' && e.status === 'scheduled';
 const calendarKey = (from: string, to: string) => [...ARTICLE_LISTS_KEY, 'calendar', from, to] as const;
@@ -462,7 +481,7 @@ export default function CalendarPage() {
         {items.map((entry) => {
           const key = entryKey(entry);
           const movable = mayMove && canMove(entry);
-          const platform = PLATFORM_NAMES[entry.platform].row;
+          const platform = entryPlace(entry);
           const time = timeOfDay(entry.at, timeZone);
           const approval = approvalOf(entry);
           const statusLabel = approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[entry.status];
@@ -498,8 +517,13 @@ export default function CalendarPage() {
                 onKeyDown={(event) => onItemKey(event, entry, cell, date, hour)}
                 onClick={() => open(entry)}
               >
-                <span className={`calendar-item__platform calendar-item__platform--${entry.platform}`} aria-hidden>
-                  {entry.platform === 'blog' ? 'WP' : 'in'}
+                <span
+                  className={`calendar-item__platform calendar-item__platform--${entry.platform}${
+                    entry.channel ? ` calendar-item__platform--${entry.channel}` : ''
+                  }`}
+                  aria-hidden
+                >
+                  {entryMark(entry)}
                 </span>
                 <span className="calendar-item__time">{time}</span>
                 <span className="calendar-item__title">{entry.title}</span>
@@ -748,7 +772,7 @@ export default function CalendarPage() {
 
       {opened && (
         <Modal
-          title={`${PLATFORM_NAMES[opened.entry.platform].row} · ${formatDateTime(opened.entry.at, timeZone)}`}
+          title={`${entryPlace(opened.entry)} · ${formatDateTime(opened.entry.at, timeZone)}`}
           subtitle={(() => {
             const approval = approvalOf(opened.entry);
             return approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[opened.entry.status];

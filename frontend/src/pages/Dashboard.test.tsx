@@ -72,10 +72,16 @@ const dashboardOf =
     const timeZone = new URLSearchParams(request.path.split('?')[1]).get('timeZone') ?? 'UTC';
     return {
       timeZone,
-      ...dashboardFromArticles(list, timeZone, new Date()),
+      ...dashboardFromArticles(list, timeZone, new Date(), CHANNEL_IDS),
       attention: needsAttention(list),
     };
   };
+
+/**
+ * The server's registry: each channel has its bar and series; `extra`, which the SPA has no entry for, shows (by its id)
+ * once it has posts.
+ */
+const CHANNEL_IDS = ['wordpress', 'linkedin', 'extra'];
 
 const card = (title: string) => screen.getByRole('region', { name: title });
 
@@ -96,12 +102,12 @@ describe('Dashboard page', () => {
     // Publishing Trends: the last 4 ISO weeks, Blog and LinkedIn, and a Schedule link.
     const trends = card('Publishing Trends');
     expect(within(trends).getByRole('link', { name: 'Schedule' })).toHaveAttribute('href', '/schedule');
-    expect(within(trends).getByText(/2 blog posts and 1 LinkedIn post published from/)).toBeInTheDocument();
+    expect(within(trends).getByText(/2 WordPress posts and 1 LinkedIn post published from/)).toBeInTheDocument();
     const weeks = lastIsoWeeks(now, 'UTC');
     const trendsChart = await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ });
-    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(now, 'UTC')}: Blog 1, LinkedIn 1`);
+    expect(trendsChart.getAttribute('aria-label')).toContain(`${isoWeek(now, 'UTC')}: WordPress 1, LinkedIn 1`);
     expect(trendsChart.getAttribute('aria-label')).toContain(
-      `${isoWeek(new Date(daysAgo(7)), 'UTC')}: Blog 1, LinkedIn 0`,
+      `${isoWeek(new Date(daysAgo(7)), 'UTC')}: WordPress 1, LinkedIn 0`,
     );
     for (const week of weeks) expect(week).toMatch(/^\d{4}-W\d{2}$/);
     // recharts drew the area chart with its axis labels.
@@ -201,18 +207,46 @@ describe('Dashboard: weeks in the user’s time zone', () => {
 
     const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
     const chart = await within(trends).findByRole('img', {
-      name: new RegExp(`${weekOfPost}: Blog 1, LinkedIn 1\\.$`),
+      name: new RegExp(`${weekOfPost}: WordPress 1, LinkedIn 1\\.$`),
     });
     expect(chart.getAttribute('aria-label')).toBe(
       `Publishing trends, area chart. ${weeks
-        .map((week) => `${week}: Blog ${week === weekOfPost ? 1 : 0}, LinkedIn ${week === weekOfPost ? 1 : 0}`)
+        .map((week) => {
+          const n = week === weekOfPost ? 1 : 0;
+          return `${week}: WordPress ${n}, LinkedIn ${n}`;
+        })
         .join('; ')}.`,
     );
     for (const week of weeks) expect(within(chart).getByText(week)).toBeInTheDocument();
     expect(
       within(trends).getByText(
-        `1 blog post and 1 LinkedIn post published from ${weeks[0]} to ${weekOfPost} (weeks from Monday to Sunday, ${timezone} time).`,
+        `1 WordPress post and 1 LinkedIn post published from ${weeks[0]} to ${weekOfPost} (weeks from Monday to Sunday, ${timezone} time).`,
       ),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('Dashboard: every channel', () => {
+  it('counts a post of a channel of `posts` for that channel, not as a WordPress one, in both charts and the figures', async () => {
+    const onExtra = makeArticle({
+      _id: 'g1',
+      id: 'g1',
+      posts: { extra: { id: 'p1', url: 'https://blog.example/p/', publishedAt: now.toISOString() } },
+    });
+    mockApi({ 'auth.me': { user: makeUser({ timezone: 'UTC' }) }, 'dashboard.get': dashboardOf([onExtra]) });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
+    expect(
+      within(trends).getByText(/^0 WordPress posts, 0 LinkedIn posts and 1 extra post published from/),
+    ).toBeInTheDocument();
+    const chart = await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ });
+    expect(chart.getAttribute('aria-label')).toContain(`${isoWeek(now, 'UTC')}: WordPress 0, LinkedIn 0, extra 1`);
+    const distribution = card('Platform Distribution');
+    expect(within(distribution).getByTestId('distribution-total')).toHaveTextContent('1');
+    expect(
+      await within(distribution).findByRole('img', {
+        name: 'Platform distribution, bar chart. WordPress 0, LinkedIn 0, extra 1. Total 1.',
+      }),
     ).toBeInTheDocument();
   });
 });
@@ -279,7 +313,7 @@ describe('Dashboard: the cards paint before the charts', () => {
     // The first paint with the cards has their figures, and no chart drawn yet: each chart's place is held
     // at its height by a placeholder.
     const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
-    expect(within(trends).getByText(/2 blog posts and 1 LinkedIn post published from/)).toBeInTheDocument();
+    expect(within(trends).getByText(/2 WordPress posts and 1 LinkedIn post published from/)).toBeInTheDocument();
     expect(within(card('Platform Distribution')).getByTestId('distribution-total')).toHaveTextContent('3');
     expect(within(card('Content Status')).getByText('4 articles in total.')).toBeInTheDocument();
     expect(document.querySelector('.recharts-wrapper')).toBeNull();

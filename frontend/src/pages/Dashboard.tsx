@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
 import type { ApiResponses } from '@app/shared/api';
 import { request } from '../api/client';
+import { channelById } from '../channels/registry';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
@@ -37,6 +38,9 @@ export const DashboardMessages = {
 const KEYWORD_SWATCHES = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "a", "a and b", "a, b and c". */
+const listed = (items: string[]) =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '');
 
 interface DashboardCardProps {
   title: string;
@@ -148,16 +152,27 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
   // Not for a reviewer, who cannot create (docs/product.md, Workspaces).
   const mayCreate = useCan()('articles.create');
   const { trends, distribution, keywords, status, total, timeZone } = stats;
-  const blogTotal = trends.reduce((sum, p) => sum + p.blog, 0);
-  const linkedinTotal = trends.reduce((sum, p) => sum + p.linkedin, 0);
+  // A series and a bar per channel, as the answer lists them (the registry's order), named as the SPA names them; a
+  // channel the SPA has no entry for is shown only once it has posts.
+  const shown = distribution.bars.filter(
+    ({ channel, count }) => channelById(channel) || count > 0 || trends.some((p) => (p.counts[channel] ?? 0) > 0),
+  );
+  const series = shown.map(({ channel }) => ({ channel, name: channelById(channel)?.label ?? channel }));
+  const totals = series.map(({ channel, name }) =>
+    plural(
+      trends.reduce((sum, p) => sum + (p.counts[channel] ?? 0), 0),
+      `${name} post`,
+    ),
+  );
   const first = trends[0]?.week ?? '';
   const last = trends[trends.length - 1]?.week ?? '';
-  const trendsSummary = `${plural(blogTotal, 'blog post')} and ${plural(linkedinTotal, 'LinkedIn post')} published from ${first} to ${last} (weeks from Monday to Sunday, ${timeZone} time).`;
+  const trendsSummary = `${listed(totals)} published from ${first} to ${last} (weeks from Monday to Sunday, ${timeZone} time).`;
   const trendsLabel = `Publishing trends, area chart. ${trends
-    .map((p) => `${p.week}: Blog ${p.blog}, LinkedIn ${p.linkedin}`)
+    .map((p) => `${p.week}: ${series.map(({ channel, name }) => `${name} ${p.counts[channel] ?? 0}`).join(', ')}`)
     .join('; ')}.`;
-  const distributionLabel = `Platform distribution, bar chart. ${distribution.bars
-    .map((b) => `${b.platform} ${b.count}`)
+  const bars = shown.map((bar, i) => ({ name: series[i]!.name, count: bar.count }));
+  const distributionLabel = `Platform distribution, bar chart. ${bars
+    .map((b) => `${b.name} ${b.count}`)
     .join(', ')}. Total ${distribution.total}.`;
   const keywordsLabel = `Top keywords${keywords.demo ? ' (demo data)' : ''}, donut chart. ${keywords.keywords
     .map((k) => `${k.keyword} ${k.count}`)
@@ -216,7 +231,7 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
       >
         <p className="dashboard-card__summary">{trendsSummary}</p>
         <DeferredChart height={240}>
-          <TrendsChart data={trends} label={trendsLabel} />
+          <TrendsChart data={trends} series={series} label={trendsLabel} />
         </DeferredChart>
       </DashboardCard>
 
@@ -242,7 +257,7 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
           </span>
         </p>
         <DeferredChart height={160}>
-          <DistributionChart data={distribution.bars} label={distributionLabel} />
+          <DistributionChart data={bars} label={distributionLabel} />
         </DeferredChart>
       </DashboardCard>
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import HistoryPage, { historyRows } from './History';
+import { CHANNEL_REGISTRY } from '../channels/registry';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
@@ -39,6 +40,18 @@ const flagOnly = makeArticle({
   id: 'h3',
   title: 'Flag only',
   linkedin: { content: 'l', publishedToLinkedIn: true, lastPublished: null, linkedinPostUrl: null },
+});
+
+// Published only on channels with no fields of their own (Article.posts), ones the SPA has no entry for: each has
+// its row, by its label or else its id.
+const postsOnly = makeArticle({
+  _id: 'h4',
+  id: 'h4',
+  title: 'Posts only',
+  posts: {
+    extra: { id: 'g1', url: 'https://blog.example.com/posts-only/', publishedAt: '2025-03-07T08:00:00.000Z' },
+    'new-channel': { id: 'n1', url: null, publishedAt: '2025-03-01T08:00:00.000Z' },
+  },
 });
 
 const session = (timezone: string): MockRoutes => ({
@@ -81,6 +94,37 @@ describe('History page', () => {
       'href',
       'https://blog.example.com/both/',
     );
+  });
+
+  it('lists a row per channel of the registry and of `posts`, an article published on those only included', async () => {
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [postsOnly, both], nextCursor: null } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    const rows = bodyRows();
+    expect(
+      rows.map((tr) =>
+        within(tr)
+          .getAllByRole('cell')
+          .slice(0, 2)
+          .map((td) => td.textContent),
+      ),
+    ).toEqual([
+      ['Posts only', 'extra'],
+      ['Both platforms', 'LinkedIn'],
+      ['Both platforms', 'WordPress'],
+      ['Posts only', 'new-channel'],
+    ]);
+    const view = within(rows[0]!).getByRole('link', { name: /^View Post/ });
+    expect(view).toHaveAttribute('href', 'https://blog.example.com/posts-only/');
+    expect(view).toHaveAccessibleName('View Post Posts only on extra (opens in a new tab)');
+    expect(within(rows[3]!).getByText('No link')).toBeInTheDocument();
+    // Every channel of the registry is named in the page's description.
+    const labels = CHANNEL_REGISTRY.map((channel) => channel.label);
+    expect(
+      screen.getByText(`Everything you have published on ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}.`, {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
   });
 
   it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {
@@ -189,7 +233,13 @@ describe('History page', () => {
       },
     });
     expect(historyRows([noLink])).toEqual([
-      { key: 'n1-blog', title: 'No link', platform: 'WordPress', publishedAt: '2025-03-04T15:05:00.000Z', url: null },
+      {
+        key: 'n1-wordpress',
+        title: 'No link',
+        platform: 'WordPress',
+        publishedAt: '2025-03-04T15:05:00.000Z',
+        url: null,
+      },
     ]);
     mockApi({ 'articles.published': { articles: [noLink], nextCursor: null } });
     renderWithProviders(<HistoryPage />, { route: '/history' });

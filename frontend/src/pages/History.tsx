@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { CHANNELS, PLATFORMS, httpUrlOrNull, isPublished, type Article } from '@app/shared';
+import { httpUrlOrNull, publicationsOf, type Article } from '@app/shared';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
-import { alsoChannels, channelFor } from '../channels/registry';
+import { CHANNEL_REGISTRY, channelById } from '../channels/registry';
 import { usePublishedArticles } from '../hooks/useArticleLists';
 import { formatDateTime, useUserTimeZone } from '../lib/userTime';
 import '../styles/admin.css';
@@ -28,30 +28,23 @@ export interface HistoryRow {
   url: string | null;
 }
 
-/** One row per platform an article is published on, newest publication first. */
+/**
+ * One row per channel an article is published on (publicationsOf: the versions' own channels by their flags, every
+ * other channel by its post) with its time, newest publication first.
+ */
 export function historyRows(articles: Article[]): HistoryRow[] {
   const rows: HistoryRow[] = [];
   for (const article of articles) {
-    for (const platform of PLATFORMS) {
-      if (!isPublished(article, platform)) continue;
+    for (const publication of publicationsOf(article)) {
+      // A flag without a time is not published by the shared rule (isPublished, shared/src/status.ts).
+      if (!publication.at) continue;
       rows.push({
-        key: `${articleIdOf(article)}-${platform}`,
+        key: `${articleIdOf(article)}-${publication.channel}`,
         title: article.title,
-        platform: channelFor(platform).label,
-        publishedAt: article[platform].lastPublished,
+        platform: channelById(publication.channel)?.label ?? publication.channel,
+        publishedAt: publication.at,
         // Only an http(s) address becomes the View link (a stored one may predate that check).
-        url: httpUrlOrNull(channelFor(platform).postUrl(article)),
-      });
-    }
-    // A second channel of a version (channels/also.tsx) has its own post.
-    for (const channel of alsoChannels()) {
-      if (!channel.posted(article)) continue;
-      rows.push({
-        key: `${articleIdOf(article)}-${channel.id}`,
-        title: article.title,
-        platform: channel.label,
-        publishedAt: channel.also!.postedAt(article),
-        url: httpUrlOrNull(channel.postUrl(article)),
+        url: httpUrlOrNull(publication.url),
       });
     }
   }
@@ -61,6 +54,8 @@ export function historyRows(articles: Article[]): HistoryRow[] {
 
 /** docs/product.md (History): what was published where and when (in the user's time zone). */
 export default function HistoryPage() {
+  const labels = CHANNEL_REGISTRY.map((channel) => channel.label);
+  const channelList = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels.join('');
   const timeZone = useUserTimeZone();
   const query = usePublishedArticles();
   // Every page loaded so far; rows are ordered across them (an article's older platform may fall below a later page's rows).
@@ -70,7 +65,7 @@ export default function HistoryPage() {
     <div className="page">
       <PageHeader
         title="Published Articles History"
-        description={`Everything you have published on ${CHANNELS.map((channel) => channel.label).join(' and ')}. Times are shown in ${timeZone}.`}
+        description={`Everything you have published on ${channelList}. Times are shown in ${timeZone}.`}
       />
       <section className="card admin-card history-card" aria-label="Published posts">
         <TableCardState

@@ -104,6 +104,7 @@ describe('Calendar: moving an item is scheduling it', () => {
     status: 'scheduled',
     title: planned.title,
     url: null,
+    channel: null,
   };
   const calendar = { 'articles.calendar': { from: '', to: '', entries: [entry], articles: [planned] } };
 

@@ -1,12 +1,15 @@
 /**
  * The channels: one entry each, whose module is loaded with import() on the channel's first use, so a Lambda
  * parses a channel's publisher only when it publishes there (docs/architecture.md, Channels). Adding a channel is
- * its folder plus its line here.
+ * its folder plus its line here and its id in ids.ts.
  */
 import type { Config } from '../config.js';
 import { notFound } from '../domain/errors.js';
 import type { SettingService } from '../domain/settings.js';
 import type { ChannelVersion, PublishChannel } from './channel.js';
+import { channelIds, type ChannelId } from './ids.js';
+
+export { channelIds, type ChannelId };
 
 /** What a channel's module is built from. */
 export interface ChannelEnv {
@@ -38,11 +41,7 @@ const CHANNELS = {
   linkedin: { module: () => import('./linkedin/module.js') },
   ghost: { module: () => import('./ghost/module.js') },
   bluesky: { module: () => import('./bluesky/module.js'), version: () => import('./bluesky/version.js') },
-} satisfies Record<string, Entry>;
-
-export type ChannelId = keyof typeof CHANNELS;
-
-export const channelIds = Object.keys(CHANNELS) as ChannelId[];
+} satisfies Record<ChannelId, Entry>;
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 

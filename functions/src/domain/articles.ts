@@ -3,6 +3,7 @@ import {
   ArticleMessages,
   LINKEDIN_MAX_CHARS,
   PLATFORMS,
+  publicationsOf,
   type Article,
   type ChannelPostRecord,
   type CreateArticleInput,
@@ -150,22 +151,24 @@ export interface PublicationState {
   updatedAt: string;
   blog: Pick<ArticleRecord['blog'], 'publishedToWordPress' | 'lastPublished'>;
   linkedin: Pick<ArticleRecord['linkedin'], 'publishedToLinkedIn' | 'lastPublished'>;
+  /** The other channels' posts (Article.posts): an article published on one of them only is in History too. */
+  posts?: Readonly<Record<string, { publishedAt?: string | null }>>;
 }
 
 const publishedOn = (a: PublicationState, platform: Platform) =>
   platform === 'blog' ? a.blog.publishedToWordPress : a.linkedin.publishedToLinkedIn;
-/** Published on at least one platform: in History (the published list). */
-export const isPublished = (a: PublicationState) => PLATFORMS.some((p) => publishedOn(a, p));
+/** Published on at least one channel (publicationsOf): in History (the published list). */
+export const isPublished = (a: PublicationState) => publicationsOf(a).length > 0;
 /** Published on both platforms: off the Schedule page (the unpublished list). */
 export const isFullyPublished = (a: PublicationState) => PLATFORMS.every((p) => publishedOn(a, p));
 
 /**
- * History's order: the latest publication time of the platforms the article is published on
+ * History's order: the latest publication time of the channels the article is published on
  * (an article published before times were kept counts from its last change); undefined while it
  * is published nowhere.
  */
 export function publishedAtOf(a: PublicationState): string | undefined {
-  const times = PLATFORMS.filter((p) => publishedOn(a, p)).map((p) => a[p].lastPublished ?? a.updatedAt);
+  const times = publicationsOf(a).map((p) => p.at ?? a.updatedAt);
   return times.length ? times.reduce((latest, t) => (t > latest ? t : latest)) : undefined;
 }
 

@@ -1,22 +1,31 @@
 import {
   PLATFORMS,
+  channelOfVersion,
   isPublished,
   platformStatus,
   type CalendarEntry,
+  type ChannelPostRecord,
   type Platform,
   type StatusInput,
 } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import type { ArticleStore } from './ports.js';
 
-/** What places an article on the calendar: its publications and schedules. */
-export type CalendarState = Pick<StatusInput, 'blog' | 'linkedin' | 'scheduled'>;
+/** What places an article on the calendar: its publications (its versions' own channels', the others' posts) and schedules. */
+export type CalendarState = Pick<StatusInput, 'blog' | 'linkedin' | 'scheduled'> & {
+  posts?: Record<string, Pick<ChannelPostRecord, 'publishedAt'>>;
+};
 
 /** One platform of an article at one instant (ISO, as toISOString writes it: sortable as text). */
 export interface CalendarSlot {
   platform: Platform;
   at: string;
   kind: 'scheduled' | 'published';
+  /**
+   * A published slot of a channel with a post of its own (`posts`, not the version's own channel): its id. Such a
+   * slot goes with the blog version, as those channels' posts do (their `platform`, functions/src/channels/).
+   */
+  channel?: string;
 }
 
 const normalized = (time: string | null | undefined): string | undefined => {
@@ -39,11 +48,20 @@ export function calendarSlotsOf(article: CalendarState): CalendarSlot[] {
     }
     const at = normalized(article.scheduled?.[platform]);
     return at ? [{ platform, at, kind: 'scheduled' }] : [];
-  });
+  }).concat(
+    Object.entries(article.posts ?? {}).flatMap(([channel, post]): CalendarSlot[] => {
+      const at = normalized(post?.publishedAt);
+      return at ? [{ platform: 'blog', at, kind: 'published', channel }] : [];
+    }),
+  );
 }
 
-const publishedUrl = (article: ArticleRecord, platform: Platform): string | null =>
-  (platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl) || null;
+const publishedUrl = (article: ArticleRecord, slot: CalendarSlot): string | null =>
+  (slot.channel
+    ? article.posts?.[slot.channel]?.url
+    : slot.platform === 'blog'
+      ? article.blog.wordpressPostUrl
+      : article.linkedin.linkedinPostUrl) || null;
 
 /**
  * The owner's calendar entries in [from, to), by time: only the articles with an entry in the range are
@@ -68,9 +86,11 @@ export async function calendarOf(
           platform: slot.platform,
           at: slot.at,
           kind: slot.kind,
-          status: platformStatus(article, slot.platform, now),
+          // A channel's post is published there, whatever the version's own channel did.
+          status: slot.channel ? 'published' : platformStatus(article, slot.platform, now),
           title: article.title,
-          url: slot.kind === 'published' ? publishedUrl(article, slot.platform) : null,
+          url: slot.kind === 'published' ? publishedUrl(article, slot) : null,
+          channel: slot.kind === 'published' ? (slot.channel ?? channelOfVersion(slot.platform).id) : null,
         })),
     )
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.articleId.localeCompare(b.articleId)));

@@ -1,4 +1,5 @@
 import { dashboardFromSummary, needsAttention, type DashboardAnswer, type DashboardSummary } from '@app/shared';
+import { channelIds } from '../channels/ids.js';
 import type { ArticleRecord } from './articles.js';
 
 export interface DashboardDeps {
@@ -23,7 +24,8 @@ export class DashboardService {
     const now = this.deps.now?.() ?? new Date();
     return {
       timeZone,
-      ...dashboardFromSummary(summary, unpublished, timeZone, now),
+      // A bar and a series per channel of the registry (each channel's own count: shared/src/dashboard-summary.ts).
+      ...dashboardFromSummary(summary, unpublished, timeZone, now, channelIds),
       // Articles published everywhere are not listed: what needs attention is on the Schedule page.
       attention: needsAttention(unpublished),
     };

@@ -53,7 +53,10 @@ export interface PublishingDeps {
  * What asked for a publish: Publish now in the app (by member `actorId`), or the owner confirming an approval link
  * (for that schedule): the scheduled run's publish, which its events attribute to no member (actorId null).
  */
-export type PublishOrigin = { trigger: 'manual'; actorId?: string } | { trigger: 'approval'; scheduledFor: string };
+export type PublishOrigin =
+  // check: the caller's rule on the article as this publish reads it (Publish Now's review rule), so it is read once.
+  | { trigger: 'manual'; actorId?: string; check?: (article: ArticleRecord) => void }
+  | { trigger: 'approval'; scheduledFor: string };
 const MANUAL: PublishOrigin = { trigger: 'manual' };
 
 /**
@@ -235,6 +238,7 @@ export class PublishingService {
     const deadline = Date.now() + this.deadlineMs;
     const channel = await this.channelOf(channelId);
     const article = await this.load(userId, id);
+    if (origin.trigger === 'manual') origin.check?.(article);
     channel.checkArticle(article);
     // The version the channel publishes: a channel's own version's text rules (its note included) are its own.
     if (!channel.version) refuseOfflineDraftNote(channel.platform, article[channel.platform].content);

@@ -164,12 +164,16 @@ export class ReviewService {
     return settings;
   }
 
-  /** Publish Now where review is required: only an approved version (409 saying what to do otherwise). */
-  async checkPublishNow(workspace: CurrentWorkspace, articleId: string, platform: VersionId): Promise<void> {
-    if (workspace.personal || workspace.review.mode === 'author') return;
-    const article = await this.article(workspace.id, articleId);
-    if (article[reviewAttribute(platform)]?.status !== 'approved')
-      throw conflict(ReviewMessages.needsApproval, 'approval_required');
+  /**
+   * Publish Now where review is required: only an approved version (409 saying what to do otherwise). The check of the
+   * article as the publish reads it (PublishOrigin's `check`, domain/publishing.ts): no read of its own.
+   */
+  publishNowCheck(workspace: CurrentWorkspace, platform: VersionId): ((article: ArticleRecord) => void) | undefined {
+    if (workspace.personal || workspace.review.mode === 'author') return undefined;
+    return (article) => {
+      if (article[reviewAttribute(platform)]?.status !== 'approved')
+        throw conflict(ReviewMessages.needsApproval, 'approval_required');
+    };
   }
 
   /** The settings where review is required, or a 400 saying it is not. */

@@ -48,11 +48,11 @@ export const handlers = defineHandlers('channels', {
       import('../wiring/publishing.js'),
       import('./article-view.js'),
     ]);
-    // Its own version's approval where it has one, else that of the version it shares (the blog one, for a blog).
-    await reviewRules().checkPublishNow(workspace, params.id, channel.version ?? channel.platform);
     const { url, article } = await publishing().publish(channel.id, workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,
+      // Its own version's approval where it has one, else that of the version it shares (the blog one, for a blog).
+      check: reviewRules().publishNowCheck(workspace, channel.version ?? channel.platform),
     });
     return json(200, {
       success: true,

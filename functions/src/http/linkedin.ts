@@ -65,10 +65,10 @@ export const handlers = defineHandlers('linkedin', {
 
   'linkedin.publish': async ({ workspace, user, params }) => {
     const { reviewRules, publishing, toApiArticle } = await publishingSide();
-    await reviewRules().checkPublishNow(workspace, params.id, 'linkedin');
     const { url, article } = await publishing().publishLinkedIn(workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,
+      check: reviewRules().publishNowCheck(workspace, 'linkedin'),
     });
     return json(200, {
       success: true,

@@ -35,10 +35,10 @@ export const handlers = defineHandlers('wordpress', {
       import('../wiring/publishing.js'),
       import('./article-view.js'),
     ]);
-    await reviewRules().checkPublishNow(workspace, params.id, 'blog');
     const { link, article } = await publishing().publishWordPress(workspace.id, params.id, {
       trigger: 'manual',
       actorId: user.id,
+      check: reviewRules().publishNowCheck(workspace, 'blog'),
     });
     return json(200, {
       success: true,

@@ -7,6 +7,7 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { withoutOfflineDraftNote } from '@app/shared';
 import { OUTBOX_ITEM_TYPE } from '../../src/adapters/dynamo/event-outbox.js';
+import { DynamoArticleStore } from '../../src/adapters/dynamo/article-store.js';
 import { localJobsIdle } from '../../src/adapters/local/in-process-job-queue.js';
 import { startLocalStack, type LocalStack } from '../../src/local/stack.js';
 import { registerApiOrigin } from './secrets.js';
@@ -30,6 +31,19 @@ const DELIVERY_MARKS = ['busAt', 'webhook', 'webhookFailures', 'deliveredAt', 'e
 function withoutDeliveryMarks(item: Record<string, unknown>): Record<string, unknown> {
   if (item.type !== OUTBOX_ITEM_TYPE) return item;
   return Object.fromEntries(Object.entries(item).filter(([key]) => !DELIVERY_MARKS.includes(key)));
+}
+
+/** The app's article store over its own table: for a test that writes what no route can (another channel's post). */
+export function articleStore(app: Pick<TestApp, 'tableName'>): DynamoArticleStore {
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
+  return new DynamoArticleStore(db, app.tableName);
 }
 
 /** The real local stack (same handlers as Lambda) on a free port, with a table of its own. */
@@ -200,6 +214,27 @@ export async function draftedForPublishing(client: Client, id: string) {
   }
   await localJobsIdle();
   return (await client.call(`/api/articles/${id}`)).json.article;
+}
+
+/**
+ * An article ready to publish, as the API tests of the publishing channels set one up: created with `brief`'s topic
+ * and keyword, drafted without the offline note, and (unless `withImage` is false) given a generated image.
+ */
+export async function publishableArticle(
+  client: Client,
+  title: string,
+  brief: { topic: string; keyword: string },
+  withImage = true,
+): Promise<string> {
+  const created = await client.call('/api/articles', { body: { title, ...brief } });
+  if (created.status !== 201) throw new Error(`Creating the article failed: ${JSON.stringify(created.json)}`);
+  const id = created.json.article._id as string;
+  await draftedForPublishing(client, id);
+  if (withImage) {
+    await client.call(`/api/image/generate/${id}`, { body: { description: 'a printing press' } });
+    await imageSettled(client, id);
+  }
+  return id;
 }
 
 /** Polls an article's image until its generation has ended (and its job's writes are done); answers the last status. */

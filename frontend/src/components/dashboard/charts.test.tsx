@@ -4,7 +4,7 @@ import { cloneElement, type ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { render } from '@testing-library/react';
 import type { TrendPoint } from '@app/shared';
-import { TrendsChart } from './charts';
+import { SERIES_STYLES, TrendsChart } from './charts';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
@@ -19,12 +19,19 @@ vi.mock('recharts', async (importOriginal) => {
   };
 });
 
-// Equal counts on purpose: the two lines lie on each other, as on a dashboard that publishes to both.
+// Equal counts on purpose: the lines lie on each other, as on a dashboard that publishes everywhere.
+const counts = (n: number) => ({ first: n, second: n, third: n });
 const weeks: TrendPoint[] = [
-  { week: '2026-W45', blog: 2, linkedin: 2 },
-  { week: '2026-W46', blog: 1, linkedin: 1 },
-  { week: '2026-W47', blog: 3, linkedin: 3 },
-  { week: '2026-W48', blog: 0, linkedin: 0 },
+  { week: '2026-W45', counts: counts(2) },
+  { week: '2026-W46', counts: counts(1) },
+  { week: '2026-W47', counts: counts(3) },
+  { week: '2026-W48', counts: counts(0) },
+];
+// Three channels, by their place in the answer (the names are the SPA's labels; any will do here).
+const series = [
+  { channel: 'first', name: 'First' },
+  { channel: 'second', name: 'Second' },
+  { channel: 'third', name: 'Third' },
 ];
 
 /** The colour tokens of base.css in one theme: the `:root` blocks, or the dark theme's over them. */
@@ -61,45 +68,64 @@ function contrast(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-describe('Publishing Trends: Blog and LinkedIn told apart by more than hue', () => {
-  it('draws Blog solid with round markers and LinkedIn dashed with square markers, and the legend shows both', () => {
-    const { container } = render(<TrendsChart data={weeks} label="Publishing trends" />);
+describe('Publishing Trends: each channel told apart by more than hue', () => {
+  it('draws a series per channel, each with its own line, marker and colour, and the legend shows each', () => {
+    const { container } = render(<TrendsChart data={weeks} series={series} label="Publishing trends" />);
     const curves = [...container.querySelectorAll('.recharts-area-curve')];
-    expect(curves).toHaveLength(2);
-    const [blog, linkedin] = curves;
-    expect(blog).toHaveAttribute('stroke', 'var(--chart-blog)');
-    expect(blog).not.toHaveAttribute('stroke-dasharray');
-    expect(linkedin).toHaveAttribute('stroke', 'var(--chart-linkedin)');
-    expect(linkedin).toHaveAttribute('stroke-dasharray', '6 4');
+    expect(curves).toHaveLength(3);
+    const [first, second, third] = curves;
+    expect(first).toHaveAttribute('stroke', 'var(--chart-blog)');
+    expect(first).not.toHaveAttribute('stroke-dasharray');
+    expect(second).toHaveAttribute('stroke', 'var(--chart-linkedin)');
+    expect(second).toHaveAttribute('stroke-dasharray', '6 4');
+    expect(third).toHaveAttribute('stroke', 'var(--chart-channel-3)');
+    expect(third).toHaveAttribute('stroke-dasharray', '2 3');
 
-    // One marker per week and series: circles for Blog, squares for LinkedIn, each in its series' colour.
-    const circles = [...container.querySelectorAll('.recharts-area-dots circle.trend-marker')];
-    const squares = [...container.querySelectorAll('.recharts-area-dots rect.trend-marker')];
-    expect(circles).toHaveLength(weeks.length);
-    expect(squares).toHaveLength(weeks.length);
-    for (const c of circles) expect(c).toHaveAttribute('fill', 'var(--chart-blog)');
-    for (const s of squares) expect(s).toHaveAttribute('fill', 'var(--chart-linkedin)');
+    // One marker per week and series: circles, squares, triangles, each in its series' colour.
+    const markers = (shape: string) => [...container.querySelectorAll(`.recharts-area-dots .trend-marker--${shape}`)];
+    for (const [shape, colour] of [
+      ['circle', 'var(--chart-blog)'],
+      ['square', 'var(--chart-linkedin)'],
+      ['triangle', 'var(--chart-channel-3)'],
+    ] as const) {
+      expect(markers(shape)).toHaveLength(weeks.length);
+      for (const m of markers(shape)) expect(m).toHaveAttribute('fill', colour);
+    }
 
     // The legend: each name with its line (solid or dashed) and its marker.
     const items = [...container.querySelectorAll('.trends-legend__item')];
-    expect(items.map((li) => li.textContent)).toEqual(['Blog', 'LinkedIn']);
-    const [blogKey, linkedinKey] = items;
-    expect(blogKey!.querySelector('line')).not.toHaveAttribute('stroke-dasharray');
-    expect(blogKey!.querySelector('circle')).toHaveAttribute('fill', 'var(--chart-blog)');
-    expect(linkedinKey!.querySelector('line')).toHaveAttribute('stroke-dasharray', '6 4');
-    expect(linkedinKey!.querySelector('rect')).toHaveAttribute('fill', 'var(--chart-linkedin)');
+    expect(items.map((li) => li.textContent)).toEqual(['First', 'Second', 'Third']);
+    expect(items[0]!.querySelector('line')).not.toHaveAttribute('stroke-dasharray');
+    expect(items[0]!.querySelector('circle')).toHaveAttribute('fill', 'var(--chart-blog)');
+    expect(items[1]!.querySelector('line')).toHaveAttribute('stroke-dasharray', '6 4');
+    expect(items[1]!.querySelector('rect')).toHaveAttribute('fill', 'var(--chart-linkedin)');
+    expect(items[2]!.querySelector('line')).toHaveAttribute('stroke-dasharray', '2 3');
+    expect(items[2]!.querySelector('polygon')).toHaveAttribute('fill', 'var(--chart-channel-3)');
+  });
+
+  it('gives every series style its own line and marker', () => {
+    expect(new Set(SERIES_STYLES.map((s) => s.dash)).size).toBe(SERIES_STYLES.length);
+    expect(new Set(SERIES_STYLES.map((s) => s.marker)).size).toBe(SERIES_STYLES.length);
   });
 
   it.each(['light', 'dark'] as const)(
-    'gives Blog and LinkedIn hues far apart, each visible on the cards, in the %s theme',
+    'gives the series hues apart from the one before, each visible on the cards, in the %s theme',
     (theme) => {
       const tokens = themeTokens(theme);
-      const [blog, linkedin, surface] = [tokens['--chart-blog']!, tokens['--chart-linkedin']!, tokens['--surface']!];
-      const apart = Math.abs(hue(blog) - hue(linkedin));
-      expect(Math.min(apart, 360 - apart)).toBeGreaterThanOrEqual(90);
-      // WCAG 1.4.11: graphical objects at least 3:1 against what they are drawn on.
-      expect(contrast(blog, surface)).toBeGreaterThanOrEqual(3);
-      expect(contrast(linkedin, surface)).toBeGreaterThanOrEqual(3);
+      const colours = SERIES_STYLES.map((s) => tokens[s.colour.slice('var('.length, -1)]!);
+      const surface = tokens['--surface']!;
+      const apart = (a: string, b: string) => {
+        const d = Math.abs(hue(a) - hue(b));
+        return Math.min(d, 360 - d);
+      };
+      // Blog and LinkedIn, the pair most shown together: far apart.
+      expect(apart(colours[0]!, colours[1]!)).toBeGreaterThanOrEqual(90);
+      for (const [i, colour] of colours.entries()) {
+        expect(colour).toMatch(/^#/);
+        if (i > 0) expect(apart(colour, colours[i - 1]!)).toBeGreaterThanOrEqual(45);
+        // WCAG 1.4.11: graphical objects at least 3:1 against what they are drawn on.
+        expect(contrast(colour, surface)).toBeGreaterThanOrEqual(3);
+      }
     },
   );
 });

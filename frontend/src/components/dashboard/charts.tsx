@@ -69,54 +69,108 @@ function ChartFrame({ label, children, height = CHART_HEIGHT }: ChartFrameProps)
 }
 
 /**
- * The two lines of Publishing Trends, told apart by more than their colour (docs/product.md, Dashboard): Blog
- * is a solid line with round markers, LinkedIn a dashed one with square markers, in colours of distant hues
- * in both themes (base.css --chart-blog, --chart-linkedin). Where the two counts are equal the lines lie on
- * each other, and the dashes still show both.
+ * How each channel's series is drawn, by its place in the answer (the registry's order): the channels are told
+ * apart by more than their colour (docs/product.md, Dashboard): each has its own line (solid, dashed, dotted, …) and
+ * marker (circle, square, triangle, …), in colours of distant hues in both themes (base.css --chart-blog,
+ * --chart-linkedin, --chart-channel-*). Where two counts are equal the lines lie on each other, and the dashes still
+ * show both.
  */
-export const TREND_SERIES = [
-  { dataKey: 'blog', name: 'Blog', colour: 'var(--chart-blog)', dash: undefined, marker: 'circle' },
-  { dataKey: 'linkedin', name: 'LinkedIn', colour: 'var(--chart-linkedin)', dash: '6 4', marker: 'square' },
+export const SERIES_STYLES = [
+  { colour: 'var(--chart-blog)', dash: undefined, marker: 'circle' },
+  { colour: 'var(--chart-linkedin)', dash: '6 4', marker: 'square' },
+  { colour: 'var(--chart-channel-3)', dash: '2 3', marker: 'triangle' },
+  { colour: 'var(--chart-channel-4)', dash: '10 3 2 3', marker: 'diamond' },
+  { colour: 'var(--chart-channel-5)', dash: '12 5', marker: 'cross' },
 ] as const;
-type TrendSeries = (typeof TREND_SERIES)[number];
+type SeriesStyle = (typeof SERIES_STYLES)[number];
 
-function TrendMarker({ series, cx, cy }: { series: TrendSeries; cx?: number; cy?: number }) {
+/** The style of the series at `index` (past the list, the styles come round again). */
+export const seriesStyle = (index: number): SeriesStyle => SERIES_STYLES[index % SERIES_STYLES.length]!;
+
+/** A channel's series: its id (the key of its counts) and its name. */
+export interface ChartSeries {
+  channel: string;
+  name: string;
+}
+
+function TrendMarker({ style, cx, cy }: { style: SeriesStyle; cx?: number; cy?: number }) {
   if (cx === undefined || cy === undefined) return null;
-  const className = `trend-marker trend-marker--${series.marker}`;
-  return series.marker === 'square' ? (
-    <rect className={className} x={cx - 3.5} y={cy - 3.5} width={7} height={7} fill={series.colour} />
-  ) : (
-    <circle className={className} cx={cx} cy={cy} r={3.5} fill={series.colour} />
-  );
+  const className = `trend-marker trend-marker--${style.marker}`;
+  const r = 3.5;
+  switch (style.marker) {
+    case 'square':
+      return <rect className={className} x={cx - r} y={cy - r} width={2 * r} height={2 * r} fill={style.colour} />;
+    case 'triangle':
+      return (
+        <polygon
+          className={className}
+          points={`${cx},${cy - r - 1} ${cx + r + 0.5},${cy + r} ${cx - r - 0.5},${cy + r}`}
+          fill={style.colour}
+        />
+      );
+    case 'diamond':
+      return (
+        <polygon
+          className={className}
+          points={`${cx},${cy - r - 1} ${cx + r + 1},${cy} ${cx},${cy + r + 1} ${cx - r - 1},${cy}`}
+          fill={style.colour}
+        />
+      );
+    case 'cross':
+      return (
+        <path
+          className={className}
+          d={`M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}`}
+          stroke={style.colour}
+          strokeWidth={2}
+          fill="none"
+        />
+      );
+    default:
+      return <circle className={className} cx={cx} cy={cy} r={r} fill={style.colour} />;
+  }
 }
 
 /** The legend draws each series as it is drawn in the chart: its line (solid or dashed) and its marker. */
-function TrendsLegend() {
+function TrendsLegend({ series }: { series: readonly ChartSeries[] }) {
   return (
     <ul className="trends-legend">
-      {TREND_SERIES.map((series) => (
-        <li key={series.dataKey} className="trends-legend__item">
-          <svg width={28} height={10} viewBox="0 0 28 10" aria-hidden="true">
-            <line x1={0} y1={5} x2={28} y2={5} stroke={series.colour} strokeWidth={2} strokeDasharray={series.dash} />
-            <TrendMarker series={series} cx={14} cy={5} />
-          </svg>
-          {series.name}
-        </li>
-      ))}
+      {series.map(({ channel, name }, i) => {
+        const style = seriesStyle(i);
+        return (
+          <li key={channel} className="trends-legend__item">
+            <svg width={28} height={10} viewBox="0 0 28 10" aria-hidden="true">
+              <line x1={0} y1={5} x2={28} y2={5} stroke={style.colour} strokeWidth={2} strokeDasharray={style.dash} />
+              <TrendMarker style={style} cx={14} cy={5} />
+            </svg>
+            {name}
+          </li>
+        );
+      })}
     </ul>
   );
 }
 
-/** Publishing Trends: publications per ISO week, Blog and LinkedIn. */
-export function TrendsChart({ data, label }: { data: TrendPoint[]; label: string }) {
+/** Publishing Trends: publications per ISO week, a series per channel. */
+export function TrendsChart({
+  data,
+  series,
+  label,
+}: {
+  data: TrendPoint[];
+  series: readonly ChartSeries[];
+  label: string;
+}) {
+  // One row per week with a number per channel, as recharts reads a series (its dataKey).
+  const rows = data.map((point) => ({ week: point.week, ...point.counts }));
   return (
     <ChartFrame label={label}>
-      <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
+      <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
         <defs>
-          {TREND_SERIES.map((series) => (
-            <linearGradient key={series.dataKey} id={`trend-${series.dataKey}`} x1="0" y1="0" x2="0" y2="1">
-              <stop offset="0%" stopColor={series.colour} stopOpacity={0.3} />
-              <stop offset="100%" stopColor={series.colour} stopOpacity={0.02} />
+          {series.map(({ channel }, i) => (
+            <linearGradient key={channel} id={`trend-${i}`} x1="0" y1="0" x2="0" y2="1">
+              <stop offset="0%" stopColor={seriesStyle(i).colour} stopOpacity={0.3} />
+              <stop offset="100%" stopColor={seriesStyle(i).colour} stopOpacity={0.02} />
             </linearGradient>
           ))}
         </defs>
@@ -137,37 +191,37 @@ export function TrendsChart({ data, label }: { data: TrendPoint[]; label: string
           itemStyle={tooltipItemStyle}
           cursor={{ stroke: 'var(--border-strong)' }}
         />
-        <Legend wrapperStyle={legendStyle} content={<TrendsLegend />} />
-        {TREND_SERIES.map((series) => (
-          <Area
-            key={series.dataKey}
-            type="monotone"
-            dataKey={series.dataKey}
-            name={series.name}
-            stroke={series.colour}
-            strokeWidth={2}
-            strokeDasharray={series.dash}
-            fill={`url(#trend-${series.dataKey})`}
-            dot={({ cx, cy, index }: { cx?: number; cy?: number; index?: number }) => (
-              <TrendMarker key={`${series.dataKey}-${index}`} series={series} cx={cx} cy={cy} />
-            )}
-            activeDot={({ cx, cy }: { cx?: number; cy?: number }) => <TrendMarker series={series} cx={cx} cy={cy} />}
-            isAnimationActive={CHART_ANIMATION}
-          />
-        ))}
+        <Legend wrapperStyle={legendStyle} content={<TrendsLegend series={series} />} />
+        {series.map(({ channel, name }, i) => {
+          const style = seriesStyle(i);
+          return (
+            <Area
+              key={channel}
+              type="monotone"
+              dataKey={channel}
+              name={name}
+              stroke={style.colour}
+              strokeWidth={2}
+              strokeDasharray={style.dash}
+              fill={`url(#trend-${i})`}
+              dot={({ cx, cy, index }: { cx?: number; cy?: number; index?: number }) => (
+                <TrendMarker key={`${channel}-${index}`} style={style} cx={cx} cy={cy} />
+              )}
+              activeDot={({ cx, cy }: { cx?: number; cy?: number }) => <TrendMarker style={style} cx={cx} cy={cy} />}
+              isAnimationActive={CHART_ANIMATION}
+            />
+          );
+        })}
       </AreaChart>
     </ChartFrame>
   );
 }
 
-/** Platform Distribution: published posts per platform as horizontal bars. */
-export function DistributionChart({ data, label }: { data: { platform: string; count: number }[]; label: string }) {
-  const bars = data.map((d) => ({
-    ...d,
-    fill: d.platform === 'LinkedIn' ? 'var(--chart-linkedin)' : 'var(--chart-blog)',
-  }));
+/** Platform Distribution: published posts per channel as horizontal bars, each in its series' colour. */
+export function DistributionChart({ data, label }: { data: { name: string; count: number }[]; label: string }) {
+  const bars = data.map((d, i) => ({ ...d, fill: seriesStyle(i).colour }));
   return (
-    <ChartFrame label={label} height={160}>
+    <ChartFrame label={label} height={Math.max(160, 44 * bars.length + 32)}>
       <BarChart
         data={bars}
         layout="vertical"
@@ -176,7 +230,7 @@ export function DistributionChart({ data, label }: { data: { platform: string; c
       >
         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} />
-        <YAxis type="category" dataKey="platform" tick={axisTick} tickLine={false} axisLine={false} width={80} />
+        <YAxis type="category" dataKey="name" tick={axisTick} tickLine={false} axisLine={false} width={80} />
         <Tooltip
           contentStyle={tooltipStyle}
           labelStyle={tooltipLabelStyle}

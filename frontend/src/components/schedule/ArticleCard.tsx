@@ -22,6 +22,7 @@ import { articleIdOf } from '../create/articleQuery';
 import { channelFor } from '../../channels/registry';
 import { AlsoRows } from '../../channels/also';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import { PublishedDetail, PublishNowButton } from './PublishedDetail';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
 import { useReviewSettings } from '../../hooks/useReviewSettings';
@@ -239,18 +240,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
 
       <div className="platform-row__body">
         {status === 'published' ? (
-          <p className="platform-row__detail">
-            Published {publishedAt && <time dateTime={publishedAt}>{formatDateTime(publishedAt, timeZone)}</time>}
-            {url && (
-              <>
-                {' · '}
-                <a href={url} target="_blank" rel="noopener noreferrer">
-                  {channel.texts.viewOn}
-                  <span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </>
-            )}
-          </p>
+          <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
         ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
           // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
           <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
@@ -273,11 +263,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             )
           ) : status !== 'published' ? (
             <>
-              {onPublish && (
-                <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-                  Publish Now<span className="sr-only"> {sr}</span>
-                </button>
-              )}
+              {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
               {onSchedule && status === 'scheduled' && (
                 <button
                   type="button"
@@ -291,9 +277,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             </>
           ) : canRepublish && onPublish ? (
             // Published already: publishing again updates the same post (e.g. after an edit).
-            <button type="button" className="btn btn--secondary btn--sm" aria-haspopup="dialog" onClick={onPublish}>
-              Publish Now<span className="sr-only"> {sr} again</span>
-            </button>
+            <PublishNowButton sr={`${sr} again`} onClick={onPublish} variant="secondary" />
           ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
           null}
         </div>

@@ -34,7 +34,7 @@ export async function articleIndexesStep(
   options: { pageSize?: number } = {},
 ): Promise<{ cursor?: Record<string, unknown>; counts: BackfillResult }> {
   const counts: BackfillResult = { articles: 0, fixed: 0, skipped: 0 };
-  const attributes = ['PK', 'SK', 'id', 'userId', 'updatedAt', 'blog', 'linkedin', ...INDEX_ATTRIBUTES];
+  const attributes = ['PK', 'SK', 'id', 'userId', 'updatedAt', 'blog', 'linkedin', 'posts', ...INDEX_ATTRIBUTES];
   const page: ScanCommandOutput = await db.send(
     new ScanCommand({
       TableName: tableName,

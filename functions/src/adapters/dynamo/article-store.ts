@@ -109,6 +109,8 @@ const CONTRIBUTION_PATHS = [
   ['blog', 'lastPublished'],
   ['linkedin', 'publishedToLinkedIn'],
   ['linkedin', 'lastPublished'],
+  // The other channels' posts: History's index (publishedAtOf), the calendar and the summary count them too.
+  ['posts'],
 ] as const;
 
 /**
@@ -137,7 +139,8 @@ const CALENDAR_PREFIX = 'CAL#';
  */
 export const calendarKey = (userId: string, articleId: string, slot: CalendarSlot) => ({
   PK: `USER#${userId}`,
-  SK: `${CALENDAR_PREFIX}${slot.at}#${articleId}#${slot.platform}`,
+  // A channel's post (calendarSlotsOf) ends in the channel's id, the version's own slots in the version's name.
+  SK: `${CALENDAR_PREFIX}${slot.at}#${articleId}#${slot.channel ?? slot.platform}`,
 });
 
 /**
@@ -280,6 +283,7 @@ export async function setIndexAttributes(
   expect(['blog', 'lastPublished'], state.blog.lastPublished, 1);
   expect(['linkedin', 'publishedToLinkedIn'], state.linkedin.publishedToLinkedIn, 2);
   expect(['linkedin', 'lastPublished'], state.linkedin.lastPublished, 3);
+  expect(['posts'], state.posts, 5);
   if (PLATFORMS.some((p) => state[p].lastPublished == null)) expect(['updatedAt'], state.updatedAt, 4);
   return conditionHeld(
     db.send(

@@ -58,6 +58,25 @@ const REGISTRY: readonly RegisteredBackfill[] = [
     indexes: ['GSI1'],
     step: dashboardSummariesStep,
   },
+  {
+    // History's index of articles published only on a channel recorded in `posts`, which it missed.
+    name: 'article-indexes-v2',
+    indexes: ['GSI1', 'GSI2'],
+    step: articleIndexesStep,
+  },
+  {
+    // The summaries again: each channel of `posts` is counted for itself now (shared/src/dashboard-summary.ts).
+    name: 'dashboard-summaries-v2',
+    indexes: ['GSI1'],
+    step: dashboardSummariesStep,
+  },
+  {
+    // The calendar entries of the posts of the channels of `posts`, which had none.
+    name: 'calendar-entries-v2',
+    indexes: [],
+    step: (db, tableName, cursor, options) =>
+      calendarEntriesStep(db, tableName, cursor as CalendarBackfillCursor | undefined, options),
+  },
 ];
 
 /** The names of the backfills, in order (the deployment passes them to its run: infra/lib/table-backfills.ts). */

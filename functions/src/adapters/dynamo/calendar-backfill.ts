@@ -57,6 +57,7 @@ const ATTRIBUTES = [
   'blog',
   'linkedin',
   'scheduled',
+  'posts',
   'keyword',
   'tags',
   'articleId',

@@ -12,7 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
-  PLATFORMS,
+  CHANNELS,
   applyChange,
   bucketKeyEnd,
   emptySummary,
@@ -23,7 +23,6 @@ import {
   weekKeyEnd,
   type DashboardArticle,
   type DashboardSummary,
-  type Platform,
 } from '@app/shared';
 import { logger } from '../../logger.js';
 import { forEachConcurrently, ifConditionHeld, queryAll } from './client.js';
@@ -40,32 +39,45 @@ export const SUMMARY_SHARDS = 4;
  * item first: writes that meet do not invalidate each other. Keywords, weeks and 15-minute intervals are
  * named by prefix. A count that falls to 0 stays as 0 until a read drops it (prune).
  */
+/**
+ * A channel's name in the attribute names: its id, except that a version's own channel (WordPress, LinkedIn) keeps
+ * its version's name (`blog`, `linkedin`), under which its counts were kept before there were other channels.
+ */
+const nameOfChannel = (channel: string): string => CHANNELS.find((c) => c.id === channel)?.version ?? channel;
+const channelOfName = (name: string): string => CHANNELS.find((c) => c.version === name)?.id ?? name;
+
 const ATTR = {
   articles: 'articles',
   fullyPublished: 'fullyPublished',
-  published: (platform: Platform) => `published:${platform}`,
+  published: (channel: string) => `published:${nameOfChannel(channel)}`,
   keyword: (word: string) => `kw:${word}`,
-  week: (platform: Platform, week: string) => `w:${platform}:${week}`,
-  bucket: (platform: Platform, key: string) => `b:${platform}:${key}`,
+  week: (channel: string, week: string) => `w:${nameOfChannel(channel)}:${week}`,
+  bucket: (channel: string, key: string) => `b:${nameOfChannel(channel)}:${key}`,
 } as const;
 const KEYWORD_PREFIX = 'kw:';
-const WEEK_NAME = /^w:(blog|linkedin):(\d{4}-W\d{2})$/;
-const BUCKET_NAME = /^b:(blog|linkedin):(-?\d+)$/;
+const PUBLISHED_PREFIX = 'published:';
+const WEEK_NAME = /^w:([a-z0-9-]+):(\d{4}-W\d{2})$/;
+const BUCKET_NAME = /^b:([a-z0-9-]+):(-?\d+)$/;
 
 /** What a count attribute's name holds; undefined for the other attributes. */
 type Count =
-  { kind: 'keyword'; word: string } | { kind: 'weeks' | 'buckets'; platform: Platform; key: string; end: number };
+  | { kind: 'keyword'; word: string }
+  | { kind: 'published'; channel: string }
+  | { kind: 'weeks' | 'buckets'; channel: string; key: string; end: number };
 
 function countOfName(name: string): Count | undefined {
   if (name.startsWith(KEYWORD_PREFIX)) return { kind: 'keyword', word: name.slice(KEYWORD_PREFIX.length) };
+  if (name.startsWith(PUBLISHED_PREFIX)) {
+    return { kind: 'published', channel: channelOfName(name.slice(PUBLISHED_PREFIX.length)) };
+  }
   // Names are told apart by their first character before any pattern is run.
   if (name.startsWith('w:')) {
     const week = WEEK_NAME.exec(name);
-    if (week) return { kind: 'weeks', platform: week[1] as Platform, key: week[2]!, end: weekKeyEnd(week[2]!) };
+    if (week) return { kind: 'weeks', channel: channelOfName(week[1]!), key: week[2]!, end: weekKeyEnd(week[2]!) };
   } else if (name.startsWith('b:')) {
     const bucket = BUCKET_NAME.exec(name);
     if (bucket) {
-      return { kind: 'buckets', platform: bucket[1] as Platform, key: bucket[2]!, end: bucketKeyEnd(bucket[2]!) };
+      return { kind: 'buckets', channel: channelOfName(bucket[1]!), key: bucket[2]!, end: bucketKeyEnd(bucket[2]!) };
     }
   }
   return undefined;
@@ -103,18 +115,20 @@ function readItem(
   const summary = emptySummary();
   summary.articles = Number(item[ATTR.articles] ?? 0);
   summary.fullyPublished = Number(item[ATTR.fullyPublished] ?? 0);
-  for (const platform of PLATFORMS) summary.published[platform] = Number(item[ATTR.published(platform)] ?? 0);
   const cutoff = summaryCutoff(now);
   const old: string[] = [];
   const zero: string[] = [];
   for (const [name, value] of Object.entries(item)) {
     const count = countOfName(name);
     if (!count) continue;
-    if (count.kind !== 'keyword' && count.end <= cutoff) old.push(name);
-    else if (value === 0) zero.push(name);
-    else if (typeof value !== 'number') continue;
+    if ((count.kind === 'weeks' || count.kind === 'buckets') && count.end <= cutoff) old.push(name);
+    else if (value === 0) {
+      // A channel's published count at 0 stays (as before there were other channels); a read drops the others.
+      if (count.kind !== 'published') zero.push(name);
+    } else if (typeof value !== 'number') continue;
     else if (count.kind === 'keyword') summary.keywords[count.word] = value;
-    else summary[count.kind][count.platform][count.key] = value;
+    else if (count.kind === 'published') summary.published[count.channel] = value;
+    else (summary[count.kind][count.channel] ??= {})[count.key] = value;
   }
   return { summary, old, zero };
 }
@@ -125,10 +139,12 @@ function attributesOf(summary: DashboardSummary): Record<string, number> {
     [ATTR.articles]: summary.articles,
     [ATTR.fullyPublished]: summary.fullyPublished,
   };
-  for (const platform of PLATFORMS) {
-    out[ATTR.published(platform)] = summary.published[platform];
-    for (const [week, n] of Object.entries(summary.weeks[platform])) out[ATTR.week(platform, week)] = n;
-    for (const [key, n] of Object.entries(summary.buckets[platform])) out[ATTR.bucket(platform, key)] = n;
+  for (const [channel, n] of Object.entries(summary.published)) out[ATTR.published(channel)] = n;
+  for (const [channel, weeks] of Object.entries(summary.weeks)) {
+    for (const [week, n] of Object.entries(weeks)) out[ATTR.week(channel, week)] = n;
+  }
+  for (const [channel, buckets] of Object.entries(summary.buckets)) {
+    for (const [key, n] of Object.entries(buckets)) out[ATTR.bucket(channel, key)] = n;
   }
   for (const [word, n] of Object.entries(summary.keywords)) out[ATTR.keyword(word)] = n;
   return Object.fromEntries(Object.entries(out).filter(([, n]) => n !== 0));
@@ -344,8 +360,9 @@ export class DynamoSummaryStore {
         // Strongly consistent: a write already counted in a shard's version just read is in this list too.
         ConsistentRead: true,
         // Only what a contribution reads (and the key, for the shard).
-        ProjectionExpression: 'SK, #k, #t, #b.#bp, #b.#lp, #l.#lip, #l.#lp',
+        ProjectionExpression: 'SK, #k, #t, #b.#bp, #b.#lp, #l.#lip, #l.#lp, #posts',
         ExpressionAttributeNames: {
+          '#posts': 'posts',
           '#k': 'keyword',
           '#t': 'tags',
           '#b': 'blog',
@@ -384,6 +401,7 @@ function withDefaults(item: Partial<DashboardArticle>): DashboardArticle {
     blog: { content: '', publishedToWordPress: false, lastPublished: null, ...item.blog },
     linkedin: { content: '', publishedToLinkedIn: false, lastPublished: null, ...item.linkedin },
     scheduled: { blog: null, linkedin: null },
+    ...(item.posts ? { posts: item.posts } : {}),
   };
 }
 
