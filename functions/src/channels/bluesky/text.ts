@@ -37,7 +37,6 @@ export interface Facet {
 /** A piece of the text found by a rule: its UTF-16 range (start inclusive, end exclusive). */
 type Match = BlueskyTextMatch;
 
-
 /** @handle mentions (a handle has at least one dot); each needs the account's DID before it becomes a facet. */
 export function findMentions(text: string): (Match & { handle: string })[] {
   const found: (Match & { handle: string })[] = [];
