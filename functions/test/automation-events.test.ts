@@ -407,12 +407,15 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
     }).generateAndNotify({ userId: 'u1', articleId: 'a1', platform: 'blog', scheduledFor: at });
     const token = decodeURIComponent(/token=([^\s]+)/.exec(sent[0]!.text)![1]!);
 
-    const publishWordPress = vi.fn(async () => ({ link: 'https://blog.example.com/launch', article: article() }));
+    // The version's one channel (WordPress) publishes: how PublishingService.publishVersion answers it.
+    const publishVersion = vi.fn(async () => [
+      { channel: 'wordpress', label: 'WordPress', ok: true, url: 'https://blog.example.com/launch', already: false },
+    ]);
     const confirm = async (markOnce: boolean) => {
       const { record, emitted } = recorder();
       const links = new ApprovalLinks({
         articles: memoryStore(article(), { markOnce, record }),
-        publishing: { publishWordPress } as unknown as PublishingService,
+        publishing: { publishVersion } as unknown as PublishingService,
         activeOwner: async () => ({ id: 'owner-1', timezone: 'UTC' }),
         signingKey: async () => key,
       });
@@ -420,7 +423,7 @@ describe('ArticleApproved (ApprovalLinks.confirmApproval)', () => {
       return emitted;
     };
     const emitted = await confirm(true);
-    expect(publishWordPress).toHaveBeenCalledWith('u1', 'a1', { trigger: 'approval', scheduledFor: at });
+    expect(publishVersion).toHaveBeenCalledWith('blog', 'u1', 'a1', { trigger: 'approval', scheduledFor: at });
     expect(emitted).toEqual([
       {
         name: 'ArticleApproved',

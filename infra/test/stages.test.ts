@@ -93,6 +93,7 @@ const SCOPED_NAMES: [RegExp, string][] = [
   [/^AWS::ApiGatewayV2::Api .*\.Name$/, 'HTTP API names need not be unique (the API id is)'],
   [/^AWS::CloudFront::Distribution .*\.HeaderName$/, 'an HTTP header (x-origin-verify), not a resource'],
   [/^AWS::WAFv2::LoggingConfiguration .*\.SingleHeader\.Name$/, 'an HTTP header the WAF log redacts, not a resource'],
+  [/^AWS::Scheduler::Schedule .*\.Name$/, "a schedule's name is scoped to its group, which is named per stage"],
   [/^AWS::SNS::Topic .*\.DisplayName$/, "the alarm e-mails' sender name; the topic's name is generated"],
   [/^AWS::Lambda::Alias .*\.Name$/, 'the live alias, whose name is scoped to its (generated-name) function'],
 ];
