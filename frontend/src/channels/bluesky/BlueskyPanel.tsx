@@ -1,17 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import type { ChannelConnectionAnswer } from '@app/shared';
 import { BLUESKY_ID } from '@app/shared/channels/bluesky';
-import { ApiError, errorText, request } from '../../api/client';
-import { formatLastUpdated } from '../../lib/dates';
-import { settingsToast } from '../../lib/toast';
-import { CredentialsForm, useCredentialsForm } from '../../components/settings/CredentialsForm';
-import { ConnectionBadge, IntegrationStatus } from '../../components/settings/fields';
-import { PanelQueryState, SettingsCard } from '../../components/settings/SettingsCard';
 import type { SettingsPanelProps } from '../../components/settings/types';
-import { BusyButton } from '../../components/Spinner';
+import { ConnectionPanel } from '../ConnectionPanel';
 import { BlueskyPanelMessages as M } from './messages';
-import { blueskyStatusQuery } from './status';
+import { BLUESKY_QUERY_KEY, blueskyStatusQuery } from './status';
 
 interface BlueskyForm {
   handle: string;
@@ -47,147 +40,60 @@ const bodyOf = (body: BlueskyForm) => ({
 
 /**
  * docs/integrations.md (Bluesky): the account's handle, an app password and the address of the server hosting the
- * account, a connection test, Save (kept only after the server signed in with them) and Disconnect. The saved app
- * password comes back masked, never in a field.
+ * account, on the panel of every channel of the generic routes (channels/ConnectionPanel.tsx).
  */
 export function BlueskyPanel({ onReload }: SettingsPanelProps) {
-  const query = useQuery(blueskyStatusQuery);
-  const status = query.data;
-  const connected = !!status?.connected;
-
-  const credentials = useCredentialsForm({
-    status,
-    values: (saved): BlueskyForm => ({
-      handle: saved?.fields.handle ?? '',
-      appPassword: '',
-      serviceUrl: saved?.fields.serviceUrl ?? '',
-    }),
-    schema: schemaFor,
-    secrets: ['appPassword'],
-    test: {
-      run: (body: BlueskyForm) =>
-        request('channels.test', {
-          params: { channel: BLUESKY_ID },
-          body: body.appPassword ? bodyOf(body) : {},
-        }),
-      done: (answer) => {
-        if (!answer.success) return M.connectionFailed(answer.message);
-        settingsToast.success(answer.message);
-      },
-      failed: (err) => M.connectionFailed(err instanceof ApiError ? err.message : 'the server could not be reached'),
-    },
-    save: {
-      run: (body: BlueskyForm) => request('channels.connect', { params: { channel: BLUESKY_ID }, body: bodyOf(body) }),
-      done: (answer) => {
-        settingsToast.success(answer.message);
-      },
-      failed: (err) => M.saveFailed(errorText(err, 'the server could not be reached')),
-    },
-    refetch: query.refetch,
-    onReload,
-  });
-
-  const disconnect = useMutation({
-    mutationFn: () => request('channels.disconnect', { params: { channel: BLUESKY_ID } }),
-    onSuccess: async () => {
-      settingsToast.success(M.disconnected);
-      credentials.form.reset({ handle: '', appPassword: '', serviceUrl: '' });
-      await query.refetch();
-      onReload();
-    },
-  });
-  const busy = credentials.pending || disconnect.isPending;
-
   return (
-    <SettingsCard
-      title={M.title}
-      description={M.description}
-      aside={connected && <ConnectionBadge connected />}
-      busy={query.isFetching}
-    >
-      <PanelQueryState query={query} loadingLabel="Loading the Bluesky connection" failedText={M.loadFailed}>
-        <BlueskyStatusLine status={status!} />
-      </PanelQueryState>
-
-      <CredentialsForm
-        credentials={credentials}
-        label="Bluesky connection"
-        disabled={busy || query.isPending}
-        save={{ label: 'Save', primary: true }}
-        moreActions={
-          connected && (
-            <BusyButton
-              type="button"
-              className="btn btn--danger-ghost"
-              disabled={busy}
-              busy={disconnect.isPending}
-              label="Disconnect"
-              busyLabel="Disconnecting..."
-              onClick={() => {
-                credentials.clearFailure();
-                disconnect.mutate();
-              }}
-            />
-          )
-        }
-        footer={
-          disconnect.error && (
-            <div className="alert alert--error" role="alert">
-              {M.disconnectFailed(errorText(disconnect.error, 'the server could not be reached'))}
-            </div>
-          )
-        }
-        fields={[
-          {
-            name: 'handle',
-            label: 'Handle',
-            autoComplete: 'username',
-            placeholder: 'alice.bsky.social',
-            required: true,
-            hint: 'The handle on your Bluesky profile, without the @.',
-          },
-          {
-            name: 'appPassword',
-            label: 'App password',
-            placeholder: 'xxxx-xxxx-xxxx-xxxx',
-            type: 'password',
-            autoComplete: 'new-password',
-            required: true,
-            hint: connected ? M.passwordHint : M.appPasswordHelp,
-          },
-          {
-            name: 'serviceUrl',
-            label: 'PDS address',
-            type: 'url',
-            inputMode: 'url',
-            autoComplete: 'url',
-            placeholder: 'https://bsky.social',
-            hint: 'The server that hosts your account. Leave it empty for bsky.social.',
-          },
-        ]}
-      />
-    </SettingsCard>
-  );
-}
-
-function BlueskyStatusLine({ status }: { status: ChannelConnectionAnswer }) {
-  if (!status.connected) {
-    return (
-      <IntegrationStatus tone="idle">
-        Not connected. Enter your handle and an app password, test the connection, then save.
-      </IntegrationStatus>
-    );
-  }
-  return (
-    <IntegrationStatus tone="connected">
-      <span>
-        Connected as <strong>@{status.fields.handle}</strong> on {status.fields.serviceUrl} with the app password{' '}
-        <code>{status.fields.appPassword}</code>
-      </span>
-      {status.updatedAt && (
-        <span className="integration-status__meta">Last updated: {formatLastUpdated(status.updatedAt)}</span>
+    <ConnectionPanel<BlueskyForm, BlueskyForm, typeof BLUESKY_QUERY_KEY>
+      onReload={onReload}
+      channel={{ id: BLUESKY_ID, label: 'Bluesky' }}
+      statusQuery={blueskyStatusQuery}
+      texts={M}
+      values={(saved): BlueskyForm => ({
+        handle: saved?.fields.handle ?? '',
+        appPassword: '',
+        serviceUrl: saved?.fields.serviceUrl ?? '',
+      })}
+      schema={schemaFor}
+      secrets={['appPassword']}
+      body={bodyOf}
+      testsSaved={(body) => !body.appPassword}
+      notConnected="Not connected. Enter your handle and an app password, test the connection, then save."
+      Connected={({ status }) => (
+        <>
+          Connected as <strong>@{status.fields.handle}</strong> on {status.fields.serviceUrl} with the app password{' '}
+          <code>{status.fields.appPassword}</code>
+        </>
       )}
-    </IntegrationStatus>
+      fields={(connected) => [
+        {
+          name: 'handle',
+          label: 'Handle',
+          autoComplete: 'username',
+          placeholder: 'alice.bsky.social',
+          required: true,
+          hint: 'The handle on your Bluesky profile, without the @.',
+        },
+        {
+          name: 'appPassword',
+          label: 'App password',
+          placeholder: 'xxxx-xxxx-xxxx-xxxx',
+          type: 'password',
+          autoComplete: 'new-password',
+          required: true,
+          hint: connected ? M.passwordHint : M.appPasswordHelp,
+        },
+        {
+          name: 'serviceUrl',
+          label: 'PDS address',
+          type: 'url',
+          inputMode: 'url',
+          autoComplete: 'url',
+          placeholder: 'https://bsky.social',
+          hint: 'The server that hosts your account. Leave it empty for bsky.social.',
+        },
+      ]}
+    />
   );
 }
 
