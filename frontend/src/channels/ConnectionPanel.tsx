@@ -46,7 +46,7 @@ export interface ConnectionPanelProps<
 }
 
 /**
- * The settings panel of a channel on the generic `channels.*` routes (docs/integrations.md; Ghost, Bluesky): its
+ * The settings panel of a channel on the generic `channels.*` routes (docs/integrations.md, Channels): its
  * status line, its form with Test, Save (which the server keeps only after its own passing check) and Disconnect. A
  * saved secret comes back masked, never in a field. Each channel's folder gives only its fields, checks and words.
  */
