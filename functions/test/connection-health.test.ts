@@ -77,7 +77,7 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
     owners: async () => ['u1'],
     articles: {
       calendarRange: async (_owner, from, to) =>
-        [...stored.values()].filter((a) => Object.values(a.scheduled).some((s) => s !== null && s >= from && s < to)),
+        [...stored.values()].filter((a) => Object.values(a.scheduled).some((s) => s != null && s >= from && s < to)),
       update: async (_owner, id, changes, opts) => {
         const next = { ...stored.get(id)!, ...changes } as ArticleRecord;
         stored.set(id, next);

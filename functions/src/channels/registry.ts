@@ -33,6 +33,8 @@ export interface ChannelVersionModule {
  */
 interface Entry {
   module: () => Promise<ChannelModule>;
+  /** A channel with a version of its own: its name, as the approval and review e-mails call the version. */
+  label?: string;
   version?: () => Promise<ChannelVersionModule>;
 }
 
@@ -40,13 +42,21 @@ const CHANNELS = {
   wordpress: { module: () => import('./wordpress/module.js') },
   linkedin: { module: () => import('./linkedin/module.js') },
   ghost: { module: () => import('./ghost/module.js') },
-  bluesky: { module: () => import('./bluesky/module.js'), version: () => import('./bluesky/version.js') },
+  // One line per channel: the channel naming tests read the registry by its lines.
+  // prettier-ignore
+  bluesky: { module: () => import('./bluesky/module.js'), label: 'Bluesky', version: () => import('./bluesky/version.js') },
 } satisfies Record<ChannelId, Entry>;
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 
 /** The channels that publish a version of their own (their ids are those versions' ids). */
 export const ownVersionIds: readonly string[] = channelIds.filter((id) => 'version' in CHANNELS[id]);
+
+/** The name of a channel's own version, as its channel is called (the blog and LinkedIn versions have theirs). */
+export function ownVersionLabel(id: string): string {
+  const entry: Entry | undefined = isChannelId(id) ? CHANNELS[id] : undefined;
+  return entry?.label ?? id;
+}
 
 /** The channel of this id, built from its module (loaded on first use); an id not in the registry: 404. */
 export async function loadChannel(id: string, env: ChannelEnv): Promise<PublishChannel> {

@@ -12,17 +12,24 @@ import {
   linkedInPostAuthor,
   listText,
   littleTextSegments,
+  isPlatform,
   type LinkedInIdentity,
   type Platform,
+  type VersionId,
 } from '@app/shared';
+import { ownVersionLabel } from '../channels/registry.js';
+import { versionName } from './version-names.js';
 
-export const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
+export { PLATFORM_NAMES, versionName } from './version-names.js';
 const SHORT_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+/** Its short name ("What will be published on WordPress"). */
+const shortName = (version: VersionId): string =>
+  isPlatform(version) ? SHORT_NAMES[version] : ownVersionLabel(version);
 
 /** "Approving publishes to WordPress and <another channel>.", or undefined when it is the version's own channel alone. */
 function channelsLine(input: Pick<ApprovalEmailInput, 'channels' | 'platform' | 'review'>): string | undefined {
   const channels = input.channels ?? [];
-  if (input.review || !channels.length || (channels.length === 1 && channels[0] === SHORT_NAMES[input.platform]))
+  if (input.review || !channels.length || (channels.length === 1 && channels[0] === shortName(input.platform)))
     return undefined;
   return `Approving publishes to ${listText(channels)}.`;
 }
@@ -31,7 +38,8 @@ export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export interface ApprovalEmailInput {
-  platform: Platform;
+  /** The version: blog, linkedin, or a channel's own (its text shown as the plain post it is). */
+  platform: VersionId;
   title: string;
   /** The version's text as stored (Markdown for the blog, plain text for LinkedIn). */
   content: string;
@@ -208,17 +216,35 @@ function linkedInPreview(input: ApprovalEmailInput): string {
   );
 }
 
+/** A channel's own version: its text as the plain post it is, under its image. */
+function plainPreview(input: ApprovalEmailInput): string {
+  const text = input.content.trim()
+    ? escapeHtml(input.content).replace(/\r?\n/g, '<br>')
+    : `<span style="color:${SUBTLE}">Nothing to preview yet.</span>`;
+  const image = input.image?.cid
+    ? `<tr><td style="padding:0;border-top:1px solid ${BORDER}">${imageTag({ description: input.image.description, cid: input.image.cid }, 627)}</td></tr>`
+    : '';
+  return (
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate;border:1px solid ${BORDER};border-radius:8px;overflow:hidden">` +
+    `<tr><td style="padding:12px 16px;font-family:${FONT};font-size:15px;line-height:1.5;color:${TEXT};word-break:break-word">${text}</td></tr>` +
+    image +
+    `</table>`
+  );
+}
+
 /** The plain-text part: the same message, and the text as it will be published (the blog post's as text). */
 function plainText(input: ApprovalEmailInput, post: { title: string; html: string } | null): string {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const rule = '-'.repeat(60);
   const published = post
     ? [post.title, '', (input.content.trim() && postText(post.html)) || 'Nothing to preview yet.']
-    : [
-        linkedInSegments(input.content)
-          .map((s) => s.text)
-          .join('') || 'Nothing to preview yet.',
-      ];
+    : input.platform === 'linkedin'
+      ? [
+          linkedInSegments(input.content)
+            .map((s) => s.text)
+            .join('') || 'Nothing to preview yet.',
+        ]
+      : [input.content.trim() || 'Nothing to preview yet.'];
   const links = input.review
     ? [
         `Approve: ${input.approveUrl}`,
@@ -241,7 +267,7 @@ function plainText(input: ApprovalEmailInput, post: { title: string; html: strin
     '',
     ...links,
     '',
-    `What will be published on ${SHORT_NAMES[input.platform]}:`,
+    `What will be published on ${shortName(input.platform)}:`,
     rule,
     input.image ? `Image: ${input.image.description}` : 'No image yet.',
     '',
@@ -254,11 +280,15 @@ function plainText(input: ApprovalEmailInput, post: { title: string; html: strin
 export async function approvalEmailContent(
   input: ApprovalEmailInput,
 ): Promise<{ subject: string; text: string; html: string }> {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const review = input.review;
   const subject = review ? `Review for ${platform}: ${input.title}` : `Approve for ${platform}: ${input.title}`;
   const post = input.platform === 'blog' ? await blogPost(input) : null;
-  const preview = post ? blogPreview(input, post) : linkedInPreview(input);
+  const preview = post
+    ? blogPreview(input, post)
+    : input.platform === 'linkedin'
+      ? linkedInPreview(input)
+      : plainPreview(input);
   const p = paragraph;
   // A review's second action is a plain link beside the button: one clear primary action per e-mail.
   const actions = review
@@ -268,7 +298,7 @@ export async function approvalEmailContent(
     subject,
     `<tr><td style="padding:24px 24px 4px">
 ${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, review ? 'Review requested' : 'Approval needed')}
-<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}` : `Publish “${escapeHtml(input.title)}” to ${SHORT_NAMES[input.platform]}?`}</h1>
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${shortName(input.platform)}` : `Publish “${escapeHtml(input.title)}” to ${shortName(input.platform)}?`}</h1>
 ${p(`font-size:15px;line-height:1.5;color:${MUTED}`, review ? `In <strong>${escapeHtml(review.workspaceName)}</strong>, for <strong>${platform}</strong>: ${escapeHtml(review.stage)}${input.when ? `, scheduled ${escapeHtml(input.when)}` : ''}.` : `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
 ${input.problem ? p('font-size:15px;line-height:1.5;color:#b42318', `<strong>${escapeHtml(input.problem)}</strong>`) : ''}
 ${channelsLine(input) ? p(`font-size:15px;line-height:1.5;color:${TEXT}`, `<strong>${escapeHtml(channelsLine(input)!)}</strong>`) : ''}
@@ -276,7 +306,7 @@ ${actions}
 ${p(`margin-top:10px;font-size:13px;line-height:1.5;color:${SUBTLE}`, review ? `Nothing happens until you confirm on the review page. The links work for ${input.linkDays} days, for you only.` : `Nothing is published until you confirm on the approval page. The link works for ${input.linkDays} days.`)}
 </td></tr>
 <tr><td style="padding:12px 24px 8px">
-${p(`margin:0;font-size:13px;font-weight:700;color:${MUTED}`, `What will be published on ${SHORT_NAMES[input.platform]}`)}
+${p(`margin:0;font-size:13px;font-weight:700;color:${MUTED}`, `What will be published on ${shortName(input.platform)}`)}
 </td></tr>
 <tr><td style="padding:0 24px 20px">
 ${preview}
@@ -317,7 +347,7 @@ ${rows}
 }
 
 export interface ChangesRequestedEmailInput {
-  platform: Platform;
+  platform: VersionId;
   title: string;
   workspaceName: string;
   reviewerName: string;
@@ -332,7 +362,7 @@ export function changesRequestedEmailContent(input: ChangesRequestedEmailInput):
   text: string;
   html: string;
 } {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const subject = `Changes requested for ${platform}: ${input.title}`;
   const text = [
     `${input.reviewerName} requested changes to "${input.title}" for ${platform} in ${input.workspaceName}:`,
@@ -347,7 +377,7 @@ export function changesRequestedEmailContent(input: ChangesRequestedEmailInput):
     subject,
     `<tr><td style="padding:24px">
 ${paragraph(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, 'Changes requested')}
-<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">“${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}</h1>
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">“${escapeHtml(input.title)}” for ${shortName(input.platform)}</h1>
 ${paragraph(`font-size:15px;line-height:1.5;color:${MUTED}`, `<strong>${escapeHtml(input.reviewerName)}</strong> requested changes in <strong>${escapeHtml(input.workspaceName)}</strong>:`)}
 <blockquote style="margin:0 0 18px;padding:4px 0 4px 14px;border-left:4px solid ${ACCENT};font-family:${FONT};font-size:16px;line-height:1.6;color:${TEXT};word-break:break-word">${comment}</blockquote>
 ${button(input.editorUrl, 'Open the editor')}

@@ -107,9 +107,9 @@ export type { VersionId };
 export const versionText = (article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'versions'>, version: VersionId) =>
   isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? '');
 
-/** A version's scheduled time (a channel's own version has no schedule of its own yet). */
+/** A version's scheduled time (`scheduled.<version>`), or null. */
 export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: VersionId): string | null =>
-  isPlatform(version) ? article.scheduled[version] : null;
+  article.scheduled[version] ?? null;
 
 /** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
 export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>

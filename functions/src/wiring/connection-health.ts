@@ -43,11 +43,11 @@ function probe(): ConnectionProbe {
   return {
     async channelsOf(ownerId: string, platform: Platform): Promise<SlotChannel[]> {
       const channels = await Promise.all(channelIds.map((id) => loadChannel(id, env)));
-      const own = channels.filter((c) => c.platform === platform && c.ownsSchedule);
+      const own = channels.filter((c) => (c.version ?? c.platform) === platform && c.ownsSchedule);
       // The version's other channels publish with it only while they are connected.
       const others = await Promise.all(
         channels
-          .filter((c) => c.platform === platform && !c.ownsSchedule && c.settings)
+          .filter((c) => (c.version ?? c.platform) === platform && !c.ownsSchedule && c.settings)
           .map(async (c) => ((await c.settings!.status(ownerId)).connected ? c : undefined)),
       );
       return [...own, ...others.filter((c) => c !== undefined)].map((c) => ({

@@ -96,6 +96,8 @@ export function blueskyChannel(deps: {
     version: 'bluesky',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
+    // Its own version's schedule (`scheduled.bluesky`) is its own: its approval publishes here.
+    ownsSchedule: true,
     postOf: (article) => article.posts?.bluesky,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
