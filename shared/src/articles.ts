@@ -188,6 +188,12 @@ export interface ScheduledTimes {
   [version: string]: string | null | undefined;
 }
 
+/** A version's text: the blog's, LinkedIn's, or a channel's own (empty until written). */
+export const versionText = (
+  article: { blog: { content: string }; linkedin: { content: string }; versions?: Record<string, { content: string }> },
+  version: VersionId,
+): string => (isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? ''));
+
 /** A version's scheduled time, or null. */
 export const scheduledTime = (scheduled: ScheduledTimes, version: VersionId): string | null =>
   scheduled[version] ?? null;

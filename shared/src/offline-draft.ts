@@ -22,8 +22,10 @@ export const OfflineDraftMessages = {
     `Remove the offline-draft note before publishing: ${lineWords(lines).toLowerCase()} of the ${
       platform === 'blog' ? 'blog' : 'LinkedIn'
     } text ${lines.length > 1 ? 'are' : 'is'} still the note "Offline draft — …".`,
-  /** The approval e-mail's warning: approving would be refused until the note is taken out. */
-  /** `platform`: the blog or LinkedIn version, or the name of a channel's own version ("Bluesky"). */
+  /**
+   * The approval e-mail's warning: approving would be refused until the note is taken out. `platform`: the blog or
+   * LinkedIn version, or the name of a channel's own version (its channel's label).
+   */
   emailNeedsEdit: (platform: Platform | (string & {}), lines: readonly number[]) =>
     `This text needs an edit before it can go out: ${lineWords(lines).toLowerCase()} of the ${
       platform === 'blog' ? 'blog' : platform === 'linkedin' ? 'LinkedIn' : platform

@@ -1,4 +1,4 @@
-import { isPlatform, type Platform, type ScheduledTimes, type VersionId } from './articles.js';
+import { isPlatform, type ScheduledTimes, type VersionId } from './articles.js';
 
 /** Per platform (docs/product.md, Schedule). */
 export type PlatformStatus = 'published' | 'content-created' | 'scheduled' | 'not-scheduled';
@@ -56,7 +56,7 @@ export const QUOTA_BANNER = 'OpenAI credits are insufficient. Please update your
 /** The badge of one platform: "Not enough credit" when AI credit ran out and it is not published. */
 export function platformBadge(
   article: StatusInput,
-  platform: Platform,
+  platform: VersionId,
   now: Date = new Date(),
 ): { label: string; tooltip?: string } {
   const status = platformStatus(article, platform, now);

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { approvalTimeText, channelOfVersion, httpUrlOrNull, listText } from '@app/shared';
+import { approvalTimeText, httpUrlOrNull, listText } from '@app/shared';
+import { channelFor } from '../channels/registry';
 import type { ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
@@ -57,7 +58,7 @@ export default function Approve() {
     ? ''
     : channels.length > 1
       ? listText(channels.map((c) => c.label))
-      : channelOfVersion(preview.platform).label;
+      : channelFor(preview.platform).label;
   return (
     <div className="welcome approve-page">
       <main className="welcome__main approve">

@@ -20,6 +20,7 @@ import {
   type CalendarDate,
   type CalendarEntry,
   type Platform,
+  type VersionId,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
 import { channelById, channelFor } from '../channels/registry';
@@ -224,8 +225,8 @@ export default function CalendarPage() {
   const [topHour, setTopHour] = useState(WEEK_OPENS_AT);
   const [opened, setOpened] = useState<Opened | null>(null);
   // The card's follow-up dialogs, with the item they were opened from (`from`, its entry key).
-  const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[]; from: string } | null>(null);
-  const [publishing, setPublishing] = useState<{ article: Article; platform: Platform; from: string } | null>(null);
+  const [scheduling, setScheduling] = useState<{ article: Article; platforms: VersionId[]; from: string } | null>(null);
+  const [publishing, setPublishing] = useState<{ article: Article; platform: VersionId; from: string } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   useDragAutoScroll(Boolean(dragging), scrollRef);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPublished, type Article, type VersionId } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
@@ -24,14 +24,14 @@ const ScheduleModal = lazy(loadScheduleModal);
 
 interface PublishTarget {
   article: Article;
-  platform: Platform;
+  platform: VersionId;
   /** A second channel of the version (channels/also.tsx). */
   channel?: string;
 }
 
 interface ScheduleTarget {
   article: Article;
-  platforms: Platform[];
+  platforms: VersionId[];
 }
 
 /** An article published everywhere during this visit, and where its card was. */

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Article, Platform } from '@app/shared';
+import { isPlatform, type Article, type Platform } from '@app/shared';
 import { CHANNEL_REGISTRY, ownVersionChannels } from '../../channels/registry';
 import type { RegisteredChannel } from '../../channels/types';
 import { AlsoPreviews } from '../../channels/also';
@@ -190,7 +190,11 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
             <div className="editors">
               {/* Each channel's version: its editor, its preview (a chunk of its own, loaded with the content step,
                   not with the page: the blog's brings the Markdown renderer and sanitizer) and its comments. */}
-              {CHANNEL_REGISTRY.filter((channel) => !channel.also).map(({ id: channelId, version, texts, Preview }) => (
+              {CHANNEL_REGISTRY.filter(
+                // The editors of the versions in PLATFORMS; the channels' own versions have theirs below.
+                (channel): channel is RegisteredChannel & { version: Platform } =>
+                  !channel.also && isPlatform(channel.version),
+              ).map(({ id: channelId, version, texts, Preview }) => (
                 <div key={channelId} className="editor-pair">
                   <ContentEditor
                     articleId={id}
