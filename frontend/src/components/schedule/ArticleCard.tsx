@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type CSSProperties, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
@@ -21,7 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
-import { channelFor, ownVersionChannels, versionNames } from '../../channels/registry';
+import { CHANNEL_REGISTRY, channelFor, ownVersionChannels, versionNames } from '../../channels/registry';
 import type { RegisteredChannel } from '../../channels/types';
 import { AlsoRows } from '../../channels/also';
 import { ScheduleMessages } from './messages';
@@ -228,6 +228,9 @@ function OwnVersionRow({
   return <PlatformRow {...props} platform={version} status={platformStatus(article, version, now)} />;
 }
 
+/** The dashboard's colour of a channel's series (components/dashboard/charts.tsx: by its place in the registry). */
+const channelColour = (channel: RegisteredChannel) => `var(--chart-channel-${CHANNEL_REGISTRY.indexOf(channel) + 1})`;
+
 interface PlatformRowProps {
   article: Article;
   platform: VersionId;
@@ -262,7 +265,12 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
   const sr = `to ${names.service}`;
 
   return (
-    <section className={`platform-row platform-row--${platform}`} aria-labelledby={nameId}>
+    <section
+      className={`platform-row platform-row--${platform}`}
+      aria-labelledby={nameId}
+      // A channel's own version: the colour of its series on the dashboard (the registry's place, base.css).
+      style={isPlatform(platform) ? undefined : ({ '--platform-color': channelColour(channel) } as CSSProperties)}
+    >
       <div className="platform-row__head">
         <h3 id={nameId} className="platform-row__name">
           {names.row}
