@@ -33,9 +33,17 @@ export function platformStatus(article: StatusInput, platform: VersionId, now: D
   return text.trim() ? 'content-created' : 'scheduled';
 }
 
-/** The card badge: both not-scheduled → not-scheduled; any scheduled → scheduled; any content-created → content-created; else published. */
+/**
+ * The card badge: both not-scheduled → not-scheduled; any scheduled → scheduled; any content-created → content-created;
+ * else published. A channel's own version counts once it has a slot (`scheduled.<id>`).
+ */
 export function overallStatus(article: StatusInput, now: Date = new Date()): OverallStatus {
-  const statuses = [platformStatus(article, 'blog', now), platformStatus(article, 'linkedin', now)];
+  const own = Object.keys(article.scheduled).filter((v) => !isPlatform(v) && article.scheduled[v]);
+  const statuses = [
+    platformStatus(article, 'blog', now),
+    platformStatus(article, 'linkedin', now),
+    ...own.map((version) => platformStatus(article, version, now)),
+  ];
   if (statuses.every((s) => s === 'not-scheduled')) return 'not-scheduled';
   if (statuses.includes('scheduled')) return 'scheduled';
   if (statuses.includes('content-created')) return 'content-created';

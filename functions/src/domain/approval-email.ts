@@ -216,13 +216,13 @@ function linkedInPreview(input: ApprovalEmailInput): string {
   );
 }
 
-/** A channel's own version: its text as the plain post it is, under its image. */
+/** A channel's own version: its text as the plain post it is, over its image (the blog's 1200×800 picture). */
 function plainPreview(input: ApprovalEmailInput): string {
   const text = input.content.trim()
     ? escapeHtml(input.content).replace(/\r?\n/g, '<br>')
     : `<span style="color:${SUBTLE}">Nothing to preview yet.</span>`;
   const image = input.image?.cid
-    ? `<tr><td style="padding:0;border-top:1px solid ${BORDER}">${imageTag({ description: input.image.description, cid: input.image.cid }, 627)}</td></tr>`
+    ? `<tr><td style="padding:0;border-top:1px solid ${BORDER}">${imageTag({ description: input.image.description, cid: input.image.cid }, 800)}</td></tr>`
     : '';
   return (
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate;border:1px solid ${BORDER};border-radius:8px;overflow:hidden">` +

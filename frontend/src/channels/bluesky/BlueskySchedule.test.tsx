@@ -118,6 +118,21 @@ describe('Bluesky on the Schedule card and in History', () => {
     expect(within(after).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
   });
 
+  it('only the Bluesky version scheduled: the card reads Scheduled, with Edit', async () => {
+    const a = article();
+    const at = new Date(Date.now() + 7200_000).toISOString();
+    mockApi({
+      'articles.unpublished': { articles: [{ ...a, scheduled: { blog: null, linkedin: null, bluesky: at } }] },
+      'channels.status': (request) => status(request.params.channel!, false),
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    // Kept after a disconnect: its slot shows the row.
+    const row = await blueskyRow();
+    expect(within(row).getByText('Scheduled', { exact: true })).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: /Overall status: Scheduled/ })).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: 'Edit Skyward' })).toBeInTheDocument();
+  });
+
   it("a refusal stays in the dialog in the server's words, naming the Bluesky text", async () => {
     const refusal = 'The Bluesky post is 312 characters long; Bluesky allows 300. Shorten it by 12.';
     const a = article();
