@@ -7,9 +7,9 @@ import type { Config } from '../config.js';
 import { notFound } from '../domain/errors.js';
 import type { SettingService } from '../domain/settings.js';
 import type { ChannelVersion, PublishChannel } from './channel.js';
-import { channelIds, type ChannelId } from './ids.js';
+import { channelIds, ownVersionIds, ownVersionLabels, type ChannelId } from './ids.js';
 
-export { channelIds, type ChannelId };
+export { channelIds, ownVersionIds, type ChannelId };
 
 /** What a channel's module is built from. */
 export interface ChannelEnv {
@@ -33,8 +33,6 @@ export interface ChannelVersionModule {
  */
 interface Entry {
   module: () => Promise<ChannelModule>;
-  /** A channel with a version of its own: its name, as the approval and review e-mails call the version. */
-  label?: string;
   version?: () => Promise<ChannelVersionModule>;
 }
 
@@ -42,21 +40,17 @@ const CHANNELS = {
   wordpress: { module: () => import('./wordpress/module.js') },
   linkedin: { module: () => import('./linkedin/module.js') },
   ghost: { module: () => import('./ghost/module.js') },
-  // One line per channel: the channel naming tests read the registry by its lines.
-  // prettier-ignore
-  bluesky: { module: () => import('./bluesky/module.js'), label: 'Bluesky', version: () => import('./bluesky/version.js') },
+  bluesky: { module: () => import('./bluesky/module.js'), version: () => import('./bluesky/version.js') },
 } satisfies Record<ChannelId, Entry>;
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 
-/** The channels that publish a version of their own (their ids are those versions' ids). */
-export const ownVersionIds: readonly string[] = channelIds.filter((id) => 'version' in CHANNELS[id]);
-
-/** The name of a channel's own version, as its channel is called (the blog and LinkedIn versions have theirs). */
-export function ownVersionLabel(id: string): string {
-  const entry: Entry | undefined = isChannelId(id) ? CHANNELS[id] : undefined;
-  return entry?.label ?? id;
-}
+// The channels with a version module are exactly those ids.ts names with a version's label.
+type WithVersion = { [K in ChannelId]: (typeof CHANNELS)[K] extends { version: unknown } ? K : never }[ChannelId];
+const sameOwnVersions: [WithVersion, keyof typeof ownVersionLabels] extends [keyof typeof ownVersionLabels, WithVersion]
+  ? true
+  : never = true;
+void sameOwnVersions;
 
 /** The channel of this id, built from its module (loaded on first use); an id not in the registry: 404. */
 export async function loadChannel(id: string, env: ChannelEnv): Promise<PublishChannel> {

@@ -17,7 +17,7 @@ import {
   type Platform,
   type VersionId,
 } from '@app/shared';
-import { ownVersionLabel } from '../channels/registry.js';
+import { ownVersionLabel } from '../channels/ids.js';
 import { versionName } from './version-names.js';
 
 export { PLATFORM_NAMES, versionName } from './version-names.js';

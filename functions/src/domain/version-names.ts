@@ -1,5 +1,5 @@
 import { isPlatform, type Platform, type VersionId } from '@app/shared';
-import { ownVersionLabel } from '../channels/registry.js';
+import { ownVersionLabel } from '../channels/ids.js';
 
 /** The blog's and LinkedIn's names in the e-mails, as they always were. */
 export const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
