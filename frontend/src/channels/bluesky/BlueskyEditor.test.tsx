@@ -132,4 +132,25 @@ describe('the Bluesky editor on the content step', () => {
     // The blog version's text is as it was.
     expect(screen.getByLabelText(/blog/i, { selector: 'textarea' })).toHaveValue(makeArticle().blog.content);
   });
+
+  it('its own Schedule action saves the text, then opens its Schedule modal on /schedule', async () => {
+    let article = makeArticle({ versions: { bluesky: { content: 'Short #one' } } });
+    const { requests, user } = open(article, true, {
+      'articles.get': () => ({ article }),
+      'articles.updateVersion': (request) => {
+        article = { ...article, versions: { bluesky: { content: request.body.content } } };
+        return { success: true, article };
+      },
+    });
+    await screen.findByLabelText('Bluesky text');
+    fireEvent.change(screen.getByLabelText('Bluesky text'), { target: { value: 'Short #two' } });
+    await user.click(screen.getByRole('button', { name: 'Schedule Bluesky' }));
+    // Saved first, then on to its Schedule modal on /schedule (pages/Schedule.tsx reads the parameters).
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/schedule?articleId=a1&schedule=bluesky'),
+    );
+    expect(requests.filter((r) => r.route === 'articles.updateVersion').at(-1)?.body).toEqual({
+      content: 'Short #two',
+    });
+  });
 });

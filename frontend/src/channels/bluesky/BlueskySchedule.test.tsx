@@ -133,6 +133,16 @@ describe('Bluesky on the Schedule card and in History', () => {
     expect(within(card()).getByRole('button', { name: 'Edit Skyward' })).toBeInTheDocument();
   });
 
+  it('opened with ?articleId=…&schedule=bluesky (its Schedule action on Create): its Schedule modal, once', async () => {
+    mockApi({ 'articles.unpublished': { articles: [article()] }, 'channels.status': onlyBluesky });
+    renderWithProviders(<SchedulePage />, { route: '/schedule?articleId=b1&schedule=bluesky' });
+    const user = userEvent.setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Bluesky' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/schedule$/);
+  });
+
   it("a refusal stays in the dialog in the server's words, naming the Bluesky text", async () => {
     const refusal = 'The Bluesky post is 312 characters long; Bluesky allows 300. Shorten it by 12.';
     const a = article();
