@@ -3,7 +3,7 @@
  * hours and 1 hour before its slot (functions/src/domain/connection-health.ts) and notes what it found on the article;
  * the Schedule card shows the problems, Settings the connection's, and the owner gets one e-mail per slot and window.
  */
-import type { Platform, VersionId } from './articles.js';
+import type { VersionId } from './articles.js';
 
 /** The two checks before a slot: 24 hours ahead and 1 hour ahead. */
 export const HEALTH_WINDOWS = ['24h', '1h'] as const;
@@ -61,8 +61,9 @@ export const ConnectionHealthMessages = {
   linkedinExpired: 'The LinkedIn connection has expired. Reconnect LinkedIn in Settings.',
   linkedinExpiringSoon: (expiresAt: string) =>
     `The LinkedIn connection expires on ${expiresAt}. Reconnect LinkedIn in Settings to keep posting.`,
-  offlineDraftNote: (platform: Platform) =>
-    `The ${platform === 'blog' ? 'blog' : 'LinkedIn'} text still has the offline-draft note. Remove it in the editor.`,
+  /** `version`: how the text is named ("blog", "LinkedIn", a channel's label). */
+  offlineDraftNote: (version: string) =>
+    `The ${version} text still has the offline-draft note. Remove it in the editor.`,
   imageMissing: 'The article expects an image but it has none. Add one in the Image step.',
   textRefused: (why: string) => `${why}`,
   /**
