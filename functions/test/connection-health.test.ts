@@ -80,7 +80,7 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
   const events: OutboxEntry[] = [];
   let told: string | undefined;
   const service = new ConnectionHealthService({
-    owners: async () => ['u1'],
+    expiring: async (from, to) => (options.expiry && options.expiry >= from && options.expiry <= to ? ['u1'] : []),
     dueSlots: async (from, to) =>
       [...stored.values()].flatMap((a) =>
         scheduledVersions(a)

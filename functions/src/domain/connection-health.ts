@@ -223,8 +223,11 @@ export interface DueSlot {
 }
 
 export interface ConnectionHealthDeps {
-  /** Every owner whose LinkedIn connection may expire: the accounts and their team workspaces. */
-  owners(): Promise<string[]>;
+  /**
+   * The owners with a connection expiring in [from, to], from the expiries kept by time (adapters/dynamo/time-keys.ts):
+   * the week's notice reads no other account.
+   */
+  expiring(from: string, to: string): Promise<string[]>;
   /**
    * Every owner's slots in [from, to], from the index of slots by time: the sweep reads only the articles of the slots
    * in its windows, and no account without one.
@@ -280,7 +283,8 @@ export class ConnectionHealthService {
         this.deps.onError?.(ownerId, err);
       }
     }
-    for (const ownerId of await this.deps.owners()) {
+    const weekAhead = new Date(now.getTime() + LINKEDIN_EXPIRY_WARNING_MS).toISOString();
+    for (const ownerId of await this.deps.expiring(from, weekAhead)) {
       try {
         if (await this.tellExpiry(ownerId, now)) result.expiring++;
       } catch (err) {

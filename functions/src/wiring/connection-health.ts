@@ -2,7 +2,7 @@ import { ConnectionHealthMessages, type VersionId } from '@app/shared';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { dueSlotsBetween } from '../adapters/dynamo/due-slots.js';
-import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
+import { ownersExpiringBetween } from '../adapters/dynamo/time-keys.js';
 import { LI_KEYS } from '../channels/linkedin/keys.js';
 import { channelIds, loadChannel } from '../channels/registry.js';
 import { storedWordPress } from '../channels/wordpress/service.js';
@@ -124,17 +124,11 @@ function probe(): ConnectionProbe {
 
 /** The check before each slot (the worker's sweep, the local server's interval), built on first use. */
 export const connectionHealth = lazy((): ConnectionHealthService => {
-  const { config, db, users, settings } = deps();
+  const { config, db, settings } = deps();
   const articles = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
-  const workspaces = new DynamoWorkspaceStore(db, config.tableName);
   return new ConnectionHealthService({
-    // Every account, and the team workspaces they belong to (a workspace's articles are its own partition).
-    async owners() {
-      const ids = (await users.list()).map((u) => u.id);
-      const teams = await Promise.all(ids.map((id) => workspaces.memberships(id)));
-      return [...new Set([...ids, ...teams.flat().map((m) => m.workspaceId)])];
-    },
+    expiring: (from, to) => ownersExpiringBetween(db, config.tableName, from, to),
     dueSlots: (from, to) => dueSlotsBetween(db, config.tableName, from, to),
     articles,
     probe: probe(),

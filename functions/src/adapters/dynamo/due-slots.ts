@@ -3,20 +3,19 @@
  * slot's UTC day and time, so the check before each slot (domain/connection-health.ts) reads only the slots of its
  * windows, whoever owns them, instead of every account's calendar. Derived from the article's `scheduled` times
  * (domain/articles.ts scheduledVersions) and written in the article's own transaction (article-store.ts), as the
- * calendar entries are; `due-slots-v1` (backfills.ts) gives the schedules made before the index theirs.
+ * calendar entries are. The connections' expiries are kept the same way (`EXPIRES#<day>`, written with the setting
+ * by setting-store.ts), so the 7-day notice reads only the owners whose connection expires within the week.
+ * `due-slots-v1` (backfills.ts) gives the schedules and expiries saved before the index theirs.
  */
 import { PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { scheduledVersions, type ArticleRecord, type VersionSlot } from '../../domain/articles.js';
 import type { DueSlot } from '../../domain/connection-health.js';
 import { CORRECTIONS_AT_ONCE, forEachConcurrently, queryAll } from './client.js';
 import type { TransactItem } from './summary-store.js';
+import { daysOf, expiryItem, KEPT_AFTER_S, WATCHED_EXPIRY_KEYS } from './time-keys.js';
 
 /** What an article's slots derive from. */
 export type DueSlotState = Pick<ArticleRecord, 'blog' | 'linkedin' | 'scheduled' | 'posts'>;
-
-const DAY_MS = 86_400_000;
-/** The table's TTL removes a slot's item a day after its time (the index is never read behind the moment). */
-const KEPT_AFTER_S = 86_400;
 
 /**
  * The article's slots as the index keeps them (pure): each version scheduled and not published, its time as
@@ -75,11 +74,8 @@ export async function dueSlotsBetween(
   from: string,
   to: string,
 ): Promise<DueSlot[]> {
-  const days: string[] = [];
-  for (let day = Date.parse(from.slice(0, 10)); day <= Date.parse(to); day += DAY_MS)
-    days.push(new Date(day).toISOString().slice(0, 10));
   const pages = await Promise.all(
-    days.map((day) =>
+    daysOf(from, to).map((day) =>
       queryAll<DueSlot>(db, {
         TableName: tableName,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
@@ -97,39 +93,55 @@ export async function dueSlotsBetween(
 const PAGE_SIZE = 1_000;
 
 /**
- * One step of the backfill `due-slots-v1` (backfills.ts): one Scan page of the article items and a Put of each slot
- * still ahead. Idempotent (the same slot is the same item) and safe while the app runs: a slot moved meanwhile leaves
- * at most an item the sweep finds no longer the article's (it reads the article) and the TTL removes.
+ * One step of the backfill `due-slots-v1` (backfills.ts): one Scan page of the article items and the expiry settings,
+ * and a Put of each slot and expiry still ahead. Idempotent (the same slot is the same item) and safe while the app
+ * runs: a slot moved meanwhile leaves at most an item the sweep finds no longer the article's (it reads the article)
+ * and the TTL removes.
  */
 export async function dueSlotsStep(
   db: DynamoDBDocumentClient,
   tableName: string,
   cursor: Record<string, unknown> | undefined,
   options: { pageSize?: number; now?: Date } = {},
-): Promise<{ cursor?: Record<string, unknown>; counts: { articles: number; slots: number } }> {
-  const attributes = ['id', 'userId', 'blog', 'linkedin', 'scheduled', 'posts'];
+): Promise<{ cursor?: Record<string, unknown>; counts: { items: number; slots: number; expiries: number } }> {
+  const attributes = ['PK', 'SK', 'id', 'userId', 'blog', 'linkedin', 'scheduled', 'posts', 'value'];
+  const watched = [...WATCHED_EXPIRY_KEYS];
   const page: ScanCommandOutput = await db.send(
     new ScanCommand({
       TableName: tableName,
-      FilterExpression: 'begins_with(SK, :article) AND #type = :type',
+      FilterExpression: `(begins_with(SK, :article) AND #type = :article_type) OR (#type = :setting_type AND SK IN (${watched.map((_, i) => `:w${i}`).join(', ')}))`,
       ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
       ExpressionAttributeNames: { '#type': 'type', ...Object.fromEntries(attributes.map((n, i) => [`#a${i}`, n])) },
-      ExpressionAttributeValues: { ':article': 'ARTICLE#', ':type': 'article' },
+      ExpressionAttributeValues: {
+        ':article': 'ARTICLE#',
+        ':article_type': 'article',
+        ':setting_type': 'setting',
+        ...Object.fromEntries(watched.map((key, i) => [`:w${i}`, `SETTING#${key}`])),
+      },
       ExclusiveStartKey: cursor,
       Limit: options.pageSize ?? PAGE_SIZE,
     }),
   );
-  const items = (page.Items ?? []) as (DueSlotState & { id: string; userId: string })[];
+  type Scanned = Partial<DueSlotState> & { PK: string; SK: string; id?: string; userId?: string; value?: string };
+  const items = (page.Items ?? []) as Scanned[];
   const now = (options.now ?? new Date()).toISOString();
-  const puts = items.flatMap((article) =>
-    article.scheduled
-      ? dueSlotsOf(article)
+  const slots = items.flatMap((item) =>
+    item.SK.startsWith('ARTICLE#') && item.scheduled && item.id && item.userId
+      ? dueSlotsOf(item as DueSlotState)
           .filter((slot) => slot.at > now)
-          .map((slot) => dueSlotItem(article.userId, article.id, slot))
+          .map((slot) => dueSlotItem(item.userId!, item.id!, slot))
       : [],
   );
-  await forEachConcurrently(puts, CORRECTIONS_AT_ONCE, async (Item) => {
+  const expiries = items.flatMap((item) => {
+    if (!item.SK.startsWith('SETTING#')) return [];
+    const expiry = expiryItem(item.PK.slice('USER#'.length), item.SK.slice('SETTING#'.length), item.value);
+    return expiry && expiry.at > now ? [expiry] : [];
+  });
+  await forEachConcurrently([...slots, ...expiries], CORRECTIONS_AT_ONCE, async (Item) => {
     await db.send(new PutCommand({ TableName: tableName, Item }));
   });
-  return { cursor: page.LastEvaluatedKey, counts: { articles: items.length, slots: puts.length } };
+  return {
+    cursor: page.LastEvaluatedKey,
+    counts: { items: items.length, slots: slots.length, expiries: expiries.length },
+  };
 }
