@@ -36,7 +36,6 @@ import { activityWrites } from './activity-store.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { DynamoEventOutbox, eventsCommitted, outboxWrites } from './event-outbox.js';
 import { dueSlotWrites } from './due-slots.js';
-import { ownVersionIds } from '../../channels/registry.js';
 import { DynamoSummaryStore, cancellationCodes, type TransactItem } from './summary-store.js';
 import { userKey } from './user-store.js';
 
@@ -126,23 +125,25 @@ const CALENDAR_PATHS = [
   ['scheduled', 'linkedin'],
 ] as const;
 
-/**
- * The schedules of the channels' own versions (`scheduled.<version id>`): the slots by time derive from every version's
- * schedule (due-slots.ts).
- */
-const OWN_SCHEDULE_PATHS = ownVersionIds.map((version) => ['scheduled', version] as const);
+/** Everything kept beside the article in its writes' transactions: the summary and the calendar entries. */
+export const DERIVED_PATHS = [...CONTRIBUTION_PATHS, ...CALENDAR_PATHS] as const;
 
-/** Everything kept beside the article in its writes' transactions: the summary, the calendar entries, the slots. */
-export const DERIVED_PATHS: readonly (readonly string[])[] = [
-  ...CONTRIBUTION_PATHS,
-  ...CALENDAR_PATHS,
-  ...OWN_SCHEDULE_PATHS,
-];
+/**
+ * Every version's schedule the article has (`scheduled.<version id>`, a channel's own version's too): the slots by time
+ * derive from them all (due-slots.ts), whichever versions the registry has.
+ */
+const schedulePaths = (article: Pick<ArticleRecord, 'scheduled'>) =>
+  Object.keys(article.scheduled ?? {})
+    .filter((version) => !isPlatform(version))
+    .map((version) => ['scheduled', version] as const);
 
 const touchesDerived = (changes: Record<string, unknown>) =>
   Object.keys(changes).some((path) => {
     const parts = path.split('.');
-    return DERIVED_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part));
+    return (
+      parts[0] === 'scheduled' ||
+      DERIVED_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part))
+    );
   });
 
 const CALENDAR_PREFIX = 'CAL#';
@@ -246,7 +247,8 @@ export function fieldsUnchanged(
  * A condition that the item's contribution and calendar fields are still those of `article` as read, so
  * that the summary's delta and the calendar entries computed from it are right.
  */
-const derivedUnchanged = (article: ArticleRecord) => fieldsUnchanged(article, DERIVED_PATHS, 'u');
+const derivedUnchanged = (article: ArticleRecord) =>
+  fieldsUnchanged(article, [...DERIVED_PATHS, ...schedulePaths(article)], 'u');
 
 /** Attempts of a write whose article another write changed between its read and its transaction. */
 const CONTRIBUTION_WRITE_ATTEMPTS = 8;
