@@ -1,4 +1,4 @@
-import type { Platform } from './articles.js';
+import { isPlatform, type Platform, type VersionId } from './articles.js';
 
 /** Per platform (docs/product.md, Schedule). */
 export type PlatformStatus = 'published' | 'content-created' | 'scheduled' | 'not-scheduled';
@@ -16,6 +16,14 @@ export function isPublished(article: StatusInput, platform: Platform): boolean {
   const version = article[platform];
   const flag = platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
   return flag && Boolean(version.lastPublished);
+}
+
+/** Whether a version went out: the blog and LinkedIn ones by their flags, a channel's own (VersionId) by its post. */
+export function isVersionPublished(
+  article: StatusInput & { posts?: Readonly<Record<string, unknown>> },
+  version: VersionId,
+): boolean {
+  return isPlatform(version) ? isPublished(article, version) : Boolean(article.posts?.[version]);
 }
 
 export function platformStatus(article: StatusInput, platform: Platform, now: Date = new Date()): PlatformStatus {

@@ -387,6 +387,31 @@ describe('Schedule page: connection health', () => {
       '/create?articleId=a2',
     );
   });
+
+  it('a note keyed by a channel’s own version shows on the card as the versions’ do', async () => {
+    const article = blogScheduled();
+    const slot = article.scheduled.blog!;
+    const problem = {
+      channel: 'bluesky',
+      code: 'bluesky_text_too_long',
+      message: 'The Bluesky version is too long.',
+      fix: 'editor' as const,
+    };
+    mockApi(
+      listRoute([
+        {
+          ...article,
+          health: { bluesky: { scheduledFor: slot, windows: ['1h'], checkedAt: slot, problems: [problem] } },
+        },
+      ]),
+    );
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Planned post' });
+    const note = within(card('Planned post')).getByText('Needs attention: The Bluesky version is too long.', {
+      exact: false,
+    });
+    expect(within(note).getByRole('link', { name: 'Open the editor' })).toHaveAttribute('href', '/create?articleId=a2');
+  });
 });
 
 describe('Schedule page: publishing', () => {

@@ -9,7 +9,9 @@ import {
   type CreateArticleInput,
   type GptEditInput,
   isPlatform,
+  isVersionPublished,
   type Platform,
+  type HealthWindow,
   type SlotHealth,
   type VersionId,
   type VersionReview,
@@ -94,10 +96,12 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image' | 'bundle'>
    */
   blogReview?: VersionReview | null;
   linkedinReview?: VersionReview | null;
-  /** What the check before each version's slot found (domain/connection-health.ts), one attribute per platform. */
-  blogHealth?: SlotHealth | null;
-  linkedinHealth?: SlotHealth | null;
   [review: `${string}Review`]: VersionReview | null | undefined;
+  /**
+   * What the check before each version's slot found (domain/connection-health.ts), one attribute per version:
+   * `blogHealth`, `linkedinHealth`, `<channel id>Health` for a channel's own version (healthAttribute).
+   */
+  [health: `${string}Health`]: SlotHealth | null | undefined;
 }
 
 // An article's version (shared/src/articles.ts): the blog one, the LinkedIn one, or a channel's own (registry.ts).
@@ -114,6 +118,35 @@ export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: 
 /** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
 export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>
   isPlatform(version) ? { [`${version}.content`]: content } : { [`versions.${version}`]: { content } };
+
+/** A version's slot: the version and its scheduled time. */
+export interface VersionSlot {
+  version: VersionId;
+  at: string;
+}
+
+/**
+ * The article's slots still to publish: each version with a time in `scheduled` (the blog's, LinkedIn's, a channel's
+ * own under its id) that has not gone out. The one list of scheduled versions the check before each slot and its
+ * index of slots by time read (domain/connection-health.ts, adapters/dynamo/due-slots.ts).
+ */
+export function scheduledVersions(
+  article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'scheduled' | 'posts'>,
+): VersionSlot[] {
+  return Object.entries(article.scheduled as Record<string, string | null | undefined>).flatMap(([version, at]) =>
+    at && !isVersionPublished(article, version) ? [{ version, at }] : [],
+  );
+}
+
+/** The attribute of a version's health note (docs/data-model.md, Articles): `blogHealth` as before, `blueskyHealth`. */
+export const healthAttribute = <V extends VersionId>(version: V): `${V}Health` => `${version}Health`;
+
+/** A version's slot and the window of its check (ArticleStore.update's onlyIfHealthDue). */
+export interface HealthDue {
+  version: VersionId;
+  scheduledFor: string;
+  window: HealthWindow;
+}
 
 /** The attribute of a version's review (docs/data-model.md, Articles). */
 export const reviewAttribute = <V extends VersionId>(version: V): `${V}Review` => `${version}Review`;

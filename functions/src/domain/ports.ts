@@ -1,6 +1,6 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
 import type { Platform } from '@app/shared';
-import type { ArticleRecord, VersionId } from './articles.js';
+import type { ArticleRecord, HealthDue, VersionId } from './articles.js';
 import type { ActivityRecord } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
 import type { VersionEdit } from './review-edit.js';
@@ -52,6 +52,11 @@ export interface ArticleStore {
       onlyIfImage?: string | null;
       /** The platform's review must still be at this rev (0: none yet): review changes do not overwrite each other. */
       onlyIfReviewRev?: { platform: VersionId; rev: number };
+      /**
+       * The check before a slot claims its (slot, window): the version's health note must not have the window noted for
+       * the slot yet (domain/connection-health.ts), so two sweeps at once tell it once.
+       */
+      onlyIfHealthDue?: HealthDue;
       events?: readonly OutboxEntry[];
       edit?: VersionEdit;
     },

@@ -82,10 +82,10 @@ export function ArticleCard({
   // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
   const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
   // What the check before each slot found (docs/product.md, Connection health): the server answers only the current
-  // slot's problems; the same sentence told for both versions (one connection) is listed once.
-  const attention = PLATFORMS.flatMap((platform) => article.health?.[platform]?.problems ?? []).filter(
-    (problem, index, all) => all.findIndex((p) => p.message === problem.message) === index,
-  );
+  // slot's problems, keyed by version (a channel's own too); the same sentence told for two versions is listed once.
+  const attention = Object.values(article.health ?? {})
+    .flatMap((note) => note?.problems ?? [])
+    .filter((problem, index, all) => all.findIndex((p) => p.message === problem.message) === index);
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
