@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedInCommentary } from '@app/shared';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -129,9 +130,12 @@ describe('the blog-first bundle', () => {
     const blogUrl = article.blog.wordpressPostUrl as string;
     expect(blogUrl).toMatch(/^http/);
     expect(li.posts).toHaveLength(1);
-    expect(li.posts[0]!.body.commentary).toMatch(
-      new RegExp(`\\n\\n${blogUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-    );
+    // An article share of the live blog post (its card on LinkedIn), the text as written.
+    expect(li.posts[0]!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first', description: 'Bundles' },
+    });
+    expect(li.posts[0]!.body.commentary).toBe(linkedInCommentary(article.linkedin.content.trim()));
+    expect(li.posts[0]!.body.commentary).not.toContain(blogUrl);
     // The blog post was neither made nor updated again.
     expect(postsCreated()).toBe(1);
     const after = (await user.call(`/api/articles/${id}`)).json.article;
