@@ -120,6 +120,9 @@ describe('the blog-first bundle', () => {
     const article = (await user.call(`/api/articles/${id}`)).json.article;
     expect(article.blog.publishedToWordPress).toBe(true);
     expect(article.lastError.message).toMatch(/^LinkedIn: /);
+    // Each failed channel named with its own reason (the Schedule card's badges).
+    expect(Object.keys(article.lastError.channels)).toEqual(['linkedin']);
+    expect(article.lastError.message).toBe(`LinkedIn: ${article.lastError.channels.linkedin}`);
     expect(postsCreated()).toBe(1);
     expect(li.posts).toHaveLength(0);
 
@@ -141,6 +144,22 @@ describe('the blog-first bundle', () => {
     const after = (await user.call(`/api/articles/${id}`)).json.article;
     expect(after.linkedin.publishedToLinkedIn).toBe(true);
     expect(after.lastError).toBeNull();
+  });
+
+  it('a social post that failed, published again by hand (the card’s retry), shares the live blog post too', async () => {
+    const { id, token } = await bundled('Blog first, retried by hand');
+    li.setMode('down');
+    expect((await approve(token)).status).toBe(502);
+    li.setMode('ok');
+    const before = li.posts.length;
+    const blogUrl = (await user.call(`/api/articles/${id}`)).json.article.blog.wordpressPostUrl as string;
+    const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(li.posts).toHaveLength(before + 1);
+    expect(li.posts.at(-1)!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first, retried by hand', description: 'Bundles' },
+    });
+    expect((await user.call(`/api/articles/${id}`)).json.article.lastError).toBeNull();
   });
 
   it('the blog post failing keeps the social posts back, and says so', async () => {

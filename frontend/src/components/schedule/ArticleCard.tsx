@@ -24,6 +24,7 @@ import { AlsoRows } from '../../channels/also';
 import { PLATFORM_NAMES, ScheduleMessages } from './messages';
 import { PublishedDetail, PublishNowButton } from './PublishedDetail';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
+import { BundleFailure, bundleRowState } from './bundleRow';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
 import { useReviewSettings } from '../../hooks/useReviewSettings';
 
@@ -219,8 +220,24 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
   const approval = slotApproval(article, platform, reviewSettings, now);
   // "Not enough credit" (with its tooltip) comes from the shared rule; otherwise the platform's own status.
   const badge = platformBadge(article, platform, now);
-  const badgeLabel = badge.tooltip ? badge.label : approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[status];
-  const badgeTone = badge.tooltip || approval === 'expired' ? 'danger' : approval ? 'warning' : STATUS_TONES[status];
+  // An approval of several channels: this one failed (its reason), or a bundle's social post waits for the blog post.
+  const bundled = bundleRowState(article, channel.id, { posted: status === 'published', social: platform !== 'blog' });
+  const badgeLabel = badge.tooltip
+    ? badge.label
+    : bundled
+      ? bundled.badge
+      : approval
+        ? reviewBadge[approval]
+        : PLATFORM_STATUS_LABELS[status];
+  const badgeTone = badge.tooltip
+    ? 'danger'
+    : bundled
+      ? bundled.tone
+      : approval === 'expired'
+        ? 'danger'
+        : approval
+          ? 'warning'
+          : STATUS_TONES[status];
   const scheduledAt = article.scheduled?.[platform];
   const publishedAt = article[platform].lastPublished;
   const url = postUrl(article, platform);
@@ -239,48 +256,59 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
       </div>
 
       <div className="platform-row__body">
-        {status === 'published' ? (
-          <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
-        ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
-          // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
-          <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
-        ) : status === 'not-scheduled' ? (
-          <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
+        {bundled?.failure ? (
+          <BundleFailure label={names.service} failure={bundled.failure} onRetry={onPublish} />
         ) : (
-          <p className="platform-row__detail">
-            {status === 'scheduled' ? 'Scheduled for ' : 'Ready for approval, scheduled '}
-            {scheduledAt && <time dateTime={scheduledAt}>{formatDateTime(scheduledAt, timeZone)}</time>}
-          </p>
-        )}
+          <>
+            {status === 'published' ? (
+              <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
+            ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
+              // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
+              <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
+            ) : status === 'not-scheduled' ? (
+              <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
+            ) : (
+              <p className="platform-row__detail">
+                {status === 'scheduled' ? 'Scheduled for ' : 'Ready for approval, scheduled '}
+                {scheduledAt && <time dateTime={scheduledAt}>{formatDateTime(scheduledAt, timeZone)}</time>}
+              </p>
+            )}
 
-        <div className="platform-row__actions">
-          {status === 'not-scheduled' ? (
-            // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
-            onSchedule && (
-              <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
-                Schedule<span className="sr-only"> {names.row}</span>
-              </button>
-            )
-          ) : status !== 'published' ? (
-            <>
-              {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
-              {onSchedule && status === 'scheduled' && (
-                <button
-                  type="button"
-                  className="btn btn--secondary btn--sm"
-                  aria-haspopup="dialog"
-                  onClick={onSchedule}
-                >
-                  Reschedule<span className="sr-only"> {names.row}</span>
-                </button>
-              )}
-            </>
-          ) : canRepublish && onPublish ? (
-            // Published already: publishing again updates the same post (e.g. after an edit).
-            <PublishNowButton sr={`${sr} again`} onClick={onPublish} variant="secondary" />
-          ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
-          null}
-        </div>
+            <div className="platform-row__actions">
+              {status === 'not-scheduled' ? (
+                // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
+                onSchedule && (
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--sm"
+                    aria-haspopup="dialog"
+                    onClick={onSchedule}
+                  >
+                    Schedule<span className="sr-only"> {names.row}</span>
+                  </button>
+                )
+              ) : status !== 'published' ? (
+                <>
+                  {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
+                  {onSchedule && status === 'scheduled' && (
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--sm"
+                      aria-haspopup="dialog"
+                      onClick={onSchedule}
+                    >
+                      Reschedule<span className="sr-only"> {names.row}</span>
+                    </button>
+                  )}
+                </>
+              ) : canRepublish && onPublish ? (
+                // Published already: publishing again updates the same post (e.g. after an edit).
+                <PublishNowButton sr={`${sr} again`} onClick={onPublish} variant="secondary" />
+              ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
+              null}
+            </div>
+          </>
+        )}
 
         {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 
