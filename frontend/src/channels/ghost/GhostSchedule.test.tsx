@@ -111,7 +111,7 @@ describe('Ghost on the Schedule card and in History', () => {
     });
     await user.click(within(blog).getByRole('button', { name: /^Schedule/ }));
     const dialog = await screen.findByRole('dialog', { name: /^Schedule/ });
-    await user.click(within(dialog).getByRole('button', { name: 'Schedule', exact: true }));
+    await user.click(within(dialog).getByRole('button', { name: /^Schedule$/ }));
     await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
     expect(requests.find((r) => r.route === 'schedule.set')!.body).toMatchObject({ platform: 'blog' });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
