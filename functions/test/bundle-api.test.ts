@@ -108,6 +108,13 @@ describe('the blog-first bundle', () => {
   it('one approval: the blog post first, then LinkedIn with its live address; LinkedIn failing is retried alone', async () => {
     const { id, token, mail } = await bundled('Blog first');
     expect(mail.text).toContain('Approving publishes to WordPress and LinkedIn.');
+    // Each channel's post previewed, LinkedIn's with the blog post's link card.
+    expect([...mail.html!.matchAll(/>What will be published on ([^<]+)</g)].map((m) => m[1])).toEqual([
+      'WordPress',
+      'LinkedIn',
+    ]);
+    expect(mail.text).toContain('What will be published on LinkedIn:');
+    expect(mail.text).toContain('[Link: Blog first — the blog post’s address, once it is live]');
     const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
     expect(preview.json.channels.map((c: { label: string }) => c.label)).toEqual(['WordPress', 'LinkedIn']);
 

@@ -30,6 +30,8 @@ export function linkedinChannel(deps: {
     platform: 'linkedin',
     claimKey: 'linkedin',
     ownsSchedule: true,
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).linkedinEmailPreview(input, article.linkedin.content),
     postOf: (article) =>
       article.linkedin.publishedToLinkedIn ? { url: article.linkedin.linkedinPostUrl ?? null } : undefined,
     checkArticle(article) {
