@@ -117,6 +117,14 @@ describe('the blog-first bundle', () => {
     expect(mail.text).toContain('[Link: Blog first — the blog post’s address, once it is live]');
     const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
     expect(preview.json.channels.map((c: { label: string }) => c.label)).toEqual(['WordPress', 'LinkedIn']);
+    // Each channel's text for its preview on the page, the social post marked; LinkedIn's author for its card.
+    const drafted = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(preview.json.channels).toMatchObject([
+      { channel: 'wordpress', content: drafted.blog.content },
+      { channel: 'linkedin', content: drafted.linkedin.content, social: true },
+    ]);
+    expect(preview.json.channels[0]).not.toHaveProperty('social');
+    expect(preview.json.linkedIn).toMatchObject({ mode: 'personal', connected: true });
 
     li.setMode('down');
     const failed = await approve(token);

@@ -626,23 +626,27 @@ export class ApprovalLinks {
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const bundled = run.platform === 'blog' && article.bundle === true;
-    const channels = [
-      ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
-      ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
-    ].map((c) => ({
-      channel: c.id,
-      label: c.label,
-      postUrl: c.postOf(article)?.url ?? null,
-      published: c.postOf(article) !== undefined,
-    }));
+    const social = bundled ? await this.deps.publishing.socialChannels(run.userId) : [];
+    const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social].map(
+      (c) => ({
+        channel: c.id,
+        label: c.label,
+        postUrl: c.postOf(article)?.url ?? null,
+        published: c.postOf(article) !== undefined,
+        // The text it publishes, for its preview beside the version's (the page shows each channel's post).
+        content: c.version ? (article.versions?.[c.version]?.content ?? '') : article[c.platform].content,
+        ...(social.includes(c) ? { social: true as const } : {}),
+      }),
+    );
     const published =
       channels.length > 1
         ? channels.every((c) => c.published)
         : run.platform === 'blog'
           ? article.blog.publishedToWordPress
           : article.linkedin.publishedToLinkedIn;
+    const linkedInShown = run.platform === 'linkedin' || channels.some((c) => c.channel === 'linkedin');
     const identity =
-      run.platform === 'linkedin' && this.deps.linkedInIdentity
+      linkedInShown && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
         : undefined;
     return {
@@ -655,15 +659,14 @@ export class ApprovalLinks {
       content: article[run.platform].content,
       timeZone: approvalTimeZone(run.timezone),
       image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
-      linkedIn:
-        run.platform === 'linkedin'
-          ? {
-              mode: article.linkedInMode,
-              connected: identity?.connected ?? false,
-              memberName: identity?.memberName ?? null,
-              pageName: identity?.pageName ?? null,
-            }
-          : null,
+      linkedIn: linkedInShown
+        ? {
+            mode: article.linkedInMode,
+            connected: identity?.connected ?? false,
+            memberName: identity?.memberName ?? null,
+            pageName: identity?.pageName ?? null,
+          }
+        : null,
       postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
       channels,
     };
