@@ -137,9 +137,9 @@ describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (C
       // The e-mail as a person sees it (its HTML as the outbox wrote it, the inline picture aside).
       const mailPage = await context.newPage();
       await mailPage.setContent(mail.html ?? '');
-      await snap(mailPage, 'bundle-01-email');
+      await snap(mailPage, 'bundle-01-email', { fullPage: true });
       await mailPage.setViewportSize({ width: 390, height: 844 });
-      await snap(mailPage, 'bundle-02-email-phone');
+      await snap(mailPage, 'bundle-02-email-phone', { fullPage: true });
       await mailPage.close();
       const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
       expect(approveUrl, mail.text).toBeTruthy();
@@ -151,6 +151,7 @@ describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (C
       await page.getByRole('article', { name: 'LinkedIn post' }).waitFor();
       const blueskyCard = page.getByRole('article', { name: 'Bluesky post' });
       await blueskyCard.getByText(/The long read is out/).waitFor();
+      await page.locator('#approve-title').scrollIntoViewIfNeeded();
       await snapThemes(page, 'bundle-03-approve');
 
       // LinkedIn is down: WordPress, then Bluesky go out; LinkedIn fails.

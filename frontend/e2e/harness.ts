@@ -175,9 +175,9 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at. */
-export async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`) });
+/** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at (the whole page with `fullPage`). */
+export async function snap(page: Page, name: string, { fullPage = false }: { fullPage?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`), fullPage });
 }
 
 /** Someone who registers through the welcome screen's Register dialog. */

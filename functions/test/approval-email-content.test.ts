@@ -246,6 +246,7 @@ describe('the approval e-mail of a blog-first bundle', () => {
     // Inline styles only.
     expect(mail.html).not.toMatch(/<style|\bclass="/);
     expect(mail.text).toContain('Approving publishes to WordPress, LinkedIn and Bluesky.');
+    expect(mail.html).toContain('Publish “Launch day” to WordPress, LinkedIn and Bluesky?');
   });
 
   it('has each channel’s post in the plain-text part too', async () => {

@@ -347,6 +347,9 @@ describe('Schedule page: card statuses and actions', () => {
     const linkedin = row('Half out', 'LinkedIn');
     expect(within(linkedin).getByText('Failed')).toBeInTheDocument();
     expect(within(linkedin).getByText(`LinkedIn failed: ${reason}`)).toBeInTheDocument();
+    // The card says some channel failed; the reason is on the channel's row only.
+    expect(within(card('Half out')).getByText('Partly failed')).toBeInTheDocument();
+    expect(within(card('Half out')).queryByText(/^Last attempt failed/)).not.toBeInTheDocument();
     expect(within(linkedin).queryByRole('button', { name: /^Schedule/ })).not.toBeInTheDocument();
 
     await userEvent.setup().click(within(linkedin).getByRole('button', { name: 'Retry LinkedIn' }));

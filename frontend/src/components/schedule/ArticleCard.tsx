@@ -74,7 +74,10 @@ export function ArticleCard({
   const id = articleIdOf(article);
   const overall = overallStatus(article, now);
   const keywords = [article.keyword, ...(article.tags ?? [])].map((k) => k?.trim()).filter((k): k is string => !!k);
-  const lastError = article.lastError && article.lastError.code !== 'insufficient_quota' ? article.lastError : null;
+  // An approval of several channels names each that failed: their rows show why, and the card's badge says so.
+  const channelsFailed = Object.keys(article.lastError?.channels ?? {}).length > 0;
+  const lastError =
+    article.lastError && article.lastError.code !== 'insufficient_quota' && !channelsFailed ? article.lastError : null;
   // docs/product.md (Schedule): out of AI credit, the card's badge reads "Not enough credit" (with the error as its
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
@@ -128,8 +131,8 @@ export function ArticleCard({
         </div>
         <div className="schedule-card__aside">
           <StatusBadge
-            label={quota ? quota.label : STATUS_LABELS[overall]}
-            tone={quota ? 'danger' : STATUS_TONES[overall]}
+            label={quota ? quota.label : channelsFailed ? ScheduleMessages.partlyFailedBadge : STATUS_LABELS[overall]}
+            tone={quota || channelsFailed ? 'danger' : STATUS_TONES[overall]}
             tooltip={quota?.tooltip}
             srPrefix="Overall status:"
             onClick={onSchedule && unpublished.length > 0 ? () => onSchedule(article, unpublished) : undefined}

@@ -21,6 +21,8 @@ export const ScheduleMessages = {
   withBlogPost: 'Goes out with the blog post’s approval, after it, carrying its link.',
   /** A channel's badge on a card: the last approval failed there (its reason below it), or it waits for its turn. */
   failedBadge: 'Failed',
+  /** The card's badge while some channel of its approval failed. */
+  partlyFailedBadge: 'Partly failed',
   waitingBadge: 'Waiting',
   channelFailed: (label: string, reason: string) => `${label} failed: ${reason}`,
   /** The button that publishes again to that channel alone. */
