@@ -16,8 +16,12 @@ import { atprotoPdsOrSkip, type ChannelServer } from '../../functions/test/chann
 import {
   ADA,
   browserAvailable,
+  connectBluesky,
   createArticleWithDrafts,
   launchBrowser,
+  pdsAccount,
+  pdsRecord,
+  publishNowOn,
   registerOnDashboard,
   removeData,
   scheduleVia,
@@ -29,42 +33,6 @@ import { onPhone, showTheme } from './viewport.js';
 import type { Browser } from 'playwright-core';
 
 const hasBrowser = browserAvailable();
-
-async function xrpc(
-  pds: ChannelServer,
-  nsid: string,
-  init: { body?: unknown; token?: string; query?: Record<string, string> } = {},
-): Promise<{ status: number; json: any }> {
-  const url = new URL(`/xrpc/${nsid}`, pds.url);
-  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: await response.json() };
-}
-
-/** An account on the PDS and an app password for it, as a person makes them in Bluesky. */
-async function account(pds: ChannelServer, name: string) {
-  const created = await xrpc(pds, 'com.atproto.server.createAccount', {
-    body: {
-      handle: `${name}.test`,
-      email: `${name}@example.com`,
-      password: `pw-${Math.random().toString(36).slice(2)}`,
-    },
-  });
-  expect(created.status).toBe(200);
-  const appPassword = await xrpc(pds, 'com.atproto.server.createAppPassword', {
-    body: { name: 'content-publisher' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  return { did: created.json.did as string, handle: `${name}.test`, appPassword: appPassword.json.password as string };
-}
 
 /** The UTF-8 byte range of `piece` in `text` (its first occurrence), as a facet's index names it. */
 function byteRange(text: string, piece: string) {
@@ -103,22 +71,20 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
 
   it('connect Bluesky in Settings → article with an uploaded image → its Bluesky text and preview → Publish Now → View on Bluesky → the record on the PDS', async (ctx) => {
     const host = server(ctx);
-    const who = await account(host, `rose${Date.now().toString(36)}`);
+    const who = await pdsAccount(host, `rose${Date.now().toString(36)}`);
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
     const page = await context.newPage();
     try {
       await registerOnDashboard(page, app, ADA);
 
-      // Settings: handle, app password and the PDS's address, saved after the server signed in with them.
+      // Settings: where an app password is made, then handle, app password and the PDS's address, saved after the
+      // server signed in with them.
       await page.goto(`${app.url}/settings`);
-      const panel = page.getByRole('region', { name: 'Bluesky Integration' });
-      await panel.getByText(/^Not connected\. Enter your handle/).waitFor();
-      await panel.getByText(/Privacy and security → App passwords/).waitFor();
-      await panel.getByLabel('Handle').fill(who.handle);
-      await panel.getByLabel('App password').fill(who.appPassword);
-      await panel.getByLabel('PDS address').fill(host.url);
-      await panel.getByRole('button', { name: 'Save' }).click();
-      await panel.getByText(`Connected as @${who.handle}`, { exact: false }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('region', { name: 'Bluesky Integration' })
+        .getByText(/Privacy and security → App passwords/)
+        .waitFor();
+      const panel = await connectBluesky(page, app, who, host.url);
       expect(await page.content()).not.toContain(who.appPassword);
       expect(await panel.getByLabel('App password').inputValue()).toBe('');
       await panel.scrollIntoViewIfNeeded();
@@ -162,12 +128,7 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
       // Schedule: the blog version scheduled for later, then the Bluesky row's Publish Now.
       expect(await scheduleVia(page, id, 'blog', new Date(Date.now() + 86_400_000).toISOString())).toBe(200);
       await page.goto(`${app.url}/schedule`);
-      const card = page.getByRole('article', { name: title });
-      const row = card.getByRole('region', { name: 'Bluesky' });
-      await row.getByRole('button', { name: 'Publish Now to Bluesky' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Publish to Bluesky now?' });
-      await dialog.getByText(/goes out as a post of your Bluesky account/).waitFor();
-      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      const row = await publishNowOn(page, title, 'Bluesky');
       const rowLink = row.getByRole('link', { name: /View on Bluesky/ });
       await rowLink.waitFor({ timeout: 60_000 });
       const url = await rowLink.getAttribute('href');
@@ -188,12 +149,10 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
         id,
       )) as { posts: { bluesky: { id: string; url: string } } };
       expect(stored.posts.bluesky.url).toBe(url);
-      const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(stored.posts.bluesky.id)!;
+      const [, repo, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(stored.posts.bluesky.id)!;
       expect(repo).toBe(who.did);
       expect(url!.endsWith(`/post/${rkey}`)).toBe(true);
-      const record = await xrpc(host, 'com.atproto.repo.getRecord', {
-        query: { repo: repo!, collection: collection!, rkey: rkey! },
-      });
+      const record = await pdsRecord(host, stored.posts.bluesky.id);
       expect(record.status).toBe(200);
       const post = record.json.value;
       expect(post.text).toBe(text);

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedInCommentary } from '@app/shared';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -107,8 +108,23 @@ describe('the blog-first bundle', () => {
   it('one approval: the blog post first, then LinkedIn with its live address; LinkedIn failing is retried alone', async () => {
     const { id, token, mail } = await bundled('Blog first');
     expect(mail.text).toContain('Approving publishes to WordPress and LinkedIn.');
+    // Each channel's post previewed, LinkedIn's with the blog post's link card.
+    expect([...mail.html!.matchAll(/>What will be published on ([^<]+)</g)].map((m) => m[1])).toEqual([
+      'WordPress',
+      'LinkedIn',
+    ]);
+    expect(mail.text).toContain('What will be published on LinkedIn:');
+    expect(mail.text).toContain('[Link: Blog first — the blog post’s address, once it is live]');
     const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
     expect(preview.json.channels.map((c: { label: string }) => c.label)).toEqual(['WordPress', 'LinkedIn']);
+    // Each channel's text for its preview on the page, the social post marked; LinkedIn's author for its card.
+    const drafted = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(preview.json.channels).toMatchObject([
+      { channel: 'wordpress', content: drafted.blog.content },
+      { channel: 'linkedin', content: drafted.linkedin.content, social: true },
+    ]);
+    expect(preview.json.channels[0]).not.toHaveProperty('social');
+    expect(preview.json.linkedIn).toMatchObject({ mode: 'personal', connected: true });
 
     li.setMode('down');
     const failed = await approve(token);
@@ -119,6 +135,9 @@ describe('the blog-first bundle', () => {
     const article = (await user.call(`/api/articles/${id}`)).json.article;
     expect(article.blog.publishedToWordPress).toBe(true);
     expect(article.lastError.message).toMatch(/^LinkedIn: /);
+    // Each failed channel named with its own reason (the Schedule card's badges).
+    expect(Object.keys(article.lastError.channels)).toEqual(['linkedin']);
+    expect(article.lastError.message).toBe(`LinkedIn: ${article.lastError.channels.linkedin}`);
     expect(postsCreated()).toBe(1);
     expect(li.posts).toHaveLength(0);
 
@@ -129,14 +148,33 @@ describe('the blog-first bundle', () => {
     const blogUrl = article.blog.wordpressPostUrl as string;
     expect(blogUrl).toMatch(/^http/);
     expect(li.posts).toHaveLength(1);
-    expect(li.posts[0]!.body.commentary).toMatch(
-      new RegExp(`\\n\\n${blogUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-    );
+    // An article share of the live blog post (its card on LinkedIn), the text as written.
+    expect(li.posts[0]!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first', description: 'Bundles' },
+    });
+    expect(li.posts[0]!.body.commentary).toBe(linkedInCommentary(article.linkedin.content.trim()));
+    expect(li.posts[0]!.body.commentary).not.toContain(blogUrl);
     // The blog post was neither made nor updated again.
     expect(postsCreated()).toBe(1);
     const after = (await user.call(`/api/articles/${id}`)).json.article;
     expect(after.linkedin.publishedToLinkedIn).toBe(true);
     expect(after.lastError).toBeNull();
+  });
+
+  it('a social post that failed, published again by hand (the card’s retry), shares the live blog post too', async () => {
+    const { id, token } = await bundled('Blog first, retried by hand');
+    li.setMode('down');
+    expect((await approve(token)).status).toBe(502);
+    li.setMode('ok');
+    const before = li.posts.length;
+    const blogUrl = (await user.call(`/api/articles/${id}`)).json.article.blog.wordpressPostUrl as string;
+    const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(li.posts).toHaveLength(before + 1);
+    expect(li.posts.at(-1)!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first, retried by hand', description: 'Bundles' },
+    });
+    expect((await user.call(`/api/articles/${id}`)).json.article.lastError).toBeNull();
   });
 
   it('the blog post failing keeps the social posts back, and says so', async () => {

@@ -101,7 +101,11 @@ describe('the blog version scheduled to each connected blog channel', () => {
     const { id, token, mail } = await scheduledBlog('Only on Ghost');
     expect(mail.text).toContain('Approving publishes to Ghost.');
     const preview = await anonymous().call('/api/approvals/preview', { body: { token } });
-    expect(preview.json.channels).toEqual([{ channel: 'ghost', label: 'Ghost', published: false, postUrl: null }]);
+    // Its preview's text is the blog version's (Ghost publishes it).
+    expect(preview.json.channels).toEqual([
+      { channel: 'ghost', label: 'Ghost', published: false, postUrl: null, content: expect.any(String) },
+    ]);
+    expect(preview.json.channels[0].content).toBe(preview.json.content);
     const res = await anonymous().call('/api/approvals/confirm', { body: { token } });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.message).toBe('Approved and published.');

@@ -228,7 +228,11 @@ export interface Article {
   blog: BlogVersion;
   linkedin: LinkedInVersion;
   scheduled: { blog: string | null; linkedin: string | null };
-  lastError: { code: string; message: string } | null;
+  /**
+   * The last failure. An approval that publishes to several channels names each that failed in `channels` (channel
+   * id → its reason), so a card can show each channel's own state.
+   */
+  lastError: { code: string; message: string; channels?: Record<string, string> } | null;
   linkedInMode: 'personal' | 'company';
   /** Drafting state: content is written in the background after the article is saved. */
   generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };

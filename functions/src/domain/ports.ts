@@ -157,7 +157,13 @@ export interface PublishAttempt {
   /** WordPress and the other blog channels: the new post's slug, unique to the article. */
   slug?: string;
   /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
-  post?: { author: string; commentary: string; imageUrn?: string };
+  post?: {
+    author: string;
+    commentary: string;
+    imageUrn?: string;
+    /** A bundle's article share (integrations.ts LinkedInArticleShare). */
+    article?: { source: string; title: string; description?: string };
+  };
   /** A channel that names its posts itself: the new post's key (the same on a retry, so it finds the post). */
   recordKey?: string;
 }

@@ -244,6 +244,10 @@ export class PublishingService {
     if (!channel.version) refuseOfflineDraftNote(channel.platform, article[channel.platform].content);
     const connection = await channel.connection(userId);
     const context: PublishContext = { origin };
+    // A bundle's social post published by hand (its retry on the Schedule card) carries the live blog post as the
+    // approval's would.
+    const blogUrl =
+      options.blogUrl ?? (article.bundle === true ? await this.bundleBlogUrl(channel, article) : undefined);
     return this.withClaim(userId, article, channel, context, async (fresh, attempt) => {
       channel.checkClaimed?.(fresh);
       const post = await channel.publish(
@@ -253,7 +257,7 @@ export class PublishingService {
           requested: article,
           image: () => this.imageFor(fresh, channel.platform),
           imageUrl: () => this.deps.imageUrl(article.id, channel.platform),
-          ...(options.blogUrl ? { blogUrl: options.blogUrl } : {}),
+          ...(blogUrl ? { blogUrl } : {}),
         },
         attempt.pending,
         { deadline, beforeCreate: (fields) => attempt.note(fields) },
@@ -302,6 +306,13 @@ export class PublishingService {
       (await this.allChannels()).filter((c) => !isVersionChannel(c, 'blog')),
       userId,
     );
+  }
+
+  /** A bundled article's live blog post (its first blog channel's http(s) address) when `channel` is a social one. */
+  private async bundleBlogUrl(channel: PublishChannel, article: ArticleRecord): Promise<string | undefined> {
+    if (isVersionChannel(channel, 'blog')) return undefined;
+    const blogs = (await this.allChannels()).filter((c) => isVersionChannel(c, 'blog'));
+    return blogs.map((c) => httpUrlOrNull(c.postOf(article)?.url ?? null)).find((url): url is string => !!url);
   }
 
   private async allChannels(): Promise<PublishChannel[]> {
@@ -371,6 +382,7 @@ export class PublishingService {
       const lastError = {
         code: failed.length === 1 ? errorOf(failed[0]!.error).code : 'publish_partly_failed',
         message: failed.map((o) => `${o.label}: ${errorOf(o.error).message}`).join(' '),
+        channels: Object.fromEntries(failed.map((o) => [o.channel, errorOf(o.error).message])),
       };
       await this.deps.articles.update(userId, id, { lastError });
     }

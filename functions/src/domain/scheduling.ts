@@ -18,6 +18,7 @@ import {
 } from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
+import type { PublishChannel } from '../channels/channel.js';
 import type { ArticleRecord, ArticleService } from './articles.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
 import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
@@ -187,8 +188,11 @@ export interface ApprovalNotifierDeps {
   ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
-  /** The names of the channels the approval publishes to (PublishingService.versionChannels), for the e-mail. */
-  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<string[]>;
+  /**
+   * The channels the approval publishes to (PublishingService.versionChannels, then a bundle's social channels, marked
+   * `social`), for the e-mail: it names them and shows each one's preview.
+   */
+  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<ApprovalEmailChannel[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -535,10 +539,28 @@ export class ApprovalNotifier {
         : noteLines.length > 0
           ? OfflineDraftMessages.emailNeedsEdit(run.platform, noteLines)
           : '';
+    const channels = await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true);
     // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
     const identity =
-      run.platform === 'linkedin' && this.deps.linkedInIdentity
+      (run.platform === 'linkedin' || channels?.some((c) => c.id === 'linkedin')) && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
+        : undefined;
+    const imageShown = shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null;
+    const previewInput = {
+      title: article.title,
+      topic: article.topic,
+      image: imageShown,
+      linkedIn: { identity, mode: article.linkedInMode },
+    };
+    // Several channels: each one's post, previewed by the channel (its folder's email-preview.ts).
+    const previews =
+      channels && channels.length > 1 && channels.every((c) => c.emailPreview)
+        ? await Promise.all(
+            channels.map(async (c) => ({
+              label: c.label,
+              ...(await c.emailPreview!(article, { ...previewInput, blogLink: c.social === true })),
+            })),
+          )
         : undefined;
     const content = await approvalEmailContent({
       platform: run.platform,
@@ -546,9 +568,11 @@ export class ApprovalNotifier {
       content: text,
       when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
-      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true),
-      image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
+      channels: channels?.map((c) => c.label),
+      image: imageShown,
       linkedIn: { identity, mode: article.linkedInMode },
+      topic: article.topic,
+      ...(previews ? { previews } : {}),
       approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,
       scheduleUrl: `${base}/schedule`,
       linkDays: APPROVAL_TTL_DAYS,
@@ -557,6 +581,12 @@ export class ApprovalNotifier {
     return { message, expiresAt };
   }
 }
+
+/** A channel an approval publishes to, as its e-mail shows it. */
+export type ApprovalEmailChannel = Pick<PublishChannel, 'id' | 'label' | 'emailPreview'> & {
+  /** A blog-first bundle's social post: it carries the blog post's link. */
+  social?: boolean;
+};
 
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
@@ -596,23 +626,27 @@ export class ApprovalLinks {
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const bundled = run.platform === 'blog' && article.bundle === true;
-    const channels = [
-      ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
-      ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
-    ].map((c) => ({
-      channel: c.id,
-      label: c.label,
-      postUrl: c.postOf(article)?.url ?? null,
-      published: c.postOf(article) !== undefined,
-    }));
+    const social = bundled ? await this.deps.publishing.socialChannels(run.userId) : [];
+    const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social].map(
+      (c) => ({
+        channel: c.id,
+        label: c.label,
+        postUrl: c.postOf(article)?.url ?? null,
+        published: c.postOf(article) !== undefined,
+        // The text it publishes, for its preview beside the version's (the page shows each channel's post).
+        content: c.version ? (article.versions?.[c.version]?.content ?? '') : article[c.platform].content,
+        ...(social.includes(c) ? { social: true as const } : {}),
+      }),
+    );
     const published =
       channels.length > 1
         ? channels.every((c) => c.published)
         : run.platform === 'blog'
           ? article.blog.publishedToWordPress
           : article.linkedin.publishedToLinkedIn;
+    const linkedInShown = run.platform === 'linkedin' || channels.some((c) => c.channel === 'linkedin');
     const identity =
-      run.platform === 'linkedin' && this.deps.linkedInIdentity
+      linkedInShown && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
         : undefined;
     return {
@@ -625,15 +659,14 @@ export class ApprovalLinks {
       content: article[run.platform].content,
       timeZone: approvalTimeZone(run.timezone),
       image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
-      linkedIn:
-        run.platform === 'linkedin'
-          ? {
-              mode: article.linkedInMode,
-              connected: identity?.connected ?? false,
-              memberName: identity?.memberName ?? null,
-              pageName: identity?.pageName ?? null,
-            }
-          : null,
+      linkedIn: linkedInShown
+        ? {
+            mode: article.linkedInMode,
+            connected: identity?.connected ?? false,
+            memberName: identity?.memberName ?? null,
+            pageName: identity?.pageName ?? null,
+          }
+        : null,
       postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
       channels,
     };

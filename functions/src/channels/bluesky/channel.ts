@@ -96,6 +96,8 @@ export function blueskyChannel(deps: {
     version: 'bluesky',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).blueskyEmailPreview(input, blueskyText(article)),
     postOf: (article) => article.posts?.bluesky,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
