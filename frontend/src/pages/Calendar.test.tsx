@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { Article, CalendarAnswer, CalendarEntry } from '@app/shared';
 import CalendarPage from './Calendar';
-import { channelById } from '../channels/registry';
+import { CHANNEL_REGISTRY, channelFor } from '../channels/registry';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
@@ -274,24 +274,28 @@ describe('Calendar: states', () => {
 });
 
 describe('Calendar: an entry per channel', () => {
-  it("names each entry's channel with its registry tag; dragging Ghost's scheduled item moves the blog schedule it follows", async () => {
+  // From the registry: a second channel of the blog version, and a channel with a version of its own.
+  const second = CHANNEL_REGISTRY.find((channel) => channel.also && !channel.ownVersion)!;
+  const own = CHANNEL_REGISTRY.find((channel) => channel.ownVersion)!;
+  const blogChannel = channelFor('blog');
+
+  it("names each entry's channel with its registry tag; dragging a second blog channel's item moves the blog schedule it follows", async () => {
+    const postUrl = 'https://posts.example.com/1';
     const article = planned({
-      posts: {
-        bluesky: { id: 'b1', url: 'https://bsky.app/profile/x/post/1', publishedAt: '2030-04-09T23:20:00.000Z' },
-      },
+      posts: { [own.id]: { id: 'p1', url: postUrl, publishedAt: '2030-04-09T23:20:00.000Z' } },
     });
     let at = article.scheduled.blog!;
     const entries = () => [
       entryOf(article, {
-        version: 'bluesky',
-        channel: 'bluesky',
+        version: own.id,
+        channel: own.id,
         at: '2030-04-09T23:20:00.000Z',
         kind: 'published',
         status: 'published',
-        url: 'https://bsky.app/profile/x/post/1',
+        url: postUrl,
       }),
       entryOf(article, { at }),
-      entryOf(article, { at, channel: 'ghost' }),
+      entryOf(article, { at, channel: second.id }),
     ];
     const { requests } = mockApi(
       routes(() => answer(entries(), [article]), {
@@ -306,38 +310,38 @@ describe('Calendar: an entry per channel', () => {
       }),
     );
     renderWithProviders(<CalendarPage />, { route: '/calendar' });
-    const wordpress = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch, WordPress/));
-    const ghost = itemIn('Thursday, April 11, 2030', /Spring launch, Ghost/);
-    const bluesky = itemIn('Wednesday, April 10, 2030, today', /Spring launch, Bluesky/);
-    expect(wordpress).toHaveAccessibleName('Spring launch, WordPress, Scheduled 01:30, can be moved');
-    expect(ghost).toHaveAccessibleName('Spring launch, Ghost, Scheduled 01:30, can be moved');
-    expect(bluesky).toHaveAccessibleName('Spring launch, Bluesky, Published 08:20');
-    for (const [item, id] of [
-      [wordpress, 'wordpress'],
-      [ghost, 'ghost'],
-      [bluesky, 'bluesky'],
+    const name = (channel: { label: string }) => new RegExp(`Spring launch, ${channel.label},`);
+    const first = await waitFor(() => itemIn('Thursday, April 11, 2030', name(blogChannel)));
+    const joined = itemIn('Thursday, April 11, 2030', name(second));
+    const posted = itemIn('Wednesday, April 10, 2030, today', name(own));
+    expect(first).toHaveAccessibleName(`Spring launch, ${blogChannel.label}, Scheduled 01:30, can be moved`);
+    expect(joined).toHaveAccessibleName(`Spring launch, ${second.label}, Scheduled 01:30, can be moved`);
+    expect(posted).toHaveAccessibleName(`Spring launch, ${own.label}, Published 08:20`);
+    for (const [item, channel] of [
+      [first, blogChannel],
+      [joined, second],
+      [posted, own],
     ] as const) {
       const tag = item.querySelector<HTMLElement>('.channel-tag')!;
-      const { mark, light, dark } = channelById(id)!.tag;
-      expect(tag).toHaveTextContent(mark);
-      expect(tag.style.getPropertyValue('--tag-bg')).toBe(light.background);
-      expect(tag.style.getPropertyValue('--tag-text')).toBe(light.text);
-      expect(tag.style.getPropertyValue('--tag-bg-dark')).toBe(dark.background);
-      expect(tag.style.getPropertyValue('--tag-text-dark')).toBe(dark.text);
+      expect(tag).toHaveTextContent(channel.tag.mark);
+      expect(tag.style.getPropertyValue('--tag-bg')).toBe(channel.tag.light.background);
+      expect(tag.style.getPropertyValue('--tag-text')).toBe(channel.tag.light.text);
+      expect(tag.style.getPropertyValue('--tag-bg-dark')).toBe(channel.tag.dark.background);
+      expect(tag.style.getPropertyValue('--tag-text-dark')).toBe(channel.tag.dark.text);
     }
-    expect(channelById('ghost')!.tag.light.background).not.toBe(channelById('wordpress')!.tag.light.background);
+    expect(second.tag.light.background).not.toBe(blogChannel.tag.light.background);
 
-    drag(ghost, cell('Tuesday, April 16, 2030'));
+    drag(joined, cell('Tuesday, April 16, 2030'));
     await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
     expect(requests.find((r) => r.route === 'schedule.set')).toMatchObject({
       path: '/api/articles/a1/schedule',
       body: { platform: 'blog', datetime: '2030-04-15T16:30:00.000Z' },
     });
-    // The schedule's channels move together; the published Bluesky post stays.
-    await waitFor(() => itemIn('Tuesday, April 16, 2030', /Spring launch, Ghost/));
-    expect(itemIn('Tuesday, April 16, 2030', /Spring launch, WordPress/)).toBeInTheDocument();
+    // The schedule's channels move together; the published post stays.
+    await waitFor(() => itemIn('Tuesday, April 16, 2030', name(second)));
+    expect(itemIn('Tuesday, April 16, 2030', name(blogChannel))).toBeInTheDocument();
     expect(within(cell('Thursday, April 11, 2030')).queryByRole('button')).toBeNull();
-    expect(itemIn('Wednesday, April 10, 2030, today', /Spring launch, Bluesky/)).toBeInTheDocument();
+    expect(itemIn('Wednesday, April 10, 2030, today', name(own))).toBeInTheDocument();
     expect(await screen.findByText(/Rescheduled "Spring launch" \(Blog\) to/)).toBeInTheDocument();
   });
 });
