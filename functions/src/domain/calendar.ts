@@ -137,9 +137,14 @@ export async function calendarOf(
           }
           const status = platformStatus(article, slot.platform, now);
           const bundle = slot.platform === 'blog' && article.bundle === true;
-          return (await scheduledChannels(slot.platform, bundle))
-            .filter((channel) => !posted.has(channel))
-            .map((channel) => ({ ...base, version: versionOf(channel, slot.platform), status, url: null, channel }));
+          return (
+            (await scheduledChannels(slot.platform, bundle))
+              // Not a channel with its post already, nor one an import left out (Article.channels).
+              .filter(
+                (channel) => !posted.has(channel) && (!article.channels?.length || article.channels.includes(channel)),
+              )
+              .map((channel) => ({ ...base, version: versionOf(channel, slot.platform), status, url: null, channel }))
+          );
         }),
       );
       return entries.flat();

@@ -25,7 +25,7 @@ import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound, UpstreamError } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
-import { errorOf, type PublishingService } from './publishing.js';
+import { errorOf, goesTo, type PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
@@ -65,11 +65,20 @@ export const SchedulingMessages = {
   /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
   alreadyPublished: (platform: Platform) =>
     `${PLATFORM_NAMES[platform]} is already published for this article, so it cannot be scheduled again.`,
+  /** The article was imported for other channels only (Article.channels): none publishes this version. */
+  notItsChannels: (platform: Platform) =>
+    `This article does not go to any channel of its ${PLATFORM_NAMES[platform]} version: its Channels column in the imported sheet named other channels.`,
 } as const;
 
 /** Records the platform's time and creates or moves its one-off schedule. */
 export async function scheduleArticle(
-  deps: { articles: ArticleStore; scheduler: Scheduler; now?: Date },
+  deps: {
+    articles: ArticleStore;
+    scheduler: Scheduler;
+    /** The channels of a version's schedule (PublishingService.scheduleChannelIds): asked only for an article with `channels`. */
+    scheduleChannels?: (platform: Platform) => Promise<readonly string[]>;
+    now?: Date;
+  },
   userId: string,
   id: string,
   input: ScheduleInput,
@@ -83,6 +92,12 @@ export async function scheduleArticle(
   if (!before) throw notFound('Article not found', 'article_not_found');
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
+  // Imported for some channels only (Article.channels): a version none of them publishes has nothing to schedule.
+  if (before.channels?.length && deps.scheduleChannels) {
+    const ofVersion = await deps.scheduleChannels(input.platform);
+    if (!ofVersion.some((channel) => before.channels!.includes(channel)))
+      throw badRequest(SchedulingMessages.notItsChannels(input.platform), 'channel_not_selected');
+  }
   const field = `scheduled.${input.platform}`;
   // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
   const bundle =
@@ -599,12 +614,15 @@ export class ApprovalLinks {
     const channels = [
       ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
       ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
-    ].map((c) => ({
-      channel: c.id,
-      label: c.label,
-      postUrl: c.postOf(article)?.url ?? null,
-      published: c.postOf(article) !== undefined,
-    }));
+    ]
+      // Only the article's channels, when an import named them (Article.channels): the others are not published.
+      .filter((c) => goesTo(article, c.id))
+      .map((c) => ({
+        channel: c.id,
+        label: c.label,
+        postUrl: c.postOf(article)?.url ?? null,
+        published: c.postOf(article) !== undefined,
+      }));
     const published =
       channels.length > 1
         ? channels.every((c) => c.published)

@@ -7,7 +7,18 @@ import { json } from './response.js';
 export const handlers = defineHandlers('schedule', {
   'schedule.set': async ({ workspace, params, body }) => {
     const { articles, scheduler } = schedulerServices();
-    const article = await scheduleArticle({ articles, scheduler }, workspace.id, params.id, body);
+    const article = await scheduleArticle(
+      {
+        articles,
+        scheduler,
+        // Only an article imported for some channels asks: the channels' modules load then (import()).
+        scheduleChannels: async (platform) =>
+          (await import('../wiring/publishing.js')).publishing().scheduleChannelIds(platform),
+      },
+      workspace.id,
+      params.id,
+      body,
+    );
     return json(200, { success: true, article: toApiArticle(article), scheduledFor: article.scheduled[body.platform] });
   },
 });
