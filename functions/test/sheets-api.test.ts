@@ -653,6 +653,8 @@ describe('Google Sheets: importing', () => {
       importedCount: 2,
       alreadyImported: 0,
       errors: [`Row 4: ${unknown}`],
+      // The one with a Channels cell (the other goes to every channel).
+      channelsNamed: 1,
       // The statuses go after the Channels column, not over it.
       writeBack: { status: 'written', updatedRange: 'Plan!H1:H4', updatedRows: 4 },
     });

@@ -161,7 +161,18 @@ export interface SheetsImportResult {
   alreadyImported: number;
   /** Only when the import asked for write-back: what was written to the sheet, or why nothing was. */
   writeBack?: SheetsWriteBack;
+  /**
+   * Only when the range has a Channels column: how many of the imported articles go only to the channels their row
+   * names (Article.channels); the others go to every channel, as without the column.
+   */
+  channelsNamed?: number;
 }
+
+/** The results box's line about a Channels column (SheetsImportResult.channelsNamed). */
+export const channelsNamedText = (count: number) =>
+  count === 1
+    ? '1 article goes only to the channels its row names in the Channels column.'
+    : `${count} articles go only to the channels their rows name in the Channels column.`;
 
 /**
  * `written`: one status per row went to `updatedRange`. `not_allowed`: the grant is read-only

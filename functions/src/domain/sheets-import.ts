@@ -367,6 +367,7 @@ export class SheetsImport {
 
     let importedCount = 0;
     let alreadyImported = 0;
+    let channelsNamed = 0;
     /** Sheet row → its status, for write-back. */
     const outcome = new Map<number, string>();
     const importedAt = new Date(this.now()).toISOString();
@@ -387,6 +388,7 @@ export class SheetsImport {
         }
         await articles.create(userId, article, tags, only);
         importedCount++;
+        if (only) channelsNamed++;
         outcome.set(row, RowStatus.imported);
       } catch (err) {
         // Without its article the marker would block this row forever.
@@ -423,6 +425,7 @@ export class SheetsImport {
       importedCount,
       errors: [...errors.map((e) => `Row ${e.row}: ${e.message}`), ...notes],
       alreadyImported,
+      ...(channelsColumn !== undefined ? { channelsNamed } : {}),
     };
     if (input.writeBack && values.length > 0) {
       for (const e of errors) outcome.set(e.row, RowStatus.notImported(e.message));
