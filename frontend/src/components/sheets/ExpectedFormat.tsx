@@ -37,7 +37,7 @@ export function ExpectedFormat() {
           <span>
             <strong>{CHANNELS_COLUMN_TITLE}</strong>{' '}
             <span className="muted">
-              (optional, with the heading row: {channelNames()}, comma separated; the article goes only there)
+              (optional, needs the heading row: {channelNames()}, comma separated; the article goes only there)
             </span>
           </span>
         </li>
@@ -47,7 +47,7 @@ export function ExpectedFormat() {
         <li>Rows missing a required value are listed after the import and left out.</li>
         <li>Importing the same rows again does not create duplicates.</li>
         <li>Content is drafted in the background after the import.</li>
-        <li>A row naming a channel there is none of is listed after the import and left out.</li>
+        <li>A row naming an unknown channel is listed after the import and left out.</li>
         <li>
           Optionally, each row’s status is written to the column after Tags (G), or after Channels when it is read.
         </li>
