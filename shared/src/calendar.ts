@@ -43,9 +43,9 @@ export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
  */
 export interface CalendarEntry {
   articleId: string;
-  /** The version's schedule that places the entry: the schedule a drag moves (Ghost's and Bluesky's follow the blog's). */
+  /** The version's schedule that places the entry: the schedule a drag moves (a second blog channel follows the blog's). */
   platform: Platform;
-  /** The version the channel publishes: the blog or LinkedIn one, or the channel's own (Bluesky's: `bluesky`). */
+  /** The version the channel publishes: the blog or LinkedIn one, or the channel's own (its id). */
   version: VersionId;
   /** ISO instant. */
   at: string;

@@ -298,14 +298,6 @@ export class PublishingService {
     return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
   }
 
-  /**
-   * The ids of the channels of a version's schedule, connected or not (the one that owns it and each that joins it):
-   * an article imported for other channels only cannot be scheduled there (domain/scheduling.ts).
-   */
-  async scheduleChannelIds(platform: Platform): Promise<string[]> {
-    return (await this.allChannels()).filter((c) => isVersionChannel(c, platform)).map((c) => c.id);
-  }
-
   /** A blog-first bundle's social channels: every connected channel that is not a blog channel (the registry's order). */
   async socialChannels(userId: string): Promise<PublishChannel[]> {
     return this.connectedOf(

@@ -75,7 +75,7 @@ export async function scheduleArticle(
   deps: {
     articles: ArticleStore;
     scheduler: Scheduler;
-    /** The channels of a version's schedule (PublishingService.scheduleChannelIds): asked only for an article with `channels`. */
+    /** The channels that go with a version (channels/ids.ts, versionChannelIds): asked only for an article with `channels`. */
     scheduleChannels?: (platform: Platform) => Promise<readonly string[]>;
     now?: Date;
   },
@@ -92,7 +92,7 @@ export async function scheduleArticle(
   if (!before) throw notFound('Article not found', 'article_not_found');
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
-  // Imported for some channels only (Article.channels): a version none of them publishes has nothing to schedule.
+  // Imported for some channels only (Article.channels): a version none of them goes with has nothing to schedule.
   if (before.channels?.length && deps.scheduleChannels) {
     const ofVersion = await deps.scheduleChannels(input.platform);
     if (!ofVersion.some((channel) => before.channels!.includes(channel)))

@@ -1,3 +1,4 @@
+import { versionChannelIds } from '../channels/ids.js';
 import { scheduleArticle } from '../domain/scheduling.js';
 import { schedulerServices } from '../wiring/scheduler.js';
 import { toApiArticle } from './article-view.js';
@@ -11,9 +12,8 @@ export const handlers = defineHandlers('schedule', {
       {
         articles,
         scheduler,
-        // Only an article imported for some channels asks: the channels' modules load then (import()).
-        scheduleChannels: async (platform) =>
-          (await import('../wiring/publishing.js')).publishing().scheduleChannelIds(platform),
+        // The channels' facts (channels/ids.ts): no channel's module is loaded for it.
+        scheduleChannels: async (platform) => versionChannelIds(platform),
       },
       workspace.id,
       params.id,

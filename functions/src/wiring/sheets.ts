@@ -3,7 +3,7 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { DynamoImportMarkers } from '../adapters/dynamo/import-marker-store.js';
 import { GoogleOAuth } from '../adapters/integrations/google.js';
 import { GoogleSheetsClient } from '../adapters/integrations/google-sheets.js';
-import { channelIds, loadChannel } from '../channels/registry.js';
+import { channelNames } from '../channels/ids.js';
 import { deps } from './deps.js';
 import { createBulkJobQueue } from './bulk-jobs.js';
 import { lazy } from './lazy.js';
@@ -59,14 +59,8 @@ function build(): SheetsService {
     sheets: new GoogleSheetsClient({ apiUrl: config.googleApiUrl, oauthUrl: config.googleOAuthUrl }),
     articles: articleImport,
     markers: new DynamoImportMarkers(db, config.tableName),
-    // A Channels column names them by their labels: their modules load only for a range that has one.
-    channels: async () =>
-      Promise.all(
-        channelIds.map(async (id) => {
-          const { label } = await loadChannel(id, { config, settings });
-          return { id, label };
-        }),
-      ),
+    // A Channels column names them by their labels (the registry's: no channel's module is loaded for it).
+    channels: async () => channelNames,
     ...(googleClientId && googleClientSecret
       ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } }
       : {}),
