@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_MAX_DAYS, CalendarMessages } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { deps } from '../src/wiring/deps.js';
+import { approvalMail } from './helpers/scheduled.js';
 import { Client, articleStore, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** GET /api/calendar (docs/product.md, Calendar): the owner's entries in a range, through the real stack. */
@@ -200,6 +201,28 @@ describe('GET /api/calendar', () => {
         ['wordpress', movedAt],
         ['ghost', movedAt],
       ]);
+    } finally {
+      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
+    }
+  });
+
+  it("an article for some channels only (a Sheets import's Channels column): the calendar and the approval e-mail name those only", async () => {
+    const id = await newArticle(owner, 'Only on the second blog');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id;
+    // As a Sheets import row naming that channel stores it (domain/sheets-import.ts).
+    await articleStore(app).update(ownerId, id, { channels: ['ghost'] });
+    await deps().settings.put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
+    await deps().settings.put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
+    try {
+      const at = new Date(Date.now() + 600).toISOString();
+      expect((await schedule(owner, id, 'blog', at)).status).toBe(200);
+      const entries = (
+        await calendar(owner, new Date(Date.now() - DAY).toISOString(), new Date(Date.now() + DAY).toISOString())
+      ).json.entries.filter((e: { articleId: string }) => e.articleId === id);
+      expect(entries.map((e: { channel: string }) => e.channel)).toEqual(['ghost']);
+      // WordPress is connected too, yet the approval publishes to the article's channel only, and says so.
+      const mail = await approvalMail(app, 'Only on the second blog');
+      expect(mail.text).toContain('Approving publishes to Ghost.');
     } finally {
       for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
     }

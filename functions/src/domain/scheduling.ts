@@ -203,7 +203,13 @@ export interface ApprovalNotifierDeps {
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
   /** The names of the channels the approval publishes to (PublishingService.versionChannels), for the e-mail. */
-  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<string[]>;
+  channelsOf?: (
+    userId: string,
+    platform: Platform,
+    bundle: boolean,
+    /** The article's channels when an import named them (Article.channels): only those are named. */
+    only?: readonly string[],
+  ) => Promise<string[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -561,7 +567,7 @@ export class ApprovalNotifier {
       content: text,
       when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
-      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true),
+      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true, article.channels),
       image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
       linkedIn: { identity, mode: article.linkedInMode },
       approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,

@@ -55,14 +55,14 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     activeOwner: activeWorkspaceOwner,
     linkedInIdentity: (userId) => linkedInService().status(userId),
     // The e-mail names the channels approving publishes to (a second blog channel beside WordPress); loaded with the run's first e-mail.
-    channelsOf: async (userId, platform, bundle) => {
+    channelsOf: async (userId, platform, bundle, only) => {
       const { publishing } = await import('./publishing.js');
       const channels = [
         ...(await publishing().versionChannels(platform, userId)),
         // A blog-first bundle's social posts come after the blog post (domain/scheduling.ts, confirmApproval).
         ...(bundle ? await publishing().socialChannels(userId) : []),
       ];
-      return channels.map((c) => c.label);
+      return channels.filter((c) => !only?.length || only.includes(c.id)).map((c) => c.label);
     },
     signingKey,
     publicUrl: () => config.publicUrl,
