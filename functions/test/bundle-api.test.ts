@@ -4,22 +4,12 @@
  * the live post's address; a social channel that fails is retried alone by the link, and a blog post that fails
  * keeps the social posts back.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkedInCommentary } from '@app/shared';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
-import { parseMime } from './fakes/mime.js';
-import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import {
-  Client,
-  completeOAuth,
-  draftedForPublishing,
-  registration,
-  startTestApp,
-  waitUntil,
-  type TestApp,
-} from './helpers/app.js';
+import { startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, completeOAuth, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { connectWordPress, scheduledForApproval } from './helpers/scheduled.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -33,9 +23,7 @@ beforeAll(async () => {
   app = await startTestApp();
   user = new Client(app.url);
   await user.call('/api/auth/register', { body: registration() });
-  await user.call('/api/wordpress/credentials', {
-    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
-  });
+  await connectWordPress(user, wp);
   await user.call('/api/linkedin/credentials', {
     body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
   });
@@ -47,42 +35,16 @@ afterAll(async () => {
   await Promise.all([wp?.stop(), li?.stop()]);
 });
 
-async function approvalMail(title: string) {
-  const dir = join(app.dataDir, 'outbox');
-  const mail = await waitUntil(
-    async () => {
-      let files: string[];
-      try {
-        files = readdirSync(dir);
-      } catch {
-        return undefined;
-      }
-      return files
-        .filter((f) => f.endsWith('.eml'))
-        .sort()
-        .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')))
-        .filter((m) => m.subject?.endsWith(`: ${title}`))
-        .at(-1);
-    },
-    (found) => found !== undefined,
-    `the approval e-mail of ${title}`,
-  );
-  return mail!;
-}
-
 /** A drafted article whose blog version is scheduled as a bundle half a second from now, and its approval link. */
 async function bundled(title: string) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Bundles', keyword: 'blog first' } })).json
-    .article._id as string;
-  await draftedForPublishing(user, id);
-  const scheduled = await user.call(`/api/articles/${id}/schedule`, {
-    method: 'PUT',
-    body: { platform: 'blog', datetime: new Date(Date.now() + 500).toISOString(), bundle: true },
-  });
-  expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
-  expect(scheduled.json.article.bundle).toBe(true);
-  const mail = await approvalMail(title);
-  const token = decodeURIComponent(/\/approve\?token=([A-Za-z0-9._%-]+)/.exec(mail.text ?? '')![1]!);
+  const { id, token, mail, article } = await scheduledForApproval(
+    user,
+    app,
+    title,
+    { topic: 'Bundles', keyword: 'blog first' },
+    { bundle: true },
+  );
+  expect(article.bundle).toBe(true);
   return { id, token, mail };
 }
 

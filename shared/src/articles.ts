@@ -250,6 +250,12 @@ export interface Article {
    */
   bundle?: true;
   /**
+   * The only channels this article goes to, by id (the Sheets import's Channels column, docs/product.md): its
+   * schedules and approvals publish to those of their channels only, Publish Now to any other is refused; absent:
+   * every channel, as ever.
+   */
+  channels?: string[];
+  /**
    * The text of each channel that publishes a version of its own (not the blog or LinkedIn one), by channel id;
    * absent where there is none.
    */

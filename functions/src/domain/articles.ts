@@ -331,7 +331,7 @@ export class ArticleService {
     userId: string,
     input: Required<CreateArticleInput>,
     tags: string[] = [],
-    options: { actorId?: string; createdBy?: string } = {},
+    options: { actorId?: string; createdBy?: string; channels?: string[] } = {},
   ): Promise<ArticleRecord> {
     return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, options));
   }
@@ -341,7 +341,7 @@ export class ArticleService {
     input: Required<CreateArticleInput>,
     tags: string[],
     started: StartedCall | undefined,
-    { actorId, createdBy }: { actorId?: string; createdBy?: string },
+    { actorId, createdBy, channels }: { actorId?: string; createdBy?: string; channels?: string[] },
   ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
@@ -365,6 +365,8 @@ export class ArticleService {
       image: null,
       imageJob: null,
       ...(createdBy ? { createdBy } : {}),
+      // The only channels it goes to (a Sheets import's Channels column; Article.channels).
+      ...(channels?.length ? { channels } : {}),
       publishClaims: {},
     };
     await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });

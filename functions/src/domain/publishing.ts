@@ -238,6 +238,8 @@ export class PublishingService {
     const deadline = Date.now() + this.deadlineMs;
     const channel = await this.channelOf(channelId);
     const article = await this.load(userId, id);
+    if (!goesTo(article, channel.id))
+      throw badRequest(PublishMessages.notAChannelOf(channel.label), 'channel_not_selected');
     if (origin.trigger === 'manual') origin.check?.(article);
     channel.checkArticle(article);
     // The version the channel publishes: a channel's own version's text rules (its note included) are its own.
@@ -364,7 +366,10 @@ export class PublishingService {
     const outcomes: ChannelOutcome[] = [];
     for (const channel of channels) {
       const base = { channel: channel.id, label: channel.label };
-      const posted = channel.postOf(await this.load(userId, id));
+      const article = await this.load(userId, id);
+      // An article imported for some channels only (Article.channels): the others are not its channels.
+      if (!goesTo(article, channel.id)) continue;
+      const posted = channel.postOf(article);
       if (posted) {
         outcomes.push({ ...base, ok: true, url: posted.url, already: true });
         continue;
@@ -432,6 +437,10 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
+
+/** Whether the article goes to this channel: every channel, unless an import named its channels (Article.channels). */
+export const goesTo = (article: Pick<ArticleRecord, 'channels'>, channel: string): boolean =>
+  !article.channels?.length || article.channels.includes(channel);
 
 /** A channel of the version's schedule: the one that owns it or one that joins it. */
 const isVersionChannel = (c: PublishChannel, platform: Platform) =>

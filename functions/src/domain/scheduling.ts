@@ -26,7 +26,7 @@ import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound, UpstreamError } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
-import { errorOf, type PublishingService } from './publishing.js';
+import { errorOf, goesTo, type PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
@@ -66,11 +66,20 @@ export const SchedulingMessages = {
   /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
   alreadyPublished: (platform: Platform) =>
     `${PLATFORM_NAMES[platform]} is already published for this article, so it cannot be scheduled again.`,
+  /** The article was imported for other channels only (Article.channels): none publishes this version. */
+  notItsChannels: (platform: Platform) =>
+    `This article does not go to any channel of its ${PLATFORM_NAMES[platform]} version: its Channels column in the imported sheet named other channels.`,
 } as const;
 
 /** Records the platform's time and creates or moves its one-off schedule. */
 export async function scheduleArticle(
-  deps: { articles: ArticleStore; scheduler: Scheduler; now?: Date },
+  deps: {
+    articles: ArticleStore;
+    scheduler: Scheduler;
+    /** The channels that go with a version (channels/ids.ts, versionChannelIds): asked only for an article with `channels`. */
+    scheduleChannels?: (platform: Platform) => Promise<readonly string[]>;
+    now?: Date;
+  },
   userId: string,
   id: string,
   input: ScheduleInput,
@@ -84,6 +93,12 @@ export async function scheduleArticle(
   if (!before) throw notFound('Article not found', 'article_not_found');
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
+  // Imported for some channels only (Article.channels): a version none of them goes with has nothing to schedule.
+  if (before.channels?.length && deps.scheduleChannels) {
+    const ofVersion = await deps.scheduleChannels(input.platform);
+    if (!ofVersion.some((channel) => before.channels!.includes(channel)))
+      throw badRequest(SchedulingMessages.notItsChannels(input.platform), 'channel_not_selected');
+  }
   const field = `scheduled.${input.platform}`;
   // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
   const bundle =
@@ -192,7 +207,13 @@ export interface ApprovalNotifierDeps {
    * The channels the approval publishes to (PublishingService.versionChannels, then a bundle's social channels, marked
    * `social`), for the e-mail: it names them and shows each one's preview.
    */
-  channelsOf?: (userId: string, platform: Platform, bundle: boolean) => Promise<ApprovalEmailChannel[]>;
+  channelsOf?: (
+    userId: string,
+    platform: Platform,
+    bundle: boolean,
+    /** The article's channels when an import named them (Article.channels): only those are named and previewed. */
+    only?: readonly string[],
+  ) => Promise<ApprovalEmailChannel[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -539,7 +560,7 @@ export class ApprovalNotifier {
         : noteLines.length > 0
           ? OfflineDraftMessages.emailNeedsEdit(run.platform, noteLines)
           : '';
-    const channels = await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true);
+    const channels = await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true, article.channels);
     // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
     const identity =
       (run.platform === 'linkedin' || channels?.some((c) => c.id === 'linkedin')) && this.deps.linkedInIdentity
@@ -627,8 +648,10 @@ export class ApprovalLinks {
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const bundled = run.platform === 'blog' && article.bundle === true;
     const social = bundled ? await this.deps.publishing.socialChannels(run.userId) : [];
-    const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social].map(
-      (c) => ({
+    const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social]
+      // Only the article's channels, when an import named them (Article.channels): the others are not published.
+      .filter((c) => goesTo(article, c.id))
+      .map((c) => ({
         channel: c.id,
         label: c.label,
         postUrl: c.postOf(article)?.url ?? null,
@@ -636,8 +659,7 @@ export class ApprovalLinks {
         // The text it publishes, for its preview beside the version's (the page shows each channel's post).
         content: c.version ? (article.versions?.[c.version]?.content ?? '') : article[c.platform].content,
         ...(social.includes(c) ? { social: true as const } : {}),
-      }),
-    );
+      }));
     const published =
       channels.length > 1
         ? channels.every((c) => c.published)

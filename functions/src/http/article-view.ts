@@ -97,6 +97,8 @@ export function toApiArticle(a: ArticleRecord): Article {
     // Only where a channel of the registry published, so other articles' answers are as they were.
     ...(a.posts && Object.keys(a.posts).length ? { posts: a.posts } : {}),
     ...(a.bundle ? { bundle: true as const } : {}),
+    // Only where an import named its channels (Article.channels).
+    ...(a.channels?.length ? { channels: a.channels } : {}),
     // Only where a channel's own version exists (docs/data-model.md, Articles), for the same reason.
     ...(a.versions && Object.keys(a.versions).length ? { versions: a.versions } : {}),
     ...healthView(a),
