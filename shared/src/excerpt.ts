@@ -37,7 +37,7 @@ export function plainExcerpt(text: string, title = '', max = EXCERPT_CHARS): str
   let length = -1;
   let inCode = false;
   let first = true;
-  for (let start = 0; start <= scanned.length && length <= max; ) {
+  for (let start = 0; start <= scanned.length && length <= max;) {
     const newline = scanned.indexOf('\n', start);
     const stop = newline < 0 ? scanned.length : newline;
     const raw = scanned.slice(start, scanned[stop - 1] === '\r' ? stop - 1 : stop);
