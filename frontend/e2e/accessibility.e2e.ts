@@ -189,7 +189,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
 
     // Calendar: the scheduled blog in the month (the next one when its time falls there), the week, its card actions.
     await page.goto(`${app.url}/calendar`);
-    const calendarItem = page.getByRole('button', { name: /^Accessible colour palettes, Blog, Scheduled/ });
+    const calendarItem = page.getByRole('button', { name: /^Accessible colour palettes, WordPress, Scheduled/ });
     const calendarStatus = page.locator('.calendar-status');
     await page.getByRole('grid').waitFor();
     await expect.poll(() => calendarStatus.textContent()).not.toMatch(/Loading/);
@@ -207,7 +207,7 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
     await page.getByRole('button', { name: 'Month' }).click();
     await calendarItem.click();
     await page
-      .getByRole('dialog', { name: /^Blog · / })
+      .getByRole('dialog', { name: /^WordPress · / })
       .getByRole('article')
       .waitFor();
     await audit(page, 'calendar: card actions', DIALOG);

@@ -4,20 +4,19 @@
  * publishes WordPress first and then LinkedIn with the live post's address; LinkedIn failing is retried alone by
  * the same link (functions/src/domain/scheduling.ts, ApprovalLinks.confirmApproval; functions/test/bundle-api.test.ts).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
-import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 import {
   ADA,
   browserAvailable,
   callApi,
+  connectLinkedIn,
   connectWordPress,
   createArticleWithDrafts,
   launchBrowser,
+  outbox,
   registerOnDashboard,
   removeData,
   startApp,
@@ -25,16 +24,6 @@ import {
 } from './harness.js';
 
 const hasBrowser = browserAvailable();
-
-/** The messages the local stack wrote into the outbox so far (as scheduling.e2e.ts reads them). */
-function outbox(app: RunningApp): ParsedMime[] {
-  const dir = join(app.dataDir, 'outbox');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
-}
 
 describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress and LinkedIn, local outbox)', () => {
   let app: RunningApp;
@@ -63,15 +52,7 @@ describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress an
     const page = await context.newPage();
     await registerOnDashboard(page, app, ADA);
     await connectWordPress(page, wp);
-    // LinkedIn: the app's credentials, then the consent through the fake (as publish-feedback.e2e.ts does).
-    const credentials = await callApi(page, '/api/linkedin/credentials', {
-      clientId: li.app.clientId,
-      clientSecret: li.app.clientSecret,
-    });
-    expect(credentials.status, JSON.stringify(credentials.json)).toBe(200);
-    const { authUrl } = (await callApi(page, '/api/linkedin/auth-url')).json;
-    await page.goto(authUrl);
-    await page.waitForURL(/\/settings/);
+    await connectLinkedIn(page, li);
 
     const title = 'Blog first, then the social posts';
     const id = await createArticleWithDrafts(page, {
@@ -151,17 +132,19 @@ describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress an
     const wpWrites = () => wp.requests.filter((r) => r.method !== 'GET' && /^\/wp\/v2\/posts/.test(r.route ?? ''));
     const writesAfterFirst = wpWrites().length;
 
-    // LinkedIn is back; the same link again approves LinkedIn alone.
+    // LinkedIn is back; the same link again approves LinkedIn alone, as its button says.
     li.setMode('ok');
     await page.goto(approveUrl!);
     await page.getByRole('heading', { name: `Publish “${title}” to WordPress and LinkedIn?` }).waitFor();
-    await page.getByRole('button', { name: 'Approve and publish to WordPress and LinkedIn' }).click();
+    await page.getByRole('button', { name: 'Retry LinkedIn' }).click();
     await page
       .getByRole('status')
       .filter({ hasText: /^Published to WordPress and LinkedIn\./ })
       .waitFor();
     expect(li.posts).toHaveLength(1);
-    expect(li.posts[0]!.body.commentary).toContain(blogUrl);
+    // An article share of the live blog post.
+    expect(li.posts[0]!.body.content.article).toMatchObject({ source: blogUrl, title });
+    expect(li.posts[0]!.body.commentary).not.toContain(blogUrl);
     // WordPress: still the one post, neither made again nor updated.
     expect(wp.posts).toHaveLength(1);
     expect(wpWrites()).toHaveLength(writesAfterFirst);

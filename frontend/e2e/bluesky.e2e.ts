@@ -7,19 +7,22 @@
  * offsets, the image blob with its alt text. Without a PDS (and without REQUIRE_CHANNEL_SERVERS=1) the journey skips
  * with one line saying why.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { graphemeLength, utf8Length } from '@app/shared/channels/bluesky';
 import { atprotoPdsOrSkip, type ChannelServer } from '../../functions/test/channel-servers/atproto/pds.js';
-import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
   browserAvailable,
+  connectBluesky,
   createArticleWithDrafts,
   launchBrowser,
+  outbox,
+  pdsAccount,
+  pdsRecord,
   registerOnDashboard,
   removeData,
   scheduleVia,
@@ -31,52 +34,6 @@ import { onPhone, showTheme } from './viewport.js';
 import type { Browser } from 'playwright-core';
 
 const hasBrowser = browserAvailable();
-
-/** The messages the local stack wrote into the outbox so far. */
-function outbox(app: RunningApp): ParsedMime[] {
-  const dir = join(app.dataDir, 'outbox');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
-}
-
-async function xrpc(
-  pds: ChannelServer,
-  nsid: string,
-  init: { body?: unknown; token?: string; query?: Record<string, string> } = {},
-): Promise<{ status: number; json: any }> {
-  const url = new URL(`/xrpc/${nsid}`, pds.url);
-  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: await response.json() };
-}
-
-/** An account on the PDS and an app password for it, as a person makes them in Bluesky. */
-async function account(pds: ChannelServer, name: string) {
-  const created = await xrpc(pds, 'com.atproto.server.createAccount', {
-    body: {
-      handle: `${name}.test`,
-      email: `${name}@example.com`,
-      password: `pw-${Math.random().toString(36).slice(2)}`,
-    },
-  });
-  expect(created.status).toBe(200);
-  const appPassword = await xrpc(pds, 'com.atproto.server.createAppPassword', {
-    body: { name: 'content-publisher' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  return { did: created.json.did as string, handle: `${name}.test`, appPassword: appPassword.json.password as string };
-}
 
 /** The UTF-8 byte range of `piece` in `text` (its first occurrence), as a facet's index names it. */
 function byteRange(text: string, piece: string) {
@@ -115,22 +72,20 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
 
   it('connect Bluesky in Settings → article with an uploaded image → its Bluesky text and preview → its own schedule → the approval e-mail → Approve → the record on the PDS', async (ctx) => {
     const host = server(ctx);
-    const who = await account(host, `rose${Date.now().toString(36)}`);
+    const who = await pdsAccount(host, `rose${Date.now().toString(36)}`);
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
     const page = await context.newPage();
     try {
       await registerOnDashboard(page, app, ADA);
 
-      // Settings: handle, app password and the PDS's address, saved after the server signed in with them.
+      // Settings: where an app password is made, then handle, app password and the PDS's address, saved after the
+      // server signed in with them.
       await page.goto(`${app.url}/settings`);
-      const panel = page.getByRole('region', { name: 'Bluesky Integration' });
-      await panel.getByText(/^Not connected\. Enter your handle/).waitFor();
-      await panel.getByText(/Privacy and security → App passwords/).waitFor();
-      await panel.getByLabel('Handle').fill(who.handle);
-      await panel.getByLabel('App password').fill(who.appPassword);
-      await panel.getByLabel('PDS address').fill(host.url);
-      await panel.getByRole('button', { name: 'Save' }).click();
-      await panel.getByText(`Connected as @${who.handle}`, { exact: false }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('region', { name: 'Bluesky Integration' })
+        .getByText(/Privacy and security → App passwords/)
+        .waitFor();
+      const panel = await connectBluesky(page, app, who, host.url);
       expect(await page.content()).not.toContain(who.appPassword);
       expect(await panel.getByLabel('App password').inputValue()).toBe('');
       await panel.scrollIntoViewIfNeeded();
@@ -223,12 +178,10 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
         id,
       )) as { posts: { bluesky: { id: string; url: string } } };
       expect(stored.posts.bluesky.url).toBe(url);
-      const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(stored.posts.bluesky.id)!;
+      const [, repo, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(stored.posts.bluesky.id)!;
       expect(repo).toBe(who.did);
       expect(url!.endsWith(`/post/${rkey}`)).toBe(true);
-      const record = await xrpc(host, 'com.atproto.repo.getRecord', {
-        query: { repo: repo!, collection: collection!, rkey: rkey! },
-      });
+      const record = await pdsRecord(host, stored.posts.bluesky.id);
       expect(record.status).toBe(200);
       const post = record.json.value;
       expect(post.text).toBe(text);

@@ -133,7 +133,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     await page.getByRole('heading', { name: monthTitle(TODAY) }).waitFor();
     const item = page
       .getByRole('gridcell', { name: cellName(day) })
-      .getByRole('button', { name: /^Planning a month of posts, Blog, Scheduled 10:00/ });
+      .getByRole('button', { name: /^Planning a month of posts, WordPress, Scheduled 10:00/ });
     await item.waitFor();
     // Today is Tokyo's (in Los Angeles it is still the 9th).
     await expect
@@ -150,7 +150,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     const target = page.getByRole('gridcell', { name: cellName(next) });
     await item.dragTo(target);
     await page.getByText(/^Rescheduled "Planning a month of posts" \(Blog\) to/).waitFor();
-    await target.getByRole('button', { name: /^Planning a month of posts, Blog, Scheduled 10:00/ }).waitFor();
+    await target.getByRole('button', { name: /^Planning a month of posts, WordPress, Scheduled 10:00/ }).waitFor();
     await expect.poll(() => scheduledBlog(page, id)).toBe(tokyoAt(next, 10));
     await settle(page);
     await snap(page, '72-calendar-moved-undo-toast');
@@ -161,7 +161,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     await expect.poll(() => scheduledBlog(page, id)).toBe(at);
     const back = page
       .getByRole('gridcell', { name: cellName(day) })
-      .getByRole('button', { name: /^Planning a month of posts, Blog/ });
+      .getByRole('button', { name: /^Planning a month of posts, WordPress/ });
     await back.waitFor();
 
     // Yesterday (Monday the 9th) is past on the user's clock, though still ahead of the server's: while the item is
@@ -203,14 +203,14 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     // The item in its hour; the click opens its card actions.
     await page.goto(`${app.url}/calendar?view=week&date=${dayParam(day)}`);
     const slot = page.getByRole('gridcell', { name: `${cellName(day)}, 10:00` });
-    const weekItem = slot.getByRole('button', { name: /^Planning a month of posts, Blog/ });
+    const weekItem = slot.getByRole('button', { name: /^Planning a month of posts, WordPress/ });
     await weekItem.waitFor();
     await weekItem.scrollIntoViewIfNeeded();
     await snap(page, '73-calendar-week-light');
     await showTheme(page, 'dark');
     await snap(page, '74-calendar-week-dark');
     await weekItem.click();
-    const dialog = page.getByRole('dialog', { name: /^Blog · / });
+    const dialog = page.getByRole('dialog', { name: /^WordPress · / });
     await dialog.getByRole('article', { name: title }).waitFor();
     await settle(page);
     await snap(page, '75-calendar-card-actions-dark');
@@ -255,7 +255,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
       imageDescription: '',
     });
     expect(await scheduleVia(page, id, 'blog', tokyoAt(month.last, 10))).toBe(200);
-    const itemName = /^End of the month, Blog, Scheduled 10:00/;
+    const itemName = /^End of the month, WordPress, Scheduled 10:00/;
 
     await page.goto(`${app.url}/calendar`);
     await page.getByRole('heading', { name: monthTitle(TODAY) }).waitFor();
@@ -289,7 +289,7 @@ describe.skipIf(!hasBrowser)('calendar journey (Chromium)', () => {
     const boxBottom = async () => (await boxOf(page.locator('.calendar-scroll'))).bottom;
     expect((await boxOf(late)).bottom).toBeGreaterThan(await boxBottom());
     await dragBelowTheFold(page, weekItem, late, boxBottom);
-    await late.getByRole('button', { name: /^End of the month, Blog, Scheduled 23:00/ }).waitFor();
+    await late.getByRole('button', { name: /^End of the month, WordPress, Scheduled 23:00/ }).waitFor();
     await expect.poll(() => scheduledBlog(page, id)).toBe(tokyoAt(month.nextFirst, 23));
     await page.context().close();
   });

@@ -14,8 +14,10 @@ import { ghostForTests, type GhostServer } from '../../functions/test/channel-se
 import {
   ADA,
   browserAvailable,
+  connectGhost,
   createArticleWithDrafts,
   launchBrowser,
+  publishNowOn,
   registerOnDashboard,
   removeData,
   scheduleVia,
@@ -90,14 +92,8 @@ describe.skipIf(!hasBrowser)('Ghost journey (Chromium, a real Ghost)', () => {
       await panel.getByLabel('Admin API key').fill('not-a-key');
       await panel.getByRole('button', { name: 'Save' }).click();
       await panel.getByText(/This is not a Ghost Admin API key/).waitFor();
-      await panel.getByLabel('Admin API key').fill(server.adminApiKey);
-      await panel.getByRole('button', { name: 'Test Connection' }).click();
-      await page
-        .getByText(/^Connected to Channel tests \(Ghost 6\.\d+\)$/)
-        .first()
-        .waitFor({ timeout: 30_000 });
-      await panel.getByRole('button', { name: 'Save' }).click();
-      await panel.getByText(`Connected to ${server.url} with the key`, { exact: false }).waitFor({ timeout: 30_000 });
+      const { tested } = await connectGhost(page, app, { url: server.url, adminApiKey: server.adminApiKey });
+      expect(tested).toMatch(/^Connected to Channel tests \(Ghost 6\.\d+\)$/);
       const secret = server.adminApiKey.split(':')[1]!;
       expect(await page.content()).not.toContain(secret);
       expect(await panel.getByLabel('Admin API key').inputValue()).toBe('');
@@ -131,11 +127,7 @@ describe.skipIf(!hasBrowser)('Ghost journey (Chromium, a real Ghost)', () => {
       // Schedule: the blog version scheduled for later, then its Ghost row's Publish Now.
       expect(await scheduleVia(page, id, 'blog', new Date(Date.now() + 86_400_000).toISOString())).toBe(200);
       await page.goto(`${app.url}/schedule`);
-      const card = page.getByRole('article', { name: title });
-      const row = card.getByRole('region', { name: 'Ghost' });
-      await row.getByRole('button', { name: 'Publish Now to Ghost' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Publish to Ghost now?' });
-      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      const row = await publishNowOn(page, title, 'Ghost');
       const notice = page.locator('.inline-notice').filter({ hasText: /Ghost/ });
       const noticeLink = notice.getByRole('link', { name: /View on Ghost/ });
       await noticeLink.waitFor({ timeout: 60_000 });

@@ -1,14 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { withoutOfflineDraftNote } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
+import type { FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
+import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 
@@ -173,9 +175,9 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at. */
-export async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`) });
+/** Saves a screenshot under frontend/e2e/screenshots (git-ignored) for a person to look at (the whole page with `fullPage`). */
+export async function snap(page: Page, name: string, { fullPage = false }: { fullPage?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: join(root, 'frontend/e2e/screenshots', `${name}.png`), fullPage });
 }
 
 /** Someone who registers through the welcome screen's Register dialog. */
@@ -368,4 +370,132 @@ export async function registeredPage(
   const page = await context.newPage();
   await registerOnDashboard(page, journey.app, who);
   return { context, page };
+}
+
+/** The messages the local stack wrote into the app's outbox so far, oldest first. */
+export function outbox(app: RunningApp): ParsedMime[] {
+  const dir = join(app.dataDir, 'outbox');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
+}
+
+/**
+ * Connects the signed-in user to the fake LinkedIn: the app's credentials through the API, then the consent through
+ * the fake (it approves at once), back on /settings.
+ */
+export async function connectLinkedIn(page: Page, li: FakeLinkedIn): Promise<void> {
+  const credentials = await callApi(page, '/api/linkedin/credentials', {
+    clientId: li.app.clientId,
+    clientSecret: li.app.clientSecret,
+  });
+  expect(credentials.status, JSON.stringify(credentials.json)).toBe(200);
+  const { authUrl } = (await callApi(page, '/api/linkedin/auth-url')).json;
+  await page.goto(authUrl);
+  await page.waitForURL(/\/settings/);
+}
+
+/** A JSON XRPC call to a PDS (GET without a body, POST with one). */
+export async function xrpc(
+  pds: { url: string },
+  nsid: string,
+  init: { body?: unknown; token?: string; query?: Record<string, string> } = {},
+): Promise<{ status: number; json: any }> {
+  const url = new URL(`/xrpc/${nsid}`, pds.url);
+  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
+  const response = await fetch(url, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** An account on the PDS and an app password for it, as a person makes them in Bluesky. */
+export async function pdsAccount(pds: { url: string }, name: string) {
+  const created = await xrpc(pds, 'com.atproto.server.createAccount', {
+    body: {
+      handle: `${name}.test`,
+      email: `${name}@example.com`,
+      password: `pw-${Math.random().toString(36).slice(2)}`,
+    },
+  });
+  expect(created.status).toBe(200);
+  const appPassword = await xrpc(pds, 'com.atproto.server.createAppPassword', {
+    body: { name: 'content-publisher' },
+    token: created.json.accessJwt,
+  });
+  expect(appPassword.status).toBe(200);
+  return { did: created.json.did as string, handle: `${name}.test`, appPassword: appPassword.json.password as string };
+}
+
+/** The record an at:// URI names, read back from the PDS with com.atproto.repo.getRecord. */
+export async function pdsRecord(pds: { url: string }, uri: string): Promise<{ status: number; json: any }> {
+  const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
+  return xrpc(pds, 'com.atproto.repo.getRecord', { query: { repo: repo!, collection: collection!, rkey: rkey! } });
+}
+
+/**
+ * Connects Bluesky in Settings as a person does: handle, app password and the PDS's address, saved once the server
+ * signed in with them. Answers the Bluesky panel.
+ */
+export async function connectBluesky(
+  page: Page,
+  app: RunningApp,
+  account: { handle: string; appPassword: string },
+  pdsUrl: string,
+): Promise<Locator> {
+  await page.goto(`${app.url}/settings`);
+  const panel = page.getByRole('region', { name: 'Bluesky Integration' });
+  await panel.getByText(/^Not connected\. Enter your handle/).waitFor();
+  await panel.getByLabel('Handle').fill(account.handle);
+  await panel.getByLabel('App password').fill(account.appPassword);
+  await panel.getByLabel('PDS address').fill(pdsUrl);
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await panel.getByText(`Connected as @${account.handle}`, { exact: false }).waitFor({ timeout: 30_000 });
+  return panel;
+}
+
+/**
+ * Connects Ghost in Settings as a person does: the Admin API URL and key, Test Connection, then Save. Answers the
+ * Ghost panel and what Test Connection said.
+ */
+export async function connectGhost(
+  page: Page,
+  app: RunningApp,
+  site: { url: string; adminApiKey: string },
+): Promise<{ panel: Locator; tested: string }> {
+  if (!page.url().endsWith('/settings')) await page.goto(`${app.url}/settings`);
+  const panel = page.getByRole('region', { name: 'Ghost Integration' });
+  await panel.getByLabel('Admin API URL').fill(site.url);
+  await panel.getByLabel('Admin API key').fill(site.adminApiKey);
+  await panel.getByRole('button', { name: 'Test Connection' }).click();
+  const answer = page.getByText(/^Connected to .+ \(Ghost \d+\.\d+\)$/).first();
+  await answer.waitFor({ timeout: 30_000 });
+  const tested = (await answer.textContent()) ?? '';
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await panel.getByText(`Connected to ${site.url} with the key`, { exact: false }).waitFor({ timeout: 30_000 });
+  return { panel, tested };
+}
+
+/**
+ * Publish Now on a channel's row of the article's Schedule card (the page is on /schedule) through its confirmation:
+ * the row is named `row` (the channel's label unless given, e.g. "Blog" for WordPress). Answers the row.
+ */
+export async function publishNowOn(
+  page: Page,
+  title: string,
+  channel: string,
+  row: string = channel,
+): Promise<Locator> {
+  const region = page.getByRole('article', { name: title }).getByRole('region', { name: row });
+  await region.getByRole('button', { name: `Publish Now to ${channel}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Publish to ${channel} now?` });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  return region;
 }

@@ -99,7 +99,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
 
       // The calendar: drag it to the next day (the same row of the grid), same time of day.
       await page.goto(`${app.url}/calendar?view=month&date=${dayParam(day)}`);
-      const itemName = new RegExp(`^${title}, Blog, Scheduled 10:00`);
+      const itemName = new RegExp(`^${title}, WordPress, Scheduled 10:00`);
       await page
         .getByRole('gridcell', { name: cellName(day) })
         .getByRole('button', { name: itemName })
@@ -118,7 +118,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
 
       // Its card actions from the calendar: Publish Now to WordPress.
       await moved.click();
-      const dialog = page.getByRole('dialog', { name: /^Blog · / });
+      const dialog = page.getByRole('dialog', { name: /^WordPress · / });
       await dialog.getByRole('button', { name: 'Publish Now to WordPress' }).click();
       const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
       await confirm.getByRole('button', { name: 'Confirm' }).click();
@@ -153,7 +153,7 @@ describe.skipIf(!hasBrowser)('own image → calendar → published, with its eve
       await page.goto(`${app.url}/calendar?view=month&date=${dayParam(tokyoDay(0))}`);
       await page
         .getByRole('gridcell', { name: new RegExp(`^${cellName(tokyoDay(0))}`) })
-        .getByRole('button', { name: new RegExp(`^${title}, Blog on WordPress, Published`) })
+        .getByRole('button', { name: new RegExp(`^${title}, WordPress, Published`) })
         .waitFor();
       await snap(page, '82-journey-calendar-published');
     } finally {

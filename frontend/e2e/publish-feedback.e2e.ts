@@ -6,9 +6,11 @@ import {
   ADA,
   browserAvailable,
   callApi,
+  connectLinkedIn,
   connectWordPress,
   createArticleWithDrafts,
   launchBrowser,
+  publishNowOn,
   registerOnDashboard,
   removeData,
   scheduleVia,
@@ -69,18 +71,7 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
     const page = await context.newPage();
     await registerOnDashboard(page, app, ADA);
     await connectWordPress(page, wp);
-    // LinkedIn: the app's credentials, then the consent through the fake (it approves at once).
-    expect(
-      (
-        await callApi(page, '/api/linkedin/credentials', {
-          clientId: li.app.clientId,
-          clientSecret: li.app.clientSecret,
-        })
-      ).status,
-    ).toBe(200);
-    const { authUrl } = (await callApi(page, '/api/linkedin/auth-url')).json;
-    await page.goto(authUrl);
-    await page.waitForURL(/\/settings/);
+    await connectLinkedIn(page, li);
 
     const title = 'Ten habits of calm teams';
     const id = await createArticleWithDrafts(
@@ -101,9 +92,8 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
     // Publish Now with the note still in: refused, with the way to the editor.
     await page.goto(`${app.url}/schedule`);
     const card = page.getByRole('article', { name: title });
-    await card.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Publish Now to WordPress' }).click();
+    await publishNowOn(page, title, 'WordPress', 'Blog');
     const confirm = page.getByRole('dialog', { name: 'Publish to WordPress now?' });
-    await confirm.getByRole('button', { name: 'Confirm' }).click();
     const refusal = confirm.getByRole('alert');
     await refusal.waitFor();
     expect(await refusal.textContent()).toBe(
@@ -146,8 +136,7 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
 
     // WordPress: published, with the title as the post's only headline.
     await page.goto(`${app.url}/schedule`);
-    await card.getByRole('region', { name: 'Blog' }).getByRole('button', { name: 'Publish Now to WordPress' }).click();
-    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await publishNowOn(page, title, 'WordPress', 'Blog');
     await page.getByText('Successfully published to WordPress!').waitFor();
     expect(wp.posts).toHaveLength(1);
     expect(wp.posts[0]!.title).toBe(title);
@@ -155,12 +144,7 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
     expect(wp.posts[0]!.content).toMatch(/^<p>This article is about why calm teams ship more\./);
 
     // LinkedIn: the last platform. Success with View on LinkedIn, and the card stays with the post's link.
-    const linkedin = card.getByRole('region', { name: 'LinkedIn' });
-    await linkedin.getByRole('button', { name: 'Publish Now to LinkedIn' }).click();
-    await page
-      .getByRole('dialog', { name: 'Publish to LinkedIn now?' })
-      .getByRole('button', { name: 'Confirm' })
-      .click();
+    const linkedin = await publishNowOn(page, title, 'LinkedIn');
     const notice = page.getByRole('status').filter({ hasText: 'Successfully published to LinkedIn!' });
     await notice.waitFor();
     expect(li.posts).toHaveLength(1);

@@ -149,7 +149,7 @@ describe.skipIf(!hasBrowser)('review journey (Chromium)', () => {
     await blog.getByText('Waiting for approval').waitFor();
     await lookAt(writer.page, 'review-02-waiting');
     await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
-    await writer.page.getByRole('button', { name: new RegExp(`^${title}, Blog, Waiting for approval`) }).waitFor();
+    await writer.page.getByRole('button', { name: new RegExp(`^${title}, WordPress, Waiting for approval`) }).waitFor();
     await lookAt(writer.page, 'review-02-waiting-calendar');
     await writer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedule' }).click();
 

@@ -1,7 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
   GRACE,
@@ -9,13 +6,13 @@ import {
   callApi,
   connectWordPress,
   createArticleWithDrafts,
+  outbox,
   registerOnDashboard,
   registeredPage,
   scheduleVia,
   snap,
   withAppAndBrowser,
   withAppAndFakeWordPress,
-  type RunningApp,
 } from './harness.js';
 import { PHONE, settle } from './viewport.js';
 
@@ -38,16 +35,6 @@ function tokyoInstant(text: string): number {
 function tokyoNow(): [string, number] {
   const text = tokyoText(Date.now());
   return [text.slice(0, 10), Number(text.slice(11, 13)) * 60 + Number(text.slice(14, 16))];
-}
-
-/** The messages the local stack wrote into the outbox so far. */
-function outbox(app: RunningApp): ParsedMime[] {
-  const dir = join(app.dataDir, 'outbox');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
 }
 
 describe.skipIf(!hasBrowser)('scheduling journey (Chromium, fake WordPress, local outbox)', () => {

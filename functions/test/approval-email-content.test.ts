@@ -8,7 +8,10 @@ import { wordpressPost, type LinkedInIdentity, type Platform } from '@app/shared
 import type { ArticleRecord, ArticleService, StoredImage } from '../src/domain/articles.js';
 import type { EmailService } from '../src/domain/email.js';
 import type { ArticleStore, ObjectStore } from '../src/domain/ports.js';
-import { ApprovalNotifier } from '../src/domain/scheduling.js';
+import { ApprovalNotifier, type ApprovalEmailChannel } from '../src/domain/scheduling.js';
+import { blueskyChannel } from '../src/channels/bluesky/channel.js';
+import { linkedinChannel } from '../src/channels/linkedin/channel.js';
+import { wordpressChannel } from '../src/channels/wordpress/channel.js';
 import { articleRecord } from './helpers/article-record.js';
 
 const at = '2030-11-26T00:00:00.000Z';
@@ -42,6 +45,7 @@ async function approvalMail(
   platform: Platform,
   changes: Partial<ArticleRecord> = {},
   identity?: LinkedInIdentity,
+  channels?: ApprovalEmailChannel[],
 ): Promise<Mail> {
   const article = articleRecord({
     title: 'Launch day',
@@ -75,6 +79,7 @@ async function approvalMail(
     } as unknown as EmailService,
     activeOwner: async () => ({ email: 'owner@example.com', name: 'Owner', timezone: 'Asia/Tokyo' }),
     ...(identity ? { linkedInIdentity: async () => identity } : {}),
+    ...(channels ? { channelsOf: async () => channels } : {}),
     signingKey: async () => new Uint8Array(32).fill(7),
     publicUrl: () => 'https://app.example.com',
     now: () => new Date('2030-11-25T09:00:00.000Z'),
@@ -191,5 +196,70 @@ describe('the approval e-mail of a LinkedIn post', () => {
     const mail = await approvalMail('linkedin');
     expect(mail.html).toContain('>LinkedIn member</div>');
     expect(mail.html).toContain('Connect LinkedIn in Settings · Now');
+  });
+});
+
+describe('the approval e-mail of a blog-first bundle', () => {
+  // The channels as the registry builds them: each previews its own post (its folder's email-preview.ts).
+  const unused = {} as never;
+  const channels: ApprovalEmailChannel[] = [
+    wordpressChannel({ wordpress: unused, publisher: unused }),
+    { ...linkedinChannel({ settings: unused, publisher: unused, now: () => new Date() }), social: true },
+    { ...blueskyChannel({ settings: unused, client: unused }), social: true },
+  ];
+  const bundle = (identity?: LinkedInIdentity) =>
+    approvalMail(
+      'blog',
+      {
+        bundle: true,
+        topic: 'Why approvals matter',
+        linkedin: {
+          content: 'Out now #Launch',
+          publishedToLinkedIn: false,
+          lastPublished: null,
+          linkedinPostUrl: null,
+        },
+        versions: { bluesky: { content: 'Read it: https://example.com/guide #approvals' } },
+      } as Partial<ArticleRecord>,
+      identity,
+      channels,
+    );
+
+  it('previews every channel the approval publishes: the blog post, then the LinkedIn and Bluesky posts with the blog post’s link card', async () => {
+    const mail = await bundle({ connected: true, memberName: 'Ada Lovelace', pageName: null });
+    const headings = [...mail.html.matchAll(/>What will be published on ([^<]+)</g)].map((m) => m[1]);
+    expect(headings).toEqual(['WordPress', 'LinkedIn', 'Bluesky']);
+    const [blog, linkedin, bluesky] = mail.html.split(/>What will be published on /).slice(1);
+    expect(blog).toContain('>Launch day</h1>');
+    expect(linkedin).toContain('>Ada Lovelace</div>');
+    expect(linkedin).toContain('Out now <span style="color:#0a66c2;font-weight:600">#Launch</span>');
+    expect(bluesky).toContain('<span style="color:#1083fe">https://example.com/guide</span>');
+    expect(bluesky).toContain('<span style="color:#1083fe">#approvals</span>');
+    // The social posts carry the blog post as a link card (its title and topic), not the picture.
+    for (const social of [linkedin!, bluesky!]) {
+      expect(social).toContain('>Launch day</div>');
+      expect(social).toContain('>Why approvals matter</div>');
+      expect(social).toContain('The blog post’s link, once it is live');
+      expect(social).not.toContain('cid:article-image');
+    }
+    expect(blog).toContain('src="cid:article-image"');
+    // Inline styles only.
+    expect(mail.html).not.toMatch(/<style|\bclass="/);
+    expect(mail.text).toContain('Approving publishes to WordPress, LinkedIn and Bluesky.');
+    expect(mail.html).toContain('Publish “Launch day” to WordPress, LinkedIn and Bluesky?');
+  });
+
+  it('has each channel’s post in the plain-text part too', async () => {
+    const { text } = await bundle();
+    const at = (piece: string) => {
+      const i = text.indexOf(piece);
+      expect(i, piece).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('What will be published on WordPress:')).toBeLessThan(at('What will be published on LinkedIn:'));
+    expect(at('What will be published on LinkedIn:')).toBeLessThan(at('Out now #Launch'));
+    expect(at('Out now #Launch')).toBeLessThan(at('What will be published on Bluesky:'));
+    expect(at('What will be published on Bluesky:')).toBeLessThan(at('Read it: https://example.com/guide #approvals'));
+    expect(text.match(/\[Link: Launch day — the blog post’s address, once it is live\]/g)).toHaveLength(2);
   });
 });

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_PREVIEW_CHARS } from '../src/http/article-view.js';
+import { GZIP_LEVEL } from '../src/http/response.js';
 import { Client, articleStore, drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -130,6 +131,9 @@ describe('article lists', () => {
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
     expect(JSON.parse(gunzipSync(gzipped.body).toString('utf8'))).toEqual(answer);
+    // At the level chosen for answers built after every write (http/response.ts), not zlib's slower default.
+    expect(gzipped.body.equals(gzipSync(plain.body, { level: GZIP_LEVEL }))).toBe(true);
+    expect(gzipped.body.equals(gzipSync(plain.body))).toBe(false);
 
     expect(
       (await rawGet('/api/articles', { 'accept-encoding': 'gzip;q=0, deflate' })).headers['content-encoding'],

@@ -4,21 +4,12 @@
  * the live post's address; a social channel that fails is retried alone by the link, and a blog post that fails
  * keeps the social posts back.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedInCommentary } from '@app/shared';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
-import { parseMime } from './fakes/mime.js';
-import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import {
-  Client,
-  completeOAuth,
-  draftedForPublishing,
-  registration,
-  startTestApp,
-  waitUntil,
-  type TestApp,
-} from './helpers/app.js';
+import { startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, completeOAuth, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { connectWordPress, scheduledForApproval } from './helpers/scheduled.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -32,9 +23,7 @@ beforeAll(async () => {
   app = await startTestApp();
   user = new Client(app.url);
   await user.call('/api/auth/register', { body: registration() });
-  await user.call('/api/wordpress/credentials', {
-    body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
-  });
+  await connectWordPress(user, wp);
   await user.call('/api/linkedin/credentials', {
     body: { clientId: li.app.clientId, clientSecret: li.app.clientSecret },
   });
@@ -46,42 +35,16 @@ afterAll(async () => {
   await Promise.all([wp?.stop(), li?.stop()]);
 });
 
-async function approvalMail(title: string) {
-  const dir = join(app.dataDir, 'outbox');
-  const mail = await waitUntil(
-    async () => {
-      let files: string[];
-      try {
-        files = readdirSync(dir);
-      } catch {
-        return undefined;
-      }
-      return files
-        .filter((f) => f.endsWith('.eml'))
-        .sort()
-        .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')))
-        .filter((m) => m.subject?.endsWith(`: ${title}`))
-        .at(-1);
-    },
-    (found) => found !== undefined,
-    `the approval e-mail of ${title}`,
-  );
-  return mail!;
-}
-
 /** A drafted article whose blog version is scheduled as a bundle half a second from now, and its approval link. */
 async function bundled(title: string) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Bundles', keyword: 'blog first' } })).json
-    .article._id as string;
-  await draftedForPublishing(user, id);
-  const scheduled = await user.call(`/api/articles/${id}/schedule`, {
-    method: 'PUT',
-    body: { platform: 'blog', datetime: new Date(Date.now() + 500).toISOString(), bundle: true },
-  });
-  expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
-  expect(scheduled.json.article.bundle).toBe(true);
-  const mail = await approvalMail(title);
-  const token = decodeURIComponent(/\/approve\?token=([A-Za-z0-9._%-]+)/.exec(mail.text ?? '')![1]!);
+  const { id, token, mail, article } = await scheduledForApproval(
+    user,
+    app,
+    title,
+    { topic: 'Bundles', keyword: 'blog first' },
+    { bundle: true },
+  );
+  expect(article.bundle).toBe(true);
   return { id, token, mail };
 }
 
@@ -107,8 +70,23 @@ describe('the blog-first bundle', () => {
   it('one approval: the blog post first, then LinkedIn with its live address; LinkedIn failing is retried alone', async () => {
     const { id, token, mail } = await bundled('Blog first');
     expect(mail.text).toContain('Approving publishes to WordPress and LinkedIn.');
+    // Each channel's post previewed, LinkedIn's with the blog post's link card.
+    expect([...mail.html!.matchAll(/>What will be published on ([^<]+)</g)].map((m) => m[1])).toEqual([
+      'WordPress',
+      'LinkedIn',
+    ]);
+    expect(mail.text).toContain('What will be published on LinkedIn:');
+    expect(mail.text).toContain('[Link: Blog first — the blog post’s address, once it is live]');
     const preview = await new Client(app.url).call('/api/approvals/preview', { body: { token } });
     expect(preview.json.channels.map((c: { label: string }) => c.label)).toEqual(['WordPress', 'LinkedIn']);
+    // Each channel's text for its preview on the page, the social post marked; LinkedIn's author for its card.
+    const drafted = (await user.call(`/api/articles/${id}`)).json.article;
+    expect(preview.json.channels).toMatchObject([
+      { channel: 'wordpress', content: drafted.blog.content },
+      { channel: 'linkedin', content: drafted.linkedin.content, social: true },
+    ]);
+    expect(preview.json.channels[0]).not.toHaveProperty('social');
+    expect(preview.json.linkedIn).toMatchObject({ mode: 'personal', connected: true });
 
     li.setMode('down');
     const failed = await approve(token);
@@ -119,6 +97,9 @@ describe('the blog-first bundle', () => {
     const article = (await user.call(`/api/articles/${id}`)).json.article;
     expect(article.blog.publishedToWordPress).toBe(true);
     expect(article.lastError.message).toMatch(/^LinkedIn: /);
+    // Each failed channel named with its own reason (the Schedule card's badges).
+    expect(Object.keys(article.lastError.channels)).toEqual(['linkedin']);
+    expect(article.lastError.message).toBe(`LinkedIn: ${article.lastError.channels.linkedin}`);
     expect(postsCreated()).toBe(1);
     expect(li.posts).toHaveLength(0);
 
@@ -129,14 +110,33 @@ describe('the blog-first bundle', () => {
     const blogUrl = article.blog.wordpressPostUrl as string;
     expect(blogUrl).toMatch(/^http/);
     expect(li.posts).toHaveLength(1);
-    expect(li.posts[0]!.body.commentary).toMatch(
-      new RegExp(`\\n\\n${blogUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
-    );
+    // An article share of the live blog post (its card on LinkedIn), the text as written.
+    expect(li.posts[0]!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first', description: 'Bundles' },
+    });
+    expect(li.posts[0]!.body.commentary).toBe(linkedInCommentary(article.linkedin.content.trim()));
+    expect(li.posts[0]!.body.commentary).not.toContain(blogUrl);
     // The blog post was neither made nor updated again.
     expect(postsCreated()).toBe(1);
     const after = (await user.call(`/api/articles/${id}`)).json.article;
     expect(after.linkedin.publishedToLinkedIn).toBe(true);
     expect(after.lastError).toBeNull();
+  });
+
+  it('a social post that failed, published again by hand (the card’s retry), shares the live blog post too', async () => {
+    const { id, token } = await bundled('Blog first, retried by hand');
+    li.setMode('down');
+    expect((await approve(token)).status).toBe(502);
+    li.setMode('ok');
+    const before = li.posts.length;
+    const blogUrl = (await user.call(`/api/articles/${id}`)).json.article.blog.wordpressPostUrl as string;
+    const res = await user.call(`/api/linkedin/publish/${id}`, { method: 'POST' });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(li.posts).toHaveLength(before + 1);
+    expect(li.posts.at(-1)!.body.content).toEqual({
+      article: { source: blogUrl, title: 'Blog first, retried by hand', description: 'Bundles' },
+    });
+    expect((await user.call(`/api/articles/${id}`)).json.article.lastError).toBeNull();
   });
 
   it('the blog post failing keeps the social posts back, and says so', async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_MAX_DAYS, CalendarMessages } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { deps } from '../src/wiring/deps.js';
+import { approvalMail } from './helpers/scheduled.js';
 import { Client, articleStore, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
 
 /** GET /api/calendar (docs/product.md, Calendar): the owner's entries in a range, through the real stack. */
@@ -65,22 +67,24 @@ describe('GET /api/calendar', () => {
       {
         articleId: id,
         platform: 'blog',
+        version: 'blog',
         at: blogAt,
         kind: 'scheduled',
         status: 'scheduled',
         title: 'On the calendar',
         url: null,
-        channel: null,
+        channel: 'wordpress',
       },
       {
         articleId: id,
         platform: 'linkedin',
+        version: 'linkedin',
         at: linkedinAt,
         kind: 'scheduled',
         status: 'scheduled',
         title: 'On the calendar',
         url: null,
-        channel: null,
+        channel: 'linkedin',
       },
     ]);
     // The article itself, for the card actions.
@@ -131,6 +135,7 @@ describe('GET /api/calendar', () => {
       {
         articleId: id,
         platform: 'blog',
+        version: 'blog',
         at,
         kind: 'published',
         status: 'published',
@@ -139,6 +144,88 @@ describe('GET /api/calendar', () => {
         channel: 'ghost',
       },
     ]);
+  });
+
+  it("a Bluesky post is Bluesky's own version's entry; a scheduled blog version has an entry per channel it publishes to", async () => {
+    const id = await newArticle(owner, 'Every channel');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id;
+    const postedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - HOUR).toISOString();
+    const skeet = {
+      id: 'at://did:plc:x/app.bsky.feed.post/1',
+      url: 'https://bsky.app/profile/x/post/1',
+      publishedAt: postedAt,
+    };
+    // As the Bluesky channel records its post (functions/src/channels/bluesky/channel.ts).
+    await articleStore(app).update(ownerId, id, { posts: { bluesky: skeet } });
+    // Ghost connected beside WordPress: the blog version's schedule publishes to both (scheduled-channels-api).
+    // Saved as the Ghost panel saves them (functions/src/channels/ghost/channel.ts), without a Ghost site to check.
+    await deps().settings.put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
+    await deps().settings.put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
+    try {
+      const blogAt = new Date(Math.ceil((Date.now() + 2 * DAY) / HOUR) * HOUR).toISOString();
+      expect((await schedule(owner, id, 'blog', blogAt)).status).toBe(200);
+
+      const entries = (
+        await calendar(owner, new Date(Date.now() - DAY).toISOString(), new Date(Date.now() + 4 * DAY).toISOString())
+      ).json.entries.filter((e: { articleId: string }) => e.articleId === id);
+      const common = { articleId: id, title: 'Every channel', platform: 'blog' };
+      expect(entries).toEqual([
+        {
+          ...common,
+          version: 'bluesky',
+          channel: 'bluesky',
+          at: postedAt,
+          kind: 'published',
+          status: 'published',
+          url: skeet.url,
+        },
+        {
+          ...common,
+          version: 'blog',
+          channel: 'wordpress',
+          at: blogAt,
+          kind: 'scheduled',
+          status: 'scheduled',
+          url: null,
+        },
+        { ...common, version: 'blog', channel: 'ghost', at: blogAt, kind: 'scheduled', status: 'scheduled', url: null },
+      ]);
+
+      // Dragging Ghost's item moves the schedule it follows (the blog version's): both its entries move.
+      const movedAt = new Date(Date.parse(blogAt) + DAY).toISOString();
+      expect((await schedule(owner, id, entries[2].platform, movedAt)).status).toBe(200);
+      const after = (
+        await calendar(owner, new Date(Date.now() - DAY).toISOString(), new Date(Date.now() + 4 * DAY).toISOString())
+      ).json.entries.filter((e: { articleId: string; kind: string }) => e.articleId === id && e.kind === 'scheduled');
+      expect(after.map((e: { channel: string; at: string }) => [e.channel, e.at])).toEqual([
+        ['wordpress', movedAt],
+        ['ghost', movedAt],
+      ]);
+    } finally {
+      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
+    }
+  });
+
+  it("an article for some channels only (a Sheets import's Channels column): the calendar and the approval e-mail name those only", async () => {
+    const id = await newArticle(owner, 'Only on the second blog');
+    const ownerId = (await owner.call('/api/auth/me')).json.user._id;
+    // As a Sheets import row naming that channel stores it (domain/sheets-import.ts).
+    await articleStore(app).update(ownerId, id, { channels: ['ghost'] });
+    await deps().settings.put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
+    await deps().settings.put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
+    try {
+      const at = new Date(Date.now() + 600).toISOString();
+      expect((await schedule(owner, id, 'blog', at)).status).toBe(200);
+      const entries = (
+        await calendar(owner, new Date(Date.now() - DAY).toISOString(), new Date(Date.now() + DAY).toISOString())
+      ).json.entries.filter((e: { articleId: string }) => e.articleId === id);
+      expect(entries.map((e: { channel: string }) => e.channel)).toEqual(['ghost']);
+      // WordPress is connected too, yet the approval publishes to the article's channel only, and says so.
+      const mail = await approvalMail(app, 'Only on the second blog');
+      expect(mail.text).toContain('Approving publishes to Ghost.');
+    } finally {
+      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
+    }
   });
 
   it("never answers another user's entries", async () => {

@@ -134,12 +134,14 @@ describe('calendar entries on every write', () => {
       {
         articleId: a.id,
         platform: 'blog',
+        version: 'blog',
         at: '2030-06-01T10:00:00.000Z',
         kind: 'scheduled',
         status: 'scheduled',
         title: 'Renamed',
         url: null,
-        channel: null,
+        // Without the channels given, a version's schedule is its own channel's.
+        channel: 'wordpress',
       },
     ]);
   });

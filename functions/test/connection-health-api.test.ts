@@ -19,6 +19,7 @@ import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
 import { serve } from './publishing/helpers.js';
 import {
+  articleStore,
   Client,
   completeOAuth,
   draftedForPublishing,
@@ -161,5 +162,58 @@ describe('the check before a slot', () => {
       expect.objectContaining({ platform: 'wordpress', window: '24h' }),
     ]);
     expect(mails().length).toBe(before + 4);
+  });
+
+  it('two sweeps at the same moment: one claims the slot’s window, so one e-mail and one event', async () => {
+    const id = (await user.call('/api/articles', { body: { title: 'Met twice', topic: 'Health', keyword: 'slots' } }))
+      .json.article._id as string;
+    await draftedForPublishing(user, id);
+    const slot = new Date(Date.now() + 5 * 3600_000).toISOString();
+    await user.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'blog', datetime: slot } });
+    const before = mails().length;
+
+    const results = await Promise.all([connectionHealth().sweep(), connectionHealth().sweep()]);
+    await localJobsIdle();
+    expect(results.reduce((sum, r) => sum + r.checked, 0)).toBe(1);
+    expect(
+      mails()
+        .slice(before)
+        .filter((m) => m.subject.includes('“Met twice”')),
+    ).toHaveLength(1);
+    expect(problemEvents().filter((e) => e.articleId === id)).toEqual([
+      expect.objectContaining({ platform: 'wordpress', window: '24h' }),
+    ]);
+  });
+
+  it('a channel’s own version’s slot is checked as the others: its channel, its text rule, its note by version id', async () => {
+    const id = (await user.call('/api/articles', { body: { title: 'Own version', topic: 'Health', keyword: 'slots' } }))
+      .json.article._id as string;
+    await draftedForPublishing(user, id);
+    // Bluesky's version, over its 300-grapheme limit, with a slot of its own (`scheduled.<version id>`); Bluesky is not
+    // connected.
+    const slot = new Date(Date.now() + 4 * 3600_000).toISOString();
+    await articleStore(app).update(userId, id, {
+      'versions.bluesky': { content: 'word '.repeat(80).trim() },
+      'scheduled.bluesky': slot,
+    });
+    const before = mails().length;
+
+    await connectionHealth().sweep();
+    await localJobsIdle();
+
+    const card = ((await user.call('/api/articles/unpublished')).json.articles as any[]).find((a) => a._id === id);
+    expect(card.health.bluesky).toMatchObject({ scheduledFor: slot, windows: ['24h'] });
+    expect(card.health.bluesky.problems.map((p: any) => [p.channel, p.code, p.fix])).toEqual([
+      ['bluesky', 'bluesky_text_too_long', 'editor'],
+      ['bluesky', 'bluesky_not_connected', 'settings'],
+    ]);
+    const mail = mails()
+      .slice(before)
+      .filter((m) => m.subject.includes('“Own version”'));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.text).toContain('scheduled for Bluesky within the next 24 hours');
+    expect(problemEvents().filter((e) => e.articleId === id)).toEqual([
+      expect.objectContaining({ platform: 'bluesky', window: '24h' }),
+    ]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { activityLabel, OFFLINE_LINKEDIN_NOTE, type HealthProblem } from '@app/shared';
 import { describe, expect, it } from 'vitest';
-import type { ArticleRecord } from '../src/domain/articles.js';
+import { slotsToPublish, type ArticleRecord } from '../src/domain/articles.js';
 import {
   articleProblems,
   ConnectionHealthService,
@@ -42,10 +42,16 @@ describe('dueWindow', () => {
   });
 });
 
-const wordpress: SlotChannel = { id: 'wordpress', label: 'WordPress', checkArticle: () => undefined };
+const wordpress: SlotChannel = {
+  id: 'wordpress',
+  label: 'WordPress',
+  platform: 'blog',
+  checkArticle: () => undefined,
+};
 const linkedin: SlotChannel = {
   id: 'linkedin',
   label: 'LinkedIn',
+  platform: 'linkedin',
   checkArticle: (a) => {
     if (a.linkedin.content.length > 20)
       throw Object.assign(new Error('LinkedIn posts must be under 20 characters.'), { code: 'too_long' });
@@ -74,10 +80,15 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
   const events: OutboxEntry[] = [];
   let told: string | undefined;
   const service = new ConnectionHealthService({
-    owners: async () => ['u1'],
+    expiring: async (from, to) => (options.expiry && options.expiry >= from && options.expiry <= to ? ['u1'] : []),
+    dueSlots: async (from, to) =>
+      [...stored.values()].flatMap((a) =>
+        slotsToPublish(a)
+          .filter((s) => s.at >= from && s.at <= to)
+          .map((s) => ({ ownerId: 'u1', articleId: a.id, ...s })),
+      ),
     articles: {
-      calendarRange: async (_owner, from, to) =>
-        [...stored.values()].filter((a) => Object.values(a.scheduled).some((s) => s != null && s >= from && s < to)),
+      get: async (_owner, id) => stored.get(id),
       update: async (_owner, id, changes, opts) => {
         const next = { ...stored.get(id)!, ...changes } as ArticleRecord;
         stored.set(id, next);

@@ -4,15 +4,13 @@
  * sends only to that channel. Over DynamoDB Local with the fake WordPress and a REAL Ghost
  * (channel-servers/ghost/ghost.ts; without one, the tests skip with one line saying why).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { postSlug } from '../src/channels/post.js';
 import { adminToken, GhostAdminKey } from '../src/channels/ghost/index.js';
 import { ghostForTests, type GhostServer } from './channel-servers/ghost/ghost.js';
-import { parseMime } from './fakes/mime.js';
-import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { Client, draftedForPublishing, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
+import { startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
+import { Client, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { connectWordPress, scheduledForApproval } from './helpers/scheduled.js';
 import { trackSecret } from './helpers/secrets.js';
 
 let app: TestApp;
@@ -50,43 +48,9 @@ async function ghostPosts(server: GhostServer, slug: string): Promise<{ id: stri
   return ((await res.json()) as { posts: { id: string; url: string }[] }).posts;
 }
 
-/** The approval e-mail of this title, once the scheduled run has sent it. */
-async function approvalMail(title: string) {
-  const dir = join(app.dataDir, 'outbox');
-  return waitUntil(
-    async () => {
-      let files: string[];
-      try {
-        files = readdirSync(dir);
-      } catch {
-        return undefined;
-      }
-      return files
-        .filter((f) => f.endsWith('.eml'))
-        .sort()
-        .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')))
-        .filter((m) => m.subject?.endsWith(`: ${title}`))
-        .at(-1);
-    },
-    (mail) => mail !== undefined,
-    `the approval e-mail of ${title}`,
-  );
-}
-
 /** A drafted article whose blog version is scheduled half a second from now, and its approval link's token. */
-async function scheduledBlog(title: string) {
-  const id = (await user.call('/api/articles', { body: { title, topic: 'Blog channels', keyword: 'scheduling' } })).json
-    .article._id as string;
-  await draftedForPublishing(user, id);
-  const scheduled = await user.call(`/api/articles/${id}/schedule`, {
-    method: 'PUT',
-    body: { platform: 'blog', datetime: new Date(Date.now() + 500).toISOString() },
-  });
-  expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
-  const mail = await approvalMail(title);
-  const token = decodeURIComponent(/\/approve\?token=([A-Za-z0-9._%-]+)/.exec(mail!.text ?? '')![1]!);
-  return { id, token, mail: mail! };
-}
+const scheduledBlog = (title: string) =>
+  scheduledForApproval(user, app, title, { topic: 'Blog channels', keyword: 'scheduling' });
 
 const anonymous = () => new Client(app.url);
 
@@ -101,7 +65,11 @@ describe('the blog version scheduled to each connected blog channel', () => {
     const { id, token, mail } = await scheduledBlog('Only on Ghost');
     expect(mail.text).toContain('Approving publishes to Ghost.');
     const preview = await anonymous().call('/api/approvals/preview', { body: { token } });
-    expect(preview.json.channels).toEqual([{ channel: 'ghost', label: 'Ghost', published: false, postUrl: null }]);
+    // Its preview's text is the blog version's (Ghost publishes it).
+    expect(preview.json.channels).toEqual([
+      { channel: 'ghost', label: 'Ghost', published: false, postUrl: null, content: expect.any(String) },
+    ]);
+    expect(preview.json.channels[0].content).toBe(preview.json.content);
     const res = await anonymous().call('/api/approvals/confirm', { body: { token } });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.message).toBe('Approved and published.');
@@ -113,9 +81,7 @@ describe('the blog version scheduled to each connected blog channel', () => {
 
   it('with WordPress too: one approval publishes to both; a partial failure names the channel, and the retry sends it alone', async (ctx) => {
     const server = site(ctx);
-    await user.call('/api/wordpress/credentials', {
-      body: { siteUrl: wp.url, username: FAKE_WP_EDITOR.username, appPassword: FAKE_WP_EDITOR.appPassword },
-    });
+    await connectWordPress(user, wp);
     const { id, token, mail } = await scheduledBlog('WordPress and Ghost');
     expect(mail.text).toContain('Approving publishes to WordPress and Ghost.');
     const preview = await anonymous().call('/api/approvals/preview', { body: { token } });

@@ -52,6 +52,14 @@ const ideaRows = (): CellValue[][] => [
   ['Fresh idea', 'News', 'fresh'],
 ];
 
+/** A Channels column (its heading in any case) after the six: a row for two channels, one for all, one naming none there is. */
+const channelRows = (): CellValue[][] => [
+  ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags', 'channels'],
+  ['For the blog and Bluesky', 'Channels', 'chosen channels', '', '', '', ' WordPress,bluesky , WORDPRESS '],
+  ['Everywhere', 'Channels', 'all channels'],
+  ['Somewhere unknown', 'Channels', 'unknown channel', '', '', '', 'WordPress, Medium'],
+];
+
 const bigRows = (n: number): CellValue[][] => [
   ['Title', 'Topic', 'Keyword', 'Details', 'Image Description', 'Tags'],
   ...Array.from({ length: n }, (_, i) => [
@@ -118,6 +126,7 @@ beforeAll(async () => {
       ...defaultSpreadsheets(),
       'sheet-plan': { title: 'Import plan', sheets: { Plan: planRows(), Other: [['Second tab', 'Tabs', 'tab']] } },
       'sheet-bulk': { title: 'Bulk 500', sheets: { Sheet1: bigRows(500) } },
+      'sheet-channels': { title: 'Channels plan', sheets: { Plan: channelRows() } },
       'sheet-status': {
         title: 'Status sheet',
         sheets: { Ideas: ideaRows(), Later: [['Read-only run', 'Permissions', 'read only']] },
@@ -630,6 +639,79 @@ describe('Google Sheets: importing', () => {
       alreadyImported: 0,
       errors: ['The range Sheet1!A1:F50 has no rows to import.'],
     });
+  });
+
+  it("a Channels column: the row's article goes only to the channels it names; a name there is none of writes nothing of its row", async () => {
+    const before = (await articles(owner)).length;
+    google.sheetUpdates.length = 0;
+    const res = await importRange(owner, 'sheet-channels', 'Plan!A1:G4', true);
+    expect(res.status).toBe(200);
+    const unknown =
+      'Unknown channel in Channels: "Medium". Use WordPress, LinkedIn, Ghost or Bluesky, comma separated.';
+    expect(res.json).toEqual({
+      success: true,
+      importedCount: 2,
+      alreadyImported: 0,
+      errors: [`Row 4: ${unknown}`],
+      // The one with a Channels cell (the other goes to every channel).
+      channelsNamed: 1,
+      // The statuses go after the Channels column, not over it.
+      writeBack: { status: 'written', updatedRange: 'Plan!H1:H4', updatedRows: 4 },
+    });
+    expect(google.sheetUpdates.at(-1)!.values.map(([v]) => v)).toEqual([
+      'Status',
+      'Imported',
+      'Imported',
+      `Not imported: ${unknown}`,
+    ]);
+    const sheet = google.spreadsheets['sheet-channels']!.sheets.Plan!;
+    expect(sheet.map((row) => row[6] ?? '')).toEqual(channelRows().map((row) => row[6] ?? ''));
+
+    const all = await articles(owner);
+    expect(all).toHaveLength(before + 2);
+    expect(all.some((a) => a.title === 'Somewhere unknown')).toBe(false);
+    const chosen = all.find((a) => a.title === 'For the blog and Bluesky')!;
+    const everywhere = all.find((a) => a.title === 'Everywhere')!;
+    const read = async (id: string) => (await call(owner, `/api/articles/${id}`)).json.article;
+    // In the registry's order, each once; an empty cell: every channel, as without the column.
+    expect((await read(chosen._id)).channels).toEqual(['wordpress', 'bluesky']);
+    expect((await read(everywhere._id)).channels).toBeUndefined();
+    // Nothing of the refused row: no article, no import marker (importing it again once fixed makes it).
+    const items = await app.items();
+    expect(items.filter((i) => i.title === 'Somewhere unknown')).toEqual([]);
+    expect(
+      items.filter((i) => String(i.SK).startsWith('IMPORT#') && i.spreadsheetId === 'sheet-channels'),
+    ).toHaveLength(2);
+
+    // Its LinkedIn version has none of its channels: not scheduled, not published (400, nothing changes).
+    await drafted(owner, chosen._id);
+    const datetime = new Date(Date.now() + 86_400_000).toISOString();
+    const linkedin = await call(owner, `/api/articles/${chosen._id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'linkedin', datetime },
+    });
+    expect(linkedin.status).toBe(400);
+    expect(linkedin.json.message).toBe(
+      'This article does not go to any channel of its LinkedIn version: its Channels column in the imported sheet named other channels.',
+    );
+    const publish = await call(owner, `/api/linkedin/publish/${chosen._id}`, { method: 'POST' });
+    expect(publish.status).toBe(400);
+    expect(publish.json.message).toBe(
+      'This article does not go to LinkedIn: its Channels column in the imported sheet named other channels.',
+    );
+    expect((await read(chosen._id)).scheduled).toEqual({ blog: null, linkedin: null });
+    // Its blog version goes to WordPress: scheduled as ever; the article without the column too.
+    const blog = await call(owner, `/api/articles/${chosen._id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'blog', datetime },
+    });
+    expect(blog.status).toBe(200);
+    await drafted(owner, everywhere._id);
+    const other = await call(owner, `/api/articles/${everywhere._id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'linkedin', datetime },
+    });
+    expect(other.status).toBe(200);
   });
 
   it('keeps everything to its owner', async () => {

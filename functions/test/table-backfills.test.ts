@@ -4,6 +4,8 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@a
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoBackfillMarkers, TABLE_BACKFILL_NAMES, runTableBackfills } from '../src/adapters/dynamo/backfills.js';
 import { createDocumentClient, createDynamoClient } from '../src/adapters/dynamo/client.js';
+import { dueSlotsBetween } from '../src/adapters/dynamo/due-slots.js';
+import { ownersExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import {
   IndexNotActiveError,
@@ -139,6 +141,7 @@ describe('the registry', () => {
       'article-indexes-v2',
       'dashboard-summaries-v2',
       'calendar-entries-v2',
+      'due-slots-v1',
     ]);
   });
 });
@@ -182,6 +185,34 @@ describe('a run over a table an older version wrote', () => {
       await runTableBackfills(db, client, table, { names: ['calendar-entries-v1', 'gone-v1'], indexes: built }),
     ).toEqual({ status: 'done', ran: ['calendar-entries-v1'] });
     expect(await marker(table, 'article-indexes-v1')).toBeUndefined();
+  });
+
+  it('due-slots-v1 gives the schedules and the LinkedIn expiry saved before them their items by time', async () => {
+    const { table, user, articles } = await olderTable('due-slots');
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          PK: `USER#${user}`,
+          SK: 'SETTING#linkedin_token_expiry',
+          type: 'setting',
+          key: 'linkedin_token_expiry',
+          storedIn: 'table',
+          value: '2031-01-05T10:00:00.000Z',
+        },
+      }),
+    );
+    expect(
+      await runTableBackfills(db, client, table, { names: ['due-slots-v1'], pageSize: 2, indexes: built }),
+    ).toEqual({ status: 'done', ran: ['due-slots-v1'] });
+    const slots = await dueSlotsBetween(db, table, '2031-01-01T00:00:00.000Z', '2031-01-06T00:00:00.000Z');
+    expect(slots.map((s) => [s.ownerId, s.articleId, s.version, s.at])).toEqual([
+      [user, articles[0]!.id, 'blog', '2031-01-01T10:00:00.000Z'],
+      [user, articles[3]!.id, 'linkedin', '2031-01-03T10:00:00.000Z'],
+    ]);
+    expect(await ownersExpiringBetween(db, table, '2031-01-01T00:00:00.000Z', '2031-01-06T00:00:00.000Z')).toEqual([
+      user,
+    ]);
   });
 
   it('a table marked by the earlier run-once code (a marker with `at` only) is not scanned again', async () => {

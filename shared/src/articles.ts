@@ -263,7 +263,11 @@ export interface Article {
   blog: BlogVersion;
   linkedin: LinkedInVersion;
   scheduled: ScheduledTimes;
-  lastError: { code: string; message: string } | null;
+  /**
+   * The last failure. An approval that publishes to several channels names each that failed in `channels` (channel
+   * id → its reason), so a card can show each channel's own state.
+   */
+  lastError: { code: string; message: string; channels?: Record<string, string> } | null;
   linkedInMode: 'personal' | 'company';
   /** Drafting state: content is written in the background after the article is saved. */
   generation: { status: 'pending' | 'done' | 'failed'; updatedAt: string };
@@ -280,6 +284,12 @@ export interface Article {
    * that is not a blog channel), which go out after the blog post, with its address; absent when not chosen.
    */
   bundle?: true;
+  /**
+   * The only channels this article goes to, by id (the Sheets import's Channels column, docs/product.md): its
+   * schedules and approvals publish to those of their channels only, Publish Now to any other is refused; absent:
+   * every channel, as ever.
+   */
+  channels?: string[];
   /**
    * The text of each channel that publishes a version of its own (not the blog or LinkedIn one), by channel id;
    * absent where there is none.

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
-import type { Article, Platform } from './articles.js';
+import type { Article, Platform, VersionId } from './articles.js';
 import type { PlatformStatus } from './status.js';
 
 /**
@@ -37,24 +37,25 @@ export const CalendarQuerySchema = lazySchema(() =>
 export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
 
 /**
- * One platform of one article on the calendar: at its publication time once published there, else at its
- * scheduled time. `status` is the platform's status as the Schedule page shows it (platformStatus).
+ * One channel of one article on the calendar: at its post's time once published there, else at its version's
+ * scheduled time (one entry per channel that schedule publishes to). `status` is the version's status as the
+ * Schedule page shows it (platformStatus); a channel's post is `published`.
  */
 export interface CalendarEntry {
   articleId: string;
+  /** The version's schedule that places the entry: the schedule a drag moves (a second blog channel follows the blog's). */
   platform: Platform;
+  /** The version the channel publishes: the blog or LinkedIn one, or the channel's own (its id). */
+  version: VersionId;
   /** ISO instant. */
   at: string;
   kind: 'scheduled' | 'published';
   status: PlatformStatus;
   title: string;
-  /** The published post, when the platform gave one. */
+  /** The published post, when the channel gave one. */
   url: string | null;
-  /**
-   * A published entry's channel (its id: the version's own, or a channel of `posts`, each with an
-   * entry of its own); null while scheduled.
-   */
-  channel: string | null;
+  /** The channel (its id): where the post went, or where the schedule publishes it. */
+  channel: string;
 }
 
 /** GET /api/calendar: the entries in [from, to), by time, and their articles (for their card actions). */

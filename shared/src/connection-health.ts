@@ -3,7 +3,7 @@
  * hours and 1 hour before its slot (functions/src/domain/connection-health.ts) and notes what it found on the article;
  * the Schedule card shows the problems, Settings the connection's, and the owner gets one e-mail per slot and window.
  */
-import type { Platform } from './articles.js';
+import type { VersionId } from './articles.js';
 
 /** The two checks before a slot: 24 hours ahead and 1 hour ahead. */
 export const HEALTH_WINDOWS = ['24h', '1h'] as const;
@@ -46,8 +46,11 @@ export interface SlotHealth {
   checkedAt: string;
 }
 
-/** Per version, the health of its current slot (absent: not checked yet, or nothing wrong). */
-export type ArticleHealth = Partial<Record<Platform, SlotHealth>>;
+/**
+ * Per version (`blog`, `linkedin`, a channel's own: VersionId), the health of its current slot (absent: not checked
+ * yet, or nothing wrong).
+ */
+export type ArticleHealth = Partial<Record<VersionId, SlotHealth>>;
 
 export const ConnectionHealthMessages = {
   notConnected: (label: string) => `${label} is not connected. Connect it in Settings.`,
@@ -58,8 +61,14 @@ export const ConnectionHealthMessages = {
   linkedinExpired: 'The LinkedIn connection has expired. Reconnect LinkedIn in Settings.',
   linkedinExpiringSoon: (expiresAt: string) =>
     `The LinkedIn connection expires on ${expiresAt}. Reconnect LinkedIn in Settings to keep posting.`,
-  offlineDraftNote: (platform: Platform) =>
-    `The ${platform === 'blog' ? 'blog' : 'LinkedIn'} text still has the offline-draft note. Remove it in the editor.`,
+  /** `version`: how the text is named ("blog", "LinkedIn", a channel's label). */
+  offlineDraftNote: (version: string) =>
+    `The ${version} text still has the offline-draft note. Remove it in the editor.`,
   imageMissing: 'The article expects an image but it has none. Add one in the Image step.',
   textRefused: (why: string) => `${why}`,
+  /**
+   * A problem's sentence as the Settings page shows it, above the channel's panel: the page itself says what to do
+   * there ("Connect it below."), not where to go. Also right for notes written before (the same sentences).
+   */
+  onSettingsPage: (message: string) => message.replace(/ in Settings\b/g, ' below'),
 } as const;

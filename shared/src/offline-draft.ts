@@ -51,6 +51,9 @@ export interface OfflineDraftNoteLine {
  */
 const NOTE = /offline\s+draft\s*[\u2014\u2013-]+\s*composed\s+from\s+your\s+brief\s+without\s+AI\b/i;
 
+/** Whether one line (without its line break) is the offline-draft note. */
+export const isOfflineDraftNoteLine = (line: string): boolean => NOTE.test(line);
+
 /** The lines of `text` that carry the offline-draft note (none: the text can be published). */
 export function offlineDraftNoteLines(text: string): OfflineDraftNoteLine[] {
   const found: OfflineDraftNoteLine[] = [];
@@ -58,7 +61,7 @@ export function offlineDraftNoteLines(text: string): OfflineDraftNoteLine[] {
   text.split('\n').forEach((raw, index) => {
     const end = start + raw.length;
     const line = raw.replace(/\r$/, '');
-    if (NOTE.test(line)) found.push({ line: index + 1, start, end: start + line.length, text: line });
+    if (isOfflineDraftNoteLine(line)) found.push({ line: index + 1, start, end: start + line.length, text: line });
     start = end + 1;
   });
   return found;

@@ -60,6 +60,17 @@ export const SHEET_COLUMNS = [
 ] as const;
 export type SheetColumnKey = (typeof SHEET_COLUMNS)[number]['key'];
 
+/**
+ * The optional column after the six (docs/product.md, Sheets import): found by its heading (this word, in any case)
+ * in the range's heading row; each row lists the channels its article goes to, by name, comma separated.
+ */
+export const CHANNELS_COLUMN_TITLE = 'Channels';
+
+/** A row's Channels cell names a channel there is none of: the row is not imported. */
+export const unknownChannelsMessage = (unknown: string[], known: string[]) =>
+  `Unknown ${unknown.length === 1 ? 'channel' : 'channels'} in Channels: ${unknown.map((name) => `"${name}"`).join(', ')}. ` +
+  `Use ${known.length > 1 ? `${known.slice(0, -1).join(', ')} or ${known.at(-1)}` : known.join('')}, comma separated.`;
+
 /** The title written above the statuses when the range starts with a heading row. */
 export const STATUS_COLUMN_TITLE = 'Status';
 
@@ -80,13 +91,14 @@ export function columnLetters(column: number): string {
 
 /**
  * The column the statuses go to: the one just after the six import columns of an A1 range
- * (`Sheet1!A1:F50` → G, `'Plan'!C3:H9` → I). A range without a start column starts at A.
+ * (`Sheet1!A1:F50` → G, `'Plan'!C3:H9` → I), or after the `columns` the import read when it read more (a Channels
+ * column beyond them). A range without a start column starts at A.
  */
-export function statusColumn(range: string): string {
+export function statusColumn(range: string, columns: number = SHEET_COLUMNS.length): string {
   const cells = /^(?:'(?:[^']|'')+'|[^!]*)!(.*)$/.exec(range.trim())?.[1] ?? range.trim();
   const letters = /^([A-Za-z]{1,3})(?:\d|:|$)/.exec(cells)?.[1];
   const start = letters ? [...letters.toUpperCase()].reduce((n, ch) => n * 26 + (ch.charCodeAt(0) - 64), 0) : 1;
-  return columnLetters(start + SHEET_COLUMNS.length);
+  return columnLetters(start + Math.max(columns, SHEET_COLUMNS.length));
 }
 
 /** Drive file ids: letters, digits, - and _. */
@@ -149,7 +161,18 @@ export interface SheetsImportResult {
   alreadyImported: number;
   /** Only when the import asked for write-back: what was written to the sheet, or why nothing was. */
   writeBack?: SheetsWriteBack;
+  /**
+   * Only when the range has a Channels column: how many of the imported articles go only to the channels their row
+   * names (Article.channels); the others go to every channel, as without the column.
+   */
+  channelsNamed?: number;
 }
+
+/** The results box's line about a Channels column (SheetsImportResult.channelsNamed). */
+export const channelsNamedText = (count: number) =>
+  count === 1
+    ? '1 article goes only to the channels its row names in the Channels column.'
+    : `${count} articles go only to the channels their rows name in the Channels column.`;
 
 /**
  * `written`: one status per row went to `updatedRange`. `not_allowed`: the grant is read-only

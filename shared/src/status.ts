@@ -23,6 +23,9 @@ export function isPublished(article: StatusInput, platform: VersionId): boolean 
   return flag && Boolean(version.lastPublished);
 }
 
+/** Whether a version went out: the blog and LinkedIn ones by their flags, a channel's own (VersionId) by its post. */
+export const isVersionPublished = isPublished;
+
 export function platformStatus(article: StatusInput, platform: VersionId, now: Date = new Date()): PlatformStatus {
   if (isPublished(article, platform)) return 'published';
   const at = article.scheduled[platform];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LoginSchema, RegisterSchema, defaultTimeZone, firstIssueMessage, isValidTimeZone } from '../src/index.js';
 
 const valid = { name: 'Ada', surname: 'Lovelace', email: 'ada@example.com', password: 'secret1', timezone: 'UTC' };
@@ -45,5 +45,19 @@ describe('time zones', () => {
     expect(isValidTimeZone('Asia/Kolkata')).toBe(true);
     expect(isValidTimeZone('Mars/Base')).toBe(false);
     expect(isValidTimeZone(defaultTimeZone())).toBe(true);
+  });
+
+  // The SPA asks on every render that shows a date: building a DateTimeFormat each time held the dashboard's first paint.
+  it('checks a zone once, valid or not', () => {
+    const built = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(isValidTimeZone('America/Los_Angeles')).toBe(true);
+        expect(isValidTimeZone('Moon/Crater')).toBe(false);
+      }
+      expect(built.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      built.mockRestore();
+    }
   });
 });

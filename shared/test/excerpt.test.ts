@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EXCERPT_CHARS, articleExcerpt, plainExcerpt } from '../src/excerpt.js';
-import { OFFLINE_BLOG_NOTE, OFFLINE_LINKEDIN_NOTE } from '../src/offline-draft.js';
+import { OFFLINE_BLOG_NOTE, OFFLINE_DRAFT_NOTE_START, OFFLINE_LINKEDIN_NOTE } from '../src/offline-draft.js';
 
 describe('plainExcerpt', () => {
   it('gives the text without Markdown marks, on one line, leaving out a first heading that is the title', () => {
@@ -75,6 +75,34 @@ describe('plainExcerpt', () => {
     expect(whole.excerpt).toBe(start.excerpt);
     expect(whole.excerpt.length).toBeLessThanOrEqual(EXCERPT_CHARS + 1);
     expect(whole.excerpt.startsWith('A paragraph of plain words, with a link and marks.')).toBe(true);
+  });
+
+  // The same for the offline-draft note's search and the cutting into lines: they used to go over the scan's
+  // 4,000 characters whatever the excerpt needed, most of a list answer's work per article.
+  it('looks at no line after the excerpt is full, not even for the offline-draft note', () => {
+    const paragraph = 'Plain words that fill the card. '.repeat(10);
+    const opening = ['# A title', '', paragraph].join('\n');
+    const text = [opening, ...Array.from({ length: 60 }, () => `\n${OFFLINE_BLOG_NOTE.slice(0, 20)} more`)].join('\n');
+    const counted = (markdown: string) => {
+      const test = vi.spyOn(RegExp.prototype, 'test');
+      const split = vi.spyOn(String.prototype, 'split');
+      try {
+        const excerpt = plainExcerpt(markdown, 'A title');
+        return { excerpt, looks: test.mock.calls.length + split.mock.calls.length };
+      } finally {
+        test.mockRestore();
+        split.mockRestore();
+      }
+    };
+    const whole = counted(text);
+    const start = counted(opening);
+    expect(whole.excerpt).toBe(start.excerpt);
+    expect(whole.looks).toBeLessThanOrEqual(start.looks);
+  });
+
+  it('leaves out a note line ended by a carriage return, and a note inside what would be a code block', () => {
+    const text = `${OFFLINE_BLOG_NOTE}\r\n\r\n\`\`\`${OFFLINE_DRAFT_NOTE_START}\r\nThe post.\r\n`;
+    expect(plainExcerpt(text)).toBe('The post.');
   });
 
   it('reads only the start of a very long text', () => {

@@ -4,6 +4,7 @@ import { httpUrlOrNull, platformStatus, type Article, type Platform } from '@app
 import { ScheduleMessages } from '../components/schedule/messages';
 import { PublishedDetail, PublishNowButton } from '../components/schedule/PublishedDetail';
 import { StatusBadge } from '../components/schedule/StatusBadge';
+import { BundleFailure, bundleRowState } from '../components/schedule/bundleRow';
 import { alsoChannels } from './registry';
 import type { ChannelPreviewProps, RegisteredChannel } from './types';
 
@@ -62,6 +63,8 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
   const url = httpUrlOrNull(channel.postUrl(article));
   // As the version's own row (docs/product.md, Schedule): no Publish Now before the version is scheduled.
   const scheduled = platformStatus(article, channel.version, now) !== 'not-scheduled';
+  // An approval of several channels: this one failed, or (a bundle's social post) it waits for the blog post.
+  const bundled = bundleRowState(article, channel.id, { posted, social: !!channel.ownVersion });
   return (
     <section
       className={`platform-row platform-row--${channel.version} platform-row--${channel.id}`}
@@ -72,14 +75,18 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
           {channel.label}
         </h3>
         <StatusBadge
-          label={posted ? 'Published' : 'Not published'}
-          tone={posted ? 'success' : 'neutral'}
+          label={bundled ? bundled.badge : posted ? 'Published' : 'Not published'}
+          tone={bundled ? bundled.tone : posted ? 'success' : 'neutral'}
           srPrefix={`${channel.label} status:`}
         />
       </div>
       <div className="platform-row__body">
-        {posted ? (
+        {bundled?.failure ? (
+          <BundleFailure label={channel.label} failure={bundled.failure} onRetry={scheduled ? onPublish : undefined} />
+        ) : posted ? (
           <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
+        ) : bundled ? (
+          <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
         ) : scheduled ? (
           <p className="platform-row__detail">
             The {channel.versionNoun} version goes to {channel.label} when you choose Publish Now.
@@ -88,7 +95,9 @@ function AlsoRow({ article, channel, timeZone, now, onPublish }: AlsoRowProps) {
           <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
         )}
         <div className="platform-row__actions">
-          {!posted && scheduled && onPublish && <PublishNowButton sr={`to ${channel.label}`} onClick={onPublish} />}
+          {!posted && !bundled && scheduled && onPublish && (
+            <PublishNowButton sr={`to ${channel.label}`} onClick={onPublish} />
+          )}
         </div>
       </div>
     </section>

@@ -13,9 +13,9 @@ const SRC = join(__dirname, '..');
 const CHANNELS_DIR = join(SRC, 'channels');
 
 /** The channels that came before the registry: the files that still name them, at most (lower it as they go). */
-const PINNED: Record<string, number> = { wordpress: 16, linkedin: 35 };
+const PINNED: Record<string, number> = { wordpress: 16, linkedin: 33 };
 /** Files that name either of them. */
-const PINNED_EITHER = 37;
+const PINNED_EITHER = 35;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -21,6 +21,19 @@ export type ChannelPreviewProps = ImageSource & {
   author?: ApprovalLinkedInAuthor | null;
 };
 
+/** A tag's text and background colours (#rrggbb). */
+export interface TagColors {
+  text: string;
+  background: string;
+}
+
+/** A channel's tag: its mark (a calendar item's, two or three letters) and its colours per theme. */
+export interface ChannelTagLook {
+  mark: string;
+  light: TagColors;
+  dark: TagColors;
+}
+
 /** What publishing now answered, as the Schedule page shows it. */
 export interface PublishAnswer {
   message: string;
@@ -59,6 +72,11 @@ export interface SpaChannel extends ChannelFacts {
     /** Its editor: the text box's label, the version's name in a sentence, the box's height. */
     editor: { textarea: string; noun: string; rows: number };
   };
+  /**
+   * Its tag on History and the calendar: a short mark and the tag's colours in each theme (its text on its
+   * background, at least 4.5:1: channels/tags.test.ts), so each channel is told apart at a glance.
+   */
+  tag: ChannelTagLook;
   /** The error codes of its publishing that Settings (or the editor) puts right, with the link's words. */
   remedies: Readonly<Record<string, string>>;
   /**

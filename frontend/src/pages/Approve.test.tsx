@@ -17,7 +17,7 @@ const preview: ApprovalPreview = {
   image: null,
   linkedIn: null,
   postUrl: null,
-  channels: [{ channel: 'wordpress', label: 'WordPress', published: false, postUrl: null }],
+  channels: [{ channel: 'wordpress', label: 'WordPress', published: false, postUrl: null, content: '' }],
 };
 
 describe('Approve page', () => {
@@ -51,8 +51,8 @@ describe('Approve page', () => {
       'approvals.preview': {
         ...preview,
         channels: [
-          { channel: 'wordpress', label: 'WordPress', published: false, postUrl: null },
-          { channel: 'second', label: 'Second Blog', published: false, postUrl: null },
+          { channel: 'wordpress', label: 'WordPress', published: false, postUrl: null, content: '' },
+          { channel: 'second', label: 'Second Blog', published: false, postUrl: null, content: '' },
         ],
       },
       'approvals.confirm': {
@@ -185,5 +185,49 @@ describe('Approve page', () => {
     expect(alert).toHaveTextContent('Connect WordPress in Settings first (WordPress Integration).');
     expect(post.compareDocumentPosition(alert) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(alert.compareDocumentPosition(approve) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('a blog-first bundle: the LinkedIn card beside the blog post, with the blog post’s link; after a partial failure the button retries LinkedIn only', async () => {
+    const image = { generatedAt: '2026-11-30T10:00:00.000Z', description: 'a server rack' };
+    const bundle = (linkedinPublished: boolean, blogPublished: boolean): ApprovalPreview => ({
+      ...preview,
+      image,
+      linkedIn: { mode: 'personal', connected: true, memberName: 'Ada Lovelace', pageName: null },
+      channels: [
+        {
+          channel: 'wordpress',
+          label: 'WordPress',
+          published: blogPublished,
+          postUrl: blogPublished ? 'https://blog.example.com/p/1' : null,
+          content: preview.content,
+        },
+        {
+          channel: 'linkedin',
+          label: 'LinkedIn',
+          published: linkedinPublished,
+          postUrl: null,
+          content: 'Read the whole story #serverless',
+          social: true,
+        },
+      ],
+    });
+    mockApi({ 'approvals.preview': bundle(false, false) });
+    const { unmount } = renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const blog = await screen.findByRole('article', { name: 'WordPress post' });
+    const card = await screen.findByRole('article', { name: 'LinkedIn post' });
+    expect(blog.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(card).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(card.querySelector('.li-card__text')).toHaveTextContent('Read the whole story #serverless');
+    // The social post carries the blog post's link, not the picture.
+    expect(within(card).queryByRole('img', { name: /a server rack/ })).not.toBeInTheDocument();
+    expect(
+      screen.getByText('Goes out after the blog post, with a link card to “Serverless cost control”.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Approve and publish to WordPress and LinkedIn' })).toBeEnabled();
+    unmount();
+
+    mockApi({ 'approvals.preview': bundle(false, true) });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    expect(await screen.findByRole('button', { name: 'Retry LinkedIn' })).toBeEnabled();
   });
 });

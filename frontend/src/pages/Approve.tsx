@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { approvalTimeText, httpUrlOrNull, listText } from '@app/shared';
 import { channelFor } from '../channels/registry';
-import type { ApprovalPreview } from '@app/shared/api';
+import type { ApprovalChannel, ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
 import { LinkPostPreview } from '../components/review/LinkPostPreview';
@@ -18,6 +18,43 @@ function PostPreview({ preview, token }: { preview: ApprovalPreview; token: stri
     : '';
   return <LinkPostPreview {...preview} imageUrl={imageUrl} />;
 }
+
+/**
+ * The post of another channel the approval publishes to (a second blog, or a blog-first bundle's social post), as
+ * that channel's preview shows it. A social post carries the blog post's link rather than the picture.
+ */
+function ChannelPostPreview({
+  preview,
+  channel,
+  token,
+}: {
+  preview: ApprovalPreview;
+  channel: ApprovalChannel;
+  token: string;
+}) {
+  const image = channel.social ? null : preview.image;
+  const imageUrl = image ? routeUrl('approvals.image', { query: { token, t: image.generatedAt || undefined } }) : '';
+  return (
+    <div className="approve__channel">
+      <LinkPostPreview
+        {...preview}
+        channel={channel.channel}
+        content={channel.content}
+        image={image}
+        imageUrl={imageUrl}
+      />
+      {channel.social && <p className="approve__carries">{APPROVE_TEXTS.carriesLink(preview.title)}</p>}
+    </div>
+  );
+}
+
+/** The page's own words. */
+const APPROVE_TEXTS = {
+  /** Under a bundle's social post. */
+  carriesLink: (title: string) => `Goes out after the blog post, with a link card to “${title}”.`,
+  /** The button once some channels have their post: it sends only to the others. */
+  retry: (labels: string) => `Retry ${labels}`,
+} as const;
 
 /**
  * The page behind the approve link of the scheduled-run e-mail. Opening it only shows what would
@@ -59,9 +96,14 @@ export default function Approve() {
     : channels.length > 1
       ? listText(channels.map((c) => c.label))
       : channelFor(preview.platform).label;
+  // The other channels' posts, beside the version's own (a bundle's social posts, a second blog).
+  const others = preview ? channels.filter((c) => c.channel !== channelFor(preview.platform).id) : [];
+  // After a partial failure the link sends only to the channels without a post: the button says which.
+  const pending = channels.filter((c) => !c.published);
+  const retrying = pending.length > 0 && pending.length < channels.length;
   return (
     <div className="welcome approve-page">
-      <main className="welcome__main approve">
+      <main className={`welcome__main approve${others.length ? ' approve--channels' : ''}`}>
         <section className="welcome-card" aria-labelledby="approve-title">
           <Logo variant={theme} className="welcome-card__logo" />
           <p className="welcome-card__eyebrow">Approval</p>
@@ -80,7 +122,20 @@ export default function Approve() {
                 Scheduled for <strong>{approvalTimeText(new Date(preview.scheduledFor), preview.timeZone)}</strong>.
                 {!preview.current && ' This link is for an earlier schedule of this article.'}
               </p>
-              <PostPreview preview={preview} token={token} />
+              {others.length ? (
+                <div className="approve__previews">
+                  <div className="approve__own">
+                    <PostPreview preview={preview} token={token} />
+                  </div>
+                  <div className="approve__others">
+                    {others.map((c) => (
+                      <ChannelPostPreview key={c.channel} preview={preview} channel={c} token={token} />
+                    ))}
+                  </div>
+                </div>
+              ) : (
+                <PostPreview preview={preview} token={token} />
+              )}
               {preview.published ? (
                 <p className="welcome-card__lead">
                   Already published.{' '}
@@ -105,7 +160,11 @@ export default function Approve() {
                       onClick={() => confirm.mutate()}
                       disabled={busy || !preview.current}
                     >
-                      {busy ? 'Publishing...' : `Approve and publish to ${platform}`}
+                      {busy
+                        ? 'Publishing...'
+                        : retrying
+                          ? APPROVE_TEXTS.retry(listText(pending.map((c) => c.label)))
+                          : `Approve and publish to ${platform}`}
                     </button>
                     <Link className="btn btn--secondary btn--lg" to="/schedule">
                       Review first

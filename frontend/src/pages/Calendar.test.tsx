@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { Article, CalendarAnswer, CalendarEntry } from '@app/shared';
 import CalendarPage from './Calendar';
+import { CHANNEL_REGISTRY, channelFor } from '../channels/registry';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
@@ -38,7 +39,8 @@ const entryOf = (article: Article, overrides: Partial<CalendarEntry> = {}): Cale
   kind: 'scheduled',
   status: 'scheduled',
   title: article.title,
-  channel: null,
+  version: overrides.platform ?? 'blog',
+  channel: overrides.platform === 'linkedin' ? 'linkedin' : 'wordpress',
   url: null,
   ...overrides,
 });
@@ -91,7 +93,7 @@ describe('Calendar: month and week in the user zone', () => {
     );
 
     const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
-    expect(item).toHaveAccessibleName('Spring launch, Blog, Scheduled 01:30, can be moved');
+    expect(item).toHaveAccessibleName('Spring launch, WordPress, Scheduled 01:30, can be moved');
     expect(item).toHaveClass('calendar-item--accent');
     expect(item).toHaveAttribute('draggable', 'true');
     expect(within(cell('Wednesday, April 10, 2030, today')).queryByRole('button')).toBeNull();
@@ -112,6 +114,7 @@ describe('Calendar: month and week in the user zone', () => {
           [
             entryOf(article, {
               platform: 'linkedin',
+              version: 'linkedin',
               at: '2030-04-09T23:15:00.000Z',
               kind: 'published',
               status: 'published',
@@ -132,17 +135,17 @@ describe('Calendar: month and week in the user zone', () => {
     expect(published).toHaveAttribute('draggable', 'false');
     // The title, cut to the cell's width, shows whole under the pointer.
     expect(published).toHaveAttribute('title', 'Spring launch');
-    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveAttribute(
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, WordPress/)).toHaveAttribute(
       'title',
       'Spring launch: drag to another day or time to reschedule',
     );
-    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveClass('calendar-item--accent');
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, WordPress/)).toHaveClass('calendar-item--accent');
     expect(requests.find((r) => r.route === 'articles.calendar')!.path).toBe(
       `/api/calendar?from=${encodeURIComponent('2030-04-07T15:00:00.000Z')}&to=${encodeURIComponent('2030-04-14T15:00:00.000Z')}`,
     );
   });
 
-  it('a published entry shows the channel it went to: a channel of `posts` has its own, on the same version', async () => {
+  it('a published entry shows the channel it went to: one the SPA does not know by its id and its first letters', async () => {
     const article = planned({ scheduled: { blog: null, linkedin: null } });
     const entry = entryOf(article, {
       at: '2030-04-09T23:20:00.000Z',
@@ -153,8 +156,8 @@ describe('Calendar: month and week in the user zone', () => {
     });
     mockApi(routes(answer([entry], [article])));
     renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
-    const item = await waitFor(() => itemIn('Wednesday, April 10, 2030, 08:00', /Spring launch, Blog on extra/));
-    expect(item).toHaveAccessibleName('Spring launch, Blog on extra, Published 08:20');
+    const item = await waitFor(() => itemIn('Wednesday, April 10, 2030, 08:00', /Spring launch, extra/));
+    expect(item).toHaveAccessibleName('Spring launch, extra, Published 08:20');
     expect(item).toHaveTextContent(/^ex/);
   });
 
@@ -212,7 +215,7 @@ describe('Calendar: the week opens at 08:00', () => {
       ),
     );
     renderWithProviders(<CalendarPage />, { route: '/calendar?view=week&date=2030-04-10' });
-    await waitFor(() => itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/));
+    await waitFor(() => itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, WordPress/));
     const thursday = screen.getByRole('columnheader', { name: 'Thursday, April 11, 2030' });
     const marker = within(thursday).getByRole('button', { name: '2 earlier on Thursday, April 11, 2030: show' });
     expect(marker).toHaveTextContent('↑ 2 earlier');
@@ -223,7 +226,7 @@ describe('Calendar: the week opens at 08:00', () => {
     expect(screen.getAllByRole('button', { name: /earlier on/ })).toHaveLength(1);
 
     await userEvent.setup().click(marker);
-    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, Blog/)).toHaveFocus();
+    expect(itemIn('Thursday, April 11, 2030, 01:00', /Spring launch, WordPress/)).toHaveFocus();
   });
 
   it("a now-line crosses today's column at the current minute; other weeks have none", async () => {
@@ -266,7 +269,80 @@ describe('Calendar: states', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load the calendar');
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: /Spring launch, Blog/ })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /Spring launch, WordPress/ })).toBeInTheDocument();
+  });
+});
+
+describe('Calendar: an entry per channel', () => {
+  // From the registry: a second channel of the blog version, and a channel with a version of its own.
+  const second = CHANNEL_REGISTRY.find((channel) => channel.also && !channel.ownVersion)!;
+  const own = CHANNEL_REGISTRY.find((channel) => channel.ownVersion)!;
+  const blogChannel = channelFor('blog');
+
+  it("names each entry's channel with its registry tag; dragging a second blog channel's item moves the blog schedule it follows", async () => {
+    const postUrl = 'https://posts.example.com/1';
+    const article = planned({
+      posts: { [own.id]: { id: 'p1', url: postUrl, publishedAt: '2030-04-09T23:20:00.000Z' } },
+    });
+    let at = article.scheduled.blog!;
+    const entries = () => [
+      entryOf(article, {
+        version: own.id,
+        channel: own.id,
+        at: '2030-04-09T23:20:00.000Z',
+        kind: 'published',
+        status: 'published',
+        url: postUrl,
+      }),
+      entryOf(article, { at }),
+      entryOf(article, { at, channel: second.id }),
+    ];
+    const { requests } = mockApi(
+      routes(() => answer(entries(), [article]), {
+        'schedule.set': (req) => {
+          at = (req.body as { datetime: string }).datetime;
+          return {
+            success: true,
+            article: { ...article, scheduled: { blog: at, linkedin: null } },
+            scheduledFor: at,
+          };
+        },
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const name = (channel: { label: string }) => new RegExp(`Spring launch, ${channel.label},`);
+    const first = await waitFor(() => itemIn('Thursday, April 11, 2030', name(blogChannel)));
+    const joined = itemIn('Thursday, April 11, 2030', name(second));
+    const posted = itemIn('Wednesday, April 10, 2030, today', name(own));
+    expect(first).toHaveAccessibleName(`Spring launch, ${blogChannel.label}, Scheduled 01:30, can be moved`);
+    expect(joined).toHaveAccessibleName(`Spring launch, ${second.label}, Scheduled 01:30, can be moved`);
+    expect(posted).toHaveAccessibleName(`Spring launch, ${own.label}, Published 08:20`);
+    for (const [item, channel] of [
+      [first, blogChannel],
+      [joined, second],
+      [posted, own],
+    ] as const) {
+      const tag = item.querySelector<HTMLElement>('.channel-tag')!;
+      expect(tag).toHaveTextContent(channel.tag.mark);
+      expect(tag.style.getPropertyValue('--tag-bg')).toBe(channel.tag.light.background);
+      expect(tag.style.getPropertyValue('--tag-text')).toBe(channel.tag.light.text);
+      expect(tag.style.getPropertyValue('--tag-bg-dark')).toBe(channel.tag.dark.background);
+      expect(tag.style.getPropertyValue('--tag-text-dark')).toBe(channel.tag.dark.text);
+    }
+    expect(second.tag.light.background).not.toBe(blogChannel.tag.light.background);
+
+    drag(joined, cell('Tuesday, April 16, 2030'));
+    await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
+    expect(requests.find((r) => r.route === 'schedule.set')).toMatchObject({
+      path: '/api/articles/a1/schedule',
+      body: { platform: 'blog', datetime: '2030-04-15T16:30:00.000Z' },
+    });
+    // The schedule's channels move together; the published post stays.
+    await waitFor(() => itemIn('Tuesday, April 16, 2030', name(second)));
+    expect(itemIn('Tuesday, April 16, 2030', name(blogChannel))).toBeInTheDocument();
+    expect(within(cell('Thursday, April 11, 2030')).queryByRole('button')).toBeNull();
+    expect(itemIn('Wednesday, April 10, 2030, today', name(own))).toBeInTheDocument();
+    expect(await screen.findByText(/Rescheduled "Spring launch" \(Blog\) to/)).toBeInTheDocument();
   });
 });
 
@@ -333,7 +409,7 @@ describe('Calendar: rescheduling', () => {
     const item = await waitFor(() => itemIn('Thursday, April 11, 2030', /Spring launch/));
     act(() => item.focus());
     await user.keyboard('{Enter}');
-    const card = await screen.findByRole('dialog', { name: /Blog · Apr 11, 2030, 01:30/ });
+    const card = await screen.findByRole('dialog', { name: /WordPress · Apr 11, 2030, 01:30/ });
     await user.click(within(card).getByRole('button', { name: 'Reschedule Blog' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule Blog' });
     const field = within(dialog).getByLabelText('Date and time');
@@ -467,7 +543,7 @@ describe('Calendar: rescheduling', () => {
     await user.keyboard('{Enter}');
 
     // The card actions, as the Schedule page offers them.
-    const dialog = await screen.findByRole('dialog', { name: /Blog · Apr 11, 2030, 01:30/ });
+    const dialog = await screen.findByRole('dialog', { name: /WordPress · Apr 11, 2030, 01:30/ });
     expect(within(dialog).getByRole('article', { name: 'Spring launch' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule Blog' }));
     expect(await screen.findByRole('dialog', { name: 'Schedule Blog' })).toBeInTheDocument();

@@ -23,7 +23,8 @@ import {
   type VersionId,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
-import { channelById, channelFor } from '../channels/registry';
+import { ChannelTag } from '../channels/ChannelTag';
+import { channelById } from '../channels/registry';
 import { LoadFailed } from '../components/LoadFailed';
 import { Modal } from '../components/Modal';
 import { PageHeader } from '../components/PageHeader';
@@ -87,27 +88,22 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const WEEK_OPENS_AT = 8;
 /** The week grid's hour column (styles/calendar.css). */
 const WEEK_HOUR_COLUMN_PX = 56;
-// A published entry is its channel's (each channel's post has its own entry); a scheduled one its version's.
+// An entry is its channel's, on the schedule it follows (a channel's scheduled and published entries never meet).
 const entryKey = (e: Pick<CalendarEntry, 'articleId' | 'platform' | 'channel'>) =>
-  `${e.articleId}:${e.channel ?? e.platform}`;
+  `${e.articleId}:${e.platform}:${e.channel}`;
 
-/** Where an entry goes: the version, and for a published entry the channel it went to ("Blog on <the channel>"). */
-function entryPlace(entry: CalendarEntry): string {
-  const row = PLATFORM_NAMES[entry.platform].row;
-  if (!entry.channel) return row;
-  const label = channelById(entry.channel)?.label ?? entry.channel;
-  return label === row ? row : `${row} on ${label}`;
-}
+/** Where an entry goes: its channel, by its registry entry's name (a channel the SPA does not know: its id). */
+const entryPlace = (entry: CalendarEntry): string => channelById(entry.channel)?.label ?? entry.channel;
 
-/** The item's mark: the version's own channel keeps its short mark (WP, in), any other its name's first letters. */
-const entryMark = (entry: CalendarEntry): string =>
-  entry.channel && entry.channel !== channelFor(entry.platform).id
-    ? (channelById(entry.channel)?.label ?? entry.channel).slice(0, 2)
-    : entry.platform === 'blog'
-      ? 'WP'
-      : 'in';
 /** Only a time still ahead can be moved: a published post, or one whose time has come, stays where it is. */
 const canMove = (e: CalendarEntry) => e.kind === 'scheduled' && e.status === 'scheduled';
+/** Two scheduled entries of one version's schedule (its channels'). */
+const sameSchedule = (a: CalendarEntry, b: CalendarEntry) =>
+  a.kind === 'scheduled' &&
+  b.kind === 'scheduled' &&
+  a.articleId === b.articleId &&
+  a.platform === b.platform &&
+  a.at === b.at;
 const calendarKey = (from: string, to: string) => [...ARTICLE_LISTS_KEY, 'calendar', from, to] as const;
 const pad = (n: number) => String(n).padStart(2, '0');
 const MINUTE_MS = 60_000;
@@ -146,14 +142,17 @@ type FocusTarget = { kind: 'cell'; day: string; hour?: number } | { kind: 'item'
 const cellId = (day: string, hour?: number) => (hour === undefined ? `cell:${day}` : `cell:${day}:${hour}`);
 const focusIdOf = (t: FocusTarget) => (t.kind === 'cell' ? cellId(t.day, t.hour) : `item:${t.key}`);
 
-/** Moves an entry to `at` in every kept calendar answer, so it shows in its new place before the server's answer. */
+/**
+ * Moves an entry to `at` in every kept calendar answer, so it shows in its new place before the server's answer: with
+ * it, the other channels of the same schedule (a drag moves the version's schedule, which they follow).
+ */
 function moveInCache(queryClient: QueryClient, entry: CalendarEntry, at: string) {
   queryClient.setQueriesData<CalendarAnswer>(
     { queryKey: [...ARTICLE_LISTS_KEY, 'calendar'] },
     (answer) =>
       answer && {
         ...answer,
-        entries: answer.entries.map((e) => (entryKey(e) === entryKey(entry) ? { ...e, at } : e)),
+        entries: answer.entries.map((e) => (sameSchedule(e, entry) ? { ...e, at } : e)),
       },
   );
 }
@@ -491,7 +490,7 @@ export default function CalendarPage() {
             <li key={key}>
               <button
                 type="button"
-                className={`calendar-item calendar-item--${tone} calendar-item--${entry.platform}${
+                className={`calendar-item calendar-item--${tone} calendar-item--${entry.channel}${
                   dragging && entryKey(dragging) === key ? ' is-dragging' : ''
                 }`}
                 data-focus-id={`item:${key}`}
@@ -518,14 +517,7 @@ export default function CalendarPage() {
                 onKeyDown={(event) => onItemKey(event, entry, cell, date, hour)}
                 onClick={() => open(entry)}
               >
-                <span
-                  className={`calendar-item__platform calendar-item__platform--${entry.platform}${
-                    entry.channel ? ` calendar-item__platform--${entry.channel}` : ''
-                  }`}
-                  aria-hidden
-                >
-                  {entryMark(entry)}
-                </span>
+                <ChannelTag channel={entry.channel} className="calendar-item__platform" hidden />
                 <span className="calendar-item__time">{time}</span>
                 <span className="calendar-item__title">{entry.title}</span>
                 {approval && (

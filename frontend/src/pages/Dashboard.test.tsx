@@ -8,16 +8,28 @@ import { setCurrentWorkspaceId } from '../lib/workspace';
 import { makeArticle } from '../test/articles';
 import { deferred, makeUser, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../test/utils';
 
+/** The initial size each chart's container was given (ResponsiveContainer's `initialDimension`), in render order. */
+const initialSizes = vi.hoisted(() => [] as unknown[]);
+
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('recharts')>();
   return {
     ...actual,
-    ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => (
-      <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
-        {cloneElement(children, { width: 600, height: 240 })}
-      </div>
-    ),
+    ResponsiveContainer: ({
+      children,
+      initialDimension,
+    }: {
+      children: ReactElement<{ width?: number; height?: number }>;
+      initialDimension?: unknown;
+    }) => {
+      initialSizes.push(initialDimension);
+      return (
+        <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
+          {cloneElement(children, { width: 600, height: 240 })}
+        </div>
+      );
+    },
   };
 });
 
@@ -324,6 +336,38 @@ describe('Dashboard: the cards paint before the charts', () => {
     expect(await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ })).toBeInTheDocument();
     await waitFor(() => expect(document.querySelectorAll('.recharts-wrapper')).toHaveLength(3));
     expect(screen.queryByRole('status', { name: 'Loading chart' })).not.toBeInTheDocument();
+  });
+
+  // Publishing Trends' legend is not drawn by recharts: once drawn, recharts' legend measured itself and the chart was
+  // drawn again in the same task. It is in the placeholder too, so nothing moves when the chart comes.
+  it('shows the trends legend with the cards, in the chart’s place, and once when the chart is drawn', async () => {
+    await import('../components/dashboard/charts');
+    mockApi({ 'auth.me': { user: makeUser({ timezone: 'UTC' }) }, 'dashboard.get': dashboardOf(articles()) });
+    renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+    const trends = await screen.findByRole('region', { name: 'Publishing Trends' });
+    const legend = () => [...trends.querySelectorAll('.trends-legend__item')].map((li) => li.textContent);
+    expect(document.querySelector('.recharts-wrapper')).toBeNull();
+    expect(legend()).toEqual(expect.arrayContaining(['WordPress', 'LinkedIn']));
+    const before = legend();
+    await within(trends).findByRole('img', { name: /^Publishing trends, area chart\./ });
+    expect(legend()).toEqual(before);
+  });
+
+  // Measured by its container after it is shown, a chart was drawn whole in the update that measurement makes,
+  // which React does not interrupt; drawn at its place's size, it is drawn in the transition that shows it.
+  it('draws each chart at the size of its place from its first render', async () => {
+    const box = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 512.4, 240));
+    try {
+      initialSizes.length = 0;
+      await import('../components/dashboard/charts');
+      mockApi({ 'auth.me': { user: makeUser({ timezone: 'UTC' }) }, 'dashboard.get': dashboardOf(articles()) });
+      renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+      await waitFor(() => expect(document.querySelectorAll('.recharts-wrapper')).toHaveLength(3));
+      expect(initialSizes).toContainEqual({ width: 512, height: 240 });
+      expect(initialSizes).not.toContain(undefined);
+    } finally {
+      box.mockRestore();
+    }
   });
 });
 

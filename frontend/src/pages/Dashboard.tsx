@@ -15,6 +15,8 @@ import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '
 import type { ApiResponses } from '@app/shared/api';
 import { request } from '../api/client';
 import { channelById } from '../channels/registry';
+import { ChartWidth } from '../components/dashboard/chartSize';
+import { TrendsLegend } from '../components/dashboard/trendsLegend';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
@@ -79,14 +81,22 @@ function ChartFallback({ height }: { height: number }) {
  * the cards held their first paint back for seconds on a phone; below the fold a chart waits for the
  * scroll (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
  */
-function DeferredChart({ height, children }: { height: number; children: ReactNode }) {
+function DeferredChart({ height, below, children }: { height: number; below?: ReactNode; children: ReactNode }) {
   const [shown, setShown] = useState(false);
+  const [width, setWidth] = useState<number>();
   const place = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // After this paint: a task of its own, as a transition React may interrupt.
+    // After this paint: a task of its own, as a transition React may interrupt. The chart is drawn at its place's
+    // width from its first render (charts.tsx, ChartFrame): measured after it is shown instead, it was drawn whole
+    // in the measurement's update, which React does not interrupt (one ~700 ms task on Lighthouse's phone).
     const show = () => {
-      timer = setTimeout(() => startTransition(() => setShown(true)));
+      timer = setTimeout(() =>
+        startTransition(() => {
+          setWidth(Math.round(place.current?.getBoundingClientRect().width ?? 0) || undefined);
+          setShown(true);
+        }),
+      );
     };
     if (typeof IntersectionObserver === 'undefined') {
       show();
@@ -106,8 +116,20 @@ function DeferredChart({ height, children }: { height: number; children: ReactNo
       clearTimeout(timer);
     };
   }, []);
-  const fallback = <ChartFallback height={height} />;
-  return shown ? <Suspense fallback={fallback}>{children}</Suspense> : <div ref={place}>{fallback}</div>;
+  // What the chart draws under its frame (a legend) is in its placeholder too, so that nothing moves when it comes.
+  const fallback = (
+    <>
+      <ChartFallback height={height} />
+      {below}
+    </>
+  );
+  return shown ? (
+    <ChartWidth.Provider value={width}>
+      <Suspense fallback={fallback}>{children}</Suspense>
+    </ChartWidth.Provider>
+  ) : (
+    <div ref={place}>{fallback}</div>
+  );
 }
 
 /**
@@ -230,7 +252,7 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
         }
       >
         <p className="dashboard-card__summary">{trendsSummary}</p>
-        <DeferredChart height={240}>
+        <DeferredChart height={240} below={<TrendsLegend series={series} />}>
           <TrendsChart data={trends} series={series} label={trendsLabel} />
         </DeferredChart>
       </DashboardCard>

@@ -4,6 +4,19 @@ import userEvent from '@testing-library/user-event';
 import HistoryPage, { historyRows } from './History';
 import { CHANNEL_REGISTRY } from '../channels/registry';
 import { makeArticle } from '../test/articles';
+
+/** WCAG 2's contrast ratio of two #rrggbb colours. */
+function contrastRatio(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
 import { deferred, makeUser, mockApi, renderWithProviders, type MockRoutes, type Reply } from '../test/utils';
 
 const both = makeArticle({
@@ -127,6 +140,50 @@ describe('History page', () => {
     ).toBeInTheDocument();
   });
 
+  it("tags each channel's row in its own colours from its registry entry, readable in both themes", async () => {
+    // Published on every channel of the registry: the versions' own by their flags, the others by their posts.
+    const others = CHANNEL_REGISTRY.filter((channel) => channel.also);
+    const everywhere = makeArticle({
+      _id: 'h6',
+      id: 'h6',
+      title: 'Everywhere',
+      blog: { ...both.blog },
+      linkedin: { ...both.linkedin },
+      posts: Object.fromEntries(
+        others.map((channel, i) => [
+          channel.id,
+          { id: `p${i}`, url: `https://posts.example.com/${i}`, publishedAt: `2025-03-0${7 + i}T08:00:00.000Z` },
+        ]),
+      ),
+    });
+    mockApi({ ...session('UTC'), 'articles.published': { articles: [everywhere], nextCursor: null } });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByRole('table');
+    const tags = new Map(
+      bodyRows().map((tr) => {
+        const tag = within(tr).getAllByRole('cell')[1]!.querySelector<HTMLElement>('.channel-tag')!;
+        return [tag.textContent, tag] as const;
+      }),
+    );
+    expect([...tags.keys()].sort()).toEqual(CHANNEL_REGISTRY.map((channel) => channel.label).sort());
+    const looks = [...tags].map(([label, tag]) => {
+      const entry = CHANNEL_REGISTRY.find((channel) => channel.label === label)!;
+      // The colours are the registry entry's, for each theme (styles/base.css picks them).
+      expect(tag.style.getPropertyValue('--tag-text')).toBe(entry.tag.light.text);
+      expect(tag.style.getPropertyValue('--tag-bg')).toBe(entry.tag.light.background);
+      expect(tag.style.getPropertyValue('--tag-text-dark')).toBe(entry.tag.dark.text);
+      expect(tag.style.getPropertyValue('--tag-bg-dark')).toBe(entry.tag.dark.background);
+      for (const theme of [entry.tag.light, entry.tag.dark])
+        expect(
+          contrastRatio(theme.text, theme.background),
+          `${label}: ${JSON.stringify(theme)}`,
+        ).toBeGreaterThanOrEqual(4.5);
+      return `${entry.tag.light.background}/${entry.tag.dark.background}`;
+    });
+    // A second channel of the blog version has a tag of its own, not the version's channel's.
+    expect(new Set(looks).size).toBe(looks.length);
+  });
+
   it('a stored post address that is not http(s) (javascript:, data:) is never a link', async () => {
     const hostile = makeArticle({
       _id: 'h4',
@@ -237,6 +294,7 @@ describe('History page', () => {
         key: 'n1-wordpress',
         title: 'No link',
         platform: 'WordPress',
+        channel: 'wordpress',
         publishedAt: '2025-03-04T15:05:00.000Z',
         url: null,
       },

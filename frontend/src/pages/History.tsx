@@ -5,6 +5,7 @@ import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { TableCardState } from '../components/TableCardState';
 import { articleIdOf } from '../components/create/articleQuery';
+import { ChannelTag } from '../channels/ChannelTag';
 import { CHANNEL_REGISTRY, channelById } from '../channels/registry';
 import { usePublishedArticles } from '../hooks/useArticleLists';
 import { formatDateTime, useUserTimeZone } from '../lib/userTime';
@@ -24,6 +25,8 @@ export interface HistoryRow {
   title: string;
   /** The channel's name (shared/src/channels.ts, label) */
   platform: string;
+  /** The channel's id (its tag's colours: channels/ChannelTag.tsx). */
+  channel: string;
   publishedAt: string | null;
   url: string | null;
 }
@@ -42,6 +45,7 @@ export function historyRows(articles: Article[]): HistoryRow[] {
         key: `${articleIdOf(article)}-${publication.channel}`,
         title: article.title,
         platform: channelById(publication.channel)?.label ?? publication.channel,
+        channel: publication.channel,
         publishedAt: publication.at,
         // Only an http(s) address becomes the View link (a stored one may predate that check).
         url: httpUrlOrNull(publication.url),
@@ -99,7 +103,9 @@ export default function HistoryPage() {
                       {row.title}
                     </td>
                     <td data-label="Platform">
-                      <span className={`platform-tag platform-tag--${row.platform.toLowerCase()}`}>{row.platform}</span>
+                      <ChannelTag channel={row.channel} className="platform-tag">
+                        {row.platform}
+                      </ChannelTag>
                     </td>
                     <td className="history-table__date" data-label="Published Date">
                       {row.publishedAt ? (

@@ -333,6 +333,38 @@ describe('Schedule page: card statuses and actions', () => {
     ).toBeInTheDocument();
   });
 
+  it('a bundle’s card: a badge per channel (WordPress published, LinkedIn failed with its reason); Retry LinkedIn asks to publish LinkedIn alone', async () => {
+    const reason = 'LinkedIn is not available right now (HTTP 503).';
+    const bundled = makeArticle({
+      ...halfPublished(),
+      bundle: true,
+      lastError: { code: 'linkedin_unreachable', message: `LinkedIn: ${reason}`, channels: { linkedin: reason } },
+    });
+    const { requests } = mockApi(listRoute([bundled]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Half out' });
+    expect(within(row('Half out', 'Blog')).getByText('Published')).toBeInTheDocument();
+    const linkedin = row('Half out', 'LinkedIn');
+    expect(within(linkedin).getByText('Failed')).toBeInTheDocument();
+    expect(within(linkedin).getByText(`LinkedIn failed: ${reason}`)).toBeInTheDocument();
+    // The card says some channel failed; the reason is on the channel's row only.
+    expect(within(card('Half out')).getByText('Partly failed')).toBeInTheDocument();
+    expect(within(card('Half out')).queryByText(/^Last attempt failed/)).not.toBeInTheDocument();
+    expect(within(linkedin).queryByRole('button', { name: /^Schedule/ })).not.toBeInTheDocument();
+
+    await userEvent.setup().click(within(linkedin).getByRole('button', { name: 'Retry LinkedIn' }));
+    expect(await screen.findByRole('dialog', { name: 'Publish to LinkedIn now?' })).toBeInTheDocument();
+    expect(requests.filter((r) => r.route === 'linkedin.publish')).toHaveLength(0);
+  });
+
+  it('a bundle’s social row waits for the blog post: the badge Waiting', async () => {
+    mockApi(listRoute([{ ...blogScheduled(), bundle: true }]));
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const title = blogScheduled().title;
+    await screen.findByRole('article', { name: title });
+    expect(within(row(title, 'LinkedIn')).getByText('Waiting')).toBeInTheDocument();
+  });
+
   it('links to Settings when the approval e-mail could not be sent', async () => {
     const message = 'The approval e-mail could not be sent: reconnect Gmail in Settings.';
     mockApi(listRoute([{ ...notScheduled(), lastError: { code: 'email_failed', message } }]));
@@ -386,6 +418,31 @@ describe('Schedule page: connection health', () => {
       'href',
       '/create?articleId=a2',
     );
+  });
+
+  it('a note keyed by a channel’s own version shows on the card as the versions’ do', async () => {
+    const article = blogScheduled();
+    const slot = article.scheduled.blog!;
+    const problem = {
+      channel: 'bluesky',
+      code: 'bluesky_text_too_long',
+      message: 'The Bluesky version is too long.',
+      fix: 'editor' as const,
+    };
+    mockApi(
+      listRoute([
+        {
+          ...article,
+          health: { bluesky: { scheduledFor: slot, windows: ['1h'], checkedAt: slot, problems: [problem] } },
+        },
+      ]),
+    );
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    await screen.findByRole('article', { name: 'Planned post' });
+    const note = within(card('Planned post')).getByText('Needs attention: The Bluesky version is too long.', {
+      exact: false,
+    });
+    expect(within(note).getByRole('link', { name: 'Open the editor' })).toHaveAttribute('href', '/create?articleId=a2');
   });
 });
 

@@ -104,7 +104,8 @@ describe('Calendar: moving an item is scheduling it', () => {
     status: 'scheduled',
     title: planned.title,
     url: null,
-    channel: null,
+    version: 'blog',
+    channel: 'wordpress',
   };
   const calendar = { 'articles.calendar': { from: '', to: '', entries: [entry], articles: [planned] } };
 
@@ -115,7 +116,7 @@ describe('Calendar: moving an item is scheduling it', () => {
   ] as const)('an item can be dragged by an editor or writer, not by a reviewer (%s)', async (role, draggable) => {
     mockApi(workspaceRoutes(role, calendar));
     renderWithProviders(<CalendarPage />, { route: '/calendar' });
-    const item = await screen.findByRole('button', { name: /^Planned post, Blog/ });
+    const item = await screen.findByRole('button', { name: /^Planned post, WordPress/ });
     await waitFor(() => expect(item).toHaveAttribute('draggable', draggable));
     expect(item.getAttribute('aria-label')?.endsWith('can be moved')).toBe(draggable === 'true');
     await userEvent.click(item);

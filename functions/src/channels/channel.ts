@@ -7,7 +7,7 @@
  *
  * Vendor-free: a channel's module (registry.ts) builds one of these from its own adapter, loaded on demand.
  */
-import type { ChannelCredentialsInput, Platform } from '@app/shared';
+import type { ChannelCredentialsInput, LinkedInIdentity, Platform } from '@app/shared';
 import type { ArticleRecord } from '../domain/articles.js';
 import type { PublishRun } from '../domain/integrations.js';
 import type { PublishAttempt } from '../domain/ports.js';
@@ -57,6 +57,25 @@ export interface ChannelConnection {
   updatedAt: string | null;
 }
 
+/** What the approval e-mail gives a channel's preview of its post (domain/email-html.ts has what they share). */
+export interface EmailPreviewInput {
+  title: string;
+  /** The article's topic: a link card's summary. */
+  topic: string;
+  /** The picture the e-mail carries: its description, and `cid` when its file goes with the e-mail. */
+  image: { description: string; cid: string | null } | null;
+  /** Who a LinkedIn post goes out as (the neutral author when not known). */
+  linkedIn?: { identity: LinkedInIdentity | undefined; mode: 'personal' | 'company' };
+  /** A blog-first bundle's social post: it carries the blog post as a link card (no picture of its own). */
+  blogLink?: boolean;
+}
+
+/** A channel's preview in the approval e-mail: HTML with inline styles only, and the same as plain text. */
+export interface EmailPreview {
+  html: string;
+  text: string;
+}
+
 /** A connection check: what the channel said about the credentials. */
 export type ChannelCheck = { ok: true; message: string } | { ok: false; code: string; message: string };
 
@@ -101,6 +120,11 @@ export interface PublishChannel<C = unknown> {
    * version): the approval of a scheduled version publishes to each such channel and the one that owns it.
    */
   readonly joinsSchedule?: true;
+  /**
+   * Its post of the article as the approval e-mail previews it (the channel's `email-preview.ts`, loaded when an
+   * e-mail is written), the text being the version it publishes.
+   */
+  emailPreview?(article: ArticleRecord, input: EmailPreviewInput): Promise<EmailPreview>;
   /** The post it made of this article, if any: an approval tried again sends only to the channels still without one. */
   postOf(article: ArticleRecord): { url: string | null } | undefined;
   /** The article's own checks, before anything is read or claimed: the text rules (throws a DomainError). */

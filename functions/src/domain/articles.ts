@@ -9,7 +9,10 @@ import {
   type CreateArticleInput,
   type GptEditInput,
   isPlatform,
+  isVersionPublished,
+  scheduledVersions,
   type Platform,
+  type HealthWindow,
   type SlotHealth,
   type VersionId,
   type VersionReview,
@@ -94,10 +97,12 @@ export interface ArticleRecord extends Omit<Article, '_id' | 'image' | 'bundle'>
    */
   blogReview?: VersionReview | null;
   linkedinReview?: VersionReview | null;
-  /** What the check before each version's slot found (domain/connection-health.ts), one attribute per platform. */
-  blogHealth?: SlotHealth | null;
-  linkedinHealth?: SlotHealth | null;
   [review: `${string}Review`]: VersionReview | null | undefined;
+  /**
+   * What the check before each version's slot found (domain/connection-health.ts), one attribute per version:
+   * `blogHealth`, `linkedinHealth`, `<channel id>Health` for a channel's own version (healthAttribute).
+   */
+  [health: `${string}Health`]: SlotHealth | null | undefined;
 }
 
 // An article's version (shared/src/articles.ts): the blog one, the LinkedIn one, or a channel's own (registry.ts).
@@ -114,6 +119,30 @@ export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: 
 /** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
 export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>
   isPlatform(version) ? { [`${version}.content`]: content } : { [`versions.${version}`]: { content } };
+
+/** A version's slot: the version and its scheduled time (shared scheduledVersions lists them). */
+export type VersionSlot = ReturnType<typeof scheduledVersions>[number];
+
+/**
+ * The article's slots still to publish: shared scheduledVersions' slots (the blog's, LinkedIn's, a channel's own under
+ * its id) whose version has not gone out. What the check before each slot and its index of slots by time read
+ * (domain/connection-health.ts, adapters/dynamo/due-slots.ts).
+ */
+export function slotsToPublish(
+  article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'scheduled' | 'posts'>,
+): VersionSlot[] {
+  return scheduledVersions(article).filter(({ version }) => !isVersionPublished(article, version));
+}
+
+/** The attribute of a version's health note (docs/data-model.md, Articles): `blogHealth` as before, `blueskyHealth`. */
+export const healthAttribute = <V extends VersionId>(version: V): `${V}Health` => `${version}Health`;
+
+/** A version's slot and the window of its check (ArticleStore.update's onlyIfHealthDue). */
+export interface HealthDue {
+  version: VersionId;
+  scheduledFor: string;
+  window: HealthWindow;
+}
 
 /** The attribute of a version's review (docs/data-model.md, Articles). */
 export const reviewAttribute = <V extends VersionId>(version: V): `${V}Review` => `${version}Review`;
@@ -298,7 +327,7 @@ export class ArticleService {
     userId: string,
     input: Required<CreateArticleInput>,
     tags: string[] = [],
-    options: { actorId?: string; createdBy?: string } = {},
+    options: { actorId?: string; createdBy?: string; channels?: string[] } = {},
   ): Promise<ArticleRecord> {
     return this.limited(userId, 'draft', (started) => this.save(userId, input, tags, started, options));
   }
@@ -308,7 +337,7 @@ export class ArticleService {
     input: Required<CreateArticleInput>,
     tags: string[],
     started: StartedCall | undefined,
-    { actorId, createdBy }: { actorId?: string; createdBy?: string },
+    { actorId, createdBy, channels }: { actorId?: string; createdBy?: string; channels?: string[] },
   ): Promise<ArticleRecord> {
     const now = this.now();
     const at = now.toISOString();
@@ -332,6 +361,8 @@ export class ArticleService {
       image: null,
       imageJob: null,
       ...(createdBy ? { createdBy } : {}),
+      // The only channels it goes to (a Sheets import's Channels column; Article.channels).
+      ...(channels?.length ? { channels } : {}),
       publishClaims: {},
     };
     await this.deps.articles.put(article, { activity: [creationActivity(article, actorId)] });

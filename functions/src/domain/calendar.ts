@@ -3,10 +3,12 @@ import {
   channelOfVersion,
   isPublished,
   platformStatus,
+  publicationsOf,
   type CalendarEntry,
   type ChannelPostRecord,
   type Platform,
   type StatusInput,
+  type VersionId,
 } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import type { ArticleStore } from './ports.js';
@@ -63,36 +65,93 @@ const publishedUrl = (article: ArticleRecord, slot: CalendarSlot): string | null
       ? article.blog.wordpressPostUrl
       : article.linkedin.linkedinPostUrl) || null;
 
+/** What the calendar asks of the channels, given by the wiring (wiring/calendar.ts). */
+export interface CalendarChannels {
+  /**
+   * The channels a version's schedule publishes to for this owner (domain/publishing.ts, versionChannels), and with
+   * `bundle` the social channels its approval carries after them (socialChannels); by id, in the registry's order.
+   */
+  scheduledChannels(userId: string, platform: Platform, bundle: boolean): Promise<readonly string[]>;
+  /** The channels that publish a version of their own (their ids are those versions'). */
+  ownVersions: readonly string[];
+}
+
+/** Without channels given: each version's schedule is its own channel's (WordPress's, LinkedIn's). */
+const ownChannelsOnly: CalendarChannels = {
+  scheduledChannels: async (_userId, platform) => [channelOfVersion(platform).id],
+  ownVersions: [],
+};
+
 /**
  * The owner's calendar entries in [from, to), by time: only the articles with an entry in the range are
  * read (ArticleStore.calendarRange), and each entry is derived again from its article as read now, so
- * its status and title are the article's own.
+ * its status and title are the article's own. A scheduled version has an entry per channel its schedule
+ * publishes to that has no post of the article yet, each with the channel's version (`version`) and the schedule
+ * it follows (`platform`, what a drag moves).
  */
 export async function calendarOf(
-  deps: { articles: ArticleStore; now?: Date },
+  deps: { articles: ArticleStore; channels?: CalendarChannels; now?: Date },
   userId: string,
   range: { from: string; to: string },
 ): Promise<{ entries: CalendarEntry[]; articles: ArticleRecord[] }> {
   const now = deps.now ?? new Date();
+  const channels = deps.channels ?? ownChannelsOnly;
   const from = new Date(range.from).toISOString();
   const to = new Date(range.to).toISOString();
   const articles = await deps.articles.calendarRange(userId, from, to);
-  const entries = articles
-    .flatMap((article) =>
-      calendarSlotsOf(article)
-        .filter((slot) => slot.at >= from && slot.at < to)
-        .map((slot): CalendarEntry => ({
-          articleId: article.id,
-          platform: slot.platform,
-          at: slot.at,
-          kind: slot.kind,
-          // A channel's post is published there, whatever the version's own channel did.
-          status: slot.channel ? 'published' : platformStatus(article, slot.platform, now),
-          title: article.title,
-          url: slot.kind === 'published' ? publishedUrl(article, slot) : null,
-          channel: slot.kind === 'published' ? (slot.channel ?? channelOfVersion(slot.platform).id) : null,
-        })),
-    )
+  // One question per schedule kind of the range, whatever the number of articles.
+  const asked = new Map<string, Promise<readonly string[]>>();
+  const scheduledChannels = (platform: Platform, bundle: boolean) => {
+    const key = `${platform}:${bundle}`;
+    let answer = asked.get(key);
+    if (!answer) asked.set(key, (answer = channels.scheduledChannels(userId, platform, bundle)));
+    return answer;
+  };
+  const versionOf = (channel: string, platform: Platform): VersionId =>
+    channels.ownVersions.includes(channel) ? channel : platform;
+  const perArticle = await Promise.all(
+    articles.map(async (article) => {
+      const posted = new Set(publicationsOf(article).map((p) => p.channel));
+      const slots = calendarSlotsOf(article).filter((slot) => slot.at >= from && slot.at < to);
+      const entries = await Promise.all(
+        slots.map(async (slot): Promise<CalendarEntry[]> => {
+          const base = {
+            articleId: article.id,
+            platform: slot.platform,
+            at: slot.at,
+            kind: slot.kind,
+            title: article.title,
+          };
+          if (slot.kind === 'published') {
+            const channel = slot.channel ?? channelOfVersion(slot.platform).id;
+            return [
+              {
+                ...base,
+                version: versionOf(channel, slot.platform),
+                // A channel's post is published there, whatever the version's own channel did.
+                status: slot.channel ? 'published' : platformStatus(article, slot.platform, now),
+                url: publishedUrl(article, slot),
+                channel,
+              },
+            ];
+          }
+          const status = platformStatus(article, slot.platform, now);
+          const bundle = slot.platform === 'blog' && article.bundle === true;
+          return (
+            (await scheduledChannels(slot.platform, bundle))
+              // Not a channel with its post already, nor one an import left out (Article.channels).
+              .filter(
+                (channel) => !posted.has(channel) && (!article.channels?.length || article.channels.includes(channel)),
+              )
+              .map((channel) => ({ ...base, version: versionOf(channel, slot.platform), status, url: null, channel }))
+          );
+        }),
+      );
+      return entries.flat();
+    }),
+  );
+  const entries = perArticle
+    .flat()
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.articleId.localeCompare(b.articleId)));
   const shown = new Set(entries.map((e) => e.articleId));
   return { entries, articles: articles.filter((a) => shown.has(a.id)) };

@@ -4,9 +4,11 @@
  * reads each owner's calendar entries of the next 24 hours and checks every scheduled version once when its slot
  * enters the 24-hour window and once when it enters the 1-hour one: the connections of the channels the slot will
  * publish to (the channel's own check, an expiry before the slot), the text, the image and the offline-draft note.
- * What it found is noted on the article (`blogHealth`/`linkedinHealth`, with the windows done, so a later sweep
- * checks a slot once per window); problems are e-mailed to the owner (one e-mail per slot and window) and told as a
- * ConnectionProblem event. A LinkedIn connection expiring within 7 days is told once per expiry, slot or not.
+ * What it found is noted on the article, one attribute per version (`<version>Health`: healthAttribute), with the
+ * windows done, so a later sweep checks a slot once per window; the note is claimed for its (slot, window) by a
+ * conditional write before anything is told, so two sweeps at once e-mail the owner once. Problems are e-mailed to the
+ * owner (one e-mail per slot and window) and told as a ConnectionProblem event. A LinkedIn connection expiring within
+ * 7 days is told once per expiry, slot or not.
  *
  * Decoupled from the scheduling run (domain/scheduling.ts): it reads the calendar and writes only its own note.
  * Vendor-free: the channels' checks come through ConnectionProbe (functions/src/wiring/connection-health.ts).
@@ -15,24 +17,22 @@ import {
   approvalTimeText,
   ConnectionHealthMessages,
   HEALTH_WINDOW_MS,
-  isPublished,
+  isPlatform,
   LINKEDIN_EXPIRY_WARNING_MS,
   offlineDraftNoteLines,
-  PLATFORMS,
   type HealthProblem,
   type HealthWindow,
   type Platform,
   type SlotHealth,
+  type VersionId,
 } from '@app/shared';
 import { escapeHtml, PLATFORM_NAMES } from './approval-email.js';
-import type { ArticleRecord } from './articles.js';
+import { healthAttribute, slotsToPublish, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { MailSender } from './integrations.js';
 import type { ArticleStore } from './ports.js';
 
-/** The article's attribute of a version's health note. */
-export const healthAttribute = (platform: Platform): 'blogHealth' | 'linkedinHealth' =>
-  platform === 'blog' ? 'blogHealth' : 'linkedinHealth';
+export { healthAttribute };
 
 /**
  * The window a slot is due to be checked in at `now`, given its note: the 1-hour one within an hour of the slot,
@@ -56,6 +56,8 @@ export function dueWindow(
 export interface SlotChannel {
   id: string;
   label: string;
+  /** The version whose image it publishes (a channel's own version carries the article's image of this one). */
+  platform: Platform;
   /** The channel's text rules (channels/channel.ts checkArticle): throws an error with a message when refused. */
   checkArticle(article: ArticleRecord): void;
 }
@@ -68,8 +70,11 @@ export interface ConnectionState {
 
 /** The channels' side (port): which channels a version's slot publishes to, and each connection's check. */
 export interface ConnectionProbe {
-  /** The channel that owns the version's schedule, and the version's other channels that are connected. */
-  channelsOf(ownerId: string, platform: Platform): Promise<SlotChannel[]>;
+  /**
+   * The channels the version's slot publishes to: the one that owns its schedule (every channel of the version when
+   * none does, as a channel's own version), and the version's other channels that are connected.
+   */
+  channelsOf(ownerId: string, version: VersionId): Promise<SlotChannel[]>;
   /** The channel's connection as its own test finds it now (its credentials and site). */
   check(ownerId: string, channelId: string): Promise<ConnectionState>;
   /** The stored LinkedIn token's expiry (undefined: not connected, or none known). */
@@ -81,21 +86,28 @@ const codeOf = (err: unknown): string => {
   return typeof code === 'string' ? code : 'text_refused';
 };
 
-/** What the article itself lacks for the slot of `platform` (pure): its text, its note, its image. */
+/** How the messages name a version's text: "blog", "LinkedIn", or its channel's label. */
+const versionName = (version: VersionId, channels: readonly SlotChannel[]) =>
+  version === 'blog' ? 'blog' : version === 'linkedin' ? 'LinkedIn' : (channels[0]?.label ?? version);
+
+/** Where the e-mail says the slot goes out: the version's channel ("WordPress"), or its channels' labels. */
+const slotPlace = (version: VersionId, channels: readonly SlotChannel[]) =>
+  isPlatform(version) ? PLATFORM_NAMES[version] : channels.map((c) => c.label).join(' and ') || version;
+
+/** What the article itself lacks for the slot of `version` (pure): its text, its note, its image. */
 export function articleProblems(
   article: ArticleRecord,
-  platform: Platform,
+  version: VersionId,
   channels: readonly SlotChannel[],
   imagePresent: boolean,
 ): HealthProblem[] {
   const problems: HealthProblem[] = [];
-  const main = channels[0]?.id ?? (platform === 'blog' ? 'wordpress' : 'linkedin');
-  const text = platform === 'blog' ? article.blog.content : article.linkedin.content;
-  if (offlineDraftNoteLines(text).length)
+  const main = channels[0]?.id ?? (version === 'blog' ? 'wordpress' : version);
+  if (offlineDraftNoteLines(versionText(article, version)).length)
     problems.push({
       channel: main,
       code: 'offline_draft_note',
-      message: ConnectionHealthMessages.offlineDraftNote(platform),
+      message: ConnectionHealthMessages.offlineDraftNote(versionName(version, channels)),
       fix: 'editor',
     });
   for (const channel of channels) {
@@ -140,7 +152,8 @@ export function connectionProblems(channel: SlotChannel, state: ConnectionState,
 /** What the e-mail needs to say. */
 export interface HealthEmailInput {
   title: string;
-  platform: Platform;
+  /** Where it goes out ("WordPress", "Bluesky"). */
+  place: string;
   window: HealthWindow;
   /** The slot in the owner's zone (approvalTimeText). */
   when: string;
@@ -157,7 +170,7 @@ export function healthEmailContent(input: HealthEmailInput): { subject: string; 
   const subject = `Needs attention before it goes out: “${input.title}”`;
   const linkOf = (p: HealthProblem) => (p.fix === 'settings' ? input.settingsUrl : input.editorUrl);
   const labelOf = (p: HealthProblem) => (p.fix === 'settings' ? 'Open Settings' : 'Open the editor');
-  const intro = `“${input.title}” is scheduled for ${PLATFORM_NAMES[input.platform]} ${ahead}, ${input.when}. Fix this before then, or it will not go out:`;
+  const intro = `“${input.title}” is scheduled for ${input.place} ${ahead}, ${input.when}. Fix this before then, or it will not go out:`;
   const text = [
     intro,
     '',
@@ -201,12 +214,28 @@ export function expiryEmailContent(input: { when: string; settingsUrl: string })
   return { subject, html, text, message };
 }
 
+/** A version's slot as the index of slots by time gives it (adapters/dynamo/due-slots.ts). */
+export interface DueSlot {
+  ownerId: string;
+  articleId: string;
+  version: VersionId;
+  at: string;
+}
+
 export interface ConnectionHealthDeps {
-  /** Every owner whose articles may be scheduled: the accounts and their team workspaces. */
-  owners(): Promise<string[]>;
-  articles: Pick<ArticleStore, 'calendarRange' | 'update' | 'recordEvents'>;
+  /**
+   * The owners with a connection expiring in [from, to], from the expiries kept by time (adapters/dynamo/time-keys.ts):
+   * the week's notice reads no other account.
+   */
+  expiring(from: string, to: string): Promise<string[]>;
+  /**
+   * Every owner's slots in [from, to], from the index of slots by time: the sweep reads only the articles of the slots
+   * in its windows, and no account without one.
+   */
+  dueSlots(from: string, to: string): Promise<DueSlot[]>;
+  articles: Pick<ArticleStore, 'get' | 'update' | 'recordEvents'>;
   probe: ConnectionProbe;
-  /** Whether the version's image file is there (domain/images.ts newestImageFile). */
+  /** Whether the image file of a version is there (domain/images.ts newestImageFile). */
   imagePresent(article: ArticleRecord, platform: Platform): Promise<boolean>;
   /** Who is told: the owner (a team workspace's longest-standing active owner); undefined: nobody to tell. */
   activeOwner(ownerId: string): Promise<{ email: string; timezone: string } | undefined>;
@@ -238,12 +267,26 @@ export class ConnectionHealthService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** One sweep over every owner (idempotent: a slot is checked once per window, an expiry told once). */
+  /** One sweep: the slots of its windows, then the LinkedIn expiries (idempotent: a slot is checked once per window, an expiry told once). */
   async sweep(): Promise<SweepResult> {
     const result: SweepResult = { checked: 0, withProblems: 0, expiring: 0 };
-    for (const ownerId of await this.deps.owners()) {
+    const now = this.now();
+    const from = now.toISOString();
+    const to = new Date(now.getTime() + HEALTH_WINDOW_MS['24h']).toISOString();
+    const slotsByOwner = new Map<string, DueSlot[]>();
+    for (const slot of await this.deps.dueSlots(from, to))
+      slotsByOwner.set(slot.ownerId, [...(slotsByOwner.get(slot.ownerId) ?? []), slot]);
+    for (const [ownerId, slots] of slotsByOwner) {
       try {
-        await this.sweepOwner(ownerId, result);
+        await this.sweepSlots(ownerId, slots, now, result);
+      } catch (err) {
+        this.deps.onError?.(ownerId, err);
+      }
+    }
+    const weekAhead = new Date(now.getTime() + LINKEDIN_EXPIRY_WARNING_MS).toISOString();
+    for (const ownerId of await this.deps.expiring(from, weekAhead)) {
+      try {
+        if (await this.tellExpiry(ownerId, now)) result.expiring++;
       } catch (err) {
         this.deps.onError?.(ownerId, err);
       }
@@ -251,10 +294,7 @@ export class ConnectionHealthService {
     return result;
   }
 
-  private async sweepOwner(ownerId: string, result: SweepResult): Promise<void> {
-    const now = this.now();
-    const from = now.toISOString();
-    const to = new Date(now.getTime() + HEALTH_WINDOW_MS['24h'] + 1).toISOString();
+  private async sweepSlots(ownerId: string, slots: readonly DueSlot[], now: Date, result: SweepResult): Promise<void> {
     // One check of each connection per owner and sweep, however many slots use it.
     const states = new Map<string, Promise<ConnectionState>>();
     const stateOf = (id: string) => {
@@ -262,33 +302,45 @@ export class ConnectionHealthService {
       if (!found) states.set(id, (found = this.deps.probe.check(ownerId, id)));
       return found;
     };
-    for (const article of await this.deps.articles.calendarRange(ownerId, from, to)) {
-      for (const platform of PLATFORMS) {
-        const slot = article.scheduled[platform];
-        if (!slot || isPublished(article, platform)) continue;
-        const note = article[healthAttribute(platform)];
-        const window = dueWindow(slot, now, note);
-        if (!window) continue;
-        const channels = await this.deps.probe.channelsOf(ownerId, platform);
-        const problems = articleProblems(article, platform, channels, await this.deps.imagePresent(article, platform));
-        for (const channel of channels) problems.push(...connectionProblems(channel, await stateOf(channel.id), slot));
-        await this.record(ownerId, article, platform, slot, window, note, problems);
-        result.checked++;
-        if (problems.length) result.withProblems++;
-      }
+    const articles = new Map<string, Promise<ArticleRecord | undefined>>();
+    for (const due of slots) {
+      let read = articles.get(due.articleId);
+      if (!read) articles.set(due.articleId, (read = this.deps.articles.get(ownerId, due.articleId)));
+      const article = await read;
+      // The article as it is now: a slot moved or published since the index was read is not this one.
+      const current = article && slotsToPublish(article).find((s) => s.version === due.version);
+      if (!article || !current || Date.parse(current.at) !== Date.parse(due.at)) continue;
+      const { version, at: slot } = current;
+      const note = article[healthAttribute(version)];
+      const window = dueWindow(slot, now, note);
+      if (!window) continue;
+      const channels = await this.deps.probe.channelsOf(ownerId, version);
+      const imagePlatform = channels[0]?.platform ?? (isPlatform(version) ? version : 'blog');
+      const problems = articleProblems(
+        article,
+        version,
+        channels,
+        await this.deps.imagePresent(article, imagePlatform),
+      );
+      for (const channel of channels) problems.push(...connectionProblems(channel, await stateOf(channel.id), slot));
+      if (!(await this.record(ownerId, article, version, channels, { slot, window, note }, problems))) continue;
+      result.checked++;
+      if (problems.length) result.withProblems++;
     }
-    if (await this.tellExpiry(ownerId, now)) result.expiring++;
   }
-
+  /**
+   * Notes the check and tells its problems: false when another sweep claimed this (slot, window) first (the note's
+   * write holds only while the window is not noted for the slot), so it is told once however many sweeps meet.
+   */
   private async record(
     ownerId: string,
     article: ArticleRecord,
-    platform: Platform,
-    slot: string,
-    window: HealthWindow,
-    note: SlotHealth | null | undefined,
+    version: VersionId,
+    channels: readonly SlotChannel[],
+    due: { slot: string; window: HealthWindow; note: SlotHealth | null | undefined },
     problems: HealthProblem[],
-  ): Promise<void> {
+  ): Promise<boolean> {
+    const { slot, window, note } = due;
     const now = this.now();
     const windows = note?.scheduledFor === slot ? [...note.windows, window] : [window];
     const health: SlotHealth = { scheduledFor: slot, windows, problems, checkedAt: now.toISOString() };
@@ -302,7 +354,7 @@ export class ConnectionHealthService {
                 articleId: article.id,
                 actorId: null,
                 title: article.title,
-                platform: eventPlatform(platform),
+                platform: eventPlatform(version),
                 scheduledFor: slot,
                 window,
                 problems: problems.map(({ channel, code, message }) => ({ channel, code, message })),
@@ -312,22 +364,24 @@ export class ConnectionHealthService {
           ),
         ]
       : [];
-    // The note (with its windows) is written before the e-mail: a sweep cut off after it sends none rather than two.
+    // The note (with its windows) is written before the e-mail: a sweep cut off after it sends none rather than two;
+    // and only while the window is not noted for this slot: the sweep that claims it is the one that tells.
     const written = await this.deps.articles.update(
       ownerId,
       article.id,
-      { [healthAttribute(platform)]: health },
-      events.length ? { events } : {},
+      { [healthAttribute(version)]: health },
+      { onlyIfHealthDue: { version, scheduledFor: slot, window }, ...(events.length ? { events } : {}) },
     );
-    if (!written || !problems.length) return;
+    if (!written) return false;
+    if (!problems.length) return true;
     const owner = await this.deps.activeOwner(ownerId);
-    if (!owner) return;
+    if (!owner) return true;
     const { address, mailer } = await this.deps.notifier(ownerId);
-    if (!mailer) return;
+    if (!mailer) return true;
     const base = this.deps.publicUrl().replace(/\/+$/, '');
     const content = healthEmailContent({
       title: article.title,
-      platform,
+      place: slotPlace(version, channels),
       window,
       when: approvalTimeText(new Date(slot), owner.timezone),
       problems,
@@ -335,6 +389,7 @@ export class ConnectionHealthService {
       editorUrl: `${base}/create?articleId=${encodeURIComponent(article.id)}`,
     });
     await mailer.send({ to: address || owner.email, ...content });
+    return true;
   }
 
   /** Tells the owner once of a LinkedIn connection expiring within 7 days: true when told now. */

@@ -167,13 +167,24 @@ export interface LinkedInPostInput {
   /** Plain text; the adapter escapes LinkedIn's "little" reserved characters and keeps ≤ 3000. */
   commentary: string;
   image?: { bytes: Buffer; contentType: string };
+  /** An article share (a blog-first bundle's live blog post): the image, if any, becomes its thumbnail. */
+  article?: LinkedInArticleShare;
+}
+
+/** Posts API `content.article`: the shared page's address, its title and an optional summary. */
+export interface LinkedInArticleShare {
+  source: string;
+  title: string;
+  description?: string;
 }
 
 /** A post as it was sent to LinkedIn (commentary already escaped), so that it can be sent again unchanged. */
 export interface LinkedInSentPost {
   author: string;
   commentary: string;
+  /** The image: the post's media, or the article share's thumbnail. */
   imageUrn?: string;
+  article?: LinkedInArticleShare;
 }
 
 export interface LinkedInPublisher {

@@ -1,5 +1,5 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
-import type { ArticleRecord, VersionId } from './articles.js';
+import type { ArticleRecord, HealthDue, VersionId } from './articles.js';
 import type { ActivityRecord } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
 import type { VersionEdit } from './review-edit.js';
@@ -51,6 +51,11 @@ export interface ArticleStore {
       onlyIfImage?: string | null;
       /** The platform's review must still be at this rev (0: none yet): review changes do not overwrite each other. */
       onlyIfReviewRev?: { platform: VersionId; rev: number };
+      /**
+       * The check before a slot claims its (slot, window): the version's health note must not have the window noted for
+       * the slot yet (domain/connection-health.ts), so two sweeps at once tell it once.
+       */
+      onlyIfHealthDue?: HealthDue;
       events?: readonly OutboxEntry[];
       edit?: VersionEdit;
     },
@@ -151,7 +156,13 @@ export interface PublishAttempt {
   /** WordPress and the other blog channels: the new post's slug, unique to the article. */
   slug?: string;
   /** LinkedIn: the post as it was sent, to be sent again unchanged (LinkedIn refuses a duplicate). */
-  post?: { author: string; commentary: string; imageUrn?: string };
+  post?: {
+    author: string;
+    commentary: string;
+    imageUrn?: string;
+    /** A bundle's article share (integrations.ts LinkedInArticleShare). */
+    article?: { source: string; title: string; description?: string };
+  };
   /** A channel that names its posts itself: the new post's key (the same on a retry, so it finds the post). */
   recordKey?: string;
 }

@@ -5,6 +5,9 @@ export const PublishMessages = {
   inProgress:
     'Publishing is already in progress for this article. Wait a minute and refresh; if it is not published then, publish again.',
   failed: 'Publishing failed. Your content is kept; try again.',
+  /** The article was imported for other channels only (Article.channels, the Sheets import's Channels column). */
+  notAChannelOf: (label: string) =>
+    `This article does not go to ${label}: its Channels column in the imported sheet named other channels.`,
   wordpressNotConnected: 'Connect WordPress in Settings first (WordPress Integration).',
   linkedinNotConnected: 'Connect LinkedIn in Settings first (LinkedIn Integration → Authenticate).',
   linkedinExpired: 'Your LinkedIn connection has expired: reconnect LinkedIn in Settings.',

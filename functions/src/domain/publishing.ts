@@ -245,12 +245,18 @@ export class PublishingService {
     const deadline = Date.now() + this.deadlineMs;
     const channel = await this.channelOf(channelId);
     const article = await this.load(userId, id);
+    if (!goesTo(article, channel.id))
+      throw badRequest(PublishMessages.notAChannelOf(channel.label), 'channel_not_selected');
     if (origin.trigger === 'manual') origin.check?.(article);
     channel.checkArticle(article);
     // The version the channel publishes: a channel's own version's text rules (its note included) are its own.
     if (!channel.version) refuseOfflineDraftNote(channel.platform, article[channel.platform].content);
     const connection = await channel.connection(userId);
     const context: PublishContext = { origin };
+    // A bundle's social post published by hand (its retry on the Schedule card) carries the live blog post as the
+    // approval's would.
+    const blogUrl =
+      options.blogUrl ?? (article.bundle === true ? await this.bundleBlogUrl(channel, article) : undefined);
     return this.withClaim(userId, article, channel, context, async (fresh, attempt) => {
       channel.checkClaimed?.(fresh);
       const post = await channel.publish(
@@ -260,7 +266,7 @@ export class PublishingService {
           requested: article,
           image: () => this.imageFor(fresh, channel.platform),
           imageUrl: () => this.deps.imageUrl(article.id, channel.platform),
-          ...(options.blogUrl ? { blogUrl: options.blogUrl } : {}),
+          ...(blogUrl ? { blogUrl } : {}),
         },
         attempt.pending,
         { deadline, beforeCreate: (fields) => attempt.note(fields) },
@@ -309,6 +315,13 @@ export class PublishingService {
       (await this.allChannels()).filter((c) => !isVersionChannel(c, 'blog')),
       userId,
     );
+  }
+
+  /** A bundled article's live blog post (its first blog channel's http(s) address) when `channel` is a social one. */
+  private async bundleBlogUrl(channel: PublishChannel, article: ArticleRecord): Promise<string | undefined> {
+    if (isVersionChannel(channel, 'blog')) return undefined;
+    const blogs = (await this.allChannels()).filter((c) => isVersionChannel(c, 'blog'));
+    return blogs.map((c) => httpUrlOrNull(c.postOf(article)?.url ?? null)).find((url): url is string => !!url);
   }
 
   private async allChannels(): Promise<PublishChannel[]> {
@@ -360,7 +373,10 @@ export class PublishingService {
     const outcomes: ChannelOutcome[] = [];
     for (const channel of channels) {
       const base = { channel: channel.id, label: channel.label };
-      const posted = channel.postOf(await this.load(userId, id));
+      const article = await this.load(userId, id);
+      // An article imported for some channels only (Article.channels): the others are not its channels.
+      if (!goesTo(article, channel.id)) continue;
+      const posted = channel.postOf(article);
       if (posted) {
         outcomes.push({ ...base, ok: true, url: posted.url, already: true });
         continue;
@@ -378,6 +394,7 @@ export class PublishingService {
       const lastError = {
         code: failed.length === 1 ? errorOf(failed[0]!.error).code : 'publish_partly_failed',
         message: failed.map((o) => `${o.label}: ${errorOf(o.error).message}`).join(' '),
+        channels: Object.fromEntries(failed.map((o) => [o.channel, errorOf(o.error).message])),
       };
       await this.deps.articles.update(userId, id, { lastError });
     }
@@ -427,6 +444,10 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
+
+/** Whether the article goes to this channel: every channel, unless an import named its channels (Article.channels). */
+export const goesTo = (article: Pick<ArticleRecord, 'channels'>, channel: string): boolean =>
+  !article.channels?.length || article.channels.includes(channel);
 
 /** A channel of the version's schedule (its own version's, or else its platform's): the one that owns it or one that joins it. */
 const isVersionChannel = (c: PublishChannel, platform: VersionId) =>

@@ -21,6 +21,7 @@ import {
 } from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, versionName } from './approval-email.js';
+import type { PublishChannel } from '../channels/channel.js';
 import { versionText, type ArticleRecord, type ArticleService } from './articles.js';
 import { imageVersion } from './version-names.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
@@ -29,7 +30,7 @@ import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound, UpstreamError } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
-import { errorOf, type PublishingService } from './publishing.js';
+import { errorOf, goesTo, type PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
@@ -69,6 +70,9 @@ export const SchedulingMessages = {
   /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
   alreadyPublished: (platform: VersionId) =>
     `${versionName(platform)} is already published for this article, so it cannot be scheduled again.`,
+  /** The article was imported for other channels only (Article.channels): none publishes this version. */
+  notItsChannels: (platform: VersionId) =>
+    `This article does not go to any channel of its ${versionName(platform)} version: its Channels column in the imported sheet named other channels.`,
 } as const;
 
 /**
@@ -76,7 +80,13 @@ export const SchedulingMessages = {
  * version's (`scheduled.<version>`; the handler checks the version is one).
  */
 export async function scheduleArticle(
-  deps: { articles: ArticleStore; scheduler: Scheduler; now?: Date },
+  deps: {
+    articles: ArticleStore;
+    scheduler: Scheduler;
+    /** The channels that go with a version (channels/ids.ts, versionChannelIds): asked only for an article with `channels`. */
+    scheduleChannels?: (version: VersionId) => Promise<readonly string[]>;
+    now?: Date;
+  },
   userId: string,
   id: string,
   input: ScheduleInput,
@@ -90,6 +100,12 @@ export async function scheduleArticle(
   if (!before) throw notFound('Article not found', 'article_not_found');
   if (isPublished(before, input.platform))
     throw conflict(SchedulingMessages.alreadyPublished(input.platform), 'already_published');
+  // Imported for some channels only (Article.channels): a version none of them goes with has nothing to schedule.
+  if (before.channels?.length && deps.scheduleChannels) {
+    const ofVersion = await deps.scheduleChannels(input.platform);
+    if (!ofVersion.some((channel) => before.channels!.includes(channel)))
+      throw badRequest(SchedulingMessages.notItsChannels(input.platform), 'channel_not_selected');
+  }
   const field = `scheduled.${input.platform}`;
   // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
   // (A channel's own version, a social post too, likewise.)
@@ -200,8 +216,17 @@ export interface ApprovalNotifierDeps {
   ) => Promise<{ email: string; name: string; timezone: string; sessionVersion?: number } | undefined>;
   /** Who a LinkedIn post goes out as (the LinkedIn connection), for the e-mail's card; unknown when absent. */
   linkedInIdentity?: (userId: string) => Promise<LinkedInIdentity>;
-  /** The names of the channels the approval publishes to (PublishingService.versionChannels), for the e-mail. */
-  channelsOf?: (userId: string, platform: VersionId, bundle: boolean) => Promise<string[]>;
+  /**
+   * The channels the approval publishes to (PublishingService.versionChannels, then a bundle's social channels, marked
+   * `social`), for the e-mail: it names them and shows each one's preview.
+   */
+  channelsOf?: (
+    userId: string,
+    platform: VersionId,
+    bundle: boolean,
+    /** The article's channels when an import named them (Article.channels): only those are named and previewed. */
+    only?: readonly string[],
+  ) => Promise<ApprovalEmailChannel[]>;
   signingKey: () => Promise<Uint8Array>;
   publicUrl: () => string;
   /** Reports approval e-mails sent and not sent (metrics in AWS). */
@@ -551,10 +576,31 @@ export class ApprovalNotifier {
               noteLines,
             )
           : '';
+    const channels = await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true, article.channels);
     // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
     const identity =
-      run.platform === 'linkedin' && this.deps.linkedInIdentity
+      (run.platform === 'linkedin' || channels?.some((c) => c.id === 'linkedin')) && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
+        : undefined;
+    const imageShown = shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null;
+    const previewInput = {
+      title: article.title,
+      topic: article.topic,
+      image: imageShown,
+      linkedIn: { identity, mode: article.linkedInMode },
+    };
+    // Several channels, or a channel's own version: each one's post, previewed by the channel (its folder's
+    // email-preview.ts).
+    const previews =
+      channels?.length &&
+      (channels.length > 1 || !isPlatform(run.platform)) &&
+      channels.every((c) => c.emailPreview)
+        ? await Promise.all(
+            channels.map(async (c) => ({
+              label: c.label,
+              ...(await c.emailPreview!(article, { ...previewInput, blogLink: c.social === true })),
+            })),
+          )
         : undefined;
     const content = await approvalEmailContent({
       platform: run.platform,
@@ -562,9 +608,11 @@ export class ApprovalNotifier {
       content: text,
       when: approvalTimeText(new Date(run.scheduledFor), timezone),
       problem,
-      channels: await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true),
-      image: shownImage ? { description: shownImage.description, cid: image ? IMAGE_CID : null } : null,
+      channels: channels?.map((c) => c.label),
+      image: imageShown,
       linkedIn: { identity, mode: article.linkedInMode },
+      topic: article.topic,
+      ...(previews ? { previews } : {}),
       approveUrl: `${base}/approve?token=${encodeURIComponent(token)}`,
       scheduleUrl: `${base}/schedule`,
       linkDays: APPROVAL_TTL_DAYS,
@@ -573,6 +621,12 @@ export class ApprovalNotifier {
     return { message, expiresAt };
   }
 }
+
+/** A channel an approval publishes to, as its e-mail shows it. */
+export type ApprovalEmailChannel = Pick<PublishChannel, 'id' | 'label' | 'emailPreview'> & {
+  /** A blog-first bundle's social post: it carries the blog post's link. */
+  social?: boolean;
+};
 
 export interface ApprovalLinksDeps {
   articles: ArticleStore;
@@ -613,23 +667,28 @@ export class ApprovalLinks {
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const bundled = run.platform === 'blog' && article.bundle === true;
     const own = !isPlatform(run.platform);
-    const channels = [
-      ...(await this.deps.publishing.versionChannels(run.platform, run.userId)),
-      ...(bundled ? await this.deps.publishing.socialChannels(run.userId) : []),
-    ].map((c) => ({
-      channel: c.id,
-      label: c.label,
-      postUrl: c.postOf(article)?.url ?? null,
-      published: c.postOf(article) !== undefined,
-    }));
+    const social = bundled ? await this.deps.publishing.socialChannels(run.userId) : [];
+    const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social]
+      // Only the article's channels, when an import named them (Article.channels): the others are not published.
+      .filter((c) => goesTo(article, c.id))
+      .map((c) => ({
+        channel: c.id,
+        label: c.label,
+        postUrl: c.postOf(article)?.url ?? null,
+        published: c.postOf(article) !== undefined,
+        // The text it publishes, for its preview beside the version's (the page shows each channel's post).
+        content: versionText(article, c.version ?? c.platform),
+        ...(social.includes(c) ? { social: true as const } : {}),
+      }));
     const published =
       channels.length > 1 || own
         ? channels.length > 0 && channels.every((c) => c.published)
         : run.platform === 'blog'
           ? article.blog.publishedToWordPress
           : article.linkedin.publishedToLinkedIn;
+    const linkedInShown = run.platform === 'linkedin' || channels.some((c) => c.channel === 'linkedin');
     const identity =
-      run.platform === 'linkedin' && this.deps.linkedInIdentity
+      linkedInShown && this.deps.linkedInIdentity
         ? await this.deps.linkedInIdentity(run.userId).catch(() => undefined)
         : undefined;
     return {
@@ -642,15 +701,14 @@ export class ApprovalLinks {
       content: versionText(article, run.platform),
       timeZone: approvalTimeZone(run.timezone),
       image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
-      linkedIn:
-        run.platform === 'linkedin'
-          ? {
-              mode: article.linkedInMode,
-              connected: identity?.connected ?? false,
-              memberName: identity?.memberName ?? null,
-              pageName: identity?.pageName ?? null,
-            }
-          : null,
+      linkedIn: linkedInShown
+        ? {
+            mode: article.linkedInMode,
+            connected: identity?.connected ?? false,
+            memberName: identity?.memberName ?? null,
+            pageName: identity?.pageName ?? null,
+          }
+        : null,
       postUrl: own
         ? (channels.find((c) => c.postUrl)?.postUrl ?? null)
         : run.platform === 'blog'

@@ -30,7 +30,9 @@ import {
   SheetsMessages,
   firstIssueMessage,
   statusColumn,
+  unknownChannelsMessage,
   writeBackFailed,
+  CHANNELS_COLUMN_TITLE,
   type CreateArticleInput,
   type SheetsImportResult,
   type SheetsWriteBack,
@@ -85,7 +87,8 @@ export interface ImportMarkers {
  * drafts written while rows are still being saved would slow the import down several times.
  */
 export interface ArticleImport {
-  create(userId: string, input: Required<CreateArticleInput>, tags: string[]): Promise<unknown>;
+  /** `channels`: the only channels the article goes to (Article.channels), from the row's Channels cell. */
+  create(userId: string, input: Required<CreateArticleInput>, tags: string[], channels?: string[]): Promise<unknown>;
   /** Queues the drafting of every article created so far; resolves to how many could not be queued. */
   startDrafting(): Promise<number>;
 }
@@ -95,6 +98,46 @@ export interface ImportRow {
   row: number;
   input: Required<CreateArticleInput>;
   tags: string[];
+  /** The channels its Channels cell named (ids, in the registry's order); absent: no such column, or an empty cell. */
+  channels?: string[];
+}
+
+/** A channel a Channels cell may name: by its name (its label) or its id, in any case. */
+export interface ImportChannel {
+  id: string;
+  label: string;
+}
+
+/** The Channels column's index in a heading row: a cell after the six import columns that reads "Channels". */
+export function channelsColumnOf(heading: unknown[]): number | undefined {
+  const index = heading.findIndex(
+    (cell, i) =>
+      i >= SHEET_COLUMNS.length &&
+      typeof cell === 'string' &&
+      cell.trim().toLowerCase() === CHANNELS_COLUMN_TITLE.toLowerCase(),
+  );
+  return index === -1 ? undefined : index;
+}
+
+/**
+ * A Channels cell: the channels it names (ids, in the registry's order, each once), or the names that are none;
+ * an empty cell names none (the article goes to every channel, as without the column).
+ */
+export function parseChannelsCell(
+  cell: string,
+  channels: readonly ImportChannel[],
+): { channels?: string[]; unknown?: string[] } {
+  const names = cell
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!names.length) return {};
+  const known = (name: string) =>
+    channels.find((c) => c.label.toLowerCase() === name.toLowerCase() || c.id === name.toLowerCase());
+  const unknown = names.filter((name) => !known(name));
+  if (unknown.length) return { unknown: [...new Set(unknown)] };
+  const ids = new Set(names.map((name) => known(name)!.id));
+  return { channels: channels.filter((c) => ids.has(c.id)).map((c) => c.id) };
 }
 
 interface RowError {
@@ -149,16 +192,24 @@ export function splitTags(cell: string): string[] {
 export function parseSheetRows(
   values: unknown[][],
   firstRow: number,
-): { rows: ImportRow[]; errors: RowError[]; header: boolean } {
+  channels: readonly ImportChannel[] = [],
+): { rows: ImportRow[]; errors: RowError[]; header: boolean; channelsColumn?: number } {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
   let header = false;
+  // Only a heading row names the optional Channels column; without one, rows are read as ever.
+  let channelsColumn: number | undefined;
   values.forEach((raw, index) => {
     const row = firstRow + index;
     const cells = SHEET_COLUMNS.map((_, i) => (raw[i] === undefined || raw[i] === null ? '' : String(raw[i]).trim()));
-    if (cells.every((c) => c === '')) return;
+    const channelsCell =
+      channelsColumn === undefined || raw[channelsColumn] === undefined || raw[channelsColumn] === null
+        ? ''
+        : String(raw[channelsColumn]).trim();
+    if (cells.every((c) => c === '') && !channelsCell) return;
     if (index === 0 && looksLikeHeader(cells)) {
       header = true;
+      channelsColumn = channelsColumnOf(raw);
       return;
     }
     const [title, topic, keyword, details, imageDescription, tags] = cells as [
@@ -184,9 +235,26 @@ export function parseSheetRows(
       errors.push({ row, message: unsafeCharactersMessage('Tags') });
       return;
     }
-    rows.push({ row, input: parsed.data, tags: splitTags(tags) });
+    // Nothing of a row that names a channel there is none of is written (docs/product.md, Sheets import).
+    const named = parseChannelsCell(channelsCell, channels);
+    if (named.unknown) {
+      errors.push({
+        row,
+        message: unknownChannelsMessage(
+          named.unknown,
+          channels.map((c) => c.label),
+        ),
+      });
+      return;
+    }
+    rows.push({
+      row,
+      input: parsed.data,
+      tags: splitTags(tags),
+      ...(named.channels ? { channels: named.channels } : {}),
+    });
   });
-  return { rows, errors, header };
+  return { rows, errors, header, ...(channelsColumn !== undefined ? { channelsColumn } : {}) };
 }
 
 /** The sheet name and first row of an A1 range such as `'My sheet'!B3:G10` or `Sheet1!A:F`. */
@@ -198,8 +266,14 @@ export function rangeStart(range: string): { sheet: string; row: number } {
 }
 
 /** A1 range of the status column for `count` rows from `firstRow`, on `sheet` (quoted; none = the first sheet). */
-export function statusRange(sheet: string, readRange: string, firstRow: number, count: number): string {
-  const column = statusColumn(readRange);
+export function statusRange(
+  sheet: string,
+  readRange: string,
+  firstRow: number,
+  count: number,
+  columns?: number,
+): string {
+  const column = statusColumn(readRange, columns);
   const cells = `${column}${firstRow}:${column}${firstRow + count - 1}`;
   return sheet ? `'${sheet.replace(/'/g, "''")}'!${cells}` : cells;
 }
@@ -231,6 +305,8 @@ export interface SheetsImportDeps {
   now?: () => number;
   onRowFailure?: (row: number, error: unknown) => void;
   onWriteBackFailure?: (error: unknown) => void;
+  /** The channels a Channels column may name (read only when the range has one). */
+  channels?: () => Promise<readonly ImportChannel[]>;
 }
 
 export class SheetsImport {
@@ -260,7 +336,11 @@ export class SheetsImport {
     );
     const { sheet, row: firstRow } = rangeStart(read.range);
     const values = read.values.slice(0, MAX_IMPORT_ROWS);
-    const { rows, errors, header } = parseSheetRows(values, firstRow);
+    const heading = values[0] ?? [];
+    const withChannels =
+      channelsColumnOf(heading) !== undefined && looksLikeHeader(heading.map((c) => String(c ?? '')));
+    const channels = withChannels && this.deps.channels ? await this.deps.channels() : [];
+    const { rows, errors, header, channelsColumn } = parseSheetRows(values, firstRow, channels);
     const notes: string[] = [];
     if (read.values.length > values.length) {
       notes.push(
@@ -287,11 +367,12 @@ export class SheetsImport {
 
     let importedCount = 0;
     let alreadyImported = 0;
+    let channelsNamed = 0;
     /** Sheet row → its status, for write-back. */
     const outcome = new Map<number, string>();
     const importedAt = new Date(this.now()).toISOString();
     const articles = this.deps.articles();
-    const save = async ({ row, input: article, tags, key }: (typeof unique)[number]) => {
+    const save = async ({ row, input: article, tags, channels: only, key }: (typeof unique)[number]) => {
       let claimed = false;
       try {
         claimed = await this.deps.markers.claim(userId, key, {
@@ -305,8 +386,9 @@ export class SheetsImport {
           outcome.set(row, RowStatus.alreadyImported);
           return;
         }
-        await articles.create(userId, article, tags);
+        await articles.create(userId, article, tags, only);
         importedCount++;
+        if (only) channelsNamed++;
         outcome.set(row, RowStatus.imported);
       } catch (err) {
         // Without its article the marker would block this row forever.
@@ -343,6 +425,7 @@ export class SheetsImport {
       importedCount,
       errors: [...errors.map((e) => `Row ${e.row}: ${e.message}`), ...notes],
       alreadyImported,
+      ...(channelsColumn !== undefined ? { channelsNamed } : {}),
     };
     if (input.writeBack && values.length > 0) {
       for (const e of errors) outcome.set(e.row, RowStatus.notImported(e.message));
@@ -354,7 +437,14 @@ export class SheetsImport {
         userId,
         grant,
         input.spreadsheetId,
-        statusRange(sheet, read.range || input.range, firstRow, values.length),
+        // After the Channels column when the range has one beyond the six.
+        statusRange(
+          sheet,
+          read.range || input.range,
+          firstRow,
+          values.length,
+          channelsColumn === undefined ? undefined : channelsColumn + 1,
+        ),
         statuses,
       );
     }

@@ -1,10 +1,11 @@
 import {
   articleExcerpt,
-  isPublished,
+  isVersionPublished,
   type Article,
   type ArticleHealth,
   type ArticleImage,
   type ImageStatus,
+  type SlotHealth,
   type Platform,
   isPlatform,
   type VersionReview,
@@ -45,13 +46,18 @@ export function toApiImage(articleId: string, image: StoredImage | null): Articl
  * an earlier slot, or of a version published since, is not shown.
  */
 function healthView(a: ArticleRecord): { health?: ArticleHealth } {
+  // Every version's note (`<version>Health`, domain/articles.ts healthAttribute): the blog's, LinkedIn's, a channel's own.
   const health: ArticleHealth = {};
-  for (const [platform, note] of [
-    ['blog', a.blogHealth],
-    ['linkedin', a.linkedinHealth],
-  ] as const) {
-    if (note?.problems.length && note.scheduledFor === a.scheduled[platform] && !isPublished(a, platform))
-      health[platform] = note;
+  for (const [attribute, value] of Object.entries(a)) {
+    const version = /^(.+)Health$/.exec(attribute)?.[1];
+    const note = value as SlotHealth | null | undefined;
+    if (
+      version &&
+      note?.problems?.length &&
+      note.scheduledFor === (a.scheduled as Record<string, string | null | undefined>)[version] &&
+      !isVersionPublished(a, version)
+    )
+      health[version] = note;
   }
   return Object.keys(health).length ? { health } : {};
 }
@@ -91,6 +97,8 @@ export function toApiArticle(a: ArticleRecord): Article {
     // Only where a channel of the registry published, so other articles' answers are as they were.
     ...(a.posts && Object.keys(a.posts).length ? { posts: a.posts } : {}),
     ...(a.bundle ? { bundle: true as const } : {}),
+    // Only where an import named its channels (Article.channels).
+    ...(a.channels?.length ? { channels: a.channels } : {}),
     // Only where a channel's own version exists (docs/data-model.md, Articles), for the same reason.
     ...(a.versions && Object.keys(a.versions).length ? { versions: a.versions } : {}),
     ...healthView(a),

@@ -43,9 +43,16 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
   });
 }
 
+/**
+ * zlib's level for JSON answers. Level 6 (zlib's default) took ~1.1 ms for a list's first page (75 kB of JSON),
+ * the biggest step of a list answer built after a write; level 4 takes ~0.6 ms for 6% more bytes (17.0 → 18.0 kB).
+ * Levels above 4 switch deflate to its slower lazy matching.
+ */
+export const GZIP_LEVEL = 4;
+
 /** JSON text gzipped, base64-encoded for the API Gateway answer (see jsonGzip). */
 export async function gzipBase64<T>(text: JsonText<T>): Promise<GzipJson<T>> {
-  return (await gzipAsync(Buffer.from(text, 'utf8'))).toString('base64') as GzipJson<T>;
+  return (await gzipAsync(Buffer.from(text, 'utf8'), { level: GZIP_LEVEL })).toString('base64') as GzipJson<T>;
 }
 
 /** A JSON answer gzipped already (gzipBase64), for a client that accepts gzip. */

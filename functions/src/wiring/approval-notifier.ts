@@ -54,15 +54,23 @@ export const approvalNotifier = lazy((): ApprovalNotifier => {
     // A team workspace's runs and links act for its longest-standing active owner (workspace-access.ts).
     activeOwner: activeWorkspaceOwner,
     linkedInIdentity: (userId) => linkedInService().status(userId),
-    // The e-mail names the channels approving publishes to (a second blog channel beside WordPress); loaded with the run's first e-mail.
-    channelsOf: async (userId, platform, bundle) => {
+    // The channels approving publishes to, which the e-mail names and previews (only the article's, when an import
+    // named them); loaded with the run's first e-mail.
+    channelsOf: async (userId, platform, bundle, only) => {
       const { publishing } = await import('./publishing.js');
       const channels = [
         ...(await publishing().versionChannels(platform, userId)),
         // A blog-first bundle's social posts come after the blog post (domain/scheduling.ts, confirmApproval).
-        ...(bundle ? await publishing().socialChannels(userId) : []),
+        ...(bundle
+          ? (await publishing().socialChannels(userId)).map((c) => ({
+              id: c.id,
+              label: c.label,
+              emailPreview: c.emailPreview,
+              social: true,
+            }))
+          : []),
       ];
-      return channels.map((c) => c.label);
+      return channels.filter((c) => !only?.length || only.includes(c.id));
     },
     signingKey,
     publicUrl: () => config.publicUrl,

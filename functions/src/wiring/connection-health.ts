@@ -1,7 +1,8 @@
-import { ConnectionHealthMessages, type Platform } from '@app/shared';
+import { ConnectionHealthMessages, type VersionId } from '@app/shared';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
-import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
+import { dueSlotsBetween } from '../adapters/dynamo/due-slots.js';
+import { ownersExpiringBetween } from '../adapters/dynamo/time-keys.js';
 import { LI_KEYS } from '../channels/linkedin/keys.js';
 import { channelIds, loadChannel } from '../channels/registry.js';
 import { storedWordPress } from '../channels/wordpress/service.js';
@@ -41,18 +42,23 @@ function probe(): ConnectionProbe {
     ],
   });
   return {
-    async channelsOf(ownerId: string, platform: Platform): Promise<SlotChannel[]> {
+    async channelsOf(ownerId: string, version: VersionId): Promise<SlotChannel[]> {
       const channels = await Promise.all(channelIds.map((id) => loadChannel(id, env)));
-      const own = channels.filter((c) => (c.version ?? c.platform) === platform && c.ownsSchedule);
+      // A channel's version: its own (`version`, Bluesky's) or the one whose text it publishes.
+      const ofVersion = channels.filter((c) => (c.version ?? c.platform) === version);
+      const owners = ofVersion.filter((c) => c.ownsSchedule);
+      // A version no channel owns the schedule of (a channel's own) is its channels' alone, connected or not.
+      const own = owners.length ? owners : ofVersion;
       // The version's other channels publish with it only while they are connected.
       const others = await Promise.all(
-        channels
-          .filter((c) => (c.version ?? c.platform) === platform && !c.ownsSchedule && c.settings)
+        ofVersion
+          .filter((c) => !own.includes(c) && c.settings)
           .map(async (c) => ((await c.settings!.status(ownerId)).connected ? c : undefined)),
       );
       return [...own, ...others.filter((c) => c !== undefined)].map((c) => ({
         id: c.id,
         label: c.label,
+        platform: c.platform,
         checkArticle: (article) => c.checkArticle(article),
       }));
     },
@@ -93,6 +99,8 @@ function probe(): ConnectionProbe {
       }
       const channel = await loadChannel(id, env);
       if (!channel.settings) return { problems: [] };
+      // Its own test refuses to run without saved credentials: a channel not connected is told as such.
+      if (!(await channel.settings.status(ownerId)).connected) return notConnected(id, channel.label);
       const check = await channel.settings.test(ownerId);
       return check.ok
         ? { problems: [] }
@@ -116,17 +124,12 @@ function probe(): ConnectionProbe {
 
 /** The check before each slot (the worker's sweep, the local server's interval), built on first use. */
 export const connectionHealth = lazy((): ConnectionHealthService => {
-  const { config, db, users, settings } = deps();
+  const { config, db, settings } = deps();
   const articles = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
-  const workspaces = new DynamoWorkspaceStore(db, config.tableName);
   return new ConnectionHealthService({
-    // Every account, and the team workspaces they belong to (a workspace's articles are its own partition).
-    async owners() {
-      const ids = (await users.list()).map((u) => u.id);
-      const teams = await Promise.all(ids.map((id) => workspaces.memberships(id)));
-      return [...new Set([...ids, ...teams.flat().map((m) => m.workspaceId)])];
-    },
+    expiring: (from, to) => ownersExpiringBetween(db, config.tableName, from, to),
+    dueSlots: (from, to) => dueSlotsBetween(db, config.tableName, from, to),
     articles,
     probe: probe(),
     imagePresent: async (article, platform) => Boolean(await newestImageFile({ articles, objects }, article, platform)),

@@ -3,6 +3,7 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { DynamoImportMarkers } from '../adapters/dynamo/import-marker-store.js';
 import { GoogleOAuth } from '../adapters/integrations/google.js';
 import { GoogleSheetsClient } from '../adapters/integrations/google-sheets.js';
+import { channelNames } from '../channels/ids.js';
 import { deps } from './deps.js';
 import { createBulkJobQueue } from './bulk-jobs.js';
 import { lazy } from './lazy.js';
@@ -31,7 +32,7 @@ function build(): SheetsService {
       ai: () => Promise.reject(new Error('Drafting runs in the worker')),
     });
     return {
-      create: (userId, input, tags) => service.create(userId, input, tags),
+      create: (userId, input, tags, channels) => service.create(userId, input, tags, channels ? { channels } : {}),
       async startDrafting() {
         const batch = held.splice(0);
         if (!batch.length) return 0;
@@ -58,6 +59,8 @@ function build(): SheetsService {
     sheets: new GoogleSheetsClient({ apiUrl: config.googleApiUrl, oauthUrl: config.googleOAuthUrl }),
     articles: articleImport,
     markers: new DynamoImportMarkers(db, config.tableName),
+    // A Channels column names them by their labels (the registry's: no channel's module is loaded for it).
+    channels: async () => channelNames,
     ...(googleClientId && googleClientSecret
       ? { defaultClient: { clientId: googleClientId, clientSecret: googleClientSecret } }
       : {}),

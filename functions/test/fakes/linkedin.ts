@@ -11,7 +11,10 @@
  *   POST /rest/images?action=initializeUpload   → {value:{uploadUrl, uploadUrlExpiresAt, image:'urn:li:image:…'}}
  *   PUT  /upload/images/{id}                the uploadUrl: Bearer, raw bytes stored, 201
  *   GET  /rest/images/{urn}                 → {id, status: 'AVAILABLE' | 'WAITING_UPLOAD', owner, …}
- *   POST /rest/posts                        records the body; 201 with x-restli-id: urn:li:share:…; the
+ *   POST /rest/posts                        records the body; 201 with x-restli-id: urn:li:share:…; `content` is one
+ *                                           of media, multiImage or article; an article share needs `source` (an
+ *                                           http(s) URL) and `title`, may have `description` and `thumbnail` (an
+ *                                           uploaded image of the author), else 422 INVALID_CONTENT; the
  *                                           same commentary from the same author again is refused:
  *                                           422 {message: "…Content is a duplicate of urn:li:share:…",
  *                                           errorDetails: {inputErrors: [{code: 'DUPLICATE_POST'}]}}
@@ -465,6 +468,26 @@ export async function startFakeLinkedIn(
           `Not enough permissions to access: partnerApiPostsExternal.CREATE.${version} (${missing})`,
           100,
         );
+      const contentProblem = articleShareProblem(body.content);
+      if (contentProblem) return apiError(res, 422, 'INVALID_CONTENT', contentProblem);
+      const thumbnail = body.content?.article?.thumbnail;
+      if (thumbnail !== undefined) {
+        const image = images.find((i) => i.urn === thumbnail);
+        if (!image || !image.bytes)
+          return apiError(
+            res,
+            400,
+            'INVALID_CONTENT',
+            `/content/article/thumbnail :: ${String(thumbnail)} is not an uploaded image`,
+          );
+        if (image.owner !== body.author)
+          return apiError(
+            res,
+            400,
+            'INVALID_CONTENT',
+            `/content/article/thumbnail :: ${String(thumbnail)} is owned by ${image.owner}, not the author`,
+          );
+      }
       const mediaIds: unknown[] = [
         ...(body.content?.media?.id ? [body.content.media.id] : []),
         ...(Array.isArray(body.content?.multiImage?.images)
@@ -652,4 +675,31 @@ function validRedirect(uri: string, registered: string[]): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What is wrong with a post's `content` as the Posts API takes it (one kind of content; an article share's `source`
+ * an http(s) address, `title` a text, `description` a text when given, `thumbnail` an image URN when given), or
+ * undefined.
+ */
+function articleShareProblem(content: unknown): string | undefined {
+  if (content === undefined) return undefined;
+  if (!content || typeof content !== 'object') return '/content :: must be a record';
+  const kinds = ['media', 'multiImage', 'article', 'poll', 'celebration'].filter(
+    (k) => (content as Record<string, unknown>)[k] !== undefined,
+  );
+  if (kinds.length !== 1) return `/content :: exactly one content type is allowed, found ${kinds.join(', ') || 'none'}`;
+  const article = (content as { article?: unknown }).article;
+  if (article === undefined) return undefined;
+  if (!article || typeof article !== 'object') return '/content/article :: must be a record';
+  const { source, title, description, thumbnail } = article as Record<string, unknown>;
+  if (typeof source !== 'string' || !/^https?:\/\/[^\s]+$/i.test(source))
+    return `/content/article/source :: ${String(source)} is not a valid URL`;
+  if (typeof title !== 'string' || !title.trim())
+    return '/content/article/title :: field is required but not found and has no default value';
+  if (description !== undefined && typeof description !== 'string')
+    return '/content/article/description :: must be a string';
+  if (thumbnail !== undefined && (typeof thumbnail !== 'string' || !/^urn:li:image:/.test(thumbnail)))
+    return `/content/article/thumbnail :: ${String(thumbnail)} is not an image URN`;
+  return undefined;
 }

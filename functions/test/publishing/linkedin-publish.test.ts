@@ -76,6 +76,69 @@ describe('HttpLinkedInPublisher.publish against the fake LinkedIn', () => {
     expect(result.urn).toBe(li.posts[0]!.urn);
   });
 
+  it('an article share: content.article with the page, its title and summary, the image as its thumbnail (no media)', async () => {
+    const article = {
+      source: 'https://blog.example.com/2026/blog-first',
+      title: 'Blog first',
+      description: 'Why the blog post goes first',
+    };
+    const result = await publisher.publish({
+      accessToken: li.issueToken(),
+      author: person(),
+      commentary: 'Read the whole story',
+      image: png,
+      article,
+    });
+    const image = li.images[0]!;
+    expect(li.posts).toHaveLength(1);
+    expect(li.posts[0]!.body.content).toEqual({ article: { ...article, thumbnail: image.urn } });
+    expect(li.posts[0]!.body.commentary).toBe('Read the whole story');
+    expect(result.urn).toBe(li.posts[0]!.urn);
+
+    // Without an image or a summary: the share alone.
+    await publisher.publish({
+      accessToken: li.issueToken(),
+      author: person(),
+      commentary: 'Another story',
+      article: { source: article.source, title: 'Another' },
+    });
+    expect(li.posts[1]!.body.content).toEqual({ article: { source: article.source, title: 'Another' } });
+  });
+
+  it('the fake refuses an article share as LinkedIn does: no title, no URL, two kinds of content, a foreign thumbnail', async () => {
+    const token = li.issueToken();
+    const post = (content: unknown) =>
+      fetch(`${li.apiUrl}/rest/posts`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'linkedin-version': '202601',
+          'x-restli-protocol-version': '2.0.0',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          author: person(),
+          commentary: `c${Math.random()}`,
+          visibility: 'PUBLIC',
+          distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+          lifecycleState: 'PUBLISHED',
+          content,
+        }),
+      });
+    const source = 'https://blog.example.com/p';
+    for (const [content, status, message] of [
+      [{ article: { source } }, 422, /\/content\/article\/title :: field is required/],
+      [{ article: { source: 'not a url', title: 'T' } }, 422, /\/content\/article\/source :: /],
+      [{ article: { source, title: 'T' }, media: { id: 'urn:li:image:x' } }, 422, /exactly one content type/],
+      [{ article: { source, title: 'T', thumbnail: 'urn:li:image:nope' } }, 400, /is not an uploaded image/],
+    ] as const) {
+      const answer = await post(content);
+      expect(answer.status, JSON.stringify(content)).toBe(status);
+      expect(((await answer.json()) as { message: string }).message).toMatch(message);
+    }
+    expect(li.posts).toHaveLength(0);
+  });
+
   it('the LinkedIn-Version is configurable', async () => {
     const pinned = new HttpLinkedInPublisher({ apiUrl: `${li.apiUrl}/`, version: '202603' });
     await pinned.publish({ accessToken: li.issueToken(), author: person(), commentary: 'v' });

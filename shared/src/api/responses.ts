@@ -243,7 +243,7 @@ export interface ApprovalPreview {
   timeZone: string;
   /** The platform's image (GET /api/approvals/image with the same token serves it), or null. */
   image: { generatedAt: string; description: string } | null;
-  /** LinkedIn only (null for the blog): who the post goes out as, for the card's author. */
+  /** Who a LinkedIn post goes out as, for the card's author: the LinkedIn version's, or a bundle's (else null). */
   linkedIn: ApprovalLinkedInAuthor | null;
   postUrl: string | null;
   /**
@@ -258,6 +258,10 @@ export interface ApprovalChannel {
   label: string;
   published: boolean;
   postUrl: string | null;
+  /** The text it publishes (its own version's, else the version's), for its preview. */
+  content: string;
+  /** A blog-first bundle's social post: it goes out after the blog post, carrying its link. */
+  social?: true;
 }
 
 /** Who a LinkedIn post goes out as: the article's posting mode and the connection's member and page names. */

@@ -73,6 +73,38 @@ describe('Bluesky on the Schedule card and in History', () => {
     expect(await screen.findByText(/^Successfully scheduled Bluesky for /)).toBeInTheDocument();
   });
 
+  it('a blog-first bundle: the row waits for the blog post (no Publish Now); failed, its reason and Retry Bluesky', async () => {
+    const reason = 'Bluesky is not reachable right now.';
+    let failed = false;
+    mockApi({
+      'articles.unpublished': () => ({
+        articles: [
+          {
+            ...article(),
+            bundle: true,
+            ...(failed
+              ? { lastError: { code: 'bluesky_unreachable', message: reason, channels: { bluesky: reason } } }
+              : {}),
+          },
+        ],
+      }),
+      'channels.status': onlyBluesky,
+    });
+    const { unmount } = renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    let row = await blueskyRow();
+    await within(row).findByText('Waiting');
+    expect(within(row).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
+    unmount();
+
+    failed = true;
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    row = await blueskyRow();
+    await within(row).findByText('Failed');
+    expect(within(row).getByText(`Bluesky failed: ${reason}`)).toBeInTheDocument();
+    await userEvent.setup().click(within(row).getByRole('button', { name: 'Retry Bluesky' }));
+    expect(await screen.findByRole('dialog', { name: 'Publish to Bluesky now?' })).toBeInTheDocument();
+  });
+
   it('scheduled: its own time, Reschedule and Publish Now with its sentence, then "View on Bluesky"', async () => {
     const at = new Date(Date.now() + 7200_000).toISOString();
     const scheduled = (a: Article): Article => ({ ...a, scheduled: { ...a.scheduled, bluesky: at } });

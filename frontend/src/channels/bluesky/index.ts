@@ -35,6 +35,11 @@ export const bluesky: RegisteredChannel = {
     const answer = await request('channels.publish', { params: { channel: BLUESKY_ID, id } });
     return { message: answer.message, link: answer.post.url, article: answer.article };
   },
+  tag: {
+    mark: 'Bs',
+    light: { text: '#08407d', background: '#d6ebff' },
+    dark: { text: '#0b1a2e', background: '#7cc0ff' },
+  },
   texts: {
     viewOn: 'View on Bluesky',
     publishFailed: 'Failed to publish to Bluesky',

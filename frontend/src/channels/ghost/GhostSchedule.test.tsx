@@ -92,6 +92,32 @@ describe('Ghost on the Schedule card and in History', () => {
     expect(within(card()).queryByRole('region', { name: 'Ghost' })).not.toBeInTheDocument();
   });
 
+  it('a Ghost-only owner (WordPress and LinkedIn not connected) schedules the blog version from its Schedule modal', async () => {
+    const { requests } = mockApi({
+      'articles.unpublished': { articles: [{ ...article(), scheduled: { blog: null, linkedin: null } }] },
+      'channels.status': connected(true),
+      'wordpress.status': { configured: false, hasCredentials: false } as never,
+      'linkedin.status': { connected: false } as never,
+      'schedule.set': (request) =>
+        ({
+          success: true,
+          article: { ...article(), scheduled: { blog: request.body!.datetime, linkedin: null } },
+        }) as never,
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    const blog = await within(await screen.findByRole('article', { name: 'Ghost bound' })).findByRole('region', {
+      name: 'Blog',
+    });
+    await user.click(within(blog).getByRole('button', { name: /^Schedule/ }));
+    const dialog = await screen.findByRole('dialog', { name: /^Schedule/ });
+    await user.click(within(dialog).getByRole('button', { name: /^Schedule$/ }));
+    await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
+    expect(requests.find((r) => r.route === 'schedule.set')!.body).toMatchObject({ platform: 'blog' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText(/^Successfully scheduled blog for /)).toBeInTheDocument();
+  });
+
   it('History: a row for the Ghost post with its address', () => {
     const rows = historyRows([posted(article())]);
     expect(rows).toEqual([

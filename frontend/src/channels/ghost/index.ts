@@ -33,6 +33,11 @@ export const ghost: RegisteredChannel = {
     const answer = await request('channels.publish', { params: { channel: GHOST_ID, id } });
     return { message: answer.message, link: answer.post.url, article: answer.article };
   },
+  tag: {
+    mark: 'Gh',
+    light: { text: '#ffffff', background: '#15171a' },
+    dark: { text: '#15171a', background: '#e4e4e7' },
+  },
   texts: {
     viewOn: 'View on Ghost',
     publishFailed: 'Failed to publish to Ghost',

@@ -17,6 +17,11 @@ export const linkedin: RegisteredChannel = {
     const { message, post, article } = await request('linkedin.publish', { params: { id } });
     return { message, link: post.url, article };
   },
+  tag: {
+    mark: 'in',
+    light: { text: '#ffffff', background: '#0a66c2' },
+    dark: { text: '#ffffff', background: '#0a66c2' },
+  },
   texts: {
     viewOn: 'View on LinkedIn',
     publishFailed: 'Failed to publish to LinkedIn',

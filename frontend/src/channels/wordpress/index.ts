@@ -16,6 +16,11 @@ export const wordpress: RegisteredChannel = {
     const { message, post, article } = await request('wordpress.publish', { params: { id } });
     return { message, link: post.link, article };
   },
+  tag: {
+    mark: 'WP',
+    light: { text: '#ffffff', background: '#21759b' },
+    dark: { text: '#ffffff', background: '#21759b' },
+  },
   texts: {
     viewOn: 'View on WordPress',
     publishFailed: 'Failed to publish to WordPress',

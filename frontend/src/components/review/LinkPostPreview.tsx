@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import type { VersionId } from '@app/shared';
 import type { ApprovalLinkedInAuthor } from '@app/shared/api';
-import { channelFor } from '../../channels/registry';
+import { channelById, channelFor } from '../../channels/registry';
 
 export interface LinkPostPreviewProps {
   /** The version: one of PLATFORMS or a channel's own (its channel's preview). */
@@ -13,14 +13,24 @@ export interface LinkPostPreviewProps {
   imageUrl: string;
   /** LinkedIn: who the post goes out as (the neutral author when not known). */
   linkedIn?: ApprovalLinkedInAuthor | null;
+  /** Another channel than the version's own (its registry id): its preview of `content`. */
+  channel?: string;
 }
 
 /**
  * What will be published, as the editor previews it (the channel's preview, fetched with the page's answer), on the
  * pages behind an e-mailed link: the owner's approval (/approve) and a reviewer's (/review).
  */
-export function LinkPostPreview({ platform, title, content, image, imageUrl, linkedIn }: LinkPostPreviewProps) {
-  const { Preview } = channelFor(platform);
+export function LinkPostPreview({
+  platform,
+  title,
+  content,
+  image,
+  imageUrl,
+  linkedIn,
+  channel,
+}: LinkPostPreviewProps) {
+  const { Preview } = (channel !== undefined && channelById(channel)) || channelFor(platform);
   return (
     <Suspense fallback={<p className="welcome-card__lead">Loading the preview…</p>}>
       <Preview

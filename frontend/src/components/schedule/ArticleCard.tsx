@@ -27,6 +27,7 @@ import { AlsoRows } from '../../channels/also';
 import { ScheduleMessages } from './messages';
 import { PublishedDetail, PublishNowButton } from './PublishedDetail';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
+import { BundleFailure, bundleRowState } from './bundleRow';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
 import { useReviewSettings } from '../../hooks/useReviewSettings';
 
@@ -76,7 +77,10 @@ export function ArticleCard({
   const id = articleIdOf(article);
   const overall = overallStatus(article, now);
   const keywords = [article.keyword, ...(article.tags ?? [])].map((k) => k?.trim()).filter((k): k is string => !!k);
-  const lastError = article.lastError && article.lastError.code !== 'insufficient_quota' ? article.lastError : null;
+  // An approval of several channels names each that failed: their rows show why, and the card's badge says so.
+  const channelsFailed = Object.keys(article.lastError?.channels ?? {}).length > 0;
+  const lastError =
+    article.lastError && article.lastError.code !== 'insufficient_quota' && !channelsFailed ? article.lastError : null;
   // docs/product.md (Schedule): out of AI credit, the card's badge reads "Not enough credit" (with the error as its
   // tooltip) while any platform is unpublished; the shared per-platform rule decides it.
   const quota = PLATFORMS.map((platform) => platformBadge(article, platform, now)).find((b) => b.label === QUOTA_BADGE);
@@ -85,10 +89,10 @@ export function ArticleCard({
   // The title opens the editor while anything is left to publish (Edit keeps its own rule, below).
   const editable = PLATFORMS.some((platform) => !isPublished(article, platform));
   // What the check before each slot found (docs/product.md, Connection health): the server answers only the current
-  // slot's problems; the same sentence told for both versions (one connection) is listed once.
-  const attention = PLATFORMS.flatMap((platform) => article.health?.[platform]?.problems ?? []).filter(
-    (problem, index, all) => all.findIndex((p) => p.message === problem.message) === index,
-  );
+  // slot's problems, keyed by version (a channel's own too); the same sentence told for two versions is listed once.
+  const attention = Object.values(article.health ?? {})
+    .flatMap((note) => note?.problems ?? [])
+    .filter((problem, index, all) => all.findIndex((p) => p.message === problem.message) === index);
 
   return (
     <article className="card schedule-card" aria-labelledby={titleId}>
@@ -130,8 +134,8 @@ export function ArticleCard({
         </div>
         <div className="schedule-card__aside">
           <StatusBadge
-            label={quota ? quota.label : STATUS_LABELS[overall]}
-            tone={quota ? 'danger' : STATUS_TONES[overall]}
+            label={quota ? quota.label : channelsFailed ? ScheduleMessages.partlyFailedBadge : STATUS_LABELS[overall]}
+            tone={quota || channelsFailed ? 'danger' : STATUS_TONES[overall]}
             tooltip={quota?.tooltip}
             srPrefix="Overall status:"
             onClick={onSchedule && unpublished.length > 0 ? () => onSchedule(article, unpublished) : undefined}
@@ -252,8 +256,24 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
   const approval = slotApproval(article, platform, reviewSettings, now);
   // "Not enough credit" (with its tooltip) comes from the shared rule; otherwise the platform's own status.
   const badge = platformBadge(article, platform, now);
-  const badgeLabel = badge.tooltip ? badge.label : approval ? reviewBadge[approval] : PLATFORM_STATUS_LABELS[status];
-  const badgeTone = badge.tooltip || approval === 'expired' ? 'danger' : approval ? 'warning' : STATUS_TONES[status];
+  // An approval of several channels: this one failed (its reason), or a bundle's social post waits for the blog post.
+  const bundled = bundleRowState(article, channel.id, { posted: status === 'published', social: platform !== 'blog' });
+  const badgeLabel = badge.tooltip
+    ? badge.label
+    : bundled
+      ? bundled.badge
+      : approval
+        ? reviewBadge[approval]
+        : PLATFORM_STATUS_LABELS[status];
+  const badgeTone = badge.tooltip
+    ? 'danger'
+    : bundled
+      ? bundled.tone
+      : approval === 'expired'
+        ? 'danger'
+        : approval
+          ? 'warning'
+          : STATUS_TONES[status];
   const scheduledAt = article.scheduled?.[platform];
   const publishedAt = isPlatform(platform)
     ? article[platform].lastPublished
@@ -279,48 +299,59 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
       </div>
 
       <div className="platform-row__body">
-        {status === 'published' ? (
-          <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
-        ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
-          // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
-          <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
-        ) : status === 'not-scheduled' ? (
-          <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
+        {bundled?.failure ? (
+          <BundleFailure label={names.service} failure={bundled.failure} onRetry={onPublish} />
         ) : (
-          <p className="platform-row__detail">
-            {status === 'scheduled' ? 'Scheduled for ' : 'Ready for approval, scheduled '}
-            {scheduledAt && <time dateTime={scheduledAt}>{formatDateTime(scheduledAt, timeZone)}</time>}
-          </p>
-        )}
+          <>
+            {status === 'published' ? (
+              <PublishedDetail publishedAt={publishedAt} url={url} viewOn={channel.texts.viewOn} timeZone={timeZone} />
+            ) : status === 'not-scheduled' && article.bundle && platform !== 'blog' && article.scheduled?.blog ? (
+              // A blog-first bundle's social post has no slot of its own: it goes with the blog version's approval.
+              <p className="platform-row__detail">{ScheduleMessages.withBlogPost}</p>
+            ) : status === 'not-scheduled' ? (
+              <p className="platform-row__detail muted">{ScheduleMessages.afterScheduling}</p>
+            ) : (
+              <p className="platform-row__detail">
+                {status === 'scheduled' ? 'Scheduled for ' : 'Ready for approval, scheduled '}
+                {scheduledAt && <time dateTime={scheduledAt}>{formatDateTime(scheduledAt, timeZone)}</time>}
+              </p>
+            )}
 
-        <div className="platform-row__actions">
-          {status === 'not-scheduled' ? (
-            // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
-            onSchedule && (
-              <button type="button" className="btn btn--primary btn--sm" aria-haspopup="dialog" onClick={onSchedule}>
-                Schedule<span className="sr-only"> {names.row}</span>
-              </button>
-            )
-          ) : status !== 'published' ? (
-            <>
-              {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
-              {onSchedule && status === 'scheduled' && (
-                <button
-                  type="button"
-                  className="btn btn--secondary btn--sm"
-                  aria-haspopup="dialog"
-                  onClick={onSchedule}
-                >
-                  Reschedule<span className="sr-only"> {names.row}</span>
-                </button>
-              )}
-            </>
-          ) : canRepublish && onPublish ? (
-            // Published already: publishing again updates the same post (e.g. after an edit).
-            <PublishNowButton sr={`${sr} again`} onClick={onPublish} variant="secondary" />
-          ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
-          null}
-        </div>
+            <div className="platform-row__actions">
+              {status === 'not-scheduled' ? (
+                // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
+                onSchedule && (
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--sm"
+                    aria-haspopup="dialog"
+                    onClick={onSchedule}
+                  >
+                    Schedule<span className="sr-only"> {names.row}</span>
+                  </button>
+                )
+              ) : status !== 'published' ? (
+                <>
+                  {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
+                  {onSchedule && status === 'scheduled' && (
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--sm"
+                      aria-haspopup="dialog"
+                      onClick={onSchedule}
+                    >
+                      Reschedule<span className="sr-only"> {names.row}</span>
+                    </button>
+                  )}
+                </>
+              ) : canRepublish && onPublish ? (
+                // Published already: publishing again updates the same post (e.g. after an edit).
+                <PublishNowButton sr={`${sr} again`} onClick={onPublish} variant="secondary" />
+              ) : // Published on a channel that refuses a duplicate post: no button, deliberately.
+              null}
+            </div>
+          </>
+        )}
 
         {!reviewSettings.personal && <ReviewActions article={article} platform={platform} settings={reviewSettings} />}
 

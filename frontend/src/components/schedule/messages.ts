@@ -20,6 +20,14 @@ export const ScheduleMessages = {
   bundled: 'Blog first: the social posts go out after the blog post, with its link.',
   /** A bundle's social row: no slot of its own. */
   withBlogPost: 'Goes out with the blog post’s approval, after it, carrying its link.',
+  /** A channel's badge on a card: the last approval failed there (its reason below it), or it waits for its turn. */
+  failedBadge: 'Failed',
+  /** The card's badge while some channel of its approval failed. */
+  partlyFailedBadge: 'Partly failed',
+  waitingBadge: 'Waiting',
+  channelFailed: (label: string, reason: string) => `${label} failed: ${reason}`,
+  /** The button that publishes again to that channel alone. */
+  retryChannel: (label: string) => `Retry ${label}`,
   /** On the card of an article published everywhere during this visit (it leaves the list with the visit). */
   publishedEverywhere: `Published on ${CHANNELS.map((channel) => channel.label).join(' and ')}: this article now lives in History.`,
   toHistory: 'Open History',

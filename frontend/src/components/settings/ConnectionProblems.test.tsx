@@ -49,4 +49,52 @@ describe('Settings: connection health', () => {
     expect(notes).toHaveLength(1);
     expect(screen.queryByText(/Remove the note/)).not.toBeInTheDocument();
   });
+
+  it('says what to do on Settings itself (below, in the panel), not to go to Settings, for every version’s note', async () => {
+    const entry = CHANNEL_REGISTRY[0]!;
+    const problem = (code: string, message: string) => ({ channel: entry.id, code, message, fix: 'settings' as const });
+    const note = (p: ReturnType<typeof problem>) => ({
+      scheduledFor: slot,
+      windows: ['1h' as const],
+      checkedAt: slot,
+      problems: [p],
+    });
+    mockApi(
+      settingsRoutes({
+        'articles.unpublished': {
+          articles: [
+            makeArticle({
+              _id: 'a1',
+              id: 'a1',
+              health: {
+                blog: note(problem('not_connected', `${entry.label} is not connected. Connect it in Settings.`)),
+              },
+            }),
+            // A channel's own version's note (keyed by its version id) counts as the others do.
+            makeArticle({
+              _id: 'a2',
+              id: 'a2',
+              health: {
+                ownversion: note(
+                  problem('refused', `The password was refused. Fix the ${entry.label} connection in Settings.`),
+                ),
+              },
+            }),
+          ],
+        },
+      }),
+    );
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(
+      await screen.findByText(
+        `Needs attention before a scheduled post: ${entry.label} is not connected. Connect it below.`,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `Needs attention before a scheduled post: The password was refused. Fix the ${entry.label} connection below.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/in Settings/)).not.toBeInTheDocument();
+  });
 });

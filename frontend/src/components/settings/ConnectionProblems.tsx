@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { PLATFORMS, type HealthProblem } from '@app/shared';
+import { ConnectionHealthMessages, type HealthProblem } from '@app/shared';
 import { request } from '../../api/client';
 import { articleListKey } from '../../hooks/useArticleLists';
 import { SettingsMessages } from './messages';
@@ -17,15 +17,18 @@ export function ConnectionProblems({ channel }: { channel: string }) {
   });
   const problems: HealthProblem[] = [];
   for (const article of data ?? [])
-    for (const platform of PLATFORMS)
-      for (const problem of article.health?.[platform]?.problems ?? [])
+    // Every version's note (the blog's, LinkedIn's, a channel's own), as the server keys them.
+    for (const note of Object.values(article.health ?? {}))
+      for (const problem of note?.problems ?? [])
         if (problem.channel === channel && problem.fix === 'settings' && !problems.some((p) => p.code === problem.code))
           problems.push(problem);
   if (!problems.length) return null;
   return (
     <div className="alert alert--warning settings-attention" role="status">
       {problems.map((problem) => (
-        <p key={problem.code}>{SettingsMessages.needsAttention(problem.message)}</p>
+        <p key={problem.code}>
+          {SettingsMessages.needsAttention(ConnectionHealthMessages.onSettingsPage(problem.message))}
+        </p>
       ))}
     </div>
   );

@@ -240,7 +240,8 @@ export function ImportForm({
           />
           <p id={`${ids.range}-hint`} className="field__hint">
             The tab name, then the first and last cell. Example: <code className="sheets-code">Sheet1!A1:F50</code>{' '}
-            reads columns A to F of rows 1 to 50 on the tab “Sheet1”.
+            reads columns A to F of rows 1 to 50 on the tab “Sheet1”; end at G (
+            <code className="sheets-code">Sheet1!A1:G50</code>) to read a Channels column.
           </p>
         </div>
 
@@ -257,9 +258,9 @@ export function ImportForm({
             <label htmlFor={ids.writeBack}>{SheetsMessages.writeBackLabel}</label>
           </div>
           <p id={`${ids.writeBack}-hint`} className="field__hint sheets-check__hint">
-            After the import, column <strong>{column}</strong> (just after the six import columns) gets each row's
-            status: Imported, Already imported, or why it was not imported. It replaces what that column holds on those
-            rows.
+            After the import, column <strong>{column}</strong> (just after the six import columns, or after a Channels
+            column the range reads) gets each row's status: Imported, Already imported, or why it was not imported. It
+            replaces what that column holds on those rows.
           </p>
           {writeBack && !canWrite && (
             <div className="alert alert--warning sheets-write-access" role="status">

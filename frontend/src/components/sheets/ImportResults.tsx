@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { importResultText, writeBackDoneText, type SheetsImportResult } from '@app/shared';
+import { channelsNamedText, importResultText, writeBackDoneText, type SheetsImportResult } from '@app/shared';
 
 /** The results box (docs/product.md, Sheets import). */
 export function ImportResults({ result }: { result: SheetsImportResult }) {
@@ -15,6 +15,10 @@ export function ImportResults({ result }: { result: SheetsImportResult }) {
         <p className="muted">
           {skipped} {skipped === 1 ? 'row was' : 'rows were'} imported before and skipped.
         </p>
+      )}
+      {/* Only when the range had a Channels column: which articles it narrowed to the channels named. */}
+      {result.channelsNamed !== undefined && result.channelsNamed > 0 && (
+        <p className="sheets-results__channels">{channelsNamedText(result.channelsNamed)}</p>
       )}
       {result.writeBack?.status === 'written' && (
         <p className="sheets-results__write-back">{writeBackDoneText(result.writeBack.updatedRange)}</p>

@@ -11,11 +11,13 @@ import {
 import { randomUUID } from 'node:crypto';
 import { PLATFORMS, isPlatform, type VersionId } from '@app/shared';
 import {
+  healthAttribute,
   isFullyPublished,
   publishedAtOf,
   reviewAttribute,
   versionText,
   type ArticleRecord,
+  type HealthDue,
   type PublicationState,
 } from '../../domain/articles.js';
 import { activityOfEvents, editActivity, type ActivityRecord } from '../../domain/activity.js';
@@ -33,6 +35,7 @@ import type {
 import { activityWrites } from './activity-store.js';
 import { queryAll, conditionHeld, ifConditionHeld } from './client.js';
 import { DynamoEventOutbox, eventsCommitted, outboxWrites } from './event-outbox.js';
+import { dueSlotWrites } from './due-slots.js';
 import { DynamoSummaryStore, cancellationCodes, type TransactItem } from './summary-store.js';
 import { userKey } from './user-store.js';
 
@@ -125,10 +128,22 @@ const CALENDAR_PATHS = [
 /** Everything kept beside the article in its writes' transactions: the summary and the calendar entries. */
 export const DERIVED_PATHS = [...CONTRIBUTION_PATHS, ...CALENDAR_PATHS] as const;
 
+/**
+ * Every version's schedule the article has (`scheduled.<version id>`, a channel's own version's too): the slots by time
+ * derive from them all (due-slots.ts), whichever versions the registry has.
+ */
+const schedulePaths = (article: Pick<ArticleRecord, 'scheduled'>) =>
+  Object.keys(article.scheduled ?? {})
+    .filter((version) => !isPlatform(version))
+    .map((version) => ['scheduled', version] as const);
+
 const touchesDerived = (changes: Record<string, unknown>) =>
   Object.keys(changes).some((path) => {
     const parts = path.split('.');
-    return DERIVED_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part));
+    return (
+      parts[0] === 'scheduled' ||
+      DERIVED_PATHS.some((field) => field.every((part, i) => i >= parts.length || parts[i] === part))
+    );
   });
 
 const CALENDAR_PREFIX = 'CAL#';
@@ -232,7 +247,8 @@ export function fieldsUnchanged(
  * A condition that the item's contribution and calendar fields are still those of `article` as read, so
  * that the summary's delta and the calendar entries computed from it are right.
  */
-const derivedUnchanged = (article: ArticleRecord) => fieldsUnchanged(article, DERIVED_PATHS, 'u');
+const derivedUnchanged = (article: ArticleRecord) =>
+  fieldsUnchanged(article, [...DERIVED_PATHS, ...schedulePaths(article)], 'u');
 
 /** Attempts of a write whose article another write changed between its read and its transaction. */
 const CONTRIBUTION_WRITE_ATTEMPTS = 8;
@@ -304,8 +320,15 @@ type ArticleUpdateOptions = {
   onlyIfImageJob?: string;
   onlyIfImage?: string | null;
   onlyIfReviewRev?: { platform: VersionId; rev: number };
+  onlyIfHealthDue?: HealthDue;
   events?: readonly OutboxEntry[];
   edit?: VersionEdit;
+};
+
+/** Whether the version's health note has the window noted for the slot already (another sweep's claim). */
+const healthNoted = (article: ArticleRecord, { version, scheduledFor, window }: HealthDue): boolean => {
+  const note = article[healthAttribute(version)];
+  return note?.scheduledFor === scheduledFor && note.windows.includes(window);
 };
 
 /** The rev of a platform's review as stored (0: none yet). */
@@ -382,6 +405,7 @@ export class DynamoArticleStore implements ArticleStore {
       };
       const entries = [
         ...calendarWrites(this.tableName, article.userId, article.id, before, article),
+        ...dueSlotWrites(this.tableName, article.userId, article.id, before, article),
         ...(before ? [] : activityWrites(this.tableName, options.activity ?? [])),
       ];
       const result = await this.summaries.writeWithArticle(article.userId, article.id, before, article, write, entries);
@@ -647,6 +671,19 @@ export class DynamoArticleStore implements ArticleStore {
         conditions.push('#c_rv.#c_rev = :c_rev');
       }
     }
+    if (options.onlyIfHealthDue) {
+      // The (slot, window) is claimed: the note must not have this window for this slot yet.
+      const { version, scheduledFor, window } = options.onlyIfHealthDue;
+      names['#c_h'] = healthAttribute(version);
+      names['#c_hslot'] = 'scheduledFor';
+      names['#c_hwindows'] = 'windows';
+      values[':c_hnull'] = 'NULL';
+      values[':c_hslot'] = scheduledFor;
+      values[':c_hwindow'] = window;
+      conditions.push(
+        '(attribute_not_exists(#c_h) OR attribute_type(#c_h, :c_hnull) OR #c_h.#c_hslot <> :c_hslot OR NOT contains(#c_h.#c_hwindows, :c_hwindow))',
+      );
+    }
     // A change with events goes the transaction's way too: its events are written with it.
     // So does an edit: its activity entry is written with it (domain/activity.ts).
     if (touchesDerived(changes) || options.events?.length || options.edit) {
@@ -695,7 +732,8 @@ export class DynamoArticleStore implements ArticleStore {
         (options.onlyIfImageJob !== undefined && before.imageJob?.requestedAt !== options.onlyIfImageJob) ||
         (options.onlyIfImage !== undefined && (before.image?.blogKey ?? null) !== options.onlyIfImage) ||
         (options.onlyIfReviewRev !== undefined &&
-          reviewRevOf(before, options.onlyIfReviewRev.platform) !== options.onlyIfReviewRev.rev)
+          reviewRevOf(before, options.onlyIfReviewRev.platform) !== options.onlyIfReviewRev.rev) ||
+        (options.onlyIfHealthDue !== undefined && healthNoted(before, options.onlyIfHealthDue))
       ) {
         return undefined;
       }
@@ -760,6 +798,7 @@ export class DynamoArticleStore implements ArticleStore {
       };
       const alongside = [
         ...calendarWrites(this.tableName, userId, id, before, after),
+        ...dueSlotWrites(this.tableName, userId, id, before, after),
         ...outboxWrites(this.tableName, events),
         ...activityWrites(this.tableName, [...activityOfEvents(events), ...(edit ? [edit.entry] : [])]),
       ];

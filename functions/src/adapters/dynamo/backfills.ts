@@ -16,6 +16,7 @@ import {
 import { articleIndexesStep } from './article-index-backfill.js';
 import { calendarEntriesStep, type CalendarBackfillCursor } from './calendar-backfill.js';
 import { dashboardSummariesStep } from './summary-store.js';
+import { dueSlotsStep } from './due-slots.js';
 
 export interface TableBackfillOptions {
   /** Items (users, for the summaries) a step reads: small in tests, to see the paging. */
@@ -76,6 +77,12 @@ const REGISTRY: readonly RegisteredBackfill[] = [
     indexes: [],
     step: (db, tableName, cursor, options) =>
       calendarEntriesStep(db, tableName, cursor as CalendarBackfillCursor | undefined, options),
+  },
+  {
+    // The slots and connection expiries by time (due-slots.ts), for the schedules and connections saved before them.
+    name: 'due-slots-v1',
+    indexes: [],
+    step: dueSlotsStep,
   },
 ];
 

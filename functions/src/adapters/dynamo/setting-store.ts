@@ -2,11 +2,13 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { SettingRecord, SettingStore } from '../../domain/ports.js';
 import { conditionHeld, queryAll } from './client.js';
+import { expiryItem, WATCHED_EXPIRY_KEYS } from './time-keys.js';
 
 const key = (userId: string, settingKey: string) => ({ PK: `USER#${userId}`, SK: `SETTING#${settingKey}` });
 type Item = SettingRecord & { PK: string; SK: string; type: 'setting' };
@@ -36,8 +38,20 @@ export class DynamoSettingStore implements SettingStore {
   }
 
   async put(userId: string, record: SettingRecord): Promise<void> {
+    const Item = { ...key(userId, record.key), type: 'setting', ...record };
+    // A connection's expiry is kept by time too, in the same write (time-keys.ts): the week's notice finds it there.
+    const expiry = WATCHED_EXPIRY_KEYS.has(record.key) ? expiryItem(userId, record.key, record.value) : undefined;
+    if (!expiry) {
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item }));
+      return;
+    }
     await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...key(userId, record.key), type: 'setting', ...record } }),
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: this.tableName, Item } },
+          { Put: { TableName: this.tableName, Item: expiry } },
+        ],
+      }),
     );
   }
 

@@ -98,6 +98,8 @@ export function blueskyChannel(deps: {
     claimKey: 'bluesky',
     // Its own version's schedule (`scheduled.bluesky`) is its own: its approval publishes here.
     ownsSchedule: true,
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).blueskyEmailPreview(input, blueskyText(article)),
     postOf: (article) => article.posts?.bluesky,
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {

@@ -77,6 +77,8 @@ export function ghostChannel(deps: {
     claimKey: 'ghost',
     joinsSchedule: true,
     postOf: (article) => article.posts?.ghost,
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).ghostEmailPreview(input, article.blog.content),
     settings: credentialSettings(deps.settings, connectionOf),
     checkArticle(article) {
       if (!article.blog.content.trim()) throw badRequest(PublishMessages.noContent('blog'), 'no_content');

@@ -30,6 +30,8 @@ export function linkedinChannel(deps: {
     platform: 'linkedin',
     claimKey: 'linkedin',
     ownsSchedule: true,
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).linkedinEmailPreview(input, article.linkedin.content),
     postOf: (article) =>
       article.linkedin.publishedToLinkedIn ? { url: article.linkedin.linkedinPostUrl ?? null } : undefined,
     checkArticle(article) {
@@ -86,11 +88,12 @@ export function linkedinChannel(deps: {
           {
             accessToken: token,
             author,
-            // A bundle's post carries the live blog post's address at its end (LinkedIn makes it a link).
-            commentary: post.blogUrl
-              ? `${article.linkedin.content.trim()}\n\n${post.blogUrl}`
-              : article.linkedin.content.trim(),
+            commentary: article.linkedin.content.trim(),
             image: await post.image(),
+            // A bundle's post shares the live blog post as an article (its card: title, summary, the image).
+            ...(post.blogUrl
+              ? { article: { source: post.blogUrl, title: article.title, description: article.topic } }
+              : {}),
           },
           sent,
         );

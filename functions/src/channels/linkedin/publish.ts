@@ -5,7 +5,8 @@
  *           → PUT the bytes to value.uploadUrl (Bearer, one request)
  *           → GET /rest/images/{urn} until AVAILABLE (processing is asynchronous)
  *   post:   POST /rest/posts {author, commentary, visibility, distribution, lifecycleState,
- *           isReshareDisabledByAuthor, content?: {media: {id: imageUrn}}}
+ *           isReshareDisabledByAuthor, content?: {media: {id: imageUrn}}
+ *           | {article: {source, title, description?, thumbnail?: imageUrn}}}  (an article share: a bundle's blog post)
  *           → 201, the post URN in the `x-restli-id` header
  *           → URL https://www.linkedin.com/feed/update/{urn}
  *   pages:  GET /rest/organizationAcls?q=roleAssignee&state=APPROVED
@@ -177,6 +178,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       author,
       commentary: linkedInCommentary(input.commentary, { keepHashtags: this.keepHashtags }),
       ...(imageUrn ? { imageUrn } : {}),
+      ...(input.article ? { article: input.article } : {}),
     };
     return this.send(accessToken, post, run, false);
   }
@@ -201,7 +203,7 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
       commentary: post.commentary,
       visibility: 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-      ...(post.imageUrn ? { content: { media: { id: post.imageUrn } } } : {}),
+      ...postContent(post),
       lifecycleState: 'PUBLISHED',
       isReshareDisabledByAuthor: false,
     };
@@ -440,6 +442,24 @@ export class HttpLinkedInPublisher implements LinkedInPublisher {
     }
     return { status: response.status, json, headers: response.headers };
   }
+}
+
+/** The post's `content`: an article share (its image as the thumbnail), else the image as media, else none. */
+function postContent(post: LinkedInSentPost): { content?: Record<string, unknown> } {
+  if (post.article) {
+    const { source, title, description } = post.article;
+    return {
+      content: {
+        article: {
+          source,
+          title,
+          ...(description ? { description } : {}),
+          ...(post.imageUrn ? { thumbnail: post.imageUrn } : {}),
+        },
+      },
+    };
+  }
+  return post.imageUrn ? { content: { media: { id: post.imageUrn } } } : {};
 }
 
 /** Said when the post may have been made although the answer did not say so. */

@@ -21,6 +21,8 @@ export function wordpressChannel(deps: {
     platform: 'blog',
     claimKey: 'blog',
     ownsSchedule: true,
+    emailPreview: async (article, input) =>
+      (await import('./email-preview.js')).wordpressEmailPreview(input, article.blog.content),
     postOf: (article) =>
       article.blog.publishedToWordPress ? { url: article.blog.wordpressPostUrl ?? null } : undefined,
     checkArticle(article) {

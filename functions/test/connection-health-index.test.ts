@@ -1,0 +1,141 @@
+/**
+ * The slots and expiries by time (adapters/dynamo/due-slots.ts, time-keys.ts) over DynamoDB Local: the article store
+ * writes a version's slot item in the schedule's own transaction (and moves or drops it with the schedule), the
+ * settings store an expiry's with the setting, and the check before each slot (domain/connection-health.ts) reads
+ * only the slots and expiries of its windows: no account without one is read, no Scan, no list of accounts.
+ */
+import { randomBytes } from 'node:crypto';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
+import { createDocumentClient } from '../src/adapters/dynamo/client.js';
+import { dueSlotsBetween } from '../src/adapters/dynamo/due-slots.js';
+import { DynamoSettingStore } from '../src/adapters/dynamo/setting-store.js';
+import { ownersExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
+import { ConnectionHealthService } from '../src/domain/connection-health.js';
+import type { MailMessage } from '../src/domain/integrations.js';
+import { ensureTable } from '../src/local/dynamo.js';
+import { articleRecord } from './helpers/article-record.js';
+
+const db = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: inject('dynamoEndpoint') });
+afterAll(() => db.destroy());
+
+const NOW = new Date('2031-06-10T12:00:00.000Z');
+const at = (hours: number) => new Date(NOW.getTime() + hours * 3600_000).toISOString();
+
+/** The document client, keeping each command's name and input as sent. */
+function counting(): { db: DynamoDBDocumentClient; sent: { name: string; input: string }[] } {
+  const sent: { name: string; input: string }[] = [];
+  const spy = {
+    send: (command: { constructor: { name: string }; input: unknown }) => {
+      sent.push({ name: command.constructor.name, input: JSON.stringify(command.input) });
+      return db.send(command as never);
+    },
+  } as unknown as DynamoDBDocumentClient;
+  return { db: spy, sent };
+}
+
+const partition = async (table: string, pk: string) =>
+  (
+    await db.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items ?? [];
+
+describe('the slots by time', () => {
+  it('the store keeps a slot item per version scheduled and not published, moved and dropped with the schedule', async () => {
+    const table = `due-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const store = new DynamoArticleStore(db, table);
+    await store.put(articleRecord({ id: 'a1', userId: 'u1', scheduled: { blog: at(5), linkedin: at(30) } }));
+    expect(
+      (await dueSlotsBetween(db, table, at(0), at(48))).map((s) => [s.ownerId, s.articleId, s.version, s.at]),
+    ).toEqual([
+      ['u1', 'a1', 'blog', at(5)],
+      ['u1', 'a1', 'linkedin', at(30)],
+    ]);
+    // Moved, published, and a channel's own version's slot (`scheduled.<version id>`).
+    await store.update('u1', 'a1', { 'scheduled.blog': at(7) });
+    await store.update('u1', 'a1', {
+      'linkedin.publishedToLinkedIn': true,
+      'linkedin.lastPublished': at(-1),
+    });
+    await store.update('u1', 'a1', { 'scheduled.bluesky': at(9) });
+    expect((await dueSlotsBetween(db, table, at(0), at(48))).map((s) => [s.version, s.at])).toEqual([
+      ['blog', at(7)],
+      ['bluesky', at(9)],
+    ]);
+    expect(await partition(table, `DUE#${at(30).slice(0, 10)}`)).toEqual([]);
+  });
+
+  it('a sweep reads the slots and expiries of its windows and the accounts that have one, no other account', async () => {
+    const table = `due-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const articles = new DynamoArticleStore(db, table);
+    const settings = new DynamoSettingStore(db, table);
+    // due: a slot in 3 hours. later: a slot in 3 days and a LinkedIn connection expiring in 3 weeks.
+    // expiring: no slot, a LinkedIn connection expiring in 5 days. idle: an article with no schedule.
+    await articles.put(articleRecord({ id: 'd1', userId: 'due', scheduled: { blog: at(3), linkedin: null } }));
+    await articles.put(articleRecord({ id: 'l1', userId: 'later', scheduled: { blog: null, linkedin: at(72) } }));
+    await articles.put(articleRecord({ id: 'i1', userId: 'idle' }));
+    const expiry = (userId: string, value: string) =>
+      settings.put(userId, {
+        key: 'linkedin_token_expiry',
+        description: 'LinkedIn token expiry',
+        hasValue: true,
+        createdAt: NOW.toISOString(),
+        updatedAt: NOW.toISOString(),
+        storedIn: 'table',
+        value,
+      });
+    await expiry('later', at(21 * 24));
+    await expiry('expiring', at(5 * 24));
+
+    const reads = counting();
+    const checked: string[] = [];
+    const expiryAsked: string[] = [];
+    const mail: MailMessage[] = [];
+    const service = new ConnectionHealthService({
+      dueSlots: (from, to) => dueSlotsBetween(reads.db, table, from, to),
+      expiring: (from, to) => ownersExpiringBetween(reads.db, table, from, to),
+      articles: new DynamoArticleStore(reads.db, table),
+      probe: {
+        channelsOf: async (ownerId, version) => {
+          checked.push(`${ownerId}:${version}`);
+          return [{ id: 'wordpress', label: 'WordPress', platform: 'blog', checkArticle: () => undefined }];
+        },
+        check: async () => ({ problems: [] }),
+        linkedInExpiry: async (ownerId) => {
+          expiryAsked.push(ownerId);
+          return ownerId === 'expiring' ? at(5 * 24) : undefined;
+        },
+      },
+      imagePresent: async () => true,
+      activeOwner: async () => ({ email: 'owner@example.com', timezone: 'UTC' }),
+      notifier: async () => ({
+        address: undefined,
+        mailer: { kind: 'outbox', send: async (m) => (mail.push(m), { id: String(mail.length) }) },
+      }),
+      expiryTold: { get: async () => undefined, set: async () => undefined },
+      publicUrl: () => 'https://app.example.com',
+      now: () => NOW,
+    });
+
+    expect(await service.sweep()).toEqual({ checked: 1, withProblems: 0, expiring: 1 });
+    expect(checked).toEqual(['due:blog']);
+    expect(expiryAsked).toEqual(['expiring']);
+    expect(mail.map((m) => m.subject)).toEqual(['Your LinkedIn connection expires soon']);
+    // What went to the table: the day partitions of the windows, the due account's article and the expiring account's
+    // notice (its event), nothing of the other accounts.
+    expect(reads.sent.map((c) => c.name).filter((name) => name === 'ScanCommand')).toEqual([]);
+    const touched = reads.sent.map((c) => c.input).join('\n');
+    for (const other of ['later', 'idle']) expect(touched).not.toContain(`USER#${other}`);
+    expect(touched).not.toContain('USERS');
+    expect(touched).toContain('USER#due');
+  });
+});
