@@ -162,6 +162,41 @@ describe('the Bluesky version’s own schedule', () => {
     expect((await user.call(`/api/articles/${id}`)).json.article.scheduled.bluesky ?? null).toBeNull();
   });
 
+  it('its slot is on the calendar as the Bluesky version’s entry, follows a reschedule, and leaves with the bundle', async () => {
+    const id = await newArticle(user, 'Sky on the calendar');
+    const at = later();
+    expect((await schedule(user, id, { platform: 'bluesky', datetime: at })).status).toBe(200);
+    const from = new Date(Date.parse(at) - 86_400_000).toISOString();
+    const to = new Date(Date.parse(at) + 3 * 86_400_000).toISOString();
+    const entriesOf = async () =>
+      (
+        (await user.call(`/api/calendar?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).json
+          .entries as { articleId: string }[]
+      ).filter((e) => e.articleId === id);
+    expect(await entriesOf()).toEqual([
+      {
+        articleId: id,
+        platform: 'bluesky',
+        version: 'bluesky',
+        at,
+        kind: 'scheduled',
+        status: 'scheduled',
+        title: 'Sky on the calendar',
+        url: null,
+        channel: 'bluesky',
+      },
+    ]);
+
+    // Moved (as a drag on the calendar sends it): the entry moves with its slot.
+    const moved = new Date(Date.parse(at) + 86_400_000).toISOString();
+    expect((await schedule(user, id, { platform: 'bluesky', datetime: moved })).status).toBe(200);
+    expect((await entriesOf()).map((e) => [e.articleId, (e as { at: string }).at])).toEqual([[id, moved]]);
+
+    // The blog-first bundle takes the Bluesky slot away, and its entry with it.
+    expect((await schedule(user, id, { platform: 'blog', datetime: at, bundle: true })).status).toBe(200);
+    expect((await entriesOf()).map((e) => (e as { platform: string }).platform)).toEqual(['blog']);
+  });
+
   it('the scheduled run e-mails the owner to approve the Bluesky text; Approve posts it to the PDS once', async (ctx) => {
     server(ctx);
     did = await connectBluesky(user, 'skyowner');
@@ -176,7 +211,9 @@ describe('the Bluesky version’s own schedule', () => {
     expect(mail.text).toContain('What will be published on Bluesky:');
     expect(mail.text).toContain(text);
     expect(mail.html).toContain('Publish “Sky on schedule” to Bluesky?');
-    expect(mail.html).toContain('Short posts travel far. #sky');
+    // Its channel's own preview (channels/bluesky/email-preview.ts): the account, hashtags in Bluesky's blue.
+    expect(mail.html).toContain('Your Bluesky account');
+    expect(mail.html).toContain('Short posts travel far. <span style="color:#1083fe">#sky</span>');
     const token = tokenIn(mail.text, 'Review and approve: ', 'approve');
 
     const anonymous = new Client(app.url);

@@ -152,7 +152,7 @@ export function connectionProblems(channel: SlotChannel, state: ConnectionState,
 /** What the e-mail needs to say. */
 export interface HealthEmailInput {
   title: string;
-  /** Where it goes out ("WordPress", "Bluesky"). */
+  /** Where it goes out ("WordPress", or a channel's own version's channel). */
   place: string;
   window: HealthWindow;
   /** The slot in the owner's zone (approvalTimeText). */
