@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QUOTA_BANNER, SCHEDULE_REFRESH_MS, type Article } from '@app/shared';
 import SchedulePage from './Schedule';
 import { ArticleCard } from '../components/schedule/ArticleCard';
+import { ownVersionChannels } from '../channels/registry';
 import { articleListKey } from '../hooks/useArticleLists';
 import { timing } from '../lib/timing';
 import { makeArticle } from '../test/articles';
@@ -423,23 +424,25 @@ describe('Schedule page: connection health', () => {
   it('a note keyed by a channel’s own version shows on the card as the versions’ do', async () => {
     const article = blogScheduled();
     const slot = article.scheduled.blog!;
+    // A channel with a version of its own, from the registry (no channel is named outside its folder).
+    const own = ownVersionChannels()[0]!;
     const problem = {
-      channel: 'bluesky',
-      code: 'bluesky_text_too_long',
-      message: 'The Bluesky version is too long.',
+      channel: own.id,
+      code: `${own.id}_text_too_long`,
+      message: `The ${own.label} version is too long.`,
       fix: 'editor' as const,
     };
     mockApi(
       listRoute([
         {
           ...article,
-          health: { bluesky: { scheduledFor: slot, windows: ['1h'], checkedAt: slot, problems: [problem] } },
+          health: { [own.id]: { scheduledFor: slot, windows: ['1h'], checkedAt: slot, problems: [problem] } },
         },
       ]),
     );
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     await screen.findByRole('article', { name: 'Planned post' });
-    const note = within(card('Planned post')).getByText('Needs attention: The Bluesky version is too long.', {
+    const note = within(card('Planned post')).getByText(`Needs attention: The ${own.label} version is too long.`, {
       exact: false,
     });
     expect(within(note).getByRole('link', { name: 'Open the editor' })).toHaveAttribute('href', '/create?articleId=a2');

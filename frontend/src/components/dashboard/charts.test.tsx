@@ -74,9 +74,9 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     const curves = [...container.querySelectorAll('.recharts-area-curve')];
     expect(curves).toHaveLength(3);
     const [first, second, third] = curves;
-    expect(first).toHaveAttribute('stroke', 'var(--chart-blog)');
+    expect(first).toHaveAttribute('stroke', 'var(--chart-channel-1)');
     expect(first).not.toHaveAttribute('stroke-dasharray');
-    expect(second).toHaveAttribute('stroke', 'var(--chart-linkedin)');
+    expect(second).toHaveAttribute('stroke', 'var(--chart-channel-2)');
     expect(second).toHaveAttribute('stroke-dasharray', '6 4');
     expect(third).toHaveAttribute('stroke', 'var(--chart-channel-3)');
     expect(third).toHaveAttribute('stroke-dasharray', '2 3');
@@ -84,8 +84,8 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     // One marker per week and series: circles, squares, triangles, each in its series' colour.
     const markers = (shape: string) => [...container.querySelectorAll(`.recharts-area-dots .trend-marker--${shape}`)];
     for (const [shape, colour] of [
-      ['circle', 'var(--chart-blog)'],
-      ['square', 'var(--chart-linkedin)'],
+      ['circle', 'var(--chart-channel-1)'],
+      ['square', 'var(--chart-channel-2)'],
       ['triangle', 'var(--chart-channel-3)'],
     ] as const) {
       expect(markers(shape)).toHaveLength(weeks.length);
@@ -96,9 +96,9 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     const items = [...container.querySelectorAll('.trends-legend__item')];
     expect(items.map((li) => li.textContent)).toEqual(['First', 'Second', 'Third']);
     expect(items[0]!.querySelector('line')).not.toHaveAttribute('stroke-dasharray');
-    expect(items[0]!.querySelector('circle')).toHaveAttribute('fill', 'var(--chart-blog)');
+    expect(items[0]!.querySelector('circle')).toHaveAttribute('fill', 'var(--chart-channel-1)');
     expect(items[1]!.querySelector('line')).toHaveAttribute('stroke-dasharray', '6 4');
-    expect(items[1]!.querySelector('rect')).toHaveAttribute('fill', 'var(--chart-linkedin)');
+    expect(items[1]!.querySelector('rect')).toHaveAttribute('fill', 'var(--chart-channel-2)');
     expect(items[2]!.querySelector('line')).toHaveAttribute('stroke-dasharray', '2 3');
     expect(items[2]!.querySelector('polygon')).toHaveAttribute('fill', 'var(--chart-channel-3)');
   });

@@ -6,13 +6,13 @@
 /**
  * How each channel's series is drawn, by its place in the answer (the registry's order): the channels are told
  * apart by more than their colour (docs/product.md, Dashboard): each has its own line (solid, dashed, dotted, …) and
- * marker (circle, square, triangle, …), in colours of distant hues in both themes (base.css --chart-blog,
- * --chart-linkedin, --chart-channel-*). Where two counts are equal the lines lie on each other, and the dashes still
+ * marker (circle, square, triangle, …), in colours of distant hues in both themes (base.css
+ * --chart-channel-*). Where two counts are equal the lines lie on each other, and the dashes still
  * show both.
  */
 export const SERIES_STYLES = [
-  { colour: 'var(--chart-blog)', dash: undefined, marker: 'circle' },
-  { colour: 'var(--chart-linkedin)', dash: '6 4', marker: 'square' },
+  { colour: 'var(--chart-channel-1)', dash: undefined, marker: 'circle' },
+  { colour: 'var(--chart-channel-2)', dash: '6 4', marker: 'square' },
   { colour: 'var(--chart-channel-3)', dash: '2 3', marker: 'triangle' },
   { colour: 'var(--chart-channel-4)', dash: '10 3 2 3', marker: 'diamond' },
   { colour: 'var(--chart-channel-5)', dash: '12 5', marker: 'cross' },
