@@ -354,20 +354,16 @@ describe('Calendar: a channel’s own version', () => {
     const article = planned({ scheduled: { blog: null, linkedin: null, [own.id]: ownAt } });
     let at = ownAt;
     const { requests } = mockApi(
-      routes(
-        () =>
-          answer([entryOf(article, { platform: own.id, version: own.id, channel: own.id, at })], [article]),
-        {
-          'schedule.set': (req) => {
-            at = (req.body as { datetime: string }).datetime;
-            return {
-              success: true,
-              article: { ...article, scheduled: { ...article.scheduled, [own.id]: at } },
-              scheduledFor: at,
-            };
-          },
+      routes(() => answer([entryOf(article, { platform: own.id, version: own.id, channel: own.id, at })], [article]), {
+        'schedule.set': (req) => {
+          at = (req.body as { datetime: string }).datetime;
+          return {
+            success: true,
+            article: { ...article, scheduled: { ...article.scheduled, [own.id]: at } },
+            scheduledFor: at,
+          };
         },
-      ),
+      }),
     );
     renderWithProviders(<CalendarPage />, { route: '/calendar' });
     const item = await waitFor(() => itemIn('Thursday, April 11, 2030', new RegExp(`Spring launch, ${own.label},`)));

@@ -42,4 +42,5 @@ export const channelNames: readonly { id: ChannelId; label: string }[] = channel
  * The channels that go with a version (its schedule publishes with those of them that take part in it): a channel's
  * own version goes with that channel alone.
  */
-export const versionChannelIds = (version: VersionId): ChannelId[] => channelIds.filter((id) => versionOf(id) === version);
+export const versionChannelIds = (version: VersionId): ChannelId[] =>
+  channelIds.filter((id) => versionOf(id) === version);

@@ -592,9 +592,7 @@ export class ApprovalNotifier {
     // Several channels, or a channel's own version: each one's post, previewed by the channel (its folder's
     // email-preview.ts).
     const previews =
-      channels?.length &&
-      (channels.length > 1 || !isPlatform(run.platform)) &&
-      channels.every((c) => c.emailPreview)
+      channels?.length && (channels.length > 1 || !isPlatform(run.platform)) && channels.every((c) => c.emailPreview)
         ? await Promise.all(
             channels.map(async (c) => ({
               label: c.label,
