@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { CalendarEntry } from '@app/shared';
 import { atprotoPdsOrSkip, type ChannelServer } from './channel-servers/atproto/pds.js';
 import { parseMime } from './fakes/mime.js';
 import { Client, drafted, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
@@ -171,7 +172,7 @@ describe('the Bluesky version’s own schedule', () => {
     const entriesOf = async () =>
       (
         (await user.call(`/api/calendar?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).json
-          .entries as { articleId: string }[]
+          .entries as CalendarEntry[]
       ).filter((e) => e.articleId === id);
     expect(await entriesOf()).toEqual([
       {
@@ -190,11 +191,11 @@ describe('the Bluesky version’s own schedule', () => {
     // Moved (as a drag on the calendar sends it): the entry moves with its slot.
     const moved = new Date(Date.parse(at) + 86_400_000).toISOString();
     expect((await schedule(user, id, { platform: 'bluesky', datetime: moved })).status).toBe(200);
-    expect((await entriesOf()).map((e) => [e.articleId, (e as { at: string }).at])).toEqual([[id, moved]]);
+    expect((await entriesOf()).map((e) => [e.articleId, e.at])).toEqual([[id, moved]]);
 
     // The blog-first bundle takes the Bluesky slot away, and its entry with it.
     expect((await schedule(user, id, { platform: 'blog', datetime: at, bundle: true })).status).toBe(200);
-    expect((await entriesOf()).map((e) => (e as { platform: string }).platform)).toEqual(['blog']);
+    expect((await entriesOf()).map((e) => e.platform)).toEqual(['blog']);
   });
 
   it('the scheduled run e-mails the owner to approve the Bluesky text; Approve posts it to the PDS once', async (ctx) => {
