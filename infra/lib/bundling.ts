@@ -24,10 +24,12 @@
  *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
  */
 
+import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { build, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
+import ts from 'typescript';
 
 /** Packages the code loads on demand (`await import()`), never bundled. */
 export const ON_DEMAND_MODULES = [
@@ -175,6 +177,68 @@ export interface LambdaMetafile {
 }
 
 /**
+ * A package's own package.json as its code imports it, reduced to `name` and `version`: the AWS SDK's clients
+ * import theirs whole for the version in their user agent, ~2.3 KB of text parsed at every cold start per client.
+ */
+const packageJsonVersionOnly: Plugin = {
+  name: 'package-json-version-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].+[\\/]package\.json$/ }, async ({ path }) => {
+      const { name, version } = JSON.parse(await readFile(path, 'utf8')) as { name?: string; version?: string };
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
+};
+
+/** The route table's module (shared/src/api/routes.ts). */
+const ROUTE_TABLE = /[\\/]shared[\\/]src[\\/]api[\\/]routes\.ts$/;
+
+/**
+ * The route table's source with only the entries of one route group (the part of `id` before the dot), or
+ * undefined when it has none of that group (the worker, the backfills). API Gateway sends a function only its
+ * group's routes, and its middleware looks up only those (functions/src/middleware/api.ts, findRouteByKey):
+ * the other groups' entries, and the schemas they name, were ~25 KB of every function's cold start.
+ */
+export function routeTableOfGroup(source: string, group: string): string | undefined {
+  const file = ts.createSourceFile('routes.ts', source, ts.ScriptTarget.Latest, true);
+  let table: ts.ArrayLiteralExpression | undefined;
+  const find = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(file) === 'routes' && node.initializer) {
+      let init: ts.Expression = node.initializer;
+      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init)) init = init.expression;
+      if (ts.isArrayLiteralExpression(init)) table = init;
+    }
+    ts.forEachChild(node, find);
+  };
+  find(file);
+  if (!table) throw new Error('The route table (export const routes = [...]) was not found');
+  const idOf = (element: ts.Expression): string => {
+    const id =
+      ts.isObjectLiteralExpression(element) &&
+      element.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(file) === 'id');
+    if (!id || !ts.isPropertyAssignment(id) || !ts.isStringLiteral(id.initializer))
+      throw new Error(`A route without a literal id: ${element.getText(file).slice(0, 80)}`);
+    return id.initializer.text;
+  };
+  const kept = table.elements.filter((element) => idOf(element).split('.')[0] === group);
+  if (!kept.length) return undefined;
+  const entries = kept.map((element) => element.getText(file)).join(',\n');
+  return `${source.slice(0, table.getStart(file))}[\n${entries},\n]${source.slice(table.getEnd())}`;
+}
+
+/** The route table of the entry's group (functions/src/lambda/<group>.ts) in its bundle: routeTableOfGroup. */
+const routeTableOfEntry = (entry: string): Plugin => ({
+  name: 'route-table-of-group',
+  setup(build) {
+    build.onLoad({ filter: ROUTE_TABLE }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const own = routeTableOfGroup(source, basename(entry).replace(/\.[cm]?[jt]s$/, ''));
+      return { contents: own ?? source, loader: 'ts' };
+    });
+  },
+});
+
+/**
  * Builds one Lambda entry as it ships: `index.mjs` and its `chunks/` in `outdir` (written when `write`), with
  * a metafile of the same shape as esbuild's (outputs relative to the working folder, as esbuild names them).
  *
@@ -201,6 +265,7 @@ export async function buildLambdaBundle(
     write: false,
     sourcemap: 'external',
     sourcesContent: false,
+    plugins: [packageJsonVersionOnly, routeTableOfEntry(entry)],
   });
   const modules = new Map<string, { code: string; map: string | undefined }>();
   for (const file of first.outputFiles)
