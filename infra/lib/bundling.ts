@@ -22,6 +22,9 @@
  * - The code's own choices count as much: zod is `zod/mini` (functions esbuild leaves out when unused;
  *   classic zod's methods and messages were ~90 KB of every bundle's start), and every schema is built on
  *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
+ * - A function's bundle holds its own route group's entries of the route table only (routeTableOfGroup), and a
+ *   package's package.json only as its name and version (the AWS SDK clients import theirs for the user agent).
+ *   infra/test/bundling.test.ts caps what each function parses at start (START_KB_CEILING).
  */
 
 import { readFile } from 'node:fs/promises';
