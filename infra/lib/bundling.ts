@@ -193,51 +193,66 @@ const packageJsonVersionOnly: Plugin = {
   },
 };
 
-/** The route table's module (shared/src/api/routes.ts). */
-const ROUTE_TABLE = /[\\/]shared[\\/]src[\\/]api[\\/]routes\.ts$/;
+/** The route table's modules: its entries (shared/src/api/routes.ts) and each route's role (roles.ts). */
+const ROUTE_TABLES = [
+  { file: /[\\/]shared[\\/]src[\\/]api[\\/]routes\.ts$/, name: 'routes' },
+  { file: /[\\/]shared[\\/]src[\\/]api[\\/]roles\.ts$/, name: 'ROUTE_ROLES' },
+] as const;
 
 /**
- * The route table's source with only the entries of one route group (the part of `id` before the dot), or
- * undefined when it has none of that group (the worker, the backfills). API Gateway sends a function only its
- * group's routes, and its middleware looks up only those (functions/src/middleware/api.ts, findRouteByKey):
- * the other groups' entries, and the schemas they name, were ~25 KB of every function's cold start.
+ * A route table's source with only the entries of one route group (the part of the route's id before the dot),
+ * or undefined when it has none of that group (the worker, the backfills). `name` is the table's constant: the
+ * array of routes (`routes`, each entry's `id`) or the object of roles by id (`ROUTE_ROLES`). API Gateway sends
+ * a function only its group's routes, and its middleware looks up only those (functions/src/middleware/api.ts,
+ * findRouteByKey; middleware/workspace.ts, routeRole): the other groups' entries, and the schemas they name,
+ * were ~20 KB of every API function's cold start.
  */
-export function routeTableOfGroup(source: string, group: string): string | undefined {
-  const file = ts.createSourceFile('routes.ts', source, ts.ScriptTarget.Latest, true);
-  let table: ts.ArrayLiteralExpression | undefined;
+export function routeTableOfGroup(source: string, group: string, name = 'routes'): string | undefined {
+  const file = ts.createSourceFile('table.ts', source, ts.ScriptTarget.Latest, true);
+  let table: ts.ArrayLiteralExpression | ts.ObjectLiteralExpression | undefined;
   const find = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && node.name.getText(file) === 'routes' && node.initializer) {
+    if (ts.isVariableDeclaration(node) && node.name.getText(file) === name && node.initializer) {
       let init: ts.Expression = node.initializer;
       while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init)) init = init.expression;
-      if (ts.isArrayLiteralExpression(init)) table = init;
+      if (ts.isArrayLiteralExpression(init) || ts.isObjectLiteralExpression(init)) table = init;
     }
     ts.forEachChild(node, find);
   };
   find(file);
-  if (!table) throw new Error('The route table (export const routes = [...]) was not found');
-  const idOf = (element: ts.Expression): string => {
+  if (!table) throw new Error(`The route table ${name} was not found`);
+  const literal = (node: ts.Node | undefined): string => {
+    if (node && (ts.isStringLiteral(node) || ts.isIdentifier(node))) return node.text;
+    throw new Error(`A route table entry without a literal id: ${node?.getText(file).slice(0, 80)}`);
+  };
+  const idOf = (element: ts.Node): string => {
+    if (ts.isPropertyAssignment(element)) {
+      if (ts.isArrayLiteralExpression(table!)) throw new Error('Unexpected property');
+      if (!ts.isObjectLiteralExpression(element.parent) || element.parent !== table) throw new Error('Nested');
+      return literal(element.name);
+    }
     const id =
       ts.isObjectLiteralExpression(element) &&
       element.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(file) === 'id');
-    if (!id || !ts.isPropertyAssignment(id) || !ts.isStringLiteral(id.initializer))
-      throw new Error(`A route without a literal id: ${element.getText(file).slice(0, 80)}`);
-    return id.initializer.text;
+    return literal(id && ts.isPropertyAssignment(id) ? id.initializer : undefined);
   };
-  const kept = table.elements.filter((element) => idOf(element).split('.')[0] === group);
+  const elements: readonly ts.Node[] = ts.isArrayLiteralExpression(table) ? table.elements : table.properties;
+  const kept = elements.filter((element) => idOf(element).split('.')[0] === group);
   if (!kept.length) return undefined;
+  const [open, close] = ts.isArrayLiteralExpression(table) ? ['[', ']'] : ['{', '}'];
   const entries = kept.map((element) => element.getText(file)).join(',\n');
-  return `${source.slice(0, table.getStart(file))}[\n${entries},\n]${source.slice(table.getEnd())}`;
+  return `${source.slice(0, table.getStart(file))}${open}\n${entries},\n${close}${source.slice(table.getEnd())}`;
 }
 
-/** The route table of the entry's group (functions/src/lambda/<group>.ts) in its bundle: routeTableOfGroup. */
+/** The route tables of the entry's group (functions/src/lambda/<group>.ts) in its bundle: routeTableOfGroup. */
 const routeTableOfEntry = (entry: string): Plugin => ({
   name: 'route-table-of-group',
   setup(build) {
-    build.onLoad({ filter: ROUTE_TABLE }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
-      const own = routeTableOfGroup(source, basename(entry).replace(/\.[cm]?[jt]s$/, ''));
-      return { contents: own ?? source, loader: 'ts' };
-    });
+    for (const { file, name } of ROUTE_TABLES)
+      build.onLoad({ filter: file }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        const own = routeTableOfGroup(source, basename(entry).replace(/\.[cm]?[jt]s$/, ''), name);
+        return { contents: own ?? source, loader: 'ts' };
+      });
   },
 });
 
