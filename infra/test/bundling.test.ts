@@ -326,7 +326,7 @@ const START_KB_CEILING: Readonly<Record<string, number>> = {
   dashboard: 405,
   images: 435,
   settings: 375,
-  wordpress: 395,
+  wordpress: 385,
   channels: 385,
   linkedin: 395,
   email: 385,
