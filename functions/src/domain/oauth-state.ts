@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { epochSeconds, signJwt, verifyJwt } from './jwt.js';
+import { SignJWT, jwtVerify } from 'jose';
 
 export type OAuthPurpose = 'linkedin' | 'gmail' | 'sheets';
 
@@ -33,11 +33,12 @@ export class OAuthState {
     startedBy: string = userId,
   ): Promise<string> {
     const by = startedBy === userId ? {} : { by: startedBy };
-    const iat = epochSeconds();
-    return signJwt(
-      { ...extra, ...by, purpose, nonce: randomBytes(8).toString('hex'), sub: userId, iat, exp: iat + this.ttlSeconds },
-      await this.key(),
-    );
+    return new SignJWT({ ...extra, ...by, purpose, nonce: randomBytes(8).toString('hex') })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(await this.key());
   }
 
   /** The user id, or undefined for a forged, expired, reused-for-another-flow or missing state. */
@@ -70,7 +71,7 @@ export class OAuthState {
   ): Promise<{ userId: string; extra: Record<string, unknown> } | undefined> {
     if (!state) return undefined;
     try {
-      const payload = verifyJwt(state, await this.key());
+      const { payload } = await jwtVerify(state, await this.key(), { algorithms: ['HS256'] });
       if (payload.purpose !== purpose || typeof payload.sub !== 'string') return undefined;
       const { purpose: _purpose, nonce: _nonce, sub, iat: _iat, exp: _exp, ...extra } = payload;
       return { userId: sub, extra };

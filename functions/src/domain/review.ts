@@ -1,4 +1,4 @@
-import { signJwt, verifyJwt } from './jwt.js';
+import { SignJWT, jwtVerify } from 'jose';
 import {
   CommentMessages,
   CommentTextSchema,
@@ -99,25 +99,24 @@ const LINK_TTL_S = REVIEW_LINK_DAYS * 24 * 3600;
 const reviewTokens = {
   async sign(link: ReviewLink, key: Uint8Array, now: Date): Promise<string> {
     const issuedAt = Math.floor(now.getTime() / 1000);
-    return signJwt(
-      {
-        purpose: 'review',
-        act: link.action,
-        ws: link.workspaceId,
-        aid: link.articleId,
-        p: link.platform,
-        rev: link.rev,
-        sv: link.sessionVersion,
-        sub: link.reviewerId,
-        iat: issuedAt,
-        exp: issuedAt + LINK_TTL_S,
-      },
-      key,
-    );
+    return new SignJWT({
+      purpose: 'review',
+      act: link.action,
+      ws: link.workspaceId,
+      aid: link.articleId,
+      p: link.platform,
+      rev: link.rev,
+      sv: link.sessionVersion,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(link.reviewerId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + LINK_TTL_S)
+      .sign(key);
   },
   async verify(token: string, key: Uint8Array): Promise<ReviewLink> {
     try {
-      const payload = verifyJwt(token, key);
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'review' || typeof payload.sub !== 'string') throw new Error('purpose');
       if (payload.act !== 'approve' && payload.act !== 'changes') throw new Error('action');
       if (payload.p !== 'blog' && payload.p !== 'linkedin') throw new Error('platform');

@@ -1,4 +1,4 @@
-import { signJwt, verifyJwt } from './jwt.js';
+import { SignJWT, jwtVerify } from 'jose';
 import {
   approvalTimeText,
   approvalTimeZone,
@@ -125,24 +125,23 @@ const approvalTokens = {
   ): Promise<{ token: string; expiresAt: number }> {
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + APPROVAL_TTL_S;
-    const token = signJwt(
-      {
-        purpose: 'approve',
-        aid: run.articleId,
-        p: run.platform,
-        at: run.scheduledFor,
-        sv: sessionVersion,
-        sub: run.userId,
-        iat: issuedAt,
-        exp: expiresAt,
-      },
-      key,
-    );
+    const token = await new SignJWT({
+      purpose: 'approve',
+      aid: run.articleId,
+      p: run.platform,
+      at: run.scheduledFor,
+      sv: sessionVersion,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(run.userId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(key);
     return { token, expiresAt };
   },
   async verify(token: string, key: Uint8Array): Promise<ScheduledRun & { sessionVersion: number }> {
     try {
-      const payload = verifyJwt(token, key);
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'approve' || typeof payload.sub !== 'string') throw new Error('purpose');
       return {
         userId: payload.sub,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { epochSeconds, signJwt, verifyJwt } from './jwt.js';
+import { SignJWT, jwtVerify } from 'jose';
 
 export const SESSION_COOKIE = 'session';
 
@@ -43,18 +43,13 @@ export class Sessions {
 
   /** A cookie with a new session of this user at their current session version. */
   async issue(userId: string, version = 0): Promise<string> {
-    const iat = epochSeconds();
-    const token = signJwt(
-      {
-        purpose: SESSION_PURPOSE,
-        sv: version,
-        sub: userId,
-        jti: randomBytes(16).toString('base64url'),
-        iat,
-        exp: iat + this.options.ttlSeconds,
-      },
-      await this.options.key(),
-    );
+    const token = await new SignJWT({ purpose: SESSION_PURPOSE, sv: version })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setJti(randomBytes(16).toString('base64url'))
+      .setIssuedAt()
+      .setExpirationTime(`${this.options.ttlSeconds}s`)
+      .sign(await this.options.key());
     return this.cookie(token, this.options.ttlSeconds);
   }
 
@@ -69,7 +64,7 @@ export class Sessions {
   async verify(token: string | undefined): Promise<Session | undefined> {
     if (!token) return undefined;
     try {
-      const payload = verifyJwt(token, await this.options.key());
+      const { payload } = await jwtVerify(token, await this.options.key(), { algorithms: ['HS256'] });
       const { purpose, sub, sv, jti, exp } = payload;
       if (purpose !== SESSION_PURPOSE || typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number')
         return undefined;
