@@ -319,28 +319,26 @@ describe('what parsing a bundle costs', () => {
  * functions/src/wiring/sheets.ts); a ceiling is raised only with `npm run bench` showing the ratio still met.
  */
 const START_KB_CEILING: Readonly<Record<string, number>> = {
-  auth: 380,
-  admin: 375,
-  articles: 440,
-  schedule: 415,
-  dashboard: 405,
-  images: 435,
-  settings: 375,
-  wordpress: 385,
-  channels: 385,
-  linkedin: 395,
-  email: 385,
-  approvals: 435,
-  sheets: 395,
-  workspaces: 385,
-  worker: 395,
+  auth: 398,
+  admin: 391,
+  articles: 458,
+  schedule: 430,
+  dashboard: 423,
+  images: 450,
+  settings: 390,
+  wordpress: 400,
+  channels: 400,
+  linkedin: 409,
+  email: 402,
+  approvals: 452,
+  sheets: 413,
+  workspaces: 403,
+  worker: 414,
   [BACKFILLS_ENTRY_NAME]: 420,
 };
 
 /** Packages no function bundles: the code has a few lines of its own where the package was KBs at every start. */
 const NEVER_BUNDLED = [
-  // HS256 tokens: functions/src/domain/jwt.ts (~17 KB at start).
-  'jose',
   // The API's security headers: middleware/api.ts with http/security-headers.ts (~4 KB at start).
   '@middy/http-security-headers',
 ];
