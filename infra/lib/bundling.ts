@@ -22,12 +22,17 @@
  * - The code's own choices count as much: zod is `zod/mini` (functions esbuild leaves out when unused;
  *   classic zod's methods and messages were ~90 KB of every bundle's start), and every schema is built on
  *   first use (shared/src/lazy-schema.ts). infra/test/bundling.test.ts checks each.
+ * - A function's bundle holds its own route group's entries of the route table only (routeTableOfGroup), and a
+ *   package's package.json only as its name and version (the AWS SDK clients import theirs for the user agent).
+ *   infra/test/bundling.test.ts caps what each function parses at start (START_KB_CEILING).
  */
 
+import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { build, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
+import ts from 'typescript';
 
 /** Packages the code loads on demand (`await import()`), never bundled. */
 export const ON_DEMAND_MODULES = [
@@ -175,6 +180,83 @@ export interface LambdaMetafile {
 }
 
 /**
+ * A package's own package.json as its code imports it, reduced to `name` and `version`: the AWS SDK's clients
+ * import theirs whole for the version in their user agent, ~2.3 KB of text parsed at every cold start per client.
+ */
+const packageJsonVersionOnly: Plugin = {
+  name: 'package-json-version-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].+[\\/]package\.json$/ }, async ({ path }) => {
+      const { name, version } = JSON.parse(await readFile(path, 'utf8')) as { name?: string; version?: string };
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
+};
+
+/** The route table's modules: its entries (shared/src/api/routes.ts) and each route's role (roles.ts). */
+const ROUTE_TABLES = [
+  { file: /[\\/]shared[\\/]src[\\/]api[\\/]routes\.ts$/, name: 'routes' },
+  { file: /[\\/]shared[\\/]src[\\/]api[\\/]roles\.ts$/, name: 'ROUTE_ROLES' },
+] as const;
+
+/**
+ * A route table's source with only the entries of one route group (the part of the route's id before the dot),
+ * or undefined when it has none of that group (the worker, the backfills). `name` is the table's constant: the
+ * array of routes (`routes`, each entry's `id`) or the object of roles by id (`ROUTE_ROLES`). API Gateway sends
+ * a function only its group's routes, and its middleware looks up only those (functions/src/middleware/api.ts,
+ * findRouteByKey; middleware/workspace.ts, routeRole): the other groups' entries, and the schemas they name,
+ * were ~20 KB of every API function's cold start.
+ */
+export function routeTableOfGroup(source: string, group: string, name = 'routes'): string | undefined {
+  const file = ts.createSourceFile('table.ts', source, ts.ScriptTarget.Latest, true);
+  let table: ts.ArrayLiteralExpression | ts.ObjectLiteralExpression | undefined;
+  const find = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(file) === name && node.initializer) {
+      let init: ts.Expression = node.initializer;
+      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init)) init = init.expression;
+      if (ts.isArrayLiteralExpression(init) || ts.isObjectLiteralExpression(init)) table = init;
+    }
+    ts.forEachChild(node, find);
+  };
+  find(file);
+  if (!table) throw new Error(`The route table ${name} was not found`);
+  const literal = (node: ts.Node | undefined): string => {
+    if (node && (ts.isStringLiteral(node) || ts.isIdentifier(node))) return node.text;
+    throw new Error(`A route table entry without a literal id: ${node?.getText(file).slice(0, 80)}`);
+  };
+  const idOf = (element: ts.Node): string => {
+    if (ts.isPropertyAssignment(element)) {
+      if (ts.isArrayLiteralExpression(table!)) throw new Error('Unexpected property');
+      if (!ts.isObjectLiteralExpression(element.parent) || element.parent !== table) throw new Error('Nested');
+      return literal(element.name);
+    }
+    const id =
+      ts.isObjectLiteralExpression(element) &&
+      element.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(file) === 'id');
+    return literal(id && ts.isPropertyAssignment(id) ? id.initializer : undefined);
+  };
+  const elements: readonly ts.Node[] = ts.isArrayLiteralExpression(table) ? table.elements : table.properties;
+  const kept = elements.filter((element) => idOf(element).split('.')[0] === group);
+  if (!kept.length) return undefined;
+  const [open, close] = ts.isArrayLiteralExpression(table) ? ['[', ']'] : ['{', '}'];
+  const entries = kept.map((element) => element.getText(file)).join(',\n');
+  return `${source.slice(0, table.getStart(file))}${open}\n${entries},\n${close}${source.slice(table.getEnd())}`;
+}
+
+/** The route tables of the entry's group (functions/src/lambda/<group>.ts) in its bundle: routeTableOfGroup. */
+const routeTableOfEntry = (entry: string): Plugin => ({
+  name: 'route-table-of-group',
+  setup(build) {
+    for (const { file, name } of ROUTE_TABLES)
+      build.onLoad({ filter: file }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        const own = routeTableOfGroup(source, basename(entry).replace(/\.[cm]?[jt]s$/, ''), name);
+        return { contents: own ?? source, loader: 'ts' };
+      });
+  },
+});
+
+/**
  * Builds one Lambda entry as it ships: `index.mjs` and its `chunks/` in `outdir` (written when `write`), with
  * a metafile of the same shape as esbuild's (outputs relative to the working folder, as esbuild names them).
  *
@@ -201,6 +283,7 @@ export async function buildLambdaBundle(
     write: false,
     sourcemap: 'external',
     sourcesContent: false,
+    plugins: [packageJsonVersionOnly, routeTableOfEntry(entry)],
   });
   const modules = new Map<string, { code: string; map: string | undefined }>();
   for (const file of first.outputFiles)

@@ -30,3 +30,11 @@ export function lazySchema<T>(build: () => T): () => T {
     return (built = { schema: build() }).schema;
   };
 }
+
+/**
+ * `z.catch(schema, fallback)`: the schema's value, or `fallback` where the input does not fit it. zod/mini's
+ * `z.catch` reaches its helpers through the whole `util` namespace, which esbuild then keeps entire (~7 KB at the
+ * cold start of every function that bundles one call of it; docs/testing.md, Performance budgets).
+ */
+export const withFallback = <T extends z.ZodMiniType>(innerType: T, fallback: z.output<T>): z.ZodMiniCatch<T> =>
+  new z.ZodMiniCatch({ type: 'catch', innerType, catchValue: () => fallback }) as z.ZodMiniCatch<T>;

@@ -61,7 +61,9 @@ export interface ReviewDeps {
    */
   render?: typeof approvalEmailContent;
   /** The e-mail telling the authors that changes were requested (domain/approval-email.ts), given likewise. */
-  renderChanges?: typeof changesRequestedEmailContent;
+  renderChanges?: (
+    ...input: Parameters<typeof changesRequestedEmailContent>
+  ) => ReturnType<typeof changesRequestedEmailContent> | Promise<ReturnType<typeof changesRequestedEmailContent>>;
   /** The stored images: the reviewers' e-mail shows the version's picture inline, as the owner's does. */
   objects?: Pick<ObjectStore, 'get'>;
   /** Signs the store's reads: the review page shows the version's picture by the link's token (no session). */
@@ -438,7 +440,7 @@ export class ReviewService {
     const mailer = render && (await this.deps.mailer?.(workspaceId));
     if (!render || !mailer) return;
     const workspace = await this.deps.workspaces.get(workspaceId);
-    const content = render({
+    const content = await render({
       platform,
       title: article.title,
       workspaceName: workspace?.name ?? 'your workspace',

@@ -295,8 +295,8 @@ export function importKey(
 export interface SheetsImportDeps {
   grants: SheetsGrants;
   sheets: SheetsClient;
-  /** A new one for every import. */
-  articles: () => ArticleImport;
+  /** A new one for every import (the article side may load on the import's call: wiring/sheets.ts). */
+  articles: () => ArticleImport | Promise<ArticleImport>;
   markers: ImportMarkers;
   /** Rows saved in parallel. */
   concurrency?: number;
@@ -371,7 +371,7 @@ export class SheetsImport {
     /** Sheet row → its status, for write-back. */
     const outcome = new Map<number, string>();
     const importedAt = new Date(this.now()).toISOString();
-    const articles = this.deps.articles();
+    const articles = await this.deps.articles();
     const save = async ({ row, input: article, tags, channels: only, key }: (typeof unique)[number]) => {
       let claimed = false;
       try {

@@ -1,5 +1,4 @@
 import { ReviewMessages } from '@app/shared';
-import { approvalLinks } from '../wiring/approvals.js';
 import { reviewService } from '../wiring/review.js';
 import { reviewAttribute } from '../domain/articles.js';
 import { toApiArticle } from './article-view.js';
@@ -7,14 +6,21 @@ import { requestedVersion } from './versions.js';
 import { defineHandlers } from './handlers.js';
 import { json, redirect } from './response.js';
 
+/**
+ * The approval links' service, loaded by their first call: the owner's e-mailed links are rare beside the
+ * review's calls, and their code (scheduling, its e-mail) need not be parsed at every cold start
+ * (docs/testing.md, Performance budgets).
+ */
+const approvalLinks = async () => (await import('../wiring/approvals.js')).approvalLinks();
+
 /** Public: the signed, expiring token in the e-mailed link is the authorization. */
 export const handlers = defineHandlers('approvals', {
-  'approvals.preview': async ({ body }) => json(200, await approvalLinks().previewApproval(body.token)),
-  'approvals.confirm': async ({ body }) => json(200, await approvalLinks().confirmApproval(body.token)),
+  'approvals.preview': async ({ body }) => json(200, await (await approvalLinks()).previewApproval(body.token)),
+  'approvals.confirm': async ({ body }) => json(200, await (await approvalLinks()).confirmApproval(body.token)),
   // To the store's signed URL of the file, as the owner's image route; kept by this browser for ten minutes
   // (the address carries the link's token, and a new image is asked for with a new t).
   'approvals.image': async ({ query }) =>
-    redirect(await approvalLinks().approvalImageLink(query.token), 'private, max-age=600'),
+    redirect(await (await approvalLinks()).approvalImageLink(query.token), 'private, max-age=600'),
 
   // Review (domain/review.ts): the route's role is the floor; who may approve at a stage is the review's rule.
   'approvals.submit': async ({ user, workspace, params, body }) => {

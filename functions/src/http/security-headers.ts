@@ -51,3 +51,18 @@ export function localSecurityHeaders(uploadOrigin?: string): Readonly<Record<str
     'permissions-policy': SECURITY_HEADERS.permissionsPolicy,
   };
 }
+
+/**
+ * The headers every API answer carries from the function itself (middleware/api.ts), as the middleware that
+ * set them before did by default for answers that are not HTML (the API sends none): the CloudFront policy
+ * overrides the shared ones in AWS, and the function's own keep a call to the API's origin covered too.
+ */
+export const API_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'Origin-Agent-Cluster': '?1',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=15552000; includeSubDomains; preload',
+  'X-Content-Type-Options': 'nosniff',
+  'X-DNS-Prefetch-Control': 'off',
+  'X-Download-Options': 'noopen',
+  'X-Permitted-Cross-Domain-Policies': 'none',
+};

@@ -1,12 +1,10 @@
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { DynamoCommentStore } from '../adapters/dynamo/comment-store.js';
-import { approvalEmailContent, changesRequestedEmailContent } from '../domain/approval-email.js';
 import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import { publishing } from './publishing.js';
 import { workspaceStore } from './workspace-access.js';
 
 const person = (user: UserRecord | undefined) =>
@@ -45,12 +43,16 @@ export const buildReviewService = (now?: () => Date) => {
     // Only a review that notifies sends mail: Gmail's code loads then, not at every cold start.
     mailer: async (workspaceId) =>
       (await (await import('./email-service.js')).emailService().notifier(workspaceId)).mailer,
-    render: approvalEmailContent,
-    renderChanges: changesRequestedEmailContent,
+    // The e-mails' rendering too: only a review that notifies renders one.
+    render: async (...input) => (await import('../domain/approval-email.js')).approvalEmailContent(...input),
+    renderChanges: async (...input) =>
+      (await import('../domain/approval-email.js')).changesRequestedEmailContent(...input),
     comments: new DynamoCommentStore(deps().db, deps().config.tableName),
     objects: images,
     signer: images,
+    // Only an approval past the version's slot publishes: the publishing code loads then.
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
+      const { publishing } = await import('./publishing.js');
       const origin = { trigger: 'approval', scheduledFor } as const;
       if (platform === 'blog') return (await publishing().publishWordPress(workspaceId, articleId, origin)).link;
       if (platform === 'linkedin') return (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;

@@ -11,7 +11,7 @@
  */
 import * as z from 'zod/mini';
 import { createHash } from 'node:crypto';
-import { lazySchema } from '@app/shared';
+import { lazySchema, withFallback } from '@app/shared';
 import { DomainError, InvalidError, UpstreamError, UpstreamTimeoutError, badRequest } from '../../domain/errors.js';
 import { IntegrationError } from '../../domain/integrations.js';
 import type { ImageProcessor } from '../../domain/ports.js';
@@ -45,11 +45,11 @@ export interface XrpcBlueskyClientOptions {
   images?: Pick<ImageProcessor, 'inspect' | 'normalise'>;
 }
 
-const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
+const text = lazySchema(() => withFallback(z.optional(z.string()), undefined));
 const SessionAnswer = lazySchema(() =>
   z.object({ did: z.string(), handle: z.string(), accessJwt: z.string(), refreshJwt: z.string() }),
 );
-const ErrorAnswer = lazySchema(() => z.catch(z.object({ error: text(), message: text() }), {}));
+const ErrorAnswer = lazySchema(() => withFallback(z.object({ error: text(), message: text() }), {}));
 const BlobAnswer = lazySchema(() =>
   z.object({
     blob: z.object({

@@ -3,17 +3,17 @@
  * (LINKEDIN_OAUTH_URL, LINKEDIN_API_URL) so tests point them at the fake.
  */
 import * as z from 'zod/mini';
-import { lazySchema } from '@app/shared';
+import { lazySchema, withFallback } from '@app/shared';
 import { IntegrationError, type LinkedInClient, type LinkedInTokens } from '../../domain/integrations.js';
 
 /** A field LinkedIn may leave out or send in another type: then it counts as missing. */
-const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
+const text = lazySchema(() => withFallback(z.optional(z.string()), undefined));
 
 /** The token endpoint's answer: the tokens, or an OAuth error. */
 const TokenAnswer = lazySchema(() =>
   z.object({
     access_token: text(),
-    expires_in: z.catch(z.optional(z.union([z.number(), z.string()])), undefined),
+    expires_in: withFallback(z.optional(z.union([z.number(), z.string()])), undefined),
     scope: text(),
     refresh_token: text(),
     error: text(),

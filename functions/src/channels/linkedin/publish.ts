@@ -41,7 +41,7 @@
  *                            whether the post may exist)
  */
 import * as z from 'zod/mini';
-import { lazySchema, linkedInCommentary } from '@app/shared';
+import { lazySchema, linkedInCommentary, withFallback } from '@app/shared';
 import {
   IntegrationError,
   type LinkedInPostInput,
@@ -90,7 +90,7 @@ export interface HttpLinkedInPublisherOptions {
 }
 
 /** A field LinkedIn may leave out or send in another type: then it counts as missing. */
-const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
+const text = lazySchema(() => withFallback(z.optional(z.string()), undefined));
 
 /**
  * An answer LinkedIn refused with: `message`, and `errorDetails` (searched for "duplicate" as a
@@ -98,7 +98,7 @@ const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
  */
 const ErrorAnswer = lazySchema(() => z.object({ message: text(), errorDetails: z.optional(z.unknown()) }));
 const InputErrors = lazySchema(() =>
-  z.catch(z.object({ inputErrors: z.catch(z.array(z.catch(z.object({ code: text() }), {})), []) }), {
+  withFallback(z.object({ inputErrors: withFallback(z.array(withFallback(z.object({ code: text() }), {})), []) }), {
     inputErrors: [],
   }),
 );
@@ -109,7 +109,7 @@ const PostUrn = lazySchema(() => z.string().check(z.regex(/^urn:li:[A-Za-z]+:.+/
 
 /** POST /rest/images?action=initializeUpload: where to PUT the bytes, and the image's URN. */
 const InitializeUploadAnswer = lazySchema(() =>
-  z.object({ value: z.catch(z.object({ uploadUrl: text(), image: text() }), {}) }),
+  z.object({ value: withFallback(z.object({ uploadUrl: text(), image: text() }), {}) }),
 );
 
 /** GET /rest/images/{urn}: `status` AVAILABLE, PROCESSING, PROCESSING_FAILED, … */
@@ -124,7 +124,7 @@ const OrganizationAcl = lazySchema(() =>
     organization: z.string(),
     role: z.string(),
     state: z.optional(z.string()),
-    'organization~': z.catch(z.optional(z.object({ localizedName: text() })), undefined),
+    'organization~': withFallback(z.optional(z.object({ localizedName: text() })), undefined),
   }),
 );
 
@@ -133,8 +133,8 @@ const ACLS_WITH_NAMES_PROJECTION = '(elements*(organization,role,state,organizat
 /** GET /rest/organizationAcls: one page of roles (`paging.total` is the count of all pages' elements). */
 const OrganizationAclsAnswer = lazySchema(() =>
   z.object({
-    elements: z.catch(z.array(z.catch(z.nullable(OrganizationAcl()), null)), []),
-    paging: z.catch(z.object({ total: z.catch(z.optional(z.number()), undefined) }), {}),
+    elements: withFallback(z.array(withFallback(z.nullable(OrganizationAcl()), null)), []),
+    paging: withFallback(z.object({ total: withFallback(z.optional(z.number()), undefined) }), {}),
   }),
 );
 
