@@ -1,10 +1,11 @@
 /**
  * Bluesky end to end against a REAL PDS (functions/test/channel-servers/atproto/pds.ts; docs/testing.md, Channel
  * servers): connect the account in Settings with an app password, create an article with an uploaded picture, write
- * its Bluesky text (the grapheme counter), see its Bluesky preview, publish it from its Bluesky row on /schedule,
- * follow "View on Bluesky", and read the record back from the PDS with com.atproto.repo.getRecord: the text, its link
- * and hashtag facets at UTF-8 byte offsets, the image blob with its alt text. Without a PDS (and without
- * REQUIRE_CHANNEL_SERVERS=1) the journey skips with one line saying why.
+ * its Bluesky text (the grapheme counter), see its Bluesky preview, schedule the Bluesky version from its own row on
+ * /schedule, let the local scheduler fire, open the approval e-mail's link from the outbox and Approve, and read the
+ * record back from the PDS with com.atproto.repo.getRecord: the text, its link and hashtag facets at UTF-8 byte
+ * offsets, the image blob with its alt text. Without a PDS (and without REQUIRE_CHANNEL_SERVERS=1) the journey skips
+ * with one line saying why.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,9 @@ import {
   connectBluesky,
   createArticleWithDrafts,
   launchBrowser,
+  outbox,
   pdsAccount,
   pdsRecord,
-  publishNowOn,
   registerOnDashboard,
   removeData,
   scheduleVia,
@@ -69,7 +70,7 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
     return pds!;
   };
 
-  it('connect Bluesky in Settings → article with an uploaded image → its Bluesky text and preview → Publish Now → View on Bluesky → the record on the PDS', async (ctx) => {
+  it('connect Bluesky in Settings → article with an uploaded image → its Bluesky text and preview → its own schedule → the approval e-mail → Approve → the record on the PDS', async (ctx) => {
     const host = server(ctx);
     const who = await pdsAccount(host, `rose${Date.now().toString(36)}`);
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
@@ -125,23 +126,51 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
       await modal.getByRole('button', { name: 'Apply crop' }).click();
       await modal.getByText(/Your picture, cut around/).waitFor({ timeout: 30_000 });
 
-      // Schedule: the blog version scheduled for later, then the Bluesky row's Publish Now.
-      expect(await scheduleVia(page, id, 'blog', new Date(Date.now() + 86_400_000).toISOString())).toBe(200);
+      // Schedule: the Bluesky version at its own time, from its own row's Schedule modal.
       await page.goto(`${app.url}/schedule`);
-      const row = await publishNowOn(page, title, 'Bluesky');
-      const rowLink = row.getByRole('link', { name: /View on Bluesky/ });
-      await rowLink.waitFor({ timeout: 60_000 });
-      const url = await rowLink.getAttribute('href');
-      expect(url).toMatch(new RegExp(`^https://bsky\\.app/profile/${who.did}/post/[a-z2-7]{13}$`));
+      const card = page.getByRole('article', { name: title });
+      const row = card.getByRole('region', { name: 'Bluesky' });
+      await row.getByText('Not Scheduled', { exact: true }).waitFor();
+      await row.getByRole('button', { name: 'Schedule Bluesky' }).click();
+      const scheduling = page.getByRole('dialog', { name: 'Schedule Bluesky' });
+      await scheduling.getByText(/The Bluesky version goes out at this time\./).waitFor();
+      await snap(page, 'bluesky-03-schedule-modal-light');
+      await scheduling.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await scheduling.waitFor({ state: 'detached' });
+      await row.getByText(/^Scheduled for /).waitFor();
+      // The blog version is not scheduled by it.
+      await card.getByRole('region', { name: 'Blog' }).getByText('Not Scheduled', { exact: true }).waitFor();
       await row.scrollIntoViewIfNeeded();
-      await snap(page, 'bluesky-03-schedule-light');
+      await snap(page, 'bluesky-04-schedule-light');
       await showTheme(page, 'dark');
-      await snap(page, 'bluesky-04-schedule-dark');
+      await snap(page, 'bluesky-05-schedule-dark');
       await onPhone(page, async () => {
         await row.scrollIntoViewIfNeeded();
-        await snap(page, 'bluesky-05-schedule-phone-dark');
+        await snap(page, 'bluesky-06-schedule-phone-dark');
       });
       await showTheme(page, 'light');
+
+      // Moved to now (the API, as the Schedule page sends it), the local scheduler fires: the approval e-mail.
+      expect(await scheduleVia(page, id, 'bluesky', new Date().toISOString())).toBe(200);
+      const approvals = () => outbox(app).filter((m) => m.subject === `Approve for Bluesky: ${title}`);
+      await expect.poll(() => approvals().length, { timeout: 30_000, interval: 250 }).toBe(1);
+      const mail = approvals()[0]!;
+      expect(mail.text).toContain(text);
+      const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
+      expect(approveUrl, mail.text).toBeTruthy();
+
+      // Approve: the page shows the Bluesky post, and its button publishes it.
+      await page.goto(approveUrl!);
+      await page.getByRole('heading', { name: `Publish “${title}” to Bluesky?` }).waitFor();
+      await page.getByRole('article', { name: 'Bluesky post' }).getByRole('link', { name: '#gardening' }).waitFor();
+      await snap(page, 'bluesky-07-approve-light');
+      await page.getByRole('button', { name: 'Approve and publish to Bluesky' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'Published to Bluesky.' });
+      await status.waitFor({ timeout: 60_000 });
+      const done = status.getByRole('link', { name: 'View the post' });
+      const url = await done.getAttribute('href');
+      expect(url).toMatch(new RegExp(`^https://bsky\\.app/profile/${who.did}/post/[a-z2-7]{13}$`));
+      await snap(page, 'bluesky-08-approved-light');
 
       // The record on the PDS: the text, its facets at UTF-8 byte offsets, the uploaded picture with its alt text.
       const stored = (await page.evaluate(

@@ -229,8 +229,11 @@ export async function callApi<T = any>(page: Page, path: string, body?: unknown)
   );
 }
 
-/** Schedules one platform of an article through the API from inside the page (PUT, as the Schedule page does); its HTTP status. */
-export async function scheduleVia(page: Page, id: string, platform: 'blog' | 'linkedin', datetime: string) {
+/**
+ * Schedules one version of an article (blog, linkedin or a channel's own) through the API from inside the page (PUT,
+ * as the Schedule page does); its HTTP status.
+ */
+export async function scheduleVia(page: Page, id: string, platform: string, datetime: string) {
   return page.evaluate(
     async ({ id, platform, datetime }) =>
       (

@@ -71,6 +71,11 @@ describe('the slots by time', () => {
       ['bluesky', at(9)],
     ]);
     expect(await partition(table, `DUE#${at(30).slice(0, 10)}`)).toEqual([]);
+    // Its channel's post publishes the channel's own version: its slot leaves the index (slotsToPublish).
+    await store.update('u1', 'a1', {
+      posts: { bluesky: { id: 'at://did:plc:x/app.bsky.feed.post/1', url: null, publishedAt: at(-1) } },
+    });
+    expect((await dueSlotsBetween(db, table, at(0), at(48))).map((s) => [s.version, s.at])).toEqual([['blog', at(7)]]);
   });
 
   it('a sweep reads the slots and expiries of its windows and the accounts that have one, no other account', async () => {

@@ -5,7 +5,7 @@
  */
 import { activityLabel, OFFLINE_LINKEDIN_NOTE, type HealthProblem } from '@app/shared';
 import { describe, expect, it } from 'vitest';
-import { scheduledVersions, type ArticleRecord } from '../src/domain/articles.js';
+import { slotsToPublish, type ArticleRecord } from '../src/domain/articles.js';
 import {
   articleProblems,
   ConnectionHealthService,
@@ -83,7 +83,7 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
     expiring: async (from, to) => (options.expiry && options.expiry >= from && options.expiry <= to ? ['u1'] : []),
     dueSlots: async (from, to) =>
       [...stored.values()].flatMap((a) =>
-        scheduledVersions(a)
+        slotsToPublish(a)
           .filter((s) => s.at >= from && s.at <= to)
           .map((s) => ({ ownerId: 'u1', articleId: a.id, ...s })),
       ),

@@ -324,7 +324,7 @@ const START_KB_CEILING: Readonly<Record<string, number>> = {
   articles: 461,
   schedule: 440,
   dashboard: 423,
-  images: 450,
+  images: 451,
   settings: 390,
   wordpress: 400,
   channels: 400,

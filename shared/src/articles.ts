@@ -178,6 +178,41 @@ export const ArticlePageQuerySchema = lazySchema(() =>
   }),
 );
 
+/**
+ * Each version's scheduled time (null or absent: not scheduled): the blog's, the LinkedIn one's, and a channel's own
+ * version's by its id (`scheduled.<id>`, docs/data-model.md).
+ */
+export interface ScheduledTimes {
+  blog: string | null;
+  linkedin: string | null;
+  [version: string]: string | null | undefined;
+}
+
+/** A version's text: the blog's, LinkedIn's, or a channel's own (empty until written). */
+export const versionText = (
+  article: { blog: { content: string }; linkedin: { content: string }; versions?: Record<string, { content: string }> },
+  version: VersionId,
+): string => (isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? ''));
+
+/** A version's scheduled time, or null. */
+export const scheduledTime = (scheduled: ScheduledTimes, version: VersionId): string | null =>
+  scheduled[version] ?? null;
+
+const versionRank = (version: string) => (version === 'blog' ? 0 : version === 'linkedin' ? 1 : 2);
+
+/**
+ * The versions an article has scheduled, each with its time: the blog, LinkedIn, then the channels' own versions (by
+ * id). What goes over every slot reads it (the schedule rebuild, the connection-health sweep, the Schedule page).
+ */
+export function scheduledVersions(article: { scheduled: ScheduledTimes }): { version: VersionId; at: string }[] {
+  return Object.keys(article.scheduled)
+    .sort((a, b) => versionRank(a) - versionRank(b) || a.localeCompare(b))
+    .flatMap((version) => {
+      const at = scheduledTime(article.scheduled, version);
+      return at ? [{ version, at }] : [];
+    });
+}
+
 export interface PlatformContent {
   content: string;
   lastPublished: string | null;
@@ -227,7 +262,7 @@ export interface Article {
   updatedAt: string;
   blog: BlogVersion;
   linkedin: LinkedInVersion;
-  scheduled: { blog: string | null; linkedin: string | null };
+  scheduled: ScheduledTimes;
   /**
    * The last failure. An approval that publishes to several channels names each that failed in `channels` (channel
    * id → its reason), so a card can show each channel's own state.
@@ -299,7 +334,8 @@ export const ScheduleMessages = {
 export const ScheduleSchema = lazySchema(() =>
   z
     .strictObject({
-      platform: z.enum(PLATFORMS, { error: ScheduleMessages.invalidPlatform }),
+      // blog, linkedin, or a channel's own version (VersionId; the server refuses a name that is none)
+      platform: versionIdSchema(ScheduleMessages.invalidPlatform),
       datetime: z.string({ error: ScheduleMessages.invalidDate }).check(
         z.maxLength(40, ScheduleMessages.invalidDate),
         z.refine(

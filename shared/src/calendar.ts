@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.js';
-import type { Article, Platform, VersionId } from './articles.js';
+import type { Article, VersionId } from './articles.js';
 import type { PlatformStatus } from './status.js';
 
 /**
@@ -43,8 +43,11 @@ export type CalendarQuery = z.infer<ReturnType<typeof CalendarQuerySchema>>;
  */
 export interface CalendarEntry {
   articleId: string;
-  /** The version's schedule that places the entry: the schedule a drag moves (a second blog channel follows the blog's). */
-  platform: Platform;
+  /**
+   * The version's schedule that places the entry: the schedule a drag moves (a second blog channel follows the blog's;
+   * a channel's own version has its own, `scheduled.<id>`).
+   */
+  platform: VersionId;
   /** The version the channel publishes: the blog or LinkedIn one, or the channel's own (its id). */
   version: VersionId;
   /** ISO instant. */

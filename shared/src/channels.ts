@@ -1,4 +1,4 @@
-import type { Platform } from './articles.js';
+import type { Platform, VersionId } from './articles.js';
 import { LINKEDIN_MAX_CHARS } from './limits.js';
 
 /**
@@ -8,8 +8,8 @@ import { LINKEDIN_MAX_CHARS } from './limits.js';
  */
 export interface ChannelFacts {
   readonly id: string;
-  /** The article's version it publishes. */
-  readonly version: Platform;
+  /** The article's version it publishes: the blog one, the LinkedIn one, or its own (named by its id). */
+  readonly version: VersionId;
   /** Its name, as the product shows it ("View on WordPress", the History rows, the approval page). */
   readonly label: string;
   /** The version's name as a heading (the Schedule card's row). */

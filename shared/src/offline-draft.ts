@@ -22,10 +22,13 @@ export const OfflineDraftMessages = {
     `Remove the offline-draft note before publishing: ${lineWords(lines).toLowerCase()} of the ${
       platform === 'blog' ? 'blog' : 'LinkedIn'
     } text ${lines.length > 1 ? 'are' : 'is'} still the note "Offline draft — …".`,
-  /** The approval e-mail's warning: approving would be refused until the note is taken out. */
-  emailNeedsEdit: (platform: Platform, lines: readonly number[]) =>
+  /**
+   * The approval e-mail's warning: approving would be refused until the note is taken out. `platform`: the blog or
+   * LinkedIn version, or the name of a channel's own version (its channel's label).
+   */
+  emailNeedsEdit: (platform: Platform | (string & {}), lines: readonly number[]) =>
     `This text needs an edit before it can go out: ${lineWords(lines).toLowerCase()} of the ${
-      platform === 'blog' ? 'blog' : 'LinkedIn'
+      platform === 'blog' ? 'blog' : platform === 'linkedin' ? 'LinkedIn' : platform
     } text ${lines.length > 1 ? 'are' : 'is'} still the offline-draft note. Open the article on the Schedule page, remove the note, then approve.`,
   /** Under the editor while the note is in its text (the line is highlighted in it). */
   editorNote: (lines: readonly number[]) =>

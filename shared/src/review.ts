@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { versionIdSchema, type Platform } from './articles.js';
+import { versionIdSchema, type Platform, type VersionId } from './articles.js';
 import { lazySchema } from './lazy-schema.js';
 import { safeCharacters } from './text.js';
 import type { WorkspaceRole } from './workspaces.js';
@@ -139,19 +139,26 @@ export const stagesOf = (mode: Exclude<ReviewMode, 'author'>): 1 | 2 => (mode ==
  */
 export function slotApproval(
   article: {
-    scheduled: Partial<Record<Platform, string | null>>;
+    scheduled: Partial<Record<VersionId, string | null>>;
     review?: ArticleReview;
     blog: { publishedToWordPress: boolean };
     linkedin: { publishedToLinkedIn: boolean };
+    /** The channels' posts (a channel's own version is published once its channel has one). */
+    posts?: Readonly<Record<string, unknown>>;
   },
-  platform: Platform,
+  platform: VersionId,
   settings: ReviewSettings,
   now: Date,
 ): 'waiting' | 'expired' | null {
   const slot = article.scheduled[platform];
-  const published = platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
+  const published =
+    platform === 'blog'
+      ? article.blog.publishedToWordPress
+      : platform === 'linkedin'
+        ? article.linkedin.publishedToLinkedIn
+        : Boolean(article.posts?.[platform]);
   if (!slot || published) return null;
-  const review = article.review?.[platform] ?? null;
+  const review = (article.review as Partial<Record<VersionId, VersionReview | null>> | undefined)?.[platform] ?? null;
   // A review started under a mode keeps it; otherwise the workspace's setting says.
   const mode = review?.mode ?? settings.mode;
   if (mode === 'author') return null;

@@ -1,4 +1,4 @@
-import { isPlatform, type Platform, type VersionId } from './articles.js';
+import { isPlatform, type ScheduledTimes, type VersionId } from './articles.js';
 
 /** Per platform (docs/product.md, Schedule). */
 export type PlatformStatus = 'published' | 'content-created' | 'scheduled' | 'not-scheduled';
@@ -8,36 +8,45 @@ export type OverallStatus = PlatformStatus;
 export interface StatusInput {
   blog: { content: string; publishedToWordPress: boolean; lastPublished: string | null };
   linkedin: { content: string; publishedToLinkedIn: boolean; lastPublished: string | null };
-  scheduled: { blog: string | null; linkedin: string | null };
+  scheduled: ScheduledTimes;
   lastError?: { code: string; message: string } | null;
+  /** A channel's own version's text, by its id (Article.versions). */
+  versions?: Readonly<Record<string, { content: string }>>;
+  /** The posts of the channels without fields of their own, by channel id (Article.posts): a channel's own version is published once its channel has its post. */
+  posts?: Readonly<Record<string, unknown>>;
 }
 
-export function isPublished(article: StatusInput, platform: Platform): boolean {
+export function isPublished(article: StatusInput, platform: VersionId): boolean {
+  if (!isPlatform(platform)) return Boolean(article.posts?.[platform]);
   const version = article[platform];
   const flag = platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
   return flag && Boolean(version.lastPublished);
 }
 
 /** Whether a version went out: the blog and LinkedIn ones by their flags, a channel's own (VersionId) by its post. */
-export function isVersionPublished(
-  article: StatusInput & { posts?: Readonly<Record<string, unknown>> },
-  version: VersionId,
-): boolean {
-  return isPlatform(version) ? isPublished(article, version) : Boolean(article.posts?.[version]);
-}
+export const isVersionPublished = isPublished;
 
-export function platformStatus(article: StatusInput, platform: Platform, now: Date = new Date()): PlatformStatus {
+export function platformStatus(article: StatusInput, platform: VersionId, now: Date = new Date()): PlatformStatus {
   if (isPublished(article, platform)) return 'published';
   const at = article.scheduled[platform];
   if (!at) return 'not-scheduled';
   if (Date.parse(at) > now.getTime()) return 'scheduled';
   // The time has passed: content-created once the text exists; until then it is still on its way.
-  return article[platform].content.trim() ? 'content-created' : 'scheduled';
+  const text = isPlatform(platform) ? article[platform].content : (article.versions?.[platform]?.content ?? '');
+  return text.trim() ? 'content-created' : 'scheduled';
 }
 
-/** The card badge: both not-scheduled → not-scheduled; any scheduled → scheduled; any content-created → content-created; else published. */
+/**
+ * The card badge: both not-scheduled → not-scheduled; any scheduled → scheduled; any content-created → content-created;
+ * else published. A channel's own version counts once it has a slot (`scheduled.<id>`).
+ */
 export function overallStatus(article: StatusInput, now: Date = new Date()): OverallStatus {
-  const statuses = [platformStatus(article, 'blog', now), platformStatus(article, 'linkedin', now)];
+  const own = Object.keys(article.scheduled).filter((v) => !isPlatform(v) && article.scheduled[v]);
+  const statuses = [
+    platformStatus(article, 'blog', now),
+    platformStatus(article, 'linkedin', now),
+    ...own.map((version) => platformStatus(article, version, now)),
+  ];
   if (statuses.every((s) => s === 'not-scheduled')) return 'not-scheduled';
   if (statuses.includes('scheduled')) return 'scheduled';
   if (statuses.includes('content-created')) return 'content-created';
@@ -58,7 +67,7 @@ export const QUOTA_BANNER = 'OpenAI credits are insufficient. Please update your
 /** The badge of one platform: "Not enough credit" when AI credit ran out and it is not published. */
 export function platformBadge(
   article: StatusInput,
-  platform: Platform,
+  platform: VersionId,
   now: Date = new Date(),
 ): { label: string; tooltip?: string } {
   const status = platformStatus(article, platform, now);

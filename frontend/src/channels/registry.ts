@@ -1,4 +1,4 @@
-import type { Platform } from '@app/shared';
+import type { Platform, VersionId } from '@app/shared';
 import type { RegisteredChannel } from './types';
 import { bluesky } from './bluesky';
 import { ghost } from './ghost';
@@ -15,19 +15,27 @@ import { wordpress } from './wordpress';
 export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [wordpress, linkedin, ghost, bluesky];
 
 /**
- * The channel that publishes an article's version: its editor, its schedule, its review. A second channel of the
- * same version (`also`) has rows and a preview of its own (also.tsx).
+ * The channel that publishes an article's version: its editor, its schedule, its review. Each channel publishes the
+ * blog version, the LinkedIn version, or a version of its own (`ownVersion`, `version` its id), as on the server
+ * (functions/src/channels/registry.ts). A second channel of the same version (`also`) has rows and a preview of its
+ * own (also.tsx).
  */
-export function channelFor(version: Platform): RegisteredChannel {
+export function channelFor(version: VersionId): RegisteredChannel {
   return CHANNEL_REGISTRY.find((channel) => channel.version === version && !channel.also)!;
+}
+
+/** The channels that publish a version of their own rather than the blog or LinkedIn one. */
+export const ownVersionChannels = (): RegisteredChannel[] => CHANNEL_REGISTRY.filter((channel) => channel.ownVersion);
+
+/** How the Schedule screens name a version: its row's heading, its channel, its noun inside a sentence. */
+export function versionNames(version: VersionId): { row: string; service: string; content: string } {
+  const channel = channelFor(version);
+  return { row: channel.versionLabel, service: channel.label, content: channel.versionNoun };
 }
 
 /** The channels that publish a version beside the one `channelFor` gives. */
 export const alsoChannels = (version?: Platform): RegisteredChannel[] =>
   CHANNEL_REGISTRY.filter((channel) => channel.also && (version === undefined || channel.version === version));
-
-/** The channels with a text of their own (`ownVersion`): an editor and a preview of their own on the content step. */
-export const ownVersionChannels = (): RegisteredChannel[] => CHANNEL_REGISTRY.filter((channel) => channel.ownVersion);
 
 /** A channel by its id (a Publish Now of one channel's row). */
 export const channelById = (id: string): RegisteredChannel | undefined =>

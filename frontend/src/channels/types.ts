@@ -101,15 +101,18 @@ export interface SpaChannel extends ChannelFacts {
     postedAt: (article: Article) => string | null;
   };
   /**
-   * A channel that publishes a text of its own (`Article.versions[id].content`) rather than the version's: it has an
-   * editor and a preview of its own on the content step, saved with `articles.updateVersion`, shown while it is
-   * connected or once the article has its text (components/create/GeneratedContentModal.tsx). Its preview is not
-   * among the version's (`also`); its image, schedule and review are the version's.
+   * A channel that publishes a version of its own (`version` is its id; its text `Article.versions[id].content`): an
+   * editor (with the AI edit) and a preview of its own on the content step, saved with `articles.updateVersion`, shown
+   * while it is connected or once the article has its text (components/create/GeneratedContentModal.tsx); its own
+   * schedule (`scheduled[id]`), approval and review, with its own row on a Schedule card. Only its image is the blog
+   * version's.
    */
   ownVersion?: {
     /** Whether it is connected: the status query with a `select` that says so. */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     connected: UseQueryOptions<any, Error, boolean, any>;
+    /** When its post was published, or null. */
+    postedAt: (article: Article) => string | null;
     /** The longest text and how the channel counts it (its editor's `n / max` counter). */
     max: number;
     count: (text: string) => number;

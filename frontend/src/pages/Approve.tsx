@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { approvalTimeText, channelOfVersion, httpUrlOrNull, listText } from '@app/shared';
+import { approvalTimeText, httpUrlOrNull, listText } from '@app/shared';
+import { channelFor } from '../channels/registry';
 import type { ApprovalChannel, ApprovalPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
@@ -94,9 +95,9 @@ export default function Approve() {
     ? ''
     : channels.length > 1
       ? listText(channels.map((c) => c.label))
-      : channelOfVersion(preview.platform).label;
+      : channelFor(preview.platform).label;
   // The other channels' posts, beside the version's own (a bundle's social posts, a second blog).
-  const others = preview ? channels.filter((c) => c.channel !== channelOfVersion(preview.platform).id) : [];
+  const others = preview ? channels.filter((c) => c.channel !== channelFor(preview.platform).id) : [];
   // After a partial failure the link sends only to the channels without a post: the button says which.
   const pending = channels.filter((c) => !c.published);
   const retrying = pending.length > 0 && pending.length < channels.length;

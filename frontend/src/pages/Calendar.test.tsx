@@ -346,6 +346,41 @@ describe('Calendar: an entry per channel', () => {
   });
 });
 
+describe('Calendar: a channel’s own version', () => {
+  const own = CHANNEL_REGISTRY.find((channel) => channel.ownVersion)!;
+
+  it('its slot is its own entry; a drag moves its own schedule and the toast names its version', async () => {
+    const ownAt = '2030-04-10T16:30:00.000Z';
+    const article = planned({ scheduled: { blog: null, linkedin: null, [own.id]: ownAt } });
+    let at = ownAt;
+    const { requests } = mockApi(
+      routes(() => answer([entryOf(article, { platform: own.id, version: own.id, channel: own.id, at })], [article]), {
+        'schedule.set': (req) => {
+          at = (req.body as { datetime: string }).datetime;
+          return {
+            success: true,
+            article: { ...article, scheduled: { ...article.scheduled, [own.id]: at } },
+            scheduledFor: at,
+          };
+        },
+      }),
+    );
+    renderWithProviders(<CalendarPage />, { route: '/calendar' });
+    const item = await waitFor(() => itemIn('Thursday, April 11, 2030', new RegExp(`Spring launch, ${own.label},`)));
+    expect(item).toHaveAccessibleName(`Spring launch, ${own.label}, Scheduled 01:30, can be moved`);
+
+    drag(item, cell('Tuesday, April 16, 2030'));
+    await waitFor(() => expect(requests.filter((r) => r.route === 'schedule.set')).toHaveLength(1));
+    expect(requests.find((r) => r.route === 'schedule.set')).toMatchObject({
+      path: '/api/articles/a1/schedule',
+      body: { platform: own.id, datetime: '2030-04-15T16:30:00.000Z' },
+    });
+    expect(
+      await screen.findByText(new RegExp(`Rescheduled "Spring launch" \\(${own.versionLabel}\\) to`)),
+    ).toBeInTheDocument();
+  });
+});
+
 describe('Calendar: rescheduling', () => {
   it('a drag to another day keeps the time of day, sends the schedule call, and Undo puts the old time back', async () => {
     const article = planned();

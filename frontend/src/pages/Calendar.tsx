@@ -19,18 +19,17 @@ import {
   type CalendarAnswer,
   type CalendarDate,
   type CalendarEntry,
-  type Platform,
+  type VersionId,
 } from '@app/shared';
 import { errorText, request } from '../api/client';
 import { ChannelTag } from '../channels/ChannelTag';
-import { channelById } from '../channels/registry';
+import { channelById, versionNames } from '../channels/registry';
 import { LoadFailed } from '../components/LoadFailed';
 import { Modal } from '../components/Modal';
 import { PageHeader } from '../components/PageHeader';
 import { Spinner } from '../components/Spinner';
 import { articleIdOf } from '../components/create/articleQuery';
 import { ArticleCard } from '../components/schedule/ArticleCard';
-import { PLATFORM_NAMES } from '../components/schedule/messages';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { STATUS_TONES } from '../components/schedule/StatusBadge';
 import { reviewBadge } from '../components/review/ReviewActions';
@@ -70,8 +69,8 @@ const ScheduleModal = lazy(loadScheduleModal);
 export const CalendarMessages = {
   loadFailed: 'Failed to load the calendar',
   empty: (view: CalendarView) => `Nothing is scheduled or published this ${view}.`,
-  moved: (title: string, platform: Platform, time: string) =>
-    `Rescheduled "${title}" (${PLATFORM_NAMES[platform].row}) to ${time}`,
+  moved: (title: string, version: VersionId, time: string) =>
+    `Rescheduled "${title}" (${versionNames(version).row}) to ${time}`,
   movedBack: (title: string, time: string) => `"${title}" is back at ${time}`,
   moveFailed: 'Could not reschedule',
   undo: 'Undo',
@@ -223,8 +222,8 @@ export default function CalendarPage() {
   const [topHour, setTopHour] = useState(WEEK_OPENS_AT);
   const [opened, setOpened] = useState<Opened | null>(null);
   // The card's follow-up dialogs, with the item they were opened from (`from`, its entry key).
-  const [scheduling, setScheduling] = useState<{ article: Article; platforms: Platform[]; from: string } | null>(null);
-  const [publishing, setPublishing] = useState<{ article: Article; platform: Platform; from: string } | null>(null);
+  const [scheduling, setScheduling] = useState<{ article: Article; platforms: VersionId[]; from: string } | null>(null);
+  const [publishing, setPublishing] = useState<{ article: Article; platform: VersionId; from: string } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   useDragAutoScroll(Boolean(dragging), scrollRef);

@@ -90,7 +90,12 @@ export default function CreatePage() {
           key={articleId}
           articleId={articleId}
           onClose={closeModal}
-          onFinish={() => navigate('/schedule')}
+          // A version's own Schedule action opens its Schedule modal there (pages/Schedule.tsx).
+          onFinish={(version) =>
+            navigate(
+              version ? `/schedule?${new URLSearchParams({ articleId, schedule: version }).toString()}` : '/schedule',
+            )
+          }
         />
       )}
     </div>

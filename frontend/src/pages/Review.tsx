@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { REVIEW_COMMENT_MAX, approvalTimeText, channelOfVersion } from '@app/shared';
+import { REVIEW_COMMENT_MAX, approvalTimeText } from '@app/shared';
 import type { ReviewLinkPreview } from '@app/shared/api';
 import { errorText, request, routeUrl } from '../api/client';
+import { channelFor } from '../channels/registry';
 import { Logo } from '../components/Logo';
 import { LinkPostPreview } from '../components/review/LinkPostPreview';
 import { useLinkPreview } from '../hooks/useLinkPreview';
@@ -38,7 +39,7 @@ export default function Review() {
   const busy = confirm.isPending;
   const failure = confirm.error ? errorText(confirm.error, 'The review could not be saved. Try again.') : '';
   const changes = preview?.action === 'changes';
-  const platform = preview ? channelOfVersion(preview.platform).label : '';
+  const platform = preview ? channelFor(preview.platform).label : '';
 
   return (
     <div className="welcome approve-page">

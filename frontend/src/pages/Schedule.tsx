@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPublished, type Article, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, QUOTA_BANNER, isPlatform, isPublished, type Article, type VersionId } from '@app/shared';
 import { InlineNotice } from '../components/InlineNotice';
 import { LoadFailed } from '../components/LoadFailed';
 import { PageHeader } from '../components/PageHeader';
@@ -9,7 +9,7 @@ import { Spinner } from '../components/Spinner';
 import { articleIdOf } from '../components/create/articleQuery';
 import { ArticleCard } from '../components/schedule/ArticleCard';
 import { ScheduleMessages } from '../components/schedule/messages';
-import { channelById } from '../channels/registry';
+import { channelById, ownVersionChannels } from '../channels/registry';
 import { PublishConfirmModal, type PublishResult } from '../components/schedule/PublishConfirmModal';
 import { articleListKey, refreshArticleLists, useUnpublishedArticles } from '../hooks/useArticleLists';
 import { useInlineNotice } from '../hooks/useInlineNotice';
@@ -24,14 +24,14 @@ const ScheduleModal = lazy(loadScheduleModal);
 
 interface PublishTarget {
   article: Article;
-  platform: Platform;
+  platform: VersionId;
   /** A second channel of the version (channels/also.tsx). */
   channel?: string;
 }
 
 interface ScheduleTarget {
   article: Article;
-  platforms: Platform[];
+  platforms: VersionId[];
 }
 
 /** An article published everywhere during this visit, and where its card was. */
@@ -77,6 +77,21 @@ export default function SchedulePage() {
     () => (listQuery.data ? withFinished(listQuery.data, finished) : undefined),
     [listQuery.data, finished],
   );
+  // `?articleId=…&schedule=<version>` (a version's Schedule action on Create): that version's Schedule modal, until
+  // it is closed (which drops the parameters).
+  const [params, setParams] = useSearchParams();
+  const mayScheduleHere = useCan()('schedule.set');
+  const askedVersion = params.get('schedule');
+  const askedArticle = articles?.find((a) => articleIdOf(a) === params.get('articleId'));
+  const asked: ScheduleTarget | null =
+    askedVersion &&
+    askedArticle &&
+    mayScheduleHere &&
+    (isPlatform(askedVersion) || ownVersionChannels().some((c) => c.version === askedVersion)) &&
+    !isPublished(askedArticle, askedVersion)
+      ? { article: askedArticle, platforms: [askedVersion] }
+      : null;
+  const shownScheduling = scheduling ?? asked;
   const finishedIds = new Set(finished.map((f) => articleIdOf(f.article)));
   // One "now" per answer, so every card of a refresh is judged at the same moment.
   const now = useMemo(() => new Date(listQuery.dataUpdatedAt), [listQuery.dataUpdatedAt]);
@@ -176,13 +191,16 @@ export default function SchedulePage() {
         </ul>
       ) : null}
 
-      {scheduling && (
+      {shownScheduling && (
         <Suspense fallback={null}>
           <ScheduleModal
-            article={scheduling.article}
-            platforms={scheduling.platforms}
+            article={shownScheduling.article}
+            platforms={shownScheduling.platforms}
             timeZone={timeZone}
-            onClose={() => setScheduling(null)}
+            onClose={() => {
+              setScheduling(null);
+              if (asked) setParams({}, { replace: true });
+            }}
           />
         </Suspense>
       )}

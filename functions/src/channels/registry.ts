@@ -7,9 +7,9 @@ import type { Config } from '../config.js';
 import { notFound } from '../domain/errors.js';
 import type { SettingService } from '../domain/settings.js';
 import type { ChannelVersion, PublishChannel } from './channel.js';
-import { channelIds, type ChannelId } from './ids.js';
+import { channelIds, ownVersionIds, ownVersionLabels, type ChannelId } from './ids.js';
 
-export { channelIds, type ChannelId };
+export { channelIds, ownVersionIds, type ChannelId };
 
 /** What a channel's module is built from. */
 export interface ChannelEnv {
@@ -45,8 +45,12 @@ const CHANNELS = {
 
 export const isChannelId = (id: string): id is ChannelId => Object.hasOwn(CHANNELS, id);
 
-/** The channels that publish a version of their own (their ids are those versions' ids). */
-export const ownVersionIds: readonly string[] = channelIds.filter((id) => 'version' in CHANNELS[id]);
+// The channels with a version module are exactly those ids.ts names with a version's label.
+type WithVersion = { [K in ChannelId]: (typeof CHANNELS)[K] extends { version: unknown } ? K : never }[ChannelId];
+const sameOwnVersions: [WithVersion, keyof typeof ownVersionLabels] extends [keyof typeof ownVersionLabels, WithVersion]
+  ? true
+  : never = true;
+void sameOwnVersions;
 
 /** The channel of this id, built from its module (loaded on first use); an id not in the registry: 404. */
 export async function loadChannel(id: string, env: ChannelEnv): Promise<PublishChannel> {

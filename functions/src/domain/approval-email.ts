@@ -8,27 +8,45 @@
  * Mail clients drop a page's <style> and scripts and many ignore classes, so every style is inline, the layout
  * is tables at most 640 px wide that narrow with the screen, and the plain-text part carries the same content.
  */
-import { listText, type LinkedInIdentity, type Platform } from '@app/shared';
+import { isPlatform, listText, type LinkedInIdentity, type Platform, type VersionId } from '@app/shared';
 import type { EmailPreview, EmailPreviewInput } from '../channels/channel.js';
+import { ownVersionLabel } from '../channels/ids.js';
 import { linkedinEmailPreview } from '../channels/linkedin/email-preview.js';
 import { wordpressEmailPreview } from '../channels/wordpress/email-preview.js';
-import { ACCENT, BORDER, FONT, INK, LINK, MUTED, SUBTLE, TEXT, escapeHtml } from './email-html.js';
+import {
+  ACCENT,
+  BORDER,
+  FONT,
+  INK,
+  LINK,
+  MUTED,
+  NOTHING_YET,
+  SUBTLE,
+  TEXT,
+  escapeHtml,
+  imageTag,
+  previewFrame,
+} from './email-html.js';
+import { versionName } from './version-names.js';
 
 export { escapeHtml, postText, withInlineStyles } from './email-html.js';
-
-export const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
+export { PLATFORM_NAMES, versionName } from './version-names.js';
 const SHORT_NAMES: Record<Platform, string> = { blog: 'WordPress', linkedin: 'LinkedIn' };
+/** Its short name ("What will be published on WordPress"): a channel's own version's is its channel's. */
+const shortName = (version: VersionId): string =>
+  isPlatform(version) ? SHORT_NAMES[version] : ownVersionLabel(version);
 
 /** "Approving publishes to WordPress and <another channel>.", or undefined when it is the version's own channel alone. */
 function channelsLine(input: Pick<ApprovalEmailInput, 'channels' | 'platform' | 'review'>): string | undefined {
   const channels = input.channels ?? [];
-  if (input.review || !channels.length || (channels.length === 1 && channels[0] === SHORT_NAMES[input.platform]))
+  if (input.review || !channels.length || (channels.length === 1 && channels[0] === shortName(input.platform)))
     return undefined;
   return `Approving publishes to ${listText(channels)}.`;
 }
 
 export interface ApprovalEmailInput {
-  platform: Platform;
+  /** The version: blog, linkedin, or a channel's own (previewed by its channel, `previews`). */
+  platform: VersionId;
   title: string;
   /** The version's text as stored (Markdown for the blog, plain text for LinkedIn). */
   content: string;
@@ -68,7 +86,7 @@ type Section = { label: string } & EmailPreview;
 
 /** The plain-text part: the same message, and each channel's post as it will be published (a blog post as text). */
 function plainText(input: ApprovalEmailInput, sections: readonly Section[]): string {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const rule = '-'.repeat(60);
   const published = sections.flatMap((section, i) => [
     ...(i ? [''] : []),
@@ -108,12 +126,12 @@ function plainText(input: ApprovalEmailInput, sections: readonly Section[]): str
 export async function approvalEmailContent(
   input: ApprovalEmailInput,
 ): Promise<{ subject: string; text: string; html: string }> {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const review = input.review;
   const subject = review ? `Review for ${platform}: ${input.title}` : `Approve for ${platform}: ${input.title}`;
   const sections: readonly Section[] = input.previews?.length
     ? input.previews
-    : [{ label: SHORT_NAMES[input.platform], ...(await ownPreview(input)) }];
+    : [{ label: shortName(input.platform), ...(await ownPreview(input)) }];
   const p = paragraph;
   // A review's second action is a plain link beside the button: one clear primary action per e-mail.
   const actions = review
@@ -123,7 +141,7 @@ export async function approvalEmailContent(
     subject,
     `<tr><td style="padding:24px 24px 4px">
 ${p(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, review ? 'Review requested' : 'Approval needed')}
-<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}` : `Publish “${escapeHtml(input.title)}” to ${escapeHtml(channelsLine(input) ? listText(input.channels!) : SHORT_NAMES[input.platform])}?`}</h1>
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">${review ? `Review “${escapeHtml(input.title)}” for ${shortName(input.platform)}` : `Publish “${escapeHtml(input.title)}” to ${escapeHtml(channelsLine(input) ? listText(input.channels!) : shortName(input.platform))}?`}</h1>
 ${p(`font-size:15px;line-height:1.5;color:${MUTED}`, review ? `In <strong>${escapeHtml(review.workspaceName)}</strong>, for <strong>${platform}</strong>: ${escapeHtml(review.stage)}${input.when ? `, scheduled ${escapeHtml(input.when)}` : ''}.` : `Ready for <strong>${platform}</strong>, scheduled ${escapeHtml(input.when)}.`)}
 ${input.problem ? p('font-size:15px;line-height:1.5;color:#b42318', `<strong>${escapeHtml(input.problem)}</strong>`) : ''}
 ${channelsLine(input) ? p(`font-size:15px;line-height:1.5;color:${TEXT}`, `<strong>${escapeHtml(channelsLine(input)!)}</strong>`) : ''}
@@ -157,11 +175,25 @@ export const previewInputOf = (input: ApprovalEmailInput): EmailPreviewInput => 
   ...(input.linkedIn ? { linkedIn: input.linkedIn } : {}),
 });
 
-/** The version's own channel's preview, made in its folder. */
-function ownPreview(input: ApprovalEmailInput): Promise<EmailPreview> {
-  return input.platform === 'blog'
-    ? wordpressEmailPreview(previewInputOf(input), input.content)
-    : linkedinEmailPreview(previewInputOf(input), input.content);
+/**
+ * The version's own channel's preview, made in its folder. A channel's own version comes with its channel's preview
+ * (`previews`, domain/scheduling.ts); without it, its text as the plain post it is over the blog-sized picture.
+ */
+async function ownPreview(input: ApprovalEmailInput): Promise<EmailPreview> {
+  if (input.platform === 'blog') return wordpressEmailPreview(previewInputOf(input), input.content);
+  if (input.platform === 'linkedin') return linkedinEmailPreview(previewInputOf(input), input.content);
+  const text = input.content.trim()
+    ? escapeHtml(input.content).replace(/\r?\n/g, '<br>')
+    : `<span style="color:${SUBTLE}">${NOTHING_YET}</span>`;
+  const image = input.image?.cid
+    ? `<tr><td style="padding:0;border-top:1px solid ${BORDER}">${imageTag({ description: input.image.description, cid: input.image.cid }, 800)}</td></tr>`
+    : '';
+  return {
+    html: previewFrame(
+      `<tr><td style="padding:12px 16px;font-family:${FONT};font-size:15px;line-height:1.5;color:${TEXT};word-break:break-word">${text}</td></tr>${image}`,
+    ),
+    text: input.content.trim() || NOTHING_YET,
+  };
 }
 
 /** A link as a button that mail clients draw (a table cell with a background, the link filling it). */
@@ -198,7 +230,7 @@ ${rows}
 }
 
 export interface ChangesRequestedEmailInput {
-  platform: Platform;
+  platform: VersionId;
   title: string;
   workspaceName: string;
   reviewerName: string;
@@ -213,7 +245,7 @@ export function changesRequestedEmailContent(input: ChangesRequestedEmailInput):
   text: string;
   html: string;
 } {
-  const platform = PLATFORM_NAMES[input.platform];
+  const platform = versionName(input.platform);
   const subject = `Changes requested for ${platform}: ${input.title}`;
   const text = [
     `${input.reviewerName} requested changes to "${input.title}" for ${platform} in ${input.workspaceName}:`,
@@ -228,7 +260,7 @@ export function changesRequestedEmailContent(input: ChangesRequestedEmailInput):
     subject,
     `<tr><td style="padding:24px">
 ${paragraph(`font-size:12px;font-weight:700;letter-spacing:0.08em;text-transform:uppercase;color:${ACCENT}`, 'Changes requested')}
-<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">“${escapeHtml(input.title)}” for ${SHORT_NAMES[input.platform]}</h1>
+<h1 style="margin:0 0 10px;font-family:${FONT};font-size:24px;line-height:1.25;font-weight:700;color:${INK};word-break:break-word">“${escapeHtml(input.title)}” for ${shortName(input.platform)}</h1>
 ${paragraph(`font-size:15px;line-height:1.5;color:${MUTED}`, `<strong>${escapeHtml(input.reviewerName)}</strong> requested changes in <strong>${escapeHtml(input.workspaceName)}</strong>:`)}
 <blockquote style="margin:0 0 18px;padding:4px 0 4px 14px;border-left:4px solid ${ACCENT};font-family:${FONT};font-size:16px;line-height:1.6;color:${TEXT};word-break:break-word">${comment}</blockquote>
 ${button(input.editorUrl, 'Open the editor')}

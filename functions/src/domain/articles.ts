@@ -10,6 +10,7 @@ import {
   type GptEditInput,
   isPlatform,
   isVersionPublished,
+  scheduledVersions,
   type Platform,
   type HealthWindow,
   type SlotHealth,
@@ -111,31 +112,26 @@ export type { VersionId };
 export const versionText = (article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'versions'>, version: VersionId) =>
   isPlatform(version) ? article[version].content : (article.versions?.[version]?.content ?? '');
 
-/** A version's scheduled time (a channel's own version has no schedule of its own yet). */
+/** A version's scheduled time (`scheduled.<version>`), or null. */
 export const scheduledOf = (article: Pick<ArticleRecord, 'scheduled'>, version: VersionId): string | null =>
-  isPlatform(version) ? article.scheduled[version] : null;
+  article.scheduled[version] ?? null;
 
 /** The article store's change that sets a version's text (a channel's own: its entry of `versions`, whole). */
 export const versionTextChange = (version: VersionId, content: string): Record<string, unknown> =>
   isPlatform(version) ? { [`${version}.content`]: content } : { [`versions.${version}`]: { content } };
 
-/** A version's slot: the version and its scheduled time. */
-export interface VersionSlot {
-  version: VersionId;
-  at: string;
-}
+/** A version's slot: the version and its scheduled time (shared scheduledVersions lists them). */
+export type VersionSlot = ReturnType<typeof scheduledVersions>[number];
 
 /**
- * The article's slots still to publish: each version with a time in `scheduled` (the blog's, LinkedIn's, a channel's
- * own under its id) that has not gone out. The one list of scheduled versions the check before each slot and its
- * index of slots by time read (domain/connection-health.ts, adapters/dynamo/due-slots.ts).
+ * The article's slots still to publish: shared scheduledVersions' slots (the blog's, LinkedIn's, a channel's own under
+ * its id) whose version has not gone out. What the check before each slot and its index of slots by time read
+ * (domain/connection-health.ts, adapters/dynamo/due-slots.ts).
  */
-export function scheduledVersions(
+export function slotsToPublish(
   article: Pick<ArticleRecord, 'blog' | 'linkedin' | 'scheduled' | 'posts'>,
 ): VersionSlot[] {
-  return Object.entries(article.scheduled as Record<string, string | null | undefined>).flatMap(([version, at]) =>
-    at && !isVersionPublished(article, version) ? [{ version, at }] : [],
-  );
+  return scheduledVersions(article).filter(({ version }) => !isVersionPublished(article, version));
 }
 
 /** The attribute of a version's health note (docs/data-model.md, Articles): `blogHealth` as before, `blueskyHealth`. */

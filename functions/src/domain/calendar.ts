@@ -1,12 +1,12 @@
 import {
   PLATFORMS,
   channelOfVersion,
+  isPlatform,
   isPublished,
   platformStatus,
   publicationsOf,
   type CalendarEntry,
   type ChannelPostRecord,
-  type Platform,
   type StatusInput,
   type VersionId,
 } from '@app/shared';
@@ -18,9 +18,10 @@ export type CalendarState = Pick<StatusInput, 'blog' | 'linkedin' | 'scheduled'>
   posts?: Record<string, Pick<ChannelPostRecord, 'publishedAt'>>;
 };
 
-/** One platform of an article at one instant (ISO, as toISOString writes it: sortable as text). */
+/** One version of an article at one instant (ISO, as toISOString writes it: sortable as text). */
 export interface CalendarSlot {
-  platform: Platform;
+  /** The blog or LinkedIn version, or a channel's own (its id) for its own schedule's slot (`scheduled.<id>`). */
+  platform: VersionId;
   at: string;
   kind: 'scheduled' | 'published';
   /**
@@ -42,6 +43,14 @@ const normalized = (time: string | null | undefined): string | undefined => {
  * The store keeps one entry item per slot (adapters/dynamo/article-store.ts), the API answers them.
  */
 export function calendarSlotsOf(article: CalendarState): CalendarSlot[] {
+  // A channel's own version's slot (`scheduled.<id>`) until its channel has the post, which is a slot of `posts` below.
+  const own = Object.keys(article.scheduled ?? {})
+    .filter((version) => !isPlatform(version) && !article.posts?.[version])
+    .sort()
+    .flatMap((version): CalendarSlot[] => {
+      const at = normalized(article.scheduled[version]);
+      return at ? [{ platform: version, at, kind: 'scheduled' }] : [];
+    });
   return PLATFORMS.flatMap((platform): CalendarSlot[] => {
     const version = article[platform] as { lastPublished: string | null } | undefined;
     if (version && isPublished(article as StatusInput, platform)) {
@@ -55,6 +64,7 @@ export function calendarSlotsOf(article: CalendarState): CalendarSlot[] {
       const at = normalized(post?.publishedAt);
       return at ? [{ platform: 'blog', at, kind: 'published', channel }] : [];
     }),
+    own,
   );
 }
 
@@ -71,14 +81,14 @@ export interface CalendarChannels {
    * The channels a version's schedule publishes to for this owner (domain/publishing.ts, versionChannels), and with
    * `bundle` the social channels its approval carries after them (socialChannels); by id, in the registry's order.
    */
-  scheduledChannels(userId: string, platform: Platform, bundle: boolean): Promise<readonly string[]>;
+  scheduledChannels(userId: string, platform: VersionId, bundle: boolean): Promise<readonly string[]>;
   /** The channels that publish a version of their own (their ids are those versions'). */
   ownVersions: readonly string[];
 }
 
-/** Without channels given: each version's schedule is its own channel's (WordPress's, LinkedIn's). */
+/** Without channels given: each version's schedule is its own channel's (WordPress's, LinkedIn's, a channel's own). */
 const ownChannelsOnly: CalendarChannels = {
-  scheduledChannels: async (_userId, platform) => [channelOfVersion(platform).id],
+  scheduledChannels: async (_userId, platform) => [isPlatform(platform) ? channelOfVersion(platform).id : platform],
   ownVersions: [],
 };
 
@@ -101,13 +111,13 @@ export async function calendarOf(
   const articles = await deps.articles.calendarRange(userId, from, to);
   // One question per schedule kind of the range, whatever the number of articles.
   const asked = new Map<string, Promise<readonly string[]>>();
-  const scheduledChannels = (platform: Platform, bundle: boolean) => {
+  const scheduledChannels = (platform: VersionId, bundle: boolean) => {
     const key = `${platform}:${bundle}`;
     let answer = asked.get(key);
     if (!answer) asked.set(key, (answer = channels.scheduledChannels(userId, platform, bundle)));
     return answer;
   };
-  const versionOf = (channel: string, platform: Platform): VersionId =>
+  const versionOf = (channel: string, platform: VersionId): VersionId =>
     channels.ownVersions.includes(channel) ? channel : platform;
   const perArticle = await Promise.all(
     articles.map(async (article) => {
@@ -123,7 +133,8 @@ export async function calendarOf(
             title: article.title,
           };
           if (slot.kind === 'published') {
-            const channel = slot.channel ?? channelOfVersion(slot.platform).id;
+            const channel =
+              slot.channel ?? (isPlatform(slot.platform) ? channelOfVersion(slot.platform).id : slot.platform);
             return [
               {
                 ...base,

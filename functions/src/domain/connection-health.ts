@@ -27,7 +27,7 @@ import {
   type VersionId,
 } from '@app/shared';
 import { escapeHtml, PLATFORM_NAMES } from './approval-email.js';
-import { healthAttribute, scheduledVersions, versionText, type ArticleRecord } from './articles.js';
+import { healthAttribute, slotsToPublish, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { MailSender } from './integrations.js';
 import type { ArticleStore } from './ports.js';
@@ -152,7 +152,7 @@ export function connectionProblems(channel: SlotChannel, state: ConnectionState,
 /** What the e-mail needs to say. */
 export interface HealthEmailInput {
   title: string;
-  /** Where it goes out ("WordPress", "Bluesky"). */
+  /** Where it goes out ("WordPress", or a channel's own version's channel). */
   place: string;
   window: HealthWindow;
   /** The slot in the owner's zone (approvalTimeText). */
@@ -308,7 +308,7 @@ export class ConnectionHealthService {
       if (!read) articles.set(due.articleId, (read = this.deps.articles.get(ownerId, due.articleId)));
       const article = await read;
       // The article as it is now: a slot moved or published since the index was read is not this one.
-      const current = article && scheduledVersions(article).find((s) => s.version === due.version);
+      const current = article && slotsToPublish(article).find((s) => s.version === due.version);
       if (!article || !current || Date.parse(current.at) !== Date.parse(due.at)) continue;
       const { version, at: slot } = current;
       const note = article[healthAttribute(version)];

@@ -16,6 +16,7 @@ import {
   type FocalPoint,
   type ImageUploadType,
   type Platform,
+  type VersionId,
 } from '@app/shared';
 import type { ArticleRecord, StoredImage } from './articles.js';
 import { badRequest, conflict, notFound } from './errors.js';
@@ -160,9 +161,10 @@ export async function replaceImage(
 export async function newestImageFile(
   deps: { articles: Pick<ArticleStore, 'get'>; objects: Pick<ObjectStore, 'get'> },
   article: ArticleRecord,
-  platform: Platform,
+  platform: VersionId,
 ): Promise<{ image: StoredImage; file: StoredObject } | undefined> {
-  const keyOf = (image: StoredImage) => (platform === 'blog' ? image.blogKey : image.linkedinKey);
+  // A channel's own version goes out with the blog's picture (version-names.ts, imageVersion).
+  const keyOf = (image: StoredImage) => (platform === 'linkedin' ? image.linkedinKey : image.blogKey);
   let image = article.image;
   for (let attempt = 1; image && attempt <= 3; attempt++) {
     const key = keyOf(image);

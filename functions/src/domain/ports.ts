@@ -1,5 +1,4 @@
 /** Small storage and infrastructure ports; AWS and local adapters implement them. */
-import type { Platform } from '@app/shared';
 import type { ArticleRecord, HealthDue, VersionId } from './articles.js';
 import type { ActivityRecord } from './activity.js';
 import type { OutboxEntry } from './automation-events.js';
@@ -99,11 +98,11 @@ export interface ArticleStore {
     userId: string,
     id: string,
     field: 'approved',
-    platform: Platform,
+    platform: VersionId,
     value: string,
     events?: readonly OutboxEntry[],
   ): Promise<boolean>;
-  unmark(userId: string, id: string, field: 'approved', platform: Platform): Promise<void>;
+  unmark(userId: string, id: string, field: 'approved', platform: VersionId): Promise<void>;
   /**
    * Claims the sending of a run's approval e-mail with a lease (a conditional write): 'claimed', or
    * 'done' when that run's e-mail went out already, or 'held' while another delivery's unexpired
@@ -112,7 +111,7 @@ export interface ArticleStore {
   claimNotify(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     scheduledFor: string,
     now: string,
     leaseUntil: string,
@@ -121,14 +120,14 @@ export interface ArticleStore {
   finishNotify(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     scheduledFor: string,
     events?: readonly OutboxEntry[],
   ): Promise<void>;
   /** Writes domain events whose cause changed nothing in the table (a scheduled run that could not ask for approval). */
   recordEvents(events: readonly OutboxEntry[]): Promise<void>;
   /** Gives up the run's lease (the send failed): a retry may claim it at once. */
-  releaseNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void>;
+  releaseNotify(userId: string, id: string, platform: VersionId, scheduledFor: string): Promise<void>;
 }
 
 export type NotifyClaim = 'claimed' | 'done' | 'held';
@@ -362,7 +361,7 @@ export class JobsNotQueuedError extends Error {
 export interface ScheduledRun {
   userId: string;
   articleId: string;
-  platform: Platform;
+  platform: VersionId;
   /** ISO instant the run is for; a run whose article no longer says this time does nothing. */
   scheduledFor: string;
 }
@@ -371,7 +370,7 @@ export interface ScheduledRun {
 export interface Scheduler {
   /** Creates the platform's schedule, or moves it when it exists. */
   schedule(run: ScheduledRun): Promise<void>;
-  cancel(userId: string, articleId: string, platform: Platform): Promise<void>;
+  cancel(userId: string, articleId: string, platform: VersionId): Promise<void>;
 }
 
 /**

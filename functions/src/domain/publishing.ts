@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { OfflineDraftMessages, httpUrlOrNull, offlineDraftNoteLines, type Platform } from '@app/shared';
+import {
+  OfflineDraftMessages,
+  httpUrlOrNull,
+  offlineDraftNoteLines,
+  scheduledTime,
+  type Platform,
+  type VersionId,
+} from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import {
   ConflictError,
@@ -189,8 +196,8 @@ export class PublishingService {
    * Publishing now replaces a later schedule of that platform: its run then finds the time moved
    * and e-mails nothing (a past schedule, the approval that is publishing, stays as it is).
    */
-  private laterScheduleDropped(article: ArticleRecord, platform: Platform): Record<string, null> {
-    const at = article.scheduled[platform];
+  private laterScheduleDropped(article: ArticleRecord, platform: VersionId): Record<string, null> {
+    const at = scheduledTime(article.scheduled, platform);
     return at && Date.parse(at) > this.now().getTime() ? { [`scheduled.${platform}`]: null } : {};
   }
 
@@ -282,7 +289,7 @@ export class PublishingService {
         {
           ...post.fields(at),
           ...(attempt.noted ? { [`publishAttempts.${channel.claimKey}`]: null } : {}),
-          ...(channel.ownsSchedule ? this.laterScheduleDropped(fresh, channel.platform) : {}),
+          ...(channel.ownsSchedule ? this.laterScheduleDropped(fresh, channel.version ?? channel.platform) : {}),
           lastError: null,
           updatedAt: at,
         },
@@ -296,7 +303,7 @@ export class PublishingService {
    * The channels a scheduled version's approval publishes to: the one that owns its schedule and each that joins it
    * (channel.ts), those connected; none connected: the owner alone, whose publish then says to connect it.
    */
-  async versionChannels(platform: Platform, userId: string): Promise<PublishChannel[]> {
+  async versionChannels(platform: VersionId, userId: string): Promise<PublishChannel[]> {
     const ofVersion = (await this.allChannels()).filter((c) => isVersionChannel(c, platform));
     const targets = await this.connectedOf(ofVersion, userId);
     return targets.length ? targets : ofVersion.filter((c) => c.ownsSchedule);
@@ -340,7 +347,7 @@ export class PublishingService {
    * after a partial failure sends only to the channels that failed.
    */
   async publishVersion(
-    platform: Platform,
+    platform: VersionId,
     userId: string,
     id: string,
     origin: PublishOrigin,
@@ -442,9 +449,9 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
 export const goesTo = (article: Pick<ArticleRecord, 'channels'>, channel: string): boolean =>
   !article.channels?.length || article.channels.includes(channel);
 
-/** A channel of the version's schedule: the one that owns it or one that joins it. */
-const isVersionChannel = (c: PublishChannel, platform: Platform) =>
-  c.platform === platform && (c.ownsSchedule === true || c.joinsSchedule === true);
+/** A channel of the version's schedule (its own version's, or else its platform's): the one that owns it or one that joins it. */
+const isVersionChannel = (c: PublishChannel, platform: VersionId) =>
+  (c.version ?? c.platform) === platform && (c.ownsSchedule === true || c.joinsSchedule === true);
 
 /** A failure's code and sentence, as lastError keeps them. */
 export function errorOf(err: unknown): { code: string; message: string } {

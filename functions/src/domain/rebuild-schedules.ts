@@ -1,4 +1,4 @@
-import { PLATFORMS, isPublished } from '@app/shared';
+import { isPublished, scheduledVersions } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import type { ArticleStore, ScheduledRun, Scheduler } from './ports.js';
 
@@ -24,11 +24,10 @@ export interface RebuildResult {
   failed: number;
 }
 
-/** The runs an article still has ahead: each platform scheduled at or after `from` and not published there. */
+/** The runs an article still has ahead: each version scheduled at or after `from` and not published there. */
 export function runsAhead(userId: string, article: ArticleRecord, from: string): ScheduledRun[] {
-  return PLATFORMS.flatMap((platform) => {
-    const scheduledFor = article.scheduled[platform];
-    if (!scheduledFor || scheduledFor < from || isPublished(article, platform)) return [];
+  return scheduledVersions(article).flatMap(({ version: platform, at: scheduledFor }) => {
+    if (scheduledFor < from || isPublished(article, platform)) return [];
     return [{ userId, articleId: article.id, platform, scheduledFor }];
   });
 }

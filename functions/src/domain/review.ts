@@ -12,8 +12,8 @@ import {
   slotApproval,
   stageRoles,
   stagesOf,
-  isPlatform,
-  type Platform,
+  isPublished,
+  VERSION_ID,
   type VersionId,
   type ReviewSettings,
   type VersionReview,
@@ -27,6 +27,7 @@ import { addComment, type CommentStore } from './comments.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import type { MailSender } from './integrations.js';
 import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
+import { imageVersion, versionName } from './version-names.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, UploadSigner } from './ports.js';
 import { restarted, reviewRequested, type RequiredReview } from './review-edit.js';
 import type { CurrentWorkspace, MemberRecord, WorkspaceStore } from './workspaces.js';
@@ -73,7 +74,7 @@ export interface ReviewDeps {
   publish?: (
     workspaceId: string,
     articleId: string,
-    platform: Platform,
+    platform: VersionId,
     scheduledFor: string,
   ) => Promise<string | null>;
   signingKey: () => Promise<Uint8Array>;
@@ -86,7 +87,7 @@ type Action = 'approve' | 'changes';
 interface ReviewLink {
   workspaceId: string;
   articleId: string;
-  platform: Platform;
+  platform: VersionId;
   reviewerId: string;
   action: Action;
   rev: number;
@@ -119,7 +120,8 @@ const reviewTokens = {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       if (payload.purpose !== 'review' || typeof payload.sub !== 'string') throw new Error('purpose');
       if (payload.act !== 'approve' && payload.act !== 'changes') throw new Error('action');
-      if (payload.p !== 'blog' && payload.p !== 'linkedin') throw new Error('platform');
+      // The blog, LinkedIn or a channel's own version: a name that is none finds no review (invalid link).
+      if (typeof payload.p !== 'string' || !VERSION_ID.test(payload.p)) throw new Error('platform');
       return {
         workspaceId: String(payload.ws),
         articleId: String(payload.aid),
@@ -239,8 +241,6 @@ export class ReviewService {
    * changes links. Nothing when the review moved on since `rev` (a later change sends its own).
    */
   async mailReviewers(workspaceId: string, articleId: string, version: VersionId, rev: number): Promise<number> {
-    // A channel's own version is reviewed in the app: its e-mail and review links are not made yet.
-    if (!isPlatform(version)) return 0;
     const platform = version;
     const article = await this.deps.articles.get(workspaceId, articleId);
     const review = article?.[reviewAttribute(platform)];
@@ -277,11 +277,11 @@ export class ReviewService {
           this.now(),
         );
       const url = async (action: Action) => `${base}/review?token=${encodeURIComponent(await link(action))}`;
-      const slot = article.scheduled[platform];
+      const slot = scheduledOf(article, platform);
       const content = await render({
         platform,
         title: article.title,
-        content: article[platform].content,
+        content: versionText(article, platform),
         when: slot ? approvalTimeText(new Date(slot), person.timezone) : '',
         problem: '',
         image: shownImage ? { description: shownImage.description, cid: found ? IMAGE_CID : null } : null,
@@ -358,17 +358,14 @@ export class ReviewService {
       return { article: updated, published: null };
     }
     const slot = scheduledOf(updated, platform);
-    const published =
-      slot && isPlatform(platform) && Date.parse(slot) <= now.getTime()
-        ? await this.publishDue(updated, platform)
-        : null;
+    const published = slot && Date.parse(slot) <= now.getTime() ? await this.publishDue(updated, platform) : null;
     if (published) updated = (await this.deps.articles.get(workspaceId, articleId)) ?? updated;
     return { article: updated, published };
   }
 
   /** Publishes an approved version whose slot has passed, within the grace period (else nothing: it expired). */
-  private async publishDue(article: ArticleRecord, platform: Platform) {
-    const slot = article.scheduled[platform];
+  private async publishDue(article: ArticleRecord, platform: VersionId) {
+    const slot = scheduledOf(article, platform);
     if (!slot || !this.deps.publish) return null;
     const review = article[reviewAttribute(platform)];
     if (!review || Date.parse(slot) + review.graceHours * 3600_000 <= this.now().getTime()) return null;
@@ -439,8 +436,6 @@ export class ReviewService {
     reviewerName: string,
     comment: string,
   ): Promise<void> {
-    // A channel's own version: its authors read the request in the app (its thread); no e-mail of it yet.
-    if (!isPlatform(platform)) return;
     const render = this.deps.renderChanges;
     const mailer = render && (await this.deps.mailer?.(workspaceId));
     if (!render || !mailer) return;
@@ -481,12 +476,12 @@ export class ReviewService {
       action: link.action,
       title: article.title,
       platform: link.platform,
-      content: article[link.platform].content,
+      content: versionText(article, link.platform),
       workspaceName,
       reviewerName: person.name,
       stage: review.stage,
       stages: stagesOf(review.mode),
-      scheduledFor: article.scheduled[link.platform] ?? null,
+      scheduledFor: scheduledOf(article, link.platform),
       timeZone: approvalTimeZone(person.timezone),
       current: review.rev === link.rev && review.status === 'pending',
       image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
@@ -502,7 +497,7 @@ export class ReviewService {
     const article = await this.deps.articles.get(link.workspaceId, link.articleId);
     if (!article) throw badRequest(ReviewMessages.linkInvalid, 'invalid_review_link');
     if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
-    const key = link.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey;
+    const key = imageVersion(link.platform) === 'blog' ? article.image.blogKey : article.image.linkedinKey;
     return imageFileLink(this.deps.signer, key, this.now());
   }
 
@@ -541,11 +536,9 @@ export class ReviewService {
     expiryCheck: boolean,
   ): Promise<'published' | 'waiting' | 'expired' | 'stale'> {
     const article = await this.deps.articles.get(run.userId, run.articleId);
-    if (!article || article.scheduled[run.platform] !== run.scheduledFor) return 'stale';
+    if (!article || scheduledOf(article, run.platform) !== run.scheduledFor) return 'stale';
     // Published meanwhile (an approval within the grace period publishes at once): nothing left to do.
-    const published =
-      run.platform === 'blog' ? article.blog.publishedToWordPress : article.linkedin.publishedToLinkedIn;
-    if (published) return 'stale';
+    if (isPublished(article, run.platform)) return 'stale';
     const review = article[reviewAttribute(run.platform)];
     const now = this.now();
     if (review?.status === 'approved') {
@@ -586,19 +579,17 @@ export class ReviewService {
       const person = await this.deps.activeUser(authorId);
       if (!person) continue;
       const when = approvalTimeText(new Date(run.scheduledFor), person.timezone);
-      const subject = `Expired: ${article.title} (${PLATFORM_NAMES[run.platform]})`;
+      const subject = `Expired: ${article.title} (${versionName(run.platform)})`;
       const text = [
-        `"${article.title}" was not approved in time for ${PLATFORM_NAMES[run.platform]} (scheduled ${when}), so it was not published.`,
+        `"${article.title}" was not approved in time for ${versionName(run.platform)} (scheduled ${when}), so it was not published.`,
         '',
         `Schedule it again once it is approved: ${base}/schedule`,
       ].join('\n');
-      const html = `<p>“${escape(article.title)}” was not approved in time for ${PLATFORM_NAMES[run.platform]} (scheduled ${escape(when)}), so it was not published.</p><p><a href="${escape(`${base}/schedule`)}">Schedule it again</a> once it is approved.</p>`;
+      const html = `<p>“${escape(article.title)}” was not approved in time for ${versionName(run.platform)} (scheduled ${escape(when)}), so it was not published.</p><p><a href="${escape(`${base}/schedule`)}">Schedule it again</a> once it is approved.</p>`;
       await mailer.send({ to: person.email, subject, text, html });
     }
   }
 }
-
-const PLATFORM_NAMES: Record<Platform, string> = { blog: 'WordPress (blog)', linkedin: 'LinkedIn' };
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

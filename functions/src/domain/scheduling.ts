@@ -9,17 +9,21 @@ import {
   RunFailureMessages,
   RunRetryMessages,
   ScheduleMessages,
+  isPlatform,
   isPublished,
   listText,
+  scheduledTime,
+  scheduledVersions,
   type LinkedInIdentity,
-  type Platform,
   type RunFailureCode,
   type ScheduleInput,
+  type VersionId,
 } from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
-import { approvalEmailContent, PLATFORM_NAMES } from './approval-email.js';
+import { approvalEmailContent, versionName } from './approval-email.js';
 import type { PublishChannel } from '../channels/channel.js';
-import type { ArticleRecord, ArticleService } from './articles.js';
+import { versionText, type ArticleRecord, type ArticleService } from './articles.js';
+import { imageVersion } from './version-names.js';
 import { isOwnersMailFailure, type EmailService } from './email.js';
 import { IMAGE_CID, imageFileLink, inlineImage, newestImageFile } from './images.js';
 import type { BusinessEvents } from './events.js';
@@ -64,20 +68,23 @@ export const ApprovalMessages = {
 
 export const SchedulingMessages = {
   /** A scheduled run makes the content ready and e-mails for approval: pointless, and confusing, once it is live. */
-  alreadyPublished: (platform: Platform) =>
-    `${PLATFORM_NAMES[platform]} is already published for this article, so it cannot be scheduled again.`,
+  alreadyPublished: (platform: VersionId) =>
+    `${versionName(platform)} is already published for this article, so it cannot be scheduled again.`,
   /** The article was imported for other channels only (Article.channels): none publishes this version. */
-  notItsChannels: (platform: Platform) =>
-    `This article does not go to any channel of its ${PLATFORM_NAMES[platform]} version: its Channels column in the imported sheet named other channels.`,
+  notItsChannels: (platform: VersionId) =>
+    `This article does not go to any channel of its ${versionName(platform)} version: its Channels column in the imported sheet named other channels.`,
 } as const;
 
-/** Records the platform's time and creates or moves its one-off schedule. */
+/**
+ * Records the version's time and creates or moves its one-off schedule: the blog's, LinkedIn's or a channel's own
+ * version's (`scheduled.<version>`; the handler checks the version is one).
+ */
 export async function scheduleArticle(
   deps: {
     articles: ArticleStore;
     scheduler: Scheduler;
     /** The channels that go with a version (channels/ids.ts, versionChannelIds): asked only for an article with `channels`. */
-    scheduleChannels?: (platform: Platform) => Promise<readonly string[]>;
+    scheduleChannels?: (version: VersionId) => Promise<readonly string[]>;
     now?: Date;
   },
   userId: string,
@@ -101,11 +108,17 @@ export async function scheduleArticle(
   }
   const field = `scheduled.${input.platform}`;
   // The blog-first bundle: the social posts go with the blog version's approval, so LinkedIn's own slot gives way.
+  // (A channel's own version, a social post too, likewise.)
+  const socialSlots = Object.fromEntries(
+    scheduledVersions(before)
+      .filter((s) => s.version !== 'blog')
+      .map((s) => [`scheduled.${s.version}`, null]),
+  );
   const bundle =
     input.platform !== 'blog'
       ? {}
       : input.bundle
-        ? { bundle: true, ...(before.scheduled.linkedin ? { 'scheduled.linkedin': null } : {}) }
+        ? { bundle: true, ...socialSlots }
         : before.bundle
           ? { bundle: null }
           : {};
@@ -120,7 +133,7 @@ export async function scheduleArticle(
   } catch (err) {
     // Nothing will run at the new time: the card must not say "Scheduled" for it. The previous
     // time (whose schedule, if any, is untouched) comes back.
-    await deps.articles.update(userId, id, { [field]: before.scheduled[input.platform] ?? null });
+    await deps.articles.update(userId, id, { [field]: scheduledTime(before.scheduled, input.platform) });
     throw err;
   }
   return updated;
@@ -162,7 +175,7 @@ const approvalTokens = {
       return {
         userId: payload.sub,
         articleId: String(payload.aid),
-        platform: payload.p as Platform,
+        platform: String(payload.p),
         scheduledFor: String(payload.at),
         // Links signed before versions were bound carry none: they hold while the owner's is still the first.
         sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
@@ -209,7 +222,7 @@ export interface ApprovalNotifierDeps {
    */
   channelsOf?: (
     userId: string,
-    platform: Platform,
+    platform: VersionId,
     bundle: boolean,
     /** The article's channels when an import named them (Article.channels): only those are named and previewed. */
     only?: readonly string[],
@@ -422,7 +435,7 @@ export class ApprovalNotifier {
     const { userId, articleId, platform, scheduledFor } = run;
     let article = await this.deps.articles.get(userId, articleId);
     // Moved or cancelled: nothing was missed (the schedule of the new time, if any, runs then).
-    if (!article || article.scheduled[platform] !== scheduledFor) return 'stale';
+    if (!article || scheduledTime(article.scheduled, platform) !== scheduledFor) return 'stale';
     seen(article.title);
     // A deactivated account's schedules stay, but nothing runs for it (deactivation takes effect at once).
     const owner = await this.deps.activeOwner(userId);
@@ -451,7 +464,7 @@ export class ApprovalNotifier {
     // (NOTIFY_LEASE_MS), so this one has nothing to do and is no failure.
     if (claim === 'held') return 'in-progress';
     try {
-      if (!article[platform].content.trim())
+      if (!versionText(article, platform).trim())
         article = (await this.deps.articleService.generateContent(userId, articleId, { actorId: null })) ?? article;
       const { address, mailer } = await this.deps.email.notifier(userId);
       const to = address ?? owner.email;
@@ -540,13 +553,13 @@ export class ApprovalNotifier {
       this.now(),
       sessionVersion,
     );
-    const text = article[run.platform].content;
+    const text = versionText(article, run.platform);
     // The newest image (one replaced meanwhile shows the new one, not none); a failed read sends the e-mail without it.
     const found = this.deps.objects
       ? await newestImageFile(
           { articles: this.deps.articles, objects: this.deps.objects },
           article,
-          run.platform,
+          imageVersion(run.platform),
         ).catch(() => undefined)
       : undefined;
     const image = found?.file;
@@ -554,11 +567,14 @@ export class ApprovalNotifier {
     const quota = article.lastError?.code === 'insufficient_quota';
     const noteLines = offlineDraftNoteLines(text).map((l) => l.line);
     const problem = quota
-      ? `OpenAI credits are insufficient, so the ${PLATFORM_NAMES[run.platform]} text could not be generated: ${article.lastError!.message}`
+      ? `OpenAI credits are insufficient, so the ${versionName(run.platform)} text could not be generated: ${article.lastError!.message}`
       : !text.trim()
-        ? `There is no ${PLATFORM_NAMES[run.platform]} text yet${article.lastError ? `: ${article.lastError.message}` : '.'}`
+        ? `There is no ${versionName(run.platform)} text yet${article.lastError ? `: ${article.lastError.message}` : '.'}`
         : noteLines.length > 0
-          ? OfflineDraftMessages.emailNeedsEdit(run.platform, noteLines)
+          ? OfflineDraftMessages.emailNeedsEdit(
+              isPlatform(run.platform) ? run.platform : versionName(run.platform),
+              noteLines,
+            )
           : '';
     const channels = await this.deps.channelsOf?.(run.userId, run.platform, article.bundle === true, article.channels);
     // The card's author; without it the card shows the neutral one (the e-mail goes all the same).
@@ -573,9 +589,10 @@ export class ApprovalNotifier {
       image: imageShown,
       linkedIn: { identity, mode: article.linkedInMode },
     };
-    // Several channels: each one's post, previewed by the channel (its folder's email-preview.ts).
+    // Several channels, or a channel's own version: each one's post, previewed by the channel (its folder's
+    // email-preview.ts).
     const previews =
-      channels && channels.length > 1 && channels.every((c) => c.emailPreview)
+      channels?.length && (channels.length > 1 || !isPlatform(run.platform)) && channels.every((c) => c.emailPreview)
         ? await Promise.all(
             channels.map(async (c) => ({
               label: c.label,
@@ -647,6 +664,7 @@ export class ApprovalLinks {
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
     const bundled = run.platform === 'blog' && article.bundle === true;
+    const own = !isPlatform(run.platform);
     const social = bundled ? await this.deps.publishing.socialChannels(run.userId) : [];
     const channels = [...(await this.deps.publishing.versionChannels(run.platform, run.userId)), ...social]
       // Only the article's channels, when an import named them (Article.channels): the others are not published.
@@ -657,12 +675,12 @@ export class ApprovalLinks {
         postUrl: c.postOf(article)?.url ?? null,
         published: c.postOf(article) !== undefined,
         // The text it publishes, for its preview beside the version's (the page shows each channel's post).
-        content: c.version ? (article.versions?.[c.version]?.content ?? '') : article[c.platform].content,
+        content: versionText(article, c.version ?? c.platform),
         ...(social.includes(c) ? { social: true as const } : {}),
       }));
     const published =
-      channels.length > 1
-        ? channels.every((c) => c.published)
+      channels.length > 1 || own
+        ? channels.length > 0 && channels.every((c) => c.published)
         : run.platform === 'blog'
           ? article.blog.publishedToWordPress
           : article.linkedin.publishedToLinkedIn;
@@ -676,9 +694,9 @@ export class ApprovalLinks {
       title: article.title,
       platform: run.platform,
       scheduledFor: run.scheduledFor,
-      current: article.scheduled[run.platform] === run.scheduledFor,
+      current: scheduledTime(article.scheduled, run.platform) === run.scheduledFor,
       published,
-      content: article[run.platform].content,
+      content: versionText(article, run.platform),
       timeZone: approvalTimeZone(run.timezone),
       image: article.image ? { generatedAt: article.image.generatedAt, description: article.image.description } : null,
       linkedIn: linkedInShown
@@ -689,7 +707,11 @@ export class ApprovalLinks {
             pageName: identity?.pageName ?? null,
           }
         : null,
-      postUrl: run.platform === 'blog' ? article.blog.wordpressPostUrl : article.linkedin.linkedinPostUrl,
+      postUrl: own
+        ? (channels.find((c) => c.postUrl)?.postUrl ?? null)
+        : run.platform === 'blog'
+          ? article.blog.wordpressPostUrl
+          : article.linkedin.linkedinPostUrl,
       channels,
     };
   }
@@ -705,7 +727,7 @@ export class ApprovalLinks {
     if (!article.image || !this.deps.signer) throw notFound(ImageUploadMessages.noImage, 'image_not_found');
     return imageFileLink(
       this.deps.signer,
-      run.platform === 'blog' ? article.image.blogKey : article.image.linkedinKey,
+      imageVersion(run.platform) === 'blog' ? article.image.blogKey : article.image.linkedinKey,
       now,
     );
   }
@@ -720,9 +742,9 @@ export class ApprovalLinks {
     const run = await this.verifyApproval(token);
     const article = await this.deps.articles.get(run.userId, run.articleId);
     if (!article) throw badRequest(ApprovalMessages.invalid, 'invalid_approval');
-    if (article.scheduled[run.platform] !== run.scheduledFor)
+    if (scheduledTime(article.scheduled, run.platform) !== run.scheduledFor)
       throw conflict(ApprovalMessages.outdated, 'outdated_approval');
-    const approved = (article as ArticleRecord & { approved?: Partial<Record<Platform, string>> }).approved;
+    const approved = (article as ArticleRecord & { approved?: Partial<Record<VersionId, string>> }).approved;
     if (approved?.[run.platform] === run.scheduledFor)
       throw conflict('This approval was already used.', 'already_approved');
     const origin = { trigger: 'approval', scheduledFor: run.scheduledFor } as const;

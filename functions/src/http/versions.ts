@@ -1,5 +1,5 @@
 import { isPlatform, type VersionId } from '@app/shared';
-import { ownVersionIds } from '../channels/registry.js';
+import { ownVersionIds } from '../channels/ids.js';
 import { badRequest } from '../domain/errors.js';
 
 /**

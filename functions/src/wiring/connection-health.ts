@@ -44,7 +44,7 @@ function probe(): ConnectionProbe {
   return {
     async channelsOf(ownerId: string, version: VersionId): Promise<SlotChannel[]> {
       const channels = await Promise.all(channelIds.map((id) => loadChannel(id, env)));
-      // A channel's version: its own (`version`, Bluesky's) or the one whose text it publishes.
+      // A channel's version: its own (`version`) or the one whose text it publishes.
       const ofVersion = channels.filter((c) => (c.version ?? c.platform) === version);
       const owners = ofVersion.filter((c) => c.ownsSchedule);
       // A version no channel owns the schedule of (a channel's own) is its channels' alone, connected or not.

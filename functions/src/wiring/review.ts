@@ -54,9 +54,13 @@ export const buildReviewService = (now?: () => Date) => {
     publish: async (workspaceId, articleId, platform, scheduledFor) => {
       const { publishing } = await import('./publishing.js');
       const origin = { trigger: 'approval', scheduledFor } as const;
-      return platform === 'blog'
-        ? (await publishing().publishWordPress(workspaceId, articleId, origin)).link
-        : (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
+      if (platform === 'blog') return (await publishing().publishWordPress(workspaceId, articleId, origin)).link;
+      if (platform === 'linkedin') return (await publishing().publishLinkedIn(workspaceId, articleId, origin)).url;
+      // A channel's own version: its channel (the one that owns its schedule), as its approval link would.
+      const outcomes = await publishing().publishVersion(platform, workspaceId, articleId, origin);
+      const failed = outcomes.find((o) => !o.ok);
+      if (failed && !failed.ok) throw failed.error;
+      return outcomes.flatMap((o) => (o.ok ? [o.url] : [])).find(Boolean) ?? null;
     },
   });
 };

@@ -1,4 +1,4 @@
-import type { Article, ImageStatus, Platform } from '../articles.js';
+import type { Article, ImageStatus, VersionId } from '../articles.js';
 import type { PublicUser, SetupStatus } from '../auth.js';
 import type { CalendarAnswer } from '../calendar.js';
 import type {
@@ -228,7 +228,7 @@ export interface PostingModeSavedAnswer extends PostingModeAnswer {
 export interface ApprovalPreview {
   success: true;
   title: string;
-  platform: Platform;
+  platform: VersionId;
   /** The scheduled time the link was made for. */
   scheduledFor: string;
   /** Whether that is still the platform's schedule (a moved schedule's link is outdated). */
@@ -281,7 +281,7 @@ export interface ReviewActionAnswer {
   success: true;
   message: string;
   article: Article;
-  published: { platform: Platform; postUrl: string | null } | null;
+  published: { platform: VersionId; postUrl: string | null } | null;
 }
 
 /** What a reviewer's e-mailed link shows (reading it never acts). */
@@ -289,7 +289,7 @@ export interface ReviewLinkPreview {
   success: true;
   action: 'approve' | 'changes';
   title: string;
-  platform: Platform;
+  platform: VersionId;
   content: string;
   workspaceName: string;
   reviewerName: string;
@@ -312,7 +312,7 @@ export interface ReviewLinkDone {
 export interface ApprovalDone {
   success: true;
   message: string;
-  platform: Platform;
+  platform: VersionId;
   postUrl: string | null;
   /** Each channel it published to, with its post's address. */
   channels: { channel: string; label: string; postUrl: string | null }[];

@@ -51,8 +51,6 @@ describe('the Bluesky editor on the content step', () => {
     expect(text).toHaveValue('');
     const counter = within(editor()).getByTestId('bluesky-counter');
     expect(counter).toHaveTextContent('0 / 300');
-    // No GPT edits for this text: the edit route takes the blog and LinkedIn versions.
-    expect(within(editor()).queryByRole('button', { name: 'GPT' })).not.toBeInTheDocument();
 
     await user.type(text, `Hi ${FAMILY}`);
     expect(counter).toHaveTextContent('4 / 300');
@@ -108,5 +106,51 @@ describe('the Bluesky editor on the content step', () => {
     expect(within(post).getByRole('link', { name: '#text' })).toBeInTheDocument();
     // The members' comments on this text sit beside it, as on the other versions.
     expect(screen.getByRole('heading', { name: 'Comments on the Bluesky post' })).toBeInTheDocument();
+  });
+
+  it('Edit with AI: GPT mode sends its own version to /api/gpt-edit and shows the edited text', async () => {
+    let article = makeArticle({ versions: { bluesky: { content: 'Plain words' } } });
+    const edited = 'Punchier words #sky';
+    const { requests, user } = open(article, true, {
+      'articles.get': () => ({ article }),
+      'articles.gptEdit': (request) => {
+        article = { ...article, versions: { bluesky: { content: edited } } };
+        expect(request.body.contentType).toBe('bluesky');
+        return { success: true, article, editedContent: edited };
+      },
+    });
+    const text = await screen.findByLabelText('Bluesky text');
+    expect(text).toHaveValue('Plain words');
+    await user.click(within(editor()).getByRole('button', { name: 'GPT' }));
+    await user.type(within(editor()).getByLabelText('Edit request'), 'Make it punchier');
+    await user.click(within(editor()).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(text).toHaveValue(edited));
+    expect(requests.filter((r) => r.route === 'articles.gptEdit').map((r) => r.body)).toEqual([
+      { articleId: 'a1', contentType: 'bluesky', editRequest: 'Make it punchier' },
+    ]);
+    expect(within(editor()).getByTestId('bluesky-counter')).toHaveTextContent(`${edited.length} / 300`);
+    // The blog version's text is as it was.
+    expect(screen.getByLabelText(/blog/i, { selector: 'textarea' })).toHaveValue(makeArticle().blog.content);
+  });
+
+  it('its own Schedule action saves the text, then opens its Schedule modal on /schedule', async () => {
+    let article = makeArticle({ versions: { bluesky: { content: 'Short #one' } } });
+    const { requests, user } = open(article, true, {
+      'articles.get': () => ({ article }),
+      'articles.updateVersion': (request) => {
+        article = { ...article, versions: { bluesky: { content: request.body.content } } };
+        return { success: true, article };
+      },
+    });
+    await screen.findByLabelText('Bluesky text');
+    fireEvent.change(screen.getByLabelText('Bluesky text'), { target: { value: 'Short #two' } });
+    await user.click(screen.getByRole('button', { name: 'Schedule Bluesky' }));
+    // Saved first, then on to its Schedule modal on /schedule (pages/Schedule.tsx reads the parameters).
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/schedule?articleId=a1&schedule=bluesky'),
+    );
+    expect(requests.filter((r) => r.route === 'articles.updateVersion').at(-1)?.body).toEqual({
+      content: 'Short #two',
+    });
   });
 });

@@ -42,6 +42,37 @@ const blueskyRow = async () =>
   within(await screen.findByRole('article', { name: 'Skyward' })).findByRole('region', { name: 'Bluesky' });
 
 describe('Bluesky on the Schedule card and in History', () => {
+  it('its own row: not scheduled, it offers Schedule, whose modal schedules the Bluesky version alone', async () => {
+    const { requests } = mockApi({
+      'articles.unpublished': { articles: [article()] },
+      'channels.status': onlyBluesky,
+      'schedule.set': ({ body }) => ({
+        success: true,
+        article: { ...article(), scheduled: { ...article().scheduled, [body.platform]: body.datetime } },
+        scheduledFor: body.datetime,
+      }),
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    const user = userEvent.setup();
+    const row = await blueskyRow();
+    expect(within(row).getByText('Not Scheduled')).toBeInTheDocument();
+    // As the blog's and LinkedIn's rows: no Publish Now before it is scheduled.
+    expect(within(row).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Schedule Bluesky' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Bluesky' });
+    expect(within(dialog).getByText(/The Bluesky version goes out at this time\./)).toBeInTheDocument();
+    // The blog-first choice belongs to the blog version's schedule.
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const sent = requests.filter((r) => r.route === 'schedule.set');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.params).toEqual({ id: 'b1' });
+    expect(sent[0]!.body).toMatchObject({ platform: 'bluesky' });
+    expect(await screen.findByText(/^Successfully scheduled Bluesky for /)).toBeInTheDocument();
+  });
+
   it('a blog-first bundle: the row waits for the blog post (no Publish Now); failed, its reason and Retry Bluesky', async () => {
     const reason = 'Bluesky is not reachable right now.';
     let failed = false;
@@ -74,20 +105,33 @@ describe('Bluesky on the Schedule card and in History', () => {
     expect(await screen.findByRole('dialog', { name: 'Publish to Bluesky now?' })).toBeInTheDocument();
   });
 
-  it('its own row: Publish Now with its sentence, then "View on Bluesky" in the notice and the row', async () => {
+  it('scheduled: its own time, Reschedule and Publish Now with its sentence, then "View on Bluesky"', async () => {
+    const at = new Date(Date.now() + 7200_000).toISOString();
+    const scheduled = (a: Article): Article => ({ ...a, scheduled: { ...a.scheduled, bluesky: at } });
     let done = false;
     const { requests } = mockApi({
-      'articles.unpublished': () => ({ articles: [done ? posted(article()) : article()] }),
+      'articles.unpublished': () => ({ articles: [done ? posted(scheduled(article())) : scheduled(article())] }),
       'channels.status': onlyBluesky,
       'channels.publish': () => {
         done = true;
-        return { success: true, post: { url: POST_URL }, article: posted(article()), message: 'Published to Bluesky' };
+        return {
+          success: true,
+          post: { url: POST_URL },
+          article: posted(scheduled(article())),
+          message: 'Published to Bluesky',
+        };
       },
     });
     renderWithProviders(<SchedulePage />, { route: '/schedule' });
     const user = userEvent.setup();
     const row = await blueskyRow();
-    expect(within(row).getByText('Not published')).toBeInTheDocument();
+    expect(within(row).getByText('Scheduled', { exact: true })).toBeInTheDocument();
+    expect(
+      within(row)
+        .getByText(/^Scheduled for/)
+        .querySelector('time'),
+    ).toHaveAttribute('dateTime', at);
+    expect(within(row).getByRole('button', { name: 'Reschedule Bluesky' })).toBeInTheDocument();
     await user.click(within(row).getByRole('button', { name: 'Publish Now to Bluesky' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Publish to Bluesky now?' });
@@ -106,10 +150,36 @@ describe('Bluesky on the Schedule card and in History', () => {
     expect(within(after).queryByRole('button', { name: /Publish Now/ })).not.toBeInTheDocument();
   });
 
+  it('only the Bluesky version scheduled: the card reads Scheduled, with Edit', async () => {
+    const a = article();
+    const at = new Date(Date.now() + 7200_000).toISOString();
+    mockApi({
+      'articles.unpublished': { articles: [{ ...a, scheduled: { blog: null, linkedin: null, bluesky: at } }] },
+      'channels.status': (request) => status(request.params.channel!, false),
+    });
+    renderWithProviders(<SchedulePage />, { route: '/schedule' });
+    // Kept after a disconnect: its slot shows the row.
+    const row = await blueskyRow();
+    expect(within(row).getByText('Scheduled', { exact: true })).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: /Overall status: Scheduled/ })).toBeInTheDocument();
+    expect(within(card()).getByRole('button', { name: 'Edit Skyward' })).toBeInTheDocument();
+  });
+
+  it('opened with ?articleId=…&schedule=bluesky (its Schedule action on Create): its Schedule modal, once', async () => {
+    mockApi({ 'articles.unpublished': { articles: [article()] }, 'channels.status': onlyBluesky });
+    renderWithProviders(<SchedulePage />, { route: '/schedule?articleId=b1&schedule=bluesky' });
+    const user = userEvent.setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Bluesky' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/schedule$/);
+  });
+
   it("a refusal stays in the dialog in the server's words, naming the Bluesky text", async () => {
     const refusal = 'The Bluesky post is 312 characters long; Bluesky allows 300. Shorten it by 12.';
+    const a = article();
     mockApi({
-      'articles.unpublished': { articles: [article()] },
+      'articles.unpublished': { articles: [{ ...a, scheduled: { ...a.scheduled, bluesky: a.scheduled.blog } }] },
       'channels.status': onlyBluesky,
       'channels.publish': {
         status: 400,

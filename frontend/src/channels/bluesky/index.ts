@@ -6,14 +6,13 @@ import type { RegisteredChannel } from '../types';
 import { blueskyStatusQuery, blueskyStatusText } from './status';
 
 /**
- * Bluesky's facts: its post carries the article's image (the blog version's picture) and follows the blog version's
- * schedule and review on the server (functions/src/channels/bluesky/channel.ts), so it stands beside the blog version
- * (`also`: its own row on the Schedule card and in History), but its text is its own (`ownVersion`: an editor, a
- * 300-grapheme counter and a preview of its own). A second post would be a duplicate: no second Publish Now.
+ * Bluesky's facts: it publishes a version of its own (`ownVersion`: an editor, a 300-grapheme counter and a preview of
+ * its own, its own schedule, approval and review; functions/src/channels/bluesky/channel.ts); its post carries the
+ * article's image (the blog version's picture). A second post would be a duplicate: no second Publish Now.
  */
 const facts: ChannelFacts = {
   id: BLUESKY_ID,
-  version: 'blog',
+  version: BLUESKY_ID,
   label: 'Bluesky',
   versionLabel: 'Bluesky',
   versionNoun: 'Bluesky',
@@ -52,12 +51,9 @@ export const bluesky: RegisteredChannel = {
   },
   remedies: { bluesky_not_connected: 'Connect Bluesky in Settings' },
   statusLine: { ...blueskyStatusQuery, select: blueskyStatusText },
-  also: {
-    connected: { ...blueskyStatusQuery, select: (answer) => answer.connected },
-    postedAt: (article) => post(article)?.publishedAt ?? null,
-  },
   ownVersion: {
     connected: { ...blueskyStatusQuery, select: (answer) => answer.connected },
+    postedAt: (article) => post(article)?.publishedAt ?? null,
     max: BLUESKY_MAX_GRAPHEMES,
     count: graphemeLength,
     limitMessage: (text) => blueskyTextProblem(text) ?? '',

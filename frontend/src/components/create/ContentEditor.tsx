@@ -41,8 +41,8 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
   const queryClient = useQueryClient();
   const uid = useId();
   const { platform } = draft;
-  // A channel with a text of its own (channels/types.ts, ownVersion) counts it its own way and has no GPT edits
-  // (the GPT edit route takes only the versions of PLATFORMS).
+  // A channel with a text of its own (channels/types.ts, ownVersion) counts it its own way; the GPT edit route takes
+  // its version by the channel's id as it takes the others.
   const own = isPlatform(platform) ? undefined : channelById(platform);
   const channel = own ?? channelFor(platform as Platform);
   const labels = channel.texts.editor;
@@ -133,7 +133,7 @@ export function ContentEditor({ articleId, title, draft, onEdited, locked = fals
         <h3 id={ids.title} className="editor__title">
           {title}
         </h3>
-        {!locked && !own && (
+        {!locked && (
           <div className="editor__tools">
             <div className="segmented" role="group" aria-label={`${title} editing mode`}>
               {(['manual', 'gpt'] as const).map((value) => (

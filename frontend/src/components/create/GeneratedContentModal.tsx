@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Article, Platform } from '@app/shared';
+import { isPlatform, type Article, type Platform, type VersionId } from '@app/shared';
 import { CHANNEL_REGISTRY, ownVersionChannels } from '../../channels/registry';
 import type { RegisteredChannel } from '../../channels/types';
 import { AlsoPreviews } from '../../channels/also';
@@ -29,8 +29,11 @@ const STEPS: { id: Step; label: string }[] = [
 interface GeneratedContentModalProps {
   articleId: string;
   onClose: () => void;
-  /** After the image step: the page takes the user to /schedule. */
-  onFinish: () => void;
+  /**
+   * After the image step: the page takes the user to /schedule; with a version (a channel's own version's Schedule
+   * action), to its Schedule modal there.
+   */
+  onFinish: (version?: VersionId) => void;
 }
 
 /**
@@ -53,7 +56,9 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   const [imageVisited, setImageVisited] = useState(false);
   const { notice, show } = useInlineNotice();
   // A reviewer reads the drafts and the image: no editing, drafting again or image controls (docs/product.md, Workspaces).
-  const locked = !useCan()('articles.updateBlog');
+  const may = useCan();
+  const locked = !may('articles.updateBlog');
+  const maySchedule = may('schedule.set');
   const blog = useContentDraft(id, 'blog', article?.blog?.content);
   const linkedin = useContentDraft(id, 'linkedin', article?.linkedin?.content);
   const drafts: Record<Platform, ContentDraft> = { blog, linkedin };
@@ -115,6 +120,9 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
   };
 
   const finish = () => leave.mutate(undefined, { onSuccess: (saved) => saved && onFinish() });
+  // A channel's own version scheduled from its editor: everything saved first, as Continue to Schedule does.
+  const scheduleVersion = (version: VersionId) =>
+    leave.mutate(undefined, { onSuccess: (saved) => saved && onFinish(version) });
 
   const failure = status === 'failed' ? article.lastError : null;
   const failureText =
@@ -190,7 +198,11 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
             <div className="editors">
               {/* Each channel's version: its editor, its preview (a chunk of its own, loaded with the content step,
                   not with the page: the blog's brings the Markdown renderer and sanitizer) and its comments. */}
-              {CHANNEL_REGISTRY.filter((channel) => !channel.also).map(({ id: channelId, version, texts, Preview }) => (
+              {CHANNEL_REGISTRY.filter(
+                // The editors of the versions in PLATFORMS; the channels' own versions have theirs below.
+                (channel): channel is RegisteredChannel & { version: Platform } =>
+                  !channel.also && isPlatform(channel.version),
+              ).map(({ id: channelId, version, texts, Preview }) => (
                 <div key={channelId} className="editor-pair">
                   <ContentEditor
                     articleId={id}
@@ -229,6 +241,7 @@ export function GeneratedContentModal({ articleId, onClose, onFinish }: Generate
                   articleId={id}
                   locked={locked}
                   saves={ownSaves}
+                  onSchedule={maySchedule && !leaving ? () => scheduleVersion(channel.version) : undefined}
                 />
               ))}
             </div>
@@ -269,13 +282,15 @@ interface OwnVersionPairProps {
   locked: boolean;
   /** Where its save is kept while it is shown, for Next and closing to save everything first. */
   saves: Map<string, () => Promise<boolean>>;
+  /** Its own Schedule action (absent: the role may not schedule): to its Schedule modal on /schedule. */
+  onSchedule?: () => void;
 }
 
 /**
  * The editor, preview and comments of a channel with a text of its own (channels/types.ts, ownVersion), shown while it is
  * connected or once the article has its text (written before a disconnect, or drafted).
  */
-function OwnVersionPair({ channel, article, articleId, locked, saves }: OwnVersionPairProps) {
+function OwnVersionPair({ channel, article, articleId, locked, saves, onSchedule }: OwnVersionPairProps) {
   const saved = article.versions?.[channel.id]?.content;
   const draft = useContentDraft(articleId, channel.id, saved);
   const connected = useQuery(channel.ownVersion!.connected).data === true;
@@ -295,6 +310,17 @@ function OwnVersionPair({ channel, article, articleId, locked, saves }: OwnVersi
         <Suspense fallback={null}>
           <Preview articleId={articleId} title={article.title} content={draft.text} image={article.image} />
         </Suspense>
+        {onSchedule && (
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm editor-pair__schedule"
+            aria-haspopup="dialog"
+            onClick={onSchedule}
+          >
+            {article.scheduled?.[channel.version] ? 'Reschedule' : 'Schedule'}
+            <span className="sr-only"> {channel.versionLabel}</span>
+          </button>
+        )}
       </div>
       <CommentThread articleId={articleId} platform={channel.id} version={article.updatedAt} />
     </div>

@@ -1,10 +1,11 @@
 import { Suspense } from 'react';
-import type { Platform } from '@app/shared';
+import type { VersionId } from '@app/shared';
 import type { ApprovalLinkedInAuthor } from '@app/shared/api';
 import { channelById, channelFor } from '../../channels/registry';
 
 export interface LinkPostPreviewProps {
-  platform: Platform;
+  /** The version: one of PLATFORMS or a channel's own (its channel's preview). */
+  platform: VersionId;
   title: string;
   content: string;
   image: { generatedAt: string; description: string } | null;

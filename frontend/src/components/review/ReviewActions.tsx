@@ -7,7 +7,8 @@ import {
   stageRoles,
   stagesOf,
   type Article,
-  type Platform,
+  versionText,
+  type VersionId,
   type ReviewSettings,
 } from '@app/shared';
 import type { JsonRouteId } from '@app/shared/api';
@@ -28,7 +29,7 @@ const ACTION_ROUTES = {
   changes: 'approvals.requestChanges',
 } as const satisfies Record<ReviewAction, JsonRouteId>;
 
-function sendReviewAction(action: ReviewAction, id: string, platform: Platform, comment: string) {
+function sendReviewAction(action: ReviewAction, id: string, platform: VersionId, comment: string) {
   const params = { id };
   if (action === 'changes') return request(ACTION_ROUTES[action], { params, body: { platform, comment } });
   return request(ACTION_ROUTES[action], { params, body: { platform } });
@@ -36,7 +37,7 @@ function sendReviewAction(action: ReviewAction, id: string, platform: Platform, 
 
 interface ReviewActionsProps {
   article: Article;
-  platform: Platform;
+  platform: VersionId;
   settings: ReviewSettings;
 }
 
@@ -80,7 +81,7 @@ export function ReviewActions({ article, platform, settings }: ReviewActionsProp
     may('approvals.requestChanges') &&
     stageRoles(review.mode, review.stage).includes(role);
   const canSubmit =
-    may('approvals.submit') && (!review || review.status === 'changes') && article[platform].content.trim() !== '';
+    may('approvals.submit') && (!review || review.status === 'changes') && versionText(article, platform).trim() !== '';
   const stages = review ? stagesOf(review.mode) : stagesOf(settings.mode as 'one' | 'two');
   const state = !review
     ? 'Not submitted for review'

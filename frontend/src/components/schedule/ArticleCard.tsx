@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type CSSProperties, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   PLATFORMS,
@@ -7,21 +7,24 @@ import {
   RUN_FAILURES_FIXED_IN_SETTINGS,
   STATUS_LABELS,
   httpUrlOrNull,
+  isPlatform,
   isPublished,
   overallStatus,
   platformBadge,
   platformStatus,
   slotApproval,
   type Article,
-  type Platform,
   type PlatformStatus,
+  type VersionId,
 } from '@app/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
-import { channelFor } from '../../channels/registry';
+import { CHANNEL_REGISTRY, channelFor, ownVersionChannels, versionNames } from '../../channels/registry';
+import type { RegisteredChannel } from '../../channels/types';
 import { AlsoRows } from '../../channels/also';
-import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import { ScheduleMessages } from './messages';
 import { PublishedDetail, PublishNowButton } from './PublishedDetail';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
 import { BundleFailure, bundleRowState } from './bundleRow';
@@ -37,7 +40,7 @@ export interface ArticleCardProps {
    * Opens the publish-confirmation modal for one platform (shown only to a role that may publish); `channel`: the id
    * of a second channel of the version (channels/also.tsx), else the version's own channel.
    */
-  onPublish: (article: Article, platform: Platform, channel?: string) => void;
+  onPublish: (article: Article, platform: VersionId, channel?: string) => void;
   /**
    * Opens the schedule modal (PUT /api/articles/{id}/schedule). When given, the status badge
    * becomes a button that schedules the platforms not yet published (docs/product.md, Schedule; none left, no
@@ -45,13 +48,13 @@ export interface ArticleCardProps {
    * "Schedule" button and a scheduled one a "Reschedule" button; without it, or for a role that may not schedule,
    * none is shown.
    */
-  onSchedule?: (article: Article, platforms: Platform[]) => void;
+  onSchedule?: (article: Article, platforms: VersionId[]) => void;
   /** Shown at the card's foot (the Schedule page's word on an article it has just published everywhere). */
   footer?: ReactNode;
 }
 
 /** The published post's address when it is http(s): only such an address becomes a link. */
-const postUrl = (article: Article, platform: Platform) => httpUrlOrNull(channelFor(platform).postUrl(article));
+const postUrl = (article: Article, platform: VersionId) => httpUrlOrNull(channelFor(platform).postUrl(article));
 
 /**
  * One unpublished article on /schedule (docs/product.md, Schedule). Its actions are the current role's only
@@ -189,6 +192,18 @@ export function ArticleCard({
             onSchedule={onSchedule ? () => onSchedule(article, [platform]) : undefined}
           />
         ))}
+        {/* The channels' own versions: a row each, as the versions above (its own schedule and approval). */}
+        {ownVersionChannels().map((channel) => (
+          <OwnVersionRow
+            key={channel.id}
+            channel={channel}
+            article={article}
+            now={now}
+            timeZone={timeZone}
+            onPublish={may(channel.publishRoute) ? () => publish(article, channel.version, channel.id) : undefined}
+            onSchedule={onSchedule ? () => onSchedule(article, [channel.version]) : undefined}
+          />
+        ))}
         <AlsoRows
           article={article}
           timeZone={timeZone}
@@ -202,9 +217,27 @@ export function ArticleCard({
   );
 }
 
+/**
+ * The row of a channel's own version: shown while the channel is connected, and always once the version has a slot or
+ * its post (kept after a disconnect).
+ */
+function OwnVersionRow({
+  channel,
+  ...props
+}: Omit<PlatformRowProps, 'platform' | 'status'> & { channel: RegisteredChannel }) {
+  const connected = useQuery(channel.ownVersion!.connected).data === true;
+  const { article, now } = props;
+  const version = channel.version;
+  if (!connected && !article.scheduled?.[version] && !channel.posted(article)) return null;
+  return <PlatformRow {...props} platform={version} status={platformStatus(article, version, now)} />;
+}
+
+/** The dashboard's colour of a channel's series (components/dashboard/charts.tsx: by its place in the registry). */
+const channelColour = (channel: RegisteredChannel) => `var(--chart-channel-${CHANNEL_REGISTRY.indexOf(channel) + 1})`;
+
 interface PlatformRowProps {
   article: Article;
-  platform: Platform;
+  platform: VersionId;
   status: PlatformStatus;
   now: Date;
   timeZone: string;
@@ -215,7 +248,7 @@ interface PlatformRowProps {
 
 function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSchedule }: PlatformRowProps) {
   const nameId = useId();
-  const names = PLATFORM_NAMES[platform];
+  const names = versionNames(platform);
   const channel = channelFor(platform);
   const reviewSettings = useReviewSettings();
   // Where review is required, a version not approved reads "Waiting for approval", then "Expired" past the grace
@@ -242,7 +275,9 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
           ? 'warning'
           : STATUS_TONES[status];
   const scheduledAt = article.scheduled?.[platform];
-  const publishedAt = article[platform].lastPublished;
+  const publishedAt = isPlatform(platform)
+    ? article[platform].lastPublished
+    : (channel.ownVersion?.postedAt(article) ?? null);
   const url = postUrl(article, platform);
   // A channel that refuses a second post of the same article (a 409) offers no Publish Now once published; one that
   // updates its post does (shared/src/channels.ts, republishes).
@@ -250,7 +285,12 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
   const sr = `to ${names.service}`;
 
   return (
-    <section className={`platform-row platform-row--${platform}`} aria-labelledby={nameId}>
+    <section
+      className={`platform-row platform-row--${platform}`}
+      aria-labelledby={nameId}
+      // A channel's own version: the colour of its series on the dashboard (the registry's place, base.css).
+      style={isPlatform(platform) ? undefined : ({ '--platform-color': channelColour(channel) } as CSSProperties)}
+    >
       <div className="platform-row__head">
         <h3 id={nameId} className="platform-row__name">
           {names.row}

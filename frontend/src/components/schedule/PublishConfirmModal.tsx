@@ -1,17 +1,17 @@
 import { useRef } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { httpUrlOrNull, type Article, type Platform } from '@app/shared';
-import { channelById, channelFor } from '../../channels/registry';
+import { httpUrlOrNull, type Article, type VersionId } from '@app/shared';
+import { channelById, channelFor, versionNames } from '../../channels/registry';
 import type { RegisteredChannel } from '../../channels/types';
 import { ApiError, errorText } from '../../api/client';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
-import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import { ScheduleMessages } from './messages';
 
 export interface PublishResult {
-  platform: Platform;
+  platform: VersionId;
   /** The channel it was published on. */
   channel: string;
   message: string;
@@ -23,7 +23,7 @@ export interface PublishResult {
 
 interface PublishConfirmModalProps {
   article: Article;
-  platform: Platform;
+  platform: VersionId;
   /** A second channel of the version (channels/also.tsx); absent: the version's own channel. */
   channel?: string;
   onClose: () => void;
@@ -110,7 +110,7 @@ export function PublishConfirmModal({
   const id = articleIdOf(article);
   const other = channelId !== undefined ? channelById(channelId) : undefined;
   const channel = other ?? channelFor(platform);
-  const service = other ? other.label : PLATFORM_NAMES[platform].service;
+  const service = other ? other.label : versionNames(platform).service;
   const confirmRef = useRef<HTMLButtonElement>(null);
 
   const publish = useMutation({

@@ -60,7 +60,7 @@ const slot = (time: string) => {
 const puts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'PUT');
 
 /** Both schedule calls answer with the article as their own write left it. */
-function scheduleRoutes(article: Article, override: Partial<Record<'blog' | 'linkedin', Reply<'schedule.set'>>> = {}) {
+function scheduleRoutes(article: Article, override: Partial<Record<string, Reply<'schedule.set'>>> = {}) {
   return {
     'schedule.set': ({ body: { platform, datetime } }: MockRequest<'schedule.set'>): Reply<'schedule.set'> =>
       override[platform] ?? {

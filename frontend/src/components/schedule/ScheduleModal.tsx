@@ -4,7 +4,7 @@ import 'react-datepicker/dist/react-datepicker.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useController } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { CHANNELS, PLATFORMS, ScheduleSchema, type Article, type Platform, type ScheduleInput } from '@app/shared';
+import { CHANNELS, PLATFORMS, ScheduleSchema, type Article, type ScheduleInput, type VersionId } from '@app/shared';
 import type { ScheduleAnswer } from '@app/shared/api';
 import { errorText, request } from '../../api/client';
 import { articleListKey, refreshArticleLists } from '../../hooks/useArticleLists';
@@ -27,13 +27,17 @@ import { formatDateTime, resolveUserTimeZone } from '../../lib/userTime';
 import { Modal } from '../Modal';
 import { BusyButton } from '../Spinner';
 import { articleIdOf } from '../create/articleQuery';
-import { PLATFORM_NAMES, ScheduleMessages } from './messages';
+import { versionNames } from '../../channels/registry';
+import { ScheduleMessages } from './messages';
 import '../../styles/schedule-modal.css';
 
 export interface ScheduleModalProps {
   article: Article;
-  /** The unpublished platforms from the card's badge, one from a platform row's Schedule button. */
-  platforms: Platform[];
+  /**
+   * The unpublished platforms from the card's badge, one version from a row's Schedule button (one of PLATFORMS or a
+   * channel's own).
+   */
+  platforms: VersionId[];
   /** The user's time zone: the picker's days and times, and the times shown back, are on its clock. */
   timeZone: string;
   onClose: () => void;
@@ -44,7 +48,7 @@ export interface ScheduleModalProps {
 const systemNow = () => new Date();
 
 /** The versions' nouns joined by "and" (shared/src/channels.ts, versionNoun). */
-const platformWords = (platforms: readonly Platform[]) => platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ');
+const platformWords = (platforms: readonly VersionId[]) => platforms.map((p) => versionNames(p).content).join(' and ');
 /** Every version, with the channel's name where it differs from the version's: "blog (<channel>) and the …". */
 const BOTH_VERSIONS = CHANNELS.map(({ versionNoun, label }) =>
   versionNoun === label ? versionNoun : `${versionNoun} (${label})`,
@@ -101,7 +105,7 @@ export default function ScheduleModal({
   const id = articleIdOf(article);
 
   // Platforms still to schedule: after a partial failure only the failed ones are left.
-  const [pending, setPending] = useState<Platform[]>(platforms);
+  const [pending, setPending] = useState<VersionId[]>(platforms);
   const [failure, setFailure] = useState<string | null>(null);
   // The blog-first bundle (docs/product.md, Approve): one schedule of the blog version carries the social posts.
   const [bundle, setBundle] = useState(article.bundle === true);
@@ -127,7 +131,7 @@ export default function ScheduleModal({
 
   const current = pending
     .map((p) => ({ platform: p, at: article.scheduled?.[p] }))
-    .filter((c): c is { platform: Platform; at: string } => !!c.at && Date.parse(c.at) > now().getTime());
+    .filter((c): c is { platform: VersionId; at: string } => !!c.at && Date.parse(c.at) > now().getTime());
 
   const setText = (value: string) => {
     setFailure(null);
@@ -161,8 +165,8 @@ export default function ScheduleModal({
       Promise.allSettled(payloads.map((body) => request('schedule.set', { params: { id }, body }))),
     onSuccess: (results, payloads) => {
       const { datetime } = payloads[0]!;
-      const done: { platform: Platform; answer: ScheduleAnswer }[] = [];
-      const failed: { platform: Platform; err: unknown }[] = [];
+      const done: { platform: VersionId; answer: ScheduleAnswer }[] = [];
+      const failed: { platform: VersionId; err: unknown }[] = [];
       results.forEach((result, index) => {
         const platform = payloads[index]!.platform;
         if (result.status === 'fulfilled') done.push({ platform, answer: result.value });
@@ -215,9 +219,7 @@ export default function ScheduleModal({
   };
 
   const title =
-    pending.length > 1
-      ? `Schedule ${platformWords(PLATFORMS)}`
-      : `Schedule ${PLATFORM_NAMES[pending[0] ?? 'blog'].row}`;
+    pending.length > 1 ? `Schedule ${platformWords(PLATFORMS)}` : `Schedule ${versionNames(pending[0] ?? 'blog').row}`;
 
   return (
     <Modal
@@ -315,7 +317,7 @@ export default function ScheduleModal({
           <ul className="schedule-modal__current">
             {current.map((c) => (
               <li key={c.platform}>
-                {PLATFORM_NAMES[c.platform].row} is scheduled for{' '}
+                {versionNames(c.platform).row} is scheduled for{' '}
                 <time dateTime={c.at}>{formatDateTime(c.at, timeZone)}</time> at present.
               </li>
             ))}

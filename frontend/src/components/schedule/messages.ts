@@ -1,4 +1,5 @@
-import { CHANNELS, PLATFORMS, channelOfVersion, type Platform } from '@app/shared';
+import { CHANNELS, PLATFORMS, channelOfVersion, type Platform, type VersionId } from '@app/shared';
+import { versionNames } from '../../channels/registry';
 
 /** Where each platform is published, as the schedule screen names it (the channel's facts, shared/src/channels.ts). */
 export const PLATFORM_NAMES = Object.fromEntries(
@@ -31,15 +32,15 @@ export const ScheduleMessages = {
   publishedEverywhere: `Published on ${CHANNELS.map((channel) => channel.label).join(' and ')}: this article now lives in History.`,
   toHistory: 'Open History',
   /** "Error publishing {platform} content: {message}"; a channel with a text of its own names its own. */
-  publishError: (platform: Platform, message: string, noun: string = PLATFORM_NAMES[platform].content) =>
+  publishError: (platform: VersionId, message: string, noun: string = versionNames(platform).content) =>
     `Error publishing ${noun} content: ${message}`,
   /** "Successfully scheduled {platform} for {time}"; both platforms read as both versions' nouns joined by "and". */
-  scheduled: (platforms: readonly Platform[], time: string) =>
-    `Successfully scheduled ${platforms.map((p) => PLATFORM_NAMES[p].content).join(' and ')} for ${time}`,
+  scheduled: (platforms: readonly VersionId[], time: string) =>
+    `Successfully scheduled ${platforms.map((p) => versionNames(p).content).join(' and ')} for ${time}`,
   /** "Error scheduling: {message}" */
   scheduleError: (message: string) => `Error scheduling: ${message}`,
   /** "Failed to schedule {platform} publication", when the server gives no text. */
-  scheduleFailed: (platform: Platform) => `Failed to schedule ${platform} publication`,
+  scheduleFailed: (platform: VersionId) => `Failed to schedule ${platform} publication`,
   invalidData: 'Invalid scheduling data',
   /** A problem the check before the slot found (its message is the server's). */
   needsAttention: (message: string) => `Needs attention: ${message}`,

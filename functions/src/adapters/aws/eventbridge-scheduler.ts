@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { Platform } from '@app/shared';
+import type { VersionId } from '@app/shared';
 import type { RunRetryScheduler, ScheduledRun, Scheduler } from '../../domain/ports.js';
 
 export type SchedulerSdk = typeof import('./scheduler-sdk.js');
@@ -29,7 +29,7 @@ export interface EventBridgeSchedulerOptions {
 const FIRE_AHEAD_MS = 60_000;
 
 /** Schedule names: 1–64 of [0-9a-zA-Z-_.], derived from article id and platform (hashed when too long). */
-export function scheduleName(articleId: string, platform: Platform): string {
+export function scheduleName(articleId: string, platform: VersionId): string {
   const name = `article-${articleId}-${platform}`;
   if (name.length <= 64 && /^[0-9a-zA-Z-_.]+$/.test(name)) return name;
   const digest = createHash('sha256').update(`${articleId}/${platform}`).digest('hex').slice(0, 40);
@@ -123,7 +123,7 @@ export class EventBridgeScheduler implements Scheduler, RunRetryScheduler {
     }
   }
 
-  async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
+  async cancel(_userId: string, articleId: string, platform: VersionId): Promise<void> {
     const { sdk, client } = await this.sdk();
     try {
       await client.send(

@@ -9,7 +9,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { PLATFORMS, isPlatform, type Platform, type VersionId } from '@app/shared';
+import { PLATFORMS, isPlatform, type VersionId } from '@app/shared';
 import {
   healthAttribute,
   isFullyPublished,
@@ -906,7 +906,7 @@ export class DynamoArticleStore implements ArticleStore {
     userId: string,
     id: string,
     field: 'notified' | 'approved',
-    platform: Platform,
+    platform: VersionId,
     value: string,
     events?: readonly OutboxEntry[],
   ): Promise<boolean> {
@@ -924,7 +924,7 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async unmark(userId: string, id: string, field: 'notified' | 'approved', platform: Platform): Promise<void> {
+  async unmark(userId: string, id: string, field: 'notified' | 'approved', platform: VersionId): Promise<void> {
     await conditionHeld(
       this.db.send(
         new UpdateCommand({
@@ -941,7 +941,7 @@ export class DynamoArticleStore implements ArticleStore {
   async claimNotify(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     scheduledFor: string,
     now: string,
     leaseUntil: string,
@@ -973,14 +973,14 @@ export class DynamoArticleStore implements ArticleStore {
     );
     if (claimed) return 'claimed';
     const article = (await this.get(userId, id)) as
-      (ArticleRecord & { notified?: Partial<Record<Platform, string>> }) | undefined;
+      (ArticleRecord & { notified?: Partial<Record<VersionId, string>> }) | undefined;
     return article?.notified?.[platform] === scheduledFor ? 'done' : 'held';
   }
 
   async finishNotify(
     userId: string,
     id: string,
-    platform: Platform,
+    platform: VersionId,
     scheduledFor: string,
     events?: readonly OutboxEntry[],
   ): Promise<void> {
@@ -998,7 +998,7 @@ export class DynamoArticleStore implements ArticleStore {
     );
   }
 
-  async releaseNotify(userId: string, id: string, platform: Platform, scheduledFor: string): Promise<void> {
+  async releaseNotify(userId: string, id: string, platform: VersionId, scheduledFor: string): Promise<void> {
     await conditionHeld(
       this.db.send(
         new UpdateCommand({

@@ -2,13 +2,13 @@
  * The slots by time (docs/data-model.md, Slots by time): one item per version's slot still to publish, keyed by the
  * slot's UTC day and time, so the check before each slot (domain/connection-health.ts) reads only the slots of its
  * windows, whoever owns them, instead of every account's calendar. Derived from the article's `scheduled` times
- * (domain/articles.ts scheduledVersions) and written in the article's own transaction (article-store.ts), as the
+ * (domain/articles.ts slotsToPublish) and written in the article's own transaction (article-store.ts), as the
  * calendar entries are. The connections' expiries are kept the same way (`EXPIRES#<day>`, written with the setting
  * by setting-store.ts), so the 7-day notice reads only the owners whose connection expires within the week.
  * `due-slots-v1` (backfills.ts) gives the schedules and expiries saved before the index theirs.
  */
 import { PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { scheduledVersions, type ArticleRecord, type VersionSlot } from '../../domain/articles.js';
+import { slotsToPublish, type ArticleRecord, type VersionSlot } from '../../domain/articles.js';
 import type { DueSlot } from '../../domain/connection-health.js';
 import { CORRECTIONS_AT_ONCE, forEachConcurrently, queryAll } from './client.js';
 import type { TransactItem } from './summary-store.js';
@@ -22,7 +22,7 @@ export type DueSlotState = Pick<ArticleRecord, 'blog' | 'linkedin' | 'scheduled'
  * toISOString writes it (sortable as text); a time that is no date is left out.
  */
 export function dueSlotsOf(article: DueSlotState): VersionSlot[] {
-  return scheduledVersions(article).flatMap(({ version, at }) => {
+  return slotsToPublish(article).flatMap(({ version, at }) => {
     const ms = Date.parse(at);
     return Number.isNaN(ms) ? [] : [{ version, at: new Date(ms).toISOString() }];
   });

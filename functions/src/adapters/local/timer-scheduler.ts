@@ -1,9 +1,9 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Platform } from '@app/shared';
+import type { VersionId } from '@app/shared';
 import type { RunRetryScheduler, ScheduledRun, Scheduler } from '../../domain/ports.js';
 import { queryAll } from '../dynamo/client.js';
 
-const key = (articleId: string, platform: Platform) => ({ PK: `SCHEDULE#${articleId}#${platform}`, SK: 'SCHEDULE' });
+const key = (articleId: string, platform: VersionId) => ({ PK: `SCHEDULE#${articleId}#${platform}`, SK: 'SCHEDULE' });
 /** A retry's own item beside the run's (as EventBridge has a schedule of its own for it): one per run and attempt. */
 const retryKey = (run: ScheduledRun, attempt: number) => ({
   PK: `SCHEDULE#${run.articleId}#${run.platform}`,
@@ -70,7 +70,7 @@ export class TimerScheduler implements Scheduler, RunRetryScheduler {
     this.arm({ ...run, attempt, fireAt });
   }
 
-  async cancel(_userId: string, articleId: string, platform: Platform): Promise<void> {
+  async cancel(_userId: string, articleId: string, platform: VersionId): Promise<void> {
     this.disarm(`${articleId}#${platform}`);
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key(articleId, platform) }));
   }

@@ -96,6 +96,8 @@ export function blueskyChannel(deps: {
     version: 'bluesky',
     eventPlatform: 'bluesky',
     claimKey: 'bluesky',
+    // Its own version's schedule (`scheduled.bluesky`) is its own: its approval publishes here.
+    ownsSchedule: true,
     emailPreview: async (article, input) =>
       (await import('./email-preview.js')).blueskyEmailPreview(input, blueskyText(article)),
     postOf: (article) => article.posts?.bluesky,
