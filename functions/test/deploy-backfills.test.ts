@@ -195,9 +195,10 @@ describe('a deployment runs the backfills', () => {
 describe('a run longer than one invocation', () => {
   it('goes on in the next invocation (the same request, asynchronously) from the markers, and answers once, at the end', async () => {
     const { table } = await olderTable();
-    // Each step takes "a minute" of a 4-minute invocation: with the reserve of two, two steps per invocation.
+    // Each step takes "half a minute" of a 3-minute invocation: with the reserve of two, two steps per invocation
+    // (and every backfill's steps together well within the deployment's 50 minutes).
     expect(BACKFILL_STEP_RESERVE_MS).toBe(2 * 60_000);
-    const run = ports({ invocationMs: 4 * 60_000, minutesPerStep: 1, pageSize: 1 });
+    const run = ports({ invocationMs: 3 * 60_000, minutesPerStep: 0.5, pageSize: 1 });
     const before = answers.length;
     let next: BackfillRequest | undefined = request(table);
     let invocations = 0;
