@@ -142,7 +142,7 @@ describe('History page', () => {
 
   it("tags each channel's row in its own colours from its registry entry, readable in both themes", async () => {
     // Published on every channel of the registry: the versions' own by their flags, the others by their posts.
-    const others = CHANNEL_REGISTRY.filter((channel) => channel.also);
+    const others = CHANNEL_REGISTRY.filter((channel) => channel.also || channel.ownVersion);
     const everywhere = makeArticle({
       _id: 'h6',
       id: 'h6',
