@@ -397,48 +397,8 @@ export async function connectLinkedIn(page: Page, li: FakeLinkedIn): Promise<voi
   await page.waitForURL(/\/settings/);
 }
 
-/** A JSON XRPC call to a PDS (GET without a body, POST with one). */
-export async function xrpc(
-  pds: { url: string },
-  nsid: string,
-  init: { body?: unknown; token?: string; query?: Record<string, string> } = {},
-): Promise<{ status: number; json: any }> {
-  const url = new URL(`/xrpc/${nsid}`, pds.url);
-  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: await response.json() };
-}
-
-/** An account on the PDS and an app password for it, as a person makes them in Bluesky. */
-export async function pdsAccount(pds: { url: string }, name: string) {
-  const created = await xrpc(pds, 'com.atproto.server.createAccount', {
-    body: {
-      handle: `${name}.test`,
-      email: `${name}@example.com`,
-      password: `pw-${Math.random().toString(36).slice(2)}`,
-    },
-  });
-  expect(created.status).toBe(200);
-  const appPassword = await xrpc(pds, 'com.atproto.server.createAppPassword', {
-    body: { name: 'content-publisher' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  return { did: created.json.did as string, handle: `${name}.test`, appPassword: appPassword.json.password as string };
-}
-
-/** The record an at:// URI names, read back from the PDS with com.atproto.repo.getRecord. */
-export async function pdsRecord(pds: { url: string }, uri: string): Promise<{ status: number; json: any }> {
-  const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
-  return xrpc(pds, 'com.atproto.repo.getRecord', { query: { repo: repo!, collection: collection!, rkey: rkey! } });
-}
+// Calls to the PDS the Bluesky journeys make: the same as the API tests' (channel-servers/atproto/xrpc.ts).
+export { pdsAccount, pdsRecord, xrpc } from '../../functions/test/channel-servers/atproto/xrpc.js';
 
 /**
  * Connects Bluesky in Settings as a person does: handle, app password and the PDS's address, saved once the server

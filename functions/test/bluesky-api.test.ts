@@ -11,6 +11,7 @@ import { OUTBOX_ITEM_TYPE } from '../src/adapters/dynamo/event-outbox.js';
 import { CredentialMessages } from '../src/channels/bluesky/credentials.js';
 import { postRecordKey } from '../src/channels/bluesky/text.js';
 import { atprotoPdsOrSkip, type ChannelServer } from './channel-servers/atproto/pds.js';
+import { pdsAccount, xrpc as callXrpc, type PdsAccount, type XrpcInit } from './channel-servers/atproto/xrpc.js';
 import { Client, registration, startTestApp, type TestApp, publishableArticle } from './helpers/app.js';
 import { trackSecret } from './helpers/secrets.js';
 
@@ -26,50 +27,12 @@ const db = DynamoDBDocumentClient.from(
   }),
 );
 
-async function xrpc(nsid: string, init: { body?: unknown; token?: string; query?: Record<string, string> } = {}) {
-  const url = new URL(`/xrpc/${nsid}`, pds!.url);
-  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+const xrpc = (nsid: string, init: XrpcInit = {}) => callXrpc(pds!, nsid, init);
 
-interface Account {
-  did: string;
-  handle: string;
-  appPassword: string;
-  accessJwt: string;
-}
+type Account = PdsAccount;
 
 /** An account on the PDS and an app password for it, as a person makes them in the app. */
-async function account(name: string): Promise<Account> {
-  const password = `account-password-${name}-${Math.random().toString(36).slice(2)}`;
-  trackSecret(password, 'Bluesky account password');
-  const created = await xrpc('com.atproto.server.createAccount', {
-    body: { handle: `${name}.test`, email: `${name}@example.com`, password },
-  });
-  expect(created.status).toBe(200);
-  trackSecret(created.json.accessJwt, 'Bluesky access token');
-  trackSecret(created.json.refreshJwt, 'Bluesky refresh token');
-  const appPassword = await xrpc('com.atproto.server.createAppPassword', {
-    body: { name: 'content-publisher' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  trackSecret(appPassword.json.password, 'Bluesky app password');
-  return {
-    did: created.json.did,
-    handle: `${name}.test`,
-    appPassword: appPassword.json.password,
-    accessJwt: created.json.accessJwt,
-  };
-}
+const account = (name: string): Promise<Account> => pdsAccount(pds!, name, trackSecret);
 
 async function postsOf(did: string): Promise<{ uri: string; value: any }[]> {
   const list = await xrpc('com.atproto.repo.listRecords', {

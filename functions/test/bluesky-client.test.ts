@@ -9,6 +9,7 @@ import { XrpcBlueskyClient, IMAGE_MAX_BYTES } from '../src/channels/bluesky/clie
 import { parseBlueskyCredentials, type BlueskyCredentials } from '../src/channels/bluesky/credentials.js';
 import { facetText, postRecordKey, type Facet } from '../src/channels/bluesky/text.js';
 import { atprotoPdsOrSkip } from './channel-servers/atproto/pds.js';
+import { pdsAccount, xrpc as callXrpc, type XrpcInit } from './channel-servers/atproto/xrpc.js';
 import { trackSecret } from './helpers/secrets.js';
 
 /**
@@ -25,41 +26,16 @@ afterAll(async () => {
   expect(existsSync(pds.dataDir)).toBe(false);
 });
 
-async function xrpc(nsid: string, init: { body?: unknown; token?: string; query?: Record<string, string> } = {}) {
-  const url = new URL(`/xrpc/${nsid}`, pds!.url);
-  for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, value);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+const xrpc = (nsid: string, init: XrpcInit = {}) => callXrpc(pds!, nsid, init);
 
 /** An account on the PDS and an app password for it, as a person makes them in the app. */
 async function account(name: string): Promise<{ did: string; credentials: BlueskyCredentials }> {
-  const password = `account-password-${name}-${Math.random().toString(36).slice(2)}`;
-  trackSecret(password, 'Bluesky account password');
-  const created = await xrpc('com.atproto.server.createAccount', {
-    body: { handle: `${name}.test`, email: `${name}@example.com`, password },
-  });
-  expect(created.status).toBe(200);
-  trackSecret(created.json.accessJwt, 'Bluesky access token');
-  trackSecret(created.json.refreshJwt, 'Bluesky refresh token');
-  const appPassword = await xrpc('com.atproto.server.createAppPassword', {
-    body: { name: 'content-publisher' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  trackSecret(appPassword.json.password, 'Bluesky app password');
+  const made = await pdsAccount(pds!, name, trackSecret);
   return {
-    did: created.json.did,
+    did: made.did,
     credentials: parseBlueskyCredentials({
-      handle: `@${name}.test`,
-      appPassword: appPassword.json.password,
+      handle: `@${made.handle}`,
+      appPassword: made.appPassword,
       serviceUrl: pds!.url,
     }),
   };

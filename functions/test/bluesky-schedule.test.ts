@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { CalendarEntry } from '@app/shared';
 import { atprotoPdsOrSkip, type ChannelServer } from './channel-servers/atproto/pds.js';
+import { pdsAccount, xrpc as callXrpc, type XrpcInit } from './channel-servers/atproto/xrpc.js';
 import { parseMime } from './fakes/mime.js';
 import { Client, drafted, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
@@ -27,42 +28,17 @@ const server = (ctx: TestContext): ChannelServer => {
   return pds!;
 };
 
-async function xrpc(nsid: string, init: { body?: unknown; query?: Record<string, string>; token?: string }) {
-  const url = new URL(`/xrpc/${nsid}`, pds!.url);
-  for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
-  const response = await fetch(url, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+const xrpc = (nsid: string, init: XrpcInit = {}) => callXrpc(pds!, nsid, init);
 
 /** An account on the PDS, connected as the Bluesky of `client`'s workspace; its DID. */
 async function connectBluesky(client: WorkspaceClient, name: string): Promise<string> {
-  const password = `account-password-${name}-${Math.random().toString(36).slice(2)}`;
-  trackSecret(password, 'Bluesky account password');
-  const created = await xrpc('com.atproto.server.createAccount', {
-    body: { handle: `${name}.test`, email: `${name}@example.com`, password },
-  });
-  expect(created.status).toBe(200);
-  trackSecret(created.json.accessJwt, 'Bluesky access token');
-  trackSecret(created.json.refreshJwt, 'Bluesky refresh token');
-  const appPassword = await xrpc('com.atproto.server.createAppPassword', {
-    body: { name: 'cp' },
-    token: created.json.accessJwt,
-  });
-  expect(appPassword.status).toBe(200);
-  trackSecret(appPassword.json.password, 'Bluesky app password');
+  const made = await pdsAccount(pds!, name, trackSecret);
   const connected = await client.call('/api/channels/bluesky/connection', {
     method: 'PUT',
-    body: { handle: `${name}.test`, appPassword: appPassword.json.password, serviceUrl: pds!.url },
+    body: { handle: made.handle, appPassword: made.appPassword, serviceUrl: pds!.url },
   });
   expect(connected.status, JSON.stringify(connected.json)).toBe(200);
-  return created.json.did as string;
+  return made.did;
 }
 
 const mails = () => {

@@ -9,6 +9,7 @@ import { blueskyTextProblem, graphemeLength } from '@app/shared/channels/bluesky
 import { activityLabel, hasOfflineDraftNote, type ActivityEntry } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { atprotoPdsOrSkip, type ChannelServer } from './channel-servers/atproto/pds.js';
+import { pdsAccount } from './channel-servers/atproto/xrpc.js';
 import { startFakeOpenAi, type FakeOpenAi } from './fakes/openai.js';
 import { drafted, registration, startTestApp, type TestApp } from './helpers/app.js';
 import { trackSecret } from './helpers/secrets.js';
@@ -32,33 +33,12 @@ const server = (ctx: TestContext): ChannelServer => {
   return pds!;
 };
 
-async function xrpc(nsid: string, body: unknown, token?: string) {
-  const response = await fetch(new URL(`/xrpc/${nsid}`, pds!.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
-
 /** An account on the PDS and an app password for it; connects it as the Bluesky of `client`'s workspace. */
 async function connectBluesky(client: WorkspaceClient, name: string) {
-  const password = `account-password-${name}-${Math.random().toString(36).slice(2)}`;
-  trackSecret(password, 'Bluesky account password');
-  const created = await xrpc('com.atproto.server.createAccount', {
-    handle: `${name}.test`,
-    email: `${name}@example.com`,
-    password,
-  });
-  expect(created.status).toBe(200);
-  trackSecret(created.json.accessJwt, 'Bluesky access token');
-  trackSecret(created.json.refreshJwt, 'Bluesky refresh token');
-  const appPassword = await xrpc('com.atproto.server.createAppPassword', { name: 'cp' }, created.json.accessJwt);
-  expect(appPassword.status).toBe(200);
-  trackSecret(appPassword.json.password, 'Bluesky app password');
+  const made = await pdsAccount(pds!, name, trackSecret);
   const connected = await client.call('/api/channels/bluesky/connection', {
     method: 'PUT',
-    body: { handle: `${name}.test`, appPassword: appPassword.json.password, serviceUrl: pds!.url },
+    body: { handle: made.handle, appPassword: made.appPassword, serviceUrl: pds!.url },
   });
   expect(connected.status, JSON.stringify(connected.json)).toBe(200);
 }
