@@ -232,9 +232,10 @@ describe('ApprovalRequested, ArticleApproved and ScheduleMissed', () => {
     const requested = await eventArrives('ApprovalRequested.v1', id);
     expect(requested.detail).toMatchObject({ platform: 'wordpress', scheduledFor, title });
     const expires = Date.parse((requested.detail as { approvalExpiresAt: string }).approvalExpiresAt);
-    // The link's own expiry (whole seconds): 7 days.
+    // The link's own expiry (whole seconds): 7 days from its signing, which comes before the e-mail (with its
+    // previews) and the event; a loaded machine can put more than a second between them.
     const ttl = expires - Date.parse(requested.detail.occurredAt);
-    expect(ttl).toBeGreaterThan(7 * 24 * 3600 * 1000 - 1000);
+    expect(ttl).toBeGreaterThan(7 * 24 * 3600 * 1000 - 10_000);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600 * 1000);
 
     const token = approvalToken(title);
