@@ -37,7 +37,9 @@ export function ExpectedFormat() {
           <span>
             <strong>{CHANNELS_COLUMN_TITLE}</strong>{' '}
             <span className="muted">
-              (optional, needs the heading row: {channelNames()}, comma separated; the article goes only there)
+              (optional, needs the heading row and a range reaching column {LETTERS[SHEET_COLUMNS.length]}, e.g.
+              Sheet1!A1:{LETTERS[SHEET_COLUMNS.length]}50: {channelNames()}, comma separated; the article goes only
+              there)
             </span>
           </span>
         </li>

@@ -68,6 +68,8 @@ describe('ExpectedFormat', () => {
     expect(channels).toBeDefined();
     for (const channel of CHANNEL_REGISTRY) expect(channels).toHaveTextContent(channel.label);
     expect(channels).toHaveTextContent(/optional/);
+    // The default range (Sheet1!A1:F50) stops before it: the box says how far to read.
+    expect(channels).toHaveTextContent('a range reaching column G, e.g. Sheet1!A1:G50');
   });
 });
 
