@@ -185,6 +185,30 @@ describe('the check before a slot', () => {
     ]);
   });
 
+  it('a blog-first bundle’s blog slot checks the social channels that publish with it', async () => {
+    const id = (await user.call('/api/articles', { body: { title: 'Bundled', topic: 'Health', keyword: 'slots' } }))
+      .json.article._id as string;
+    await draftedForPublishing(user, id);
+    // LinkedIn is connected, and its token (set by the first test) runs out before this slot.
+    const slot = new Date(Date.now() + 6 * 3600_000).toISOString();
+    const scheduled = await user.call(`/api/articles/${id}/schedule`, {
+      method: 'PUT',
+      body: { platform: 'blog', datetime: slot, bundle: true },
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
+
+    await connectionHealth().sweep();
+    await localJobsIdle();
+
+    const card = ((await user.call('/api/articles/unpublished')).json.articles as any[]).find((a) => a._id === id);
+    expect(card.health.blog).toMatchObject({ scheduledFor: slot, windows: ['24h'] });
+    expect(card.health.blog.problems.map((p: any) => [p.channel, p.code])).toEqual([
+      ['wordpress', 'wordpress_wrong_password'],
+      ['linkedin', 'linkedin_expires_before_slot'],
+    ]);
+    expect(card.health.linkedin).toBeUndefined();
+  });
+
   it('a channel’s own version’s slot is checked as the others: its channel, its text rule, its note by version id', async () => {
     const id = (await user.call('/api/articles', { body: { title: 'Own version', topic: 'Health', keyword: 'slots' } }))
       .json.article._id as string;

@@ -30,6 +30,7 @@ import { escapeHtml, PLATFORM_NAMES } from './approval-email.js';
 import { healthAttribute, slotsToPublish, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { MailSender } from './integrations.js';
+import { goesTo } from './publishing.js';
 import type { ArticleStore } from './ports.js';
 
 export { healthAttribute };
@@ -72,9 +73,10 @@ export interface ConnectionState {
 export interface ConnectionProbe {
   /**
    * The channels the version's slot publishes to: the one that owns its schedule (every channel of the version when
-   * none does, as a channel's own version), and the version's other channels that are connected.
+   * none does, as a channel's own version), and the version's other channels that are connected; with `bundle`
+   * (a blog-first bundle's blog slot, Article.bundle) the connected social channels too, which publish with it.
    */
-  channelsOf(ownerId: string, version: VersionId): Promise<SlotChannel[]>;
+  channelsOf(ownerId: string, version: VersionId, options?: { bundle?: boolean }): Promise<SlotChannel[]>;
   /** The channel's connection as its own test finds it now (its credentials and site). */
   check(ownerId: string, channelId: string): Promise<ConnectionState>;
   /** The stored LinkedIn token's expiry (undefined: not connected, or none known). */
@@ -314,7 +316,9 @@ export class ConnectionHealthService {
       const note = article[healthAttribute(version)];
       const window = dueWindow(slot, now, note);
       if (!window) continue;
-      const channels = await this.deps.probe.channelsOf(ownerId, version);
+      const channels = (
+        await this.deps.probe.channelsOf(ownerId, version, { bundle: version === 'blog' && article.bundle === true })
+      ).filter((c) => goesTo(article, c.id)); // an import that named channels (Article.channels): only those
       const imagePlatform = channels[0]?.platform ?? (isPlatform(version) ? version : 'blog');
       const problems = articleProblems(
         article,

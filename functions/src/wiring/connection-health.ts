@@ -42,7 +42,7 @@ function probe(): ConnectionProbe {
     ],
   });
   return {
-    async channelsOf(ownerId: string, version: VersionId): Promise<SlotChannel[]> {
+    async channelsOf(ownerId: string, version: VersionId, options: { bundle?: boolean } = {}): Promise<SlotChannel[]> {
       const channels = await Promise.all(channelIds.map((id) => loadChannel(id, env)));
       // A channel's version: its own (`version`) or the one whose text it publishes.
       const ofVersion = channels.filter((c) => (c.version ?? c.platform) === version);
@@ -55,12 +55,29 @@ function probe(): ConnectionProbe {
           .filter((c) => !own.includes(c) && c.settings)
           .map(async (c) => ((await c.settings!.status(ownerId)).connected ? c : undefined)),
       );
-      return [...own, ...others.filter((c) => c !== undefined)].map((c) => ({
-        id: c.id,
-        label: c.label,
-        platform: c.platform,
-        checkArticle: (article) => c.checkArticle(article),
-      }));
+      // A blog-first bundle's social posts go out with the blog post: every other connected channel, as
+      // PublishingService.socialChannels picks them (domain/publishing.ts).
+      const social =
+        options.bundle && version === 'blog'
+          ? await Promise.all(
+              channels
+                .filter((c) => (c.version ?? c.platform) !== 'blog')
+                .map((c) =>
+                  c.connection(ownerId).then(
+                    () => c,
+                    () => undefined,
+                  ),
+                ),
+            )
+          : [];
+      return [...own, ...others, ...social]
+        .filter((c) => c !== undefined)
+        .map((c) => ({
+          id: c.id,
+          label: c.label,
+          platform: c.platform,
+          checkArticle: (article) => c.checkArticle(article),
+        }));
     },
     async check(ownerId: string, id: string): Promise<ConnectionState> {
       if (id === 'wordpress') {
