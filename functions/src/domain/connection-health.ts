@@ -25,12 +25,12 @@ import {
   type Platform,
   type SlotHealth,
   type VersionId,
+  goesTo,
 } from '@app/shared';
 import { escapeHtml, PLATFORM_NAMES } from './approval-email.js';
 import { healthAttribute, slotsToPublish, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { MailSender } from './integrations.js';
-import { goesTo } from './publishing.js';
 import type { ArticleStore } from './ports.js';
 
 export { healthAttribute };
