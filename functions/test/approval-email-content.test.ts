@@ -10,8 +10,10 @@ import type { EmailService } from '../src/domain/email.js';
 import type { ArticleStore, ObjectStore } from '../src/domain/ports.js';
 import { ApprovalNotifier, type ApprovalEmailChannel } from '../src/domain/scheduling.js';
 import { blueskyChannel } from '../src/channels/bluesky/channel.js';
+import { ghostChannel } from '../src/channels/ghost/channel.js';
 import { linkedinChannel } from '../src/channels/linkedin/channel.js';
 import { wordpressChannel } from '../src/channels/wordpress/channel.js';
+import { linkCardOrPicture } from '../src/domain/email-html.js';
 import { articleRecord } from './helpers/article-record.js';
 
 const at = '2030-11-26T00:00:00.000Z';
@@ -261,5 +263,61 @@ describe('the approval e-mail of a blog-first bundle', () => {
     expect(at('Out now #Launch')).toBeLessThan(at('What will be published on Bluesky:'));
     expect(at('What will be published on Bluesky:')).toBeLessThan(at('Read it: https://example.com/guide #approvals'));
     expect(text.match(/\[Link: Launch day — the blog post’s address, once it is live\]/g)).toHaveLength(2);
+  });
+});
+
+describe('the approval e-mail of a blog post on two blog channels', () => {
+  const unused = {} as never;
+  const channels: ApprovalEmailChannel[] = [
+    wordpressChannel({ wordpress: unused, publisher: unused }),
+    ghostChannel({ settings: unused, client: unused }),
+  ];
+
+  it('shows the blog post once, saying where it goes, in the HTML and the plain-text part', async () => {
+    const mail = await approvalMail('blog', {}, undefined, channels);
+    expect(mail.html.match(/>Launch day<\/h1>/g)).toHaveLength(1);
+    expect(mail.html.match(/src="cid:article-image"/g)).toHaveLength(1);
+    expect(mail.html).toContain('>What will be published</p>');
+    expect(mail.html).not.toContain('What will be published on');
+    expect(mail.html).toContain('>Goes to WordPress and Ghost.</p>');
+    expect(mail.html).toContain('Publish “Launch day” to WordPress and Ghost?');
+
+    expect(mail.text.match(/A closing paragraph\./g)?.length).toBe(60);
+    expect(mail.text).toContain('What will be published:\nGoes to WordPress and Ghost.\n');
+    expect(mail.text).toContain('Approving publishes to WordPress and Ghost.');
+  });
+
+  it('in a blog-first bundle: the blog post once for both, then each social post under its own channel', async () => {
+    const social = { ...linkedinChannel({ settings: unused, publisher: unused, now: () => new Date() }), social: true };
+    const mail = await approvalMail('blog', { bundle: true }, undefined, [...channels, social]);
+    expect(mail.html.match(/>Launch day<\/h1>/g)).toHaveLength(1);
+    expect([...mail.html.matchAll(/>(What will be published[^<]*)</g)].map((m) => m[1])).toEqual([
+      'What will be published',
+      'What will be published on LinkedIn',
+    ]);
+    expect(mail.text).toContain('What will be published:\nGoes to WordPress and Ghost.');
+    expect(mail.text).toContain('What will be published on LinkedIn:');
+  });
+});
+
+describe('linkCardOrPicture (what the social posts’ previews carry under their text)', () => {
+  const input = {
+    title: 'Launch day',
+    topic: 'Why approvals matter',
+    image: { description: 'a lighthouse', cid: 'c1' },
+  };
+
+  it('the blog post’s link card in a bundle (and its line in the text), else the picture at the channel’s size', () => {
+    const card = linkCardOrPicture({ ...input, blogLink: true }, { cellStyle: 'padding:0', height: 627 });
+    expect(card.row).toContain('The blog post’s link, once it is live');
+    expect(card.row).not.toContain('cid:c1');
+    expect(card.text('Out now')).toBe('Out now\n\n[Link: Launch day — the blog post’s address, once it is live]');
+
+    const picture = linkCardOrPicture(input, { cellStyle: 'padding:0 16px 14px', height: 800 });
+    expect(picture.row).toMatch(
+      /^<tr><td style="padding:0 16px 14px"><img src="cid:c1" alt="a lighthouse"[^>]* height="393"/,
+    );
+    expect(picture.text('Out now')).toBe('Out now');
+    expect(linkCardOrPicture({ ...input, image: null }, { cellStyle: '', height: 800 }).row).toBe('');
   });
 });

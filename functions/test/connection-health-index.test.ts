@@ -11,10 +11,11 @@ import { DynamoArticleStore } from '../src/adapters/dynamo/article-store.js';
 import { createDocumentClient } from '../src/adapters/dynamo/client.js';
 import { dueSlotsBetween } from '../src/adapters/dynamo/due-slots.js';
 import { DynamoSettingStore } from '../src/adapters/dynamo/setting-store.js';
-import { ownersExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
+import { connectionsExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
 import { ConnectionHealthService } from '../src/domain/connection-health.js';
 import type { MailMessage } from '../src/domain/integrations.js';
 import { ensureTable } from '../src/local/dynamo.js';
+import { connectionExpiryKey, type ChannelId } from '../src/channels/ids.js';
 import { articleRecord } from './helpers/article-record.js';
 
 const db = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: inject('dynamoEndpoint') });
@@ -46,6 +47,72 @@ const partition = async (table: string, pk: string) =>
       }),
     )
   ).Items ?? [];
+
+describe('the connections’ expiries by time', () => {
+  /** A connection's expiry as a channel saves it: at its channel's expiry setting (channels/ids.ts). */
+  const saveExpiry = (settings: DynamoSettingStore, userId: string, channel: ChannelId, value: string) =>
+    settings.put(userId, {
+      key: connectionExpiryKey(channel),
+      description: 'The connection expiry',
+      hasValue: true,
+      createdAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(),
+      storedIn: 'table',
+      value,
+    });
+
+  it('any channel’s connection expiry is indexed, and the sweep tells it a week ahead under that channel’s name', async () => {
+    const table = `exp-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const settings = new DynamoSettingStore(db, table);
+    // A channel other than the one that had an expiry so far: its provider gives its connection a lifetime too.
+    await saveExpiry(settings, 'u1', 'ghost', at(3 * 24));
+    await saveExpiry(settings, 'u2', 'linkedin', at(4 * 24));
+    await saveExpiry(settings, 'u3', 'ghost', at(30 * 24));
+    expect(await connectionsExpiringBetween(db, table, at(0), at(7 * 24))).toEqual([
+      { ownerId: 'u1', channel: 'ghost' },
+      { ownerId: 'u2', channel: 'linkedin' },
+    ]);
+
+    const mail: MailMessage[] = [];
+    const told = new Map<string, string>();
+    const service = new ConnectionHealthService({
+      dueSlots: async () => [],
+      expiring: (from, to) => connectionsExpiringBetween(db, table, from, to),
+      articles: new DynamoArticleStore(db, table),
+      probe: {
+        channelsOf: async () => [],
+        check: async () => ({ problems: [] }),
+        // What each channel says of its connection (PublishChannel.connectionExpiry).
+        expiry: async (ownerId, channel) =>
+          ownerId === 'u1' && channel === 'ghost'
+            ? { label: 'Ghost', expiresAt: at(3 * 24) }
+            : ownerId === 'u2' && channel === 'linkedin'
+              ? { label: 'LinkedIn', expiresAt: at(4 * 24) }
+              : undefined,
+      },
+      imagePresent: async () => true,
+      activeOwner: async () => ({ email: 'owner@example.com', timezone: 'UTC' }),
+      notifier: async () => ({
+        address: undefined,
+        mailer: { kind: 'outbox', send: async (m) => (mail.push(m), { id: String(mail.length) }) },
+      }),
+      expiryTold: {
+        get: async (ownerId, channel) => told.get(`${ownerId}#${channel}`),
+        set: async (ownerId, channel, expiresAt) => void told.set(`${ownerId}#${channel}`, expiresAt),
+      },
+      publicUrl: () => 'https://app.example.com',
+      now: () => NOW,
+    });
+    expect(await service.sweep()).toMatchObject({ expiring: 2 });
+    expect(mail.map((m) => m.subject)).toEqual([
+      'Your Ghost connection expires soon',
+      'Your LinkedIn connection expires soon',
+    ]);
+    expect(mail[0]!.text).toContain('The Ghost connection expires on');
+    expect(await service.sweep()).toMatchObject({ expiring: 0 });
+  });
+});
 
 describe('the slots by time', () => {
   it('the store keeps a slot item per version scheduled and not published, moved and dropped with the schedule', async () => {
@@ -107,7 +174,7 @@ describe('the slots by time', () => {
     const mail: MailMessage[] = [];
     const service = new ConnectionHealthService({
       dueSlots: (from, to) => dueSlotsBetween(reads.db, table, from, to),
-      expiring: (from, to) => ownersExpiringBetween(reads.db, table, from, to),
+      expiring: (from, to) => connectionsExpiringBetween(reads.db, table, from, to),
       articles: new DynamoArticleStore(reads.db, table),
       probe: {
         channelsOf: async (ownerId, version) => {
@@ -115,9 +182,9 @@ describe('the slots by time', () => {
           return [{ id: 'wordpress', label: 'WordPress', platform: 'blog', checkArticle: () => undefined }];
         },
         check: async () => ({ problems: [] }),
-        linkedInExpiry: async (ownerId) => {
-          expiryAsked.push(ownerId);
-          return ownerId === 'expiring' ? at(5 * 24) : undefined;
+        expiry: async (ownerId, channel) => {
+          expiryAsked.push(`${ownerId}:${channel}`);
+          return ownerId === 'expiring' ? { label: 'LinkedIn', expiresAt: at(5 * 24) } : undefined;
         },
       },
       imagePresent: async () => true,
@@ -133,7 +200,7 @@ describe('the slots by time', () => {
 
     expect(await service.sweep()).toEqual({ checked: 1, withProblems: 0, expiring: 1 });
     expect(checked).toEqual(['due:blog']);
-    expect(expiryAsked).toEqual(['expiring']);
+    expect(expiryAsked).toEqual(['expiring:linkedin']);
     expect(mail.map((m) => m.subject)).toEqual(['Your LinkedIn connection expires soon']);
     // What went to the table: the day partitions of the windows, the due account's article and the expiring account's
     // notice (its event), nothing of the other accounts.

@@ -80,7 +80,8 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
   const events: OutboxEntry[] = [];
   let told: string | undefined;
   const service = new ConnectionHealthService({
-    expiring: async (from, to) => (options.expiry && options.expiry >= from && options.expiry <= to ? ['u1'] : []),
+    expiring: async (from, to) =>
+      options.expiry && options.expiry >= from && options.expiry <= to ? [{ ownerId: 'u1', channel: 'linkedin' }] : [],
     dueSlots: async (from, to) =>
       [...stored.values()].flatMap((a) =>
         slotsToPublish(a)
@@ -100,7 +101,8 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
     probe: {
       channelsOf: async (_owner, platform) => (platform === 'blog' ? [wordpress] : [linkedin]),
       check: async (_owner, id) => options.states?.[id] ?? { problems: [] },
-      linkedInExpiry: async () => options.expiry,
+      expiry: async (_owner, id) =>
+        id === 'linkedin' && options.expiry ? { label: 'LinkedIn', expiresAt: options.expiry } : undefined,
     },
     imagePresent: async () => true,
     activeOwner: async () => ({ email: 'owner@example.com', timezone: 'Europe/Paris' }),
@@ -108,7 +110,7 @@ function harness(options: { articles: ArticleRecord[]; states?: Record<string, C
       address: undefined,
       mailer: { kind: 'outbox', send: async (m) => (mail.push(m), { id: String(mail.length) }) },
     }),
-    expiryTold: { get: async () => told, set: async (_o, v) => void (told = v) },
+    expiryTold: { get: async () => told, set: async (_o, _c, v) => void (told = v) },
     publicUrl: () => 'https://app.example.com/',
     now: () => now,
   });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DynamoBackfillMarkers, TABLE_BACKFILL_NAMES, runTableBackfills } from '../src/adapters/dynamo/backfills.js';
 import { createDocumentClient, createDynamoClient } from '../src/adapters/dynamo/client.js';
 import { dueSlotsBetween } from '../src/adapters/dynamo/due-slots.js';
-import { ownersExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
+import { connectionsExpiringBetween } from '../src/adapters/dynamo/time-keys.js';
 import { newArticleId, type ArticleRecord } from '../src/domain/articles.js';
 import {
   IndexNotActiveError,
@@ -210,9 +210,9 @@ describe('a run over a table an older version wrote', () => {
       [user, articles[0]!.id, 'blog', '2031-01-01T10:00:00.000Z'],
       [user, articles[3]!.id, 'linkedin', '2031-01-03T10:00:00.000Z'],
     ]);
-    expect(await ownersExpiringBetween(db, table, '2031-01-01T00:00:00.000Z', '2031-01-06T00:00:00.000Z')).toEqual([
-      user,
-    ]);
+    expect(await connectionsExpiringBetween(db, table, '2031-01-01T00:00:00.000Z', '2031-01-06T00:00:00.000Z')).toEqual(
+      [{ ownerId: user, channel: 'linkedin' }],
+    );
   });
 
   it('a table marked by the earlier run-once code (a marker with `at` only) is not scanned again', async () => {

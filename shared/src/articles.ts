@@ -198,6 +198,13 @@ export const versionText = (
 export const scheduledTime = (scheduled: ScheduledTimes, version: VersionId): string | null =>
   scheduled[version] ?? null;
 
+/**
+ * Whether the article goes to this channel (a registry id): every channel, unless an import named its channels
+ * (`Article.channels`); its schedules, approvals and checks leave the others out.
+ */
+export const goesTo = (article: { channels?: readonly string[] }, channel: string): boolean =>
+  !article.channels?.length || article.channels.includes(channel);
+
 const versionRank = (version: string) => (version === 'blog' ? 0 : version === 'linkedin' ? 1 : 2);
 
 /**

@@ -18,8 +18,8 @@ export const HEALTH_SWEEP_INPUT = { type: 'connection-health' } as const;
 /** How far ahead of the slot each window opens. */
 export const HEALTH_WINDOW_MS: Record<HealthWindow, number> = { '24h': 24 * 3600_000, '1h': 3600_000 };
 
-/** A LinkedIn connection expiring this close is flagged whether or not a slot needs it. */
-export const LINKEDIN_EXPIRY_WARNING_MS = 7 * 24 * 3600_000;
+/** A channel's connection expiring this close (its provider's token lifetime) is flagged whether or not a slot needs it. */
+export const CONNECTION_EXPIRY_WARNING_MS = 7 * 24 * 3600_000;
 
 /** Where a problem is put right: the channel's panel in Settings, or the article's editor. */
 export type HealthFix = 'settings' | 'editor';
@@ -56,11 +56,12 @@ export const ConnectionHealthMessages = {
   notConnected: (label: string) => `${label} is not connected. Connect it in Settings.`,
   /** `why`: the channel's own check's sentence (it names the channel). */
   refused: (label: string, why: string) => `${why.trim()} Fix the ${label} connection in Settings.`,
-  linkedinExpiresBeforeSlot: (expiresAt: string) =>
-    `The LinkedIn connection expires (${expiresAt}) before this post's time. Reconnect LinkedIn in Settings.`,
-  linkedinExpired: 'The LinkedIn connection has expired. Reconnect LinkedIn in Settings.',
-  linkedinExpiringSoon: (expiresAt: string) =>
-    `The LinkedIn connection expires on ${expiresAt}. Reconnect LinkedIn in Settings to keep posting.`,
+  /** `label`: the channel's (a connection whose provider gives it a lifetime). */
+  expiresBeforeSlot: (label: string, expiresAt: string) =>
+    `The ${label} connection expires (${expiresAt}) before this post's time. Reconnect ${label} in Settings.`,
+  expired: (label: string) => `The ${label} connection has expired. Reconnect ${label} in Settings.`,
+  expiringSoon: (label: string, expiresAt: string) =>
+    `The ${label} connection expires on ${expiresAt}. Reconnect ${label} in Settings to keep posting.`,
   /** `version`: how the text is named ("blog", "LinkedIn", a channel's label). */
   offlineDraftNote: (version: string) =>
     `The ${version} text still has the offline-draft note. Remove it in the editor.`,

@@ -14,6 +14,19 @@ import { wordpress } from './wordpress';
  */
 export const CHANNEL_REGISTRY: readonly RegisteredChannel[] = [wordpress, linkedin, ghost, bluesky];
 
+/** How many channel colours styles/base.css defines (`--chart-channel-1` …). */
+const CHANNEL_COLOURS = 5;
+
+/**
+ * A channel's colour wherever it is drawn (the dashboard's series and bars, its row on a Schedule card): by its place
+ * in the registry, so it is the same everywhere whatever else is shown; a channel the SPA has no entry for takes the
+ * colours after the registry's.
+ */
+export function channelColour(id: string): string {
+  const place = CHANNEL_REGISTRY.findIndex((channel) => channel.id === id);
+  return `var(--chart-channel-${((place < 0 ? CHANNEL_REGISTRY.length : place) % CHANNEL_COLOURS) + 1})`;
+}
+
 /**
  * The channel that publishes an article's version: its editor, its schedule, its review. Each channel publishes the
  * blog version, the LinkedIn version, or a version of its own (`ownVersion`, `version` its id), as on the server

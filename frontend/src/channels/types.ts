@@ -4,6 +4,18 @@ import type { Article, ChannelFacts } from '@app/shared';
 import type { ApprovalLinkedInAuthor, RouteId } from '@app/shared/api';
 import type { HeadingLevel, ImageSource, PreviewImage } from './preview';
 
+/**
+ * A link card a post carries under its text, as the channel draws one (a blog-first bundle's social post: the blog
+ * post's card, whose address is known only once it is live). Its picture is the preview's `image`.
+ */
+export interface PreviewLinkCard {
+  title: string;
+  /** Where it links, as the card shows it: the site's address, or words saying where when it is not known yet. */
+  site: string;
+  /** The address the card opens; none while it is not known. */
+  href?: string;
+}
+
 /** What a page gives a channel's preview (preview.tsx has what the previews share). */
 export type ChannelPreviewProps = ImageSource & {
   /** The article's title. */
@@ -19,6 +31,8 @@ export type ChannelPreviewProps = ImageSource & {
    * author). Left out, the channel's preview asks the signed-in owner's connection.
    */
   author?: ApprovalLinkedInAuthor | null;
+  /** A link card the post carries instead of the picture alone (the picture goes on the card). */
+  linkCard?: PreviewLinkCard;
 };
 
 /** A tag's text and background colours (#rrggbb). */

@@ -61,6 +61,23 @@ function restore(top: number): () => void {
 }
 
 /**
+ * How the document was loaded: a reload or the browser's Back/Forward to it keeps its place; a link or an address
+ * typed in the same tab ('navigate') is a new page. Without the timing entry (older browsers), as a reload.
+ */
+function documentRestores(): boolean {
+  const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return entry?.type !== 'navigate';
+}
+
+/**
+ * Where an entry's place is kept: its history key, which the router gives each entry it makes. The entry a document
+ * was loaded into has none ('default', in every document of the tab), so its address tells it apart: a page
+ * opened by address does not take the place another document's first page was scrolled to.
+ */
+const entryKey = ({ key, pathname, search }: { key: string; pathname: string; search: string }) =>
+  key === 'default' ? `default:${pathname}${search}` : key;
+
+/**
  * A new page opens at the top; Back and Forward (and a reload) return to where that history entry was
  * scrolled. The browser's own restoration is turned off: it acts on popstate, before the page it goes back to
  * is rendered. A change of the query alone (a modal's `?articleId=`, the calendar's `?date=`) keeps the scroll;
@@ -70,6 +87,8 @@ export function useScrollRestoration(): void {
   const location = useLocation();
   const navigationType = useNavigationType();
   const shownPath = useRef<string | null>(null);
+  // The document's first location: a POP there is the page load itself, not the router's Back or Forward.
+  const loadedAt = useRef(location);
 
   useLayoutEffect(() => {
     const before = window.history.scrollRestoration;
@@ -82,13 +101,16 @@ export function useScrollRestoration(): void {
   }, []);
 
   useLayoutEffect(() => {
-    const { key, pathname, hash } = location;
+    const { pathname, hash } = location;
+    const key = entryKey(location);
     const samePage = shownPath.current === pathname;
     shownPath.current = pathname;
+    const pageLoad = location === loadedAt.current;
     let stopRestoring = () => undefined as void;
     if (!hash) {
-      if (navigationType === 'POP') stopRestoring = restore(stored().get(key) ?? 0);
-      else if (!samePage) scrollToY(0);
+      const restores = navigationType === 'POP' && (!pageLoad || documentRestores());
+      if (restores) stopRestoring = restore(stored().get(key) ?? 0);
+      else if (!samePage || pageLoad) scrollToY(0);
     }
     // Removed in the same commit that shows the next page: its scrolling (even a clamp) is not this entry's.
     const remember = () => void stored().set(key, window.scrollY);

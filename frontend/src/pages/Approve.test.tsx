@@ -70,6 +70,9 @@ describe('Approve page', () => {
     expect(
       await screen.findByRole('heading', { name: 'Publish “Serverless cost control” to WordPress and Second Blog?' }),
     ).toBeInTheDocument();
+    // The same blog post goes to both: shown once, saying where it goes.
+    expect(await screen.findByText('Goes to WordPress and Second Blog.')).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: 'Approve and publish to WordPress and Second Blog' }));
     expect(await screen.findByText(/Published to WordPress and Second Blog\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View on WordPress' })).toHaveAttribute(
@@ -143,6 +146,7 @@ describe('Approve page', () => {
         content: 'Ship it (today) #Launch',
         image: { generatedAt: '2026-11-30T10:00:00.000Z', description: 'a rocket' },
         linkedIn: { mode: 'company', connected: true, memberName: 'Ada Lovelace', pageName: 'Example GmbH' },
+        channels: [{ channel: 'linkedin', label: 'LinkedIn', published: false, postUrl: null, content: '' }],
       },
     });
     renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
@@ -218,11 +222,16 @@ describe('Approve page', () => {
     expect(blog.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(card).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(card.querySelector('.li-card__text')).toHaveTextContent('Read the whole story #serverless');
-    // The social post carries the blog post's link, not the picture.
-    expect(within(card).queryByRole('img', { name: /a server rack/ })).not.toBeInTheDocument();
-    expect(
-      screen.getByText('Goes out after the blog post, with a link card to “Serverless cost control”.'),
-    ).toBeInTheDocument();
+    // The social post carries the blog post as LinkedIn's article card: the picture on it, the title, and where it
+    // links (not known until the blog post is live), said in the card.
+    const link = within(card).getByRole('group', { name: 'Link card: Serverless cost control' });
+    expect(within(link).getByRole('img', { name: 'Post image: a server rack' }).getAttribute('src')).toMatch(
+      /^\/api\/approvals\/image\?token=signed-token-value&t=/,
+    );
+    expect(within(link).getByText('Serverless cost control')).toBeInTheDocument();
+    expect(within(link).getByText('The blog post’s address, once it is live')).toBeInTheDocument();
+    expect(within(card).getAllByRole('img')).toHaveLength(1);
+    expect(screen.queryByText(/Goes out after the blog post/)).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Approve and publish to WordPress and LinkedIn' })).toBeEnabled();
     unmount();
 

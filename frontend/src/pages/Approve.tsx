@@ -11,19 +11,40 @@ import { useTheme } from '../hooks/useTheme';
 import '../styles/welcome.css';
 import '../styles/approve.css';
 
-/** What will be published; signed in or not, the image comes by the link's token, the post's author with the answer. */
-function PostPreview({ preview, token }: { preview: ApprovalPreview; token: string }) {
+/**
+ * What will be published; signed in or not, the image comes by the link's token, the post's author with the answer.
+ * A post that goes to several channels (`goesTo`: the version's, e.g. two blogs) is shown once, saying where.
+ */
+function PostPreview({
+  preview,
+  token,
+  goesTo,
+}: {
+  preview: ApprovalPreview;
+  token: string;
+  goesTo: readonly ApprovalChannel[];
+}) {
   const imageUrl = preview.image
     ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
     : '';
-  return <LinkPostPreview {...preview} imageUrl={imageUrl} />;
+  // The version's own channel's preview; when it does not publish this time (a second blog alone), the one that does.
+  const own = goesTo.some((c) => c.channel === channelFor(preview.platform).id);
+  const shownChannel = own ? undefined : goesTo[0]?.channel;
+  return (
+    <>
+      {goesTo.length > 1 && (
+        <p className="approve__goes-to">{APPROVE_TEXTS.goesTo(listText(goesTo.map((c) => c.label)))}</p>
+      )}
+      <LinkPostPreview {...preview} imageUrl={imageUrl} channel={shownChannel} />
+    </>
+  );
 }
 
 /**
- * The post of another channel the approval publishes to (a second blog, or a blog-first bundle's social post), as
- * that channel's preview shows it. A social post carries the blog post's link rather than the picture.
+ * A blog-first bundle's social post, as its channel's preview shows it: it carries the blog post as a link card (the
+ * channel's own: title, picture, and where it links, known once the blog post is live).
  */
-function ChannelPostPreview({
+function SocialPostPreview({
   preview,
   channel,
   token,
@@ -32,26 +53,28 @@ function ChannelPostPreview({
   channel: ApprovalChannel;
   token: string;
 }) {
-  const image = channel.social ? null : preview.image;
-  const imageUrl = image ? routeUrl('approvals.image', { query: { token, t: image.generatedAt || undefined } }) : '';
+  const imageUrl = preview.image
+    ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
+    : '';
   return (
     <div className="approve__channel">
       <LinkPostPreview
         {...preview}
         channel={channel.channel}
         content={channel.content}
-        image={image}
         imageUrl={imageUrl}
+        linkCard={{ title: preview.title, site: APPROVE_TEXTS.blogAddressPending }}
       />
-      {channel.social && <p className="approve__carries">{APPROVE_TEXTS.carriesLink(preview.title)}</p>}
     </div>
   );
 }
 
 /** The page's own words. */
 const APPROVE_TEXTS = {
-  /** Under a bundle's social post. */
-  carriesLink: (title: string) => `Goes out after the blog post, with a link card to “${title}”.`,
+  /** Where a bundle's link card leads: the blog post's address is known once it is published. */
+  blogAddressPending: 'The blog post’s address, once it is live',
+  /** Over a post several channels publish (the blog post on two blog channels). */
+  goesTo: (labels: string) => `Goes to ${labels}.`,
   /** The button once some channels have their post: it sends only to the others. */
   retry: (labels: string) => `Retry ${labels}`,
 } as const;
@@ -96,8 +119,10 @@ export default function Approve() {
     : channels.length > 1
       ? listText(channels.map((c) => c.label))
       : channelFor(preview.platform).label;
-  // The other channels' posts, beside the version's own (a bundle's social posts, a second blog).
-  const others = preview ? channels.filter((c) => c.channel !== channelFor(preview.platform).id) : [];
+  // The version's channels publish the same post (the blog post on a second blog too): shown once, saying where it
+  // goes. A bundle's social posts are shown beside it, each as its channel's preview.
+  const sharing = channels.filter((c) => !c.social);
+  const others = channels.filter((c) => c.social);
   // After a partial failure the link sends only to the channels without a post: the button says which.
   const pending = channels.filter((c) => !c.published);
   const retrying = pending.length > 0 && pending.length < channels.length;
@@ -125,16 +150,16 @@ export default function Approve() {
               {others.length ? (
                 <div className="approve__previews">
                   <div className="approve__own">
-                    <PostPreview preview={preview} token={token} />
+                    <PostPreview preview={preview} token={token} goesTo={sharing} />
                   </div>
                   <div className="approve__others">
                     {others.map((c) => (
-                      <ChannelPostPreview key={c.channel} preview={preview} channel={c} token={token} />
+                      <SocialPostPreview key={c.channel} preview={preview} channel={c} token={token} />
                     ))}
                   </div>
                 </div>
               ) : (
-                <PostPreview preview={preview} token={token} />
+                <PostPreview preview={preview} token={token} goesTo={sharing} />
               )}
               {preview.published ? (
                 <p className="welcome-card__lead">

@@ -192,7 +192,7 @@ function DashboardCards({ stats }: { stats: ApiResponses['dashboard.get'] }) {
   const trendsLabel = `Publishing trends, area chart. ${trends
     .map((p) => `${p.week}: ${series.map(({ channel, name }) => `${name} ${p.counts[channel] ?? 0}`).join(', ')}`)
     .join('; ')}.`;
-  const bars = shown.map((bar, i) => ({ name: series[i]!.name, count: bar.count }));
+  const bars = shown.map((bar, i) => ({ channel: bar.channel, name: series[i]!.name, count: bar.count }));
   const distributionLabel = `Platform distribution, bar chart. ${bars
     .map((b) => `${b.name} ${b.count}`)
     .join(', ')}. Total ${distribution.total}.`;

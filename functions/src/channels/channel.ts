@@ -131,6 +131,12 @@ export interface PublishChannel<C = unknown> {
   checkArticle(article: ArticleRecord): void;
   /** The stored connection it publishes with; not connected or expired: the channel's 400. */
   connection(userId: string): Promise<C>;
+  /**
+   * When its connection stops working, for a channel whose provider says so (an OAuth token's lifetime; undefined: not
+   * connected, or none given). It saves that time at its `connectionExpiryKey` setting (ids.ts), which the table
+   * indexes by time: the health sweep tells the owner a week ahead and flags a slot after it.
+   */
+  connectionExpiry?(userId: string): Promise<string | undefined>;
   /** The check once claimed, on the article as it is then (LinkedIn: already published by the call before). */
   checkClaimed?(article: ArticleRecord): void;
   /**

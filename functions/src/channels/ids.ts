@@ -44,3 +44,14 @@ export const channelNames: readonly { id: ChannelId; label: string }[] = channel
  */
 export const versionChannelIds = (version: VersionId): ChannelId[] =>
   channelIds.filter((id) => versionOf(id) === version);
+
+/**
+ * The setting that keeps when a channel's connection expires, for a channel whose provider gives its connection a
+ * lifetime (an OAuth token's): the channel saves it there, the table keeps it by time beside the setting
+ * (adapters/dynamo/time-keys.ts), and the health sweep tells the owner a week ahead (domain/connection-health.ts).
+ */
+export const connectionExpiryKey = (id: ChannelId): string => `${id}_token_expiry`;
+
+/** The channel whose connection's expiry this setting keeps, or undefined. */
+export const channelOfExpiryKey = (settingKey: string): ChannelId | undefined =>
+  channelIds.find((id) => connectionExpiryKey(id) === settingKey);

@@ -69,7 +69,7 @@ export interface ApprovalEmailInput {
    * Each channel's preview, in the order the approval publishes (PublishChannel.emailPreview); absent: the version's
    * own channel's alone.
    */
-  previews?: readonly ({ label: string } & EmailPreview)[];
+  previews?: readonly Section[];
   approveUrl: string;
   scheduleUrl: string;
   /** How many days the approval link works. */
@@ -81,8 +81,16 @@ export interface ApprovalEmailInput {
   review?: { changesUrl: string; workspaceName: string; stage: string };
 }
 
-/** A channel's preview under its heading ("What will be published on WordPress"). */
-type Section = { label: string } & EmailPreview;
+/**
+ * A post's preview under its heading ("What will be published on WordPress"); a post several channels publish (the
+ * blog post on WordPress and a second blog) is shown once, saying where it goes (`goesTo`: their labels).
+ */
+type Section = { label: string; goesTo?: readonly string[] } & EmailPreview;
+
+/** A section's heading, and the line under it that says where a post of several channels goes. */
+const sectionHeading = (section: Section) =>
+  section.goesTo ? 'What will be published' : `What will be published on ${section.label}`;
+const goesToLine = (section: Section) => (section.goesTo ? `Goes to ${listText(section.goesTo)}.` : undefined);
 
 /** The plain-text part: the same message, and each channel's post as it will be published (a blog post as text). */
 function plainText(input: ApprovalEmailInput, sections: readonly Section[]): string {
@@ -90,7 +98,8 @@ function plainText(input: ApprovalEmailInput, sections: readonly Section[]): str
   const rule = '-'.repeat(60);
   const published = sections.flatMap((section, i) => [
     ...(i ? [''] : []),
-    `What will be published on ${section.label}:`,
+    `${sectionHeading(section)}:`,
+    ...(section.goesTo ? [goesToLine(section)!] : []),
     rule,
     ...(i ? [] : [input.image ? `Image: ${input.image.description}` : 'No image yet.', '']),
     section.text,
@@ -151,7 +160,8 @@ ${p(`margin-top:10px;font-size:13px;line-height:1.5;color:${SUBTLE}`, review ? `
 ${sections
   .map(
     (section) => `<tr><td style="padding:12px 24px 8px">
-${p(`margin:0;font-size:13px;font-weight:700;color:${MUTED}`, `What will be published on ${escapeHtml(section.label)}`)}
+${p(`margin:0;font-size:13px;font-weight:700;color:${MUTED}`, escapeHtml(sectionHeading(section)))}
+${section.goesTo ? p(`margin:2px 0 0;font-size:13px;color:${SUBTLE}`, escapeHtml(goesToLine(section)!)) : ''}
 </td></tr>
 <tr><td style="padding:0 24px 20px">
 ${section.html}

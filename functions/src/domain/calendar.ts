@@ -9,6 +9,7 @@ import {
   type ChannelPostRecord,
   type StatusInput,
   type VersionId,
+  goesTo,
 } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import type { ArticleStore } from './ports.js';
@@ -151,9 +152,7 @@ export async function calendarOf(
           return (
             (await scheduledChannels(slot.platform, bundle))
               // Not a channel with its post already, nor one an import left out (Article.channels).
-              .filter(
-                (channel) => !posted.has(channel) && (!article.channels?.length || article.channels.includes(channel)),
-              )
+              .filter((channel) => !posted.has(channel) && goesTo(article, channel))
               .map((channel) => ({ ...base, version: versionOf(channel, slot.platform), status, url: null, channel }))
           );
         }),

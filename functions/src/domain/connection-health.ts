@@ -7,8 +7,8 @@
  * What it found is noted on the article, one attribute per version (`<version>Health`: healthAttribute), with the
  * windows done, so a later sweep checks a slot once per window; the note is claimed for its (slot, window) by a
  * conditional write before anything is told, so two sweeps at once e-mail the owner once. Problems are e-mailed to the
- * owner (one e-mail per slot and window) and told as a ConnectionProblem event. A LinkedIn connection expiring within
- * 7 days is told once per expiry, slot or not.
+ * owner (one e-mail per slot and window) and told as a ConnectionProblem event. A channel's connection expiring within
+ * 7 days (one whose provider gives it a lifetime: PublishChannel.connectionExpiry) is told once per expiry, slot or not.
  *
  * Decoupled from the scheduling run (domain/scheduling.ts): it reads the calendar and writes only its own note.
  * Vendor-free: the channels' checks come through ConnectionProbe (functions/src/wiring/connection-health.ts).
@@ -18,19 +18,19 @@ import {
   ConnectionHealthMessages,
   HEALTH_WINDOW_MS,
   isPlatform,
-  LINKEDIN_EXPIRY_WARNING_MS,
+  CONNECTION_EXPIRY_WARNING_MS,
   offlineDraftNoteLines,
   type HealthProblem,
   type HealthWindow,
   type Platform,
   type SlotHealth,
   type VersionId,
+  goesTo,
 } from '@app/shared';
 import { escapeHtml, PLATFORM_NAMES } from './approval-email.js';
 import { healthAttribute, slotsToPublish, versionText, type ArticleRecord } from './articles.js';
 import { eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import type { MailSender } from './integrations.js';
-import { goesTo } from './publishing.js';
 import type { ArticleStore } from './ports.js';
 
 export { healthAttribute };
@@ -79,8 +79,10 @@ export interface ConnectionProbe {
   channelsOf(ownerId: string, version: VersionId, options?: { bundle?: boolean }): Promise<SlotChannel[]>;
   /** The channel's connection as its own test finds it now (its credentials and site). */
   check(ownerId: string, channelId: string): Promise<ConnectionState>;
-  /** The stored LinkedIn token's expiry (undefined: not connected, or none known). */
-  linkedInExpiry(ownerId: string): Promise<string | undefined>;
+  /**
+   * The channel's connection's expiry, as the channel says (undefined: not connected, or none known), with its label.
+   */
+  expiry(ownerId: string, channelId: string): Promise<{ label: string; expiresAt: string } | undefined>;
 }
 
 const codeOf = (err: unknown): string => {
@@ -145,7 +147,7 @@ export function connectionProblems(channel: SlotChannel, state: ConnectionState,
     problems.push({
       channel: channel.id,
       code: `${channel.id}_expires_before_slot`,
-      message: ConnectionHealthMessages.linkedinExpiresBeforeSlot(state.expiresAt),
+      message: ConnectionHealthMessages.expiresBeforeSlot(channel.label, state.expiresAt),
       fix: 'settings',
     });
   return problems;
@@ -201,10 +203,10 @@ export function healthEmailContent(input: HealthEmailInput): { subject: string; 
   return { subject, html, text };
 }
 
-/** The e-mail about a LinkedIn connection expiring soon. */
-export function expiryEmailContent(input: { when: string; settingsUrl: string }) {
-  const message = ConnectionHealthMessages.linkedinExpiringSoon(input.when);
-  const subject = 'Your LinkedIn connection expires soon';
+/** The e-mail about a channel's connection expiring soon. */
+export function expiryEmailContent(input: { label: string; when: string; settingsUrl: string }) {
+  const message = ConnectionHealthMessages.expiringSoon(input.label, input.when);
+  const subject = `Your ${input.label} connection expires soon`;
   const text = `${message}\n\nOpen Settings: ${input.settingsUrl}`;
   const html =
     `<!doctype html><html><body style="margin:0;padding:24px 12px;background-color:#f3f4f6">` +
@@ -226,10 +228,10 @@ export interface DueSlot {
 
 export interface ConnectionHealthDeps {
   /**
-   * The owners with a connection expiring in [from, to], from the expiries kept by time (adapters/dynamo/time-keys.ts):
-   * the week's notice reads no other account.
+   * The owners' channels whose connection expires in [from, to], from the expiries kept by time
+   * (adapters/dynamo/time-keys.ts): the week's notice reads no other account.
    */
-  expiring(from: string, to: string): Promise<string[]>;
+  expiring(from: string, to: string): Promise<{ ownerId: string; channel: string }[]>;
   /**
    * Every owner's slots in [from, to], from the index of slots by time: the sweep reads only the articles of the slots
    * in its windows, and no account without one.
@@ -243,10 +245,10 @@ export interface ConnectionHealthDeps {
   activeOwner(ownerId: string): Promise<{ email: string; timezone: string } | undefined>;
   /** Where the owner's mail goes (EmailService.notifier). */
   notifier(ownerId: string): Promise<{ address: string | undefined; mailer: MailSender | undefined }>;
-  /** The expiry last told of, kept per owner (a non-secret setting), so it is told once. */
+  /** The expiry last told of, kept per owner and channel (a non-secret setting), so it is told once. */
   expiryTold: {
-    get(ownerId: string): Promise<string | undefined>;
-    set(ownerId: string, expiresAt: string): Promise<void>;
+    get(ownerId: string, channel: string): Promise<string | undefined>;
+    set(ownerId: string, channel: string, expiresAt: string): Promise<void>;
   };
   publicUrl(): string;
   now?: () => Date;
@@ -259,7 +261,7 @@ export interface SweepResult {
   checked: number;
   /** Of those, the ones with problems (e-mailed and told). */
   withProblems: number;
-  /** LinkedIn connections told of their near expiry. */
+  /** Connections told of their near expiry. */
   expiring: number;
 }
 
@@ -269,7 +271,7 @@ export class ConnectionHealthService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** One sweep: the slots of its windows, then the LinkedIn expiries (idempotent: a slot is checked once per window, an expiry told once). */
+  /** One sweep: the slots of its windows, then the connections' expiries (idempotent: a slot is checked once per window, an expiry told once). */
   async sweep(): Promise<SweepResult> {
     const result: SweepResult = { checked: 0, withProblems: 0, expiring: 0 };
     const now = this.now();
@@ -285,10 +287,10 @@ export class ConnectionHealthService {
         this.deps.onError?.(ownerId, err);
       }
     }
-    const weekAhead = new Date(now.getTime() + LINKEDIN_EXPIRY_WARNING_MS).toISOString();
-    for (const ownerId of await this.deps.expiring(from, weekAhead)) {
+    const weekAhead = new Date(now.getTime() + CONNECTION_EXPIRY_WARNING_MS).toISOString();
+    for (const { ownerId, channel } of await this.deps.expiring(from, weekAhead)) {
       try {
-        if (await this.tellExpiry(ownerId, now)) result.expiring++;
+        if (await this.tellExpiry(ownerId, channel, now)) result.expiring++;
       } catch (err) {
         this.deps.onError?.(ownerId, err);
       }
@@ -396,18 +398,19 @@ export class ConnectionHealthService {
     return true;
   }
 
-  /** Tells the owner once of a LinkedIn connection expiring within 7 days: true when told now. */
-  private async tellExpiry(ownerId: string, now: Date): Promise<boolean> {
-    const expiresAt = await this.deps.probe.linkedInExpiry(ownerId);
-    if (!expiresAt) return false;
+  /** Tells the owner once of a channel's connection expiring within 7 days: true when told now. */
+  private async tellExpiry(ownerId: string, channel: string, now: Date): Promise<boolean> {
+    const expiry = await this.deps.probe.expiry(ownerId, channel);
+    if (!expiry) return false;
+    const { label, expiresAt } = expiry;
     const left = Date.parse(expiresAt) - now.getTime();
-    if (!(left > 0 && left <= LINKEDIN_EXPIRY_WARNING_MS)) return false;
-    if ((await this.deps.expiryTold.get(ownerId)) === expiresAt) return false;
-    await this.deps.expiryTold.set(ownerId, expiresAt);
+    if (!(left > 0 && left <= CONNECTION_EXPIRY_WARNING_MS)) return false;
+    if ((await this.deps.expiryTold.get(ownerId, channel)) === expiresAt) return false;
+    await this.deps.expiryTold.set(ownerId, channel, expiresAt);
     const owner = await this.deps.activeOwner(ownerId);
     const when = approvalTimeText(new Date(expiresAt), owner?.timezone ?? 'UTC');
     const base = this.deps.publicUrl().replace(/\/+$/, '');
-    const content = expiryEmailContent({ when, settingsUrl: `${base}/settings` });
+    const content = expiryEmailContent({ label, when, settingsUrl: `${base}/settings` });
     await this.deps.articles.recordEvents([
       outboxEntry(
         makeEvent(
@@ -420,7 +423,7 @@ export class ConnectionHealthService {
             platform: null,
             scheduledFor: null,
             window: null,
-            problems: [{ channel: 'linkedin', code: 'linkedin_expiring_soon', message: content.message }],
+            problems: [{ channel, code: `${channel}_expiring_soon`, message: content.message }],
             expiresAt,
           },
           now,

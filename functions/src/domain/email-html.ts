@@ -145,3 +145,21 @@ export function blogLinkCard(input: EmailPreviewInput): { row: string; text: str
     text: `[Link: ${input.title} — the blog post’s address, once it is live]`,
   };
 }
+
+/**
+ * What a social post carries under its text: in a blog-first bundle the blog post's link card (and its line in the
+ * text part), else the picture in a cell of the channel's style at its height (of 1200 wide), else nothing.
+ */
+export function linkCardOrPicture(
+  input: EmailPreviewInput,
+  picture: { cellStyle: string; height: number },
+): { row: string; text(plain: string): string } {
+  if (input.blogLink) {
+    const card = blogLinkCard(input);
+    return { row: card.row, text: (plain) => `${plain}\n\n${card.text}` };
+  }
+  const row = input.image?.cid
+    ? `<tr><td style="${picture.cellStyle}">${imageTag({ description: input.image.description, cid: input.image.cid }, picture.height)}</td></tr>`
+    : '';
+  return { row, text: (plain) => plain };
+}

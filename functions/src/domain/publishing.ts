@@ -6,6 +6,7 @@ import {
   scheduledTime,
   type Platform,
   type VersionId,
+  goesTo,
 } from '@app/shared';
 import type { ArticleRecord } from './articles.js';
 import {
@@ -444,10 +445,6 @@ function refuseOfflineDraftNote(platform: Platform, text: string): void {
   const lines = offlineDraftNoteLines(text).map((note) => note.line);
   if (lines.length) throw badRequest(OfflineDraftMessages.publishRefused(platform, lines), 'offline_draft_note');
 }
-
-/** Whether the article goes to this channel: every channel, unless an import named its channels (Article.channels). */
-export const goesTo = (article: Pick<ArticleRecord, 'channels'>, channel: string): boolean =>
-  !article.channels?.length || article.channels.includes(channel);
 
 /** A channel of the version's schedule (its own version's, or else its platform's): the one that owns it or one that joins it. */
 const isVersionChannel = (c: PublishChannel, platform: VersionId) =>

@@ -18,6 +18,7 @@ import {
   type RunFailureCode,
   type ScheduleInput,
   type VersionId,
+  goesTo,
 } from '@app/shared';
 import type { ApprovalDone, ApprovalPreview } from '@app/shared/api';
 import { approvalEmailContent, versionName } from './approval-email.js';
@@ -30,7 +31,7 @@ import type { BusinessEvents } from './events.js';
 import { eventErrorMessage, eventPlatform, makeEvent, outboxEntry, type OutboxEntry } from './automation-events.js';
 import { badRequest, conflict, notFound, UpstreamError } from './errors.js';
 import type { ArticleStore, ObjectStore, ScheduledRun, Scheduler, UploadSigner } from './ports.js';
-import { errorOf, goesTo, type PublishingService } from './publishing.js';
+import { errorOf, type PublishingService } from './publishing.js';
 import type { ReviewService } from './review.js';
 import { nextRunRetry, runAttempts, type RunRetry } from './run-retries.js';
 
@@ -589,14 +590,16 @@ export class ApprovalNotifier {
       image: imageShown,
       linkedIn: { identity, mode: article.linkedInMode },
     };
-    // Several channels, or a channel's own version: each one's post, previewed by the channel (its folder's
-    // email-preview.ts).
+    // Several channels, or a channel's own version: each post, previewed by its channel (its folder's
+    // email-preview.ts). The version's channels publish one post (a second blog: the same blog post on each), shown
+    // once with where it goes; a bundle's social posts are each their own.
     const previews =
       channels?.length && (channels.length > 1 || !isPlatform(run.platform)) && channels.every((c) => c.emailPreview)
         ? await Promise.all(
-            channels.map(async (c) => ({
-              label: c.label,
-              ...(await c.emailPreview!(article, { ...previewInput, blogLink: c.social === true })),
+            samePostGroups(channels).map(async ([first, ...more]) => ({
+              label: listText([first, ...more].map((c) => c.label)),
+              ...(more.length ? { goesTo: [first, ...more].map((c) => c.label) } : {}),
+              ...(await first.emailPreview!(article, { ...previewInput, blogLink: first.social === true })),
             })),
           )
         : undefined;
@@ -618,6 +621,18 @@ export class ApprovalNotifier {
     const message = { to, ...content, ...(image ? { inline: [inlineImage(image)] } : {}) };
     return { message, expiresAt };
   }
+}
+
+/**
+ * The posts an approval's channels make, each as the channels that publish it: the version's channels publish the
+ * same post (one group, in their order), a bundle's social channels each their own (pure).
+ */
+export function samePostGroups<C extends { social?: boolean }>(channels: readonly C[]): [C, ...C[]][] {
+  const [first, ...more] = channels.filter((c) => !c.social);
+  return [
+    ...(first ? [[first, ...more] as [C, ...C[]]] : []),
+    ...channels.filter((c) => c.social).map((c) => [c] as [C]),
+  ];
 }
 
 /** A channel an approval publishes to, as its e-mail shows it. */

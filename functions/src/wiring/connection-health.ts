@@ -2,8 +2,8 @@ import { ConnectionHealthMessages, type VersionId } from '@app/shared';
 import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { dueSlotsBetween } from '../adapters/dynamo/due-slots.js';
-import { ownersExpiringBetween } from '../adapters/dynamo/time-keys.js';
-import { LI_KEYS } from '../channels/linkedin/keys.js';
+import { connectionsExpiringBetween } from '../adapters/dynamo/time-keys.js';
+import type { PublishChannel } from '../channels/channel.js';
 import { channelIds, loadChannel } from '../channels/registry.js';
 import { storedWordPress } from '../channels/wordpress/service.js';
 import {
@@ -20,13 +20,14 @@ import { lazy } from './lazy.js';
 import { wordPressService } from './wordpress-service.js';
 import { activeWorkspaceOwner } from './workspace-access.js';
 
-/** The non-secret setting that keeps the LinkedIn expiry the owner was last told of (domain/settings.ts). */
-const EXPIRY_TOLD_KEY = 'linkedin_expiry_told';
+/** The non-secret setting that keeps the channel's connection expiry the owner was last told of (domain/settings.ts). */
+const expiryToldKey = (channel: string) => `${channel}_expiry_told`;
 
 /**
  * The channels' checks for the sweep (domain/connection-health.ts): WordPress's live check of the saved credentials
- * (the site and the application password), LinkedIn's stored token and expiry, and for the other channels their own
- * settings test (channels/channel.ts ChannelSettings.test).
+ * (the site and the application password), the other channels' own settings test (channels/channel.ts
+ * ChannelSettings.test) or, without one, their stored connection; and for a channel whose provider gives its connection
+ * a lifetime, its expiry (PublishChannel.connectionExpiry).
  */
 function probe(): ConnectionProbe {
   const { config, settings } = deps();
@@ -80,63 +81,71 @@ function probe(): ConnectionProbe {
         }));
     },
     async check(ownerId: string, id: string): Promise<ConnectionState> {
-      if (id === 'wordpress') {
-        const site = await storedWordPress(settings, ownerId);
-        if (!site) return notConnected(id, 'WordPress');
-        const check = await wordPressService().test(ownerId, { ...site, appPassword: '' });
-        return check.ok
-          ? { problems: [] }
-          : {
-              problems: [
-                {
-                  channel: id,
-                  code: `wordpress_${check.code}`,
-                  message: ConnectionHealthMessages.refused('WordPress', check.message),
-                  fix: 'settings',
-                },
-              ],
-            };
-      }
-      if (id === 'linkedin') {
-        const v = await settings.values(ownerId, [LI_KEYS.accessToken, LI_KEYS.memberId, LI_KEYS.tokenExpiry]);
-        if (!v.get(LI_KEYS.accessToken) || !v.get(LI_KEYS.memberId)) return notConnected(id, 'LinkedIn');
-        const expiresAt = v.get(LI_KEYS.tokenExpiry);
-        if (expiresAt && Date.parse(expiresAt) <= Date.now())
-          return {
-            problems: [
-              {
-                channel: id,
-                code: 'linkedin_token_invalid',
-                message: ConnectionHealthMessages.linkedinExpired,
-                fix: 'settings',
-              },
-            ],
-          };
-        return { problems: [], ...(expiresAt ? { expiresAt } : {}) };
-      }
       const channel = await loadChannel(id, env);
-      if (!channel.settings) return { problems: [] };
-      // Its own test refuses to run without saved credentials: a channel not connected is told as such.
-      if (!(await channel.settings.status(ownerId)).connected) return notConnected(id, channel.label);
-      const check = await channel.settings.test(ownerId);
+      const expiresAt = await channel.connectionExpiry?.(ownerId);
+      if (expiresAt && Date.parse(expiresAt) <= Date.now())
+        return {
+          problems: [
+            {
+              channel: id,
+              code: `${id}_token_invalid`,
+              message: ConnectionHealthMessages.expired(channel.label),
+              fix: 'settings',
+            },
+          ],
+        };
+      const state = await connectionState(ownerId, channel);
+      return !state.problems.length && expiresAt ? { ...state, expiresAt } : state;
+    },
+    async expiry(ownerId: string, id: string) {
+      const channel = await loadChannel(id, env);
+      const expiresAt = await channel.connectionExpiry?.(ownerId);
+      return expiresAt ? { label: channel.label, expiresAt } : undefined;
+    },
+  };
+
+  /** What the channel's connection check finds, its expiry aside. */
+  async function connectionState(ownerId: string, channel: PublishChannel): Promise<ConnectionState> {
+    const { id } = channel;
+    if (id === 'wordpress') {
+      const site = await storedWordPress(settings, ownerId);
+      if (!site) return notConnected(id, 'WordPress');
+      const check = await wordPressService().test(ownerId, { ...site, appPassword: '' });
       return check.ok
         ? { problems: [] }
         : {
             problems: [
               {
                 channel: id,
-                code: `${id}_${check.code}`,
-                message: ConnectionHealthMessages.refused(channel.label, check.message),
+                code: `wordpress_${check.code}`,
+                message: ConnectionHealthMessages.refused('WordPress', check.message),
                 fix: 'settings',
               },
             ],
           };
-    },
-    async linkedInExpiry(ownerId: string) {
-      const v = await settings.values(ownerId, [LI_KEYS.accessToken, LI_KEYS.tokenExpiry]);
-      return v.get(LI_KEYS.accessToken) ? v.get(LI_KEYS.tokenExpiry) : undefined;
-    },
-  };
+    }
+    // A channel with documented routes of its own: its stored connection, as publishing reads it.
+    if (!channel.settings)
+      return channel.connection(ownerId).then(
+        () => ({ problems: [] }),
+        () => notConnected(id, channel.label),
+      );
+    // Its own test refuses to run without saved credentials: a channel not connected is told as such.
+    if (!(await channel.settings.status(ownerId)).connected) return notConnected(id, channel.label);
+    const check = await channel.settings.test(ownerId);
+    return check.ok
+      ? { problems: [] }
+      : {
+          problems: [
+            {
+              channel: id,
+              code: `${id}_${check.code}`,
+              message: ConnectionHealthMessages.refused(channel.label, check.message),
+              fix: 'settings',
+            },
+          ],
+        };
+  }
 }
 
 /** The check before each slot (the worker's sweep, the local server's interval), built on first use. */
@@ -145,7 +154,7 @@ export const connectionHealth = lazy((): ConnectionHealthService => {
   const articles = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
   return new ConnectionHealthService({
-    expiring: (from, to) => ownersExpiringBetween(db, config.tableName, from, to),
+    expiring: (from, to) => connectionsExpiringBetween(db, config.tableName, from, to),
     dueSlots: (from, to) => dueSlotsBetween(db, config.tableName, from, to),
     articles,
     probe: probe(),
@@ -153,9 +162,9 @@ export const connectionHealth = lazy((): ConnectionHealthService => {
     activeOwner: activeWorkspaceOwner,
     notifier: (ownerId) => emailService().notifier(ownerId),
     expiryTold: {
-      get: (ownerId) => settings.value(ownerId, EXPIRY_TOLD_KEY),
-      set: (ownerId, expiresAt) =>
-        settings.put(ownerId, EXPIRY_TOLD_KEY, expiresAt, 'The LinkedIn expiry last told of'),
+      get: (ownerId, channel) => settings.value(ownerId, expiryToldKey(channel)),
+      set: (ownerId, channel, expiresAt) =>
+        settings.put(ownerId, expiryToldKey(channel), expiresAt, `The ${channel} connection expiry last told of`),
     },
     publicUrl: () => config.publicUrl,
     onError: (ownerId, err) =>

@@ -55,6 +55,30 @@ describe('Bluesky preview', () => {
     expect(within(card).getByText('blog.example.com')).toBeInTheDocument();
   });
 
+  it('a link card given (a bundle’s blog post, its address not known yet): the card with the picture, the title and where it links, in place of the text’s link', () => {
+    mockApi({});
+    renderWithProviders(
+      <BlueskyPreview
+        imageUrl="/api/approvals/image?token=t"
+        title="Print"
+        content="New post: https://example.com/other #print"
+        image={IMAGE}
+        linkCard={{ title: 'Print', site: 'The blog post’s address, once it is live' }}
+      />,
+    );
+    const card = within(post()).getByRole('group', { name: 'Link card: Print' });
+    expect(within(card).getByText('The blog post’s address, once it is live')).toBeInTheDocument();
+    expect(within(card).getByText('Print')).toBeInTheDocument();
+    expect(within(card).getByRole('img', { name: 'a printing press' })).toHaveAttribute(
+      'src',
+      '/api/approvals/image?token=t',
+    );
+    expect(within(card).queryByRole('link')).not.toBeInTheDocument();
+    // One picture: on the card, not above it too; the text's own link stays a link of the text.
+    expect(within(post()).getAllByRole('img')).toHaveLength(1);
+    expect(within(post()).queryByRole('link', { name: /^Link card/ })).not.toBeInTheDocument();
+  });
+
   it('not among the blog version’s previews: its text is its own', async () => {
     mockApi({ 'channels.status': connected });
     renderWithProviders(<AlsoPreviews version="blog" articleId="a1" title="Print" content="# Blog" image={null} />);

@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { imageAddress, imageSourceOf, PreviewHeading } from '../preview';
-import type { ChannelPreviewProps } from '../types';
+import type { ChannelPreviewProps, PreviewLinkCard } from '../types';
 import { richSegments, type RichSegment } from './richText';
 import { blueskyStatusQuery } from './status';
 import '../../styles/preview.css';
@@ -36,9 +36,36 @@ function Segments({ segments }: { segments: RichSegment[] }) {
 }
 
 /**
+ * The link card under a post (app.bsky.embed.external): the picture, the site and the title; a link when its address
+ * is known.
+ */
+function LinkCard({ card, imageSrc, alt }: { card: PreviewLinkCard; imageSrc: string | null; alt: string }) {
+  const body = (
+    <>
+      {imageSrc && <img className="bsky-post__card-image" src={imageSrc} alt={alt} />}
+      <span className="bsky-post__card-body">
+        <span className="bsky-post__card-host">{card.site}</span>
+        <span className="bsky-post__card-title">{card.title}</span>
+      </span>
+    </>
+  );
+  const label = `Link card: ${card.title}`;
+  return card.href ? (
+    <a className="bsky-post__card" href={card.href} target="_blank" rel="noopener noreferrer" aria-label={label}>
+      {body}
+    </a>
+  ) : (
+    <div className="bsky-post__card" role="group" aria-label={label}>
+      {body}
+    </div>
+  );
+}
+
+/**
  * The Bluesky post as people see it in their feed (docs/integrations.md, Bluesky): the connected account's handle,
  * the text with its links and hashtags styled by the rules the server makes its facets with, the article's image
- * with its description as alt text, and a link card when the text has a link. Loaded on demand (registry.ts).
+ * with its description as alt text, and a link card: the one given (a bundle's blog post), else the text's first link's.
+ * Loaded on demand (registry.ts).
  */
 export default function BlueskyPreview(props: ChannelPreviewProps) {
   const { title, content, image, headingLevel } = props;
@@ -49,6 +76,9 @@ export default function BlueskyPreview(props: ChannelPreviewProps) {
   const text = useDeferredValue(content);
   const segments = useMemo(() => richSegments(text), [text]);
   const link = segments.find((segment) => segment.kind === 'link');
+  const card: PreviewLinkCard | undefined =
+    props.linkCard ??
+    (link && link.kind === 'link' ? { title, site: new URL(link.href).host, href: link.href } : undefined);
   const imageSrc = image ? imageAddress(source, image, 'blog') : null;
   const alt = image?.description || title;
   return (
@@ -73,20 +103,8 @@ export default function BlueskyPreview(props: ChannelPreviewProps) {
           ) : (
             <p className="muted bsky-post__text">Nothing to preview yet.</p>
           )}
-          {link && link.kind === 'link' ? (
-            <a
-              className="bsky-post__card"
-              href={link.href}
-              target="_blank"
-              rel="noopener noreferrer"
-              aria-label={`Link card: ${title}`}
-            >
-              {imageSrc && <img className="bsky-post__card-image" src={imageSrc} alt={alt} />}
-              <span className="bsky-post__card-body">
-                <span className="bsky-post__card-host">{new URL(link.href).host}</span>
-                <span className="bsky-post__card-title">{title}</span>
-              </span>
-            </a>
+          {card ? (
+            <LinkCard card={card} imageSrc={imageSrc} alt={alt} />
           ) : imageSrc ? (
             <figure className="bsky-post__image">
               <img src={imageSrc} alt={alt} />

@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   escapeLittleText,
@@ -18,7 +18,7 @@ import {
   type ImageSource,
   type PreviewImage,
 } from '../preview';
-import type { ChannelPreviewProps } from '../types';
+import type { ChannelPreviewProps, PreviewLinkCard } from '../types';
 import { linkedInStatusQuery } from './status';
 import '../../styles/preview.css';
 
@@ -36,6 +36,8 @@ type LinkedInPreviewProps = ImageSource & {
   /** Who the post goes out as, when known already (the approval page); else the signed-in owner's LinkedIn status. */
   identity?: LinkedInIdentity;
   headingLevel?: HeadingLevel;
+  /** An article share (a blog-first bundle's post of the blog post): its card, the image as its thumbnail. */
+  linkCard?: PreviewLinkCard;
 };
 
 function Segments({ segments }: { segments: LittleSegment[] }) {
@@ -81,11 +83,43 @@ function Avatar({ author }: { author: LinkedInPostAuthor }) {
   );
 }
 
+/** An article share's card, as LinkedIn shows it under the text: the thumbnail, the title and the site. */
+function ArticleCard({ card, image }: { card: PreviewLinkCard; image: ReactNode }) {
+  const body = (
+    <>
+      {image}
+      <span className="li-card__article-body">
+        <span className="li-card__article-title">{card.title}</span>
+        <span className="li-card__article-site">{card.site}</span>
+      </span>
+    </>
+  );
+  const label = `Link card: ${card.title}`;
+  return card.href ? (
+    <a className="li-card__article" href={card.href} target="_blank" rel="noopener noreferrer" aria-label={label}>
+      {body}
+    </a>
+  ) : (
+    <div className="li-card__article" role="group" aria-label={label}>
+      {body}
+    </div>
+  );
+}
+
 /**
  * The LinkedIn post card: author, the commentary as LinkedIn shows the text publishing sends (hashtags linked),
- * folded behind "…see more" where the feed folds it (LINKEDIN_FEED_FOLD), and the 1200×627 image.
+ * folded behind "…see more" where the feed folds it (LINKEDIN_FEED_FOLD), and the 1200×627 image, or an article share's
+ * card with the image as its thumbnail.
  */
-export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...source }: LinkedInPreviewProps) {
+export function LinkedInPreview({
+  text,
+  image,
+  mode,
+  identity,
+  headingLevel,
+  linkCard,
+  ...source
+}: LinkedInPreviewProps) {
   const headingId = useId();
   const textId = useId();
   const [expanded, setExpanded] = useState(false);
@@ -102,6 +136,15 @@ export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...
     };
   }, [typed]);
   const empty = segments.length === 0;
+  const picture = image && (
+    <img
+      className="li-card__image"
+      src={imageAddress(source, image, 'linkedin')}
+      alt={image.description ? `Post image: ${image.description}` : 'Post image'}
+      width={1200}
+      height={627}
+    />
+  );
 
   return (
     <section className="publish-preview" aria-labelledby={headingId}>
@@ -134,15 +177,7 @@ export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...
             )}
           </p>
         )}
-        {image && (
-          <img
-            className="li-card__image"
-            src={imageAddress(source, image, 'linkedin')}
-            alt={image.description ? `Post image: ${image.description}` : 'Post image'}
-            width={1200}
-            height={627}
-          />
-        )}
+        {linkCard ? <ArticleCard card={linkCard} image={picture} /> : picture}
       </article>
       {cut && (
         <p className="publish-preview__note" role="note">
@@ -158,13 +193,14 @@ export function LinkedInPreview({ text, image, mode, identity, headingLevel, ...
  * signed-in owner's connection.
  */
 export default function Preview(props: ChannelPreviewProps) {
-  const { content, image, headingLevel, postingMode, author } = props;
+  const { content, image, headingLevel, postingMode, author, linkCard } = props;
   return (
     <LinkedInPreview
       {...imageSourceOf(props)}
       text={content}
       image={image}
       headingLevel={headingLevel}
+      linkCard={linkCard}
       mode={author?.mode ?? postingMode ?? 'personal'}
       identity={author === undefined ? undefined : (author ?? { connected: false, memberName: null })}
     />

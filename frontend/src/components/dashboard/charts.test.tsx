@@ -4,7 +4,8 @@ import { cloneElement, type ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { render } from '@testing-library/react';
 import type { TrendPoint } from '@app/shared';
-import { SERIES_STYLES, TrendsChart } from './charts';
+import { CHANNEL_REGISTRY, channelColour } from '../../channels/registry';
+import { DistributionChart, SERIES_STYLES, TrendsChart } from './charts';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
 vi.mock('recharts', async (importOriginal) => {
@@ -19,19 +20,20 @@ vi.mock('recharts', async (importOriginal) => {
   };
 });
 
+// The registry's first three channels, by their place in the answer (named here First, Second, Third).
+const [first, second, third] = CHANNEL_REGISTRY.map((channel) => channel.id);
 // Equal counts on purpose: the lines lie on each other, as on a dashboard that publishes everywhere.
-const counts = (n: number) => ({ first: n, second: n, third: n });
+const counts = (n: number) => ({ [first!]: n, [second!]: n, [third!]: n });
 const weeks: TrendPoint[] = [
   { week: '2026-W45', counts: counts(2) },
   { week: '2026-W46', counts: counts(1) },
   { week: '2026-W47', counts: counts(3) },
   { week: '2026-W48', counts: counts(0) },
 ];
-// Three channels, by their place in the answer (the names are the SPA's labels; any will do here).
 const series = [
-  { channel: 'first', name: 'First' },
-  { channel: 'second', name: 'Second' },
-  { channel: 'third', name: 'Third' },
+  { channel: first!, name: 'First' },
+  { channel: second!, name: 'Second' },
+  { channel: third!, name: 'Third' },
 ];
 
 /** The colour tokens of base.css in one theme: the `:root` blocks, or the dark theme's over them. */
@@ -103,6 +105,47 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     expect(items[2]!.querySelector('polygon')).toHaveAttribute('fill', 'var(--chart-channel-3)');
   });
 
+  it('draws a channel in its own colour wherever it is in the answer: its place in the registry, as on a Schedule card', () => {
+    // The registry's first channel and its last, which is second in this answer.
+    const last = CHANNEL_REGISTRY[CHANNEL_REGISTRY.length - 1]!.id;
+    const shown = [
+      { channel: first!, name: 'First' },
+      { channel: last, name: 'Last' },
+    ];
+    const { container } = render(
+      <TrendsChart
+        data={weeks.map((w) => ({ week: w.week, counts: { [first!]: 1, [last]: 2 } }))}
+        series={shown}
+        label="Publishing trends"
+      />,
+    );
+    const curves = [...container.querySelectorAll('.recharts-area-curve')];
+    expect(curves.map((c) => c.getAttribute('stroke'))).toEqual([
+      'var(--chart-channel-1)',
+      `var(--chart-channel-${CHANNEL_REGISTRY.length})`,
+    ]);
+    // Its line and marker still follow its place: the second series is dashed, with squares.
+    expect(curves[1]).toHaveAttribute('stroke-dasharray', '6 4');
+    const items = [...container.querySelectorAll('.trends-legend__item')];
+    expect(items[1]!.querySelector('rect')).toHaveAttribute('fill', channelColour(last));
+    expect(channelColour(last)).toBe(`var(--chart-channel-${CHANNEL_REGISTRY.length})`);
+    expect(channelColour('not-a-channel')).toBe(`var(--chart-channel-${CHANNEL_REGISTRY.length + 1})`);
+
+    const bars = render(
+      <DistributionChart
+        data={[
+          { channel: first!, name: 'First', count: 1 },
+          { channel: last, name: 'Last', count: 2 },
+        ]}
+        label="Platform distribution"
+      />,
+    );
+    const fills = [...bars.container.querySelectorAll('.recharts-bar-rectangle path')].map((p) =>
+      p.getAttribute('fill'),
+    );
+    expect(fills).toEqual(['var(--chart-channel-1)', `var(--chart-channel-${CHANNEL_REGISTRY.length})`]);
+  });
+
   it('gives every series style its own line and marker', () => {
     expect(new Set(SERIES_STYLES.map((s) => s.dash)).size).toBe(SERIES_STYLES.length);
     expect(new Set(SERIES_STYLES.map((s) => s.marker)).size).toBe(SERIES_STYLES.length);
@@ -112,7 +155,7 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     'gives the series hues apart from the one before, each visible on the cards, in the %s theme',
     (theme) => {
       const tokens = themeTokens(theme);
-      const colours = SERIES_STYLES.map((s) => tokens[s.colour.slice('var('.length, -1)]!);
+      const colours = SERIES_STYLES.map((_, i) => tokens[`--chart-channel-${i + 1}`]!);
       const surface = tokens['--surface']!;
       const apart = (a: string, b: string) => {
         const d = Math.abs(hue(a) - hue(b));

@@ -22,6 +22,7 @@ import {
 } from 'recharts';
 import type { TrendPoint } from '@app/shared';
 import { ChartWidth } from './chartSize';
+import { channelColour } from '../../channels/registry';
 import { seriesStyle, TrendMarker, TrendsLegend, type ChartSeries } from './trendsLegend';
 
 export { SERIES_STYLES, seriesStyle, type ChartSeries } from './trendsLegend';
@@ -95,8 +96,8 @@ export function TrendsChart({
           <defs>
             {series.map(({ channel }, i) => (
               <linearGradient key={channel} id={`trend-${i}`} x1="0" y1="0" x2="0" y2="1">
-                <stop offset="0%" stopColor={seriesStyle(i).colour} stopOpacity={0.3} />
-                <stop offset="100%" stopColor={seriesStyle(i).colour} stopOpacity={0.02} />
+                <stop offset="0%" stopColor={channelColour(channel)} stopOpacity={0.3} />
+                <stop offset="100%" stopColor={channelColour(channel)} stopOpacity={0.02} />
               </linearGradient>
             ))}
           </defs>
@@ -119,7 +120,7 @@ export function TrendsChart({
             cursor={{ stroke: 'var(--border-strong)' }}
           />
           {series.map(({ channel, name }, i) => {
-            const style = seriesStyle(i);
+            const style = seriesStyle(i, channel);
             return (
               <Area
                 key={channel}
@@ -145,9 +146,15 @@ export function TrendsChart({
   );
 }
 
-/** Platform Distribution: published posts per channel as horizontal bars, each in its series' colour. */
-export function DistributionChart({ data, label }: { data: { name: string; count: number }[]; label: string }) {
-  const bars = data.map((d, i) => ({ ...d, fill: seriesStyle(i).colour }));
+/** Platform Distribution: published posts per channel as horizontal bars, each in its channel's colour. */
+export function DistributionChart({
+  data,
+  label,
+}: {
+  data: { channel: string; name: string; count: number }[];
+  label: string;
+}) {
+  const bars = data.map((d) => ({ ...d, fill: channelColour(d.channel) }));
   return (
     <ChartFrame label={label} height={Math.max(160, 44 * bars.length + 32)}>
       <BarChart

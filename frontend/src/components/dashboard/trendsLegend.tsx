@@ -1,26 +1,31 @@
+import { channelColour } from '../../channels/registry';
+
 /**
  * How Publishing Trends draws each channel's series, and its legend: no recharts here, so that the Dashboard page
  * draws the legend in the chart's placeholder (the chart, charts.tsx, is loaded later) and nothing moves when the
  * chart comes.
  */
 /**
- * How each channel's series is drawn, by its place in the answer (the registry's order): the channels are told
- * apart by more than their colour (docs/product.md, Dashboard): each has its own line (solid, dashed, dotted, …) and
- * marker (circle, square, triangle, …), in colours of distant hues in both themes (base.css
- * --chart-channel-*). Where two counts are equal the lines lie on each other, and the dashes still
- * show both.
+ * How each channel's series is drawn: the channels are told apart by more than their colour (docs/product.md,
+ * Dashboard): each has its own line (solid, dashed, dotted, …) and marker (circle, square, triangle, …), by its place
+ * in the answer (the registry's order), in its channel's colour (channelColour: distant hues in both themes, base.css
+ * --chart-channel-*, the same as its row on a Schedule card). Where two counts are equal the lines lie on each other,
+ * and the dashes still show both.
  */
 export const SERIES_STYLES = [
-  { colour: 'var(--chart-channel-1)', dash: undefined, marker: 'circle' },
-  { colour: 'var(--chart-channel-2)', dash: '6 4', marker: 'square' },
-  { colour: 'var(--chart-channel-3)', dash: '2 3', marker: 'triangle' },
-  { colour: 'var(--chart-channel-4)', dash: '10 3 2 3', marker: 'diamond' },
-  { colour: 'var(--chart-channel-5)', dash: '12 5', marker: 'cross' },
+  { dash: undefined, marker: 'circle' },
+  { dash: '6 4', marker: 'square' },
+  { dash: '2 3', marker: 'triangle' },
+  { dash: '10 3 2 3', marker: 'diamond' },
+  { dash: '12 5', marker: 'cross' },
 ] as const;
-type SeriesStyle = (typeof SERIES_STYLES)[number];
+type SeriesStyle = (typeof SERIES_STYLES)[number] & { colour: string };
 
-/** The style of the series at `index` (past the list, the styles come round again). */
-export const seriesStyle = (index: number): SeriesStyle => SERIES_STYLES[index % SERIES_STYLES.length]!;
+/** The style of the series at `index` (past the list, the lines and markers come round again) of `channel`. */
+export const seriesStyle = (index: number, channel: string): SeriesStyle => ({
+  ...SERIES_STYLES[index % SERIES_STYLES.length]!,
+  colour: channelColour(channel),
+});
 
 /** A channel's series: its id (the key of its counts) and its name. */
 export interface ChartSeries {
@@ -72,7 +77,7 @@ export function TrendsLegend({ series }: { series: readonly ChartSeries[] }) {
     // Hidden from assistive technology as it was inside the chart's image: the chart's label names every series.
     <ul className="trends-legend" aria-hidden="true">
       {series.map(({ channel, name }, i) => {
-        const style = seriesStyle(i);
+        const style = seriesStyle(i, channel);
         return (
           <li key={channel} className="trends-legend__item">
             <svg width={28} height={10} viewBox="0 0 28 10" aria-hidden="true">

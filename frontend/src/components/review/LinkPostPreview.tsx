@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import type { VersionId } from '@app/shared';
 import type { ApprovalLinkedInAuthor } from '@app/shared/api';
 import { channelById, channelFor } from '../../channels/registry';
+import type { PreviewLinkCard } from '../../channels/types';
 
 export interface LinkPostPreviewProps {
   /** The version: one of PLATFORMS or a channel's own (its channel's preview). */
@@ -15,6 +16,8 @@ export interface LinkPostPreviewProps {
   linkedIn?: ApprovalLinkedInAuthor | null;
   /** Another channel than the version's own (its registry id): its preview of `content`. */
   channel?: string;
+  /** The link card the post carries (a bundle's social post: the blog post's), drawn by the channel's preview. */
+  linkCard?: PreviewLinkCard;
 }
 
 /**
@@ -29,6 +32,7 @@ export function LinkPostPreview({
   imageUrl,
   linkedIn,
   channel,
+  linkCard,
 }: LinkPostPreviewProps) {
   const { Preview } = (channel !== undefined && channelById(channel)) || channelFor(platform);
   return (
@@ -40,6 +44,7 @@ export function LinkPostPreview({
         image={image}
         author={linkedIn ?? null}
         headingLevel={2}
+        {...(linkCard ? { linkCard } : {})}
       />
     </Suspense>
   );

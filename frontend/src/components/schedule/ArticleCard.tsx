@@ -21,11 +21,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useCan } from '../../hooks/useWorkspaces';
 import { formatDate, formatDateTime } from '../../lib/userTime';
 import { articleIdOf } from '../create/articleQuery';
-import { CHANNEL_REGISTRY, channelFor, ownVersionChannels, versionNames } from '../../channels/registry';
+import { channelColour, channelFor, ownVersionChannels, versionNames } from '../../channels/registry';
 import type { RegisteredChannel } from '../../channels/types';
 import { AlsoRows } from '../../channels/also';
 import { ScheduleMessages } from './messages';
 import { PublishedDetail, PublishNowButton } from './PublishedDetail';
+import { ScheduleButton } from './ScheduleButton';
 import { STATUS_TONES, StatusBadge } from './StatusBadge';
 import { BundleFailure, bundleRowState } from './bundleRow';
 import { ReviewActions, reviewBadge } from '../review/ReviewActions';
@@ -232,9 +233,6 @@ function OwnVersionRow({
   return <PlatformRow {...props} platform={version} status={platformStatus(article, version, now)} />;
 }
 
-/** The dashboard's colour of a channel's series (components/dashboard/charts.tsx: by its place in the registry). */
-const channelColour = (channel: RegisteredChannel) => `var(--chart-channel-${CHANNEL_REGISTRY.indexOf(channel) + 1})`;
-
 interface PlatformRowProps {
   article: Article;
   platform: VersionId;
@@ -289,7 +287,7 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
       className={`platform-row platform-row--${platform}`}
       aria-labelledby={nameId}
       // A channel's own version: the colour of its series on the dashboard (the registry's place, base.css).
-      style={isPlatform(platform) ? undefined : ({ '--platform-color': channelColour(channel) } as CSSProperties)}
+      style={isPlatform(platform) ? undefined : ({ '--platform-color': channelColour(channel.id) } as CSSProperties)}
     >
       <div className="platform-row__head">
         <h3 id={nameId} className="platform-row__name">
@@ -320,28 +318,12 @@ function PlatformRow({ article, platform, status, now, timeZone, onPublish, onSc
             <div className="platform-row__actions">
               {status === 'not-scheduled' ? (
                 // docs/product.md (Schedule): no Publish Now until the platform is scheduled; only the text above.
-                onSchedule && (
-                  <button
-                    type="button"
-                    className="btn btn--primary btn--sm"
-                    aria-haspopup="dialog"
-                    onClick={onSchedule}
-                  >
-                    Schedule<span className="sr-only"> {names.row}</span>
-                  </button>
-                )
+                onSchedule && <ScheduleButton label="Schedule" row={names.row} onClick={onSchedule} primary />
               ) : status !== 'published' ? (
                 <>
                   {onPublish && <PublishNowButton sr={sr} onClick={onPublish} />}
                   {onSchedule && status === 'scheduled' && (
-                    <button
-                      type="button"
-                      className="btn btn--secondary btn--sm"
-                      aria-haspopup="dialog"
-                      onClick={onSchedule}
-                    >
-                      Reschedule<span className="sr-only"> {names.row}</span>
-                    </button>
+                    <ScheduleButton label="Reschedule" row={names.row} onClick={onSchedule} />
                   )}
                 </>
               ) : canRepublish && onPublish ? (

@@ -5,7 +5,7 @@
  * function has the settings store. The slots are due-slots.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LI_KEYS } from '../../channels/linkedin/keys.js';
+import { channelIds, channelOfExpiryKey, connectionExpiryKey } from '../../channels/ids.js';
 import { queryAll } from './client.js';
 
 const DAY_MS = 86_400_000;
@@ -21,10 +21,10 @@ export function daysOf(from: string, to: string): string[] {
 }
 
 /**
- * The settings whose value is a connection's expiry, kept by time beside the setting (setting-store.ts): the check
- * tells the owner a week ahead (domain/connection-health.ts).
+ * The settings whose value is a connection's expiry (each channel's, channels/ids.ts connectionExpiryKey), kept by time
+ * beside the setting (setting-store.ts): the check tells the owner a week ahead (domain/connection-health.ts).
  */
-export const WATCHED_EXPIRY_KEYS: ReadonlySet<string> = new Set([LI_KEYS.tokenExpiry]);
+export const WATCHED_EXPIRY_KEYS: ReadonlySet<string> = new Set(channelIds.map(connectionExpiryKey));
 
 /** The expiry's item (none for a value that is no time): in its UTC day's partition, removed by the TTL once past. */
 export function expiryItem(ownerId: string, settingKey: string, value: string | undefined) {
@@ -42,25 +42,37 @@ export function expiryItem(ownerId: string, settingKey: string, value: string | 
   };
 }
 
+/** An owner's channel whose connection expires in a range. */
+export interface ExpiringConnection {
+  ownerId: string;
+  channel: string;
+}
+
 /**
- * The owners with a connection's expiry in [from, to] (the setting may have changed since: the check reads it again).
+ * The owners' connections with an expiry in [from, to], each once (the setting may have changed since: the check asks
+ * the channel again).
  */
-export async function ownersExpiringBetween(
+export async function connectionsExpiringBetween(
   db: DynamoDBDocumentClient,
   tableName: string,
   from: string,
   to: string,
-): Promise<string[]> {
+): Promise<ExpiringConnection[]> {
   const pages = await Promise.all(
     daysOf(from, to).map((day) =>
-      queryAll<{ ownerId: string }>(db, {
+      queryAll<{ ownerId: string; setting: string }>(db, {
         TableName: tableName,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': `EXPIRES#${day}`, ':from': from, ':to': `${to}~` },
-        ProjectionExpression: 'ownerId',
+        ProjectionExpression: 'ownerId, setting',
         ConsistentRead: true,
       }),
     ),
   );
-  return [...new Set(pages.flat().map((item) => item.ownerId))];
+  const found = new Map<string, ExpiringConnection>();
+  for (const { ownerId, setting } of pages.flat()) {
+    const channel = channelOfExpiryKey(setting);
+    if (channel) found.set(`${ownerId}#${channel}`, { ownerId, channel });
+  }
+  return [...found.values()];
 }

@@ -11,9 +11,8 @@ import {
   NOTHING_YET,
   SUBTLE,
   TEXT,
-  blogLinkCard,
   escapeHtml,
-  imageTag,
+  linkCardOrPicture,
   previewFrame,
 } from '../../domain/email-html.js';
 
@@ -36,19 +35,13 @@ function richText(content: string): string {
 
 export async function blueskyEmailPreview(input: EmailPreviewInput, content: string): Promise<EmailPreview> {
   const text = content.trim() ? richText(content) : `<span style="color:${SUBTLE}">${NOTHING_YET}</span>`;
-  const card = input.blogLink ? blogLinkCard(input) : undefined;
-  const image = card
-    ? card.row
-    : input.image?.cid
-      ? `<tr><td style="padding:0 16px 14px">${imageTag({ description: input.image.description, cid: input.image.cid }, 800)}</td></tr>`
-      : '';
+  const attached = linkCardOrPicture(input, { cellStyle: 'padding:0 16px 14px', height: 800 });
   const html = previewFrame(
     `<tr><td style="padding:12px 16px 0;font-family:${FONT}">` +
       `<div style="font-size:14px;font-weight:600;color:${INK}">Your Bluesky account</div>` +
       `<div style="font-size:12px;color:${SUBTLE}">Now</div></td></tr>` +
       `<tr><td style="padding:8px 16px 12px;font-family:${FONT};font-size:15px;line-height:1.45;color:${TEXT};word-break:break-word">${text}</td></tr>` +
-      image,
+      attached.row,
   );
-  const plain = content.trim() || NOTHING_YET;
-  return { html, text: card ? `${plain}\n\n${card.text}` : plain };
+  return { html, text: attached.text(content.trim() || NOTHING_YET) };
 }

@@ -56,6 +56,11 @@ export function linkedinChannel(deps: {
         throw badRequest(PublishMessages.linkedinExpired, 'linkedin_token_invalid');
       return { token, memberId, scopes: v.get(LI_KEYS.scopes) };
     },
+    // LinkedIn gives its access token a lifetime (expires_in), kept at LI_KEYS.tokenExpiry when connecting.
+    async connectionExpiry(userId) {
+      const v = await deps.settings.values(userId, [LI_KEYS.accessToken, LI_KEYS.tokenExpiry]);
+      return v.get(LI_KEYS.accessToken) ? v.get(LI_KEYS.tokenExpiry) : undefined;
+    },
     checkClaimed(article) {
       if (article.linkedin.publishedToLinkedIn) throw alreadyPublished();
     },

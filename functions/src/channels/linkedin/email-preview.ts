@@ -12,9 +12,8 @@ import {
   NOTHING_YET,
   SUBTLE,
   TEXT,
-  blogLinkCard,
   escapeHtml,
-  imageTag,
+  linkCardOrPicture,
   previewFrame,
 } from '../../domain/email-html.js';
 
@@ -38,12 +37,7 @@ export async function linkedinEmailPreview(input: EmailPreviewInput, content: st
   const avatar = author.initials
     ? `<td width="48" height="48" align="center" valign="middle" style="width:48px;height:48px;border-radius:24px;background-color:#e0e7ff;color:#3730a3;font-family:${FONT};font-size:17px;font-weight:700">${escapeHtml(author.initials)}</td>`
     : `<td width="48" height="48" style="width:48px;height:48px;border-radius:24px;background-color:#e5e7eb"></td>`;
-  const card = input.blogLink ? blogLinkCard(input) : undefined;
-  const image = card
-    ? card.row
-    : input.image?.cid
-      ? `<tr><td style="padding:0;border-top:1px solid ${BORDER}">${imageTag({ description: input.image.description, cid: input.image.cid }, 627)}</td></tr>`
-      : '';
+  const attached = linkCardOrPicture(input, { cellStyle: `padding:0;border-top:1px solid ${BORDER}`, height: 627 });
   const html = previewFrame(
     `<tr><td style="padding:12px 16px 0"><table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${avatar}` +
       `<td style="padding-left:10px;font-family:${FONT}">` +
@@ -51,8 +45,7 @@ export async function linkedinEmailPreview(input: EmailPreviewInput, content: st
       `<div style="font-size:12px;color:${SUBTLE}">${escapeHtml(author.detail)} · Now</div>` +
       `</td></tr></table></td></tr>` +
       `<tr><td style="padding:10px 16px 12px;font-family:${FONT};font-size:14px;line-height:1.45;color:${TEXT};word-break:break-word">${text}</td></tr>` +
-      image,
+      attached.row,
   );
-  const plain = segments.map((s) => s.text).join('') || NOTHING_YET;
-  return { html, text: card ? `${plain}\n\n${card.text}` : plain };
+  return { html, text: attached.text(segments.map((s) => s.text).join('') || NOTHING_YET) };
 }

@@ -1,3 +1,5 @@
+import { connectionExpiryKey } from '../ids.js';
+
 /**
  * LinkedIn's settings keys and the page grant's check: what the channel, the approvals and the webhook delivery read
  * of the connection without the service (its OAuth and client), so those bundles do not parse it.
@@ -6,7 +8,8 @@ export const LI_KEYS = {
   clientId: 'linkedin_client_id',
   clientSecret: 'linkedin_client_secret',
   accessToken: 'linkedin_access_token',
-  tokenExpiry: 'linkedin_token_expiry',
+  /** When the token LinkedIn issued expires: the channel's connection expiry (ids.ts), which the sweep watches. */
+  tokenExpiry: connectionExpiryKey('linkedin'),
   memberId: 'linkedin_member_id',
   memberName: 'linkedin_member_name',
   webhookUrl: 'linkedin_webhook_url',
