@@ -2,6 +2,7 @@ import {
   lazy,
   startTransition,
   Suspense,
+  useCallback,
   useDeferredValue,
   useEffect,
   useId,
@@ -101,34 +102,64 @@ function afterPaint(run: () => void): () => void {
 /** The longest a chart waits for an idle moment once the cards have painted. */
 const IDLE_WAIT_MS = 1000;
 
+/** The charts' turns: each is drawn once the one before it is (or has left the page), never two in one task. */
+let lastTurn: Promise<void> = Promise.resolve();
+function takeTurn(): { ready: Promise<void>; done: () => void } {
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const ready = lastTurn;
+  lastTurn = lastTurn.then(() => mine);
+  return { ready, done };
+}
+
+/** Calls `onDrawn` once what is before it in the same Suspense boundary has been put on the page. */
+function Drawn({ onDrawn }: { onDrawn: () => void }) {
+  useEffect(onDrawn, [onDrawn]);
+  return null;
+}
+
 /**
  * A chart drawn after the cards: its place is held at its height (nothing moves when it comes), and its code is
  * fetched and it is drawn only once the cards and their figures are on screen and its place is on screen or near
- * it, each chart in a task of its own. Drawing the three charts (recharts lays out and measures their text) with
- * the cards held their first paint back for seconds on a phone, and the chart code fetched before that paint
- * (~95 kB) made the paint wait for it on a slow network; below the fold a chart waits for the scroll
- * (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
+ * it, one chart at a time, each in a task of its own after the one before it has painted. Drawing the three charts
+ * (recharts lays out and measures their text) with the cards held their first paint back for seconds on a phone;
+ * the chart code fetched before that paint (~95 kB) made the paint wait for it on a slow network; two charts shown
+ * in the same moment were drawn in one task (React renders pending transitions together). Below the fold a chart
+ * waits for the scroll (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
  */
 function DeferredChart({ height, below, children }: { height: number; below?: ReactNode; children: ReactNode }) {
   const [shown, setShown] = useState(false);
   const [width, setWidth] = useState<number>();
   const place = useRef<HTMLDivElement>(null);
+  const turn = useRef<() => void>(undefined);
+  const drawn = useCallback(() => turn.current?.(), []);
   useEffect(() => {
     let cancel: (() => void) | undefined;
+    let left = false;
     // After the paint: a task of its own, as a transition React may interrupt. The chart is drawn at its place's
     // width from its first render (charts.tsx, ChartFrame): measured after it is shown instead, it was drawn whole
     // in the measurement's update, which React does not interrupt (one ~700 ms task on Lighthouse's phone).
     const show = () => {
-      cancel = afterPaint(() =>
-        startTransition(() => {
-          setWidth(Math.round(place.current?.getBoundingClientRect().width ?? 0) || undefined);
-          setShown(true);
-        }),
-      );
+      const { ready, done } = takeTurn();
+      turn.current = done;
+      void ready.then(() => {
+        if (left) return;
+        cancel = afterPaint(() =>
+          startTransition(() => {
+            setWidth(Math.round(place.current?.getBoundingClientRect().width ?? 0) || undefined);
+            setShown(true);
+          }),
+        );
+      });
+    };
+    const leave = () => {
+      left = true;
+      cancel?.();
+      turn.current?.();
     };
     if (typeof IntersectionObserver === 'undefined') {
       show();
-      return () => cancel?.();
+      return leave;
     }
     const observer = new IntersectionObserver(
       (entries) => {
@@ -141,7 +172,7 @@ function DeferredChart({ height, below, children }: { height: number; below?: Re
     observer.observe(place.current!);
     return () => {
       observer.disconnect();
-      cancel?.();
+      leave();
     };
   }, []);
   // What the chart draws under its frame (a legend) is in its placeholder too, so that nothing moves when it comes.
@@ -153,7 +184,10 @@ function DeferredChart({ height, below, children }: { height: number; below?: Re
   );
   return shown ? (
     <ChartWidth.Provider value={width}>
-      <Suspense fallback={fallback}>{children}</Suspense>
+      <Suspense fallback={fallback}>
+        {children}
+        <Drawn onDrawn={drawn} />
+      </Suspense>
     </ChartWidth.Provider>
   ) : (
     <div ref={place}>{fallback}</div>
