@@ -7,7 +7,9 @@ import { Icon, type IconName } from './icons';
 
 // Fetched when opened: with its form code (zod, the auth schemas, the modal) it was ~28 kB gzipped and seven requests
 // that every signed-in page loaded before its first paint (docs/testing.md, Performance budgets).
-const ChangePasswordModal = lazy(() => import('./ChangePasswordModal').then((m) => ({ default: m.ChangePasswordModal })));
+const ChangePasswordModal = lazy(() =>
+  import('./ChangePasswordModal').then((m) => ({ default: m.ChangePasswordModal })),
+);
 
 export function displayName(user: Pick<PublicUser, 'name'> | null | undefined): string {
   return user?.name?.trim() || 'User';
