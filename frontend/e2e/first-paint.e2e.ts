@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADA, browserAvailable, registerOnDashboard, withAppAndBrowser } from './harness.js';
+import { ADA, browserAvailable, callApi, registerOnDashboard, withAppAndBrowser } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
@@ -71,6 +71,64 @@ describe.skipIf(!hasBrowser)('the first paint (Chromium)', () => {
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
       expect(await seenWelcome).toBe(false);
     }
+    await context.close();
+  });
+  // docs/testing.md, Performance budgets (Lighthouse on the dashboard): on a slow network each of these waited.
+  it('a signed-in user reloading the dashboard: its call starts before the page code, no form code loads, and the chart code is fetched after the cards painted', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    // Ada, the first account (active at once): registered by the test before, or here when this one runs alone.
+    await page.goto(journey.app.url);
+    const signedIn = await callApi(page, '/api/auth/login', { email: ADA.email, password: ADA.password });
+    if (signedIn.status !== 200) await registerOnDashboard(page, journey.app, ADA);
+    await page.goto(`${journey.app.url}/dashboard`);
+    await page.locator('.recharts-wrapper').first().waitFor();
+
+    await page.addInitScript(() => {
+      const paints: Array<{ time: number; inCards: boolean }> = [];
+      (window as unknown as { cardPaints: typeof paints }).cardPaints = paints;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { element?: Element | null }>)
+          paints.push({ time: entry.startTime, inCards: !!entry.element?.closest('.dashboard-grid') });
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    });
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.reload();
+    await page.locator('.dashboard-card__summary').first().waitFor();
+    await page.locator('.recharts-wrapper').first().waitFor();
+    const timing = await page.evaluate(() => ({
+      resources: performance
+        .getEntriesByType('resource')
+        .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
+      paints: (window as unknown as { cardPaints: Array<{ time: number; inCards: boolean }> }).cardPaints,
+    }));
+    const started = (pattern: RegExp) => {
+      const found = timing.resources.find((r) => pattern.test(r.path));
+      expect(found, String(pattern)).toBeDefined();
+      return found!.start;
+    };
+
+    // The dashboard's call (and the session check) leave before the page's code is asked for.
+    const dashboardCall = started(/^\/api\/dashboard$/);
+    expect(dashboardCall).toBeLessThan(started(/^\/assets\/Dashboard-[\w-]+\.js$/));
+    expect(started(/^\/api\/auth\/me$/)).toBeLessThan(started(/^\/assets\/Shell-[\w-]+\.js$/));
+
+    // The shell loads no change-password dialog (its form code, the modal) before the cards: it comes when it opens.
+    const dialogCode = /^\/assets\/(ChangePasswordModal|form|Field|Modal)-[\w-]+\.js$/;
+    expect(scripts.filter((path) => dialogCode.test(path))).toEqual([]);
+
+    // The chart code is asked for only once the cards with their figures are on screen.
+    const cardsPainted = timing.paints.filter((p) => p.inCards).map((p) => p.time);
+    expect(cardsPainted.length).toBeGreaterThan(0);
+    expect(started(/^\/assets\/charts-[\w-]+\.js$/)).toBeGreaterThan(Math.min(...cardsPainted));
+
+    // The change-password dialog still opens (its code fetched then).
+    await page.getByRole('button', { name: /Ada/ }).click();
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('dialog', { name: 'Change password' }).waitFor();
     await context.close();
   });
 });

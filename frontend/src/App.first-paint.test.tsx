@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import App, { SIGNED_IN_MARK } from './App';
+import { LAST_TIME_ZONE } from './api/startCalls';
 import { deferred, makeUser, mockApi, renderWithProviders, type Reply } from './test/utils';
 
 describe('the welcome page prerendered into index.html (public/boot.js showed it)', () => {
@@ -37,11 +38,13 @@ describe('the signed-in mark public/boot.js reads', () => {
     expect(window.localStorage.getItem(SIGNED_IN_MARK)).toBe('1');
   });
 
-  it('is removed when the session check finds none', async () => {
+  it('is removed when the session check finds none, with the zone the dashboard asked in (api/startCalls.ts)', async () => {
     window.localStorage.setItem(SIGNED_IN_MARK, '1');
+    window.localStorage.setItem(LAST_TIME_ZONE, 'Asia/Tokyo');
     mockApi({ 'auth.me': { status: 401, body: { error: 'Not authenticated', message: 'Not authenticated' } } });
     renderWithProviders(<App />, { route: '/dashboard' });
     await screen.findByRole('button', { name: 'Register' });
     expect(window.localStorage.getItem(SIGNED_IN_MARK)).toBeNull();
+    expect(window.localStorage.getItem(LAST_TIME_ZONE)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Messages } from '@app/shared';
 import { setUnauthorizedHandler } from './api/client';
+import { rememberTimeZone } from './api/startCalls';
 import { useRouteTitle } from './hooks/useRouteTitle';
 import { useScrollRestoration } from './hooks/useScrollRestoration';
 import { SESSION_QUERY_KEY, setSessionUser, useSession } from './hooks/useSession';
@@ -80,7 +81,10 @@ function useSignedInMark(signedIn: boolean, isPending: boolean) {
     if (isPending) return;
     try {
       if (signedIn) window.localStorage.setItem(SIGNED_IN_MARK, '1');
-      else window.localStorage.removeItem(SIGNED_IN_MARK);
+      else {
+        window.localStorage.removeItem(SIGNED_IN_MARK);
+        rememberTimeZone(null);
+      }
     } catch {
       // Storage unavailable (private mode): the welcome page is shown first, as to anyone signed out.
     }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { useNavigate } from 'react-router-dom';
 import { Messages, type PublicUser } from '@app/shared';
 import { request } from '../api/client';
+import { dropStartedCalls } from '../api/startCalls';
 import { toast } from '../lib/toast';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
@@ -19,6 +20,7 @@ export async function loadSession(): Promise<PublicUser | null> {
 
 /** Sets (or clears) the signed-in user; data cached for a previous user is dropped. */
 export function setSessionUser(queryClient: QueryClient, user: PublicUser | null): void {
+  dropStartedCalls();
   const previous = queryClient.getQueryData<PublicUser | null>(SESSION_QUERY_KEY);
   if (!user || previous?._id !== user._id) {
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
@@ -33,17 +35,18 @@ export interface Session {
   setUser: (user: PublicUser | null) => void;
 }
 
+/** The session check, once per page load: main.tsx starts it with the app, before its first render. */
+export const sessionQuery = {
+  queryKey: SESSION_QUERY_KEY,
+  queryFn: loadSession,
+  retry: false,
+  staleTime: Infinity,
+  gcTime: Infinity,
+} as const;
+
 export function useSession(): Session {
   const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: SESSION_QUERY_KEY,
-    queryFn: loadSession,
-    retry: false,
-    staleTime: Infinity,
-    gcTime: Infinity,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-  });
+  const query = useQuery({ ...sessionQuery, refetchOnWindowFocus: false, refetchOnReconnect: false });
   const setUser = useCallback((user: PublicUser | null) => setSessionUser(queryClient, user), [queryClient]);
   return { user: query.data ?? null, isPending: query.isPending, setUser };
 }

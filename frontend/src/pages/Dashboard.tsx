@@ -2,6 +2,7 @@ import {
   lazy,
   startTransition,
   Suspense,
+  useCallback,
   useDeferredValue,
   useEffect,
   useId,
@@ -13,7 +14,7 @@ import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { RUN_FAILURES_FIXED_IN_SETTINGS, STATUS_LABELS, ATTENTION_SHOWN } from '@app/shared';
 import type { ApiResponses } from '@app/shared/api';
-import { request } from '../api/client';
+import { dashboardCall, rememberTimeZone } from '../api/startCalls';
 import { channelById } from '../channels/registry';
 import { ChartWidth } from '../components/dashboard/chartSize';
 import { TrendsLegend } from '../components/dashboard/trendsLegend';
@@ -75,32 +76,90 @@ function ChartFallback({ height }: { height: number }) {
 }
 
 /**
- * A chart drawn after the cards: its place is held at its height (nothing moves when it comes), and it is
- * drawn only once the cards and their figures have painted and its place is on screen or near it, each
- * chart in a task of its own. Drawing the three charts (recharts lays out and measures their text) with
- * the cards held their first paint back for seconds on a phone; below the fold a chart waits for the
- * scroll (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
+ * Calls `run` once what is on screen now has been painted and the page has a moment free: the next frame, a task
+ * after it, then an idle period (at most `IDLE_WAIT_MS` later). A callback of the frame itself still comes before
+ * the frame reaches the screen, so a request it makes counts towards that paint on a throttled phone. Returns
+ * a function that cancels what has not run yet.
+ */
+function afterPaint(run: () => void): () => void {
+  let frame: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle: number | undefined;
+  frame = requestAnimationFrame(() => {
+    frame = undefined;
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(run, { timeout: IDLE_WAIT_MS });
+      else timer = setTimeout(run);
+    });
+  });
+  return () => {
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
+}
+/** The longest a chart waits for an idle moment once the cards have painted. */
+const IDLE_WAIT_MS = 1000;
+
+/** The charts' turns: each is drawn once the one before it is (or has left the page), never two in one task. */
+let lastTurn: Promise<void> = Promise.resolve();
+function takeTurn(): { ready: Promise<void>; done: () => void } {
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const ready = lastTurn;
+  lastTurn = lastTurn.then(() => mine);
+  return { ready, done };
+}
+
+/** Calls `onDrawn` once what is before it in the same Suspense boundary has been put on the page. */
+function Drawn({ onDrawn }: { onDrawn: () => void }) {
+  useEffect(onDrawn, [onDrawn]);
+  return null;
+}
+
+/**
+ * A chart drawn after the cards: its place is held at its height (nothing moves when it comes), and its code is
+ * fetched and it is drawn only once the cards and their figures are on screen and its place is on screen or near
+ * it, one chart at a time, each in a task of its own after the one before it has painted. Drawing the three charts
+ * (recharts lays out and measures their text) with the cards held their first paint back for seconds on a phone;
+ * the chart code fetched before that paint (~95 kB) made the paint wait for it on a slow network; two charts shown
+ * in the same moment were drawn in one task (React renders pending transitions together). Below the fold a chart
+ * waits for the scroll (docs/testing.md, Performance budgets: Lighthouse on the dashboard).
  */
 function DeferredChart({ height, below, children }: { height: number; below?: ReactNode; children: ReactNode }) {
   const [shown, setShown] = useState(false);
   const [width, setWidth] = useState<number>();
   const place = useRef<HTMLDivElement>(null);
+  const turn = useRef<() => void>(undefined);
+  const drawn = useCallback(() => turn.current?.(), []);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // After this paint: a task of its own, as a transition React may interrupt. The chart is drawn at its place's
+    let cancel: (() => void) | undefined;
+    let left = false;
+    // After the paint: a task of its own, as a transition React may interrupt. The chart is drawn at its place's
     // width from its first render (charts.tsx, ChartFrame): measured after it is shown instead, it was drawn whole
     // in the measurement's update, which React does not interrupt (one ~700 ms task on Lighthouse's phone).
     const show = () => {
-      timer = setTimeout(() =>
-        startTransition(() => {
-          setWidth(Math.round(place.current?.getBoundingClientRect().width ?? 0) || undefined);
-          setShown(true);
-        }),
-      );
+      const { ready, done } = takeTurn();
+      turn.current = done;
+      void ready.then(() => {
+        if (left) return;
+        cancel = afterPaint(() =>
+          startTransition(() => {
+            setWidth(Math.round(place.current?.getBoundingClientRect().width ?? 0) || undefined);
+            setShown(true);
+          }),
+        );
+      });
+    };
+    const leave = () => {
+      left = true;
+      cancel?.();
+      turn.current?.();
     };
     if (typeof IntersectionObserver === 'undefined') {
       show();
-      return () => clearTimeout(timer);
+      return leave;
     }
     const observer = new IntersectionObserver(
       (entries) => {
@@ -113,7 +172,7 @@ function DeferredChart({ height, below, children }: { height: number; below?: Re
     observer.observe(place.current!);
     return () => {
       observer.disconnect();
-      clearTimeout(timer);
+      leave();
     };
   }, []);
   // What the chart draws under its frame (a legend) is in its placeholder too, so that nothing moves when it comes.
@@ -125,7 +184,10 @@ function DeferredChart({ height, below, children }: { height: number; below?: Re
   );
   return shown ? (
     <ChartWidth.Provider value={width}>
-      <Suspense fallback={fallback}>{children}</Suspense>
+      <Suspense fallback={fallback}>
+        {children}
+        <Drawn onDrawn={drawn} />
+      </Suspense>
     </ChartWidth.Provider>
   ) : (
     <div ref={place}>{fallback}</div>
@@ -137,9 +199,12 @@ function DeferredChart({ height, below, children }: { height: number; below?: Re
  * in the weeks of the zone this page shows. Under the lists' key, so that any change to an article refreshes it.
  */
 function useDashboard(timeZone: string) {
+  // The zone asked in, for the call main.tsx starts when the dashboard is opened again (api/startCalls.ts).
+  useEffect(() => rememberTimeZone(timeZone), [timeZone]);
   return useQuery({
     queryKey: [...ARTICLE_LISTS_KEY, 'dashboard', timeZone],
-    queryFn: () => request('dashboard.get', { query: { timeZone } }),
+    // The call main.tsx started with the app when the page was opened directly (api/startCalls.ts).
+    queryFn: () => dashboardCall(timeZone),
     staleTime: 0,
   });
 }

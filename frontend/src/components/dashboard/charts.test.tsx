@@ -172,3 +172,27 @@ describe('Publishing Trends: each channel told apart by more than hue', () => {
     },
   );
 });
+
+// docs/testing.md, Performance budgets (Lighthouse on the dashboard): recharts' own label, given the axis' width,
+// measured every label in the page to wrap it, a forced layout each on each of the chart's passes.
+describe('Publishing Trends: the axis labels', () => {
+  it('are drawn at their ticks without measuring their text in the page', () => {
+    document.getElementById('recharts_measurement_span')?.remove();
+    // Labels and counts no other test draws, so that no measurement of theirs is kept from before.
+    const unmeasured: TrendPoint[] = ['2031-W10', '2031-W11', '2031-W12', '2031-W13'].map((week, i) => ({
+      week,
+      counts: counts(37 + i * 9),
+    }));
+    const { container } = render(<TrendsChart data={unmeasured} series={series} label="Trends" />);
+    const labels = [...container.querySelectorAll('.recharts-cartesian-axis-tick-value')];
+    expect(labels.map((label) => label.textContent)).toEqual(expect.arrayContaining(['2031-W10', '2031-W13', '0']));
+    // The X axis' labels hang under their ticks, the Y axis' are centred on theirs (as recharts' own label places them).
+    const week = labels.find((label) => label.textContent === '2031-W10')!;
+    expect(week.querySelector('tspan')).toHaveAttribute('dy', '0.71em');
+    expect(week).toHaveAttribute('text-anchor', 'middle');
+    const zero = labels.find((label) => label.textContent === '0')!;
+    expect(zero.querySelector('tspan')).toHaveAttribute('dy', '0.355em');
+    expect(zero).toHaveAttribute('text-anchor', 'end');
+    expect(document.getElementById('recharts_measurement_span')).toBeNull();
+  });
+});

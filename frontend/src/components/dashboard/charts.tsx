@@ -34,7 +34,31 @@ export const CHART_HEIGHT = 240;
  */
 const CHART_ANIMATION = false;
 
-const axisTick = { fill: 'var(--text-muted)', fontSize: 12 };
+interface AxisTickProps {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value?: unknown };
+  textAnchor?: 'start' | 'middle' | 'end' | 'inherit';
+  verticalAnchor?: 'start' | 'middle' | 'end';
+  className?: string;
+}
+
+/**
+ * An axis label drawn as recharts' own label draws a one-line text (its `Text`: the same offsets for the label's
+ * anchor), without measuring its words: given the axis' width, `Text` measured each label in the page to wrap it,
+ * a forced layout of the page for every label on each of the chart's passes (most of the trends chart's one long
+ * task on Lighthouse's phone, docs/testing.md). The labels here are short and never wrap.
+ */
+function axisTick({ x, y, payload, textAnchor, verticalAnchor, className }: AxisTickProps): ReactElement {
+  const dy = verticalAnchor === 'start' ? '0.71em' : verticalAnchor === 'middle' ? '0.355em' : undefined;
+  return (
+    <text x={x} y={y} textAnchor={textAnchor} fill="var(--text-muted)" fontSize={12} className={className}>
+      <tspan x={x} dy={dy}>
+        {String(payload?.value ?? '')}
+      </tspan>
+    </text>
+  );
+}
 const tooltipStyle: CSSProperties = {
   background: 'var(--surface-raised)',
   border: '1px solid var(--border)',
