@@ -1,7 +1,6 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES, Messages, firstIssueMessage, isAdmin } from '@app/shared';
 import { deps } from '../wiring/deps.js';
@@ -13,7 +12,7 @@ import type { RouteHandlers } from '../http/handlers.js';
 import { API_RESPONSE_HEADERS } from '../http/security-headers.js';
 import { badRequest, errorResponse, forbidden, notFound, unauthorized, type ApiResponse } from '../http/response.js';
 import { logger } from '../logger.js';
-import { metrics } from '../metrics.js';
+import { flushMetrics } from '../business-events.js';
 import { findRouteByKey, type RouteDef, type RouteId, type SchemaGetter } from '@app/shared/api';
 import { originSecretCheck } from './origin-secret.js';
 import type { CurrentWorkspace } from '../domain/workspaces.js';
@@ -202,8 +201,8 @@ const requestLog = (): middy.MiddlewareObj<APIGatewayProxyEventV2, ApiResponse, 
 export function createApiHandler(handlers: RouteHandlers): LambdaHandler {
   const handler = middy<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    // Flushes the business metrics the request recorded (metrics.ts), also when it fails.
-    .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
+    // Flushes the business metrics the request recorded (business-events.ts), also when it fails.
+    .use(flushMetrics())
     .use(requestLog())
     .use(securityHeaders())
     .use(errorHandler())

@@ -6,7 +6,7 @@ import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
 import { logger } from '../logger.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { jobLimits } from './job-limits.js';
 
 export interface ArticleServices {

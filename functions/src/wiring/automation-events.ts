@@ -6,7 +6,7 @@ import { EventRelay, type DeliveryFailure, type DomainEventPublisher } from '../
 import type { WebhookDelivery } from '../domain/integrations.js';
 import { LI_KEYS } from '../channels/linkedin/keys.js';
 import { logger } from '../logger.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 

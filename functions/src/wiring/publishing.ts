@@ -4,7 +4,7 @@ import { channelIds, loadChannel } from '../channels/registry.js';
 import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { lazy } from './lazy.js';
 
 function build(): PublishingService {
