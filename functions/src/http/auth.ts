@@ -7,7 +7,7 @@ import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { toPublicUser } from '../domain/users.js';
 import { accounts } from '../wiring/accounts.js';
 import { deps } from '../wiring/deps.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceStore } from '../wiring/workspace-store.js';
 import { clientAddress } from './client-address.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';

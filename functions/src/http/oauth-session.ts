@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { OAuthPurpose } from '../domain/oauth-state.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { deps } from '../wiring/deps.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceReads } from '../wiring/workspace-access.js';
 import { oauthState } from '../wiring/oauth-state.js';
 
 /**
@@ -21,6 +21,6 @@ export async function callbackSessionOwner(
   if (!sessionUser) return undefined;
   const owner = (await oauthState().read(state, purpose))?.userId;
   if (!owner || owner === sessionUser) return sessionUser;
-  const { member } = await workspaceStore().access(owner, sessionUser);
+  const { member } = await workspaceReads().access(owner, sessionUser);
   return member?.role === 'owner' ? owner : sessionUser;
 }

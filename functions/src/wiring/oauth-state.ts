@@ -1,15 +1,13 @@
-import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
 import { OAuthState } from '../domain/oauth-state.js';
 import { deps } from './deps.js';
+import { workspaceReads } from './workspace-access.js';
 import { lazy } from './lazy.js';
 
 /** Signs OAuth `state` with the session key (the OAuth sign-ins of LinkedIn, Gmail and Sheets), built on first use. */
 export const oauthState = lazy((): OAuthState => {
-  const { config, db, signingKey } = deps();
-  let workspaces: DynamoWorkspaceStore | undefined;
+  const { signingKey } = deps();
   // A team workspace's sign-in finishes only while its starter is one of its owners (domain/oauth-state.ts).
   return new OAuthState(signingKey, undefined, async (workspaceId, userId) => {
-    workspaces ??= new DynamoWorkspaceStore(db, config.tableName);
-    return (await workspaces.access(workspaceId, userId)).member?.role === 'owner';
+    return (await workspaceReads().access(workspaceId, userId)).member?.role === 'owner';
   });
 });
