@@ -3,6 +3,7 @@ import { AUTOMATION_EVENT_NAMES } from './domain/automation-events.js';
 import type { BusinessEvents } from './domain/events.js';
 import type { Job } from './domain/ports.js';
 import { logger } from './logger.js';
+import { onMetricsLoaded } from './business-events.js';
 import { MetricNames } from './metric-names.js';
 
 export { MetricNames } from './metric-names.js';
@@ -113,8 +114,9 @@ export class MetricsRecorder implements BusinessEvents {
   }
 }
 
-/** The process's Metrics instance: the handlers' logMetrics middleware flushes it. */
+/** The process's Metrics instance: flushed at the end of each invocation (flushMetrics, business-events.ts). */
 export const metrics = createMetrics();
+onMetricsLoaded(() => metrics.publishStoredMetrics());
 
 /** The business events of this process (the services' `events` port). */
 export const businessEvents = new MetricsRecorder(metrics, metricsEnabled());

@@ -299,9 +299,9 @@ describe('settings (API keys)', () => {
     }
     expect(await app.items()).toEqual(before);
     // …and the list hides them when the panels have written them.
-    const { deps } = await import('../src/wiring/deps.js');
+    const { settingService } = await import('../src/wiring/settings.js');
     const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
-    await deps().settings.put(ownerId, 'linkedin_client_secret', 'linkedin-secret-value', 'LinkedIn client secret');
+    await settingService().put(ownerId, 'linkedin_client_secret', 'linkedin-secret-value', 'LinkedIn client secret');
 
     for (const mask of ['true', 'false']) {
       const list = await owner.call(`/api/settings?mask=${mask}`);
@@ -333,7 +333,7 @@ describe('settings (API keys)', () => {
     const [kept] = (await owner.call('/api/settings?mask=true')).json;
     expect(kept).toMatchObject({ key: 'my_service_key', value: '••••••••9999', description: 'Drafts and images' });
     expect(Date.parse(kept.updatedAt)).toBeGreaterThanOrEqual(Date.parse(updated.json.setting.updatedAt));
-    expect(await deps().settings.value(ownerId, 'my_service_key')).toBe('another-secret-9999');
+    expect(await settingService().value(ownerId, 'my_service_key')).toBe('another-secret-9999');
 
     expect(await stranger.call('/api/settings').then((r) => r.json)).toEqual([]);
     expect((await stranger.call('/api/settings/my_service_key', { method: 'DELETE' })).status).toBe(404);

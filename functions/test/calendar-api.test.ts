@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_MAX_DAYS, CalendarMessages } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
-import { deps } from '../src/wiring/deps.js';
 import { approvalMail } from './helpers/scheduled.js';
 import { Client, articleStore, draftedForPublishing, registration, startTestApp, type TestApp } from './helpers/app.js';
+import { settingService } from '../src/wiring/settings.js';
 
 /** GET /api/calendar (docs/product.md, Calendar): the owner's entries in a range, through the real stack. */
 let app: TestApp;
@@ -159,8 +159,8 @@ describe('GET /api/calendar', () => {
     await articleStore(app).update(ownerId, id, { posts: { bluesky: skeet } });
     // Ghost connected beside WordPress: the blog version's schedule publishes to both (scheduled-channels-api).
     // Saved as the Ghost panel saves them (functions/src/channels/ghost/channel.ts), without a Ghost site to check.
-    await deps().settings.put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
-    await deps().settings.put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
+    await settingService().put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
+    await settingService().put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
     try {
       const blogAt = new Date(Math.ceil((Date.now() + 2 * DAY) / HOUR) * HOUR).toISOString();
       expect((await schedule(owner, id, 'blog', blogAt)).status).toBe(200);
@@ -202,7 +202,7 @@ describe('GET /api/calendar', () => {
         ['ghost', movedAt],
       ]);
     } finally {
-      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
+      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await settingService().remove(ownerId, key);
     }
   });
 
@@ -211,8 +211,8 @@ describe('GET /api/calendar', () => {
     const ownerId = (await owner.call('/api/auth/me')).json.user._id;
     // As a Sheets import row naming that channel stores it (domain/sheets-import.ts).
     await articleStore(app).update(ownerId, id, { channels: ['ghost'] });
-    await deps().settings.put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
-    await deps().settings.put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
+    await settingService().put(ownerId, 'ghost_site_url', 'https://calendar-ghost.example.test', 'Ghost site');
+    await settingService().put(ownerId, 'ghost_admin_api_key', `${'a'.repeat(24)}:${'b'.repeat(64)}`, 'Ghost key');
     try {
       const at = new Date(Date.now() + 600).toISOString();
       expect((await schedule(owner, id, 'blog', at)).status).toBe(200);
@@ -224,7 +224,7 @@ describe('GET /api/calendar', () => {
       const mail = await approvalMail(app, 'Only on the second blog');
       expect(mail.text).toContain('Approving publishes to Ghost.');
     } finally {
-      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await deps().settings.remove(ownerId, key);
+      for (const key of ['ghost_site_url', 'ghost_admin_api_key']) await settingService().remove(ownerId, key);
     }
   });
 

@@ -39,6 +39,10 @@ vi.mock('@aws-sdk/client-scheduler', async (importOriginal) => {
   loaded.add('@aws-sdk/client-scheduler');
   return importOriginal();
 });
+vi.mock('@aws-lambda-powertools/metrics', async (importOriginal) => {
+  loaded.add('@aws-lambda-powertools/metrics');
+  return importOriginal();
+});
 
 describe('loading a Lambda entry', () => {
   // Built at load, the domain events' schemas (which metrics.ts, in every function, listed) and the adapters'
@@ -55,7 +59,9 @@ describe('loading a Lambda entry', () => {
   // The Lambda client alone was ~70 KB of every function that queues jobs; a call that queues none (listing
   // articles, say) never needed it. Each is loaded by the first call that uses it (lambda-job-queue.ts,
   // sqs-job-queue.ts, eventbridge-scheduler.ts).
-  it('loads none of the job and schedule clients (Lambda, SQS, EventBridge Scheduler)', async () => {
+  // Powertools Metrics (~13 KB) serves only the calls that record a business event (publishing, drafting, approval
+  // e-mails, jobs): the first event loads it (business-events.ts).
+  it('loads none of the job and schedule clients (Lambda, SQS, EventBridge Scheduler), nor Powertools Metrics', async () => {
     await import('../src/lambda/index.js');
     await import('../src/lambda/worker.js');
     expect([...loaded]).toEqual([]);

@@ -13,7 +13,6 @@ import { AUTOMATION_EVENT_SCHEMAS } from '../src/domain/automation-events.js';
 import { HEALTH_SWEEP_INPUT } from '@app/shared';
 import { handler } from '../src/lambda/worker.js';
 import { connectionHealth } from '../src/wiring/connection-health.js';
-import { deps } from '../src/wiring/deps.js';
 import { startFakeLinkedIn, type FakeLinkedIn } from './fakes/linkedin.js';
 import { parseMime } from './fakes/mime.js';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from './fakes/wordpress.js';
@@ -27,6 +26,7 @@ import {
   startTestApp,
   type TestApp,
 } from './helpers/app.js';
+import { settingService } from '../src/wiring/settings.js';
 
 let app: TestApp;
 let wp: FakeWordPress;
@@ -97,7 +97,7 @@ describe('the check before a slot', () => {
     // The site now refuses the saved application password (401), and the token runs out an hour before the slot.
     editor.appPassword = 'abcd efgh ijkl mnop qrst uvwx';
     const expiresAt = new Date(Date.now() + 3600_000).toISOString();
-    await deps().settings.put(userId, 'linkedin_token_expiry', expiresAt, 'LinkedIn token expiry');
+    await settingService().put(userId, 'linkedin_token_expiry', expiresAt, 'LinkedIn token expiry');
     const before = mails().length;
 
     const result = await connectionHealth().sweep();

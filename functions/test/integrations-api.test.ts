@@ -325,8 +325,8 @@ describe('LinkedIn', () => {
     it('a connection made before the granted scopes were kept: not known, company mode tries as before', async () => {
       // Such connections asked for the organization scopes too; only the record of them is missing.
       expect((await connect('?pages=true')).done.location).toBe('/settings?linkedin_connected=true');
-      const { deps } = await import('../src/wiring/deps.js');
-      await deps().settings.remove(await ownerId(), 'linkedin_scopes');
+      const { settingService } = await import('../src/wiring/settings.js');
+      await settingService().remove(await ownerId(), 'linkedin_scopes');
       expect(await storedScopes()).toBeUndefined();
       expect(await status()).toMatchObject({ connected: true, canPostAsPage: null });
       const id = await companyArticle('Page post, scopes unknown');

@@ -2,7 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { setupCodeLoader } from '../src/wiring/deps.js';
+import { setupCodeLoader } from '../src/wiring/accounts.js';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:111111111111:secret:content-publisher-setup-code-AbCdEf';
 

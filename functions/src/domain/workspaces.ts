@@ -105,6 +105,9 @@ export interface WorkspaceStore {
   setInstanceSettings(settings: { invitationsActivateAccounts: boolean }): Promise<void>;
 }
 
+/** What every function reads of a workspace (adapters/dynamo/workspace-reads.ts). */
+export type WorkspaceReads = Pick<WorkspaceStore, 'access' | 'get' | 'members' | 'setReview'>;
+
 /**
  * The workspace a request acts in, as the middleware resolved it (middleware/workspace.ts): handlers use
  * `id` where they used the user's id (the owner partition of articles, settings, secrets, images).

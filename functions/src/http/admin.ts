@@ -1,7 +1,7 @@
 import { Messages, WorkspaceMessages } from '@app/shared';
 import { toPublicUser } from '../domain/users.js';
 import { deps } from '../wiring/deps.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceStore } from '../wiring/workspace-store.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
 

@@ -5,8 +5,9 @@ import { WorkspaceService } from '../domain/workspaces.js';
 import { isCommonPassword } from '../domain/common-passwords.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { toPublicUser } from '../domain/users.js';
+import { accounts } from '../wiring/accounts.js';
 import { deps } from '../wiring/deps.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceStore } from '../wiring/workspace-store.js';
 import { clientAddress } from './client-address.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
@@ -16,8 +17,8 @@ const newPasswordContext = (event: APIGatewayProxyEventV2) => ({ ...context(even
 
 export const handlers = defineHandlers('auth', {
   'auth.register': async ({ event, body }) => {
-    const { users, sessions } = deps();
-    const user = await users.register(body, newPasswordContext(event));
+    const { sessions } = deps();
+    const user = await accounts().register(body, newPasswordContext(event));
     if (user?.isActive) {
       return json(201, { user: toPublicUser(user), message: Messages.adminCreated }, [
         await sessions.issue(user.id, user.sessionVersion),
@@ -32,14 +33,14 @@ export const handlers = defineHandlers('auth', {
    * member at once; signed in at once only when the admin lets invitations activate accounts.
    */
   'auth.registerInvited': async ({ event, body }) => {
-    const { users, sessions, config } = deps();
+    const { sessions, config } = deps();
     const store = workspaceStore();
     // No mail is sent here, so the service needs no mailer (the auth function has no integrations).
     const workspaces = new WorkspaceService({ store, publicUrl: () => config.publicUrl });
     const invitation = await workspaces.verify(body.token);
     const { invitationsActivateAccounts } = await store.instanceSettings();
     const { token: _token, ...registration } = body;
-    const user = await users.registerInvited(
+    const user = await accounts().registerInvited(
       registration,
       invitation.email,
       invitationsActivateAccounts,
@@ -53,11 +54,11 @@ export const handlers = defineHandlers('auth', {
     ]);
   },
 
-  'auth.setup': async () => json(200, { setupCodeRequired: await deps().users.setupCodeRequired() }),
+  'auth.setup': async () => json(200, { setupCodeRequired: await accounts().setupCodeRequired() }),
 
   'auth.login': async ({ event, body }) => {
-    const { users, sessions } = deps();
-    const user = await users.login(body, context(event));
+    const { sessions } = deps();
+    const user = await accounts().login(body, context(event));
     return json(200, { user: toPublicUser(user), message: Messages.loggedIn }, [
       await sessions.issue(user.id, user.sessionVersion),
     ]);
@@ -72,21 +73,21 @@ export const handlers = defineHandlers('auth', {
 
   /** Ends this browser's session on the server too, so a copied cookie stops working. */
   'auth.logout': async ({ event }) => {
-    const { users, sessions } = deps();
-    await users.endSession(await sessions.verify(readCookie(event.cookies, SESSION_COOKIE)), context(event));
+    const { sessions } = deps();
+    await accounts().endSession(await sessions.verify(readCookie(event.cookies, SESSION_COOKIE)), context(event));
     return json(200, { message: Messages.loggedOut }, [sessions.clear()]);
   },
 
   'auth.logoutEverywhere': async ({ event, user }) => {
-    const { users, sessions } = deps();
-    await users.endAllSessions(user, context(event));
+    const { sessions } = deps();
+    await accounts().endAllSessions(user, context(event));
     return json(200, { message: Messages.loggedOutEverywhere }, [sessions.clear()]);
   },
 
   /** Every session ends with the old password; this browser gets a new one so that it stays signed in. */
   'auth.changePassword': async ({ event, user, body }) => {
-    const { users, sessions } = deps();
-    const updated = await users.changePassword(user, body, newPasswordContext(event));
+    const { sessions } = deps();
+    const updated = await accounts().changePassword(user, body, newPasswordContext(event));
     return json(200, { message: Messages.passwordChanged }, [await sessions.issue(updated.id, updated.sessionVersion)]);
   },
 });

@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { OAuthPurpose } from '../domain/oauth-state.js';
 import { readCookie, SESSION_COOKIE } from '../domain/sessions.js';
 import { deps } from '../wiring/deps.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceReads } from '../wiring/workspace-access.js';
+import { oauthState } from '../wiring/oauth-state.js';
 
 /**
  * Whom an OAuth callback's session may act for, for the integrations' check that a signed-in browser
@@ -15,11 +16,11 @@ export async function callbackSessionOwner(
   state: string | undefined,
   purpose: OAuthPurpose,
 ): Promise<string | undefined> {
-  const { sessions, oauthState } = deps();
+  const { sessions } = deps();
   const sessionUser = (await sessions.verify(readCookie(event.cookies, SESSION_COOKIE)))?.userId;
   if (!sessionUser) return undefined;
-  const owner = (await oauthState.read(state, purpose))?.userId;
+  const owner = (await oauthState().read(state, purpose))?.userId;
   if (!owner || owner === sessionUser) return sessionUser;
-  const { member } = await workspaceStore().access(owner, sessionUser);
+  const { member } = await workspaceReads().access(owner, sessionUser);
   return member?.role === 'owner' ? owner : sessionUser;
 }

@@ -1,14 +1,14 @@
 import { SettingMessages } from '@app/shared';
-import { deps } from '../wiring/deps.js';
 import { defineHandlers } from './handlers.js';
 import { json } from './response.js';
+import { settingService } from '../wiring/settings.js';
 
 export const handlers = defineHandlers('settings', {
   'settings.list': async ({ workspace, query }) =>
-    json(200, await deps().settings.list(workspace.id, query.mask !== 'false')),
+    json(200, await settingService().list(workspace.id, query.mask !== 'false')),
 
   'settings.save': async ({ workspace, body }) => {
-    const { created, setting } = await deps().settings.save(workspace.id, body);
+    const { created, setting } = await settingService().save(workspace.id, body);
     return json(created ? 201 : 200, {
       success: true,
       setting,
@@ -17,7 +17,7 @@ export const handlers = defineHandlers('settings', {
   },
 
   'settings.delete': async ({ workspace, params }) => {
-    await deps().settings.delete(workspace.id, params.key);
+    await settingService().delete(workspace.id, params.key);
     return json(200, { success: true, message: SettingMessages.deleted });
   },
 });

@@ -1,12 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { HEALTH_SWEEP_INPUT } from '@app/shared';
 import { deliverStreamRecords, isStreamEvent } from '../jobs/deliver-events.js';
 import { JobSchema, jobOfMessage } from '../jobs/job-schema.js';
 import { logger } from '../logger.js';
-import { metrics } from '../metrics.js';
+import { flushMetrics } from '../business-events.js';
 
 /**
  * The jobs' code (drafting, image generation, scheduled runs, and what they bring: the AI and publishing adapters,
@@ -113,7 +112,7 @@ export function rememberOwnArn(context: Pick<Context, 'invokedFunctionArn'> | un
  */
 export const handler = middy<unknown, WorkerResult, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(logMetrics(metrics, { throwOnEmptyMetrics: false }))
+  .use(flushMetrics())
   .handler((event, context) => {
     rememberOwnArn(context);
     return runWorker(event);

@@ -5,7 +5,7 @@ import { readCookie } from '../domain/sessions.js';
 import { routeRole } from '@app/shared/api';
 import { requireRole, resolveWorkspace } from '../domain/workspaces.js';
 import type { ApiResponse } from '../http/response.js';
-import { workspaceStore } from '../wiring/workspace-access.js';
+import { workspaceReads } from '../wiring/workspace-access.js';
 import type { ApiContext } from './api.js';
 
 type Request = middy.Request<APIGatewayProxyEventV2, ApiResponse, Error, ApiContext>;
@@ -29,7 +29,7 @@ export const workspaceAccess = (): middy.MiddlewareObj<APIGatewayProxyEventV2, A
     if (query && fromQuery !== undefined) delete query[WORKSPACE_QUERY];
     const named =
       request.event.headers[WORKSPACE_HEADER] ?? fromQuery ?? readCookie(request.event.cookies, WORKSPACE_COOKIE);
-    const workspace = await resolveWorkspace(workspaceStore(), api.user, named);
+    const workspace = await resolveWorkspace(workspaceReads(), api.user, named);
     requireRole(workspace, needed);
     api.workspace = workspace;
   },

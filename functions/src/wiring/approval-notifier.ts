@@ -2,7 +2,7 @@ import { createObjectStore } from '../adapters/aws/s3-object-store.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps } from './deps.js';
 import { ApprovalNotifier } from '../domain/scheduling.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { articleServices } from './articles.js';
 import { emailService } from './email-service.js';
 import { linkedInService } from './linkedin-service.js';

@@ -6,7 +6,7 @@ import { lazy } from './lazy.js';
 import { ArticleService } from '../domain/articles.js';
 import type { JobQueue } from '../domain/ports.js';
 import { logger } from '../logger.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { jobLimits } from './job-limits.js';
 
 export interface ArticleServices {
@@ -15,7 +15,9 @@ export interface ArticleServices {
 }
 
 function build(): ArticleServices {
-  const { config, db, settings } = deps();
+  const { config, db } = deps();
+  // The settings are read by drafting and AI edits only: loaded with them, not by every call of these functions.
+  const settings = async () => (await import('./settings.js')).settingService();
   const jobs = createJobQueue(config);
   const articles = new ArticleService({
     articles: new DynamoArticleStore(db, config.tableName),
@@ -27,14 +29,19 @@ function build(): ArticleServices {
     ai: async (userId) => {
       const { aiSettingsFromEnv, createContentGenerator, createImageGenerator } =
         await import('../adapters/ai/index.js');
-      const ai = aiSettingsFromEnv(await settings.value(userId, 'openai_api_key'));
+      const ai = aiSettingsFromEnv(await (await settings()).value(userId, 'openai_api_key'));
       return { content: createContentGenerator(ai), image: createImageGenerator(ai) };
     },
     // The channels' own versions to draft: those whose channel the owner has connected now (channels/registry.ts).
     ownVersions: async (ownerId) => {
       const { loadChannelVersion, ownVersionIds } = await import('../channels/registry.js');
-      const versions = await Promise.all(ownVersionIds.map((id) => loadChannelVersion(id)));
-      const connected = await Promise.all(versions.map((v) => v.connected({ config, settings }, ownerId)));
+      const [versions, settingService] = await Promise.all([
+        Promise.all(ownVersionIds.map((id) => loadChannelVersion(id))),
+        settings(),
+      ]);
+      const connected = await Promise.all(
+        versions.map((v) => v.connected({ config, settings: settingService }, ownerId)),
+      );
       return versions.filter((_, i) => connected[i]).map(({ id, drafting }) => ({ id, drafting }));
     },
     versionDrafting: async (version) => {

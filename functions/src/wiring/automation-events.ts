@@ -6,9 +6,10 @@ import { EventRelay, type DeliveryFailure, type DomainEventPublisher } from '../
 import type { WebhookDelivery } from '../domain/integrations.js';
 import { LI_KEYS } from '../channels/linkedin/keys.js';
 import { logger } from '../logger.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
+import { settingService } from './settings.js';
 
 /** Where the local envelope says the events come from (EventBridge puts the real account in AWS). */
 const LOCAL_ACCOUNT = '000000000000';
@@ -66,7 +67,8 @@ function reportFailure(failure: DeliveryFailure): void {
 }
 
 function build(): EventRelay {
-  const { config, db, settings } = deps();
+  const { config, db } = deps();
+  const settings = settingService();
   // Only an owner with a webhook gets a delivery: its HTTP code (and the URL checks) loads then, not at every cold start.
   let delivery: Promise<WebhookDelivery> | undefined;
   const webhooks: WebhookDelivery = {

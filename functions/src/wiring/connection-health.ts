@@ -19,6 +19,7 @@ import { emailService } from './email-service.js';
 import { lazy } from './lazy.js';
 import { wordPressService } from './wordpress-service.js';
 import { activeWorkspaceOwner } from './workspace-access.js';
+import { settingService } from './settings.js';
 
 /** The non-secret setting that keeps the channel's connection expiry the owner was last told of (domain/settings.ts). */
 const expiryToldKey = (channel: string) => `${channel}_expiry_told`;
@@ -30,7 +31,8 @@ const expiryToldKey = (channel: string) => `${channel}_expiry_told`;
  * a lifetime, its expiry (PublishChannel.connectionExpiry).
  */
 function probe(): ConnectionProbe {
-  const { config, settings } = deps();
+  const { config } = deps();
+  const settings = settingService();
   const env = { config, settings };
   const notConnected = (id: string, label: string) => ({
     problems: [
@@ -150,7 +152,8 @@ function probe(): ConnectionProbe {
 
 /** The check before each slot (the worker's sweep, the local server's interval), built on first use. */
 export const connectionHealth = lazy((): ConnectionHealthService => {
-  const { config, db, settings } = deps();
+  const { config, db } = deps();
+  const settings = settingService();
   const articles = new DynamoArticleStore(db, config.tableName);
   const objects = createObjectStore(config);
   return new ConnectionHealthService({

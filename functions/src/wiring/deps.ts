@@ -1,45 +1,36 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { loadConfig, type Config } from '../config.js';
-import { SecretsManagerStore } from '../adapters/aws/secrets-manager-store.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/dynamo/client.js';
-import { EncryptedSecretStore } from '../adapters/dynamo/encrypted-secret-store.js';
-import { DynamoSettingStore } from '../adapters/dynamo/setting-store.js';
 import { DynamoUserStore } from '../adapters/dynamo/user-store.js';
-import type { SecretStore } from '../domain/ports.js';
-import { OAuthState } from '../domain/oauth-state.js';
-import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
 import { Sessions } from '../domain/sessions.js';
-import { SettingService } from '../domain/settings.js';
-import { UserService, type FirstAdminGuard } from '../domain/users.js';
+import { UserService } from '../domain/users.js';
 import type { AuditLog } from '../domain/audit.js';
-import { LoginThrottle } from '../domain/login-throttle.js';
-import { DynamoThrottleStore } from '../adapters/dynamo/throttle-store.js';
 import { logger } from '../logger.js';
 import { lazy } from './lazy.js';
 
 /**
- * What every function needs, built once per process (per Lambda container) from the environment.
- * Heavier parts (articles: AI, S3, jobs) are wired in their own modules of wiring/ so that the auth
- * and admin bundles stay small.
+ * What every function needs, built once per process (per Lambda container) from the environment: the
+ * configuration, the table, and each request's session check. The rest is wired in its own module of wiring/
+ * (the settings: settings.ts; OAuth state: oauth-state.ts; sign-in: accounts.ts; articles: AI, S3, jobs), imported
+ * by the handlers that use it, so that a function's bundle carries only what its calls need.
  */
 export interface Deps {
   config: Config;
   db: DynamoDBDocumentClient;
   users: UserService;
   sessions: Sessions;
-  settings: SettingService;
-  /** Signs OAuth `state` with the session key. */
-  oauthState: OAuthState;
   /** The HMAC key of sessions, OAuth state and approval links. */
   signingKey: () => Promise<Uint8Array>;
+  /** The Secrets Manager client, made on first use (in AWS: the session key, the settings' secrets, the setup code). */
+  secretsManager: () => SecretsManagerClient;
 }
 
 /**
  * A value read once per container (per process locally) and read again after a failure, so that a
  * transient Secrets Manager error is retried by the next request instead of being kept.
  */
-function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
+export function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () =>
     (value ??= read().catch((err: unknown) => {
@@ -49,23 +40,15 @@ function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
 }
 
 /** A Secrets Manager secret's text. */
-async function secretString(secretsManager: () => SecretsManagerClient, arn: string): Promise<string | undefined> {
+export async function secretString(
+  secretsManager: () => SecretsManagerClient,
+  arn: string,
+): Promise<string | undefined> {
   return (await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
 }
 
-/** The setup code of a guarded first registration (undefined when none is configured). */
-export function setupCodeLoader(
-  config: Config,
-  secretsManager: () => SecretsManagerClient,
-): FirstAdminGuard['setupCode'] {
-  if (config.setupCode) return async () => config.setupCode;
-  const arn = config.setupCodeSecretArn;
-  if (!arn) return undefined;
-  return readOnce(async () => (await secretString(secretsManager, arn))?.trim() || undefined);
-}
-
 /** Audit events go to the structured log, one line each, marked `audit` for a log query. */
-const auditLog: AuditLog = (event, fields) => logger.info(`audit: ${event}`, { audit: event, ...fields });
+export const auditLog: AuditLog = (event, fields) => logger.info(`audit: ${event}`, { audit: event, ...fields });
 
 function sessionKeyLoader(config: Config, secretsManager: () => SecretsManagerClient): () => Promise<Uint8Array> {
   return readOnce(async () => {
@@ -85,29 +68,13 @@ export function buildDeps(config: Config = loadConfig()): Deps {
   const secretsManager = () => (sm ??= new SecretsManagerClient({ region: config.region }));
   const secureCookie = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) || config.publicUrl.startsWith('https://');
 
-  const secrets: SecretStore = config.localSecretsKey
-    ? new EncryptedSecretStore(db, config.tableName, Buffer.from(config.localSecretsKey, 'base64'))
-    : new SecretsManagerStore(secretsManager(), config.secretsPrefix);
-  const settings = new SettingService(new DynamoSettingStore(db, config.tableName), secrets, (message, fields) =>
-    logger.warn(message, fields),
-  );
   const signingKey = sessionKeyLoader(config, secretsManager);
-  let workspaces: DynamoWorkspaceStore | undefined;
   return {
     config,
     db,
-    settings,
-    // A team workspace's sign-in finishes only while its starter is one of its owners (domain/oauth-state.ts).
-    oauthState: new OAuthState(signingKey, undefined, async (workspaceId, userId) => {
-      workspaces ??= new DynamoWorkspaceStore(db, config.tableName);
-      return (await workspaces.access(workspaceId, userId)).member?.role === 'owner';
-    }),
     signingKey,
-    users: new UserService(new DynamoUserStore(db, config.tableName), {
-      throttle: new LoginThrottle(new DynamoThrottleStore(db, config.tableName)),
-      audit: auditLog,
-      firstAdmin: { setupCode: setupCodeLoader(config, secretsManager) },
-    }),
+    secretsManager,
+    users: new UserService(new DynamoUserStore(db, config.tableName), { audit: auditLog }),
     sessions: new Sessions({ key: signingKey, ttlSeconds: config.sessionTtlSeconds, secureCookie }),
   };
 }

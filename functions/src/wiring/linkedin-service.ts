@@ -3,10 +3,13 @@ import { LinkedInService } from '../channels/linkedin/service.js';
 import type { LinkedInPublisher } from '../domain/integrations.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
+import { oauthState } from './oauth-state.js';
+import { settingService } from './settings.js';
 
 /** LinkedIn's connection and OAuth: a module of its own, so a bundle parses only the services it uses. */
 export const linkedInService = lazy((): LinkedInService => {
-  const { config, settings, oauthState } = deps();
+  const { config } = deps();
+  const settings = settingService();
   // The page lookup of connecting with page access: the publisher's module loads then, not at every cold start.
   const pages: Pick<LinkedInPublisher, 'administeredOrganizations'> = {
     administeredOrganizations: async (...args) =>
@@ -15,7 +18,7 @@ export const linkedInService = lazy((): LinkedInService => {
   return new LinkedInService(
     settings,
     new HttpLinkedInClient({ oauthUrl: config.linkedinOAuthUrl, apiUrl: config.linkedinApiUrl }),
-    oauthState,
+    oauthState(),
     LINKEDIN_SCOPES,
     pages,
   );

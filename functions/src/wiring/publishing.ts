@@ -4,11 +4,13 @@ import { channelIds, loadChannel } from '../channels/registry.js';
 import { deps } from './deps.js';
 import { PublishingService } from '../domain/publishing.js';
 import { imagePreviewPath } from '../http/article-view.js';
-import { businessEvents } from '../metrics.js';
+import { businessEvents } from '../business-events.js';
 import { lazy } from './lazy.js';
+import { settingService } from './settings.js';
 
 function build(): PublishingService {
-  const { config, db, settings } = deps();
+  const { config, db } = deps();
+  const settings = settingService();
   return new PublishingService({
     articles: new DynamoArticleStore(db, config.tableName),
     objects: createObjectStore(config),

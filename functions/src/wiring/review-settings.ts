@@ -2,7 +2,7 @@ import { ReviewService } from '../domain/review.js';
 import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import { workspaceStore } from './workspace-access.js';
+import { workspaceReads } from './workspace-access.js';
 
 /**
  * Review where the function holds no mail secret (workspaces, the publish routes): the setting and the publish
@@ -13,7 +13,7 @@ export const reviewRules = lazy(() => {
   const { config, db, signingKey } = deps();
   return new ReviewService({
     articles: new DynamoArticleStore(db, config.tableName),
-    workspaces: workspaceStore(),
+    workspaces: workspaceReads(),
     activeUser: async () => undefined,
     signingKey,
     publicUrl: () => config.publicUrl,

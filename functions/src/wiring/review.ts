@@ -5,7 +5,7 @@ import { ReviewService, type ReviewDeps } from '../domain/review.js';
 import type { UserRecord } from '../domain/users.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import { workspaceStore } from './workspace-access.js';
+import { workspaceReads } from './workspace-access.js';
 
 const person = (user: UserRecord | undefined) =>
   user && {
@@ -21,7 +21,7 @@ function base(): ReviewDeps {
   const { config, db, signingKey, users } = deps();
   return {
     articles: new DynamoArticleStore(db, config.tableName),
-    workspaces: workspaceStore(),
+    workspaces: workspaceReads(),
     activeUser: async (userId) => person(await users.activeUser(userId)),
     signingKey,
     publicUrl: () => config.publicUrl,

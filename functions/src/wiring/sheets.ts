@@ -6,14 +6,17 @@ import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 import { SheetsService } from '../domain/sheets.js';
 import { logger } from '../logger.js';
+import { oauthState } from './oauth-state.js';
+import { settingService } from './settings.js';
 
 function build(): SheetsService {
-  const { config, db, settings, oauthState } = deps();
+  const { config, db } = deps();
+  const settings = settingService();
   const { googleClientId, googleClientSecret } = config;
   return new SheetsService({
     settings,
     google: new GoogleOAuth({ oauthUrl: config.googleOAuthUrl }),
-    state: oauthState,
+    state: oauthState(),
     sheets: new GoogleSheetsClient({ apiUrl: config.googleApiUrl, oauthUrl: config.googleOAuthUrl }),
     // Only an import creates articles: the article store and service load on its call, not at every cold start.
     articles: async () => (await import('./sheets-articles.js')).articleImport(),

@@ -2,6 +2,7 @@ import type { WordPressClient } from '../domain/integrations.js';
 import { WordPressService } from '../channels/wordpress/service.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
+import { settingService } from './settings.js';
 
 /**
  * WordPress's connection (status, test, save): a module of its own, so a bundle parses only the services it uses.
@@ -14,5 +15,5 @@ export const wordPressService = lazy((): WordPressService => {
     (client ??= import('../channels/wordpress/client.js').then(
       ({ HttpWordPressClient }) => new HttpWordPressClient({ allowPrivateUrls: deps().config.allowPrivateUrls }),
     ));
-  return new WordPressService(deps().settings, { check: async (credentials) => (await http()).check(credentials) });
+  return new WordPressService(settingService(), { check: async (credentials) => (await http()).check(credentials) });
 });

@@ -1,16 +1,17 @@
-import { DynamoWorkspaceStore } from '../adapters/dynamo/workspace-store.js';
+import { DynamoWorkspaceReads } from '../adapters/dynamo/workspace-reads.js';
 import type { UserRecord } from '../domain/users.js';
-import type { WorkspaceStore } from '../domain/workspaces.js';
+import type { WorkspaceReads } from '../domain/workspaces.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
 
 /**
- * The workspace store, for the middleware that resolves every request's workspace
- * (middleware/workspace.ts): the table only, so no function's bundle grows by more than it.
+ * What every function reads of the workspaces, for the middleware that resolves every request's workspace
+ * (middleware/workspace.ts): the table only, so no function's bundle grows by more than it. The store that changes
+ * members and invitations is workspaceStore() (wiring/workspace-store.ts).
  */
-export const workspaceStore = lazy((): WorkspaceStore => {
+export const workspaceReads = lazy((): WorkspaceReads => {
   const { db, config } = deps();
-  return new DynamoWorkspaceStore(db, config.tableName);
+  return new DynamoWorkspaceReads(db, config.tableName);
 });
 
 /**
@@ -22,7 +23,7 @@ export async function activeWorkspaceOwner(ownerId: string): Promise<UserRecord 
   const { users } = deps();
   const user = await users.activeUser(ownerId);
   if (user) return user;
-  const store = workspaceStore();
+  const store = workspaceReads();
   if (!(await store.get(ownerId))) return undefined;
   const owners = (await store.members(ownerId))
     .filter((m) => m.role === 'owner')

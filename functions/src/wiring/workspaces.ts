@@ -1,7 +1,7 @@
 import { WorkspaceService } from '../domain/workspaces.js';
 import { deps } from './deps.js';
 import { lazy } from './lazy.js';
-import { workspaceStore } from './workspace-access.js';
+import { workspaceStore } from './workspace-store.js';
 
 /**
  * Workspaces, members and invitations (the workspaces group). An invitation goes out through the

@@ -1,16 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
   DeleteCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { ReviewSettings, WorkspaceRole } from '@app/shared';
+import type { WorkspaceRole } from '@app/shared';
 import type {
   AcceptOutcome,
   InvitationRecord,
@@ -20,36 +16,18 @@ import type {
   WorkspaceRecord,
   WorkspaceStore,
 } from '../../domain/workspaces.js';
-import { conditionHeld, queryAll } from './client.js';
+import { conditionHeld } from './client.js';
+import { DynamoWorkspaceReads, memberKey, pk, strip, workspaceKey } from './workspace-reads.js';
 
-/**
- * Workspaces in the owner-partition scheme (docs/data-model.md, Workspaces): a team workspace's record is
- * the PROFILE item of `USER#<workspaceId>` (type `workspace`, so no user lookup returns it), where its
- * articles' version moves as a user's does; its members are `MEMBER#<userId>` items beside it, each with a
- * reverse `MEMBERSHIP#<workspaceId>` item in the member's own partition; its invitations `INVITE#<id>`.
- */
-const pk = (id: string) => `USER#${id}`;
-const workspaceKey = (id: string) => ({ PK: pk(id), SK: 'PROFILE' });
-const memberKey = (workspaceId: string, userId: string) => ({ PK: pk(workspaceId), SK: `MEMBER#${userId}` });
+/** The keys beside a workspace's record (docs/data-model.md, Workspaces; the record and members: workspace-reads.ts). */
 const membershipKey = (userId: string, workspaceId: string) => ({ PK: pk(userId), SK: `MEMBERSHIP#${workspaceId}` });
 const invitationKey = (workspaceId: string, id: string) => ({ PK: pk(workspaceId), SK: `INVITE#${id}` });
 const INSTANCE_KEY = { PK: 'META', SK: 'INSTANCE_SETTINGS' };
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-type Item = Record<string, unknown>;
 
-const strip = <T>(item: Item | undefined): T | undefined => {
-  if (!item) return undefined;
-  const { PK: _pk, SK: _sk, type: _type, ...rest } = item;
-  return rest as T;
-};
-
-export class DynamoWorkspaceStore implements WorkspaceStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
+/** Workspaces, their members and invitations, as the workspaces routes (and the admin's, the invited sign-up) change them. */
+export class DynamoWorkspaceStore extends DynamoWorkspaceReads implements WorkspaceStore {
   private memberPuts(member: MemberRecord, workspaceName: string): TransactItem[] {
     const TableName = this.tableName;
     return [
@@ -103,57 +81,6 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         ],
       }),
     );
-  }
-
-  async setReview(workspaceId: string, settings: ReviewSettings): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: workspaceKey(workspaceId),
-        UpdateExpression: 'SET review = :r',
-        ConditionExpression: 'attribute_exists(PK) AND #t = :workspace',
-        ExpressionAttributeNames: { '#t': 'type' },
-        ExpressionAttributeValues: { ':r': settings, ':workspace': 'workspace' },
-      }),
-    );
-  }
-
-  async access(workspaceId: string, userId: string) {
-    const keys = [workspaceKey(workspaceId), memberKey(workspaceId, userId)];
-    const found: Item[] = [];
-    let pending: Record<string, unknown>[] | undefined = keys;
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out: BatchGetCommandOutput = await this.db.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      found.push(...((out.Responses?.[this.tableName] ?? []) as Item[]));
-      pending = out.UnprocessedKeys?.[this.tableName]?.Keys;
-    }
-    const record = found.find((i) => i.SK === 'PROFILE' && i.type === 'workspace');
-    const member = found.find((i) => i.SK === `MEMBER#${userId}`);
-    return { workspace: strip<WorkspaceRecord>(record), member: strip<MemberRecord>(member) };
-  }
-
-  async get(workspaceId: string): Promise<WorkspaceRecord | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: workspaceKey(workspaceId), ConsistentRead: true }),
-    );
-    return out.Item?.type === 'workspace' ? strip<WorkspaceRecord>(out.Item) : undefined;
-  }
-
-  private async prefix<T>(id: string, prefix: string): Promise<T[]> {
-    const items = await queryAll<Item>(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk(id), ':prefix': prefix },
-      ConsistentRead: true,
-    });
-    return items.map((i) => strip<T>(i)!);
-  }
-
-  members(workspaceId: string): Promise<MemberRecord[]> {
-    return this.prefix<MemberRecord>(workspaceId, 'MEMBER#');
   }
 
   memberships(userId: string): Promise<MembershipRecord[]> {
