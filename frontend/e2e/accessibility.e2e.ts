@@ -1,12 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from '../../functions/test/fakes/google.js';
-import { parseMime } from '../../functions/test/fakes/mime.js';
 import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 import {
   ADA,
+  approvalMail,
   GRACE,
   browserAvailable,
   callApi,
@@ -261,18 +259,8 @@ describe.skipIf(!hasBrowser)('accessibility journey (Chromium, axe-core, light a
       imageDescription: '',
     });
     expect(await scheduleVia(page, approvalId, 'blog', new Date().toISOString())).toBe(200);
-    const outbox = join(app.dataDir, 'outbox');
-    const approveUrl = async () => {
-      if (!existsSync(outbox)) return undefined;
-      for (const file of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-        const mail = parseMime(readFileSync(join(outbox, file), 'utf8'));
-        const url = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
-        if (url) return url;
-      }
-      return undefined;
-    };
-    await expect.poll(approveUrl, { timeout: 20_000, interval: 250 }).toBeTruthy();
-    await page.goto((await approveUrl())!);
+    const { approveUrl } = await approvalMail(app, 'Approve me when ready', { timeout: 20_000 });
+    await page.goto(approveUrl);
     await page.getByRole('button', { name: 'Approve and publish to WordPress' }).waitFor();
     await audit(page, 'approve');
     await page.getByRole('button', { name: 'Approve and publish to WordPress' }).click();

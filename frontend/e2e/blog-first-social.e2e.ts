@@ -7,29 +7,25 @@
  * scheduler runs the bundle at once, the outbox is polled, nothing sleeps. Without a PDS (and without
  * REQUIRE_CHANNEL_SERVERS=1) the journey skips with one line saying why.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { atprotoPdsOrSkip, type ChannelServer } from '../../functions/test/channel-servers/atproto/pds.js';
-import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
-import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
 import {
   ADA,
+  approvalMail,
   browserAvailable,
   callApi,
   connectBluesky,
   connectLinkedIn,
   connectWordPress,
   createArticleWithDrafts,
-  launchBrowser,
-  outbox,
   pdsAccount,
   pdsRecord,
   registerOnDashboard,
-  removeData,
+  scheduleVia,
   snap,
-  startApp,
+  withAppAndFakeWordPressAndLinkedIn,
   xrpc,
-  type RunningApp,
 } from './harness.js';
 import { onPhone, showTheme } from './viewport.js';
 
@@ -47,30 +43,21 @@ async function snapThemes(page: Page, name: string): Promise<void> {
 
 describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (Chromium, fakes, a real PDS)', () => {
   let pds: ChannelServer | undefined;
-  let app: RunningApp;
-  let browser: Browser;
-  let wp: FakeWordPress;
-  let li: FakeLinkedIn;
-
+  // The PDS starts (or its first install runs) while the app and the fakes start.
+  let pdsStarting: Promise<ChannelServer | undefined>;
+  beforeAll(() => {
+    pdsStarting = atprotoPdsOrSkip();
+    // Its failure is reported where it is awaited, below, not as a rejection nobody handled meanwhile.
+    pdsStarting.catch(() => undefined);
+  });
+  const journey = withAppAndFakeWordPressAndLinkedIn();
   beforeAll(async () => {
-    [pds, wp, li, browser] = await Promise.all([
-      atprotoPdsOrSkip(),
-      startFakeWordPress(),
-      startFakeLinkedIn(),
-      launchBrowser(),
-    ]);
-    app = await startApp(undefined, {
-      OPENAI_API_KEY: '',
-      LINKEDIN_OAUTH_URL: li.oauthUrl,
-      LINKEDIN_API_URL: li.apiUrl,
-      ALLOW_PRIVATE_URLS: '1',
-    });
+    pds = await pdsStarting;
   }, 30 * 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeData(app);
-    await Promise.all([wp?.stop(), li?.stop(), pds?.stop()]);
+    // Also when the app did not start and the PDS was never awaited.
+    pds ??= await pdsStarting?.catch(() => undefined);
+    await pds?.stop();
   });
 
   const server = (ctx: TestContext): ChannelServer => {
@@ -81,6 +68,7 @@ describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (C
   it('one e-mail previews the three posts → /approve shows them → WordPress, then Bluesky with the link card; LinkedIn failed → the card’s Retry LinkedIn shares the live post', async (ctx) => {
     const host = server(ctx);
     const who = await pdsAccount(host, `bundle${Date.now().toString(36)}`);
+    const { app, browser, wp, li } = journey;
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     try {
@@ -112,21 +100,9 @@ describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (C
       expect(saved).toBe(200);
 
       // The bundle, due now: the local scheduler runs it at once and e-mails one approval.
-      const scheduled = await page.evaluate(
-        async ({ id, datetime }) =>
-          (
-            await fetch(`/api/articles/${id}/schedule`, {
-              method: 'PUT',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ platform: 'blog', datetime, bundle: true }),
-            })
-          ).status,
-        { id, datetime: new Date().toISOString() },
-      );
+      const scheduled = await scheduleVia(page, id, 'blog', new Date().toISOString(), { bundle: true });
       expect(scheduled).toBe(200);
-      const approvals = () => outbox(app).filter((m) => m.subject?.endsWith(`: ${title}`));
-      await expect.poll(() => approvals().length, { timeout: 30_000, interval: 250 }).toBe(1);
-      const mail = approvals()[0]!;
+      const { mail, approveUrl } = await approvalMail(app, title);
       expect(mail.text).toContain('Approving publishes to WordPress, LinkedIn and Bluesky.');
       expect([...(mail.html ?? '').matchAll(/>What will be published on ([^<]+)</g)].map((m) => m[1])).toEqual([
         'WordPress',
@@ -141,11 +117,8 @@ describe.skipIf(!hasBrowser)('the blog-first bundle with LinkedIn and Bluesky (C
       await mailPage.setViewportSize({ width: 390, height: 844 });
       await snap(mailPage, 'bundle-02-email-phone', { fullPage: true });
       await mailPage.close();
-      const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
-      expect(approveUrl, mail.text).toBeTruthy();
-
       // /approve: the blog post, and beside it the LinkedIn and Bluesky cards.
-      await page.goto(approveUrl!);
+      await page.goto(approveUrl);
       await page.getByRole('heading', { name: `Publish “${title}” to WordPress, LinkedIn and Bluesky?` }).waitFor();
       await page.getByRole('article', { name: 'WordPress post' }).waitFor();
       await page.getByRole('article', { name: 'LinkedIn post' }).waitFor();

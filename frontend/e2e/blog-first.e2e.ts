@@ -4,50 +4,27 @@
  * publishes WordPress first and then LinkedIn with the live post's address; LinkedIn failing is retried alone by
  * the same link (functions/src/domain/scheduling.ts, ApprovalLinks.confirmApproval; functions/test/bundle-api.test.ts).
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
-import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
+import { describe, expect, it } from 'vitest';
 import {
   ADA,
+  approvalMail,
   browserAvailable,
   callApi,
   connectLinkedIn,
   connectWordPress,
   createArticleWithDrafts,
-  launchBrowser,
-  outbox,
   registerOnDashboard,
-  removeData,
-  startApp,
-  type RunningApp,
+  scheduleVia,
+  withAppAndFakeWordPressAndLinkedIn,
 } from './harness.js';
 
 const hasBrowser = browserAvailable();
 
 describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress and LinkedIn, local outbox)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let wp: FakeWordPress;
-  let li: FakeLinkedIn;
-
-  beforeAll(async () => {
-    [wp, li, browser] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), launchBrowser()]);
-    app = await startApp(undefined, {
-      OPENAI_API_KEY: '',
-      LINKEDIN_OAUTH_URL: li.oauthUrl,
-      LINKEDIN_API_URL: li.apiUrl,
-      ALLOW_PRIVATE_URLS: '1',
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeData(app);
-    await Promise.all([wp?.stop(), li?.stop()]);
-  });
+  const journey = withAppAndFakeWordPressAndLinkedIn();
 
   it('Blog first in the modal → one approval e-mail → WordPress published, LinkedIn failed → the link again posts LinkedIn only, with the post’s URL', async () => {
+    const { app, browser, wp, li } = journey;
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await registerOnDashboard(page, app, ADA);
@@ -92,32 +69,18 @@ describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress an
 
     // Rather than wait an hour, the bundle is moved to now through the API (the same PUT, bundle kept), as
     // scheduling.e2e.ts moves its schedule; the local scheduler then runs it at once.
-    const moved = await page.evaluate(
-      async ({ id, datetime }) =>
-        (
-          await fetch(`/api/articles/${id}/schedule`, {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ platform: 'blog', datetime, bundle: true }),
-          })
-        ).status,
-      { id, datetime: new Date().toISOString() },
-    );
+    const moved = await scheduleVia(page, id, 'blog', new Date().toISOString(), { bundle: true });
     expect(moved).toBe(200);
 
     // The run e-mails one approval for WordPress and LinkedIn.
-    const approvals = () => outbox(app).filter((m) => m.subject?.endsWith(`: ${title}`));
-    await expect.poll(() => approvals().length, { timeout: 20_000, interval: 250 }).toBe(1);
-    const mail = approvals()[0]!;
+    const { mail, approveUrl } = await approvalMail(app, title, { timeout: 20_000 });
     expect(mail.text).toContain('Approving publishes to WordPress and LinkedIn.');
-    const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
-    expect(approveUrl, mail.text).toBeTruthy();
     expect(wp.posts).toHaveLength(0);
     expect(li.posts).toHaveLength(0);
 
     // LinkedIn is down for the first approval (the fake's 'down' mode, as bundle-api.test.ts provokes it).
     li.setMode('down');
-    await page.goto(approveUrl!);
+    await page.goto(approveUrl);
     await page.getByRole('heading', { name: `Publish “${title}” to WordPress and LinkedIn?` }).waitFor();
     await page.getByRole('button', { name: 'Approve and publish to WordPress and LinkedIn' }).click();
     const failure = page.getByRole('alert');
@@ -134,7 +97,7 @@ describe.skipIf(!hasBrowser)('the blog-first bundle (Chromium, fake WordPress an
 
     // LinkedIn is back; the same link again approves LinkedIn alone, as its button says.
     li.setMode('ok');
-    await page.goto(approveUrl!);
+    await page.goto(approveUrl);
     await page.getByRole('heading', { name: `Publish “${title}” to WordPress and LinkedIn?` }).waitFor();
     await page.getByRole('button', { name: 'Retry LinkedIn' }).click();
     await page

@@ -16,11 +16,11 @@ import { graphemeLength, utf8Length } from '@app/shared/channels/bluesky';
 import { atprotoPdsOrSkip, type ChannelServer } from '../../functions/test/channel-servers/atproto/pds.js';
 import {
   ADA,
+  approvalMail,
   browserAvailable,
   connectBluesky,
   createArticleWithDrafts,
   launchBrowser,
-  outbox,
   pdsAccount,
   pdsRecord,
   registerOnDashboard,
@@ -152,15 +152,12 @@ describe.skipIf(!hasBrowser)('Bluesky journey (Chromium, a real PDS)', () => {
 
       // Moved to now (the API, as the Schedule page sends it), the local scheduler fires: the approval e-mail.
       expect(await scheduleVia(page, id, 'bluesky', new Date().toISOString())).toBe(200);
-      const approvals = () => outbox(app).filter((m) => m.subject === `Approve for Bluesky: ${title}`);
-      await expect.poll(() => approvals().length, { timeout: 30_000, interval: 250 }).toBe(1);
-      const mail = approvals()[0]!;
+      const { mail, approveUrl } = await approvalMail(app, title);
+      expect(mail.subject).toBe(`Approve for Bluesky: ${title}`);
       expect(mail.text).toContain(text);
-      const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
-      expect(approveUrl, mail.text).toBeTruthy();
 
       // Approve: the page shows the Bluesky post, and its button publishes it.
-      await page.goto(approveUrl!);
+      await page.goto(approveUrl);
       await page.getByRole('heading', { name: `Publish “${title}” to Bluesky?` }).waitFor();
       await page.getByRole('article', { name: 'Bluesky post' }).getByRole('link', { name: '#gardening' }).waitFor();
       await snap(page, 'bluesky-07-approve-light');

@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { parseMime } from '../../functions/test/fakes/mime.js';
-import { ADA, browserAvailable, registerOnDashboard, snap, withAppAndBrowser, type RunningApp } from './harness.js';
+import { ADA, browserAvailable, registerOnDashboard, snap, withAppAndBrowser, invitationLink } from './harness.js';
 import { PHONE, onPhone, pageScrollWidth, settle, showTheme } from './viewport.js';
 import { axeViolations } from './axe.js';
 
@@ -31,22 +30,6 @@ const api = (page: Page, method: string, path: string, body?: unknown, workspace
     },
     { method, path, body, workspace },
   );
-
-async function invitationLink(app: RunningApp, email: string): Promise<string> {
-  const outbox = join(app.dataDir, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      if (!existsSync(outbox)) return undefined;
-      for (const file of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-        const mail = parseMime(readFileSync(join(outbox, file), 'utf8'));
-        if (mail.to.includes(email)) link = /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail.text ?? '')?.[1];
-      }
-      return link;
-    })
-    .toBeDefined();
-  return link!;
-}
 
 async function look(page: Page, name: string) {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });

@@ -9,10 +9,12 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { withoutOfflineDraftNote } from '@app/shared';
 import { FAKE_WP_EDITOR, startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
-import type { FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
+import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
 import { parseMime, type ParsedMime } from '../../functions/test/fakes/mime.js';
 
+import { axeViolations } from './axe.js';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
 
 export { chromiumPath };
 
@@ -231,19 +233,26 @@ export async function callApi<T = any>(page: Page, path: string, body?: unknown)
 
 /**
  * Schedules one version of an article (blog, linkedin or a channel's own) through the API from inside the page (PUT,
- * as the Schedule page does); its HTTP status.
+ * as the Schedule page does); its HTTP status. `bundle` makes the blog version's schedule a blog-first bundle, as the
+ * modal's Blog first choice does.
  */
-export async function scheduleVia(page: Page, id: string, platform: string, datetime: string) {
+export async function scheduleVia(
+  page: Page,
+  id: string,
+  platform: string,
+  datetime: string,
+  { bundle }: { bundle?: boolean } = {},
+) {
   return page.evaluate(
-    async ({ id, platform, datetime }) =>
+    async ({ id, platform, datetime, bundle }) =>
       (
         await fetch(`/api/articles/${id}/schedule`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ platform, datetime }),
+          body: JSON.stringify(bundle === undefined ? { platform, datetime } : { platform, datetime, bundle }),
         })
       ).status,
-    { id, platform, datetime },
+    { id, platform, datetime, bundle },
   );
 }
 
@@ -353,6 +362,40 @@ export function withAppAndFakeWordPress(): WordPressJourney {
   return journey;
 }
 
+/** What a journey against the fake WordPress and LinkedIn runs on; filled in before its tests. */
+export interface WordPressLinkedInJourney extends WordPressJourney {
+  li: FakeLinkedIn;
+}
+
+/**
+ * Call in a describe: before its tests, a fake WordPress and a fake LinkedIn, the app pointed at them (offline drafts:
+ * no OpenAI key; the fakes' private addresses allowed) and Chromium are started; after them they are stopped and the
+ * app's data folder is removed.
+ */
+export function withAppAndFakeWordPressAndLinkedIn(): WordPressLinkedInJourney {
+  const journey = {} as WordPressLinkedInJourney;
+  beforeAll(async () => {
+    [journey.wp, journey.li, journey.browser] = await Promise.all([
+      startFakeWordPress(),
+      startFakeLinkedIn(),
+      launchBrowser(),
+    ]);
+    journey.app = await startApp(undefined, {
+      OPENAI_API_KEY: '',
+      LINKEDIN_OAUTH_URL: journey.li.oauthUrl,
+      LINKEDIN_API_URL: journey.li.apiUrl,
+      ALLOW_PRIVATE_URLS: '1',
+    });
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await journey.app?.stop();
+    if (journey.app) removeData(journey.app);
+    await Promise.all([journey.wp?.stop(), journey.li?.stop()]);
+  });
+  return journey;
+}
+
 /**
  * A page in a new browser context (en-US, 1280×900) whose clock is in `browserTimezone`, on which
  * `who` has registered and sees the dashboard. Close the context at the end.
@@ -380,6 +423,44 @@ export function outbox(app: RunningApp): ParsedMime[] {
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .map((f) => parseMime(readFileSync(join(dir, f), 'utf8')));
+}
+
+/** The messages of the app's outbox sent to `email` (and whose subject matches `subject`, if given), oldest first. */
+export function mailsTo(app: RunningApp, email: string, subject?: RegExp): ParsedMime[] {
+  return outbox(app).filter((m) => m.to.includes(email) && (!subject || subject.test(m.subject)));
+}
+
+/** The invitation link last e-mailed to `email` (the local outbox), once it is there. */
+export async function invitationLink(app: RunningApp, email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      link = mailsTo(app, email)
+        .map((mail) => /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail.text ?? '')?.[1])
+        .filter((found) => found !== undefined)
+        .at(-1);
+      return link;
+    })
+    .toBeDefined();
+  return link!;
+}
+
+/**
+ * Waits until the app's outbox holds the one approval e-mail of the article titled `title` (its subject ends with
+ * `: <title>`) and answers it with the approval link it carries (checked to be on the app).
+ */
+export async function approvalMail(
+  app: RunningApp,
+  title: string,
+  { timeout = 30_000 }: { timeout?: number } = {},
+): Promise<{ mail: ParsedMime; approveUrl: string }> {
+  const approvals = () => outbox(app).filter((m) => m.subject?.endsWith(`: ${title}`));
+  await expect.poll(() => approvals().length, { timeout, interval: 250 }).toBe(1);
+  const mail = approvals()[0]!;
+  const approveUrl = /(http:\/\/\S+\/approve\?token=\S+)/.exec(mail.text ?? '')?.[1];
+  expect(approveUrl, mail.text).toBeTruthy();
+  expect(approveUrl!.startsWith(`${app.url}/approve?token=`), approveUrl).toBe(true);
+  return { mail, approveUrl: approveUrl! };
 }
 
 /**
@@ -458,4 +539,25 @@ export async function publishNowOn(
   const dialog = page.getByRole('dialog', { name: `Publish to ${channel} now?` });
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   return region;
+}
+
+/**
+ * What the page shows now in light, dark and 390 px wide (left light), each saved to look at and checked with axe
+ * (WCAG 2.1 AA, toasts aside): no violation, and nothing wider than the phone.
+ */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await showTheme(page, theme);
+    await snap(page, `${name}-${theme}`);
+    const violations = await axeViolations(page, { exclude: '.Toastify' });
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${theme})`,
+    ).toEqual([]);
+  }
+  await onPhone(page, async () => {
+    await snap(page, `${name}-phone`);
+    expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
+  });
+  await showTheme(page, 'light');
 }

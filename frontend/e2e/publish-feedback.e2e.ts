@@ -1,7 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLinkedIn, type FakeLinkedIn } from '../../functions/test/fakes/linkedin.js';
-import { startFakeWordPress, type FakeWordPress } from '../../functions/test/fakes/wordpress.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   ADA,
   browserAvailable,
@@ -9,14 +7,11 @@ import {
   connectLinkedIn,
   connectWordPress,
   createArticleWithDrafts,
-  launchBrowser,
   publishNowOn,
   registerOnDashboard,
-  removeData,
   scheduleVia,
   snap,
-  startApp,
-  type RunningApp,
+  withAppAndFakeWordPressAndLinkedIn,
 } from './harness.js';
 import { showTheme } from './viewport.js';
 import { axeViolations } from './axe.js';
@@ -45,28 +40,10 @@ async function axeBothThemes(page: Page, name: string, include?: string): Promis
  * card that stays, with View on LinkedIn, and in History.
  */
 describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPress and LinkedIn)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let wp: FakeWordPress;
-  let li: FakeLinkedIn;
-
-  beforeAll(async () => {
-    [wp, li, browser] = await Promise.all([startFakeWordPress(), startFakeLinkedIn(), launchBrowser()]);
-    app = await startApp(undefined, {
-      OPENAI_API_KEY: '',
-      LINKEDIN_OAUTH_URL: li.oauthUrl,
-      LINKEDIN_API_URL: li.apiUrl,
-      ALLOW_PRIVATE_URLS: '1',
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    if (app) removeData(app);
-    await Promise.all([wp?.stop(), li?.stop()]);
-  });
+  const journey = withAppAndFakeWordPressAndLinkedIn();
 
   it('note highlighted and refused until removed → one headline on WordPress → LinkedIn: the card stays with View on LinkedIn → History', async () => {
+    const { app, browser, wp, li } = journey;
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     await registerOnDashboard(page, app, ADA);

@@ -1,8 +1,6 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { parseMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
   browserAvailable,
@@ -14,22 +12,13 @@ import {
   snap,
   withAppAndFakeWordPress,
   type RunningApp,
+  invitationLink,
+  lookAt,
+  mailsTo,
 } from './harness.js';
-import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
-import { axeViolations } from './axe.js';
+import { PHONE } from './viewport.js';
 
 const hasBrowser = browserAvailable();
-
-/** The e-mails in the local outbox to `email` whose subject matches, oldest first. */
-function mailsTo(app: RunningApp, email: string, subject: RegExp) {
-  const outbox = join(app.dataDir, 'outbox');
-  if (!existsSync(outbox)) return [];
-  return readdirSync(outbox)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => parseMime(readFileSync(join(outbox, f), 'utf8')))
-    .filter((m) => m.to.includes(email) && subject.test(m.subject));
-}
 
 /** The link (an address in the e-mail's text) after `label: `, once the `count`-th such e-mail is there. */
 async function linkIn(app: RunningApp, email: string, subject: RegExp, label: string, count = 1): Promise<string> {
@@ -43,37 +32,6 @@ async function linkIn(app: RunningApp, email: string, subject: RegExp, label: st
     })
     .toBeDefined();
   return link!;
-}
-
-/** The invitation link e-mailed to `email`, once it is there. */
-async function invitationLink(app: RunningApp, email: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      const mail = mailsTo(app, email, /invited you/).at(-1);
-      link = /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail?.text ?? '')?.[1];
-      return link;
-    })
-    .toBeDefined();
-  return link!;
-}
-
-/** Light, dark and 390 px wide, each checked with axe (WCAG 2.1 AA) and saved to look at. */
-async function lookAt(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await showTheme(page, theme);
-    await snap(page, `${name}-${theme}`);
-    const violations = await axeViolations(page, { exclude: '.Toastify' });
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${theme})`,
-    ).toEqual([]);
-  }
-  await onPhone(page, async () => {
-    await snap(page, `${name}-phone`);
-    expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
-  });
-  await showTheme(page, 'light');
 }
 
 /** Registers through an e-mailed invitation link in a new context; the member's page on the dashboard. */

@@ -1,39 +1,16 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { parseMime } from '../../functions/test/fakes/mime.js';
 import {
   ADA,
   browserAvailable,
   callApi,
   registerOnDashboard,
-  snap,
   withAppAndBrowser,
-  type RunningApp,
+  invitationLink,
+  lookAt,
 } from './harness.js';
-import { PHONE, onPhone, pageScrollWidth, showTheme } from './viewport.js';
-import { axeViolations } from './axe.js';
 
 const hasBrowser = browserAvailable();
-
-/** The invitation link e-mailed to `email` (the local outbox), once it is there. */
-async function invitationLink(app: RunningApp, email: string): Promise<string> {
-  const outbox = join(app.dataDir, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      if (!existsSync(outbox)) return undefined;
-      for (const file of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
-        const mail = parseMime(readFileSync(join(outbox, file), 'utf8'));
-        if (!mail.to.includes(email)) continue;
-        link = /(http:\/\/\S+\/invite\?token=\S+)/.exec(mail.text ?? '')?.[1];
-      }
-      return link;
-    })
-    .toBeDefined();
-  return link!;
-}
 
 /** A GET of the API from inside the page with an X-Workspace header (undefined: none). */
 const getIn = (page: Page, path: string, workspace: string | undefined) =>
@@ -44,24 +21,6 @@ const getIn = (page: Page, path: string, workspace: string | undefined) =>
     },
     { path, workspace },
   );
-
-/** Light, dark and 390 px wide, each checked with axe (WCAG 2.1 AA) and saved to look at. */
-async function lookAt(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await showTheme(page, theme);
-    await snap(page, `${name}-${theme}`);
-    const violations = await axeViolations(page, { exclude: '.Toastify' });
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${theme})`,
-    ).toEqual([]);
-  }
-  await onPhone(page, async () => {
-    await snap(page, `${name}-phone`);
-    expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
-  });
-  await showTheme(page, 'light');
-}
 
 describe.skipIf(!hasBrowser)('workspaces journey (Chromium)', () => {
   const journey = withAppAndBrowser();

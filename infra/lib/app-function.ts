@@ -1,12 +1,22 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_ESBUILD, ON_DEMAND_MODULES, onDemandModulesOf, splitLambdaBundleCommand } from './bundling.js';
+import {
+  LAMBDA_ESBUILD,
+  ON_DEMAND_MODULES,
+  installLambdaModulesCommand,
+  onDemandModulesOf,
+  splitLambdaBundleCommand,
+} from './bundling.js';
+import type { LambdaModules } from './lambda-modules.js';
+
+const require = createRequire(import.meta.url);
 
 /** Runtime settings every function of the app shares (docs/architecture.md). */
 export const FUNCTION_RUNTIME = {
@@ -78,6 +88,11 @@ export class AppFunction extends Construct {
   readonly role: Role;
   /** The esbuild/npm bundling options used (kept for the tests: bundling is skipped there). */
   readonly bundling: BundlingOptions;
+  /**
+   * The on-demand packages installed next to its bundle, with their versions and npm settings (lambda-modules.ts);
+   * undefined when it carries none.
+   */
+  readonly modules: LambdaModules | undefined;
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
@@ -93,9 +108,18 @@ export class AppFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     const functionsTsconfig = join(props.projectRoot, 'functions', 'tsconfig.json');
-    // The on-demand packages this function's code imports are installed next to its bundle
-    // (NodejsFunction keeps `nodeModules` out of the bundle); the others stay out of it too.
+    // The on-demand packages this function's code imports are installed next to its bundle, as NodejsFunction's
+    // `nodeModules` would install them, but each distinct set once per machine (lambda-modules.ts); none is bundled.
     const nodeModules = [...onDemandModulesOf(props.name)];
+    this.modules =
+      nodeModules.length > 0
+        ? {
+            dependencies: dependencyVersions(dirname(props.entry), nodeModules),
+            lockFile: join(props.projectRoot, 'package-lock.json'),
+            environment: { ...LAMBDA_NPM_INSTALL_ENV },
+          }
+        : undefined;
+    const modules = this.modules;
     this.bundling = {
       format: OutputFormat.ESM,
       target: LAMBDA_ESBUILD.target,
@@ -106,14 +130,14 @@ export class AppFunction extends Construct {
       banner: LAMBDA_ESBUILD.banner,
       esbuildArgs: { '--conditions': LAMBDA_ESBUILD.conditions.join(',') },
       // Everything else is bundled, the AWS SDK included (see bundling.ts).
-      externalModules: ON_DEMAND_MODULES.filter((m) => !nodeModules.includes(m)),
-      ...(nodeModules.length > 0 ? { nodeModules, environment: { ...LAMBDA_NPM_INSTALL_ENV } } : {}),
+      externalModules: [...ON_DEMAND_MODULES],
       ...(existsSync(functionsTsconfig) ? { tsconfig: functionsTsconfig } : {}),
       // NodejsFunction writes one file; the shipped bundle is split into chunks (bundling.ts), built last.
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (inputDir, outputDir) => [
+          ...(modules ? [installLambdaModulesCommand(inputDir, outputDir, modules)] : []),
           splitLambdaBundleCommand(inputDir, outputDir, relative(props.projectRoot, props.entry)),
         ],
       },
@@ -162,4 +186,25 @@ export class AppFunction extends Construct {
   addEnvironment(key: string, value: string): void {
     this.function.addEnvironment(key, value);
   }
+}
+
+/**
+ * Each package's version as NodejsFunction reads them for `nodeModules`: the nearest package.json above the entry
+ * (dependencies, devDependencies or peerDependencies), else the installed package's own version.
+ */
+function dependencyVersions(from: string, modules: readonly string[]): Record<string, string> {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
+    dir = dirname(dir);
+  }
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const declared = { ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies };
+  return Object.fromEntries(
+    modules.map((name) => {
+      const version = declared[name] ?? (require(`${name}/package.json`) as { version?: string }).version;
+      if (!version) throw new Error(`No version of ${name} in ${join(dir, 'package.json')} nor installed`);
+      return [name, version];
+    }),
+  );
 }

@@ -33,6 +33,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
 import ts from 'typescript';
+import type { LambdaModules } from './lambda-modules.js';
 
 /** Packages the code loads on demand (`await import()`), never bundled. */
 export const ON_DEMAND_MODULES = [
@@ -369,6 +370,15 @@ export const splitLambdaBundleCommand = (inputDir: string, outputDir: string, re
     outputDir,
     `${inputDir}/functions/tsconfig.json`,
   ]
+    .map(shellQuote)
+    .join(' ');
+
+/**
+ * The `afterBundling` command that writes a function's package.json and package-lock.json beside its bundle and
+ * gives it its on-demand packages' `node_modules` (infra/bin/install-lambda-modules.ts, lambda-modules.ts).
+ */
+export const installLambdaModulesCommand = (inputDir: string, outputDir: string, modules: LambdaModules): string =>
+  ['node', '--import', 'tsx', `${inputDir}/infra/bin/install-lambda-modules.ts`, outputDir, JSON.stringify(modules)]
     .map(shellQuote)
     .join(' ');
 

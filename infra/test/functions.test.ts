@@ -71,12 +71,13 @@ describe('Lambda functions', () => {
   it.each(routeGroups())(
     '%s: bundles everything (the AWS SDK too) but the on-demand packages, which it installs when it uses them',
     (group) => {
-      const bundling = stack.functions.get(group)!.bundling;
+      const fn = stack.functions.get(group)!;
       const installed = [...onDemandModulesOf(group)];
-      expect(bundling.nodeModules ?? []).toEqual(installed);
-      // nodeModules are external to esbuild by construction; the other on-demand packages are kept out too.
-      expect([...(bundling.externalModules ?? []), ...installed].sort()).toEqual([...ON_DEMAND_MODULES].sort());
-      expect(bundling.externalModules).not.toContain('@aws-sdk/*');
+      expect(Object.keys(fn.modules?.dependencies ?? {})).toEqual(installed);
+      // No on-demand package is bundled, installed or not; NodejsFunction installs none itself.
+      expect([...(fn.bundling.externalModules ?? [])].sort()).toEqual([...ON_DEMAND_MODULES].sort());
+      expect(fn.bundling.externalModules).not.toContain('@aws-sdk/*');
+      expect(fn.bundling.nodeModules).toBeUndefined();
     },
   );
 });
@@ -154,8 +155,8 @@ describe('worker function', () => {
   });
 
   it('has the EventBridge and S3 clients and signers, sharp, openai, google-auth-library and the Markdown pipeline installed for linux-arm64 next to the bundle, without install scripts, an audit or notices', () => {
-    const bundling = stack.worker.bundling;
-    expect(bundling.nodeModules).toEqual([
+    const modules = stack.worker.modules!;
+    expect(Object.keys(modules.dependencies)).toEqual([
       '@aws-sdk/client-eventbridge',
       '@aws-sdk/client-s3',
       '@aws-sdk/s3-presigned-post',
@@ -166,10 +167,16 @@ describe('worker function', () => {
       'sanitize-html',
       'sharp',
     ]);
-    // nodeModules are external to esbuild by construction; the AWS SDK is bundled; the other on-demand
-    // package (the auth function's common-password list) stays external too, never bundled.
-    expect(bundling.externalModules).toEqual(['@zxcvbn-ts/language-common']);
-    expect(bundling.environment).toEqual({
+    // Their versions are the functions workspace's (the installed one's for the Markdown pipeline, which the shared
+    // workspace brings); the AWS SDK is bundled, every on-demand package kept out of it.
+    const declared = JSON.parse(readFileSync(join(repoRoot, 'functions', 'package.json'), 'utf8')).dependencies;
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const [name, version] of Object.entries(modules.dependencies))
+      expect(version, name).toBe(declared[name] ?? installed(name));
+    expect([...(stack.worker.bundling.externalModules ?? [])].sort()).toEqual([...ON_DEMAND_MODULES].sort());
+    expect(modules.lockFile).toBe(join(repoRoot, 'package-lock.json'));
+    expect(modules.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',
       npm_config_libc: 'glibc',

@@ -32,7 +32,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -47,6 +47,7 @@ import { matchRoute, routeKey } from '@app/shared/api';
 import { startFakeOpenAi, type FakeOpenAi } from '../../functions/test/fakes/openai.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { onDemandModulesOf } from '../lib/bundling.js';
+import { lambdaModulesCacheDir, lambdaModulesKey, type LambdaModules } from '../lib/lambda-modules.js';
 import { BACKFILLS_ENTRY_NAME } from '../lib/table-backfills.js';
 import { WORKER_ENTRY_NAME } from '../lib/worker-function.js';
 import { startAwsStub, type AwsStub } from './aws-stub.js';
@@ -68,6 +69,8 @@ interface ShippedFunction {
   environment: Record<string, string>;
   timeoutSeconds: number;
   memory: number;
+  /** Its on-demand packages' install (app-function.ts), if any. */
+  modules: LambdaModules | undefined;
 }
 
 let work: string;
@@ -362,13 +365,13 @@ beforeAll(async () => {
   const ours = new Map(
     appFunctions.map(([name, fn]) => [
       stack.resolve(stack.getLogicalId(fn.function.node.defaultChild as never)) as string,
-      name,
+      { name, modules: fn.modules },
     ]),
   );
   functions = new Map();
   for (const [logicalId, r] of Object.entries(resources)) {
     if (r.Type !== 'AWS::Lambda::Function') continue;
-    const name = ours.get(logicalId);
+    const { name, modules } = ours.get(logicalId) ?? {};
     if (!name) throw new Error(`A Lambda function the app does not know: ${logicalId}`);
     const assetDir = join(cdkOut, `asset.${String(r.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
     const variables = (r.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
@@ -382,6 +385,7 @@ beforeAll(async () => {
       environment,
       timeoutSeconds: r.Properties.Timeout,
       memory: r.Properties.MemorySize,
+      modules,
     });
   }
 }, 420_000);
@@ -422,6 +426,26 @@ describe('every bundled handler in cdk.out answers an event (DynamoDB Local, s3r
           `${fn.name}: ${img.join(', ')}`,
         ).toBe(false);
       }
+    }
+  });
+
+  it('installs each distinct set of on-demand packages once: the assets that carry it get the same cached node_modules', () => {
+    const withModules = [...functions.values()].filter((fn) => fn.modules);
+    const keys = new Map(withModules.map((fn) => [fn.name, lambdaModulesKey(fn.modules!)]));
+    const sets = new Set(withModules.map((fn) => [...onDemandModulesOf(fn.name)].sort().join(' ')));
+    // Fewer installs than functions: one per distinct set of packages.
+    expect(new Set(keys.values()).size).toBe(sets.size);
+    expect(sets.size).toBeLessThan(withModules.length);
+    const files = (dir: string) => (readdirSync(dir, { recursive: true }) as string[]).sort();
+    for (const fn of withModules) {
+      const cached = join(lambdaModulesCacheDir(), keys.get(fn.name)!, 'node_modules');
+      const shipped = join(fn.assetDir, 'node_modules');
+      expect(files(shipped), fn.name).toEqual(files(cached));
+      // Hard links where the cache and cdk.out share a file system (a copy otherwise).
+      const probe = join(onDemandModulesOf(fn.name)[0]!, 'package.json');
+      const [a, b] = [statSync(join(cached, probe)), statSync(join(shipped, probe))];
+      if (a.dev === b.dev) expect(b.ino, `${fn.name}: ${probe}`).toBe(a.ino);
+      else expect(readFileSync(join(shipped, probe))).toEqual(readFileSync(join(cached, probe)));
     }
   });
 

@@ -78,6 +78,7 @@ describe('the backfill function', () => {
       Timeout: BACKFILL_FUNCTION_TIMEOUT_S,
     });
     const bundling = s.stack.backfills.function.bundling;
+    expect(s.stack.backfills.function.modules).toBeUndefined();
     expect(bundling.nodeModules).toBeUndefined();
     expect([...(bundling.externalModules ?? [])].sort()).toEqual([...ON_DEMAND_MODULES].sort());
   });
