@@ -1,18 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { dashboardFromArticles, needsAttention } from '@app/shared';
+import { CHANNEL_IDS, dashboardFromArticles, needsAttention } from '@app/shared';
 import DashboardPage from '../pages/Dashboard';
 import { setSessionUser } from '../hooks/useSession';
 import { makeUser, mockApi, renderWithProviders, type RecordedRequest, type Reply } from '../test/utils';
-import { dropStartedCalls, LAST_TIME_ZONE, startPageCalls } from './startCalls';
+import { dropStartedCalls, LAST_TIME_ZONE, STARTED_CALL_MAX_AGE_MS, startPageCalls } from './startCalls';
 
 /** GET /api/dashboard for a user without articles, in the zone asked for. */
 const emptyDashboard = (request: Pick<RecordedRequest, 'path'>): Reply<'dashboard.get'> => {
   const timeZone = new URLSearchParams(request.path.split('?')[1]).get('timeZone') ?? 'UTC';
   return {
     timeZone,
-    ...dashboardFromArticles([], timeZone, new Date(), ['wordpress', 'linkedin']),
+    ...dashboardFromArticles([], timeZone, new Date(), [...CHANNEL_IDS]),
     attention: needsAttention([]),
   };
 };
@@ -70,6 +70,24 @@ describe('the dashboard opened directly (api/startCalls.ts)', () => {
     setSessionUser(new QueryClient(), makeUser({ _id: 'u2', timezone: 'UTC' }));
     renderWithProviders(<DashboardPage />, { route: '/dashboard' });
     await trendsSummary();
+    expect(dashboardCalls(requests)).toEqual(['/api/dashboard?timeZone=UTC', '/api/dashboard?timeZone=UTC']);
+  });
+
+  it('is not taken once older than its age limit (another page shown first): the page asks anew', async () => {
+    window.localStorage.setItem(LAST_TIME_ZONE, 'UTC');
+    const { requests } = mockApi({
+      'auth.me': { user: makeUser({ timezone: 'UTC' }) },
+      'dashboard.get': emptyDashboard,
+    });
+    startPageCalls('/dashboard');
+    const startedAt = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(startedAt + STARTED_CALL_MAX_AGE_MS);
+    try {
+      renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+      await trendsSummary();
+    } finally {
+      now.mockRestore();
+    }
     expect(dashboardCalls(requests)).toEqual(['/api/dashboard?timeZone=UTC', '/api/dashboard?timeZone=UTC']);
   });
 

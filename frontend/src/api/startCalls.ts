@@ -28,7 +28,14 @@ export function rememberTimeZone(timeZone: string | null): void {
 }
 
 /** The dashboard's call started with the app, until the page takes it. */
-let started: { timeZone: string; workspace: string | undefined; answer: Promise<DashboardAnswer> } | undefined;
+let started:
+  { timeZone: string; workspace: string | undefined; at: number; answer: Promise<DashboardAnswer> } | undefined;
+
+/**
+ * An early answer older than this is not the page's: the page opened directly takes it within a second or two; one
+ * left untaken (another page shown first: a sign-in, a redirect) would show figures from before the user's own changes.
+ */
+export const STARTED_CALL_MAX_AGE_MS = 10_000;
 
 const fetchDashboard = (timeZone: string) => request('dashboard.get', { query: { timeZone } });
 
@@ -48,17 +55,23 @@ export function startPageCalls(pathname: string): void {
   const answer = fetchDashboard(timeZone);
   // The page reports a failure when it takes the call; until then a rejection is not unhandled.
   answer.catch(() => undefined);
-  started = { timeZone, workspace: currentWorkspaceId(), answer };
+  started = { timeZone, workspace: currentWorkspaceId(), at: Date.now(), answer };
 }
 
 /**
  * GET /api/dashboard for the page (pages/Dashboard.tsx): the call started with the app when it asked the same (zone
- * and workspace), else a new one. Taken once either way: a later visit asks anew.
+ * and workspace) less than STARTED_CALL_MAX_AGE_MS ago, else a new one. Taken once either way: a later visit asks anew.
  */
 export function dashboardCall(timeZone: string): Promise<DashboardAnswer> {
   const early = started;
   started = undefined;
-  if (early && early.timeZone === timeZone && early.workspace === currentWorkspaceId()) return early.answer;
+  if (
+    early &&
+    early.timeZone === timeZone &&
+    early.workspace === currentWorkspaceId() &&
+    Date.now() - early.at < STARTED_CALL_MAX_AGE_MS
+  )
+    return early.answer;
   return fetchDashboard(timeZone);
 }
 

@@ -1,7 +1,7 @@
 import { cloneElement, type ReactElement } from 'react';
 import { expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import { dashboardFromArticles, needsAttention } from '@app/shared';
+import { CHANNEL_IDS, dashboardFromArticles, needsAttention } from '@app/shared';
 import DashboardPage from './Dashboard';
 import { deferred, makeUser, mockApi, renderWithProviders } from '../test/utils';
 
@@ -39,7 +39,7 @@ it('draws the charts one at a time, each once the one before it is on the page',
       await answer.promise;
       return {
         timeZone: 'UTC',
-        ...dashboardFromArticles([], 'UTC', new Date(), ['wordpress']),
+        ...dashboardFromArticles([], 'UTC', new Date(), CHANNEL_IDS.slice(0, 1)),
         attention: needsAttention([]),
       };
     },
