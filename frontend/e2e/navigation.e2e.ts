@@ -70,7 +70,9 @@ describe.skipIf(!hasBrowser)('navigation journey (Chromium)', () => {
     await expect.poll(() => scrollY(page)).toBe(calendarY);
 
     // A page opened by its address in the same tab (a new document) starts at its top, however far down the tab's
-    // first page was scrolled: each document's first entry has the same router key, and its load is no Back.
+    // first page was scrolled: each document's first entry has the same router key, and its load is no Back. A low
+    // window makes every page taller than it, so a wrong restore would show as a scroll.
+    await page.setViewportSize({ width: 1366, height: 300 });
     await page.goto(`${app.url}/settings`);
     await page.getByText('No API keys found. Add your first key using the form.').waitFor();
     expect(await scrollTo(page, 5000)).toBeGreaterThan(600);
@@ -85,6 +87,11 @@ describe.skipIf(!hasBrowser)('navigation journey (Chromium)', () => {
       await page.waitForLoadState('networkidle');
       // Two frames: a restore under way would have scrolled by now (it tries on every frame).
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      // It can scroll: a restore of Settings' place (far down) would show.
+      expect(
+        await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+        path,
+      ).toBeGreaterThan(0);
       expect(await scrollY(page), path).toBe(0);
     }
     // Back to the scrolled Settings document still returns to its place.

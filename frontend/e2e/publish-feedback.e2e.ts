@@ -89,12 +89,16 @@ describe.skipIf(!hasBrowser)('publishing an offline draft (Chromium, fake WordPr
     await blogMark.waitFor();
     expect(await blogMark.textContent()).toMatch(/^> Offline draft — composed from your brief without AI\./);
     expect(await linkedinEditor.locator('mark').textContent()).toMatch(/^\[Offline draft — composed/);
-    // The mark lies exactly under the textarea's first line.
-    const [area, mark] = await Promise.all([
-      blogEditor.getByLabel('Blog content').boundingBox(),
-      blogMark.boundingBox(),
-    ]);
-    expect(Math.abs(mark!.y - (area!.y + 9))).toBeLessThanOrEqual(3);
+    // The mark lies exactly under the textarea's first line, once the dialog has settled (it opens with a motion, and
+    // the mark's layer follows the textarea's scroll a frame later).
+    const markOffset = async () => {
+      const [area, mark] = await Promise.all([
+        blogEditor.getByLabel('Blog content').boundingBox(),
+        blogMark.boundingBox(),
+      ]);
+      return Math.abs(mark!.y - (area!.y + 9));
+    };
+    await expect.poll(markOffset, { timeout: 5000 }).toBeLessThanOrEqual(3);
     const wordpress = modal.getByRole('article', { name: 'WordPress post' });
     // The preview renders after the editor (deferred): wait for its title before counting headlines.
     await wordpress.getByRole('heading', { name: title }).first().waitFor();
