@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localJobsIdle } from '../src/adapters/local/in-process-job-queue.js';
 import { parseEventLines } from '../src/adapters/local/jsonl-event-publisher.js';
 import { AUTOMATION_EVENT_SCHEMAS } from '../src/domain/automation-events.js';
@@ -239,5 +239,45 @@ describe('the check before a slot', () => {
     expect(problemEvents().filter((e) => e.articleId === id)).toEqual([
       expect.objectContaining({ platform: 'bluesky', window: '24h' }),
     ]);
+  });
+
+  it('a failed read of the settings is no finding: nothing told, and the next sweep checks the slot', async () => {
+    const id = (await user.call('/api/articles', { body: { title: 'Read failed', topic: 'Health', keyword: 'slots' } }))
+      .json.article._id as string;
+    await draftedForPublishing(user, id);
+    const slot = new Date(Date.now() + 7 * 3600_000).toISOString();
+    await user.call(`/api/articles/${id}/schedule`, { method: 'PUT', body: { platform: 'linkedin', datetime: slot } });
+    const before = mails().length;
+    const titled = () =>
+      mails()
+        .slice(before)
+        .filter((m) => m.subject.includes('“Read failed”'));
+
+    // The LinkedIn connection's read fails (a throttled table, say): not "LinkedIn is not connected".
+    const values = settingService().values.bind(settingService());
+    const failing = vi
+      .spyOn(settingService(), 'values')
+      .mockImplementation(async (owner, keys) =>
+        keys.includes('linkedin_access_token')
+          ? Promise.reject(new Error('ProvisionedThroughputExceeded'))
+          : values(owner, keys),
+      );
+    try {
+      await connectionHealth().sweep();
+      await localJobsIdle();
+    } finally {
+      failing.mockRestore();
+    }
+    const card = async () =>
+      ((await user.call('/api/articles/unpublished')).json.articles as any[]).find((a) => a._id === id);
+    expect((await card()).health?.linkedin).toBeUndefined();
+    expect(titled()).toHaveLength(0);
+
+    // The read works again: the slot's window was not noted, so this sweep checks it and tells what it finds.
+    await connectionHealth().sweep();
+    await localJobsIdle();
+    expect((await card()).health.linkedin).toMatchObject({ scheduledFor: slot, windows: ['24h'] });
+    expect((await card()).health.linkedin.problems.map((p: any) => p.code)).toEqual(['linkedin_expires_before_slot']);
+    expect(titled()).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { DynamoArticleStore } from '../adapters/dynamo/article-store.js';
 import { dueSlotsBetween } from '../adapters/dynamo/due-slots.js';
 import { connectionsExpiringBetween } from '../adapters/dynamo/time-keys.js';
 import type { PublishChannel } from '../channels/channel.js';
+import { connectionExpiryToldKey, type ChannelId } from '../channels/ids.js';
 import { channelIds, loadChannel } from '../channels/registry.js';
 import { storedWordPress } from '../channels/wordpress/service.js';
 import {
@@ -12,6 +13,7 @@ import {
   type ConnectionState,
   type SlotChannel,
 } from '../domain/connection-health.js';
+import { DomainError } from '../domain/errors.js';
 import { newestImageFile } from '../domain/images.js';
 import { logger } from '../logger.js';
 import { deps } from './deps.js';
@@ -21,8 +23,15 @@ import { wordPressService } from './wordpress-service.js';
 import { activeWorkspaceOwner } from './workspace-access.js';
 import { settingService } from './settings.js';
 
-/** The non-secret setting that keeps the channel's connection expiry the owner was last told of (domain/settings.ts). */
-const expiryToldKey = (channel: string) => `${channel}_expiry_told`;
+/**
+ * A channel's stored connection refused (not connected or expired: its own 400, PublishChannel.connection) is the
+ * owner's to fix and answers `refused`; anything else (a failed read of the settings) is no finding about the
+ * connection: it goes to the sweep's onError, and the slot's window stays unnoted, so the next sweep checks it again.
+ */
+function refusedOr<T>(err: unknown, refused: T): T {
+  if (err instanceof DomainError && err.kind === 'invalid') return refused;
+  throw err;
+}
 
 /**
  * The channels' checks for the sweep (domain/connection-health.ts): WordPress's live check of the saved credentials
@@ -68,7 +77,7 @@ function probe(): ConnectionProbe {
                 .map((c) =>
                   c.connection(ownerId).then(
                     () => c,
-                    () => undefined,
+                    (err: unknown) => refusedOr(err, undefined),
                   ),
                 ),
             )
@@ -130,7 +139,7 @@ function probe(): ConnectionProbe {
     if (!channel.settings)
       return channel.connection(ownerId).then(
         () => ({ problems: [] }),
-        () => notConnected(id, channel.label),
+        (err: unknown) => refusedOr(err, notConnected(id, channel.label)),
       );
     // Its own test refuses to run without saved credentials: a channel not connected is told as such.
     if (!(await channel.settings.status(ownerId)).connected) return notConnected(id, channel.label);
@@ -165,9 +174,14 @@ export const connectionHealth = lazy((): ConnectionHealthService => {
     activeOwner: activeWorkspaceOwner,
     notifier: (ownerId) => emailService().notifier(ownerId),
     expiryTold: {
-      get: (ownerId, channel) => settings.value(ownerId, expiryToldKey(channel)),
+      get: (ownerId, channel) => settings.value(ownerId, connectionExpiryToldKey(channel as ChannelId)),
       set: (ownerId, channel, expiresAt) =>
-        settings.put(ownerId, expiryToldKey(channel), expiresAt, `The ${channel} connection expiry last told of`),
+        settings.put(
+          ownerId,
+          connectionExpiryToldKey(channel as ChannelId),
+          expiresAt,
+          `The ${channel} connection expiry last told of`,
+        ),
     },
     publicUrl: () => config.publicUrl,
     onError: (ownerId, err) =>
