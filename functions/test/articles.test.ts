@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { channelIds } from '../src/channels/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, drafted, imageSettled, registration, startTestApp, waitUntil, type TestApp } from './helpers/app.js';
 
@@ -289,6 +290,8 @@ describe('settings (API keys)', () => {
       'wordpress_app_password',
       'linkedin_webhook_url',
       'google_sheets_refresh_token',
+      // Every registry channel's own keys, a channel added since the shared rule (shared/src/settings.ts) too.
+      ...channelIds.map((id) => `${id}_app_password`),
     ]) {
       const refused = await owner.call('/api/settings', { body: { key, value: 'http://169.254.169.254/latest' } });
       expect(refused.status).toBe(400);
@@ -302,6 +305,7 @@ describe('settings (API keys)', () => {
     const { settingService } = await import('../src/wiring/settings.js');
     const ownerId = (await owner.call('/api/auth/me')).json.user._id as string;
     await settingService().put(ownerId, 'linkedin_client_secret', 'linkedin-secret-value', 'LinkedIn client secret');
+    for (const id of channelIds) await settingService().put(ownerId, `${id}_app_password`, `${id}-secret-value`);
 
     for (const mask of ['true', 'false']) {
       const list = await owner.call(`/api/settings?mask=${mask}`);
@@ -312,6 +316,7 @@ describe('settings (API keys)', () => {
       expect(Date.parse(list.json[0].updatedAt)).not.toBeNaN();
       expect(list.text).not.toContain(secret);
       expect(list.text).not.toContain('linkedin-secret-value');
+      for (const id of channelIds) expect(list.text).not.toContain(`${id}_app_password`);
     }
     expect(JSON.stringify(await app.items())).not.toContain(secret);
 

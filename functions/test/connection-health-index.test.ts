@@ -15,7 +15,9 @@ import { connectionsExpiringBetween } from '../src/adapters/dynamo/time-keys.js'
 import { ConnectionHealthService } from '../src/domain/connection-health.js';
 import type { MailMessage } from '../src/domain/integrations.js';
 import { ensureTable } from '../src/local/dynamo.js';
-import { connectionExpiryKey, type ChannelId } from '../src/channels/ids.js';
+import { channelIds, connectionExpiryKey, connectionExpiryToldKey, type ChannelId } from '../src/channels/ids.js';
+import { PUBLIC_SETTING_KEYS, SettingService } from '../src/domain/settings.js';
+import { MemorySecretStore } from './helpers/memory-settings.js';
 import { articleRecord } from './helpers/article-record.js';
 
 const db = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: inject('dynamoEndpoint') });
@@ -111,6 +113,24 @@ describe('the connections’ expiries by time', () => {
     ]);
     expect(mail[0]!.text).toContain('The Ghost connection expires on');
     expect(await service.sweep()).toMatchObject({ expiring: 0 });
+  });
+
+  it('every channel’s expiry and the expiry told, saved through the settings, are kept in the table and indexed', async () => {
+    const table = `exp-${randomBytes(4).toString('hex')}`;
+    await ensureTable(inject('dynamoEndpoint'), table);
+    const settings = new SettingService(new DynamoSettingStore(db, table), new MemorySecretStore());
+    for (const [i, id] of channelIds.entries()) {
+      await settings.put(`owner-${id}`, connectionExpiryKey(id), at(24 * (i + 1)));
+      await settings.put(`owner-${id}`, connectionExpiryToldKey(id), at(24 * (i + 1)));
+    }
+    expect(await connectionsExpiringBetween(db, table, at(0), at(24 * channelIds.length + 1))).toEqual(
+      channelIds.map((id) => ({ ownerId: `owner-${id}`, channel: id })),
+    );
+    // Times, not secrets: shown in full where the API lists a setting unmasked.
+    for (const id of channelIds) {
+      expect(PUBLIC_SETTING_KEYS.has(connectionExpiryKey(id))).toBe(true);
+      expect(PUBLIC_SETTING_KEYS.has(connectionExpiryToldKey(id))).toBe(true);
+    }
   });
 });
 

@@ -55,3 +55,12 @@ export const connectionExpiryKey = (id: ChannelId): string => `${id}_token_expir
 /** The channel whose connection's expiry this setting keeps, or undefined. */
 export const channelOfExpiryKey = (settingKey: string): ChannelId | undefined =>
   channelIds.find((id) => connectionExpiryKey(id) === settingKey);
+
+/** The setting that keeps the connection expiry the owner was last told of (domain/connection-health.ts), so it is told once. */
+export const connectionExpiryToldKey = (id: ChannelId): string => `${id}_expiry_told`;
+
+/**
+ * A channel's own setting (`<channel id>_…`): its panel writes it after its checks, so the API Keys call neither lists,
+ * writes nor deletes it (domain/settings.ts), whichever channel of the registry it belongs to.
+ */
+export const isChannelSettingKey = (key: string): boolean => channelIds.some((id) => key.startsWith(`${id}_`));

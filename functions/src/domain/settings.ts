@@ -9,6 +9,7 @@ import {
   type SaveSettingInput,
   type Setting,
 } from '@app/shared';
+import { channelIds, connectionExpiryKey, connectionExpiryToldKey, isChannelSettingKey } from '../channels/ids.js';
 import { EMAIL_KEYS } from './email.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { SecretStore, SecretValues, SettingRecord, SettingStore } from './ports.js';
@@ -24,9 +25,9 @@ export const PUBLIC_SETTING_KEYS = new Set([
   'notification_email',
   'gmail_client_id',
   'linkedin_client_id',
-  'linkedin_token_expiry',
-  /** The expiry the owner was last told of (domain/connection-health.ts), so it is told once. */
-  'linkedin_expiry_told',
+  // Every channel's connection expiry and the expiry its owner was last told of: times, which the table keeps by time
+  // (adapters/dynamo/time-keys.ts) and the health sweep reads (domain/connection-health.ts).
+  ...channelIds.flatMap((id) => [connectionExpiryKey(id), connectionExpiryToldKey(id)]),
   'linkedin_member_id',
   'linkedin_member_name',
   'linkedin_scopes',
@@ -47,7 +48,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Keys of the e-mail panel: saved through the API Keys call, yet not API keys of the person's own. */
 const EMAIL_PANEL_KEYS = new Set<string>(Object.values(EMAIL_KEYS));
 /** What MAX_API_KEYS counts: the keys the API Keys page lists, but the e-mail panel's. */
-export const isApiKey = (key: string) => !isHiddenSettingKey(key) && !EMAIL_PANEL_KEYS.has(key);
+export const isApiKey = (key: string) => !isPanelKey(key) && !EMAIL_PANEL_KEYS.has(key);
+
+/**
+ * Keys the integration panels write (the shared rule, which the form checks too) and every registry channel's own
+ * (channels/ids.ts): the API Keys call neither lists, writes nor deletes them.
+ */
+const isPanelKey = (key: string) => isHiddenSettingKey(key) || isChannelSettingKey(key);
+const refusePanelKey = (key: string) => {
+  if (isPanelKey(key)) throw badRequest(SettingMessages.integrationKey, 'validation_failed');
+};
 
 const inTable = (key: string) => PUBLIC_SETTING_KEYS.has(key);
 
@@ -264,7 +274,7 @@ export class SettingService {
   /** The API Keys list: integration keys (wordpress_, linkedin_) are left out. */
   async list(userId: string, mask: boolean): Promise<Setting[]> {
     const owner = await this.owner(userId);
-    const records = [...owner.records.values()].filter((r) => !isHiddenSettingKey(r.key));
+    const records = [...owner.records.values()].filter((r) => !isPanelKey(r.key));
     const values = await owner.values(records.map((r) => r.key));
     return records.map((r) => {
       const value = values.get(r.key) ?? '';
@@ -284,6 +294,7 @@ export class SettingService {
     input: Required<Omit<SaveSettingInput, 'value'>> & Pick<SaveSettingInput, 'value'>,
     now = new Date().toISOString(),
   ) {
+    refusePanelKey(input.key);
     if (input.value === undefined) return this.describe(userId, input.key, input.description, now);
     // A masked value sent back unchanged would overwrite the real secret with bullets.
     if (MASK_CHARS.test(input.value)) throw badRequest(IntegrationMessages.obfuscated, 'masked_value');
@@ -327,6 +338,7 @@ export class SettingService {
   }
 
   async delete(userId: string, key: string): Promise<void> {
+    refusePanelKey(key);
     const owner = await this.owner(userId);
     const record = owner.records.get(key);
     if (!record) throw notFound(SettingMessages.notFound, 'setting_not_found');
