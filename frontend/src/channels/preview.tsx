@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ArticleImage, Platform } from '@app/shared';
 import { routeUrl } from '../api/client';
+import type { PreviewLinkCard } from './types';
 
 /**
  * What every channel's preview shares (docs/product.md, Create): where the picture comes from and the preview's
@@ -36,3 +37,28 @@ export function PreviewHeading({ level = 4, id, children }: { level?: HeadingLev
 /** Only where the image comes from, out of a preview's props. */
 export const imageSourceOf = (props: ImageSource): ImageSource =>
   props.imageUrl !== undefined ? { imageUrl: props.imageUrl } : { articleId: props.articleId };
+
+/**
+ * A post's link card, as each network draws it (`className`, the body its own): a link to where it leads, or, while
+ * that is not known (a bundle's blog post before it is live), a group saying so; named "Link card: <title>" either way.
+ */
+export function LinkCardFrame({
+  card,
+  className,
+  children,
+}: {
+  card: PreviewLinkCard;
+  className: string;
+  children: ReactNode;
+}) {
+  const label = `Link card: ${card.title}`;
+  return card.href ? (
+    <a className={className} href={card.href} target="_blank" rel="noopener noreferrer" aria-label={label}>
+      {children}
+    </a>
+  ) : (
+    <div className={className} role="group" aria-label={label}>
+      {children}
+    </div>
+  );
+}

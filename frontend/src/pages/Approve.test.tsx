@@ -238,5 +238,42 @@ describe('Approve page', () => {
     mockApi({ 'approvals.preview': bundle(false, true) });
     renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
     expect(await screen.findByRole('button', { name: 'Retry LinkedIn' })).toBeEnabled();
+    // The blog post is live: the card says where it leads, as the retried post will carry it.
+    const live = within(await screen.findByRole('article', { name: 'LinkedIn post' })).getByRole('link', {
+      name: 'Link card: Serverless cost control',
+    });
+    expect(live).toHaveAttribute('href', 'https://blog.example.com/p/1');
+    expect(within(live).getByText('blog.example.com')).toBeInTheDocument();
+    expect(within(live).queryByText('The blog post’s address, once it is live')).not.toBeInTheDocument();
+  });
+
+  it('a post address that is not http(s) never becomes a link, on the card or beside the channel', async () => {
+    const answer = {
+      ...preview,
+      channels: [
+        {
+          channel: 'wordpress',
+          label: 'WordPress',
+          published: true,
+          postUrl: 'javascript:alert(1)',
+          content: preview.content,
+        },
+        {
+          channel: 'linkedin',
+          label: 'LinkedIn',
+          published: false,
+          postUrl: null,
+          content: 'Read it',
+          social: true as const,
+        },
+      ],
+    };
+    mockApi({ 'approvals.preview': answer });
+    renderWithProviders(<Approve />, { route: '/approve?token=signed-token-value' });
+    const card = await screen.findByRole('article', { name: 'LinkedIn post' });
+    expect(within(card).getByRole('group', { name: 'Link card: Serverless cost control' })).toHaveTextContent(
+      'The blog post’s address, once it is live',
+    );
+    expect(document.querySelector('a[href^="javascript"]')).toBeNull();
   });
 });

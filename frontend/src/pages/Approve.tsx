@@ -17,16 +17,13 @@ import '../styles/approve.css';
  */
 function PostPreview({
   preview,
-  token,
+  imageUrl,
   goesTo,
 }: {
   preview: ApprovalPreview;
-  token: string;
+  imageUrl: string;
   goesTo: readonly ApprovalChannel[];
 }) {
-  const imageUrl = preview.image
-    ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
-    : '';
   // The version's own channel's preview; when it does not publish this time (a second blog alone), the one that does.
   const own = goesTo.some((c) => c.channel === channelFor(preview.platform).id);
   const shownChannel = own ? undefined : goesTo[0]?.channel;
@@ -47,15 +44,14 @@ function PostPreview({
 function SocialPostPreview({
   preview,
   channel,
-  token,
+  imageUrl,
 }: {
   preview: ApprovalPreview;
   channel: ApprovalChannel;
-  token: string;
+  imageUrl: string;
 }) {
-  const imageUrl = preview.image
-    ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
-    : '';
+  // Live already (a retry after the social post failed): the card leads to the blog post, as it will be posted.
+  const blogPost = preview.channels.find((c) => !c.social && c.postUrl)?.postUrl;
   return (
     <div className="approve__channel">
       <LinkPostPreview
@@ -63,7 +59,11 @@ function SocialPostPreview({
         channel={channel.channel}
         content={channel.content}
         imageUrl={imageUrl}
-        linkCard={{ title: preview.title, site: APPROVE_TEXTS.blogAddressPending }}
+        linkCard={
+          blogPost
+            ? { title: preview.title, site: new URL(blogPost).hostname, href: blogPost }
+            : { title: preview.title, site: APPROVE_TEXTS.blogAddressPending }
+        }
       />
     </div>
   );
@@ -92,7 +92,11 @@ export default function Approve() {
     async (token): Promise<ApprovalPreview> => {
       const answer = await request('approvals.preview', { body: { token } });
       // A post address only ever becomes an href when it is http(s).
-      return { ...answer, postUrl: httpUrlOrNull(answer.postUrl) };
+      return {
+        ...answer,
+        postUrl: httpUrlOrNull(answer.postUrl),
+        channels: answer.channels.map((c) => ({ ...c, postUrl: httpUrlOrNull(c.postUrl) })),
+      };
     },
     {
       incomplete: 'This approval link is incomplete. Open the article on the Schedule page instead.',
@@ -121,6 +125,10 @@ export default function Approve() {
       : channelFor(preview.platform).label;
   // The version's channels publish the same post (the blog post on a second blog too): shown once, saying where it
   // goes. A bundle's social posts are shown beside it, each as its channel's preview.
+  // The version's image, by the link's token (a signed-out browser has no session for /api/image).
+  const imageUrl = preview?.image
+    ? routeUrl('approvals.image', { query: { token, t: preview.image.generatedAt || undefined } })
+    : '';
   const sharing = channels.filter((c) => !c.social);
   const others = channels.filter((c) => c.social);
   // After a partial failure the link sends only to the channels without a post: the button says which.
@@ -150,16 +158,16 @@ export default function Approve() {
               {others.length ? (
                 <div className="approve__previews">
                   <div className="approve__own">
-                    <PostPreview preview={preview} token={token} goesTo={sharing} />
+                    <PostPreview preview={preview} imageUrl={imageUrl} goesTo={sharing} />
                   </div>
                   <div className="approve__others">
                     {others.map((c) => (
-                      <SocialPostPreview key={c.channel} preview={preview} channel={c} token={token} />
+                      <SocialPostPreview key={c.channel} preview={preview} channel={c} imageUrl={imageUrl} />
                     ))}
                   </div>
                 </div>
               ) : (
-                <PostPreview preview={preview} token={token} goesTo={sharing} />
+                <PostPreview preview={preview} imageUrl={imageUrl} goesTo={sharing} />
               )}
               {preview.published ? (
                 <p className="welcome-card__lead">

@@ -596,11 +596,15 @@ export class ApprovalNotifier {
     const previews =
       channels?.length && (channels.length > 1 || !isPlatform(run.platform)) && channels.every((c) => c.emailPreview)
         ? await Promise.all(
-            samePostGroups(channels).map(async ([first, ...more]) => ({
-              label: listText([first, ...more].map((c) => c.label)),
-              ...(more.length ? { goesTo: [first, ...more].map((c) => c.label) } : {}),
-              ...(await first.emailPreview!(article, { ...previewInput, blogLink: first.social === true })),
-            })),
+            samePostGroups(channels).map(async (group) => {
+              const [first] = group;
+              const labels = group.map((c) => c.label);
+              return {
+                label: listText(labels),
+                ...(group.length > 1 ? { goesTo: labels } : {}),
+                ...(await first.emailPreview!(article, { ...previewInput, blogLink: first.social === true })),
+              };
+            }),
           )
         : undefined;
     const content = await approvalEmailContent({

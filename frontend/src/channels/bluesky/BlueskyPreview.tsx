@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { imageAddress, imageSourceOf, PreviewHeading } from '../preview';
+import { imageAddress, imageSourceOf, LinkCardFrame, PreviewHeading } from '../preview';
 import type { ChannelPreviewProps, PreviewLinkCard } from '../types';
 import { richSegments, type RichSegment } from './richText';
 import { blueskyStatusQuery } from './status';
@@ -40,24 +40,14 @@ function Segments({ segments }: { segments: RichSegment[] }) {
  * is known.
  */
 function LinkCard({ card, imageSrc, alt }: { card: PreviewLinkCard; imageSrc: string | null; alt: string }) {
-  const body = (
-    <>
+  return (
+    <LinkCardFrame card={card} className="bsky-post__card">
       {imageSrc && <img className="bsky-post__card-image" src={imageSrc} alt={alt} />}
       <span className="bsky-post__card-body">
         <span className="bsky-post__card-host">{card.site}</span>
         <span className="bsky-post__card-title">{card.title}</span>
       </span>
-    </>
-  );
-  const label = `Link card: ${card.title}`;
-  return card.href ? (
-    <a className="bsky-post__card" href={card.href} target="_blank" rel="noopener noreferrer" aria-label={label}>
-      {body}
-    </a>
-  ) : (
-    <div className="bsky-post__card" role="group" aria-label={label}>
-      {body}
-    </div>
+    </LinkCardFrame>
   );
 }
 

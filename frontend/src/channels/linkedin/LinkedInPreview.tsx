@@ -13,6 +13,7 @@ import {
 import {
   imageAddress,
   imageSourceOf,
+  LinkCardFrame,
   PreviewHeading,
   type HeadingLevel,
   type ImageSource,
@@ -85,24 +86,14 @@ function Avatar({ author }: { author: LinkedInPostAuthor }) {
 
 /** An article share's card, as LinkedIn shows it under the text: the thumbnail, the title and the site. */
 function ArticleCard({ card, image }: { card: PreviewLinkCard; image: ReactNode }) {
-  const body = (
-    <>
+  return (
+    <LinkCardFrame card={card} className="li-card__article">
       {image}
       <span className="li-card__article-body">
         <span className="li-card__article-title">{card.title}</span>
         <span className="li-card__article-site">{card.site}</span>
       </span>
-    </>
-  );
-  const label = `Link card: ${card.title}`;
-  return card.href ? (
-    <a className="li-card__article" href={card.href} target="_blank" rel="noopener noreferrer" aria-label={label}>
-      {body}
-    </a>
-  ) : (
-    <div className="li-card__article" role="group" aria-label={label}>
-      {body}
-    </div>
+    </LinkCardFrame>
   );
 }
 
