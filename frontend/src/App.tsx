@@ -8,6 +8,7 @@ import { useRouteTitle } from './hooks/useRouteTitle';
 import { useScrollRestoration } from './hooks/useScrollRestoration';
 import { SESSION_QUERY_KEY, setSessionUser, useSession } from './hooks/useSession';
 import { toast } from './lib/toast';
+import { CodeLoadBoundary } from './components/CodeLoadBoundary';
 import { PageSpinner } from './components/Spinner';
 import Welcome from './pages/Welcome';
 import { PAGES, signedInPageUnder } from './pages/pageTable';
@@ -39,14 +40,19 @@ const AdminOnly = lazy(() => import('./components/AdminOnly'));
  * sub-paths lead back to it is nested: its index is the page, anything under it redirects to it.
  */
 function pageRoute({ path, access, subPathsLeadHere, Page }: (typeof PAGE_ROUTES)[number]) {
-  const element =
-    access === 'admin' ? (
-      <AdminOnly>
+  // Its code could not be fetched: said in the page's place (the top bar and its menu stay), with Reload. Keyed by
+  // the page: the next page's boundary is its own, not this one with its failure kept.
+  const element = (
+    <CodeLoadBoundary key={path} what="This page">
+      {access === 'admin' ? (
+        <AdminOnly>
+          <Page />
+        </AdminOnly>
+      ) : (
         <Page />
-      </AdminOnly>
-    ) : (
-      <Page />
-    );
+      )}
+    </CodeLoadBoundary>
+  );
   if (!subPathsLeadHere) return <Route key={path} path={path} element={element} />;
   return (
     <Route key={path} path={path}>
@@ -123,14 +129,16 @@ export default function App({ welcomeShown = false }: AppProps) {
   }
 
   return (
-    <Suspense fallback={<PageSpinner />}>
-      <Routes>
-        {PUBLIC_PAGES.map(pageRoute)}
-        <Route element={<Shell />}>
-          {SHELL_PAGES.map(pageRoute)}
-          <Route path="*" element={<Navigate to="/dashboard" replace />} />
-        </Route>
-      </Routes>
-    </Suspense>
+    <CodeLoadBoundary what="The app">
+      <Suspense fallback={<PageSpinner />}>
+        <Routes>
+          {PUBLIC_PAGES.map(pageRoute)}
+          <Route element={<Shell />}>
+            {SHELL_PAGES.map(pageRoute)}
+            <Route path="*" element={<Navigate to="/dashboard" replace />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </CodeLoadBoundary>
   );
 }

@@ -3,6 +3,8 @@ import { createPortal } from 'react-dom';
 import { useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@app/shared';
 import { useLogout } from '../hooks/useSession';
+import { toast } from '../lib/toast';
+import { CodeLoadBoundary } from './CodeLoadBoundary';
 import { Icon, type IconName } from './icons';
 
 // Fetched when opened: with its form code (zod, the auth schemas, the modal) it was ~28 kB gzipped and seven requests
@@ -111,14 +113,23 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
       {/* In a portal: the top bar is a containing block for fixed elements (its backdrop blur), which would clip the dialog. */}
       {changingPassword &&
         createPortal(
-          <Suspense fallback={null}>
-            <ChangePasswordModal
-              onClose={() => {
-                setChangingPassword(false);
-                buttonRef.current?.focus();
-              }}
-            />
-          </Suspense>,
+          <CodeLoadBoundary
+            what="The change-password form"
+            onError={(message) => {
+              setChangingPassword(false);
+              toast.error(message, { toastId: 'change-password-load' });
+              buttonRef.current?.focus();
+            }}
+          >
+            <Suspense fallback={null}>
+              <ChangePasswordModal
+                onClose={() => {
+                  setChangingPassword(false);
+                  buttonRef.current?.focus();
+                }}
+              />
+            </Suspense>
+          </CodeLoadBoundary>,
           document.body,
         )}
     </div>
