@@ -194,6 +194,28 @@ const packageJsonVersionOnly: Plugin = {
   },
 };
 
+/**
+ * @middy/core imports node:stream/web for one `instanceof ReadableStream`, in its streamed responses
+ * (streamifyResponse), which no function uses; importing it loads Node's web streams at every cold start (~2 ms, some
+ * 5% of a function's import; docs/testing.md, Performance budgets). In its place: a class whose `instanceof` asks
+ * the global ReadableStream (the same class), which Node loads only when that check runs.
+ */
+const webStreamsOnUse: Plugin = {
+  name: 'web-streams-on-use',
+  setup(build) {
+    build.onResolve({ filter: /^node:stream\/web$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]@middy[\\/]core[\\/]/.test(importer)
+        ? { path: 'node:stream/web', namespace: 'web-streams-on-use' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'web-streams-on-use' }, () => ({
+      contents:
+        'export class ReadableStream { static [Symbol.hasInstance](value) { return value instanceof globalThis.ReadableStream; } }',
+      loader: 'js',
+    }));
+  },
+};
+
 /** The route table's modules: its entries (shared/src/api/routes.ts) and each route's role (roles.ts). */
 const ROUTE_TABLES = [
   { file: /[\\/]shared[\\/]src[\\/]api[\\/]routes\.ts$/, name: 'routes' },
@@ -284,7 +306,7 @@ export async function buildLambdaBundle(
     write: false,
     sourcemap: 'external',
     sourcesContent: false,
-    plugins: [packageJsonVersionOnly, routeTableOfEntry(entry)],
+    plugins: [packageJsonVersionOnly, webStreamsOnUse, routeTableOfEntry(entry)],
   });
   const modules = new Map<string, { code: string; map: string | undefined }>();
   for (const file of first.outputFiles)

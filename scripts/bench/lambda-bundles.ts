@@ -97,13 +97,15 @@ function importOnce(file: string): { wallMs: number; cpuMs: number } {
 export function pairedImportTimes(
   floor: string,
   files: string[],
-  runs = 9,
-): { wallMs: number; cpuMs: number; floorWallMs: number; floorCpuMs: number }[] {
+  runs = 15,
+): { wallMs: number; cpuMs: number; floorWallMs: number; floorCpuMs: number; ratio: number; cpuRatio: number }[] {
   const samples = files.map(() => ({
     wall: [] as number[],
     cpu: [] as number[],
     floorWall: [] as number[],
     floorCpu: [] as number[],
+    ratio: [] as number[],
+    cpuRatio: [] as number[],
   }));
   for (let i = 0; i < runs; i++) {
     files.forEach((file, j) => {
@@ -116,6 +118,8 @@ export function pairedImportTimes(
       s.cpu.push(own.cpuMs);
       s.floorWall.push(base.wallMs);
       s.floorCpu.push(base.cpuMs);
+      s.ratio.push(own.wallMs / base.wallMs);
+      s.cpuRatio.push(own.cpuMs / base.cpuMs);
     });
   }
   return samples.map((s) => ({
@@ -123,6 +127,8 @@ export function pairedImportTimes(
     cpuMs: median(s.cpu),
     floorWallMs: median(s.floorWall),
     floorCpuMs: median(s.floorCpu),
+    ratio: median(s.ratio),
+    cpuRatio: median(s.cpuRatio),
   }));
 }
 
@@ -133,7 +139,7 @@ export function pairedImportTimes(
  */
 export async function measureLambdaBundles(
   names: string[] = lambdaNames(),
-  runs = 9,
+  runs = 15,
 ): Promise<{ floor: { bytes: number; startBytes: number; importMs: number }; bundles: LambdaBundleMeasure[] }> {
   mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
   const outDir = mkdtempSync(join(repoRoot, '.tmp', 'bench-bundles-'));
@@ -159,8 +165,8 @@ export async function measureLambdaBundles(
           importCpuMs: t.cpuMs,
           floorMs: t.floorWallMs,
           floorCpuMs: t.floorCpuMs,
-          ratio: t.wallMs / t.floorWallMs,
-          cpuRatio: t.cpuMs / t.floorCpuMs,
+          ratio: t.ratio,
+          cpuRatio: t.cpuRatio,
           onDemand,
         };
       }),
@@ -171,12 +177,12 @@ export async function measureLambdaBundles(
 }
 
 // `node --import tsx scripts/bench/lambda-bundles.ts [names…]`: just this part of the bench
-// (BENCH_IMPORT_RUNS: the pairs per bundle, default 9).
+// (BENCH_IMPORT_RUNS: the pairs per bundle, default 15).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const names = process.argv.slice(2);
   const { floor, bundles } = await measureLambdaBundles(
     names.length ? names : undefined,
-    Number(process.env.BENCH_IMPORT_RUNS ?? 9),
+    Number(process.env.BENCH_IMPORT_RUNS ?? 15),
   );
   console.log(
     `floor      ${String(floor.bytes).padStart(9)} B (${String(floor.startBytes).padStart(7)} B at start) ${floor.importMs.toFixed(0).padStart(5)} ms`,
