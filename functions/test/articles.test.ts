@@ -296,7 +296,7 @@ describe('settings (API keys)', () => {
       const refused = await owner.call('/api/settings', { body: { key, value: 'http://169.254.169.254/latest' } });
       expect(refused.status).toBe(400);
       expect(refused.json.message).toBe(
-        'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+        'This key belongs to one of the connections on the Settings page (its name starts with the connection’s): change it in that connection’s panel.',
       );
       expect((await owner.call(`/api/settings/${key}`, { method: 'DELETE' })).status).toBe(400);
     }

@@ -20,7 +20,7 @@ export const SettingMessages = {
   loadFailed: 'Failed to load settings data',
   saveFailed: 'Failed to create/update settings entry',
   integrationKey:
-    'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+    'This key belongs to one of the connections on the Settings page (its name starts with the connection’s): change it in that connection’s panel.',
   deleteFailed: 'Failed to delete settings entry',
   reservedKey: 'This key name is reserved: choose another one.',
   tooManyApiKeys: `You can keep at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,

@@ -150,7 +150,7 @@ describe('API Keys section', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
       within(dialog).getByText(
-        'This key belongs to the WordPress, LinkedIn or Google Sheets connection: change it in its panel on the Settings page.',
+        'This key belongs to one of the connections on the Settings page (its name starts with the connection’s): change it in that connection’s panel.',
       ),
     ).toBeInTheDocument();
     expect(sent(requests, 'POST')).toHaveLength(0);
