@@ -1,4 +1,3 @@
-import { cloneElement, type ReactElement } from 'react';
 import { expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { CHANNEL_IDS, dashboardFromArticles, needsAttention } from '@app/shared';
@@ -17,17 +16,7 @@ vi.mock('../components/dashboard/charts', async (importOriginal) => {
 });
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
-vi.mock('recharts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('recharts')>();
-  return {
-    ...actual,
-    ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => (
-      <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
-        {cloneElement(children, { width: 600, height: 240 })}
-      </div>
-    ),
-  };
-});
+vi.mock('recharts', async (importOriginal) => (await import('../test/recharts')).fixedSizeRecharts(importOriginal));
 
 // docs/testing.md, Performance budgets (Lighthouse on the dashboard): two charts shown in the same moment were drawn
 // in one task, React rendering the pending transitions together.

@@ -1,4 +1,3 @@
-import { cloneElement, type ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -12,26 +11,9 @@ import { deferred, makeUser, mockApi, renderWithProviders, type RecordedRequest,
 const initialSizes = vi.hoisted(() => [] as unknown[]);
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
-vi.mock('recharts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('recharts')>();
-  return {
-    ...actual,
-    ResponsiveContainer: ({
-      children,
-      initialDimension,
-    }: {
-      children: ReactElement<{ width?: number; height?: number }>;
-      initialDimension?: unknown;
-    }) => {
-      initialSizes.push(initialDimension);
-      return (
-        <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
-          {cloneElement(children, { width: 600, height: 240 })}
-        </div>
-      );
-    },
-  };
-});
+vi.mock('recharts', async (importOriginal) =>
+  (await import('../test/recharts')).fixedSizeRecharts(importOriginal, (size) => initialSizes.push(size)),
+);
 
 const now = new Date();
 const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cloneElement, type ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { render } from '@testing-library/react';
 import type { TrendPoint } from '@app/shared';
@@ -8,17 +7,7 @@ import { CHANNEL_REGISTRY, channelColour } from '../../channels/registry';
 import { DistributionChart, SERIES_STYLES, TrendsChart } from './charts';
 
 // jsdom has no layout: give the charts a fixed size instead of ResponsiveContainer's measurement.
-vi.mock('recharts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('recharts')>();
-  return {
-    ...actual,
-    ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => (
-      <div className="recharts-responsive-container" style={{ width: 600, height: 240 }}>
-        {cloneElement(children, { width: 600, height: 240 })}
-      </div>
-    ),
-  };
-});
+vi.mock('recharts', async (importOriginal) => (await import('../../test/recharts')).fixedSizeRecharts(importOriginal));
 
 // The registry's first three channels, by their place in the answer (named here First, Second, Third).
 const [first, second, third] = CHANNEL_REGISTRY.map((channel) => channel.id);
