@@ -1,10 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADA, browserAvailable, registerOnDashboard, snap, withAppAndBrowser, invitationLink } from './harness.js';
-import { PHONE, onPhone, pageScrollWidth, settle, showTheme } from './viewport.js';
-import { axeViolations } from './axe.js';
+import {
+  ADA,
+  browserAvailable,
+  invitationLink,
+  lookAt,
+  registerOnDashboard,
+  snap,
+  withAppAndBrowser,
+} from './harness.js';
+import { settle } from './viewport.js';
 
 /**
  * Comments and activity in a team workspace (docs/product.md, Comments and activity): one member comments on the
@@ -12,7 +17,6 @@ import { axeViolations } from './axe.js';
  * version; the Activity names both of them. Looked at in light and dark, on a phone, and left open 30 s.
  */
 const hasBrowser = browserAvailable();
-const SHOTS = process.env.COMMENTS_SHOTS_DIR;
 
 /** A JSON call from inside the page with the page's session, in workspace `workspace` (undefined: personal). */
 const api = (page: Page, method: string, path: string, body?: unknown, workspace?: string) =>
@@ -30,27 +34,6 @@ const api = (page: Page, method: string, path: string, body?: unknown, workspace
     },
     { method, path, body, workspace },
   );
-
-async function look(page: Page, name: string) {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  const shot = (suffix: string) =>
-    SHOTS ? page.screenshot({ path: join(SHOTS, `${name}-${suffix}.png`) }) : snap(page, `${name}-${suffix}`);
-  for (const theme of ['light', 'dark'] as const) {
-    await showTheme(page, theme);
-    await shot(theme);
-    const violations = await axeViolations(page, { exclude: '.Toastify' });
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${theme})`,
-    ).toEqual([]);
-  }
-  await onPhone(page, async () => {
-    await page.locator('.comments').first().scrollIntoViewIfNeeded();
-    await shot('phone');
-    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
-  });
-  await showTheme(page, 'light');
-}
 
 describe.skipIf(!hasBrowser)('comments and activity journey (Chromium)', () => {
   const journey = withAppAndBrowser();
@@ -134,13 +117,15 @@ describe.skipIf(!hasBrowser)('comments and activity journey (Chromium)', () => {
     expect((await entries.allTextContents()).at(-1)).toMatch(/^Created the articleAda Lovelace/);
 
     await settle(owner);
-    await look(owner, 'comments-01-owner');
+    await lookAt(owner, 'comments-01-owner', {
+      onPhoneFirst: () => owner.locator('.comments').first().scrollIntoViewIfNeeded(),
+    });
     // Left open for 30 s: nothing moves, grows or fails.
     const before = await owner.locator('.content-modal').boundingBox();
     await owner.waitForTimeout(30_000);
     expect(await owner.locator('.content-modal').boundingBox()).toEqual(before);
     expect(await comment.textContent()).toContain('on an earlier version');
-    if (SHOTS) await owner.screenshot({ path: join(SHOTS, 'comments-02-after-30s.png') });
+    await snap(owner, 'comments-02-after-30s');
 
     // The writer sees the mark too, and may delete their own comment.
     await writer.reload();

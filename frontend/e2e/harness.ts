@@ -543,9 +543,14 @@ export async function publishNowOn(
 
 /**
  * What the page shows now in light, dark and 390 px wide (left light), each saved to look at and checked with axe
- * (WCAG 2.1 AA, toasts aside): no violation, and nothing wider than the phone.
+ * (WCAG 2.1 AA, toasts aside): no violation, and nothing wider than the phone. `onPhoneFirst` brings what is looked
+ * at into the phone's view before its picture.
  */
-export async function lookAt(page: Page, name: string): Promise<void> {
+export async function lookAt(
+  page: Page,
+  name: string,
+  { onPhoneFirst }: { onPhoneFirst?: () => Promise<void> } = {},
+): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     await showTheme(page, theme);
     await snap(page, `${name}-${theme}`);
@@ -556,6 +561,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
     ).toEqual([]);
   }
   await onPhone(page, async () => {
+    await onPhoneFirst?.();
     await snap(page, `${name}-phone`);
     expect(await pageScrollWidth(page), `${name} at ${PHONE.width} px`).toBeLessThanOrEqual(PHONE.width);
   });
