@@ -249,7 +249,8 @@ export async function scheduleVia(
         await fetch(`/api/articles/${id}/schedule`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(bundle === undefined ? { platform, datetime } : { platform, datetime, bundle }),
+          // (JSON leaves `bundle` out when undefined, as the modal sends it.)
+          body: JSON.stringify({ platform, datetime, bundle }),
         })
       ).status,
     { id, platform, datetime, bundle },

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { LoadFailed } from './LoadFailed';
 
 interface CodeLoadBoundaryProps {
   /** What failed, as a sentence's subject ("This page", "The change-password form"). */
@@ -9,7 +10,7 @@ interface CodeLoadBoundaryProps {
 }
 
 /** What is said when code fetched on demand could not be loaded. */
-export const codeLoadFailed = (what: string) =>
+const codeLoadFailed = (what: string) =>
   `${what} could not be loaded. Check your connection, or reload the page: a new version of the app may be out.`;
 
 /**
@@ -32,12 +33,11 @@ export class CodeLoadBoundary extends Component<CodeLoadBoundaryProps, { failed:
     if (!this.state.failed) return this.props.children;
     if (this.props.onError) return null;
     return (
-      <div className="alert alert--error load-failed" role="alert">
-        <span>{codeLoadFailed(this.props.what)}</span>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={() => window.location.reload()}>
-          Reload
-        </button>
-      </div>
+      <LoadFailed
+        text={codeLoadFailed(this.props.what)}
+        query={{ isFetching: false, refetch: () => window.location.reload() }}
+        action="Reload"
+      />
     );
   }
 }

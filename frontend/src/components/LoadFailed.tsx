@@ -5,10 +5,12 @@ interface LoadFailedProps {
   query: { isFetching: boolean; refetch: () => unknown };
   /** The page's own spacing. */
   className?: string;
+  /** The button's label (what it does again). */
+  action?: string;
 }
 
 /** A page's data that could not be loaded: what failed, and Try again beside it (styles/base.css .load-failed). */
-export function LoadFailed({ text, query, className = '' }: LoadFailedProps) {
+export function LoadFailed({ text, query, className = '', action = 'Try again' }: LoadFailedProps) {
   return (
     <div className={`alert alert--error load-failed ${className}`.trim()} role="alert">
       <span>{text}</span>
@@ -18,7 +20,7 @@ export function LoadFailed({ text, query, className = '' }: LoadFailedProps) {
         disabled={query.isFetching}
         onClick={() => void query.refetch()}
       >
-        Try again
+        {action}
       </button>
     </div>
   );

@@ -36,6 +36,11 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const itemRef = useRef<HTMLButtonElement>(null);
   const name = displayName(user);
+  // The change-password form closed (or never loaded): focus goes back to the menu's button.
+  const closePasswordForm = () => {
+    setChangingPassword(false);
+    buttonRef.current?.focus();
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -116,18 +121,12 @@ export function UserMenu({ user }: { user: PublicUser | null }) {
           <CodeLoadBoundary
             what="The change-password form"
             onError={(message) => {
-              setChangingPassword(false);
+              closePasswordForm();
               toast.error(message, { toastId: 'change-password-load' });
-              buttonRef.current?.focus();
             }}
           >
             <Suspense fallback={null}>
-              <ChangePasswordModal
-                onClose={() => {
-                  setChangingPassword(false);
-                  buttonRef.current?.focus();
-                }}
-              />
+              <ChangePasswordModal onClose={closePasswordForm} />
             </Suspense>
           </CodeLoadBoundary>,
           document.body,

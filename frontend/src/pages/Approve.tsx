@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { approvalTimeText, httpUrlOrNull, listText } from '@app/shared';
 import { channelFor } from '../channels/registry';
 import type { ApprovalChannel, ApprovalPreview } from '@app/shared/api';
+import type { PreviewLinkCard } from '../channels/types';
 import { errorText, request, routeUrl } from '../api/client';
 import { Logo } from '../components/Logo';
 import { LinkPostPreview } from '../components/review/LinkPostPreview';
@@ -38,33 +39,36 @@ function PostPreview({
 }
 
 /**
- * A blog-first bundle's social post, as its channel's preview shows it: it carries the blog post as a link card (the
- * channel's own: title, picture, and where it links, known once the blog post is live).
+ * A blog-first bundle's social posts, each as its channel's preview shows it. They carry the blog post as a link card
+ * (the channel's own: title, picture, and where it links): once the blog post is live (a retry after a social post
+ * failed), the card leads to it, as the post will; before, it says where it will lead.
  */
-function SocialPostPreview({
+function SocialPostPreviews({
   preview,
-  channel,
+  social,
   imageUrl,
 }: {
   preview: ApprovalPreview;
-  channel: ApprovalChannel;
+  social: readonly ApprovalChannel[];
   imageUrl: string;
 }) {
-  // Live already (a retry after the social post failed): the card leads to the blog post, as it will be posted.
   const blogPost = preview.channels.find((c) => !c.social && c.postUrl)?.postUrl;
+  const linkCard: PreviewLinkCard = blogPost
+    ? { title: preview.title, site: new URL(blogPost).hostname, href: blogPost }
+    : { title: preview.title, site: APPROVE_TEXTS.blogAddressPending };
   return (
-    <div className="approve__channel">
-      <LinkPostPreview
-        {...preview}
-        channel={channel.channel}
-        content={channel.content}
-        imageUrl={imageUrl}
-        linkCard={
-          blogPost
-            ? { title: preview.title, site: new URL(blogPost).hostname, href: blogPost }
-            : { title: preview.title, site: APPROVE_TEXTS.blogAddressPending }
-        }
-      />
+    <div className="approve__others">
+      {social.map((channel) => (
+        <div key={channel.channel} className="approve__channel">
+          <LinkPostPreview
+            {...preview}
+            channel={channel.channel}
+            content={channel.content}
+            imageUrl={imageUrl}
+            linkCard={linkCard}
+          />
+        </div>
+      ))}
     </div>
   );
 }
@@ -160,11 +164,7 @@ export default function Approve() {
                   <div className="approve__own">
                     <PostPreview preview={preview} imageUrl={imageUrl} goesTo={sharing} />
                   </div>
-                  <div className="approve__others">
-                    {others.map((c) => (
-                      <SocialPostPreview key={c.channel} preview={preview} channel={c} imageUrl={imageUrl} />
-                    ))}
-                  </div>
+                  <SocialPostPreviews preview={preview} social={others} imageUrl={imageUrl} />
                 </div>
               ) : (
                 <PostPreview preview={preview} imageUrl={imageUrl} goesTo={sharing} />

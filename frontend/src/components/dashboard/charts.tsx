@@ -118,12 +118,15 @@ export function TrendsChart({
       <ChartFrame label={label}>
         <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
           <defs>
-            {series.map(({ channel }, i) => (
-              <linearGradient key={channel} id={`trend-${i}`} x1="0" y1="0" x2="0" y2="1">
-                <stop offset="0%" stopColor={channelColour(channel)} stopOpacity={0.3} />
-                <stop offset="100%" stopColor={channelColour(channel)} stopOpacity={0.02} />
-              </linearGradient>
-            ))}
+            {series.map(({ channel }, i) => {
+              const { colour } = seriesStyle(i, channel);
+              return (
+                <linearGradient key={channel} id={`trend-${i}`} x1="0" y1="0" x2="0" y2="1">
+                  <stop offset="0%" stopColor={colour} stopOpacity={0.3} />
+                  <stop offset="100%" stopColor={colour} stopOpacity={0.02} />
+                </linearGradient>
+              );
+            })}
           </defs>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
           {/* Every week gets its label; the padding keeps the first and last ones inside the chart. */}

@@ -44,7 +44,7 @@ export function LinkPostPreview({
         image={image}
         author={linkedIn ?? null}
         headingLevel={2}
-        {...(linkCard ? { linkCard } : {})}
+        linkCard={linkCard}
       />
     </Suspense>
   );

@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../lib/userTime';
+import { RowDialogButton } from './ScheduleButton';
 
 /**
  * A Schedule card row's line once its channel has the post: "Published <time> · View on …" (the version's own row,
@@ -43,9 +44,5 @@ export function PublishNowButton({
   onClick: () => void;
   variant?: 'primary' | 'secondary';
 }) {
-  return (
-    <button type="button" className={`btn btn--${variant} btn--sm`} aria-haspopup="dialog" onClick={onClick}>
-      Publish Now<span className="sr-only"> {sr}</span>
-    </button>
-  );
+  return <RowDialogButton label="Publish Now" sr={sr} onClick={onClick} variant={variant} />;
 }

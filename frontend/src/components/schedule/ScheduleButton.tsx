@@ -1,3 +1,26 @@
+/**
+ * A Schedule card row's button that opens a dialog for the row's version (Schedule, Reschedule, Publish Now): its
+ * visible label, then `sr` for assistive technology (the row's channel and version).
+ */
+export function RowDialogButton({
+  label,
+  sr,
+  onClick,
+  variant,
+}: {
+  label: string;
+  sr: string;
+  onClick: () => void;
+  variant: 'primary' | 'secondary';
+}) {
+  return (
+    <button type="button" className={`btn btn--${variant} btn--sm`} aria-haspopup="dialog" onClick={onClick}>
+      {label}
+      <span className="sr-only"> {sr}</span>
+    </button>
+  );
+}
+
 /** A row's Schedule (or Reschedule) button: it opens the schedule modal for that row's version. */
 export function ScheduleButton({
   label,
@@ -11,15 +34,5 @@ export function ScheduleButton({
   onClick: () => void;
   primary?: boolean;
 }) {
-  return (
-    <button
-      type="button"
-      className={`btn ${primary ? 'btn--primary' : 'btn--secondary'} btn--sm`}
-      aria-haspopup="dialog"
-      onClick={onClick}
-    >
-      {label}
-      <span className="sr-only"> {row}</span>
-    </button>
-  );
+  return <RowDialogButton label={label} sr={row} onClick={onClick} variant={primary ? 'primary' : 'secondary'} />;
 }
